@@ -1,0 +1,32 @@
+"""scorekeeper: Gin Rummy scorekeeping and hand verification.
+
+The domain package: card notation, melds and deadwood, rule options and
+presets, knock verification and hand scoring, game score sheets, the digital
+engine and deal records, and storage. It never imports Flask; the web layer
+in ``api/`` only parses, calls these functions and renders.
+
+>>> from scorekeeper import deadwood, verify_knock
+>>> deadwood("As 2s 3s 4c 4d 4h 9d Td Jd Kc")
+10
+"""
+
+from .cards import Card, parse_cards
+from .errors import CardError, RecordError, RuleError, ScorekeeperError
+from .knock import verify_knock
+from .melds import all_melds, arrangements, deadwood, discard_options
+from .rules import Rules
+
+__all__ = [
+    "Card",
+    "CardError",
+    "RecordError",
+    "RuleError",
+    "Rules",
+    "ScorekeeperError",
+    "all_melds",
+    "arrangements",
+    "deadwood",
+    "discard_options",
+    "parse_cards",
+    "verify_knock",
+]

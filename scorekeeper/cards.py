@@ -1,0 +1,206 @@
+"""Cards and card notation (RULES.md section 1).
+
+A :class:`Card` is one of 52 interned objects. Its ``index`` is
+``suit * 13 + rank`` (suits ``c d h s``, ranks ``A 2 … K`` as 0..12) and its
+``bit`` is ``1 << index``, so a hand is also an int bitmask: the meld solver
+works on masks, everything else on cards.
+
+:func:`parse_cards` reads the notations players type: ``"As 2s 3s"``,
+commas or spaces, ``10h`` or ``Th``, any case, suit symbols (``A♠``, ``10♥``),
+or an iterable of codes or cards. Output is always the two-character code.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable
+
+from .errors import CardError
+
+RANKS = "A23456789TJQK"
+SUITS = "cdhs"
+SUIT_SYMBOLS = {"c": "♣", "d": "♦", "h": "♥", "s": "♠"}
+SUIT_NAMES = {"c": "clubs", "d": "diamonds", "h": "hearts", "s": "spades"}
+RANK_NAMES = dict(zip(RANKS, ("ace", "two", "three", "four", "five", "six", "seven", "eight",
+                              "nine", "ten", "jack", "queen", "king"), strict=True))
+SUIT_MASK = 0x1FFF
+FULL_DECK_MASK = (1 << 52) - 1
+_SPLIT = re.compile(r"[\s,;]+")
+
+
+class Card:
+    """One playing card; compare, hash and sort by ``index``; ``str()`` is the code."""
+
+    __slots__ = ("bit", "code", "index", "rank", "suit", "value")
+
+    rank: int
+    suit: str
+    index: int
+    bit: int
+    code: str
+    value: int
+
+    def __new__(cls, code: str) -> Card:
+        return parse_card(code)
+
+    @classmethod
+    def _make(cls, rank: int, suit_index: int) -> Card:
+        card = object.__new__(cls)
+        card.rank = rank
+        card.suit = SUITS[suit_index]
+        card.index = suit_index * 13 + rank
+        card.bit = 1 << card.index
+        card.code = RANKS[rank] + SUITS[suit_index]
+        card.value = min(rank + 1, 10)
+        return card
+
+    @property
+    def symbol(self) -> str:
+        """The card with its suit symbol, as shown to people: ``T♠``."""
+        return RANKS[self.rank] + SUIT_SYMBOLS[self.suit]
+
+    @property
+    def name(self) -> str:
+        """The card in words, for screen readers: ``ten of spades``."""
+        return f"{RANK_NAMES[RANKS[self.rank]]} of {SUIT_NAMES[self.suit]}"
+
+    def __str__(self) -> str:
+        return self.code
+
+    def __repr__(self) -> str:
+        return f"Card({self.code!r})"
+
+    def __reduce__(self):
+        return (parse_card, (self.code,))
+
+    def __hash__(self) -> int:
+        return self.index
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, Card) and other.index == self.index
+
+    def __lt__(self, other: Card) -> bool:
+        return self.index < other.index
+
+
+DECK: tuple[Card, ...] = tuple(Card._make(r, s) for s in range(4) for r in range(13))
+"""All 52 cards in index order (clubs, diamonds, hearts, spades; ace to king)."""
+
+_BY_TOKEN: dict[str, Card] = {}
+for _card in DECK:
+    _r, _s = RANKS[_card.rank], _card.suit
+    for _rank in (_r, "10") if _r == "T" else (_r,):
+        for _suit in (_s, SUIT_SYMBOLS[_s]):
+            _BY_TOKEN[_rank + _suit] = _card
+            _BY_TOKEN[(_rank + _suit).upper()] = _card
+            _BY_TOKEN[(_rank + _suit).lower()] = _card
+            _BY_TOKEN[_rank.lower() + _suit.upper()] = _card
+            _BY_TOKEN[_rank.upper() + _suit.lower()] = _card
+_BY_TOKEN.update({c.symbol + "\ufe0f": c for c in DECK})
+
+
+def parse_card(token: str | Card, *, position: int | None = None) -> Card:
+    """One card from a code (``"Ts"``, ``"10♠"``, ``"tS"``) or a Card."""
+    if isinstance(token, Card):
+        return token
+    card = _BY_TOKEN.get(token.strip()) if isinstance(token, str) else None
+    if card is None:
+        where = f" at position {position}" if position is not None else ""
+        raise CardError(
+            f"unknown card {token!r}{where}: use a rank A 2-9 T (or 10) J Q K"
+            " and a suit c d h s (or ♣ ♦ ♥ ♠)",
+            token=str(token),
+            position=position,
+        )
+    return card
+
+
+def parse_cards(
+    cards: str | Iterable[str | Card], *, count: int | Iterable[int] | None = None,
+    field: str | None = None,
+) -> tuple[Card, ...]:
+    """Cards from text (``"As 2s, 3s"``) or an iterable of codes or cards.
+
+    Duplicates and unknown tokens raise :class:`CardError` naming the token
+    and its 1-based position; with ``count`` (a number or the allowed
+    numbers) a wrong number of cards raises too. ``field`` names the input in
+    messages ("knocker: duplicate card …").
+
+    >>> [str(c) for c in parse_cards("A♠ 10h, 3C")]
+    ['As', 'Th', '3c']
+    """
+    if (type(cards) is tuple and all(type(c) is Card for c in cards)
+            and cards_mask(cards).bit_count() == len(cards)
+            and (count is None or len(cards) == count
+                 or (not isinstance(count, int) and len(cards) in count))):
+        return cards
+    prefix = f"{field}: " if field else ""
+    if isinstance(cards, str):
+        tokens: list = [t for t in _SPLIT.split(cards.strip()) if t]
+    elif isinstance(cards, Iterable):
+        tokens = list(cards)
+    else:
+        raise CardError(f"{prefix}cards must be text or a list of card codes", field=field)
+    result = []
+    seen: dict[Card, int] = {}
+    for position, token in enumerate(tokens, 1):
+        if not isinstance(token, str | Card):
+            raise CardError(
+                f"{prefix}card at position {position} must be a card code, not {token!r}",
+                token=repr(token), position=position, field=field,
+            )
+        try:
+            card = parse_card(token, position=position)
+        except CardError as error:
+            error.field = field
+            error.args = (prefix + error.args[0],)
+            raise
+        if card in seen:
+            raise CardError(
+                f"{prefix}duplicate card {card} at position {position}"
+                f" (already at position {seen[card]})",
+                token=str(token), position=position, field=field,
+            )
+        seen[card] = position
+        result.append(card)
+    if count is not None:
+        allowed = (count,) if isinstance(count, int) else tuple(count)
+        if len(result) not in allowed:
+            wanted = " or ".join(str(n) for n in allowed)
+            raise CardError(
+                f"{prefix}expected {wanted} cards, got {len(result)}", field=field
+            )
+    return tuple(result)
+
+
+def cards_mask(cards: Iterable[Card]) -> int:
+    """The bitmask of some cards (each card's ``bit`` or-ed together)."""
+    mask = 0
+    for card in cards:
+        mask |= card.bit
+    return mask
+
+
+def mask_cards(mask: int) -> tuple[Card, ...]:
+    """The cards of a bitmask, in index order."""
+    result = []
+    while mask:
+        low = mask & -mask
+        result.append(DECK[low.bit_length() - 1])
+        mask ^= low
+    return tuple(result)
+
+
+def codes(cards: Iterable[Card]) -> list[str]:
+    """Two-character codes of cards, in the given order."""
+    return [card.code for card in cards]
+
+
+def sort_cards(cards: Iterable[Card]) -> list[Card]:
+    """Cards sorted for display: by suit (c d h s), then rank."""
+    return sorted(cards, key=lambda card: card.index)
+
+
+def points(cards: Iterable[Card]) -> int:
+    """The sum of the cards' point values (A 1, 2-9 face, T J Q K 10)."""
+    return sum(card.value for card in cards)

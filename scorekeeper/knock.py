@@ -1,0 +1,393 @@
+"""Knock verification: legality, layoffs and the score of one hand (RULES.md 5-6).
+
+:func:`verify_knock` takes the knocker's cards (10, or 11 for big gin) and
+the defender's 10 and returns the scored showdown. Choices it makes, each the
+one a careful tournament director would make:
+
+* **Knocker's melds not declared:** every legal arrangement is considered,
+  not only the optimal ones (RULES.md 5 lets the knocker lay out any
+  arrangement within the limit, and it decides what can be laid off). The
+  one chosen maximises the knocker's result against the defender's best
+  reply; ties go to the lower knocker deadwood, then to the first found.
+  A hand that can go gin always goes gin (nothing beats it).
+* **Defender:** own melds and layoffs are chosen together to minimise the
+  defender's deadwood; among equal results the fewest layoffs are shown.
+  A card that could join a set or extend a run is tried in both places.
+* **Declared defender melds** (a physical table) are taken as the
+  defender's melds: the other cards are laid off (optimally, unless layoffs
+  are declared too) or count as deadwood. ``best_deadwood`` always reports
+  what an optimal defender would have had.
+* **Declared layoffs** are validated as a whole: the cards laid on one run
+  must extend it into one longer run; a set of three takes only its fourth
+  card. Layoffs against gin or big gin are refused.
+* With declared defender melds but undeclared knocker melds, the knocker's
+  arrangement is still chosen against the optimal defender: the knocker lays
+  down first and cannot know what the defender will do wrong.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from functools import lru_cache
+from itertools import pairwise, product
+from typing import Any
+
+from .cards import DECK, SUIT_MASK, Card, cards_mask, parse_cards
+from .errors import CardError, RuleError
+from .melds import (
+    _mask_codes,
+    arrangement_dict,
+    mask_all_melds,
+    mask_arrangements,
+    mask_deadwood,
+    mask_points,
+    meld_kind,
+    meld_sort_key,
+)
+from .rules import Rules
+
+_RANK_COLUMN = [sum(1 << (s * 13 + r) for s in range(4)) for r in range(13)]
+
+
+@lru_cache(maxsize=4096)
+def _chains(meld: int) -> tuple[tuple[int, ...], ...]:
+    """The cards that can be laid off on a meld, as chains laid one after another.
+
+    A set of three takes its fourth card; a set of four nothing; a run takes
+    the cards below its low end (down to the ace) and above its high end (up
+    to the king), each chain in the order they must be laid.
+    """
+    low = (meld & -meld).bit_length() - 1
+    rank = low % 13
+    column = _RANK_COLUMN[rank]
+    if meld & ~column == 0:
+        missing = column & ~meld
+        return ((missing,),) if meld.bit_count() == 3 else ()
+    suit_base = low - rank
+    high_rank = meld.bit_length() - 1 - suit_base
+    return (
+        tuple(1 << (suit_base + r) for r in range(rank - 1, -1, -1)),
+        tuple(1 << (suit_base + r) for r in range(high_rank + 1, 13)),
+    )
+
+
+def _layoff_options(melds: Iterable[int], available: int) -> list[tuple[int, list[int]]]:
+    """For each chain with a card in ``available``: (meld, cumulative masks that may be laid)."""
+    options = []
+    for meld in melds:
+        for chain in _chains(meld):
+            laid = 0
+            prefixes = [0]
+            for bit in chain:
+                if not available & bit:
+                    break
+                laid |= bit
+                prefixes.append(laid)
+            if len(prefixes) > 1:
+                options.append((meld, prefixes))
+    return options
+
+
+def _best_reply(options, available: int, evaluate) -> tuple[int, int, tuple[int, ...]]:
+    """The defender's best layoffs: (deadwood, laid mask, chosen prefix per option).
+
+    ``evaluate(mask)`` prices the cards left after laying off (their minimal
+    deadwood, or their points when the defender's melds are fixed).
+    """
+    if not options:
+        return evaluate(available), 0, ()
+    best = None
+    for combo in product(*(prefixes for _, prefixes in options)):
+        laid = 0
+        for part in combo:
+            if laid & part:
+                break
+            laid |= part
+        else:
+            key = (evaluate(available & ~laid), laid.bit_count())
+            if best is None or key < best[0]:
+                best = (key, laid, combo)
+    (value, _), laid, combo = best
+    return value, laid, combo
+
+
+def _layoff_list(options, combo) -> list[tuple[int, int]]:
+    """(card bit, knocker meld) pairs for a chosen combination, in laying order."""
+    result = []
+    for (meld, prefixes), chosen in zip(options, combo, strict=True):
+        for previous, current in pairwise(prefixes):
+            if current & ~chosen:
+                break
+            result.append((current & ~previous, meld))
+    return result
+
+
+def _net(knocker_deadwood: int, defender_deadwood: int, undercut_bonus: int) -> int:
+    """The knocker's result of a knock: positive when won, negative when undercut."""
+    if knocker_deadwood < defender_deadwood:
+        return defender_deadwood - knocker_deadwood
+    return -(knocker_deadwood - defender_deadwood + undercut_bonus)
+
+
+class _Packings:
+    """Every legal knocker arrangement (disjoint melds, deadwood within the limit).
+
+    Runs of one suit that touch are not packed side by side: the merged run
+    is the same arrangement. Branches whose unused cards cannot get within
+    the limit (even if every later meld could be added) are cut.
+    """
+
+    def __init__(self, hand: int, limit: int):
+        self.hand = hand
+        self.limit = limit
+        self.total = mask_points(hand)
+        self.melds = mask_all_melds(hand)
+        self.neighbours = [self._neighbours(m) for m in self.melds]
+        self.later = [0] * (len(self.melds) + 1)
+        for i in range(len(self.melds) - 1, -1, -1):
+            self.later[i] = self.later[i + 1] | self.melds[i]
+        self.found: list[tuple[int, tuple[int, ...]]] = []
+        self._walk(0, 0, 0, ())
+
+    @staticmethod
+    def _neighbours(meld: int) -> int:
+        low = (meld & -meld).bit_length() - 1
+        if meld & ~_RANK_COLUMN[low % 13] == 0:
+            return 0
+        region = SUIT_MASK << (low - low % 13)
+        return ((meld << 1) | (meld >> 1)) & region & ~meld
+
+    def _walk(self, start: int, used: int, runs: int, chosen: tuple[int, ...]) -> None:
+        dead = self.total - mask_points(used)
+        if dead <= self.limit:
+            self.found.append((dead, chosen))
+        for i in range(start, len(self.melds)):
+            meld = self.melds[i]
+            if meld & used or self.neighbours[i] & runs:
+                continue
+            now = used | meld
+            if self.total - mask_points(now | self.later[i + 1] & ~now) > self.limit:
+                continue
+            self._walk(i + 1, now, runs | meld if self.neighbours[i] else runs, (*chosen, meld))
+
+
+def _parse_melds(spec: Iterable, hand: int, *, field: str, owner: str) -> list[int]:
+    """Declared melds (lists of cards or strings) as masks, checked against the hand."""
+    if isinstance(spec, str) or not isinstance(spec, Iterable):
+        raise CardError(f"{field} must be a list of melds", field=field)
+    melds = []
+    used = 0
+    for i, item in enumerate(spec):
+        where = f"{field}[{i}]"
+        cards = parse_cards(item, field=where)
+        mask = cards_mask(cards)
+        for card in cards:
+            if not hand & card.bit:
+                raise CardError(f"{where}: {card} is not in the {owner}'s hand",
+                                token=card.code, field=field)
+            if used & card.bit:
+                raise CardError(f"{where}: {card} is already in another meld",
+                                token=card.code, field=field)
+        if meld_kind(cards) is None:
+            raise RuleError(
+                f"{where}: {' '.join(c.code for c in cards)} is not a meld (a set is 3 or 4"
+                " cards of one rank, a run 3 or more consecutive cards of one suit, ace low)",
+                option=field,
+            )
+        used |= mask
+        melds.append(mask)
+    return melds
+
+
+def _parse_layoffs(
+    spec: Iterable, knocker_melds: list[int], available: int
+) -> list[tuple[int, int]]:
+    """Declared layoffs as (card bit, knocker meld) pairs, validated as a whole."""
+    if isinstance(spec, str) or not isinstance(spec, Iterable):
+        raise CardError("layoffs must be a list of {card, meld} objects", field="layoffs")
+    pairs = []
+    laid = 0
+    for i, item in enumerate(spec):
+        where = f"layoffs[{i}]"
+        if not isinstance(item, dict) or "card" not in item or "meld" not in item:
+            raise CardError(f"{where}: a layoff is an object with a card and a meld",
+                            field="layoffs")
+        card = parse_cards([item["card"]], field=f"{where}.card")[0]
+        meld = cards_mask(parse_cards(item["meld"], field=f"{where}.meld"))
+        if meld not in knocker_melds:
+            raise RuleError(f"{where}: {' '.join(_mask_codes(meld))} is not one of the"
+                            " knocker's melds", option="layoffs")
+        if not available & card.bit:
+            raise CardError(f"{where}: {card} is not among the defender's unmelded cards",
+                            token=card.code, field="layoffs")
+        if laid & card.bit:
+            raise CardError(f"{where}: {card} is laid off twice", token=card.code,
+                            field="layoffs")
+        laid |= card.bit
+        pairs.append((card.bit, meld))
+    for meld in knocker_melds:
+        onto = [bit for bit, target in pairs if target == meld]
+        if onto and not _fits(meld, onto):
+            cards = " ".join(DECK[b.bit_length() - 1].code for b in onto)
+            raise RuleError(f"layoffs: {cards} cannot be laid off on"
+                            f" {' '.join(_mask_codes(meld))}", option="layoffs")
+    return pairs
+
+
+def _fits(meld: int, bits: list[int]) -> bool:
+    """True when all these cards can be laid off together on the meld."""
+    laid = sum(bits)
+    for chain in _chains(meld):
+        for bit in chain:
+            if not laid & bit:
+                break
+            laid &= ~bit
+    return laid == 0
+
+
+def _limit_message(dead: int, limit: int, rules: Rules, upcard: Card | None) -> str:
+    message = f"deadwood {dead} exceeds the knock limit {limit}"
+    if rules.oklahoma and upcard is not None and limit < rules.knock_limit:
+        message += f" set by the upcard {upcard}"
+    if limit == 0:
+        message += ": only gin ends the hand"
+    return message
+
+
+def verify_knock(
+    knocker: Any,
+    defender: Any,
+    *,
+    rules: Rules | dict | str | None = None,
+    upcard: str | Card | None = None,
+    knocker_melds: Iterable | None = None,
+    defender_melds: Iterable | None = None,
+    layoffs: Iterable | None = None,
+) -> dict:
+    """Check a knock and score the hand (see the module docs for the choices).
+
+    ``knocker`` is 10 cards (11 for big gin), ``defender`` 10; ``upcard`` is
+    the deal's first upcard (Oklahoma knock limit and spade doubling); melds
+    are lists of card lists or strings like ``"5s 6s 7s"``; layoffs are
+    ``{"card": code, "meld": [codes of the knocker meld]}``. Raises
+    :class:`RuleError` for an illegal knock, :class:`CardError` for bad cards.
+    """
+    rules = Rules.from_dict(rules)
+    knocker_cards = parse_cards(knocker, count=(10, 11), field="knocker")
+    defender_cards = parse_cards(defender, count=10, field="defender")
+    hand = cards_mask(knocker_cards)
+    other = cards_mask(defender_cards)
+    if hand & other:
+        card = DECK[(hand & other & -(hand & other)).bit_length() - 1]
+        raise CardError(f"{card} is in both the knocker's and the defender's hand",
+                        token=card.code, field="defender")
+    up = parse_cards([upcard], field="upcard")[0] if upcard is not None else None
+    limit = rules.knock_limit_for(up)
+    multiplier = rules.multiplier_for(up)
+    big = len(knocker_cards) == 11
+    if big and rules.big_gin_bonus is None:
+        raise RuleError("big gin (11 cards) is not allowed under these rules"
+                        " (big_gin_bonus is null): the knocker must hold 10 cards",
+                        option="knocker")
+
+    fixed = None
+    if defender_melds is not None:
+        fixed = _parse_melds(defender_melds, other, field="defender_melds", owner="defender")
+    available = other & ~sum(fixed) if fixed is not None else other
+    evaluate = mask_points if fixed is not None else mask_deadwood
+
+    if knocker_melds is not None:
+        melds = _parse_melds(knocker_melds, hand, field="knocker_melds", owner="knocker")
+        dead = mask_points(hand & ~sum(melds))
+    else:
+        melds, dead = _choose_knocker_melds(hand, other, limit, rules, big)
+    if big and dead:
+        raise RuleError(f"big gin needs all 11 cards melded; deadwood is {dead}",
+                        option="knocker_melds")
+    if dead > limit:
+        raise RuleError(_limit_message(dead, limit, rules, up), option="knocker_melds")
+    gin = dead == 0
+
+    if gin:
+        if layoffs:
+            raise RuleError("no layoffs against gin", option="layoffs")
+        laid_pairs: list[tuple[int, int]] = []
+        defender_dead = evaluate(available)
+        best = mask_deadwood(other)
+    else:
+        options = _layoff_options(melds, other)
+        best, _, _ = _best_reply(options, other, mask_deadwood)
+        if layoffs is not None:
+            laid_pairs = _parse_layoffs(layoffs, melds, available)
+            defender_dead = evaluate(available & ~sum(bit for bit, _ in laid_pairs))
+        elif fixed is None:
+            defender_dead, _, combo = _best_reply(options, other, mask_deadwood)
+            laid_pairs = _layoff_list(options, combo)
+        else:
+            options = _layoff_options(melds, available)
+            defender_dead, _, combo = _best_reply(options, available, evaluate)
+            laid_pairs = _layoff_list(options, combo)
+
+    left = available & ~sum(bit for bit, _ in laid_pairs)
+    if fixed is not None:
+        defender_melds_out, defender_deadwood_cards = fixed, left
+    else:
+        defender_melds_out, defender_deadwood_cards = mask_arrangements(left)[0]
+
+    if big:
+        outcome, winner, difference, bonus = "big_gin", "knocker", defender_dead, \
+            rules.big_gin_bonus
+    elif gin:
+        outcome, winner, difference, bonus = "gin", "knocker", defender_dead, rules.gin_bonus
+    elif dead < defender_dead:
+        outcome, winner, difference, bonus = "knock", "knocker", defender_dead - dead, 0
+    else:
+        outcome, winner, difference, bonus = "undercut", "defender", dead - defender_dead, \
+            rules.undercut_bonus
+
+    knocker_out = arrangement_dict(melds, hand & ~sum(melds))
+    defender_out = arrangement_dict(defender_melds_out, defender_deadwood_cards)
+    return {
+        "outcome": outcome,
+        "winner": winner,
+        "points": (difference + bonus) * multiplier,
+        "knocker": {"cards": _mask_codes(hand), **knocker_out},
+        "defender": {
+            "cards": _mask_codes(other),
+            "melds": defender_out["melds"],
+            "layoffs": [{"card": DECK[bit.bit_length() - 1].code, "meld": _mask_codes(meld)}
+                        for bit, meld in laid_pairs],
+            "deadwood_cards": defender_out["deadwood_cards"],
+            "deadwood": defender_out["deadwood"],
+            "best_deadwood": best,
+        },
+        "breakdown": {"difference": difference, "bonus": bonus, "multiplier": multiplier},
+    }
+
+
+def _choose_knocker_melds(hand: int, other: int, limit: int, rules: Rules,
+                          big: bool) -> tuple[list[int], int]:
+    """The knocker's best legal arrangement against the defender's best reply."""
+    minimum = mask_deadwood(hand)
+    if minimum == 0 or big or minimum > limit:
+        melds, dead = mask_arrangements(hand)[0]
+        return melds, mask_points(dead)
+    base = mask_deadwood(other)
+    replies: dict[tuple, int] = {}
+    best_key = None
+    best = None
+    packings = _Packings(hand, limit)
+    per_meld = {meld: _layoff_options((meld,), other) for meld in packings.melds}
+    for dead, melds in packings.found:
+        options = [option for meld in melds for option in per_meld[meld]]
+        if options:
+            signature = tuple(tuple(prefixes) for _, prefixes in options)
+            reply = replies.get(signature)
+            if reply is None:
+                reply = replies[signature] = _best_reply(options, other, mask_deadwood)[0]
+        else:
+            reply = base
+        key = (_net(dead, reply, rules.undercut_bonus), -dead)
+        if best_key is None or key > best_key:
+            best_key, best = key, (sorted(melds, key=meld_sort_key), dead)
+    return best

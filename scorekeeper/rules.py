@@ -1,0 +1,191 @@
+"""Rule options and presets (RULES.md section 9).
+
+A :class:`Rules` is an immutable record of every option a game is scored
+under. Presets are named starting points; every option can be overridden on
+top of one, and ``to_dict()`` / ``from_dict()`` round-trip the full snapshot
+that a game stores. Unknown options and bad values raise :class:`RuleError`
+naming the option.
+"""
+
+from __future__ import annotations
+
+from dataclasses import asdict, dataclass, fields, replace
+from typing import Any
+
+from .errors import RuleError
+
+CHOICES = {
+    "ace_upcard": ("gin_only", "one"),
+    "shutout": ("double_bonus", "double_total"),
+    "next_dealer": ("winner", "loser", "alternate"),
+    "wall": ("void_at_two", "knock_only_at_two"),
+    "scoring": ("single", "hollywood"),
+}
+BOOLEANS = ("oklahoma", "spade_doubles")
+POINTS = ("gin_bonus", "undercut_bonus", "box_bonus", "game_bonus")
+MAX_POINTS = 10_000
+
+
+@dataclass(frozen=True)
+class Rules:
+    """Every option of RULES.md section 9; the defaults are the standard preset.
+
+    ``based_on`` names the preset the options started from (informational:
+    the options themselves are what counts); ``to_dict()`` calls it
+    ``preset``.
+    """
+
+    based_on: str = "standard"
+    knock_limit: int = 10
+    oklahoma: bool = False
+    ace_upcard: str = "gin_only"
+    spade_doubles: bool = False
+    gin_bonus: int = 25
+    big_gin_bonus: int | None = None
+    undercut_bonus: int = 25
+    box_bonus: int = 25
+    game_bonus: int = 100
+    shutout: str = "double_bonus"
+    target: int = 100
+    next_dealer: str = "winner"
+    wall: str = "void_at_two"
+    scoring: str = "single"
+
+    def __post_init__(self) -> None:
+        _validate(self)
+
+    @classmethod
+    def preset_names(cls) -> tuple[str, ...]:
+        """The names :meth:`preset` accepts."""
+        return tuple(PRESETS)
+
+    @classmethod
+    def preset(cls, name: str = "standard", **overrides: Any) -> Rules:
+        """The preset called ``name`` with ``overrides`` applied on top.
+
+        >>> Rules.preset("oklahoma").target
+        150
+        >>> Rules.preset("standard", gin_bonus=20).gin_bonus
+        20
+        """
+        if name not in PRESETS:
+            raise RuleError(
+                f"unknown preset {name!r}; choose one of {', '.join(PRESETS)}", option="preset"
+            )
+        for key in overrides:
+            _check_known(key)
+        return replace(PRESETS[name], **overrides)
+
+    def differences(self) -> dict[str, Any]:
+        """The options that differ from the preset this rules object is based on."""
+        base = PRESETS.get(self.based_on, PRESETS["standard"]).to_dict()
+        return {k: v for k, v in self.to_dict().items() if k != "preset" and base[k] != v}
+
+    def to_dict(self) -> dict[str, Any]:
+        """Every option as plain JSON-ready values, ``preset`` first."""
+        options = asdict(self)
+        return {"preset": options.pop("based_on"), **options}
+
+    @classmethod
+    def from_dict(cls, data: dict[str, Any] | str | Rules | None) -> Rules:
+        """Rules from a preset name, or a dict ``{"preset": name, **options}``.
+
+        ``None`` gives the standard preset; a :class:`Rules` is returned as is.
+        Options missing from the dict keep the preset's values.
+        """
+        if data is None:
+            return PRESETS["standard"]
+        if isinstance(data, Rules):
+            return data
+        if isinstance(data, str):
+            return cls.preset(data)
+        if not isinstance(data, dict):
+            raise RuleError("rules must be a preset name or an object of options", option="rules")
+        options = dict(data)
+        name = options.pop("preset", "standard")
+        if not isinstance(name, str):
+            raise RuleError("preset must be a string", option="preset")
+        return cls.preset(name, **options)
+
+    def knock_limit_for(self, upcard: Any = None) -> int:
+        """The knock limit of a deal whose first upcard is ``upcard`` (a Card).
+
+        Oklahoma: the upcard's point value (never above ``knock_limit``); an
+        ace means gin only (0) or 1 by ``ace_upcard``.
+        """
+        if not self.oklahoma:
+            return self.knock_limit
+        if upcard is None:
+            raise RuleError("Oklahoma rules need the upcard to set the knock limit",
+                            option="upcard")
+        if upcard.rank == 0:
+            return min(0 if self.ace_upcard == "gin_only" else 1, self.knock_limit)
+        return min(upcard.value, self.knock_limit)
+
+    def multiplier_for(self, upcard: Any = None) -> int:
+        """2 when ``spade_doubles`` is on and the first upcard is a spade, else 1."""
+        if self.spade_doubles and upcard is not None and upcard.suit == "s":
+            return 2
+        return 1
+
+
+def _check_known(key: str) -> None:
+    if key not in _FIELD_NAMES:
+        raise RuleError(f"unknown rule option {key!r}", option=key)
+
+
+def _validate(rules: Rules) -> None:
+    def is_int(value: Any) -> bool:
+        return isinstance(value, int) and not isinstance(value, bool)
+
+    if not isinstance(rules.based_on, str):
+        raise RuleError("preset must be a string", option="preset")
+    if not is_int(rules.knock_limit) or not 0 <= rules.knock_limit <= 10:
+        raise RuleError(
+            f"knock_limit must be a whole number from 0 to 10, not {rules.knock_limit!r}",
+            option="knock_limit",
+        )
+    for name in BOOLEANS:
+        if not isinstance(getattr(rules, name), bool):
+            raise RuleError(f"{name} must be true or false", option=name)
+    for name in POINTS:
+        value = getattr(rules, name)
+        if not is_int(value) or not 0 <= value <= MAX_POINTS:
+            raise RuleError(
+                f"{name} must be a whole number from 0 to {MAX_POINTS}, not {value!r}", option=name
+            )
+    big = rules.big_gin_bonus
+    if big is not None and (not is_int(big) or not 0 <= big <= MAX_POINTS):
+        raise RuleError(
+            f"big_gin_bonus must be null (not allowed) or a whole number from 0 to {MAX_POINTS},"
+            f" not {big!r}",
+            option="big_gin_bonus",
+        )
+    if not is_int(rules.target) or not 1 <= rules.target <= MAX_POINTS:
+        raise RuleError(
+            f"target must be a whole number from 1 to {MAX_POINTS}, not {rules.target!r}",
+            option="target",
+        )
+    for name, allowed in CHOICES.items():
+        value = getattr(rules, name)
+        if value not in allowed:
+            raise RuleError(
+                f"{name} must be one of {', '.join(allowed)}, not {value!r}", option=name
+            )
+
+
+_FIELD_NAMES = frozenset(f.name for f in fields(Rules)) - {"based_on"}
+
+_STANDARD = Rules()
+PRESETS: dict[str, Rules] = {
+    "standard": _STANDARD,
+    "classic": replace(
+        _STANDARD, based_on="classic", gin_bonus=20, undercut_bonus=10, box_bonus=20
+    ),
+    "modern": replace(_STANDARD, based_on="modern", big_gin_bonus=31, shutout="double_total"),
+    "oklahoma": replace(
+        _STANDARD, based_on="oklahoma", oklahoma=True, spade_doubles=True, target=150
+    ),
+    "straight": replace(_STANDARD, based_on="straight", knock_limit=0),
+    "hollywood": replace(_STANDARD, based_on="hollywood", scoring="hollywood"),
+}

@@ -1,0 +1,19 @@
+#!/usr/bin/env bash
+# Runs the whole test suite on a fresh machine: installs what the tests need
+# (Debian's chromium for the browser tests, the project with its `test` extra
+# in ./.venv), then `ruff check` and pytest. Extra arguments go to pytest.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+if ! command -v chromium >/dev/null 2>&1; then
+    SUDO=""
+    [ "$(id -u)" = 0 ] || SUDO="sudo"
+    $SUDO apt-get update -q
+    DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -q chromium
+fi
+
+[ -x .venv/bin/python ] || python3 -m venv .venv
+.venv/bin/python -m pip install -q --disable-pip-version-check -e '.[test]'
+
+.venv/bin/ruff check .
+exec .venv/bin/python -m pytest "$@"
