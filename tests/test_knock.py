@@ -2,7 +2,7 @@
 
 import pytest
 
-from scorekeeper import CardError, Rules, RuleError, verify_knock
+from scorekeeper import CardError, RuleError, Rules, verify_knock
 
 # Knocker: 2-3-4 of clubs, three sevens, T-J-Q of spades (+ one deadwood card)
 KNOCKER_BASE = "2c 3c 4c 7d 7h 7s Ts Js Qs"
@@ -84,7 +84,8 @@ def test_oklahoma_limit_from_upcard_and_spade_doubling():
     assert doubled["points"] == 18 and doubled["breakdown"]["multiplier"] == 2
     plain = verify_knock(knocker, defender, rules="oklahoma", upcard="3h")
     assert plain["points"] == 9
-    with pytest.raises(RuleError, match="deadwood 3 exceeds the knock limit 2 set by the upcard 2h"):
+    with pytest.raises(RuleError,
+                       match="deadwood 3 exceeds the knock limit 2 set by the upcard 2h"):
         verify_knock(knocker, defender, rules="oklahoma", upcard="2h")
     with pytest.raises(RuleError, match="knock limit 0"):
         verify_knock(knocker, defender, rules="oklahoma", upcard="Ah")

@@ -2,7 +2,7 @@
 
 import pytest
 
-from scorekeeper import Rules, RuleError
+from scorekeeper import RuleError, Rules
 
 PRESET_TABLE = {
     # option: (standard, classic, modern, oklahoma), straight from RULES.md section 9
@@ -23,7 +23,10 @@ PRESET_TABLE = {
 }
 
 
-@pytest.mark.parametrize("column, name", list(enumerate(["standard", "classic", "modern", "oklahoma"])))
+PRESET_COLUMNS = list(enumerate(["standard", "classic", "modern", "oklahoma"]))
+
+
+@pytest.mark.parametrize("column, name", PRESET_COLUMNS)
 def test_presets_match_the_rule_book(column, name):
     rules = Rules.preset(name)
     for option, values in PRESET_TABLE.items():
