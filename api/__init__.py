@@ -1,0 +1,59 @@
+"""The web layer: the Flask app factory, the JSON API and its OpenAPI document.
+
+:func:`create_app` builds the app (Flask tutorial style): defaults, then
+``instance/config.py`` if present (or the ``config`` mapping given, as
+tests do), opens the game store (running its migrations) and registers the
+``/api/v1`` blueprint and the JSON error handlers. Other blueprints reach
+the store through :func:`get_storage`.
+
+Settings: ``DATABASE`` (default ``$SCOREKEEPER_DB`` or ``./scorekeeper.db``),
+``MAX_CONTENT_LENGTH`` (request body limit, default 1 MiB) and the
+flask-smorest ``API_*`` / ``OPENAPI_*`` keys (the document is served at
+``/api/openapi.json``).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from flask import Flask, current_app
+
+from scorekeeper.storage import Storage, default_path
+
+STORAGE_KEY = "scorekeeper.storage"
+"""Where the app keeps its :class:`Storage` in ``app.extensions``."""
+
+
+def create_app(config: Mapping[str, Any] | None = None) -> Flask:
+    """Build the scorekeeper web app; ``config`` overrides the defaults."""
+    from . import errors, v1
+
+    app = Flask(__name__, instance_relative_config=True)
+    app.json.sort_keys = False
+    app.config.from_mapping(
+        DATABASE=default_path(),
+        MAX_CONTENT_LENGTH=1024 * 1024,
+        API_TITLE="scorekeeper",
+        API_VERSION="1",
+        OPENAPI_VERSION="3.0.3",
+        OPENAPI_URL_PREFIX="/api",
+        OPENAPI_JSON_PATH="openapi.json",
+        API_SPEC_OPTIONS={"info": {"description": (
+            "Gin Rummy scorekeeping: melds, knock verification, deal replay and score"
+            " sheets that last. Errors are {\"error\": {\"code\", \"message\", \"field\"}}.")}},
+    )
+    if config is None:
+        app.config.from_pyfile("config.py", silent=True)
+    else:
+        app.config.from_mapping(config)
+    app.extensions[STORAGE_KEY] = Storage(app.config["DATABASE"])
+    api = errors.Api(app)
+    errors.register(app)
+    api.register_blueprint(v1.blp)
+    return app
+
+
+def get_storage() -> Storage:
+    """The current app's game store."""
+    return current_app.extensions[STORAGE_KEY]

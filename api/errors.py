@@ -1,0 +1,142 @@
+"""JSON errors: every refusal is ``{"error": {"code", "message", "field"}}``.
+
+Domain errors (bad cards, rules, records) are 422, storage refusals map to
+404 / 409 / 422, HTTP errors (bad JSON 400, missing token 401, wrong token
+403, unknown route 404, too large 413, ...) keep their status, and
+marshmallow validation errors become 422 naming the first field at fault.
+Anything unexpected is a 500 with a generic message (and is logged).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+import flask_smorest
+import marshmallow as ma
+from flask import Flask, Response, current_app, jsonify
+from werkzeug.exceptions import HTTPException
+
+from scorekeeper.errors import CardError, RecordError, RuleError, ScorekeeperError
+from scorekeeper.storage import Conflict, KeyReused, NotFound, StorageError
+
+CODES = {
+    400: "bad_request",
+    401: "unauthorized",
+    403: "forbidden",
+    404: "not_found",
+    405: "method_not_allowed",
+    409: "conflict",
+    413: "too_large",
+    415: "unsupported_media_type",
+    422: "invalid",
+    428: "precondition_required",
+    500: "internal",
+}
+"""The ``code`` of an error response by HTTP status, unless a more precise one applies."""
+
+
+class ErrorBody(ma.Schema):
+    """The inside of an error response."""
+
+    code = ma.fields.String(required=True, metadata={
+        "description": "A stable machine-readable code: invalid, bad_card, rule, bad_record,"
+                       " not_found, unauthorized, forbidden, conflict, game_over, too_large,"
+                       " idempotency_key_reused, ..."})
+    message = ma.fields.String(required=True,
+                               metadata={"description": "What is wrong, for people."})
+    field = ma.fields.String(allow_none=True, metadata={
+        "description": "The input at fault (a body field such as knocker_cards or"
+                       " hands.2.points, a header, or a path parameter), when there is one."})
+
+
+class ErrorSchema(ma.Schema):
+    """Every error response: ``{"error": {"code", "message", "field"}}``."""
+
+    error = ma.fields.Nested(ErrorBody, required=True)
+
+
+def error_response(status: int, message: str, *, code: str | None = None,
+                   field: str | None = None, headers: Mapping[str, str] | None = None
+                   ) -> Response:
+    """A JSON error response with this status, message, code and field."""
+    response = jsonify({"error": {"code": code or CODES.get(status, "error"),
+                                  "message": message, "field": field}})
+    response.status_code = status
+    response.headers.update(headers or {})
+    return response
+
+
+def _first_problem(messages: Any, path: tuple = ()) -> tuple[str | None, str]:
+    """The first (field path, message) of marshmallow's nested error messages."""
+    if isinstance(messages, Mapping):
+        for key, value in messages.items():
+            if key in ("json", "headers", "query", "view_args") and not path:
+                return _first_problem(value, path)
+            if key == "_schema":
+                return _first_problem(value, path)
+            return _first_problem(value, (*path, str(key)))
+    if isinstance(messages, list | tuple) and messages:
+        return _first_problem(messages[0], path)
+    field = ".".join(path) or None
+    text = str(messages)
+    return field, f"{field}: {text}" if field else text
+
+
+class Api(flask_smorest.Api):
+    """flask-smorest's Api with this project's error format (and its documentation)."""
+
+    ERROR_SCHEMA = ErrorSchema
+
+    def handle_http_exception(self, error: HTTPException) -> Response:
+        """Render an HTTP error (including webargs validation errors) as our JSON."""
+        data = getattr(error, "data", None) or {}
+        status = error.code or 500
+        headers = dict(data.get("headers") or {})
+        if "messages" in data:
+            field, message = _first_problem(data["messages"])
+            return error_response(status, message, field=field, headers=headers)
+        if status == 400 and "json" in str(data.get("message", "")).lower():
+            return error_response(400, "the request body is not valid JSON",
+                                  code="invalid_json", field="body", headers=headers)
+        if status == 413:
+            limit = current_app.config.get("MAX_CONTENT_LENGTH")
+            return error_response(413, f"the request body is larger than {limit} bytes",
+                                  field="body", headers=headers)
+        if status >= 500:
+            return error_response(status, "internal error", headers=headers)
+        message = data.get("message") or error.description or error.name
+        return error_response(status, message, code=data.get("code"),
+                              field=data.get("field"), headers=headers)
+
+
+def _domain_error(error: ScorekeeperError) -> Response:
+    code = ("bad_card" if isinstance(error, CardError) else
+            "rule" if isinstance(error, RuleError) else
+            "bad_record" if isinstance(error, RecordError) else "invalid")
+    return error_response(422, str(error), code=code, field=error.field)
+
+
+def _storage_error(error: StorageError) -> Response:
+    if isinstance(error, NotFound):
+        return error_response(404, str(error), field=error.field)
+    if isinstance(error, KeyReused):
+        return error_response(422, str(error), code="idempotency_key_reused",
+                              field=error.field)
+    if isinstance(error, Conflict):
+        return error_response(409, str(error), code=error.code or "conflict",
+                              field=error.field)
+    current_app.logger.error("storage error: %s", error)
+    return error_response(500, "internal error")
+
+
+def _unexpected(error: Exception) -> Response:
+    current_app.logger.exception("unexpected error", exc_info=error)
+    return error_response(500, "internal error")
+
+
+def register(app: Flask) -> None:
+    """Install the JSON error handlers for domain, storage and unexpected errors."""
+    app.register_error_handler(ScorekeeperError, _domain_error)
+    app.register_error_handler(StorageError, _storage_error)
+    app.register_error_handler(Exception, _unexpected)

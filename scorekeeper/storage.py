@@ -1,0 +1,346 @@
+"""Storage: players, games and each game's append-only hand log in one SQLite file.
+
+The database (default ``./scorekeeper.db``, or ``$SCOREKEEPER_DB``) runs in
+WAL mode with foreign keys on. Its schema version is SQLite's
+``user_version``; :data:`MIGRATIONS` bring an older file up to date when a
+:class:`Storage` opens it. sqlite-utils creates the tables; reads and the
+write transactions are plain SQL.
+
+Tables:
+
+* ``players``: one row per player name (names compare case-insensitively).
+* ``games``: id (random, not guessable), players (JSON list), the full rules
+  snapshot (JSON), first dealer, stake, created, status (``active`` or
+  ``over``, kept in step with the log) and the SHA-256 hash of the edit token.
+* ``game_players``: which player sits in which seat of a game (for stats).
+* ``hands``: the log. One row per submitted entry: game, sequence number
+  (1, 2, ...), kind, the submitted payload (JSON), the computed result
+  (JSON), an optional idempotency key (unique per game) and the time.
+  Triggers refuse UPDATE and DELETE: corrections and undos are new rows.
+
+Every write is one ``BEGIN IMMEDIATE`` transaction, so concurrent writers
+(several gunicorn workers) are serialised by SQLite and a refused write
+leaves nothing behind. Connections are per thread and per process.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import sqlite3
+import threading
+from collections.abc import Callable, Iterator, Sequence
+from contextlib import contextmanager
+from datetime import UTC, datetime
+from typing import Any
+
+import sqlite_utils
+
+DEFAULT_PATH = "scorekeeper.db"
+"""The database file used when neither an option nor ``SCOREKEEPER_DB`` names one."""
+
+BUSY_TIMEOUT = 30.0
+"""Seconds a writer waits for another writer's transaction before giving up."""
+
+
+class StorageError(Exception):
+    """Base class of the storage layer's refusals.
+
+    ``field`` names the input at fault and ``code`` is a short machine-readable
+    reason (e.g. ``game_over``), when there are ones.
+    """
+
+    def __init__(self, message: str, *, field: str | None = None, code: str | None = None):
+        super().__init__(message)
+        self.field = field
+        self.code = code
+
+
+class NotFound(StorageError):
+    """No game (or player) with that id (or name)."""
+
+
+class Conflict(StorageError):
+    """The request does not fit the game's current state (e.g. the game is over)."""
+
+
+class KeyReused(StorageError):
+    """An idempotency key was sent again with a different request."""
+
+
+def default_path() -> str:
+    """The database path from ``$SCOREKEEPER_DB``, else ``./scorekeeper.db``."""
+    return os.environ.get("SCOREKEEPER_DB") or DEFAULT_PATH
+
+
+def now() -> str:
+    """The current UTC time as ISO 8601 text (what the tables store)."""
+    return datetime.now(UTC).isoformat(timespec="milliseconds").replace("+00:00", "Z")
+
+
+def _dumps(value: Any) -> str:
+    return json.dumps(value, separators=(",", ":"), ensure_ascii=False, sort_keys=True)
+
+
+@contextmanager
+def _transaction(conn: sqlite3.Connection) -> Iterator[None]:
+    """``BEGIN IMMEDIATE`` ... ``COMMIT``, or ``ROLLBACK`` when the body raises."""
+    conn.execute("BEGIN IMMEDIATE")
+    try:
+        yield
+    except BaseException:
+        conn.execute("ROLLBACK")
+        raise
+    conn.execute("COMMIT")
+
+
+def _migrate_1(db: sqlite_utils.Database) -> None:
+    """The first schema: players, games, game_players and the hand log."""
+    db["players"].create({"id": int, "name": str, "created": str}, pk="id",
+                         not_null={"name", "created"})
+    db.execute("CREATE UNIQUE INDEX players_name ON players (name COLLATE NOCASE)")
+    db["games"].create(
+        {"id": str, "players": str, "rules": str, "dealer": int, "stake": float,
+         "created": str, "updated": str, "status": str, "token_hash": str},
+        pk="id", not_null={"players", "rules", "dealer", "created", "updated", "status",
+                           "token_hash"})
+    db["game_players"].create(
+        {"game_id": str, "seat": int, "player_id": int}, pk=("game_id", "seat"),
+        not_null={"player_id"},
+        foreign_keys=[("game_id", "games", "id"), ("player_id", "players", "id")])
+    db["game_players"].create_index(["player_id"])
+    db["hands"].create(
+        {"game_id": str, "seq": int, "kind": str, "payload": str, "result": str,
+         "idempotency_key": str, "created": str},
+        pk=("game_id", "seq"), not_null={"kind", "payload", "result", "created"},
+        foreign_keys=[("game_id", "games", "id")])
+    db["hands"].create_index(["game_id", "idempotency_key"], unique=True)
+    for action in ("UPDATE", "DELETE"):
+        db.execute(f"CREATE TRIGGER hands_no_{action.lower()} BEFORE {action} ON hands"
+                   " BEGIN SELECT RAISE(ABORT, 'the hand log is append-only'); END")
+
+
+MIGRATIONS: tuple[Callable[[sqlite_utils.Database], None], ...] = (_migrate_1,)
+"""Schema migrations in order; migration ``i`` takes the file to version ``i + 1``."""
+
+SCHEMA_VERSION = len(MIGRATIONS)
+"""The schema version this code writes."""
+
+
+class Storage:
+    """The game store in one SQLite file; see the module docs for the tables.
+
+    Opening a store runs any pending migrations. Games are returned as dicts
+    ``{"id", "players", "rules", "dealer", "stake", "created", "updated",
+    "status", "token_hash"}`` and log entries as ``{"seq", "kind",
+    "payload", "result", "idempotency_key", "created"}`` with JSON decoded.
+    """
+
+    def __init__(self, path: str | os.PathLike | None = None):
+        self.path = os.fspath(path) if path is not None else default_path()
+        self._local = threading.local()
+        self.migrate()
+
+    # ------------------------------------------------------------------ connections
+
+    def _connect(self) -> sqlite_utils.Database:
+        conn = sqlite3.connect(self.path, timeout=BUSY_TIMEOUT, isolation_level=None,
+                               check_same_thread=False)
+        conn.execute("PRAGMA foreign_keys = ON")
+        conn.execute("PRAGMA synchronous = NORMAL")
+        return sqlite_utils.Database(conn)
+
+    @property
+    def db(self) -> sqlite_utils.Database:
+        """This thread's connection (a new one after a fork)."""
+        local = self._local
+        if getattr(local, "pid", None) != os.getpid():
+            local.db = self._connect()
+            local.pid = os.getpid()
+        return local.db
+
+    def close(self) -> None:
+        """Close this thread's connection (it reopens on next use)."""
+        local = self._local
+        if getattr(local, "pid", None) == os.getpid():
+            local.db.conn.close()
+        local.pid = None
+
+    @contextmanager
+    def _write(self) -> Iterator[sqlite3.Connection]:
+        """One write transaction on this thread's connection."""
+        conn = self.db.conn
+        with _transaction(conn):
+            yield conn
+
+    def migrate(self) -> int:
+        """Bring the file to :data:`SCHEMA_VERSION` (WAL mode on); returns the version.
+
+        Refuses a file written by a newer version of this code.
+        """
+        db = self._connect()
+        try:
+            db.enable_wal()
+            with _transaction(db.conn):
+                version = db.conn.execute("PRAGMA user_version").fetchone()[0]
+                if version > SCHEMA_VERSION:
+                    raise StorageError(f"{self.path} has schema version {version}; this"
+                                       f" scorekeeper knows up to {SCHEMA_VERSION}")
+                for step in range(version, SCHEMA_VERSION):
+                    MIGRATIONS[step](db)
+                    db.conn.execute(f"PRAGMA user_version = {step + 1}")
+            return SCHEMA_VERSION
+        finally:
+            db.conn.close()
+
+    # ------------------------------------------------------------------ reads
+
+    def schema_version(self) -> int:
+        """The file's schema version (``PRAGMA user_version``)."""
+        return self.db.conn.execute("PRAGMA user_version").fetchone()[0]
+
+    def game(self, game_id: str) -> dict:
+        """The game ``game_id``; raises :class:`NotFound`."""
+        return self._game(self.db.conn, game_id)
+
+    def log(self, game_id: str) -> list[dict]:
+        """The game's log entries in sequence order (``[]`` for an unknown game)."""
+        return self._log(self.db.conn, game_id)
+
+    def game_and_log(self, game_id: str) -> tuple[dict, list[dict]]:
+        """The game and its log read in one transaction (a consistent snapshot)."""
+        conn = self.db.conn
+        conn.execute("BEGIN")
+        try:
+            return self._game(conn, game_id), self._log(conn, game_id)
+        finally:
+            conn.execute("COMMIT")
+
+    def player(self, name: str) -> dict:
+        """The player called ``name`` (any case) as ``{"id", "name", "created"}``."""
+        row = self.db.conn.execute(
+            "SELECT id, name, created FROM players WHERE name = ? COLLATE NOCASE",
+            (name,)).fetchone()
+        if row is None:
+            raise NotFound(f"no player called {name!r}", field="name")
+        return {"id": row[0], "name": row[1], "created": row[2]}
+
+    def games_of(self, name: str) -> list[tuple[dict, list[dict]]]:
+        """Every game the player ``name`` sits in, oldest first, each with its log."""
+        player = self.player(name)
+        conn = self.db.conn
+        conn.execute("BEGIN")
+        try:
+            ids = [row[0] for row in conn.execute(
+                "SELECT g.id FROM games g JOIN game_players p ON p.game_id = g.id"
+                " WHERE p.player_id = ? ORDER BY g.created, g.id", (player["id"],))]
+            return [(self._game(conn, i), self._log(conn, i)) for i in ids]
+        finally:
+            conn.execute("COMMIT")
+
+    @staticmethod
+    def _game(conn: sqlite3.Connection, game_id: str) -> dict:
+        row = conn.execute(
+            "SELECT id, players, rules, dealer, stake, created, updated, status, token_hash"
+            " FROM games WHERE id = ?", (game_id,)).fetchone()
+        if row is None:
+            raise NotFound(f"no game with id {game_id!r}", field="id")
+        return {"id": row[0], "players": json.loads(row[1]), "rules": json.loads(row[2]),
+                "dealer": row[3], "stake": row[4], "created": row[5], "updated": row[6],
+                "status": row[7], "token_hash": row[8]}
+
+    @staticmethod
+    def _log(conn: sqlite3.Connection, game_id: str) -> list[dict]:
+        return [
+            {"seq": seq, "kind": kind, "payload": json.loads(payload),
+             "result": json.loads(result), "idempotency_key": key, "created": created}
+            for seq, kind, payload, result, key, created in conn.execute(
+                "SELECT seq, kind, payload, result, idempotency_key, created FROM hands"
+                " WHERE game_id = ? ORDER BY seq", (game_id,))
+        ]
+
+    # ------------------------------------------------------------------ writes
+
+    def create_game(
+        self,
+        *,
+        game_id: str,
+        players: Sequence[str],
+        rules: dict,
+        dealer: int,
+        stake: float | None,
+        token_hash: str,
+        status: str = "active",
+        entries: Sequence[tuple[str, Any, Any]] = (),
+    ) -> dict:
+        """Store a new game (and its players); returns it as :meth:`game` would.
+
+        ``entries`` are ``(kind, payload, result)`` log rows written with it
+        in the same transaction (an imported game).
+        """
+        stamp = now()
+        with self._write() as conn:
+            conn.execute(
+                "INSERT INTO games (id, players, rules, dealer, stake, created, updated,"
+                " status, token_hash) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                (game_id, _dumps(list(players)), _dumps(rules), dealer, stake, stamp, stamp,
+                 status, token_hash))
+            for seat, name in enumerate(players):
+                conn.execute("INSERT OR IGNORE INTO players (name, created) VALUES (?, ?)",
+                             (name, stamp))
+                conn.execute(
+                    "INSERT INTO game_players (game_id, seat, player_id) SELECT ?, ?, id"
+                    " FROM players WHERE name = ? COLLATE NOCASE", (game_id, seat, name))
+            for seq, (kind, payload, result) in enumerate(entries, 1):
+                conn.execute(
+                    "INSERT INTO hands (game_id, seq, kind, payload, result, created)"
+                    " VALUES (?, ?, ?, ?, ?, ?)",
+                    (game_id, seq, kind, _dumps(payload), _dumps(result), stamp))
+            return self._game(conn, game_id)
+
+    def append(
+        self,
+        game_id: str,
+        kind: str,
+        payload: Any,
+        decide: Callable[[dict, list[dict]], tuple[Any, str]],
+        *,
+        idempotency_key: str | None = None,
+    ) -> tuple[dict, bool]:
+        """Append one entry to a game's log; returns ``(entry, created)``.
+
+        Inside one ``BEGIN IMMEDIATE`` transaction: the game and its log are
+        read, ``decide(game, log)`` computes the entry's result and the
+        game's new status (or raises, and nothing is written), the entry is
+        inserted with the next sequence number and the status saved.
+
+        With an ``idempotency_key`` already used in this game for the same
+        ``kind`` and ``payload``, nothing is written and the stored entry is
+        returned with ``created`` False; used for a different request, it
+        raises :class:`KeyReused`. Raises :class:`NotFound` for an unknown game.
+        """
+        with self._write() as conn:
+            game = self._game(conn, game_id)
+            if idempotency_key is not None:
+                row = conn.execute(
+                    "SELECT seq, kind, payload FROM hands WHERE game_id = ?"
+                    " AND idempotency_key = ?", (game_id, idempotency_key)).fetchone()
+                if row is not None:
+                    if row[1] != kind or row[2] != _dumps(payload):
+                        raise KeyReused(
+                            f"Idempotency-Key {idempotency_key!r} was already used for a"
+                            f" different request (entry {row[0]})", field="Idempotency-Key")
+                    entry = next(e for e in self._log(conn, game_id) if e["seq"] == row[0])
+                    return entry, False
+            log = self._log(conn, game_id)
+            result, status = decide(game, log)
+            entry = {"seq": len(log) + 1, "kind": kind, "payload": payload, "result": result,
+                     "idempotency_key": idempotency_key, "created": now()}
+            conn.execute(
+                "INSERT INTO hands (game_id, seq, kind, payload, result, idempotency_key,"
+                " created) VALUES (?, ?, ?, ?, ?, ?, ?)",
+                (game_id, entry["seq"], kind, _dumps(payload), _dumps(result),
+                 idempotency_key, entry["created"]))
+            conn.execute("UPDATE games SET status = ?, updated = ? WHERE id = ?",
+                         (status, entry["created"], game_id))
+            return entry, True
