@@ -1,0 +1,557 @@
+"""The digital engine: one deal of two-player Gin Rummy, played exactly by RULES.md 3-6.
+
+A :class:`Deal` owns the state of one deal: whose turn it is, the phase
+(``upcard_offer``, ``draw``, ``discard``, ``showdown``, ``over``), both
+hands, the first upcard, the stock and the discard pile. At every point
+:meth:`Deal.legal_actions` lists what the player to act may do and
+:meth:`Deal.apply` plays one action or raises :class:`RuleError` with a
+message naming the rule (``cannot discard Js: it was just taken from the
+discard pile``). The showdown is scored by :func:`~scorekeeper.knock.verify_knock`.
+
+Actions are text, as in deal records (RULES.md and issue 3): ``pass``
+(decline the upcard), ``draw stock``, ``draw discard`` (also takes the
+upcard during the offer), ``discard Xx``, ``knock Xx`` (discard Xx face down
+and knock; with deadwood 0 it is gin), ``gin Xx`` and ``big gin``. Players
+are indexes 0 and 1; ``dealer`` is one of them.
+
+Choices made where RULES.md is silent (what a careful tournament director
+expects):
+
+* **Upcard offer.** The non-dealer may ``draw discard`` (take the upcard) or
+  ``pass``; then the dealer likewise; after two passes the non-dealer must
+  ``draw stock``. Drawing from the stock is not allowed while the upcard is
+  on offer. Whoever takes the upcard may not discard it in that turn, and
+  may knock or go gin in that very turn (RULES.md 5: "any turn, the first
+  included").
+* **The card just taken** from the discard pile may not be put back in the
+  same turn, neither as a plain discard nor as the face-down knock discard.
+* **Knock legality** uses the best arrangement of the 10 cards kept; the
+  knocker may still lay out another legal arrangement at the showdown. A
+  knock with deadwood 0 is gin, and a gin hand must be laid out as gin
+  (declared melds that leave deadwood on a gin knock are refused). Under a
+  knock limit of 0 (straight gin, Oklahoma ace) only gin and big gin end
+  the hand. Big gin needs ``big_gin_bonus`` set and all 11 cards melded;
+  the 11th card may come from the discard pile.
+* **Wall, ``void_at_two``** (the default): a plain discard that leaves 2
+  cards in the stock ends the hand void. A knock on that turn is allowed.
+* **Wall, ``knock_only_at_two``**: after such a discard the next player may
+  take the discard only to knock (knock, gin or big gin with it; the card
+  taken cannot be the knock discard). If that player cannot knock with it
+  the hand is void at once; if they can, the legal actions are
+  ``draw discard`` and ``pass``, and ``pass`` voids the hand. The last two
+  stock cards are never drawn.
+* A void hand scores nothing and the same dealer deals again; otherwise the
+  next dealer follows the ``next_dealer`` option
+  (:func:`scorekeeper.sheet.next_dealer`).
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Iterable, Sequence
+from typing import Any
+
+from .cards import DECK, FULL_DECK_MASK, Card, cards_mask, mask_cards, parse_card, parse_cards
+from .errors import CardError, RuleError
+from .knock import verify_knock
+from .melds import _mask_codes, mask_deadwood
+from .rules import Rules
+from .sheet import next_dealer
+
+UPCARD_OFFER = "upcard_offer"
+DRAW = "draw"
+DISCARD = "discard"
+SHOWDOWN = "showdown"
+OVER = "over"
+PHASES = (UPCARD_OFFER, DRAW, DISCARD, SHOWDOWN, OVER)
+"""The phases of a deal, in the order they first occur."""
+
+PASS = "pass"
+DRAW_STOCK = "draw stock"
+DRAW_DISCARD = "draw discard"
+DISCARD_CARD = "discard"
+KNOCK = "knock"
+GIN = "gin"
+BIG_GIN = "big gin"
+VERBS = (PASS, DRAW_STOCK, DRAW_DISCARD, DISCARD_CARD, KNOCK, GIN, BIG_GIN)
+"""Every action verb; ``discard``, ``knock`` and ``gin`` take a card."""
+
+WALL = 2
+"""Cards left in the stock when the hand ends void (RULES.md 4)."""
+
+ACTION_HELP = "use pass, draw stock, draw discard, discard Xx, knock Xx, gin Xx or big gin"
+
+_ACTIONS: dict[str, tuple[str, Card | None]] = {}
+_BARE = {"pass": PASS, "draw stock": DRAW_STOCK, "draw discard": DRAW_DISCARD, "big gin": BIG_GIN}
+_WITH_CARD = (DISCARD_CARD, KNOCK, GIN)
+
+
+def parse_action(text: str) -> tuple[str, Card | None]:
+    """An action's text as ``(verb, card)``; ``card`` is ``None`` for bare verbs.
+
+    Case and spacing are free and cards take any notation of
+    :func:`~scorekeeper.cards.parse_card`. Raises :class:`RuleError` for
+    anything that is not an action.
+
+    >>> parse_action("Knock 10s")
+    ('knock', Card('Ts'))
+    """
+    found = _ACTIONS.get(text) if type(text) is str else None
+    if found is not None:
+        return found
+    if not isinstance(text, str):
+        raise RuleError(f"an action must be text such as 'discard Qs', not {text!r}",
+                        option="actions")
+    words = text.split()
+    key = " ".join(words).lower()
+    if key in _BARE:
+        found = (_BARE[key], None)
+    elif len(words) == 2 and words[0].lower() in _WITH_CARD:
+        try:
+            found = (words[0].lower(), parse_card(words[1]))
+        except CardError as error:
+            raise RuleError(f"{error} (in action {text!r})", option="actions") from None
+    else:
+        raise RuleError(f"unknown action {text!r}: {ACTION_HELP}", option="actions")
+    if len(_ACTIONS) < 4096:
+        _ACTIONS[text] = found
+    return found
+
+
+def format_action(verb: str, card: Card | None = None) -> str:
+    """The canonical text of an action: ``"discard Qs"``, ``"pass"``."""
+    return verb if card is None else f"{verb} {card.code}"
+
+
+def deal_cards(deck: Sequence[Card], dealer: int) -> tuple[list[tuple[Card, ...]], Card,
+                                                             list[Card]]:
+    """Deal a 52-card deck (RULES.md 3): ``(hands by player, upcard, stock top first)``.
+
+    One card at a time, alternately, non-dealer first; the 21st card is the
+    upcard and the rest the stock.
+    """
+    hands: list[tuple[Card, ...]] = [(), ()]
+    hands[1 - dealer] = tuple(deck[0:20:2])
+    hands[dealer] = tuple(deck[1:20:2])
+    return hands, deck[20], list(deck[21:])
+
+
+class Deal:
+    """One deal from the deal to the showdown (see the module docs for the rules).
+
+    ``hands`` are the two players' 10 cards (by player index), ``upcard``
+    the card turned up, ``stock`` the other 31 cards, top first; cards may
+    be codes or :class:`Card`. ``names`` only label messages. ``dealt`` and
+    ``initial_stock`` keep the cards as dealt. Raises
+    :class:`CardError` unless the 52 cards are the deck.
+    """
+
+    __slots__ = ("_ending", "_history", "_knock_discard", "_knocker", "_passes", "_pile",
+                 "_result", "_stock", "_taken", "_wall", "big_gin_allowed", "dealer", "dealt",
+                 "hands", "initial_stock", "knock_limit", "names", "phase", "rules", "turn",
+                 "upcard")
+
+    def __init__(self, hands: Sequence[Iterable], upcard: str | Card, stock: Iterable, *,
+                 dealer: int = 0, rules: Rules | dict | str | None = None,
+                 names: Sequence[str] = ("player 0", "player 1")):
+        self.rules = Rules.from_dict(rules)
+        if dealer not in (0, 1) or isinstance(dealer, bool):
+            raise RuleError(f"dealer must be 0 or 1, not {dealer!r}", option="dealer")
+        if isinstance(hands, str) or not isinstance(hands, Sequence) or len(hands) != 2:
+            raise CardError("hands must be two hands of 10 cards", field="hands")
+        held = [parse_cards(hand, count=10, field=f"hands[{p}]") for p, hand in enumerate(hands)]
+        up = parse_card(upcard)
+        rest = parse_cards(stock, count=31, field="stock")
+        masks = [cards_mask(held[0]), cards_mask(held[1])]
+        if (masks[0] | masks[1] | up.bit | cards_mask(rest)) != FULL_DECK_MASK:
+            raise CardError("the hands, the upcard and the stock must be the 52 cards of"
+                            " one deck", field="hands")
+        self.dealer = dealer
+        self.names = tuple(names)
+        self.upcard = up
+        self.dealt = (held[0], held[1])
+        self.hands = masks
+        self.initial_stock = rest
+        self._stock = list(reversed(rest))
+        self._pile = [up]
+        self.knock_limit = self.rules.knock_limit_for(up)
+        self.big_gin_allowed = self.rules.big_gin_bonus is not None
+        self.turn = 1 - dealer
+        self.phase = UPCARD_OFFER
+        self._passes = 0
+        self._taken: Card | None = None
+        self._wall = False
+        self._history: list[str] = []
+        self._ending: str | None = None
+        self._knocker: int | None = None
+        self._knock_discard: Card | None = None
+        self._result: dict | None = None
+
+    # ----------------------------------------------------------------- constructors
+
+    @classmethod
+    def from_deck(cls, deck: Iterable, *, dealer: int = 0,
+                  rules: Rules | dict | str | None = None,
+                  names: Sequence[str] = ("player 0", "player 1")) -> Deal:
+        """A deal from 52 cards in dealing order (see :func:`deal_cards`)."""
+        cards = parse_cards(deck, count=52, field="deck")
+        if dealer not in (0, 1) or isinstance(dealer, bool):
+            raise RuleError(f"dealer must be 0 or 1, not {dealer!r}", option="dealer")
+        hands, upcard, stock = deal_cards(cards, dealer)
+        return cls(hands, upcard, stock, dealer=dealer, rules=rules, names=names)
+
+    @classmethod
+    def shuffled(cls, seed: Any, *, dealer: int | None = None,
+                 rules: Rules | dict | str | None = None,
+                 names: Sequence[str] = ("player 0", "player 1")) -> Deal:
+        """A deal of a deck shuffled by ``random.Random(seed)``.
+
+        Without ``dealer`` the same generator then cuts for the dealer.
+        """
+        rng = random.Random(seed)
+        deck = list(DECK)
+        rng.shuffle(deck)
+        if dealer is None:
+            dealer = rng.randrange(2)
+        return cls.from_deck(deck, dealer=dealer, rules=rules, names=names)
+
+    # ----------------------------------------------------------------- state
+
+    @property
+    def over(self) -> bool:
+        """True once the hand is void or the showdown has been scored."""
+        return self.phase == OVER
+
+    @property
+    def stock_left(self) -> int:
+        """Cards left in the stock."""
+        return len(self._stock)
+
+    @property
+    def stock(self) -> list[str]:
+        """The stock, top first, as codes."""
+        return [card.code for card in reversed(self._stock)]
+
+    @property
+    def discard_pile(self) -> list[str]:
+        """The discard pile, bottom first (the last code is the top card)."""
+        return [card.code for card in self._pile]
+
+    @property
+    def top(self) -> Card | None:
+        """The top card of the discard pile (``None`` if empty)."""
+        return self._pile[-1] if self._pile else None
+
+    @property
+    def taken(self) -> Card | None:
+        """The card taken from the discard pile this turn, which may not be discarded."""
+        return self._taken
+
+    @property
+    def must_draw_stock(self) -> bool:
+        """True when both players passed the upcard and the non-dealer must draw from stock."""
+        return self._passes == 2 and self.phase == DRAW
+
+    @property
+    def wall(self) -> bool:
+        """True under ``knock_only_at_two`` once the stock is down to 2 cards."""
+        return self._wall
+
+    @property
+    def actions(self) -> list[str]:
+        """The actions played so far, in canonical text."""
+        return list(self._history)
+
+    @property
+    def knocker(self) -> int | None:
+        """The player who knocked (or went gin), once somebody has."""
+        return self._knocker
+
+    @property
+    def void(self) -> bool:
+        """True when the hand ended void at the wall."""
+        return self._ending == "void"
+
+    @property
+    def result(self) -> dict | None:
+        """The scored deal once :attr:`over` (see :meth:`showdown`), else ``None``."""
+        return self._result
+
+    def hand(self, player: int) -> tuple[Card, ...]:
+        """A player's cards, in index order."""
+        return mask_cards(self.hands[player])
+
+    def hand_mask(self, player: int) -> int:
+        """A player's cards as a 52-bit mask."""
+        return self.hands[player]
+
+    # ----------------------------------------------------------------- actions
+
+    def legal_actions(self) -> list[str]:
+        """Every action the player to act may take now, in canonical text.
+
+        Empty in the ``showdown`` and ``over`` phases. In the discard phase:
+        each plain discard, then each knock or gin (by its discard), then big gin.
+        """
+        phase = self.phase
+        if phase == UPCARD_OFFER:
+            return [PASS, DRAW_DISCARD]
+        if phase == DRAW:
+            if self._wall:
+                return [DRAW_DISCARD, PASS]
+            if self._passes == 2:
+                return [DRAW_STOCK]
+            return [DRAW_STOCK, DRAW_DISCARD] if self._pile else [DRAW_STOCK]
+        if phase != DISCARD:
+            return []
+        hand = self.hands[self.turn]
+        taken = self._taken.bit if self._taken is not None else 0
+        limit = self.knock_limit
+        plain, going_out = [], []
+        rest = hand
+        while rest:
+            bit = rest & -rest
+            rest ^= bit
+            if bit == taken:
+                continue
+            code = DECK[bit.bit_length() - 1].code
+            if not self._wall:
+                plain.append("discard " + code)
+            left = mask_deadwood(hand ^ bit)
+            if left == 0:
+                going_out.append("gin " + code)
+            elif left <= limit:
+                going_out.append("knock " + code)
+        if self.big_gin_allowed and mask_deadwood(hand) == 0:
+            going_out.append(BIG_GIN)
+        return plain + going_out
+
+    def apply(self, action: str | tuple[str, Card | None]) -> None:
+        """Play one action (text or ``(verb, card)``) for the player to act.
+
+        Raises :class:`RuleError` naming the rule when the action is not
+        legal now; the deal is then unchanged.
+        """
+        if type(action) is str:
+            verb, card = parse_action(action)
+        else:
+            verb, card = action if type(action) is tuple and len(action) == 2 else ("", None)
+            if verb not in VERBS or (card is None) != (verb not in _WITH_CARD) or (
+                    card is not None and type(card) is not Card):
+                raise RuleError(f"not an action: {action!r}: {ACTION_HELP}", option="actions")
+        phase = self.phase
+        player = self.turn
+        if phase == DISCARD:
+            self._discard_phase(player, verb, card)
+        elif phase == DRAW:
+            self._draw_phase(player, verb)
+        elif phase == UPCARD_OFFER:
+            self._offer_phase(player, verb)
+        else:
+            raise RuleError(f"the hand is over: {self._ended()}", option="actions")
+        self._history.append(format_action(verb, card))
+
+    def _name(self, player: int) -> str:
+        return self.names[player] if player < len(self.names) else f"player {player}"
+
+    def _ended(self) -> str:
+        if self._ending == "void":
+            return f"it is void (the stock is down to {WALL} cards)"
+        what = {"knock": "knocked", "gin": "went gin", "big_gin": "went big gin"}[self._ending]
+        tail = "" if self.phase == OVER else "; only the showdown is left"
+        return f"{self._name(self._knocker)} {what}{tail}"
+
+    def _offer_phase(self, player: int, verb: str) -> None:
+        if verb == DRAW_DISCARD:
+            self._take(player)
+        elif verb == PASS:
+            self._passes += 1
+            if self._passes == 1:
+                self.turn = self.dealer
+            else:
+                self.turn = 1 - self.dealer
+                self.phase = DRAW
+        elif verb == DRAW_STOCK:
+            raise RuleError(f"cannot draw from the stock during the upcard offer: "
+                            f"{self._name(player)} may take the upcard (draw discard) or pass",
+                            option="actions")
+        else:
+            raise RuleError(f"cannot {verb} now: {self._name(player)} must first take the upcard"
+                            " (draw discard) or pass", option="actions")
+
+    def _draw_phase(self, player: int, verb: str) -> None:
+        name = self._name(player)
+        if verb == DRAW_STOCK:
+            if self._wall:
+                raise RuleError(f"cannot draw from the stock: it is down to {WALL} cards;"
+                                f" {name} may only take the discard to knock, or pass"
+                                " (the hand is void)", option="actions")
+            card = self._stock.pop()
+            self.hands[player] |= card.bit
+            self._taken = None
+            self.phase = DISCARD
+        elif verb == DRAW_DISCARD:
+            if self._passes == 2:
+                raise RuleError("cannot draw from the discard pile: both players passed the"
+                                f" upcard, so {name} must draw from the stock", option="actions")
+            if not self._pile:
+                raise RuleError("cannot draw from the discard pile: it is empty",
+                                option="actions")
+            self._take(player)
+        elif verb == PASS:
+            if not self._wall:
+                raise RuleError(f"cannot pass: the upcard offer is over; {name} must draw from"
+                                " the stock or the discard pile", option="actions")
+            self._end_void()
+        else:
+            raise RuleError(f"cannot {verb} now: {name} must draw first", option="actions")
+
+    def _take(self, player: int) -> None:
+        card = self._pile.pop()
+        self.hands[player] |= card.bit
+        self._taken = card
+        self.phase = DISCARD
+
+    def _discard_phase(self, player: int, verb: str, card: Card | None) -> None:
+        name = self._name(player)
+        hand = self.hands[player]
+        if verb == BIG_GIN:
+            if not self.big_gin_allowed:
+                raise RuleError("cannot go big gin: big gin is not allowed under these rules"
+                                " (big_gin_bonus is null)", option="actions")
+            left = mask_deadwood(hand)
+            if left:
+                raise RuleError(f"cannot go big gin: the 11 cards leave deadwood {left}"
+                                " (big gin needs all 11 cards melded)", option="actions")
+            self._go_out(player, "big_gin", None)
+            return
+        if card is None:
+            what = "draw" if verb in (DRAW_STOCK, DRAW_DISCARD) else verb
+            raise RuleError(f"cannot {what} now: {name} has drawn and must discard, knock"
+                            " or go gin", option="actions")
+        if not hand & card.bit:
+            raise RuleError(f"cannot {verb} {card}: {name} does not hold it", option="actions")
+        if card is self._taken:
+            raise RuleError(f"cannot {verb} {card}: it was just taken from the discard pile",
+                            option="actions")
+        if verb == DISCARD_CARD:
+            if self._wall:
+                raise RuleError(f"cannot discard {card}: with {WALL} cards left in the stock,"
+                                f" {name} took the discard and may only knock with it",
+                                option="actions")
+            self.hands[player] = hand ^ card.bit
+            self._pile.append(card)
+            self._taken = None
+            other = 1 - player
+            self.turn = other
+            self.phase = DRAW
+            if len(self._stock) <= WALL:
+                if self.rules.wall == "knock_only_at_two" and self._can_knock_with(other, card):
+                    self._wall = True
+                else:
+                    self._end_void()
+            return
+        left = mask_deadwood(hand ^ card.bit)
+        if verb == GIN and left:
+            raise RuleError(f"cannot go gin discarding {card}: deadwood {left}"
+                            " (gin needs all 10 cards melded)", option="actions")
+        if left > self.knock_limit:
+            raise RuleError(f"cannot knock discarding {card}: {self._limit_text(left)}",
+                            option="actions")
+        self._go_out(player, "gin" if left == 0 else "knock", card)
+
+    def _limit_text(self, left: int) -> str:
+        limit = self.knock_limit
+        text = f"deadwood {left} exceeds the knock limit {limit}"
+        if self.rules.oklahoma and limit < self.rules.knock_limit:
+            text += f" set by the upcard {self.upcard}"
+        if limit == 0:
+            text += ": only gin ends the hand"
+        return text
+
+    def _can_knock_with(self, player: int, card: Card) -> bool:
+        """Could ``player`` take ``card`` from the pile and knock (or go gin) with it?"""
+        hand = self.hands[player] | card.bit
+        if self.big_gin_allowed and mask_deadwood(hand) == 0:
+            return True
+        limit = self.knock_limit
+        rest = self.hands[player]
+        while rest:
+            bit = rest & -rest
+            rest ^= bit
+            if mask_deadwood(hand ^ bit) <= limit:
+                return True
+        return False
+
+    def _go_out(self, player: int, ending: str, card: Card | None) -> None:
+        if card is not None:
+            self.hands[player] ^= card.bit
+        self._ending = ending
+        self._knocker = player
+        self._knock_discard = card
+        self._taken = None
+        self._wall = False
+        self.phase = SHOWDOWN
+
+    def _end_void(self) -> None:
+        """End the hand void; called while applying the action that voids it."""
+        self._ending = "void"
+        self._wall = False
+        self._taken = None
+        self.phase = OVER
+        self._result = {
+            "outcome": None, "winner": None, "points": 0, "knocker": None, "defender": None,
+            "breakdown": None, **self._summary(None, True),
+        }
+
+    def _summary(self, winner: int | None, void: bool) -> dict:
+        return {
+            "void": void,
+            "knocker_player": self._knocker,
+            "winner_player": winner,
+            "next_dealer": next_dealer(self.rules, self.dealer, winner, void),
+            "stock_left": len(self._stock),
+            "dealer": self.dealer,
+            "upcard": self.upcard.code,
+            "knock_limit": self.knock_limit,
+            "discard": self._knock_discard.code if self._knock_discard else None,
+            "dealt": [[c.code for c in hand] for hand in self.dealt],
+            "hands": [_mask_codes(hand) for hand in self.hands],
+            "actions": len(self._history) + (1 if void else 0),
+        }
+
+    # ----------------------------------------------------------------- showdown
+
+    def showdown(self, *, knocker_melds: Iterable | None = None,
+                 defender_melds: Iterable | None = None,
+                 layoffs: Iterable | None = None) -> dict:
+        """Score the showdown after a knock, gin or big gin and end the deal.
+
+        Declared melds and layoffs (as in :func:`verify_knock`) are
+        validated; missing ones are chosen optimally. Returns the
+        ``verify_knock`` result plus ``void``, ``knocker_player``,
+        ``winner_player``, ``next_dealer``, ``stock_left``, ``dealer``,
+        ``upcard``, ``knock_limit``, ``discard`` (the knock discard),
+        ``dealt`` and ``hands`` (by player, at the end) and ``actions``
+        (how many were played). Raises :class:`RuleError` or
+        :class:`CardError` for bad declarations (the deal stays in the
+        showdown phase).
+        """
+        if self.phase != SHOWDOWN:
+            raise RuleError("there is no showdown: nobody has knocked"
+                            if self.phase != OVER else f"the hand is over: {self._ended()}",
+                            option="showdown")
+        knocker = self._knocker
+        defender = 1 - knocker
+        result = verify_knock(
+            mask_cards(self.hands[knocker]), mask_cards(self.hands[defender]),
+            rules=self.rules, upcard=self.upcard, knocker_melds=knocker_melds,
+            defender_melds=defender_melds, layoffs=layoffs)
+        if self._ending == "gin" and result["outcome"] != "gin":
+            raise RuleError("the knocker holds gin (all 10 cards melded) and lays it out as"
+                            f" gin; the declared knocker_melds leave deadwood"
+                            f" {result['knocker']['deadwood']}", option="knocker_melds")
+        winner = knocker if result["winner"] == "knocker" else defender
+        self.phase = OVER
+        self._result = {**result, **self._summary(winner, False)}
+        return self._result
