@@ -1,0 +1,402 @@
+"""Deal and match records: loading, checking and replaying them (issue 3).
+
+A **deal record** (``"format": "gin-rummy-deal/1"``) is a JSON object::
+
+    {"format": "gin-rummy-deal/1",
+     "rules": "standard" | {"preset": "oklahoma", "undercut_bonus": 20, ...},
+     "players": ["Ana", "Ben"], "dealer": 1,
+     "hands": [[10 codes], [10 codes]], "upcard": "Jd", "stock": [31 codes, top first],
+     "actions": ["draw discard", "knock Qs"],
+     "showdown": {"knocker_melds": [...], "defender_melds": [...],
+                  "layoffs": [{"card": "8s", "meld": ["5s", "6s", "7s"]}]}}
+
+``hands[i]`` is the hand of ``players[i]`` and ``dealer`` an index into
+``players``. Instead of ``hands``/``upcard``/``stock`` a record may give
+``"deck"``: 52 codes in dealing order (one at a time, alternately,
+non-dealer first; the 21st is the upcard, the rest the stock, top first).
+``actions`` are played in turn order from the non-dealer (see
+:mod:`scorekeeper.engine` for the actions and the rules they follow).
+``rules`` defaults to the standard preset and ``players`` to
+``["player 0", "player 1"]``; ``showdown`` and each of its parts are
+optional: what is missing is chosen optimally, as by
+:func:`~scorekeeper.knock.verify_knock`. ``seed`` and ``comment`` may carry
+notes (a simulated deal records its seed); any other key is refused.
+
+A **match record** (``"format": "gin-rummy-match/1"``) has ``rules``,
+``players`` and ``deals``: deal records without ``rules`` and ``players``
+(their ``format`` may be left out). The first deal's dealer is free (the
+cut); each later dealer must follow the rotation
+(:func:`scorekeeper.sheet.next_dealer`). The game is scored with
+:func:`scorekeeper.sheet.score_sheet`; a deal after the game is over is refused.
+
+Loading re-checks everything, and a bad record only ever raises
+:class:`RecordError`. Its ``step`` is the index into ``actions`` of the
+action at fault (``len(actions)`` when the actions stop before the hand is
+over, the knocking action's index for a bad showdown, ``None`` for the
+header) and its message starts with it: ``step 3: cannot discard Js: it was
+just taken from the discard pile``. In a match, ``deal`` is the deal's index
+and the message starts ``deal 2, step 3: ...`` (both are 0-based indexes).
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from .cards import parse_card, parse_cards
+from .engine import DISCARD, DRAW, SHOWDOWN, UPCARD_OFFER, Deal, deal_cards
+from .errors import CardError, RecordError, RuleError
+from .rules import PRESETS, Rules
+from .sheet import score_sheet
+
+DEAL_FORMAT = "gin-rummy-deal/1"
+MATCH_FORMAT = "gin-rummy-match/1"
+DEFAULT_PLAYERS = ("player 0", "player 1")
+SHOWDOWN_KEYS = ("knocker_melds", "defender_melds", "layoffs")
+_CARD_KEYS = ("hands", "upcard", "stock")
+_NOTE_KEYS = ("seed", "comment")
+_DEAL_KEYS = ("format", "rules", "players", "dealer", *_CARD_KEYS, "deck", "actions",
+              "showdown", *_NOTE_KEYS)
+_MATCH_DEAL_KEYS = tuple(k for k in _DEAL_KEYS if k not in ("rules", "players"))
+_MATCH_KEYS = ("format", "rules", "players", "deals", *_NOTE_KEYS)
+
+
+# --------------------------------------------------------------------------- public API
+
+
+def replay(record: Mapping[str, Any] | str | bytes) -> dict:
+    """Replay a deal or match record (a dict, or its JSON text), checking everything.
+
+    A deal gives the :func:`~scorekeeper.knock.verify_knock` result plus
+    ``void``, ``knocker_player``, ``winner_player`` (indexes into
+    ``players``, ``None`` when void), ``next_dealer``, ``stock_left`` and
+    ``players``, ``dealer``, ``upcard``, ``knock_limit``, ``discard``,
+    ``dealt``, ``hands`` and ``actions`` (see :meth:`Deal.showdown`); a void
+    hand has ``outcome``, ``winner``, ``knocker``, ``defender`` and
+    ``breakdown`` ``None`` and ``points`` 0. A match gives
+    ``{"deals": [deal results], "sheet": score_sheet(...)}``. Raises
+    :class:`RecordError` for anything wrong.
+    """
+    if isinstance(record, str | bytes | bytearray):
+        try:
+            record = json.loads(record)
+        except ValueError as error:
+            raise RecordError(f"not valid JSON: {error}") from None
+    if not isinstance(record, Mapping):
+        raise RecordError("a record must be a JSON object")
+    kind = record.get("format")
+    if kind == DEAL_FORMAT:
+        return replay_deal(record)
+    if kind == MATCH_FORMAT:
+        return replay_match(record)
+    raise RecordError(f"format must be {DEAL_FORMAT!r} or {MATCH_FORMAT!r}, not {kind!r}",
+                      field="format")
+
+
+def replay_deal(record: Mapping[str, Any]) -> dict:
+    """Replay one deal record (see :func:`replay`)."""
+    deal, actions, showdown = load_deal(record)
+    return _play(deal, actions, showdown)
+
+
+def replay_match(record: Mapping[str, Any]) -> dict:
+    """Replay a match record: every deal, the dealer rotation and the score sheet."""
+    _check_keys(record, _MATCH_KEYS, "a match record")
+    if record.get("format") != MATCH_FORMAT:
+        raise RecordError(f"format must be {MATCH_FORMAT!r}, not {record.get('format')!r}",
+                          field="format")
+    rules = _rules(record.get("rules"))
+    names = _players(record.get("players"))
+    deals = record.get("deals")
+    if not isinstance(deals, list):
+        raise RecordError("deals must be a list of deal records", field="deals")
+    results: list[dict] = []
+    entries: list[dict] = []
+    for index, item in enumerate(deals):
+        try:
+            deal, actions, showdown = load_deal(item, rules=rules, players=names)
+            if results:
+                _check_rotation(deal.dealer, results[-1], index, rules, names)
+            result = _play(deal, actions, showdown)
+        except RecordError as error:
+            text = f"deal {index}, {error}" if error.step is not None else f"deal {index}: {error}"
+            raise RecordError(text, step=error.step, deal=index, field=error.field) from None
+        results.append(result)
+        entries.append({"void": True} if result["void"] else {
+            "winner": result["winner_player"], "loser": 1 - result["winner_player"],
+            "points": result["points"], "outcome": result["outcome"]})
+    first = results[0]["dealer"] if results else 0
+    try:
+        sheet = score_sheet(entries, players=names, rules=rules, dealer=first)
+    except RuleError as error:
+        raise _sheet_error(entries, names, rules, first, error) from None
+    return {"deals": results, "sheet": sheet}
+
+
+def load_deal(record: Any, *, rules: Rules | None = None,
+              players: Sequence[str] | None = None) -> tuple[Deal, list, dict | None]:
+    """Check a deal record's header and build the deal: ``(deal, actions, showdown)``.
+
+    With ``rules`` and ``players`` (from a match) the record is a deal of a
+    match and must not carry its own. Nothing is played yet.
+    """
+    in_match = rules is not None
+    if not isinstance(record, Mapping):
+        raise RecordError("a deal record must be a JSON object")
+    if in_match:
+        for key in ("rules", "players"):
+            if key in record:
+                raise RecordError(f"{key} belong to the match record, not to its deals",
+                                  field=key)
+        _check_keys(record, _MATCH_DEAL_KEYS, "a deal record")
+        if record.get("format", DEAL_FORMAT) != DEAL_FORMAT:
+            raise RecordError(f"format must be {DEAL_FORMAT!r} or left out, not"
+                              f" {record.get('format')!r}", field="format")
+    else:
+        _check_keys(record, _DEAL_KEYS, "a deal record")
+        if record.get("format") != DEAL_FORMAT:
+            raise RecordError(f"format must be {DEAL_FORMAT!r}, not {record.get('format')!r}",
+                              field="format")
+        rules = _rules(record.get("rules"))
+        players = _players(record.get("players"))
+    if "dealer" not in record:
+        raise RecordError("dealer is missing: the index of the dealer in players (0 or 1)",
+                          field="dealer")
+    dealer = record["dealer"]
+    if type(dealer) is not int or dealer not in (0, 1):
+        raise RecordError(f"dealer must be 0 or 1 (an index into players), not {dealer!r}",
+                          field="dealer")
+    if "deck" in record:
+        given = [key for key in _CARD_KEYS if key in record]
+        if given:
+            raise RecordError(f"give either deck or hands, upcard and stock, not deck and"
+                              f" {', '.join(given)}", field="deck")
+        hands, upcard, stock = deal_cards(_cards(record["deck"], 52, "deck"), dealer)
+    else:
+        missing = [key for key in _CARD_KEYS if key not in record]
+        if missing:
+            raise RecordError(f"{', '.join(missing)} missing: give hands, upcard and stock,"
+                              " or deck", field=missing[0])
+        raw = record["hands"]
+        if isinstance(raw, str) or not isinstance(raw, Sequence) or len(raw) != 2:
+            raise RecordError("hands must be a list of two hands of 10 cards", field="hands")
+        hands = [_cards(raw[0], 10, "hands[0]"), _cards(raw[1], 10, "hands[1]")]
+        upcard = _card(record["upcard"], "upcard")
+        stock = _cards(record["stock"], 31, "stock")
+        _check_deck((("hands[0]", hands[0]), ("hands[1]", hands[1]), ("upcard", (upcard,)),
+                     ("stock", stock)))
+    actions = record.get("actions")
+    if not isinstance(actions, list):
+        raise RecordError("actions must be a list of actions such as \"draw stock\"",
+                          field="actions")
+    showdown = record.get("showdown")
+    if showdown is not None:
+        if not isinstance(showdown, Mapping):
+            raise RecordError("showdown must be an object with knocker_melds, defender_melds"
+                              " and layoffs (each optional)", field="showdown")
+        _check_keys(showdown, SHOWDOWN_KEYS, "showdown", prefix="showdown: ")
+    try:
+        deal = Deal(hands, upcard, stock, dealer=dealer, rules=rules, names=players)
+    except (CardError, RuleError) as error:  # pragma: no cover - checked above
+        raise RecordError(str(error), field=error.field) from None
+    return deal, actions, showdown
+
+
+def deal_record(deal: Deal, *, players: Sequence[str] | None = None, **notes: Any) -> dict:
+    """The deal record of a deal played so far (cards as dealt, actions, no showdown).
+
+    ``players`` defaults to the deal's names; ``notes`` (``seed``,
+    ``comment``) are copied in. Rules are written compactly: the preset name,
+    or the preset and the options that differ from it.
+    """
+    record: dict[str, Any] = {
+        "format": DEAL_FORMAT,
+        "rules": rules_value(deal.rules),
+        "players": list(players if players is not None else deal.names),
+        "dealer": deal.dealer,
+        "hands": [[card.code for card in hand] for hand in deal.dealt],
+        "upcard": deal.upcard.code,
+        "stock": [card.code for card in deal.initial_stock],
+        "actions": deal.actions,
+    }
+    for key, value in notes.items():
+        if key not in _NOTE_KEYS:
+            raise RecordError(f"unknown note {key!r}: use {' or '.join(_NOTE_KEYS)}", field=key)
+        if value is not None:
+            record[key] = value
+    return record
+
+
+def rules_value(rules: Rules) -> str | dict:
+    """Rules as a record writes them: a preset name, or the preset plus its changes."""
+    base = rules.based_on if rules.based_on in PRESETS else "standard"
+    reference = PRESETS[base].to_dict()
+    changes = {k: v for k, v in rules.to_dict().items() if k != "preset" and reference[k] != v}
+    return {"preset": base, **changes} if changes else base
+
+
+def read_records(text: str) -> list[tuple[str, Any]]:
+    """The records of a file: one JSON value, a JSON list, or JSON Lines.
+
+    Returns ``(label, record)`` pairs, where ``label`` says where the record
+    was (``"line 3"``, ``"record 2"``); a line that is not JSON gives a
+    :class:`RecordError` in place of the record. Blank lines are skipped.
+    """
+    stripped = text.strip()
+    if not stripped:
+        return []
+    try:
+        data = json.loads(stripped)
+    except ValueError:
+        pass
+    else:
+        if isinstance(data, list):
+            return [(f"record {i}", item) for i, item in enumerate(data)]
+        return [("record 0", data)]
+    found: list[tuple[str, Any]] = []
+    for number, line in enumerate(text.splitlines(), 1):
+        if not line.strip():
+            continue
+        try:
+            found.append((f"line {number}", json.loads(line)))
+        except ValueError as error:
+            found.append((f"line {number}", RecordError(f"not valid JSON: {error}")))
+    return found
+
+
+# --------------------------------------------------------------------------- replay
+
+
+def _play(deal: Deal, actions: list, showdown: Mapping | None) -> dict:
+    """Play the actions and the showdown; every failure becomes a RecordError with its step."""
+    for step, action in enumerate(actions):
+        if type(action) is not str:
+            raise RecordError(f"step {step}: an action must be text such as \"draw stock\","
+                              f" not {action!r}", step=step, field="actions")
+        try:
+            deal.apply(action)
+        except (RuleError, CardError) as error:
+            raise RecordError(f"step {step}: {error}", step=step, field="actions") from None
+    if deal.phase == SHOWDOWN:
+        declared = {key: showdown[key] for key in SHOWDOWN_KEYS
+                    if showdown is not None and showdown.get(key) is not None}
+        try:
+            result = deal.showdown(**declared)
+        except (RuleError, CardError) as error:
+            step = len(actions) - 1
+            raise RecordError(f"step {step}: showdown: {error}", step=step,
+                              field="showdown") from None
+    elif deal.over:
+        if showdown is not None:
+            step = len(actions) - 1
+            raise RecordError(f"step {step}: showdown given, but the hand is void (the stock"
+                              " is down to 2 cards): there is no showdown", step=step,
+                              field="showdown")
+        result = deal.result
+    else:
+        step = len(actions)
+        raise RecordError(f"step {step}: the actions end before the hand is over: "
+                          f"{_expected(deal)}", step=step, field="actions")
+    return {**result, "players": list(deal.names)}
+
+
+def _expected(deal: Deal) -> str:
+    name = deal.names[deal.turn]
+    if deal.phase == UPCARD_OFFER:
+        return f"{name} may take the upcard (draw discard) or pass"
+    if deal.phase == DRAW:
+        return f"{name} must {' or '.join(deal.legal_actions())}"
+    if deal.phase == DISCARD:
+        return f"{name} has drawn and must discard, knock or go gin"
+    return "the hand is not over"  # pragma: no cover - no other phase is open
+
+
+def _check_rotation(dealer: int, previous: dict, index: int, rules: Rules,
+                    names: Sequence[str]) -> None:
+    expected = previous["next_dealer"]
+    if dealer == expected:
+        return
+    last = index - 1
+    if previous["void"]:
+        why = f"deal {last} was void, so the same dealer deals again"
+    else:
+        winner = names[previous["winner_player"]]
+        why = {"winner": f"{winner} won deal {last} and the winner deals",
+               "loser": f"{winner} won deal {last} and the loser deals",
+               "alternate": "the deal alternates"}[rules.next_dealer]
+        why += f" (next_dealer: {rules.next_dealer})"
+    raise RecordError(f"dealer must be {names[expected]} ({expected}): {why}", field="dealer")
+
+
+def _sheet_error(entries, names, rules, first, error: RuleError) -> RecordError:
+    """The deal at which the score sheet refused the entries (the game was already over)."""
+    for index in range(1, len(entries) + 1):
+        try:
+            score_sheet(entries[:index], players=names, rules=rules, dealer=first)
+        except RuleError:
+            return RecordError(f"deal {index - 1}: the game is already over after deal"
+                               f" {index - 2}; this deal cannot be scored ({error})",
+                               deal=index - 1, field="deals")
+    return RecordError(f"score sheet: {error}", field="deals")  # pragma: no cover
+
+
+# --------------------------------------------------------------------------- header checks
+
+
+def _check_keys(record: Mapping, allowed: Sequence[str], what: str, prefix: str = "") -> None:
+    for key in record:
+        if key not in allowed:
+            raise RecordError(f"{prefix}unknown key {key!r} in {what}; allowed:"
+                              f" {', '.join(allowed)}", field=str(key))
+
+
+def _rules(value: Any) -> Rules:
+    if value is None:
+        return PRESETS["standard"]
+    if isinstance(value, Mapping) and not all(isinstance(key, str) for key in value):
+        raise RecordError("rules: option names must be text", field="rules")
+    try:
+        return Rules.from_dict(dict(value) if isinstance(value, Mapping) else value)
+    except RuleError as error:
+        raise RecordError(f"rules: {error}", field="rules") from None
+
+
+def _players(value: Any) -> tuple[str, ...]:
+    if value is None:
+        return DEFAULT_PLAYERS
+    if isinstance(value, str) or not isinstance(value, Sequence) or len(value) != 2:
+        raise RecordError("players must be a list of two names", field="players")
+    for i, name in enumerate(value):
+        if not isinstance(name, str) or not name.strip():
+            raise RecordError(f"players[{i}] must be a non-empty name, not {name!r}",
+                              field="players")
+    if value[0] == value[1]:
+        raise RecordError("the two players must have different names", field="players")
+    return tuple(value)
+
+
+def _cards(value: Any, count: int, field: str) -> tuple:
+    if isinstance(value, Mapping):
+        raise RecordError(f"{field} must be a list of {count} card codes", field=field)
+    try:
+        return parse_cards(value, count=count, field=field)
+    except CardError as error:
+        raise RecordError(str(error), field=field) from None
+
+
+def _card(value: Any, field: str):
+    try:
+        return parse_card(value)
+    except CardError as error:
+        raise RecordError(f"{field}: {error}", field=field) from None
+
+
+def _check_deck(parts) -> None:
+    seen: dict = {}
+    for field, cards in parts:
+        for card in cards:
+            if card in seen:
+                raise RecordError(f"{card} appears twice: in {seen[card]} and in {field}"
+                                  " (a deck has 52 distinct cards)", field=field)
+            seen[card] = field
