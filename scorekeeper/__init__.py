@@ -11,14 +11,18 @@ in ``api/`` only parses, calls these functions and renders.
 """
 
 from .cards import Card, parse_cards
+from .engine import Deal
 from .errors import CardError, RecordError, RuleError, ScorekeeperError
 from .knock import verify_knock
 from .melds import all_melds, arrangements, deadwood, discard_options
+from .players import simulate
+from .records import replay
 from .rules import Rules
 
 __all__ = [
     "Card",
     "CardError",
+    "Deal",
     "RecordError",
     "RuleError",
     "Rules",
@@ -28,5 +32,7 @@ __all__ = [
     "deadwood",
     "discard_options",
     "parse_cards",
+    "replay",
+    "simulate",
     "verify_knock",
 ]
