@@ -8,13 +8,18 @@ naming what is wrong.
 from __future__ import annotations
 
 import json
+import sys
+from contextlib import nullcontext
 
 import click
 
 from .cards import parse_card
-from .errors import ScorekeeperError
+from .errors import RecordError, ScorekeeperError
 from .knock import verify_knock
 from .melds import arrangements, discard_options
+from .players import make_players, simulate_deal, simulate_match
+from .records import read_records
+from .records import replay as replay_record
 from .rules import Rules
 
 
@@ -99,3 +104,181 @@ def format_showdown(result: dict) -> str:
     lines.append(f"{result['outcome'].replace('_', ' ')}: {result['winner']} scores"
                  f" {result['points']} ({b['difference']} + bonus {b['bonus']}{factor})")
     return "\n".join(lines)
+
+
+# ------------------------------------------------------------- engine: replay and simulate
+
+PROGRESS_AFTER = 200
+"""Files with at least this many records show a progress bar (on standard error)."""
+
+
+@main.command("replay")
+@click.argument("file", type=click.File("r", encoding="utf-8"))
+@click.option("--json", "as_json", is_flag=True,
+              help="Print one JSON result per record (JSON Lines), errors as {\"error\": ...}.")
+def replay_command(file, as_json: bool) -> None:
+    """Replay deal or match records from FILE (- for standard input).
+
+    FILE holds one JSON record, a JSON list of records, or JSON Lines. Every
+    card, the dealer and every action are checked against the rules. A bad
+    record prints where it is and the step's message ("line 4: step 3:
+    cannot discard Js: it was just taken from the discard pile") on
+    standard error; the other records are still replayed and the exit
+    status is 1.
+    """
+    items = read_records(file.read())
+    single = len(items) == 1
+    bad = 0
+    counts: dict[str, int] = {}
+    progress = (click.progressbar(items, label="replaying", file=sys.stderr)
+                if len(items) >= PROGRESS_AFTER else nullcontext(items))
+    with progress as bar:
+        for label, record in bar:
+            try:
+                if isinstance(record, RecordError):
+                    raise record
+                result = replay_record(record)
+            except RecordError as error:
+                bad += 1
+                if as_json:
+                    click.echo(json.dumps({"record": label, "error": str(error),
+                                           "step": error.step, "deal": error.deal,
+                                           "field": error.field}, ensure_ascii=False))
+                click.echo(f"{label}: {error}", err=True)
+                continue
+            if as_json:
+                click.echo(json.dumps(result, ensure_ascii=False))
+                continue
+            for deal in result.get("deals", [result]):
+                outcome = "void" if deal["void"] else deal["outcome"]
+                counts[outcome] = counts.get(outcome, 0) + 1
+            if "sheet" in result:
+                click.echo(format_match(result, label))
+            elif single:
+                click.echo(format_deal(result))
+            else:
+                click.echo(f"{label}: {deal_line(result)}")
+    if not as_json and not single and items:
+        summary = ", ".join(f"{n} {what.replace('_', ' ')}" for what, n in sorted(counts.items()))
+        click.echo(f"{len(items) - bad} of {len(items)} record(s) replayed"
+                   + (f": {summary}" if summary else ""))
+    if bad:
+        click.echo(f"{bad} bad record(s) of {len(items)}", err=True)
+        sys.exit(1)
+
+
+@main.command("simulate")
+@click.option("--games", "-n", type=click.IntRange(min=1), default=1, show_default=True,
+              help="How many deals (or matches, with --match) to play.")
+@click.option("--seed", type=int, default=0, show_default=True,
+              help="Seed of the first deal; deal k uses seed+k.")
+@click.option("--players", default="greedy,greedy", show_default=True,
+              help="Two player kinds: greedy or random.")
+@click.option("--preset", default="standard", show_default=True,
+              type=click.Choice(Rules.preset_names()), help="Rule preset.")
+@click.option("--match", "matches", is_flag=True,
+              help="Write whole match records (one game each) instead of deal records.")
+@click.option("-o", "--output", type=click.File("w", encoding="utf-8"), default="-",
+              show_default=True, help="Where to write the records (JSON Lines).")
+def simulate_command(games: int, seed: int, players: str, preset: str, matches: bool,
+                     output) -> None:
+    """Play deals with simulated players and write them as JSON Lines records.
+
+    Each record can be checked with "scorekeeper replay"; a summary goes
+    to standard error.
+    """
+    try:
+        make_players(players)
+    except ScorekeeperError as error:
+        fail(error)
+    rules = Rules.preset(preset)
+    counts: dict[str, int] = {}
+    progress = (click.progressbar(range(games), label="simulating", file=sys.stderr)
+                if games >= PROGRESS_AFTER else nullcontext(range(games)))
+    with progress as bar:
+        for k in bar:
+            if matches:
+                record = simulate_match(seed + k, rules=rules, players=players)
+                outcomes = ["match"]
+            else:
+                record, result = simulate_deal(seed + k, rules=rules, players=players)
+                outcomes = ["void" if result["void"] else result["outcome"]]
+            for outcome in outcomes:
+                counts[outcome] = counts.get(outcome, 0) + 1
+            output.write(json.dumps(record, ensure_ascii=False) + "\n")
+    what = "match(es)" if matches else "deal(s)"
+    summary = ", ".join(f"{n} {o.replace('_', ' ')}" for o, n in sorted(counts.items()))
+    click.echo(f"simulated {games} {what} (seeds {seed}..{seed + games - 1}): {summary}",
+               err=True)
+
+
+def _verb(result: dict) -> str:
+    return {"knock": "knocks", "undercut": "knocks", "gin": "goes gin",
+            "big_gin": "goes big gin"}[result["outcome"]]
+
+
+def deal_line(result: dict) -> str:
+    """One deal result in one line: who went out, who scored, who deals next."""
+    names = result["players"]
+    if result["void"]:
+        return (f"void hand (the stock is down to {result['stock_left']} cards);"
+                f" {names[result['next_dealer']]} deals again")
+    knocker = names[result["knocker_player"]]
+    winner = names[result["winner_player"]]
+    undercut = " and is undercut" if result["outcome"] == "undercut" else ""
+    return (f"{knocker} {_verb(result)}{undercut}: {winner} scores {result['points']};"
+            f" {names[result['next_dealer']]} deals next")
+
+
+def format_deal(result: dict) -> str:
+    """A replayed deal for people: the hands dealt, the ending and the showdown."""
+    names = result["players"]
+    width = max(len(name) for name in names)
+    lines = [f"{names[result['dealer']]} deals; upcard {show_cards([result['upcard']])};"
+             f" knock limit {result['knock_limit']}"]
+    for player, name in enumerate(names):
+        dealt = sorted(result["dealt"][player], key=lambda code: parse_card(code).index)
+        lines.append(f"  {name:<{width}}  dealt {show_cards(dealt)}")
+    if result["void"]:
+        lines.append(f"after {result['actions']} actions the stock is down to"
+                     f" {result['stock_left']} cards: the hand is void")
+        for player, name in enumerate(names):
+            lines.append(f"  {name:<{width}}  holds {show_cards(result['hands'][player])}")
+        lines.append(f"nobody scores; {names[result['next_dealer']]} deals again")
+        return "\n".join(lines)
+    knocker = names[result["knocker_player"]]
+    discard = (f", discarding {show_cards([result['discard']])}" if result["discard"] else "")
+    lines.append(f"{knocker} {_verb(result)}{discard} after {result['actions']} actions"
+                 f" ({result['stock_left']} cards left in the stock)")
+    lines.append(format_showdown(result))
+    lines.append(f"{names[result['winner_player']]} scores {result['points']};"
+                 f" {names[result['next_dealer']]} deals next")
+    return "\n".join(lines)
+
+
+def format_match(result: dict, label: str = "match") -> str:
+    """A replayed match: one line per deal, then the totals and the result."""
+    sheet = result["sheet"]
+    names = sheet["players"]
+    lines = [f"{label}: {' vs '.join(names)} ({sheet['scoring']} scoring,"
+             f" target {sheet['rules']['target']})"]
+    for index, (deal, hand) in enumerate(zip(result["deals"], sheet["hands"], strict=True)):
+        lines.append(f"  deal {index}: {deal_line(deal)}  [{_pair(names, hand['totals'])}]")
+    lines.append(f"  totals {_pair(names, sheet['totals'])}; boxes {_pair(names, sheet['boxes'])}")
+    if sheet["scoring"] == "hollywood":
+        for column in sheet["columns"]:
+            state = "closed" if column["over"] else "open"
+            lines.append(f"  game {column['game']} ({state}): {_pair(names, column['totals'])}")
+    final = sheet["result"]
+    if final is None:
+        lines.append("  not over yet")
+    elif final["winner"] is None:
+        lines.append(f"  a tie: final {_pair(names, final['final'])}")
+    else:
+        lines.append(f"  {names[final['winner']]} wins: final {_pair(names, final['final'])},"
+                     f" net {final['net']}")
+    return "\n".join(lines)
+
+
+def _pair(names, values) -> str:
+    return ", ".join(f"{name} {value}" for name, value in zip(names, values, strict=True))
