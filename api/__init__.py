@@ -27,7 +27,7 @@ STORAGE_KEY = "scorekeeper.storage"
 
 def create_app(config: Mapping[str, Any] | None = None) -> Flask:
     """Build the scorekeeper web app; ``config`` overrides the defaults."""
-    from . import errors, v1
+    from . import errors, schemas, v1
 
     app = Flask(__name__, instance_relative_config=True)
     app.json.sort_keys = False
@@ -50,6 +50,11 @@ def create_app(config: Mapping[str, Any] | None = None) -> Flask:
     app.extensions[STORAGE_KEY] = Storage(app.config["DATABASE"])
     api = errors.Api(app)
     errors.register(app)
+    api.spec.components.security_scheme(
+        "bearerAuth", {"type": "http", "scheme": "bearer",
+                       "description": "The edit token returned when the game was created."})
+    for name, schema in schemas.COMPONENTS.items():
+        api.spec.components.schema(name, schema=schema)
     api.register_blueprint(v1.blp)
     return app
 

@@ -14,6 +14,9 @@ from typing import Any
 import marshmallow as ma
 from marshmallow import fields, validate
 
+from scorekeeper.games import EXPORT_FORMAT, EXPORT_VERSION
+from scorekeeper.hands import MAX_DEADWOOD
+from scorekeeper.records import DEAL_FORMAT, MATCH_FORMAT
 from scorekeeper.rules import Rules
 from scorekeeper.sheet import OUTCOMES
 
@@ -28,6 +31,9 @@ MAX_NAME = 40
 
 MAX_KEY = 200
 """Longest ``Idempotency-Key`` header."""
+
+MAX_HANDS = 1000
+"""Most hands (or deals) in an imported game."""
 
 CARD_CODE = {"type": "string", "minLength": 1, "maxLength": 8}
 
@@ -203,3 +209,302 @@ class VerifyResponse(ma.Schema):
     defender = fields.Nested(DefenderSide, required=True)
     breakdown = fields.Nested(Breakdown, required=True)
 
+
+
+# --------------------------------------------------------------------------- games
+
+HAND_FIELDS = {
+    "quick": ({"knocker", "knocker_deadwood", "defender_deadwood"}, {"big_gin", "upcard"}),
+    "cards": ({"knocker", "knocker_cards", "defender_cards"},
+              {"upcard", "knocker_melds", "defender_melds", "layoffs"}),
+    "record": ({"record"}, set()),
+    "void": (set(), set()),
+}
+"""Per hand kind: the fields it needs and the ones it may have besides ``kind``."""
+
+
+class HandRequest(Strict):
+    """One hand as the table enters it; ``kind`` says which other fields apply.
+
+    quick: knocker, knocker_deadwood, defender_deadwood (+ big_gin, upcard);
+    cards: knocker, knocker_cards, defender_cards (+ upcard, knocker_melds,
+    defender_melds, layoffs); record: record; void: nothing else.
+    """
+
+    kind = fields.String(required=True, validate=validate.OneOf(list(HAND_FIELDS)))
+    knocker = fields.Integer(strict=True, validate=validate.OneOf([0, 1]),
+                             metadata={"description": "The knocker's seat, 0 or 1."})
+    knocker_deadwood = fields.Integer(strict=True, validate=validate.Range(0, MAX_DEADWOOD))
+    defender_deadwood = fields.Integer(strict=True, validate=validate.Range(0, MAX_DEADWOOD),
+                                       metadata={"description": "After layoffs."})
+    big_gin = fields.Boolean()
+    upcard = _upcard()
+    knocker_cards = Cards(metadata={"description": "10 cards (11 for big gin)."})
+    defender_cards = Cards(metadata={"description": "10 cards."})
+    knocker_melds = _melds("The knocker's declared melds (default: the best legal ones).")
+    defender_melds = _melds("The defender's declared melds (default: optimal).")
+    layoffs = fields.List(fields.Nested(Layoff), validate=validate.Length(max=MAX_LIST),
+                          allow_none=True)
+    record = fields.Dict(metadata={"description": "A deal record (see the replay endpoint)."})
+
+    @ma.validates_schema
+    def _fields_of_kind(self, data: dict, **kwargs: Any) -> None:
+        kind = data.get("kind")
+        if kind not in HAND_FIELDS:
+            return
+        needed, optional = HAND_FIELDS[kind]
+        for name in sorted(needed - data.keys()):
+            raise ma.ValidationError(f"a {kind} hand needs {name}", name)
+        for name in sorted(data.keys() - needed - optional - {"kind"}):
+            raise ma.ValidationError(f"a {kind} hand has no {name}", name)
+
+
+class GameRequest(Strict):
+    """``POST /games``: who plays, under which rules, who deals first, the stake."""
+
+    players = fields.List(fields.String(validate=validate.Length(1, MAX_NAME)), required=True,
+                          validate=validate.Length(2, 2),
+                          metadata={"description": "The two players' names."})
+    rules = RulesOption(load_default=None, allow_none=True)
+    dealer = fields.Integer(strict=True, load_default=0, validate=validate.OneOf([0, 1]),
+                            metadata={"description": "The first dealer's seat."})
+    stake = fields.Float(load_default=None, allow_none=True, allow_nan=False,
+                         validate=validate.Range(0, 1_000_000),
+                         metadata={"description": "Money per point (null: no settlement)."})
+
+
+class ImportRequest(GameRequest):
+    """``POST /games/import``: an exported game, or an engine match record.
+
+    An exported game (``GET /games/{id}/export``, format ``scorekeeper.game``)
+    has players, rules, dealer, stake and hands; a match record (format
+    ``gin-rummy-match/1``) has players, rules and deals.
+    """
+
+    players = fields.List(fields.String(validate=validate.Length(1, MAX_NAME)),
+                          validate=validate.Length(2, 2))
+    format = fields.String(validate=validate.OneOf([EXPORT_FORMAT, MATCH_FORMAT]))
+    version = fields.Integer(strict=True, validate=validate.OneOf([EXPORT_VERSION]))
+    created = fields.String(validate=validate.Length(max=40),
+                            metadata={"description": "Ignored: the import is a new game."})
+    hands = fields.List(fields.Nested(HandRequest), validate=validate.Length(max=MAX_HANDS))
+    deals = fields.List(fields.Dict(), validate=validate.Length(max=MAX_HANDS),
+                        metadata={"description": "A match record's deal records."})
+    seed = fields.Raw(metadata={"description": "A match record's note."})
+    comment = fields.String(validate=validate.Length(max=1000),
+                            metadata={"description": "A match record's note."})
+
+
+class RecordRequest(ma.Schema):
+    """``POST /replay``: a deal record (``gin-rummy-deal/1``) or a match record.
+
+    The engine checks every other key (see the records module).
+    """
+
+    class Meta:
+        unknown = ma.INCLUDE
+
+    format = fields.String(required=True, validate=validate.OneOf([DEAL_FORMAT, MATCH_FORMAT]))
+
+
+class KeyHeader(ma.Schema):
+    """The optional ``Idempotency-Key`` header of a write."""
+
+    class Meta:
+        unknown = ma.EXCLUDE
+
+    key = fields.String(data_key="Idempotency-Key", validate=validate.Length(1, MAX_KEY),
+                        metadata={"description": "Repeating a request with the same key"
+                                  " returns the first result and writes nothing."})
+
+
+class Settlement(ma.Schema):
+    """Who pays whom, at the stake."""
+
+    payer = fields.Integer(required=True)
+    payee = fields.Integer(required=True)
+    amount = fields.Float(required=True)
+
+
+class GameResult(ma.Schema):
+    """The end of a game (or of a Hollywood match): bonuses, finals, net, settlement."""
+
+    winner = fields.Integer(required=True, allow_none=True)
+    loser = fields.Integer(required=True, allow_none=True)
+    losers = fields.List(fields.Integer(), required=True)
+    totals = fields.List(fields.Integer(), required=True)
+    game_bonus = fields.Integer()
+    game_bonuses = fields.List(fields.Integer())
+    box_bonus = fields.List(fields.Integer(), required=True)
+    shutout = fields.Boolean()
+    shutouts = fields.List(fields.Boolean())
+    column_winners = fields.List(fields.Integer())
+    final = fields.List(fields.Integer(), required=True)
+    net = fields.Integer(required=True)
+    nets = fields.List(fields.Integer(), required=True)
+    stake = fields.Float(required=True, allow_none=True)
+    settlement = fields.Nested(Settlement, required=True, allow_none=True)
+
+
+class Column(ma.Schema):
+    """One of the three Hollywood games."""
+
+    game = fields.Integer(required=True)
+    totals = fields.List(fields.Integer(), required=True)
+    boxes = fields.List(fields.Integer(), required=True)
+    needed = fields.List(fields.Integer(), required=True)
+    opened = fields.List(fields.Boolean(), required=True)
+    over = fields.Boolean(required=True)
+    result = fields.Nested(GameResult, required=True, allow_none=True)
+
+
+class HandRecord(ma.Schema):
+    """One hand on the sheet: who won what, the running totals, and where it came from."""
+
+    n = fields.Integer(required=True)
+    seq = fields.Integer(required=True, metadata={
+        "description": "The log entry that gave this hand its current content."})
+    kind = fields.String(required=True, validate=validate.OneOf(list(HAND_FIELDS)))
+    dealer = fields.Integer(required=True)
+    void = fields.Boolean(required=True)
+    winner = fields.Integer(required=True, allow_none=True)
+    loser = fields.Integer(required=True, allow_none=True)
+    outcome = _outcome(required=True, allow_none=True)
+    points = fields.Integer(required=True)
+    totals = fields.List(fields.Integer(), required=True)
+    game_over_after = fields.Boolean(required=True)
+    corrected = fields.Boolean(required=True)
+    input = fields.Dict(required=True, metadata={"description": "The hand as submitted."})
+    detail = fields.Dict(required=True, allow_none=True, metadata={
+        "description": "The scoring behind it (verify or replay result); null if void."})
+    columns = fields.List(fields.Integer(), metadata={"description": "Hollywood only."})
+    opened = fields.Integer(allow_none=True, metadata={"description": "Hollywood only."})
+    closed = fields.List(fields.Integer(), metadata={"description": "Hollywood only."})
+    column_totals = fields.List(fields.List(fields.Integer()),
+                                metadata={"description": "Hollywood only."})
+
+
+class Sheet(ma.Schema):
+    """A stored game's score sheet, always derived from its hand log."""
+
+    id = fields.String(required=True)
+    url = fields.String(required=True)
+    created = fields.String(required=True)
+    updated = fields.String(required=True)
+    status = fields.String(required=True, validate=validate.OneOf(["active", "over"]))
+    version = fields.Integer(required=True, metadata={"description": "Log entries so far."})
+    players = fields.List(fields.String(), required=True)
+    rules = fields.Dict(required=True, metadata={"description": "Every rule option."})
+    scoring = fields.String(required=True)
+    stake = fields.Float(required=True, allow_none=True)
+    dealer = fields.Integer(required=True, metadata={"description": "The first dealer."})
+    hands = fields.List(fields.Nested(HandRecord), required=True)
+    totals = fields.List(fields.Integer(), required=True)
+    boxes = fields.List(fields.Integer(), required=True)
+    needed = fields.List(fields.Integer(), required=True)
+    next_dealer = fields.Integer(required=True)
+    over = fields.Boolean(required=True)
+    result = fields.Nested(GameResult, required=True, allow_none=True)
+    columns = fields.List(fields.Nested(Column), metadata={"description": "Hollywood only."})
+    opened = fields.List(fields.List(fields.Integer()),
+                         metadata={"description": "Hollywood only."})
+
+
+class NewGame(ma.Schema):
+    """A created (or imported) game: its sheet, URL and edit token (shown only now)."""
+
+    id = fields.String(required=True)
+    url = fields.String(required=True)
+    edit_token = fields.String(required=True, metadata={
+        "description": "Send as Authorization: Bearer <token> to write; it is not stored."})
+    game = fields.Nested(Sheet, required=True)
+
+
+class HandChange(ma.Schema):
+    """The hand entered, corrected or undone, and the updated sheet."""
+
+    hand = fields.Nested(HandRecord, required=True, allow_none=True)
+    sheet = fields.Nested(Sheet, required=True)
+
+
+class Export(ma.Schema):
+    """An exported game: settings and every hand on the sheet as entered."""
+
+    format = fields.String(required=True)
+    version = fields.Integer(required=True)
+    players = fields.List(fields.String(), required=True)
+    rules = fields.Dict(required=True)
+    dealer = fields.Integer(required=True)
+    stake = fields.Float(required=True, allow_none=True)
+    created = fields.String(required=True)
+    hands = fields.List(fields.Dict(), required=True)
+
+
+class HeadToHead(ma.Schema):
+    """A player's record against one opponent."""
+
+    opponent = fields.String(required=True)
+    games = fields.Integer(required=True)
+    wins = fields.Integer(required=True)
+    losses = fields.Integer(required=True)
+    hands_won = fields.Integer(required=True)
+    hands_lost = fields.Integer(required=True)
+
+
+class Stats(ma.Schema):
+    """A player's record over every stored game."""
+
+    name = fields.String(required=True)
+    games = fields.Integer(required=True)
+    finished = fields.Integer(required=True)
+    wins = fields.Integer(required=True)
+    losses = fields.Integer(required=True)
+    hands = fields.Integer(required=True)
+    hands_won = fields.Integer(required=True)
+    gins = fields.Integer(required=True)
+    undercuts = fields.Integer(required=True)
+    points = fields.Integer(required=True)
+    average_hand = fields.Float(required=True, allow_none=True)
+    head_to_head = fields.List(fields.Nested(HeadToHead), required=True)
+
+
+class DealResult(ma.Schema):
+    """A replayed deal: the showdown (as verify gives it) and how the deal went."""
+
+    outcome = _outcome(required=True, allow_none=True)
+    winner = fields.String(required=True, allow_none=True,
+                           validate=validate.OneOf(["knocker", "defender"]))
+    points = fields.Integer(required=True)
+    knocker = fields.Nested(KnockerSide, required=True, allow_none=True)
+    defender = fields.Nested(DefenderSide, required=True, allow_none=True)
+    breakdown = fields.Nested(Breakdown, required=True, allow_none=True)
+    void = fields.Boolean(required=True)
+    knocker_player = fields.Integer(required=True, allow_none=True)
+    winner_player = fields.Integer(required=True, allow_none=True)
+    next_dealer = fields.Integer(required=True)
+    stock_left = fields.Integer(required=True)
+    players = fields.List(fields.String(), required=True)
+    dealer = fields.Integer(required=True)
+    upcard = fields.String(required=True)
+    knock_limit = fields.Integer(required=True)
+    discard = fields.String(required=True, allow_none=True)
+    actions = fields.Integer(required=True, metadata={"description": "Actions played."})
+    dealt = fields.List(fields.List(fields.String()), metadata={
+        "description": "Each player's 10 cards as dealt."})
+    hands = fields.List(fields.List(fields.String()), metadata={
+        "description": "Each player's cards at the end."})
+
+
+class MatchResult(ma.Schema):
+    """A replayed match: each deal's result and the match's score sheet."""
+
+    deals = fields.List(fields.Nested(DealResult), required=True)
+    sheet = fields.Dict(required=True, metadata={"description": "The score sheet."})
+
+
+REPLAY_RESPONSE = {"oneOf": [{"$ref": "#/components/schemas/DealResult"},
+                             {"$ref": "#/components/schemas/MatchResult"}]}
+"""The replay response: a deal result or a match result."""
+
+COMPONENTS = {"DealResult": DealResult, "MatchResult": MatchResult}
+"""Schemas the OpenAPI document names without a view naming them directly."""

@@ -3,17 +3,21 @@
 from __future__ import annotations
 
 from collections.abc import Callable
+from functools import wraps
 
-from flask import jsonify
+from flask import Response, jsonify, request, url_for
 from flask.views import MethodView
 from flask_smorest import Blueprint
 
+from scorekeeper import games, replay
 from scorekeeper.cards import parse_cards
 from scorekeeper.knock import verify_knock
 from scorekeeper.melds import arrangements, discard_options
+from scorekeeper.stats import player_stats
 
+from . import get_storage
 from . import schemas as s
-from .errors import ErrorSchema
+from .errors import ErrorSchema, error_response
 
 blp = Blueprint("api_v1", __name__, url_prefix="/api/v1",
                 description="Melds, knock verification, replays and stored score sheets.")
@@ -54,3 +58,171 @@ class Verify(MethodView):
     def post(self, body):
         """The verify_knock result: melds, layoffs, deadwood, outcome and points."""
         return jsonify(verify_knock(**body))
+
+
+@blp.route("/replay")
+class Replay(MethodView):
+    """Replay a deal or match record."""
+
+    @blp.arguments(s.RecordRequest)
+    @blp.response(200, s.REPLAY_RESPONSE)
+    @refusals(400, 413)
+    def post(self, record):
+        """Check every action of a deal (or every deal of a match) and score it."""
+        return jsonify(replay(record))
+
+
+def editor(view: Callable) -> Callable:
+    """Let the request through only with the game's edit token (checked before the body).
+
+    Unknown game: 404; no ``Authorization: Bearer <token>``: 401; a wrong
+    token: 403.
+    """
+    @wraps(view)
+    def check(*args, game_id: str, **kwargs):
+        game = get_storage().game(game_id)
+        scheme, _, token = request.headers.get("Authorization", "").partition(" ")
+        if scheme.lower() != "bearer" or not token.strip():
+            return error_response(
+                401, "this needs the game's edit token: Authorization: Bearer <token>",
+                field="Authorization", headers={"WWW-Authenticate": "Bearer"})
+        if not games.token_matches(game, token.strip()):
+            return error_response(403, "the edit token does not match this game",
+                                  field="Authorization")
+        return view(*args, game_id=game_id, **kwargs)
+    return check
+
+
+def _sheet(sheet: dict) -> dict:
+    """The sheet with its share URL."""
+    return {"url": url_for("api_v1.Game", game_id=sheet["id"]), **sheet}
+
+
+def _new_game(sheet: dict, token: str) -> Response:
+    """201 with the new game, its URL (also in Location) and its edit token."""
+    body = _sheet(sheet)
+    response = jsonify({"id": body["id"], "url": body["url"], "edit_token": token,
+                        "game": body})
+    response.status_code = 201
+    response.headers["Location"] = body["url"]
+    return response
+
+
+def _change(hand: dict | None, sheet: dict, created: bool, status: int = 200) -> Response:
+    """A hand change and the updated sheet; a replayed idempotent request says so."""
+    response = jsonify({"hand": hand, "sheet": _sheet(sheet)})
+    response.status_code = status if created else 200
+    if not created:
+        response.headers["Idempotent-Replayed"] = "true"
+    return response
+
+
+WRITE = {"security": [{"bearerAuth": []}]}
+
+
+@blp.route("/games")
+class Games(MethodView):
+    """Stored games."""
+
+    @blp.arguments(s.GameRequest)
+    @blp.response(201, s.NewGame)
+    @refusals(400, 413)
+    def post(self, body):
+        """Start a game: 201 with its sheet, its URL and its edit token (shown only now)."""
+        sheet, token = games.create_game(get_storage(), **body)
+        return _new_game(sheet, token)
+
+
+@blp.route("/games/import")
+class Import(MethodView):
+    """Games from elsewhere."""
+
+    @blp.arguments(s.ImportRequest)
+    @blp.response(201, s.NewGame)
+    @refusals(400, 413)
+    def post(self, body):
+        """Store an exported game as a new game (every hand is scored again)."""
+        sheet, token = games.import_game(get_storage(), body)
+        return _new_game(sheet, token)
+
+
+@blp.route("/games/<game_id>")
+class Game(MethodView):
+    """One game's sheet."""
+
+    @blp.response(200, s.Sheet)
+    @refusals(404)
+    def get(self, game_id):
+        """The sheet: hands, running totals, boxes, next dealer, status and the result."""
+        return jsonify(_sheet(games.load_sheet(get_storage(), game_id)))
+
+
+@blp.route("/games/<game_id>/hands")
+class Hands(MethodView):
+    """A game's hands."""
+
+    @editor
+    @blp.arguments(s.KeyHeader, location="headers")
+    @blp.arguments(s.HandRequest)
+    @blp.response(201, s.HandChange)
+    @blp.alt_response(200, schema=s.HandChange, description="A repeated Idempotency-Key:"
+                      " the stored hand, nothing written.", success=True)
+    @refusals(400, 401, 403, 404, 409, 413)
+    @blp.doc(**WRITE)
+    def post(self, headers, hand, game_id):
+        """Enter a hand (quick, cards, record or void): the new hand and the updated sheet."""
+        return _change(*games.add_hand(get_storage(), game_id, hand,
+                                       idempotency_key=headers.get("key")), status=201)
+
+
+@blp.route("/games/<game_id>/hands/last")
+class LastHand(MethodView):
+    """The last hand on the sheet."""
+
+    @editor
+    @blp.arguments(s.KeyHeader, location="headers")
+    @blp.response(200, s.HandChange)
+    @refusals(400, 401, 403, 404, 409)
+    @blp.doc(**WRITE)
+    def delete(self, headers, game_id):
+        """Undo the last hand (a new log entry): the hand taken back and the updated sheet."""
+        return _change(*games.undo_last(get_storage(), game_id,
+                                        idempotency_key=headers.get("key")))
+
+
+@blp.route("/games/<game_id>/hands/<int:n>")
+class HandN(MethodView):
+    """Hand n of the sheet."""
+
+    @editor
+    @blp.arguments(s.KeyHeader, location="headers")
+    @blp.arguments(s.HandRequest)
+    @blp.response(200, s.HandChange)
+    @refusals(400, 401, 403, 404, 409, 413)
+    @blp.doc(**WRITE)
+    def put(self, headers, hand, game_id, n):
+        """Correct hand n: it is scored anew and the totals and the end of the game recomputed."""
+        return _change(*games.correct_hand(get_storage(), game_id, n, hand,
+                                           idempotency_key=headers.get("key")))
+
+
+@blp.route("/games/<game_id>/export")
+class ExportGame(MethodView):
+    """A game as a match record."""
+
+    @blp.response(200, s.Export)
+    @refusals(404)
+    def get(self, game_id):
+        """The settings and every hand as entered; POST it to /games/import to copy the game."""
+        return jsonify(games.export_game(get_storage(), game_id))
+
+
+@blp.route("/players/<name>/stats")
+class PlayerStats(MethodView):
+    """A player's record."""
+
+    @blp.response(200, s.Stats)
+    @refusals(404)
+    def get(self, name):
+        """Games, wins, hands won, gins, undercuts, average hand and head-to-head."""
+        return jsonify(player_stats(get_storage(), name))

@@ -1,0 +1,302 @@
+"""Stored games: creating them, entering, undoing and correcting hands, and the sheet.
+
+A game's log (see :mod:`scorekeeper.storage`) is the truth; the sheet is
+always derived from it by :func:`~scorekeeper.sheet.score_sheet`. Log entries:
+
+* a new hand: kind ``quick``, ``cards``, ``record`` or ``void``, the
+  submitted hand as payload, ``{"entry", "detail"}`` (see
+  :func:`~scorekeeper.hands.evaluate_hand`) as result;
+* ``undo``: payload ``{}``, result ``{"undoes": seq, "hand": n}``; it takes
+  back the last hand still on the sheet;
+* ``correct``: payload ``{"hand": n, "with": hand}``, result ``{"replaces":
+  seq, "entry", "detail"}``; hand ``n`` is scored as ``hand`` instead.
+
+So nothing is lost (the log keeps every entry) and nothing is counted
+twice (the effective hand list is rebuilt from the log each time).
+
+Choices: games are for two players (the hand inputs name the knocker as
+seat 0 or 1; Hollywood scoring included). A hand after the end of the
+game is refused, and so is a correction that would end the game before
+its last hand (undo the later hands first); an undo or a correction may
+reopen a finished game. Player names are trimmed and must differ in more
+than letter case (stats match names case-insensitively).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import hmac
+import secrets
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from .errors import RecordError, RuleError, ScorekeeperError
+from .hands import evaluate_hand
+from .records import DEFAULT_PLAYERS, MATCH_FORMAT
+from .rules import Rules
+from .sheet import score_sheet
+from .storage import Conflict, NotFound, Storage
+
+EXPORT_FORMAT = "scorekeeper.game"
+"""The ``format`` of an exported game (a match record with every hand's input)."""
+
+EXPORT_VERSION = 1
+"""The version of the exported game format."""
+
+
+def new_token() -> str:
+    """A fresh random edit token (shown to the game's creator once)."""
+    return secrets.token_urlsafe(24)
+
+
+def hash_token(token: str) -> str:
+    """The SHA-256 hex digest stored in place of an edit token."""
+    return hashlib.sha256(token.encode()).hexdigest()
+
+
+def token_matches(game: Mapping, token: str | None) -> bool:
+    """True when ``token`` is the game's edit token (constant-time comparison)."""
+    return token is not None and hmac.compare_digest(hash_token(token), game["token_hash"])
+
+
+def effective_hands(log: Sequence[Mapping]) -> list[dict]:
+    """The hands on the sheet, rebuilt from the log.
+
+    Each is ``{"seq", "kind", "input", "entry", "detail", "corrected"}``:
+    ``seq`` the log entry that gave its current content, ``input`` the hand
+    as submitted, ``corrected`` whether a correction replaced the original.
+    """
+    hands: list[dict] = []
+    for item in log:
+        kind, payload, result = item["kind"], item["payload"], item["result"]
+        if kind == "undo":
+            hands.pop()
+        elif kind == "correct":
+            hands[payload["hand"] - 1] = _slot(item["seq"], payload["with"], result, True)
+        else:
+            hands.append(_slot(item["seq"], payload, result, False))
+    return hands
+
+
+def _slot(seq: int, hand: Mapping, result: Mapping, corrected: bool) -> dict:
+    return {"seq": seq, "kind": hand["kind"], "input": hand, "entry": result["entry"],
+            "detail": result["detail"], "corrected": corrected}
+
+
+def _score(game: Mapping, hands: Sequence[Mapping]) -> dict:
+    return score_sheet([h["entry"] for h in hands], players=game["players"],
+                       rules=game["rules"], dealer=game["dealer"], stake=game["stake"])
+
+
+def game_sheet(game: Mapping, log: Sequence[Mapping]) -> dict:
+    """The game's score sheet, derived from its log.
+
+    The :func:`~scorekeeper.sheet.score_sheet` result with ``id``,
+    ``created``, ``updated``, ``status`` (``active`` or ``over``),
+    ``version`` (the number of log entries), the first ``dealer``, and each
+    hand record extended with ``seq``, ``kind``, ``input``, ``detail`` and
+    ``corrected``.
+    """
+    hands = effective_hands(log)
+    sheet = _score(game, hands)
+    for record, hand in zip(sheet["hands"], hands, strict=True):
+        record.update(seq=hand["seq"], kind=hand["kind"], input=hand["input"],
+                      detail=hand["detail"], corrected=hand["corrected"])
+    return {"id": game["id"], "created": game["created"], "updated": game["updated"],
+            "status": _status(sheet), "version": len(log), "dealer": game["dealer"], **sheet}
+
+
+def _status(sheet: Mapping) -> str:
+    return "over" if sheet["over"] else "active"
+
+
+def check_new_game(players: Any, rules: Any = None, dealer: Any = 0,
+                   stake: Any = None) -> tuple[list[str], dict]:
+    """Validate a new game's settings; returns the trimmed names and the rules snapshot."""
+    if (isinstance(players, str) or not isinstance(players, Sequence)
+            or len(players) != 2 or not all(isinstance(p, str) for p in players)):
+        raise RuleError("players must be a list of two names", option="players")
+    names = [p.strip() for p in players]
+    if names[0] and names[0].casefold() == names[1].casefold():
+        raise RuleError("player names must be distinct (letter case aside)", option="players")
+    snapshot = Rules.from_dict(rules).to_dict()
+    score_sheet([], players=names, rules=snapshot, dealer=dealer, stake=stake)
+    return names, snapshot
+
+
+def create_game(store: Storage, players: Any, rules: Any = None, dealer: Any = 0,
+                stake: Any = None) -> tuple[dict, str]:
+    """Store a new game; returns ``(sheet, edit token)``. The token is not kept, only its hash."""
+    names, snapshot = check_new_game(players, rules, dealer, stake)
+    token = new_token()
+    game = store.create_game(game_id=secrets.token_urlsafe(12), players=names,
+                             rules=snapshot, dealer=dealer, stake=stake,
+                             token_hash=hash_token(token))
+    return game_sheet(game, []), token
+
+
+def load_sheet(store: Storage, game_id: str) -> dict:
+    """The sheet of game ``game_id``; raises :class:`~scorekeeper.storage.NotFound`."""
+    game, log = store.game_and_log(game_id)
+    return game_sheet(game, log)
+
+
+def _result(store: Storage, game_id: str, seq: int, created: bool
+            ) -> tuple[dict | None, dict, bool]:
+    """(the hand record whose content came from log entry ``seq``, the sheet, created)."""
+    sheet = load_sheet(store, game_id)
+    hand = next((h for h in sheet["hands"] if h["seq"] == seq), None)
+    return hand, sheet, created
+
+
+def add_hand(store: Storage, game_id: str, hand: Mapping, *,
+             idempotency_key: str | None = None) -> tuple[dict | None, dict, bool]:
+    """Enter a new hand; returns ``(hand record, sheet, created)``.
+
+    Raises :class:`~scorekeeper.storage.Conflict` (``game_over``) once the
+    game has ended, and the domain's errors for a bad hand; either way
+    nothing is stored. A repeated ``idempotency_key`` returns the stored
+    hand (``created`` False) if it is still on the sheet, else ``None``.
+    """
+    def decide(game: dict, log: list[dict]) -> tuple[dict, str]:
+        hands = effective_hands(log)
+        before = _score(game, hands)
+        if before["over"]:
+            raise Conflict(f"the game is over (after hand {len(hands)}); no more hands can"
+                           " be entered", field="hand", code="game_over")
+        result = evaluate_hand(hand, game["rules"], players=game["players"],
+                               dealer=before["next_dealer"])
+        after = _score(game, [*hands, result])
+        return result, _status(after)
+
+    entry, created = store.append(game_id, hand["kind"], dict(hand), decide,
+                                  idempotency_key=idempotency_key)
+    return _result(store, game_id, entry["seq"], created)
+
+
+def undo_last(store: Storage, game_id: str, *,
+              idempotency_key: str | None = None) -> tuple[dict | None, dict, bool]:
+    """Take back the last hand on the sheet; returns ``(the undone hand record, sheet, created)``.
+
+    Raises :class:`~scorekeeper.storage.Conflict` (``nothing_to_undo``) when
+    the sheet has no hand.
+    """
+    undone: dict = {}
+
+    def decide(game: dict, log: list[dict]) -> tuple[dict, str]:
+        hands = effective_hands(log)
+        if not hands:
+            raise Conflict("there is no hand to undo", field="hand", code="nothing_to_undo")
+        undone.update(game_sheet(game, log)["hands"][-1])
+        return {"undoes": hands[-1]["seq"], "hand": len(hands)}, _status(
+            _score(game, hands[:-1]))
+
+    _, created = store.append(game_id, "undo", {}, decide, idempotency_key=idempotency_key)
+    return undone or None, load_sheet(store, game_id), created
+
+
+def correct_hand(store: Storage, game_id: str, n: int, hand: Mapping, *,
+                 idempotency_key: str | None = None) -> tuple[dict | None, dict, bool]:
+    """Score hand ``n`` (1-based) as ``hand`` instead; returns ``(hand record, sheet, created)``.
+
+    Raises :class:`~scorekeeper.storage.NotFound` for a hand not on the
+    sheet and :class:`~scorekeeper.storage.Conflict` (``game_over``) when the
+    corrected totals would end the game before its last hand.
+    """
+    def decide(game: dict, log: list[dict]) -> tuple[dict, str]:
+        hands = effective_hands(log)
+        if not 1 <= n <= len(hands):
+            raise NotFound(f"there is no hand {n} on the sheet (it has {len(hands)})",
+                           field="n")
+        dealer = _score(game, hands)["hands"][n - 1]["dealer"]
+        result = evaluate_hand(hand, game["rules"], players=game["players"], dealer=dealer)
+        changed = [*hands[:n - 1], result, *hands[n:]]
+        try:
+            after = _score(game, changed)
+        except RuleError as error:
+            if error.option != "hands":
+                raise
+            raise Conflict(f"with this correction {error}; undo the later hands first",
+                           field="hand", code="game_over") from error
+        for later, record in zip(changed[n:], after["hands"][n:], strict=True):
+            if later["kind"] == "record" and later["detail"]["dealer"] != record["dealer"]:
+                raise Conflict(
+                    f"with this correction hand {record['n']} would be dealt by"
+                    f" {game['players'][record['dealer']]}, but its deal record has"
+                    f" {game['players'][later['detail']['dealer']]} dealing; undo the later"
+                    " hands first", field="hand", code="dealer_rotation")
+        return {"replaces": hands[n - 1]["seq"], **result}, _status(after)
+
+    entry, created = store.append(game_id, "correct", {"hand": n, "with": dict(hand)}, decide,
+                                  idempotency_key=idempotency_key)
+    return _result(store, game_id, entry["seq"], created)
+
+
+def export_game(store: Storage, game_id: str) -> dict:
+    """The game as a match record: settings and the input of every hand on the sheet.
+
+    ``{"format": "scorekeeper.game", "version": 1, "players", "rules",
+    "dealer", "stake", "created", "hands": [hand, ...]}``; :func:`import_game`
+    reads it back.
+    """
+    game, log = store.game_and_log(game_id)
+    return {"format": EXPORT_FORMAT, "version": EXPORT_VERSION, "players": game["players"],
+            "rules": game["rules"], "dealer": game["dealer"], "stake": game["stake"],
+            "created": game["created"],
+            "hands": [hand["input"] for hand in effective_hands(log)]}
+
+
+def _from_match(record: Mapping) -> dict:
+    """An engine match record (``gin-rummy-match/1``) as an exported game of record hands."""
+    deals = record.get("deals")
+    if not isinstance(deals, list):
+        raise RecordError("deals must be a list of deal records", field="deals")
+    first = deals[0].get("dealer", 0) if deals and isinstance(deals[0], Mapping) else 0
+    return {"players": record.get("players", list(DEFAULT_PLAYERS)),
+            "rules": record.get("rules"), "dealer": first, "stake": None,
+            "hands": [{"kind": "record", "record": deal} for deal in deals]}
+
+
+def import_game(store: Storage, record: Mapping) -> tuple[dict, str]:
+    """Store a new game from an exported game or an engine match record.
+
+    Returns ``(sheet, edit token)``. A ``gin-rummy-match/1`` record becomes a
+    game whose hands are its deals (kind ``record``), first dealer the first
+    deal's, no stake.
+
+    Every hand is scored again under the record's rules; the first bad hand
+    raises the domain's error with ``field`` prefixed ``hands.<i>.`` and
+    nothing is stored. A game that is over before its last hand is refused.
+    """
+    if record.get("format") == MATCH_FORMAT:
+        record = _from_match(record)
+    if record.get("format", EXPORT_FORMAT) != EXPORT_FORMAT:
+        raise RuleError(f"format must be {EXPORT_FORMAT!r} or {MATCH_FORMAT!r}",
+                        option="format")
+    if record.get("version", EXPORT_VERSION) != EXPORT_VERSION:
+        raise RuleError(f"version must be {EXPORT_VERSION}", option="version")
+    names, snapshot = check_new_game(record.get("players"), record.get("rules"),
+                                     record.get("dealer", 0), record.get("stake"))
+    game = {"players": names, "rules": snapshot, "dealer": record.get("dealer", 0),
+            "stake": record.get("stake")}
+    entries: list[tuple[str, Any, Any]] = []
+    results: list[dict] = []
+    for i, hand in enumerate(record.get("hands") or []):
+        try:
+            sheet = _score(game, results)
+            if sheet["over"]:
+                raise RuleError(f"the game is over after hand {i}; hand {i + 1} cannot be"
+                                " entered", option="hands")
+            result = evaluate_hand(hand, snapshot, players=names, dealer=sheet["next_dealer"])
+        except ScorekeeperError as error:
+            error.field = f"hands.{i}" + (f".{error.field}" if error.field else "")
+            error.args = (f"hand {i + 1}: {error}",)
+            raise
+        results.append(result)
+        entries.append((hand["kind"], dict(hand), result))
+    token = new_token()
+    stored = store.create_game(
+        game_id=secrets.token_urlsafe(12), players=names, rules=snapshot,
+        dealer=game["dealer"], stake=game["stake"], token_hash=hash_token(token),
+        status=_status(_score(game, results)), entries=entries)
+    return game_sheet(stored, store.log(stored["id"])), token

@@ -1,0 +1,187 @@
+"""One hand as a table enters it, turned into a score sheet entry (RULES.md 5-6).
+
+A table usually knows only who knocked and the two deadwood counts;
+:func:`score_deadwood` scores such a hand. :func:`evaluate_hand` takes any
+of the hand inputs a stored game accepts and returns the sheet entry
+(:mod:`scorekeeper.sheet`) with the scoring detail behind it:
+
+* ``{"kind": "quick", "knocker": 0|1, "knocker_deadwood": K,
+  "defender_deadwood": D, "big_gin"?: false, "upcard"?: card}``
+* ``{"kind": "cards", "knocker": 0|1, "knocker_cards", "defender_cards",
+  "upcard"?, "knocker_melds"?, "defender_melds"?, "layoffs"?}``: scored by
+  :func:`~scorekeeper.knock.verify_knock`.
+* ``{"kind": "record", "record": {deal record}}``: scored by replaying the
+  deal (:func:`scorekeeper.replay`).
+* ``{"kind": "void"}``: the stock ran out; nobody scores.
+
+Choices: ``D`` is the defender's deadwood after layoffs, from 0 to
+:data:`MAX_DEADWOOD`; ``K`` from 0 to the deal's knock limit. Under Oklahoma
+rules the upcard is required (it sets the knock limit and a spade doubles
+the score), as in :func:`~scorekeeper.knock.verify_knock`. ``big_gin``
+needs ``K`` = 0 and rules that allow big gin.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from .cards import Card, parse_cards
+from .errors import RecordError, RuleError
+from .knock import verify_knock
+from .records import DEAL_FORMAT, DEFAULT_PLAYERS, replay_deal
+from .rules import Rules
+
+MAX_DEADWOOD = 98
+"""The most deadwood 10 cards can hold (e.g. 9 T Q K of clubs and diamonds, two jacks)."""
+
+KINDS = ("quick", "cards", "record", "void")
+"""The hand input kinds :func:`evaluate_hand` accepts."""
+
+
+def _is_int(value: Any) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool)
+
+
+def score_deadwood(
+    knocker_deadwood: int,
+    defender_deadwood: int,
+    *,
+    rules: Rules | Mapping | str | None = None,
+    upcard: str | Card | None = None,
+    big_gin: bool = False,
+) -> dict:
+    """Score a knock from the two deadwood counts (RULES.md section 6).
+
+    Gin when the knocker has 0 (never undercut), big gin when flagged, a
+    knock when K < D, else an undercut. Returns ``{"outcome", "winner"
+    ("knocker" or "defender"), "points", "knocker": {"deadwood"},
+    "defender": {"deadwood"}, "breakdown": {"difference", "bonus",
+    "multiplier"}}``, the same keys as a ``verify_knock`` result. Raises
+    :class:`RuleError` naming the field for counts out of range.
+
+    >>> score_deadwood(9, 2)["points"], score_deadwood(3, 12)["outcome"]
+    (32, 'knock')
+    """
+    rules = Rules.from_dict(rules)
+    up = parse_cards([upcard], field="upcard")[0] if upcard is not None else None
+    limit = rules.knock_limit_for(up)
+    if not _is_int(knocker_deadwood) or knocker_deadwood < 0:
+        raise RuleError(f"knocker_deadwood must be a whole number >= 0, not"
+                        f" {knocker_deadwood!r}", option="knocker_deadwood")
+    if knocker_deadwood > limit:
+        reason = f" (set by the upcard {up})" if rules.oklahoma else ""
+        raise RuleError(f"knocker_deadwood {knocker_deadwood} exceeds the knock limit"
+                        f" {limit}{reason}", option="knocker_deadwood")
+    if not _is_int(defender_deadwood) or not 0 <= defender_deadwood <= MAX_DEADWOOD:
+        raise RuleError(f"defender_deadwood must be a whole number from 0 to {MAX_DEADWOOD},"
+                        f" not {defender_deadwood!r}", option="defender_deadwood")
+    if not isinstance(big_gin, bool):
+        raise RuleError("big_gin must be true or false", option="big_gin")
+    if big_gin and rules.big_gin_bonus is None:
+        raise RuleError("big gin is not allowed under these rules (big_gin_bonus is null)",
+                        option="big_gin")
+    if big_gin and knocker_deadwood:
+        raise RuleError("big gin means all 11 cards melded: knocker_deadwood must be 0",
+                        option="knocker_deadwood")
+    k, d = knocker_deadwood, defender_deadwood
+    if big_gin:
+        outcome, winner, difference, bonus = "big_gin", "knocker", d, rules.big_gin_bonus
+    elif k == 0:
+        outcome, winner, difference, bonus = "gin", "knocker", d, rules.gin_bonus
+    elif k < d:
+        outcome, winner, difference, bonus = "knock", "knocker", d - k, 0
+    else:
+        outcome, winner, difference, bonus = "undercut", "defender", k - d, rules.undercut_bonus
+    multiplier = rules.multiplier_for(up)
+    return {"outcome": outcome, "winner": winner, "points": (difference + bonus) * multiplier,
+            "knocker": {"deadwood": k}, "defender": {"deadwood": d},
+            "breakdown": {"difference": difference, "bonus": bonus, "multiplier": multiplier}}
+
+
+def sheet_entry(knocker: int, result: Mapping) -> dict:
+    """The two-player sheet entry of a scored knock by seat ``knocker`` (0 or 1)."""
+    winner = knocker if result["winner"] == "knocker" else 1 - knocker
+    return {"winner": winner, "loser": 1 - winner, "points": result["points"],
+            "outcome": result["outcome"]}
+
+
+def evaluate_hand(hand: Mapping, rules: Rules | Mapping | str | None = None, *,
+                  players: Sequence[str] = DEFAULT_PLAYERS, dealer: int | None = None) -> dict:
+    """Score one hand input of a two-player game: ``{"entry", "detail"}``.
+
+    ``entry`` is the :func:`~scorekeeper.sheet.score_sheet` entry, ``detail``
+    the scoring behind it (the ``score_deadwood``, ``verify_knock`` or
+    replay result; ``None`` for a void hand). ``players`` and ``dealer``
+    (who deals this hand, when known) are checked against a deal record.
+    Raises the domain's errors naming the field at fault.
+    """
+    rules = Rules.from_dict(rules)
+    if not isinstance(hand, Mapping):
+        raise RuleError("a hand must be an object with a kind", option="kind")
+    kind = hand.get("kind")
+    if kind == "void":
+        return {"entry": {"void": True}, "detail": None}
+    if kind == "record":
+        return _evaluate_record(hand.get("record"), rules, players, dealer)
+    if kind not in KINDS:
+        raise RuleError(f"kind must be one of {', '.join(KINDS)}, not {kind!r}", option="kind")
+    knocker = hand.get("knocker")
+    if not _is_int(knocker) or knocker not in (0, 1):
+        raise RuleError(f"knocker must be the seat of the knocker, 0 or 1, not {knocker!r}",
+                        option="knocker")
+    if kind == "quick":
+        detail = score_deadwood(hand.get("knocker_deadwood"), hand.get("defender_deadwood"),
+                                rules=rules, upcard=hand.get("upcard"),
+                                big_gin=hand.get("big_gin", False))
+    else:
+        detail = verify_knock(hand.get("knocker_cards"), hand.get("defender_cards"),
+                              rules=rules, upcard=hand.get("upcard"),
+                              knocker_melds=hand.get("knocker_melds"),
+                              defender_melds=hand.get("defender_melds"),
+                              layoffs=hand.get("layoffs"))
+    return {"entry": sheet_entry(knocker, detail), "detail": detail}
+
+
+def _options(rules: Rules) -> dict:
+    """The rule options without the informational preset name."""
+    return {k: v for k, v in rules.to_dict().items() if k != "preset"}
+
+
+def _evaluate_record(record: Any, rules: Rules, players: Sequence[str],
+                     dealer: int | None) -> dict:
+    """A deal record replayed under the game's rules and players, and scored.
+
+    The record may leave out ``rules`` and ``players`` (as in a match
+    record); if it gives them they must be the game's. Its dealer must be
+    the one the game's rotation calls for.
+    """
+    if not isinstance(record, Mapping):
+        raise RecordError("record must be a deal record (an object)", field="record")
+    if "rules" in record:
+        try:
+            own = Rules.from_dict(record["rules"])
+        except RuleError as error:
+            raise RecordError(f"record.rules: {error}", field="record.rules") from None
+        if _options(own) != _options(rules):
+            raise RecordError("record.rules differ from the game's rules; leave them out",
+                              field="record.rules")
+    if "players" in record and record["players"] != list(players):
+        raise RecordError(f"record.players must be the game's players {list(players)}"
+                          " (or left out)", field="record.players")
+    full = {**record, "format": record.get("format", DEAL_FORMAT), "rules": rules.to_dict(),
+            "players": list(players)}
+    try:
+        result = replay_deal(full)
+    except RecordError as error:
+        error.field = f"record.{error.field}" if error.field else "record"
+        error.args = (f"record: {error}",)
+        raise
+    if dealer is not None and result["dealer"] != dealer:
+        raise RecordError(f"record: {players[dealer]} ({dealer}) deals this hand, not"
+                          f" {players[result['dealer']]} ({result['dealer']})",
+                          field="record.dealer")
+    entry = {"void": True} if result["void"] else {
+        "winner": result["winner_player"], "loser": 1 - result["winner_player"],
+        "points": result["points"], "outcome": result["outcome"]}
+    return {"entry": entry, "detail": result}

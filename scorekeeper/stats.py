@@ -1,0 +1,61 @@
+"""A player's record over every stored game: games, wins, hands, gins, head-to-head.
+
+Counted from each game's sheet (derived from its log), so corrections and
+undos are always taken into account. Definitions: ``hands`` are the
+non-void hands the player played; ``gins`` the hands won by gin or big
+gin; ``undercuts`` the hands won by undercutting the knocker; ``points``
+what the won hands scored (before bonuses) and ``average_hand`` their
+mean (``None`` before the first win); ``wins``/``losses`` count finished
+games (a tied Hollywood match is neither).
+"""
+
+from __future__ import annotations
+
+from .games import game_sheet
+from .storage import Storage
+
+
+def player_stats(store: Storage, name: str) -> dict:
+    """The record of player ``name`` (any letter case); raises ``NotFound``.
+
+    ``{"name", "games", "finished", "wins", "losses", "hands", "hands_won",
+    "gins", "undercuts", "points", "average_hand", "head_to_head": [{"opponent",
+    "games", "wins", "losses", "hands_won", "hands_lost"}, ...]}``, opponents
+    in order of first meeting.
+    """
+    player = store.player(name)
+    totals = dict.fromkeys(("games", "finished", "wins", "losses", "hands", "hands_won",
+                            "gins", "undercuts", "points"), 0)
+    rivals: dict[str, dict] = {}
+    for game, log in store.games_of(name):
+        players = [p.casefold() for p in game["players"]]
+        seat = players.index(player["name"].casefold())
+        opponent = game["players"][1 - seat]
+        rival = rivals.setdefault(opponent.casefold(), {
+            "opponent": opponent, "games": 0, "wins": 0, "losses": 0, "hands_won": 0,
+            "hands_lost": 0})
+        sheet = game_sheet(game, log)
+        totals["games"] += 1
+        rival["games"] += 1
+        for hand in sheet["hands"]:
+            if hand["void"]:
+                continue
+            totals["hands"] += 1
+            if hand["winner"] == seat:
+                totals["hands_won"] += 1
+                totals["points"] += hand["points"]
+                totals["gins"] += hand["outcome"] in ("gin", "big_gin")
+                totals["undercuts"] += hand["outcome"] == "undercut"
+                rival["hands_won"] += 1
+            else:
+                rival["hands_lost"] += 1
+        if sheet["over"]:
+            totals["finished"] += 1
+            winner = sheet["result"]["winner"]
+            if winner is not None:
+                outcome = "wins" if winner == seat else "losses"
+                totals[outcome] += 1
+                rival[outcome] += 1
+    average = round(totals["points"] / totals["hands_won"], 2) if totals["hands_won"] else None
+    return {"name": player["name"], **totals, "average_hand": average,
+            "head_to_head": list(rivals.values())}
