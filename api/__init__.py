@@ -56,6 +56,9 @@ def create_app(config: Mapping[str, Any] | None = None) -> Flask:
     for name, schema in schemas.COMPONENTS.items():
         api.spec.components.schema(name, schema=schema)
     api.register_blueprint(v1.blp)
+    from .pad import bp as pad_blueprint  # the HTML scorepad (templates/pad/)
+
+    app.register_blueprint(pad_blueprint)
     return app
 
 

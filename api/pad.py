@@ -1,0 +1,496 @@
+"""The table-side scorepad: HTML pages for a phone beside the cards (issue 5).
+
+Thin views: parse the form, call :mod:`scorekeeper` (games, hands, the
+scorepad helpers), render a template from ``templates/pad/``. Every page
+works without JavaScript; ``static/pad.js`` only adds the live deadwood of
+the tap grids and a few comforts. Forms carry a CSRF token
+(:mod:`api.pad_web`), pages send a Content-Security-Policy without inline
+scripts, and only the browser holding a game's edit token (an HttpOnly
+cookie set when it started the game) may change it; everyone else with the
+link sees the sheet read-only.
+
+Routes: ``/`` (start a game), ``/games/<id>`` (the sheet),
+``/games/<id>/hand`` (enter a hand: quick, cards or record),
+``/games/<id>/hands/<n>`` (one hand; ``/edit`` corrects it, ``/void``
+voids it, ``/replay`` steps through its deal record), ``/games/<id>/undo``,
+``/games/<id>/rematch``, ``/check`` (check a knock without a game),
+``/replay`` (step through a pasted deal record), ``/pad/melds`` (JSON for
+the live read-out) and ``/settings`` (the four-colour deck).
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from flask import (
+    Blueprint,
+    abort,
+    jsonify,
+    make_response,
+    redirect,
+    render_template,
+    request,
+    url_for,
+)
+from werkzeug.exceptions import HTTPException
+
+from scorekeeper import games, scorepad
+from scorekeeper.errors import ScorekeeperError
+from scorekeeper.rules import PRESETS, Rules
+from scorekeeper.storage import Conflict, NotFound, StorageError
+
+from . import get_storage
+from . import pad_web as web
+
+bp = Blueprint("pad", __name__, template_folder="../templates")
+
+MODES = ("quick", "cards", "record")
+
+
+@bp.record_once
+def _setup(state) -> None:
+    web.ensure_secret_key(state.app)
+
+
+# ----------------------------------------------------------------------------- plumbing
+
+
+@bp.before_request
+def _csrf() -> Any:
+    if request.method == "POST" and not web.csrf_ok():
+        return _render("pad/expired.html", 400, fields=_kept_fields())
+    return None
+
+
+@bp.after_request
+def _finish(response):
+    return web.finish(response)
+
+
+@bp.app_context_processor
+def _globals() -> dict[str, Any]:
+    return {"csrf_field": web.csrf_field, "four_colour": web.four_colour()}
+
+
+@bp.errorhandler(HTTPException)
+def _http_error(error: HTTPException):
+    return _render("pad/error.html", error.code or 500, error=error)
+
+
+def _render(template: str, status: int = 200, **context: Any):
+    return make_response(render_template(template, **context), status)
+
+
+def _kept_fields() -> list[tuple[str, str]]:
+    """What a refused form had typed, to send again (minus the stale token)."""
+    return [(k, v) for k, values in request.form.lists() for v in values
+            if k != web.CSRF_FIELD]
+
+
+def _load(game_id: str) -> dict:
+    try:
+        return games.load_sheet(get_storage(), game_id)
+    except NotFound:
+        abort(404, "There is no game at this address. Check the link.")
+
+
+def _game_row(game_id: str) -> dict:
+    try:
+        return get_storage().game(game_id)
+    except NotFound:
+        abort(404, "There is no game at this address. Check the link.")
+
+
+def _require_edit(game_id: str) -> dict:
+    game = _game_row(game_id)
+    if not web.can_edit(game):
+        abort(403, "This sheet is read-only here: only the phone that started the game"
+                   " can change it.")
+    return game
+
+
+def _form_errors(error: BaseException, default: str = "form") -> dict[str, str]:
+    field = getattr(error, "field", None) or getattr(error, "option", None) or default
+    return {field: scorepad.friendly(error)}
+
+
+# ----------------------------------------------------------------------------- start
+
+
+@bp.get("/")
+def home():
+    return _start_page({}, {})
+
+
+def _start_page(form: dict, errors: dict, status: int = 200):
+    values = {"player_0": "", "player_1": "", "preset": "standard", "dealer": "0",
+              "stake": "", **form}
+    preset = values["preset"] if values["preset"] in PRESETS else "standard"
+    try:
+        shown = scorepad.rules_from_form(form) if form else PRESETS[preset]
+    except ScorekeeperError:
+        shown = PRESETS[preset]
+    fields = scorepad.rules_form(shown)
+    for field in fields:
+        if field["name"] in form:
+            field["value"] = form[field["name"]]
+    return _render("pad/start.html", status, form=values, errors=errors, fields=fields,
+                   presets=list(PRESETS), notes=scorepad.PRESET_NOTES,
+                   preset_values=scorepad.preset_values(), options_for=preset,
+                   recent=_recent_games())
+
+
+def _recent_games() -> list[dict]:
+    """Games this browser can edit (it holds their edit cookies), newest first."""
+    found = []
+    store = get_storage()
+    for name in request.cookies:
+        if not name.startswith(web.EDIT_COOKIE):
+            continue
+        try:
+            game = store.game(name[len(web.EDIT_COOKIE):])
+        except StorageError:
+            continue
+        if web.can_edit(game):
+            found.append(game)
+    found.sort(key=lambda g: g["updated"], reverse=True)
+    return [{"id": g["id"], "title": " vs ".join(g["players"]), "status": g["status"]}
+            for g in found[:8]]
+
+
+@bp.post("/games")
+def start_game():
+    form = request.form.to_dict()
+    if form.get("action") == "show_preset":
+        form.pop("options_for", None)
+        for field in scorepad.rules_form():
+            form.pop(field["name"], None)
+        return _start_page(form, {})
+    settings, errors = scorepad.game_from_form(form)
+    if errors:
+        return _start_page(form, errors, 422)
+    try:
+        sheet, token = games.create_game(get_storage(), settings["players"],
+                                         settings["rules"].to_dict(), settings["dealer"],
+                                         settings["stake"])
+    except ScorekeeperError as error:
+        return _start_page(form, _form_errors(error, "player_0"), 422)
+    response = redirect(url_for("pad.sheet", game_id=sheet["id"]), 303)
+    web.give_edit_rights(response, sheet["id"], token)
+    return response
+
+
+# ----------------------------------------------------------------------------- the sheet
+
+
+@bp.get("/games/<game_id>")
+def sheet(game_id: str):
+    data = _load(game_id)
+    editable = web.can_edit(_game_row(game_id))
+    return _render("pad/sheet.html", sheet=data, view=scorepad.sheet_view(data),
+                   editable=editable, game_id=game_id, done=request.args.get("done"),
+                   share_url=url_for("pad.sheet", game_id=game_id, _external=True))
+
+
+@bp.post("/games/<game_id>/undo")
+def undo(game_id: str):
+    _require_edit(game_id)
+    try:
+        undone, _, _ = games.undo_last(get_storage(), game_id)
+    except Conflict:
+        return redirect(url_for("pad.sheet", game_id=game_id, done="nothing"), 303)
+    return redirect(url_for("pad.sheet", game_id=game_id, done="undone",
+                            n=undone["n"] if undone else None), 303)
+
+
+@bp.post("/games/<game_id>/rematch")
+def rematch(game_id: str):
+    _require_edit(game_id)
+    old = _load(game_id)
+    sheet, token = games.create_game(get_storage(), old["players"], old["rules"],
+                                     old["next_dealer"], old["stake"])
+    response = redirect(url_for("pad.sheet", game_id=sheet["id"]), 303)
+    web.give_edit_rights(response, sheet["id"], token)
+    return response
+
+
+# ----------------------------------------------------------------------------- hands
+
+
+def _hand_defaults(sheet: dict, n: int | None) -> dict[str, Any]:
+    """Form values: empty for a new hand, the stored input when correcting hand ``n``."""
+    values: dict[str, Any] = {"knocker": "", "kind": "knock", "knocker_deadwood": "",
+                              "defender_deadwood": "", "upcard": "", "cards_0": [],
+                              "cards_1": [], "record": ""}
+    if n is None:
+        return values
+    hand = sheet["hands"][n - 1]
+    given = hand.get("input") or {}
+    kind = given.get("kind")
+    if kind == "void":
+        values["kind"] = "void"
+    elif kind == "quick":
+        values.update(knocker=str(given["knocker"]),
+                      kind="big_gin" if given.get("big_gin") else
+                      ("gin" if given["knocker_deadwood"] == 0 else "knock"),
+                      knocker_deadwood=str(given["knocker_deadwood"]),
+                      defender_deadwood=str(given["defender_deadwood"]))
+    elif kind == "cards":
+        k = given["knocker"]
+        values.update(knocker=str(k))
+        values[f"cards_{k}"] = list(given["knocker_cards"])
+        values[f"cards_{1 - k}"] = list(given["defender_cards"])
+    elif kind == "record":
+        values["record"] = json.dumps(given.get("record"), indent=1)
+    values["upcard"] = given.get("upcard") or ""
+    return values
+
+
+def _default_mode(sheet: dict, n: int | None) -> str:
+    mode = request.values.get("mode")
+    if mode in MODES:
+        return mode
+    if n is not None:
+        kind = (sheet["hands"][n - 1].get("input") or {}).get("kind")
+        if kind in MODES:
+            return kind
+    return "quick"
+
+
+def _hand_page(game_id: str, sheet: dict, n: int | None, mode: str, form: dict,
+               errors: dict, status: int = 200, preview: dict | None = None):
+    rules = Rules.from_dict(sheet["rules"])
+    names = sheet["players"]
+    return _render("pad/hand.html", status, game_id=game_id, sheet=sheet, n=n, mode=mode,
+                   modes=MODES, form=form, errors=errors, names=names,
+                   grid_rows=scorepad.card_grid(), big_gin=rules.big_gin_bonus is not None,
+                   needs_upcard=rules.oklahoma or rules.spade_doubles,
+                   straight=rules.knock_limit == 0 and not rules.oklahoma,
+                   preview=preview, title=f"{names[0]} vs {names[1]}",
+                   next_dealer=names[sheet["next_dealer"]])
+
+
+@bp.get("/games/<game_id>/hand")
+def new_hand(game_id: str):
+    _require_edit(game_id)
+    sheet = _load(game_id)
+    if sheet["over"]:
+        return redirect(url_for("pad.sheet", game_id=game_id), 303)
+    return _hand_page(game_id, sheet, None, _default_mode(sheet, None),
+                      _hand_defaults(sheet, None), {})
+
+
+@bp.get("/games/<game_id>/hands/<int:n>/edit")
+def edit_hand(game_id: str, n: int):
+    _require_edit(game_id)
+    sheet = _load(game_id)
+    if not 1 <= n <= len(sheet["hands"]):
+        abort(404, f"There is no hand {n} on this sheet.")
+    return _hand_page(game_id, sheet, n, _default_mode(sheet, n), _hand_defaults(sheet, n), {})
+
+
+def _submitted() -> dict[str, Any]:
+    form = request.form
+    values = {key: form.get(key, "") for key in
+              ("knocker", "kind", "knocker_deadwood", "defender_deadwood", "upcard", "record")}
+    values["cards_0"] = form.getlist("cards_0")
+    values["cards_1"] = form.getlist("cards_1")
+    return values
+
+
+def _hand_input(rules: dict, mode: str, values: dict) -> dict:
+    """The hand input of the submitted form; raises RuleError naming the form field."""
+    if mode == "quick":
+        return scorepad.quick_input(rules, values["knocker"], values["kind"],
+                                    values["knocker_deadwood"], values["defender_deadwood"],
+                                    values["upcard"])
+    if mode == "cards":
+        k = values["knocker"]
+        seat = int(k) if k in ("0", "1") else None
+        try:
+            return scorepad.cards_input(
+                rules, k, values[f"cards_{seat}"] if seat is not None else [],
+                values[f"cards_{1 - seat}"] if seat is not None else [], values["upcard"])
+        except ScorekeeperError as error:
+            if seat is not None and error.option in ("knocker_cards", "defender_cards"):
+                error.option = error.field = (f"cards_{seat}" if error.option == "knocker_cards"
+                                              else f"cards_{1 - seat}")
+            raise
+    return scorepad.record_input(values["record"])
+
+
+def _card_errors(error: ScorekeeperError, values: dict) -> dict[str, str]:
+    errors = _form_errors(error)
+    seat = values.get("knocker")
+    if seat in ("0", "1"):
+        s = int(seat)
+        for field, target in (("knocker_cards", f"cards_{s}"),
+                              ("defender_cards", f"cards_{1 - s}")):
+            if field in errors:
+                errors[target] = errors.pop(field)
+    return errors
+
+
+@bp.post("/games/<game_id>/hand")
+def add_hand(game_id: str):
+    return _save_hand(game_id, None)
+
+
+@bp.post("/games/<game_id>/hands/<int:n>/edit")
+def correct_hand(game_id: str, n: int):
+    return _save_hand(game_id, n)
+
+
+def _save_hand(game_id: str, n: int | None):
+    _require_edit(game_id)
+    sheet = _load(game_id)
+    if n is not None and not 1 <= n <= len(sheet["hands"]):
+        abort(404, f"There is no hand {n} on this sheet.")
+    mode = request.form.get("mode") if request.form.get("mode") in MODES else "quick"
+    values = _submitted()
+    try:
+        hand = _hand_input(sheet["rules"], mode, values)
+        if mode == "cards":
+            result = scorepad.check_cards(sheet["rules"], hand)
+            if request.form.get("action") == "check":
+                k = int(values["knocker"])
+                view = scorepad.showdown_view(result, [sheet["players"][k],
+                                                       sheet["players"][1 - k]])
+                return _hand_page(game_id, sheet, n, mode, values, {}, preview=view)
+        store = get_storage()
+        if n is None:
+            record, _, _ = games.add_hand(store, game_id, hand)
+        else:
+            record, _, _ = games.correct_hand(store, game_id, n, hand)
+    except ScorekeeperError as error:
+        return _hand_page(game_id, sheet, n, mode, values, _card_errors(error, values), 422)
+    except Conflict as error:
+        return _hand_page(game_id, sheet, n, mode, values,
+                          {"form": scorepad.friendly(error)}, 409)
+    number = record["n"] if record else len(sheet["hands"]) + 1
+    if mode == "quick" and n is None:
+        return redirect(url_for("pad.sheet", game_id=game_id, done="added", n=number), 303)
+    return redirect(url_for("pad.hand", game_id=game_id, n=number,
+                            done="corrected" if n else "added"), 303)
+
+
+@bp.post("/games/<game_id>/hands/<int:n>/void")
+def void_hand(game_id: str, n: int):
+    _require_edit(game_id)
+    try:
+        games.correct_hand(get_storage(), game_id, n, {"kind": "void"})
+    except NotFound:
+        abort(404, f"There is no hand {n} on this sheet.")
+    except (Conflict, ScorekeeperError) as error:
+        abort(409, scorepad.friendly(error))
+    return redirect(url_for("pad.sheet", game_id=game_id, done="voided", n=n), 303)
+
+
+@bp.get("/games/<game_id>/hands/<int:n>")
+def hand(game_id: str, n: int):
+    sheet = _load(game_id)
+    if not 1 <= n <= len(sheet["hands"]):
+        abort(404, f"There is no hand {n} on this sheet.")
+    record = sheet["hands"][n - 1]
+    view = scorepad.hand_view(record, sheet["players"])
+    return _render("pad/hand_detail.html", sheet=sheet, record=record, view=view, n=n,
+                   game_id=game_id, editable=web.can_edit(_game_row(game_id)),
+                   done=request.args.get("done"),
+                   title=f"{sheet['players'][0]} vs {sheet['players'][1]}")
+
+
+# ----------------------------------------------------------------------------- replay
+
+
+@bp.get("/games/<game_id>/hands/<int:n>/replay")
+def hand_replay(game_id: str, n: int):
+    sheet = _load(game_id)
+    if not 1 <= n <= len(sheet["hands"]):
+        abort(404, f"There is no hand {n} on this sheet.")
+    given = sheet["hands"][n - 1].get("input") or {}
+    if given.get("kind") != "record":
+        abort(404, f"Hand {n} was not entered from a deal record, so there is nothing to"
+                   " replay.")
+    steps = scorepad.replay_steps(given["record"], sheet["players"])
+    step = _step_number(len(steps))
+    return _render("pad/replay.html", steps=steps, step=step, current=steps[step],
+                   record_text=None, game_id=game_id, n=n,
+                   link=lambda k: url_for("pad.hand_replay", game_id=game_id, n=n, step=k))
+
+
+def _step_number(count: int) -> int:
+    try:
+        step = int(request.values.get("step", 0))
+    except ValueError:
+        step = 0
+    return max(0, min(step, count - 1))
+
+
+@bp.route("/replay", methods=["GET", "POST"])
+def replay():
+    text = request.form.get("record", "") if request.method == "POST" else ""
+    if not text.strip():
+        errors = {"record": "Paste a deal record first."} if request.method == "POST" else {}
+        return _render("pad/replay.html", 422 if errors else 200, steps=None, errors=errors,
+                       record_text=text)
+    try:
+        steps = scorepad.replay_steps(scorepad.parse_record(text))
+    except ScorekeeperError as error:
+        return _render("pad/replay.html", 422, steps=None, errors=_form_errors(error, "record"),
+                       record_text=text)
+    step = _step_number(len(steps))
+    return _render("pad/replay.html", steps=steps, step=step, current=steps[step],
+                   record_text=text, errors={}, link=None)
+
+
+# ----------------------------------------------------------------------------- check a knock
+
+
+@bp.route("/check", methods=["GET", "POST"])
+def check():
+    form = {"preset": request.form.get("preset", "standard"),
+            "upcard": request.form.get("upcard", ""),
+            "knocker_cards": request.form.getlist("knocker_cards"),
+            "defender_cards": request.form.getlist("defender_cards")}
+    errors: dict[str, str] = {}
+    view = None
+    status = 200
+    if request.method == "POST":
+        try:
+            rules = Rules.preset(form["preset"] if form["preset"] in PRESETS else "standard")
+            hand = scorepad.cards_input(rules, 0, form["knocker_cards"],
+                                        form["defender_cards"], form["upcard"])
+            view = scorepad.showdown_view(scorepad.check_cards(rules, hand),
+                                          ["Who went out", "The other player"])
+        except ScorekeeperError as error:
+            errors = _form_errors(error)
+            status = 422
+    return _render("pad/check.html", status, form=form, errors=errors, view=view,
+                   presets=list(PRESETS), grid_rows=scorepad.card_grid())
+
+
+# ----------------------------------------------------------------------------- JSON, settings
+
+
+@bp.get("/pad/melds")
+def melds():
+    """Live read-out of the tap grid: ``?cards=As 2s 3s`` -> deadwood and best melds."""
+    codes, problem = scorepad.selection(request.args.get("cards", ""))
+    if problem:
+        return jsonify({"message": problem}), 422
+    if len(codes) > 11:
+        return jsonify({"message": f"{len(codes)} cards: a hand has 10 (11 for big gin)."}), 422
+    return jsonify(scorepad.live_melds(codes))
+
+
+@bp.post("/settings")
+def settings():
+    target = web.safe_next(request.form.get("next"), url_for("pad.home"))
+    response = redirect(target, 303)
+    if request.form.get("four_colour") == "on":
+        response.set_cookie(web.DECK_COOKIE, "4", max_age=web.COOKIE_AGE, httponly=True,
+                            samesite="Lax", secure=request.is_secure)
+    else:
+        response.delete_cookie(web.DECK_COOKIE)
+    return response

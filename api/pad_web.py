@@ -1,0 +1,160 @@
+"""Web plumbing of the scorepad pages: CSRF tokens, security headers, cookies.
+
+CSRF: a signed double-submit token. Each browser gets a random nonce in an
+HttpOnly, SameSite=Lax cookie (``sk_csrf``); every form carries the nonce
+signed with the app's ``SECRET_KEY`` (itsdangerous), and a POST is accepted
+only when the signature is valid and the signed nonce is the cookie's. A
+page on another site can neither read the cookie nor forge the signature,
+and SameSite keeps the cookie off its cross-site POSTs anyway. This needs no
+server-side session state and survives gunicorn workers and restarts (as
+long as ``SECRET_KEY`` is shared); it is a few lines, so no flask-wtf.
+
+Edit rights: the device that starts a game keeps the game's edit token in
+an HttpOnly cookie ``sk_edit_<game id>``; the store keeps only its SHA-256.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import hmac
+import os
+import re
+import secrets
+from urllib.parse import urlsplit
+
+from flask import current_app, g, request
+from itsdangerous import BadSignature, URLSafeSerializer
+from markupsafe import Markup, escape
+
+CSRF_COOKIE = "sk_csrf"
+CSRF_FIELD = "csrf_token"
+EDIT_COOKIE = "sk_edit_"
+DECK_COOKIE = "sk_deck"
+COOKIE_AGE = 400 * 24 * 3600
+_NONCE = re.compile(r"[A-Za-z0-9_-]{32,64}")
+
+CSP = ("default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:;"
+       " connect-src 'self'; font-src 'self'; form-action 'self'; frame-ancestors 'none';"
+       " base-uri 'none'; object-src 'none'")
+
+
+def ensure_secret_key(app) -> None:
+    """Give the app a ``SECRET_KEY`` (CSRF signatures) if its config has none.
+
+    Taken from ``$SCOREKEEPER_SECRET_KEY``, else from ``instance/secret_key``,
+    created once with a random key (atomically, so gunicorn workers that
+    start together agree on it).
+    """
+    if app.config.get("SECRET_KEY"):
+        return
+    key = os.environ.get("SCOREKEEPER_SECRET_KEY")
+    if not key:
+        path = os.path.join(app.instance_path, "secret_key")
+        if not os.path.exists(path):
+            os.makedirs(app.instance_path, exist_ok=True)
+            temp = f"{path}.{os.getpid()}.tmp"
+            with open(os.open(temp, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600), "w") as f:
+                f.write(secrets.token_urlsafe(32))
+            try:
+                os.link(temp, path)
+            except FileExistsError:
+                pass
+            finally:
+                os.unlink(temp)
+        with open(path) as f:
+            key = f.read().strip()
+    app.config["SECRET_KEY"] = key
+
+
+def _serializer() -> URLSafeSerializer | None:
+    key = current_app.config.get("SECRET_KEY") or current_app.secret_key
+    return URLSafeSerializer(key, salt="scorepad-csrf") if key else None
+
+
+def _nonce() -> str:
+    nonce = g.get("_csrf_nonce")
+    if nonce is None:
+        nonce = request.cookies.get(CSRF_COOKIE, "")
+        if not _NONCE.fullmatch(nonce):
+            nonce = secrets.token_urlsafe(32)
+            g._csrf_new = True
+        g._csrf_nonce = nonce
+    return nonce
+
+
+def csrf_token() -> str:
+    """The token to put in a form (the nonce, signed when a secret key is set)."""
+    serializer = _serializer()
+    nonce = _nonce()
+    return serializer.dumps(nonce) if serializer else nonce
+
+
+def csrf_field() -> Markup:
+    """The hidden form field carrying the CSRF token (for templates)."""
+    return Markup(f'<input type="hidden" name="{CSRF_FIELD}" value="{escape(csrf_token())}">')
+
+
+def csrf_ok() -> bool:
+    """True when this POST carries a token matching the browser's nonce cookie.
+
+    Also refuses a request whose ``Origin`` header names another site.
+    """
+    origin = request.headers.get("Origin")
+    if origin and origin != "null" and urlsplit(origin).netloc != request.host:
+        return False
+    cookie = request.cookies.get(CSRF_COOKIE, "")
+    token = request.form.get(CSRF_FIELD, "")
+    if not _NONCE.fullmatch(cookie) or not token:
+        return False
+    serializer = _serializer()
+    if serializer is None:
+        return hmac.compare_digest(token, cookie)
+    try:
+        signed = serializer.loads(token)
+    except BadSignature:
+        return False
+    return isinstance(signed, str) and hmac.compare_digest(signed, cookie)
+
+
+def finish(response):
+    """After every scorepad response: the CSRF cookie if new, and security headers."""
+    if g.get("_csrf_new"):
+        response.set_cookie(CSRF_COOKIE, g._csrf_nonce, max_age=COOKIE_AGE, httponly=True,
+                            samesite="Lax", secure=request.is_secure)
+    headers = response.headers
+    headers["Content-Security-Policy"] = CSP
+    headers.setdefault("X-Content-Type-Options", "nosniff")
+    headers.setdefault("Referrer-Policy", "same-origin")
+    headers.setdefault("X-Frame-Options", "DENY")
+    if response.mimetype == "text/html":
+        headers.setdefault("Cache-Control", "no-store")
+    return response
+
+
+def token_hash(token: str) -> str:
+    """The SHA-256 hex digest under which the store keeps an edit token."""
+    return hashlib.sha256(token.encode()).hexdigest()
+
+
+def can_edit(game: dict) -> bool:
+    """True when this browser holds the game's edit token."""
+    token = request.cookies.get(EDIT_COOKIE + game["id"], "")
+    return bool(token) and hmac.compare_digest(token_hash(token), game["token_hash"])
+
+
+def give_edit_rights(response, game_id: str, token: str) -> None:
+    """Remember the edit token of a game in this browser (HttpOnly cookie)."""
+    response.set_cookie(EDIT_COOKIE + game_id, token, max_age=COOKIE_AGE, httponly=True,
+                        samesite="Lax", secure=request.is_secure, path="/")
+
+
+def four_colour() -> bool:
+    """True when this browser asked for the four-colour deck."""
+    return request.cookies.get(DECK_COOKIE) == "4"
+
+
+def safe_next(target: str | None, default: str) -> str:
+    """A same-site path to go back to (never another site)."""
+    if not target or not target.startswith("/") or target.startswith("//") or "\\" in target:
+        return default
+    return target
