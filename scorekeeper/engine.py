@@ -389,6 +389,7 @@ class Deal:
             card = self._stock.pop()
             self.hands[player] |= card.bit
             self._taken = None
+            self._passes = 0
             self.phase = DISCARD
         elif verb == DRAW_DISCARD:
             if self._passes == 2:

@@ -1,0 +1,184 @@
+"""Helpers for the engine tests: hand-made deal records and an independent scorer.
+
+The scorer re-derives a replayed hand's score from RULES.md with its own
+small meld search (no code from ``scorekeeper.melds`` or ``scorekeeper.knock``),
+so the round-trip tests check the engine against a second implementation.
+"""
+
+from __future__ import annotations
+
+from functools import lru_cache
+from itertools import combinations, product
+
+RANKS = "A23456789TJQK"
+SUITS = "cdhs"
+DECK = [r + s for s in SUITS for r in RANKS]
+
+
+def cards(text: str) -> list[str]:
+    """Codes from ``"As 2s 3s"``."""
+    return text.split()
+
+
+def make_record(hands: tuple[str, str], upcard: str, stock_top: str = "", *, dealer: int = 1,
+                actions=(), rules=None, players=("Ana", "Ben"), showdown=None) -> dict:
+    """A deal record; the stock is ``stock_top`` then the rest of the deck in index order.
+
+    With the default ``dealer=1`` Ana (player 0) is the non-dealer and acts first.
+    """
+    used = cards(hands[0]) + cards(hands[1]) + [upcard] + cards(stock_top)
+    assert len(set(used)) == len(used), "test deck has a duplicate"
+    stock = cards(stock_top) + [c for c in DECK if c not in used]
+    record = {"format": "gin-rummy-deal/1", "players": list(players), "dealer": dealer,
+              "hands": [cards(hands[0]), cards(hands[1])], "upcard": upcard, "stock": stock,
+              "actions": list(actions)}
+    if rules is not None:
+        record["rules"] = rules
+    if showdown is not None:
+        record["showdown"] = showdown
+    return record
+
+
+def draw_and_discard(stock: list[str], first: int, count: int) -> list[str]:
+    """Actions for ``count`` turns of drawing stock card ``first + i`` and discarding it."""
+    actions = []
+    for i in range(first, first + count):
+        actions += ["draw stock", f"discard {stock[i]}"]
+    return actions
+
+
+# --------------------------------------------------------------------------- independent scorer
+
+
+def value(code: str) -> int:
+    return min(RANKS.index(code[0]) + 1, 10)
+
+
+def is_meld(codes) -> bool:
+    codes = list(codes)
+    if len(codes) < 3 or len(set(codes)) != len(codes):
+        return False
+    ranks = sorted(RANKS.index(c[0]) for c in codes)
+    if len({c[0] for c in codes}) == 1:
+        return len(codes) <= 4
+    if len({c[1] for c in codes}) != 1:
+        return False
+    return ranks == list(range(ranks[0], ranks[0] + len(ranks)))
+
+
+def melds_in(hand) -> list[frozenset]:
+    hand = sorted(hand)
+    found = []
+    for size in range(3, len(hand) + 1):
+        for combo in combinations(hand, size):
+            if is_meld(combo):
+                found.append(frozenset(combo))
+    return found
+
+
+@lru_cache(maxsize=100_000)
+def least_deadwood(hand: frozenset) -> int:
+    """Minimal deadwood by exhaustive search over disjoint melds."""
+    melds = melds_in(hand)
+    best = sum(value(c) for c in hand)
+
+    def walk(start, left):
+        nonlocal best
+        best = min(best, sum(value(c) for c in left))
+        for i in range(start, len(melds)):
+            if melds[i] <= left:
+                walk(i + 1, left - melds[i])
+
+    walk(0, hand)
+    return best
+
+
+def best_layoff_deadwood(defender: frozenset, knocker_melds: list[frozenset]) -> int:
+    """The defender's least deadwood with layoffs on the knocker's melds (RULES.md 5)."""
+    reach: dict[str, list[int]] = {}
+    for index, meld in enumerate(knocker_melds):
+        for card in _reachable(meld, defender):
+            reach.setdefault(card, []).append(index)
+    candidates = sorted(reach)
+    best = least_deadwood(defender)
+    for choice in product(*([None, *reach[c]] for c in candidates)):
+        laid = [set() for _ in knocker_melds]
+        for card, target in zip(candidates, choice, strict=True):
+            if target is not None:
+                laid[target].add(card)
+        if not all(not extra or is_meld(set(m) | extra)
+                   for m, extra in zip(knocker_melds, laid, strict=True)):
+            continue
+        used = set().union(*laid)
+        best = min(best, least_deadwood(frozenset(defender - used)))
+    return best
+
+
+def _reachable(meld: frozenset, held: frozenset) -> list[str]:
+    """Held cards that could join the meld: a set's fourth card, a run's extensions."""
+    ranks = sorted(RANKS.index(c[0]) for c in meld)
+    if len({c[0] for c in meld}) == 1:
+        return [r + s for r in RANKS[ranks[0]] for s in SUITS
+                if r + s in held and r + s not in meld] if len(meld) == 3 else []
+    suit = next(iter(meld))[1]
+    found = []
+    for step, start in ((-1, ranks[0] - 1), (1, ranks[-1] + 1)):
+        rank = start
+        while 0 <= rank < 13 and RANKS[rank] + suit in held:
+            found.append(RANKS[rank] + suit)
+            rank += step
+    return found
+
+
+def check_result(result: dict, rules: dict) -> None:
+    """Re-derive a non-void replay result from its cards and the rules (plain dict options).
+
+    ``rules`` is the full option dict (``Rules.to_dict()``).
+    """
+    upcard = result["upcard"]
+    if rules["oklahoma"]:
+        limit = min(0 if rules["ace_upcard"] == "gin_only" else 1, rules["knock_limit"]) \
+            if upcard[0] == "A" else min(value(upcard), rules["knock_limit"])
+    else:
+        limit = rules["knock_limit"]
+    assert result["knock_limit"] == limit
+    multiplier = 2 if rules["spade_doubles"] and upcard[1] == "s" else 1
+    knocker, defender = result["knocker"], result["defender"]
+    k_cards = frozenset(knocker["cards"])
+    d_cards = frozenset(defender["cards"])
+    assert len(d_cards) == 10 and len(k_cards) in (10, 11) and not k_cards & d_cards
+    assert k_cards == frozenset(result["hands"][result["knocker_player"]])
+    k_melds = [frozenset(m) for m in knocker["melds"]]
+    assert all(is_meld(m) for m in k_melds)
+    assert sum(len(m) for m in k_melds) + len(knocker["deadwood_cards"]) == len(k_cards)
+    assert frozenset().union(*k_melds, knocker["deadwood_cards"]) == k_cards
+    k = sum(value(c) for c in knocker["deadwood_cards"])
+    assert k == knocker["deadwood"] <= limit
+    d_melds = [frozenset(m) for m in defender["melds"]]
+    assert all(is_meld(m) for m in d_melds)
+    laid = [x["card"] for x in defender["layoffs"]]
+    parts = [*[c for m in d_melds for c in m], *laid, *defender["deadwood_cards"]]
+    assert sorted(parts) == sorted(d_cards)
+    d = sum(value(c) for c in defender["deadwood_cards"])
+    assert d == defender["deadwood"]
+    big = len(k_cards) == 11
+    if k == 0:
+        assert laid == []
+        assert d == least_deadwood(d_cards)
+    else:
+        for meld in k_melds:
+            extra = {x["card"] for x in defender["layoffs"] if frozenset(x["meld"]) == meld}
+            assert not extra or is_meld(meld | extra)
+        assert d == best_layoff_deadwood(d_cards, k_melds)
+    if big:
+        outcome, points = "big_gin", rules["big_gin_bonus"] + d
+    elif k == 0:
+        outcome, points = "gin", rules["gin_bonus"] + d
+    elif k < d:
+        outcome, points = "knock", d - k
+    else:
+        outcome, points = "undercut", k - d + rules["undercut_bonus"]
+    assert result["outcome"] == outcome
+    assert result["points"] == points * multiplier
+    winner = result["knocker_player"] if outcome != "undercut" else 1 - result["knocker_player"]
+    assert result["winner_player"] == winner
