@@ -36,7 +36,7 @@ def refusals(*statuses: int) -> Callable:
 class Melds(MethodView):
     """Optimal arrangements of some cards."""
 
-    @blp.arguments(s.MeldsRequest)
+    @blp.arguments(s.MeldsRequest())
     @blp.response(200, s.MeldsResponse)
     @refusals(400, 413)
     def post(self, body):
@@ -52,7 +52,7 @@ class Melds(MethodView):
 class Verify(MethodView):
     """Check a knock and score the hand."""
 
-    @blp.arguments(s.VerifyRequest)
+    @blp.arguments(s.VerifyRequest())
     @blp.response(200, s.VerifyResponse)
     @refusals(400, 413)
     def post(self, body):
@@ -64,7 +64,7 @@ class Verify(MethodView):
 class Replay(MethodView):
     """Replay a deal or match record."""
 
-    @blp.arguments(s.RecordRequest)
+    @blp.arguments(s.RecordRequest())
     @blp.response(200, s.REPLAY_RESPONSE)
     @refusals(400, 413)
     def post(self, record):
@@ -124,7 +124,7 @@ WRITE = {"security": [{"bearerAuth": []}]}
 class Games(MethodView):
     """Stored games."""
 
-    @blp.arguments(s.GameRequest)
+    @blp.arguments(s.GameRequest())
     @blp.response(201, s.NewGame)
     @refusals(400, 413)
     def post(self, body):
@@ -137,7 +137,7 @@ class Games(MethodView):
 class Import(MethodView):
     """Games from elsewhere."""
 
-    @blp.arguments(s.ImportRequest)
+    @blp.arguments(s.ImportRequest())
     @blp.response(201, s.NewGame)
     @refusals(400, 413)
     def post(self, body):
@@ -162,8 +162,8 @@ class Hands(MethodView):
     """A game's hands."""
 
     @editor
-    @blp.arguments(s.KeyHeader, location="headers")
-    @blp.arguments(s.HandRequest)
+    @blp.arguments(s.KeyHeader(), location="headers")
+    @blp.arguments(s.HandRequest())
     @blp.response(201, s.HandChange)
     @blp.alt_response(200, schema=s.HandChange, description="A repeated Idempotency-Key:"
                       " the stored hand, nothing written.", success=True)
@@ -180,7 +180,7 @@ class LastHand(MethodView):
     """The last hand on the sheet."""
 
     @editor
-    @blp.arguments(s.KeyHeader, location="headers")
+    @blp.arguments(s.KeyHeader(), location="headers")
     @blp.response(200, s.HandChange)
     @refusals(400, 401, 403, 404, 409)
     @blp.doc(**WRITE)
@@ -195,8 +195,8 @@ class HandN(MethodView):
     """Hand n of the sheet."""
 
     @editor
-    @blp.arguments(s.KeyHeader, location="headers")
-    @blp.arguments(s.HandRequest)
+    @blp.arguments(s.KeyHeader(), location="headers")
+    @blp.arguments(s.HandRequest())
     @blp.response(200, s.HandChange)
     @refusals(400, 401, 403, 404, 409, 413)
     @blp.doc(**WRITE)

@@ -1,4 +1,4 @@
-"""The ``scorekeeper`` command line (click): melds, verify and the other tools.
+"""The ``scorekeeper`` command line (click): melds, verify, serve and the other tools.
 
 Human output shows cards with suit symbols; ``--json`` prints the same
 result the JSON API returns. Bad input exits with status 2 and a message
@@ -210,6 +210,21 @@ def simulate_command(games: int, seed: int, players: str, preset: str, matches: 
     summary = ", ".join(f"{n} {o.replace('_', ' ')}" for o, n in sorted(counts.items()))
     click.echo(f"simulated {games} {what} (seeds {seed}..{seed + games - 1}): {summary}",
                err=True)
+
+
+@main.command()
+@click.option("--host", default="127.0.0.1", show_default=True, help="Address to listen on.")
+@click.option("--port", type=click.IntRange(0, 65535), default=8000, show_default=True,
+              help="Port to listen on.")
+@click.option("--workers", type=click.IntRange(min=1), default=2, show_default=True,
+              help="gunicorn worker processes.")
+@click.option("--db", default=None, metavar="PATH",
+              help="SQLite database file [default: $SCOREKEEPER_DB or ./scorekeeper.db].")
+def serve(host: str, port: int, workers: int, db: str | None) -> None:
+    """Run the JSON API (and the scorepad) under gunicorn until interrupted."""
+    from api.server import serve as run_server  # the web layer, loaded only here
+
+    run_server(host=host, port=port, workers=workers, db=db)
 
 
 def _verb(result: dict) -> str:
