@@ -93,12 +93,12 @@ class Api(flask_smorest.Api):
         data = getattr(error, "data", None) or {}
         status = error.code or 500
         headers = dict(data.get("headers") or {})
+        if status == 400 and "messages" in data:  # webargs: the body is not JSON
+            return error_response(400, "the request body is not valid JSON",
+                                  code="invalid_json", field="body", headers=headers)
         if "messages" in data:
             field, message = _first_problem(data["messages"])
             return error_response(status, message, field=field, headers=headers)
-        if status == 400 and "json" in str(data.get("message", "")).lower():
-            return error_response(400, "the request body is not valid JSON",
-                                  code="invalid_json", field="body", headers=headers)
         if status == 413:
             limit = current_app.config.get("MAX_CONTENT_LENGTH")
             return error_response(413, f"the request body is larger than {limit} bytes",

@@ -1,0 +1,352 @@
+"""The JSON API through the Flask test client, on a real SQLite file in tmp_path.
+
+Every response of a known route is also checked against the OpenAPI
+document the app serves (schemathesis' response validation), so the
+documented schemas, error responses included, are the ones returned.
+"""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+import schemathesis
+
+from api import create_app
+from scorekeeper import simulate
+from scorekeeper.players import simulate_match
+
+KNOCK = {"knocker": "As 2s 3s 7c 7d 7h 9d Td Jd 2c",
+         "defender": "4s 5s 6s 8c 8d 8h Kd Qd Jh Th"}
+
+
+class Client:
+    """The test client; each response is validated against the served OpenAPI document."""
+
+    def __init__(self, app):
+        self.app = app
+        self.client = app.test_client()
+        self.spec = schemathesis.openapi.from_dict(self.client.get("/api/openapi.json").json)
+        self.adapter = app.url_map.bind("localhost")
+
+    def __call__(self, method, path, **kwargs):
+        response = self.client.open(path, method=method, **kwargs)
+        try:
+            rule, _ = self.adapter.match(path.split("?")[0], method=method, return_rule=True)
+        except Exception:  # an unknown route: nothing documented to check against
+            return response
+        template = re.sub(r"<(?:\w+:)?(\w+)>", r"{\1}", rule.rule)
+        self.spec[template][method].validate_response(response)
+        return response
+
+
+@pytest.fixture
+def app(tmp_path):
+    return create_app({"DATABASE": str(tmp_path / "api.db"), "TESTING": True})
+
+
+@pytest.fixture
+def call(app):
+    return Client(app)
+
+
+def error_of(response, status, code=None, field=None):
+    assert response.status_code == status, response.json
+    error = response.json["error"]
+    assert error["message"]
+    if code is not None:
+        assert error["code"] == code
+    if field is not None:
+        assert error["field"] == field
+    return error
+
+
+@pytest.fixture
+def game(call):
+    """A new game of Ana and Ben: (id, auth headers)."""
+    response = call("POST", "/api/v1/games", json={"players": ["Ana", "Ben"], "stake": 0.1})
+    return response.json["id"], {"Authorization": f"Bearer {response.json['edit_token']}"}
+
+
+def quick(knocker, k, d, **extra):
+    return {"kind": "quick", "knocker": knocker, "knocker_deadwood": k,
+            "defender_deadwood": d, **extra}
+
+
+def version(call, game_id):
+    return call("GET", f"/api/v1/games/{game_id}").json["version"]
+
+
+# ----------------------------------------------------------------------------- tools
+
+
+def test_melds(call):
+    response = call("POST", "/api/v1/melds", json={"cards": "As 2s 3s 7c 7d 7h 9d Td Jd Kc"})
+    assert response.status_code == 200
+    assert response.json["arrangements"][0]["deadwood"] == 10
+    assert "discards" not in response.json
+    eleven = call("POST", "/api/v1/melds", json={"cards": [
+        "As", "2s", "3s", "7c", "7d", "7h", "9d", "Td", "Jd", "Kc", "Qh"]})
+    assert eleven.json["discards"][0] == {"discard": "Kc", "deadwood": 10}
+    error = error_of(call("POST", "/api/v1/melds", json={"cards": "As 2s Zz"}), 422,
+                     "bad_card", "cards")
+    assert "'Zz'" in error["message"] and "position 3" in error["message"]
+
+
+def test_verify(call):
+    response = call("POST", "/api/v1/verify", json=KNOCK)
+    assert response.status_code == 200
+    assert (response.json["outcome"], response.json["points"]) == ("knock", 18)
+    assert response.json["defender"]["layoffs"]
+    classic = call("POST", "/api/v1/verify", json={
+        **KNOCK, "rules": {"preset": "classic"}, "knocker_melds": [
+            "7c 7d 7h", "9d Td Jd", "As 2s 3s"], "defender_melds": ["4s 5s 6s", "8c 8d 8h"],
+        "layoffs": [{"card": "Qd", "meld": ["9d", "Td", "Jd"]}]})
+    assert classic.status_code == 200 and classic.json["defender"]["deadwood"] == 30
+    oklahoma = call("POST", "/api/v1/verify", json={**KNOCK, "rules": "oklahoma",
+                                                    "upcard": "2s"})
+    assert oklahoma.json["points"] == 36  # the spade upcard doubles 18
+
+
+@pytest.mark.parametrize(("body", "code", "field"), [
+    ({"knocker": KNOCK["knocker"]}, "invalid", "defender"),
+    ({**KNOCK, "knocker": 5}, "invalid", "knocker"),
+    ({**KNOCK, "extra": 1}, "invalid", "extra"),
+    ({**KNOCK, "defender": KNOCK["knocker"]}, "bad_card", "defender"),
+    ({**KNOCK, "knocker": "As 2s 3s"}, "bad_card", "knocker"),
+    ({**KNOCK, "rules": {"gin_bonus": -3}}, "rule", "gin_bonus"),
+    ({**KNOCK, "rules": "bridge"}, "rule", "preset"),
+    ({**KNOCK, "rules": "oklahoma"}, "rule", "upcard"),
+    ({**KNOCK, "knocker_melds": ["9d Td Jd"]}, "rule", "knocker_melds"),
+    ({**KNOCK, "layoffs": [{"card": "Qh", "meld": "9d Td Jd"}]}, "bad_card", "layoffs"),
+    ({**KNOCK, "knocker": "As " * 200}, "invalid", "knocker"),
+    ([1, 2], "invalid", None),
+])
+def test_verify_refusals_name_the_field(call, body, code, field):
+    error_of(call("POST", "/api/v1/verify", json=body), 422, code, field)
+
+
+def test_bad_json_too_large_and_unknown_routes(call, app):
+    error_of(call("POST", "/api/v1/verify", data="{nope", content_type="application/json"),
+             400, "invalid_json", "body")
+    big = '{"cards": "' + "A" * (app.config["MAX_CONTENT_LENGTH"] + 10) + '"}'
+    error_of(call("POST", "/api/v1/melds", data=big, content_type="application/json"),
+             413, "too_large", "body")
+    error_of(call("GET", "/api/v1/nowhere"), 404, "not_found")
+    error_of(call("GET", "/api/v1/verify"), 405, "method_not_allowed")
+
+
+def test_replay(call):
+    deal = call("POST", "/api/v1/replay", json=simulate(3))
+    assert deal.status_code == 200 and "outcome" in deal.json
+    match = call("POST", "/api/v1/replay", json=simulate_match(2))
+    assert match.status_code == 200 and match.json["sheet"]["over"]
+    record = simulate(3)
+    record["actions"] = record["actions"][:1]
+    error = error_of(call("POST", "/api/v1/replay", json=record), 422, "bad_record", "actions")
+    assert error["message"].startswith("step 1:")
+    error_of(call("POST", "/api/v1/replay", json={"format": "tarot"}), 422, "invalid", "format")
+
+
+# ----------------------------------------------------------------------------- games
+
+
+def test_create_and_read_a_game(call):
+    response = call("POST", "/api/v1/games", json={
+        "players": ["Ana", "Ben"], "rules": {"preset": "hollywood", "target": 50},
+        "dealer": 1, "stake": 0.1})
+    assert response.status_code == 201
+    body = response.json
+    assert response.headers["Location"] == body["url"] == f"/api/v1/games/{body['id']}"
+    assert body["edit_token"] and body["game"]["rules"]["scoring"] == "hollywood"
+    sheet = call("GET", body["url"]).json
+    assert sheet["players"] == ["Ana", "Ben"] and sheet["next_dealer"] == 1
+    assert sheet["status"] == "active" and len(sheet["columns"]) == 3
+    assert "edit_token" not in sheet and "token_hash" not in str(sheet)
+    error_of(call("GET", "/api/v1/games/unknown"), 404, "not_found", "id")
+
+
+@pytest.mark.parametrize(("body", "field"), [
+    ({}, "players"),
+    ({"players": ["Ana"]}, "players"),
+    ({"players": ["Ana", "ANA"]}, "players"),
+    ({"players": ["Ana", "x" * 41]}, "players.1"),
+    ({"players": ["Ana", "Ben"], "dealer": 3}, "dealer"),
+    ({"players": ["Ana", "Ben"], "stake": -1}, "stake"),
+    ({"players": ["Ana", "Ben"], "stake": "a lot"}, "stake"),
+    ({"players": ["Ana", "Ben"], "rules": {"knock_limit": 11}}, "knock_limit"),
+])
+def test_bad_games_are_refused(call, body, field):
+    error_of(call("POST", "/api/v1/games", json=body), 422, field=field)
+
+
+def test_entering_hands(call, game):
+    game_id, auth = game
+    url = f"/api/v1/games/{game_id}/hands"
+    response = call("POST", url, json=quick(0, 7, 22), headers=auth)
+    assert response.status_code == 201
+    assert response.json["hand"]["points"] == 15 and response.json["sheet"]["totals"] == [15, 0]
+    cards = call("POST", url, headers=auth, json={
+        "kind": "cards", "knocker": 1, "knocker_cards": KNOCK["knocker"],
+        "defender_cards": KNOCK["defender"]})
+    assert cards.status_code == 201 and cards.json["hand"]["winner"] == 1
+    assert cards.json["hand"]["detail"]["knocker"]["deadwood"] == 2
+    void = call("POST", url, json={"kind": "void"}, headers=auth)
+    assert void.json["hand"]["void"] and void.json["sheet"]["next_dealer"] == 1
+    sheet = call("GET", f"/api/v1/games/{game_id}").json
+    assert [h["kind"] for h in sheet["hands"]] == ["quick", "cards", "void"]
+    assert sheet["totals"] == [15, 18] and sheet["boxes"] == [1, 1]
+
+
+def test_a_record_hand(call):
+    record = simulate(5, dealer=0)
+    created = call("POST", "/api/v1/games", json={"players": record["players"]}).json
+    auth = {"Authorization": f"Bearer {created['edit_token']}"}
+    response = call("POST", f"/api/v1/games/{created['id']}/hands", headers=auth,
+                    json={"kind": "record", "record": record})
+    assert response.status_code == 201
+    assert response.json["hand"]["points"] == response.json["hand"]["detail"]["points"]
+    error_of(call("POST", f"/api/v1/games/{created['id']}/hands", headers=auth,
+                  json={"kind": "record", "record": simulate(6, dealer=1)}),
+             422, "bad_record")
+
+
+def test_writes_need_the_edit_token(call, game):
+    game_id, auth = game
+    url = f"/api/v1/games/{game_id}/hands"
+    error = error_of(call("POST", url, json=quick(0, 7, 22)), 401, "unauthorized",
+                     "Authorization")
+    assert "Bearer" in error["message"]
+    error_of(call("POST", url, json={"kind": "nonsense"}), 401)  # the token comes first
+    error_of(call("POST", url, json=quick(0, 7, 22), headers={"Authorization": "Bearer no"}),
+             403, "forbidden")
+    error_of(call("DELETE", f"{url}/last", headers={"Authorization": "Basic eA=="}), 401)
+    error_of(call("PUT", f"{url}/1", json=quick(0, 7, 22),
+                  headers={"Authorization": "Bearer no"}), 403)
+    error_of(call("POST", "/api/v1/games/unknown/hands", json=quick(0, 7, 22), headers=auth),
+             404)
+    assert version(call, game_id) == 0
+
+
+@pytest.mark.parametrize(("hand", "code", "field"), [
+    ({"kind": "quick", "knocker": 0, "knocker_deadwood": 7}, "invalid", "defender_deadwood"),
+    (quick(0, 7, 22, layoffs=[]), "invalid", "layoffs"),
+    (quick(2, 7, 22), "invalid", "knocker"),
+    (quick(0, 11, 22), "rule", "knocker_deadwood"),
+    (quick(0, 7, 99), "invalid", "defender_deadwood"),
+    (quick(0, 7, 22, big_gin=True), "rule", "big_gin"),
+    ({"kind": "cards", "knocker": 0, "knocker_cards": "As 2s 3s",
+      "defender_cards": KNOCK["defender"]}, "bad_card", "knocker"),
+    ({"kind": "record", "record": {"format": "gin-rummy-deal/1"}}, "bad_record",
+     "record.dealer"),
+    ({"kind": "undo"}, "invalid", "kind"),
+    ({"kind": "void", "points": 3}, "invalid", "points"),
+])
+def test_bad_hands_change_nothing(call, game, hand, code, field):
+    game_id, auth = game
+    call("POST", f"/api/v1/games/{game_id}/hands", json=quick(0, 7, 22), headers=auth)
+    error_of(call("POST", f"/api/v1/games/{game_id}/hands", json=hand, headers=auth),
+             422, code, field)
+    error_of(call("PUT", f"/api/v1/games/{game_id}/hands/1", json=hand, headers=auth),
+             422, code, field)
+    assert version(call, game_id) == 1
+
+
+def test_a_hand_after_the_end_is_409(call):
+    created = call("POST", "/api/v1/games", json={"players": ["Ana", "Ben"],
+                                                   "rules": {"target": 30}}).json
+    auth = {"Authorization": f"Bearer {created['edit_token']}"}
+    url = f"/api/v1/games/{created['id']}/hands"
+    over = call("POST", url, json=quick(1, 0, 10), headers=auth).json["sheet"]
+    assert over["status"] == "over" and over["result"]["winner"] == 1
+    assert over["result"]["shutout"] and over["result"]["game_bonus"] == 200
+    error_of(call("POST", url, json=quick(0, 5, 20), headers=auth), 409, "game_over")
+    assert version(call, created["id"]) == 1
+
+
+def test_idempotency_key(call, game):
+    game_id, auth = game
+    url = f"/api/v1/games/{game_id}/hands"
+    headers = {**auth, "Idempotency-Key": "hand-1"}
+    first = call("POST", url, json=quick(0, 7, 22), headers=headers)
+    again = call("POST", url, json=quick(0, 7, 22), headers=headers)
+    assert first.status_code == 201 and again.status_code == 200
+    assert again.headers["Idempotent-Replayed"] == "true"
+    assert again.json["hand"] == first.json["hand"] and again.json["sheet"]["version"] == 1
+    error_of(call("POST", url, json=quick(0, 8, 22), headers=headers), 422,
+             "idempotency_key_reused", "Idempotency-Key")
+    error_of(call("POST", url, json=quick(0, 8, 22),
+                  headers={**auth, "Idempotency-Key": "k" * 201}), 422,
+             field="Idempotency-Key")
+    assert version(call, game_id) == 1
+
+
+def test_undo_and_correct(call, game):
+    game_id, auth = game
+    url = f"/api/v1/games/{game_id}/hands"
+    error_of(call("DELETE", f"{url}/last", headers=auth), 409, "nothing_to_undo")
+    call("POST", url, json=quick(0, 7, 22), headers=auth)
+    call("POST", url, json=quick(1, 2, 10), headers=auth)
+    undone = call("DELETE", f"{url}/last", headers=auth)
+    assert undone.status_code == 200 and undone.json["hand"]["n"] == 2
+    assert undone.json["sheet"]["totals"] == [15, 0]
+    fixed = call("PUT", f"{url}/1", json=quick(0, 7, 30), headers=auth)
+    assert fixed.status_code == 200 and fixed.json["hand"]["corrected"]
+    assert fixed.json["sheet"]["totals"] == [23, 0] and fixed.json["sheet"]["version"] == 4
+    error_of(call("PUT", f"{url}/2", json=quick(0, 7, 30), headers=auth), 404, "not_found", "n")
+    error_of(call("PUT", f"{url}/0", json=quick(0, 7, 30), headers=auth), 404)
+
+
+def test_a_correction_that_would_end_the_game_early_is_409(call):
+    created = call("POST", "/api/v1/games", json={"players": ["Ana", "Ben"],
+                                                   "rules": {"target": 40}}).json
+    auth = {"Authorization": f"Bearer {created['edit_token']}"}
+    url = f"/api/v1/games/{created['id']}/hands"
+    call("POST", url, json=quick(0, 5, 20), headers=auth)
+    call("POST", url, json=quick(0, 5, 20), headers=auth)
+    error_of(call("PUT", f"{url}/1", json=quick(0, 0, 20), headers=auth), 409, "game_over")
+    assert version(call, created["id"]) == 2
+
+
+def test_export_and_import(call, game):
+    game_id, auth = game
+    call("POST", f"/api/v1/games/{game_id}/hands", json=quick(0, 7, 22), headers=auth)
+    call("POST", f"/api/v1/games/{game_id}/hands", json={"kind": "void"}, headers=auth)
+    exported = call("GET", f"/api/v1/games/{game_id}/export")
+    assert exported.status_code == 200 and len(exported.json["hands"]) == 2
+    imported = call("POST", "/api/v1/games/import", json=exported.json)
+    assert imported.status_code == 201 and imported.json["id"] != game_id
+    assert imported.json["game"]["totals"] == [15, 0] and imported.json["game"]["stake"] == 0.1
+    match = call("POST", "/api/v1/games/import", json=simulate_match(4))
+    assert match.status_code == 201 and match.json["game"]["status"] == "over"
+    bad = {**exported.json, "hands": [quick(0, 7, 22), quick(0, 12, 22)]}
+    error_of(call("POST", "/api/v1/games/import", json=bad), 422, "rule",
+             "hands.1.knocker_deadwood")
+    error_of(call("POST", "/api/v1/games/import", json={**exported.json, "hands": [
+        {"kind": "quick"}]}), 422, "invalid", "hands.0.defender_deadwood")
+    error_of(call("GET", "/api/v1/games/unknown/export"), 404)
+
+
+def test_player_stats(call, game):
+    game_id, auth = game
+    call("POST", f"/api/v1/games/{game_id}/hands", json=quick(1, 0, 12), headers=auth)
+    stats = call("GET", "/api/v1/players/ben/stats")
+    assert stats.status_code == 200
+    assert (stats.json["name"], stats.json["hands_won"], stats.json["gins"]) == ("Ben", 1, 1)
+    assert stats.json["average_hand"] == 37
+    assert stats.json["head_to_head"][0]["opponent"] == "Ana"
+    error_of(call("GET", "/api/v1/players/nobody/stats"), 404, "not_found", "name")
+
+
+def test_the_openapi_document(call):
+    spec = call.client.get("/api/openapi.json").json
+    assert spec["openapi"].startswith("3.")
+    assert set(spec["paths"]) == {
+        "/api/v1/melds", "/api/v1/verify", "/api/v1/replay", "/api/v1/games",
+        "/api/v1/games/import", "/api/v1/games/{game_id}", "/api/v1/games/{game_id}/hands",
+        "/api/v1/games/{game_id}/hands/last", "/api/v1/games/{game_id}/hands/{n}",
+        "/api/v1/games/{game_id}/export", "/api/v1/players/{name}/stats"}
+    hands = spec["paths"]["/api/v1/games/{game_id}/hands"]["post"]
+    assert {"201", "401", "403", "404", "409", "422"} <= set(hands["responses"])
+    assert hands["security"] == [{"bearerAuth": []}]
+    assert any(p["name"] == "Idempotency-Key" for p in hands["parameters"])
