@@ -2,12 +2,25 @@
 
 ``gunicorn wsgi:app`` works as well; this module only saves typing the
 options and lets ``--db`` choose the database file. Migrations run once in
-the master before the workers start.
+the master before the workers start. gunicorn's control socket is off (it
+is not used, and servers on one machine would share its default path).
+
+:func:`spawn` starts a server in a child process on a free loopback port,
+for the tests and the HTTP benchmark.
 """
 
 from __future__ import annotations
 
 import os
+import re
+import shutil
+import signal
+import subprocess
+import sys
+import tempfile
+import time
+import urllib.request
+from pathlib import Path
 
 from gunicorn.app.base import BaseApplication
 
@@ -41,3 +54,57 @@ def serve(host: str = "127.0.0.1", port: int = 8000, workers: int = 2,
     Storage()
     Server({"bind": f"{host}:{port}", "workers": workers, "threads": threads,
             "proc_name": "scorekeeper", "control_socket_disable": True}).run()
+
+
+def spawn(db: str | os.PathLike, *, workers: int = 2, wsgi: bool = False,
+          timeout: float = 30.0) -> tuple[subprocess.Popen, str]:
+    """Start a server on a free loopback port: ``(process, base URL)``, once it answers.
+
+    By default it runs ``scorekeeper serve --port 0``; with ``wsgi`` it runs
+    ``gunicorn wsgi:app`` with ``SCOREKEEPER_DB`` set instead. The port is
+    read from gunicorn's log (kept in a temporary file). Stop it with :func:`stop`.
+    """
+    bin_dir = Path(sys.executable).parent
+    if wsgi:
+        argv = [sys.executable, "-m", "gunicorn", "--bind", "127.0.0.1:0", "--workers",
+                str(workers), "--no-control-socket", "wsgi:app"]
+    else:
+        script = shutil.which("scorekeeper", path=str(bin_dir)) or "scorekeeper"
+        argv = [script, "serve", "--port", "0", "--workers", str(workers), "--db", str(db)]
+    env = {**os.environ, "SCOREKEEPER_DB": str(db)}
+    with tempfile.TemporaryFile() as log:  # the child keeps its own handle on it
+        process = subprocess.Popen(argv, stdout=log, stderr=log, env=env,
+                                   start_new_session=True)
+        deadline = time.monotonic() + timeout
+        while time.monotonic() < deadline:
+            log.seek(0)
+            text = log.read().decode(errors="replace")
+            found = re.search(r"Listening at: (http://127\.0\.0\.1:\d+)", text)
+            if found and _answers(found.group(1)):
+                return process, found.group(1)
+            if process.poll() is not None:
+                raise RuntimeError(f"the server exited with status {process.returncode}:"
+                                   f"\n{text}")
+            time.sleep(0.05)
+    stop(process)
+    raise RuntimeError(f"the server did not answer within {timeout} s")
+
+
+def _answers(url: str) -> bool:
+    try:
+        with urllib.request.urlopen(url + "/api/openapi.json", timeout=5):
+            return True
+    except OSError:
+        return False
+
+
+def stop(process: subprocess.Popen, timeout: float = 30.0) -> int:
+    """Stop a server started by :func:`spawn` (SIGTERM: gunicorn's graceful stop)."""
+    if process.poll() is None:
+        process.send_signal(signal.SIGTERM)
+        try:
+            process.wait(timeout)
+        except subprocess.TimeoutExpired:
+            os.killpg(process.pid, signal.SIGKILL)
+            process.wait()
+    return process.returncode
