@@ -412,7 +412,10 @@ def hand_replay(game_id: str, n: int):
     if given.get("kind") != "record":
         abort(404, f"Hand {n} was not entered from a deal record, so there is nothing to"
                    " replay.")
-    steps = scorepad.replay_steps(given["record"], sheet["players"])
+    try:
+        steps = scorepad.replay_steps(given["record"], sheet["players"], sheet["rules"])
+    except ScorekeeperError as error:
+        abort(409, scorepad.friendly(error))
     step = _step_number(len(steps))
     return _render("pad/replay.html", steps=steps, step=step, current=steps[step],
                    record_text=None, game_id=game_id, n=n,

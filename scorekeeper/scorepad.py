@@ -282,7 +282,8 @@ def quick_input(
     up = _upcard(rules, upcard)
     limit = rules.knock_limit_for(up)
     if kind == "knock":
-        k = _whole(knocker_deadwood, "knocker_deadwood", "the deadwood of who went out", 10)
+        k = _whole(knocker_deadwood, "knocker_deadwood", "the deadwood of who went out",
+                   MAX_DEADWOOD)
         if k and limit == 0:
             why = ("these rules" if not rules.oklahoma
                    else f"the upcard {card_info(up)['label']}")
@@ -497,7 +498,7 @@ def friendly(error: BaseException) -> str:
     writes card codes with suit symbols (``T♠`` becomes ``10♠``).
     """
     message = str(error.args[0]) if error.args else str(error)
-    message = re.sub(r"^(knocker|defender|upcard)(\[\d+\])?: ", "", message)
+    message = re.sub(r"^(knocker|defender|upcard|record)(\[\d+\])?: ", "", message)
     message = re.sub(r"^expected 10 or 11 cards, got (\d+)$",
                      r"Tap 10 cards (11 for big gin); \1 tapped so far.", message)
     message = re.sub(r"^expected 10 cards, got (\d+)$", r"Tap 10 cards; \1 tapped so far.",
@@ -565,13 +566,12 @@ def _money(amount: float) -> str:
 
 def _result_view(result: Mapping[str, Any], names: Sequence[str], rules: Mapping[str, Any],
                  boxes: Sequence[int]) -> dict[str, Any]:
-    """One finished game's bonuses itemised (a ``score_sheet`` result)."""
+    """One finished game's bonuses itemised (a ``score_sheet`` result, the boxes won)."""
     winner = result["winner"]
     rows = []
     for p, name in enumerate(names):
         items = [("Hand points", result["totals"][p])]
-        items.append((f"Box bonus ({boxes[p]} x {rules['box_bonus']})",
-                      result["box_bonus"][p]))
+        items.append((f"Box bonus ({rules['box_bonus']} a box)", result["box_bonus"][p]))
         if p == winner:
             label = "Game bonus"
             if result["shutout"] and rules["shutout"] == "double_bonus":
@@ -581,7 +581,7 @@ def _result_view(result: Mapping[str, Any], names: Sequence[str], rules: Mapping
                 subtotal = sum(v for _, v in items)
                 items.append(("Shutout: total doubled", subtotal))
         rows.append({"name": name, "items": items, "final": result["final"][p],
-                     "winner": p == winner})
+                     "winner": p == winner, "boxes": boxes[p]})
     return {"winner": names[winner], "loser": names[1 - winner], "rows": rows,
             "table": _table(rows), "shutout": result["shutout"], "net": result["net"],
             "settlement": _settlement(result.get("settlement"), names)}
@@ -717,20 +717,26 @@ _VERB_WORDS = {"pass": "passes", "draw stock": "draws from the stock",
                "gin": "goes gin, discarding", "big gin": "goes big gin"}
 
 
-def replay_steps(record: Any, names: Sequence[str] | None = None) -> list[dict[str, Any]]:
+def replay_steps(record: Any, names: Sequence[str] | None = None,
+                 rules: Mapping[str, Any] | None = None) -> list[dict[str, Any]]:
     """Every state of a recorded deal, for the step-by-step viewer.
 
     Step 0 is the deal; each later step follows one action; the last is the
     showdown (or the void hand). Each step is ``{"n", "text" (what just
     happened), "hands": [{"name", "cards", "count", "deadwood", "to_act"}],
     "upcard", "pile" (bottom first), "top", "stock", "new" (card codes
-    that just moved), "showdown" (a :func:`showdown_view` on the last step)
-    , "void"}``. ``names`` label the players (default: the record's).
+    that just moved), "showdown" (a :func:`showdown_view` on the last step),
+    "void"}``. ``names`` label the players (default: the record's); with
+    ``rules`` (a stored game's) the record is replayed under the game's rules
+    and players, as :func:`~scorekeeper.hands.evaluate_hand` scored it.
     Raises :class:`RecordError` like :func:`~scorekeeper.replay`.
     """
     from .engine import SHOWDOWN
     from .records import SHOWDOWN_KEYS, load_deal
 
+    if rules is not None and isinstance(record, Mapping):
+        record = {**record, "format": record.get("format", DEAL_FORMAT),
+                  "rules": dict(rules), "players": list(names or ())}
     deal, actions, declared = load_deal(record)
     labels = list(names) if names else list(deal.names)
 

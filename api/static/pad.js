@@ -56,13 +56,13 @@ function setupGrid(fieldset) {
     }
     live.append(" · ", el("span", { class: "dw", text: `deadwood ${data.deadwood}` }));
     if (data.melds.length) {
-      const melds = el("div", { class: "small" }, "Best melds: ");
+      const melds = el("div", { class: "small melds" }, "Best melds: ");
       for (const meld of data.melds) {
         melds.append(el("span", { class: "meld" }, ...meld.map(cardChip)));
       }
       live.append(melds);
     } else if (count) {
-      live.append(el("div", { class: "small muted", text: "No melds yet." }));
+      live.append(el("div", { class: "small muted melds", text: "No melds yet." }));
     }
   }
 

@@ -1,0 +1,296 @@
+"""Browser tests of the scorepad: Playwright (Python) driving Debian's chromium at 390 x 844.
+
+A real gunicorn serves the app on a free port with a temporary database.
+The tests never download a browser: they use ``/usr/bin/chromium`` (the
+README's test command installs it from Debian's packages) and are skipped
+with a message when it is missing. Screenshots of the main screens go to
+``tests/artifacts/`` (ignored by git).
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import shutil
+import socket
+import subprocess
+import sys
+import time
+import urllib.request
+from pathlib import Path
+
+import pytest
+
+import scorekeeper as sk
+
+ROOT = Path(__file__).resolve().parent.parent
+ARTIFACTS = ROOT / "tests" / "artifacts"
+CHROMIUM = shutil.which("chromium") or "/usr/bin/chromium"
+ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking",
+        "--disable-component-update", "--disable-sync", "--no-first-run"]
+PHONE = {"width": 390, "height": 844}
+
+pytestmark = pytest.mark.skipif(not os.path.exists(CHROMIUM),
+                                reason="chromium is not installed (tests/run.sh installs it)")
+
+# Ana goes out with A-2-3 of spades, three fours and 9-10-J of diamonds, 2 of clubs
+# left (deadwood 2); Bor has 4-5-6 of spades, 7-8-9 of clubs and J-Q-K of hearts,
+# 3 of diamonds left (deadwood 3; the 4 of spades could also go on Ana's melds).
+ANA = "As 2s 3s 4c 4d 4h 9d Td Jd 2c".split()
+BOR = "5s 6s 4s 7c 8c 9c Kh Qh Jh 3d".split()
+
+
+def _free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+@pytest.fixture(scope="session")
+def server(tmp_path_factory):
+    """A real gunicorn serving ``api:create_app()`` on a temporary database."""
+    port = _free_port()
+    env = {**os.environ, "SCOREKEEPER_DB": str(tmp_path_factory.mktemp("pad") / "pad.db"),
+           "SCOREKEEPER_SECRET_KEY": "browser-tests"}
+    gunicorn = Path(sys.executable).with_name("gunicorn")
+    process = subprocess.Popen(
+        [str(gunicorn), "-b", f"127.0.0.1:{port}", "-w", "2", "--log-level", "warning",
+         "api:create_app()"], cwd=ROOT, env=env)
+    url = f"http://127.0.0.1:{port}"
+    deadline = time.monotonic() + 20
+    while True:
+        try:
+            with urllib.request.urlopen(url + "/", timeout=1):
+                break
+        except OSError:
+            if process.poll() is not None or time.monotonic() > deadline:
+                process.kill()
+                pytest.fail("gunicorn did not start")
+            time.sleep(0.1)
+    yield url
+    process.terminate()
+    process.wait(10)
+
+
+@pytest.fixture(scope="session")
+def browser():
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as p:
+        browser = p.chromium.launch(executable_path=CHROMIUM, args=ARGS)
+        yield browser
+        browser.close()
+
+
+@pytest.fixture
+def page(browser):
+    context = browser.new_context(viewport=PHONE, device_scale_factor=1, is_mobile=True,
+                                  has_touch=True)
+    page = context.new_page()
+    page.set_default_timeout(5000)
+    errors: list[str] = []
+    page.on("pageerror", lambda error: errors.append(str(error)))
+    page.on("console", lambda msg: errors.append(msg.text) if msg.type == "error"
+            and "Failed to load resource" not in msg.text else None)
+    page.on("dialog", lambda dialog: dialog.accept())
+    yield page
+    context.close()
+    assert not errors, f"browser errors: {errors}"
+
+
+def shot(page, name: str) -> None:
+    ARTIFACTS.mkdir(parents=True, exist_ok=True)
+    page.screenshot(path=str(ARTIFACTS / f"pad-{name}.png"), full_page=True)
+
+
+def start_game(page, server, names=("Ana", "Bor"), preset="standard", stake="0.05"):
+    page.goto(server + "/")
+    page.fill("#player_0", names[0])
+    page.fill("#player_1", names[1])
+    page.locator("label.choice", has_text=names[0]).first.click()  # Ana deals first
+    page.locator("label.choice", has_text=preset.capitalize()).click()
+    if stake:
+        page.fill("#stake", stake)
+    return page
+
+
+def quick_hand(page, who: str, kind: str, mine: str | None, theirs: str) -> None:
+    page.get_by_role("link", name="+ Quick hand").click()
+    page.locator("label.choice", has_text=who).click()
+    page.locator("label.choice", has_text=re.compile(f"^{kind}$", re.I)).click()
+    if mine is not None and kind == "Knock":
+        page.fill("#knocker_deadwood", mine)
+    page.fill("#defender_deadwood", theirs)
+    page.get_by_role("button", name="Add to the sheet").click()
+
+
+def totals(page) -> list[str]:
+    return page.locator(".player .total").all_inner_texts()
+
+
+def tap(page, grid: str, codes) -> None:
+    for code in codes:
+        page.locator(f"label[for='{grid}-{code}']").click()
+
+
+def test_game_from_start_to_finish(page, server, browser):
+    start_game(page, server)
+    # The options follow the preset chosen (the preset's values are shown).
+    page.locator("label.choice", has_text="Classic").click()
+    page.locator("details.options summary").click()
+    assert page.input_value("#opt-gin_bonus") == "20"
+    page.locator("label.choice", has_text="Standard").click()
+    assert page.input_value("#opt-gin_bonus") == "25"
+    shot(page, "start")
+    page.get_by_role("button", name="Start the game").click()
+    expect_url = re.compile(r"/games/[\w-]+$")
+    assert expect_url.search(page.url)
+    sheet_url = page.url
+    assert totals(page) == ["0", "0"]
+    assert "Ana deals" in page.inner_text("main")
+
+    # Hand 1 by tapping cards: live deadwood, a card used twice is refused.
+    page.get_by_role("link", name="+ Tap the cards").click()
+    page.locator("label.choice", has_text="Ana").click()
+    tap(page, "p0", ANA[:3])
+    live = page.locator("#live-p0")
+    live.get_by_text("deadwood 0").wait_for()
+    tap(page, "p0", ANA[3:])
+    live.get_by_text("deadwood 2").wait_for()
+    assert "10 cards" in live.inner_text()
+    assert live.locator(".meld").count() == 3
+    assert page.locator("#p1-As").is_disabled()   # Ana holds the ace of spades
+    tap(page, "p1", BOR)
+    page.locator("#live-p1").get_by_text("deadwood 3").wait_for()
+    shot(page, "cards")
+    page.get_by_role("button", name="Check the hand").click()
+    result = page.locator("#result")
+    assert "Ana knocks and scores 1" in result.inner_text()
+    assert page.locator("#p0-As").is_checked()     # what was tapped is kept
+    shot(page, "cards-checked")
+    page.get_by_role("button", name="Add to the sheet").click()
+    main = page.inner_text("main")
+    assert "Hand 1 added" in main and "Laid off" in main and "deadwood 2" in main
+    assert page.locator(".showdown [aria-label='four of spades']").count() >= 1
+    shot(page, "hand-result")
+    page.get_by_role("link", name="Back to the sheet").first.click()
+    assert totals(page) == ["1", "0"]
+
+    # Quick hands, with a mistake shown next to its field and nothing lost.
+    page.get_by_role("link", name="+ Quick hand").click()
+    page.locator("label.choice", has_text="Bor").click()
+    page.fill("#knocker_deadwood", "12")
+    page.fill("#defender_deadwood", "30")
+    page.get_by_role("button", name="Add to the sheet").click()
+    error = page.locator("#err-knocker_deadwood")
+    assert "10 or less" in error.inner_text()
+    assert page.input_value("#defender_deadwood") == "30"
+    assert page.locator("input[name=knocker][value='1']").is_checked()
+    shot(page, "quick-error")
+    page.fill("#knocker_deadwood", "5")
+    page.get_by_role("button", name="Add to the sheet").click()
+    assert totals(page) == ["1", "25"]             # Bor knocks 5 v 30
+    quick_hand(page, "Ana", "Gin", None, "20")     # Ana: 25 + 20
+    assert totals(page) == ["46", "25"]
+
+    # Undo the last hand, then correct hand 2 and void hand 1.
+    page.get_by_role("button", name="Undo the last hand").click()
+    assert totals(page) == ["1", "25"]
+    assert "Hand 3 taken back" in page.inner_text("main")
+    page.get_by_role("link", name="Hand 2 details").click()
+    page.get_by_role("link", name="Correct hand 2").click()
+    assert page.input_value("#defender_deadwood") == "30"
+    page.fill("#defender_deadwood", "15")
+    page.get_by_role("button", name="Save the correction").click()
+    page.get_by_role("link", name="Back to the sheet").first.click()
+    assert totals(page) == ["1", "10"]
+    page.get_by_role("link", name="Hand 1 details").click()
+    page.get_by_role("button", name="Void hand 1").click()
+    assert totals(page) == ["0", "10"]
+    assert page.locator("#hand-1 .badge.void").count() == 1
+    shot(page, "sheet")
+
+    # Play to the end: Bor gins three times (25 + 10 each: 10 + 105 = 115).
+    for _ in range(3):
+        quick_hand(page, "Bor", "Gin", None, "10")
+    assert totals(page) == ["0", "115"]
+    over = page.locator("section.over")
+    text = over.inner_text()
+    assert "Game over: Bor wins" in text and "Shutout" in text
+    assert "Game bonus (doubled: shutout)" in text and "200" in text
+    assert "Box bonus (25 a box)" in text and "415" in text  # 115 + 100 + 200
+    assert "Ana pays Bor 20.75" in text                       # 415 x 0.05
+    assert page.locator(".chart polyline").count() == 2
+    shot(page, "game-over")
+
+    # Anyone else with the link sees the sheet read-only.
+    other = browser.new_context(viewport=PHONE, is_mobile=True, has_touch=True)
+    watcher = other.new_page()
+    watcher.goto(sheet_url)
+    assert "read-only" in watcher.inner_text("main")
+    assert watcher.get_by_role("button", name="Undo the last hand").count() == 0
+    assert watcher.get_by_role("button", name="New game with the same players").count() == 0
+    assert watcher.locator(".player .total").all_inner_texts() == ["0", "115"]
+    shot(watcher, "shared-read-only")
+    response = watcher.goto(sheet_url + "/hand")
+    assert response.status == 403
+    other.close()
+
+    # New game with the same players: Bor won, so Bor deals.
+    page.get_by_role("button", name="New game with the same players").click()
+    assert page.url != sheet_url and totals(page) == ["0", "0"]
+    assert "Bor deals" in page.inner_text("main")
+
+
+def test_replay_a_record_and_enter_it(page, server):
+    record = sk.simulate(7, dealer=0)
+    result = sk.replay(record)
+    page.goto(server + "/replay")
+    page.fill("#record", json.dumps(record))
+    page.get_by_role("button", name="Replay from the start").click()
+    assert "Step 0 of" in page.inner_text(".steps")
+    assert page.locator(".hand-row").count() == 2
+    page.get_by_role("button", name="Next").click()
+    assert "Step 1 of" in page.inner_text(".steps")
+    page.get_by_role("button", name="Previous").click()
+    assert "Step 0 of" in page.inner_text(".steps")
+    shot(page, "replay-start")
+    steps = len(record["actions"]) + (0 if result["void"] else 1)
+    for _ in range(steps):
+        page.get_by_role("button", name="Next").click()
+    assert page.get_by_role("button", name="Next").is_disabled()
+    if result["void"]:
+        assert "void" in page.inner_text("main")
+    else:
+        assert "The result" in page.inner_text("main")
+    shot(page, "replay-end")
+
+    # The same deal entered as a hand of a game with the record's players.
+    start_game(page, server, names=tuple(record["players"]), stake="")
+    page.get_by_role("button", name="Start the game").click()
+    page.get_by_role("link", name="+ Deal record").click()
+    page.fill("#record", "{not json")
+    page.get_by_role("button", name="Add to the sheet").click()
+    assert "not a deal record" in page.inner_text("#err-record")
+    assert page.input_value("#record") == "{not json"
+    page.fill("#record", json.dumps(record))
+    page.get_by_role("button", name="Add to the sheet").click()
+    assert "Hand 1 added" in page.inner_text("main")
+    page.get_by_role("link", name="Replay this deal step by step").click()
+    page.get_by_role("link", name="Next").click()
+    assert "Step 1 of" in page.inner_text(".steps")
+
+
+def test_check_a_knock(page, server):
+    page.goto(server + "/check")
+    tap(page, "k", ANA)
+    tap(page, "d", BOR[:9])
+    page.get_by_role("button", name="Check the hand").click()
+    assert "Tap 10 cards for the other player; 9 tapped" in page.inner_text("#err-defender_cards")
+    assert page.locator("#d-5s").is_checked()
+    tap(page, "d", BOR[9:])
+    page.get_by_role("button", name="Check the hand").click()
+    text = page.inner_text("#result")
+    assert "knocks and scores 1" in text and "Laid off" in text
+    shot(page, "check")
