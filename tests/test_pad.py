@@ -1,0 +1,292 @@
+"""The scorepad pages through Flask's test client, and its domain helpers.
+
+The browser tests (test_pad_browser.py) drive the same pages in chromium;
+these check what is quicker to check here: CSRF refusals, edit rights,
+security headers, pages without JavaScript, Hollywood and Oklahoma sheets,
+and scorekeeper.scorepad's wording and arithmetic.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+
+import pytest
+
+import scorekeeper as sk
+from api import create_app
+from scorekeeper import scorepad
+from scorekeeper.errors import RuleError
+from scorekeeper.rules import Rules
+
+ANA = "As 2s 3s 4c 4d 4h 9d Td Jd 2c".split()
+BOR = "5s 6s 4s 7c 8c 9c Kh Qh Jh 3d".split()
+
+
+@pytest.fixture
+def client(tmp_path):
+    app = create_app({"DATABASE": str(tmp_path / "pad.db"), "SECRET_KEY": "test",
+                      "TESTING": True})
+    return app.test_client()
+
+
+def token(client, path="/") -> str:
+    html = client.get(path).get_data(as_text=True)
+    return re.search(r'name="csrf_token" value="([^"]+)"', html).group(1)
+
+
+def start(client, preset="standard", **extra) -> str:
+    data = {"csrf_token": token(client), "player_0": "Ana", "player_1": "Bor",
+            "preset": preset, "options_for": preset, "dealer": "0", **extra}
+    response = client.post("/games", data=data)
+    assert response.status_code == 303, response.get_data(as_text=True)
+    return response.headers["Location"]
+
+
+def quick(client, game, knocker, kind, k, d, **extra):
+    return client.post(game + "/hand", data={
+        "csrf_token": token(client, game), "mode": "quick", "knocker": str(knocker),
+        "kind": kind, "knocker_deadwood": str(k), "defender_deadwood": str(d), **extra})
+
+
+def text(response) -> str:
+    return re.sub(r"\s+", " ", re.sub(r"<[^>]+>", " ", response.get_data(as_text=True)))
+
+
+# ----------------------------------------------------------------------------- pages
+
+
+def test_pages_send_csp_and_have_no_inline_script_or_style(client):
+    game = start(client)
+    quick(client, game, 0, "knock", 3, 12)
+    for path in ("/", game, game + "/hand?mode=cards", game + "/hands/1", "/check", "/replay"):
+        response = client.get(path)
+        assert response.status_code == 200, path
+        csp = response.headers["Content-Security-Policy"]
+        assert "script-src 'self'" in csp and "unsafe-inline" not in csp
+        html = response.get_data(as_text=True)
+        for tag in re.findall(r"<script\b[^>]*>", html):
+            assert "src=" in tag or 'type="application/json"' in tag, (path, tag)
+        assert not re.search(r"\sstyle=", html), path
+        assert not re.search(r"\son[a-z]+=", html), path
+
+
+def test_post_without_a_valid_csrf_token_is_refused_and_keeps_the_fields(client):
+    game = start(client)
+    response = client.post(game + "/hand", data={"mode": "quick", "knocker": "1",
+                                                 "defender_deadwood": "37"})
+    assert response.status_code == 400
+    html = response.get_data(as_text=True)
+    assert "Send again" in html and 'value="37"' in html
+    assert client.post("/games", data={"csrf_token": "forged", "player_0": "X",
+                                       "player_1": "Y"}).status_code == 400
+    assert client.post(game + "/undo", data={"csrf_token": token(client)},
+                       headers={"Origin": "https://evil.example"}).status_code == 400
+    assert "No hands yet" in text(client.get(game))
+
+
+def test_only_the_starting_browser_may_edit(client, tmp_path):
+    game = start(client)
+    cookie = client.get_cookie("sk_edit_" + game.rsplit("/", 1)[1])
+    assert cookie is not None and cookie.http_only
+    other = client.application.test_client()
+    assert other.get(game).status_code == 200
+    assert "read-only" in text(other.get(game))
+    response = quick(other, game, 0, "knock", 3, 12)
+    assert response.status_code == 403 and "read-only" in text(response)
+    assert other.get(game + "/hand").status_code == 403
+
+
+def test_quick_errors_are_next_to_their_field_and_keep_what_was_typed(client):
+    game = start(client)
+    response = quick(client, game, 0, "knock", 11, 40)
+    assert response.status_code == 422
+    html = response.get_data(as_text=True)
+    assert re.search(r'id="err-knocker_deadwood"[^>]*>A knock needs 10 or less', html)
+    assert 'value="40"' in html and 'value="11"' in html
+    response = client.post(game + "/hand", data={"csrf_token": token(client), "mode": "quick",
+                                                 "kind": "knock", "defender_deadwood": "5"})
+    assert "Choose who went out" in text(response)
+
+
+def test_cards_check_then_save_and_duplicate_card(client):
+    game = start(client)
+    data = {"csrf_token": token(client), "mode": "cards", "knocker": "0", "cards_0": ANA,
+            "cards_1": BOR, "action": "check"}
+    response = client.post(game + "/hand", data=data)
+    assert response.status_code == 200 and "Ana knocks and scores 1" in text(response)
+    assert "No hands yet" in text(client.get(game))
+    twice = {**data, "cards_1": [*BOR[:9], "As"]}
+    response = client.post(game + "/hand", data=twice)
+    assert response.status_code == 422
+    assert re.search(r'id="err-cards_1"[^>]*>A♠ is tapped for both players',
+                     response.get_data(as_text=True))
+    response = client.post(game + "/hand", data={**data, "action": "save"})
+    assert response.status_code == 303
+    assert "Ana knocked: 1" in text(client.get(game))
+
+
+def test_void_correct_and_undo(client):
+    game = start(client)
+    quick(client, game, 0, "knock", 3, 12)           # Ana 9
+    quick(client, game, 1, "gin", 0, 20)             # Bor 45
+    response = client.post(game + "/hands/1/void", data={"csrf_token": token(client)})
+    assert response.status_code == 303
+    page = text(client.get(game))
+    assert "Void hand" in page and "Bor went gin: 45" in page
+    client.post(game + "/hands/2/edit", data={
+        "csrf_token": token(client), "mode": "quick", "knocker": "1", "kind": "gin",
+        "knocker_deadwood": "0", "defender_deadwood": "5"})
+    assert "Bor went gin: 30" in text(client.get(game))
+    client.post(game + "/undo", data={"csrf_token": token(client)})
+    assert "Bor went gin" not in text(client.get(game))
+
+
+def test_hollywood_sheet_shows_three_columns(client):
+    game = start(client, "hollywood")
+    for _ in range(3):
+        quick(client, game, 0, "gin", 0, 10)          # 35 each: columns 1, 1-2, 1-3
+    html = client.get(game).get_data(as_text=True)
+    assert "Hollywood: three games" in html
+    rows = re.findall(r'<tr><th scope="row">(\d)</th>(.*?)</tr>', html, re.S)
+    assert [row[0] for row in rows] == ["1", "2", "3"]
+    assert "105" in rows[0][1] and "70" in rows[1][1] and "35" in rows[2][1]
+
+
+def test_oklahoma_needs_the_upcard_and_spades_double(client):
+    game = start(client, "oklahoma")
+    response = quick(client, game, 0, "knock", 3, 12)
+    assert response.status_code == 422 and "Pick the first upcard" in text(response)
+    response = quick(client, game, 0, "knock", 3, 12, upcard="5s")
+    assert response.status_code == 303
+    assert "Ana knocked: 18" in text(client.get(game))    # (12 - 3) x 2
+
+
+def test_start_form_errors_and_custom_options(client):
+    response = client.post("/games", data={"csrf_token": token(client), "player_0": "Ana",
+                                           "player_1": "ana", "preset": "standard",
+                                           "options_for": "standard", "gin_bonus": "x",
+                                           "stake": "lots"})
+    assert response.status_code == 422
+    html = response.get_data(as_text=True)
+    assert "need different names" in html and "whole number" in html and "stake per point" in html
+    assert 'value="lots"' in html
+    game = start(client, "standard", gin_bonus="30", target="50")
+    assert "gin bonus 30" in text(client.get(game)) and "to 50" in text(client.get(game))
+
+
+def test_game_over_and_rematch(client):
+    game = start(client, stake="0.10")
+    for _ in range(3):
+        quick(client, game, 1, "gin", 0, 10)
+    page = text(client.get(game))
+    assert "Game over: Bor wins" in page and "Ana pays Bor 38.00" in page  # (105+75+200) x 0.1
+    response = client.post(game + "/rematch", data={"csrf_token": token(client)})
+    assert response.status_code == 303
+    assert "Bor deals" in text(client.get(response.headers["Location"]))
+
+
+def test_replay_page_without_javascript(client):
+    record = sk.simulate(11, dealer=1)
+    response = client.post("/replay", data={"csrf_token": token(client),
+                                            "record": json.dumps(record),
+                                            "step": "2"})
+    assert response.status_code == 200 and "Step 2 of" in text(response)
+    response = client.post("/replay", data={"csrf_token": token(client), "record": "[1"})
+    assert response.status_code == 422 and "not a deal record" in text(response)
+
+
+def test_four_colour_setting_and_live_melds(client):
+    response = client.post("/settings", data={"csrf_token": token(client), "four_colour": "on",
+                                              "next": "/check"})
+    assert response.headers["Location"] == "/check"
+    assert 'class="four"' in client.get("/check").get_data(as_text=True)
+    data = client.get("/pad/melds?cards=As 2s 3s Kd").get_json()
+    assert data["deadwood"] == 10 and data["melds"][0][0]["name"] == "ace of spades"
+    assert client.get("/pad/melds?cards=As As").status_code == 422
+
+
+# ----------------------------------------------------------------------------- domain helpers
+
+
+def test_card_info_labels_for_people_and_screen_readers():
+    assert scorepad.card_info("Ts") == {"code": "Ts", "rank": "10", "suit": "s", "symbol": "♠",
+                                        "label": "10♠", "name": "ten of spades",
+                                        "suit_name": "spades"}
+    grid = scorepad.card_grid()
+    assert [row["suit"] for row in grid] == list("shdc")
+    assert all(len(row["cards"]) == 13 for row in grid)
+
+
+@pytest.mark.parametrize(("kind", "k", "d", "field", "words"), [
+    ("knock", "12", "20", "knocker_deadwood", "10 or less"),
+    ("knock", "", "20", "knocker_deadwood", "whole number"),
+    ("gin", "4", "20", "knocker_deadwood", "Gin means no deadwood"),
+    ("knock", "3", "99", "defender_deadwood", "at most 98"),
+    ("big_gin", "0", "20", "kind", "not played"),
+    ("fold", "0", "1", "kind", "Choose"),
+])
+def test_quick_input_refusals(kind, k, d, field, words):
+    with pytest.raises(RuleError) as error:
+        scorepad.quick_input("standard", "0", kind, k, d)
+    assert error.value.option == field and words in str(error.value)
+
+
+def test_quick_input_builds_hand_inputs():
+    assert scorepad.quick_input(None, "1", "knock", "0", "7") == {
+        "kind": "quick", "knocker": 1, "knocker_deadwood": 0, "defender_deadwood": 7}
+    assert scorepad.quick_input(None, "", "void") == {"kind": "void"}
+    assert scorepad.quick_input("modern", "0", "big_gin", "", "12")["big_gin"] is True
+    with pytest.raises(RuleError, match="only gin ends a hand"):
+        scorepad.quick_input("straight", "0", "knock", "3", "12")
+
+
+def test_rules_from_form_follows_the_chosen_preset_without_javascript():
+    values = scorepad.preset_values()["standard"]
+    # Oklahoma chosen while the fields still show the standard values: Oklahoma's apply.
+    rules = scorepad.rules_from_form({"preset": "oklahoma", "options_for": "standard", **values})
+    assert rules == Rules.preset("oklahoma")
+    # A field changed from what was shown is applied on top of the chosen preset.
+    rules = scorepad.rules_from_form({"preset": "oklahoma", "options_for": "standard",
+                                      **values, "undercut_bonus": "10"})
+    assert rules == Rules.preset("oklahoma", undercut_bonus=10)
+    rules = scorepad.rules_from_form({"preset": "standard", **values, "big_gin_bonus": "40"})
+    assert rules.big_gin_bonus == 40
+
+
+def test_showdown_view_and_what_could_be_laid_off():
+    result = sk.verify_knock(ANA, BOR)
+    view = scorepad.showdown_view(result, ["Ana", "Bor"])
+    assert view["headline"] == "Ana knocks and scores 1."
+    assert view["breakdown"] == "1 deadwood difference = 1"
+    possible = {(x["card"]["code"], x["meld"][0]["code"]) for x in view["could_lay_off"]}
+    assert possible == {("4s", "4c"), ("4s", "As"), ("5s", "As"), ("6s", "As")}
+    undercut = scorepad.showdown_view(sk.verify_knock(
+        "As 2s 3s 4c 4d 4h 9d Td Jd Tc", "5c 5d 5h 7c 8c 9c Kh Qh Jh 2d"), ["Ana", "Bor"])
+    assert undercut["outcome"] == "undercut" and "Undercut! Bor scores" in undercut["headline"]
+
+
+def test_chart_geometry():
+    sheet = sk.sheet.score_sheet([{"winner": 0, "points": 50, "outcome": "knock"}],
+                                 players=["A", "B"])
+    chart = scorepad.chart(sheet, width=100, height=60)
+    assert chart["lines"][0]["points"] == "8.0,52.0 92.0,30.0"
+    assert chart["target_y"] == 8.0 and chart["lines"][1]["total"] == 0
+
+
+def test_friendly_messages():
+    error = sk.CardError("knocker: duplicate card Ts at position 3 (already at position 1)")
+    assert scorepad.friendly(error) == "Duplicate card 10♠ at position 3 (already at position 1)."
+
+
+def test_replay_steps_of_a_simulated_deal():
+    record = sk.simulate(5, dealer=0)
+    steps = scorepad.replay_steps(record)
+    result = sk.replay(record)
+    assert len(steps) == len(record["actions"]) + (1 if not result["void"] else 0) + 1
+    assert [len(h["cards"]) for h in steps[0]["hands"]] == [10, 10]
+    assert steps[0]["stock"] == 31 and steps[0]["pile"][0]["code"] == record["upcard"]
+    last = steps[-1]
+    assert last["void"] == result["void"]
+    if not result["void"]:
+        assert last["showdown"]["points"] == result["points"]
