@@ -141,8 +141,9 @@ class Deal:
 
     ``hands`` are the two players' 10 cards (by player index), ``upcard``
     the card turned up, ``stock`` the other 31 cards, top first; cards may
-    be codes or :class:`Card`. ``names`` only label messages. ``dealt`` and
-    ``initial_stock`` keep the cards as dealt. Raises
+    be codes or :class:`Card`. ``names`` only label messages. ``hands`` holds
+    the two current hands as 52-bit masks (:meth:`hand` gives the cards);
+    ``dealt`` and ``initial_stock`` keep the cards as dealt. Raises
     :class:`CardError` unless the 52 cards are the deck.
     """
 
