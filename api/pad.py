@@ -26,6 +26,7 @@ from typing import Any
 from flask import (
     Blueprint,
     abort,
+    current_app,
     jsonify,
     make_response,
     redirect,
@@ -33,7 +34,7 @@ from flask import (
     request,
     url_for,
 )
-from werkzeug.exceptions import HTTPException
+from werkzeug.exceptions import HTTPException, InternalServerError
 
 from scorekeeper import games, scorepad
 from scorekeeper.errors import ScorekeeperError
@@ -76,6 +77,13 @@ def _globals() -> dict[str, Any]:
 @bp.errorhandler(HTTPException)
 def _http_error(error: HTTPException):
     return _render("pad/error.html", error.code or 500, error=error)
+
+
+@bp.errorhandler(Exception)
+def _unexpected(error: Exception):
+    current_app.logger.exception("scorepad error", exc_info=error)
+    return _render("pad/error.html", 500, error=InternalServerError(
+        "Something went wrong on the server. Go back, look at the sheet and try again."))
 
 
 def _render(template: str, status: int = 200, **context: Any):

@@ -294,3 +294,29 @@ def test_check_a_knock(page, server):
     text = page.inner_text("#result")
     assert "knocks and scores 1" in text and "Laid off" in text
     shot(page, "check")
+
+
+def test_hollywood_four_colour_deck_and_desktop(page, server):
+    start_game(page, server, names=("Cleo", "Dan"), preset="hollywood", stake="")
+    page.get_by_role("button", name="Start the game").click()
+    for points in ("10", "20", "5"):
+        quick_hand(page, "Cleo", "Gin", None, points)
+    quick_hand(page, "Dan", "Knock", "2", "30")
+    columns = page.locator("table.columns tbody tr").all_inner_texts()
+    # Cleo: 35 in game 1; 45 in games 1-2; 30 in games 1-3 (game 1 closes at 110).
+    # Dan was shut out of game 1, so his first win (28) opens game 2.
+    assert [row.split()[:3] for row in columns] == [
+        ["1", "110", "·"], ["2", "75", "28"], ["3", "30", "·"]]
+    assert "Cleo wins" in columns[0]
+    page.get_by_role("button", name="Four-colour deck").click()
+    assert page.locator("html.four").count() == 1
+    page.get_by_role("link", name="+ Tap the cards").click()
+    tap(page, "p0", ["Ad", "2d", "3d", "Kc"])
+    page.locator("#live-p0").get_by_text("deadwood 10").wait_for()
+    colour = page.eval_on_selector("label[for='p0-Ad']", "e => getComputedStyle(e).backgroundColor")
+    assert colour == "rgb(19, 80, 184)"                      # diamonds are blue
+    shot(page, "hollywood-four-colour-cards")
+    page.set_viewport_size({"width": 1280, "height": 900})
+    assert page.eval_on_selector(".grid", "e => getComputedStyle(e).gridTemplateColumns"
+                                 ).count("px") == 13
+    shot(page, "desktop-cards")
