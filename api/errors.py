@@ -92,7 +92,9 @@ class Api(flask_smorest.Api):
         """Render an HTTP error (including webargs validation errors) as our JSON."""
         data = getattr(error, "data", None) or {}
         status = error.code or 500
-        headers = dict(data.get("headers") or {})
+        headers = {key: value for key, value in error.get_headers()
+                   if key.lower() != "content-type"}  # e.g. Allow on a 405
+        headers.update(data.get("headers") or {})
         if status == 400 and "messages" in data:  # webargs: the body is not JSON
             return error_response(400, "the request body is not valid JSON",
                                   code="invalid_json", field="body", headers=headers)

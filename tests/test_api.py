@@ -133,7 +133,9 @@ def test_bad_json_too_large_and_unknown_routes(call, app):
     error_of(call("POST", "/api/v1/melds", data=big, content_type="application/json"),
              413, "too_large", "body")
     error_of(call("GET", "/api/v1/nowhere"), 404, "not_found")
-    error_of(call("GET", "/api/v1/verify"), 405, "method_not_allowed")
+    not_allowed = call("GET", "/api/v1/verify")
+    error_of(not_allowed, 405, "method_not_allowed")
+    assert "POST" in not_allowed.headers["Allow"]
 
 
 def test_replay(call):
