@@ -23,7 +23,7 @@ JUNK_A = "Ac 5c 9c Kc 2d 6d Td 3h 7h Js"
 JUNK_B = "2c 6c Tc 3d 7d Jd 4h 8h Qh Ks"
 NINE = "2c 3c 4c 7d 7h 7s Ts Js Qs 9d"  # deadwood 9: 2-3-4c, three 7s, T-J-Qs + 9d
 JUNK_D = "Ac 5c 9c Kc 2d 6d Td 3h 8h Ks"  # no meld, no card in common with NINE
-JUNK_C = "5c 8c Jc 3d 6d Jd 2h 4h 8h Qh"  # no meld, deadwood 65, no card in common with NINE
+JUNK_C = "5c 8c Jc 3d 6d Jd 2h 4h 8h Qh"  # no meld, deadwood 66, no card in common with NINE
 
 
 def make_deal(a: str, b: str, upcard: str, stock_top: str = "", *, dealer: int = 1,
