@@ -74,6 +74,11 @@ def _globals() -> dict[str, Any]:
     return {"csrf_field": web.csrf_field, "four_colour": web.four_colour()}
 
 
+@bp.app_template_filter("capfirst")
+def _capfirst(text: str) -> str:
+    return text[:1].upper() + text[1:]
+
+
 @bp.errorhandler(HTTPException)
 def _http_error(error: HTTPException):
     return _render("pad/error.html", error.code or 500, error=error)
@@ -473,7 +478,7 @@ def check():
             hand = scorepad.cards_input(rules, 0, form["knocker_cards"],
                                         form["defender_cards"], form["upcard"])
             view = scorepad.showdown_view(scorepad.check_cards(rules, hand),
-                                          ["Who went out", "The other player"])
+                                          ["the knocker", "the defender"])
         except ScorekeeperError as error:
             errors = _form_errors(error)
             status = 422

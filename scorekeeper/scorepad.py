@@ -410,6 +410,7 @@ def showdown_view(showdown: Mapping[str, Any], names: Sequence[str]) -> dict[str
                    f" {showdown['points']}."
     else:
         headline = f"{knocker} knocks and scores {showdown['points']}."
+    headline = headline[:1].upper() + headline[1:]
     sums = [f"{b['difference']} deadwood difference"]
     if b["bonus"]:
         sums.append(f"{b['bonus']} {OUTCOME_LABELS[outcome]} bonus")
@@ -744,7 +745,7 @@ def replay_steps(record: Any, names: Sequence[str] | None = None,
         acting = None if deal.over or deal.phase == SHOWDOWN else deal.turn
         hands = []
         for p in (0, 1):
-            cards = deal.hand(p)
+            cards = sorted(deal.hand(p), key=lambda c: (GRID_SUITS.index(c.suit), c.rank))
             hands.append({"name": labels[p], "cards": cards_info(cards), "count": len(cards),
                           "deadwood": deadwood_of(cards), "to_act": acting == p,
                           "dealer": deal.dealer == p})

@@ -101,6 +101,7 @@ def page(browser):
 
 def shot(page, name: str) -> None:
     ARTIFACTS.mkdir(parents=True, exist_ok=True)
+    page.evaluate("window.scrollTo(0, 0)")
     page.screenshot(path=str(ARTIFACTS / f"pad-{name}.png"), full_page=True)
 
 
