@@ -194,12 +194,29 @@ function setupModeSwitch(form) {
   sync();
 }
 
+function setupWatch(note) {
+  // A read-only sheet reloads itself when the scorekeeper changes the game.
+  const check = async () => {
+    if (document.visibilityState !== "visible") return;
+    try {
+      const response = await fetch(note.dataset.watch, { headers: { Accept: "application/json" } });
+      if (!response.ok) return;
+      const sheet = await response.json();
+      if (String(sheet.version) !== note.dataset.version) window.location.reload();
+    } catch {
+      // offline for a moment: try again later
+    }
+  };
+  setInterval(check, 15000);
+}
+
 function start() {
   $$("[data-grid]").forEach(setupGrid);
   $$("form[data-options]").forEach(setupOptions);
   $$("[data-copy]").forEach(setupCopy);
   $$("form[data-confirm]").forEach(setupConfirm);
   $$("form[data-quick]").forEach(setupModeSwitch);
+  $$("[data-watch]").forEach(setupWatch);
   setupKeys();
 }
 
