@@ -47,13 +47,19 @@ class Server(BaseApplication):
 
 
 def serve(host: str = "127.0.0.1", port: int = 8000, workers: int = 2,
-          db: str | None = None, threads: int = 1) -> None:
-    """Run gunicorn on ``host:port`` until interrupted; ``db`` sets ``SCOREKEEPER_DB``."""
+          db: str | None = None, threads: int = 2) -> None:
+    """Run gunicorn on ``host:port`` until interrupted; ``db`` sets ``SCOREKEEPER_DB``.
+
+    Workers are gunicorn's ``gthread`` kind: connections are kept alive (no
+    new TCP connection per request) and a slow client does not hold a whole
+    worker. Each thread has its own SQLite connection.
+    """
     if db is not None:
         os.environ["SCOREKEEPER_DB"] = db
     Storage()
-    Server({"bind": f"{host}:{port}", "workers": workers, "threads": threads,
-            "proc_name": "scorekeeper", "control_socket_disable": True}).run()
+    Server({"bind": f"{host}:{port}", "workers": workers, "worker_class": "gthread",
+            "threads": threads, "proc_name": "scorekeeper",
+            "control_socket_disable": True}).run()
 
 
 def spawn(db: str | os.PathLike, *, workers: int = 2, wsgi: bool = False,

@@ -218,13 +218,15 @@ def simulate_command(games: int, seed: int, players: str, preset: str, matches: 
               help="Port to listen on.")
 @click.option("--workers", type=click.IntRange(min=1), default=2, show_default=True,
               help="gunicorn worker processes.")
+@click.option("--threads", type=click.IntRange(min=1), default=2, show_default=True,
+              help="Threads per worker.")
 @click.option("--db", default=None, metavar="PATH",
               help="SQLite database file [default: $SCOREKEEPER_DB or ./scorekeeper.db].")
-def serve(host: str, port: int, workers: int, db: str | None) -> None:
+def serve(host: str, port: int, workers: int, threads: int, db: str | None) -> None:
     """Run the JSON API (and the scorepad) under gunicorn until interrupted."""
     from api.server import serve as run_server  # the web layer, loaded only here
 
-    run_server(host=host, port=port, workers=workers, db=db)
+    run_server(host=host, port=port, workers=workers, threads=threads, db=db)
 
 
 def _verb(result: dict) -> str:
