@@ -163,7 +163,7 @@ def add_hand(store: Storage, game_id: str, hand: Mapping, *,
         before = _score(game, hands)
         if before["over"]:
             raise Conflict(f"the game is over (after hand {len(hands)}); no more hands can"
-                           " be entered", field="hand", code="game_over")
+                           " be entered", code="game_over")
         result = evaluate_hand(hand, game["rules"], players=game["players"],
                                dealer=before["next_dealer"])
         after = _score(game, [*hands, result])
@@ -186,7 +186,7 @@ def undo_last(store: Storage, game_id: str, *,
     def decide(game: dict, log: list[dict]) -> tuple[dict, str]:
         hands = effective_hands(log)
         if not hands:
-            raise Conflict("there is no hand to undo", field="hand", code="nothing_to_undo")
+            raise Conflict("there is no hand to undo", code="nothing_to_undo")
         undone.update(game_sheet(game, log)["hands"][-1])
         return {"undoes": hands[-1]["seq"], "hand": len(hands)}, _status(
             _score(game, hands[:-1]))
@@ -217,14 +217,14 @@ def correct_hand(store: Storage, game_id: str, n: int, hand: Mapping, *,
             if error.option != "hands":
                 raise
             raise Conflict(f"with this correction {error}; undo the later hands first",
-                           field="hand", code="game_over") from error
+                           field="n", code="game_over") from error
         for later, record in zip(changed[n:], after["hands"][n:], strict=True):
             if later["kind"] == "record" and later["detail"]["dealer"] != record["dealer"]:
                 raise Conflict(
                     f"with this correction hand {record['n']} would be dealt by"
                     f" {game['players'][record['dealer']]}, but its deal record has"
                     f" {game['players'][later['detail']['dealer']]} dealing; undo the later"
-                    " hands first", field="hand", code="dealer_rotation")
+                    " hands first", field="n", code="dealer_rotation")
         return {"replaces": hands[n - 1]["seq"], **result}, _status(after)
 
     entry, created = store.append(game_id, "correct", {"hand": n, "with": dict(hand)}, decide,

@@ -165,6 +165,10 @@ def test_create_and_read_a_game(call):
     assert sheet["players"] == ["Ana", "Ben"] and sheet["next_dealer"] == 1
     assert sheet["status"] == "active" and len(sheet["columns"]) == 3
     assert "edit_token" not in sheet and "token_hash" not in str(sheet)
+    auth = {"Authorization": f"Bearer {body['edit_token']}"}
+    hand = call("POST", f"{body['url']}/hands", json=quick(1, 0, 20), headers=auth).json
+    assert hand["hand"]["opened"] == 0 and hand["hand"]["columns"] == [0]
+    assert hand["sheet"]["columns"][0]["totals"] == [0, 45]
     error_of(call("GET", "/api/v1/games/unknown"), 404, "not_found", "id")
 
 
@@ -306,7 +310,7 @@ def test_a_correction_that_would_end_the_game_early_is_409(call):
     url = f"/api/v1/games/{created['id']}/hands"
     call("POST", url, json=quick(0, 5, 20), headers=auth)
     call("POST", url, json=quick(0, 5, 20), headers=auth)
-    error_of(call("PUT", f"{url}/1", json=quick(0, 0, 20), headers=auth), 409, "game_over")
+    error_of(call("PUT", f"{url}/1", json=quick(0, 0, 20), headers=auth), 409, "game_over", "n")
     assert version(call, created["id"]) == 2
 
 
