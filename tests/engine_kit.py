@@ -1,14 +1,14 @@
 """Helpers for the engine tests: hand-made deal records and an independent scorer.
 
-The scorer re-derives a replayed hand's score from RULES.md with its own
-small meld search (no code from ``scorekeeper.melds`` or ``scorekeeper.knock``),
-so the round-trip tests check the engine against a second implementation.
+The scorer re-derives a replayed hand's score from RULES.md with the
+brute-force oracle of ``brute_force.py`` (no code from ``scorekeeper``), so
+the round-trip tests check the engine against a second implementation.
 """
 
 from __future__ import annotations
 
-from functools import lru_cache
-from itertools import combinations, product
+from brute_force import deadwood as least_deadwood
+from brute_force import defender_best, is_meld, value
 
 RANKS = "A23456789TJQK"
 SUITS = "cdhs"
@@ -48,86 +48,6 @@ def draw_and_discard(stock: list[str], first: int, count: int) -> list[str]:
 
 
 # --------------------------------------------------------------------------- independent scorer
-
-
-def value(code: str) -> int:
-    return min(RANKS.index(code[0]) + 1, 10)
-
-
-def is_meld(codes) -> bool:
-    codes = list(codes)
-    if len(codes) < 3 or len(set(codes)) != len(codes):
-        return False
-    ranks = sorted(RANKS.index(c[0]) for c in codes)
-    if len({c[0] for c in codes}) == 1:
-        return len(codes) <= 4
-    if len({c[1] for c in codes}) != 1:
-        return False
-    return ranks == list(range(ranks[0], ranks[0] + len(ranks)))
-
-
-def melds_in(hand) -> list[frozenset]:
-    hand = sorted(hand)
-    found = []
-    for size in range(3, len(hand) + 1):
-        for combo in combinations(hand, size):
-            if is_meld(combo):
-                found.append(frozenset(combo))
-    return found
-
-
-@lru_cache(maxsize=100_000)
-def least_deadwood(hand: frozenset) -> int:
-    """Minimal deadwood by exhaustive search over disjoint melds."""
-    melds = melds_in(hand)
-    best = sum(value(c) for c in hand)
-
-    def walk(start, left):
-        nonlocal best
-        best = min(best, sum(value(c) for c in left))
-        for i in range(start, len(melds)):
-            if melds[i] <= left:
-                walk(i + 1, left - melds[i])
-
-    walk(0, hand)
-    return best
-
-
-def best_layoff_deadwood(defender: frozenset, knocker_melds: list[frozenset]) -> int:
-    """The defender's least deadwood with layoffs on the knocker's melds (RULES.md 5)."""
-    reach: dict[str, list[int]] = {}
-    for index, meld in enumerate(knocker_melds):
-        for card in _reachable(meld, defender):
-            reach.setdefault(card, []).append(index)
-    candidates = sorted(reach)
-    best = least_deadwood(defender)
-    for choice in product(*([None, *reach[c]] for c in candidates)):
-        laid = [set() for _ in knocker_melds]
-        for card, target in zip(candidates, choice, strict=True):
-            if target is not None:
-                laid[target].add(card)
-        if not all(not extra or is_meld(set(m) | extra)
-                   for m, extra in zip(knocker_melds, laid, strict=True)):
-            continue
-        used = set().union(*laid)
-        best = min(best, least_deadwood(frozenset(defender - used)))
-    return best
-
-
-def _reachable(meld: frozenset, held: frozenset) -> list[str]:
-    """Held cards that could join the meld: a set's fourth card, a run's extensions."""
-    ranks = sorted(RANKS.index(c[0]) for c in meld)
-    if len({c[0] for c in meld}) == 1:
-        return [r + s for r in RANKS[ranks[0]] for s in SUITS
-                if r + s in held and r + s not in meld] if len(meld) == 3 else []
-    suit = next(iter(meld))[1]
-    found = []
-    for step, start in ((-1, ranks[0] - 1), (1, ranks[-1] + 1)):
-        rank = start
-        while 0 <= rank < 13 and RANKS[rank] + suit in held:
-            found.append(RANKS[rank] + suit)
-            rank += step
-    return found
 
 
 def check_result(result: dict, rules: dict, *, optimal: bool = True) -> None:
@@ -171,7 +91,7 @@ def check_result(result: dict, rules: dict, *, optimal: bool = True) -> None:
         for meld in k_melds:
             extra = {x["card"] for x in defender["layoffs"] if frozenset(x["meld"]) == meld}
             assert not extra or is_meld(meld | extra)
-        best = best_layoff_deadwood(d_cards, k_melds)
+        best = defender_best(d_cards, k_melds)
     assert d == best if optimal else d >= best
     if big:
         outcome, points = "big_gin", rules["big_gin_bonus"] + d

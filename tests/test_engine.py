@@ -6,17 +6,12 @@ import copy
 import random
 
 import pytest
+from engine_kit import DECK as CODES
+from engine_kit import cards
 
 from scorekeeper import Deal, RuleError, deadwood
 from scorekeeper.cards import DECK, parse_cards
 from scorekeeper.engine import parse_action
-
-try:
-    from .engine_kit import DECK as CODES
-    from .engine_kit import cards
-except ImportError:
-    from engine_kit import DECK as CODES
-    from engine_kit import cards
 
 # Ana (player 0) is the non-dealer in every deal below (dealer=1) and acts first.
 JUNK_A = "Ac 5c 9c Kc 2d 6d Td 3h 7h Js"

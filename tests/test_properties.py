@@ -13,14 +13,10 @@ from __future__ import annotations
 
 from itertools import combinations
 
+import brute_force as bf
 import pytest
 from hypothesis import HealthCheck, event, given, settings
 from hypothesis import strategies as st
-
-try:
-    from . import brute_force as bf
-except ImportError:  # tests/ is not a package: pytest puts it on sys.path
-    import brute_force as bf
 
 import scorekeeper as sk
 from scorekeeper import RuleError, Rules

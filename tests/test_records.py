@@ -6,16 +6,12 @@ import copy
 import json
 
 import pytest
+from engine_kit import DECK, check_result, draw_and_discard, make_record
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from scorekeeper import RecordError, Rules, replay
 from scorekeeper.players import simulate, simulate_match
-
-try:
-    from .engine_kit import DECK, check_result, draw_and_discard, make_record
-except ImportError:
-    from engine_kit import DECK, check_result, draw_and_discard, make_record
 
 JUNK_A = "Ac 5c 9c Kc 2d 6d Td 3h 7h Js"
 JUNK_B = "2c 6c Tc 3d 7d Jd 4h 8h Qh Ks"

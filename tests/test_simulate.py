@@ -6,14 +6,10 @@ import json
 from collections import Counter
 
 import pytest
+from engine_kit import check_result
 
 from scorekeeper import Deal, RuleError, Rules, deadwood, replay, simulate
 from scorekeeper.players import simulate_deal, simulate_match
-
-try:
-    from .engine_kit import check_result
-except ImportError:
-    from engine_kit import check_result
 
 ROUND_TRIP_SEEDS = range(2000)
 
