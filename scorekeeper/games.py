@@ -150,13 +150,17 @@ def _result(store: Storage, game_id: str, seq: int, created: bool
 
 
 def add_hand(store: Storage, game_id: str, hand: Mapping, *,
-             idempotency_key: str | None = None) -> tuple[dict | None, dict, bool]:
+             idempotency_key: str | None = None,
+             expected_version: int | None = None) -> tuple[dict | None, dict, bool]:
     """Enter a new hand; returns ``(hand record, sheet, created)``.
 
     Raises :class:`~scorekeeper.storage.Conflict` (``game_over``) once the
     game has ended, and the domain's errors for a bad hand; either way
     nothing is stored. A repeated ``idempotency_key`` returns the stored
     hand (``created`` False) if it is still on the sheet, else ``None``.
+    With ``expected_version`` (the sheet's ``version`` the change is based
+    on), a game that has moved on raises :class:`~scorekeeper.storage.Stale`;
+    the same holds for :func:`undo_last` and :func:`correct_hand`.
     """
     def decide(game: dict, log: list[dict]) -> tuple[dict, str]:
         hands = effective_hands(log)
@@ -170,12 +174,13 @@ def add_hand(store: Storage, game_id: str, hand: Mapping, *,
         return result, _status(after)
 
     entry, created = store.append(game_id, hand["kind"], dict(hand), decide,
-                                  idempotency_key=idempotency_key)
+                                  idempotency_key=idempotency_key,
+                                  expected_version=expected_version)
     return _result(store, game_id, entry["seq"], created)
 
 
-def undo_last(store: Storage, game_id: str, *,
-              idempotency_key: str | None = None) -> tuple[dict | None, dict, bool]:
+def undo_last(store: Storage, game_id: str, *, idempotency_key: str | None = None,
+              expected_version: int | None = None) -> tuple[dict | None, dict, bool]:
     """Take back the last hand on the sheet; returns ``(the undone hand record, sheet, created)``.
 
     Raises :class:`~scorekeeper.storage.Conflict` (``nothing_to_undo``) when
@@ -191,12 +196,14 @@ def undo_last(store: Storage, game_id: str, *,
         return {"undoes": hands[-1]["seq"], "hand": len(hands)}, _status(
             _score(game, hands[:-1]))
 
-    _, created = store.append(game_id, "undo", {}, decide, idempotency_key=idempotency_key)
+    _, created = store.append(game_id, "undo", {}, decide, idempotency_key=idempotency_key,
+                              expected_version=expected_version)
     return undone or None, load_sheet(store, game_id), created
 
 
 def correct_hand(store: Storage, game_id: str, n: int, hand: Mapping, *,
-                 idempotency_key: str | None = None) -> tuple[dict | None, dict, bool]:
+                 idempotency_key: str | None = None,
+                 expected_version: int | None = None) -> tuple[dict | None, dict, bool]:
     """Score hand ``n`` (1-based) as ``hand`` instead; returns ``(hand record, sheet, created)``.
 
     Raises :class:`~scorekeeper.storage.NotFound` for a hand not on the
@@ -228,7 +235,8 @@ def correct_hand(store: Storage, game_id: str, n: int, hand: Mapping, *,
         return {"replaces": hands[n - 1]["seq"], **result}, _status(after)
 
     entry, created = store.append(game_id, "correct", {"hand": n, "with": dict(hand)}, decide,
-                                  idempotency_key=idempotency_key)
+                                  idempotency_key=idempotency_key,
+                                  expected_version=expected_version)
     return _result(store, game_id, entry["seq"], created)
 
 

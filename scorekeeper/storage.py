@@ -21,6 +21,14 @@ Tables:
 Every write is one ``BEGIN IMMEDIATE`` transaction, so concurrent writers
 (several gunicorn workers) are serialised by SQLite and a refused write
 leaves nothing behind. Connections are per thread and per process.
+
+Durability: ``synchronous = FULL``, so a write is on the disk (the WAL is
+fsynced) before it is acknowledged and survives a power cut as well as a
+killed process; NORMAL would be faster but may lose the last transactions
+on power loss. A write SQLite cannot finish because the disk (or the
+file's page limit) is full raises :class:`StorageFull`, one that waited
+:data:`BUSY_TIMEOUT` for another writer raises :class:`StorageBusy`; either
+way SQLite has rolled the transaction back and nothing is half-written.
 """
 
 from __future__ import annotations
@@ -68,6 +76,41 @@ class KeyReused(StorageError):
     """An idempotency key was sent again with a different request."""
 
 
+class Stale(Conflict):
+    """The write was based on an older version of the game's log than the stored one.
+
+    ``expected`` is the version the request was based on, ``version`` the
+    current one (the number of log entries).
+    """
+
+    def __init__(self, expected: int, version: int):
+        super().__init__(f"the game has changed: it is at version {version}, this change was"
+                         f" based on version {expected}; reload the sheet and try again",
+                         code="stale")
+        self.expected = expected
+        self.version = version
+
+
+class StorageFull(StorageError):
+    """The disk (or the database's size limit) is full; the write was rolled back."""
+
+
+class StorageBusy(StorageError):
+    """Another writer held the database for longer than :data:`BUSY_TIMEOUT`; nothing written."""
+
+
+def _unavailable(error: sqlite3.OperationalError) -> StorageError | None:
+    """The refusal for SQLite's "disk full" and "busy" errors (``None`` for others)."""
+    code = getattr(error, "sqlite_errorcode", 0) & 0xFF  # the primary result code
+    if code == sqlite3.SQLITE_FULL:
+        return StorageFull("the server's disk is full: nothing was written",
+                           code="storage_full")
+    if code in (sqlite3.SQLITE_BUSY, sqlite3.SQLITE_LOCKED):
+        return StorageBusy(f"the database stayed busy for {BUSY_TIMEOUT:g} s: nothing was"
+                           " written; try again", code="busy")
+    return None
+
+
 def default_path() -> str:
     """The database path from ``$SCOREKEEPER_DB``, else ``./scorekeeper.db``."""
     return os.environ.get("SCOREKEEPER_DB") or DEFAULT_PATH
@@ -84,14 +127,19 @@ def _dumps(value: Any) -> str:
 
 @contextmanager
 def _transaction(conn: sqlite3.Connection) -> Iterator[None]:
-    """``BEGIN IMMEDIATE`` ... ``COMMIT``, or ``ROLLBACK`` when the body raises."""
+    """``BEGIN IMMEDIATE`` ... ``COMMIT``, or ``ROLLBACK`` when the body or the commit fails.
+
+    SQLite rolls back by itself after some errors (a full disk); then there
+    is nothing left to roll back.
+    """
     conn.execute("BEGIN IMMEDIATE")
     try:
         yield
+        conn.execute("COMMIT")
     except BaseException:
-        conn.execute("ROLLBACK")
+        if conn.in_transaction:
+            conn.execute("ROLLBACK")
         raise
-    conn.execute("COMMIT")
 
 
 def _migrate_1(db: sqlite_utils.Database) -> None:
@@ -147,7 +195,7 @@ class Storage:
         conn = sqlite3.connect(self.path, timeout=BUSY_TIMEOUT, isolation_level=None,
                                check_same_thread=False)
         conn.execute("PRAGMA foreign_keys = ON")
-        conn.execute("PRAGMA synchronous = NORMAL")
+        conn.execute("PRAGMA synchronous = FULL")
         return sqlite_utils.Database(conn)
 
     @property
@@ -168,10 +216,20 @@ class Storage:
 
     @contextmanager
     def _write(self) -> Iterator[sqlite3.Connection]:
-        """One write transaction on this thread's connection."""
+        """One write transaction on this thread's connection.
+
+        SQLite's "disk full" and "busy" errors become :class:`StorageFull`
+        and :class:`StorageBusy`.
+        """
         conn = self.db.conn
-        with _transaction(conn):
-            yield conn
+        try:
+            with _transaction(conn):
+                yield conn
+        except sqlite3.OperationalError as error:
+            refusal = _unavailable(error)
+            if refusal is None:
+                raise
+            raise refusal from error
 
     def migrate(self) -> int:
         """Bring the file to :data:`SCHEMA_VERSION` (WAL mode on); returns the version.
@@ -306,6 +364,7 @@ class Storage:
         decide: Callable[[dict, list[dict]], tuple[Any, str]],
         *,
         idempotency_key: str | None = None,
+        expected_version: int | None = None,
     ) -> tuple[dict, bool]:
         """Append one entry to a game's log; returns ``(entry, created)``.
 
@@ -317,7 +376,10 @@ class Storage:
         With an ``idempotency_key`` already used in this game for the same
         ``kind`` and ``payload``, nothing is written and the stored entry is
         returned with ``created`` False; used for a different request, it
-        raises :class:`KeyReused`. Raises :class:`NotFound` for an unknown game.
+        raises :class:`KeyReused`. Otherwise, with an ``expected_version``
+        (the number of log entries the change was based on) that is not the
+        log's length, it raises :class:`Stale`. Raises :class:`NotFound` for
+        an unknown game.
         """
         with self._write() as conn:
             game = self._game(conn, game_id)
@@ -333,6 +395,8 @@ class Storage:
                     entry = next(e for e in self._log(conn, game_id) if e["seq"] == row[0])
                     return entry, False
             log = self._log(conn, game_id)
+            if expected_version is not None and expected_version != len(log):
+                raise Stale(expected_version, len(log))
             result, status = decide(game, log)
             entry = {"seq": len(log) + 1, "kind": kind, "payload": payload, "result": result,
                      "idempotency_key": idempotency_key, "created": now()}

@@ -16,8 +16,10 @@ from scorekeeper.storage import (
     Conflict,
     KeyReused,
     NotFound,
+    Stale,
     Storage,
     StorageError,
+    StorageFull,
 )
 
 
@@ -50,6 +52,7 @@ def test_schema_wal_and_foreign_keys(tmp_path):
                                              " = 'table'")}
     assert {"players", "games", "game_players", "hands"} <= tables
     assert store.db.conn.execute("PRAGMA foreign_keys").fetchone()[0] == 1
+    assert store.db.conn.execute("PRAGMA synchronous").fetchone()[0] == 2  # FULL
     with pytest.raises(sqlite3.IntegrityError):
         store.db.conn.execute("INSERT INTO hands (game_id, seq, kind, payload, result, created)"
                               " VALUES ('nope', 1, 'void', '{}', '{}', 'now')")
@@ -158,6 +161,45 @@ def test_idempotency_key(store):
         games.add_hand(store, game_id, quick(0, 6, 20), idempotency_key="k1")
     other, _ = new_game(store)
     assert games.add_hand(store, other, quick(0, 5, 20), idempotency_key="k1")[2]
+
+
+def test_a_write_based_on_an_old_version_is_stale_and_stores_nothing(store):
+    game_id, _ = new_game(store)
+    games.add_hand(store, game_id, quick(0, 5, 20), expected_version=0, idempotency_key="a")
+    with pytest.raises(Stale) as error:
+        games.add_hand(store, game_id, quick(1, 5, 20), expected_version=0)
+    assert (error.value.expected, error.value.version, error.value.code) == (0, 1, "stale")
+    assert "version 1" in str(error.value)
+    for stale in (lambda: games.undo_last(store, game_id, expected_version=3),
+                  lambda: games.correct_hand(store, game_id, 1, quick(0, 6, 20),
+                                             expected_version=0)):
+        with pytest.raises(Stale):
+            stale()
+    assert len(store.log(game_id)) == 1
+    # a retry of the acknowledged write returns its answer, though its version is old now
+    record, sheet, created = games.add_hand(store, game_id, quick(0, 5, 20),
+                                            expected_version=0, idempotency_key="a")
+    assert not created and record["n"] == 1 and sheet["version"] == 1
+    assert games.undo_last(store, game_id, expected_version=1)[1]["version"] == 2
+
+
+def test_a_full_disk_rolls_the_write_back(store):
+    """SQLite's page limit stands in for a full disk: SQLITE_FULL, as on a full file system."""
+    game_id, _ = new_game(store)
+    conn = store.db.conn
+    pages = conn.execute("PRAGMA page_count").fetchone()[0]
+    conn.execute(f"PRAGMA max_page_count = {pages + 2}")
+    stored = 0
+    with pytest.raises(StorageFull) as error:
+        for i in range(500):
+            games.add_hand(store, game_id, {"kind": "void"}, idempotency_key=f"{i:0>150}")
+            stored += 1
+    assert error.value.code == "storage_full" and "nothing was written" in str(error.value)
+    assert stored > 0 and not conn.in_transaction
+    assert [e["seq"] for e in store.log(game_id)] == list(range(1, stored + 1))
+    assert conn.execute("PRAGMA integrity_check").fetchone()[0] == "ok"
+    conn.execute("PRAGMA max_page_count = 1073741823")  # space again: writing goes on
+    assert games.add_hand(store, game_id, {"kind": "void"})[1]["version"] == stored + 1
 
 
 def test_undo_and_correct_are_new_log_entries(store):
