@@ -1,10 +1,12 @@
 """JSON errors: every refusal is ``{"error": {"code", "message", "field"}}``.
 
 Domain errors (bad cards, rules, records) are 422, storage refusals map to
-404 / 409 / 422, HTTP errors (bad JSON 400, missing token 401, wrong token
-403, unknown route 404, too large 413, ...) keep their status, and
-marshmallow validation errors become 422 naming the first field at fault.
-Anything unexpected is a 500 with a generic message (and is logged).
+404 / 409 / 422, a full disk to 507 and a database that stayed busy to 503
+(with ``Retry-After``; nothing was written either way), HTTP errors (bad
+JSON 400, missing token 401, wrong token 403, unknown route 404, too large
+413, ...) keep their status, and marshmallow validation errors become 422
+naming the first field at fault. Anything unexpected is a 500 with a
+generic message (and is logged).
 """
 
 from __future__ import annotations
@@ -18,7 +20,14 @@ from flask import Flask, Response, current_app, jsonify
 from werkzeug.exceptions import HTTPException
 
 from scorekeeper.errors import CardError, RecordError, RuleError, ScorekeeperError
-from scorekeeper.storage import Conflict, KeyReused, NotFound, StorageError
+from scorekeeper.storage import (
+    Conflict,
+    KeyReused,
+    NotFound,
+    StorageBusy,
+    StorageError,
+    StorageFull,
+)
 
 CODES = {
     400: "bad_request",
@@ -32,6 +41,8 @@ CODES = {
     422: "invalid",
     428: "precondition_required",
     500: "internal",
+    503: "busy",
+    507: "storage_full",
 }
 """The ``code`` of an error response by HTTP status, unless a more precise one applies."""
 
@@ -41,8 +52,8 @@ class ErrorBody(ma.Schema):
 
     code = ma.fields.String(required=True, metadata={
         "description": "A stable machine-readable code: invalid, bad_card, rule, bad_record,"
-                       " not_found, unauthorized, forbidden, conflict, game_over, too_large,"
-                       " idempotency_key_reused, ..."})
+                       " not_found, unauthorized, forbidden, conflict, game_over, stale,"
+                       " too_large, idempotency_key_reused, busy, storage_full, ..."})
     message = ma.fields.String(required=True,
                                metadata={"description": "What is wrong, for people."})
     field = ma.fields.String(allow_none=True, metadata={
@@ -128,6 +139,11 @@ def _storage_error(error: StorageError) -> Response:
     if isinstance(error, Conflict):
         return error_response(409, str(error), code=error.code or "conflict",
                               field=error.field)
+    if isinstance(error, StorageFull):
+        current_app.logger.error("storage full: %s", error.__cause__)
+        return error_response(507, str(error))
+    if isinstance(error, StorageBusy):
+        return error_response(503, str(error), headers={"Retry-After": "1"})
     current_app.logger.error("storage error: %s", error)
     return error_response(500, "internal error")
 

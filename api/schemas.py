@@ -9,6 +9,7 @@ is built from them.
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 import marshmallow as ma
@@ -307,8 +308,33 @@ class RecordRequest(ma.Schema):
     format = fields.String(required=True, validate=validate.OneOf([DEAL_FORMAT, MATCH_FORMAT]))
 
 
-class KeyHeader(ma.Schema):
-    """The optional ``Idempotency-Key`` header of a write."""
+IF_MATCH = r'^(\*|"[0-9]{1,9}"|[0-9]{1,9})$'
+"""What ``If-Match`` may hold: ``*``, the sheet's ETag (``"7"``) or its version (``7``)."""
+
+
+class IfMatch(fields.Field):
+    """The ``If-Match`` header: the version the change is based on (``None`` for ``*``)."""
+
+    def __init__(self, **kwargs: Any):
+        kwargs["metadata"] = {
+            "type": "string", "pattern": IF_MATCH, "maxLength": 11,
+            "description": "The ETag of the sheet the change is based on (GET /games/{id}"
+                           ' gives it; "7" or 7 for version 7): when the game has changed'
+                           " since, the change is refused with 409 (code stale) and nothing"
+                           " is written. * (or no header) writes whatever the version.",
+            **kwargs.get("metadata", {})}
+        super().__init__(**kwargs)
+
+    def _deserialize(self, value: Any, attr: str | None, data: Any, **kwargs: Any) -> Any:
+        if not isinstance(value, str) or not re.fullmatch(IF_MATCH, value.strip()):
+            raise ma.ValidationError('If-Match must be the sheet\'s ETag (like "7", from GET'
+                                     " /games/{id}), its version number, or *")
+        text = value.strip()
+        return None if text == "*" else int(text.strip('"'))
+
+
+class WriteHeaders(ma.Schema):
+    """The optional ``Idempotency-Key`` and ``If-Match`` headers of a write."""
 
     class Meta:
         unknown = ma.EXCLUDE
@@ -316,6 +342,7 @@ class KeyHeader(ma.Schema):
     key = fields.String(data_key="Idempotency-Key", validate=validate.Length(1, MAX_KEY),
                         metadata={"description": "Repeating a request with the same key"
                                   " returns the first result and writes nothing."})
+    version = IfMatch(data_key="If-Match")
 
 
 class Settlement(ma.Schema):

@@ -1,4 +1,12 @@
-"""The ``/api/v1`` endpoints: thin views that parse, call the domain and render JSON."""
+"""The ``/api/v1`` endpoints: thin views that parse, call the domain and render JSON.
+
+Game ids in paths have the shape of the ids the store gives out (16
+URL-safe characters, :data:`GAME_ID`), so ``/games/import`` is never
+mistaken for a game. A game's sheet carries an ``ETag`` (its version, the
+number of log entries, quoted); a write sent with ``If-Match: <that ETag>``
+is refused with 409 (code ``stale``, the current ETag in the response) when
+the game has changed since, checked inside the write's transaction.
+"""
 
 from __future__ import annotations
 
@@ -8,12 +16,14 @@ from functools import wraps
 from flask import Response, jsonify, request, url_for
 from flask.views import MethodView
 from flask_smorest import Blueprint
+from werkzeug.routing import BaseConverter
 
 from scorekeeper import games, replay
 from scorekeeper.cards import parse_cards
 from scorekeeper.knock import verify_knock
 from scorekeeper.melds import arrangements, discard_options
 from scorekeeper.stats import player_stats
+from scorekeeper.storage import Stale
 
 from . import get_storage
 from . import schemas as s
@@ -21,6 +31,37 @@ from .errors import ErrorSchema, error_response
 
 blp = Blueprint("api_v1", __name__, url_prefix="/api/v1",
                 description="Melds, knock verification, replays and stored score sheets.")
+
+GAME_ID = r"[A-Za-z0-9_-]{16}"
+"""The shape of a game id (``secrets.token_urlsafe(12)``: 96 random bits)."""
+
+
+class GameIdConverter(BaseConverter):
+    """The ``<game:...>`` path converter: only strings shaped like a game id."""
+
+    regex = GAME_ID
+
+
+def game_id_schema(converter: GameIdConverter) -> dict:
+    """The OpenAPI schema of a game id path parameter."""
+    return {"type": "string", "pattern": f"^{GAME_ID}$",
+            "description": "The game's id (random, 16 URL-safe characters)."}
+
+
+def etag(version: int) -> str:
+    """The ETag of a sheet at this version."""
+    return f'"{version}"'
+
+
+ETAG = {"ETag": {"description": "The sheet's version, quoted: send it back in If-Match.",
+                 "schema": {"type": "string"}, "required": True}}
+"""The documented ETag header of responses that carry a sheet."""
+
+
+@blp.errorhandler(Stale)
+def _stale(error: Stale) -> Response:
+    return error_response(409, str(error), code="stale", field="If-Match",
+                          headers={"ETag": etag(error.version)})
 
 
 def refusals(*statuses: int) -> Callable:
@@ -105,6 +146,7 @@ def _new_game(sheet: dict, token: str) -> Response:
                         "game": body})
     response.status_code = 201
     response.headers["Location"] = body["url"]
+    response.headers["ETag"] = etag(sheet["version"])
     return response
 
 
@@ -112,12 +154,21 @@ def _change(hand: dict | None, sheet: dict, created: bool, status: int = 200) ->
     """A hand change and the updated sheet; a replayed idempotent request says so."""
     response = jsonify({"hand": hand, "sheet": _sheet(sheet)})
     response.status_code = status if created else 200
+    response.headers["ETag"] = etag(sheet["version"])
     if not created:
         response.headers["Idempotent-Replayed"] = "true"
     return response
 
 
+def _write_options(headers: dict) -> dict:
+    """The storage options of a write from its headers (Idempotency-Key, If-Match)."""
+    return {"idempotency_key": headers.get("key"), "expected_version": headers.get("version")}
+
+
 WRITE = {"security": [{"bearerAuth": []}]}
+
+WRITE_REFUSALS = (400, 401, 403, 404, 409, 503, 507)
+"""The error responses of every write (503: the database stayed busy; 507: the disk is full)."""
 
 
 @blp.route("/games")
@@ -125,7 +176,7 @@ class Games(MethodView):
     """Stored games."""
 
     @blp.arguments(s.GameRequest())
-    @blp.response(201, s.NewGame)
+    @blp.response(201, s.NewGame, headers=ETAG)
     @refusals(400, 413)
     def post(self, body):
         """Start a game: 201 with its sheet, its URL and its edit token (shown only now)."""
@@ -138,7 +189,7 @@ class Import(MethodView):
     """Games from elsewhere."""
 
     @blp.arguments(s.ImportRequest())
-    @blp.response(201, s.NewGame)
+    @blp.response(201, s.NewGame, headers=ETAG)
     @refusals(400, 413)
     def post(self, body):
         """Store an exported game as a new game (every hand is scored again)."""
@@ -146,67 +197,69 @@ class Import(MethodView):
         return _new_game(sheet, token)
 
 
-@blp.route("/games/<game_id>")
+@blp.route("/games/<game:game_id>")
 class Game(MethodView):
     """One game's sheet."""
 
-    @blp.response(200, s.Sheet)
+    @blp.response(200, s.Sheet, headers=ETAG)
     @refusals(404)
     def get(self, game_id):
         """The sheet: hands, running totals, boxes, next dealer, status and the result."""
-        return jsonify(_sheet(games.load_sheet(get_storage(), game_id)))
+        sheet = games.load_sheet(get_storage(), game_id)
+        response = jsonify(_sheet(sheet))
+        response.headers["ETag"] = etag(sheet["version"])
+        return response
 
 
-@blp.route("/games/<game_id>/hands")
+@blp.route("/games/<game:game_id>/hands")
 class Hands(MethodView):
     """A game's hands."""
 
     @editor
-    @blp.arguments(s.KeyHeader(), location="headers")
+    @blp.arguments(s.WriteHeaders(), location="headers")
     @blp.arguments(s.HandRequest())
-    @blp.response(201, s.HandChange)
+    @blp.response(201, s.HandChange, headers=ETAG)
     @blp.alt_response(200, schema=s.HandChange, description="A repeated Idempotency-Key:"
-                      " the stored hand, nothing written.", success=True)
-    @refusals(400, 401, 403, 404, 409, 413)
+                      " the stored hand, nothing written.", success=True, headers=ETAG)
+    @refusals(*WRITE_REFUSALS, 413)
     @blp.doc(**WRITE)
     def post(self, headers, hand, game_id):
         """Enter a hand (quick, cards, record or void): the new hand and the updated sheet."""
-        return _change(*games.add_hand(get_storage(), game_id, hand,
-                                       idempotency_key=headers.get("key")), status=201)
+        return _change(*games.add_hand(get_storage(), game_id, hand, **_write_options(headers)),
+                       status=201)
 
 
-@blp.route("/games/<game_id>/hands/last")
+@blp.route("/games/<game:game_id>/hands/last")
 class LastHand(MethodView):
     """The last hand on the sheet."""
 
     @editor
-    @blp.arguments(s.KeyHeader(), location="headers")
-    @blp.response(200, s.HandChange)
-    @refusals(400, 401, 403, 404, 409)
+    @blp.arguments(s.WriteHeaders(), location="headers")
+    @blp.response(200, s.HandChange, headers=ETAG)
+    @refusals(*WRITE_REFUSALS)
     @blp.doc(**WRITE)
     def delete(self, headers, game_id):
         """Undo the last hand (a new log entry): the hand taken back and the updated sheet."""
-        return _change(*games.undo_last(get_storage(), game_id,
-                                        idempotency_key=headers.get("key")))
+        return _change(*games.undo_last(get_storage(), game_id, **_write_options(headers)))
 
 
-@blp.route("/games/<game_id>/hands/<int:n>")
+@blp.route("/games/<game:game_id>/hands/<int:n>")
 class HandN(MethodView):
     """Hand n of the sheet."""
 
     @editor
-    @blp.arguments(s.KeyHeader(), location="headers")
+    @blp.arguments(s.WriteHeaders(), location="headers")
     @blp.arguments(s.HandRequest())
-    @blp.response(200, s.HandChange)
-    @refusals(400, 401, 403, 404, 409, 413)
+    @blp.response(200, s.HandChange, headers=ETAG)
+    @refusals(*WRITE_REFUSALS, 413)
     @blp.doc(**WRITE)
     def put(self, headers, hand, game_id, n):
         """Correct hand n: it is scored anew and the totals and the end of the game recomputed."""
         return _change(*games.correct_hand(get_storage(), game_id, n, hand,
-                                           idempotency_key=headers.get("key")))
+                                           **_write_options(headers)))
 
 
-@blp.route("/games/<game_id>/export")
+@blp.route("/games/<game:game_id>/export")
 class ExportGame(MethodView):
     """A game as a match record."""
 

@@ -169,7 +169,8 @@ def test_create_and_read_a_game(call):
     hand = call("POST", f"{body['url']}/hands", json=quick(1, 0, 20), headers=auth).json
     assert hand["hand"]["opened"] == 0 and hand["hand"]["columns"] == [0]
     assert hand["sheet"]["columns"][0]["totals"] == [0, 45]
-    error_of(call("GET", "/api/v1/games/unknown"), 404, "not_found", "id")
+    error_of(call("GET", "/api/v1/games/no-such-game-id0"), 404, "not_found", "id")
+    error_of(call("GET", "/api/v1/games/unknown"), 404, "not_found")  # not shaped like an id
 
 
 @pytest.mark.parametrize(("body", "field"), [
@@ -229,7 +230,8 @@ def test_writes_need_the_edit_token(call, game):
     error_of(call("DELETE", f"{url}/last", headers={"Authorization": "Basic eA=="}), 401)
     error_of(call("PUT", f"{url}/1", json=quick(0, 7, 22),
                   headers={"Authorization": "Bearer no"}), 403)
-    error_of(call("POST", "/api/v1/games/unknown/hands", json=quick(0, 7, 22), headers=auth),
+    error_of(call("POST", "/api/v1/games/no-such-game-id0/hands", json=quick(0, 7, 22),
+                  headers=auth),
              404)
     assert version(call, game_id) == 0
 
@@ -285,6 +287,50 @@ def test_idempotency_key(call, game):
                   headers={**auth, "Idempotency-Key": "k" * 201}), 422,
              field="Idempotency-Key")
     assert version(call, game_id) == 1
+
+
+def test_etag_and_if_match(call, game):
+    game_id, auth = game
+    url = f"/api/v1/games/{game_id}"
+    assert call("GET", url).headers["ETag"] == '"0"'
+    first = call("POST", f"{url}/hands", json=quick(0, 7, 22),
+                 headers={**auth, "If-Match": '"0"', "Idempotency-Key": "a"})
+    assert first.status_code == 201 and first.headers["ETag"] == '"1"'
+    stale = call("POST", f"{url}/hands", json=quick(1, 7, 22), headers={**auth, "If-Match": '"0"'})
+    error = error_of(stale, 409, "stale", "If-Match")
+    assert "version 1" in error["message"] and stale.headers["ETag"] == '"1"'
+    error_of(call("PUT", f"{url}/hands/1", json=quick(0, 5, 22), headers={**auth, "If-Match": "0"}),
+             409, "stale")
+    error_of(call("DELETE", f"{url}/hands/last", headers={**auth, "If-Match": '"7"'}), 409,
+             "stale")
+    for bad in ('W/"1"', "abc", '"1', "-1"):
+        error_of(call("DELETE", f"{url}/hands/last", headers={**auth, "If-Match": bad}), 422,
+                 "invalid", "If-Match")
+    assert version(call, game_id) == 1
+    retry = call("POST", f"{url}/hands", json=quick(0, 7, 22),
+                 headers={**auth, "If-Match": '"0"', "Idempotency-Key": "a"})
+    assert retry.status_code == 200 and retry.json["hand"] == first.json["hand"]
+    fixed = call("PUT", f"{url}/hands/1", json=quick(0, 5, 22), headers={**auth, "If-Match": "1"})
+    assert fixed.status_code == 200 and fixed.headers["ETag"] == '"2"'
+    undone = call("DELETE", f"{url}/hands/last", headers={**auth, "If-Match": "*"})
+    assert undone.status_code == 200 and undone.json["sheet"]["version"] == 3
+    assert call("GET", url).headers["ETag"] == '"3"'
+
+
+def test_a_full_disk_is_507_and_writes_nothing(call, app, game):
+    game_id, auth = game
+    conn = app.extensions["scorekeeper.storage"].db.conn  # the test client's thread
+    pages = conn.execute("PRAGMA page_count").fetchone()[0]
+    conn.execute(f"PRAGMA max_page_count = {pages + 2}")
+    statuses = [call("POST", f"/api/v1/games/{game_id}/hands", json={"kind": "void"},
+                     headers={**auth, "Idempotency-Key": f"{i:0>150}"}) for i in range(60)]
+    stored = sum(r.status_code == 201 for r in statuses)
+    full = [r for r in statuses if r.status_code != 201]
+    assert stored and full
+    error = error_of(full[0], 507, "storage_full")
+    assert "disk is full" in error["message"]
+    assert version(call, game_id) == stored
+    assert conn.execute("PRAGMA integrity_check").fetchone()[0] == "ok"
 
 
 def test_undo_and_correct(call, game):
