@@ -3,8 +3,9 @@
 :func:`create_app` builds the app (Flask tutorial style): defaults, then
 ``instance/config.py`` if present (or the ``config`` mapping given, as
 tests do), opens the game store (running its migrations) and registers the
-``/api/v1`` blueprint and the JSON error handlers. Other blueprints reach
-the store through :func:`get_storage`.
+``/api/v1`` blueprint, the JSON error handlers and the security headers of
+every response (:mod:`api.security`). Other blueprints reach the store
+through :func:`get_storage`.
 
 Settings: ``DATABASE`` (default ``$SCOREKEEPER_DB`` or ``./scorekeeper.db``),
 ``MAX_CONTENT_LENGTH`` (request body limit, default 1 MiB) and the
@@ -27,7 +28,7 @@ STORAGE_KEY = "scorekeeper.storage"
 
 def create_app(config: Mapping[str, Any] | None = None) -> Flask:
     """Build the scorekeeper web app; ``config`` overrides the defaults."""
-    from . import errors, schemas, v1
+    from . import errors, schemas, security, v1
 
     app = Flask(__name__, instance_relative_config=True)
     app.json.sort_keys = False
@@ -48,7 +49,10 @@ def create_app(config: Mapping[str, Any] | None = None) -> Flask:
     else:
         app.config.from_mapping(config)
     app.extensions[STORAGE_KEY] = Storage(app.config["DATABASE"])
+    app.after_request(security.add_security_headers)
+    app.url_map.converters["game"] = v1.GameIdConverter
     api = errors.Api(app)
+    api.register_converter(v1.GameIdConverter, v1.game_id_schema)
     errors.register(app)
     api.spec.components.security_scheme(
         "bearerAuth", {"type": "http", "scheme": "bearer",

@@ -1,4 +1,4 @@
-"""Web plumbing of the scorepad pages: CSRF tokens, security headers, cookies.
+"""Web plumbing of the scorepad pages: CSRF tokens and cookies.
 
 CSRF: a signed double-submit token. Each browser gets a random nonce in an
 HttpOnly, SameSite=Lax cookie (``sk_csrf``); every form carries the nonce
@@ -10,12 +10,13 @@ server-side session state and survives gunicorn workers and restarts (as
 long as ``SECRET_KEY`` is shared); it is a few lines, so no flask-wtf.
 
 Edit rights: the device that starts a game keeps the game's edit token in
-an HttpOnly cookie ``sk_edit_<game id>``; the store keeps only its SHA-256.
+an HttpOnly cookie ``sk_edit_<game id>``; the store keeps only its SHA-256
+(checked by :func:`scorekeeper.games.token_matches`). The security headers
+of every response are :mod:`api.security`'s.
 """
 
 from __future__ import annotations
 
-import hashlib
 import hmac
 import os
 import re
@@ -26,16 +27,14 @@ from flask import current_app, g, request
 from itsdangerous import BadSignature, URLSafeSerializer
 from markupsafe import Markup, escape
 
+from scorekeeper.games import token_matches
+
 CSRF_COOKIE = "sk_csrf"
 CSRF_FIELD = "csrf_token"
 EDIT_COOKIE = "sk_edit_"
 DECK_COOKIE = "sk_deck"
 COOKIE_AGE = 400 * 24 * 3600
 _NONCE = re.compile(r"[A-Za-z0-9_-]{32,64}")
-
-CSP = ("default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:;"
-       " connect-src 'self'; font-src 'self'; form-action 'self'; frame-ancestors 'none';"
-       " base-uri 'none'; object-src 'none'")
 
 
 def ensure_secret_key(app) -> None:
@@ -117,29 +116,18 @@ def csrf_ok() -> bool:
 
 
 def finish(response):
-    """After every scorepad response: the CSRF cookie if new, and security headers."""
+    """After every scorepad response: the CSRF cookie if new; pages are not cached."""
     if g.get("_csrf_new"):
         response.set_cookie(CSRF_COOKIE, g._csrf_nonce, max_age=COOKIE_AGE, httponly=True,
                             samesite="Lax", secure=request.is_secure)
-    headers = response.headers
-    headers["Content-Security-Policy"] = CSP
-    headers.setdefault("X-Content-Type-Options", "nosniff")
-    headers.setdefault("Referrer-Policy", "same-origin")
-    headers.setdefault("X-Frame-Options", "DENY")
     if response.mimetype == "text/html":
-        headers.setdefault("Cache-Control", "no-store")
+        response.headers.setdefault("Cache-Control", "no-store")
     return response
-
-
-def token_hash(token: str) -> str:
-    """The SHA-256 hex digest under which the store keeps an edit token."""
-    return hashlib.sha256(token.encode()).hexdigest()
 
 
 def can_edit(game: dict) -> bool:
     """True when this browser holds the game's edit token."""
-    token = request.cookies.get(EDIT_COOKIE + game["id"], "")
-    return bool(token) and hmac.compare_digest(token_hash(token), game["token_hash"])
+    return token_matches(game, request.cookies.get(EDIT_COOKIE + game["id"]) or None)
 
 
 def give_edit_rights(response, game_id: str, token: str) -> None:
