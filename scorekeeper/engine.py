@@ -54,7 +54,7 @@ from typing import Any
 from .cards import DECK, FULL_DECK_MASK, Card, cards_mask, mask_cards, parse_card, parse_cards
 from .errors import CardError, RuleError
 from .knock import verify_knock
-from .melds import _mask_codes, mask_deadwood
+from .melds import _mask_codes, mask_deadwood, mask_discards
 from .rules import Rules
 from .sheet import next_dealer
 
@@ -309,16 +309,10 @@ class Deal:
         taken = self._taken.bit if self._taken is not None else 0
         limit = self.knock_limit
         plain, going_out = [], []
-        rest = hand
-        while rest:
-            bit = rest & -rest
-            rest ^= bit
-            if bit == taken:
-                continue
+        for bit, left in mask_discards(hand, taken):
             code = DECK[bit.bit_length() - 1].code
             if not self._wall:
                 plain.append("discard " + code)
-            left = mask_deadwood(hand ^ bit)
             if left == 0:
                 going_out.append("gin " + code)
             elif left <= limit:
@@ -477,11 +471,8 @@ class Deal:
         if self.big_gin_allowed and mask_deadwood(hand) == 0:
             return True
         limit = self.knock_limit
-        rest = self.hands[player]
-        while rest:
-            bit = rest & -rest
-            rest ^= bit
-            if mask_deadwood(hand ^ bit) <= limit:
+        for _, left in mask_discards(hand, card.bit):
+            if left <= limit:
                 return True
         return False
 

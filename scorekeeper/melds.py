@@ -20,7 +20,7 @@ where a run is cut are the same arrangement and are listed once.
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Iterator
 from functools import lru_cache
 from itertools import combinations
 
@@ -148,6 +148,19 @@ def mask_deadwood(mask: int) -> int:
     return best
 
 
+def mask_discards(mask: int, barred: int = 0) -> Iterator[tuple[int, int]]:
+    """Each card of ``mask`` but those in ``barred``, with the deadwood left without it.
+
+    Yields ``(bit, mask_deadwood(mask ^ bit))`` in index order, one at a time,
+    so a caller looking for a good enough discard can stop at the first.
+    """
+    rest = mask & ~barred
+    while rest:
+        bit = rest & -rest
+        rest ^= bit
+        yield bit, mask_deadwood(mask ^ bit)
+
+
 def deadwood(cards: int | str | Iterable[str | Card]) -> int:
     """The minimal deadwood count of exactly these cards (any number of them).
 
@@ -262,13 +275,7 @@ def discard_options(cards: int | str | Iterable[str | Card]) -> list[dict]:
     mask = hand_mask(hand if hand is not None else cards)
     if mask.bit_count() != 11:
         raise CardError(f"expected 11 cards, got {mask.bit_count()}")
-    options = []
-    rest = mask
-    while rest:
-        low = rest & -rest
-        rest ^= low
-        options.append((mask_deadwood(mask ^ low), low.bit_length() - 1))
-    options.sort()
+    options = sorted((left, bit.bit_length() - 1) for bit, left in mask_discards(mask))
     return [{"discard": DECK[index].code, "deadwood": value} for value, index in options]
 
 

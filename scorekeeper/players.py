@@ -44,7 +44,7 @@ from .engine import (
     Deal,
 )
 from .errors import RuleError
-from .melds import mask_deadwood
+from .melds import mask_deadwood, mask_discards
 from .records import MATCH_FORMAT, deal_record, rules_value
 from .rules import Rules
 from .sheet import score_sheet
@@ -97,12 +97,8 @@ class GreedyPlayer:
         now = mask_deadwood(hand)
         if now == 0:
             return False
-        more = hand | card.bit
-        rest = hand
-        while rest:
-            bit = rest & -rest
-            rest ^= bit
-            if mask_deadwood(more ^ bit) < now:
+        for _, left in mask_discards(hand | card.bit, card.bit):
+            if left < now:
                 return True
         return False
 
@@ -112,14 +108,9 @@ class GreedyPlayer:
             return BIG_GIN, None
         taken = deal.taken.bit if deal.taken is not None else 0
         best = None
-        rest = hand
-        while rest:
-            bit = rest & -rest
-            rest ^= bit
-            if bit == taken:
-                continue
+        for bit, left in mask_discards(hand, taken):
             card = DECK[bit.bit_length() - 1]
-            key = (mask_deadwood(hand ^ bit), -card.value, -card.index)
+            key = (left, -card.value, -card.index)
             if best is None or key < best[0]:
                 best = (key, card)
         (left, _, _), card = best
