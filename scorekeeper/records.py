@@ -102,12 +102,7 @@ def replay_deal(record: Mapping[str, Any]) -> dict:
 
 def replay_match(record: Mapping[str, Any]) -> dict:
     """Replay a match record: every deal, the dealer rotation and the score sheet."""
-    _check_keys(record, _MATCH_KEYS, "a match record")
-    if record.get("format") != MATCH_FORMAT:
-        raise RecordError(f"format must be {MATCH_FORMAT!r}, not {record.get('format')!r}",
-                          field="format")
-    rules = _rules(record.get("rules"))
-    names = _players(record.get("players"))
+    rules, names = _header(record, MATCH_FORMAT, _MATCH_KEYS, "a match record")
     deals = record.get("deals")
     if not isinstance(deals, list):
         raise RecordError("deals must be a list of deal records", field="deals")
@@ -154,12 +149,7 @@ def load_deal(record: Any, *, rules: Rules | None = None,
             raise RecordError(f"format must be {DEAL_FORMAT!r} or left out, not"
                               f" {record.get('format')!r}", field="format")
     else:
-        _check_keys(record, _DEAL_KEYS, "a deal record")
-        if record.get("format") != DEAL_FORMAT:
-            raise RecordError(f"format must be {DEAL_FORMAT!r}, not {record.get('format')!r}",
-                              field="format")
-        rules = _rules(record.get("rules"))
-        players = _players(record.get("players"))
+        rules, players = _header(record, DEAL_FORMAT, _DEAL_KEYS, "a deal record")
     if "dealer" not in record:
         raise RecordError("dealer is missing: the index of the dealer in players (0 or 1)",
                           field="dealer")
@@ -342,6 +332,16 @@ def _sheet_error(entries, names, rules, first, error: RuleError) -> RecordError:
 
 
 # --------------------------------------------------------------------------- header checks
+
+
+def _header(record: Mapping, kind: str, allowed: Sequence[str],
+            what: str) -> tuple[Rules, tuple[str, ...]]:
+    """A stand-alone record's keys and format checked; its rules and players."""
+    _check_keys(record, allowed, what)
+    if record.get("format") != kind:
+        raise RecordError(f"format must be {kind!r}, not {record.get('format')!r}",
+                          field="format")
+    return _rules(record.get("rules")), _players(record.get("players"))
 
 
 def _check_keys(record: Mapping, allowed: Sequence[str], what: str, prefix: str = "") -> None:
