@@ -88,17 +88,18 @@ def _score(game: Mapping, hands: Sequence[Mapping]) -> dict:
                        rules=game["rules"], dealer=game["dealer"], stake=game["stake"])
 
 
-def game_sheet(game: Mapping, log: Sequence[Mapping]) -> dict:
+def game_sheet(game: Mapping, log: Sequence[Mapping], scored: dict | None = None) -> dict:
     """The game's score sheet, derived from its log.
 
     The :func:`~scorekeeper.sheet.score_sheet` result with ``id``,
     ``created``, ``updated``, ``status`` (``active`` or ``over``),
     ``version`` (the number of log entries), the first ``dealer``, and each
     hand record extended with ``seq``, ``kind``, ``input``, ``detail`` and
-    ``corrected``.
+    ``corrected``. ``scored`` is that ``score_sheet`` result when the caller
+    has just computed it (a write does), so that it is not computed twice.
     """
     hands = effective_hands(log)
-    sheet = _score(game, hands)
+    sheet = scored if scored is not None else _score(game, hands)
     for record, hand in zip(sheet["hands"], hands, strict=True):
         record.update(seq=hand["seq"], kind=hand["kind"], input=hand["input"],
                       detail=hand["detail"], corrected=hand["corrected"])
@@ -141,11 +142,14 @@ def load_sheet(store: Storage, game_id: str) -> dict:
     return game_sheet(game, log)
 
 
-def _result(store: Storage, game_id: str, seq: int, created: bool
-            ) -> tuple[dict | None, dict, bool]:
-    """(the hand record whose content came from log entry ``seq``, the sheet, created)."""
-    sheet = load_sheet(store, game_id)
-    hand = next((h for h in sheet["hands"] if h["seq"] == seq), None)
+def _result(entry: dict, created: bool, game: dict, log: list[dict],
+            scored: list[dict]) -> tuple[dict | None, dict, bool]:
+    """(the hand record whose content came from log ``entry``, the sheet, created).
+
+    ``scored`` holds the new score sheet a write's ``decide`` computed (if it ran).
+    """
+    sheet = game_sheet(game, log, scored[-1] if created else None)
+    hand = next((h for h in sheet["hands"] if h["seq"] == entry["seq"]), None)
     return hand, sheet, created
 
 
@@ -162,6 +166,8 @@ def add_hand(store: Storage, game_id: str, hand: Mapping, *,
     on), a game that has moved on raises :class:`~scorekeeper.storage.Stale`;
     the same holds for :func:`undo_last` and :func:`correct_hand`.
     """
+    scored: list[dict] = []
+
     def decide(game: dict, log: list[dict]) -> tuple[dict, str]:
         hands = effective_hands(log)
         before = _score(game, hands)
@@ -170,13 +176,12 @@ def add_hand(store: Storage, game_id: str, hand: Mapping, *,
                            " be entered", code="game_over")
         result = evaluate_hand(hand, game["rules"], players=game["players"],
                                dealer=before["next_dealer"])
-        after = _score(game, [*hands, result])
-        return result, _status(after)
+        scored.append(_score(game, [*hands, result]))
+        return result, _status(scored[-1])
 
-    entry, created = store.append(game_id, hand["kind"], dict(hand), decide,
-                                  idempotency_key=idempotency_key,
-                                  expected_version=expected_version)
-    return _result(store, game_id, entry["seq"], created)
+    return _result(*store.append(game_id, hand["kind"], dict(hand), decide,
+                                 idempotency_key=idempotency_key,
+                                 expected_version=expected_version), scored)
 
 
 def undo_last(store: Storage, game_id: str, *, idempotency_key: str | None = None,
@@ -196,9 +201,10 @@ def undo_last(store: Storage, game_id: str, *, idempotency_key: str | None = Non
         return {"undoes": hands[-1]["seq"], "hand": len(hands)}, _status(
             _score(game, hands[:-1]))
 
-    _, created = store.append(game_id, "undo", {}, decide, idempotency_key=idempotency_key,
-                              expected_version=expected_version)
-    return undone or None, load_sheet(store, game_id), created
+    _, created, game, log = store.append(game_id, "undo", {}, decide,
+                                         idempotency_key=idempotency_key,
+                                         expected_version=expected_version)
+    return undone or None, game_sheet(game, log), created
 
 
 def correct_hand(store: Storage, game_id: str, n: int, hand: Mapping, *,
@@ -210,6 +216,8 @@ def correct_hand(store: Storage, game_id: str, n: int, hand: Mapping, *,
     sheet and :class:`~scorekeeper.storage.Conflict` (``game_over``) when the
     corrected totals would end the game before its last hand.
     """
+    scored: list[dict] = []
+
     def decide(game: dict, log: list[dict]) -> tuple[dict, str]:
         hands = effective_hands(log)
         if not 1 <= n <= len(hands):
@@ -232,12 +240,12 @@ def correct_hand(store: Storage, game_id: str, n: int, hand: Mapping, *,
                     f" {game['players'][record['dealer']]}, but its deal record has"
                     f" {game['players'][later['detail']['dealer']]} dealing; undo the later"
                     " hands first", field="n", code="dealer_rotation")
+        scored.append(after)
         return {"replaces": hands[n - 1]["seq"], **result}, _status(after)
 
-    entry, created = store.append(game_id, "correct", {"hand": n, "with": dict(hand)}, decide,
-                                  idempotency_key=idempotency_key,
-                                  expected_version=expected_version)
-    return _result(store, game_id, entry["seq"], created)
+    return _result(*store.append(game_id, "correct", {"hand": n, "with": dict(hand)}, decide,
+                                 idempotency_key=idempotency_key,
+                                 expected_version=expected_version), scored)
 
 
 def export_game(store: Storage, game_id: str) -> dict:

@@ -365,8 +365,11 @@ class Storage:
         *,
         idempotency_key: str | None = None,
         expected_version: int | None = None,
-    ) -> tuple[dict, bool]:
-        """Append one entry to a game's log; returns ``(entry, created)``.
+    ) -> tuple[dict, bool, dict, list[dict]]:
+        """Append one entry to a game's log; returns ``(entry, created, game, log)``.
+
+        ``game`` and ``log`` are the game and its whole log as the write left
+        them, read in its transaction (so callers need not read them again).
 
         Inside one ``BEGIN IMMEDIATE`` transaction: the game and its log are
         read, ``decide(game, log)`` computes the entry's result and the
@@ -392,8 +395,8 @@ class Storage:
                         raise KeyReused(
                             f"Idempotency-Key {idempotency_key!r} was already used for a"
                             f" different request (entry {row[0]})", field="Idempotency-Key")
-                    entry = next(e for e in self._log(conn, game_id) if e["seq"] == row[0])
-                    return entry, False
+                    log = self._log(conn, game_id)
+                    return log[row[0] - 1], False, game, log
             log = self._log(conn, game_id)
             if expected_version is not None and expected_version != len(log):
                 raise Stale(expected_version, len(log))
@@ -407,4 +410,5 @@ class Storage:
                  idempotency_key, entry["created"]))
             conn.execute("UPDATE games SET status = ?, updated = ? WHERE id = ?",
                          (status, entry["created"], game_id))
-            return entry, True
+            return entry, True, {**game, "status": status, "updated": entry["created"]}, [
+                *log, entry]
