@@ -333,8 +333,26 @@ class IfMatch(fields.Field):
         return None if text == "*" else int(text.strip('"'))
 
 
+class PreferMinimal(fields.Field):
+    """The ``Prefer`` header (RFC 7240): true when it holds ``return=minimal``."""
+
+    def __init__(self, **kwargs: Any):
+        kwargs["metadata"] = {
+            "type": "string", "maxLength": 200,
+            "description": "return=minimal: answer with the hand only (sheet null), for"
+                           " long games on slow links; the ETag still gives the version.",
+            **kwargs.get("metadata", {})}
+        super().__init__(**kwargs)
+
+    def _deserialize(self, value: Any, attr: str | None, data: Any, **kwargs: Any) -> bool:
+        if not isinstance(value, str) or len(value) > 200:
+            raise ma.ValidationError("Prefer must be at most 200 characters")
+        return any(part.split(";")[0].replace(" ", "").lower() == "return=minimal"
+                   for part in value.split(","))
+
+
 class WriteHeaders(ma.Schema):
-    """The optional ``Idempotency-Key`` and ``If-Match`` headers of a write."""
+    """The optional ``Idempotency-Key``, ``If-Match`` and ``Prefer`` headers of a write."""
 
     class Meta:
         unknown = ma.EXCLUDE
@@ -343,6 +361,7 @@ class WriteHeaders(ma.Schema):
                         metadata={"description": "Repeating a request with the same key"
                                   " returns the first result and writes nothing."})
     version = IfMatch(data_key="If-Match")
+    minimal = PreferMinimal(data_key="Prefer")
 
 
 class Settlement(ma.Schema):
@@ -451,7 +470,8 @@ class HandChange(ma.Schema):
     """The hand entered, corrected or undone, and the updated sheet."""
 
     hand = fields.Nested(HandRecord, required=True, allow_none=True)
-    sheet = fields.Nested(Sheet, required=True)
+    sheet = fields.Nested(Sheet, required=True, allow_none=True, metadata={
+        "description": "null when the request said Prefer: return=minimal."})
 
 
 class Export(ma.Schema):

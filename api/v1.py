@@ -150,11 +150,19 @@ def _new_game(sheet: dict, token: str) -> Response:
     return response
 
 
-def _change(hand: dict | None, sheet: dict, created: bool, status: int = 200) -> Response:
-    """A hand change and the updated sheet; a replayed idempotent request says so."""
-    response = jsonify({"hand": hand, "sheet": _sheet(sheet)})
+def _change(headers: dict, change: tuple[dict | None, dict, bool], status: int = 200
+            ) -> Response:
+    """A hand change (hand, sheet, created) as a response; a replayed request says so.
+
+    With ``Prefer: return=minimal`` the sheet is left out (its ETag stays).
+    """
+    hand, sheet, created = change
+    minimal = headers.get("minimal", False)
+    response = jsonify({"hand": hand, "sheet": None if minimal else _sheet(sheet)})
     response.status_code = status if created else 200
     response.headers["ETag"] = etag(sheet["version"])
+    if minimal:
+        response.headers["Preference-Applied"] = "return=minimal"
     if not created:
         response.headers["Idempotent-Replayed"] = "true"
     return response
@@ -225,8 +233,8 @@ class Hands(MethodView):
     @blp.doc(**WRITE)
     def post(self, headers, hand, game_id):
         """Enter a hand (quick, cards, record or void): the new hand and the updated sheet."""
-        return _change(*games.add_hand(get_storage(), game_id, hand, **_write_options(headers)),
-                       status=201)
+        return _change(headers, games.add_hand(get_storage(), game_id, hand,
+                                               **_write_options(headers)), status=201)
 
 
 @blp.route("/games/<game:game_id>/hands/last")
@@ -240,7 +248,8 @@ class LastHand(MethodView):
     @blp.doc(**WRITE)
     def delete(self, headers, game_id):
         """Undo the last hand (a new log entry): the hand taken back and the updated sheet."""
-        return _change(*games.undo_last(get_storage(), game_id, **_write_options(headers)))
+        return _change(headers, games.undo_last(get_storage(), game_id,
+                                                **_write_options(headers)))
 
 
 @blp.route("/games/<game:game_id>/hands/<int:n>")
@@ -255,8 +264,8 @@ class HandN(MethodView):
     @blp.doc(**WRITE)
     def put(self, headers, hand, game_id, n):
         """Correct hand n: it is scored anew and the totals and the end of the game recomputed."""
-        return _change(*games.correct_hand(get_storage(), game_id, n, hand,
-                                           **_write_options(headers)))
+        return _change(headers, games.correct_hand(get_storage(), game_id, n, hand,
+                                                   **_write_options(headers)))
 
 
 @blp.route("/games/<game:game_id>/export")

@@ -317,6 +317,18 @@ def test_etag_and_if_match(call, game):
     assert call("GET", url).headers["ETag"] == '"3"'
 
 
+def test_prefer_return_minimal_leaves_the_sheet_out(call, game):
+    game_id, auth = game
+    url = f"/api/v1/games/{game_id}/hands"
+    short = call("POST", url, json=quick(0, 7, 22),
+                 headers={**auth, "Prefer": "respond-async, return=minimal"})
+    assert short.status_code == 201 and short.json["sheet"] is None
+    assert short.json["hand"]["points"] == 15 and short.headers["ETag"] == '"1"'
+    assert short.headers["Preference-Applied"] == "return=minimal"
+    full = call("PUT", f"{url}/1", json=quick(0, 5, 22), headers={**auth, "Prefer": "x=y"})
+    assert full.json["sheet"]["totals"] == [17, 0] and "Preference-Applied" not in full.headers
+
+
 def test_a_full_disk_is_507_and_writes_nothing(call, app, game):
     game_id, auth = game
     conn = app.extensions["scorekeeper.storage"].db.conn  # the test client's thread
