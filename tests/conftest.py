@@ -1,0 +1,39 @@
+"""Shared fixtures: a real gunicorn on loopback for the tests that need a live server."""
+
+from __future__ import annotations
+
+import pytest
+import requests
+
+from api.server import spawn, stop
+
+LIVE_WORKERS = 4
+"""gunicorn workers of the shared live server (2 threads each)."""
+
+
+class Live:
+    """A running server: its base URL and its SQLite file."""
+
+    def __init__(self, url: str, db):
+        self.url = url
+        self.db = db
+
+    def new_game(self, session: requests.Session | None = None, **settings) -> tuple[str, dict]:
+        """A new game of Ana and Ben: (its API URL, the Authorization header to write)."""
+        settings.setdefault("players", ["Ana", "Ben"])
+        response = (session or requests).post(f"{self.url}/api/v1/games", json=settings,
+                                              timeout=10)
+        assert response.status_code == 201, response.text
+        body = response.json()
+        return f"{self.url}{body['url']}", {"Authorization": f"Bearer {body['edit_token']}"}
+
+
+@pytest.fixture(scope="session")
+def live(tmp_path_factory):
+    """``scorekeeper serve`` with 4 workers on a free loopback port and a temporary database."""
+    db = tmp_path_factory.mktemp("live") / "live.db"
+    process, url = spawn(db, workers=LIVE_WORKERS)
+    try:
+        yield Live(url, db)
+    finally:
+        assert stop(process) == 0
