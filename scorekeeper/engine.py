@@ -471,10 +471,7 @@ class Deal:
         if self.big_gin_allowed and mask_deadwood(hand) == 0:
             return True
         limit = self.knock_limit
-        for _, left in mask_discards(hand, card.bit):
-            if left <= limit:
-                return True
-        return False
+        return any(left <= limit for _, left in mask_discards(hand, card.bit))
 
     def _go_out(self, player: int, ending: str, card: Card | None) -> None:
         if card is not None:

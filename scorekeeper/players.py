@@ -97,10 +97,7 @@ class GreedyPlayer:
         now = mask_deadwood(hand)
         if now == 0:
             return False
-        for _, left in mask_discards(hand | card.bit, card.bit):
-            if left < now:
-                return True
-        return False
+        return any(left < now for _, left in mask_discards(hand | card.bit, card.bit))
 
     @staticmethod
     def _after_draw(deal: Deal, hand: int) -> tuple[str, Card | None]:
