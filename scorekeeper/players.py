@@ -104,13 +104,15 @@ class GreedyPlayer:
         if deal.big_gin_allowed and mask_deadwood(hand) == 0:
             return BIG_GIN, None
         taken = deal.taken.bit if deal.taken is not None else 0
-        best = None
-        for bit, left in mask_discards(hand, taken):
-            card = DECK[bit.bit_length() - 1]
-            key = (left, -card.value, -card.index)
-            if best is None or key < best[0]:
-                best = (key, card)
-        (left, _, _), card = best
+        # The least deadwood left; among equals the card worth more, then the
+        # later card (discards come in index order). Cards are looked at only
+        # when they might win, which keeps simulation fast.
+        left, card = 1000, None
+        for bit, after in mask_discards(hand, taken):
+            if after <= left:
+                other = DECK[bit.bit_length() - 1]
+                if after < left or other.value >= card.value:
+                    left, card = after, other
         if left == 0:
             return GIN, card
         if left <= deal.knock_limit:
