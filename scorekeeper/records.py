@@ -41,7 +41,7 @@ and the message starts ``deal 2, step 3: ...`` (both are 0-based indexes).
 from __future__ import annotations
 
 import json
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from typing import Any
 
 from .cards import parse_card, parse_cards
@@ -258,21 +258,32 @@ def read_records(text: str) -> list[tuple[str, Any]]:
 # --------------------------------------------------------------------------- replay
 
 
-def _play(deal: Deal, actions: list, showdown: Mapping | None) -> dict:
-    """Play the actions and the showdown; every failure becomes a RecordError with its step."""
+def play_steps(deal: Deal, actions: list, showdown: Mapping | None = None
+               ) -> Iterator[tuple[int, str, int]]:
+    """Play a loaded deal record (:func:`load_deal`) one action at a time.
+
+    Yields ``(step, action, player)`` after each action, ``player`` being
+    the seat that played it; after the last, ends the hand: the showdown
+    with the declared parts (the rest chosen optimally), or the void hand.
+    ``deal.result`` then holds the outcome. Whatever is wrong raises
+    :class:`RecordError` with its step (see the module docs) when that step
+    is reached, so the steps yielded before it stand.
+    """
     for step, action in enumerate(actions):
         if type(action) is not str:
             raise RecordError(f"step {step}: an action must be text such as \"draw stock\","
                               f" not {action!r}", step=step, field="actions")
+        player = deal.turn
         try:
             deal.apply(action)
         except (RuleError, CardError) as error:
             raise RecordError(f"step {step}: {error}", step=step, field="actions") from None
+        yield step, action, player
     if deal.phase == SHOWDOWN:
         declared = {key: showdown[key] for key in SHOWDOWN_KEYS
                     if showdown is not None and showdown.get(key) is not None}
         try:
-            result = deal.showdown(**declared)
+            deal.showdown(**declared)
         except (RuleError, CardError) as error:
             step = len(actions) - 1
             raise RecordError(f"step {step}: showdown: {error}", step=step,
@@ -283,12 +294,17 @@ def _play(deal: Deal, actions: list, showdown: Mapping | None) -> dict:
             raise RecordError(f"step {step}: showdown given, but the hand is void (the stock"
                               " is down to 2 cards): there is no showdown", step=step,
                               field="showdown")
-        result = deal.result
     else:
         step = len(actions)
         raise RecordError(f"step {step}: the actions end before the hand is over: "
                           f"{_expected(deal)}", step=step, field="actions")
-    return {**result, "players": list(deal.names)}
+
+
+def _play(deal: Deal, actions: list, showdown: Mapping | None) -> dict:
+    """Play the whole deal (:func:`play_steps`): its result, with the players."""
+    for _ in play_steps(deal, actions, showdown):
+        pass
+    return {**deal.result, "players": list(deal.names)}
 
 
 def _expected(deal: Deal) -> str:
