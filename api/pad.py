@@ -1,13 +1,13 @@
 """The table-side scorepad: HTML pages for a phone beside the cards (issue 5).
 
 Thin views: parse the form, call :mod:`scorekeeper` (games, hands, the
-scorepad helpers), render a template from ``templates/pad/``. Every page
-works without JavaScript; ``static/pad.js`` only adds the live deadwood of
-the tap grids and a few comforts. Forms carry a CSRF token
-(:mod:`api.pad_web`), pages send a Content-Security-Policy without inline
-scripts, and only the browser holding a game's edit token (an HttpOnly
-cookie set when it started the game) may change it; everyone else with the
-link sees the sheet read-only.
+scorepad's ``pad_forms``, ``pad_views``, ``pad_replay`` and ``pad_labels``),
+render a template from ``templates/pad/``. Every page works without
+JavaScript; ``static/pad.js`` only adds the live deadwood of the tap grids
+and a few comforts. Forms carry a CSRF token (:mod:`api.pad_web`), pages
+send a Content-Security-Policy without inline scripts, and only the browser
+holding a game's edit token (an HttpOnly cookie set when it started the
+game) may change it; everyone else with the link sees the sheet read-only.
 
 Routes: ``/`` (start a game), ``/games/<id>`` (the sheet),
 ``/games/<id>/hand`` (enter a hand: quick, cards or record),
@@ -36,7 +36,7 @@ from flask import (
 )
 from werkzeug.exceptions import HTTPException, InternalServerError
 
-from scorekeeper import games, scorepad
+from scorekeeper import games, pad_forms, pad_labels, pad_replay, pad_views
 from scorekeeper.errors import ScorekeeperError
 from scorekeeper.rules import PRESETS, Rules
 from scorekeeper.storage import Conflict, NotFound, StorageError
@@ -125,7 +125,7 @@ def _require_edit(game_id: str) -> dict:
 
 def _form_errors(error: BaseException, default: str = "form") -> dict[str, str]:
     field = getattr(error, "field", None) or getattr(error, "option", None) or default
-    return {field: scorepad.friendly(error)}
+    return {field: pad_labels.friendly(error)}
 
 
 # ----------------------------------------------------------------------------- start
@@ -141,16 +141,16 @@ def _start_page(form: dict, errors: dict, status: int = 200):
               "stake": "", **form}
     preset = values["preset"] if values["preset"] in PRESETS else "standard"
     try:
-        shown = scorepad.rules_from_form(form) if form else PRESETS[preset]
+        shown = pad_forms.rules_from_form(form) if form else PRESETS[preset]
     except ScorekeeperError:
         shown = PRESETS[preset]
-    fields = scorepad.rules_form(shown)
+    fields = pad_forms.rules_form(shown)
     for field in fields:
         if field["name"] in form:
             field["value"] = form[field["name"]]
     return _render("pad/start.html", status, form=values, errors=errors, fields=fields,
-                   presets=list(PRESETS), notes=scorepad.PRESET_NOTES,
-                   preset_values=scorepad.preset_values(), options_for=preset,
+                   presets=list(PRESETS), notes=pad_forms.PRESET_NOTES,
+                   preset_values=pad_forms.preset_values(), options_for=preset,
                    recent=_recent_games())
 
 
@@ -177,10 +177,10 @@ def start_game():
     form = request.form.to_dict()
     if form.get("action") == "show_preset":
         form.pop("options_for", None)
-        for field in scorepad.rules_form():
+        for field in pad_forms.rules_form():
             form.pop(field["name"], None)
         return _start_page(form, {})
-    settings, errors = scorepad.game_from_form(form)
+    settings, errors = pad_forms.game_from_form(form)
     if errors:
         return _start_page(form, errors, 422)
     try:
@@ -201,7 +201,7 @@ def start_game():
 def sheet(game_id: str):
     data = _load(game_id)
     editable = web.can_edit(_game_row(game_id))
-    return _render("pad/sheet.html", sheet=data, view=scorepad.sheet_view(data),
+    return _render("pad/sheet.html", sheet=data, view=pad_views.sheet_view(data),
                    editable=editable, game_id=game_id, done=request.args.get("done"),
                    share_url=url_for("pad.sheet", game_id=game_id, _external=True))
 
@@ -277,7 +277,7 @@ def _hand_page(game_id: str, sheet: dict, n: int | None, mode: str, form: dict,
     names = sheet["players"]
     return _render("pad/hand.html", status, game_id=game_id, sheet=sheet, n=n, mode=mode,
                    modes=MODES, form=form, errors=errors, names=names,
-                   grid_rows=scorepad.card_grid(), big_gin=rules.big_gin_bonus is not None,
+                   grid_rows=pad_labels.card_grid(), big_gin=rules.big_gin_bonus is not None,
                    needs_upcard=rules.oklahoma or rules.spade_doubles,
                    straight=rules.knock_limit == 0 and not rules.oklahoma,
                    preview=preview, title=f"{names[0]} vs {names[1]}",
@@ -315,14 +315,14 @@ def _submitted() -> dict[str, Any]:
 def _hand_input(rules: dict, mode: str, values: dict) -> dict:
     """The hand input of the submitted form; raises RuleError naming the form field."""
     if mode == "quick":
-        return scorepad.quick_input(rules, values["knocker"], values["kind"],
-                                    values["knocker_deadwood"], values["defender_deadwood"],
-                                    values["upcard"])
+        return pad_forms.quick_input(rules, values["knocker"], values["kind"],
+                                     values["knocker_deadwood"], values["defender_deadwood"],
+                                     values["upcard"])
     if mode == "cards":
         k = values["knocker"]
         seat = int(k) if k in ("0", "1") else None
         try:
-            return scorepad.cards_input(
+            return pad_forms.cards_input(
                 rules, k, values[f"cards_{seat}"] if seat is not None else [],
                 values[f"cards_{1 - seat}"] if seat is not None else [], values["upcard"])
         except ScorekeeperError as error:
@@ -330,7 +330,7 @@ def _hand_input(rules: dict, mode: str, values: dict) -> dict:
                 error.option = error.field = (f"cards_{seat}" if error.option == "knocker_cards"
                                               else f"cards_{1 - seat}")
             raise
-    return scorepad.record_input(values["record"])
+    return pad_forms.record_input(values["record"])
 
 
 def _card_errors(error: ScorekeeperError, values: dict) -> dict[str, str]:
@@ -365,11 +365,11 @@ def _save_hand(game_id: str, n: int | None):
     try:
         hand = _hand_input(sheet["rules"], mode, values)
         if mode == "cards":
-            result = scorepad.check_cards(sheet["rules"], hand)
+            result = pad_forms.check_cards(sheet["rules"], hand)
             if request.form.get("action") == "check":
                 k = int(values["knocker"])
-                view = scorepad.showdown_view(result, [sheet["players"][k],
-                                                       sheet["players"][1 - k]])
+                view = pad_views.showdown_view(result, [sheet["players"][k],
+                                                        sheet["players"][1 - k]])
                 return _hand_page(game_id, sheet, n, mode, values, {}, preview=view)
         store = get_storage()
         if n is None:
@@ -380,7 +380,7 @@ def _save_hand(game_id: str, n: int | None):
         return _hand_page(game_id, sheet, n, mode, values, _card_errors(error, values), 422)
     except Conflict as error:
         return _hand_page(game_id, sheet, n, mode, values,
-                          {"form": scorepad.friendly(error)}, 409)
+                          {"form": pad_labels.friendly(error)}, 409)
     number = record["n"] if record else len(sheet["hands"]) + 1
     if mode == "quick" and n is None:
         return redirect(url_for("pad.sheet", game_id=game_id, done="added", n=number), 303)
@@ -396,7 +396,7 @@ def void_hand(game_id: str, n: int):
     except NotFound:
         abort(404, f"There is no hand {n} on this sheet.")
     except (Conflict, ScorekeeperError) as error:
-        abort(409, scorepad.friendly(error))
+        abort(409, pad_labels.friendly(error))
     return redirect(url_for("pad.sheet", game_id=game_id, done="voided", n=n), 303)
 
 
@@ -406,7 +406,7 @@ def hand(game_id: str, n: int):
     if not 1 <= n <= len(sheet["hands"]):
         abort(404, f"There is no hand {n} on this sheet.")
     record = sheet["hands"][n - 1]
-    view = scorepad.hand_view(record, sheet["players"])
+    view = pad_views.hand_view(record, sheet["players"])
     return _render("pad/hand_detail.html", sheet=sheet, record=record, view=view, n=n,
                    game_id=game_id, editable=web.can_edit(_game_row(game_id)),
                    done=request.args.get("done"),
@@ -426,9 +426,9 @@ def hand_replay(game_id: str, n: int):
         abort(404, f"Hand {n} was not entered from a deal record, so there is nothing to"
                    " replay.")
     try:
-        steps = scorepad.replay_steps(given["record"], sheet["players"], sheet["rules"])
+        steps = pad_replay.replay_steps(given["record"], sheet["players"], sheet["rules"])
     except ScorekeeperError as error:
-        abort(409, scorepad.friendly(error))
+        abort(409, pad_labels.friendly(error))
     step = _step_number(len(steps))
     return _render("pad/replay.html", steps=steps, step=step, current=steps[step],
                    record_text=None, game_id=game_id, n=n,
@@ -451,7 +451,7 @@ def replay():
         return _render("pad/replay.html", 422 if errors else 200, steps=None, errors=errors,
                        record_text=text)
     try:
-        steps = scorepad.replay_steps(scorepad.parse_record(text))
+        steps = pad_replay.replay_steps(pad_forms.parse_record(text))
     except ScorekeeperError as error:
         return _render("pad/replay.html", 422, steps=None, errors=_form_errors(error, "record"),
                        record_text=text)
@@ -475,15 +475,15 @@ def check():
     if request.method == "POST":
         try:
             rules = Rules.preset(form["preset"] if form["preset"] in PRESETS else "standard")
-            hand = scorepad.cards_input(rules, 0, form["knocker_cards"],
-                                        form["defender_cards"], form["upcard"])
-            view = scorepad.showdown_view(scorepad.check_cards(rules, hand),
-                                          ["the knocker", "the defender"])
+            hand = pad_forms.cards_input(rules, 0, form["knocker_cards"],
+                                         form["defender_cards"], form["upcard"])
+            view = pad_views.showdown_view(pad_forms.check_cards(rules, hand),
+                                           ["the knocker", "the defender"])
         except ScorekeeperError as error:
             errors = _form_errors(error)
             status = 422
     return _render("pad/check.html", status, form=form, errors=errors, view=view,
-                   presets=list(PRESETS), grid_rows=scorepad.card_grid())
+                   presets=list(PRESETS), grid_rows=pad_labels.card_grid())
 
 
 # ----------------------------------------------------------------------------- JSON, settings
@@ -492,12 +492,12 @@ def check():
 @bp.get("/pad/melds")
 def melds():
     """Live read-out of the tap grid: ``?cards=As 2s 3s`` -> deadwood and best melds."""
-    codes, problem = scorepad.selection(request.args.get("cards", ""))
+    codes, problem = pad_forms.selection(request.args.get("cards", ""))
     if problem:
         return jsonify({"message": problem}), 422
     if len(codes) > 11:
         return jsonify({"message": f"{len(codes)} cards: a hand has 10 (11 for big gin)."}), 422
-    return jsonify(scorepad.live_melds(codes))
+    return jsonify(pad_views.live_melds(codes))
 
 
 @bp.post("/settings")

@@ -3,7 +3,7 @@
 The browser tests (test_pad_browser.py) drive the same pages in chromium;
 these check what is quicker to check here: CSRF refusals, edit rights,
 security headers, pages without JavaScript, Hollywood and Oklahoma sheets,
-and scorekeeper.scorepad's wording and arithmetic.
+and the wording and arithmetic of scorekeeper's pad_* modules.
 """
 
 from __future__ import annotations
@@ -15,7 +15,7 @@ import pytest
 
 import scorekeeper as sk
 from api import create_app
-from scorekeeper import scorepad
+from scorekeeper import pad_forms, pad_labels, pad_replay, pad_views
 from scorekeeper.errors import RuleError
 from scorekeeper.rules import Rules
 
@@ -210,10 +210,10 @@ def test_four_colour_setting_and_live_melds(client):
 
 
 def test_card_info_labels_for_people_and_screen_readers():
-    assert scorepad.card_info("Ts") == {"code": "Ts", "rank": "10", "suit": "s", "symbol": "♠",
+    assert pad_labels.card_info("Ts") == {"code": "Ts", "rank": "10", "suit": "s", "symbol": "♠",
                                         "label": "10♠", "name": "ten of spades",
                                         "suit_name": "spades"}
-    grid = scorepad.card_grid()
+    grid = pad_labels.card_grid()
     assert [row["suit"] for row in grid] == list("shdc")
     assert all(len(row["cards"]) == 13 for row in grid)
 
@@ -228,40 +228,40 @@ def test_card_info_labels_for_people_and_screen_readers():
 ])
 def test_quick_input_refusals(kind, k, d, field, words):
     with pytest.raises(RuleError) as error:
-        scorepad.quick_input("standard", "0", kind, k, d)
+        pad_forms.quick_input("standard", "0", kind, k, d)
     assert error.value.option == field and words in str(error.value)
 
 
 def test_quick_input_builds_hand_inputs():
-    assert scorepad.quick_input(None, "1", "knock", "0", "7") == {
+    assert pad_forms.quick_input(None, "1", "knock", "0", "7") == {
         "kind": "quick", "knocker": 1, "knocker_deadwood": 0, "defender_deadwood": 7}
-    assert scorepad.quick_input(None, "", "void") == {"kind": "void"}
-    assert scorepad.quick_input("modern", "0", "big_gin", "", "12")["big_gin"] is True
+    assert pad_forms.quick_input(None, "", "void") == {"kind": "void"}
+    assert pad_forms.quick_input("modern", "0", "big_gin", "", "12")["big_gin"] is True
     with pytest.raises(RuleError, match="only gin ends a hand"):
-        scorepad.quick_input("straight", "0", "knock", "3", "12")
+        pad_forms.quick_input("straight", "0", "knock", "3", "12")
 
 
 def test_rules_from_form_follows_the_chosen_preset_without_javascript():
-    values = scorepad.preset_values()["standard"]
+    values = pad_forms.preset_values()["standard"]
     # Oklahoma chosen while the fields still show the standard values: Oklahoma's apply.
-    rules = scorepad.rules_from_form({"preset": "oklahoma", "options_for": "standard", **values})
+    rules = pad_forms.rules_from_form({"preset": "oklahoma", "options_for": "standard", **values})
     assert rules == Rules.preset("oklahoma")
     # A field changed from what was shown is applied on top of the chosen preset.
-    rules = scorepad.rules_from_form({"preset": "oklahoma", "options_for": "standard",
+    rules = pad_forms.rules_from_form({"preset": "oklahoma", "options_for": "standard",
                                       **values, "undercut_bonus": "10"})
     assert rules == Rules.preset("oklahoma", undercut_bonus=10)
-    rules = scorepad.rules_from_form({"preset": "standard", **values, "big_gin_bonus": "40"})
+    rules = pad_forms.rules_from_form({"preset": "standard", **values, "big_gin_bonus": "40"})
     assert rules.big_gin_bonus == 40
 
 
 def test_showdown_view_and_what_could_be_laid_off():
     result = sk.verify_knock(ANA, BOR)
-    view = scorepad.showdown_view(result, ["Ana", "Bor"])
+    view = pad_views.showdown_view(result, ["Ana", "Bor"])
     assert view["headline"] == "Ana knocks and scores 1."
     assert view["breakdown"] == "1 deadwood difference = 1"
     possible = {(x["card"]["code"], x["meld"][0]["code"]) for x in view["could_lay_off"]}
     assert possible == {("4s", "4c"), ("4s", "As"), ("5s", "As"), ("6s", "As")}
-    undercut = scorepad.showdown_view(sk.verify_knock(
+    undercut = pad_views.showdown_view(sk.verify_knock(
         "As 2s 3s 4c 4d 4h 9d Td Jd Tc", "5c 5d 5h 7c 8c 9c Kh Qh Jh 2d"), ["Ana", "Bor"])
     assert undercut["outcome"] == "undercut" and "Undercut! Bor scores" in undercut["headline"]
 
@@ -269,19 +269,19 @@ def test_showdown_view_and_what_could_be_laid_off():
 def test_chart_geometry():
     sheet = sk.sheet.score_sheet([{"winner": 0, "points": 50, "outcome": "knock"}],
                                  players=["A", "B"])
-    chart = scorepad.chart(sheet, width=100, height=60)
+    chart = pad_views.chart(sheet, width=100, height=60)
     assert chart["lines"][0]["points"] == "8.0,52.0 92.0,30.0"
     assert chart["target_y"] == 8.0 and chart["lines"][1]["total"] == 0
 
 
 def test_friendly_messages():
     error = sk.CardError("knocker: duplicate card Ts at position 3 (already at position 1)")
-    assert scorepad.friendly(error) == "Duplicate card 10♠ at position 3 (already at position 1)."
+    assert pad_labels.friendly(error) == "Duplicate card 10♠ at position 3 (already at position 1)."
 
 
 def test_replay_steps_of_a_simulated_deal():
     record = sk.simulate(5, dealer=0)
-    steps = scorepad.replay_steps(record)
+    steps = pad_replay.replay_steps(record)
     result = sk.replay(record)
     assert len(steps) == len(record["actions"]) + (1 if not result["void"] else 0) + 1
     assert [len(h["cards"]) for h in steps[0]["hands"]] == [10, 10]

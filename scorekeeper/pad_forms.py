@@ -1,0 +1,375 @@
+"""What players type into the scorepad's forms, read into domain inputs.
+
+The start form (players, rules preset and options, dealer, stake) becomes a
+new game's settings; the hand forms become the hand inputs of
+:mod:`scorekeeper.hands` (which scores them): the quick way (who went out,
+knock or gin, two deadwood counts), card by card (checked with
+:func:`~scorekeeper.knock.verify_knock`) or a pasted deal record. Whatever
+is wrong raises an error (or, for the start form, an errors dict) whose
+message is for players and which names the form field at fault.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from collections.abc import Mapping
+from typing import Any
+
+from .cards import parse_card
+from .errors import CardError, RecordError, RuleError, ScorekeeperError
+from .hands import MAX_DEADWOOD
+from .knock import verify_knock
+from .pad_labels import card_info, friendly
+from .records import DEAL_FORMAT
+from .rules import PRESETS, Rules
+
+OPTION_LABELS = {
+    "knock_limit": "Knock limit (most deadwood you may knock with)",
+    "oklahoma": "Oklahoma: the first upcard sets the knock limit",
+    "ace_upcard": "Oklahoma ace upcard",
+    "spade_doubles": "A spade upcard doubles the hand",
+    "gin_bonus": "Gin bonus",
+    "big_gin_bonus": "Big gin bonus (11 cards; empty = not allowed)",
+    "undercut_bonus": "Undercut bonus",
+    "box_bonus": "Box bonus (per hand won, at the end)",
+    "game_bonus": "Game bonus",
+    "shutout": "Shutout",
+    "target": "Points to win the game",
+    "next_dealer": "Who deals next",
+    "wall": "When the stock is down to 2 cards",
+    "scoring": "Scoring",
+}
+
+CHOICE_LABELS = {
+    "ace_upcard": {"gin_only": "gin only", "one": "knock with 1"},
+    "shutout": {"double_bonus": "double the game bonus", "double_total": "double the total"},
+    "next_dealer": {"winner": "the winner", "loser": "the loser", "alternate": "take turns"},
+    "wall": {"void_at_two": "the hand is void",
+             "knock_only_at_two": "only a knock from the discard"},
+    "scoring": {"single": "one game", "hollywood": "Hollywood (three games)"},
+}
+
+PRESET_NOTES = {
+    "standard": "Knock with 10 or less; gin 25, undercut 25, box 25, game 100, to 100.",
+    "classic": "Older scoring: gin 20, undercut 10, box 20.",
+    "modern": "Big gin 31; a shutout doubles the winner's total.",
+    "oklahoma": "The first upcard sets the knock limit, spades double, to 150.",
+    "straight": "No knocking: only gin ends a hand.",
+    "hollywood": "Three games scored at once.",
+}
+
+
+def rules_form(rules: Rules | None = None) -> list[dict[str, Any]]:
+    """The fields of the options form: every option of RULES.md section 9.
+
+    Each is ``{"name", "label", "kind" ("number", "choice", "bool",
+    "optional_number"), "value", "choices": [(value, label)], "min", "max"}``.
+    """
+    rules = rules or PRESETS["standard"]
+    values = rules.to_dict()
+    fields = []
+    for name, label in OPTION_LABELS.items():
+        field: dict[str, Any] = {"name": name, "label": label, "value": values[name]}
+        if name in CHOICE_LABELS:
+            field.update(kind="choice", choices=list(CHOICE_LABELS[name].items()))
+        elif isinstance(values[name], bool):
+            field.update(kind="bool", choices=[("on", "on"), ("off", "off")],
+                         value="on" if values[name] else "off")
+        elif name == "big_gin_bonus":
+            field.update(kind="optional_number", min=0, max=10_000,
+                         value="" if values[name] is None else values[name])
+        else:
+            field.update(kind="number", min=1 if name == "target" else 0,
+                         max=10 if name == "knock_limit" else 10_000)
+        fields.append(field)
+    return fields
+
+
+def preset_values() -> dict[str, dict[str, Any]]:
+    """Every preset's options as form values (booleans ``on``/``off``, null as "")."""
+    result = {}
+    for name, rules in PRESETS.items():
+        result[name] = {field["name"]: field["value"] for field in rules_form(rules)}
+    return result
+
+
+def rules_from_form(form: Mapping[str, Any]) -> Rules:
+    """Rules from the start-a-game form.
+
+    ``preset`` names the preset chosen; ``options_for`` the preset whose
+    values the option fields were showing (without JavaScript they do not
+    follow a change of preset). Every field that differs from
+    ``options_for``'s value is applied on top of the chosen preset, so
+    untouched fields take the chosen preset's values. Raises
+    :class:`RuleError` naming the option.
+    """
+    name = form.get("preset") or "standard"
+    if name not in PRESETS:
+        raise RuleError("Choose one of the rule presets.", option="preset")
+    shown_name = form.get("options_for") or name
+    shown = preset_values().get(shown_name, preset_values()[name])
+    overrides: dict[str, Any] = {}
+    for field in rules_form(PRESETS[name]):
+        key = field["name"]
+        if key not in form:
+            continue
+        raw = str(form[key]).strip()
+        if raw == str(shown[key]):
+            continue
+        if field["kind"] == "bool":
+            if raw not in ("on", "off"):
+                raise RuleError(f"{OPTION_LABELS[key]}: choose on or off.", option=key)
+            overrides[key] = raw == "on"
+        elif field["kind"] == "choice":
+            if raw not in CHOICE_LABELS[key]:
+                raise RuleError(f"Choose one of the listed values for {key}.", option=key)
+            overrides[key] = raw
+        else:
+            if raw == "" and field["kind"] == "optional_number":
+                overrides[key] = None
+                continue
+            if not re.fullmatch(r"\d{1,5}", raw):
+                raise RuleError(f"Type a whole number from {field['min']} to {field['max']}.",
+                                option=key)
+            overrides[key] = int(raw)
+    try:
+        return Rules.preset(name, **overrides)
+    except RuleError as error:
+        raise RuleError(friendly(error), option=error.option) from None
+
+
+def game_from_form(form: Mapping[str, Any], rng: Any = None
+                   ) -> tuple[dict[str, Any], dict[str, str]]:
+    """The settings of a new game from the start form, and every problem found.
+
+    Returns ``({"players", "rules" (a Rules), "dealer", "stake"}, errors)``
+    where ``errors`` maps form fields (``player_0``, ``player_1``, an
+    option name, ``dealer``, ``stake``) to messages for players; the
+    settings are only complete when ``errors`` is empty. ``dealer`` may be
+    ``cut``: ``rng.randrange(2)`` (default :mod:`secrets`) picks the dealer.
+    """
+    import secrets
+
+    errors: dict[str, str] = {}
+    names = [str(form.get(f"player_{i}", "")).strip() for i in (0, 1)]
+    for i, name in enumerate(names):
+        if not name:
+            errors[f"player_{i}"] = "Type a name for this player."
+        elif len(name) > 40:
+            errors[f"player_{i}"] = "Keep the name under 40 letters."
+    if names[0] and names[0].casefold() == names[1].casefold():
+        errors["player_1"] = "The two players need different names."
+    rules = None
+    try:
+        rules = rules_from_form(form)
+    except RuleError as error:
+        errors[error.option or "preset"] = str(error)
+    dealer_raw = str(form.get("dealer", "0"))
+    if dealer_raw == "cut":
+        dealer = (rng.randrange(2) if rng is not None else secrets.randbelow(2))
+    elif dealer_raw in ("0", "1"):
+        dealer = int(dealer_raw)
+    else:
+        dealer = 0
+        errors["dealer"] = "Choose who deals first."
+    stake = None
+    raw = str(form.get("stake", "")).strip().replace(",", ".")
+    if raw:
+        if not re.fullmatch(r"\d{1,6}(\.\d{1,4})?", raw):
+            errors["stake"] = "Type the stake per point as a number, like 0.05, or leave it empty."
+        else:
+            stake = float(raw)
+    return {"players": names, "rules": rules, "dealer": dealer, "stake": stake}, errors
+
+
+def selection(text: Any) -> tuple[list[str], str | None]:
+    """Card codes from a form field (text or list), and a message if it is malformed.
+
+    Unknown or repeated cards give a message; the codes that could be read
+    are still returned, so the page can keep what the player tapped.
+    """
+    if isinstance(text, str):
+        tokens = [t for t in re.split(r"[\s,;]+", text.strip()) if t]
+    else:
+        tokens = [str(t) for t in text or ()]
+    codes: list[str] = []
+    problem = None
+    for token in tokens:
+        try:
+            code = parse_card(token).code
+        except CardError:
+            problem = problem or f"{token!r} is not a card (try 10♠, Ts or 7h)."
+            continue
+        if code in codes:
+            problem = problem or f"{card_info(code)['label']} is in there twice."
+            continue
+        codes.append(code)
+    return codes, problem
+
+
+def quick_input(
+    rules: Rules | Mapping[str, Any] | str | None,
+    knocker: Any,
+    kind: Any,
+    knocker_deadwood: Any = None,
+    defender_deadwood: Any = None,
+    upcard: Any = None,
+) -> dict[str, Any]:
+    """The hand input (:mod:`scorekeeper.hands`) of the quick form, checked.
+
+    ``kind`` is ``knock``, ``gin``, ``big_gin`` or ``void`` (the stock ran
+    out); ``knocker`` the seat (0 or 1) of the player who went out; the
+    deadwood counts are the form's text, the defender's after layoffs. A
+    knock with 0 deadwood is a gin (RULES.md 5). Raises :class:`RuleError`
+    whose ``option`` names the form field and whose message is for players;
+    scoring is left to :func:`~scorekeeper.hands.evaluate_hand`.
+    """
+    rules = Rules.from_dict(rules)
+    if kind == "void":
+        return {"kind": "void"}
+    if kind not in ("knock", "gin", "big_gin"):
+        raise RuleError("Choose knock, gin or void.", option="kind")
+    seat = _knocker(knocker)
+    if kind == "big_gin" and rules.big_gin_bonus is None:
+        raise RuleError("Big gin is not played under these rules.", option="kind")
+    up = _upcard(rules, upcard)
+    limit = rules.knock_limit_for(up)
+    if kind == "knock":
+        k = _whole(knocker_deadwood, "knocker_deadwood", "the deadwood of who went out",
+                   MAX_DEADWOOD)
+        if k and limit == 0:
+            why = ("these rules" if not rules.oklahoma
+                   else f"the upcard {card_info(up)['label']}")
+            raise RuleError(f"Under {why} only gin ends a hand: no knocking.", option="kind")
+        if k > limit:
+            raise RuleError(f"A knock needs {limit} or less deadwood; {k} is too much.",
+                            option="knocker_deadwood")
+    else:
+        k = 0
+        if str(knocker_deadwood or "0").strip() not in ("", "0"):
+            raise RuleError("Gin means no deadwood: leave it at 0 or choose knock.",
+                            option="knocker_deadwood")
+    d = _whole(defender_deadwood, "defender_deadwood", "the other player's deadwood",
+               MAX_DEADWOOD)
+    hand: dict[str, Any] = {"kind": "quick", "knocker": seat, "knocker_deadwood": k,
+                            "defender_deadwood": d}
+    if kind == "big_gin":
+        hand["big_gin"] = True
+    if up is not None:
+        hand["upcard"] = up.code
+    return hand
+
+
+def cards_input(
+    rules: Rules | Mapping[str, Any] | str | None,
+    knocker: Any,
+    knocker_cards: Any,
+    defender_cards: Any,
+    upcard: Any = None,
+) -> dict[str, Any]:
+    """The hand input of the card form, checked (fields ``knocker_cards`` etc.).
+
+    The cards are lists of codes (the tapped checkboxes) or text. Counts,
+    unknown and repeated cards, and a card in both hands give messages for
+    players; the knock itself is checked by :func:`verify_knock`.
+    """
+    rules = Rules.from_dict(rules)
+    seat = _knocker(knocker)
+    mine, problem = selection(knocker_cards)
+    if problem:
+        raise RuleError(problem, option="knocker_cards")
+    theirs, problem = selection(defender_cards)
+    if problem:
+        raise RuleError(problem, option="defender_cards")
+    both = [code for code in theirs if code in mine]
+    if both:
+        raise RuleError(f"{card_info(both[0])['label']} is tapped for both players; a card"
+                        " can be in one hand only.", option="defender_cards")
+    allowed = (10, 11) if rules.big_gin_bonus is not None else (10,)
+    if len(mine) not in allowed:
+        need = "10 cards (11 for big gin)" if len(allowed) == 2 else "10 cards"
+        raise RuleError(f"Tap {need} for who went out; {len(mine)} tapped.",
+                        option="knocker_cards")
+    if len(theirs) != 10:
+        raise RuleError(f"Tap 10 cards for the other player; {len(theirs)} tapped.",
+                        option="defender_cards")
+    up = _upcard(rules, upcard)
+    hand: dict[str, Any] = {"kind": "cards", "knocker": seat, "knocker_cards": mine,
+                            "defender_cards": theirs}
+    if up is not None:
+        hand["upcard"] = up.code
+    return hand
+
+
+def check_cards(rules: Rules | Mapping[str, Any] | str | None,
+                hand: Mapping[str, Any]) -> dict[str, Any]:
+    """Verify a :func:`cards_input` hand without storing it (the verify result).
+
+    Errors are re-raised as :class:`RuleError` in players' words, naming the field.
+    """
+    try:
+        return verify_knock(hand["knocker_cards"], hand["defender_cards"],
+                            rules=Rules.from_dict(rules), upcard=hand.get("upcard"))
+    except ScorekeeperError as error:
+        raise RuleError(friendly(error), option=_card_field(error)) from None
+
+
+def _card_field(error: ScorekeeperError) -> str:
+    field = getattr(error, "field", None) or ""
+    if field.startswith("defender") or field == "layoffs":
+        return "defender_cards"
+    if field == "upcard":
+        return "upcard"
+    return "knocker_cards"
+
+
+def _whole(value: Any, field: str, what: str, high: int) -> int:
+    raw = str(value if value is not None else "").strip()
+    if not re.fullmatch(r"\d{1,3}", raw):
+        raise RuleError(f"Type {what} as a whole number, like 7.", option=field)
+    number = int(raw)
+    if number > high:
+        raise RuleError(f"{what[0].upper()}{what[1:]} can be at most {high}.", option=field)
+    return number
+
+
+def _upcard(rules: Rules, upcard: Any) -> Any:
+    if upcard in (None, ""):
+        if rules.oklahoma:
+            raise RuleError("Pick the first upcard: in Oklahoma it sets the knock limit.",
+                            option="upcard")
+        return None
+    try:
+        return parse_card(upcard)
+    except CardError:
+        raise RuleError("Pick the first upcard from the list.", option="upcard") from None
+
+
+def _knocker(value: Any) -> int:
+    if str(value) not in ("0", "1"):
+        raise RuleError("Choose who went out.", option="knocker")
+    return int(value)
+
+
+def parse_record(text: Any) -> Any:
+    """A pasted deal record (JSON text) as data; :class:`RecordError` in players' words."""
+    if not isinstance(text, str):
+        return text
+    try:
+        return json.loads(text)
+    except ValueError as error:
+        where = f"line {getattr(error, 'lineno', '?')}, column {getattr(error, 'colno', '?')}"
+        raise RecordError(f"This is not a deal record: the JSON text breaks at {where}."
+                          " Paste the whole record, from { to }.", field="record") from None
+
+
+def record_input(text: Any) -> dict[str, Any]:
+    """The hand input of the record form: ``{"kind": "record", "record": {...}}``."""
+    if isinstance(text, str) and not text.strip():
+        raise RecordError("Paste a deal record first.", field="record")
+    record = parse_record(text)
+    if not isinstance(record, Mapping) or record.get("format") != DEAL_FORMAT:
+        raise RecordError(f"This is not a deal record: it needs \"format\": \"{DEAL_FORMAT}\".",
+                          field="record")
+    return {"kind": "record", "record": record}
