@@ -453,8 +453,9 @@ def replay():
     try:
         steps = pad_replay.replay_steps(pad_forms.parse_record(text))
     except ScorekeeperError as error:
-        return _render("pad/replay.html", 422, steps=None, errors=_form_errors(error, "record"),
-                       record_text=text)
+        # the record is the page's only field: every error belongs next to it
+        return _render("pad/replay.html", 422, steps=None,
+                       errors={"record": pad_labels.friendly(error)}, record_text=text)
     step = _step_number(len(steps))
     return _render("pad/replay.html", steps=steps, step=step, current=steps[step],
                    record_text=text, errors={}, link=None)

@@ -194,6 +194,11 @@ def test_replay_page_without_javascript(client):
     assert response.status_code == 200 and "Step 2 of" in text(response)
     response = client.post("/replay", data={"csrf_token": token(client), "record": "[1"})
     assert response.status_code == 422 and "not a deal record" in text(response)
+    bad_dealer = json.dumps({**record, "dealer": 5})
+    response = client.post("/replay", data={"csrf_token": token(client), "record": bad_dealer})
+    assert response.status_code == 422
+    assert "Dealer must be 0 or 1" in text(response)
+    assert bad_dealer in response.get_data(as_text=True).replace("&#34;", '"')
 
 
 def test_four_colour_setting_and_live_melds(client):
