@@ -137,11 +137,11 @@ class _Packings:
     the limit (even if every later meld could be added) are cut.
     """
 
-    def __init__(self, hand: int, limit: int):
+    def __init__(self, hand: int, limit: int, melds: list[int]):
         self.hand = hand
         self.limit = limit
         self.total = mask_points(hand)
-        self.melds = mask_all_melds(hand)
+        self.melds = melds
         self.neighbours = [self._neighbours(m) for m in self.melds]
         self.later = [0] * (len(self.melds) + 1)
         for i in range(len(self.melds) - 1, -1, -1):
@@ -372,13 +372,17 @@ def _choose_knocker_melds(hand: int, other: int, limit: int, rules: Rules,
     if minimum == 0 or big or minimum > limit:
         melds, dead = mask_arrangements(hand)[0]
         return melds, mask_points(dead)
+    all_melds = mask_all_melds(hand)
+    per_meld = {meld: _layoff_options((meld,), other) for meld in all_melds}
+    if not any(per_meld.values()):
+        # nothing can be laid off whatever the knocker lays: the least deadwood is best
+        melds, dead = mask_arrangements(hand)[0]
+        return melds, mask_points(dead)
     base = mask_deadwood(other)
     replies: dict[tuple, int] = {}
     best_key = None
     best = None
-    packings = _Packings(hand, limit)
-    per_meld = {meld: _layoff_options((meld,), other) for meld in packings.melds}
-    for dead, melds in packings.found:
+    for dead, melds in _Packings(hand, limit, all_melds).found:
         options = [option for meld in melds for option in per_meld[meld]]
         if options:
             signature = tuple(tuple(prefixes) for _, prefixes in options)
