@@ -8,7 +8,8 @@ every response (:mod:`api.security`). Other blueprints reach the store
 through :func:`get_storage`.
 
 Settings: ``DATABASE`` (default ``$SCOREKEEPER_DB`` or ``./scorekeeper.db``),
-``MAX_CONTENT_LENGTH`` (request body limit, default 1 MiB) and the
+``MAX_CONTENT_LENGTH`` (request body limit, default 1 MiB; a larger body is
+a 413, with or without a ``Content-Length``) and the
 flask-smorest ``API_*`` / ``OPENAPI_*`` keys (the document is served at
 ``/api/openapi.json``).
 """
@@ -18,7 +19,8 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from flask import Flask, current_app
+from flask import Flask, current_app, request
+from werkzeug.exceptions import RequestEntityTooLarge
 
 from scorekeeper.storage import Storage, default_path
 
@@ -49,10 +51,13 @@ def create_app(config: Mapping[str, Any] | None = None) -> Flask:
     else:
         app.config.from_mapping(config)
     app.extensions[STORAGE_KEY] = Storage(app.config["DATABASE"])
+    app.before_request(_refuse_long_streams)
     app.after_request(security.add_security_headers)
     app.url_map.converters["game"] = v1.GameIdConverter
+    app.url_map.converters["player"] = v1.PlayerNameConverter
     api = errors.Api(app)
     api.register_converter(v1.GameIdConverter, v1.game_id_schema)
+    api.register_converter(v1.PlayerNameConverter, v1.player_name_schema)
     errors.register(app)
     api.spec.components.security_scheme(
         "bearerAuth", {"type": "http", "scheme": "bearer",
@@ -64,6 +69,19 @@ def create_app(config: Mapping[str, Any] | None = None) -> Flask:
 
     app.register_blueprint(pad_blueprint)
     return app
+
+
+def _refuse_long_streams() -> None:
+    """Refuse (413) a body sent without a length (chunked) that reaches ``MAX_CONTENT_LENGTH``.
+
+    Werkzeug refuses a declared ``Content-Length`` over the limit, but stops
+    reading a chunked body at the limit without an error: the view would
+    parse a truncated body (a bad-JSON 400, or worse, a valid prefix).
+    """
+    limit = request.max_content_length
+    if (request.content_length is None and limit is not None
+            and len(request.get_data(cache=True)) >= limit):
+        raise RequestEntityTooLarge()
 
 
 def get_storage() -> Storage:

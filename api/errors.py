@@ -95,9 +95,14 @@ def _first_problem(messages: Any, path: tuple = ()) -> tuple[str | None, str]:
 
 
 class Api(flask_smorest.Api):
-    """flask-smorest's Api with this project's error format (and its documentation)."""
+    """flask-smorest's Api with this project's error format (and its documentation).
+
+    No catch-all ``default`` response is documented: each operation lists
+    the statuses it can answer, so a status it does not list is a bug.
+    """
 
     ERROR_SCHEMA = ErrorSchema
+    DEFAULT_ERROR_RESPONSE_NAME = None
 
     def handle_http_exception(self, error: HTTPException) -> Response:
         """Render an HTTP error (including webargs validation errors) as our JSON."""

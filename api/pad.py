@@ -34,15 +34,17 @@ from flask import (
     request,
     url_for,
 )
+from marshmallow import ValidationError
 from werkzeug.exceptions import HTTPException, InternalServerError
 
 from scorekeeper import games, pad_forms, pad_labels, pad_replay, pad_views
-from scorekeeper.errors import ScorekeeperError
+from scorekeeper.errors import RecordError, ScorekeeperError
 from scorekeeper.rules import PRESETS, Rules
 from scorekeeper.storage import Conflict, NotFound, StorageError
 
 from . import get_storage
 from . import pad_web as web
+from .schemas import check_json_size
 
 bp = Blueprint("pad", __name__, template_folder="../templates")
 
@@ -330,7 +332,13 @@ def _hand_input(rules: dict, mode: str, values: dict) -> dict:
                 error.option = error.field = (f"cards_{seat}" if error.option == "knocker_cards"
                                               else f"cards_{1 - seat}")
             raise
-    return pad_forms.record_input(values["record"])
+    hand = pad_forms.record_input(values["record"])
+    try:
+        check_json_size(hand["record"])
+    except ValidationError as error:
+        raise RecordError(f"This record is too large to keep: {error.messages[0]}.",
+                          field="record") from None
+    return hand
 
 
 def _card_errors(error: ScorekeeperError, values: dict) -> dict[str, str]:

@@ -3,6 +3,11 @@
 Request schemas check shapes, types and sizes (every string and list has
 a maximum length) and refuse unknown fields; the domain then checks the
 meaning (which cards, which rule options) and names the field at fault.
+Deal and match records are free-form JSON to this layer (the records
+module checks them), so their size is bounded as JSON: strings of at most
+:data:`MAX_TEXT` characters, lists of at most :data:`MAX_HANDS` items,
+nesting at most :data:`MAX_DEPTH` deep. The request body as a whole is
+limited too (``MAX_CONTENT_LENGTH``: 413).
 Response schemas document what the domain returns; the OpenAPI document
 is built from them.
 """
@@ -36,7 +41,52 @@ MAX_KEY = 200
 MAX_HANDS = 1000
 """Most hands (or deals) in an imported game."""
 
+MAX_TEXT = 1000
+"""Longest string anywhere in a record (a comment, a seed, a name, an action)."""
+
+MAX_DEPTH = 8
+"""Deepest nesting of lists and objects in a record (a match record needs 5)."""
+
 CARD_CODE = {"type": "string", "minLength": 1, "maxLength": 8}
+
+RECORD_LIMITS = (f"Strings of at most {MAX_TEXT} characters, lists of at most {MAX_HANDS}"
+                 f" items, nesting at most {MAX_DEPTH} deep.")
+
+
+def check_json_size(value: Any, path: str = "", depth: int = 0) -> None:
+    """Refuse free-form JSON with a string, a list or a nesting deeper than the limits.
+
+    The message names where, as a dotted path inside ``value``.
+    """
+    where = f" at {path}" if path else ""
+    if depth > MAX_DEPTH:
+        raise ma.ValidationError(f"nested more than {MAX_DEPTH} deep{where}")
+    if isinstance(value, str) and len(value) > MAX_TEXT:
+        raise ma.ValidationError(f"text longer than {MAX_TEXT} characters{where}")
+    if isinstance(value, list):
+        if len(value) > MAX_HANDS:
+            raise ma.ValidationError(f"a list of more than {MAX_HANDS} items{where}")
+        for i, item in enumerate(value):
+            check_json_size(item, f"{path}.{i}" if path else str(i), depth + 1)
+    if isinstance(value, dict):
+        for key, item in value.items():
+            check_json_size(key, path, depth + 1)
+            check_json_size(item, f"{path}.{key}" if path else str(key), depth + 1)
+
+
+class Record(fields.Dict):
+    """A deal record (or any record object), bounded by :func:`check_json_size`."""
+
+    def __init__(self, **kwargs: Any):
+        kwargs["metadata"] = {"maxProperties": 20, **kwargs.get("metadata", {})}
+        kwargs["metadata"]["description"] = (
+            kwargs["metadata"].get("description", "A record.") + " " + RECORD_LIMITS)
+        super().__init__(**kwargs)
+
+    def _deserialize(self, value: Any, attr: str | None, data: Any, **kwargs: Any) -> Any:
+        result = super()._deserialize(value, attr, data, **kwargs)
+        check_json_size(result)
+        return result
 
 
 class Cards(fields.Field):
@@ -246,7 +296,7 @@ class HandRequest(Strict):
     defender_melds = _melds("The defender's declared melds (default: optimal).")
     layoffs = fields.List(fields.Nested(Layoff), validate=validate.Length(max=MAX_LIST),
                           allow_none=True)
-    record = fields.Dict(metadata={"description": "A deal record (see the replay endpoint)."})
+    record = Record(metadata={"description": "A deal record (see the replay endpoint)."})
 
     @ma.validates_schema
     def _fields_of_kind(self, data: dict, **kwargs: Any) -> None:
@@ -289,23 +339,32 @@ class ImportRequest(GameRequest):
     created = fields.String(validate=validate.Length(max=40),
                             metadata={"description": "Ignored: the import is a new game."})
     hands = fields.List(fields.Nested(HandRequest), validate=validate.Length(max=MAX_HANDS))
-    deals = fields.List(fields.Dict(), validate=validate.Length(max=MAX_HANDS),
+    deals = fields.List(Record(), validate=validate.Length(max=MAX_HANDS),
                         metadata={"description": "A match record's deal records."})
-    seed = fields.Raw(metadata={"description": "A match record's note."})
-    comment = fields.String(validate=validate.Length(max=1000),
+    seed = fields.Raw(metadata={"description": "A match record's note. " + RECORD_LIMITS})
+    comment = fields.String(validate=validate.Length(max=MAX_TEXT),
                             metadata={"description": "A match record's note."})
+
+    @ma.validates("seed")
+    def _seed_size(self, value: Any, **kwargs: Any) -> None:
+        check_json_size(value)
 
 
 class RecordRequest(ma.Schema):
     """``POST /replay``: a deal record (``gin-rummy-deal/1``) or a match record.
 
-    The engine checks every other key (see the records module).
+    The engine checks every other key (see the records module); the sizes
+    are bounded as for every record (:func:`check_json_size`).
     """
 
     class Meta:
         unknown = ma.INCLUDE
 
     format = fields.String(required=True, validate=validate.OneOf([DEAL_FORMAT, MATCH_FORMAT]))
+
+    @ma.validates_schema(pass_original=True)
+    def _size(self, data: dict, original: Any, **kwargs: Any) -> None:
+        check_json_size(original)
 
 
 IF_MATCH = r'^(\*|"[0-9]{1,9}"|[0-9]{1,9})$'

@@ -2,10 +2,11 @@
 
 Game ids in paths have the shape of the ids the store gives out (16
 URL-safe characters, :data:`GAME_ID`), so ``/games/import`` is never
-mistaken for a game. A game's sheet carries an ``ETag`` (its version, the
-number of log entries, quoted); a write sent with ``If-Match: <that ETag>``
-is refused with 409 (code ``stale``, the current ETag in the response) when
-the game has changed since, checked inside the write's transaction.
+mistaken for a game; player names in paths are as long as names may be.
+A game's sheet carries an ``ETag`` (its version, the number of log
+entries, quoted); a write sent with ``If-Match: <that ETag>`` is refused
+with 409 (code ``stale``, the current ETag in the response) when the game
+has changed since, checked inside the write's transaction.
 """
 
 from __future__ import annotations
@@ -44,8 +45,20 @@ class GameIdConverter(BaseConverter):
 
 def game_id_schema(converter: GameIdConverter) -> dict:
     """The OpenAPI schema of a game id path parameter."""
-    return {"type": "string", "pattern": f"^{GAME_ID}$",
+    return {"type": "string", "pattern": f"^{GAME_ID}$", "minLength": 16, "maxLength": 16,
             "description": "The game's id (random, 16 URL-safe characters)."}
+
+
+class PlayerNameConverter(BaseConverter):
+    """The ``<player:...>`` path converter: 1 to :data:`~api.schemas.MAX_NAME` characters."""
+
+    regex = f"[^/]{{1,{s.MAX_NAME}}}"
+
+
+def player_name_schema(converter: PlayerNameConverter) -> dict:
+    """The OpenAPI schema of a player name path parameter."""
+    return {"type": "string", "minLength": 1, "maxLength": s.MAX_NAME,
+            "description": "A player's name (any letter case)."}
 
 
 def etag(version: int) -> str:
@@ -185,7 +198,7 @@ class Games(MethodView):
 
     @blp.arguments(s.GameRequest())
     @blp.response(201, s.NewGame, headers=ETAG)
-    @refusals(400, 413)
+    @refusals(400, 413, 503, 507)
     def post(self, body):
         """Start a game: 201 with its sheet, its URL and its edit token (shown only now)."""
         sheet, token = games.create_game(get_storage(), **body)
@@ -198,7 +211,7 @@ class Import(MethodView):
 
     @blp.arguments(s.ImportRequest())
     @blp.response(201, s.NewGame, headers=ETAG)
-    @refusals(400, 413)
+    @refusals(400, 413, 503, 507)
     def post(self, body):
         """Store an exported game as a new game (every hand is scored again)."""
         sheet, token = games.import_game(get_storage(), body)
@@ -279,7 +292,7 @@ class ExportGame(MethodView):
         return jsonify(games.export_game(get_storage(), game_id))
 
 
-@blp.route("/players/<name>/stats")
+@blp.route("/players/<player:name>/stats")
 class PlayerStats(MethodView):
     """A player's record."""
 

@@ -1,0 +1,245 @@
+"""Hostile input: schemathesis over every operation of a real gunicorn, sizes, fuzzed input.
+
+The OpenAPI document is built from the app (the same code the live server
+runs, and the test checks the server serves the same document), so the
+cases can be generated at collection time. Each operation gets a couple of
+hundred cases (schemathesis' examples, coverage and fuzzing phases, valid
+and invalid data, hypothesis derandomized: the same cases each run) sent to
+the live server, and every response must be no 5xx, a documented status
+and a body that fits the documented schema.
+
+Most cases that name a game are pointed at a real game, and most writes
+carry its edit token, so that generated hands reach the scoring and the
+store instead of stopping at 404 or 401.
+
+Then: bodies over the size limit get 413 (with and without a
+Content-Length), every documented request string and list has a maximum
+and going over it is a 422 naming the field; hypothesis fuzzes card
+notation (parsed, or a CardError naming the input) and hand inputs to a
+real SQLite store (stored whole, or refused with the log unchanged).
+"""
+
+from __future__ import annotations
+
+import marshmallow as ma
+import pytest
+import requests
+import schemathesis
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+from schemathesis.checks import not_a_server_error
+from schemathesis.specs.openapi.checks import (
+    content_type_conformance,
+    negative_data_rejection,
+    response_headers_conformance,
+    response_schema_conformance,
+    status_code_conformance,
+)
+
+from api import create_app
+from api import schemas as s
+from scorekeeper import CardError, games, parse_cards
+from scorekeeper.errors import ScorekeeperError
+from scorekeeper.storage import Conflict, Storage
+
+SPEC = create_app({"DATABASE": ":memory:"}).test_client().get("/api/openapi.json").json
+schema = schemathesis.openapi.from_dict(SPEC)
+
+CHECKS = [not_a_server_error, status_code_conformance, content_type_conformance,
+          response_headers_conformance, response_schema_conformance, negative_data_rejection]
+
+
+@pytest.fixture(scope="module")
+def session():
+    """One keep-alive connection for all the cases."""
+    with requests.Session() as session:
+        yield session
+
+
+@pytest.fixture(scope="module")
+def target(live):
+    """A real game with a few hands: (id, its edit token)."""
+    url, auth = live.new_game(rules={"target": 10_000})
+    for _ in range(3):
+        requests.post(f"{url}/hands", json={"kind": "void"}, headers=auth, timeout=10)
+    return url.rsplit("/", 1)[1], auth["Authorization"]
+
+
+def test_the_live_server_serves_this_document(live):
+    assert requests.get(f"{live.url}/api/openapi.json", timeout=10).json() == SPEC
+
+
+@schema.parametrize()
+@settings(max_examples=100, derandomize=True, deadline=None,
+          suppress_health_check=list(HealthCheck))
+def test_no_5xx_and_every_response_as_documented(case, live, session, target):
+    game_id, authorization = target
+    path = case.path_parameters or {}
+    generated = path.get("game_id")
+    if generated and sum(map(ord, generated)) % 5:  # four cases in five: the real game
+        path["game_id"] = game_id
+        if case.method != "GET" and sum(map(ord, generated)) % 7:  # mostly with its token
+            case.headers = {**(case.headers or {}), "Authorization": authorization}
+    if path.get("name") and sum(map(ord, path["name"])) % 3:
+        path["name"] = "Ana"
+    case.call_and_validate(base_url=live.url, session=session, checks=CHECKS)
+
+
+# ----------------------------------------------------------------------------- sizes
+
+
+def test_bodies_over_the_limit_get_413_and_change_nothing(live):
+    url, auth = live.new_game()
+    limit = create_app({"DATABASE": ":memory:"}).config["MAX_CONTENT_LENGTH"]
+    big = b'{"kind": "void", "x": "' + b"x" * limit + b'"}'
+    headers = {**auth, "Content-Type": "application/json"}
+    sized = requests.post(f"{url}/hands", data=big, headers=headers, timeout=30)
+    chunked = requests.post(f"{url}/hands", data=iter([big[:1000], big[1000:]]),
+                            headers=headers, timeout=30)  # no Content-Length
+    for response in (sized, chunked):
+        assert response.status_code == 413
+        error = response.json()["error"]
+        assert (error["code"], error["field"]) == ("too_large", "body")
+        assert str(limit) in error["message"]
+    page = requests.post(f"{live.url}/games", data={"player_0": "x" * limit}, timeout=30)
+    assert page.status_code == 413 and "text/html" in page.headers["Content-Type"]
+    assert requests.get(url, timeout=10).json()["version"] == 0
+
+
+LONG = "x" * 1001
+
+
+@pytest.mark.parametrize(("path", "body", "field"), [
+    ("/games", {"players": ["Ana", "x" * 41]}, "players.1"),
+    ("/games", {"players": ["Ana", "Ben", "Cy"]}, "players"),
+    ("/melds", {"cards": "As " * 134}, "cards"),
+    ("/melds", {"cards": ["As"] * 53}, "cards"),
+    ("/melds", {"cards": ["As", "x" * 9]}, "cards"),
+    ("/verify", {"knocker": "As", "defender": "2s", "layoffs": [{"card": "As", "meld": "2s"}]
+                 * 53}, "layoffs"),
+    ("/verify", {"knocker": "As", "defender": "2s", "rules": {"gin_bonus": LONG}}, "rules"),
+    ("/replay", {"format": "gin-rummy-deal/1", "comment": LONG}, None),
+    ("/replay", {"format": "gin-rummy-deal/1", "actions": ["draw"] * 1001}, None),
+    ("/replay", {"format": "gin-rummy-deal/1", "x": [[[[[[[[[[1]]]]]]]]]]}, None),
+    ("/games/import", {"players": ["Ana", "Ben"], "hands": [{"kind": "void"}] * 1001}, "hands"),
+    ("/games/import", {"players": ["Ana", "Ben"], "comment": LONG}, "comment"),
+    ("/games/import", {"players": ["Ana", "Ben"], "seed": LONG}, "seed"),
+    ("/games/import", {"format": "gin-rummy-match/1", "deals": [{"comment": LONG}]}, "deals.0"),
+])
+def test_strings_and_lists_have_maximum_lengths(live, path, body, field):
+    response = requests.post(f"{live.url}/api/v1{path}", json=body, timeout=10)
+    assert response.status_code == 422, response.text
+    error = response.json()["error"]
+    assert error["code"] == "invalid" and error["field"] == field and error["message"]
+
+
+def test_a_record_hand_with_a_long_comment_is_refused(live):
+    url, auth = live.new_game()
+    response = requests.post(f"{url}/hands", headers={**auth, "Idempotency-Key": "x" * 201},
+                             json={"kind": "void"}, timeout=10)
+    assert response.status_code == 422 and response.json()["error"]["field"] == "Idempotency-Key"
+    response = requests.post(f"{url}/hands", headers=auth, timeout=10, json={
+        "kind": "record", "record": {"format": "gin-rummy-deal/1", "comment": LONG}})
+    error = response.json()["error"]
+    assert response.status_code == 422 and error["field"] == "record"
+    assert "comment" in error["message"] and "1000" in error["message"]
+    assert requests.get(url, timeout=10).json()["version"] == 0
+
+
+def _bounds_missing(schema: dict, where: str, seen: frozenset) -> list[str]:
+    """Request schema nodes without a maximum (strings: maxLength, arrays: maxItems)."""
+    if "$ref" in schema:
+        name = schema["$ref"].rsplit("/", 1)[1]
+        return [] if name in seen else _bounds_missing(
+            SPEC["components"]["schemas"][name], f"{where}->{name}", seen | {name})
+    missing = []
+    if schema.get("type") == "string" and not {"maxLength", "enum"} & schema.keys():
+        missing.append(where)
+    if schema.get("type") == "array":
+        if "maxItems" not in schema:
+            missing.append(where)
+        missing += _bounds_missing(schema.get("items", {}), f"{where}[]", seen)
+    for key in ("oneOf", "anyOf", "allOf"):
+        for sub in schema.get(key, []):
+            missing += _bounds_missing(sub, where, seen)
+    for name, sub in schema.get("properties", {}).items():
+        missing += _bounds_missing(sub, f"{where}.{name}", seen)
+    if isinstance(schema.get("additionalProperties"), dict):
+        missing += _bounds_missing(schema["additionalProperties"], f"{where}.*", seen)
+    return missing
+
+
+def test_every_documented_request_string_and_list_has_a_maximum():
+    missing = []
+    for path, item in SPEC["paths"].items():
+        for parameter in item.get("parameters", []):  # path parameters
+            missing += _bounds_missing(parameter["schema"], f"{path} {parameter['name']}",
+                                       frozenset())
+        for method, operation in item.items():
+            if method == "parameters":
+                continue
+            for parameter in operation.get("parameters", []):
+                missing += _bounds_missing(parameter["schema"], f"{method} {path}"
+                                           f" {parameter['name']}", frozenset())
+            body = operation.get("requestBody", {}).get("content", {}).get("application/json")
+            if body:
+                missing += _bounds_missing(body["schema"], f"{method} {path} body", frozenset())
+    assert missing == []
+
+
+# ----------------------------------------------------------------------------- fuzzing the domain
+
+CARD_TEXT = st.text(alphabet=st.sampled_from(
+    [*"A23456789TJQK10cdhsCDHS♠♥♦♣", " ", ",", ";", "\t", "x", "é", "\x00", "🂡"]),
+    max_size=60) | st.text(max_size=30)
+
+
+@settings(max_examples=300, deadline=None, derandomize=True)
+@given(CARD_TEXT)
+def test_card_notation_parses_or_names_the_problem(text):
+    try:
+        cards = parse_cards(text, field="cards")
+    except CardError as error:
+        assert str(error).startswith("cards: ") and error.field == "cards"
+        return
+    assert parse_cards(" ".join(card.code for card in cards)) == cards
+    assert len(set(cards)) == len(cards)
+
+
+JSON = st.recursive(st.none() | st.booleans() | st.integers(-3, 120) | st.text(max_size=12),
+                    lambda inner: st.lists(inner, max_size=3)
+                    | st.dictionaries(st.text(max_size=8), inner, max_size=3), max_leaves=8)
+HAND_KEYS = ["knocker", "knocker_deadwood", "defender_deadwood", "big_gin", "upcard",
+             "knocker_cards", "defender_cards", "knocker_melds", "defender_melds", "layoffs",
+             "record"]
+HANDS = st.fixed_dictionaries(
+    {"kind": st.sampled_from(["quick", "cards", "record", "void"])},
+    optional={key: st.integers(-1, 120) | st.booleans() | JSON | st.just("As 2s 3s 4s 5s 6s"
+                                                                         " 7s 8s 9s Ts")
+              for key in HAND_KEYS})
+
+
+@pytest.fixture(scope="module")
+def fuzz_store(tmp_path_factory):
+    store = Storage(tmp_path_factory.mktemp("fuzz") / "fuzz.db")
+    sheet, _ = games.create_game(store, ["Ana", "Ben"], {"target": 10_000})
+    return store, sheet["id"]
+
+
+@settings(max_examples=300, deadline=None, derandomize=True,
+          suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(HANDS)
+def test_fuzzed_hands_are_stored_whole_or_refused_leaving_the_log_as_it_was(fuzz_store, hand):
+    store, game_id = fuzz_store
+    try:
+        hand = s.HandRequest().load(hand)  # what the API lets through to the domain
+    except ma.ValidationError:
+        return
+    before = store.log(game_id)
+    try:
+        record, sheet, created = games.add_hand(store, game_id, hand)
+    except (ScorekeeperError, Conflict):
+        assert store.log(game_id) == before
+        return
+    assert created and sheet["version"] == len(before) + 1 and record["input"] == hand
+    assert store.log(game_id)[:-1] == before
