@@ -13,6 +13,7 @@ from contextlib import nullcontext
 
 import click
 
+from .backup import BackupError, backup, restore
 from .cards import parse_card
 from .errors import RecordError, ScorekeeperError
 from .knock import verify_knock
@@ -21,6 +22,7 @@ from .players import make_players, simulate_deal, simulate_match
 from .records import read_records
 from .records import replay as replay_record
 from .rules import Rules
+from .storage import default_path
 
 
 def show_cards(codes: list[str]) -> str:
@@ -212,6 +214,12 @@ def simulate_command(games: int, seed: int, players: str, preset: str, matches: 
                err=True)
 
 
+DB_OPTION = click.option("--db", default=None, metavar="PATH",
+                         help="SQLite database file [default: $SCOREKEEPER_DB or"
+                              " ./scorekeeper.db].")
+"""The ``--db`` option of the commands that use the game store."""
+
+
 @main.command()
 @click.option("--host", default="127.0.0.1", show_default=True, help="Address to listen on.")
 @click.option("--port", type=click.IntRange(0, 65535), default=8000, show_default=True,
@@ -220,13 +228,47 @@ def simulate_command(games: int, seed: int, players: str, preset: str, matches: 
               help="gunicorn worker processes.")
 @click.option("--threads", type=click.IntRange(min=1), default=2, show_default=True,
               help="Threads per worker.")
-@click.option("--db", default=None, metavar="PATH",
-              help="SQLite database file [default: $SCOREKEEPER_DB or ./scorekeeper.db].")
+@DB_OPTION
 def serve(host: str, port: int, workers: int, threads: int, db: str | None) -> None:
     """Run the JSON API (and the scorepad) under gunicorn until interrupted."""
     from api.server import serve as run_server  # the web layer, loaded only here
 
     run_server(host=host, port=port, workers=workers, threads=threads, db=db)
+
+
+def _summary(result: dict) -> str:
+    return f"{result['games']} game(s), {result['entries']} log entries"
+
+
+@main.command("backup")
+@click.argument("path", type=click.Path(dir_okay=False))
+@DB_OPTION
+def backup_command(path: str, db: str | None) -> None:
+    """Copy the database to PATH with SQLite's online backup (the server may be running)."""
+    try:
+        result = backup(db or default_path(), path)
+    except BackupError as error:
+        raise click.ClickException(str(error)) from None
+    click.echo(f"backed up {_summary(result)} to {path}")
+
+
+@main.command("restore")
+@click.argument("path", type=click.Path(exists=True, dir_okay=False))
+@DB_OPTION
+@click.option("--force", is_flag=True, help="Replace a database that already holds games.")
+def restore_command(path: str, db: str | None, force: bool) -> None:
+    """Replace the database's contents with the backup PATH, after checking it.
+
+    PATH must be a sound scorekeeper database (integrity check, schema
+    version, tables); a running server switches to the restored games at
+    once (one transaction).
+    """
+    target = db or default_path()
+    try:
+        result = restore(path, target, force=force)
+    except BackupError as error:
+        raise click.ClickException(str(error)) from None
+    click.echo(f"restored {_summary(result)} from {path} into {target}")
 
 
 def _verb(result: dict) -> str:
