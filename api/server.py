@@ -6,7 +6,8 @@ the master before the workers start. gunicorn's control socket is off (it
 is not used, and servers on one machine would share its default path).
 
 :func:`spawn` starts a server in a child process on a free loopback port,
-for the tests and the HTTP benchmark.
+for the tests and the HTTP benchmarks; :func:`stop` stops it gracefully and
+:func:`crash` kills it outright.
 """
 
 from __future__ import annotations
@@ -63,20 +64,23 @@ def serve(host: str = "127.0.0.1", port: int = 8000, workers: int = 2,
 
 
 def spawn(db: str | os.PathLike, *, workers: int = 2, wsgi: bool = False,
-          timeout: float = 30.0) -> tuple[subprocess.Popen, str]:
-    """Start a server on a free loopback port: ``(process, base URL)``, once it answers.
+          timeout: float = 30.0, port: int = 0) -> tuple[subprocess.Popen, str]:
+    """Start a server on a loopback port: ``(process, base URL)``, once it answers.
 
     By default it runs ``scorekeeper serve --port 0``; with ``wsgi`` it runs
     ``gunicorn wsgi:app`` with ``SCOREKEEPER_DB`` set instead. The port is
-    read from gunicorn's log (kept in a temporary file). Stop it with :func:`stop`.
+    read from gunicorn's log (kept in a temporary file); ``port`` asks for
+    that port instead of a free one (to restart a server where it was). The
+    server runs in a process group of its own. Stop it with :func:`stop`.
     """
     bin_dir = Path(sys.executable).parent
     if wsgi:
-        argv = [sys.executable, "-m", "gunicorn", "--bind", "127.0.0.1:0", "--workers",
+        argv = [sys.executable, "-m", "gunicorn", "--bind", f"127.0.0.1:{port}", "--workers",
                 str(workers), "--no-control-socket", "wsgi:app"]
     else:
         script = shutil.which("scorekeeper", path=str(bin_dir)) or "scorekeeper"
-        argv = [script, "serve", "--port", "0", "--workers", str(workers), "--db", str(db)]
+        argv = [script, "serve", "--port", str(port), "--workers", str(workers), "--db",
+                str(db)]
     env = {**os.environ, "SCOREKEEPER_DB": str(db)}
     with tempfile.TemporaryFile() as log:  # the child keeps its own handle on it
         process = subprocess.Popen(argv, stdout=log, stderr=log, env=env,
@@ -102,6 +106,16 @@ def _answers(url: str) -> bool:
             return True
     except OSError:
         return False
+
+
+def crash(process: subprocess.Popen) -> None:
+    """Kill a server started by :func:`spawn`, master and workers at once (SIGKILL).
+
+    No handler runs and nothing is flushed, as when the machine's OOM killer
+    or ``kill -9`` strikes; for the crash-safety test and the soak benchmark.
+    """
+    os.killpg(process.pid, signal.SIGKILL)
+    process.wait()
 
 
 def stop(process: subprocess.Popen, timeout: float = 30.0) -> int:

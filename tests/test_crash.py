@@ -12,7 +12,6 @@ learnt), but only such hands may be extra.
 from __future__ import annotations
 
 import os
-import signal
 import sqlite3
 import threading
 import time
@@ -20,7 +19,7 @@ from concurrent.futures import ThreadPoolExecutor
 
 import requests
 
-from api.server import spawn, stop
+from api.server import crash, spawn, stop
 
 WRITERS = 6
 KILL_AFTER = 150
@@ -60,15 +59,13 @@ def test_kill_9_mid_burst_loses_no_acknowledged_hand(tmp_path):
             deadline = time.monotonic() + 30
             while len(acknowledged) < KILL_AFTER and time.monotonic() < deadline:
                 time.sleep(0.005)
-            os.killpg(process.pid, signal.SIGKILL)
-            process.wait(10)
+            crash(process)
             for done in writers:
                 done.result()  # a writer's failed assertion fails the test
         assert len(acknowledged) >= KILL_AFTER
     finally:
         if process.poll() is None:
-            os.killpg(process.pid, signal.SIGKILL)
-            process.wait(10)
+            crash(process)
     assert os.path.exists(f"{db}-wal")  # killed with the WAL in use: recovery will run
 
     process, url = spawn(db, workers=2)
