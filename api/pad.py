@@ -40,7 +40,7 @@ from werkzeug.exceptions import HTTPException, InternalServerError
 from scorekeeper import games, pad_forms, pad_labels, pad_replay, pad_views
 from scorekeeper.errors import RecordError, ScorekeeperError
 from scorekeeper.rules import PRESETS, Rules
-from scorekeeper.storage import Conflict, NotFound, StorageError
+from scorekeeper.storage import Conflict, NotFound, StorageBusy, StorageError, StorageFull
 
 from . import get_storage
 from . import pad_web as web
@@ -84,6 +84,19 @@ def _capfirst(text: str) -> str:
 @bp.errorhandler(HTTPException)
 def _http_error(error: HTTPException):
     return _render("pad/error.html", error.code or 500, error=error)
+
+
+@bp.errorhandler(StorageFull)
+@bp.errorhandler(StorageBusy)
+def _unavailable(error: StorageError):
+    full = isinstance(error, StorageFull)
+    page = HTTPException(
+        "The server's disk is full, so nothing was saved. Go back and send it again once"
+        " whoever runs the server has made room." if full else
+        "The server was too busy to save this, so nothing was saved. Go back and send it"
+        " again.")
+    page.code = 507 if full else 503
+    return _render("pad/error.html", page.code, error=page)
 
 
 @bp.errorhandler(Exception)

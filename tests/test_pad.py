@@ -97,6 +97,21 @@ def test_only_the_starting_browser_may_edit(client, tmp_path):
     assert other.get(game + "/hand").status_code == 403
 
 
+def test_a_full_disk_is_a_clear_page_and_the_sheet_stays_whole(client):
+    game = start(client)
+    conn = client.application.extensions["scorekeeper.storage"].db.conn  # this thread's
+    pages = conn.execute("PRAGMA page_count").fetchone()[0]
+    conn.execute(f"PRAGMA max_page_count = {pages + 1}")
+    responses = [quick(client, game, i % 2, "knock", 3, 5) for i in range(40)]
+    saved = sum(r.status_code == 303 for r in responses)
+    full = [r for r in responses if r.status_code != 303]
+    assert full and {r.status_code for r in full} == {507}
+    assert "disk is full, so nothing was saved" in text(full[0])
+    conn.execute("PRAGMA max_page_count = 1073741823")
+    assert client.get("/api/v1" + game).json["version"] == saved
+    assert quick(client, game, 0, "knock", 3, 5).status_code == 303  # room again
+
+
 def test_quick_errors_are_next_to_their_field_and_keep_what_was_typed(client):
     game = start(client)
     response = quick(client, game, 0, "knock", 11, 40)
