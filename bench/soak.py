@@ -1,0 +1,251 @@
+"""Soak: many clients write hands for a long while through gunicorn; nothing acknowledged is lost.
+
+The long version of tests/test_concurrency.py and tests/test_crash.py.
+Starts ``scorekeeper serve`` (``--workers``) on a temporary database and
+runs ``--clients`` client processes for ``--seconds``. Each client plays
+its own games (a new one every ``--hands-per-game`` hands: voids and small
+knocks under a target of 10,000) and also writes every fifth hand into a
+game it shares with three other clients, so writers race on the same
+game. Every hand has its own ``Idempotency-Key``; every tenth is sent
+twice (the retry must answer 200 with the same hand); every twentieth
+write to an own game is first sent with a stale ``If-Match`` (it must be
+refused with 409 and store nothing). With ``--crashes N`` the server is
+killed with SIGKILL N times during the run (master and workers at once)
+and restarted on the same port; clients resend a request whose answer
+they did not get, with the same key, until it is answered.
+
+At the end the SQLite file is read directly and the script prints:
+
+* written: hands the clients tried to store (distinct keys sent);
+* acknowledged: hands the server answered 201 (or 200, a replay) for;
+* found: those keys in the log; lost: acknowledged but not found (must be 0);
+* extra: found but never acknowledged (a request cut off by a crash whose
+  client gave up); recovered: requests cut off by a crash, resent with the
+  same key and answered 200 (already stored: not stored twice);
+  duplicated keys (must be 0);
+* requests/s over the run, and the checks: ``PRAGMA integrity_check``,
+  each game's sequence numbers 1..n without a gap, each game's served
+  totals equal to totals recomputed from its log.
+
+Exit status 1 if anything was lost, duplicated or inconsistent.
+Run: ``.venv/bin/python bench/soak.py [--seconds 60] [--clients 16] [--crashes 2]``.
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+
+# bench/http.py would shadow the standard library's http package: keep this
+# folder off the import path (as bench/http.py itself does).
+_HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path[:] = [p for p in sys.path if os.path.abspath(p or ".") != _HERE]
+
+import argparse  # noqa: E402
+import json  # noqa: E402
+import multiprocessing  # noqa: E402
+import random  # noqa: E402
+import sqlite3  # noqa: E402
+import tempfile  # noqa: E402
+import time  # noqa: E402
+from pathlib import Path  # noqa: E402
+from urllib.parse import urlsplit  # noqa: E402
+
+import requests  # noqa: E402
+
+from api.server import crash, spawn, stop  # noqa: E402
+
+SHARE = 4
+"""Clients per shared game."""
+
+TARGET = 10_000
+"""The games' target: far enough that voids and small knocks never end one."""
+
+
+def hand_for(rng: random.Random) -> dict:
+    """A void (one in three) or a knock of k against k + 1..4 (no gin, no undercut)."""
+    if rng.random() < 1 / 3:
+        return {"kind": "void"}
+    k = rng.randint(1, 10)
+    return {"kind": "quick", "knocker": rng.randrange(2), "knocker_deadwood": k,
+            "defender_deadwood": k + rng.randint(1, 4)}
+
+
+class Client:
+    """One client process's session, retrying through crashes until its deadline."""
+
+    def __init__(self, url: str, deadline: float):
+        self.url = url
+        self.deadline = deadline
+        self.session = requests.Session()
+        self.requests = 0
+        self.resent = False
+        self.unexpected: list[str] = []
+
+    def send(self, method: str, path: str, **kwargs) -> requests.Response | None:
+        """One request, resent while the server is down; ``None`` once the time is up.
+
+        ``resent`` tells whether the request had to be sent again.
+        """
+        self.resent = False
+        while time.monotonic() < self.deadline + 30:  # grace to finish the last request
+            try:
+                self.requests += 1
+                return self.session.request(method, self.url + path, timeout=30, **kwargs)
+            except requests.ConnectionError:
+                self.resent = True
+                self.session.close()
+                self.session = requests.Session()
+                time.sleep(0.05)
+        return None
+
+    def new_game(self) -> dict | None:
+        response = self.send("POST", "/api/v1/games", json={
+            "players": ["Ana", "Ben"], "rules": {"target": TARGET}})
+        if response is None or response.status_code != 201:
+            return None
+        body = response.json()
+        return {"url": body["url"], "auth": f"Bearer {body['edit_token']}"}
+
+
+def run_client(url: str, seconds: float, seed: int, shared: dict, per_game: int) -> dict:
+    """Write hands until the time is up; report the keys sent and acknowledged."""
+    rng = random.Random(seed)
+    client = Client(url, time.monotonic() + seconds)
+    sent: list[str] = []
+    acked: list[str] = []
+    recovered: list[str] = []
+    games = []
+    own = None
+    i = 0
+    while time.monotonic() < client.deadline:
+        if own is None or own["hands"] >= per_game:
+            own = client.new_game()
+            if own is None:
+                break
+            own["hands"] = 0
+            games.append(own["url"])
+        game = shared if i % 5 == 4 else own
+        hand, key = hand_for(rng), f"c{seed}-{i}"
+        headers = {"Authorization": game["auth"], "Idempotency-Key": key,
+                   "Prefer": "return=minimal"}
+        if game is own and i % 20 == 0 and own["hands"]:
+            stale = client.send("POST", f"{game['url']}/hands", json=hand, headers={
+                **headers, "If-Match": str(own["hands"] - 1)})
+            if stale is not None and stale.status_code != 409:
+                client.unexpected.append(f"stale write answered {stale.status_code}")
+        sent.append(key)
+        tries = 2 if i % 10 == 0 else 1
+        for attempt in range(tries):
+            response = client.send("POST", f"{game['url']}/hands", json=hand, headers=headers)
+            if response is None:
+                break
+            if response.status_code not in (200, 201):
+                client.unexpected.append(f"{response.status_code}: {response.text[:200]}")
+                break
+            if attempt == 0:
+                acked.append(key)
+                if client.resent and response.status_code == 200:
+                    recovered.append(key)  # stored before the crash cut the answer off
+            elif response.status_code != 200 and key in acked:
+                client.unexpected.append(f"retry of {key} answered {response.status_code}")
+        if game is own:
+            own["hands"] += 1
+        i += 1
+    return {"sent": sent, "acked": acked, "recovered": recovered, "games": games,
+            "requests": client.requests, "unexpected": client.unexpected}
+
+
+def check_store(db: Path, url: str, game_urls: list[str]) -> list[str]:
+    """Integrity, gap-free sequences and served totals equal to totals from the log."""
+    problems = []
+    with sqlite3.connect(db) as conn:
+        if conn.execute("PRAGMA integrity_check").fetchone()[0] != "ok":
+            problems.append("integrity_check failed")
+        for game_url in game_urls:
+            game_id = game_url.rsplit("/", 1)[1]
+            rows = conn.execute("SELECT seq, kind, payload FROM hands WHERE game_id = ?"
+                                " ORDER BY seq", (game_id,)).fetchall()
+            if [r[0] for r in rows] != list(range(1, len(rows) + 1)):
+                problems.append(f"game {game_id}: sequence numbers with gaps")
+            totals = [0, 0]
+            for _, kind, payload in rows:
+                if kind == "quick":
+                    hand = json.loads(payload)
+                    totals[hand["knocker"]] += (hand["defender_deadwood"]
+                                                - hand["knocker_deadwood"])
+            served = requests.get(url + game_url, timeout=60).json()
+            if served["totals"] != totals or served["version"] != len(rows):
+                problems.append(f"game {game_id}: served {served['totals']}"
+                                f" (version {served['version']}), log gives {totals}"
+                                f" ({len(rows)} entries)")
+    return problems
+
+
+def main() -> int:
+    """Start the server, run the clients (and the crashes), then count and check."""
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--seconds", type=float, default=60.0, help="length of the run")
+    parser.add_argument("--clients", type=int, default=16, help="client processes")
+    parser.add_argument("--workers", type=int, default=4, help="gunicorn workers")
+    parser.add_argument("--crashes", type=int, default=0,
+                        help="times the server is killed (SIGKILL) and restarted")
+    parser.add_argument("--hands-per-game", type=int, default=100,
+                        help="hands in a client's own game before it starts another")
+    args = parser.parse_args()
+    with tempfile.TemporaryDirectory() as folder:
+        db = Path(folder) / "soak.db"
+        process, url = spawn(db, workers=args.workers)
+        port = urlsplit(url).port
+        print(f"gunicorn ({args.workers} workers) at {url}, {args.clients} client processes,"
+              f" {args.seconds:g} s, {args.crashes} crash(es), {os.cpu_count()} CPUs")
+        try:
+            setup = Client(url, time.monotonic())
+            shared = [setup.new_game() for _ in range(-(-args.clients // SHARE))]
+            start = time.monotonic()
+            with multiprocessing.Pool(args.clients) as pool:
+                pending = pool.starmap_async(run_client, [
+                    (url, args.seconds, c, shared[c // SHARE], args.hands_per_game)
+                    for c in range(args.clients)])
+                for k in range(1, args.crashes + 1):
+                    time.sleep(max(0.0, start + args.seconds * k / (args.crashes + 1)
+                                   - time.monotonic()))
+                    crash(process)
+                    process, _ = spawn(db, workers=args.workers, port=port)
+                    print(f"  killed (SIGKILL) and restarted at {time.monotonic() - start:.1f} s")
+                results = pending.get()
+            elapsed = time.monotonic() - start
+            sent = {k for r in results for k in r["sent"]}
+            acked = {k for r in results for k in r["acked"]}
+            game_urls = [g["url"] for g in shared] + [g for r in results for g in r["games"]]
+            with sqlite3.connect(db) as conn:
+                keys = [row[0] for row in conn.execute(
+                    "SELECT idempotency_key FROM hands WHERE idempotency_key IS NOT NULL")]
+            found = set(keys) & sent
+            lost = acked - found
+            duplicated = len(keys) - len(set(keys))
+            problems = check_store(db, url, game_urls)
+            problems += [u for r in results for u in r["unexpected"]][:10]
+            requests_made = sum(r["requests"] for r in results)
+            recovered = sum(len(r["recovered"]) for r in results)
+        finally:
+            stop(process)
+    print(f"written      {len(sent):7d} hands in {len(game_urls)} games")
+    print(f"acknowledged {len(acked):7d}")
+    print(f"found        {len(found):7d}")
+    print(f"lost         {len(lost):7d}   (must be 0)")
+    print(f"extra        {len(found - acked):7d}   (stored, never answered)")
+    print(f"recovered    {recovered:7d}   (answer cut off by a crash; the resend with the"
+          " same key found it stored: 200)")
+    print(f"duplicated   {duplicated:7d}   (must be 0)")
+    print(f"requests     {requests_made:7d}   {requests_made / elapsed:.0f} requests/s"
+          f" over {elapsed:.1f} s")
+    for problem in problems:
+        print(f"PROBLEM: {problem}")
+    print("checks: integrity ok, no gaps, served totals = totals from the log"
+          if not problems else f"{len(problems)} problem(s)")
+    return 1 if lost or duplicated or problems else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
