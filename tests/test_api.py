@@ -8,6 +8,7 @@ documented schemas, error responses included, are the ones returned.
 from __future__ import annotations
 
 import re
+import sqlite3
 
 import pytest
 import schemathesis
@@ -345,6 +346,22 @@ def test_a_full_disk_is_507_and_writes_nothing(call, app, game):
     assert conn.execute("PRAGMA integrity_check").fetchone()[0] == "ok"
 
 
+def test_a_database_busy_for_too_long_is_503(call, app, game):
+    game_id, auth = game
+    store = app.extensions["scorekeeper.storage"]
+    store.db.conn.execute("PRAGMA busy_timeout = 50")  # the test client's thread
+    other = sqlite3.connect(store.path, isolation_level=None)
+    other.execute("BEGIN IMMEDIATE")
+    try:
+        busy = call("POST", f"/api/v1/games/{game_id}/hands", json={"kind": "void"},
+                    headers=auth)
+    finally:
+        other.execute("ROLLBACK")
+        other.close()
+    error_of(busy, 503, "busy")
+    assert busy.headers["Retry-After"] == "1" and version(call, game_id) == 0
+
+
 def test_undo_and_correct(call, game):
     game_id, auth = game
     url = f"/api/v1/games/{game_id}/hands"
@@ -413,4 +430,7 @@ def test_the_openapi_document(call):
     hands = spec["paths"]["/api/v1/games/{game_id}/hands"]["post"]
     assert {"201", "401", "403", "404", "409", "422"} <= set(hands["responses"])
     assert hands["security"] == [{"bearerAuth": []}]
-    assert any(p["name"] == "Idempotency-Key" for p in hands["parameters"])
+    assert {"Idempotency-Key", "If-Match", "Prefer"} <= {p["name"] for p in hands["parameters"]}
+    assert "ETag" in hands["responses"]["201"]["headers"]
+    assert all("default" not in op["responses"] for path in spec["paths"].values()
+               for op in path.values() if isinstance(op, dict))

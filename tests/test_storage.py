@@ -18,6 +18,7 @@ from scorekeeper.storage import (
     NotFound,
     Stale,
     Storage,
+    StorageBusy,
     StorageError,
     StorageFull,
 )
@@ -200,6 +201,22 @@ def test_a_full_disk_rolls_the_write_back(store):
     assert conn.execute("PRAGMA integrity_check").fetchone()[0] == "ok"
     conn.execute("PRAGMA max_page_count = 1073741823")  # space again: writing goes on
     assert games.add_hand(store, game_id, {"kind": "void"})[1]["version"] == stored + 1
+
+
+def test_a_writer_kept_waiting_too_long_is_refused_and_writes_nothing(store):
+    game_id, _ = new_game(store)
+    store.db.conn.execute("PRAGMA busy_timeout = 50")  # instead of BUSY_TIMEOUT's 30 s
+    other = sqlite3.connect(store.path, isolation_level=None)
+    other.execute("BEGIN IMMEDIATE")  # another writer holds the lock
+    try:
+        with pytest.raises(StorageBusy) as error:
+            games.add_hand(store, game_id, {"kind": "void"})
+        assert error.value.code == "busy" and "nothing was written" in str(error.value)
+    finally:
+        other.execute("ROLLBACK")
+        other.close()
+    assert store.log(game_id) == [] and not store.db.conn.in_transaction
+    assert games.add_hand(store, game_id, {"kind": "void"})[1]["version"] == 1
 
 
 def test_undo_and_correct_are_new_log_entries(store):
