@@ -47,7 +47,19 @@ MAX_TEXT = 1000
 MAX_DEPTH = 8
 """Deepest nesting of lists and objects in a record (a match record needs 5)."""
 
-CARD_CODE = {"type": "string", "minLength": 1, "maxLength": 8}
+_SPACE = r"\s\x1c-\x1f\x85"  # what Python counts as white space, in a JSON Schema class
+_CARD = r"(?:10|[2-9aAtTjJqQkK])[cdhsCDHS♣♦♥♠]\ufe0f?"
+CARD_PATTERN = rf"^[{_SPACE}]*{_CARD}[{_SPACE}]*$"
+"""The card notation (a rank A 2-9 T or 10 J Q K and a suit c d h s or ♣ ♦ ♥ ♠, any case).
+
+The documented patterns admit everything the domain parses, so a request
+outside them is always refused; the domain, not the pattern, checks the
+cards, to name the card and its position in its message.
+"""
+CARDS_PATTERN = rf"^[{_SPACE},;]*(?:{_CARD}(?:[{_SPACE},;]+{_CARD})*)?[{_SPACE},;]*$"
+"""Cards as text: card codes separated by white space, commas or semicolons."""
+
+CARD_CODE = {"type": "string", "minLength": 1, "maxLength": 8, "pattern": CARD_PATTERN}
 
 RECORD_LIMITS = (f"Strings of at most {MAX_TEXT} characters, lists of at most {MAX_HANDS}"
                  f" items, nesting at most {MAX_DEPTH} deep.")
@@ -95,7 +107,7 @@ class Cards(fields.Field):
     def __init__(self, **kwargs: Any):
         kwargs.setdefault("metadata", {})
         kwargs["metadata"] = {
-            "oneOf": [{"type": "string", "maxLength": MAX_CARDS_TEXT},
+            "oneOf": [{"type": "string", "maxLength": MAX_CARDS_TEXT, "pattern": CARDS_PATTERN},
                       {"type": "array", "items": CARD_CODE, "maxItems": MAX_LIST}],
             "description": 'Cards as text ("As 2s 3s", "10♥ J♥") or a list of codes.',
             **kwargs["metadata"]}
@@ -152,9 +164,14 @@ class Strict(ma.Schema):
         unknown = ma.RAISE
 
 
+def _card(**kwargs: Any) -> fields.String:
+    """One card code (checked by the domain; see :data:`CARD_PATTERN`)."""
+    kwargs["metadata"] = {"pattern": CARD_PATTERN, **kwargs.get("metadata", {})}
+    return fields.String(validate=validate.Length(1, 8), **kwargs)
+
+
 def _upcard() -> fields.String:
-    return fields.String(validate=validate.Length(1, 8), allow_none=True,
-                         metadata={"description": "The deal's first upcard (Oklahoma)."})
+    return _card(allow_none=True, metadata={"description": "The deal's first upcard (Oklahoma)."})
 
 
 def _melds(description: str) -> fields.List:
@@ -165,7 +182,7 @@ def _melds(description: str) -> fields.List:
 class Layoff(Strict):
     """One defender card laid off on a knocker meld."""
 
-    card = fields.String(required=True, validate=validate.Length(1, 8))
+    card = _card(required=True)
     meld = Cards(required=True)
 
 

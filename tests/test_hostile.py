@@ -21,6 +21,8 @@ real SQLite store (stored whole, or refused with the log unchanged).
 
 from __future__ import annotations
 
+import re
+
 import marshmallow as ma
 import pytest
 import requests
@@ -204,6 +206,10 @@ def test_card_notation_parses_or_names_the_problem(text):
         return
     assert parse_cards(" ".join(card.code for card in cards)) == cards
     assert len(set(cards)) == len(cards)
+    # the documented notation admits all the domain parses (so outside it is always a 4xx)
+    assert re.fullmatch(s.CARDS_PATTERN, text)
+    assert all(re.fullmatch(s.CARD_PATTERN, token) for token in re.split(r"[\s,;]+", text)
+               if token)
 
 
 JSON = st.recursive(st.none() | st.booleans() | st.integers(-3, 120) | st.text(max_size=12),
