@@ -21,6 +21,7 @@ import urllib.request
 from pathlib import Path
 
 import pytest
+from playwright.sync_api import expect
 
 import scorekeeper as sk
 
@@ -126,8 +127,9 @@ def quick_hand(page, who: str, kind: str, mine: str | None, theirs: str) -> None
     page.get_by_role("button", name="Add to the sheet").click()
 
 
-def totals(page) -> list[str]:
-    return page.locator(".player .total").all_inner_texts()
+def expect_totals(page, values: list[str]) -> None:
+    """The running totals shown, once the page has them (Playwright waits for it)."""
+    expect(page.locator(".player .total")).to_have_text(values)
 
 
 def tap(page, grid: str, codes) -> None:
@@ -148,7 +150,7 @@ def test_game_from_start_to_finish(page, server, browser):
     expect_url = re.compile(r"/games/[\w-]+$")
     assert expect_url.search(page.url)
     sheet_url = page.url
-    assert totals(page) == ["0", "0"]
+    expect_totals(page, ["0", "0"])
     assert "Ana deals" in page.inner_text("main")
 
     # Hand 1 by tapping cards: live deadwood, a card used twice is refused.
@@ -176,7 +178,7 @@ def test_game_from_start_to_finish(page, server, browser):
     assert page.locator(".showdown [aria-label='four of spades']").count() >= 1
     shot(page, "hand-result")
     page.get_by_role("link", name="Back to the sheet").first.click()
-    assert totals(page) == ["1", "0"]
+    expect_totals(page, ["1", "0"])
 
     # Quick hands, with a mistake shown next to its field and nothing lost.
     page.get_by_role("link", name="+ Quick hand").click()
@@ -191,13 +193,13 @@ def test_game_from_start_to_finish(page, server, browser):
     shot(page, "quick-error")
     page.fill("#knocker_deadwood", "5")
     page.get_by_role("button", name="Add to the sheet").click()
-    assert totals(page) == ["1", "25"]             # Bor knocks 5 v 30
+    expect_totals(page, ["1", "25"])             # Bor knocks 5 v 30
     quick_hand(page, "Ana", "Gin", None, "20")     # Ana: 25 + 20
-    assert totals(page) == ["46", "25"]
+    expect_totals(page, ["46", "25"])
 
     # Undo the last hand, then correct hand 2 and void hand 1.
     page.get_by_role("button", name="Undo the last hand").click()
-    assert totals(page) == ["1", "25"]
+    expect_totals(page, ["1", "25"])
     assert "Hand 3 taken back" in page.inner_text("main")
     page.get_by_role("link", name="Hand 2 details").click()
     page.get_by_role("link", name="Correct hand 2").click()
@@ -205,17 +207,17 @@ def test_game_from_start_to_finish(page, server, browser):
     page.fill("#defender_deadwood", "15")
     page.get_by_role("button", name="Save the correction").click()
     page.get_by_role("link", name="Back to the sheet").first.click()
-    assert totals(page) == ["1", "10"]
+    expect_totals(page, ["1", "10"])
     page.get_by_role("link", name="Hand 1 details").click()
     page.get_by_role("button", name="Void hand 1").click()
-    assert totals(page) == ["0", "10"]
+    expect_totals(page, ["0", "10"])
     assert page.locator("#hand-1 .badge.void").count() == 1
     shot(page, "sheet")
 
     # Play to the end: Bor gins three times (25 + 10 each: 10 + 105 = 115).
     for _ in range(3):
         quick_hand(page, "Bor", "Gin", None, "10")
-    assert totals(page) == ["0", "115"]
+    expect_totals(page, ["0", "115"])
     over = page.locator("section.over")
     text = over.inner_text()
     assert "Game over: Bor wins" in text and "Shutout" in text
@@ -240,7 +242,8 @@ def test_game_from_start_to_finish(page, server, browser):
 
     # New game with the same players: Bor won, so Bor deals.
     page.get_by_role("button", name="New game with the same players").click()
-    assert page.url != sheet_url and totals(page) == ["0", "0"]
+    expect(page).not_to_have_url(sheet_url)
+    expect_totals(page, ["0", "0"])
     assert "Bor deals" in page.inner_text("main")
 
 
@@ -303,6 +306,7 @@ def test_hollywood_four_colour_deck_and_desktop(page, server):
     for points in ("10", "20", "5"):
         quick_hand(page, "Cleo", "Gin", None, points)
     quick_hand(page, "Dan", "Knock", "2", "30")
+    expect(page.locator("table.columns tbody tr")).to_have_count(3)
     columns = page.locator("table.columns tbody tr").all_inner_texts()
     # Cleo: 35 in game 1; 45 in games 1-2; 30 in games 1-3 (game 1 closes at 110).
     # Dan was shut out of game 1, so his first win (28) opens game 2.
