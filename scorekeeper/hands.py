@@ -28,7 +28,7 @@ from typing import Any
 
 from .cards import Card, parse_cards
 from .errors import RecordError, RuleError
-from .knock import verify_knock
+from .knock import score_hand, verify_knock
 from .records import DEAL_FORMAT, DEFAULT_PLAYERS, replay_deal
 from .rules import Rules
 
@@ -84,19 +84,11 @@ def score_deadwood(
     if big_gin and knocker_deadwood:
         raise RuleError("big gin means all 11 cards melded: knocker_deadwood must be 0",
                         option="knocker_deadwood")
-    k, d = knocker_deadwood, defender_deadwood
-    if big_gin:
-        outcome, winner, difference, bonus = "big_gin", "knocker", d, rules.big_gin_bonus
-    elif k == 0:
-        outcome, winner, difference, bonus = "gin", "knocker", d, rules.gin_bonus
-    elif k < d:
-        outcome, winner, difference, bonus = "knock", "knocker", d - k, 0
-    else:
-        outcome, winner, difference, bonus = "undercut", "defender", k - d, rules.undercut_bonus
-    multiplier = rules.multiplier_for(up)
-    return {"outcome": outcome, "winner": winner, "points": (difference + bonus) * multiplier,
-            "knocker": {"deadwood": k}, "defender": {"deadwood": d},
-            "breakdown": {"difference": difference, "bonus": bonus, "multiplier": multiplier}}
+    score = score_hand(knocker_deadwood, defender_deadwood, rules, big_gin=big_gin,
+                       multiplier=rules.multiplier_for(up))
+    return {"outcome": score["outcome"], "winner": score["winner"], "points": score["points"],
+            "knocker": {"deadwood": knocker_deadwood},
+            "defender": {"deadwood": defender_deadwood}, "breakdown": score["breakdown"]}
 
 
 def sheet_entry(knocker: int, result: Mapping) -> dict:

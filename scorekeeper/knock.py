@@ -334,23 +334,13 @@ def verify_knock(
     else:
         defender_melds_out, defender_deadwood_cards = mask_arrangements(left)[0]
 
-    if big:
-        outcome, winner, difference, bonus = "big_gin", "knocker", defender_dead, \
-            rules.big_gin_bonus
-    elif gin:
-        outcome, winner, difference, bonus = "gin", "knocker", defender_dead, rules.gin_bonus
-    elif dead < defender_dead:
-        outcome, winner, difference, bonus = "knock", "knocker", defender_dead - dead, 0
-    else:
-        outcome, winner, difference, bonus = "undercut", "defender", dead - defender_dead, \
-            rules.undercut_bonus
-
+    score = score_hand(dead, defender_dead, rules, big_gin=big, multiplier=multiplier)
     knocker_out = arrangement_dict(melds, hand & ~sum(melds))
     defender_out = arrangement_dict(defender_melds_out, defender_deadwood_cards)
     return {
-        "outcome": outcome,
-        "winner": winner,
-        "points": (difference + bonus) * multiplier,
+        "outcome": score["outcome"],
+        "winner": score["winner"],
+        "points": score["points"],
         "knocker": {"cards": _mask_codes(hand), **knocker_out},
         "defender": {
             "cards": _mask_codes(other),
@@ -361,8 +351,31 @@ def verify_knock(
             "deadwood": defender_out["deadwood"],
             "best_deadwood": best,
         },
-        "breakdown": {"difference": difference, "bonus": bonus, "multiplier": multiplier},
+        "breakdown": score["breakdown"],
     }
+
+
+def score_hand(knocker_deadwood: int, defender_deadwood: int, rules: Rules, *,
+               big_gin: bool = False, multiplier: int = 1) -> dict:
+    """The score of a showdown from the two deadwood counts (RULES.md section 6).
+
+    Big gin when ``big_gin``, gin when the knocker has 0 (never undercut), a
+    knock when K < D, else an undercut (a tie included); ``multiplier`` is 2
+    for an Oklahoma spade upcard. Returns ``{"outcome", "winner", "points",
+    "breakdown": {"difference", "bonus", "multiplier"}}``; the counts are
+    taken as given (callers check them).
+    """
+    k, d = knocker_deadwood, defender_deadwood
+    if big_gin:
+        outcome, winner, difference, bonus = "big_gin", "knocker", d, rules.big_gin_bonus
+    elif k == 0:
+        outcome, winner, difference, bonus = "gin", "knocker", d, rules.gin_bonus
+    elif k < d:
+        outcome, winner, difference, bonus = "knock", "knocker", d - k, 0
+    else:
+        outcome, winner, difference, bonus = "undercut", "defender", k - d, rules.undercut_bonus
+    return {"outcome": outcome, "winner": winner, "points": (difference + bonus) * multiplier,
+            "breakdown": {"difference": difference, "bonus": bonus, "multiplier": multiplier}}
 
 
 def _choose_knocker_melds(hand: int, other: int, limit: int, rules: Rules,
