@@ -190,17 +190,3 @@ def mask_cards(mask: int) -> tuple[Card, ...]:
         mask ^= low
     return tuple(result)
 
-
-def codes(cards: Iterable[Card]) -> list[str]:
-    """Two-character codes of cards, in the given order."""
-    return [card.code for card in cards]
-
-
-def sort_cards(cards: Iterable[Card]) -> list[Card]:
-    """Cards sorted for display: by suit (c d h s), then rank."""
-    return sorted(cards, key=lambda card: card.index)
-
-
-def points(cards: Iterable[Card]) -> int:
-    """The sum of the cards' point values (A 1, 2-9 face, T J Q K 10)."""
-    return sum(card.value for card in cards)
