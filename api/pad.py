@@ -383,6 +383,7 @@ def _save_hand(game_id: str, n: int | None):
         abort(404, f"There is no hand {n} on this sheet.")
     mode = request.form.get("mode") if request.form.get("mode") in MODES else "quick"
     values = _submitted()
+    hand = None
     try:
         hand = _hand_input(sheet["rules"], mode, values)
         if mode == "cards":
@@ -398,6 +399,8 @@ def _save_hand(game_id: str, n: int | None):
         else:
             record, _, _ = games.correct_hand(store, game_id, n, hand)
     except ScorekeeperError as error:
+        if isinstance(error, RecordError):
+            error = pad_replay.record_error(error, hand["record"] if hand else None)
         return _hand_page(game_id, sheet, n, mode, values, _card_errors(error, values), 422)
     except Conflict as error:
         return _hand_page(game_id, sheet, n, mode, values,

@@ -82,6 +82,23 @@ def replay_steps(record: Any, names: Sequence[str] | None = None,
     return steps
 
 
+def record_error(error: RecordError, record: Any) -> RecordError:
+    """An error from scoring a deal record in a game, in players' words, on ``record``.
+
+    :func:`~scorekeeper.hands.evaluate_hand` prefixes the replay's message
+    with ``record:`` and its field with ``record.``; the step is reworded as
+    the viewer counts it (from 1), so the hand form shows the same message
+    as :func:`replay_steps`.
+    """
+    detail = str(error).removeprefix("record: ")
+    field = (error.field or "").removeprefix("record").removeprefix(".")
+    inner = RecordError(detail, step=error.step, field=field or None)
+    if error.step is not None:
+        actions = record.get("actions") if isinstance(record, Mapping) else None
+        return _in_players_words(inner, actions if isinstance(actions, Sequence) else ())
+    return RecordError(friendly(inner), field="record")
+
+
 def _in_players_words(error: RecordError, actions: Sequence[Any]) -> RecordError:
     """A :func:`~scorekeeper.records.play_steps` error reworded for the record field.
 

@@ -8,6 +8,7 @@ and the wording and arithmetic of scorekeeper's pad_* modules.
 
 from __future__ import annotations
 
+import html
 import json
 import re
 
@@ -214,6 +215,28 @@ def test_replay_page_without_javascript(client):
     assert response.status_code == 422
     assert "Dealer must be 0 or 1" in text(response)
     assert bad_dealer in response.get_data(as_text=True).replace("&#34;", '"')
+
+
+def test_a_bad_deal_record_in_a_game_is_shown_next_to_the_record(client):
+    game = start(client)
+    record = sk.simulate(11, dealer=0)
+    record.pop("rules"), record.pop("players")
+    taken = record["actions"].index("draw discard")
+    bad = {**record, "actions": [*record["actions"][:taken + 1],
+                                 "discard " + record["upcard"]]}
+    response = client.post(game + "/hand", data={"csrf_token": token(client, game),
+                                                 "mode": "record", "record": json.dumps(bad)})
+    assert response.status_code == 422
+    page = html.unescape(text(response))
+    # the step is counted from 1, as the replay viewer shows it
+    upcard = pad_labels.card_info(record["upcard"])["label"]
+    assert f"Step {taken + 2} ('discard {upcard}') is not legal" in page
+    assert "just taken from the discard pile" in page
+    other = {k: v for k, v in sk.simulate(11, dealer=1).items() if k not in ("rules", "players")}
+    response = client.post(game + "/hand", data={"csrf_token": token(client, game),
+                                                 "mode": "record", "record": json.dumps(other)})
+    assert response.status_code == 422
+    assert "Ana (0) deals this hand, not Bor (1)" in text(response)
 
 
 def test_four_colour_setting_and_live_melds(client):
