@@ -325,3 +325,14 @@ def test_hollywood_four_colour_deck_and_desktop(page, server):
     assert page.eval_on_selector(".grid", "e => getComputedStyle(e).gridTemplateColumns"
                                  ).count("px") == 13
     shot(page, "desktop-cards")
+
+
+def test_narrow_phone_has_no_sideways_scrolling(page, server):
+    # 360 px is the most common Android width; the top bar must fit (or wrap) in it
+    page.set_viewport_size({"width": 360, "height": 780})
+    for path in ("/", "/check", "/replay"):
+        page.goto(server + path)
+        width = page.evaluate("document.documentElement.scrollWidth")
+        assert width <= 360, f"{path} is {width} px wide at 360 px"
+        assert page.get_by_role("link", name="Replay").bounding_box()["x"] + \
+            page.get_by_role("link", name="Replay").bounding_box()["width"] <= 360
