@@ -63,6 +63,12 @@ def friendly(error: BaseException) -> str:
                      r"Tap 10 cards (11 for big gin); \1 tapped so far.", message)
     message = re.sub(r"^expected 10 cards, got (\d+)$", r"Tap 10 cards; \1 tapped so far.",
                      message)
+    message = re.sub(r"^deadwood (\d+) exceeds the knock limit 0 set by the upcard (\S+): ",
+                     r"These cards leave \1 deadwood; under the upcard \2 ", message)
+    message = re.sub(r"^deadwood (\d+) exceeds the knock limit 0: ",
+                     r"These cards leave \1 deadwood: ", message)
+    message = re.sub(r"^deadwood (\d+) exceeds the knock limit (\d+) (set by the upcard \S+)$",
+                     r"These cards leave \1 deadwood; a knock needs \2 or less (\3)", message)
     message = re.sub(r"^deadwood (\d+) exceeds the knock limit (\d+)",
                      r"These cards leave \1 deadwood; a knock needs \2 or less", message)
     message = _CODE.sub(lambda m: card_info(m.group(0))["label"], message)

@@ -195,10 +195,10 @@ def showdown_view(showdown: Mapping[str, Any], names: Sequence[str]) -> dict[str
     outcome = showdown["outcome"]
     winner = knocker if showdown["winner"] == "knocker" else defender
     if outcome == "undercut":
-        headline = f"Undercut! {defender} scores {showdown['points']}."
+        headline = f"Undercut! {defender[:1].upper()}{defender[1:]} scores {showdown['points']}."
     elif outcome in ("gin", "big_gin"):
-        headline = f"{OUTCOME_LABELS[outcome].capitalize()}! {knocker} scores" \
-                   f" {showdown['points']}."
+        headline = f"{OUTCOME_LABELS[outcome].capitalize()}! {knocker[:1].upper()}{knocker[1:]}" \
+                   f" scores {showdown['points']}."
     else:
         headline = f"{knocker} knocks and scores {showdown['points']}."
     headline = headline[:1].upper() + headline[1:]

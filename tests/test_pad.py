@@ -307,6 +307,11 @@ def test_showdown_view_and_what_could_be_laid_off():
     undercut = pad_views.showdown_view(sk.verify_knock(
         "As 2s 3s 4c 4d 4h 9d Td Jd Tc", "5c 5d 5h 7c 8c 9c Kh Qh Jh 2d"), ["Ana", "Bor"])
     assert undercut["outcome"] == "undercut" and "Undercut! Bor scores" in undercut["headline"]
+    # /check names the players "the knocker" and "the defender": a sentence starts capitalised
+    gin = pad_views.showdown_view(sk.verify_knock(
+        "As 2s 3s 4c 5c 6c 7d 8d 9d Td", "Ac Ad Ah 2h 3h 4h 5h 6h 7h 8h"),
+        ["the knocker", "the defender"])
+    assert gin["headline"] == "Gin! The knocker scores 25."
 
 
 def test_chart_geometry():
@@ -320,6 +325,15 @@ def test_chart_geometry():
 def test_friendly_messages():
     error = sk.CardError("knocker: duplicate card Ts at position 3 (already at position 1)")
     assert pad_labels.friendly(error) == "Duplicate card 10♠ at position 3 (already at position 1)."
+    oklahoma = sk.RuleError("deadwood 5 exceeds the knock limit 4 set by the upcard 4h")
+    assert pad_labels.friendly(oklahoma) == \
+        "These cards leave 5 deadwood; a knock needs 4 or less (set by the upcard 4♥)."
+    straight = sk.RuleError("deadwood 5 exceeds the knock limit 0: only gin ends the hand")
+    assert pad_labels.friendly(straight) == "These cards leave 5 deadwood: only gin ends the hand."
+    ace = sk.RuleError("deadwood 5 exceeds the knock limit 0 set by the upcard Ah: only gin"
+                       " ends the hand")
+    assert pad_labels.friendly(ace) == \
+        "These cards leave 5 deadwood; under the upcard A♥ only gin ends the hand."
 
 
 def test_replay_steps_of_a_simulated_deal():
