@@ -301,11 +301,13 @@ def verify_knock(
         dead = mask_points(hand & ~sum(melds))
     else:
         melds, dead = _choose_knocker_melds(hand, other, limit, rules, big)
+    # the fault lies with the declared melds when there are some, else with the hand
+    at_fault = "knocker_melds" if knocker_melds is not None else "knocker"
     if big and dead:
         raise RuleError(f"big gin needs all 11 cards melded; deadwood is {dead}",
-                        option="knocker_melds")
+                        option=at_fault)
     if dead > limit:
-        raise RuleError(_limit_message(dead, limit, rules, up), option="knocker_melds")
+        raise RuleError(_limit_message(dead, limit, rules, up), option=at_fault)
     gin = dead == 0
 
     if gin:

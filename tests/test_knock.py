@@ -105,11 +105,13 @@ def test_straight_gin_allows_only_gin():
 # ---- illegal knocks -------------------------------------------------------------------------
 
 def test_deadwood_over_the_limit_gives_the_numbers():
-    with pytest.raises(RuleError, match="deadwood 12 exceeds the knock limit 10"):
+    with pytest.raises(RuleError, match="deadwood 12 exceeds the knock limit 10") as raised:
         verify_knock("2c 3c 4c 5c 7d 7h 7s Ad 2h 9h", "Kc Kd Kh 3h 4h 5h 6h 9d Jd 2d")
-    with pytest.raises(RuleError, match="deadwood 40 exceeds the knock limit 10"):
+    assert raised.value.field == "knocker"
+    with pytest.raises(RuleError, match="deadwood 40 exceeds the knock limit 10") as raised:
         verify_knock(KNOCKER_BASE + " Qd", "Kc Kd Kh 3h 4h 5h 6h 9d Jd 2d",
                      knocker_melds=["2c 3c 4c", "7d 7h 7s"])
+    assert raised.value.field == "knocker_melds"
 
 
 def test_declared_non_meld_and_foreign_cards_are_refused():
