@@ -295,7 +295,8 @@ def _hand_page(game_id: str, sheet: dict, n: int | None, mode: str, form: dict,
                    grid_rows=pad_labels.card_grid(), big_gin=rules.big_gin_bonus is not None,
                    needs_upcard=rules.oklahoma or rules.spade_doubles,
                    straight=rules.knock_limit == 0 and not rules.oklahoma,
-                   preview=preview, title=f"{names[0]} vs {names[1]}",
+                   knock_limit=rules.knock_limit, preview=preview,
+                   title=f"{names[0]} vs {names[1]}",
                    next_dealer=names[sheet["next_dealer"]])
 
 

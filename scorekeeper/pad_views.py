@@ -49,7 +49,8 @@ def sheet_view(sheet: Mapping[str, Any]) -> dict[str, Any]:
         "names": names, "players": players, "hands": hands, "rules": rules,
         "hollywood": hollywood, "over": sheet["over"], "target": rules["target"],
         "next_dealer": names[sheet["next_dealer"]], "chart": chart(sheet),
-        "stake": sheet.get("stake"), "result": None, "columns": [],
+        "stake": None if sheet.get("stake") is None else f"{sheet['stake']:g}",
+        "result": None, "columns": [],
         "title": f"{names[0]} vs {names[1]}",
         "rules_line": rules_summary(rules),
     }
@@ -270,13 +271,15 @@ def chart(sheet: Mapping[str, Any], width: int = 320, height: int = 140) -> dict
     ``{"width", "height", "lines": [{"player", "points" (SVG polyline),
     "last": (x, y), "total"}], "target_y", "top"}``; x is the hand number,
     y the total (0 at the bottom), scaled into a ``width`` x ``height`` box
-    with a small margin. Totals are per player (per team with four).
+    with a small margin. Totals are per player (per team with four). Under
+    Hollywood scoring the totals are the three games summed, which no single
+    target applies to: ``target`` and ``target_y`` are then ``None``.
     """
     hands = sheet["hands"]
     series_count = len(sheet["totals"])
     rows = [[0] * series_count] + [list(h["totals"]) for h in hands]
-    target = sheet["rules"]["target"]
-    top = max([target] + [t for row in rows for t in row])
+    target = None if sheet["rules"]["scoring"] == "hollywood" else sheet["rules"]["target"]
+    top = max([target or 1] + [t for row in rows for t in row])
     pad_x, pad_top, pad_bottom = 8, 8, 8
     span_x = max(len(rows) - 1, 1)
 
@@ -291,8 +294,8 @@ def chart(sheet: Mapping[str, Any], width: int = 320, height: int = 140) -> dict
         coords = [(x(i), y(row[p])) for i, row in enumerate(rows)]
         lines.append({"player": p, "points": " ".join(f"{a},{b}" for a, b in coords),
                       "last": coords[-1], "total": rows[-1][p]})
-    return {"width": width, "height": height, "lines": lines, "target_y": y(target),
-            "top": top, "target": target}
+    return {"width": width, "height": height, "lines": lines,
+            "target_y": None if target is None else y(target), "top": top, "target": target}
 
 
 def live_melds(cards: Any) -> dict[str, Any]:

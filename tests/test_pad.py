@@ -189,6 +189,9 @@ def test_start_form_errors_and_custom_options(client):
     assert 'value="lots"' in html
     game = start(client, "standard", gin_bonus="30", target="50")
     assert "gin bonus 30" in text(client.get(game)) and "to 50" in text(client.get(game))
+    limited = start(client, "standard", knock_limit="7")
+    assert 'name="knocker_deadwood" min="0" max="7"' in \
+        client.get(limited + "/hand?mode=quick").get_data(as_text=True)
 
 
 def test_game_over_and_rematch(client):
@@ -197,6 +200,9 @@ def test_game_over_and_rematch(client):
         quick(client, game, 1, "gin", 0, 10)
     page = text(client.get(game))
     assert "Game over: Bor wins" in page and "Ana pays Bor 38.00" in page  # (105+75+200) x 0.1
+    assert "stake 0.1 a point" in page
+    assert 'role="group" aria-label="Bor: 105 points, 3 boxes"' in \
+        client.get(game).get_data(as_text=True)
     response = client.post(game + "/rematch", data={"csrf_token": token(client)})
     assert response.status_code == 303
     assert "Bor deals" in text(client.get(response.headers["Location"]))
@@ -320,6 +326,10 @@ def test_chart_geometry():
     chart = pad_views.chart(sheet, width=100, height=60)
     assert chart["lines"][0]["points"] == "8.0,52.0 92.0,30.0"
     assert chart["target_y"] == 8.0 and chart["lines"][1]["total"] == 0
+    # Hollywood totals are three games summed: no single target line fits them
+    hollywood = sk.sheet.score_sheet([{"winner": 0, "points": 50, "outcome": "knock"}],
+                                     players=["A", "B"], rules="hollywood")
+    assert pad_views.chart(hollywood)["target_y"] is None
 
 
 def test_friendly_messages():
