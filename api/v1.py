@@ -33,6 +33,23 @@ from .errors import ErrorSchema, error_response
 blp = Blueprint("api_v1", __name__, url_prefix="/api/v1",
                 description="Melds, knock verification, replays and stored score sheets.")
 
+
+
+@blp.before_request
+def _bodies_are_json():
+    """A request body that is not declared JSON is refused by name (400 ``not_json``).
+
+    Without this, a JSON text sent as ``text/plain`` (or with no Content-Type)
+    would be read as no body at all and refused as "missing data".
+    """
+    has_body = request.content_length or request.headers.get("Transfer-Encoding")
+    if request.method in ("POST", "PUT") and has_body and not request.is_json:
+        return error_response(400, "send the request body as JSON, with the header"
+                              " Content-Type: application/json", code="not_json",
+                              field="Content-Type")
+    return None
+
+
 GAME_ID = r"[A-Za-z0-9_-]{16}"
 """The shape of a game id (``secrets.token_urlsafe(12)``: 96 random bits)."""
 

@@ -130,6 +130,8 @@ def test_verify_refusals_name_the_field(call, body, code, field):
 def test_bad_json_too_large_and_unknown_routes(call, app):
     error_of(call("POST", "/api/v1/verify", data="{nope", content_type="application/json"),
              400, "invalid_json", "body")
+    error_of(call("POST", "/api/v1/games", data='{"players": ["Ana", "Ben"]}',
+                  content_type="text/plain"), 400, "not_json", "Content-Type")
     big = '{"cards": "' + "A" * (app.config["MAX_CONTENT_LENGTH"] + 10) + '"}'
     error_of(call("POST", "/api/v1/melds", data=big, content_type="application/json"),
              413, "too_large", "body")
