@@ -221,8 +221,7 @@ def deal_record(deal: Deal, *, players: Sequence[str] | None = None, **notes: An
 def rules_value(rules: Rules) -> str | dict:
     """Rules as a record writes them: a preset name, or the preset plus its changes."""
     base = rules.based_on if rules.based_on in PRESETS else "standard"
-    reference = PRESETS[base].to_dict()
-    changes = {k: v for k, v in rules.to_dict().items() if k != "preset" and reference[k] != v}
+    changes = rules.differences()
     return {"preset": base, **changes} if changes else base
 
 
