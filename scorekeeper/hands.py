@@ -29,7 +29,7 @@ from typing import Any
 from .cards import Card, parse_cards
 from .errors import RecordError, RuleError
 from .knock import score_hand, verify_knock
-from .records import DEAL_FORMAT, DEFAULT_PLAYERS, replay_deal
+from .records import DEAL_FORMAT, DEFAULT_PLAYERS, deal_entry, replay_deal
 from .rules import Rules
 
 MAX_DEADWOOD = 98
@@ -173,7 +173,4 @@ def _evaluate_record(record: Any, rules: Rules, players: Sequence[str],
         raise RecordError(f"record: {players[dealer]} ({dealer}) deals this hand, not"
                           f" {players[result['dealer']]} ({result['dealer']})",
                           field="record.dealer")
-    entry = {"void": True} if result["void"] else {
-        "winner": result["winner_player"], "loser": 1 - result["winner_player"],
-        "points": result["points"], "outcome": result["outcome"]}
-    return {"entry": entry, "detail": result}
+    return {"entry": deal_entry(result), "detail": result}

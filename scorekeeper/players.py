@@ -45,7 +45,7 @@ from .engine import (
 )
 from .errors import RuleError
 from .melds import mask_deadwood, mask_discards
-from .records import MATCH_FORMAT, deal_record, rules_value
+from .records import MATCH_FORMAT, deal_entry, deal_record, rules_value
 from .rules import Rules
 from .sheet import score_sheet
 
@@ -206,9 +206,7 @@ def simulate_match(seed: Any, *, rules: Rules | dict | str | None = None,
                                        dealer=dealer)
         del record["format"], record["rules"], record["players"]
         deals.append(record)
-        entries.append({"void": True} if result["void"] else {
-            "winner": result["winner_player"], "points": result["points"],
-            "outcome": result["outcome"]})
+        entries.append(deal_entry(result))
         dealer = result["next_dealer"]
         if score_sheet(entries, players=names, rules=rules, dealer=deals[0]["dealer"])["over"]:
             break

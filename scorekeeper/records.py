@@ -118,15 +118,22 @@ def replay_match(record: Mapping[str, Any]) -> dict:
             text = f"deal {index}, {error}" if error.step is not None else f"deal {index}: {error}"
             raise RecordError(text, step=error.step, deal=index, field=error.field) from None
         results.append(result)
-        entries.append({"void": True} if result["void"] else {
-            "winner": result["winner_player"], "loser": 1 - result["winner_player"],
-            "points": result["points"], "outcome": result["outcome"]})
+        entries.append(deal_entry(result))
     first = results[0]["dealer"] if results else 0
     try:
         sheet = score_sheet(entries, players=names, rules=rules, dealer=first)
     except RuleError as error:
         raise _sheet_error(entries, names, rules, first, error) from None
     return {"deals": results, "sheet": sheet}
+
+
+def deal_entry(result: Mapping[str, Any]) -> dict:
+    """The :func:`~scorekeeper.sheet.score_sheet` entry of a played deal's result."""
+    if result["void"]:
+        return {"void": True}
+    winner = result["winner_player"]
+    return {"winner": winner, "loser": 1 - winner, "points": result["points"],
+            "outcome": result["outcome"]}
 
 
 def load_deal(record: Any, *, rules: Rules | None = None,
