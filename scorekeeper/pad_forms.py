@@ -108,7 +108,8 @@ def rules_from_form(form: Mapping[str, Any]) -> Rules:
     if name not in PRESETS:
         raise RuleError("Choose one of the rule presets.", option="preset")
     shown_name = form.get("options_for") or name
-    shown = preset_values().get(shown_name, preset_values()[name])
+    values = preset_values()
+    shown = values.get(shown_name, values[name])
     overrides: dict[str, Any] = {}
     for field in rules_form(PRESETS[name]):
         key = field["name"]
