@@ -39,6 +39,11 @@ class BackupError(Exception):
     """A backup or restore that cannot be done; the message says why, and nothing changed."""
 
 
+def _open_read_only(path: str) -> sqlite3.Connection:
+    """A read-only connection to the database file ``path`` (it is never changed)."""
+    return sqlite3.connect(f"{Path(path).resolve().as_uri()}?mode=ro", uri=True)
+
+
 def check(path: str | os.PathLike) -> dict:
     """Check that ``path`` is a sound scorekeeper database; returns its summary.
 
@@ -49,7 +54,7 @@ def check(path: str | os.PathLike) -> dict:
     if not os.path.isfile(name):
         raise BackupError(f"{name} is not a file")
     try:
-        conn = sqlite3.connect(f"{Path(name).resolve().as_uri()}?mode=ro", uri=True)
+        conn = _open_read_only(name)
     except sqlite3.Error as error:
         raise BackupError(f"{name} cannot be opened: {error}") from None
     try:
@@ -144,7 +149,7 @@ def restore(source: str | os.PathLike, db: str | os.PathLike, *, force: bool = F
                               f" ({current['entries']} log entries); restoring would replace"
                               " them: use --force to do it anyway")
     try:
-        reader = sqlite3.connect(f"{Path(source).resolve().as_uri()}?mode=ro", uri=True)
+        reader = _open_read_only(source)
         try:
             target = sqlite3.connect(db, timeout=BUSY_TIMEOUT, isolation_level=None)
             try:
