@@ -265,14 +265,20 @@ class Storage:
         """The game's log entries in sequence order (``[]`` for an unknown game)."""
         return self._log(self.db.conn, game_id)
 
-    def game_and_log(self, game_id: str) -> tuple[dict, list[dict]]:
-        """The game and its log read in one transaction (a consistent snapshot)."""
+    @contextmanager
+    def _snapshot(self) -> Iterator[sqlite3.Connection]:
+        """One read transaction on this thread's connection: its reads see one moment."""
         conn = self.db.conn
         conn.execute("BEGIN")
         try:
-            return self._game(conn, game_id), self._log(conn, game_id)
+            yield conn
         finally:
             conn.execute("COMMIT")
+
+    def game_and_log(self, game_id: str) -> tuple[dict, list[dict]]:
+        """The game and its log read in one transaction (a consistent snapshot)."""
+        with self._snapshot() as conn:
+            return self._game(conn, game_id), self._log(conn, game_id)
 
     def player(self, name: str) -> dict:
         """The player called ``name`` (any case) as ``{"id", "name", "created"}``."""
@@ -286,15 +292,11 @@ class Storage:
     def games_of(self, name: str) -> list[tuple[dict, list[dict]]]:
         """Every game the player ``name`` sits in, oldest first, each with its log."""
         player = self.player(name)
-        conn = self.db.conn
-        conn.execute("BEGIN")
-        try:
+        with self._snapshot() as conn:
             ids = [row[0] for row in conn.execute(
                 "SELECT g.id FROM games g JOIN game_players p ON p.game_id = g.id"
                 " WHERE p.player_id = ? ORDER BY g.created, g.id", (player["id"],))]
             return [(self._game(conn, i), self._log(conn, i)) for i in ids]
-        finally:
-            conn.execute("COMMIT")
 
     @staticmethod
     def _game(conn: sqlite3.Connection, game_id: str) -> dict:
