@@ -12,8 +12,9 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from .cards import DECK, parse_card, parse_cards
-from .melds import arrangements
+from .cards import mask_cards, parse_cards
+from .knock import _layoff_options
+from .melds import arrangements, hand_mask
 from .pad_labels import card_info, cards_info
 from .rules import Rules
 
@@ -229,22 +230,13 @@ def could_lay_off(showdown: Mapping[str, Any]) -> list[dict[str, Any]]:
     have been laid off instead) and whether layoffs were allowed (none
     against gin), so the page can show what was possible.
     """
-    held = {parse_card(c) for c in showdown["defender"]["cards"]}
+    held = hand_mask(showdown["defender"]["cards"])
     found = []
     for meld_codes in showdown["knocker"]["melds"]:
-        meld = [parse_card(c) for c in meld_codes]
-        if len({c.rank for c in meld}) == 1:
-            fits = [c for c in held if c.rank == meld[0].rank] if len(meld) == 3 else []
-        else:
-            suit = meld[0].suit
-            low, high = min(c.rank for c in meld), max(c.rank for c in meld)
-            fits = []
-            for step, start in ((-1, low - 1), (1, high + 1)):
-                rank = start
-                while 0 <= rank < 13 and DECK["cdhs".index(suit) * 13 + rank] in held:
-                    fits.append(DECK["cdhs".index(suit) * 13 + rank])
-                    rank += step
-        for card in sorted(fits):
+        fits = 0
+        for _, laid in _layoff_options((hand_mask(meld_codes),), held):
+            fits |= laid[-1]
+        for card in mask_cards(fits):
             found.append({"card": card_info(card), "meld": cards_info(meld_codes)})
     return found
 
