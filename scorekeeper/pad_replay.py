@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from .engine import SHOWDOWN
+from .engine import DRAW_DISCARD, SHOWDOWN, parse_action
 from .errors import RecordError
 from .melds import deadwood
 from .pad_labels import GRID_SUITS, card_info, cards_info, friendly
@@ -118,15 +118,11 @@ def _in_players_words(error: RecordError, actions: Sequence[Any]) -> RecordError
 
 
 def _action_text(name: str, action: str, drawn: set[str]) -> str:
-    """What one action did, in a sentence (``Ana takes 7♥.``)."""
-    words = action.split()
-    verb = " ".join(words[:-1]) if len(words) == 2 and words[0] in ("discard", "knock", "gin") \
-        else action
-    text = f"{name} {_VERB_WORDS.get(verb.lower(), verb)}"
-    if verb == "draw discard" and drawn:
-        text += " " + card_info(next(iter(drawn)))["label"]
-    elif verb == "draw discard":
-        text += " the discard"
-    if len(words) == 2 and words[0] in ("discard", "knock", "gin"):
-        text += " " + card_info(words[1])["label"]
+    """What one (legal, so parseable) action did, in a sentence (``Ana takes 7♥.``)."""
+    verb, card = parse_action(action)
+    text = f"{name} {_VERB_WORDS[verb]}"
+    if verb == DRAW_DISCARD:
+        text += " " + card_info(next(iter(drawn)))["label"] if drawn else " the discard"
+    if card is not None:
+        text += " " + card_info(card)["label"]
     return text + "."

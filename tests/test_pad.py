@@ -357,3 +357,7 @@ def test_replay_steps_of_a_simulated_deal():
     assert last["void"] == result["void"]
     if not result["void"]:
         assert last["showdown"]["points"] == result["points"]
+    # actions are free in case and card notation, and read the same either way
+    shouted = {**record, "actions": [re.sub(r"\bT([cdhs])$", r"10\1", a).upper()
+                                     for a in record["actions"]]}
+    assert [s["text"] for s in pad_replay.replay_steps(shouted)] == [s["text"] for s in steps]
