@@ -54,7 +54,7 @@ from typing import Any
 from .cards import DECK, FULL_DECK_MASK, Card, cards_mask, mask_cards, parse_card, parse_cards
 from .errors import CardError, RuleError
 from .knock import verify_knock
-from .melds import _mask_codes, mask_deadwood, mask_discards
+from .melds import mask_codes, mask_deadwood, mask_discards
 from .rules import Rules
 from .sheet import next_dealer
 
@@ -506,7 +506,7 @@ class Deal:
             "knock_limit": self.knock_limit,
             "discard": self._knock_discard.code if self._knock_discard else None,
             "dealt": [[c.code for c in hand] for hand in self.dealt],
-            "hands": [_mask_codes(hand) for hand in self.hands],
+            "hands": [mask_codes(hand) for hand in self.hands],
             "actions": len(self._history) + (1 if void else 0),
         }
 

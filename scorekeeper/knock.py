@@ -35,10 +35,10 @@ from typing import Any
 from .cards import DECK, SUIT_MASK, Card, cards_mask, parse_cards
 from .errors import CardError, RuleError
 from .melds import (
-    _mask_codes,
     arrangement_dict,
     mask_all_melds,
     mask_arrangements,
+    mask_codes,
     mask_deadwood,
     mask_points,
     meld_kind,
@@ -71,7 +71,7 @@ def _chains(meld: int) -> tuple[tuple[int, ...], ...]:
     )
 
 
-def _layoff_options(melds: Iterable[int], available: int) -> list[tuple[int, list[int]]]:
+def layoff_options(melds: Iterable[int], available: int) -> list[tuple[int, list[int]]]:
     """For each chain with a card in ``available``: (meld, cumulative masks that may be laid)."""
     options = []
     for meld in melds:
@@ -215,7 +215,7 @@ def _parse_layoffs(
         card = parse_cards([item["card"]], field=f"{where}.card")[0]
         meld = cards_mask(parse_cards(item["meld"], field=f"{where}.meld"))
         if meld not in knocker_melds:
-            raise RuleError(f"{where}: {' '.join(_mask_codes(meld))} is not one of the"
+            raise RuleError(f"{where}: {' '.join(mask_codes(meld))} is not one of the"
                             " knocker's melds", option="layoffs")
         if not available & card.bit:
             raise CardError(f"{where}: {card} is not among the defender's unmelded cards",
@@ -230,7 +230,7 @@ def _parse_layoffs(
         if onto and not _fits(meld, onto):
             cards = " ".join(DECK[b.bit_length() - 1].code for b in onto)
             raise RuleError(f"layoffs: {cards} cannot be laid off on"
-                            f" {' '.join(_mask_codes(meld))}", option="layoffs")
+                            f" {' '.join(mask_codes(meld))}", option="layoffs")
     return pairs
 
 
@@ -317,7 +317,7 @@ def verify_knock(
         defender_dead = evaluate(available)
         best = mask_deadwood(other)
     else:
-        options = _layoff_options(melds, other)
+        options = layoff_options(melds, other)
         best, _, _ = _best_reply(options, other, mask_deadwood)
         if layoffs is not None:
             laid_pairs = _parse_layoffs(layoffs, melds, available)
@@ -326,7 +326,7 @@ def verify_knock(
             defender_dead, _, combo = _best_reply(options, other, mask_deadwood)
             laid_pairs = _layoff_list(options, combo)
         else:
-            options = _layoff_options(melds, available)
+            options = layoff_options(melds, available)
             defender_dead, _, combo = _best_reply(options, available, evaluate)
             laid_pairs = _layoff_list(options, combo)
 
@@ -343,11 +343,11 @@ def verify_knock(
         "outcome": score["outcome"],
         "winner": score["winner"],
         "points": score["points"],
-        "knocker": {"cards": _mask_codes(hand), **knocker_out},
+        "knocker": {"cards": mask_codes(hand), **knocker_out},
         "defender": {
-            "cards": _mask_codes(other),
+            "cards": mask_codes(other),
             "melds": defender_out["melds"],
-            "layoffs": [{"card": DECK[bit.bit_length() - 1].code, "meld": _mask_codes(meld)}
+            "layoffs": [{"card": DECK[bit.bit_length() - 1].code, "meld": mask_codes(meld)}
                         for bit, meld in laid_pairs],
             "deadwood_cards": defender_out["deadwood_cards"],
             "deadwood": defender_out["deadwood"],
@@ -388,7 +388,7 @@ def _choose_knocker_melds(hand: int, other: int, limit: int, rules: Rules,
         melds, dead = mask_arrangements(hand)[0]
         return melds, mask_points(dead)
     all_melds = mask_all_melds(hand)
-    per_meld = {meld: _layoff_options((meld,), other) for meld in all_melds}
+    per_meld = {meld: layoff_options((meld,), other) for meld in all_melds}
     if not any(per_meld.values()):
         # nothing can be laid off whatever the knocker lays: the least deadwood is best
         melds, dead = mask_arrangements(hand)[0]

@@ -189,7 +189,7 @@ def _split(mask: int, taken: int) -> tuple[list[int], int]:
     return melds, dead
 
 
-def _mask_codes(mask: int) -> list[str]:
+def mask_codes(mask: int) -> list[str]:
     """Codes of the cards in a mask, in index order."""
     result: list[str] = []
     for suit in range(4):
@@ -222,8 +222,8 @@ def arrangement_dict(melds: Iterable[int], dead: int) -> dict:
     """The public shape of an arrangement: melds, deadwood cards and count."""
     ordered = sorted(melds, key=meld_sort_key)
     return {
-        "melds": [_mask_codes(m) for m in ordered],
-        "deadwood_cards": _mask_codes(dead),
+        "melds": [mask_codes(m) for m in ordered],
+        "deadwood_cards": mask_codes(dead),
         "deadwood": mask_points(dead),
     }
 
@@ -309,7 +309,7 @@ def _sub_runs_of(pattern: int) -> tuple[int, ...]:
 
 def all_melds(cards: int | str | Iterable[str | Card]) -> list[list[str]]:
     """Every meld that can be formed from the cards (overlapping ones included)."""
-    return [_mask_codes(m) for m in sorted(mask_all_melds(hand_mask(cards)), key=meld_sort_key)]
+    return [mask_codes(m) for m in sorted(mask_all_melds(hand_mask(cards)), key=meld_sort_key)]
 
 
 def meld_kind(cards: Iterable[Card]) -> str | None:

@@ -13,7 +13,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from .cards import mask_cards, parse_cards
-from .knock import _layoff_options
+from .knock import layoff_options
 from .melds import arrangements, hand_mask
 from .pad_labels import card_info, cards_info
 from .rules import Rules
@@ -234,7 +234,7 @@ def could_lay_off(showdown: Mapping[str, Any]) -> list[dict[str, Any]]:
     found = []
     for meld_codes in showdown["knocker"]["melds"]:
         fits = 0
-        for _, laid in _layoff_options((hand_mask(meld_codes),), held):
+        for _, laid in layoff_options((hand_mask(meld_codes),), held):
             fits |= laid[-1]
         for card in mask_cards(fits):
             found.append({"card": card_info(card), "meld": cards_info(meld_codes)})
