@@ -40,6 +40,7 @@ import sys
 # folder off the import path (as bench/http.py itself does).
 _HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path[:] = [p for p in sys.path if os.path.abspath(p or ".") != _HERE]
+sys.path.append(os.path.join(os.path.dirname(_HERE), "tests"))  # load_kit: the hands
 
 import argparse  # noqa: E402
 import json  # noqa: E402
@@ -52,24 +53,12 @@ from pathlib import Path  # noqa: E402
 from urllib.parse import urlsplit  # noqa: E402
 
 import requests  # noqa: E402
+from load_kit import TARGET, hand_for  # noqa: E402
 
 from api.server import crash, spawn, stop  # noqa: E402
 
 SHARE = 4
 """Clients per shared game."""
-
-TARGET = 10_000
-"""The games' target: far enough that voids and small knocks never end one."""
-
-
-def hand_for(rng: random.Random) -> dict:
-    """A void (one in three) or a knock of k against k + 1..4 (no gin, no undercut)."""
-    if rng.random() < 1 / 3:
-        return {"kind": "void"}
-    k = rng.randint(1, 10)
-    return {"kind": "quick", "knocker": rng.randrange(2), "knocker_deadwood": k,
-            "defender_deadwood": k + rng.randint(1, 4)}
-
 
 class Client:
     """One client process's session, retrying through crashes until its deadline."""

@@ -21,20 +21,12 @@ import sqlite3
 from concurrent.futures import ThreadPoolExecutor
 
 import requests
+from load_kit import TARGET, hand_for
 
 CLIENTS = 8
 HANDS = 100
 RETRY_EVERY = 7
 """Every this many hands a client sends the same request again, as after a lost answer."""
-
-
-def hand_for(rng: random.Random) -> dict:
-    """A void (one in three) or a knock of k against k + 1..4 (never gin, never undercut)."""
-    if rng.random() < 1 / 3:
-        return {"kind": "void"}
-    k = rng.randint(1, 10)
-    return {"kind": "quick", "knocker": rng.randrange(2), "knocker_deadwood": k,
-            "defender_deadwood": k + rng.randint(1, 4)}
 
 
 def stored_log(db, game_id: str) -> list[tuple]:
@@ -46,7 +38,7 @@ def stored_log(db, game_id: str) -> list[tuple]:
 
 
 def test_eight_clients_a_hundred_hands_each_into_one_game(live):
-    url, auth = live.new_game(rules={"target": 10_000})
+    url, auth = live.new_game(rules={"target": TARGET})
     game_id = url.rsplit("/", 1)[1]
 
     def client(c: int) -> list[tuple[str, dict, int]]:
@@ -89,7 +81,7 @@ def test_eight_clients_a_hundred_hands_each_into_one_game(live):
 
 
 def test_racing_writes_with_if_match_never_overwrite(live):
-    url, auth = live.new_game(rules={"target": 10_000})
+    url, auth = live.new_game(rules={"target": TARGET})
     rounds = 12
 
     def client(c: int) -> list[tuple[int, int, str | None]]:
