@@ -20,9 +20,8 @@ from flask_smorest import Blueprint
 from werkzeug.routing import BaseConverter
 
 from scorekeeper import games, replay
-from scorekeeper.cards import parse_cards
 from scorekeeper.knock import verify_knock
-from scorekeeper.melds import arrangements, discard_options
+from scorekeeper.melds import meld_report
 from scorekeeper.stats import player_stats
 from scorekeeper.storage import Stale
 
@@ -112,11 +111,7 @@ class Melds(MethodView):
     @refusals(400, 413)
     def post(self, body):
         """Every optimal arrangement; with 11 cards, the deadwood left by each discard."""
-        cards = parse_cards(body["cards"], field="cards")
-        result = {"arrangements": arrangements(cards)}
-        if len(cards) == 11:
-            result["discards"] = discard_options(cards)
-        return jsonify(result)
+        return jsonify(meld_report(body["cards"]))
 
 
 @blp.route("/verify")

@@ -17,7 +17,7 @@ from .backup import BackupError, backup, restore
 from .cards import parse_card
 from .errors import RecordError, ScorekeeperError
 from .knock import verify_knock
-from .melds import arrangements, discard_options
+from .melds import meld_report
 from .players import make_players, simulate_deal, simulate_match
 from .records import read_records
 from .records import replay as replay_record
@@ -52,16 +52,13 @@ def main() -> None:
 def melds(cards: str, as_json: bool) -> None:
     """Optimal melds of CARDS (e.g. "As 2s 3s 7c 7d 7h ..."); with 11, the best discards."""
     try:
-        found = arrangements(cards)
-        discards = discard_options(cards) if len(cards.replace(",", " ").split()) == 11 else None
+        report = meld_report(cards)
     except ScorekeeperError as error:
         fail(error)
     if as_json:
-        result = {"arrangements": found}
-        if discards is not None:
-            result["discards"] = discards
-        click.echo(json.dumps(result, ensure_ascii=False))
+        click.echo(json.dumps(report, ensure_ascii=False))
         return
+    found, discards = report["arrangements"], report.get("discards")
     click.echo(f"deadwood {found[0]['deadwood']}; {len(found)} optimal arrangement(s)")
     for arrangement in found:
         click.echo(f"  melds {show_melds(arrangement['melds'])}"

@@ -264,6 +264,19 @@ def arrangements(cards: int | str | Iterable[str | Card]) -> list[dict]:
     return [arrangement_dict(melds, dead) for melds, dead in mask_arrangements(hand_mask(cards))]
 
 
+def meld_report(cards: str | Iterable[str | Card]) -> dict:
+    """What to tell someone who shows these cards: ``{"arrangements": [...]}``,
+    plus ``"discards"`` (:func:`discard_options`) when there are 11 of them.
+
+    This is the answer of ``POST /api/v1/melds`` and ``scorekeeper melds``.
+    """
+    hand = parse_cards(cards, field="cards")
+    report = {"arrangements": arrangements(hand)}
+    if len(hand) == 11:
+        report["discards"] = discard_options(hand)
+    return report
+
+
 def discard_options(cards: int | str | Iterable[str | Card]) -> list[dict]:
     """For 11 cards, the deadwood left by each possible discard, lowest first.
 

@@ -139,3 +139,29 @@ def test_the_installed_command_simulates_and_replays(tmp_path):
                          text=True, timeout=60)
     assert bad.returncode == 1
     assert BAD_MESSAGE in bad.stderr
+
+
+def test_melds_lists_the_arrangements_and_with_eleven_cards_the_discards(runner):
+    out = runner.invoke(main, ["melds", "As;2s;3s 3c 2d 3d 4d 5d Ah 2h 3h"])  # any separator
+    assert out.exit_code == 0
+    assert out.output.startswith("deadwood 2; 1 optimal arrangement(s)")
+    assert "discards: 3♣ -> 0, A♥ -> 1" in out.output
+    ten = runner.invoke(main, ["melds", "--json", "As;2s;3s 7c 7d 7h 9d Td Jd Kc"])
+    report = json.loads(ten.output)
+    assert "discards" not in report and report["arrangements"][0]["deadwood_cards"] == ["Kc"]
+    bad = runner.invoke(main, ["melds", "As 2s As"])
+    assert bad.exit_code == 2 and "duplicate card As at position 3" in bad.output
+
+
+def test_verify_shows_the_showdown_and_names_bad_cards(runner):
+    args = ["verify", "--knocker", "As 5s 6s 7s 5c 6c 7c 5d 6d 7d",
+            "--defender", "3s 4s 8s 4c 8c 4d 8d 5h 6h 7h"]
+    out = runner.invoke(main, args)
+    assert out.exit_code == 0
+    assert "knocker   melds [5♣ 5♦ 5♠] [6♣ 6♦ 6♠] [7♣ 7♦ 7♠]  deadwood A♠ = 1" in out.output
+    assert out.output.rstrip().endswith("knock: knocker scores 2 (2 + bonus 0)")
+    assert json.loads(runner.invoke(main, [*args, "--json"]).output)["points"] == 2
+    oklahoma = runner.invoke(main, [*args, "--preset", "oklahoma", "--upcard", "Ah"])
+    assert oklahoma.exit_code == 2 and "knock limit 0" in oklahoma.output
+    bad = runner.invoke(main, ["verify", "--knocker", "As 7z", "--defender", "2s"])
+    assert bad.exit_code == 2 and "knocker: unknown card '7z' at position 2" in bad.output
