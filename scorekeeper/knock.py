@@ -318,13 +318,12 @@ def verify_knock(
         best = mask_deadwood(other)
     else:
         options = layoff_options(melds, other)
-        best, _, _ = _best_reply(options, other, mask_deadwood)
+        best, _, best_combo = _best_reply(options, other, mask_deadwood)
         if layoffs is not None:
             laid_pairs = _parse_layoffs(layoffs, melds, available)
             defender_dead = evaluate(available & ~sum(bit for bit, _ in laid_pairs))
         elif fixed is None:
-            defender_dead, _, combo = _best_reply(options, other, mask_deadwood)
-            laid_pairs = _layoff_list(options, combo)
+            defender_dead, laid_pairs = best, _layoff_list(options, best_combo)
         else:
             options = layoff_options(melds, available)
             defender_dead, _, combo = _best_reply(options, available, evaluate)
