@@ -192,19 +192,20 @@ def undo_last(store: Storage, game_id: str, *, idempotency_key: str | None = Non
     the sheet has no hand.
     """
     undone: dict = {}
+    scored: list[dict] = []
 
     def decide(game: dict, log: list[dict]) -> tuple[dict, str]:
         hands = effective_hands(log)
         if not hands:
             raise Conflict("there is no hand to undo", code="nothing_to_undo")
         undone.update(game_sheet(game, log)["hands"][-1])
-        return {"undoes": hands[-1]["seq"], "hand": len(hands)}, _status(
-            _score(game, hands[:-1]))
+        scored.append(_score(game, hands[:-1]))
+        return {"undoes": hands[-1]["seq"], "hand": len(hands)}, _status(scored[-1])
 
     _, created, game, log = store.append(game_id, "undo", {}, decide,
                                          idempotency_key=idempotency_key,
                                          expected_version=expected_version)
-    return undone or None, game_sheet(game, log), created
+    return undone or None, game_sheet(game, log, scored[-1] if created else None), created
 
 
 def correct_hand(store: Storage, game_id: str, n: int, hand: Mapping, *,
