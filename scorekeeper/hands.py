@@ -30,17 +30,13 @@ from .cards import Card, parse_cards
 from .errors import RecordError, RuleError
 from .knock import score_hand, verify_knock
 from .records import DEAL_FORMAT, DEFAULT_PLAYERS, deal_entry, replay_deal
-from .rules import Rules
+from .rules import Rules, is_whole_number
 
 MAX_DEADWOOD = 98
 """The most deadwood 10 cards can hold (e.g. 9 T Q K of clubs and diamonds, two jacks)."""
 
 KINDS = ("quick", "cards", "record", "void")
 """The hand input kinds :func:`evaluate_hand` accepts."""
-
-
-def _is_int(value: Any) -> bool:
-    return isinstance(value, int) and not isinstance(value, bool)
 
 
 def score_deadwood(
@@ -66,14 +62,14 @@ def score_deadwood(
     rules = Rules.from_dict(rules)
     up = parse_cards([upcard], field="upcard")[0] if upcard is not None else None
     limit = rules.knock_limit_for(up)
-    if not _is_int(knocker_deadwood) or knocker_deadwood < 0:
+    if not is_whole_number(knocker_deadwood) or knocker_deadwood < 0:
         raise RuleError(f"knocker_deadwood must be a whole number >= 0, not"
                         f" {knocker_deadwood!r}", option="knocker_deadwood")
     if knocker_deadwood > limit:
         reason = f" (set by the upcard {up})" if rules.oklahoma else ""
         raise RuleError(f"knocker_deadwood {knocker_deadwood} exceeds the knock limit"
                         f" {limit}{reason}", option="knocker_deadwood")
-    if not _is_int(defender_deadwood) or not 0 <= defender_deadwood <= MAX_DEADWOOD:
+    if not is_whole_number(defender_deadwood) or not 0 <= defender_deadwood <= MAX_DEADWOOD:
         raise RuleError(f"defender_deadwood must be a whole number from 0 to {MAX_DEADWOOD},"
                         f" not {defender_deadwood!r}", option="defender_deadwood")
     if not isinstance(big_gin, bool):
@@ -119,7 +115,7 @@ def evaluate_hand(hand: Mapping, rules: Rules | Mapping | str | None = None, *,
     if kind not in KINDS:
         raise RuleError(f"kind must be one of {', '.join(KINDS)}, not {kind!r}", option="kind")
     knocker = hand.get("knocker")
-    if not _is_int(knocker) or knocker not in (0, 1):
+    if not is_whole_number(knocker) or knocker not in (0, 1):
         raise RuleError(f"knocker must be the seat of the knocker, 0 or 1, not {knocker!r}",
                         option="knocker")
     if kind == "quick":

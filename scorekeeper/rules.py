@@ -134,13 +134,15 @@ def _check_known(key: str) -> None:
         raise RuleError(f"unknown rule option {key!r}", option=key)
 
 
-def _validate(rules: Rules) -> None:
-    def is_int(value: Any) -> bool:
-        return isinstance(value, int) and not isinstance(value, bool)
+def is_whole_number(value: Any) -> bool:
+    """True for an int that is not a bool (JSON's true/false are no numbers here)."""
+    return isinstance(value, int) and not isinstance(value, bool)
 
+
+def _validate(rules: Rules) -> None:
     if not isinstance(rules.based_on, str):
         raise RuleError("preset must be a string", option="preset")
-    if not is_int(rules.knock_limit) or not 0 <= rules.knock_limit <= 10:
+    if not is_whole_number(rules.knock_limit) or not 0 <= rules.knock_limit <= 10:
         raise RuleError(
             f"knock_limit must be a whole number from 0 to 10, not {rules.knock_limit!r}",
             option="knock_limit",
@@ -150,18 +152,18 @@ def _validate(rules: Rules) -> None:
             raise RuleError(f"{name} must be true or false", option=name)
     for name in POINTS:
         value = getattr(rules, name)
-        if not is_int(value) or not 0 <= value <= MAX_POINTS:
+        if not is_whole_number(value) or not 0 <= value <= MAX_POINTS:
             raise RuleError(
                 f"{name} must be a whole number from 0 to {MAX_POINTS}, not {value!r}", option=name
             )
     big = rules.big_gin_bonus
-    if big is not None and (not is_int(big) or not 0 <= big <= MAX_POINTS):
+    if big is not None and (not is_whole_number(big) or not 0 <= big <= MAX_POINTS):
         raise RuleError(
             f"big_gin_bonus must be null (not allowed) or a whole number from 0 to {MAX_POINTS},"
             f" not {big!r}",
             option="big_gin_bonus",
         )
-    if not is_int(rules.target) or not 1 <= rules.target <= MAX_POINTS:
+    if not is_whole_number(rules.target) or not 1 <= rules.target <= MAX_POINTS:
         raise RuleError(
             f"target must be a whole number from 1 to {MAX_POINTS}, not {rules.target!r}",
             option="target",

@@ -92,7 +92,7 @@ from decimal import ROUND_HALF_UP, Decimal
 from typing import Any
 
 from .errors import RuleError
-from .rules import Rules
+from .rules import Rules, is_whole_number
 
 OUTCOMES = ("knock", "gin", "big_gin", "undercut")
 """The ``outcome`` values a hand entry may carry."""
@@ -136,13 +136,13 @@ def next_dealer(
     sides = 2 if players == 4 else players
     if players not in (2, 3, 4):
         raise RuleError(f"players must be 2, 3 or 4, not {players!r}", option="players")
-    if not _is_int(dealer) or not 0 <= dealer < sides:
+    if not is_whole_number(dealer) or not 0 <= dealer < sides:
         raise RuleError(f"dealer must be an index 0..{sides - 1}, not {dealer!r}", option="dealer")
     if void:
         return dealer
     if players == 4 and winner is None:
         return dealer
-    if not _is_int(winner) or not 0 <= winner < sides:
+    if not is_whole_number(winner) or not 0 <= winner < sides:
         raise RuleError(f"winner must be an index 0..{sides - 1}, not {winner!r}", option="winner")
     if players == 3:
         if winner == dealer:
@@ -219,7 +219,7 @@ def score_sheet(
     rules = Rules.from_dict(rules)
     names = _check_players(players)
     count = len(names)
-    if not _is_int(dealer) or not 0 <= dealer < count:
+    if not is_whole_number(dealer) or not 0 <= dealer < count:
         raise RuleError(f"dealer must be a player index 0..{count - 1}, not {dealer!r}",
                         option="dealer")
     stake = _check_stake(stake)
@@ -451,10 +451,6 @@ def _deal_games(index, deal_team):
 # --------------------------------------------------------------------------- validation
 
 
-def _is_int(value):
-    return isinstance(value, int) and not isinstance(value, bool)
-
-
 def _check_players(players):
     if isinstance(players, (str, bytes, Mapping)) or not isinstance(players, Sequence):
         raise RuleError("players must be a list of 2, 3 or 4 names", option="players")
@@ -529,7 +525,7 @@ def _parse_hand(entry, label, rules, names, seats, need_loser=False, sitting_out
         if key not in entry or entry[key] is None:
             raise RuleError(f"{label}: {key} is missing", option=key)
         value = entry[key]
-        if not _is_int(value) or not 0 <= value < len(names):
+        if not is_whole_number(value) or not 0 <= value < len(names):
             raise RuleError(f"{label}: {key} must be a player index 0..{len(names) - 1},"
                             f" not {value!r}", option=key)
         if value == sitting_out:
@@ -557,7 +553,7 @@ def _parse_hand(entry, label, rules, names, seats, need_loser=False, sitting_out
     if "points" not in entry or entry["points"] is None:
         raise RuleError(f"{label}: points is missing", option="points")
     points = entry["points"]
-    if not _is_int(points) or points < 0:
+    if not is_whole_number(points) or points < 0:
         raise RuleError(f"{label}: points must be a whole number >= 0, not {points!r}",
                         option="points")
     if outcome == "big_gin" and rules.big_gin_bonus is None:
