@@ -53,7 +53,7 @@ from typing import Any
 
 from .cards import DECK, FULL_DECK_MASK, Card, cards_mask, mask_cards, parse_card, parse_cards
 from .errors import CardError, RuleError
-from .knock import verify_knock
+from .knock import limit_message, verify_knock
 from .melds import mask_codes, mask_deadwood, mask_discards
 from .rules import Rules
 from .sheet import next_dealer
@@ -136,6 +136,11 @@ def deal_cards(deck: Sequence[Card], dealer: int) -> tuple[list[tuple[Card, ...]
     return hands, deck[20], list(deck[21:])
 
 
+def _check_dealer(dealer: Any) -> None:
+    if dealer not in (0, 1) or isinstance(dealer, bool):
+        raise RuleError(f"dealer must be 0 or 1, not {dealer!r}", option="dealer")
+
+
 class Deal:
     """One deal from the deal to the showdown (see the module docs for the rules).
 
@@ -156,8 +161,7 @@ class Deal:
                  dealer: int = 0, rules: Rules | dict | str | None = None,
                  names: Sequence[str] = ("player 0", "player 1")):
         self.rules = Rules.from_dict(rules)
-        if dealer not in (0, 1) or isinstance(dealer, bool):
-            raise RuleError(f"dealer must be 0 or 1, not {dealer!r}", option="dealer")
+        _check_dealer(dealer)
         if isinstance(hands, str) or not isinstance(hands, Sequence) or len(hands) != 2:
             raise CardError("hands must be two hands of 10 cards", field="hands")
         held = [parse_cards(hand, count=10, field=f"hands[{p}]") for p, hand in enumerate(hands)]
@@ -196,8 +200,7 @@ class Deal:
                   names: Sequence[str] = ("player 0", "player 1")) -> Deal:
         """A deal from 52 cards in dealing order (see :func:`deal_cards`)."""
         cards = parse_cards(deck, count=52, field="deck")
-        if dealer not in (0, 1) or isinstance(dealer, bool):
-            raise RuleError(f"dealer must be 0 or 1, not {dealer!r}", option="dealer")
+        _check_dealer(dealer)
         hands, upcard, stock = deal_cards(cards, dealer)
         return cls(hands, upcard, stock, dealer=dealer, rules=rules, names=names)
 
@@ -452,18 +455,10 @@ class Deal:
             raise RuleError(f"cannot go gin discarding {card}: deadwood {left}"
                             " (gin needs all 10 cards melded)", option="actions")
         if left > self.knock_limit:
-            raise RuleError(f"cannot knock discarding {card}: {self._limit_text(left)}",
+            raise RuleError(f"cannot knock discarding {card}:"
+                            f" {limit_message(left, self.knock_limit, self.rules, self.upcard)}",
                             option="actions")
         self._go_out(player, "gin" if left == 0 else "knock", card)
-
-    def _limit_text(self, left: int) -> str:
-        limit = self.knock_limit
-        text = f"deadwood {left} exceeds the knock limit {limit}"
-        if self.rules.oklahoma and limit < self.rules.knock_limit:
-            text += f" set by the upcard {self.upcard}"
-        if limit == 0:
-            text += ": only gin ends the hand"
-        return text
 
     def _can_knock_with(self, player: int, card: Card) -> bool:
         """Could ``player`` take ``card`` from the pile and knock (or go gin) with it?"""

@@ -245,7 +245,9 @@ def _fits(meld: int, bits: list[int]) -> bool:
     return laid == 0
 
 
-def _limit_message(dead: int, limit: int, rules: Rules, upcard: Card | None) -> str:
+def limit_message(dead: int, limit: int, rules: Rules, upcard: Card | None) -> str:
+    """Why a knock with ``dead`` deadwood is illegal: ``"deadwood 12 exceeds the knock
+    limit 4 set by the upcard 4s"`` (the upcard named when Oklahoma lowered the limit)."""
     message = f"deadwood {dead} exceeds the knock limit {limit}"
     if rules.oklahoma and upcard is not None and limit < rules.knock_limit:
         message += f" set by the upcard {upcard}"
@@ -307,7 +309,7 @@ def verify_knock(
         raise RuleError(f"big gin needs all 11 cards melded; deadwood is {dead}",
                         option=at_fault)
     if dead > limit:
-        raise RuleError(_limit_message(dead, limit, rules, up), option=at_fault)
+        raise RuleError(limit_message(dead, limit, rules, up), option=at_fault)
     gin = dead == 0
 
     if gin:
