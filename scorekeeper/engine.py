@@ -210,9 +210,11 @@ class Deal:
                  names: Sequence[str] = ("player 0", "player 1")) -> Deal:
         """A deal of a deck shuffled by ``random.Random(seed)``.
 
-        Without ``dealer`` the same generator then cuts for the dealer.
+        ``seed`` may also be a ``random.Random``, which is then used (and
+        advanced) as it is, so a caller can go on drawing from it. Without
+        ``dealer`` the same generator then cuts for the dealer.
         """
-        rng = random.Random(seed)
+        rng = seed if isinstance(seed, random.Random) else random.Random(seed)
         deck = list(DECK)
         rng.shuffle(deck)
         if dealer is None:

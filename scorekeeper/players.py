@@ -163,11 +163,7 @@ def simulate_deal(seed: Any, *, rules: Rules | dict | str | None = None,
     kinds = [agent.kind for agent in agents]
     names = player_names(kinds)
     rng = random.Random(seed)
-    deck = list(DECK)
-    rng.shuffle(deck)
-    if dealer is None:
-        dealer = rng.randrange(2)
-    deal = Deal.from_deck(deck, dealer=dealer, rules=rules, names=names)
+    deal = Deal.shuffled(rng, dealer=dealer, rules=rules, names=names)
     result = play(deal, agents, rng)
     return deal_record(deal, seed=seed), {**result, "players": names}
 
