@@ -22,9 +22,9 @@ from typing import Any
 from flask import Flask, current_app, request
 from werkzeug.exceptions import RequestEntityTooLarge
 
-from scorekeeper.storage import Storage, default_path
+from scorekeeper.store.sqlite import Storage, default_path
 
-STORAGE_KEY = "scorekeeper.storage"
+STORAGE_KEY = "scorekeeper.store.sqlite"
 """Where the app keeps its :class:`Storage` in ``app.extensions``."""
 
 

@@ -20,7 +20,7 @@ from flask import Flask, Response, current_app, jsonify
 from werkzeug.exceptions import HTTPException
 
 from scorekeeper.errors import CardError, RecordError, RuleError, ScorekeeperError
-from scorekeeper.storage import (
+from scorekeeper.store.base import (
     Conflict,
     KeyReused,
     NotFound,

@@ -20,11 +20,11 @@ from typing import Any
 import marshmallow as ma
 from marshmallow import fields, validate
 
-from scorekeeper.games import EXPORT_FORMAT, EXPORT_VERSION
-from scorekeeper.hands import MAX_DEADWOOD
 from scorekeeper.records import DEAL_FORMAT, MATCH_FORMAT
 from scorekeeper.rules import Rules
 from scorekeeper.sheet import OUTCOMES
+from scorekeeper.store.games import EXPORT_FORMAT, EXPORT_VERSION
+from scorekeeper.store.hands import MAX_DEADWOOD
 
 MAX_CARDS_TEXT = 400
 """Longest card text accepted ("As 2s 3s ..." with any separators and symbols)."""

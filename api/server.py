@@ -25,7 +25,7 @@ from pathlib import Path
 
 from gunicorn.app.base import BaseApplication
 
-from scorekeeper.storage import Storage
+from scorekeeper.store.sqlite import Storage
 
 
 class Server(BaseApplication):

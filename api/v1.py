@@ -19,11 +19,12 @@ from flask.views import MethodView
 from flask_smorest import Blueprint
 from werkzeug.routing import BaseConverter
 
-from scorekeeper import games, replay
+from scorekeeper import replay
 from scorekeeper.knock import verify_knock
 from scorekeeper.melds import meld_report
-from scorekeeper.stats import player_stats
-from scorekeeper.storage import Stale
+from scorekeeper.store import games
+from scorekeeper.store.base import Stale
+from scorekeeper.store.stats import player_stats
 
 from . import get_storage
 from . import schemas as s

@@ -10,12 +10,12 @@ in ``api/`` only parses, calls these functions and renders.
 10
 """
 
+from .bots import simulate
 from .cards import Card, parse_cards
 from .engine import Deal
 from .errors import CardError, RecordError, RuleError, ScorekeeperError
 from .knock import verify_knock
 from .melds import all_melds, arrangements, deadwood, discard_options
-from .players import simulate
 from .records import replay
 from .rules import Rules
 

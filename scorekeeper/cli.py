@@ -13,16 +13,16 @@ from contextlib import nullcontext
 
 import click
 
-from .backup import BackupError, backup, restore
+from .bots import make_players, simulate_deal, simulate_match
 from .cards import parse_card
 from .errors import RecordError, ScorekeeperError
 from .knock import verify_knock
 from .melds import meld_report
-from .players import make_players, simulate_deal, simulate_match
 from .records import read_records
 from .records import replay as replay_record
 from .rules import Rules
-from .storage import default_path
+from .store.backup import BackupError, backup, restore
+from .store.sqlite import default_path
 
 
 def show_cards(codes: list[str]) -> str:

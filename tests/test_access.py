@@ -21,7 +21,7 @@ import pytest
 import requests
 
 from api.security import HEADERS
-from scorekeeper import games
+from scorekeeper.store import games
 
 QUICK = {"kind": "quick", "knocker": 0, "knocker_deadwood": 3, "defender_deadwood": 12}
 

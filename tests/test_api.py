@@ -15,7 +15,7 @@ import schemathesis
 
 from api import create_app
 from scorekeeper import simulate
-from scorekeeper.players import simulate_match
+from scorekeeper.bots import simulate_match
 
 KNOCK = {"knocker": "As 2s 3s 7c 7d 7h 9d Td Jd 2c",
          "defender": "4s 5s 6s 8c 8d 8h Kd Qd Jh Th"}
@@ -334,7 +334,7 @@ def test_prefer_return_minimal_leaves_the_sheet_out(call, game):
 
 def test_a_full_disk_is_507_and_writes_nothing(call, app, game):
     game_id, auth = game
-    conn = app.extensions["scorekeeper.storage"].db.conn  # the test client's thread
+    conn = app.extensions["scorekeeper.store.sqlite"].db.conn  # the test client's thread
     pages = conn.execute("PRAGMA page_count").fetchone()[0]
     conn.execute(f"PRAGMA max_page_count = {pages + 2}")
     statuses = [call("POST", f"/api/v1/games/{game_id}/hands", json={"kind": "void"},
@@ -350,7 +350,7 @@ def test_a_full_disk_is_507_and_writes_nothing(call, app, game):
 
 def test_a_database_busy_for_too_long_is_503(call, app, game):
     game_id, auth = game
-    store = app.extensions["scorekeeper.storage"]
+    store = app.extensions["scorekeeper.store.sqlite"]
     store.db.conn.execute("PRAGMA busy_timeout = 50")  # the test client's thread
     other = sqlite3.connect(store.path, isolation_level=None)
     other.execute("BEGIN IMMEDIATE")

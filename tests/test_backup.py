@@ -21,9 +21,9 @@ import requests
 from click.testing import CliRunner
 
 from api.server import spawn, stop
-from scorekeeper import games
 from scorekeeper.cli import main
-from scorekeeper.storage import SCHEMA_VERSION, Storage
+from scorekeeper.store import games
+from scorekeeper.store.sqlite import SCHEMA_VERSION, Storage
 
 
 def log_rows(db) -> list[tuple]:

@@ -13,8 +13,8 @@ from click.testing import CliRunner
 from engine_kit import make_record
 
 from scorekeeper import replay, simulate
+from scorekeeper.bots import simulate_match
 from scorekeeper.cli import main
-from scorekeeper.players import simulate_match
 
 KNOCK = make_record(("4s 5s 6s Qc Qd Qh Ac 2c 3c 9h", "7s 8s Kc Kh Jd Jh 5d 3h 2d 4d"), "Js",
                     "Kd", actions=["pass", "pass", "draw stock", "knock Kd"])

@@ -1,4 +1,4 @@
-"""Scoring a hand as a table enters it (scorekeeper.hands) against RULES.md sections 5-6."""
+"""Scoring a hand as a table enters it (scorekeeper.store.hands) against RULES.md sections 5-6."""
 
 from __future__ import annotations
 
@@ -6,7 +6,7 @@ import pytest
 
 from scorekeeper import simulate
 from scorekeeper.errors import CardError, RecordError, RuleError
-from scorekeeper.hands import evaluate_hand, score_deadwood, sheet_entry
+from scorekeeper.store.hands import evaluate_hand, score_deadwood, sheet_entry
 
 
 @pytest.mark.parametrize(("k", "d", "outcome", "winner", "points"), [

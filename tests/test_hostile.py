@@ -40,9 +40,11 @@ from schemathesis.specs.openapi.checks import (
 
 from api import create_app
 from api import schemas as s
-from scorekeeper import CardError, games, parse_cards
+from scorekeeper import CardError, parse_cards
 from scorekeeper.errors import ScorekeeperError
-from scorekeeper.storage import Conflict, Storage
+from scorekeeper.store import games
+from scorekeeper.store.base import Conflict
+from scorekeeper.store.sqlite import Storage
 
 SPEC = create_app({"DATABASE": ":memory:"}).test_client().get("/api/openapi.json").json
 schema = schemathesis.openapi.from_dict(SPEC)

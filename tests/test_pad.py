@@ -16,7 +16,10 @@ import pytest
 
 import scorekeeper as sk
 from api import create_app
-from scorekeeper import pad_forms, pad_labels, pad_replay, pad_views
+from api.pad import forms as pad_forms
+from api.pad import labels as pad_labels
+from api.pad import replay as pad_replay
+from api.pad import views as pad_views
 from scorekeeper.errors import RuleError
 from scorekeeper.rules import Rules
 
@@ -100,7 +103,7 @@ def test_only_the_starting_browser_may_edit(client, tmp_path):
 
 def test_a_full_disk_is_a_clear_page_and_the_sheet_stays_whole(client):
     game = start(client)
-    conn = client.application.extensions["scorekeeper.storage"].db.conn  # this thread's
+    conn = client.application.extensions["scorekeeper.store.sqlite"].db.conn  # this thread's
     pages = conn.execute("PRAGMA page_count").fetchone()[0]
     conn.execute(f"PRAGMA max_page_count = {pages + 1}")
     responses = [quick(client, game, i % 2, "knock", 3, 5) for i in range(40)]

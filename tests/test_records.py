@@ -11,7 +11,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from scorekeeper import RecordError, Rules, replay
-from scorekeeper.players import simulate, simulate_match
+from scorekeeper.bots import simulate, simulate_match
 
 JUNK_A = "Ac 5c 9c Kc 2d 6d Td 3h 7h Js"
 JUNK_B = "2c 6c Tc 3d 7d Jd 4h 8h Qh Ks"

@@ -1,4 +1,4 @@
-"""Simulation (scorekeeper.players): determinism, round trips and an independent rescoring."""
+"""Simulation (scorekeeper.bots): determinism, round trips and an independent rescoring."""
 
 from __future__ import annotations
 
@@ -9,7 +9,7 @@ import pytest
 from engine_kit import check_result
 
 from scorekeeper import Deal, RuleError, Rules, deadwood, replay, simulate
-from scorekeeper.players import simulate_deal, simulate_match
+from scorekeeper.bots import simulate_deal, simulate_match
 
 ROUND_TRIP_SEEDS = range(2000)
 

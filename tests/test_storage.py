@@ -7,21 +7,20 @@ import threading
 
 import pytest
 
-from scorekeeper import games
+from scorekeeper.bots import simulate_match
 from scorekeeper.errors import RuleError
-from scorekeeper.players import simulate_match
-from scorekeeper.stats import player_stats
-from scorekeeper.storage import (
-    SCHEMA_VERSION,
+from scorekeeper.store import games
+from scorekeeper.store.base import (
     Conflict,
     KeyReused,
     NotFound,
     Stale,
-    Storage,
     StorageBusy,
     StorageError,
     StorageFull,
 )
+from scorekeeper.store.sqlite import SCHEMA_VERSION, Storage
+from scorekeeper.store.stats import player_stats
 
 
 @pytest.fixture

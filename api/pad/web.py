@@ -11,7 +11,7 @@ long as ``SECRET_KEY`` is shared); it is a few lines, so no flask-wtf.
 
 Edit rights: the device that starts a game keeps the game's edit token in
 an HttpOnly cookie ``sk_edit_<game id>``; the store keeps only its SHA-256
-(checked by :func:`scorekeeper.games.token_matches`). The security headers
+(checked by :func:`scorekeeper.store.games.token_matches`). The security headers
 of every response are :mod:`api.security`'s.
 """
 
@@ -27,7 +27,7 @@ from flask import current_app, g, request
 from itsdangerous import BadSignature, URLSafeSerializer
 from markupsafe import Markup, escape
 
-from scorekeeper.games import token_matches
+from scorekeeper.store.games import token_matches
 
 CSRF_COOKIE = "sk_csrf"
 CSRF_FIELD = "csrf_token"

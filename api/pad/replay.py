@@ -10,12 +10,13 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from .engine import DRAW_DISCARD, SHOWDOWN, parse_action
-from .errors import RecordError
-from .melds import deadwood
-from .pad_labels import GRID_SUITS, card_info, cards_info, friendly
-from .pad_views import showdown_view
-from .records import DEAL_FORMAT, load_deal, play_steps
+from scorekeeper.engine import DRAW_DISCARD, SHOWDOWN, parse_action
+from scorekeeper.errors import RecordError
+from scorekeeper.melds import deadwood
+from scorekeeper.records import DEAL_FORMAT, load_deal, play_steps
+
+from .labels import GRID_SUITS, card_info, cards_info, friendly
+from .views import showdown_view
 
 _VERB_WORDS = {"pass": "passes", "draw stock": "draws from the stock",
                "draw discard": "takes", "discard": "discards", "knock": "knocks, discarding",
@@ -30,10 +31,10 @@ def replay_steps(record: Any, names: Sequence[str] | None = None,
     showdown (or the void hand). Each step is ``{"n", "text" (what just
     happened), "hands": [{"name", "cards", "count", "deadwood", "to_act"}],
     "upcard", "pile" (bottom first), "top", "stock", "new" (card codes
-    that just moved), "showdown" (a :func:`~scorekeeper.pad_views.showdown_view`
+    that just moved), "showdown" (a :func:`~api.pad.views.showdown_view`
     on the last step), "void"}``. ``names`` label the players (default: the
     record's); with ``rules`` (a stored game's) the record is replayed under
-    the game's rules and players, as :func:`~scorekeeper.hands.evaluate_hand`
+    the game's rules and players, as :func:`~scorekeeper.store.hands.evaluate_hand`
     scored it. Raises :class:`RecordError` like :func:`~scorekeeper.replay`,
     in players' words and on the ``record`` field when a play is illegal.
     """
@@ -85,7 +86,7 @@ def replay_steps(record: Any, names: Sequence[str] | None = None,
 def record_error(error: RecordError, record: Any) -> RecordError:
     """An error from scoring a deal record in a game, in players' words, on ``record``.
 
-    :func:`~scorekeeper.hands.evaluate_hand` prefixes the replay's message
+    :func:`~scorekeeper.store.hands.evaluate_hand` prefixes the replay's message
     with ``record:`` and its field with ``record.``; the step is reworded as
     the viewer counts it (from 1), so the hand form shows the same message
     as :func:`replay_steps`.

@@ -4,7 +4,7 @@ Thin views: parse the form, call :mod:`scorekeeper` (games, hands, the
 scorepad's ``pad_forms``, ``pad_views``, ``pad_replay`` and ``pad_labels``),
 render a template from ``templates/pad/``. Every page works without
 JavaScript; ``static/pad.js`` only adds the live deadwood of the tap grids
-and a few comforts. Forms carry a CSRF token (:mod:`api.pad_web`), pages
+and a few comforts. Forms carry a CSRF token (:mod:`api.pad.web`), pages
 send a Content-Security-Policy without inline scripts, and only the browser
 holding a game's edit token (an HttpOnly cookie set when it started the
 game) may change it; everyone else with the link sees the sheet read-only.
@@ -37,16 +37,20 @@ from flask import (
 from marshmallow import ValidationError
 from werkzeug.exceptions import HTTPException, InternalServerError
 
-from scorekeeper import games, pad_forms, pad_labels, pad_replay, pad_views
 from scorekeeper.errors import RecordError, ScorekeeperError
 from scorekeeper.rules import PRESETS, Rules
-from scorekeeper.storage import Conflict, NotFound, StorageBusy, StorageError, StorageFull
+from scorekeeper.store import games
+from scorekeeper.store.base import Conflict, NotFound, StorageBusy, StorageError, StorageFull
 
-from . import get_storage
-from . import pad_web as web
-from .schemas import check_json_size
+from .. import get_storage
+from ..schemas import check_json_size
+from . import forms as pad_forms
+from . import labels as pad_labels
+from . import replay as pad_replay
+from . import views as pad_views
+from . import web
 
-bp = Blueprint("pad", __name__, template_folder="../templates")
+bp = Blueprint("pad", __name__, template_folder="../../templates")
 
 MODES = ("quick", "cards", "record")
 

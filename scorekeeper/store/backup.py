@@ -29,7 +29,7 @@ import sqlite3
 import tempfile
 from pathlib import Path
 
-from .storage import BUSY_TIMEOUT, SCHEMA_VERSION, Storage
+from .sqlite import BUSY_TIMEOUT, SCHEMA_VERSION, Storage
 
 TABLES = ("players", "games", "game_players", "hands")
 """The tables every scorekeeper database has."""

@@ -2,7 +2,7 @@
 
 The start form (players, rules preset and options, dealer, stake) becomes a
 new game's settings; the hand forms become the hand inputs of
-:mod:`scorekeeper.hands` (which scores them): the quick way (who went out,
+:mod:`scorekeeper.store.hands` (which scores them): the quick way (who went out,
 knock or gin, two deadwood counts), card by card (checked with
 :func:`~scorekeeper.knock.verify_knock`) or a pasted deal record. Whatever
 is wrong raises an error (or, for the start form, an errors dict) whose
@@ -16,13 +16,14 @@ import re
 from collections.abc import Mapping
 from typing import Any
 
-from .cards import parse_card
-from .errors import CardError, RecordError, RuleError, ScorekeeperError
-from .hands import MAX_DEADWOOD
-from .knock import verify_knock
-from .pad_labels import card_info, friendly
-from .records import DEAL_FORMAT
-from .rules import PRESETS, Rules
+from scorekeeper.cards import parse_card
+from scorekeeper.errors import CardError, RecordError, RuleError, ScorekeeperError
+from scorekeeper.knock import verify_knock
+from scorekeeper.records import DEAL_FORMAT
+from scorekeeper.rules import PRESETS, Rules
+from scorekeeper.store.hands import MAX_DEADWOOD
+
+from .labels import card_info, friendly
 
 OPTION_LABELS = {
     "knock_limit": "Knock limit (most deadwood you may knock with)",
@@ -217,14 +218,14 @@ def quick_input(
     defender_deadwood: Any = None,
     upcard: Any = None,
 ) -> dict[str, Any]:
-    """The hand input (:mod:`scorekeeper.hands`) of the quick form, checked.
+    """The hand input (:mod:`scorekeeper.store.hands`) of the quick form, checked.
 
     ``kind`` is ``knock``, ``gin``, ``big_gin`` or ``void`` (the stock ran
     out); ``knocker`` the seat (0 or 1) of the player who went out; the
     deadwood counts are the form's text, the defender's after layoffs. A
     knock with 0 deadwood is a gin (RULES.md 5). Raises :class:`RuleError`
     whose ``option`` names the form field and whose message is for players;
-    scoring is left to :func:`~scorekeeper.hands.evaluate_hand`.
+    scoring is left to :func:`~scorekeeper.store.hands.evaluate_hand`.
     """
     rules = Rules.from_dict(rules)
     if kind == "void":

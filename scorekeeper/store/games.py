@@ -1,11 +1,11 @@
 """Stored games: creating them, entering, undoing and correcting hands, and the sheet.
 
-A game's log (see :mod:`scorekeeper.storage`) is the truth; the sheet is
+A game's log (see :mod:`scorekeeper.store.sqlite`) is the truth; the sheet is
 always derived from it by :func:`~scorekeeper.sheet.score_sheet`. Log entries:
 
 * a new hand: kind ``quick``, ``cards``, ``record`` or ``void``, the
   submitted hand as payload, ``{"entry", "detail"}`` (see
-  :func:`~scorekeeper.hands.evaluate_hand`) as result;
+  :func:`~scorekeeper.store.hands.evaluate_hand`) as result;
 * ``undo``: payload ``{}``, result ``{"undoes": seq, "hand": n}``; it takes
   back the last hand still on the sheet;
 * ``correct``: payload ``{"hand": n, "with": hand}``, result ``{"replaces":
@@ -30,12 +30,12 @@ import secrets
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from .errors import RecordError, RuleError, ScorekeeperError
+from ..errors import RecordError, RuleError, ScorekeeperError
+from ..records import DEFAULT_PLAYERS, MATCH_FORMAT
+from ..rules import Rules
+from ..sheet import score_sheet
+from .base import Conflict, NotFound, Store
 from .hands import evaluate_hand
-from .records import DEFAULT_PLAYERS, MATCH_FORMAT
-from .rules import Rules
-from .sheet import score_sheet
-from .storage import Conflict, NotFound, Storage
 
 EXPORT_FORMAT = "scorekeeper.game"
 """The ``format`` of an exported game (a match record with every hand's input)."""
@@ -125,7 +125,7 @@ def check_new_game(players: Any, rules: Any = None, dealer: Any = 0,
     return names, snapshot
 
 
-def create_game(store: Storage, players: Any, rules: Any = None, dealer: Any = 0,
+def create_game(store: Store, players: Any, rules: Any = None, dealer: Any = 0,
                 stake: Any = None) -> tuple[dict, str]:
     """Store a new game; returns ``(sheet, edit token)``. The token is not kept, only its hash."""
     names, snapshot = check_new_game(players, rules, dealer, stake)
@@ -136,8 +136,8 @@ def create_game(store: Storage, players: Any, rules: Any = None, dealer: Any = 0
     return game_sheet(game, []), token
 
 
-def load_sheet(store: Storage, game_id: str) -> dict:
-    """The sheet of game ``game_id``; raises :class:`~scorekeeper.storage.NotFound`."""
+def load_sheet(store: Store, game_id: str) -> dict:
+    """The sheet of game ``game_id``; raises :class:`~scorekeeper.store.sqlite.NotFound`."""
     game, log = store.game_and_log(game_id)
     return game_sheet(game, log)
 
@@ -153,17 +153,17 @@ def _result(entry: dict, created: bool, game: dict, log: list[dict],
     return hand, sheet, created
 
 
-def add_hand(store: Storage, game_id: str, hand: Mapping, *,
+def add_hand(store: Store, game_id: str, hand: Mapping, *,
              idempotency_key: str | None = None,
              expected_version: int | None = None) -> tuple[dict | None, dict, bool]:
     """Enter a new hand; returns ``(hand record, sheet, created)``.
 
-    Raises :class:`~scorekeeper.storage.Conflict` (``game_over``) once the
+    Raises :class:`~scorekeeper.store.sqlite.Conflict` (``game_over``) once the
     game has ended, and the domain's errors for a bad hand; either way
     nothing is stored. A repeated ``idempotency_key`` returns the stored
     hand (``created`` False) if it is still on the sheet, else ``None``.
     With ``expected_version`` (the sheet's ``version`` the change is based
-    on), a game that has moved on raises :class:`~scorekeeper.storage.Stale`;
+    on), a game that has moved on raises :class:`~scorekeeper.store.sqlite.Stale`;
     the same holds for :func:`undo_last` and :func:`correct_hand`.
     """
     scored: list[dict] = []
@@ -184,11 +184,11 @@ def add_hand(store: Storage, game_id: str, hand: Mapping, *,
                                  expected_version=expected_version), scored)
 
 
-def undo_last(store: Storage, game_id: str, *, idempotency_key: str | None = None,
+def undo_last(store: Store, game_id: str, *, idempotency_key: str | None = None,
               expected_version: int | None = None) -> tuple[dict | None, dict, bool]:
     """Take back the last hand on the sheet; returns ``(the undone hand record, sheet, created)``.
 
-    Raises :class:`~scorekeeper.storage.Conflict` (``nothing_to_undo``) when
+    Raises :class:`~scorekeeper.store.sqlite.Conflict` (``nothing_to_undo``) when
     the sheet has no hand.
     """
     undone: dict = {}
@@ -208,13 +208,13 @@ def undo_last(store: Storage, game_id: str, *, idempotency_key: str | None = Non
     return undone or None, game_sheet(game, log, scored[-1] if created else None), created
 
 
-def correct_hand(store: Storage, game_id: str, n: int, hand: Mapping, *,
+def correct_hand(store: Store, game_id: str, n: int, hand: Mapping, *,
                  idempotency_key: str | None = None,
                  expected_version: int | None = None) -> tuple[dict | None, dict, bool]:
     """Score hand ``n`` (1-based) as ``hand`` instead; returns ``(hand record, sheet, created)``.
 
-    Raises :class:`~scorekeeper.storage.NotFound` for a hand not on the
-    sheet and :class:`~scorekeeper.storage.Conflict` (``game_over``) when the
+    Raises :class:`~scorekeeper.store.sqlite.NotFound` for a hand not on the
+    sheet and :class:`~scorekeeper.store.sqlite.Conflict` (``game_over``) when the
     corrected totals would end the game before its last hand.
     """
     scored: list[dict] = []
@@ -249,7 +249,7 @@ def correct_hand(store: Storage, game_id: str, n: int, hand: Mapping, *,
                                  expected_version=expected_version), scored)
 
 
-def export_game(store: Storage, game_id: str) -> dict:
+def export_game(store: Store, game_id: str) -> dict:
     """The game as a match record: settings and the input of every hand on the sheet.
 
     ``{"format": "scorekeeper.game", "version": 1, "players", "rules",
@@ -274,7 +274,7 @@ def _from_match(record: Mapping) -> dict:
             "hands": [{"kind": "record", "record": deal} for deal in deals]}
 
 
-def import_game(store: Storage, record: Mapping) -> tuple[dict, str]:
+def import_game(store: Store, record: Mapping) -> tuple[dict, str]:
     """Store a new game from an exported game or an engine match record.
 
     Returns ``(sheet, edit token)``. A ``gin-rummy-match/1`` record becomes a

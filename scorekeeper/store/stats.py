@@ -11,11 +11,11 @@ games (a tied Hollywood match is neither).
 
 from __future__ import annotations
 
+from .base import Store
 from .games import game_sheet
-from .storage import Storage
 
 
-def player_stats(store: Storage, name: str) -> dict:
+def player_stats(store: Store, name: str) -> dict:
     """The record of player ``name`` (any letter case); raises ``NotFound``.
 
     ``{"name", "games", "finished", "wins", "losses", "hands", "hands_won",

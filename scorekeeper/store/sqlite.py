@@ -39,64 +39,25 @@ import sqlite3
 import threading
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
-from datetime import UTC, datetime
 from typing import Any
 
 import sqlite_utils
+
+from .base import (
+    KeyReused,
+    NotFound,
+    Stale,
+    StorageBusy,
+    StorageError,
+    StorageFull,
+    now,
+)
 
 DEFAULT_PATH = "scorekeeper.db"
 """The database file used when neither an option nor ``SCOREKEEPER_DB`` names one."""
 
 BUSY_TIMEOUT = 30.0
 """Seconds a writer waits for another writer's transaction before giving up."""
-
-
-class StorageError(Exception):
-    """Base class of the storage layer's refusals.
-
-    ``field`` names the input at fault and ``code`` is a short machine-readable
-    reason (e.g. ``game_over``), when there are ones.
-    """
-
-    def __init__(self, message: str, *, field: str | None = None, code: str | None = None):
-        super().__init__(message)
-        self.field = field
-        self.code = code
-
-
-class NotFound(StorageError):
-    """No game (or player) with that id (or name)."""
-
-
-class Conflict(StorageError):
-    """The request does not fit the game's current state (e.g. the game is over)."""
-
-
-class KeyReused(StorageError):
-    """An idempotency key was sent again with a different request."""
-
-
-class Stale(Conflict):
-    """The write was based on an older version of the game's log than the stored one.
-
-    ``expected`` is the version the request was based on, ``version`` the
-    current one (the number of log entries).
-    """
-
-    def __init__(self, expected: int, version: int):
-        super().__init__(f"the game has changed: it is at version {version}, this change was"
-                         f" based on version {expected}; reload the sheet and try again",
-                         code="stale")
-        self.expected = expected
-        self.version = version
-
-
-class StorageFull(StorageError):
-    """The disk (or the database's size limit) is full; the write was rolled back."""
-
-
-class StorageBusy(StorageError):
-    """Another writer held the database for longer than :data:`BUSY_TIMEOUT`; nothing written."""
 
 
 def _unavailable(error: sqlite3.OperationalError) -> StorageError | None:
@@ -114,11 +75,6 @@ def _unavailable(error: sqlite3.OperationalError) -> StorageError | None:
 def default_path() -> str:
     """The database path from ``$SCOREKEEPER_DB``, else ``./scorekeeper.db``."""
     return os.environ.get("SCOREKEEPER_DB") or DEFAULT_PATH
-
-
-def now() -> str:
-    """The current UTC time as ISO 8601 text (what the tables store)."""
-    return datetime.now(UTC).isoformat(timespec="milliseconds").replace("+00:00", "Z")
 
 
 def _dumps(value: Any) -> str:

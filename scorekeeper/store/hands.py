@@ -26,11 +26,11 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from .cards import Card, parse_cards
-from .errors import RecordError, RuleError
-from .knock import score_hand, verify_knock
-from .records import DEAL_FORMAT, DEFAULT_PLAYERS, deal_entry, replay_deal
-from .rules import Rules, is_whole_number
+from ..cards import Card, parse_cards
+from ..errors import RecordError, RuleError
+from ..knock import score_hand, verify_knock
+from ..records import DEAL_FORMAT, DEFAULT_PLAYERS, deal_entry, replay_deal
+from ..rules import Rules, is_whole_number
 
 MAX_DEADWOOD = 98
 """The most deadwood 10 cards can hold (e.g. 9 T Q K of clubs and diamonds, two jacks)."""

@@ -4,7 +4,7 @@ The score sheet (totals, hand list, Hollywood columns, the bonuses once the
 game is over, the running-totals chart), one hand with its one-line
 summary, a verified showdown (with what the defender could have laid off)
 and the live read-out of the tap grid. Cards in them are
-:func:`~scorekeeper.pad_labels.card_info` dicts.
+:func:`~api.pad.labels.card_info` dicts.
 """
 
 from __future__ import annotations
@@ -12,11 +12,12 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from .cards import mask_cards, parse_cards
-from .knock import layoff_options
-from .melds import arrangements, hand_mask
-from .pad_labels import card_info, cards_info
-from .rules import Rules
+from scorekeeper.cards import mask_cards, parse_cards
+from scorekeeper.knock import layoff_options
+from scorekeeper.melds import arrangements, hand_mask
+from scorekeeper.rules import Rules
+
+from .labels import card_info, cards_info
 
 OUTCOME_LABELS = {"knock": "knock", "gin": "gin", "big_gin": "big gin",
                   "undercut": "undercut", "void": "void"}

@@ -11,7 +11,7 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from .cards import DECK, RANKS, SUIT_NAMES, SUIT_SYMBOLS, parse_card, parse_cards
+from scorekeeper.cards import DECK, RANKS, SUIT_NAMES, SUIT_SYMBOLS, parse_card, parse_cards
 
 GRID_SUITS = "shdc"
 """Row order of the card grid: spades, hearts, diamonds, clubs (colours alternate)."""
