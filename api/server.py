@@ -21,6 +21,7 @@ import sys
 import tempfile
 import time
 import urllib.request
+from collections.abc import Sequence
 from pathlib import Path
 
 from gunicorn.app.base import BaseApplication
@@ -64,31 +65,42 @@ def serve(host: str = "127.0.0.1", port: int = 8000, workers: int = 2,
 
 
 def spawn(db: str | os.PathLike, *, workers: int = 2, wsgi: bool = False,
-          timeout: float = 30.0, port: int = 0) -> tuple[subprocess.Popen, str]:
+          timeout: float = 30.0, port: int = 0, args: Sequence[str] = (),
+          log: str | os.PathLike | None = None,
+          installed: str | os.PathLike | None = None) -> tuple[subprocess.Popen, str]:
     """Start a server on a loopback port: ``(process, base URL)``, once it answers.
 
-    By default it runs ``scorekeeper serve --port 0``; with ``wsgi`` it runs
-    ``gunicorn wsgi:app`` with ``SCOREKEEPER_DB`` set instead. The port is
-    read from gunicorn's log (kept in a temporary file); ``port`` asks for
-    that port instead of a free one (to restart a server where it was). The
-    server runs in a process group of its own. Stop it with :func:`stop`.
+    By default it runs ``scorekeeper serve --port 0`` (plus ``args``); with
+    ``wsgi`` it runs ``gunicorn wsgi:app`` with ``SCOREKEEPER_DB`` set
+    instead. The port is read from gunicorn's log, kept in the file ``log``
+    (standard output and error together; a temporary file by default);
+    ``port`` asks for that port instead of a free one (to restart a server
+    where it was). ``installed`` is the ``bin`` folder of another
+    installation (a venv the wheel went into): its ``scorekeeper`` runs from
+    the database's folder without ``PYTHONPATH``, so that only the installed
+    files are used. The server runs in a process group of its own. Stop it
+    with :func:`stop`.
     """
-    bin_dir = Path(sys.executable).parent
+    bin_dir = Path(installed) if installed is not None else Path(sys.executable).parent
+    env = {**os.environ, "SCOREKEEPER_DB": str(db)}
+    cwd = None
+    if installed is not None:
+        env.pop("PYTHONPATH", None)
+        cwd = Path(db).parent
     if wsgi:
         argv = [sys.executable, "-m", "gunicorn", "--bind", f"127.0.0.1:{port}", "--workers",
                 str(workers), "--no-control-socket", "wsgi:app"]
     else:
         script = shutil.which("scorekeeper", path=str(bin_dir)) or "scorekeeper"
         argv = [script, "serve", "--port", str(port), "--workers", str(workers), "--db",
-                str(db)]
-    env = {**os.environ, "SCOREKEEPER_DB": str(db)}
-    with tempfile.TemporaryFile() as log:  # the child keeps its own handle on it
-        process = subprocess.Popen(argv, stdout=log, stderr=log, env=env,
-                                   start_new_session=True)
+                str(db), *args]
+    with (open(log, "w+b") if log is not None else tempfile.TemporaryFile()) as out:
+        process = subprocess.Popen(argv, stdout=out, stderr=out, env=env, cwd=cwd,
+                                   start_new_session=True)  # the child keeps its own handle
         deadline = time.monotonic() + timeout
         while time.monotonic() < deadline:
-            log.seek(0)
-            text = log.read().decode(errors="replace")
+            out.seek(0)
+            text = out.read().decode(errors="replace")
             found = re.search(r"Listening at: (http://127\.0\.0\.1:\d+)", text)
             if found and _answers(found.group(1)):
                 return process, found.group(1)
