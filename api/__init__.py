@@ -17,12 +17,30 @@ flask-smorest ``API_*`` / ``OPENAPI_*`` keys (the document is served at
 from __future__ import annotations
 
 from collections.abc import Mapping
+from pathlib import Path
 from typing import Any
 
 from flask import Flask, current_app, request
 from werkzeug.exceptions import RequestEntityTooLarge
 
 from scorekeeper.store.sqlite import Storage, default_path
+
+
+def _templates() -> str:
+    """The Jinja templates: ``api/templates/`` when installed, else the checkout's top level.
+
+    The checkout keeps ``templates/`` beside ``api/`` (a project rule); the
+    wheel ships the same files as ``api/templates/`` (``package-dir`` in
+    ``pyproject.toml``), since a top-level ``templates`` would land loose in
+    site-packages.
+    """
+    here = Path(__file__).resolve().parent
+    installed = here / "templates"
+    return str(installed if installed.is_dir() else here.parent / "templates")
+
+
+TEMPLATES = _templates()
+"""The template folder of the scorepad blueprint (see :func:`_templates`)."""
 
 STORAGE_KEY = "scorekeeper.store.sqlite"
 """Where the app keeps its :class:`Storage` in ``app.extensions``."""

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Runs the whole test suite on a fresh machine: installs what the tests need
-# (Debian's chromium for the browser tests, the project with its `test` extra
-# in ./.venv), then `ruff check` and pytest. Extra arguments go to pytest.
+# (Debian's chromium for the browser tests, the project and its `test`
+# dependency group (PEP 735, which pip reads from 25.1 on) in ./.venv), then
+# `ruff check` and pytest. Extra arguments go to pytest.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -13,7 +14,8 @@ if ! command -v chromium >/dev/null 2>&1; then
 fi
 
 [ -x .venv/bin/python ] || python3 -m venv .venv
-.venv/bin/python -m pip install -q --disable-pip-version-check -e '.[test]'
+.venv/bin/python -m pip install -q --disable-pip-version-check 'pip>=25.1'
+.venv/bin/python -m pip install -q --disable-pip-version-check -e . --group test
 
 .venv/bin/ruff check .
 exec .venv/bin/python -m pytest "$@"

@@ -42,7 +42,7 @@ from scorekeeper.rules import PRESETS, Rules
 from scorekeeper.store import games
 from scorekeeper.store.base import Conflict, NotFound, StorageBusy, StorageError, StorageFull
 
-from .. import get_storage
+from .. import TEMPLATES, get_storage
 from ..schemas import check_json_size
 from . import forms as pad_forms
 from . import labels as pad_labels
@@ -50,7 +50,7 @@ from . import replay as pad_replay
 from . import views as pad_views
 from . import web
 
-bp = Blueprint("pad", __name__, template_folder="../../templates")
+bp = Blueprint("pad", __name__, template_folder=TEMPLATES)
 
 MODES = ("quick", "cards", "record")
 

@@ -1,0 +1,116 @@
+"""The wheel is the whole program: built, installed into a fresh venv, served from elsewhere.
+
+``pip wheel --no-deps`` builds it from this checkout (setuptools in pip's
+isolated build environment), ``pip --python`` installs it without its
+dependencies into a new venv, and a ``.pth`` file lends that venv this
+interpreter's site-packages for flask, gunicorn and the rest (a ``.pth``
+path is added as it is: the ``.pth`` files inside, such as an editable
+install's finder, are not run). The build runs on a copy of the files it
+reads, so that setuptools' ``build/`` and ``*.egg-info`` stay out of the
+checkout. The installed ``scorekeeper serve`` then
+runs from a temporary folder without ``PYTHONPATH``: pages, templates,
+static files and the OpenAPI document must all come out of the wheel.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import subprocess
+import sys
+import sysconfig
+import zipfile
+from pathlib import Path
+
+import pytest
+import requests
+
+from api.server import spawn, stop
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def _run(*argv, **kwargs) -> str:
+    done = subprocess.run(argv, capture_output=True, text=True, timeout=300, **kwargs)
+    assert done.returncode == 0, f"{argv}\n{done.stdout}\n{done.stderr}"
+    return done.stdout
+
+
+SOURCES = ("pyproject.toml", "README.md", "LICENSE", "wsgi.py", "scorekeeper", "api", "templates")
+"""What the build reads from the checkout."""
+
+
+@pytest.fixture(scope="module")
+def wheel(tmp_path_factory) -> Path:
+    source, dist = tmp_path_factory.mktemp("source"), tmp_path_factory.mktemp("dist")
+    for name in SOURCES:
+        if (ROOT / name).is_dir():
+            shutil.copytree(ROOT / name, source / name,
+                            ignore=shutil.ignore_patterns("__pycache__"))
+        else:
+            shutil.copy2(ROOT / name, source / name)
+    _run(sys.executable, "-m", "pip", "wheel", "--no-deps", "-q", "-w", str(dist), str(source),
+         env=_clean_env())
+    (built,) = dist.glob("scorekeeper-*.whl")
+    return built
+
+
+@pytest.fixture(scope="module")
+def venv(wheel, tmp_path_factory) -> Path:
+    """A fresh venv holding the wheel (and this interpreter's packages for its dependencies)."""
+    home = tmp_path_factory.mktemp("venv")
+    _run(sys.executable, "-m", "venv", "--without-pip", str(home))
+    python = home / "bin" / "python"
+    _run(sys.executable, "-m", "pip", "--python", str(python), "install", "-q", "--no-deps",
+         "--no-index", str(wheel), env=_clean_env())
+    site = Path(_run(str(python), "-c", "import sysconfig; print(sysconfig.get_path('purelib'))",
+                     env=_clean_env()).strip())
+    lent = {sysconfig.get_path("purelib"), sysconfig.get_path("platlib")}
+    (site / "zz_lent_dependencies.pth").write_text("".join(f"{p}\n" for p in sorted(lent)))
+    return home
+
+
+def _clean_env() -> dict[str, str]:
+    return {k: v for k, v in os.environ.items() if k != "PYTHONPATH"}
+
+
+def test_the_wheel_carries_code_templates_static_files_and_metadata(wheel):
+    names = set(zipfile.ZipFile(wheel).namelist())
+    for folder, prefix in ((ROOT / "scorekeeper", "scorekeeper/"), (ROOT / "api", "api/"),
+                           (ROOT / "templates", "api/templates/")):
+        for path in folder.rglob("*"):
+            if path.is_file() and "__pycache__" not in path.parts:
+                assert prefix + path.relative_to(folder).as_posix() in names
+    assert {"api/static/pad.css", "api/static/pad.js", "api/templates/pad/error.html",
+            "scorekeeper/py.typed", "api/py.typed", "wsgi.py"} <= names
+    assert not any(name.startswith(("templates/", "tests/", "bench/")) for name in names)
+    info = zipfile.ZipFile(wheel)
+    metadata = info.read("scorekeeper-0.1.0.dist-info/METADATA").decode()
+    assert "License-Expression: MIT" in metadata and "License-File: LICENSE" in metadata
+    assert "Provides-Extra" not in metadata  # the test tools are a dependency group
+    assert info.read("scorekeeper-0.1.0.dist-info/licenses/LICENSE") == (
+        ROOT / "LICENSE").read_bytes()
+
+
+def test_the_installed_server_serves_every_page_from_another_folder(venv, tmp_path):
+    where = _run(str(venv / "bin" / "python"), "-c",
+                 "import api, scorekeeper; print(api.__file__); print(scorekeeper.__file__)",
+                 cwd=tmp_path, env=_clean_env()).split()
+    assert all(Path(path).is_relative_to(venv) for path in where), where
+    process, url = spawn(tmp_path / "installed.db", installed=venv / "bin")
+    try:
+        pages = {path: requests.get(url + path, timeout=10)
+                 for path in ("/", "/check", "/replay", "/static/pad.css", "/api/openapi.json")}
+    finally:
+        assert stop(process) == 0
+    for path, response in pages.items():
+        assert response.status_code == 200, (path, response.text[:300])
+    for path, heading in (("/", "New game"), ("/check", "Check a knock"),
+                          ("/replay", "Replay a deal")):
+        assert f"<h1>{heading}</h1>" in pages[path].text
+        assert 'name="csrf_token"' in pages[path].text
+    assert pages["/static/pad.css"].content == (ROOT / "api/static/pad.css").read_bytes()
+    spec = json.loads(pages["/api/openapi.json"].text)
+    assert "/api/v1/games" in spec["paths"] and spec["info"]["title"] == "scorekeeper"
+    assert (tmp_path / "installed.db").exists()
