@@ -1,17 +1,28 @@
 """The web layer: the Flask app factory, the JSON API and its OpenAPI document.
 
-:func:`create_app` builds the app (Flask tutorial style): defaults, then
-``instance/config.py`` if present (or the ``config`` mapping given, as
-tests do), opens the game store (running its migrations) and registers the
-``/api/v1`` blueprint, the JSON error handlers and the security headers of
-every response (:mod:`api.security`). Other blueprints reach the store
+:func:`create_app` builds the app (Flask tutorial style): it reads the
+settings once, opens the game store (running its migrations) and registers
+the ``/api/v1`` blueprint, the JSON error handlers and the security headers
+of every response (:mod:`api.security`). Other blueprints reach the store
 through :func:`get_storage`.
 
-Settings: ``DATABASE`` (default ``$SCOREKEEPER_DB`` or ``./scorekeeper.db``),
-``MAX_CONTENT_LENGTH`` (request body limit, default 1 MiB; a larger body is
-a 413, with or without a ``Content-Length``) and the
-flask-smorest ``API_*`` / ``OPENAPI_*`` keys (the document is served at
-``/api/openapi.json``).
+Settings, each source overriding the ones before it: the defaults below,
+``instance/config.py`` (Flask's instance folder) if present, the
+environment's ``SCOREKEEPER_*`` variables (Flask's ``from_prefixed_env``:
+``SCOREKEEPER_DB`` is the setting ``DB``; values that read as JSON, such
+as numbers, are taken as such), then the ``config`` mapping given (the
+command line's options, or a test's). Nothing else in the program reads
+the environment or the instance file for settings.
+
+* ``DB``: the SQLite file (default ``./scorekeeper.db``). ``DATABASE``, its
+  earlier name, still works in any source (``DB`` wins when a source gives
+  both).
+* ``SECRET_KEY``: the scorepad's CSRF signing key (``SCOREKEEPER_SECRET_KEY``;
+  else kept in the instance folder, see :func:`api.pad.web.ensure_secret_key`).
+* ``MAX_CONTENT_LENGTH``: the request body limit, default 1 MiB; a larger
+  body is a 413, with or without a ``Content-Length``.
+* the flask-smorest ``API_*`` / ``OPENAPI_*`` keys (the document is served
+  at ``/api/openapi.json``).
 """
 
 from __future__ import annotations
@@ -20,10 +31,10 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
-from flask import Flask, current_app, request
+from flask import Config, Flask, current_app, request
 from werkzeug.exceptions import RequestEntityTooLarge
 
-from scorekeeper.store.sqlite import Storage, default_path
+from scorekeeper.store.sqlite import DEFAULT_PATH, Storage
 
 
 def _templates() -> str:
@@ -45,15 +56,27 @@ TEMPLATES = _templates()
 STORAGE_KEY = "scorekeeper.store.sqlite"
 """Where the app keeps its :class:`Storage` in ``app.extensions``."""
 
+ENV_PREFIX = "SCOREKEEPER"
+"""Environment variables ``SCOREKEEPER_<KEY>`` give the setting ``<KEY>``."""
 
-def create_app(config: Mapping[str, Any] | None = None) -> Flask:
-    """Build the scorekeeper web app; ``config`` overrides the defaults."""
+ALIASES = {"DATABASE": "DB"}
+"""Earlier names of settings, still read: {old name: setting}."""
+
+
+def create_app(config: Mapping[str, Any] | None = None, *,
+               instance_path: str | None = None) -> Flask:
+    """Build the scorekeeper web app; ``config`` overrides every other source of settings.
+
+    ``instance_path`` is Flask's instance folder (``config.py``, the secret
+    key); by default ``instance/`` beside ``api/`` in a checkout, or
+    ``<prefix>/var/api-instance`` when installed.
+    """
     from . import errors, schemas, security, v1
 
-    app = Flask(__name__, instance_relative_config=True)
+    app = Flask(__name__, instance_path=instance_path, instance_relative_config=True)
     app.json.sort_keys = False
     app.config.from_mapping(
-        DATABASE=default_path(),
+        DB=DEFAULT_PATH,
         MAX_CONTENT_LENGTH=1024 * 1024,
         API_TITLE="scorekeeper",
         API_VERSION="1",
@@ -64,11 +87,13 @@ def create_app(config: Mapping[str, Any] | None = None) -> Flask:
             "Gin Rummy scorekeeping: melds, knock verification, deal replay and score"
             " sheets that last. Errors are {\"error\": {\"code\", \"message\", \"field\"}}.")}},
     )
-    if config is None:
-        app.config.from_pyfile("config.py", silent=True)
-    else:
-        app.config.from_mapping(config)
-    app.extensions[STORAGE_KEY] = Storage(app.config["DATABASE"])
+    instance_file = Config(app.instance_path)
+    instance_file.from_pyfile("config.py", silent=True)
+    environment = Config(app.instance_path)
+    environment.from_prefixed_env(ENV_PREFIX)
+    for source in (instance_file, environment, config or {}):
+        app.config.from_mapping(_with_current_names(source))
+    app.extensions[STORAGE_KEY] = Storage(app.config["DB"])
     app.before_request(_refuse_long_streams)
     app.after_request(security.add_security_headers)
     app.url_map.converters["game"] = v1.GameIdConverter
@@ -87,6 +112,15 @@ def create_app(config: Mapping[str, Any] | None = None) -> Flask:
 
     app.register_blueprint(pad_blueprint)
     return app
+
+
+def _with_current_names(settings: Mapping[str, Any]) -> dict[str, Any]:
+    """``settings`` with the :data:`ALIASES` renamed (the current name wins over the old)."""
+    renamed = {key: value for key, value in settings.items() if key not in ALIASES}
+    for old, new in ALIASES.items():
+        if old in settings:
+            renamed.setdefault(new, settings[old])
+    return renamed
 
 
 def _refuse_long_streams() -> None:

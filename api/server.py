@@ -1,8 +1,11 @@
 """The production server: gunicorn running the app, as ``scorekeeper serve`` starts it.
 
 ``gunicorn wsgi:app`` works as well; this module only saves typing the
-options and lets ``--db`` choose the database file. Migrations run once in
-the master before the workers start. gunicorn's control socket is off (it
+options and hands the command line's settings (``--db``) to the app: to
+:func:`api.create_app` in the master, which reads the settings and runs the
+migrations once before the workers start (a bad setting stops the server
+there), and again in each worker's :meth:`Server.load`. Nothing goes
+through the environment. gunicorn's control socket is off (it
 is not used, and servers on one machine would share its default path).
 
 :func:`spawn` starts a server in a child process on a free loopback port,
@@ -21,19 +24,21 @@ import sys
 import tempfile
 import time
 import urllib.request
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from pathlib import Path
+from typing import Any
 
 from gunicorn.app.base import BaseApplication
 
-from scorekeeper.store.sqlite import Storage
+from . import create_app
 
 
 class Server(BaseApplication):
     """gunicorn with the scorekeeper app and the given settings."""
 
-    def __init__(self, options: dict):
+    def __init__(self, options: dict, config: Mapping[str, Any] | None = None):
         self.options = options
+        self.app_config = dict(config or {})
         super().__init__()
 
     def load_config(self) -> None:
@@ -42,26 +47,22 @@ class Server(BaseApplication):
             self.cfg.set(key, value)
 
     def load(self):
-        """Build the app in each worker."""
-        from . import create_app
-
-        return create_app()
+        """Build the app in each worker, with the settings given."""
+        return create_app(self.app_config)
 
 
-def serve(host: str = "127.0.0.1", port: int = 8000, workers: int = 2,
-          db: str | None = None, threads: int = 2) -> None:
-    """Run gunicorn on ``host:port`` until interrupted; ``db`` sets ``SCOREKEEPER_DB``.
+def serve(host: str = "127.0.0.1", port: int = 8000, workers: int = 2, threads: int = 2,
+          config: Mapping[str, Any] | None = None) -> None:
+    """Run gunicorn on ``host:port`` until interrupted; ``config`` overrides the app's settings.
 
     Workers are gunicorn's ``gthread`` kind: connections are kept alive (no
     new TCP connection per request) and a slow client does not hold a whole
     worker. Each thread has its own SQLite connection.
     """
-    if db is not None:
-        os.environ["SCOREKEEPER_DB"] = db
-    Storage()
+    create_app(config)  # settings checked, migrations run: once, before the workers
     Server({"bind": f"{host}:{port}", "workers": workers, "worker_class": "gthread",
             "threads": threads, "proc_name": "scorekeeper",
-            "control_socket_disable": True}).run()
+            "control_socket_disable": True}, config).run()
 
 
 def spawn(db: str | os.PathLike, *, workers: int = 2, wsgi: bool = False,

@@ -22,7 +22,7 @@ from .records import read_records
 from .records import replay as replay_record
 from .rules import Rules
 from .store.backup import BackupError, backup, restore
-from .store.sqlite import default_path
+from .store.sqlite import DEFAULT_PATH
 
 
 def show_cards(codes: list[str]) -> str:
@@ -211,10 +211,14 @@ def simulate_command(games: int, seed: int, players: str, preset: str, matches: 
                err=True)
 
 
-DB_OPTION = click.option("--db", default=None, metavar="PATH",
-                         help="SQLite database file [default: $SCOREKEEPER_DB or"
-                              " ./scorekeeper.db].")
-"""The ``--db`` option of the commands that use the game store."""
+DB_OPTION = click.option("--db", default=None, metavar="PATH", envvar="SCOREKEEPER_DB",
+                         help="SQLite database file [default: $SCOREKEEPER_DB, else"
+                              " ./scorekeeper.db (serve: else the DB setting)].")
+"""The ``--db`` option of the commands that use the game store.
+
+``serve`` passes it to the app only when given (by the option or
+``$SCOREKEEPER_DB``), so that ``instance/config.py`` may name the file.
+"""
 
 
 @main.command()
@@ -230,7 +234,8 @@ def serve(host: str, port: int, workers: int, threads: int, db: str | None) -> N
     """Run the JSON API (and the scorepad) under gunicorn until interrupted."""
     from api.server import serve as run_server  # the web layer, loaded only here
 
-    run_server(host=host, port=port, workers=workers, threads=threads, db=db)
+    settings = {"DB": db} if db is not None else {}
+    run_server(host=host, port=port, workers=workers, threads=threads, config=settings)
 
 
 def _summary(result: dict) -> str:
@@ -243,7 +248,7 @@ def _summary(result: dict) -> str:
 def backup_command(path: str, db: str | None) -> None:
     """Copy the database to PATH with SQLite's online backup (the server may be running)."""
     try:
-        result = backup(db or default_path(), path)
+        result = backup(db or DEFAULT_PATH, path)
     except BackupError as error:
         raise click.ClickException(str(error)) from None
     click.echo(f"backed up {_summary(result)} to {path}")
@@ -260,7 +265,7 @@ def restore_command(path: str, db: str | None, force: bool) -> None:
     version, tables); a running server switches to the restored games at
     once (one transaction).
     """
-    target = db or default_path()
+    target = db or DEFAULT_PATH
     try:
         result = restore(path, target, force=force)
     except BackupError as error:

@@ -43,7 +43,7 @@ class Client:
 
 @pytest.fixture
 def app(tmp_path):
-    return create_app({"DATABASE": str(tmp_path / "api.db"), "TESTING": True})
+    return create_app({"DB": str(tmp_path / "api.db"), "TESTING": True})
 
 
 @pytest.fixture

@@ -46,7 +46,7 @@ from scorekeeper.store import games
 from scorekeeper.store.base import Conflict
 from scorekeeper.store.sqlite import Storage
 
-SPEC = create_app({"DATABASE": ":memory:"}).test_client().get("/api/openapi.json").json
+SPEC = create_app({"DB": ":memory:"}).test_client().get("/api/openapi.json").json
 schema = schemathesis.openapi.from_dict(SPEC)
 
 CHECKS = [not_a_server_error, status_code_conformance, content_type_conformance,
@@ -94,7 +94,7 @@ def test_no_5xx_and_every_response_as_documented(case, live, session, target):
 
 def test_bodies_over_the_limit_get_413_and_change_nothing(live):
     url, auth = live.new_game()
-    limit = create_app({"DATABASE": ":memory:"}).config["MAX_CONTENT_LENGTH"]
+    limit = create_app({"DB": ":memory:"}).config["MAX_CONTENT_LENGTH"]
     big = b'{"kind": "void", "x": "' + b"x" * limit + b'"}'
     headers = {**auth, "Content-Type": "application/json"}
     sized = requests.post(f"{url}/hands", data=big, headers=headers, timeout=30)

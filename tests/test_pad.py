@@ -29,7 +29,7 @@ BOR = "5s 6s 4s 7c 8c 9c Kh Qh Jh 3d".split()
 
 @pytest.fixture
 def client(tmp_path):
-    app = create_app({"DATABASE": str(tmp_path / "pad.db"), "SECRET_KEY": "test",
+    app = create_app({"DB": str(tmp_path / "pad.db"), "SECRET_KEY": "test",
                       "TESTING": True})
     return app.test_client()
 

@@ -68,10 +68,12 @@ def test_a_newer_file_is_refused(tmp_path):
         Storage(path)
 
 
-def test_default_path_follows_the_environment(tmp_path, monkeypatch):
-    monkeypatch.setenv("SCOREKEEPER_DB", str(tmp_path / "env.db"))
-    assert Storage().path == str(tmp_path / "env.db")
-    assert (tmp_path / "env.db").exists()
+def test_the_default_file_is_in_the_working_folder_whatever_the_environment(tmp_path,
+                                                                             monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.setenv("SCOREKEEPER_DB", str(tmp_path / "env.db"))  # the app's setting only
+    assert Storage().path == "scorekeeper.db"
+    assert (tmp_path / "scorekeeper.db").exists() and not (tmp_path / "env.db").exists()
 
 
 def test_the_log_is_append_only(store):

@@ -40,29 +40,27 @@ _NONCE = re.compile(r"[A-Za-z0-9_-]{32,64}")
 def ensure_secret_key(app) -> None:
     """Give the app a ``SECRET_KEY`` (CSRF signatures) if its config has none.
 
-    Taken from ``$SCOREKEEPER_SECRET_KEY``, else from ``instance/secret_key``,
-    created once with a random key (atomically, so gunicorn workers that
-    start together agree on it).
+    The setting comes from the app's settings (``SCOREKEEPER_SECRET_KEY``
+    among them, see :mod:`api`); without one the key is read from
+    ``secret_key`` in the instance folder, created once with a random key
+    (atomically, so gunicorn workers that start together agree on it).
     """
     if app.config.get("SECRET_KEY"):
         return
-    key = os.environ.get("SCOREKEEPER_SECRET_KEY")
-    if not key:
-        path = os.path.join(app.instance_path, "secret_key")
-        if not os.path.exists(path):
-            os.makedirs(app.instance_path, exist_ok=True)
-            temp = f"{path}.{os.getpid()}.tmp"
-            with open(os.open(temp, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600), "w") as f:
-                f.write(secrets.token_urlsafe(32))
-            try:
-                os.link(temp, path)
-            except FileExistsError:
-                pass
-            finally:
-                os.unlink(temp)
-        with open(path) as f:
-            key = f.read().strip()
-    app.config["SECRET_KEY"] = key
+    path = os.path.join(app.instance_path, "secret_key")
+    if not os.path.exists(path):
+        os.makedirs(app.instance_path, exist_ok=True)
+        temp = f"{path}.{os.getpid()}.tmp"
+        with open(os.open(temp, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600), "w") as f:
+            f.write(secrets.token_urlsafe(32))
+        try:
+            os.link(temp, path)
+        except FileExistsError:
+            pass
+        finally:
+            os.unlink(temp)
+    with open(path) as f:
+        app.config["SECRET_KEY"] = f.read().strip()
 
 
 def _serializer() -> URLSafeSerializer | None:

@@ -1,6 +1,7 @@
 """Storage: players, games and each game's append-only hand log in one SQLite file.
 
-The database (default ``./scorekeeper.db``, or ``$SCOREKEEPER_DB``) runs in
+The database (default ``./scorekeeper.db``; the store reads no environment:
+the app's ``DB`` setting or the command line's ``--db`` names it) runs in
 WAL mode with foreign keys on. Its schema version is SQLite's
 ``user_version``; :data:`MIGRATIONS` bring an older file up to date when a
 :class:`Storage` opens it. sqlite-utils creates the tables; reads and the
@@ -54,7 +55,7 @@ from .base import (
 )
 
 DEFAULT_PATH = "scorekeeper.db"
-"""The database file used when neither an option nor ``SCOREKEEPER_DB`` names one."""
+"""The database file used when no setting or option names one (relative to the working folder)."""
 
 BUSY_TIMEOUT = 30.0
 """Seconds a writer waits for another writer's transaction before giving up."""
@@ -70,11 +71,6 @@ def _unavailable(error: sqlite3.OperationalError) -> StorageError | None:
         return StorageBusy(f"the database stayed busy for {BUSY_TIMEOUT:g} s: nothing was"
                            " written; try again", code="busy")
     return None
-
-
-def default_path() -> str:
-    """The database path from ``$SCOREKEEPER_DB``, else ``./scorekeeper.db``."""
-    return os.environ.get("SCOREKEEPER_DB") or DEFAULT_PATH
 
 
 def _dumps(value: Any) -> str:
@@ -141,7 +137,7 @@ class Storage:
     """
 
     def __init__(self, path: str | os.PathLike | None = None):
-        self.path = os.fspath(path) if path is not None else default_path()
+        self.path = os.fspath(path) if path is not None else DEFAULT_PATH
         self._local = threading.local()
         self.migrate()
 

@@ -1,0 +1,79 @@
+"""Settings are read once, by ``create_app``: defaults, instance file, environment, mapping.
+
+Real apps on real SQLite files in tmp_path; the instance folder is a
+temporary one (``instance_path``), so the checkout's ``instance/`` is
+neither read nor written.
+"""
+
+from __future__ import annotations
+
+import sqlite3
+
+from click.testing import CliRunner
+
+from api import create_app
+from scorekeeper.cli import main
+from scorekeeper.store import games
+from scorekeeper.store.sqlite import Storage
+
+
+def _instance(tmp_path, text: str) -> str:
+    folder = tmp_path / "instance"
+    folder.mkdir()
+    (folder / "config.py").write_text(text)
+    return str(folder)
+
+
+def test_each_source_overrides_the_ones_before_it(tmp_path, monkeypatch):
+    folder = _instance(tmp_path, f"DB = {str(tmp_path / 'file.db')!r}\n"
+                                 "MAX_CONTENT_LENGTH = 2048\nSECRET_KEY = 'from the file'\n")
+    monkeypatch.delenv("SCOREKEEPER_DB", raising=False)
+    monkeypatch.delenv("SCOREKEEPER_SECRET_KEY", raising=False)
+    app = create_app(instance_path=folder)
+    assert app.config["DB"] == str(tmp_path / "file.db")
+    assert app.config["MAX_CONTENT_LENGTH"] == 2048
+    assert app.config["SECRET_KEY"] == "from the file"
+
+    monkeypatch.setenv("SCOREKEEPER_DB", str(tmp_path / "env.db"))
+    monkeypatch.setenv("SCOREKEEPER_MAX_CONTENT_LENGTH", "4096")  # read as JSON: a number
+    app = create_app(instance_path=folder)
+    assert app.config["DB"] == str(tmp_path / "env.db")
+    assert app.config["MAX_CONTENT_LENGTH"] == 4096
+    assert app.config["SECRET_KEY"] == "from the file"
+
+    app = create_app({"DB": str(tmp_path / "given.db")}, instance_path=folder)
+    assert app.config["DB"] == str(tmp_path / "given.db")
+    assert app.config["MAX_CONTENT_LENGTH"] == 4096
+    assert {path.name for path in tmp_path.glob("*.db")} == {"file.db", "env.db", "given.db"}
+
+
+def test_the_app_opens_the_file_its_settings_name(tmp_path, monkeypatch):
+    monkeypatch.setenv("SCOREKEEPER_DB", str(tmp_path / "env.db"))
+    monkeypatch.setenv("SCOREKEEPER_SECRET_KEY", "from the environment")
+    app = create_app(instance_path=str(tmp_path / "instance"))
+    created = app.test_client().post("/api/v1/games", json={"players": ["Ana", "Ben"]})
+    assert created.status_code == 201
+    stored = sqlite3.connect(tmp_path / "env.db").execute("SELECT id FROM games").fetchall()
+    assert stored == [(created.json["id"],)]
+    assert app.config["SECRET_KEY"] == "from the environment"
+    assert not (tmp_path / "instance" / "secret_key").exists()  # no key file needed
+
+
+def test_database_is_still_read_as_the_old_name_of_db(tmp_path, monkeypatch):
+    monkeypatch.delenv("SCOREKEEPER_DB", raising=False)
+    folder = _instance(tmp_path, f"DATABASE = {str(tmp_path / 'old.db')!r}\n")
+    assert create_app(instance_path=folder).config["DB"] == str(tmp_path / "old.db")
+    app = create_app({"DATABASE": str(tmp_path / "given.db")}, instance_path=folder)
+    assert app.config["DB"] == str(tmp_path / "given.db") and "DATABASE" not in app.config
+    both = create_app({"DATABASE": str(tmp_path / "old.db"), "DB": str(tmp_path / "new.db")},
+                      instance_path=folder)
+    assert both.config["DB"] == str(tmp_path / "new.db")
+
+
+def test_backup_takes_the_database_from_the_environment_when_no_option_names_it(tmp_path):
+    db = tmp_path / "env.db"
+    games.create_game(Storage(db), ["Ana", "Ben"])
+    result = CliRunner().invoke(main, ["backup", str(tmp_path / "copy.db")],
+                                env={"SCOREKEEPER_DB": str(db)})
+    assert result.exit_code == 0, result.output
+    assert result.output.startswith("backed up 1 game(s), 0 log entries to ")
