@@ -17,6 +17,11 @@ the environment or the instance file for settings.
 * ``DB``: the SQLite file (default ``./scorekeeper.db``). ``DATABASE``, its
   earlier name, still works in any source (``DB`` wins when a source gives
   both).
+* ``LOG_LEVEL``: the application log's level (``debug``, ``info`` (the
+  default), ``warning``, ``error`` or ``critical``; any case). The app logs
+  the database it opened at ``info``, storage failures and unexpected
+  errors at ``error``. Under ``scorekeeper serve`` the lines go where
+  gunicorn's error log goes (standard error), in its format.
 * ``SECRET_KEY``: the scorepad's CSRF signing key (``SCOREKEEPER_SECRET_KEY``;
   else kept in the instance folder, see :func:`api.pad.web.ensure_secret_key`).
 * ``MAX_CONTENT_LENGTH``: the request body limit, default 1 MiB; a larger
@@ -34,7 +39,7 @@ from typing import Any
 from flask import Config, Flask, current_app, request
 from werkzeug.exceptions import RequestEntityTooLarge
 
-from scorekeeper.store.sqlite import DEFAULT_PATH, Storage
+from scorekeeper.store.sqlite import DEFAULT_PATH, SCHEMA_VERSION, Storage
 
 
 def _templates() -> str:
@@ -62,6 +67,8 @@ ENV_PREFIX = "SCOREKEEPER"
 ALIASES = {"DATABASE": "DB"}
 """Earlier names of settings, still read: {old name: setting}."""
 
+LOG_LEVELS = ("DEBUG", "INFO", "WARNING", "ERROR", "CRITICAL")
+
 
 def create_app(config: Mapping[str, Any] | None = None, *,
                instance_path: str | None = None) -> Flask:
@@ -77,6 +84,7 @@ def create_app(config: Mapping[str, Any] | None = None, *,
     app.json.sort_keys = False
     app.config.from_mapping(
         DB=DEFAULT_PATH,
+        LOG_LEVEL="INFO",
         MAX_CONTENT_LENGTH=1024 * 1024,
         API_TITLE="scorekeeper",
         API_VERSION="1",
@@ -93,7 +101,9 @@ def create_app(config: Mapping[str, Any] | None = None, *,
     environment.from_prefixed_env(ENV_PREFIX)
     for source in (instance_file, environment, config or {}):
         app.config.from_mapping(_with_current_names(source))
+    app.logger.setLevel(log_level(app.config["LOG_LEVEL"]))
     app.extensions[STORAGE_KEY] = Storage(app.config["DB"])
+    app.logger.info("database %s (schema version %d)", app.config["DB"], SCHEMA_VERSION)
     app.before_request(_refuse_long_streams)
     app.after_request(security.add_security_headers)
     app.url_map.converters["game"] = v1.GameIdConverter
@@ -121,6 +131,15 @@ def _with_current_names(settings: Mapping[str, Any]) -> dict[str, Any]:
         if old in settings:
             renamed.setdefault(new, settings[old])
     return renamed
+
+
+def log_level(value: Any) -> str:
+    """The ``LOG_LEVEL`` setting as a logging level name; a clear error for anything else."""
+    name = str(value).upper()
+    if name not in LOG_LEVELS:
+        raise ValueError(f"LOG_LEVEL: {value!r} is not one of"
+                         f" {', '.join(level.lower() for level in LOG_LEVELS)}")
+    return name
 
 
 def _refuse_long_streams() -> None:

@@ -15,6 +15,7 @@ for the tests and the HTTP benchmarks; :func:`stop` stops it gracefully and
 
 from __future__ import annotations
 
+import logging
 import os
 import re
 import shutil
@@ -28,9 +29,10 @@ from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
+from gunicorn import glogging
 from gunicorn.app.base import BaseApplication
 
-from . import create_app
+from . import create_app, log_level
 
 
 class Server(BaseApplication):
@@ -52,17 +54,39 @@ class Server(BaseApplication):
 
 
 def serve(host: str = "127.0.0.1", port: int = 8000, workers: int = 2, threads: int = 2,
-          config: Mapping[str, Any] | None = None) -> None:
+          config: Mapping[str, Any] | None = None, access_log: bool = False) -> None:
     """Run gunicorn on ``host:port`` until interrupted; ``config`` overrides the app's settings.
 
     Workers are gunicorn's ``gthread`` kind: connections are kept alive (no
     new TCP connection per request) and a slow client does not hold a whole
     worker. Each thread has its own SQLite connection.
+
+    Logs: the app's log and gunicorn's error log go to standard error in
+    gunicorn's format, at one level, the app's ``LOG_LEVEL`` setting (which
+    ``--log-level`` gives); with ``access_log``, gunicorn's access log
+    writes one line per request (its default format) to standard output.
+    Off by default: a busy table does not fill a disk with lines, and
+    the benchmarks measure the service, not the log.
     """
-    create_app(config)  # settings checked, migrations run: once, before the workers
+    _log_like_gunicorn()
+    app = create_app(config)  # settings checked, migrations run: once, before the workers
     Server({"bind": f"{host}:{port}", "workers": workers, "worker_class": "gthread",
             "threads": threads, "proc_name": "scorekeeper",
-            "control_socket_disable": True}, config).run()
+            "control_socket_disable": True,
+            "loglevel": log_level(app.config["LOG_LEVEL"]).lower(),
+            "accesslog": "-" if access_log else None}, config).run()
+
+
+def _log_like_gunicorn() -> None:
+    """Give the app's logger gunicorn's error log format on standard error.
+
+    Set in the master, so that the workers inherit it (their apps keep the
+    handler: Flask adds its own only to a logger that has none). The
+    logger's name is the app's, the package's name.
+    """
+    handler = logging.StreamHandler()
+    handler.setFormatter(logging.Formatter(glogging.Logger.error_fmt, glogging.Logger.datefmt))
+    logging.getLogger(__package__).handlers[:] = [handler]
 
 
 def spawn(db: str | os.PathLike, *, workers: int = 2, wsgi: bool = False,
@@ -76,11 +100,11 @@ def spawn(db: str | os.PathLike, *, workers: int = 2, wsgi: bool = False,
     instead. The port is read from gunicorn's log, kept in the file ``log``
     (standard output and error together; a temporary file by default);
     ``port`` asks for that port instead of a free one (to restart a server
-    where it was). ``installed`` is the ``bin`` folder of another
-    installation (a venv the wheel went into): its ``scorekeeper`` runs from
-    the database's folder without ``PYTHONPATH``, so that only the installed
-    files are used. The server runs in a process group of its own. Stop it
-    with :func:`stop`.
+    where it was, or for a log level that hides gunicorn's "Listening at").
+    ``installed`` is the ``bin`` folder of another installation (a venv the
+    wheel went into): its ``scorekeeper`` runs from the database's folder
+    without ``PYTHONPATH``, so that only the installed files are used. The
+    server runs in a process group of its own. Stop it with :func:`stop`.
     """
     bin_dir = Path(installed) if installed is not None else Path(sys.executable).parent
     env = {**os.environ, "SCOREKEEPER_DB": str(db)}
@@ -95,6 +119,7 @@ def spawn(db: str | os.PathLike, *, workers: int = 2, wsgi: bool = False,
         script = shutil.which("scorekeeper", path=str(bin_dir)) or "scorekeeper"
         argv = [script, "serve", "--port", str(port), "--workers", str(workers), "--db",
                 str(db), *args]
+    given = f"http://127.0.0.1:{port}" if port else None
     with (open(log, "w+b") if log is not None else tempfile.TemporaryFile()) as out:
         process = subprocess.Popen(argv, stdout=out, stderr=out, env=env, cwd=cwd,
                                    start_new_session=True)  # the child keeps its own handle
@@ -103,8 +128,9 @@ def spawn(db: str | os.PathLike, *, workers: int = 2, wsgi: bool = False,
             out.seek(0)
             text = out.read().decode(errors="replace")
             found = re.search(r"Listening at: (http://127\.0\.0\.1:\d+)", text)
-            if found and _answers(found.group(1)):
-                return process, found.group(1)
+            url = found.group(1) if found else given
+            if url and _answers(url):
+                return process, url
             if process.poll() is not None:
                 raise RuntimeError(f"the server exited with status {process.returncode}:"
                                    f"\n{text}")

@@ -230,12 +230,22 @@ DB_OPTION = click.option("--db", default=None, metavar="PATH", envvar="SCOREKEEP
 @click.option("--threads", type=click.IntRange(min=1), default=2, show_default=True,
               help="Threads per worker.")
 @DB_OPTION
-def serve(host: str, port: int, workers: int, threads: int, db: str | None) -> None:
+@click.option("--log-level", default=None,
+              type=click.Choice(["debug", "info", "warning", "error", "critical"],
+                                case_sensitive=False),
+              help="Level of the application log and gunicorn's error log (standard error)"
+                   " [default: the LOG_LEVEL setting, else info].")
+@click.option("--access-log/--no-access-log", default=False, show_default=True,
+              help="gunicorn's access log: one line per request on standard output.")
+def serve(host: str, port: int, workers: int, threads: int, db: str | None,
+          log_level: str | None, access_log: bool) -> None:
     """Run the JSON API (and the scorepad) under gunicorn until interrupted."""
     from api.server import serve as run_server  # the web layer, loaded only here
 
-    settings = {"DB": db} if db is not None else {}
-    run_server(host=host, port=port, workers=workers, threads=threads, config=settings)
+    given = {"DB": db, "LOG_LEVEL": log_level}
+    run_server(host=host, port=port, workers=workers, threads=threads,
+               config={key: value for key, value in given.items() if value is not None},
+               access_log=access_log)
 
 
 def _summary(result: dict) -> str:
