@@ -10,7 +10,8 @@ Settings, each source overriding the ones before it: the defaults below,
 ``instance/config.py`` (Flask's instance folder) if present, the
 environment's ``SCOREKEEPER_*`` variables (Flask's ``from_prefixed_env``:
 ``SCOREKEEPER_DB`` is the setting ``DB``; values that read as JSON, such
-as numbers, are taken as such), then the ``config`` mapping given (the
+as numbers, are taken as such; an empty variable counts as unset, as in
+the shell and click), then the ``config`` mapping given (the
 command line's options, or a test's). Nothing else in the program reads
 the environment or the instance file for settings.
 
@@ -99,7 +100,8 @@ def create_app(config: Mapping[str, Any] | None = None, *,
     instance_file.from_pyfile("config.py", silent=True)
     environment = Config(app.instance_path)
     environment.from_prefixed_env(ENV_PREFIX)
-    for source in (instance_file, environment, config or {}):
+    set_variables = {key: value for key, value in environment.items() if value != ""}
+    for source in (instance_file, set_variables, config or {}):
         app.config.from_mapping(_with_current_names(source))
     app.logger.setLevel(log_level(app.config["LOG_LEVEL"]))
     app.extensions[STORAGE_KEY] = Storage(app.config["DB"])

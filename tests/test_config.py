@@ -59,6 +59,15 @@ def test_the_app_opens_the_file_its_settings_name(tmp_path, monkeypatch):
     assert not (tmp_path / "instance" / "secret_key").exists()  # no key file needed
 
 
+def test_an_empty_variable_counts_as_unset(tmp_path, monkeypatch):
+    folder = _instance(tmp_path, f"DB = {str(tmp_path / 'file.db')!r}\n")
+    monkeypatch.setenv("SCOREKEEPER_DB", "")  # not a private temporary database
+    monkeypatch.setenv("SCOREKEEPER_SECRET_KEY", "")
+    app = create_app(instance_path=folder)
+    assert app.config["DB"] == str(tmp_path / "file.db") and (tmp_path / "file.db").exists()
+    assert app.config["SECRET_KEY"] == (tmp_path / "instance" / "secret_key").read_text()
+
+
 def test_database_is_still_read_as_the_old_name_of_db(tmp_path, monkeypatch):
     monkeypatch.delenv("SCOREKEEPER_DB", raising=False)
     folder = _instance(tmp_path, f"DATABASE = {str(tmp_path / 'old.db')!r}\n")
