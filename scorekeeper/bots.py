@@ -42,6 +42,7 @@ from .engine import (
     SHOWDOWN,
     UPCARD_OFFER,
     Deal,
+    cut_for_dealer,
 )
 from .errors import RuleError
 from .melds import mask_deadwood, mask_discards
@@ -186,7 +187,8 @@ def simulate_match(seed: Any, *, rules: Rules | dict | str | None = None,
                    players: Sequence[str] | str = ("greedy", "greedy")) -> dict:
     """A match record: deals in the dealer rotation until the score sheet is over.
 
-    ``random.Random(seed)`` cuts for the first dealer and gives each deal
+    ``random.Random(seed)`` cuts for the first dealer (by ``first_dealer``,
+    :func:`~scorekeeper.engine.cut_for_dealer`) and gives each deal
     its own seed (kept in the deal as ``seed``). Stops after
     :data:`MAX_MATCH_DEALS` deals in any case.
     """
@@ -194,7 +196,7 @@ def simulate_match(seed: Any, *, rules: Rules | dict | str | None = None,
     kinds = [agent.kind for agent in make_players(players)]
     names = player_names(kinds)
     rng = random.Random(seed)
-    dealer = rng.randrange(2)
+    dealer = cut_for_dealer(rules, rng)
     deals: list[dict] = []
     entries: list[dict] = []
     for _ in range(MAX_MATCH_DEALS):

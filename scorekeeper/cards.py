@@ -166,7 +166,8 @@ def parse_cards(
     if count is not None:
         allowed = (count,) if isinstance(count, int) else tuple(count)
         if len(result) not in allowed:
-            wanted = " or ".join(str(n) for n in allowed)
+            wanted = (f"{count.start} to {count.stop - 1}" if isinstance(count, range)
+                      else " or ".join(str(n) for n in allowed))
             raise CardError(
                 f"{prefix}expected {wanted} cards, got {len(result)}", field=field
             )

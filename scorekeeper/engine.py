@@ -24,11 +24,18 @@ expects):
   may knock or go gin in that very turn (RULES.md 5: "any turn, the first
   included").
 * **The card just taken** from the discard pile may not be put back in the
-  same turn, neither as a plain discard nor as the face-down knock discard.
+  same turn, neither as a plain discard nor as the face-down knock discard
+  (``discard_taken: forbidden``, the default; ``allowed`` lifts both, as
+  OpenSpiel plays).
+* **A cap on discard draws** (``max_discard_draws`` = n): the n-th
+  ``draw discard`` of the deal is not made and the deal ends void there.
+  Counted as OpenSpiel counts them: draws from the discard pile in the draw
+  phase, not the taking of the first upcard during the upcard offer, nor a
+  take at the wall (``knock_only_at_two``), which can only end the deal.
 * **Knock legality** uses the best arrangement of the 10 cards kept; the
   knocker may still lay out another legal arrangement at the showdown. A
-  knock with deadwood 0 is gin, and a gin hand must be laid out as gin
-  (declared melds that leave deadwood on a gin knock are refused). Under a
+  knock with deadwood 0 is gin; a gin hand laid out with deadwood (declared
+  knocker melds that leave some) is scored as the knock it is (RULES.md 5). Under a
   knock limit of 0 (straight gin, Oklahoma ace) only gin and big gin end
   the hand. Big gin needs ``big_gin_bonus`` set and all 11 cards melded;
   the 11th card may come from the discard pile.
@@ -40,8 +47,13 @@ expects):
   the hand is void at once; if they can, the legal actions are
   ``draw discard`` and ``pass``, and ``pass`` voids the hand. The last two
   stock cards are never drawn.
-* A void hand scores nothing and the same dealer deals again; otherwise the
-  next dealer follows the ``next_dealer`` option
+* **A partial stock**: a deal may know only the stock cards that were
+  drawn (``stock_complete=False``: fewer than 31 listed, top first, e.g. a
+  record from another system). The stock still holds 31 cards for the wall;
+  drawing past the listed cards raises :class:`RuleError` naming the stock.
+* A void hand, and a tied knock under ``tie: no_score``, score nothing and
+  the same dealer deals again; otherwise the next dealer follows the
+  ``next_dealer`` option
   (:func:`scorekeeper.sheet.next_dealer`).
 """
 
@@ -78,6 +90,9 @@ VERBS = (PASS, DRAW_STOCK, DRAW_DISCARD, DISCARD_CARD, KNOCK, GIN, BIG_GIN)
 
 WALL = 2
 """Cards left in the stock when the hand ends void (RULES.md 4)."""
+
+STOCK = 31
+"""Cards in the stock after the deal (52 - 2 x 10 - the upcard)."""
 
 ACTION_HELP = "use pass, draw stock, draw discard, discard Xx, knock Xx, gin Xx or big gin"
 
@@ -136,6 +151,26 @@ def deal_cards(deck: Sequence[Card], dealer: int) -> tuple[list[tuple[Card, ...]
     return hands, deck[20], list(deck[21:])
 
 
+def cut_for_dealer(rules: Rules | dict | str | None, rng: random.Random) -> int:
+    """Who deals first (0 or 1), by the ``first_dealer`` option (RULES.md 3).
+
+    ``low``/``high``: each player cuts a card from a shuffled deck (player 0
+    first); the lower (or higher) rank deals, ranks running A low to K high,
+    and equal ranks cut again. ``random``: a coin toss.
+
+    >>> cut_for_dealer("standard", random.Random(1)) in (0, 1)
+    True
+    """
+    how = Rules.from_dict(rules).first_dealer
+    if how == "random":
+        return rng.randrange(2)
+    while True:
+        first, second = rng.sample(DECK, 2)
+        if first.rank != second.rank:
+            low = 0 if first.rank < second.rank else 1
+            return low if how == "low" else 1 - low
+
+
 def _check_dealer(dealer: Any) -> None:
     if dealer not in (0, 1) or isinstance(dealer, bool):
         raise RuleError(f"dealer must be 0 or 1, not {dealer!r}", option="dealer")
@@ -149,28 +184,34 @@ class Deal:
     be codes or :class:`Card`. ``names`` only label messages. ``hands`` holds
     the two current hands as 52-bit masks (:meth:`hand` gives the cards);
     ``dealt`` and ``initial_stock`` keep the cards as dealt. Raises
-    :class:`CardError` unless the 52 cards are the deck.
+    :class:`CardError` unless the 52 cards are the deck; with
+    ``stock_complete=False`` the stock may list only its first cards (the
+    ones drawn), which must then be distinct cards of the deck.
     """
 
-    __slots__ = ("_ending", "_history", "_knock_discard", "_knocker", "_passes", "_pile",
-                 "_result", "_stock", "_taken", "_wall", "big_gin_allowed", "dealer", "dealt",
-                 "hands", "initial_stock", "knock_limit", "names", "phase", "rules", "turn",
-                 "upcard")
+    __slots__ = ("_discard_draws", "_ending", "_history", "_knock_discard", "_knocker",
+                 "_passes", "_pile", "_result", "_stock", "_stock_size", "_taken",
+                 "_void_reason", "_wall", "big_gin_allowed", "dealer", "dealt", "hands",
+                 "initial_stock", "knock_limit", "names", "phase", "rules", "stock_complete",
+                 "turn", "upcard")
 
     def __init__(self, hands: Sequence[Iterable], upcard: str | Card, stock: Iterable, *,
                  dealer: int = 0, rules: Rules | dict | str | None = None,
-                 names: Sequence[str] = ("player 0", "player 1")):
+                 names: Sequence[str] = ("player 0", "player 1"), stock_complete: bool = True):
         self.rules = Rules.from_dict(rules)
         _check_dealer(dealer)
         if isinstance(hands, str) or not isinstance(hands, Sequence) or len(hands) != 2:
             raise CardError("hands must be two hands of 10 cards", field="hands")
         held = [parse_cards(hand, count=10, field=f"hands[{p}]") for p, hand in enumerate(hands)]
         up = parse_card(upcard)
-        rest = parse_cards(stock, count=31, field="stock")
+        rest = parse_cards(stock, count=31 if stock_complete else range(32), field="stock")
         masks = [cards_mask(held[0]), cards_mask(held[1])]
-        if (masks[0] | masks[1] | up.bit | cards_mask(rest)) != FULL_DECK_MASK:
+        known = masks[0] | masks[1] | up.bit | cards_mask(rest)
+        if known != FULL_DECK_MASK and (stock_complete or known.bit_count() != 21 + len(rest)):
             raise CardError("the hands, the upcard and the stock must be the 52 cards of"
-                            " one deck", field="hands")
+                            " one deck" if stock_complete else "the hands, the upcard and the"
+                            " stock must be distinct cards of one deck", field="hands")
+        self.stock_complete = stock_complete
         self.dealer = dealer
         self.names = tuple(names)
         self.upcard = up
@@ -178,6 +219,9 @@ class Deal:
         self.hands = masks
         self.initial_stock = rest
         self._stock = list(reversed(rest))
+        self._stock_size = STOCK
+        self._void_reason = ""
+        self._discard_draws = 0
         self._pile = [up]
         self.knock_limit = self.rules.knock_limit_for(up)
         self.big_gin_allowed = self.rules.big_gin_bonus is not None
@@ -231,11 +275,11 @@ class Deal:
     @property
     def stock_left(self) -> int:
         """Cards left in the stock."""
-        return len(self._stock)
+        return self._stock_size
 
     @property
     def stock(self) -> list[str]:
-        """The stock, top first, as codes."""
+        """The stock's known cards, top first, as codes (all of them unless a partial stock)."""
         return [card.code for card in reversed(self._stock)]
 
     @property
@@ -311,7 +355,7 @@ class Deal:
         if phase != DISCARD:
             return []
         hand = self.hands[self.turn]
-        taken = self._taken.bit if self._taken is not None else 0
+        taken = self._taken_bit()
         limit = self.knock_limit
         plain, going_out = [], []
         for bit, left in mask_discards(hand, taken):
@@ -356,7 +400,7 @@ class Deal:
 
     def _ended(self) -> str:
         if self._ending == "void":
-            return f"it is void (the stock is down to {WALL} cards)"
+            return f"it is void ({self._void_reason})"
         what = {"knock": "knocked", "gin": "went gin", "big_gin": "went big gin"}[self._ending]
         tail = "" if self.phase == OVER else "; only the showdown is left"
         return f"{self._name(self._knocker)} {what}{tail}"
@@ -386,7 +430,12 @@ class Deal:
                 raise RuleError(f"cannot draw from the stock: it is down to {WALL} cards;"
                                 f" {name} may only take the discard to knock, or pass"
                                 " (the hand is void)", option="actions")
+            if not self._stock:
+                raise RuleError(f"cannot draw from the stock: the record lists only"
+                                f" {len(self.initial_stock)} stock cards and this draw needs"
+                                " the next one", option="stock")
             card = self._stock.pop()
+            self._stock_size -= 1
             self.hands[player] |= card.bit
             self._taken = None
             self._passes = 0
@@ -398,6 +447,13 @@ class Deal:
             if not self._pile:
                 raise RuleError("cannot draw from the discard pile: it is empty",
                                 option="actions")
+            cap = self.rules.max_discard_draws
+            if not self._wall and cap is not None:
+                self._discard_draws += 1
+                if self._discard_draws == cap:
+                    self._end_void(f"this would be draw {cap} from the discard pile"
+                                   " (max_discard_draws)")
+                    return
             self._take(player)
         elif verb == PASS:
             if not self._wall:
@@ -432,7 +488,7 @@ class Deal:
                             " or go gin", option="actions")
         if not hand & card.bit:
             raise RuleError(f"cannot {verb} {card}: {name} does not hold it", option="actions")
-        if card is self._taken:
+        if card.bit & self._taken_bit():
             raise RuleError(f"cannot {verb} {card}: it was just taken from the discard pile",
                             option="actions")
         if verb == DISCARD_CARD:
@@ -446,7 +502,7 @@ class Deal:
             other = 1 - player
             self.turn = other
             self.phase = DRAW
-            if len(self._stock) <= WALL:
+            if self._stock_size <= WALL:
                 if self.rules.wall == "knock_only_at_two" and self._can_knock_with(other, card):
                     self._wall = True
                 else:
@@ -462,13 +518,20 @@ class Deal:
                             option="actions")
         self._go_out(player, "gin" if left == 0 else "knock", card)
 
+    def _taken_bit(self) -> int:
+        """The bit of the card just taken that may not be discarded (0: none, or allowed)."""
+        if self._taken is None or self.rules.discard_taken == "allowed":
+            return 0
+        return self._taken.bit
+
     def _can_knock_with(self, player: int, card: Card) -> bool:
         """Could ``player`` take ``card`` from the pile and knock (or go gin) with it?"""
         hand = self.hands[player] | card.bit
         if self.big_gin_allowed and mask_deadwood(hand) == 0:
             return True
         limit = self.knock_limit
-        return any(left <= limit for _, left in mask_discards(hand, card.bit))
+        kept = 0 if self.rules.discard_taken == "allowed" else card.bit
+        return any(left <= limit for _, left in mask_discards(hand, kept))
 
     def _go_out(self, player: int, ending: str, card: Card | None) -> None:
         if card is not None:
@@ -480,9 +543,13 @@ class Deal:
         self._wall = False
         self.phase = SHOWDOWN
 
-    def _end_void(self) -> None:
-        """End the hand void; called while applying the action that voids it."""
+    def _end_void(self, reason: str = f"the stock is down to {WALL} cards") -> None:
+        """End the hand void; called while applying the action that voids it.
+
+        The wall, a pass at the wall, or the capped discard draw (``reason``).
+        """
         self._ending = "void"
+        self._void_reason = reason
         self._wall = False
         self._taken = None
         self.phase = OVER
@@ -496,8 +563,9 @@ class Deal:
             "void": void,
             "knocker_player": self._knocker,
             "winner_player": winner,
-            "next_dealer": next_dealer(self.rules, self.dealer, winner, void),
-            "stock_left": len(self._stock),
+            # nobody scored (void, or a tie under tie: no_score): the same dealer deals again
+            "next_dealer": next_dealer(self.rules, self.dealer, winner, winner is None),
+            "stock_left": self._stock_size,
             "dealer": self.dealer,
             "upcard": self.upcard.code,
             "knock_limit": self.knock_limit,
@@ -535,10 +603,8 @@ class Deal:
             rules=self.rules, upcard=self.upcard, knocker_melds=knocker_melds,
             defender_melds=defender_melds, layoffs=layoffs)
         if self._ending == "gin" and result["outcome"] != "gin":
-            raise RuleError("the knocker holds gin (all 10 cards melded) and lays it out as"
-                            f" gin; the declared knocker_melds leave deadwood"
-                            f" {result['knocker']['deadwood']}", option="knocker_melds")
-        winner = knocker if result["winner"] == "knocker" else defender
+            self._ending = "knock"  # gin laid out as a knock is scored as one (RULES.md 5)
+        winner = {"knocker": knocker, "defender": defender}.get(result["winner"])
         self.phase = OVER
         self._result = {**result, **self._summary(winner, False)}
         return self._result

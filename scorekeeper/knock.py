@@ -122,11 +122,16 @@ def _layoff_list(options, combo) -> list[tuple[int, int]]:
     return result
 
 
-def _net(knocker_deadwood: int, defender_deadwood: int, undercut_bonus: int) -> int:
-    """The knocker's result of a knock: positive when won, negative when undercut."""
+def _net(knocker_deadwood: int, defender_deadwood: int, rules: Rules) -> int:
+    """The knocker's result of a knock: positive when won, negative when undercut.
+
+    A tie is 0 under ``tie: no_score``.
+    """
     if knocker_deadwood < defender_deadwood:
         return defender_deadwood - knocker_deadwood
-    return -(knocker_deadwood - defender_deadwood + undercut_bonus)
+    if knocker_deadwood == defender_deadwood and rules.tie == "no_score":
+        return 0
+    return -(knocker_deadwood - defender_deadwood + rules.undercut_bonus)
 
 
 class _Packings:
@@ -363,12 +368,16 @@ def score_hand(knocker_deadwood: int, defender_deadwood: int, rules: Rules, *,
     """The score of a showdown from the two deadwood counts (RULES.md section 6).
 
     Big gin when ``big_gin``, gin when the knocker has 0 (never undercut), a
-    knock when K < D, else an undercut (a tie included); ``multiplier`` is 2
-    for an Oklahoma spade upcard. Returns ``{"outcome", "winner", "points",
-    "breakdown": {"difference", "bonus", "multiplier"}}``; the counts are
-    taken as given (callers check them).
+    knock when K < D, else an undercut (a tie included, unless ``tie`` is
+    ``no_score``: then a tie is outcome ``tie``, winner ``None``, 0 points);
+    ``multiplier`` is 2 for an Oklahoma spade upcard. Returns ``{"outcome",
+    "winner", "points", "breakdown": {"difference", "bonus", "multiplier"}}``;
+    the counts are taken as given (callers check them).
     """
     k, d = knocker_deadwood, defender_deadwood
+    if not big_gin and k and k == d and rules.tie == "no_score":
+        return {"outcome": "tie", "winner": None, "points": 0,
+                "breakdown": {"difference": 0, "bonus": 0, "multiplier": multiplier}}
     if big_gin:
         outcome, winner, difference, bonus = "big_gin", "knocker", d, rules.big_gin_bonus
     elif k == 0:
@@ -407,7 +416,7 @@ def _choose_knocker_melds(hand: int, other: int, limit: int, rules: Rules,
                 reply = replies[signature] = _best_reply(options, other, mask_deadwood)[0]
         else:
             reply = base
-        key = (_net(dead, reply, rules.undercut_bonus), -dead)
+        key = (_net(dead, reply, rules), -dead)
         if best_key is None or key > best_key:
             best_key, best = key, (sorted(melds, key=meld_sort_key), dead)
     return best

@@ -11,9 +11,13 @@ A **deal record** (``"format": "gin-rummy-deal/1"``) is a JSON object::
                   "layoffs": [{"card": "8s", "meld": ["5s", "6s", "7s"]}]}}
 
 ``hands[i]`` is the hand of ``players[i]`` and ``dealer`` an index into
-``players``. Instead of ``hands``/``upcard``/``stock`` a record may give
-``"deck"``: 52 codes in dealing order (one at a time, alternately,
-non-dealer first; the 21st is the upcard, the rest the stock, top first).
+``players``. A record from a system that only knows the stock cards that
+were drawn lists those, in order, with ``"stock_complete": false``: the
+stock is then shorter than 31 cards, and a replay is refused (naming the
+step) only where play needs a stock card that is not listed. Instead of
+``hands``/``upcard``/``stock`` a record may give ``"deck"``: 52 codes in
+dealing order (one at a time, alternately, non-dealer first; the 21st is
+the upcard, the rest the stock, top first).
 ``actions`` are played in turn order from the non-dealer (see
 :mod:`scorekeeper.engine` for the actions and the rules they follow).
 ``rules`` defaults to the standard preset and ``players`` to
@@ -56,8 +60,8 @@ DEFAULT_PLAYERS = ("player 0", "player 1")
 SHOWDOWN_KEYS = ("knocker_melds", "defender_melds", "layoffs")
 _CARD_KEYS = ("hands", "upcard", "stock")
 _NOTE_KEYS = ("seed", "comment")
-_DEAL_KEYS = ("format", "rules", "players", "dealer", *_CARD_KEYS, "deck", "actions",
-              "showdown", *_NOTE_KEYS)
+_DEAL_KEYS = ("format", "rules", "players", "dealer", *_CARD_KEYS, "stock_complete", "deck",
+              "actions", "showdown", *_NOTE_KEYS)
 _MATCH_DEAL_KEYS = tuple(k for k in _DEAL_KEYS if k not in ("rules", "players"))
 _MATCH_KEYS = ("format", "rules", "players", "deals", *_NOTE_KEYS)
 
@@ -128,8 +132,12 @@ def replay_match(record: Mapping[str, Any]) -> dict:
 
 
 def deal_entry(result: Mapping[str, Any]) -> dict:
-    """The :func:`~scorekeeper.sheet.score_sheet` entry of a played deal's result."""
-    if result["void"]:
+    """The :func:`~scorekeeper.sheet.score_sheet` entry of a played deal's result.
+
+    A void deal, and a tied knock that scores nothing (``tie: no_score``), is
+    a void entry: nobody scores, no box, the same dealer deals again.
+    """
+    if result["void"] or result["winner_player"] is None:
         return {"void": True}
     winner = result["winner_player"]
     return {"winner": winner, "loser": 1 - winner, "points": result["points"],
@@ -164,8 +172,12 @@ def load_deal(record: Any, *, rules: Rules | None = None,
     if type(dealer) is not int or dealer not in (0, 1):
         raise RecordError(f"dealer must be 0 or 1 (an index into players), not {dealer!r}",
                           field="dealer")
+    complete = record.get("stock_complete", True)
+    if not isinstance(complete, bool):
+        raise RecordError(f"stock_complete must be true or false, not {complete!r}",
+                          field="stock_complete")
     if "deck" in record:
-        given = [key for key in _CARD_KEYS if key in record]
+        given = [key for key in (*_CARD_KEYS, "stock_complete") if key in record]
         if given:
             raise RecordError(f"give either deck or hands, upcard and stock, not deck and"
                               f" {', '.join(given)}", field="deck")
@@ -180,7 +192,7 @@ def load_deal(record: Any, *, rules: Rules | None = None,
             raise RecordError("hands must be a list of two hands of 10 cards", field="hands")
         hands = [_cards(raw[0], 10, "hands[0]"), _cards(raw[1], 10, "hands[1]")]
         upcard = _card(record["upcard"], "upcard")
-        stock = _cards(record["stock"], 31, "stock")
+        stock = _cards(record["stock"], 31 if complete else range(32), "stock")
         _check_deck((("hands[0]", hands[0]), ("hands[1]", hands[1]), ("upcard", (upcard,)),
                      ("stock", stock)))
     actions = record.get("actions")
@@ -194,7 +206,8 @@ def load_deal(record: Any, *, rules: Rules | None = None,
                               " and layoffs (each optional)", field="showdown")
         _check_keys(showdown, SHOWDOWN_KEYS, "showdown", prefix="showdown: ")
     try:
-        deal = Deal(hands, upcard, stock, dealer=dealer, rules=rules, names=players)
+        deal = Deal(hands, upcard, stock, dealer=dealer, rules=rules, names=players,
+                    stock_complete=complete)
     except (CardError, RuleError) as error:  # pragma: no cover - checked above
         raise RecordError(str(error), field=error.field) from None
     return deal, actions, showdown
@@ -217,6 +230,8 @@ def deal_record(deal: Deal, *, players: Sequence[str] | None = None, **notes: An
         "stock": [card.code for card in deal.initial_stock],
         "actions": deal.actions,
     }
+    if not deal.stock_complete:
+        record["stock_complete"] = False
     for key, value in notes.items():
         if key not in _NOTE_KEYS:
             raise RecordError(f"unknown note {key!r}: use {' or '.join(_NOTE_KEYS)}", field=key)
@@ -398,9 +413,10 @@ def _players(value: Any) -> tuple[str, ...]:
     return tuple(value)
 
 
-def _cards(value: Any, count: int, field: str) -> tuple:
+def _cards(value: Any, count: int | range, field: str) -> tuple:
     if isinstance(value, Mapping):
-        raise RecordError(f"{field} must be a list of {count} card codes", field=field)
+        size = count if isinstance(count, int) else f"up to {count[-1]}"
+        raise RecordError(f"{field} must be a list of {size} card codes", field=field)
     try:
         return parse_cards(value, count=count, field=field)
     except CardError as error:

@@ -20,6 +20,9 @@ CHOICES = {
     "next_dealer": ("winner", "loser", "alternate"),
     "wall": ("void_at_two", "knock_only_at_two"),
     "scoring": ("single", "hollywood"),
+    "first_dealer": ("low", "high", "random"),
+    "tie": ("undercut", "no_score"),
+    "discard_taken": ("forbidden", "allowed"),
 }
 BOOLEANS = ("oklahoma", "spade_doubles")
 POINTS = ("gin_bonus", "undercut_bonus", "box_bonus", "game_bonus")
@@ -50,6 +53,10 @@ class Rules:
     next_dealer: str = "winner"
     wall: str = "void_at_two"
     scoring: str = "single"
+    first_dealer: str = "low"
+    tie: str = "undercut"
+    discard_taken: str = "forbidden"
+    max_discard_draws: int | None = None
 
     def __post_init__(self) -> None:
         _validate(self)
@@ -123,10 +130,17 @@ class Rules:
         return min(upcard.value, self.knock_limit)
 
     def multiplier_for(self, upcard: Any = None) -> int:
-        """2 when ``spade_doubles`` is on and the first upcard is a spade, else 1."""
-        if self.spade_doubles and upcard is not None and upcard.suit == "s":
-            return 2
-        return 1
+        """2 when ``spade_doubles`` is on and the first upcard is a spade, else 1.
+
+        With ``spade_doubles`` on, the upcard is needed (RULES.md 6): ``None``
+        raises :class:`RuleError` naming ``upcard``.
+        """
+        if not self.spade_doubles:
+            return 1
+        if upcard is None:
+            raise RuleError("spade_doubles is on: the upcard is needed to score the hand"
+                            " (a spade upcard doubles it)", option="upcard")
+        return 2 if upcard.suit == "s" else 1
 
 
 def _check_known(key: str) -> None:
@@ -163,6 +177,13 @@ def _validate(rules: Rules) -> None:
             f" not {big!r}",
             option="big_gin_bonus",
         )
+    cap = rules.max_discard_draws
+    if cap is not None and (not is_whole_number(cap) or not 1 <= cap <= MAX_POINTS):
+        raise RuleError(
+            f"max_discard_draws must be null (no cap) or a whole number from 1 to {MAX_POINTS},"
+            f" not {cap!r}",
+            option="max_discard_draws",
+        )
     if not is_whole_number(rules.target) or not 1 <= rules.target <= MAX_POINTS:
         raise RuleError(
             f"target must be a whole number from 1 to {MAX_POINTS}, not {rules.target!r}",
@@ -186,8 +207,14 @@ PRESETS: dict[str, Rules] = {
     ),
     "modern": replace(_STANDARD, based_on="modern", big_gin_bonus=31, shutout="double_total"),
     "oklahoma": replace(
-        _STANDARD, based_on="oklahoma", oklahoma=True, spade_doubles=True, target=150
+        _STANDARD, based_on="oklahoma", oklahoma=True, spade_doubles=True, target=150,
+        undercut_bonus=20, next_dealer="alternate", first_dealer="random",
     ),
     "straight": replace(_STANDARD, based_on="straight", knock_limit=0),
     "hollywood": replace(_STANDARD, based_on="hollywood", scoring="hollywood"),
+    "slovenian": replace(_STANDARD, based_on="slovenian", box_bonus=20),
+    "openspiel": replace(
+        _STANDARD, based_on="openspiel", tie="no_score", discard_taken="allowed",
+        max_discard_draws=50, wall="knock_only_at_two",
+    ),
 }

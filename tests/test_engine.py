@@ -205,7 +205,7 @@ def test_chained_layoffs_on_a_run():
     assert (result["outcome"], result["points"]) == ("knock", 45)
 
 
-def test_declared_showdown_is_validated_and_gin_must_be_laid_out_as_gin():
+def test_declared_showdown_is_validated_and_gin_laid_out_as_a_knock_scores_as_one():
     ana = "4s 5s 6s Qc Qd Qh Ac 2c 3c 9h"
     ben = "7s 8s Kc Kh Jd Jh 5d 3h 2d 4d"
     deal = play(make_deal(ana, ben, "Js", "Kd"), "pass", "pass", "draw stock", "knock Kd")
@@ -217,9 +217,11 @@ def test_declared_showdown_is_validated_and_gin_must_be_laid_out_as_gin():
 
     gin = play(make_deal("2c 3c 4c 7d 7h 7s Ts Js Qs Kd", JUNK_C, "Kh", "Ks"),
                "pass", "pass", "draw stock", "gin Kd")
-    with pytest.raises(RuleError, match="holds gin"):
-        gin.showdown(knocker_melds=[["2c", "3c", "4c"], ["7d", "7h", "7s"], ["Ts", "Js", "Qs"]])
-    with pytest.raises(RuleError, match="the hand is over"):
+    # RULES.md 5: laid out with deadwood, a gin hand is scored as the knock it is
+    laid = gin.showdown(knocker_melds=[["2c", "3c", "4c"], ["7d", "7h", "7s"], ["Ts", "Js", "Qs"]])
+    assert laid["outcome"] == "knock" and laid["knocker"]["deadwood"] == 10
+    assert laid["breakdown"]["bonus"] == 0
+    with pytest.raises(RuleError, match=r"the hand is over: .* knocked"):
         gin.apply("draw stock")
 
 

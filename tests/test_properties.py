@@ -211,8 +211,8 @@ def rules_and_upcard(draw, rest: list[str]):
     }))
     rules = Rules.preset(name, **overrides)
     upcard = draw(st.sampled_from(sorted(rest, key=bf.index)))
-    if not rules.oklahoma and draw(st.booleans()):
-        upcard = None
+    if not (rules.oklahoma or rules.spade_doubles) and draw(st.booleans()):
+        upcard = None  # only rules that read the upcard need it (RULES.md 6, 8)
     return rules, upcard
 
 

@@ -12,14 +12,18 @@ PRESET_TABLE = {
     "spade_doubles": (False, False, False, True),
     "gin_bonus": (25, 20, 25, 25),
     "big_gin_bonus": (None, None, 31, None),
-    "undercut_bonus": (25, 10, 25, 25),
+    "undercut_bonus": (25, 10, 25, 20),
     "box_bonus": (25, 20, 25, 25),
     "game_bonus": (100, 100, 100, 100),
     "shutout": ("double_bonus", "double_bonus", "double_total", "double_bonus"),
     "target": (100, 100, 100, 150),
-    "next_dealer": ("winner",) * 4,
+    "next_dealer": ("winner", "winner", "winner", "alternate"),
     "wall": ("void_at_two",) * 4,
     "scoring": ("single",) * 4,
+    "first_dealer": ("low", "low", "low", "random"),
+    "tie": ("undercut",) * 4,
+    "discard_taken": ("forbidden",) * 4,
+    "max_discard_draws": (None,) * 4,
 }
 
 
@@ -43,11 +47,39 @@ def test_straight_and_hollywood_are_standard_with_one_change():
     assert hollywood["scoring"] == "hollywood"
 
 
+def test_slovenian_and_openspiel_presets_are_standard_with_their_changes():
+    standard = Rules.preset("standard").to_dict()
+
+    def changes(name):
+        other = Rules.preset(name).to_dict()
+        return {k: other[k] for k in standard if k != "preset" and standard[k] != other[k]}
+
+    assert changes("slovenian") == {"box_bonus": 20}
+    assert changes("openspiel") == {"tie": "no_score", "discard_taken": "allowed",
+                                    "max_discard_draws": 50, "wall": "knock_only_at_two"}
+
+
+@pytest.mark.parametrize("option, value", [
+    ("first_dealer", "lowest"), ("tie", "split"), ("discard_taken", True),
+    ("max_discard_draws", 0), ("max_discard_draws", 2.5), ("max_discard_draws", "50")])
+def test_new_options_refuse_bad_values_by_name(option, value):
+    with pytest.raises(RuleError) as caught:
+        Rules.preset("standard", **{option: value})
+    assert caught.value.option == option
+
+
+def test_spade_doubles_needs_the_upcard():
+    with pytest.raises(RuleError) as caught:
+        Rules.preset("oklahoma", oklahoma=False).multiplier_for(None)
+    assert caught.value.option == "upcard"
+    assert Rules.preset("standard").multiplier_for(None) == 1
+
+
 def test_default_is_standard_and_overrides_apply():
     assert Rules() == Rules.preset("standard") == Rules.from_dict(None)
-    rules = Rules.preset("oklahoma", undercut_bonus=20, ace_upcard="one")
-    assert rules.undercut_bonus == 20 and rules.ace_upcard == "one" and rules.target == 150
-    assert rules.differences() == {"undercut_bonus": 20, "ace_upcard": "one"}
+    rules = Rules.preset("oklahoma", undercut_bonus=25, ace_upcard="one")
+    assert rules.undercut_bonus == 25 and rules.ace_upcard == "one" and rules.target == 150
+    assert rules.differences() == {"undercut_bonus": 25, "ace_upcard": "one"}
 
 
 def test_dict_round_trip_keeps_every_option():

@@ -31,8 +31,8 @@ def test_simulated_record_shape():
     assert record["rules"] == "oklahoma"
     assert len(record["hands"][0]) == len(record["hands"][1]) == 10
     assert len(record["stock"]) == 31 and "showdown" not in record
-    changed = simulate(5, rules={"preset": "oklahoma", "undercut_bonus": 20})
-    assert changed["rules"] == {"preset": "oklahoma", "undercut_bonus": 20}
+    changed = simulate(5, rules={"preset": "oklahoma", "undercut_bonus": 25})
+    assert changed["rules"] == {"preset": "oklahoma", "undercut_bonus": 25}
 
 
 def test_unknown_player_kinds_are_refused():

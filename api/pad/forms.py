@@ -17,6 +17,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from scorekeeper.cards import parse_card
+from scorekeeper.engine import cut_for_dealer
 from scorekeeper.errors import CardError, RecordError, RuleError, ScorekeeperError
 from scorekeeper.knock import verify_knock
 from scorekeeper.records import DEAL_FORMAT
@@ -40,6 +41,10 @@ OPTION_LABELS = {
     "next_dealer": "Who deals next",
     "wall": "When the stock is down to 2 cards",
     "scoring": "Scoring",
+    "first_dealer": "Cutting for the first deal",
+    "tie": "A tied knock (equal deadwood)",
+    "discard_taken": "The card just taken from the discard pile",
+    "max_discard_draws": "Draws from the discard pile before the hand is void (empty = no cap)",
 }
 
 CHOICE_LABELS = {
@@ -49,15 +54,24 @@ CHOICE_LABELS = {
     "wall": {"void_at_two": "the hand is void",
              "knock_only_at_two": "only a knock from the discard"},
     "scoring": {"single": "one game", "hollywood": "Hollywood (three games)"},
+    "first_dealer": {"low": "the lower card deals", "high": "the higher card deals",
+                     "random": "a coin toss"},
+    "tie": {"undercut": "is an undercut", "no_score": "scores nothing"},
+    "discard_taken": {"forbidden": "may not be thrown back that turn",
+                      "allowed": "may be thrown back at once"},
 }
 
 PRESET_NOTES = {
     "standard": "Knock with 10 or less; gin 25, undercut 25, box 25, game 100, to 100.",
     "classic": "Older scoring: gin 20, undercut 10, box 20.",
     "modern": "Big gin 31; a shutout doubles the winner's total.",
-    "oklahoma": "The first upcard sets the knock limit, spades double, to 150.",
+    "oklahoma": "The first upcard sets the knock limit, spades double, undercut 20, the deal"
+                " alternates, to 150.",
     "straight": "No knocking: only gin ends a hand.",
     "hollywood": "Three games scored at once.",
+    "slovenian": "As standard, with box 20 (the Slovenian rules).",
+    "openspiel": "As OpenSpiel plays: a tie scores nothing, the card taken may be thrown"
+                 " back, the hand is void at 50 discard draws.",
 }
 
 
@@ -77,9 +91,9 @@ def rules_form(rules: Rules | None = None) -> list[dict[str, Any]]:
         elif isinstance(values[name], bool):
             field.update(kind="bool", choices=[("on", "on"), ("off", "off")],
                          value="on" if values[name] else "off")
-        elif name == "big_gin_bonus":
-            field.update(kind="optional_number", min=0, max=10_000,
-                         value="" if values[name] is None else values[name])
+        elif name in ("big_gin_bonus", "max_discard_draws"):
+            field.update(kind="optional_number", min=0 if name == "big_gin_bonus" else 1,
+                         max=10_000, value="" if values[name] is None else values[name])
         else:
             field.update(kind="number", min=1 if name == "target" else 0,
                          max=10 if name == "knock_limit" else 10_000)
@@ -149,7 +163,9 @@ def game_from_form(form: Mapping[str, Any], rng: Any = None
     where ``errors`` maps form fields (``player_0``, ``player_1``, an
     option name, ``dealer``, ``stake``) to messages for players; the
     settings are only complete when ``errors`` is empty. ``dealer`` may be
-    ``cut``: ``rng.randrange(2)`` (default :mod:`secrets`) picks the dealer.
+    ``cut``: the cut of the rules' ``first_dealer`` option picks the dealer
+    (:func:`~scorekeeper.engine.cut_for_dealer`, drawing from ``rng``, by
+    default the system's random source).
     """
     import secrets
 
@@ -169,7 +185,7 @@ def game_from_form(form: Mapping[str, Any], rng: Any = None
         errors[error.option or "preset"] = str(error)
     dealer_raw = str(form.get("dealer", "0"))
     if dealer_raw == "cut":
-        dealer = (rng.randrange(2) if rng is not None else secrets.randbelow(2))
+        dealer = cut_for_dealer(rules or PRESETS["standard"], rng or secrets.SystemRandom())
     elif dealer_raw in ("0", "1"):
         dealer = int(dealer_raw)
     else:

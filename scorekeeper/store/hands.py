@@ -88,7 +88,12 @@ def score_deadwood(
 
 
 def sheet_entry(knocker: int, result: Mapping) -> dict:
-    """The two-player sheet entry of a scored knock by seat ``knocker`` (0 or 1)."""
+    """The two-player sheet entry of a scored knock by seat ``knocker`` (0 or 1).
+
+    A tied knock that scores nothing (``tie: no_score``) is a void entry.
+    """
+    if result["winner"] is None:
+        return {"void": True}
     winner = knocker if result["winner"] == "knocker" else 1 - knocker
     return {"winner": winner, "loser": 1 - winner, "points": result["points"],
             "outcome": result["outcome"]}
