@@ -11,6 +11,7 @@ in ``api/`` only parses, calls these functions and renders.
 """
 
 from .bots import simulate
+from .analysis import analyse
 from .cards import Card, parse_cards
 from .engine import Deal
 from .errors import CardError, RecordError, RuleError, ScorekeeperError
@@ -20,6 +21,7 @@ from .records import replay
 from .rules import Rules
 
 __all__ = [
+    "analyse",
     "Card",
     "CardError",
     "Deal",

@@ -131,6 +131,18 @@ def replay_match(record: Mapping[str, Any]) -> dict:
     return {"deals": results, "sheet": sheet}
 
 
+def match_deals(record: Mapping[str, Any]) -> tuple[tuple[str, ...], list[tuple[Deal, list,
+                                                                        dict | None]]]:
+    """A match record's players and each of its deals loaded (:func:`load_deal`), unplayed.
+
+    The whole match is replayed first (:func:`replay_match`), so a record
+    that does not replay raises its :class:`RecordError` here.
+    """
+    replay_match(record)
+    rules, names = _header(record, MATCH_FORMAT, _MATCH_KEYS, "a match record")
+    return names, [load_deal(item, rules=rules, players=names) for item in record["deals"]]
+
+
 def deal_entry(result: Mapping[str, Any]) -> dict:
     """The :func:`~scorekeeper.sheet.score_sheet` entry of a played deal's result.
 

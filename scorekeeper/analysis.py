@@ -1,0 +1,197 @@
+"""Where a deal was won or lost: the decisions of a recorded deal, measured.
+
+:func:`analyse` replays a deal record (or every deal of a match record) and
+reports, for each decision, facts computed only from what the player to act
+held and had seen, never from hidden cards:
+
+* **Discards** (a plain discard, or the discard of a knock or gin): the
+  deadwood the 10 cards kept leave, against the least any allowed discard
+  would have left (``best_deadwood``, ``best_discards``, as
+  :func:`~scorekeeper.melds.discard_options` reckons it, the card just
+  taken barred unless ``discard_taken`` allows it); ``cost`` is the
+  difference.
+* **Draws**: taking the stock (or passing the upcard) when the card on the
+  discard pile would have made a meld with the hand: ``passed_up`` names
+  the card, the meld and the least deadwood taking it would have left.
+* **Missed knocks and gins**: a plain discard when a knock was possible
+  (``knock_available``: the least deadwood a knock would have left), and a
+  plain discard or a knock when gin (or big gin) was possible
+  (``gin_available``). Not knocking can be good play; these are facts, not
+  verdicts.
+* **The showdown**: the knocker's arrangement against the best one (the
+  knocker's points against what the best legal arrangement scores against
+  the defender's best reply), and the defender's layoffs and melds against
+  the best (``missed_layoffs``: cards the defender could have laid off).
+
+Each player's summary adds these up: deadwood given away by discards,
+discards off the best, melds passed up, knocks and gins missed, points the
+showdown choices cost. A void deal has no showdown.
+
+>>> import scorekeeper as sk
+>>> report = analyse(sk.simulate(7))
+>>> [s["player"] for s in report["summary"]]
+['player 0', 'player 1']
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from .cards import DECK, Card, cards_mask, mask_cards, parse_cards
+from .engine import DISCARD, DRAW, UPCARD_OFFER, Deal, parse_action
+from .errors import RecordError
+from .knock import verify_knock
+from .melds import mask_all_melds, mask_codes, mask_deadwood, mask_discards
+from .records import DEAL_FORMAT, MATCH_FORMAT, load_deal, match_deals, play_steps
+
+SUMMARY_KEYS = ("deadwood_given_away", "discards_off_best", "missed_melds", "missed_knocks",
+                "missed_gins", "showdown_cost")
+"""What a player's summary counts (see the module docs)."""
+
+
+def analyse(record: Mapping[str, Any]) -> dict:
+    """The analysis of a deal record, or of each deal of a match record.
+
+    A deal gives ``{"players", "dealer", "void", "outcome", "points",
+    "decisions": [...], "showdown": {...} | None, "summary": [per player]}``;
+    a match ``{"players", "deals": [deal analyses], "summary": [per player,
+    over all deals]}``. Raises :class:`RecordError` (with its step) for a
+    record that does not replay.
+    """
+    if not isinstance(record, Mapping):
+        raise RecordError("a record must be a JSON object")
+    if record.get("format") == MATCH_FORMAT:
+        names, loaded = match_deals(record)
+        deals = [_analyse_deal(deal, actions, showdown) for deal, actions, showdown in loaded]
+        return {"players": list(names), "deals": deals,
+                "summary": _total([d["summary"] for d in deals], names)}
+    if record.get("format") != DEAL_FORMAT:
+        raise RecordError(f"format must be {DEAL_FORMAT!r} or {MATCH_FORMAT!r}",
+                          field="format")
+    return _analyse_deal(*load_deal(record))
+
+
+def _analyse_deal(deal: Deal, actions: list, showdown: Mapping | None) -> dict:
+    names = list(deal.names)
+    decisions: list[dict] = []
+    before = _state(deal)
+    for step, action, player in play_steps(deal, actions, showdown):
+        fact = _decision(deal, before, step, action, player)
+        if fact is not None:
+            decisions.append(fact)
+        before = _state(deal)
+    result = deal.result
+    assert result is not None  # play_steps ends the deal
+    shown = None if result["void"] else _showdown(deal, result, showdown)
+    summary = [{"player": name, **dict.fromkeys(SUMMARY_KEYS, 0)} for name in names]
+    for fact in decisions:
+        mine = summary[fact["player"]]
+        mine["deadwood_given_away"] += fact.get("cost", 0)
+        mine["discards_off_best"] += fact.get("cost", 0) > 0
+        mine["missed_melds"] += fact.get("passed_up") is not None
+        mine["missed_knocks"] += fact.get("knock_available") is not None
+        mine["missed_gins"] += bool(fact.get("gin_available"))
+    if shown is not None:
+        summary[shown["knocker"]["player"]]["showdown_cost"] += shown["knocker"]["cost"]
+        summary[shown["defender"]["player"]]["showdown_cost"] += shown["defender"]["cost"]
+    return {"players": names, "dealer": deal.dealer, "void": result["void"],
+            "outcome": result["outcome"], "points": result["points"],
+            "decisions": decisions, "showdown": shown, "summary": summary}
+
+
+def _state(deal: Deal) -> tuple:
+    """What the player to act holds and sees before acting."""
+    top = deal.top
+    # the discard pile cannot be taken at the wall (but to knock) nor after two passes
+    closed = deal.wall or deal.must_draw_stock
+    return (deal.phase, deal.turn, deal.hand_mask(deal.turn), top, deal.taken, closed)
+
+
+def _decision(deal: Deal, before: tuple, step: int, action: str, player: int) -> dict | None:
+    phase, _, hand, top, taken, closed = before
+    verb, card = parse_action(action)
+    base = {"step": step, "player": player, "action": action}
+    if phase in (UPCARD_OFFER, DRAW):
+        if verb == "draw discard" or top is None or closed:
+            return None
+        made = _meld_with(hand, top)
+        if made is None:
+            return None
+        barred = 0 if deal.rules.discard_taken == "allowed" else top.bit
+        least = min(left for _, left in mask_discards(hand | top.bit, barred))
+        return {**base, "kind": "draw",
+                "passed_up": {"card": top.code, "meld": mask_codes(made),
+                              "deadwood_with_it": least}}
+    if phase != DISCARD:
+        return None
+    barred = 0 if taken is None or deal.rules.discard_taken == "allowed" else taken.bit
+    options = list(mask_discards(hand, barred))
+    best = min(left for _, left in options)
+    gin = best == 0 or (deal.big_gin_allowed and mask_deadwood(hand) == 0)
+    if verb == "big gin":
+        return {**base, "kind": "big_gin", "deadwood": 0, "best_deadwood": 0, "cost": 0}
+    assert card is not None  # every other discard-phase action names its card
+    kept = mask_deadwood(hand & ~card.bit)
+    fact = {**base, "kind": "discard" if verb == "discard" else "knock",
+            "deadwood": kept, "best_deadwood": best,
+            "best_discards": [DECK[bit.bit_length() - 1].code
+                              for bit, left in options if left == best],
+            "cost": kept - best}
+    if verb == "discard" and best <= deal.knock_limit:
+        fact["knock_available"] = best
+    if gin and (verb == "discard" or kept > 0):
+        fact["gin_available"] = True
+    return fact
+
+
+def _meld_with(hand: int, card: Card) -> int | None:
+    """A meld ``card`` would make with the hand (the longest), or ``None``."""
+    melds = [meld for meld in mask_all_melds(hand | card.bit) if meld & card.bit]
+    return max(melds, key=lambda meld: meld.bit_count()) if melds else None
+
+
+def _showdown(deal: Deal, result: Mapping, declared: Mapping | None) -> dict:
+    """The knocker's arrangement and the defender's reply against the best ones."""
+    knocker = result["knocker_player"]
+    defender = 1 - knocker
+    held = [mask_cards(deal.hand_mask(p)) for p in (0, 1)]
+    upcard = deal.upcard
+    actual = _net_for_knocker(result)
+    best = verify_knock(held[knocker], held[defender], rules=deal.rules, upcard=upcard)
+    # the defender's best reply to the arrangement actually laid down
+    reply = verify_knock(held[knocker], held[defender], rules=deal.rules, upcard=upcard,
+                         knocker_melds=result["knocker"]["melds"])
+    laid = cards_mask(parse_cards([item["card"] for item in result["defender"]["layoffs"]]))
+    could = cards_mask(parse_cards([item["card"] for item in reply["defender"]["layoffs"]]))
+    return {
+        "knocker": {
+            "player": knocker, "deadwood": result["knocker"]["deadwood"],
+            "best_deadwood": best["knocker"]["deadwood"],
+            "points": actual, "best_points": _net_for_knocker(best),
+            "cost": max(0, _net_for_knocker(best) - actual),
+        },
+        "defender": {
+            "player": defender, "deadwood": result["defender"]["deadwood"],
+            "best_deadwood": reply["defender"]["deadwood"],
+            "missed_layoffs": mask_codes(could & ~laid),
+            "points": -actual, "best_points": -_net_for_knocker(reply),
+            "cost": max(0, actual - _net_for_knocker(reply)),
+        },
+    }
+
+
+def _net_for_knocker(result: Mapping) -> int:
+    """What a scored showdown gives the knocker: + points won, - points lost."""
+    if result["winner"] == "knocker":
+        return result["points"]
+    return -result["points"] if result["winner"] == "defender" else 0
+
+
+def _total(summaries: list[list[dict]], names) -> list[dict]:
+    totals = [{"player": name, **dict.fromkeys(SUMMARY_KEYS, 0)} for name in names]
+    for deal in summaries:
+        for total, mine in zip(totals, deal, strict=True):
+            for key in SUMMARY_KEYS:
+                total[key] += mine[key]
+    return totals

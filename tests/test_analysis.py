@@ -1,0 +1,91 @@
+"""Deal analysis (issue 11): "where was it won or lost", checked on deals worked by hand."""
+
+from __future__ import annotations
+
+import pytest
+from engine_kit import make_record
+
+import scorekeeper as sk
+from scorekeeper.analysis import SUMMARY_KEYS, analyse
+from scorekeeper.bots import simulate_match
+
+BEN = "5c 8c Jc 3d 6d Jd 2h 4s 8h Qh"  # no meld; the 4s fits Ana's A-2-3 of spades
+
+
+def test_a_passed_up_meld_a_costly_discard_and_a_missed_layoff():
+    record = make_record(
+        ("As 2s 3s 7c 7d 7h 9d 9h Kc 4d", BEN), "9c", "Ks 5s 9s",
+        actions=["pass", "pass", "draw stock", "discard 4d", "draw stock", "discard Qh",
+                 "draw stock", "knock Ks"],
+        showdown={"layoffs": []})
+    report = analyse(record)
+    assert (report["outcome"], report["points"]) == ("knock", 51)  # D 61 - K 10
+    steps = {fact["step"]: fact for fact in report["decisions"]}
+    # step 0: Ana passes the 9c, which makes 9c 9d 9h; with it she could keep deadwood 4
+    assert steps[0]["passed_up"] == {"card": "9c", "meld": ["9c", "9d", "9h"],
+                                     "deadwood_with_it": 4}
+    # step 3: discarding 4d keeps 9 9 K K = 38 where Kc or Ks keeps 32
+    assert (steps[3]["deadwood"], steps[3]["best_deadwood"], steps[3]["cost"]) == (38, 32, 6)
+    assert steps[3]["best_discards"] == ["Kc", "Ks"]
+    # step 5: Ben's Qh is one of his best discards
+    assert steps[5]["cost"] == 0 and "Qh" in steps[5]["best_discards"]
+    assert steps[7]["kind"] == "knock" and steps[7]["cost"] == 0
+    shown = report["showdown"]
+    assert shown["knocker"] == {"player": 0, "deadwood": 10, "best_deadwood": 10,
+                                "points": 51, "best_points": 42, "cost": 0}
+    # Ben could have laid off 4s and then 5s (drawn at step 4) on A-2-3 of spades: 61 - 9
+    assert shown["defender"]["missed_layoffs"] == ["4s", "5s"]
+    assert (shown["defender"]["deadwood"], shown["defender"]["best_deadwood"]) == (61, 52)
+    assert shown["defender"]["cost"] == 9
+    ana, ben = report["summary"]
+    assert ana == {"player": "Ana", "deadwood_given_away": 6, "discards_off_best": 1,
+                   "missed_melds": 1, "missed_knocks": 0, "missed_gins": 0, "showdown_cost": 0}
+    assert ben["showdown_cost"] == 9 and ben["deadwood_given_away"] == 0
+
+
+def test_a_missed_gin_and_a_missed_knock():
+    gin = analyse(make_record(("As 2s 3s 7c 7d 7h 9d 9h 9c Kc", BEN.replace("4s", "4h")), "4s",
+                              actions=["draw discard", "knock As"]))
+    fact = gin["decisions"][0]
+    assert fact["gin_available"] is True and (fact["deadwood"], fact["cost"]) == (10, 10)
+    assert gin["summary"][0]["missed_gins"] == 1 and gin["outcome"] == "knock"
+
+    knock = analyse(make_record(
+        ("As 2s 3s 7c 7d 7h 9d 9h 9c 5c", "Ac 2c 3c 4d 5d 6d Jh Qh 2h 8s"), "Kd", "Kh",
+        actions=["pass", "pass", "draw stock", "discard Kh", "draw discard", "knock 8s"]))
+    missed = knock["decisions"][0]
+    assert missed["step"] == 3 and missed["knock_available"] == 5 and missed["cost"] == 0
+    assert "gin_available" not in missed
+    assert knock["summary"][0]["missed_knocks"] == 1
+    assert (knock["outcome"], knock["points"]) == ("knock", 3)
+
+
+def test_a_void_deal_has_no_showdown_and_a_match_adds_up_its_deals():
+    match = simulate_match(11, players=("random", "greedy"))
+    report = analyse(match)
+    assert len(report["deals"]) == len(match["deals"])
+    for key in SUMMARY_KEYS:
+        for seat in (0, 1):
+            assert report["summary"][seat][key] == sum(
+                deal["summary"][seat][key] for deal in report["deals"])
+    assert all((deal["showdown"] is None) == deal["void"] for deal in report["deals"])
+    # the greedy bot always discards its best card
+    assert report["summary"][1]["deadwood_given_away"] == 0
+
+
+def test_facts_are_consistent_on_simulated_deals():
+    for seed in range(40):
+        report = analyse(sk.simulate(seed, players=("random", "random")))
+        for fact in report["decisions"]:
+            if "cost" in fact:
+                assert fact["cost"] == fact["deadwood"] - fact["best_deadwood"] >= 0
+            if "passed_up" in fact:
+                assert fact["passed_up"]["card"] in fact["passed_up"]["meld"]
+
+
+def test_a_record_that_does_not_replay_is_refused_with_its_step():
+    record = make_record(("As 2s 3s 7c 7d 7h 9d 9h Kc 4d", BEN), "9c",
+                         actions=["pass", "discard 4d"])
+    with pytest.raises(sk.RecordError) as caught:
+        analyse(record)
+    assert caught.value.step == 1
