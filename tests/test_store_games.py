@@ -188,3 +188,35 @@ def test_import_an_engine_match_record(store):
     assert len(sheet["hands"]) == len(match["deals"])
     assert all(hand["kind"] == "record" for hand in sheet["hands"])
     assert sheet["over"] and sheet["status"] == "over"
+
+
+def test_names_are_stored_cleaned(store):
+    sheet, _ = games.create_game(store, ["  E\u0301mile ", "Ana María"])
+    assert store.game(sheet["id"])["players"] == ["\u00c9mile", "Ana María"]
+    assert sheet["players"] == ["\u00c9mile", "Ana María"]
+
+
+@pytest.mark.parametrize(("players", "words"), [
+    (["E\u0301mile", "\u00e9MILE"], "different names"),
+    (["Straße", "STRASSE"], "different names"),
+    (["Ana", "B\u202eob"], "player 2: a name may not hold"),
+    (["\x00", "Ben"], "player 1: a name may not hold"),
+    (["Ana", "x" * 41], "player 2: a name has at most 40"),
+])
+def test_names_that_are_one_player_or_could_deceive_are_refused(store, players, words):
+    with pytest.raises(RuleError, match=words) as error:
+        games.create_game(store, players)
+    assert error.value.field == "players"
+    with pytest.raises(RuleError):
+        games.import_game(store, {"players": players})
+    assert store.db.conn.execute("SELECT count(*) FROM games").fetchone()[0] == 0
+    assert store.db.conn.execute("SELECT count(*) FROM players").fetchone()[0] == 0
+
+
+def test_only_imported_games_are_marked_imported(store):
+    game_id, _ = new_game(store)
+    assert store.game(game_id)["imported"] is False
+    copy, _ = games.import_game(store, games.export_game(store, game_id))
+    assert store.game(copy["id"])["imported"] is True
+    match, _ = games.import_game(store, simulate_match(1))
+    assert store.game(match["id"])["imported"] is True
