@@ -29,10 +29,12 @@ fsynced) before it is acknowledged and survives a power cut as well as a
 killed process; NORMAL would be faster but may lose the last transactions
 on power loss. ``Storage(path, durable=False)`` turns syncing off
 (``synchronous = OFF``) for throwaway stores (unit tests): a crash of
-the machine may then lose or corrupt the file. A write SQLite cannot finish because the disk (or the
-file's page limit) is full raises :class:`StorageFull`, one that waited
-:data:`BUSY_TIMEOUT` for another writer raises :class:`StorageBusy`; either
-way SQLite has rolled the transaction back and nothing is half-written.
+the machine may then lose or corrupt the file.
+
+A write SQLite cannot finish because the disk (or the file's page limit)
+is full raises :class:`StorageFull`, one that waited :data:`BUSY_TIMEOUT`
+for another writer raises :class:`StorageBusy`; either way SQLite has
+rolled the transaction back and nothing is half-written.
 """
 
 from __future__ import annotations
