@@ -20,6 +20,8 @@ from typing import Any
 import marshmallow as ma
 from marshmallow import fields, validate
 
+from scorekeeper.errors import RuleError
+from scorekeeper.names import MAX_NAME_LENGTH, REFUSED_CHARACTERS, clean_name
 from scorekeeper.records import DEAL_FORMAT, MATCH_FORMAT
 from scorekeeper.rules import Rules
 from scorekeeper.sheet import OUTCOMES
@@ -31,9 +33,6 @@ MAX_CARDS_TEXT = 400
 
 MAX_LIST = 52
 """Most items in any list of cards, melds or layoffs."""
-
-MAX_NAME = 40
-"""Longest player name."""
 
 MAX_KEY = 200
 """Longest ``Idempotency-Key`` header."""
@@ -155,6 +154,31 @@ class RulesOption(fields.Field):
             return value
         raise ma.ValidationError("rules must be a preset name or an object of rule options"
                                  " (strings, whole numbers, true/false or null)")
+
+
+NAME_PATTERN = f"^[^{REFUSED_CHARACTERS}]*$"
+"""What a player name may hold, for the OpenAPI document (:func:`~scorekeeper.names.clean_name`)."""
+
+
+class PlayerName(fields.String):
+    """A player name, refused as :func:`~scorekeeper.names.clean_name` refuses it.
+
+    The name is passed on as sent (the domain cleans it); the message is
+    the domain's, the field the name's place in the request (``players.1``).
+    """
+
+    def __init__(self, **kwargs: Any):
+        kwargs["metadata"] = {"minLength": 1, "maxLength": MAX_NAME_LENGTH,
+                              "pattern": NAME_PATTERN, **kwargs.get("metadata", {})}
+        super().__init__(validate=validate.Length(1, MAX_NAME_LENGTH), **kwargs)
+
+    def _deserialize(self, value: Any, attr: str | None, data: Any, **kwargs: Any) -> Any:
+        name = super()._deserialize(value, attr, data, **kwargs)
+        try:
+            clean_name(name)
+        except RuleError as error:
+            raise ma.ValidationError(str(error)) from None
+        return name
 
 
 class Strict(ma.Schema):
@@ -330,7 +354,7 @@ class HandRequest(Strict):
 class GameRequest(Strict):
     """``POST /games``: who plays, under which rules, who deals first, the stake."""
 
-    players = fields.List(fields.String(validate=validate.Length(1, MAX_NAME)), required=True,
+    players = fields.List(PlayerName(), required=True,
                           validate=validate.Length(2, 2),
                           metadata={"description": "The two players' names."})
     rules = RulesOption(load_default=None, allow_none=True)
@@ -349,7 +373,7 @@ class ImportRequest(GameRequest):
     ``gin-rummy-match/1``) has players, rules and deals.
     """
 
-    players = fields.List(fields.String(validate=validate.Length(1, MAX_NAME)),
+    players = fields.List(PlayerName(),
                           validate=validate.Length(2, 2))
     format = fields.String(validate=validate.OneOf([EXPORT_FORMAT, MATCH_FORMAT]))
     version = fields.Integer(strict=True, validate=validate.OneOf([EXPORT_VERSION]))
@@ -588,6 +612,9 @@ class Stats(ma.Schema):
     undercuts = fields.Integer(required=True)
     points = fields.Integer(required=True)
     average_hand = fields.Float(required=True, allow_none=True)
+    imported_games = fields.Integer(required=True, metadata={
+        "description": "Imported games of the player's, left out of every count above"
+                       " (their hands were not entered under an edit token)."})
     head_to_head = fields.List(fields.Nested(HeadToHead), required=True)
 
 

@@ -22,6 +22,7 @@ from werkzeug.routing import BaseConverter
 from scorekeeper import replay
 from scorekeeper.knock import verify_knock
 from scorekeeper.melds import meld_report
+from scorekeeper.names import MAX_NAME_LENGTH
 from scorekeeper.store import games
 from scorekeeper.store.base import Stale
 from scorekeeper.store.stats import player_stats
@@ -67,15 +68,18 @@ def game_id_schema(converter: GameIdConverter) -> dict:
 
 
 class PlayerNameConverter(BaseConverter):
-    """The ``<player:...>`` path converter: 1 to :data:`~api.schemas.MAX_NAME` characters."""
+    """The ``<player:...>`` path converter: 1 to
+    :data:`~scorekeeper.names.MAX_NAME_LENGTH` characters."""
 
-    regex = f"[^/]{{1,{s.MAX_NAME}}}"
+    regex = f"[^/]{{1,{MAX_NAME_LENGTH}}}"
 
 
 def player_name_schema(converter: PlayerNameConverter) -> dict:
     """The OpenAPI schema of a player name path parameter."""
-    return {"type": "string", "minLength": 1, "maxLength": s.MAX_NAME,
-            "description": "A player's name (any letter case)."}
+    return {"type": "string", "minLength": 1, "maxLength": MAX_NAME_LENGTH,
+            "pattern": s.NAME_PATTERN,
+            "description": "A player's name, matched as the store matches names: letter case,"
+                           " spaces around it and how accents are encoded do not count."}
 
 
 def etag(version: int) -> str:
@@ -310,7 +314,13 @@ class PlayerStats(MethodView):
     """A player's record."""
 
     @blp.response(200, s.Stats)
-    @refusals(404)
+    @refusals(404, 422)
     def get(self, name):
-        """Games, wins, hands won, gins, undercuts, average hand and head-to-head."""
+        """Games, wins, hands won, gins, undercuts, average hand and head-to-head.
+
+        Only games whose hands were entered under an edit token count;
+        ``imported_games`` says how many imported games were left out. A
+        name that no player could have (a control character, only spaces)
+        is refused with 422 naming ``name``.
+        """
         return jsonify(player_stats(get_storage(), name))

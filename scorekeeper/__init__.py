@@ -10,8 +10,8 @@ in ``api/`` only parses, calls these functions and renders.
 10
 """
 
-from .bots import simulate
 from .analysis import analyse
+from .bots import simulate
 from .cards import Card, parse_cards
 from .engine import Deal
 from .errors import CardError, RecordError, RuleError, ScorekeeperError
@@ -21,7 +21,6 @@ from .records import replay
 from .rules import Rules
 
 __all__ = [
-    "analyse",
     "Card",
     "CardError",
     "Deal",
@@ -30,6 +29,7 @@ __all__ = [
     "Rules",
     "ScorekeeperError",
     "all_melds",
+    "analyse",
     "arrangements",
     "deadwood",
     "discard_options",

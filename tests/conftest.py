@@ -1,4 +1,5 @@
-"""Shared fixtures: a real gunicorn on loopback for the tests that need a live server."""
+"""Shared fixtures: a real gunicorn on loopback for the tests that need a live server, and a
+non-durable store in a real SQLite file for unit tests."""
 
 from __future__ import annotations
 
@@ -6,6 +7,7 @@ import pytest
 import requests
 
 from api.server import spawn, stop
+from scorekeeper.store.sqlite import Storage
 
 LIVE_WORKERS = 4
 """gunicorn workers of the shared live server (2 threads each)."""
@@ -37,3 +39,12 @@ def live(tmp_path_factory):
         yield Live(url, db)
     finally:
         assert stop(process) == 0
+
+
+@pytest.fixture
+def store(tmp_path):
+    """A store in a real SQLite file that does not sync (``durable=False``): for unit tests.
+
+    The server and the durability tests open their stores durable (``synchronous = FULL``).
+    """
+    return Storage(tmp_path / "games.db", durable=False)

@@ -16,6 +16,7 @@ import schemathesis
 from api import create_app
 from scorekeeper import simulate
 from scorekeeper.bots import simulate_match
+from scorekeeper.names import MAX_NAME_LENGTH
 
 KNOCK = {"knocker": "As 2s 3s 7c 7d 7h 9d Td Jd 2c",
          "defender": "4s 5s 6s 8c 8d 8h Kd Qd Jh Th"}
@@ -421,6 +422,52 @@ def test_player_stats(call, game):
     error_of(call("GET", "/api/v1/players/nobody/stats"), 404, "not_found", "name")
 
 
+@pytest.mark.parametrize(("name", "shown"), [
+    ("Ana\u202eroB", "U+202E"),   # RIGHT-TO-LEFT OVERRIDE: would show "Ana" + "Bor"
+    ("Ana\x00", "U+0000"),
+    ("Ana\r\nBen", "U+000D"),
+    ("A\u200dna", "U+200D"),      # ZERO WIDTH JOINER: looks like "Ana"
+])
+def test_names_that_could_deceive_are_refused(call, app, name, shown):
+    for path in ("/api/v1/games", "/api/v1/games/import"):
+        for players, field in (([name, "Cy"], "players.0"), (["Cy", name], "players.1")):
+            error = error_of(call("POST", path, json={"players": players}), 422, None, field)
+            assert shown in error["message"]
+    with sqlite3.connect(app.config["DATABASE"]) as db:
+        assert db.execute("SELECT count(*) FROM games").fetchone()[0] == 0
+        assert db.execute("SELECT count(*) FROM players").fetchone()[0] == 0
+
+
+def test_names_are_one_player_however_written(call):
+    for players in (["Ana", "E\u0301mile"], ["ANA ", "\u00e9mile"], ["Straße", "ana"]):
+        assert call("POST", "/api/v1/games", json={"players": players}).status_code == 201
+    for spelling in ("Ana", "ANA", "Ana%20", "%20ana", "\u00c9MILE", "E\u0301mile"):
+        stats = call("GET", f"/api/v1/players/{spelling}/stats")
+        assert stats.status_code == 200, spelling
+        assert stats.json["games"] == (3 if "n" in spelling.lower() else 2)
+    assert call("GET", "/api/v1/players/STRASSE/stats").json["name"] == "Straße"
+    error_of(call("POST", "/api/v1/games", json={"players": ["\u00c9mile", "E\u0301MILE"]}),
+             422, "rule", "players")
+    error_of(call("GET", "/api/v1/players/Ana%E2%80%AE/stats"), 422, "rule", "name")
+    error_of(call("GET", "/api/v1/players/%20%20/stats"), 422, "rule", "name")
+
+
+def test_an_import_does_not_change_anyones_record(call, game):
+    game_id, auth = game
+    call("POST", f"/api/v1/games/{game_id}/hands", json=quick(0, 0, 30), headers=auth)
+    before = call("GET", "/api/v1/players/Ana/stats").json
+    assert (before["games"], before["hands_won"], before["imported_games"]) == (1, 1, 0)
+    # anyone may import a game without a token: here a finished loss for Ana
+    loss = {"players": ["Ana", "Ben"], "rules": {"target": 50},
+            "hands": [quick(1, 0, 30)]}  # Ben gins: 55, over
+    imported = call("POST", "/api/v1/games/import", json=loss)
+    assert imported.status_code == 201 and imported.json["game"]["status"] == "over"
+    after = call("GET", "/api/v1/players/Ana/stats").json
+    assert after == {**before, "imported_games": 1}
+    ben = call("GET", "/api/v1/players/Ben/stats").json
+    assert (ben["wins"], ben["hands_won"], ben["imported_games"]) == (0, 0, 1)
+
+
 def test_the_openapi_document(call):
     spec = call.client.get("/api/openapi.json").json
     assert spec["openapi"].startswith("3.")
@@ -434,5 +481,9 @@ def test_the_openapi_document(call):
     assert hands["security"] == [{"bearerAuth": []}]
     assert {"Idempotency-Key", "If-Match", "Prefer"} <= {p["name"] for p in hands["parameters"]}
     assert "ETag" in hands["responses"]["201"]["headers"]
+    stats = spec["components"]["schemas"]["Stats"]
+    assert "imported_games" in stats["required"]
+    players = spec["components"]["schemas"]["GameRequest"]["properties"]["players"]["items"]
+    assert players["maxLength"] == MAX_NAME_LENGTH and "\u202e" in players["pattern"]
     assert all("default" not in op["responses"] for path in spec["paths"].values()
                for op in path.values() if isinstance(op, dict))

@@ -11,6 +11,7 @@ from __future__ import annotations
 import html
 import json
 import re
+import sqlite3
 
 import pytest
 
@@ -21,6 +22,7 @@ from api.pad import labels as pad_labels
 from api.pad import replay as pad_replay
 from api.pad import views as pad_views
 from scorekeeper.errors import RuleError
+from scorekeeper.names import MAX_NAME_LENGTH
 from scorekeeper.rules import Rules
 
 ANA = "As 2s 3s 4c 4d 4h 9d Td Jd 2c".split()
@@ -309,18 +311,19 @@ def test_rules_from_form_follows_the_chosen_preset_without_javascript():
 def test_showdown_view_and_what_could_be_laid_off():
     result = sk.verify_knock(ANA, BOR)
     view = pad_views.showdown_view(result, ["Ana", "Bor"])
-    assert view["headline"] == "Ana knocks and scores 1."
+    assert view["headline"] == "<bdi>Ana</bdi> knocks and scores 1."  # names isolated
     assert view["breakdown"] == "1 deadwood difference = 1"
     possible = {(x["card"]["code"], x["meld"][0]["code"]) for x in view["could_lay_off"]}
     assert possible == {("4s", "4c"), ("4s", "As"), ("5s", "As"), ("6s", "As")}
     undercut = pad_views.showdown_view(sk.verify_knock(
         "As 2s 3s 4c 4d 4h 9d Td Jd Tc", "5c 5d 5h 7c 8c 9c Kh Qh Jh 2d"), ["Ana", "Bor"])
-    assert undercut["outcome"] == "undercut" and "Undercut! Bor scores" in undercut["headline"]
+    assert undercut["outcome"] == "undercut"
+    assert "Undercut! <bdi>Bor</bdi> scores" in undercut["headline"]
     # /check names the players "the knocker" and "the defender": a sentence starts capitalised
     gin = pad_views.showdown_view(sk.verify_knock(
         "As 2s 3s 4c 5c 6c 7d 8d 9d Td", "Ac Ad Ah 2h 3h 4h 5h 6h 7h 8h"),
         ["the knocker", "the defender"])
-    assert gin["headline"] == "Gin! The knocker scores 25."
+    assert gin["headline"] == "Gin! <bdi>The knocker</bdi> scores 25."
 
 
 def test_chart_geometry():
@@ -364,3 +367,54 @@ def test_replay_steps_of_a_simulated_deal():
     shouted = {**record, "actions": [re.sub(r"\bT([cdhs])$", r"10\1", a).upper()
                                      for a in record["actions"]]}
     assert [s["text"] for s in pad_replay.replay_steps(shouted)] == [s["text"] for s in steps]
+
+
+@pytest.mark.parametrize(("name", "shown"), [
+    ("Ana\u202eroB", "U+202E (RIGHT-TO-LEFT OVERRIDE)"),
+    ("A\u200dna", "U+200D (ZERO WIDTH JOINER)"),
+    ("Ana\r\nBor", "U+000D"),
+])
+def test_the_start_form_refuses_a_deceiving_name_next_to_its_field(client, tmp_path, name,
+                                                                   shown):
+    response = client.post("/games", data={"csrf_token": token(client), "player_0": "Cy",
+                                           "player_1": name, "preset": "standard",
+                                           "options_for": "standard", "dealer": "0"})
+    assert response.status_code == 422
+    page = response.get_data(as_text=True)
+    error = re.search(r'<p class="error" id="err-player_1" role="alert">([^<]*)</p>', page)
+    assert error and shown in html.unescape(error.group(1))
+    assert 'id="err-player_0"' not in page
+    with sqlite3.connect(tmp_path / "pad.db") as db:  # no game was started
+        assert db.execute("SELECT count(*) FROM games").fetchone()[0] == 0
+
+
+def test_the_start_form_takes_names_as_one_player_would(client):
+    response = client.post("/games", data={"csrf_token": token(client), "player_0": "E\u0301mile",
+                                           "player_1": "\u00c9MILE ", "preset": "standard",
+                                           "options_for": "standard", "dealer": "0"})
+    assert response.status_code == 422 and "need different names" in response.get_data(
+        as_text=True)
+    limit = f'maxlength="{MAX_NAME_LENGTH}"'
+    assert limit in client.get("/").get_data(as_text=True)
+
+
+def test_every_name_on_the_pages_is_isolated(client):
+    rtl, other = "\u05e9\u05e8\u05d4 1", "Bor <b>"  # Hebrew "Sara 1"; markup stays text
+    game = start(client, stake="0.10", player_0=rtl, player_1=other)
+    for _ in range(3):
+        quick(client, game, 1, "gin", 0, 10)
+    page = client.get(game).get_data(as_text=True)
+    bare = re.sub(r"<bdi>[^<]*</bdi>", "", page)
+    for shown in (rtl, html.escape(other)):
+        assert f"<bdi>{shown}</bdi>" in page
+        # outside <bdi>: only in attributes and the page title (isolated there)
+        outside = [m.start() for m in re.finditer(re.escape(shown), bare)]
+        for at in outside:
+            context = bare[max(0, at - 120):at]
+            assert ('aria-label="' in context or "<desc" in context
+                    or bare[at - 1] == "\u2068"), bare[at - 120:at + 40]
+    assert "<title>\u2068" + rtl + "\u2069 vs \u2068" + html.escape(other) in page
+    assert "<bdi>Bor &lt;b&gt;</bdi> went gin: 35" in page
+    assert "<bdi>" + rtl + "</bdi> pays <bdi>Bor &lt;b&gt;</bdi>" in page
+    detail = client.get(game + "/hands/1").get_data(as_text=True)
+    assert "<bdi>Bor &lt;b&gt;</bdi> went out" in detail and f"<bdi>{rtl}</bdi> 0" in detail

@@ -20,6 +20,7 @@ from scorekeeper.cards import parse_card
 from scorekeeper.engine import cut_for_dealer
 from scorekeeper.errors import CardError, RecordError, RuleError, ScorekeeperError
 from scorekeeper.knock import verify_knock
+from scorekeeper.names import clean_name, name_key
 from scorekeeper.records import DEAL_FORMAT
 from scorekeeper.rules import PRESETS, Rules
 from scorekeeper.store.hands import MAX_DEADWOOD
@@ -161,7 +162,9 @@ def game_from_form(form: Mapping[str, Any], rng: Any = None
 
     Returns ``({"players", "rules" (a Rules), "dealer", "stake"}, errors)``
     where ``errors`` maps form fields (``player_0``, ``player_1``, an
-    option name, ``dealer``, ``stake``) to messages for players; the
+    option name, ``dealer``, ``stake``) to messages for players (a name
+    is refused as :func:`~scorekeeper.names.clean_name` refuses it, and the
+    two must be different players by :func:`~scorekeeper.names.name_key`); the
     settings are only complete when ``errors`` is empty. ``dealer`` may be
     ``cut``: the cut of the rules' ``first_dealer`` option picks the dealer
     (:func:`~scorekeeper.engine.cut_for_dealer`, drawing from ``rng``, by
@@ -170,13 +173,16 @@ def game_from_form(form: Mapping[str, Any], rng: Any = None
     import secrets
 
     errors: dict[str, str] = {}
-    names = [str(form.get(f"player_{i}", "")).strip() for i in (0, 1)]
-    for i, name in enumerate(names):
-        if not name:
-            errors[f"player_{i}"] = "Type a name for this player."
-        elif len(name) > 40:
-            errors[f"player_{i}"] = "Keep the name under 40 letters."
-    if names[0] and names[0].casefold() == names[1].casefold():
+    names = []
+    for i in (0, 1):
+        raw = str(form.get(f"player_{i}", ""))
+        try:
+            names.append(clean_name(raw))
+        except RuleError as error:
+            names.append(raw.strip())
+            errors[f"player_{i}"] = ("Type a name for this player." if not raw.strip()
+                                     else friendly(error))
+    if not errors and name_key(names[0]) == name_key(names[1]):
         errors["player_1"] = "The two players need different names."
     rules = None
     try:

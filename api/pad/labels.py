@@ -4,17 +4,48 @@ A card has a label (``10♠``), a name for screen readers (``ten of spades``)
 and a place in the 4 x 13 tap grid; an error from the domain is reworded
 for the player who caused it (:func:`friendly`). The other ``pad_`` modules
 and ``api/pad.py`` write cards and errors only through these.
+
+Player names are written isolated, so that a name in a right-to-left
+script (or any name) can never reorder the text around it: in HTML in a
+``<bdi>`` element (:func:`bdi`, also the templates' ``bdi`` filter), in
+displayed plain text (a page title, a tooltip) between U+2068 FIRST STRONG
+ISOLATE and U+2069 POP DIRECTIONAL ISOLATE (:func:`isolated`, the
+``isolated`` filter). Text that is read out but never laid out (an
+``aria-label``, an SVG ``<desc>``) keeps the bare name.
 """
 
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
 from typing import Any
+
+from markupsafe import Markup
 
 from scorekeeper.cards import DECK, RANKS, SUIT_NAMES, SUIT_SYMBOLS, parse_card, parse_cards
 
 GRID_SUITS = "shdc"
 """Row order of the card grid: spades, hearts, diamonds, clubs (colours alternate)."""
+
+
+def bdi(name: str) -> Markup:
+    """A name for HTML: ``<bdi>name</bdi>``, the name escaped."""
+    return Markup("<bdi>{}</bdi>").format(name)
+
+
+def isolated(name: str) -> str:
+    """A name for plain text: between FIRST STRONG ISOLATE and POP DIRECTIONAL ISOLATE."""
+    return f"\u2068{name}\u2069"
+
+
+def game_title(names: Sequence[str]) -> str:
+    """A game's plain-text title (a page's ``<title>``): ``Ana vs Bor``, names isolated."""
+    return " vs ".join(isolated(name) for name in names)
+
+
+def capfirst(text: str) -> str:
+    """The text with its first letter capitalised (a generic label that starts a sentence)."""
+    return text[:1].upper() + text[1:]
 
 
 def card_info(card: Any) -> dict[str, str]:

@@ -10,12 +10,14 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
+from markupsafe import Markup
+
 from scorekeeper.engine import DRAW_DISCARD, SHOWDOWN, parse_action
 from scorekeeper.errors import RecordError
 from scorekeeper.melds import deadwood
 from scorekeeper.records import DEAL_FORMAT, load_deal, play_steps
 
-from .labels import GRID_SUITS, card_info, cards_info, friendly
+from .labels import GRID_SUITS, bdi, card_info, cards_info, friendly
 from .views import showdown_view
 
 _VERB_WORDS = {"pass": "passes", "draw stock": "draws from the stock",
@@ -29,10 +31,11 @@ def replay_steps(record: Any, names: Sequence[str] | None = None,
 
     Step 0 is the deal; each later step follows one action; the last is the
     showdown (or the void hand). Each step is ``{"n", "text" (what just
-    happened), "hands": [{"name", "cards", "count", "deadwood", "to_act"}],
-    "upcard", "pile" (bottom first), "top", "stock", "new" (card codes
-    that just moved), "showdown" (a :func:`~api.pad.views.showdown_view`
-    on the last step), "void"}``. ``names`` label the players (default: the
+    happened, HTML: the names in ``<bdi>``), "hands": [{"name", "cards",
+    "count", "deadwood", "to_act"}], "upcard", "pile" (bottom first),
+    "top", "stock", "new" (card codes that just moved), "showdown" (a
+    :func:`~api.pad.views.showdown_view` on the last step), "void"}``.
+    ``names`` label the players (default: the
     record's); with ``rules`` (a stored game's) the record is replayed under
     the game's rules and players, as :func:`~scorekeeper.store.hands.evaluate_hand`
     scored it. Raises :class:`RecordError` like :func:`~scorekeeper.replay`,
@@ -58,9 +61,9 @@ def replay_steps(record: Any, names: Sequence[str] | None = None,
                 "stock": deal.stock_left, "new": list(moved), "showdown": None, "void": False,
                 "knock_limit": deal.knock_limit}
 
-    steps = [snapshot(0, f"{labels[deal.dealer]} deals. The upcard is"
-                         f" {card_info(deal.upcard)['label']}; {labels[1 - deal.dealer]}"
-                         " may take it or pass.", ())]
+    steps = [snapshot(0, Markup("{} deals. The upcard is {}; {} may take it or pass.").format(
+        bdi(labels[deal.dealer]), card_info(deal.upcard)["label"],
+        bdi(labels[1 - deal.dealer])), ())]
     held = [{c.code for c in deal.hand(p)} for p in (0, 1)]
     try:
         for step, action, player in play_steps(deal, actions, declared):
@@ -118,10 +121,10 @@ def _in_players_words(error: RecordError, actions: Sequence[Any]) -> RecordError
     return RecordError(lead + friendly(RecordError(detail)), step=step, field="record")
 
 
-def _action_text(name: str, action: str, drawn: set[str]) -> str:
-    """What one (legal, so parseable) action did, in a sentence (``Ana takes 7♥.``)."""
+def _action_text(name: str, action: str, drawn: set[str]) -> Markup:
+    """What one (legal, so parseable) action did, in a sentence (``Ana takes 7♥.``; HTML)."""
     verb, card = parse_action(action)
-    text = f"{name} {_VERB_WORDS[verb]}"
+    text = Markup("{} {}").format(bdi(name), _VERB_WORDS[verb])
     if verb == DRAW_DISCARD:
         text += " " + card_info(next(iter(drawn)))["label"] if drawn else " the discard"
     if card is not None:

@@ -38,6 +38,7 @@ from marshmallow import ValidationError
 from werkzeug.exceptions import HTTPException, InternalServerError
 
 from scorekeeper.errors import RecordError, ScorekeeperError
+from scorekeeper.names import MAX_NAME_LENGTH
 from scorekeeper.rules import PRESETS, Rules
 from scorekeeper.store import games
 from scorekeeper.store.base import Conflict, NotFound, StorageBusy, StorageError, StorageFull
@@ -80,9 +81,9 @@ def _globals() -> dict[str, Any]:
     return {"csrf_field": web.csrf_field, "four_colour": web.four_colour()}
 
 
-@bp.app_template_filter("capfirst")
-def _capfirst(text: str) -> str:
-    return text[:1].upper() + text[1:]
+bp.add_app_template_filter(pad_labels.capfirst, "capfirst")
+bp.add_app_template_filter(pad_labels.bdi, "bdi")
+bp.add_app_template_filter(pad_labels.isolated, "isolated")
 
 
 @bp.errorhandler(HTTPException)
@@ -168,6 +169,7 @@ def _start_page(form: dict, errors: dict, status: int = 200):
         if field["name"] in form:
             field["value"] = form[field["name"]]
     return _render("pad/start.html", status, form=values, errors=errors, fields=fields,
+                   max_name=MAX_NAME_LENGTH,
                    presets=list(PRESETS), notes=pad_forms.PRESET_NOTES,
                    preset_values=pad_forms.preset_values(), options_for=preset,
                    recent=_recent_games())
@@ -187,7 +189,7 @@ def _recent_games() -> list[dict]:
         if web.can_edit(game):
             found.append(game)
     found.sort(key=lambda g: g["updated"], reverse=True)
-    return [{"id": g["id"], "title": " vs ".join(g["players"]), "status": g["status"]}
+    return [{"id": g["id"], "players": g["players"], "status": g["status"]}
             for g in found[:8]]
 
 
@@ -300,7 +302,7 @@ def _hand_page(game_id: str, sheet: dict, n: int | None, mode: str, form: dict,
                    needs_upcard=rules.oklahoma or rules.spade_doubles,
                    straight=rules.knock_limit == 0 and not rules.oklahoma,
                    knock_limit=rules.knock_limit, preview=preview,
-                   title=f"{names[0]} vs {names[1]}",
+                   title=pad_labels.game_title(names),
                    next_dealer=names[sheet["next_dealer"]])
 
 
@@ -439,7 +441,7 @@ def hand(game_id: str, n: int):
     return _render("pad/hand_detail.html", sheet=sheet, record=record, view=view, n=n,
                    game_id=game_id, editable=web.can_edit(_game_row(game_id)),
                    done=request.args.get("done"),
-                   title=f"{sheet['players'][0]} vs {sheet['players'][1]}")
+                   title=pad_labels.game_title(sheet["players"]))
 
 
 # ----------------------------------------------------------------------------- replay

@@ -12,12 +12,14 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
+from markupsafe import Markup
+
 from scorekeeper.cards import mask_cards, parse_cards
 from scorekeeper.knock import layoff_options
 from scorekeeper.melds import arrangements, hand_mask
 from scorekeeper.rules import Rules
 
-from .labels import card_info, cards_info
+from .labels import bdi, capfirst, card_info, cards_info, game_title
 
 OUTCOME_LABELS = {"knock": "knock", "gin": "gin", "big_gin": "big gin",
                   "undercut": "undercut", "void": "void"}
@@ -53,7 +55,7 @@ def sheet_view(sheet: Mapping[str, Any]) -> dict[str, Any]:
         "next_dealer": names[sheet["next_dealer"]], "chart": chart(sheet),
         "stake": None if sheet.get("stake") is None else f"{sheet['stake']:g}",
         "result": None, "columns": [],
-        "title": f"{names[0]} vs {names[1]}",
+        "title": game_title(names),
         "rules_line": rules_summary(rules),
     }
     if hollywood:
@@ -118,13 +120,15 @@ def _table(rows: Sequence[Mapping[str, Any]]) -> list[dict[str, Any]]:
             for label in labels]
 
 
-def _settlement(settlement: Mapping[str, Any] | None, names: Sequence[str]) -> str | None:
+def _settlement(settlement: Mapping[str, Any] | None, names: Sequence[str]
+                ) -> Markup | None:
     if not settlement:
         return None
     if settlement["amount"] == 0:
-        return "Nobody pays anything."
-    return (f"{names[settlement['payer']]} pays {names[settlement['payee']]}"
-            f" {_money(settlement['amount'])}.")
+        return Markup("Nobody pays anything.")
+    return Markup("{} pays {} {}.").format(bdi(names[settlement["payer"]]),
+                                           bdi(names[settlement["payee"]]),
+                                           _money(settlement["amount"]))
 
 
 def _money(amount: float) -> str:
@@ -198,13 +202,15 @@ def showdown_view(showdown: Mapping[str, Any], names: Sequence[str]) -> dict[str
     outcome = showdown["outcome"]
     winner = knocker if showdown["winner"] == "knocker" else defender
     if outcome == "undercut":
-        headline = f"Undercut! {defender[:1].upper()}{defender[1:]} scores {showdown['points']}."
+        headline = Markup("Undercut! {} scores {}.").format(bdi(capfirst(defender)),
+                                                            showdown["points"])
     elif outcome in ("gin", "big_gin"):
-        headline = f"{OUTCOME_LABELS[outcome].capitalize()}! {knocker[:1].upper()}{knocker[1:]}" \
-                   f" scores {showdown['points']}."
+        headline = Markup("{}! {} scores {}.").format(OUTCOME_LABELS[outcome].capitalize(),
+                                                      bdi(capfirst(knocker)),
+                                                      showdown["points"])
     else:
-        headline = f"{knocker} knocks and scores {showdown['points']}."
-    headline = headline[:1].upper() + headline[1:]
+        headline = Markup("{} knocks and scores {}.").format(bdi(capfirst(knocker)),
+                                                             showdown["points"])
     laid = [{"card": card_info(x["card"]), "meld": cards_info(x["meld"])} for x in d["layoffs"]]
     laid_codes = {x["card"] for x in d["layoffs"]}
     possible = could_lay_off(showdown)
@@ -242,15 +248,14 @@ def could_lay_off(showdown: Mapping[str, Any]) -> list[dict[str, Any]]:
     return found
 
 
-def describe_hand(hand: Mapping[str, Any], names: Sequence[str]) -> str:
-    """One line for the hand list: ``Ana knocked: 12`` / ``Bor undercut Ana: 29``."""
+def describe_hand(hand: Mapping[str, Any], names: Sequence[str]) -> Markup:
+    """One line for the hand list: ``Ana knocked: 12`` / ``Bor undercut Ana: 29`` (HTML)."""
     if hand.get("void"):
-        return "Void hand: nobody scores"
-    winner, loser = names[hand["winner"]], names[hand["loser"]]
-    outcome = hand["outcome"]
-    verb = {"knock": f"{winner} knocked", "gin": f"{winner} went gin",
-            "big_gin": f"{winner} went big gin", "undercut": f"{winner} undercut {loser}"}
-    return f"{verb.get(outcome, winner)}: {hand['points']}"
+        return Markup("Void hand: nobody scores")
+    verb = {"knock": "{w} knocked", "gin": "{w} went gin", "big_gin": "{w} went big gin",
+            "undercut": "{w} undercut {l}"}
+    return Markup(verb.get(hand["outcome"], "{w}") + ": {points}").format(
+        w=bdi(names[hand["winner"]]), l=bdi(names[hand["loser"]]), points=hand["points"])
 
 
 def badge(hand: Mapping[str, Any]) -> str:

@@ -4,7 +4,8 @@
 (one SQLite file, the embedded default) implements it, and any other
 backend that does is a drop-in: the services and the web layer only call
 these methods. Games are returned as dicts ``{"id", "players", "rules",
-"dealer", "stake", "created", "updated", "status", "token_hash"}`` and log
+"dealer", "stake", "created", "updated", "status", "token_hash",
+"imported"}`` and log
 entries as ``{"seq", "kind", "payload", "result", "idempotency_key",
 "created"}`` with JSON decoded. The refusals every backend raises are
 defined here.
@@ -93,15 +94,22 @@ class Store(Protocol):
         """The game and its log read in one transaction (a consistent snapshot)."""
 
     def player(self, name: str) -> dict:
-        """The player called ``name`` as ``{"id", "name", "created"}``; raises :class:`NotFound`."""
+        """The player called ``name`` as ``{"id", "name", "created"}``; raises :class:`NotFound`.
+
+        Names are matched by :func:`~scorekeeper.names.name_key`.
+        """
 
     def games_of(self, name: str) -> list[tuple[dict, list[dict]]]:
         """Every game the player ``name`` sits in, oldest first, each with its log."""
 
     def create_game(self, *, game_id: str, players: Sequence[str], rules: dict, dealer: int,
                     stake: float | None, token_hash: str, status: str = "active",
-                    entries: Sequence[tuple[str, Any, Any]] = ()) -> dict:
-        """Store a new game, its players and ``entries`` (log rows) in one transaction."""
+                    entries: Sequence[tuple[str, Any, Any]] = (),
+                    imported: bool = False) -> dict:
+        """Store a new game, its players and ``entries`` (log rows) in one transaction.
+
+        ``imported`` marks a game made by an import (left out of stats).
+        """
 
     def append(self, game_id: str, kind: str, payload: Any, decide: Decide, *,
                idempotency_key: str | None = None,

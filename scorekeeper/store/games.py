@@ -18,8 +18,11 @@ Choices: games are for two players (the hand inputs name the knocker as
 seat 0 or 1; Hollywood scoring included). A hand after the end of the
 game is refused, and so is a correction that would end the game before
 its last hand (undo the later hands first); an undo or a correction may
-reopen a finished game. Player names are trimmed and must differ in more
-than letter case (stats match names case-insensitively).
+reopen a finished game. Player names are cleaned by
+:func:`~scorekeeper.names.clean_name` and must be two players (different
+:func:`~scorekeeper.names.name_key`: stats match names by it). A game made
+by :func:`import_game` is stored as ``imported``: its hands were not entered
+under an edit token at the table, so stats leave it out.
 """
 
 from __future__ import annotations
@@ -31,6 +34,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from ..errors import RecordError, RuleError, ScorekeeperError
+from ..names import clean_name, name_key
 from ..records import DEFAULT_PLAYERS, MATCH_FORMAT
 from ..rules import Rules
 from ..sheet import score_sheet
@@ -113,13 +117,25 @@ def _status(sheet: Mapping) -> str:
 
 def check_new_game(players: Any, rules: Any = None, dealer: Any = 0,
                    stake: Any = None) -> tuple[list[str], dict]:
-    """Validate a new game's settings; returns the trimmed names and the rules snapshot."""
+    """Validate a new game's settings; returns the cleaned names and the rules snapshot.
+
+    Each name goes through :func:`~scorekeeper.names.clean_name`; a refused
+    name is reported as field ``players``, the message saying which player
+    (the API's schema, checked first, names ``players.<i>``).
+    """
     if (isinstance(players, str) or not isinstance(players, Sequence)
             or len(players) != 2 or not all(isinstance(p, str) for p in players)):
         raise RuleError("players must be a list of two names", option="players")
-    names = [p.strip() for p in players]
-    if names[0] and names[0].casefold() == names[1].casefold():
-        raise RuleError("player names must be distinct (letter case aside)", option="players")
+    names = []
+    for i, name in enumerate(players):
+        try:
+            names.append(clean_name(name, field="players"))
+        except RuleError as error:
+            error.args = (f"player {i + 1}: {error}",)
+            raise
+    if name_key(names[0]) == name_key(names[1]):
+        raise RuleError("the two players need different names (letter case, and how an"
+                        " accent is encoded, do not count)", option="players")
     snapshot = Rules.from_dict(rules).to_dict()
     score_sheet([], players=names, rules=snapshot, dealer=dealer, stake=stake)
     return names, snapshot
@@ -315,5 +331,5 @@ def import_game(store: Store, record: Mapping) -> tuple[dict, str]:
     stored = store.create_game(
         game_id=secrets.token_urlsafe(12), players=names, rules=snapshot,
         dealer=game["dealer"], stake=game["stake"], token_hash=hash_token(token),
-        status=_status(_score(game, results)), entries=entries)
+        status=_status(_score(game, results)), entries=entries, imported=True)
     return game_sheet(stored, store.log(stored["id"])), token

@@ -9,10 +9,12 @@ write transactions are plain SQL.
 
 Tables:
 
-* ``players``: one row per player name (names compare case-insensitively).
+* ``players``: one row per player: the name as first written and its
+  ``name_key`` (:func:`~scorekeeper.names.name_key`, unique: lookups go by it).
 * ``games``: id (random, not guessable), players (JSON list), the full rules
   snapshot (JSON), first dealer, stake, created, status (``active`` or
-  ``over``, kept in step with the log) and the SHA-256 hash of the edit token.
+  ``over``, kept in step with the log), the SHA-256 hash of the edit token
+  and ``imported`` (true for a game made by ``games.import_game``).
 * ``game_players``: which player sits in which seat of a game (for stats).
 * ``hands``: the log. One row per submitted entry: game, sequence number
   (1, 2, ...), kind, the submitted payload (JSON), the computed result
@@ -26,10 +28,14 @@ leaves nothing behind. Connections are per thread and per process.
 Durability: ``synchronous = FULL``, so a write is on the disk (the WAL is
 fsynced) before it is acknowledged and survives a power cut as well as a
 killed process; NORMAL would be faster but may lose the last transactions
-on power loss. A write SQLite cannot finish because the disk (or the
-file's page limit) is full raises :class:`StorageFull`, one that waited
-:data:`BUSY_TIMEOUT` for another writer raises :class:`StorageBusy`; either
-way SQLite has rolled the transaction back and nothing is half-written.
+on power loss. ``Storage(path, durable=False)`` turns syncing off
+(``synchronous = OFF``) for throwaway stores (unit tests): a crash of
+the machine may then lose or corrupt the file.
+
+A write SQLite cannot finish because the disk (or the file's page limit)
+is full raises :class:`StorageFull`, one that waited :data:`BUSY_TIMEOUT`
+for another writer raises :class:`StorageBusy`; either way SQLite has
+rolled the transaction back and nothing is half-written.
 """
 
 from __future__ import annotations
@@ -44,6 +50,7 @@ from typing import Any
 
 import sqlite_utils
 
+from ..names import fold, name_key
 from .base import (
     KeyReused,
     NotFound,
@@ -120,7 +127,46 @@ def _migrate_1(db: sqlite_utils.Database) -> None:
                    " BEGIN SELECT RAISE(ABORT, 'the hand log is append-only'); END")
 
 
-MIGRATIONS: tuple[Callable[[sqlite_utils.Database], None], ...] = (_migrate_1,)
+def _migrate_2(db: sqlite_utils.Database) -> None:
+    """Players by ``name_key``, and ``games.imported``.
+
+    ``players`` is rebuilt with a ``name_key`` column (NOT NULL UNIQUE) in
+    place of the case-insensitive index on ``name``. Rows whose names now
+    fold together (:func:`~scorekeeper.names.fold`: "Émile" stored
+    decomposed and precomposed, "Straße" and "STRASSE") are merged into the
+    oldest (first created, then lowest id), which keeps its id and its name
+    as stored; the others' ``game_players`` rows are pointed at it and they
+    are deleted. Games keep their ``players`` text as entered. Stored names
+    are folded as they are (:func:`~scorekeeper.names.fold` refuses
+    nothing): a name the code of its day let through still gets a key.
+
+    ``games.imported`` is added; a game stored before it is marked imported
+    when one of its hands was written in the same instant as the game
+    (``games.import_game`` writes them in one transaction with one time
+    stamp; a hand entered at the table comes in a later request).
+    """
+    conn = db.conn
+    conn.execute("CREATE TABLE players_new (id INTEGER PRIMARY KEY, name TEXT NOT NULL,"
+                  " name_key TEXT NOT NULL UNIQUE, created TEXT NOT NULL)")
+    kept: dict[str, int] = {}
+    for player_id, name, created in conn.execute(
+            "SELECT id, name, created FROM players ORDER BY created, id").fetchall():
+        key = fold(name)
+        if key in kept:
+            conn.execute("UPDATE game_players SET player_id = ? WHERE player_id = ?",
+                         (kept[key], player_id))
+            continue
+        kept[key] = player_id
+        conn.execute("INSERT INTO players_new (id, name, name_key, created)"
+                     " VALUES (?, ?, ?, ?)", (player_id, name, key, created))
+    conn.execute("DROP TABLE players")
+    conn.execute("ALTER TABLE players_new RENAME TO players")
+    conn.execute("ALTER TABLE games ADD COLUMN imported INTEGER NOT NULL DEFAULT 0")
+    conn.execute("UPDATE games SET imported = 1 WHERE EXISTS (SELECT 1 FROM hands h"
+                  " WHERE h.game_id = games.id AND h.created = games.created)")
+
+
+MIGRATIONS: tuple[Callable[[sqlite_utils.Database], None], ...] = (_migrate_1, _migrate_2)
 """Schema migrations in order; migration ``i`` takes the file to version ``i + 1``."""
 
 SCHEMA_VERSION = len(MIGRATIONS)
@@ -132,12 +178,15 @@ class Storage:
 
     Opening a store runs any pending migrations. Games are returned as dicts
     ``{"id", "players", "rules", "dealer", "stake", "created", "updated",
-    "status", "token_hash"}`` and log entries as ``{"seq", "kind",
-    "payload", "result", "idempotency_key", "created"}`` with JSON decoded.
+    "status", "token_hash", "imported"}`` and log entries as ``{"seq",
+    "kind", "payload", "result", "idempotency_key", "created"}`` with JSON
+    decoded. ``durable=False`` (unit tests only) writes with ``synchronous =
+    OFF``: fast, but not safe against a crash of the machine.
     """
 
-    def __init__(self, path: str | os.PathLike | None = None):
+    def __init__(self, path: str | os.PathLike | None = None, *, durable: bool = True):
         self.path = os.fspath(path) if path is not None else DEFAULT_PATH
+        self.durable = durable
         self._local = threading.local()
         self.migrate()
 
@@ -147,7 +196,7 @@ class Storage:
         conn = sqlite3.connect(self.path, timeout=BUSY_TIMEOUT, isolation_level=None,
                                check_same_thread=False)
         conn.execute("PRAGMA foreign_keys = ON")
-        conn.execute("PRAGMA synchronous = FULL")
+        conn.execute(f"PRAGMA synchronous = {'FULL' if self.durable else 'OFF'}")
         return sqlite_utils.Database(conn)
 
     @property
@@ -186,11 +235,15 @@ class Storage:
     def migrate(self) -> int:
         """Bring the file to :data:`SCHEMA_VERSION` (WAL mode on); returns the version.
 
-        Refuses a file written by a newer version of this code.
+        Refuses a file written by a newer version of this code. Migrations run
+        in one transaction with foreign keys off (so a table can be rebuilt,
+        as SQLite's ALTER TABLE documentation does it); the foreign keys are
+        checked before it commits.
         """
         db = self._connect()
         try:
             db.enable_wal()
+            db.conn.execute("PRAGMA foreign_keys = OFF")
             with _transaction(db.conn):
                 version = db.conn.execute("PRAGMA user_version").fetchone()[0]
                 if version > SCHEMA_VERSION:
@@ -199,6 +252,10 @@ class Storage:
                 for step in range(version, SCHEMA_VERSION):
                     MIGRATIONS[step](db)
                     db.conn.execute(f"PRAGMA user_version = {step + 1}")
+                broken = db.conn.execute("PRAGMA foreign_key_check").fetchall()
+                if broken:
+                    raise StorageError(f"{self.path}: migrating left rows without their"
+                                       f" parent row: {broken[:5]}")
             return SCHEMA_VERSION
         finally:
             db.conn.close()
@@ -233,10 +290,14 @@ class Storage:
             return self._game(conn, game_id), self._log(conn, game_id)
 
     def player(self, name: str) -> dict:
-        """The player called ``name`` (any case) as ``{"id", "name", "created"}``."""
+        """The player whose :func:`~scorekeeper.names.name_key` is ``name``'s.
+
+        As ``{"id", "name", "created"}`` (the name as first written). A name
+        that is no valid name raises :class:`~scorekeeper.errors.RuleError`.
+        """
         row = self.db.conn.execute(
-            "SELECT id, name, created FROM players WHERE name = ? COLLATE NOCASE",
-            (name,)).fetchone()
+            "SELECT id, name, created FROM players WHERE name_key = ?",
+            (name_key(name),)).fetchone()
         if row is None:
             raise NotFound(f"no player called {name!r}", field="name")
         return {"id": row[0], "name": row[1], "created": row[2]}
@@ -253,13 +314,13 @@ class Storage:
     @staticmethod
     def _game(conn: sqlite3.Connection, game_id: str) -> dict:
         row = conn.execute(
-            "SELECT id, players, rules, dealer, stake, created, updated, status, token_hash"
-            " FROM games WHERE id = ?", (game_id,)).fetchone()
+            "SELECT id, players, rules, dealer, stake, created, updated, status, token_hash,"
+            " imported FROM games WHERE id = ?", (game_id,)).fetchone()
         if row is None:
             raise NotFound(f"no game with id {game_id!r}", field="id")
         return {"id": row[0], "players": json.loads(row[1]), "rules": json.loads(row[2]),
                 "dealer": row[3], "stake": row[4], "created": row[5], "updated": row[6],
-                "status": row[7], "token_hash": row[8]}
+                "status": row[7], "token_hash": row[8], "imported": bool(row[9])}
 
     @staticmethod
     def _log(conn: sqlite3.Connection, game_id: str) -> list[dict]:
@@ -284,25 +345,29 @@ class Storage:
         token_hash: str,
         status: str = "active",
         entries: Sequence[tuple[str, Any, Any]] = (),
+        imported: bool = False,
     ) -> dict:
         """Store a new game (and its players); returns it as :meth:`game` would.
 
         ``entries`` are ``(kind, payload, result)`` log rows written with it
-        in the same transaction (an imported game).
+        in the same transaction, ``imported`` marks a game made by an import.
+        A player is found, or added, by the :func:`~scorekeeper.names.name_key`
+        of the name.
         """
         stamp = now()
         with self._write() as conn:
             conn.execute(
                 "INSERT INTO games (id, players, rules, dealer, stake, created, updated,"
-                " status, token_hash) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                " status, token_hash, imported) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
                 (game_id, _dumps(list(players)), _dumps(rules), dealer, stake, stamp, stamp,
-                 status, token_hash))
+                 status, token_hash, imported))
             for seat, name in enumerate(players):
-                conn.execute("INSERT OR IGNORE INTO players (name, created) VALUES (?, ?)",
-                             (name, stamp))
+                key = name_key(name, field=f"players.{seat}")
+                conn.execute("INSERT OR IGNORE INTO players (name, name_key, created)"
+                             " VALUES (?, ?, ?)", (name, key, stamp))
                 conn.execute(
                     "INSERT INTO game_players (game_id, seat, player_id) SELECT ?, ?, id"
-                    " FROM players WHERE name = ? COLLATE NOCASE", (game_id, seat, name))
+                    " FROM players WHERE name_key = ?", (game_id, seat, key))
             for seq, (kind, payload, result) in enumerate(entries, 1):
                 conn.execute(
                     "INSERT INTO hands (game_id, seq, kind, payload, result, created)"

@@ -7,31 +7,44 @@ gin; ``undercuts`` the hands won by undercutting the knocker; ``points``
 what the won hands scored (before bonuses) and ``average_hand`` their
 mean (``None`` before the first win); ``wins``/``losses`` count finished
 games (a tied Hollywood match is neither).
+
+Only games whose hands were entered under the game's edit token count:
+an imported game (``games.import_game``, which anyone may call with any
+hands) is left out, and ``imported_games`` says how many were. Players
+are matched by :func:`~scorekeeper.names.name_key` ("Ana", "ANA" and
+"Ana " are one player); a game whose two seats are the same player (two
+names that only folded together in the store's migration 2) counts from
+its first seat.
 """
 
 from __future__ import annotations
 
+from ..names import fold
 from .base import Store
 from .games import game_sheet
 
 
 def player_stats(store: Store, name: str) -> dict:
-    """The record of player ``name`` (any letter case); raises ``NotFound``.
+    """The record of player ``name`` (matched by name key); raises ``NotFound``.
 
     ``{"name", "games", "finished", "wins", "losses", "hands", "hands_won",
-    "gins", "undercuts", "points", "average_hand", "head_to_head": [{"opponent",
-    "games", "wins", "losses", "hands_won", "hands_lost"}, ...]}``, opponents
-    in order of first meeting.
+    "gins", "undercuts", "points", "average_hand", "imported_games",
+    "head_to_head": [{"opponent", "games", "wins", "losses", "hands_won",
+    "hands_lost"}, ...]}``, opponents in order of first meeting.
     """
     player = store.player(name)
+    key = fold(player["name"])
     totals = dict.fromkeys(("games", "finished", "wins", "losses", "hands", "hands_won",
                             "gins", "undercuts", "points"), 0)
+    imported = 0
     rivals: dict[str, dict] = {}
     for game, log in store.games_of(name):
-        players = [p.casefold() for p in game["players"]]
-        seat = players.index(player["name"].casefold())
+        if game["imported"]:
+            imported += 1
+            continue
+        seat = [fold(p) for p in game["players"]].index(key)
         opponent = game["players"][1 - seat]
-        rival = rivals.setdefault(opponent.casefold(), {
+        rival = rivals.setdefault(fold(opponent), {
             "opponent": opponent, "games": 0, "wins": 0, "losses": 0, "hands_won": 0,
             "hands_lost": 0})
         sheet = game_sheet(game, log)
@@ -58,4 +71,4 @@ def player_stats(store: Store, name: str) -> dict:
                 rival[outcome] += 1
     average = round(totals["points"] / totals["hands_won"], 2) if totals["hands_won"] else None
     return {"name": player["name"], **totals, "average_hand": average,
-            "head_to_head": list(rivals.values())}
+            "imported_games": imported, "head_to_head": list(rivals.values())}

@@ -1,91 +1,17 @@
-"""Storage (a real SQLite file in tmp_path) and the stored-game operations on top of it."""
+"""Stored games (scorekeeper.store.games) on a real SQLite store.
+
+Settings and names, hands, undo, corrections, export and import.
+"""
 
 from __future__ import annotations
 
-import sqlite3
-import threading
-
 import pytest
+from store_kit import new_game, quick
 
 from scorekeeper.bots import simulate_match
 from scorekeeper.errors import RuleError
 from scorekeeper.store import games
-from scorekeeper.store.base import (
-    Conflict,
-    KeyReused,
-    NotFound,
-    Stale,
-    StorageBusy,
-    StorageError,
-    StorageFull,
-)
-from scorekeeper.store.sqlite import SCHEMA_VERSION, Storage
-from scorekeeper.store.stats import player_stats
-
-
-@pytest.fixture
-def store(tmp_path):
-    return Storage(tmp_path / "games.db")
-
-
-def quick(knocker, k, d, **extra):
-    return {"kind": "quick", "knocker": knocker, "knocker_deadwood": k,
-            "defender_deadwood": d, **extra}
-
-
-def new_game(store, **settings):
-    settings.setdefault("players", ["Ana", "Ben"])
-    sheet, token = games.create_game(store, **settings)
-    return sheet["id"], token
-
-
-# ----------------------------------------------------------------------------- the file
-
-
-def test_schema_wal_and_foreign_keys(tmp_path):
-    path = tmp_path / "fresh.db"
-    store = Storage(path)
-    assert store.schema_version() == SCHEMA_VERSION
-    conn = sqlite3.connect(path)
-    assert conn.execute("PRAGMA journal_mode").fetchone()[0] == "wal"
-    tables = {row[0] for row in conn.execute("SELECT name FROM sqlite_master WHERE type"
-                                             " = 'table'")}
-    assert {"players", "games", "game_players", "hands"} <= tables
-    assert store.db.conn.execute("PRAGMA foreign_keys").fetchone()[0] == 1
-    assert store.db.conn.execute("PRAGMA synchronous").fetchone()[0] == 2  # FULL
-    with pytest.raises(sqlite3.IntegrityError):
-        store.db.conn.execute("INSERT INTO hands (game_id, seq, kind, payload, result, created)"
-                              " VALUES ('nope', 1, 'void', '{}', '{}', 'now')")
-    assert Storage(path).schema_version() == SCHEMA_VERSION  # reopening migrates nothing
-
-
-def test_a_newer_file_is_refused(tmp_path):
-    path = tmp_path / "future.db"
-    conn = sqlite3.connect(path)
-    conn.execute(f"PRAGMA user_version = {SCHEMA_VERSION + 1}")
-    conn.close()
-    with pytest.raises(StorageError, match="schema version"):
-        Storage(path)
-
-
-def test_the_default_file_is_in_the_working_folder_whatever_the_environment(tmp_path,
-                                                                             monkeypatch):
-    monkeypatch.chdir(tmp_path)
-    monkeypatch.setenv("SCOREKEEPER_DB", str(tmp_path / "env.db"))  # the app's setting only
-    assert Storage().path == "scorekeeper.db"
-    assert (tmp_path / "scorekeeper.db").exists() and not (tmp_path / "env.db").exists()
-
-
-def test_the_log_is_append_only(store):
-    game_id, _ = new_game(store)
-    games.add_hand(store, game_id, quick(0, 5, 20))
-    for statement in ("UPDATE hands SET kind = 'void'", "DELETE FROM hands"):
-        with pytest.raises(sqlite3.IntegrityError, match="append-only"):
-            store.db.conn.execute(statement)
-    assert len(store.log(game_id)) == 1
-
-
-# ----------------------------------------------------------------------------- games
+from scorekeeper.store.base import Conflict, KeyReused, NotFound, Stale
 
 
 def test_create_game_stores_the_rules_snapshot_and_only_a_token_hash(store):
@@ -185,41 +111,6 @@ def test_a_write_based_on_an_old_version_is_stale_and_stores_nothing(store):
     assert games.undo_last(store, game_id, expected_version=1)[1]["version"] == 2
 
 
-def test_a_full_disk_rolls_the_write_back(store):
-    """SQLite's page limit stands in for a full disk: SQLITE_FULL, as on a full file system."""
-    game_id, _ = new_game(store)
-    conn = store.db.conn
-    pages = conn.execute("PRAGMA page_count").fetchone()[0]
-    conn.execute(f"PRAGMA max_page_count = {pages + 2}")
-    stored = 0
-    with pytest.raises(StorageFull) as error:
-        for i in range(500):
-            games.add_hand(store, game_id, {"kind": "void"}, idempotency_key=f"{i:0>150}")
-            stored += 1
-    assert error.value.code == "storage_full" and "nothing was written" in str(error.value)
-    assert stored > 0 and not conn.in_transaction
-    assert [e["seq"] for e in store.log(game_id)] == list(range(1, stored + 1))
-    assert conn.execute("PRAGMA integrity_check").fetchone()[0] == "ok"
-    conn.execute("PRAGMA max_page_count = 1073741823")  # space again: writing goes on
-    assert games.add_hand(store, game_id, {"kind": "void"})[1]["version"] == stored + 1
-
-
-def test_a_writer_kept_waiting_too_long_is_refused_and_writes_nothing(store):
-    game_id, _ = new_game(store)
-    store.db.conn.execute("PRAGMA busy_timeout = 50")  # instead of BUSY_TIMEOUT's 30 s
-    other = sqlite3.connect(store.path, isolation_level=None)
-    other.execute("BEGIN IMMEDIATE")  # another writer holds the lock
-    try:
-        with pytest.raises(StorageBusy) as error:
-            games.add_hand(store, game_id, {"kind": "void"})
-        assert error.value.code == "busy" and "nothing was written" in str(error.value)
-    finally:
-        other.execute("ROLLBACK")
-        other.close()
-    assert store.log(game_id) == [] and not store.db.conn.in_transaction
-    assert games.add_hand(store, game_id, {"kind": "void"})[1]["version"] == 1
-
-
 def test_undo_and_correct_are_new_log_entries(store):
     game_id, _ = new_game(store)
     games.add_hand(store, game_id, quick(0, 5, 20))           # Ana 15
@@ -299,51 +190,33 @@ def test_import_an_engine_match_record(store):
     assert sheet["over"] and sheet["status"] == "over"
 
 
-def test_player_stats(store):
-    game_id, _ = new_game(store, rules={"target": 60})
-    games.add_hand(store, game_id, quick(0, 0, 30))           # Ana gin 55
-    games.add_hand(store, game_id, quick(0, 9, 2))            # Ben undercuts: 32
-    games.add_hand(store, game_id, {"kind": "void"})
-    games.add_hand(store, game_id, quick(0, 2, 9))            # Ana 7: 62, over
-    other, _ = new_game(store, players=["ana", "Cy"])
-    games.add_hand(store, other, quick(1, 4, 10))             # Cy 6
-    stats = player_stats(store, "ANA")
-    assert stats["name"] == "Ana"
-    assert (stats["games"], stats["finished"], stats["wins"], stats["losses"]) == (2, 1, 1, 0)
-    assert (stats["hands"], stats["hands_won"], stats["gins"]) == (4, 2, 1)
-    assert stats["undercuts"] == 0 and stats["points"] == 62 and stats["average_hand"] == 31
-    assert stats["head_to_head"] == [
-        {"opponent": "Ben", "games": 1, "wins": 1, "losses": 0, "hands_won": 2, "hands_lost": 1},
-        {"opponent": "Cy", "games": 1, "wins": 0, "losses": 0, "hands_won": 0, "hands_lost": 1}]
-    ben = player_stats(store, "Ben")
-    assert (ben["undercuts"], ben["losses"], ben["average_hand"]) == (1, 1, 32)
-    with pytest.raises(NotFound):
-        player_stats(store, "Zed")
+def test_names_are_stored_cleaned(store):
+    sheet, _ = games.create_game(store, ["  E\u0301mile ", "Ana María"])
+    assert store.game(sheet["id"])["players"] == ["\u00c9mile", "Ana María"]
+    assert sheet["players"] == ["\u00c9mile", "Ana María"]
 
 
-def test_concurrent_writers_lose_nothing(tmp_path):
-    path = tmp_path / "busy.db"
-    Storage(path)
-    game_id, _ = new_game(Storage(path), rules={"target": 10_000})
-    errors = []
+@pytest.mark.parametrize(("players", "words"), [
+    (["E\u0301mile", "\u00e9MILE"], "different names"),
+    (["Straße", "STRASSE"], "different names"),
+    (["Ana", "B\u202eob"], "player 2: a name may not hold"),
+    (["\x00", "Ben"], "player 1: a name may not hold"),
+    (["Ana", "x" * 41], "player 2: a name has at most 40"),
+])
+def test_names_that_are_one_player_or_could_deceive_are_refused(store, players, words):
+    with pytest.raises(RuleError, match=words) as error:
+        games.create_game(store, players)
+    assert error.value.field == "players"
+    with pytest.raises(RuleError):
+        games.import_game(store, {"players": players})
+    assert store.db.conn.execute("SELECT count(*) FROM games").fetchone()[0] == 0
+    assert store.db.conn.execute("SELECT count(*) FROM players").fetchone()[0] == 0
 
-    def writer(knocker):
-        store = Storage(path)
-        try:
-            for i in range(15):
-                games.add_hand(store, game_id, quick(knocker, 5, 6),
-                               idempotency_key=f"{knocker}-{i}")
-                games.add_hand(store, game_id, quick(knocker, 5, 6),
-                               idempotency_key=f"{knocker}-{i}")  # a retry
-        except Exception as error:  # reported below
-            errors.append(error)
 
-    threads = [threading.Thread(target=writer, args=(k,)) for k in (0, 1)]
-    for thread in threads:
-        thread.start()
-    for thread in threads:
-        thread.join()
-    assert errors == []
-    sheet = games.load_sheet(Storage(path), game_id)
-    assert len(sheet["hands"]) == 30 and sheet["totals"] == [15, 15]
-    assert [h["seq"] for h in sheet["hands"]] == list(range(1, 31))
+def test_only_imported_games_are_marked_imported(store):
+    game_id, _ = new_game(store)
+    assert store.game(game_id)["imported"] is False
+    copy, _ = games.import_game(store, games.export_game(store, game_id))
+    assert store.game(copy["id"])["imported"] is True
+    match, _ = games.import_game(store, simulate_match(1))
+    assert store.game(match["id"])["imported"] is True

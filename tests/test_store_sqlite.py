@@ -1,0 +1,240 @@
+"""The SQLite backend (a real file in tmp_path): schema, migrations, durability, refusals."""
+
+from __future__ import annotations
+
+import json
+import sqlite3
+import threading
+
+import pytest
+import sqlite_utils
+from store_kit import new_game, quick
+
+from scorekeeper.rules import Rules
+from scorekeeper.store import games
+from scorekeeper.store.base import StorageBusy, StorageError, StorageFull
+from scorekeeper.store.hands import evaluate_hand
+from scorekeeper.store.sqlite import MIGRATIONS, SCHEMA_VERSION, Storage
+from scorekeeper.store.stats import player_stats
+
+
+def test_schema_wal_and_foreign_keys(tmp_path):
+    path = tmp_path / "fresh.db"
+    store = Storage(path)
+    assert store.schema_version() == SCHEMA_VERSION
+    conn = sqlite3.connect(path)
+    assert conn.execute("PRAGMA journal_mode").fetchone()[0] == "wal"
+    tables = {row[0] for row in conn.execute("SELECT name FROM sqlite_master WHERE type"
+                                             " = 'table'")}
+    assert {"players", "games", "game_players", "hands"} <= tables
+    assert store.db.conn.execute("PRAGMA foreign_keys").fetchone()[0] == 1
+    assert store.db.conn.execute("PRAGMA synchronous").fetchone()[0] == 2  # FULL
+    with pytest.raises(sqlite3.IntegrityError):
+        store.db.conn.execute("INSERT INTO hands (game_id, seq, kind, payload, result, created)"
+                              " VALUES ('nope', 1, 'void', '{}', '{}', 'now')")
+    assert Storage(path).schema_version() == SCHEMA_VERSION  # reopening migrates nothing
+
+
+def test_a_newer_file_is_refused(tmp_path):
+    path = tmp_path / "future.db"
+    conn = sqlite3.connect(path)
+    conn.execute(f"PRAGMA user_version = {SCHEMA_VERSION + 1}")
+    conn.close()
+    with pytest.raises(StorageError, match="schema version"):
+        Storage(path)
+
+
+def test_the_default_file_is_in_the_working_folder_whatever_the_environment(tmp_path,
+                                                                             monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.setenv("SCOREKEEPER_DB", str(tmp_path / "env.db"))  # the app's setting only
+    assert Storage().path == "scorekeeper.db"
+    assert (tmp_path / "scorekeeper.db").exists() and not (tmp_path / "env.db").exists()
+
+
+def test_the_log_is_append_only(store):
+    game_id, _ = new_game(store)
+    games.add_hand(store, game_id, quick(0, 5, 20))
+    for statement in ("UPDATE hands SET kind = 'void'", "DELETE FROM hands"):
+        with pytest.raises(sqlite3.IntegrityError, match="append-only"):
+            store.db.conn.execute(statement)
+    assert len(store.log(game_id)) == 1
+
+
+def test_a_full_disk_rolls_the_write_back(store):
+    """SQLite's page limit stands in for a full disk: SQLITE_FULL, as on a full file system."""
+    game_id, _ = new_game(store)
+    conn = store.db.conn
+    pages = conn.execute("PRAGMA page_count").fetchone()[0]
+    conn.execute(f"PRAGMA max_page_count = {pages + 2}")
+    stored = 0
+    with pytest.raises(StorageFull) as error:
+        for i in range(500):
+            games.add_hand(store, game_id, {"kind": "void"}, idempotency_key=f"{i:0>150}")
+            stored += 1
+    assert error.value.code == "storage_full" and "nothing was written" in str(error.value)
+    assert stored > 0 and not conn.in_transaction
+    assert [e["seq"] for e in store.log(game_id)] == list(range(1, stored + 1))
+    assert conn.execute("PRAGMA integrity_check").fetchone()[0] == "ok"
+    conn.execute("PRAGMA max_page_count = 1073741823")  # space again: writing goes on
+    assert games.add_hand(store, game_id, {"kind": "void"})[1]["version"] == stored + 1
+
+
+def test_a_writer_kept_waiting_too_long_is_refused_and_writes_nothing(store):
+    game_id, _ = new_game(store)
+    store.db.conn.execute("PRAGMA busy_timeout = 50")  # instead of BUSY_TIMEOUT's 30 s
+    other = sqlite3.connect(store.path, isolation_level=None)
+    other.execute("BEGIN IMMEDIATE")  # another writer holds the lock
+    try:
+        with pytest.raises(StorageBusy) as error:
+            games.add_hand(store, game_id, {"kind": "void"})
+        assert error.value.code == "busy" and "nothing was written" in str(error.value)
+    finally:
+        other.execute("ROLLBACK")
+        other.close()
+    assert store.log(game_id) == [] and not store.db.conn.in_transaction
+    assert games.add_hand(store, game_id, {"kind": "void"})[1]["version"] == 1
+
+
+def test_concurrent_writers_lose_nothing(tmp_path):
+    path = tmp_path / "busy.db"
+    Storage(path)
+    game_id, _ = new_game(Storage(path), rules={"target": 10_000})
+    errors = []
+
+    def writer(knocker):
+        store = Storage(path)
+        try:
+            for i in range(15):
+                games.add_hand(store, game_id, quick(knocker, 5, 6),
+                               idempotency_key=f"{knocker}-{i}")
+                games.add_hand(store, game_id, quick(knocker, 5, 6),
+                               idempotency_key=f"{knocker}-{i}")  # a retry
+        except Exception as error:  # reported below
+            errors.append(error)
+
+    threads = [threading.Thread(target=writer, args=(k,)) for k in (0, 1)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    assert errors == []
+    sheet = games.load_sheet(Storage(path), game_id)
+    assert len(sheet["hands"]) == 30 and sheet["totals"] == [15, 15]
+    assert [h["seq"] for h in sheet["hands"]] == list(range(1, 31))
+
+
+
+def test_unit_test_stores_do_not_sync_and_others_do(store, tmp_path):
+    assert store.db.conn.execute("PRAGMA synchronous").fetchone()[0] == 0  # OFF
+    assert Storage(tmp_path / "durable.db").db.conn.execute(
+        "PRAGMA synchronous").fetchone()[0] == 2  # FULL, the default
+
+
+def test_players_have_a_unique_name_key(store):
+    new_game(store, players=["E\u0301mile ", "Ben"])
+    new_game(store, players=["\u00c9MILE", "ben"])
+    rows = store.db.conn.execute("SELECT name, name_key FROM players ORDER BY id").fetchall()
+    assert rows == [("\u00c9mile", "\u00e9mile"), ("Ben", "ben")]
+    for values in (("Other", "ben"), ("Other", None)):
+        with pytest.raises(sqlite3.IntegrityError):
+            store.db.conn.execute("INSERT INTO players (name, name_key, created)"
+                                  " VALUES (?, ?, 'now')", values)
+
+
+def _schema_1_file(path):
+    """A store file as the schema-1 code left it: migration 1 only, user_version 1."""
+    db = sqlite_utils.Database(path)
+    MIGRATIONS[0](db)
+    db.execute("PRAGMA user_version = 1")
+    db.conn.commit()
+    return db
+
+
+def test_migration_2_keys_players_and_merges_the_names_that_fold_together(tmp_path):
+    path = tmp_path / "v1.db"
+    db = _schema_1_file(path)
+    rules = Rules.from_dict(None).to_dict()
+    void = evaluate_hand({"kind": "void"}, rules, players=["A", "B"], dealer=0)
+    players = [  # id, name, created: the NOCASE index of schema 1 let all of these in
+        (1, "Ana", "2024-01-01T00:00:00.000Z"),
+        (2, "E\u0301mile", "2024-01-02T00:00:00.000Z"),    # decomposed: the oldest Émile
+        (3, "\u00e9mile", "2024-01-03T00:00:00.000Z"),      # precomposed, lower case
+        (4, "Straße", "2024-01-05T00:00:00.000Z"),
+        (5, "STRASSE", "2024-01-04T00:00:00.000Z"),         # older than Straße, higher id
+    ]
+    db.conn.executemany("INSERT INTO players (id, name, created) VALUES (?, ?, ?)", players)
+    games_ = [  # id, seat 0, seat 1, hand time (== created: written with the game, imported)
+        ("game-emile-nfd", 2, 1, "2024-02-01T10:00:00.000Z"),
+        ("game-emile-nfc", 3, 1, "2024-02-02T10:05:00.000Z"),
+        ("game-strasse-1", 4, 1, "2024-02-03T10:05:00.000Z"),
+        ("game-strasse-2", 5, 1, "2024-02-04T10:00:00.000Z"),
+    ]
+    names = {p[0]: p[1] for p in players}
+    for n, (game_id, first, second, hand_time) in enumerate(games_):
+        created = f"2024-02-0{n + 1}T10:00:00.000Z"
+        db.conn.execute(
+            "INSERT INTO games (id, players, rules, dealer, stake, created, updated, status,"
+            " token_hash) VALUES (?, ?, ?, 0, NULL, ?, ?, 'active', 'x')",
+            (game_id, json.dumps([names[first], names[second]]), json.dumps(rules),
+             created, created))
+        db.conn.executemany("INSERT INTO game_players (game_id, seat, player_id)"
+                            " VALUES (?, ?, ?)", [(game_id, 0, first), (game_id, 1, second)])
+        db.conn.execute("INSERT INTO hands (game_id, seq, kind, payload, result, created)"
+                        " VALUES (?, 1, 'void', ?, ?, ?)",
+                        (game_id, json.dumps({"kind": "void"}), json.dumps(void), hand_time))
+    db.conn.commit()
+    db.conn.close()
+
+    store = Storage(path, durable=False)
+    conn = store.db.conn
+    assert store.schema_version() == SCHEMA_VERSION == 2
+    assert conn.execute("SELECT id, name, name_key FROM players ORDER BY id").fetchall() == [
+        (1, "Ana", "ana"), (2, "E\u0301mile", "\u00e9mile"), (5, "STRASSE", "strasse")]
+    seats = conn.execute("SELECT game_id, seat, player_id FROM game_players"
+                         " ORDER BY game_id, seat").fetchall()
+    assert seats == [("game-emile-nfc", 0, 2), ("game-emile-nfc", 1, 1),
+                     ("game-emile-nfd", 0, 2), ("game-emile-nfd", 1, 1),
+                     ("game-strasse-1", 0, 5), ("game-strasse-1", 1, 1),
+                     ("game-strasse-2", 0, 5), ("game-strasse-2", 1, 1)]
+    assert conn.execute("SELECT id, imported FROM games ORDER BY id").fetchall() == [
+        ("game-emile-nfc", 0), ("game-emile-nfd", 1), ("game-strasse-1", 0),
+        ("game-strasse-2", 1)]
+    assert conn.execute("PRAGMA foreign_key_check").fetchall() == []
+    assert conn.execute("PRAGMA integrity_check").fetchone()[0] == "ok"
+    assert conn.execute("PRAGMA foreign_keys").fetchone()[0] == 1  # on again for writes
+    # the games keep their names as entered; every spelling finds the one player
+    assert store.game("game-emile-nfc")["players"] == ["\u00e9mile", "Ana"]
+    assert store.player("\u00c9MILE")["id"] == store.player("e\u0301mile")["id"] == 2
+    assert [g["id"] for g, _ in store.games_of("straße")] == ["game-strasse-1",
+                                                               "game-strasse-2"]
+    stats = player_stats(store, "Strasse")
+    assert (stats["name"], stats["games"], stats["imported_games"]) == ("STRASSE", 1, 1)
+    assert player_stats(store, "ana")["games"] == 2  # of 4: two were imported
+    # a new game finds the merged player by key, and the merge is not run again
+    sheet, _ = games.create_game(store, ["\u00c9mile", "Cy"])
+    assert conn.execute("SELECT player_id FROM game_players WHERE game_id = ? AND seat = 0",
+                        (sheet["id"],)).fetchone()[0] == 2
+    assert Storage(path).schema_version() == 2
+    assert conn.execute("SELECT count(*) FROM players").fetchone()[0] == 4
+
+
+def test_a_migration_that_would_break_a_foreign_key_is_rolled_back(tmp_path, monkeypatch):
+    path = tmp_path / "v1.db"
+    db = _schema_1_file(path)
+    db.conn.execute("INSERT INTO players (id, name, created) VALUES (1, 'Ana', 'now')")
+    db.conn.execute("INSERT INTO games (id, players, rules, dealer, created, updated, status,"
+                    " token_hash) VALUES ('g', '[]', '{}', 0, 'now', 'now', 'active', 'x')")
+    db.conn.execute("INSERT INTO game_players VALUES ('g', 0, 1)")
+    db.conn.commit()
+    db.conn.close()
+
+    def forgetful(db):  # a faulty migration: it drops a player who still sits in a game
+        db.execute("DELETE FROM players")
+
+    monkeypatch.setattr("scorekeeper.store.sqlite.MIGRATIONS", (MIGRATIONS[0], forgetful))
+    with pytest.raises(StorageError, match="without their parent row"):
+        Storage(path)
+    conn = sqlite3.connect(path)
+    assert conn.execute("PRAGMA user_version").fetchone()[0] == 1
+    assert conn.execute("SELECT count(*) FROM players").fetchone()[0] == 1

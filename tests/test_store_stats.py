@@ -1,0 +1,67 @@
+"""Players' records (scorekeeper.store.stats) over games in a real SQLite store."""
+
+from __future__ import annotations
+
+import pytest
+from store_kit import new_game, quick
+
+from scorekeeper.errors import RuleError
+from scorekeeper.store import games
+from scorekeeper.store.base import NotFound
+from scorekeeper.store.stats import player_stats
+
+
+def test_player_stats(store):
+    game_id, _ = new_game(store, rules={"target": 60})
+    games.add_hand(store, game_id, quick(0, 0, 30))           # Ana gin 55
+    games.add_hand(store, game_id, quick(0, 9, 2))            # Ben undercuts: 32
+    games.add_hand(store, game_id, {"kind": "void"})
+    games.add_hand(store, game_id, quick(0, 2, 9))            # Ana 7: 62, over
+    other, _ = new_game(store, players=["ana", "Cy"])
+    games.add_hand(store, other, quick(1, 4, 10))             # Cy 6
+    stats = player_stats(store, "ANA")
+    assert stats["name"] == "Ana"
+    assert (stats["games"], stats["finished"], stats["wins"], stats["losses"]) == (2, 1, 1, 0)
+    assert (stats["hands"], stats["hands_won"], stats["gins"]) == (4, 2, 1)
+    assert stats["undercuts"] == 0 and stats["points"] == 62 and stats["average_hand"] == 31
+    assert stats["head_to_head"] == [
+        {"opponent": "Ben", "games": 1, "wins": 1, "losses": 0, "hands_won": 2, "hands_lost": 1},
+        {"opponent": "Cy", "games": 1, "wins": 0, "losses": 0, "hands_won": 0, "hands_lost": 1}]
+    ben = player_stats(store, "Ben")
+    assert (ben["undercuts"], ben["losses"], ben["average_hand"]) == (1, 1, 32)
+    with pytest.raises(NotFound):
+        player_stats(store, "Zed")
+
+
+def test_a_player_is_found_however_the_name_is_written(store):
+    first, _ = new_game(store, players=["E\u0301mile", "Ana"])
+    games.add_hand(store, first, quick(0, 0, 30))                # Émile gin 55
+    second, _ = new_game(store, players=["\u00e9mile ", "ANA"])
+    games.add_hand(store, second, quick(1, 3, 10))               # Ana 7
+    for spelling in ("\u00c9mile", "E\u0301MILE", " \u00e9mile"):
+        stats = player_stats(store, spelling)
+        assert stats["name"] == "\u00c9mile"  # as first written, cleaned (NFC)
+        assert (stats["games"], stats["hands"], stats["hands_won"]) == (2, 2, 1)
+        assert stats["head_to_head"] == [{"opponent": "Ana", "games": 2, "wins": 0,
+                                          "losses": 0, "hands_won": 1, "hands_lost": 1}]
+    assert player_stats(store, "Ana ")["hands_won"] == 1
+    with pytest.raises(RuleError) as error:
+        player_stats(store, "Ana\u202e")
+    assert error.value.field == "name"
+
+
+def test_imported_games_are_left_out_of_the_stats(store):
+    game_id, _ = new_game(store, rules={"target": 60})
+    games.add_hand(store, game_id, quick(0, 0, 40))             # Ana gin 65: wins
+    before = player_stats(store, "Ana")
+    assert (before["wins"], before["imported_games"]) == (1, 0)
+    # an import made by anyone: Ana loses a finished game and Ben "wins" a Cy game
+    loss = {"players": ["Ana", "Ben"], "rules": {"target": 50}, "hands": [quick(1, 0, 30)]}
+    games.import_game(store, loss)
+    games.import_game(store, {"players": ["Ben", "Cy"], "hands": [quick(0, 0, 30)]})
+    assert player_stats(store, "Ana") == {**before, "imported_games": 1}
+    ben = player_stats(store, "Ben")
+    assert (ben["games"], ben["wins"], ben["losses"], ben["hands_won"]) == (1, 0, 1, 0)
+    assert ben["imported_games"] == 2
+    cy = player_stats(store, "cy")
+    assert (cy["games"], cy["hands"], cy["imported_games"], cy["head_to_head"]) == (0, 0, 1, [])
