@@ -4,7 +4,9 @@ Each example shuffles a deal under one of several rule sets and plays random
 actions taken from ``legal_actions()`` (a separate step prefers going out,
 so showdowns are reached), tries actions that are not legal, scores the
 showdown and deals again with the next dealer. Next to the engine runs a
-plain model of the table written from RULES.md 3-5 alone: where each card is
+plain model of the table written from RULES.md 3-5 alone, dealt by itself
+from the deck ``Deal.shuffled`` documents (``random.Random(seed)`` shuffling
+the deck in index order): where each card is
 (two hands, the stock top first, the discard pile, the knock discard face
 down), whose turn it is, the phase, the passes of the upcard offer and the
 wall. After every step the engine must agree with the model, the 52 cards
@@ -20,6 +22,8 @@ re-scored from its cards with the oracle (``engine_kit.check_result`` and
 """
 
 from __future__ import annotations
+
+import random
 
 import brute_force as bf
 import pytest
@@ -59,16 +63,19 @@ class DealMachine(RuleBasedStateMachine):
         """A shuffled deal and the model of its table as dealt."""
         self.seed = seed
         self.deal = Deal.shuffled(seed, dealer=dealer, rules=self.rules)
-        deal = self.deal
+        deck = list(bf.ALL_CODES)  # the deck in the core's order, shuffled as documented
+        random.Random(seed).shuffle(deck)
         self.dealer = dealer
-        self.hands = [codes(deal.dealt[0]), codes(deal.dealt[1])]
-        self.stock = list(deal.stock)  # top first
-        self.pile = [deal.upcard.code]
+        # RULES.md 3: one card at a time, non-dealer first; the 21st card is the upcard
+        self.hands = [set(), set()]
+        self.hands[1 - dealer], self.hands[dealer] = set(deck[0:20:2]), set(deck[1:20:2])
+        self.stock = deck[21:]  # top first
+        self.pile = [deck[20]]
         self.down = None  # the knock discard, face down
-        self.limit = bf.knock_limit(self.rules, deal.upcard.code)
+        self.limit = bf.knock_limit(self.rules, deck[20])
         self.phase, self.turn, self.passes = "upcard_offer", 1 - dealer, 0
         self.taken, self.wall, self.knocker, self.played = None, False, None, []
-        assert len(self.hands[0]) == len(self.hands[1]) == 10 and len(self.stock) == 31
+        assert [codes(hand) for hand in self.deal.dealt] == self.hands
 
     # ------------------------------------------------------------------ the model
 
