@@ -1,13 +1,14 @@
 """The deal engine (scorekeeper.engine.Deal) driven by hypothesis's state machine.
 
 Each example shuffles a deal under one of several rule sets and plays random
-actions taken from ``legal_actions()`` (a separate step prefers going out,
-so showdowns are reached), tries actions that are not legal, scores the
-showdown and deals again with the next dealer. Next to the engine runs a
-plain model of the table written from RULES.md 3-5 alone, dealt by itself
-from the deck ``Deal.shuffled`` documents (``random.Random(seed)`` shuffling
-the deck in index order): where each card is
-(two hands, the stock top first, the discard pile, the knock discard face
+actions taken from ``legal_actions()`` (one step plays carefully until a
+knock, another carelessly towards the wall), tries actions that are not
+legal, scores the showdown and deals again with the next dealer.
+
+Next to the engine runs a plain model of the table written from RULES.md
+3-5 alone, dealt by itself from the deck ``Deal.shuffled`` documents
+(``random.Random(seed)`` shuffling the deck in index order): where each card
+is (two hands, the stock top first, the discard pile, the knock discard face
 down), whose turn it is, the phase, the passes of the upcard offer and the
 wall. After every step the engine must agree with the model, the 52 cards
 must all be somewhere exactly once, hands must hold 10 cards (11 for the
@@ -16,9 +17,10 @@ the discard phase must be exactly the model's. In the discard phase the
 plain discards are checked every time, and the going-out actions (knock,
 gin, big gin) against the brute-force oracle of ``brute_force.py`` whenever
 a step goes out or plays a single action (the oracle is too slow for every
-step). An illegal action must raise :class:`RuleError` and change nothing. The showdown's result is
-re-scored from its cards with the oracle (``engine_kit.check_result`` and
-``brute_force.verify_knock``), and the next dealer follows the rule book.
+step). An illegal action must raise :class:`RuleError` and change nothing.
+The showdown's result is re-scored from its cards with the oracle
+(``engine_kit.check_result`` and ``brute_force.verify_knock``), and the next
+dealer follows the rule book.
 """
 
 from __future__ import annotations
