@@ -33,6 +33,7 @@ from engine_kit import check_result
 from hypothesis import HealthCheck, event, settings
 from hypothesis import strategies as st
 from hypothesis.stateful import RuleBasedStateMachine, initialize, invariant, rule
+from result_kit import as_dict
 
 from scorekeeper import Deal, RuleError, Rules, deadwood
 
@@ -240,7 +241,7 @@ class DealMachine(RuleBasedStateMachine):
 
     def showdown(self) -> None:
         """Score the showdown: the oracle re-scores it from the cards."""
-        result = self.deal.showdown()
+        result = as_dict(self.deal.showdown())
         self.phase = "over"
         knocker, defender = self.knocker, 1 - self.knocker
         check_result(result, self.rules)
@@ -261,7 +262,7 @@ class DealMachine(RuleBasedStateMachine):
 
     def deal_again(self) -> None:
         """The next deal, dealt by whoever the finished one names."""
-        result = self.deal.result
+        result = as_dict(self.deal.result)
         if result["void"]:
             assert (result["winner_player"], result["points"]) == (None, 0)
             assert result["next_dealer"] == self.next_dealer(None)

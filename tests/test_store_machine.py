@@ -43,6 +43,7 @@ from hypothesis.stateful import (
     precondition,
     rule,
 )
+from result_kit import as_dict
 
 from scorekeeper.errors import RuleError
 from scorekeeper.rules import Rules
@@ -75,11 +76,6 @@ column is spelled out (see the module docs); the Hollywood game plays to 50 so
 that its three columns can all close within the steps of one example."""
 
 VOID = {"kind": "void"}
-
-
-def as_dict(value):
-    """A service result as a plain dict, whether it is one already or has ``to_dict()``."""
-    return value.to_dict() if hasattr(value, "to_dict") else value
 
 
 # --------------------------------------------------------------------------- the model
