@@ -13,7 +13,8 @@ list. After every step the stored sheet must match the model (totals,
 boxes, dealers, each hand, status, the result with its bonuses and
 settlement), the version must be the number of log entries, and the log
 must have kept every earlier entry and grown by exactly one entry for an
-accepted write and by none for a refused or replayed one. Refused writes
+accepted write and by none for a refused or replayed one, which must also
+leave the game's row (status, updated) as it was. Refused writes
 must raise the refusal the services document (``game_over``,
 ``nothing_to_undo``, :class:`NotFound`, :class:`KeyReused`, :class:`Stale`,
 :class:`RuleError` naming the field).
@@ -208,6 +209,7 @@ def machine_for(name: str) -> type[RuleBasedStateMachine]:
             self.hands: list[dict] = []  # the model: scored hands with their log seq
             self.version = 0
             self.log: list[dict] = []
+            self.game: dict = {}  # the stored game row (status, updated) after the last step
 
         def teardown(self):
             self.store.close()
@@ -327,6 +329,7 @@ def machine_for(name: str) -> type[RuleBasedStateMachine]:
                                        stake=stake)
             sheet = as_dict(sheet)
             self.gid = sheet["id"]
+            self.game = self.store.game(self.gid)
             assert token and sheet["players"] == ["Ana", "Ben"]
             assert {k: sheet["rules"][k] for k in rules} == rules
             self.check_sheet(sheet)
@@ -444,11 +447,13 @@ def machine_for(name: str) -> type[RuleBasedStateMachine]:
             assert len(log) == self.version
             assert len(log) - len(self.log) in (0, 1)  # one step, at most one entry
             assert log[:len(self.log)] == self.log  # earlier entries untouched
-            self.log = log
+            game = self.store.game(self.gid)
+            if len(log) == len(self.log):  # a refused or replayed step touched nothing
+                assert game == self.game
+            self.log, self.game = log, game
             self.check_sheet(load_sheet(self.store, self.gid))
             event(f"game over: {self.model()['over']}")
-            status = "over" if self.model()["over"] else "active"
-            assert self.store.game(self.gid)["status"] == status
+            assert game["status"] == ("over" if self.model()["over"] else "active")
 
     StoredGame.__name__ = f"StoredGame_{name}"
     StoredGame.TestCase.settings = settings(
