@@ -68,7 +68,7 @@ TABLE = {
 GAMES = {
     "standard": ("standard", {}),
     "modern": ("modern", {}),
-    "oklahoma": ("oklahoma", {"undercut_bonus": 20, "next_dealer": "alternate"}),
+    "oklahoma": ("oklahoma", {}),
     "hollywood": ("hollywood", {"target": 50}),
 }
 """Each machine's game: a preset and the options set on top of it. The Oklahoma
@@ -467,8 +467,6 @@ TestOklahomaGame = machine_for("oklahoma").TestCase
 TestHollywoodGame = machine_for("hollywood").TestCase
 
 
-@pytest.mark.xfail(strict=True, reason="the oklahoma preset keeps undercut_bonus 25 and"
-                   " next_dealer winner; RULES.md 9 says 20 and alternate")
 def test_oklahoma_preset_is_the_rule_books():
     preset = Rules.preset("oklahoma").to_dict()
     assert {k: preset[k] for k in TABLE["oklahoma"]} == TABLE["oklahoma"]
