@@ -13,7 +13,14 @@ in ``api/`` only parses, calls these functions and renders.
 from .bots import simulate
 from .cards import Card, parse_cards
 from .engine import Deal
-from .errors import CardError, RecordError, RuleError, ScorekeeperError
+from .errors import (
+    CardError,
+    IllegalPlayError,
+    InvalidInputError,
+    RecordError,
+    RuleError,
+    ScorekeeperError,
+)
 from .knock import verify_knock
 from .melds import all_melds, arrangements, deadwood, discard_options
 from .records import replay
@@ -23,6 +30,8 @@ __all__ = [
     "Card",
     "CardError",
     "Deal",
+    "IllegalPlayError",
+    "InvalidInputError",
     "RecordError",
     "RuleError",
     "Rules",

@@ -8,13 +8,11 @@ import threading
 import pytest
 
 from scorekeeper.bots import simulate_match
-from scorekeeper.errors import RuleError
+from scorekeeper.errors import Conflict, RuleError, Stale
 from scorekeeper.store import games
 from scorekeeper.store.base import (
-    Conflict,
     KeyReused,
     NotFound,
-    Stale,
     StorageBusy,
     StorageError,
     StorageFull,
