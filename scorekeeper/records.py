@@ -99,8 +99,7 @@ def replay(record: Mapping[str, Any] | str | bytes) -> dict:
     if kind == MATCH_FORMAT:
         return replay_match(record)
     raise InvalidRecordError(f"format must be {DEAL_FORMAT!r} or {MATCH_FORMAT!r}, not {kind!r}",
-                             code="bad_format", params={"format": kind},
-                             field="format")
+                             code="bad_format", params={"format": kind}, field="format")
 
 
 def replay_deal(record: Mapping[str, Any]) -> dict:
@@ -160,8 +159,7 @@ def load_deal(record: Any, *, rules: Rules | None = None,
         for key in ("rules", "players"):
             if key in record:
                 raise InvalidRecordError(f"{key} belong to the match record, not to its deals",
-                                         code="misplaced_key", params={"key": key},
-                                         field=key)
+                                         code="misplaced_key", params={"key": key}, field=key)
         _check_keys(record, _MATCH_DEAL_KEYS, "a deal record")
         if record.get("format", DEAL_FORMAT) != DEAL_FORMAT:
             raise InvalidRecordError(f"format must be {DEAL_FORMAT!r} or left out, not"
@@ -172,8 +170,7 @@ def load_deal(record: Any, *, rules: Rules | None = None,
         rules, players = _header(record, DEAL_FORMAT, _DEAL_KEYS, "a deal record")
     if "dealer" not in record:
         raise InvalidRecordError("dealer is missing: the index of the dealer in players (0 or 1)",
-                                 code="missing_value", params={"key": "dealer"},
-                                 field="dealer")
+                                 code="missing_value", params={"key": "dealer"}, field="dealer")
     dealer = record["dealer"]
     if type(dealer) is not int or dealer not in (0, 1):
         raise InvalidRecordError(f"dealer must be 0 or 1 (an index into players), not {dealer!r}",
@@ -184,8 +181,7 @@ def load_deal(record: Any, *, rules: Rules | None = None,
         if given:
             raise InvalidRecordError(f"give either deck or hands, upcard and stock, not deck and"
                                      f" {', '.join(given)}",
-                                     code="deck_and_hands", params={"keys": given},
-                                     field="deck")
+                                     code="deck_and_hands", params={"keys": given}, field="deck")
         hands, upcard, stock = deal_cards(_cards(record["deck"], 52, "deck"), dealer)
     else:
         missing = [key for key in _CARD_KEYS if key not in record]
@@ -197,8 +193,7 @@ def load_deal(record: Any, *, rules: Rules | None = None,
         raw = record["hands"]
         if isinstance(raw, str) or not isinstance(raw, Sequence) or len(raw) != 2:
             raise InvalidRecordError("hands must be a list of two hands of 10 cards",
-                                     code="bad_cards",
-                                     field="hands")
+                                     code="bad_cards", field="hands")
         hands = [_cards(raw[0], 10, "hands[0]"), _cards(raw[1], 10, "hands[1]")]
         upcard = _card(record["upcard"], "upcard")
         stock = _cards(record["stock"], 31, "stock")
@@ -207,15 +202,13 @@ def load_deal(record: Any, *, rules: Rules | None = None,
     actions = record.get("actions")
     if not isinstance(actions, list):
         raise InvalidRecordError("actions must be a list of actions such as \"draw stock\"",
-                                 code="bad_actions",
-                                 field="actions")
+                                 code="bad_actions", field="actions")
     showdown = record.get("showdown")
     if showdown is not None:
         if not isinstance(showdown, Mapping):
             raise InvalidRecordError("showdown must be an object with knocker_melds, defender_melds"
                                      " and layoffs (each optional)",
-                                     code="bad_showdown",
-                                     field="showdown")
+                                     code="bad_showdown", field="showdown")
         _check_keys(showdown, SHOWDOWN_KEYS, "showdown", prefix="showdown: ")
     try:
         deal = Deal(hands, upcard, stock, dealer=dealer, rules=rules, names=players)
@@ -244,8 +237,7 @@ def deal_record(deal: Deal, *, players: Sequence[str] | None = None, **notes: An
     for key, value in notes.items():
         if key not in _NOTE_KEYS:
             raise InvalidRecordError(f"unknown note {key!r}: use {' or '.join(_NOTE_KEYS)}",
-                                     code="unknown_key", params={"key": key},
-                                     field=key)
+                                     code="unknown_key", params={"key": key}, field=key)
         if value is not None:
             record[key] = value
     return record
@@ -329,8 +321,7 @@ def play_steps(deal: Deal, actions: list, showdown: Mapping | None = None
             step = len(actions) - 1
             raise IllegalRecordError(f"step {step}: showdown given, but the hand is void (the stock"
                                      " is down to 2 cards): there is no showdown", step=step,
-                                     code="showdown_on_void",
-                                     field="showdown")
+                                     code="showdown_on_void", field="showdown")
     else:
         step = len(actions)
         raise InvalidRecordError(f"step {step}: the actions end before the hand is over: "
@@ -410,8 +401,7 @@ def _check_keys(record: Mapping, allowed: Sequence[str], what: str, prefix: str 
         if key not in allowed:
             raise InvalidRecordError(f"{prefix}unknown key {key!r} in {what}; allowed:"
                                      f" {', '.join(allowed)}",
-                                     code="unknown_key", params={"key": str(key)},
-                                     field=str(key))
+                                     code="unknown_key", params={"key": str(key)}, field=str(key))
 
 
 def _rules(value: Any) -> Rules:
@@ -419,8 +409,7 @@ def _rules(value: Any) -> Rules:
         return PRESETS["standard"]
     if isinstance(value, Mapping) and not all(isinstance(key, str) for key in value):
         raise InvalidRecordError("rules: option names must be text",
-                                 code="bad_rules",
-                                 field="rules")
+                                 code="bad_rules", field="rules")
     try:
         return Rules.from_dict(dict(value) if isinstance(value, Mapping) else value)
     except RuleError as error:
@@ -432,25 +421,21 @@ def _players(value: Any) -> tuple[str, ...]:
         return DEFAULT_PLAYERS
     if isinstance(value, str) or not isinstance(value, Sequence) or len(value) != 2:
         raise InvalidRecordError("players must be a list of two names",
-                                 code="bad_players",
-                                 field="players")
+                                 code="bad_players", field="players")
     for i, name in enumerate(value):
         if not isinstance(name, str) or not name.strip():
             raise InvalidRecordError(f"players[{i}] must be a non-empty name, not {name!r}",
-                                     code="bad_players",
-                                     field="players")
+                                     code="bad_players", field="players")
     if value[0] == value[1]:
         raise InvalidRecordError("the two players must have different names",
-                                 code="bad_players",
-                                 field="players")
+                                 code="bad_players", field="players")
     return tuple(value)
 
 
 def _cards(value: Any, count: int, field: str) -> tuple:
     if isinstance(value, Mapping):
         raise InvalidRecordError(f"{field} must be a list of {count} card codes",
-                                 code="bad_cards",
-                                 field=field)
+                                 code="bad_cards", field=field)
     try:
         return parse_cards(value, count=count, field=field)
     except CardError as error:

@@ -136,25 +136,21 @@ def next_dealer(
     sides = 2 if players == 4 else players
     if players not in (2, 3, 4):
         raise InvalidValueError(f"players must be 2, 3 or 4, not {players!r}",
-                                code="bad_value", params={"value": players},
-                                option="players")
+                                code="bad_value", params={"value": players}, option="players")
     if not is_whole_number(dealer) or not 0 <= dealer < sides:
         raise InvalidValueError(f"dealer must be an index 0..{sides - 1}, not {dealer!r}",
-                                code="bad_value", params={"value": dealer},
-                                option="dealer")
+                                code="bad_value", params={"value": dealer}, option="dealer")
     if void:
         return dealer
     if players == 4 and winner is None:
         return dealer
     if not is_whole_number(winner) or not 0 <= winner < sides:
         raise InvalidValueError(f"winner must be an index 0..{sides - 1}, not {winner!r}",
-                                code="bad_value", params={"value": winner},
-                                option="winner")
+                                code="bad_value", params={"value": winner}, option="winner")
     if players == 3:
         if winner == dealer:
             raise RuleViolation("with three players the dealer sits out and cannot win",
-                                code="dealer_sits_out",
-                                option="winner")
+                                code="dealer_sits_out", option="winner")
         return 3 - dealer - winner
     if rules.next_dealer == "winner":
         return winner
@@ -228,17 +224,14 @@ def score_sheet(
     count = len(names)
     if not is_whole_number(dealer) or not 0 <= dealer < count:
         raise InvalidValueError(f"dealer must be a player index 0..{count - 1}, not {dealer!r}",
-                                code="bad_value", params={"value": dealer},
-                                option="dealer")
+                                code="bad_value", params={"value": dealer}, option="dealer")
     stake = _check_stake(stake)
     if isinstance(hands, (str, bytes, Mapping)) or not isinstance(hands, Sequence):
         raise InvalidValueError("hands must be a list of hand entries",
-                                code="bad_value",
-                                option="hands")
+                                code="bad_value", option="hands")
     if rules.scoring == "hollywood" and count != 2:
         raise RuleViolation("Hollywood scoring is for two players only",
-                            code="hollywood_two_players",
-                            option="scoring")
+                            code="hollywood_two_players", option="scoring")
     head = {"players": names, "rules": rules.to_dict(), "scoring": rules.scoring,
             "stake": stake}
     if count == 4:
@@ -264,8 +257,7 @@ def _score_single(hands, names, rules, dealer, stake):
             raise RuleViolation(
                 f"the game is over after hand {ended} ({who} reached the target of"
                 f" {rules.target}); hand {n} cannot be entered",
-                code="game_over", params={"after": ended, "hand": n},
-                option="hands")
+                code="game_over", params={"after": ended, "hand": n}, option="hands")
         seats = (0, 1) if count == 2 else tuple(p for p in range(3) if p != dealer)
         hand = _parse_hand(entry, f"hand {n}", rules, names, seats,
                            need_loser=count == 3, sitting_out=dealer if count == 3 else None)
@@ -298,8 +290,7 @@ def _score_hollywood(hands, names, rules, dealer, stake):
             raise RuleViolation(
                 f"the game is over after hand {ended} (all three Hollywood columns are"
                 f" closed); hand {n} cannot be entered",
-                code="game_over", params={"after": ended, "hand": n},
-                option="hands")
+                code="game_over", params={"after": ended, "hand": n}, option="hands")
         hand = _parse_hand(entry, f"hand {n}", rules, names, (0, 1))
         entered, opened, closed = [], None, []
         winner = hand["winner"]
@@ -352,8 +343,7 @@ def _score_partnership(hands, names, rules, dealer, stake):
             raise RuleViolation(
                 f"the game is over after hand {ended} ({who} reached the target of"
                 f" {rules.target}); hand {n} cannot be entered",
-                code="game_over", params={"after": ended, "hand": n},
-                option="hands")
+                code="game_over", params={"after": ended, "hand": n}, option="hands")
         games = _deal_games(n - 1, deal_team)
         parsed = _parse_deal(entry, n, rules, names, games)
         team_points = [0, 0]
@@ -472,22 +462,18 @@ def _deal_games(index, deal_team):
 def _check_players(players):
     if isinstance(players, (str, bytes, Mapping)) or not isinstance(players, Sequence):
         raise InvalidValueError("players must be a list of 2, 3 or 4 names",
-                                code="bad_players",
-                                option="players")
+                                code="bad_players", option="players")
     names = list(players)
     if len(names) not in (2, 3, 4):
         raise InvalidValueError(f"players must be a list of 2, 3 or 4 names, not {len(names)}",
-                                code="bad_players",
-                                option="players")
+                                code="bad_players", option="players")
     for i, name in enumerate(names):
         if not isinstance(name, str) or not name.strip():
             raise InvalidValueError(f"player {i} must have a non-empty name, not {name!r}",
-                                    code="bad_players",
-                                    option="players")
+                                    code="bad_players", option="players")
     if len(set(names)) != len(names):
         raise InvalidValueError("player names must be distinct",
-                                code="bad_players",
-                                option="players")
+                                code="bad_players", option="players")
     return names
 
 
@@ -497,8 +483,7 @@ def _check_stake(stake):
     if not isinstance(stake, (int, float)) or isinstance(stake, bool) or not math.isfinite(
             stake) or stake < 0:
         raise InvalidValueError(f"stake must be a number >= 0 or null, not {stake!r}",
-                                code="bad_value", params={"value": stake},
-                                option="stake")
+                                code="bad_value", params={"value": stake}, option="stake")
     return stake
 
 
@@ -507,8 +492,7 @@ def _parse_deal(entry, n, rules, names, games):
     label = f"hand {n}"
     if not isinstance(entry, Mapping):
         raise InvalidValueError(f"{label}: an entry must be an object",
-                                code="bad_value",
-                                option="hands")
+                                code="bad_value", option="hands")
     raw = entry.get("games")
     if raw is None:
         if entry.get("void") is True:
@@ -516,12 +500,10 @@ def _parse_deal(entry, n, rules, names, games):
         else:
             raise InvalidValueError(f"{label}: a four-player entry needs games: [game 1, game 2]"
                                     " (or void: true)",
-                                    code="missing_value",
-                                    option="games")
+                                    code="missing_value", option="games")
     if isinstance(raw, (str, bytes, Mapping)) or not isinstance(raw, Sequence) or len(raw) != 2:
         raise InvalidValueError(f"{label}: games must be a list of two entries, one per game",
-                                code="bad_value",
-                                option="games")
+                                code="bad_value", option="games")
     parsed = []
     for game, sub in zip(games, raw, strict=True):
         hand = _parse_hand(sub, f"{label}, game {game['game']}", rules, names,
@@ -529,8 +511,7 @@ def _parse_deal(entry, n, rules, names, games):
         parsed.append({**game, **hand})
     if entry.get("void") is True and not all(g["void"] for g in parsed):
         raise InvalidValueError(f"{label}: a void deal cannot have a game result",
-                                code="bad_value",
-                                option="void")
+                                code="bad_value", option="void")
     return parsed
 
 
@@ -541,44 +522,36 @@ def _parse_hand(entry, label, rules, names, seats, need_loser=False, sitting_out
     """
     if not isinstance(entry, Mapping):
         raise InvalidValueError(f"{label}: an entry must be an object",
-                                code="bad_value",
-                                option="hands")
+                                code="bad_value", option="hands")
     if entry.get("games") is not None:
         raise InvalidValueError(f"{label}: only a four-player deal entry has games",
-                                code="bad_value",
-                                option="games")
+                                code="bad_value", option="games")
     void = entry.get("void", False)
     if not isinstance(void, bool):
         raise InvalidValueError(f"{label}: void must be true or false, not {void!r}",
-                                code="bad_value", params={"value": void},
-                                option="void")
+                                code="bad_value", params={"value": void}, option="void")
     if void:
         for key in ("winner", "loser", "outcome"):
             if entry.get(key) is not None:
                 raise InvalidValueError(f"{label}: a void hand has no {key}",
-                                        code="bad_value",
-                                        option=key)
+                                        code="bad_value", option=key)
         if entry.get("points") not in (None, 0):
             raise InvalidValueError(f"{label}: a void hand scores no points",
-                                    code="bad_value",
-                                    option="points")
+                                    code="bad_value", option="points")
         return {"void": True, "winner": None, "loser": None, "outcome": None, "points": 0}
 
     def seat(key):
         if key not in entry or entry[key] is None:
             raise InvalidValueError(f"{label}: {key} is missing",
-                                    code="missing_value",
-                                    option=key)
+                                    code="missing_value", option=key)
         value = entry[key]
         if not is_whole_number(value) or not 0 <= value < len(names):
             raise InvalidValueError(f"{label}: {key} must be a player index 0..{len(names) - 1},"
                                     f" not {value!r}",
-                                    code="bad_value", params={"value": value},
-                                    option=key)
+                                    code="bad_value", params={"value": value}, option=key)
         if value == sitting_out:
             raise RuleViolation(f"{label}: {key} {names[value]} deals this hand and sits out",
-                                code="dealer_sits_out", params={"player": names[value]},
-                                option=key)
+                                code="dealer_sits_out", params={"player": names[value]}, option=key)
         if value not in seats:
             raise RuleViolation(f"{label}: {key} must be {names[seats[0]]} ({seats[0]}) or"
                                 f" {names[seats[1]]} ({seats[1]}), who play this game",
@@ -594,36 +567,29 @@ def _parse_hand(entry, label, rules, names, seats, need_loser=False, sitting_out
         loser = seat("loser")
         if loser == winner:
             raise InvalidValueError(f"{label}: loser must not be the winner",
-                                    code="bad_value",
-                                    option="loser")
+                                    code="bad_value", option="loser")
     if "outcome" not in entry or entry["outcome"] is None:
         raise InvalidValueError(f"{label}: outcome is missing",
-                                code="missing_value",
-                                option="outcome")
+                                code="missing_value", option="outcome")
     outcome = entry["outcome"]
     if outcome not in OUTCOMES:
         raise InvalidValueError(f"{label}: outcome must be one of {', '.join(OUTCOMES)},"
                                 f" not {outcome!r}",
-                                code="bad_value", params={"value": outcome},
-                                option="outcome")
+                                code="bad_value", params={"value": outcome}, option="outcome")
     if "points" not in entry or entry["points"] is None:
         raise InvalidValueError(f"{label}: points is missing",
-                                code="missing_value",
-                                option="points")
+                                code="missing_value", option="points")
     points = entry["points"]
     if not is_whole_number(points) or points < 0:
         raise InvalidValueError(f"{label}: points must be a whole number >= 0, not {points!r}",
-                                code="bad_value", params={"value": points},
-                                option="points")
+                                code="bad_value", params={"value": points}, option="points")
     if outcome == "big_gin" and rules.big_gin_bonus is None:
         raise RuleViolation(f"{label}: big gin is not allowed under these rules (big_gin_bonus"
                             " is null)",
-                            code="big_gin_not_allowed",
-                            option="outcome")
+                            code="big_gin_not_allowed", option="outcome")
     if outcome in ("knock", "undercut") and rules.knock_limit == 0:
         raise RuleViolation(f"{label}: with knock limit 0 only gin ends a hand, not {outcome}",
-                            code="gin_only", params={"outcome": outcome},
-                            option="outcome")
+                            code="gin_only", params={"outcome": outcome}, option="outcome")
     least = {"knock": 1, "gin": rules.gin_bonus, "undercut": rules.undercut_bonus,
              "big_gin": rules.big_gin_bonus}[outcome]
     if points < least:

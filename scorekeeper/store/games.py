@@ -124,13 +124,11 @@ def check_new_game(players: Any, rules: Any = None, dealer: Any = 0,
     if (isinstance(players, str) or not isinstance(players, Sequence)
             or len(players) != 2 or not all(isinstance(p, str) for p in players)):
         raise InvalidValueError("players must be a list of two names",
-                                code="bad_players",
-                                option="players")
+                                code="bad_players", option="players")
     names = [p.strip() for p in players]
     if names[0] and names[0].casefold() == names[1].casefold():
         raise InvalidValueError("player names must be distinct (letter case aside)",
-                                code="bad_players",
-                                option="players")
+                                code="bad_players", option="players")
     snapshot = Rules.from_dict(rules).to_dict()
     score_sheet([], players=names, rules=snapshot, dealer=dealer, stake=stake)
     return names, snapshot

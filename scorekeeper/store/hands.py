@@ -89,12 +89,10 @@ def score_deadwood(
                                         "high": MAX_DEADWOOD}, option="defender_deadwood")
     if not isinstance(big_gin, bool):
         raise InvalidValueError("big_gin must be true or false",
-                                code="bad_value", params={"value": big_gin},
-                                option="big_gin")
+                                code="bad_value", params={"value": big_gin}, option="big_gin")
     if big_gin and rules.big_gin_bonus is None:
         raise RuleViolation("big gin is not allowed under these rules (big_gin_bonus is null)",
-                            code="big_gin_not_allowed",
-                            option="big_gin")
+                            code="big_gin_not_allowed", option="big_gin")
     if big_gin and knocker_deadwood:
         raise RuleViolation("big gin means all 11 cards melded: knocker_deadwood must be 0",
                             code="big_gin_deadwood", params={"deadwood": knocker_deadwood},
@@ -126,8 +124,7 @@ def evaluate_hand(hand: Mapping, rules: Rules | Mapping | str | None = None, *,
     rules = Rules.from_dict(rules)
     if not isinstance(hand, Mapping):
         raise InvalidValueError("a hand must be an object with a kind",
-                                code="bad_value",
-                                option="kind")
+                                code="bad_value", option="kind")
     kind = hand.get("kind")
     if kind == "void":
         return {"entry": {"void": True}, "detail": None}
@@ -135,13 +132,11 @@ def evaluate_hand(hand: Mapping, rules: Rules | Mapping | str | None = None, *,
         return _evaluate_record(hand.get("record"), rules, players, dealer)
     if kind not in KINDS:
         raise InvalidValueError(f"kind must be one of {', '.join(KINDS)}, not {kind!r}",
-                                code="bad_value", params={"value": kind},
-                                option="kind")
+                                code="bad_value", params={"value": kind}, option="kind")
     knocker = hand.get("knocker")
     if not is_whole_number(knocker) or knocker not in (0, 1):
         raise InvalidValueError(f"knocker must be the seat of the knocker, 0 or 1, not {knocker!r}",
-                                code="bad_value", params={"value": knocker},
-                                option="knocker")
+                                code="bad_value", params={"value": knocker}, option="knocker")
     if kind == "quick":
         detail = score_deadwood(hand.get("knocker_deadwood"), hand.get("defender_deadwood"),
                                 rules=rules, upcard=hand.get("upcard"),
@@ -178,8 +173,7 @@ def _evaluate_record(record: Any, rules: Rules, players: Sequence[str],
                                         field="record.rules") from error
         if _options(own) != _options(rules):
             raise InvalidRecordError("record.rules differ from the game's rules; leave them out",
-                                     code="rules_differ",
-                                     field="record.rules")
+                                     code="rules_differ", field="record.rules")
     if "players" in record and record["players"] != list(players):
         raise InvalidRecordError(f"record.players must be the game's players {list(players)}"
                                  " (or left out)",
