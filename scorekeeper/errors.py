@@ -32,7 +32,7 @@ error is never changed.
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Any, ClassVar, Self
+from typing import Any, ClassVar, Self, cast
 
 
 class ScorekeeperError(ValueError):
@@ -47,6 +47,10 @@ class ScorekeeperError(ValueError):
     """``"invalid"`` or ``"illegal"`` for the concrete classes (see the module docs)."""
 
     default_code: ClassVar[str] = "invalid"
+
+    invalid_class: ClassVar[type[ScorekeeperError]]
+    illegal_class: ClassVar[type[ScorekeeperError]]
+    """The concrete classes :meth:`restating` picks from (set for RuleError, RecordError)."""
 
     field: str | None = None
 
@@ -76,17 +80,14 @@ class ScorekeeperError(ValueError):
         return new
 
     @classmethod
-    def restating(cls, cause: ScorekeeperError, message: str, **attrs: Any) -> ScorekeeperError:
+    def restating(cls, cause: ScorekeeperError, message: str, **attrs: Any) -> Self:
         """An error of this family (``RuleError``, ``RecordError``) telling ``cause`` again.
 
         It keeps the cause's code, params and kind (an illegal play stays
         illegal), with this message and ``attrs`` (``field``, ``step``, ...).
         """
         target = cls.illegal_class if isinstance(cause, IllegalPlayError) else cls.invalid_class
-        return target(message, code=cause.code, params=cause.params, **attrs)
-
-    invalid_class: ClassVar[type[ScorekeeperError]]
-    illegal_class: ClassVar[type[ScorekeeperError]]
+        return cast(Self, target(message, code=cause.code, params=cause.params, **attrs))
 
 
 class InvalidInputError(ScorekeeperError):

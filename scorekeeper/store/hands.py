@@ -76,7 +76,7 @@ def score_deadwood(
                                 option="knocker_deadwood")
     if knocker_deadwood > limit:
         reason = f" (set by the upcard {up})" if rules.oklahoma else ""
-        params = {"deadwood": knocker_deadwood, "limit": limit}
+        params: dict[str, Any] = {"deadwood": knocker_deadwood, "limit": limit}
         if rules.oklahoma and up is not None:
             params["upcard"] = up.code
         raise RuleViolation(f"knocker_deadwood {knocker_deadwood} exceeds the knock limit"
