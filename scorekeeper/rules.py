@@ -3,8 +3,10 @@
 A :class:`Rules` is an immutable record of every option a game is scored
 under. Presets are named starting points; every option can be overridden on
 top of one, and ``to_dict()`` / ``from_dict()`` round-trip the full snapshot
-that a game stores. Unknown options and bad values raise :class:`RuleError`
-naming the option.
+that a game stores. Unknown options and bad values raise
+:class:`~scorekeeper.errors.InvalidValueError` (a ``RuleError``) naming the
+option: code ``unknown_option``, ``unknown_preset`` or ``bad_option_value``
+with the option, the value and what is allowed in ``params``.
 """
 
 from __future__ import annotations
