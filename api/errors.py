@@ -1,12 +1,23 @@
 """JSON errors: every refusal is ``{"error": {"code", "message", "field"}}``.
 
-Domain errors (bad cards, rules, records) are 422, storage refusals map to
-404 / 409 / 422, a full disk to 507 and a database that stayed busy to 503
+Domain errors (bad cards, rules, records) are 422 and the game's conflicts
+(:class:`~scorekeeper.errors.Conflict`: game over, nothing to undo, dealer
+rotation, stale version) 409; storage refusals map to 404 / 422, a full disk
+to 507 and a database that stayed busy to 503
 (with ``Retry-After``; nothing was written either way), HTTP errors (bad
 JSON 400, missing token 401, wrong token 403, unknown route 404, too large
 413, ...) keep their status, and marshmallow validation errors become 422
 naming the first field at fault. Anything unexpected is a 500 with a
 generic message (and is logged).
+
+Choice for domain errors: ``code`` keeps its historical, generic values for
+a 422 (``bad_card``, ``rule``, ``bad_record``, ``invalid``) so that clients
+matching on them keep working, and is the precise code for a 409
+(``game_over``, ...). Two keys are added to every domain error's body:
+``reason``, the error's precise machine-readable code (``duplicate_card``,
+``knock_over_limit``, ``game_over``, ...: :mod:`scorekeeper.errors`), and
+``params``, the values the message is made of (the card, the limit, ...).
+Other errors have neither key.
 """
 
 from __future__ import annotations
@@ -19,9 +30,8 @@ import marshmallow as ma
 from flask import Flask, Response, current_app, jsonify
 from werkzeug.exceptions import HTTPException
 
-from scorekeeper.errors import CardError, RecordError, RuleError, ScorekeeperError
+from scorekeeper.errors import CardError, Conflict, RecordError, RuleError, ScorekeeperError
 from scorekeeper.store.base import (
-    Conflict,
     KeyReused,
     NotFound,
     StorageBusy,
@@ -59,6 +69,14 @@ class ErrorBody(ma.Schema):
     field = ma.fields.String(allow_none=True, metadata={
         "description": "The input at fault (a body field such as knocker_cards or"
                        " hands.2.points, a header, or a path parameter), when there is one."})
+    reason = ma.fields.String(metadata={
+        "description": "Domain errors only: the precise machine-readable reason, e.g."
+                       " duplicate_card, wrong_card_count, knock_over_limit,"
+                       " layoff_does_not_fit, not_a_meld, unknown_option, bad_option_value,"
+                       " card_just_taken, game_over, stale, nothing_to_undo."})
+    params = ma.fields.Dict(keys=ma.fields.String(), metadata={
+        "description": "Domain errors only: the values behind the message (the card,"
+                       " the limit, the count, ...), cards as codes."})
 
 
 class ErrorSchema(ma.Schema):
@@ -68,11 +86,18 @@ class ErrorSchema(ma.Schema):
 
 
 def error_response(status: int, message: str, *, code: str | None = None,
-                   field: str | None = None, headers: Mapping[str, str] | None = None
-                   ) -> Response:
-    """A JSON error response with this status, message, code and field."""
-    response = jsonify({"error": {"code": code or CODES.get(status, "error"),
-                                  "message": message, "field": field}})
+                   field: str | None = None, headers: Mapping[str, str] | None = None,
+                   domain: ScorekeeperError | None = None) -> Response:
+    """A JSON error response with this status, message, code and field.
+
+    With ``domain`` (the domain error answered) the body also has its
+    ``reason`` and ``params``.
+    """
+    body: dict[str, Any] = {"code": code or CODES.get(status, "error"), "message": message,
+                            "field": field}
+    if domain is not None:
+        body.update(reason=domain.code, params=domain.params)
+    response = jsonify({"error": body})
     response.status_code = status
     response.headers.update(headers or {})
     return response
@@ -129,10 +154,13 @@ class Api(flask_smorest.Api):
 
 
 def _domain_error(error: ScorekeeperError) -> Response:
+    if isinstance(error, Conflict):
+        return error_response(409, str(error), code=error.code, field=error.field,
+                              domain=error)
     code = ("bad_card" if isinstance(error, CardError) else
             "rule" if isinstance(error, RuleError) else
             "bad_record" if isinstance(error, RecordError) else "invalid")
-    return error_response(422, str(error), code=code, field=error.field)
+    return error_response(422, str(error), code=code, field=error.field, domain=error)
 
 
 def _storage_error(error: StorageError) -> Response:
@@ -140,9 +168,6 @@ def _storage_error(error: StorageError) -> Response:
         return error_response(404, str(error), field=error.field)
     if isinstance(error, KeyReused):
         return error_response(422, str(error), code="idempotency_key_reused",
-                              field=error.field)
-    if isinstance(error, Conflict):
-        return error_response(409, str(error), code=error.code or "conflict",
                               field=error.field)
     if isinstance(error, StorageFull):
         current_app.logger.error("storage full: %s", error.__cause__)

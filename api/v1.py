@@ -20,11 +20,11 @@ from flask_smorest import Blueprint
 from werkzeug.routing import BaseConverter
 
 from scorekeeper import replay
+from scorekeeper.errors import Stale
 from scorekeeper.knock import verify_knock
 from scorekeeper.melds import meld_report
 from scorekeeper.names import MAX_NAME_LENGTH
 from scorekeeper.store import games
-from scorekeeper.store.base import Stale
 from scorekeeper.store.stats import player_stats
 
 from . import get_storage
@@ -95,7 +95,7 @@ ETAG = {"ETag": {"description": "The sheet's version, quoted: send it back in If
 @blp.errorhandler(Stale)
 def _stale(error: Stale) -> Response:
     return error_response(409, str(error), code="stale", field="If-Match",
-                          headers={"ETag": etag(error.version)})
+                          headers={"ETag": etag(error.version)}, domain=error)
 
 
 def refusals(*statuses: int) -> Callable:

@@ -14,7 +14,14 @@ from .analysis import analyse
 from .bots import simulate
 from .cards import Card, parse_cards
 from .engine import Deal
-from .errors import CardError, RecordError, RuleError, ScorekeeperError
+from .errors import (
+    CardError,
+    IllegalPlayError,
+    InvalidInputError,
+    RecordError,
+    RuleError,
+    ScorekeeperError,
+)
 from .knock import verify_knock
 from .melds import all_melds, arrangements, deadwood, discard_options
 from .records import replay
@@ -24,6 +31,8 @@ __all__ = [
     "Card",
     "CardError",
     "Deal",
+    "IllegalPlayError",
+    "InvalidInputError",
     "RecordError",
     "RuleError",
     "Rules",

@@ -40,7 +40,7 @@ from typing import Any
 
 from .cards import DECK, Card, cards_mask, mask_cards, parse_cards
 from .engine import DISCARD, DRAW, UPCARD_OFFER, Deal, parse_action
-from .errors import RecordError
+from .errors import InvalidRecordError
 from .knock import verify_knock
 from .melds import mask_all_melds, mask_codes, mask_deadwood, mask_discards
 from .records import DEAL_FORMAT, MATCH_FORMAT, load_deal, match_deals, play_steps
@@ -56,19 +56,19 @@ def analyse(record: Mapping[str, Any]) -> dict:
     A deal gives ``{"players", "dealer", "void", "outcome", "points",
     "decisions": [...], "showdown": {...} | None, "summary": [per player]}``;
     a match ``{"players", "deals": [deal analyses], "summary": [per player,
-    over all deals]}``. Raises :class:`RecordError` (with its step) for a
+    over all deals]}``. Raises :class:`~scorekeeper.errors.RecordError` (with its step) for a
     record that does not replay.
     """
     if not isinstance(record, Mapping):
-        raise RecordError("a record must be a JSON object")
+        raise InvalidRecordError("a record must be a JSON object", code="bad_record")
     if record.get("format") == MATCH_FORMAT:
         names, loaded = match_deals(record)
         deals = [_analyse_deal(deal, actions, showdown) for deal, actions, showdown in loaded]
         return {"players": list(names), "deals": deals,
                 "summary": _total([d["summary"] for d in deals], names)}
     if record.get("format") != DEAL_FORMAT:
-        raise RecordError(f"format must be {DEAL_FORMAT!r} or {MATCH_FORMAT!r}",
-                          field="format")
+        raise InvalidRecordError(f"format must be {DEAL_FORMAT!r} or {MATCH_FORMAT!r}",
+                                 code="bad_format", field="format")
     return _analyse_deal(*load_deal(record))
 
 

@@ -44,7 +44,7 @@ from .engine import (
     Deal,
     cut_for_dealer,
 )
-from .errors import RuleError
+from .errors import InvalidValueError, RuleViolation
 from .melds import mask_deadwood, mask_discards
 from .records import MATCH_FORMAT, deal_entry, deal_record, rules_value
 from .rules import Rules
@@ -90,7 +90,8 @@ class GreedyPlayer:
             if deal.must_draw_stock or deal.top is None:
                 return DRAW_STOCK, None
             return (DRAW_DISCARD if self._helps(hand, deal.top) else DRAW_STOCK), None
-        raise RuleError(f"no action to choose in the {phase} phase")
+        raise RuleViolation(f"no action to choose in the {phase} phase", code="hand_over",
+                            params={"phase": phase})
 
     @staticmethod
     def _helps(hand: int, card: Card) -> bool:
@@ -131,11 +132,13 @@ def make_players(kinds: Sequence[str] | str) -> list:
         kinds = [k.strip() for k in kinds.split(",")]
     kinds = list(kinds)
     if len(kinds) != 2:
-        raise RuleError(f"give two player kinds, not {len(kinds)}", option="players")
+        raise InvalidValueError(f"give two player kinds, not {len(kinds)}",
+                                params={"count": len(kinds)}, option="players")
     for kind in kinds:
         if kind not in PLAYERS:
-            raise RuleError(f"unknown player kind {kind!r}: choose {' or '.join(PLAYERS)}",
-                            option="players")
+            raise InvalidValueError(f"unknown player kind {kind!r}: choose"
+                                    f" {' or '.join(PLAYERS)}", code="unknown_player_kind",
+                                    params={"kind": kind}, option="players")
     return [PLAYERS[kind]() for kind in kinds]
 
 

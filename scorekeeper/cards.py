@@ -109,6 +109,7 @@ def parse_card(token: str | Card, *, position: int | None = None) -> Card:
         raise CardError(
             f"unknown card {token!r}{where}: use a rank A 2-9 T (or 10) J Q K"
             " and a suit c d h s (or ♣ ♦ ♥ ♠)",
+            params={"token": str(token), "position": position},
             token=str(token),
             position=position,
         )
@@ -140,25 +141,26 @@ def parse_cards(
     elif isinstance(cards, Iterable):
         tokens = list(cards)
     else:
-        raise CardError(f"{prefix}cards must be text or a list of card codes", field=field)
+        raise CardError(f"{prefix}cards must be text or a list of card codes",
+                        code="bad_cards", field=field)
     result = []
     seen: dict[Card, int] = {}
     for position, token in enumerate(tokens, 1):
         if not isinstance(token, str | Card):
             raise CardError(
                 f"{prefix}card at position {position} must be a card code, not {token!r}",
+                params={"token": repr(token), "position": position},
                 token=repr(token), position=position, field=field,
             )
         try:
             card = parse_card(token, position=position)
         except CardError as error:
-            error.field = field
-            error.args = (prefix + error.args[0],)
-            raise
+            raise error.restate(prefix + error.message, field=field) from error
         if card in seen:
             raise CardError(
                 f"{prefix}duplicate card {card} at position {position}"
-                f" (already at position {seen[card]})",
+                f" (already at position {seen[card]})", code="duplicate_card",
+                params={"card": card.code, "position": position, "first": seen[card]},
                 token=str(token), position=position, field=field,
             )
         seen[card] = position
@@ -169,7 +171,8 @@ def parse_cards(
             wanted = (f"{count.start} to {count.stop - 1}" if isinstance(count, range)
                       else " or ".join(str(n) for n in allowed))
             raise CardError(
-                f"{prefix}expected {wanted} cards, got {len(result)}", field=field
+                f"{prefix}expected {wanted} cards, got {len(result)}", code="wrong_card_count",
+                params={"expected": list(allowed), "count": len(result)}, field=field
             )
     return tuple(result)
 

@@ -64,8 +64,8 @@ from collections.abc import Iterable, Sequence
 from typing import Any
 
 from .cards import DECK, FULL_DECK_MASK, Card, cards_mask, mask_cards, parse_card, parse_cards
-from .errors import CardError, RuleError
-from .knock import limit_message, verify_knock
+from .errors import CardError, InvalidValueError, RuleError, RuleViolation
+from .knock import over_limit, verify_knock
 from .melds import mask_codes, mask_deadwood, mask_discards
 from .rules import Rules
 from .sheet import next_dealer
@@ -115,8 +115,9 @@ def parse_action(text: str) -> tuple[str, Card | None]:
     if found is not None:
         return found
     if not isinstance(text, str):
-        raise RuleError(f"an action must be text such as 'discard Qs', not {text!r}",
-                        option="actions")
+        raise InvalidValueError(f"an action must be text such as 'discard Qs', not {text!r}",
+                                code="bad_action", params={"action": repr(text)},
+                                option="actions")
     words = text.split()
     key = " ".join(words).lower()
     if key in _BARE:
@@ -125,9 +126,11 @@ def parse_action(text: str) -> tuple[str, Card | None]:
         try:
             found = (words[0].lower(), parse_card(words[1]))
         except CardError as error:
-            raise RuleError(f"{error} (in action {text!r})", option="actions") from None
+            raise RuleError.restating(error, f"{error} (in action {text!r})",
+                                      option="actions") from error
     else:
-        raise RuleError(f"unknown action {text!r}: {ACTION_HELP}", option="actions")
+        raise InvalidValueError(f"unknown action {text!r}: {ACTION_HELP}", code="bad_action",
+                                params={"action": text}, option="actions")
     if len(_ACTIONS) < 4096:
         _ACTIONS[text] = found
     return found
@@ -173,7 +176,8 @@ def cut_for_dealer(rules: Rules | dict | str | None, rng: random.Random) -> int:
 
 def _check_dealer(dealer: Any) -> None:
     if dealer not in (0, 1) or isinstance(dealer, bool):
-        raise RuleError(f"dealer must be 0 or 1, not {dealer!r}", option="dealer")
+        raise InvalidValueError(f"dealer must be 0 or 1, not {dealer!r}",
+                                params={"value": repr(dealer)}, option="dealer")
 
 
 class Deal:
@@ -201,7 +205,8 @@ class Deal:
         self.rules = Rules.from_dict(rules)
         _check_dealer(dealer)
         if isinstance(hands, str) or not isinstance(hands, Sequence) or len(hands) != 2:
-            raise CardError("hands must be two hands of 10 cards", field="hands")
+            raise CardError("hands must be two hands of 10 cards", code="bad_cards",
+                            field="hands")
         held = [parse_cards(hand, count=10, field=f"hands[{p}]") for p, hand in enumerate(hands)]
         up = parse_card(upcard)
         rest = parse_cards(stock, count=31 if stock_complete else range(32), field="stock")
@@ -210,7 +215,8 @@ class Deal:
         if known != FULL_DECK_MASK and (stock_complete or known.bit_count() != 21 + len(rest)):
             raise CardError("the hands, the upcard and the stock must be the 52 cards of"
                             " one deck" if stock_complete else "the hands, the upcard and the"
-                            " stock must be distinct cards of one deck", field="hands")
+                            " stock must be distinct cards of one deck", code="not_a_deck",
+                            field="hands")
         self.stock_complete = stock_complete
         self.dealer = dealer
         self.names = tuple(names)
@@ -382,7 +388,9 @@ class Deal:
             verb, card = action if type(action) is tuple and len(action) == 2 else ("", None)
             if verb not in VERBS or (card is None) != (verb not in _WITH_CARD) or (
                     card is not None and type(card) is not Card):
-                raise RuleError(f"not an action: {action!r}: {ACTION_HELP}", option="actions")
+                raise InvalidValueError(f"not an action: {action!r}: {ACTION_HELP}",
+                                        code="bad_action", params={"action": repr(action)},
+                                        option="actions")
         phase = self.phase
         player = self.turn
         if phase == DISCARD:
@@ -392,7 +400,8 @@ class Deal:
         elif phase == UPCARD_OFFER:
             self._offer_phase(player, verb)
         else:
-            raise RuleError(f"the hand is over: {self._ended()}", option="actions")
+            raise RuleViolation(f"the hand is over: {self._ended()}", code="hand_over",
+                                option="actions")
         self._history.append(format_action(verb, card))
 
     def _name(self, player: int) -> str:
@@ -416,24 +425,30 @@ class Deal:
                 self.turn = 1 - self.dealer
                 self.phase = DRAW
         elif verb == DRAW_STOCK:
-            raise RuleError(f"cannot draw from the stock during the upcard offer: "
-                            f"{self._name(player)} may take the upcard (draw discard) or pass",
-                            option="actions")
+            raise RuleViolation(f"cannot draw from the stock during the upcard offer: "
+                                f"{self._name(player)} may take the upcard (draw discard) or"
+                                " pass", code="upcard_offer",
+                                params={"player": self._name(player), "action": verb},
+                                option="actions")
         else:
-            raise RuleError(f"cannot {verb} now: {self._name(player)} must first take the upcard"
-                            " (draw discard) or pass", option="actions")
+            raise RuleViolation(f"cannot {verb} now: {self._name(player)} must first take the"
+                                " upcard (draw discard) or pass", code="upcard_offer",
+                                params={"player": self._name(player), "action": verb},
+                                option="actions")
 
     def _draw_phase(self, player: int, verb: str) -> None:
         name = self._name(player)
         if verb == DRAW_STOCK:
             if self._wall:
-                raise RuleError(f"cannot draw from the stock: it is down to {WALL} cards;"
-                                f" {name} may only take the discard to knock, or pass"
-                                " (the hand is void)", option="actions")
+                raise RuleViolation(f"cannot draw from the stock: it is down to {WALL} cards;"
+                                    f" {name} may only take the discard to knock, or pass"
+                                    " (the hand is void)", code="stock_exhausted",
+                                    params={"player": name, "left": WALL}, option="actions")
             if not self._stock:
-                raise RuleError(f"cannot draw from the stock: the record lists only"
-                                f" {len(self.initial_stock)} stock cards and this draw needs"
-                                " the next one", option="stock")
+                raise RuleViolation(f"cannot draw from the stock: the record lists only"
+                                    f" {len(self.initial_stock)} stock cards and this draw"
+                                    " needs the next one", code="stock_not_listed",
+                                    params={"listed": len(self.initial_stock)}, option="stock")
             card = self._stock.pop()
             self._stock_size -= 1
             self.hands[player] |= card.bit
@@ -442,11 +457,13 @@ class Deal:
             self.phase = DISCARD
         elif verb == DRAW_DISCARD:
             if self._passes == 2:
-                raise RuleError("cannot draw from the discard pile: both players passed the"
-                                f" upcard, so {name} must draw from the stock", option="actions")
+                raise RuleViolation("cannot draw from the discard pile: both players passed"
+                                    f" the upcard, so {name} must draw from the stock",
+                                    code="must_draw_stock", params={"player": name},
+                                    option="actions")
             if not self._pile:
-                raise RuleError("cannot draw from the discard pile: it is empty",
-                                option="actions")
+                raise RuleViolation("cannot draw from the discard pile: it is empty",
+                                    code="discard_pile_empty", option="actions")
             cap = self.rules.max_discard_draws
             if not self._wall and cap is not None:
                 self._discard_draws += 1
@@ -457,11 +474,13 @@ class Deal:
             self._take(player)
         elif verb == PASS:
             if not self._wall:
-                raise RuleError(f"cannot pass: the upcard offer is over; {name} must draw from"
-                                " the stock or the discard pile", option="actions")
+                raise RuleViolation(f"cannot pass: the upcard offer is over; {name} must draw"
+                                    " from the stock or the discard pile", code="cannot_pass",
+                                    params={"player": name}, option="actions")
             self._end_void()
         else:
-            raise RuleError(f"cannot {verb} now: {name} must draw first", option="actions")
+            raise RuleViolation(f"cannot {verb} now: {name} must draw first", code="must_draw",
+                                params={"player": name, "action": verb}, option="actions")
 
     def _take(self, player: int) -> None:
         card = self._pile.pop()
@@ -474,28 +493,39 @@ class Deal:
         hand = self.hands[player]
         if verb == BIG_GIN:
             if not self.big_gin_allowed:
-                raise RuleError("cannot go big gin: big gin is not allowed under these rules"
-                                " (big_gin_bonus is null)", option="actions")
+                raise RuleViolation("cannot go big gin: big gin is not allowed under these"
+                                    " rules (big_gin_bonus is null)", code="big_gin_not_allowed",
+                                    option="actions")
             left = mask_deadwood(hand)
             if left:
-                raise RuleError(f"cannot go big gin: the 11 cards leave deadwood {left}"
-                                " (big gin needs all 11 cards melded)", option="actions")
+                raise RuleViolation(f"cannot go big gin: the 11 cards leave deadwood {left}"
+                                    " (big gin needs all 11 cards melded)",
+                                    code="big_gin_deadwood", params={"deadwood": left},
+                                    option="actions")
             self._go_out(player, "big_gin", None)
             return
         if card is None:
             what = "draw" if verb in (DRAW_STOCK, DRAW_DISCARD) else verb
-            raise RuleError(f"cannot {what} now: {name} has drawn and must discard, knock"
-                            " or go gin", option="actions")
+            raise RuleViolation(f"cannot {what} now: {name} has drawn and must discard, knock"
+                                " or go gin", code="must_discard",
+                                params={"player": name, "action": what}, option="actions")
         if not hand & card.bit:
-            raise RuleError(f"cannot {verb} {card}: {name} does not hold it", option="actions")
+            raise RuleViolation(f"cannot {verb} {card}: {name} does not hold it",
+                                code="card_not_held",
+                                params={"player": name, "action": verb, "card": card.code},
+                                option="actions")
         if card.bit & self._taken_bit():
-            raise RuleError(f"cannot {verb} {card}: it was just taken from the discard pile",
-                            option="actions")
+            raise RuleViolation(f"cannot {verb} {card}: it was just taken from the discard"
+                                " pile", code="card_just_taken",
+                                params={"player": name, "action": verb, "card": card.code},
+                                option="actions")
         if verb == DISCARD_CARD:
             if self._wall:
-                raise RuleError(f"cannot discard {card}: with {WALL} cards left in the stock,"
-                                f" {name} took the discard and may only knock with it",
-                                option="actions")
+                raise RuleViolation(f"cannot discard {card}: with {WALL} cards left in the"
+                                    f" stock, {name} took the discard and may only knock with"
+                                    " it", code="must_knock",
+                                    params={"player": name, "card": card.code, "left": WALL},
+                                    option="actions")
             self.hands[player] = hand ^ card.bit
             self._pile.append(card)
             self._taken = None
@@ -510,12 +540,15 @@ class Deal:
             return
         left = mask_deadwood(hand ^ card.bit)
         if verb == GIN and left:
-            raise RuleError(f"cannot go gin discarding {card}: deadwood {left}"
-                            " (gin needs all 10 cards melded)", option="actions")
+            raise RuleViolation(f"cannot go gin discarding {card}: deadwood {left}"
+                                " (gin needs all 10 cards melded)", code="gin_deadwood",
+                                params={"card": card.code, "deadwood": left},
+                                option="actions")
         if left > self.knock_limit:
-            raise RuleError(f"cannot knock discarding {card}:"
-                            f" {limit_message(left, self.knock_limit, self.rules, self.upcard)}",
-                            option="actions")
+            message, params = over_limit(left, self.knock_limit, self.rules, self.upcard)
+            raise RuleViolation(f"cannot knock discarding {card}: {message}",
+                                code="knock_over_limit", params={**params, "card": card.code},
+                                option="actions")
         self._go_out(player, "gin" if left == 0 else "knock", card)
 
     def _taken_bit(self) -> int:
@@ -593,9 +626,10 @@ class Deal:
         showdown phase).
         """
         if self.phase != SHOWDOWN:
-            raise RuleError("there is no showdown: nobody has knocked"
-                            if self.phase != OVER else f"the hand is over: {self._ended()}",
-                            option="showdown")
+            raise RuleViolation("there is no showdown: nobody has knocked"
+                                if self.phase != OVER else f"the hand is over: {self._ended()}",
+                                code="no_showdown" if self.phase != OVER else "hand_over",
+                                option="showdown")
         knocker = self._knocker
         defender = 1 - knocker
         result = verify_knock(

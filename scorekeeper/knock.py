@@ -33,7 +33,7 @@ from itertools import pairwise, product
 from typing import Any
 
 from .cards import DECK, SUIT_MASK, Card, cards_mask, parse_cards
-from .errors import CardError, RuleError
+from .errors import CardError, InvalidValueError, RuleViolation
 from .melds import (
     arrangement_dict,
     mask_all_melds,
@@ -179,7 +179,7 @@ class _Packings:
 def _parse_melds(spec: Iterable, hand: int, *, field: str, owner: str) -> list[int]:
     """Declared melds (lists of cards or strings) as masks, checked against the hand."""
     if isinstance(spec, str) or not isinstance(spec, Iterable):
-        raise CardError(f"{field} must be a list of melds", field=field)
+        raise CardError(f"{field} must be a list of melds", code="bad_melds", field=field)
     melds = []
     used = 0
     for i, item in enumerate(spec):
@@ -189,14 +189,18 @@ def _parse_melds(spec: Iterable, hand: int, *, field: str, owner: str) -> list[i
         for card in cards:
             if not hand & card.bit:
                 raise CardError(f"{where}: {card} is not in the {owner}'s hand",
+                                code="card_not_in_hand",
+                                params={"card": card.code, "owner": owner, "meld": i},
                                 token=card.code, field=field)
             if used & card.bit:
                 raise CardError(f"{where}: {card} is already in another meld",
+                                code="card_in_two_melds", params={"card": card.code, "meld": i},
                                 token=card.code, field=field)
         if meld_kind(cards) is None:
-            raise RuleError(
+            raise RuleViolation(
                 f"{where}: {' '.join(c.code for c in cards)} is not a meld (a set is 3 or 4"
                 " cards of one rank, a run 3 or more consecutive cards of one suit, ace low)",
+                code="not_a_meld", params={"cards": [c.code for c in cards], "meld": i},
                 option=field,
             )
         used |= mask
@@ -209,33 +213,40 @@ def _parse_layoffs(
 ) -> list[tuple[int, int]]:
     """Declared layoffs as (card bit, knocker meld) pairs, validated as a whole."""
     if isinstance(spec, str) or not isinstance(spec, Iterable):
-        raise CardError("layoffs must be a list of {card, meld} objects", field="layoffs")
+        raise CardError("layoffs must be a list of {card, meld} objects", code="bad_layoffs",
+                        field="layoffs")
     pairs = []
     laid = 0
     for i, item in enumerate(spec):
         where = f"layoffs[{i}]"
         if not isinstance(item, dict) or "card" not in item or "meld" not in item:
             raise CardError(f"{where}: a layoff is an object with a card and a meld",
-                            field="layoffs")
+                            code="bad_layoffs", params={"layoff": i}, field="layoffs")
         card = parse_cards([item["card"]], field=f"{where}.card")[0]
         meld = cards_mask(parse_cards(item["meld"], field=f"{where}.meld"))
         if meld not in knocker_melds:
-            raise RuleError(f"{where}: {' '.join(mask_codes(meld))} is not one of the"
-                            " knocker's melds", option="layoffs")
+            raise InvalidValueError(f"{where}: {' '.join(mask_codes(meld))} is not one of the"
+                                    " knocker's melds", code="not_a_knocker_meld",
+                                    params={"meld": mask_codes(meld), "layoff": i},
+                                    option="layoffs")
         if not available & card.bit:
             raise CardError(f"{where}: {card} is not among the defender's unmelded cards",
+                            code="card_not_available", params={"card": card.code, "layoff": i},
                             token=card.code, field="layoffs")
         if laid & card.bit:
-            raise CardError(f"{where}: {card} is laid off twice", token=card.code,
+            raise CardError(f"{where}: {card} is laid off twice", code="card_laid_off_twice",
+                            params={"card": card.code, "layoff": i}, token=card.code,
                             field="layoffs")
         laid |= card.bit
         pairs.append((card.bit, meld))
     for meld in knocker_melds:
         onto = [bit for bit, target in pairs if target == meld]
         if onto and not _fits(meld, onto):
-            cards = " ".join(DECK[b.bit_length() - 1].code for b in onto)
-            raise RuleError(f"layoffs: {cards} cannot be laid off on"
-                            f" {' '.join(mask_codes(meld))}", option="layoffs")
+            cards = [DECK[b.bit_length() - 1].code for b in onto]
+            raise RuleViolation(f"layoffs: {' '.join(cards)} cannot be laid off on"
+                                f" {' '.join(mask_codes(meld))}", code="layoff_does_not_fit",
+                                params={"cards": cards, "meld": mask_codes(meld)},
+                                option="layoffs")
     return pairs
 
 
@@ -250,15 +261,21 @@ def _fits(meld: int, bits: list[int]) -> bool:
     return laid == 0
 
 
-def limit_message(dead: int, limit: int, rules: Rules, upcard: Card | None) -> str:
-    """Why a knock with ``dead`` deadwood is illegal: ``"deadwood 12 exceeds the knock
-    limit 4 set by the upcard 4s"`` (the upcard named when Oklahoma lowered the limit)."""
+def over_limit(dead: int, limit: int, rules: Rules, upcard: Card | None) -> tuple[str, dict]:
+    """Why a knock with ``dead`` deadwood is illegal: the message and its params.
+
+    ``("deadwood 12 exceeds the knock limit 4 set by the upcard 4s", {"deadwood":
+    12, "limit": 4, "upcard": "4s"})``: the upcard is named (message and
+    params) only when Oklahoma lowered the limit. The code is ``knock_over_limit``.
+    """
+    params: dict[str, Any] = {"deadwood": dead, "limit": limit}
     message = f"deadwood {dead} exceeds the knock limit {limit}"
     if rules.oklahoma and upcard is not None and limit < rules.knock_limit:
         message += f" set by the upcard {upcard}"
+        params["upcard"] = upcard.code
     if limit == 0:
         message += ": only gin ends the hand"
-    return message
+    return message, params
 
 
 def verify_knock(
@@ -287,15 +304,16 @@ def verify_knock(
     if hand & other:
         card = DECK[(hand & other & -(hand & other)).bit_length() - 1]
         raise CardError(f"{card} is in both the knocker's and the defender's hand",
+                        code="card_in_both_hands", params={"card": card.code},
                         token=card.code, field="defender")
     up = parse_cards([upcard], field="upcard")[0] if upcard is not None else None
     limit = rules.knock_limit_for(up)
     multiplier = rules.multiplier_for(up)
     big = len(knocker_cards) == 11
     if big and rules.big_gin_bonus is None:
-        raise RuleError("big gin (11 cards) is not allowed under these rules"
-                        " (big_gin_bonus is null): the knocker must hold 10 cards",
-                        option="knocker")
+        raise RuleViolation("big gin (11 cards) is not allowed under these rules"
+                            " (big_gin_bonus is null): the knocker must hold 10 cards",
+                            code="big_gin_not_allowed", option="knocker")
 
     fixed = None
     if defender_melds is not None:
@@ -311,15 +329,18 @@ def verify_knock(
     # the fault lies with the declared melds when there are some, else with the hand
     at_fault = "knocker_melds" if knocker_melds is not None else "knocker"
     if big and dead:
-        raise RuleError(f"big gin needs all 11 cards melded; deadwood is {dead}",
-                        option=at_fault)
+        raise RuleViolation(f"big gin needs all 11 cards melded; deadwood is {dead}",
+                            code="big_gin_deadwood", params={"deadwood": dead},
+                            option=at_fault)
     if dead > limit:
-        raise RuleError(limit_message(dead, limit, rules, up), option=at_fault)
+        message, params = over_limit(dead, limit, rules, up)
+        raise RuleViolation(message, code="knock_over_limit", params=params, option=at_fault)
     gin = dead == 0
 
     if gin:
         if layoffs:
-            raise RuleError("no layoffs against gin", option="layoffs")
+            raise RuleViolation("no layoffs against gin", code="layoff_on_gin",
+                                option="layoffs")
         laid_pairs: list[tuple[int, int]] = []
         defender_dead = evaluate(available)
         best = mask_deadwood(other)

@@ -287,7 +287,8 @@ def discard_options(cards: int | str | Iterable[str | Card]) -> list[dict]:
     hand = parse_cards(cards, count=11) if type(cards) is not int else None
     mask = hand_mask(hand if hand is not None else cards)
     if mask.bit_count() != 11:
-        raise CardError(f"expected 11 cards, got {mask.bit_count()}")
+        raise CardError(f"expected 11 cards, got {mask.bit_count()}", code="wrong_card_count",
+                        params={"expected": [11], "count": mask.bit_count()})
     options = sorted((left, bit.bit_length() - 1) for bit, left in mask_discards(mask))
     return [{"discard": DECK[index].code, "deadwood": value} for value, index in options]
 

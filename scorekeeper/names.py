@@ -22,7 +22,7 @@ import re
 import unicodedata
 from typing import Any
 
-from .errors import RuleError
+from .errors import InvalidValueError
 
 MAX_NAME_LENGTH = 40
 """Longest player name, in characters after cleaning (the one home of this limit)."""
@@ -60,7 +60,7 @@ def fold(name: str) -> str:
 def clean_name(value: Any, *, field: str = "name") -> str:
     """The name as stored: NFC-normalised and trimmed.
 
-    Raises :class:`~scorekeeper.errors.RuleError` naming ``field`` (its
+    Raises :class:`~scorekeeper.errors.InvalidValueError` naming ``field`` (its
     ``field``; the message is for people and does not repeat it) for a value
     that is not text, one holding a character of :data:`REFUSED_CHARACTERS`
     anywhere (even at an end: a trailing line break is refused, not
@@ -68,19 +68,23 @@ def clean_name(value: Any, *, field: str = "name") -> str:
     name and one longer than :data:`MAX_NAME_LENGTH`.
     """
     if not isinstance(value, str):
-        raise RuleError("a name must be text", option=field)
+        raise InvalidValueError("a name must be text", code="name_not_text", option=field)
     name = unicodedata.normalize("NFC", value)
     bad = _REFUSED.search(name)
     if bad:
-        raise RuleError(f"a name may not hold the invisible or layout-changing character"
-                        f" {_describe(bad.group())} (character {bad.start() + 1})",
-                        option=field)
+        raise InvalidValueError(f"a name may not hold the invisible or layout-changing"
+                                f" character {_describe(bad.group())} (character"
+                                f" {bad.start() + 1})", code="name_character",
+                                params={"character": _describe(bad.group()),
+                                        "position": bad.start() + 1}, option=field)
     name = name.strip()
     if not name:
-        raise RuleError("the name is empty", option=field)
+        raise InvalidValueError("the name is empty", code="name_empty", option=field)
     if len(name) > MAX_NAME_LENGTH:
-        raise RuleError(f"a name has at most {MAX_NAME_LENGTH} characters, this one has"
-                        f" {len(name)}", option=field)
+        raise InvalidValueError(f"a name has at most {MAX_NAME_LENGTH} characters, this one"
+                                f" has {len(name)}", code="name_too_long",
+                                params={"limit": MAX_NAME_LENGTH, "length": len(name)},
+                                option=field)
     return name
 
 

@@ -50,7 +50,14 @@ from typing import Any
 
 from .cards import parse_card, parse_cards
 from .engine import DISCARD, DRAW, SHOWDOWN, UPCARD_OFFER, Deal, deal_cards
-from .errors import CardError, RecordError, RuleError
+from .errors import (
+    CardError,
+    IllegalRecordError,
+    InvalidRecordError,
+    RecordError,
+    RuleError,
+    ScorekeeperError,
+)
 from .rules import PRESETS, Rules
 from .sheet import score_sheet
 
@@ -86,16 +93,17 @@ def replay(record: Mapping[str, Any] | str | bytes) -> dict:
         try:
             record = json.loads(record)
         except ValueError as error:
-            raise RecordError(f"not valid JSON: {error}") from None
+            raise InvalidRecordError(f"not valid JSON: {error}",
+                                     code="bad_json", params={"detail": str(error)}) from None
     if not isinstance(record, Mapping):
-        raise RecordError("a record must be a JSON object")
+        raise InvalidRecordError("a record must be a JSON object")
     kind = record.get("format")
     if kind == DEAL_FORMAT:
         return replay_deal(record)
     if kind == MATCH_FORMAT:
         return replay_match(record)
-    raise RecordError(f"format must be {DEAL_FORMAT!r} or {MATCH_FORMAT!r}, not {kind!r}",
-                      field="format")
+    raise InvalidRecordError(f"format must be {DEAL_FORMAT!r} or {MATCH_FORMAT!r}, not {kind!r}",
+                             code="bad_format", params={"format": kind}, field="format")
 
 
 def replay_deal(record: Mapping[str, Any]) -> dict:
@@ -109,7 +117,7 @@ def replay_match(record: Mapping[str, Any]) -> dict:
     rules, names = _header(record, MATCH_FORMAT, _MATCH_KEYS, "a match record")
     deals = record.get("deals")
     if not isinstance(deals, list):
-        raise RecordError("deals must be a list of deal records", field="deals")
+        raise InvalidRecordError("deals must be a list of deal records", field="deals")
     results: list[dict] = []
     entries: list[dict] = []
     for index, item in enumerate(deals):
@@ -120,14 +128,15 @@ def replay_match(record: Mapping[str, Any]) -> dict:
             result = _play(deal, actions, showdown)
         except RecordError as error:
             text = f"deal {index}, {error}" if error.step is not None else f"deal {index}: {error}"
-            raise RecordError(text, step=error.step, deal=index, field=error.field) from None
+            raise RecordError.restating(error, text, step=error.step, deal=index,
+                                        field=error.field) from error
         results.append(result)
         entries.append(deal_entry(result))
     first = results[0]["dealer"] if results else 0
     try:
         sheet = score_sheet(entries, players=names, rules=rules, dealer=first)
     except RuleError as error:
-        raise _sheet_error(entries, names, rules, first, error) from None
+        raise _sheet_error(entries, names, rules, first, error) from error
     return {"deals": results, "sheet": sheet}
 
 
@@ -165,43 +174,52 @@ def load_deal(record: Any, *, rules: Rules | None = None,
     """
     in_match = rules is not None
     if not isinstance(record, Mapping):
-        raise RecordError("a deal record must be a JSON object")
+        raise InvalidRecordError("a deal record must be a JSON object")
     if in_match:
         for key in ("rules", "players"):
             if key in record:
-                raise RecordError(f"{key} belong to the match record, not to its deals",
-                                  field=key)
+                raise InvalidRecordError(f"{key} belong to the match record, not to its deals",
+                                         code="misplaced_key", params={"key": key}, field=key)
         _check_keys(record, _MATCH_DEAL_KEYS, "a deal record")
         if record.get("format", DEAL_FORMAT) != DEAL_FORMAT:
-            raise RecordError(f"format must be {DEAL_FORMAT!r} or left out, not"
-                              f" {record.get('format')!r}", field="format")
+            raise InvalidRecordError(f"format must be {DEAL_FORMAT!r} or left out, not"
+                                     f" {record.get('format')!r}",
+                                     code="bad_format", params={"format": record.get("format")},
+                                     field="format")
     else:
         rules, players = _header(record, DEAL_FORMAT, _DEAL_KEYS, "a deal record")
     if "dealer" not in record:
-        raise RecordError("dealer is missing: the index of the dealer in players (0 or 1)",
-                          field="dealer")
+        raise InvalidRecordError("dealer is missing: the index of the dealer in players (0 or 1)",
+                                 code="missing_value", params={"key": "dealer"}, field="dealer")
     dealer = record["dealer"]
     if type(dealer) is not int or dealer not in (0, 1):
-        raise RecordError(f"dealer must be 0 or 1 (an index into players), not {dealer!r}",
-                          field="dealer")
+        raise InvalidRecordError(f"dealer must be 0 or 1 (an index into players), not {dealer!r}",
+                                 code="bad_value", params={"key": "dealer", "value": dealer},
+                                 field="dealer")
     complete = record.get("stock_complete", True)
     if not isinstance(complete, bool):
-        raise RecordError(f"stock_complete must be true or false, not {complete!r}",
-                          field="stock_complete")
+        raise InvalidRecordError(f"stock_complete must be true or false, not {complete!r}",
+                                 code="bad_value",
+                                 params={"key": "stock_complete", "value": complete},
+                                 field="stock_complete")
     if "deck" in record:
         given = [key for key in (*_CARD_KEYS, "stock_complete") if key in record]
         if given:
-            raise RecordError(f"give either deck or hands, upcard and stock, not deck and"
-                              f" {', '.join(given)}", field="deck")
+            raise InvalidRecordError(f"give either deck or hands, upcard and stock, not deck and"
+                                     f" {', '.join(given)}",
+                                     code="deck_and_hands", params={"keys": given}, field="deck")
         hands, upcard, stock = deal_cards(_cards(record["deck"], 52, "deck"), dealer)
     else:
         missing = [key for key in _CARD_KEYS if key not in record]
         if missing:
-            raise RecordError(f"{', '.join(missing)} missing: give hands, upcard and stock,"
-                              " or deck", field=missing[0])
+            raise InvalidRecordError(f"{', '.join(missing)} missing: give hands, upcard and stock,"
+                                     " or deck",
+                                     code="missing_value", params={"keys": missing},
+                                     field=missing[0])
         raw = record["hands"]
         if isinstance(raw, str) or not isinstance(raw, Sequence) or len(raw) != 2:
-            raise RecordError("hands must be a list of two hands of 10 cards", field="hands")
+            raise InvalidRecordError("hands must be a list of two hands of 10 cards",
+                                     code="bad_cards", field="hands")
         hands = [_cards(raw[0], 10, "hands[0]"), _cards(raw[1], 10, "hands[1]")]
         upcard = _card(record["upcard"], "upcard")
         stock = _cards(record["stock"], 31 if complete else range(32), "stock")
@@ -209,19 +227,20 @@ def load_deal(record: Any, *, rules: Rules | None = None,
                      ("stock", stock)))
     actions = record.get("actions")
     if not isinstance(actions, list):
-        raise RecordError("actions must be a list of actions such as \"draw stock\"",
-                          field="actions")
+        raise InvalidRecordError("actions must be a list of actions such as \"draw stock\"",
+                                 code="bad_actions", field="actions")
     showdown = record.get("showdown")
     if showdown is not None:
         if not isinstance(showdown, Mapping):
-            raise RecordError("showdown must be an object with knocker_melds, defender_melds"
-                              " and layoffs (each optional)", field="showdown")
+            raise InvalidRecordError("showdown must be an object with knocker_melds, defender_melds"
+                                     " and layoffs (each optional)",
+                                     code="bad_showdown", field="showdown")
         _check_keys(showdown, SHOWDOWN_KEYS, "showdown", prefix="showdown: ")
     try:
         deal = Deal(hands, upcard, stock, dealer=dealer, rules=rules, names=players,
                     stock_complete=complete)
-    except (CardError, RuleError) as error:  # pragma: no cover - checked above
-        raise RecordError(str(error), field=error.field) from None
+    except ScorekeeperError as error:  # pragma: no cover - checked above
+        raise RecordError.restating(error, str(error), field=error.field) from error
     return deal, actions, showdown
 
 
@@ -246,7 +265,8 @@ def deal_record(deal: Deal, *, players: Sequence[str] | None = None, **notes: An
         record["stock_complete"] = False
     for key, value in notes.items():
         if key not in _NOTE_KEYS:
-            raise RecordError(f"unknown note {key!r}: use {' or '.join(_NOTE_KEYS)}", field=key)
+            raise InvalidRecordError(f"unknown note {key!r}: use {' or '.join(_NOTE_KEYS)}",
+                                     code="unknown_key", params={"key": key}, field=key)
         if value is not None:
             record[key] = value
     return record
@@ -284,7 +304,8 @@ def read_records(text: str) -> list[tuple[str, Any]]:
         try:
             found.append((f"line {number}", json.loads(line)))
         except ValueError as error:
-            found.append((f"line {number}", RecordError(f"not valid JSON: {error}")))
+            found.append((f"line {number}", InvalidRecordError(
+                f"not valid JSON: {error}", code="bad_json", params={"detail": str(error)})))
     return found
 
 
@@ -304,33 +325,38 @@ def play_steps(deal: Deal, actions: list, showdown: Mapping | None = None
     """
     for step, action in enumerate(actions):
         if type(action) is not str:
-            raise RecordError(f"step {step}: an action must be text such as \"draw stock\","
-                              f" not {action!r}", step=step, field="actions")
+            raise InvalidRecordError(f"step {step}: an action must be text such as \"draw stock\","
+                                     f" not {action!r}", step=step,
+                                     code="bad_action", params={"action": repr(action)},
+                                     field="actions")
         player = deal.turn
         try:
             deal.apply(action)
-        except (RuleError, CardError) as error:
-            raise RecordError(f"step {step}: {error}", step=step, field="actions") from None
+        except ScorekeeperError as error:
+            raise RecordError.restating(error, f"step {step}: {error}", step=step,
+                                        field="actions") from error
         yield step, action, player
     if deal.phase == SHOWDOWN:
         declared = {key: showdown[key] for key in SHOWDOWN_KEYS
                     if showdown is not None and showdown.get(key) is not None}
         try:
             deal.showdown(**declared)
-        except (RuleError, CardError) as error:
+        except ScorekeeperError as error:
             step = len(actions) - 1
-            raise RecordError(f"step {step}: showdown: {error}", step=step,
-                              field="showdown") from None
+            raise RecordError.restating(error, f"step {step}: showdown: {error}", step=step,
+                                        field="showdown") from error
     elif deal.over:
         if showdown is not None:
             step = len(actions) - 1
-            raise RecordError(f"step {step}: showdown given, but the hand is void (the stock"
-                              " is down to 2 cards): there is no showdown", step=step,
-                              field="showdown")
+            raise IllegalRecordError(f"step {step}: showdown given, but the hand is void (the stock"
+                                     " is down to 2 cards): there is no showdown", step=step,
+                                     code="showdown_on_void", field="showdown")
     else:
         step = len(actions)
-        raise RecordError(f"step {step}: the actions end before the hand is over: "
-                          f"{_expected(deal)}", step=step, field="actions")
+        raise InvalidRecordError(f"step {step}: the actions end before the hand is over: "
+                                 f"{_expected(deal)}", step=step,
+                                 code="unfinished_hand", params={"expected": _expected(deal)},
+                                 field="actions")
 
 
 def _play(deal: Deal, actions: list, showdown: Mapping | None) -> dict:
@@ -365,7 +391,11 @@ def _check_rotation(dealer: int, previous: dict, index: int, rules: Rules,
                "loser": f"{winner} won deal {last} and the loser deals",
                "alternate": "the deal alternates"}[rules.next_dealer]
         why += f" (next_dealer: {rules.next_dealer})"
-    raise RecordError(f"dealer must be {names[expected]} ({expected}): {why}", field="dealer")
+    raise IllegalRecordError(f"dealer must be {names[expected]} ({expected}): {why}",
+                             code="dealer_rotation",
+                             params={"expected": names[expected], "expected_seat": expected,
+                                     "dealer": names[dealer], "dealer_seat": dealer},
+                             field="dealer")
 
 
 def _sheet_error(entries, names, rules, first, error: RuleError) -> RecordError:
@@ -374,10 +404,11 @@ def _sheet_error(entries, names, rules, first, error: RuleError) -> RecordError:
         try:
             score_sheet(entries[:index], players=names, rules=rules, dealer=first)
         except RuleError:
-            return RecordError(f"deal {index - 1}: the game is already over after deal"
-                               f" {index - 2}; this deal cannot be scored ({error})",
-                               deal=index - 1, field="deals")
-    return RecordError(f"score sheet: {error}", field="deals")  # pragma: no cover
+            return RecordError.restating(
+                error, f"deal {index - 1}: the game is already over after deal {index - 2};"
+                f" this deal cannot be scored ({error})", deal=index - 1, field="deals")
+    return RecordError.restating(error, f"score sheet: {error}",  # pragma: no cover
+                                 field="deals")
 
 
 # --------------------------------------------------------------------------- header checks
@@ -388,58 +419,64 @@ def _header(record: Mapping, kind: str, allowed: Sequence[str],
     """A stand-alone record's keys and format checked; its rules and players."""
     _check_keys(record, allowed, what)
     if record.get("format") != kind:
-        raise RecordError(f"format must be {kind!r}, not {record.get('format')!r}",
-                          field="format")
+        raise InvalidRecordError(f"format must be {kind!r}, not {record.get('format')!r}",
+                                 code="bad_format", params={"format": record.get("format")},
+                                 field="format")
     return _rules(record.get("rules")), _players(record.get("players"))
 
 
 def _check_keys(record: Mapping, allowed: Sequence[str], what: str, prefix: str = "") -> None:
     for key in record:
         if key not in allowed:
-            raise RecordError(f"{prefix}unknown key {key!r} in {what}; allowed:"
-                              f" {', '.join(allowed)}", field=str(key))
+            raise InvalidRecordError(f"{prefix}unknown key {key!r} in {what}; allowed:"
+                                     f" {', '.join(allowed)}",
+                                     code="unknown_key", params={"key": str(key)}, field=str(key))
 
 
 def _rules(value: Any) -> Rules:
     if value is None:
         return PRESETS["standard"]
     if isinstance(value, Mapping) and not all(isinstance(key, str) for key in value):
-        raise RecordError("rules: option names must be text", field="rules")
+        raise InvalidRecordError("rules: option names must be text",
+                                 code="bad_rules", field="rules")
     try:
         return Rules.from_dict(dict(value) if isinstance(value, Mapping) else value)
     except RuleError as error:
-        raise RecordError(f"rules: {error}", field="rules") from None
+        raise RecordError.restating(error, f"rules: {error}", field="rules") from error
 
 
 def _players(value: Any) -> tuple[str, ...]:
     if value is None:
         return DEFAULT_PLAYERS
     if isinstance(value, str) or not isinstance(value, Sequence) or len(value) != 2:
-        raise RecordError("players must be a list of two names", field="players")
+        raise InvalidRecordError("players must be a list of two names",
+                                 code="bad_players", field="players")
     for i, name in enumerate(value):
         if not isinstance(name, str) or not name.strip():
-            raise RecordError(f"players[{i}] must be a non-empty name, not {name!r}",
-                              field="players")
+            raise InvalidRecordError(f"players[{i}] must be a non-empty name, not {name!r}",
+                                     code="bad_players", field="players")
     if value[0] == value[1]:
-        raise RecordError("the two players must have different names", field="players")
+        raise InvalidRecordError("the two players must have different names",
+                                 code="bad_players", field="players")
     return tuple(value)
 
 
 def _cards(value: Any, count: int | range, field: str) -> tuple:
     if isinstance(value, Mapping):
         size = count if isinstance(count, int) else f"up to {count[-1]}"
-        raise RecordError(f"{field} must be a list of {size} card codes", field=field)
+        raise InvalidRecordError(f"{field} must be a list of {size} card codes",
+                                 code="bad_cards", field=field)
     try:
         return parse_cards(value, count=count, field=field)
     except CardError as error:
-        raise RecordError(str(error), field=field) from None
+        raise RecordError.restating(error, str(error), field=field) from error
 
 
 def _card(value: Any, field: str):
     try:
         return parse_card(value)
     except CardError as error:
-        raise RecordError(f"{field}: {error}", field=field) from None
+        raise RecordError.restating(error, f"{field}: {error}", field=field) from error
 
 
 def _check_deck(parts) -> None:
@@ -447,6 +484,9 @@ def _check_deck(parts) -> None:
     for field, cards in parts:
         for card in cards:
             if card in seen:
-                raise RecordError(f"{card} appears twice: in {seen[card]} and in {field}"
-                                  " (a deck has 52 distinct cards)", field=field)
+                raise InvalidRecordError(f"{card} appears twice: in {seen[card]} and in"
+                                         f" {field} (a deck has 52 distinct cards)",
+                                         code="duplicate_card",
+                                         params={"card": card.code, "first": seen[card],
+                                                 "second": field}, field=field)
             seen[card] = field

@@ -3,8 +3,10 @@
 A :class:`Rules` is an immutable record of every option a game is scored
 under. Presets are named starting points; every option can be overridden on
 top of one, and ``to_dict()`` / ``from_dict()`` round-trip the full snapshot
-that a game stores. Unknown options and bad values raise :class:`RuleError`
-naming the option.
+that a game stores. Unknown options and bad values raise
+:class:`~scorekeeper.errors.InvalidValueError` (a ``RuleError``) naming the
+option: code ``unknown_option``, ``unknown_preset`` or ``bad_option_value``
+with the option, the value and what is allowed in ``params``.
 """
 
 from __future__ import annotations
@@ -12,7 +14,7 @@ from __future__ import annotations
 from dataclasses import asdict, dataclass, fields, replace
 from typing import Any
 
-from .errors import RuleError
+from .errors import InvalidValueError
 
 CHOICES = {
     "ace_upcard": ("gin_only", "one"),
@@ -76,8 +78,9 @@ class Rules:
         20
         """
         if name not in PRESETS:
-            raise RuleError(
-                f"unknown preset {name!r}; choose one of {', '.join(PRESETS)}", option="preset"
+            raise InvalidValueError(
+                f"unknown preset {name!r}; choose one of {', '.join(PRESETS)}",
+                code="unknown_preset", params={"preset": name}, option="preset",
             )
         for key in overrides:
             _check_known(key)
@@ -107,11 +110,14 @@ class Rules:
         if isinstance(data, str):
             return cls.preset(data)
         if not isinstance(data, dict):
-            raise RuleError("rules must be a preset name or an object of options", option="rules")
+            raise InvalidValueError("rules must be a preset name or an object of options",
+                                    code="bad_rules", option="rules")
         options = dict(data)
         name = options.pop("preset", "standard")
         if not isinstance(name, str):
-            raise RuleError("preset must be a string", option="preset")
+            raise InvalidValueError("preset must be a string", code="bad_option_value",
+                                    params={"option": "preset", "value": name},
+                                    option="preset")
         return cls.preset(name, **options)
 
     def knock_limit_for(self, upcard: Any = None) -> int:
@@ -123,8 +129,8 @@ class Rules:
         if not self.oklahoma:
             return self.knock_limit
         if upcard is None:
-            raise RuleError("Oklahoma rules need the upcard to set the knock limit",
-                            option="upcard")
+            raise InvalidValueError("Oklahoma rules need the upcard to set the knock limit",
+                                    code="missing_upcard", option="upcard")
         if upcard.rank == 0:
             return min(0 if self.ace_upcard == "gin_only" else 1, self.knock_limit)
         return min(upcard.value, self.knock_limit)
@@ -138,14 +144,16 @@ class Rules:
         if not self.spade_doubles:
             return 1
         if upcard is None:
-            raise RuleError("spade_doubles is on: the upcard is needed to score the hand"
-                            " (a spade upcard doubles it)", option="upcard")
+            raise InvalidValueError("spade_doubles is on: the upcard is needed to score the"
+                                    " hand (a spade upcard doubles it)",
+                                    code="missing_upcard", option="upcard")
         return 2 if upcard.suit == "s" else 1
 
 
 def _check_known(key: str) -> None:
     if key not in _FIELD_NAMES:
-        raise RuleError(f"unknown rule option {key!r}", option=key)
+        raise InvalidValueError(f"unknown rule option {key!r}", code="unknown_option",
+                                params={"option": key}, option=key)
 
 
 def is_whole_number(value: Any) -> bool:
@@ -155,45 +163,61 @@ def is_whole_number(value: Any) -> bool:
 
 def _validate(rules: Rules) -> None:
     if not isinstance(rules.based_on, str):
-        raise RuleError("preset must be a string", option="preset")
+        raise InvalidValueError("preset must be a string", code="bad_option_value",
+                                params={"option": "preset", "value": rules.based_on},
+                                option="preset")
     if not is_whole_number(rules.knock_limit) or not 0 <= rules.knock_limit <= 10:
-        raise RuleError(
+        raise InvalidValueError(
             f"knock_limit must be a whole number from 0 to 10, not {rules.knock_limit!r}",
+            code="bad_option_value",
+            params={"option": "knock_limit", "value": rules.knock_limit, "low": 0, "high": 10},
             option="knock_limit",
         )
     for name in BOOLEANS:
         if not isinstance(getattr(rules, name), bool):
-            raise RuleError(f"{name} must be true or false", option=name)
+            raise InvalidValueError(f"{name} must be true or false", code="bad_option_value",
+                                    params={"option": name, "value": getattr(rules, name),
+                                            "allowed": [True, False]}, option=name)
     for name in POINTS:
         value = getattr(rules, name)
         if not is_whole_number(value) or not 0 <= value <= MAX_POINTS:
-            raise RuleError(
-                f"{name} must be a whole number from 0 to {MAX_POINTS}, not {value!r}", option=name
+            raise InvalidValueError(
+                f"{name} must be a whole number from 0 to {MAX_POINTS}, not {value!r}",
+                code="bad_option_value",
+                params={"option": name, "value": value, "low": 0, "high": MAX_POINTS}, option=name,
             )
     big = rules.big_gin_bonus
     if big is not None and (not is_whole_number(big) or not 0 <= big <= MAX_POINTS):
-        raise RuleError(
+        raise InvalidValueError(
             f"big_gin_bonus must be null (not allowed) or a whole number from 0 to {MAX_POINTS},"
             f" not {big!r}",
+            code="bad_option_value",
+            params={"option": "big_gin_bonus", "value": big, "low": 0, "high": MAX_POINTS},
             option="big_gin_bonus",
         )
     cap = rules.max_discard_draws
     if cap is not None and (not is_whole_number(cap) or not 1 <= cap <= MAX_POINTS):
-        raise RuleError(
+        raise InvalidValueError(
             f"max_discard_draws must be null (no cap) or a whole number from 1 to {MAX_POINTS},"
             f" not {cap!r}",
+            code="bad_option_value",
+            params={"option": "max_discard_draws", "value": cap, "low": 1, "high": MAX_POINTS},
             option="max_discard_draws",
         )
     if not is_whole_number(rules.target) or not 1 <= rules.target <= MAX_POINTS:
-        raise RuleError(
+        raise InvalidValueError(
             f"target must be a whole number from 1 to {MAX_POINTS}, not {rules.target!r}",
+            code="bad_option_value",
+            params={"option": "target", "value": rules.target, "low": 1, "high": MAX_POINTS},
             option="target",
         )
     for name, allowed in CHOICES.items():
         value = getattr(rules, name)
         if value not in allowed:
-            raise RuleError(
-                f"{name} must be one of {', '.join(allowed)}, not {value!r}", option=name
+            raise InvalidValueError(
+                f"{name} must be one of {', '.join(allowed)}, not {value!r}",
+                code="bad_option_value",
+                params={"option": name, "value": value, "allowed": list(allowed)}, option=name,
             )
 
 

@@ -91,7 +91,7 @@ from collections.abc import Mapping, Sequence
 from decimal import ROUND_HALF_UP, Decimal
 from typing import Any
 
-from .errors import RuleError
+from .errors import InvalidValueError, RuleViolation
 from .rules import Rules, is_whole_number
 
 OUTCOMES = ("knock", "gin", "big_gin", "undercut")
@@ -135,19 +135,22 @@ def next_dealer(
     rules = Rules.from_dict(rules)
     sides = 2 if players == 4 else players
     if players not in (2, 3, 4):
-        raise RuleError(f"players must be 2, 3 or 4, not {players!r}", option="players")
+        raise InvalidValueError(f"players must be 2, 3 or 4, not {players!r}",
+                                code="bad_value", params={"value": players}, option="players")
     if not is_whole_number(dealer) or not 0 <= dealer < sides:
-        raise RuleError(f"dealer must be an index 0..{sides - 1}, not {dealer!r}", option="dealer")
+        raise InvalidValueError(f"dealer must be an index 0..{sides - 1}, not {dealer!r}",
+                                code="bad_value", params={"value": dealer}, option="dealer")
     if void:
         return dealer
     if players == 4 and winner is None:
         return dealer
     if not is_whole_number(winner) or not 0 <= winner < sides:
-        raise RuleError(f"winner must be an index 0..{sides - 1}, not {winner!r}", option="winner")
+        raise InvalidValueError(f"winner must be an index 0..{sides - 1}, not {winner!r}",
+                                code="bad_value", params={"value": winner}, option="winner")
     if players == 3:
         if winner == dealer:
-            raise RuleError("with three players the dealer sits out and cannot win",
-                            option="winner")
+            raise RuleViolation("with three players the dealer sits out and cannot win",
+                                code="dealer_sits_out", option="winner")
         return 3 - dealer - winner
     if rules.next_dealer == "winner":
         return winner
@@ -220,13 +223,15 @@ def score_sheet(
     names = _check_players(players)
     count = len(names)
     if not is_whole_number(dealer) or not 0 <= dealer < count:
-        raise RuleError(f"dealer must be a player index 0..{count - 1}, not {dealer!r}",
-                        option="dealer")
+        raise InvalidValueError(f"dealer must be a player index 0..{count - 1}, not {dealer!r}",
+                                code="bad_value", params={"value": dealer}, option="dealer")
     stake = _check_stake(stake)
     if isinstance(hands, (str, bytes, Mapping)) or not isinstance(hands, Sequence):
-        raise RuleError("hands must be a list of hand entries", option="hands")
+        raise InvalidValueError("hands must be a list of hand entries",
+                                code="bad_value", option="hands")
     if rules.scoring == "hollywood" and count != 2:
-        raise RuleError("Hollywood scoring is for two players only", option="scoring")
+        raise RuleViolation("Hollywood scoring is for two players only",
+                            code="hollywood_two_players", option="scoring")
     head = {"players": names, "rules": rules.to_dict(), "scoring": rules.scoring,
             "stake": stake}
     if count == 4:
@@ -249,9 +254,10 @@ def _score_single(hands, names, rules, dealer, stake):
     for n, entry in enumerate(hands, 1):
         if ended is not None:
             who = names[result["winner"]]
-            raise RuleError(
+            raise RuleViolation(
                 f"the game is over after hand {ended} ({who} reached the target of"
-                f" {rules.target}); hand {n} cannot be entered", option="hands")
+                f" {rules.target}); hand {n} cannot be entered",
+                code="game_over", params={"after": ended, "hand": n}, option="hands")
         seats = (0, 1) if count == 2 else tuple(p for p in range(3) if p != dealer)
         hand = _parse_hand(entry, f"hand {n}", rules, names, seats,
                            need_loser=count == 3, sitting_out=dealer if count == 3 else None)
@@ -281,9 +287,10 @@ def _score_hollywood(hands, names, rules, dealer, stake):
     ended = None
     for n, entry in enumerate(hands, 1):
         if ended is not None:
-            raise RuleError(
+            raise RuleViolation(
                 f"the game is over after hand {ended} (all three Hollywood columns are"
-                f" closed); hand {n} cannot be entered", option="hands")
+                f" closed); hand {n} cannot be entered",
+                code="game_over", params={"after": ended, "hand": n}, option="hands")
         hand = _parse_hand(entry, f"hand {n}", rules, names, (0, 1))
         entered, opened, closed = [], None, []
         winner = hand["winner"]
@@ -333,9 +340,10 @@ def _score_partnership(hands, names, rules, dealer, stake):
     for n, entry in enumerate(hands, 1):
         if ended is not None:
             who = " and ".join(names[p] for p in TEAMS[result["winner"]])
-            raise RuleError(
+            raise RuleViolation(
                 f"the game is over after hand {ended} ({who} reached the target of"
-                f" {rules.target}); hand {n} cannot be entered", option="hands")
+                f" {rules.target}); hand {n} cannot be entered",
+                code="game_over", params={"after": ended, "hand": n}, option="hands")
         games = _deal_games(n - 1, deal_team)
         parsed = _parse_deal(entry, n, rules, names, games)
         team_points = [0, 0]
@@ -453,17 +461,19 @@ def _deal_games(index, deal_team):
 
 def _check_players(players):
     if isinstance(players, (str, bytes, Mapping)) or not isinstance(players, Sequence):
-        raise RuleError("players must be a list of 2, 3 or 4 names", option="players")
+        raise InvalidValueError("players must be a list of 2, 3 or 4 names",
+                                code="bad_players", option="players")
     names = list(players)
     if len(names) not in (2, 3, 4):
-        raise RuleError(f"players must be a list of 2, 3 or 4 names, not {len(names)}",
-                        option="players")
+        raise InvalidValueError(f"players must be a list of 2, 3 or 4 names, not {len(names)}",
+                                code="bad_players", option="players")
     for i, name in enumerate(names):
         if not isinstance(name, str) or not name.strip():
-            raise RuleError(f"player {i} must have a non-empty name, not {name!r}",
-                            option="players")
+            raise InvalidValueError(f"player {i} must have a non-empty name, not {name!r}",
+                                    code="bad_players", option="players")
     if len(set(names)) != len(names):
-        raise RuleError("player names must be distinct", option="players")
+        raise InvalidValueError("player names must be distinct",
+                                code="bad_players", option="players")
     return names
 
 
@@ -472,7 +482,8 @@ def _check_stake(stake):
         return None
     if not isinstance(stake, (int, float)) or isinstance(stake, bool) or not math.isfinite(
             stake) or stake < 0:
-        raise RuleError(f"stake must be a number >= 0 or null, not {stake!r}", option="stake")
+        raise InvalidValueError(f"stake must be a number >= 0 or null, not {stake!r}",
+                                code="bad_value", params={"value": stake}, option="stake")
     return stake
 
 
@@ -480,24 +491,27 @@ def _parse_deal(entry, n, rules, names, games):
     """The two games of a four-player deal entry, each parsed and annotated."""
     label = f"hand {n}"
     if not isinstance(entry, Mapping):
-        raise RuleError(f"{label}: an entry must be an object", option="hands")
+        raise InvalidValueError(f"{label}: an entry must be an object",
+                                code="bad_value", option="hands")
     raw = entry.get("games")
     if raw is None:
         if entry.get("void") is True:
             raw = [{"void": True}, {"void": True}]
         else:
-            raise RuleError(f"{label}: a four-player entry needs games: [game 1, game 2]"
-                            " (or void: true)", option="games")
+            raise InvalidValueError(f"{label}: a four-player entry needs games: [game 1, game 2]"
+                                    " (or void: true)",
+                                    code="missing_value", option="games")
     if isinstance(raw, (str, bytes, Mapping)) or not isinstance(raw, Sequence) or len(raw) != 2:
-        raise RuleError(f"{label}: games must be a list of two entries, one per game",
-                        option="games")
+        raise InvalidValueError(f"{label}: games must be a list of two entries, one per game",
+                                code="bad_value", option="games")
     parsed = []
     for game, sub in zip(games, raw, strict=True):
         hand = _parse_hand(sub, f"{label}, game {game['game']}", rules, names,
                            tuple(game["players"]))
         parsed.append({**game, **hand})
     if entry.get("void") is True and not all(g["void"] for g in parsed):
-        raise RuleError(f"{label}: a void deal cannot have a game result", option="void")
+        raise InvalidValueError(f"{label}: a void deal cannot have a game result",
+                                code="bad_value", option="void")
     return parsed
 
 
@@ -507,33 +521,42 @@ def _parse_hand(entry, label, rules, names, seats, need_loser=False, sitting_out
     ``seats`` are the two players of the hand; ``sitting_out`` the three-player dealer.
     """
     if not isinstance(entry, Mapping):
-        raise RuleError(f"{label}: an entry must be an object", option="hands")
+        raise InvalidValueError(f"{label}: an entry must be an object",
+                                code="bad_value", option="hands")
     if entry.get("games") is not None:
-        raise RuleError(f"{label}: only a four-player deal entry has games", option="games")
+        raise InvalidValueError(f"{label}: only a four-player deal entry has games",
+                                code="bad_value", option="games")
     void = entry.get("void", False)
     if not isinstance(void, bool):
-        raise RuleError(f"{label}: void must be true or false, not {void!r}", option="void")
+        raise InvalidValueError(f"{label}: void must be true or false, not {void!r}",
+                                code="bad_value", params={"value": void}, option="void")
     if void:
         for key in ("winner", "loser", "outcome"):
             if entry.get(key) is not None:
-                raise RuleError(f"{label}: a void hand has no {key}", option=key)
+                raise InvalidValueError(f"{label}: a void hand has no {key}",
+                                        code="bad_value", option=key)
         if entry.get("points") not in (None, 0):
-            raise RuleError(f"{label}: a void hand scores no points", option="points")
+            raise InvalidValueError(f"{label}: a void hand scores no points",
+                                    code="bad_value", option="points")
         return {"void": True, "winner": None, "loser": None, "outcome": None, "points": 0}
 
     def seat(key):
         if key not in entry or entry[key] is None:
-            raise RuleError(f"{label}: {key} is missing", option=key)
+            raise InvalidValueError(f"{label}: {key} is missing",
+                                    code="missing_value", option=key)
         value = entry[key]
         if not is_whole_number(value) or not 0 <= value < len(names):
-            raise RuleError(f"{label}: {key} must be a player index 0..{len(names) - 1},"
-                            f" not {value!r}", option=key)
+            raise InvalidValueError(f"{label}: {key} must be a player index 0..{len(names) - 1},"
+                                    f" not {value!r}",
+                                    code="bad_value", params={"value": value}, option=key)
         if value == sitting_out:
-            raise RuleError(f"{label}: {key} {names[value]} deals this hand and sits out",
-                            option=key)
+            raise RuleViolation(f"{label}: {key} {names[value]} deals this hand and sits out",
+                                code="dealer_sits_out", params={"player": names[value]}, option=key)
         if value not in seats:
-            raise RuleError(f"{label}: {key} must be {names[seats[0]]} ({seats[0]}) or"
-                            f" {names[seats[1]]} ({seats[1]}), who play this game", option=key)
+            raise RuleViolation(f"{label}: {key} must be {names[seats[0]]} ({seats[0]}) or"
+                                f" {names[seats[1]]} ({seats[1]}), who play this game",
+                                code="not_in_this_game", params={"player": names[value]},
+                                option=key)
         return value
 
     winner = seat("winner")
@@ -543,29 +566,37 @@ def _parse_hand(entry, label, rules, names, seats, need_loser=False, sitting_out
     else:
         loser = seat("loser")
         if loser == winner:
-            raise RuleError(f"{label}: loser must not be the winner", option="loser")
+            raise InvalidValueError(f"{label}: loser must not be the winner",
+                                    code="bad_value", option="loser")
     if "outcome" not in entry or entry["outcome"] is None:
-        raise RuleError(f"{label}: outcome is missing", option="outcome")
+        raise InvalidValueError(f"{label}: outcome is missing",
+                                code="missing_value", option="outcome")
     outcome = entry["outcome"]
     if outcome not in OUTCOMES:
-        raise RuleError(f"{label}: outcome must be one of {', '.join(OUTCOMES)},"
-                        f" not {outcome!r}", option="outcome")
+        raise InvalidValueError(f"{label}: outcome must be one of {', '.join(OUTCOMES)},"
+                                f" not {outcome!r}",
+                                code="bad_value", params={"value": outcome}, option="outcome")
     if "points" not in entry or entry["points"] is None:
-        raise RuleError(f"{label}: points is missing", option="points")
+        raise InvalidValueError(f"{label}: points is missing",
+                                code="missing_value", option="points")
     points = entry["points"]
     if not is_whole_number(points) or points < 0:
-        raise RuleError(f"{label}: points must be a whole number >= 0, not {points!r}",
-                        option="points")
+        raise InvalidValueError(f"{label}: points must be a whole number >= 0, not {points!r}",
+                                code="bad_value", params={"value": points}, option="points")
     if outcome == "big_gin" and rules.big_gin_bonus is None:
-        raise RuleError(f"{label}: big gin is not allowed under these rules (big_gin_bonus"
-                        " is null)", option="outcome")
+        raise RuleViolation(f"{label}: big gin is not allowed under these rules (big_gin_bonus"
+                            " is null)",
+                            code="big_gin_not_allowed", option="outcome")
     if outcome in ("knock", "undercut") and rules.knock_limit == 0:
-        raise RuleError(f"{label}: with knock limit 0 only gin ends a hand, not {outcome}",
-                        option="outcome")
+        raise RuleViolation(f"{label}: with knock limit 0 only gin ends a hand, not {outcome}",
+                            code="gin_only", params={"outcome": outcome}, option="outcome")
     least = {"knock": 1, "gin": rules.gin_bonus, "undercut": rules.undercut_bonus,
              "big_gin": rules.big_gin_bonus}[outcome]
     if points < least:
-        raise RuleError(f"{label}: points {points} are too few for {outcome.replace('_', ' ')}"
-                        f" (at least {least})", option="points")
+        raise RuleViolation(f"{label}: points {points} are too few for"
+                            f" {outcome.replace('_', ' ')} (at least {least})",
+                            code="too_few_points",
+                            params={"points": points, "least": least, "outcome": outcome},
+                            option="points")
     return {"void": False, "winner": winner, "loser": loser, "outcome": outcome,
             "points": points}

@@ -41,9 +41,8 @@ from schemathesis.specs.openapi.checks import (
 from api import create_app
 from api import schemas as s
 from scorekeeper import CardError, parse_cards
-from scorekeeper.errors import ScorekeeperError
+from scorekeeper.errors import Conflict, ScorekeeperError
 from scorekeeper.store import games
-from scorekeeper.store.base import Conflict
 from scorekeeper.store.sqlite import Storage
 
 SPEC = create_app({"DB": ":memory:"}).test_client().get("/api/openapi.json").json

@@ -338,17 +338,26 @@ def test_chart_geometry():
     assert pad_views.chart(hollywood)["target_y"] is None
 
 
-def test_friendly_messages():
-    error = sk.CardError("knocker: duplicate card Ts at position 3 (already at position 1)")
-    assert pad_labels.friendly(error) == "Duplicate card 10♠ at position 3 (already at position 1)."
-    oklahoma = sk.RuleError("deadwood 5 exceeds the knock limit 4 set by the upcard 4h")
-    assert pad_labels.friendly(oklahoma) == \
+def _refusal(call, *args, **kwargs):
+    with pytest.raises(sk.ScorekeeperError) as caught:
+        call(*args, **kwargs)
+    return caught.value
+
+
+def test_worded_messages():
+    """Worded from each error's code and params (the domain's messages are not parsed)."""
+    error = _refusal(sk.parse_cards, "Ts 3h Ts", field="knocker")
+    assert pad_labels.worded(error) == "Duplicate card 10♠ at position 3 (already at position 1)."
+    oklahoma = _refusal(sk.verify_knock, "As 2s 3s 4c 5c 6c 7d 8d 9d 5h",
+                        "Ac Ad Ah 2h 3h Jh Kh Qh Qs Qc", rules="oklahoma", upcard="4h")
+    assert pad_labels.worded(oklahoma) == \
         "These cards leave 5 deadwood; a knock needs 4 or less (set by the upcard 4♥)."
-    straight = sk.RuleError("deadwood 5 exceeds the knock limit 0: only gin ends the hand")
-    assert pad_labels.friendly(straight) == "These cards leave 5 deadwood: only gin ends the hand."
-    ace = sk.RuleError("deadwood 5 exceeds the knock limit 0 set by the upcard Ah: only gin"
-                       " ends the hand")
-    assert pad_labels.friendly(ace) == \
+    straight = _refusal(sk.verify_knock, "As 2s 3s 4c 5c 6c 7d 8d 9d 5h",
+                        "Ac Ad Ah 2h 3h Jh Kh Qh Qs Qc", rules={"knock_limit": 0})
+    assert pad_labels.worded(straight) == "These cards leave 5 deadwood: only gin ends the hand."
+    ace = _refusal(sk.verify_knock, "As 2s 3s 4c 5c 6c 7d 8d 9d 5h",
+                   "Ac Ad Kc 2h 3h Jh Kh Qh Qs Qc", rules="oklahoma", upcard="Ah")
+    assert pad_labels.worded(ace) == \
         "These cards leave 5 deadwood; under the upcard A♥ only gin ends the hand."
 
 

@@ -9,9 +9,9 @@ import pytest
 from store_kit import new_game, quick
 
 from scorekeeper.bots import simulate_match
-from scorekeeper.errors import RuleError
+from scorekeeper.errors import Conflict, RuleError, Stale
 from scorekeeper.store import games
-from scorekeeper.store.base import Conflict, KeyReused, NotFound, Stale
+from scorekeeper.store.base import KeyReused, NotFound
 
 
 def test_create_game_stores_the_rules_snapshot_and_only_a_token_hash(store):

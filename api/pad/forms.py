@@ -6,7 +6,10 @@ new game's settings; the hand forms become the hand inputs of
 knock or gin, two deadwood counts), card by card (checked with
 :func:`~scorekeeper.knock.verify_knock`) or a pasted deal record. Whatever
 is wrong raises an error (or, for the start form, an errors dict) whose
-message is for players and which names the form field at fault.
+message is for players and which names the form field at fault: a plain
+:class:`RuleError` or :class:`RecordError` (codes ``rule``, ``bad_record``,
+which :func:`~api.pad.labels.worded` leaves as they are), raised from the
+domain's error when it rewords one.
 """
 
 from __future__ import annotations
@@ -25,7 +28,7 @@ from scorekeeper.records import DEAL_FORMAT
 from scorekeeper.rules import PRESETS, Rules
 from scorekeeper.store.hands import MAX_DEADWOOD
 
-from .labels import card_info, friendly
+from .labels import card_info, worded
 
 OPTION_LABELS = {
     "knock_limit": "Knock limit (most deadwood you may knock with)",
@@ -153,7 +156,7 @@ def rules_from_form(form: Mapping[str, Any]) -> Rules:
     try:
         return Rules.preset(name, **overrides)
     except RuleError as error:
-        raise RuleError(friendly(error), option=error.option) from None
+        raise RuleError(worded(error), option=error.option) from error
 
 
 def game_from_form(form: Mapping[str, Any], rng: Any = None
@@ -181,7 +184,7 @@ def game_from_form(form: Mapping[str, Any], rng: Any = None
         except RuleError as error:
             names.append(raw.strip())
             errors[f"player_{i}"] = ("Type a name for this player." if not raw.strip()
-                                     else friendly(error))
+                                     else worded(error))
     if not errors and name_key(names[0]) == name_key(names[1]):
         errors["player_1"] = "The two players need different names."
     rules = None
@@ -336,7 +339,7 @@ def check_cards(rules: Rules | Mapping[str, Any] | str | None,
         return verify_knock(hand["knocker_cards"], hand["defender_cards"],
                             rules=Rules.from_dict(rules), upcard=hand.get("upcard"))
     except ScorekeeperError as error:
-        raise RuleError(friendly(error), option=_card_field(error)) from None
+        raise RuleError(worded(error), option=_card_field(error)) from error
 
 
 def _card_field(error: ScorekeeperError) -> str:

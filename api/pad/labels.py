@@ -1,9 +1,10 @@
 """Cards and domain errors as the scorepad writes them for people.
 
 A card has a label (``10♠``), a name for screen readers (``ten of spades``)
-and a place in the 4 x 13 tap grid; an error from the domain is reworded
-for the player who caused it (:func:`friendly`). The other ``pad_`` modules
-and ``api/pad.py`` write cards and errors only through these.
+and a place in the 4 x 13 tap grid; an error from the domain is worded
+for the player who caused it from its code and params (:func:`worded`,
+:data:`WORDINGS`), never by rewriting its English message. The other
+scorepad modules write cards and errors only through these.
 
 Player names are written isolated, so that a name in a right-to-left
 script (or any name) can never reorder the text around it: in HTML in a
@@ -16,13 +17,13 @@ ISOLATE and U+2069 POP DIRECTIONAL ISOLATE (:func:`isolated`, the
 
 from __future__ import annotations
 
-import re
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Any
 
 from markupsafe import Markup
 
 from scorekeeper.cards import DECK, RANKS, SUIT_NAMES, SUIT_SYMBOLS, parse_card, parse_cards
+from scorekeeper.errors import ScorekeeperError
 
 GRID_SUITS = "shdc"
 """Row order of the card grid: spades, hearts, diamonds, clubs (colours alternate)."""
@@ -79,29 +80,181 @@ def card_grid() -> list[dict[str, Any]]:
             for suit in GRID_SUITS]
 
 
-_CODE = re.compile(r"\b([A2-9TJQK])([cdhs])\b")
+def _label(code: str) -> str:
+    return card_info(code)["label"]
 
 
-def friendly(error: BaseException) -> str:
-    """A domain error message in words a player understands.
+def _labels(codes: Any) -> str:
+    return " ".join(_label(code) for code in codes)
 
-    Strips the field prefix (the message is shown next to the field), and
-    writes card codes with suit symbols (``T♠`` becomes ``10♠``).
+
+def _wrong_count(p: dict, error: ScorekeeperError) -> str:
+    if p["expected"] == [10, 11]:
+        return f"Tap 10 cards (11 for big gin); {p['count']} tapped so far"
+    if p["expected"] == [10]:
+        return f"Tap 10 cards; {p['count']} tapped so far"
+    return f"Give {' or '.join(map(str, p['expected']))} cards, not {p['count']}"
+
+
+def _duplicate(p: dict, error: ScorekeeperError) -> str:
+    if "position" in p:
+        return (f"Duplicate card {_label(p['card'])} at position {p['position']}"
+                f" (already at position {p['first']})")
+    return f"{_label(p['card'])} appears twice: in {p['first']} and in {p['second']}"
+
+
+def _bad_card(p: dict, error: ScorekeeperError) -> str:
+    where = f" (position {p['position']})" if p.get("position") is not None else ""
+    return (f"{p['token']!r}{where} is not a card: use a rank A 2-9 10 J Q K and a suit"
+            " ♣ ♦ ♥ ♠")
+
+
+def _over_limit(p: dict, error: ScorekeeperError) -> str:
+    dead, limit, up = p["deadwood"], p["limit"], p.get("upcard")
+    if error.field == "knocker_deadwood":
+        return f"A knock needs {limit} or less deadwood; {dead} is too much"
+    lead = (f"Discarding {_label(p['card'])} leaves {dead} deadwood" if "card" in p
+            else f"These cards leave {dead} deadwood")
+    if limit == 0:
+        return (f"{lead}; under the upcard {_label(up)} only gin ends the hand" if up
+                else f"{lead}: only gin ends the hand")
+    needs = f"{lead}; a knock needs {limit} or less"
+    return f"{needs} (set by the upcard {_label(up)})" if up else needs
+
+
+def _option_value(p: dict, error: ScorekeeperError) -> str:
+    name = str(p.get("option", error.field or "this option")).replace("_", " ")
+    name = name[:1].upper() + name[1:]
+    if p.get("allowed") == [True, False]:
+        return f"{name}: choose on or off"
+    if "allowed" in p:
+        return f"{name} must be one of {', '.join(map(str, p['allowed']))}"
+    if "low" in p:
+        return f"{name} must be a whole number from {p['low']} to {p['high']}"
+    return f"{name} has a value that cannot be used"
+
+
+def _game_over(p: dict, error: ScorekeeperError) -> str:
+    if error.field == "n":
+        return (f"With this correction the game would be over after hand {p['after']};"
+                " undo the later hands first")
+    return f"The game is over after hand {p['after']}; no more hands can be entered"
+
+
+def _rotation(p: dict, error: ScorekeeperError) -> str:
+    if "hand" in p:
+        return (f"With this correction hand {p['hand']} would be dealt by {p['expected']},"
+                f" but its deal record has {p['dealer']} dealing; undo the later hands first")
+    return (f"{p['expected']} ({p['expected_seat']}) deals this hand, not {p['dealer']}"
+            f" ({p['dealer_seat']})")
+
+
+Wording = Callable[[dict, ScorekeeperError], str]
+
+WORDINGS: dict[str, str | Wording] = {
+    "bad_card": _bad_card,
+    "duplicate_card": _duplicate,
+    "wrong_card_count": _wrong_count,
+    "card_in_both_hands": "{card} is in both hands; a card can be in one hand only",
+    "card_not_in_hand": "{card} is not in the {owner}'s hand",
+    "card_in_two_melds": "{card} is in two melds",
+    "card_not_available": "{card} is not among the defender's unmelded cards",
+    "card_laid_off_twice": "{card} is laid off twice",
+    "not_a_meld": "{cards} is not a meld: a set is 3 or 4 cards of one rank, a run 3 or more"
+                  " cards in a row of one suit (ace low)",
+    "not_a_knocker_meld": "{meld} is not one of the knocker's melds",
+    "layoff_does_not_fit": "{cards} cannot be laid off on {meld}",
+    "layoff_on_gin": "There are no layoffs against gin",
+    "knock_over_limit": _over_limit,
+    "big_gin_not_allowed": "Big gin is not played under these rules",
+    "big_gin_deadwood": "Big gin needs all 11 cards melded; these leave {deadwood} deadwood",
+    "gin_deadwood": "Discarding {card} leaves {deadwood} deadwood: gin needs all 10 cards"
+                    " melded",
+    "gin_laid_out": "The knocker holds gin and lays it out as gin; the melds given leave"
+                    " {deadwood} deadwood",
+    "unknown_option": "There is no rule option called {option}",
+    "unknown_preset": "There is no preset called {preset}",
+    "bad_option_value": _option_value,
+    "missing_upcard": "Pick the first upcard: in Oklahoma it sets the knock limit",
+    "hand_over": "The hand is already over",
+    "upcard_offer": "{player} must first take the upcard or pass",
+    "stock_exhausted": "The stock is down to {left} cards: {player} may only take the discard"
+                       " to knock, or pass (the hand is void)",
+    "must_draw_stock": "Both players passed the upcard, so {player} must draw from the stock",
+    "discard_pile_empty": "The discard pile is empty",
+    "cannot_pass": "The upcard offer is over: {player} must draw from the stock or the"
+                   " discard pile",
+    "must_draw": "{player} must draw first",
+    "must_discard": "{player} has drawn and must discard, knock or go gin",
+    "card_not_held": "{player} does not hold {card}",
+    "card_just_taken": "{card} was just taken from the discard pile: it cannot be thrown back"
+                       " at once",
+    "must_knock": "With {left} cards left in the stock, {player} took the discard and may"
+                  " only knock with it",
+    "no_showdown": "Nobody has knocked, so there is no showdown",
+    "showdown_on_void": "The hand is void (the stock ran down to 2 cards): there is no"
+                        " showdown",
+    "unfinished_hand": "The record stops before the hand is over: {expected}",
+    "dealer_rotation": _rotation,
+    "players_differ": "The record's players must be this game's players ({players}), or be"
+                      " left out",
+    "rules_differ": "The record's rules differ from this game's rules; leave them out",
+    "game_over": _game_over,
+    "nothing_to_undo": "There is no hand to undo",
+    "stale": "The game has changed meanwhile: reload the sheet and try again",
+}
+"""How the scorepad words each error code, from the error's ``params``.
+
+A text is formatted with the params (cards as labels such as ``10♠``,
+lists of cards joined, lists of names joined with "and"); a function gets
+``(params, error)`` for wordings that depend on them.
+"""
+
+_CARD_KEYS = ("card", "upcard")
+_CARDS_KEYS = ("cards", "meld")
+
+
+def _shown(params: dict) -> dict:
+    shown = dict(params)
+    for key in _CARD_KEYS:
+        if isinstance(shown.get(key), str):
+            shown[key] = _label(shown[key])
+    for key in _CARDS_KEYS:
+        if isinstance(shown.get(key), list):
+            shown[key] = _labels(shown[key])
+    if isinstance(shown.get("players"), list):
+        shown["players"] = " and ".join(map(str, shown["players"]))
+    return shown
+
+
+def _original(error: BaseException) -> BaseException:
+    """The error a domain error restates (same code, raised ``from`` it), if any.
+
+    Its message lacks the places restating added (``record: step 3: ...``).
+    The scorepad's own errors (plain ``RuleError``/``RecordError``, kind
+    ``""``) are their own original.
     """
-    message = str(error.args[0]) if error.args else str(error)
-    message = re.sub(r"^(knocker|defender|upcard|record)(\[\d+\])?: ", "", message)
-    message = re.sub(r"^expected 10 or 11 cards, got (\d+)$",
-                     r"Tap 10 cards (11 for big gin); \1 tapped so far.", message)
-    message = re.sub(r"^expected 10 cards, got (\d+)$", r"Tap 10 cards; \1 tapped so far.",
-                     message)
-    message = re.sub(r"^deadwood (\d+) exceeds the knock limit 0 set by the upcard (\S+): ",
-                     r"These cards leave \1 deadwood; under the upcard \2 ", message)
-    message = re.sub(r"^deadwood (\d+) exceeds the knock limit 0: ",
-                     r"These cards leave \1 deadwood: ", message)
-    message = re.sub(r"^deadwood (\d+) exceeds the knock limit (\d+) (set by the upcard \S+)$",
-                     r"These cards leave \1 deadwood; a knock needs \2 or less (\3)", message)
-    message = re.sub(r"^deadwood (\d+) exceeds the knock limit (\d+)",
-                     r"These cards leave \1 deadwood; a knock needs \2 or less", message)
-    message = _CODE.sub(lambda m: card_info(m.group(0))["label"], message)
+    while (isinstance(error, ScorekeeperError) and error.kind
+           and isinstance(error.__cause__, ScorekeeperError)
+           and error.__cause__.code == error.code):
+        error = error.__cause__
+    return error
+
+
+def worded(error: BaseException) -> str:
+    """An error in words a player understands, as one sentence.
+
+    A domain error is worded from its ``code`` and ``params`` (:data:`WORDINGS`);
+    an error whose code has no wording there keeps the message of the error
+    it restates (:func:`_original`; the scorepad's own errors are already
+    worded). Either way the sentence starts with a
+    capital and ends with a full stop.
+    """
+    wording = WORDINGS.get(getattr(error, "code", None) or "")
+    if wording is not None and isinstance(error, ScorekeeperError):
+        message = (wording.format(**_shown(error.params)) if isinstance(wording, str)
+                   else wording(error.params, error))
+    else:
+        message = str(_original(error))
     message = message[:1].upper() + message[1:]
     return message if message.endswith((".", "!", "?")) else message + "."

@@ -13,11 +13,11 @@ from typing import Any
 from markupsafe import Markup
 
 from scorekeeper.engine import DRAW_DISCARD, SHOWDOWN, parse_action
-from scorekeeper.errors import RecordError
+from scorekeeper.errors import RecordError, ScorekeeperError
 from scorekeeper.melds import deadwood
 from scorekeeper.records import DEAL_FORMAT, load_deal, play_steps
 
-from .labels import GRID_SUITS, bdi, card_info, cards_info, friendly
+from .labels import GRID_SUITS, bdi, card_info, cards_info, worded
 from .views import showdown_view
 
 _VERB_WORDS = {"pass": "passes", "draw stock": "draws from the stock",
@@ -73,7 +73,7 @@ def replay_steps(record: Any, names: Sequence[str] | None = None,
             steps.append(snapshot(step + 1, _action_text(labels[player], action, after - before),
                                   moved))
     except RecordError as error:
-        raise _in_players_words(error, actions) from None
+        raise _in_players_words(error, actions) from error
     if deal.void:
         steps[-1]["void"] = True
         steps[-1]["text"] += " The stock is down to two cards: the hand is void."
@@ -89,36 +89,39 @@ def replay_steps(record: Any, names: Sequence[str] | None = None,
 def record_error(error: RecordError, record: Any) -> RecordError:
     """An error from scoring a deal record in a game, in players' words, on ``record``.
 
-    :func:`~scorekeeper.store.hands.evaluate_hand` prefixes the replay's message
-    with ``record:`` and its field with ``record.``; the step is reworded as
-    the viewer counts it (from 1), so the hand form shows the same message
-    as :func:`replay_steps`.
+    The step is counted as the viewer counts it (from 1), so the hand form
+    shows the same message as :func:`replay_steps`.
     """
-    detail = str(error).removeprefix("record: ")
-    field = (error.field or "").removeprefix("record").removeprefix(".")
-    inner = RecordError(detail, step=error.step, field=field or None)
-    if error.step is not None:
-        actions = record.get("actions") if isinstance(record, Mapping) else None
-        return _in_players_words(inner, actions if isinstance(actions, Sequence) else ())
-    return RecordError(friendly(inner), field="record")
+    actions = record.get("actions") if isinstance(record, Mapping) else None
+    return _in_players_words(error, actions if isinstance(actions, Sequence) else ())
 
 
 def _in_players_words(error: RecordError, actions: Sequence[Any]) -> RecordError:
-    """A :func:`~scorekeeper.records.play_steps` error reworded for the record field.
+    """A record's error worded from its code for the record field, raised from it.
 
-    ``step 3: cannot discard Js: ...`` becomes ``Step 4 ('discard Js') is
-    not legal: Cannot discard J♠: ...`` (steps counted from 1, as shown).
+    An illegal step ``3`` discarding the card just taken becomes ``Step 4
+    ('discard Js') is not legal: J♠ was just taken ...`` (steps counted from
+    1, as shown); actions that stop early say what was due. The result is a
+    plain :class:`RecordError` (code ``bad_record``): its message is final.
     """
     step = error.step
-    detail = str(error).removeprefix(f"step {step}: ")
-    if error.field == "showdown":
-        lead, detail = "The showdown is not legal: ", detail.removeprefix("showdown: ")
-    elif step is not None and step < len(actions):
-        lead = f"Step {step + 1} ({actions[step]!r}) is not legal: "
-    else:
-        return RecordError("The record stops before the hand is over.", step=step,
-                           field="record")
-    return RecordError(lead + friendly(RecordError(detail)), step=step, field="record")
+    text = worded(error)
+    if step is None:
+        return RecordError(text, field="record")
+    if error.field is not None and error.field.endswith("showdown"):
+        text = "The showdown is not legal: " + text
+    elif step < len(actions):
+        text = f"Step {step + 1} ('{_shown_action(actions[step])}') is not legal: " + text
+    return RecordError(text, step=step, field="record")
+
+
+def _shown_action(action: Any) -> str:
+    """An action as the record gives it, its card as a label (``discard 4♠``)."""
+    try:
+        verb, card = parse_action(action)
+    except ScorekeeperError:
+        return str(action)
+    return f"{verb} {card_info(card)['label']}" if card is not None else verb
 
 
 def _action_text(name: str, action: str, drawn: set[str]) -> Markup:

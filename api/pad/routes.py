@@ -37,11 +37,11 @@ from flask import (
 from marshmallow import ValidationError
 from werkzeug.exceptions import HTTPException, InternalServerError
 
-from scorekeeper.errors import RecordError, ScorekeeperError
+from scorekeeper.errors import Conflict, RecordError, ScorekeeperError
 from scorekeeper.names import MAX_NAME_LENGTH
 from scorekeeper.rules import PRESETS, Rules
 from scorekeeper.store import games
-from scorekeeper.store.base import Conflict, NotFound, StorageBusy, StorageError, StorageFull
+from scorekeeper.store.base import NotFound, StorageBusy, StorageError, StorageFull
 
 from .. import TEMPLATES, get_storage
 from ..schemas import check_json_size
@@ -145,7 +145,7 @@ def _require_edit(game_id: str) -> dict:
 
 def _form_errors(error: BaseException, default: str = "form") -> dict[str, str]:
     field = getattr(error, "field", None) or getattr(error, "option", None) or default
-    return {field: pad_labels.friendly(error)}
+    return {field: pad_labels.worded(error)}
 
 
 # ----------------------------------------------------------------------------- start
@@ -348,10 +348,10 @@ def _hand_input(rules: dict, mode: str, values: dict) -> dict:
                 rules, k, values[f"cards_{seat}"] if seat is not None else [],
                 values[f"cards_{1 - seat}"] if seat is not None else [], values["upcard"])
         except ScorekeeperError as error:
-            if seat is not None and error.option in ("knocker_cards", "defender_cards"):
-                error.option = error.field = (f"cards_{seat}" if error.option == "knocker_cards"
-                                              else f"cards_{1 - seat}")
-            raise
+            if seat is None or error.field not in ("knocker_cards", "defender_cards"):
+                raise
+            raise error.restate(str(error), field=f"cards_{seat}" if error.field
+                                == "knocker_cards" else f"cards_{1 - seat}") from error
     hand = pad_forms.record_input(values["record"])
     try:
         check_json_size(hand["record"])
@@ -405,13 +405,13 @@ def _save_hand(game_id: str, n: int | None):
             record, _, _ = games.add_hand(store, game_id, hand)
         else:
             record, _, _ = games.correct_hand(store, game_id, n, hand)
+    except Conflict as error:  # before ScorekeeperError: a Conflict is one
+        return _hand_page(game_id, sheet, n, mode, values,
+                          {"form": pad_labels.worded(error)}, 409)
     except ScorekeeperError as error:
         if isinstance(error, RecordError):
             error = pad_replay.record_error(error, hand["record"] if hand else None)
         return _hand_page(game_id, sheet, n, mode, values, _card_errors(error, values), 422)
-    except Conflict as error:
-        return _hand_page(game_id, sheet, n, mode, values,
-                          {"form": pad_labels.friendly(error)}, 409)
     number = record["n"] if record else len(sheet["hands"]) + 1
     if mode == "quick" and n is None:
         return redirect(url_for("pad.sheet", game_id=game_id, done="added", n=number), 303)
@@ -426,8 +426,8 @@ def void_hand(game_id: str, n: int):
         games.correct_hand(get_storage(), game_id, n, {"kind": "void"})
     except NotFound:
         abort(404, f"There is no hand {n} on this sheet.")
-    except (Conflict, ScorekeeperError) as error:
-        abort(409, pad_labels.friendly(error))
+    except ScorekeeperError as error:  # a Conflict or a bad hand: both 409 here
+        abort(409, pad_labels.worded(error))
     return redirect(url_for("pad.sheet", game_id=game_id, done="voided", n=n), 303)
 
 
@@ -459,7 +459,7 @@ def hand_replay(game_id: str, n: int):
     try:
         steps = pad_replay.replay_steps(given["record"], sheet["players"], sheet["rules"])
     except ScorekeeperError as error:
-        abort(409, pad_labels.friendly(error))
+        abort(409, pad_labels.worded(error))
     step = _step_number(len(steps))
     return _render("pad/replay.html", steps=steps, step=step, current=steps[step],
                    record_text=None, game_id=game_id, n=n,
@@ -486,7 +486,7 @@ def replay():
     except ScorekeeperError as error:
         # the record is the page's only field: every error belongs next to it
         return _render("pad/replay.html", 422, steps=None,
-                       errors={"record": pad_labels.friendly(error)}, record_text=text)
+                       errors={"record": pad_labels.worded(error)}, record_text=text)
     step = _step_number(len(steps))
     return _render("pad/replay.html", steps=steps, step=step, current=steps[step],
                    record_text=text, errors={}, link=None)

@@ -24,51 +24,44 @@ def now() -> str:
 
 
 class StorageError(Exception):
-    """Base class of the storage layer's refusals.
+    """Base class of the storage layer's refusals (the game's own conflicts, such as
+    a hand after the end or a stale version, are the domain's
+    :class:`~scorekeeper.errors.Conflict`).
 
-    ``field`` names the input at fault and ``code`` is a short machine-readable
-    reason (e.g. ``game_over``), when there are ones.
+    ``field`` names the input at fault, when there is one, and ``code`` is a
+    short machine-readable reason (the class's ``default_code`` unless given).
     """
+
+    default_code = "storage"
 
     def __init__(self, message: str, *, field: str | None = None, code: str | None = None):
         super().__init__(message)
         self.field = field
-        self.code = code
+        self.code = code or self.default_code
 
 
 class NotFound(StorageError):
-    """No game (or player) with that id (or name)."""
+    """No game (or player, or hand) with that id (or name, or number)."""
 
-
-class Conflict(StorageError):
-    """The request does not fit the game's current state (e.g. the game is over)."""
+    default_code = "not_found"
 
 
 class KeyReused(StorageError):
     """An idempotency key was sent again with a different request."""
 
-
-class Stale(Conflict):
-    """The write was based on an older version of the game's log than the stored one.
-
-    ``expected`` is the version the request was based on, ``version`` the
-    current one (the number of log entries).
-    """
-
-    def __init__(self, expected: int, version: int):
-        super().__init__(f"the game has changed: it is at version {version}, this change was"
-                         f" based on version {expected}; reload the sheet and try again",
-                         code="stale")
-        self.expected = expected
-        self.version = version
+    default_code = "idempotency_key_reused"
 
 
 class StorageFull(StorageError):
     """The disk (or the database's size limit) is full; the write was rolled back."""
 
+    default_code = "storage_full"
+
 
 class StorageBusy(StorageError):
     """Another writer held the database for longer than :data:`BUSY_TIMEOUT`; nothing written."""
+
+    default_code = "busy"
 
 
 Decide = Callable[[dict, list[dict]], tuple[Any, str]]
@@ -120,5 +113,6 @@ class Store(Protocol):
         new status, or raises (nothing is written). A repeated
         ``idempotency_key`` with the same request returns the stored entry
         (``created`` False), with another request raises :class:`KeyReused`;
-        an ``expected_version`` other than the log's length raises :class:`Stale`.
+        an ``expected_version`` other than the log's length raises
+        :class:`~scorekeeper.errors.Stale`.
         """

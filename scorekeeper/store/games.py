@@ -33,12 +33,19 @@ import secrets
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from ..errors import RecordError, RuleError, ScorekeeperError
+from ..errors import (
+    Conflict,
+    InvalidRecordError,
+    InvalidValueError,
+    RuleError,
+    RuleViolation,
+    ScorekeeperError,
+)
 from ..names import clean_name, name_key
 from ..records import DEFAULT_PLAYERS, MATCH_FORMAT
 from ..rules import Rules
 from ..sheet import score_sheet
-from .base import Conflict, NotFound, Store
+from .base import NotFound, Store
 from .hands import evaluate_hand
 
 EXPORT_FORMAT = "scorekeeper.game"
@@ -125,17 +132,18 @@ def check_new_game(players: Any, rules: Any = None, dealer: Any = 0,
     """
     if (isinstance(players, str) or not isinstance(players, Sequence)
             or len(players) != 2 or not all(isinstance(p, str) for p in players)):
-        raise RuleError("players must be a list of two names", option="players")
+        raise InvalidValueError("players must be a list of two names",
+                                code="bad_players", option="players")
     names = []
     for i, name in enumerate(players):
         try:
             names.append(clean_name(name, field="players"))
         except RuleError as error:
-            error.args = (f"player {i + 1}: {error}",)
-            raise
+            raise error.restate(f"player {i + 1}: {error}", field="players") from error
     if name_key(names[0]) == name_key(names[1]):
-        raise RuleError("the two players need different names (letter case, and how an"
-                        " accent is encoded, do not count)", option="players")
+        raise InvalidValueError("the two players need different names (letter case, and how"
+                                " an accent is encoded, do not count)", code="bad_players",
+                                option="players")
     snapshot = Rules.from_dict(rules).to_dict()
     score_sheet([], players=names, rules=snapshot, dealer=dealer, stake=stake)
     return names, snapshot
@@ -174,12 +182,12 @@ def add_hand(store: Store, game_id: str, hand: Mapping, *,
              expected_version: int | None = None) -> tuple[dict | None, dict, bool]:
     """Enter a new hand; returns ``(hand record, sheet, created)``.
 
-    Raises :class:`~scorekeeper.store.sqlite.Conflict` (``game_over``) once the
+    Raises :class:`~scorekeeper.errors.Conflict` (``game_over``) once the
     game has ended, and the domain's errors for a bad hand; either way
     nothing is stored. A repeated ``idempotency_key`` returns the stored
     hand (``created`` False) if it is still on the sheet, else ``None``.
     With ``expected_version`` (the sheet's ``version`` the change is based
-    on), a game that has moved on raises :class:`~scorekeeper.store.sqlite.Stale`;
+    on), a game that has moved on raises :class:`~scorekeeper.errors.Stale`;
     the same holds for :func:`undo_last` and :func:`correct_hand`.
     """
     scored: list[dict] = []
@@ -189,7 +197,7 @@ def add_hand(store: Store, game_id: str, hand: Mapping, *,
         before = _score(game, hands)
         if before["over"]:
             raise Conflict(f"the game is over (after hand {len(hands)}); no more hands can"
-                           " be entered", code="game_over")
+                           " be entered", code="game_over", params={"after": len(hands)})
         result = evaluate_hand(hand, game["rules"], players=game["players"],
                                dealer=before["next_dealer"])
         scored.append(_score(game, [*hands, result]))
@@ -204,7 +212,7 @@ def undo_last(store: Store, game_id: str, *, idempotency_key: str | None = None,
               expected_version: int | None = None) -> tuple[dict | None, dict, bool]:
     """Take back the last hand on the sheet; returns ``(the undone hand record, sheet, created)``.
 
-    Raises :class:`~scorekeeper.store.sqlite.Conflict` (``nothing_to_undo``) when
+    Raises :class:`~scorekeeper.errors.Conflict` (``nothing_to_undo``) when
     the sheet has no hand.
     """
     undone: dict = {}
@@ -230,7 +238,7 @@ def correct_hand(store: Store, game_id: str, n: int, hand: Mapping, *,
     """Score hand ``n`` (1-based) as ``hand`` instead; returns ``(hand record, sheet, created)``.
 
     Raises :class:`~scorekeeper.store.sqlite.NotFound` for a hand not on the
-    sheet and :class:`~scorekeeper.store.sqlite.Conflict` (``game_over``) when the
+    sheet and :class:`~scorekeeper.errors.Conflict` (``game_over``) when the
     corrected totals would end the game before its last hand.
     """
     scored: list[dict] = []
@@ -246,17 +254,19 @@ def correct_hand(store: Store, game_id: str, n: int, hand: Mapping, *,
         try:
             after = _score(game, changed)
         except RuleError as error:
-            if error.option != "hands":
+            if error.code != "game_over":
                 raise
             raise Conflict(f"with this correction {error}; undo the later hands first",
-                           field="n", code="game_over") from error
+                           field="n", code="game_over", params=error.params) from error
         for later, record in zip(changed[n:], after["hands"][n:], strict=True):
             if later["kind"] == "record" and later["detail"]["dealer"] != record["dealer"]:
                 raise Conflict(
                     f"with this correction hand {record['n']} would be dealt by"
                     f" {game['players'][record['dealer']]}, but its deal record has"
                     f" {game['players'][later['detail']['dealer']]} dealing; undo the later"
-                    " hands first", field="n", code="dealer_rotation")
+                    " hands first", field="n", code="dealer_rotation",
+                    params={"hand": record["n"], "expected": game["players"][record["dealer"]],
+                            "dealer": game["players"][later["detail"]["dealer"]]})
         scored.append(after)
         return {"replaces": hands[n - 1]["seq"], **result}, _status(after)
 
@@ -283,7 +293,7 @@ def _from_match(record: Mapping) -> dict:
     """An engine match record (``gin-rummy-match/1``) as an exported game of record hands."""
     deals = record.get("deals")
     if not isinstance(deals, list):
-        raise RecordError("deals must be a list of deal records", field="deals")
+        raise InvalidRecordError("deals must be a list of deal records", field="deals")
     first = deals[0].get("dealer", 0) if deals and isinstance(deals[0], Mapping) else 0
     return {"players": record.get("players", list(DEFAULT_PLAYERS)),
             "rules": record.get("rules"), "dealer": first, "stake": None,
@@ -304,10 +314,13 @@ def import_game(store: Store, record: Mapping) -> tuple[dict, str]:
     if record.get("format") == MATCH_FORMAT:
         record = _from_match(record)
     if record.get("format", EXPORT_FORMAT) != EXPORT_FORMAT:
-        raise RuleError(f"format must be {EXPORT_FORMAT!r} or {MATCH_FORMAT!r}",
-                        option="format")
+        raise InvalidValueError(f"format must be {EXPORT_FORMAT!r} or {MATCH_FORMAT!r}",
+                                code="bad_format", params={"format": record.get("format")},
+                                option="format")
     if record.get("version", EXPORT_VERSION) != EXPORT_VERSION:
-        raise RuleError(f"version must be {EXPORT_VERSION}", option="version")
+        raise InvalidValueError(f"version must be {EXPORT_VERSION}",
+                                code="bad_version", params={"version": record.get("version")},
+                                option="version")
     names, snapshot = check_new_game(record.get("players"), record.get("rules"),
                                      record.get("dealer", 0), record.get("stake"))
     game = {"players": names, "rules": snapshot, "dealer": record.get("dealer", 0),
@@ -318,13 +331,14 @@ def import_game(store: Store, record: Mapping) -> tuple[dict, str]:
         try:
             sheet = _score(game, results)
             if sheet["over"]:
-                raise RuleError(f"the game is over after hand {i}; hand {i + 1} cannot be"
-                                " entered", option="hands")
+                raise RuleViolation(f"the game is over after hand {i}; hand {i + 1} cannot be"
+                                    " entered",
+                                    code="game_over", params={"after": i, "hand": i + 1},
+                                    option="hands")
             result = evaluate_hand(hand, snapshot, players=names, dealer=sheet["next_dealer"])
         except ScorekeeperError as error:
-            error.field = f"hands.{i}" + (f".{error.field}" if error.field else "")
-            error.args = (f"hand {i + 1}: {error}",)
-            raise
+            raise error.restate(f"hand {i + 1}: {error}", field=f"hands.{i}" + (
+                f".{error.field}" if error.field else "")) from error
         results.append(result)
         entries.append((hand["kind"], dict(hand), result))
     token = new_token()

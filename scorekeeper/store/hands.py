@@ -27,7 +27,14 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from ..cards import Card, parse_cards
-from ..errors import RecordError, RuleError
+from ..errors import (
+    IllegalRecordError,
+    InvalidRecordError,
+    InvalidValueError,
+    RecordError,
+    RuleError,
+    RuleViolation,
+)
 from ..knock import score_hand, verify_knock
 from ..records import DEAL_FORMAT, DEFAULT_PLAYERS, deal_entry, replay_deal
 from ..rules import Rules, is_whole_number
@@ -63,23 +70,33 @@ def score_deadwood(
     up = parse_cards([upcard], field="upcard")[0] if upcard is not None else None
     limit = rules.knock_limit_for(up)
     if not is_whole_number(knocker_deadwood) or knocker_deadwood < 0:
-        raise RuleError(f"knocker_deadwood must be a whole number >= 0, not"
-                        f" {knocker_deadwood!r}", option="knocker_deadwood")
+        raise InvalidValueError(f"knocker_deadwood must be a whole number >= 0, not"
+                                f" {knocker_deadwood!r}",
+                                code="bad_value", params={"value": knocker_deadwood},
+                                option="knocker_deadwood")
     if knocker_deadwood > limit:
         reason = f" (set by the upcard {up})" if rules.oklahoma else ""
-        raise RuleError(f"knocker_deadwood {knocker_deadwood} exceeds the knock limit"
-                        f" {limit}{reason}", option="knocker_deadwood")
+        params: dict[str, Any] = {"deadwood": knocker_deadwood, "limit": limit}
+        if rules.oklahoma and up is not None:
+            params["upcard"] = up.code
+        raise RuleViolation(f"knocker_deadwood {knocker_deadwood} exceeds the knock limit"
+                            f" {limit}{reason}", code="knock_over_limit", params=params,
+                            option="knocker_deadwood")
     if not is_whole_number(defender_deadwood) or not 0 <= defender_deadwood <= MAX_DEADWOOD:
-        raise RuleError(f"defender_deadwood must be a whole number from 0 to {MAX_DEADWOOD},"
-                        f" not {defender_deadwood!r}", option="defender_deadwood")
+        raise InvalidValueError(f"defender_deadwood must be a whole number from 0 to"
+                                f" {MAX_DEADWOOD}, not {defender_deadwood!r}", code="bad_value",
+                                params={"value": defender_deadwood, "low": 0,
+                                        "high": MAX_DEADWOOD}, option="defender_deadwood")
     if not isinstance(big_gin, bool):
-        raise RuleError("big_gin must be true or false", option="big_gin")
+        raise InvalidValueError("big_gin must be true or false",
+                                code="bad_value", params={"value": big_gin}, option="big_gin")
     if big_gin and rules.big_gin_bonus is None:
-        raise RuleError("big gin is not allowed under these rules (big_gin_bonus is null)",
-                        option="big_gin")
+        raise RuleViolation("big gin is not allowed under these rules (big_gin_bonus is null)",
+                            code="big_gin_not_allowed", option="big_gin")
     if big_gin and knocker_deadwood:
-        raise RuleError("big gin means all 11 cards melded: knocker_deadwood must be 0",
-                        option="knocker_deadwood")
+        raise RuleViolation("big gin means all 11 cards melded: knocker_deadwood must be 0",
+                            code="big_gin_deadwood", params={"deadwood": knocker_deadwood},
+                            option="knocker_deadwood")
     score = score_hand(knocker_deadwood, defender_deadwood, rules, big_gin=big_gin,
                        multiplier=rules.multiplier_for(up))
     return {"outcome": score["outcome"], "winner": score["winner"], "points": score["points"],
@@ -111,18 +128,20 @@ def evaluate_hand(hand: Mapping, rules: Rules | Mapping | str | None = None, *,
     """
     rules = Rules.from_dict(rules)
     if not isinstance(hand, Mapping):
-        raise RuleError("a hand must be an object with a kind", option="kind")
+        raise InvalidValueError("a hand must be an object with a kind",
+                                code="bad_value", option="kind")
     kind = hand.get("kind")
     if kind == "void":
         return {"entry": {"void": True}, "detail": None}
     if kind == "record":
         return _evaluate_record(hand.get("record"), rules, players, dealer)
     if kind not in KINDS:
-        raise RuleError(f"kind must be one of {', '.join(KINDS)}, not {kind!r}", option="kind")
+        raise InvalidValueError(f"kind must be one of {', '.join(KINDS)}, not {kind!r}",
+                                code="bad_value", params={"value": kind}, option="kind")
     knocker = hand.get("knocker")
     if not is_whole_number(knocker) or knocker not in (0, 1):
-        raise RuleError(f"knocker must be the seat of the knocker, 0 or 1, not {knocker!r}",
-                        option="knocker")
+        raise InvalidValueError(f"knocker must be the seat of the knocker, 0 or 1, not {knocker!r}",
+                                code="bad_value", params={"value": knocker}, option="knocker")
     if kind == "quick":
         detail = score_deadwood(hand.get("knocker_deadwood"), hand.get("defender_deadwood"),
                                 rules=rules, upcard=hand.get("upcard"),
@@ -150,28 +169,34 @@ def _evaluate_record(record: Any, rules: Rules, players: Sequence[str],
     the one the game's rotation calls for.
     """
     if not isinstance(record, Mapping):
-        raise RecordError("record must be a deal record (an object)", field="record")
+        raise InvalidRecordError("record must be a deal record (an object)", field="record")
     if "rules" in record:
         try:
             own = Rules.from_dict(record["rules"])
         except RuleError as error:
-            raise RecordError(f"record.rules: {error}", field="record.rules") from None
+            raise RecordError.restating(error, f"record.rules: {error}",
+                                        field="record.rules") from error
         if _options(own) != _options(rules):
-            raise RecordError("record.rules differ from the game's rules; leave them out",
-                              field="record.rules")
+            raise InvalidRecordError("record.rules differ from the game's rules; leave them out",
+                                     code="rules_differ", field="record.rules")
     if "players" in record and record["players"] != list(players):
-        raise RecordError(f"record.players must be the game's players {list(players)}"
-                          " (or left out)", field="record.players")
+        raise InvalidRecordError(f"record.players must be the game's players {list(players)}"
+                                 " (or left out)",
+                                 code="players_differ", params={"players": list(players)},
+                                 field="record.players")
     full = {**record, "format": record.get("format", DEAL_FORMAT), "rules": rules.to_dict(),
             "players": list(players)}
     try:
         result = replay_deal(full)
     except RecordError as error:
-        error.field = f"record.{error.field}" if error.field else "record"
-        error.args = (f"record: {error}",)
-        raise
+        raise error.restate(f"record: {error}", field=f"record.{error.field}"
+                            if error.field else "record") from error
     if dealer is not None and result["dealer"] != dealer:
-        raise RecordError(f"record: {players[dealer]} ({dealer}) deals this hand, not"
-                          f" {players[result['dealer']]} ({result['dealer']})",
-                          field="record.dealer")
+        raise IllegalRecordError(f"record: {players[dealer]} ({dealer}) deals this hand, not"
+                                 f" {players[result['dealer']]} ({result['dealer']})",
+                                 code="dealer_rotation",
+                                 params={"expected": players[dealer], "expected_seat": dealer,
+                                         "dealer": players[result["dealer"]],
+                                         "dealer_seat": result["dealer"]},
+                                 field="record.dealer")
     return {"entry": deal_entry(result), "detail": result}

@@ -50,11 +50,11 @@ from typing import Any
 
 import sqlite_utils
 
+from ..errors import Stale
 from ..names import fold, name_key
 from .base import (
     KeyReused,
     NotFound,
-    Stale,
     StorageBusy,
     StorageError,
     StorageFull,
@@ -400,7 +400,7 @@ class Storage:
         returned with ``created`` False; used for a different request, it
         raises :class:`KeyReused`. Otherwise, with an ``expected_version``
         (the number of log entries the change was based on) that is not the
-        log's length, it raises :class:`Stale`. Raises :class:`NotFound` for
+        log's length, it raises :class:`~scorekeeper.errors.Stale`. Raises :class:`NotFound` for
         an unknown game.
         """
         with self._write() as conn:
