@@ -433,7 +433,7 @@ def test_names_that_could_deceive_are_refused(call, app, name, shown):
         for players, field in (([name, "Cy"], "players.0"), (["Cy", name], "players.1")):
             error = error_of(call("POST", path, json={"players": players}), 422, None, field)
             assert shown in error["message"]
-    with sqlite3.connect(app.config["DATABASE"]) as db:
+    with sqlite3.connect(app.config["DB"]) as db:
         assert db.execute("SELECT count(*) FROM games").fetchone()[0] == 0
         assert db.execute("SELECT count(*) FROM players").fetchone()[0] == 0
 

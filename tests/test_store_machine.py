@@ -45,9 +45,9 @@ from hypothesis.stateful import (
 )
 from result_kit import as_dict
 
-from scorekeeper.errors import RuleError
+from scorekeeper.errors import Conflict, RuleError, Stale
 from scorekeeper.rules import Rules
-from scorekeeper.store.base import Conflict, KeyReused, NotFound, Stale
+from scorekeeper.store.base import KeyReused, NotFound
 from scorekeeper.store.games import add_hand, correct_hand, create_game, load_sheet, undo_last
 from scorekeeper.store.sqlite import Storage
 
