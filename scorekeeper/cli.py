@@ -13,6 +13,7 @@ from contextlib import nullcontext
 
 import click
 
+from .analysis import analyse
 from .bots import make_players, simulate_deal, simulate_match
 from .cards import parse_card
 from .errors import RecordError, ScorekeeperError
@@ -164,6 +165,87 @@ def replay_command(file, as_json: bool) -> None:
     if bad:
         click.echo(f"{bad} bad record(s) of {len(items)}", err=True)
         sys.exit(1)
+
+
+@main.command("analyse")
+@click.argument("file", type=click.File("r", encoding="utf-8"))
+@click.option("--json", "as_json", is_flag=True,
+              help="Print one JSON analysis per record (JSON Lines), errors as {\"error\": ...}.")
+def analyse_command(file, as_json: bool) -> None:
+    """Where each deal of FILE's records was won or lost (see scorekeeper.analysis).
+
+    FILE holds deal or match records as for ``replay``. For each player:
+    deadwood given away by discards, melds passed up, knocks and gins not
+    taken, points the showdown cost; then each costly decision. A record
+    that does not replay is reported on standard error (exit status 1).
+    """
+    bad = 0
+    items = read_records(file.read())
+    for label, record in items:
+        try:
+            if isinstance(record, RecordError):
+                raise record
+            report = analyse(record)
+        except RecordError as error:
+            bad += 1
+            if as_json:
+                click.echo(json.dumps({"record": label, "error": str(error), "step": error.step,
+                                       "deal": error.deal, "field": error.field},
+                                      ensure_ascii=False))
+            click.echo(f"{label}: {error}", err=True)
+            continue
+        if as_json:
+            click.echo(json.dumps(report, ensure_ascii=False))
+            continue
+        deals = report.get("deals", [report])
+        for number, deal in enumerate(deals, 1):
+            where = label if len(deals) == 1 else f"{label}, deal {number}"
+            click.echo(f"{where}: " + ("void" if deal["void"] else
+                                       f"{deal['outcome'].replace('_', ' ')} for"
+                                       f" {deal['points']}"))
+            click.echo(format_analysis(deal))
+    if bad:
+        click.echo(f"{bad} bad record(s) of {len(items)}", err=True)
+        sys.exit(1)
+
+
+def format_analysis(deal: dict) -> str:
+    """A deal's analysis as lines: each player's summary, then the decisions that cost."""
+    names = deal["players"]
+    lines = []
+    for mine in deal["summary"]:
+        lines.append(f"  {mine['player']}: gave away {mine['deadwood_given_away']} deadwood in"
+                     f" {mine['discards_off_best']} discard(s); passed up {mine['missed_melds']}"
+                     f" meld(s); missed {mine['missed_knocks']} knock(s) and"
+                     f" {mine['missed_gins']} gin(s); showdown cost {mine['showdown_cost']}")
+    for fact in deal["decisions"]:
+        who = names[fact["player"]]
+        step = f"    step {fact['step'] + 1} ({who}, {fact['action']}):"
+        if fact.get("passed_up"):
+            passed = fact["passed_up"]
+            lines.append(f"{step} passed up {show_cards([passed['card']])}, which makes"
+                         f" [{show_cards(passed['meld'])}] (deadwood"
+                         f" {passed['deadwood_with_it']} with it)")
+        if fact.get("cost"):
+            lines.append(f"{step} kept deadwood {fact['deadwood']}; best"
+                         f" {fact['best_deadwood']} by discarding"
+                         f" {show_cards(fact['best_discards'])}")
+        if "knock_available" in fact:
+            lines.append(f"{step} could have knocked with {fact['knock_available']}")
+        if fact.get("gin_available"):
+            lines.append(f"{step} could have gone gin")
+    shown = deal["showdown"]
+    if shown is not None:
+        knocker, defender = shown["knocker"], shown["defender"]
+        if knocker["cost"]:
+            lines.append(f"  {names[knocker['player']]}'s arrangement scored"
+                         f" {knocker['points']}; the best would have scored"
+                         f" {knocker['best_points']}")
+        if defender["missed_layoffs"]:
+            lines.append(f"  {names[defender['player']]} could have laid off"
+                         f" {show_cards(defender['missed_layoffs'])}"
+                         f" ({defender['cost']} points)")
+    return "\n".join(lines)
 
 
 @main.command("simulate")

@@ -89,3 +89,34 @@ def test_a_record_that_does_not_replay_is_refused_with_its_step():
     with pytest.raises(sk.RecordError) as caught:
         analyse(record)
     assert caught.value.step == 1
+
+
+def test_the_analyse_command_prints_what_cost_each_player(tmp_path):
+    import json
+
+    from click.testing import CliRunner
+
+    from scorekeeper.cli import main
+
+    record = make_record(
+        ("As 2s 3s 7c 7d 7h 9d 9h Kc 4d", BEN), "9c", "Ks 5s 9s",
+        actions=["pass", "pass", "draw stock", "discard 4d", "draw stock", "discard Qh",
+                 "draw stock", "knock Ks"],
+        showdown={"layoffs": []})
+    path = tmp_path / "deal.json"
+    path.write_text(json.dumps(record))
+    shown = CliRunner().invoke(main, ["analyse", str(path)])
+    assert shown.exit_code == 0, shown.output
+    lines = shown.output.splitlines()
+    assert lines[0] == "record 0: knock for 51"
+    assert ("  Ana: gave away 6 deadwood in 1 discard(s); passed up 1 meld(s); missed 0"
+            " knock(s) and 0 gin(s); showdown cost 0") in lines
+    assert "    step 1 (Ana, pass): passed up 9♣, which makes [9♣ 9♦ 9♥] (deadwood 4 with it)" \
+        in lines
+    assert "    step 4 (Ana, discard 4d): kept deadwood 38; best 32 by discarding K♣ K♠" in lines
+    assert "  Ben could have laid off 4♠ 5♠ (9 points)" in lines
+    as_json = CliRunner().invoke(main, ["analyse", "--json", str(path)])
+    assert json.loads(as_json.output) == analyse(record)
+    path.write_text(json.dumps({**record, "actions": ["pass", "discard 4d"]}))
+    refused = CliRunner().invoke(main, ["analyse", str(path)])
+    assert refused.exit_code == 1 and "record 0: step 1:" in refused.output
