@@ -291,11 +291,18 @@ def _outcome(**kwargs: Any) -> fields.String:
     return fields.String(validate=validate.OneOf(OUTCOMES), **kwargs)
 
 
+def _showdown_outcome(**kwargs: Any) -> fields.String:
+    """A scored showdown's outcome: also ``tie`` (a tied knock under ``tie: no_score``)."""
+    return fields.String(validate=validate.OneOf([*OUTCOMES, "tie"]), **kwargs)
+
+
 class VerifyResponse(ma.Schema):
     """A checked and scored knock."""
 
-    outcome = _outcome(required=True)
-    winner = fields.String(required=True, validate=validate.OneOf(["knocker", "defender"]))
+    outcome = _showdown_outcome(required=True)
+    winner = fields.String(required=True, allow_none=True,
+                           validate=validate.OneOf(["knocker", "defender"]), metadata={
+                               "description": "null for a tie that scores nothing"})
     points = fields.Integer(required=True)
     knocker = fields.Nested(KnockerSide, required=True)
     defender = fields.Nested(DefenderSide, required=True)
@@ -621,7 +628,7 @@ class Stats(ma.Schema):
 class DealResult(ma.Schema):
     """A replayed deal: the showdown (as verify gives it) and how the deal went."""
 
-    outcome = _outcome(required=True, allow_none=True)
+    outcome = _showdown_outcome(required=True, allow_none=True)
     winner = fields.String(required=True, allow_none=True,
                            validate=validate.OneOf(["knocker", "defender"]))
     points = fields.Integer(required=True)
@@ -656,5 +663,102 @@ REPLAY_RESPONSE = {"oneOf": [{"$ref": "#/components/schemas/DealResult"},
                              {"$ref": "#/components/schemas/MatchResult"}]}
 """The replay response: a deal result or a match result."""
 
-COMPONENTS = {"DealResult": DealResult, "MatchResult": MatchResult}
+class PassedUp(ma.Schema):
+    """A card on the discard pile that would have made a meld, not taken."""
+
+    card = fields.String(required=True)
+    meld = fields.List(fields.String(), required=True)
+    deadwood_with_it = fields.Integer(required=True, metadata={
+        "description": "The least deadwood taking it (and discarding the best card) leaves."})
+
+
+class Decision(ma.Schema):
+    """One decision of a deal, measured from what the player held and had seen."""
+
+    step = fields.Integer(required=True, metadata={"description": "Index into actions."})
+    player = fields.Integer(required=True)
+    action = fields.String(required=True)
+    kind = fields.String(required=True,
+                         validate=validate.OneOf(["draw", "discard", "knock", "big_gin"]))
+    deadwood = fields.Integer(metadata={"description": "Deadwood of the 10 cards kept."})
+    best_deadwood = fields.Integer(metadata={"description": "The least any allowed discard"
+                                                            " would have kept."})
+    best_discards = fields.List(fields.String())
+    cost = fields.Integer(metadata={"description": "deadwood - best_deadwood."})
+    knock_available = fields.Integer(metadata={
+        "description": "A plain discard when a knock was possible: the least deadwood a knock"
+                       " would have kept."})
+    gin_available = fields.Boolean(metadata={"description": "Gin was possible and not taken."})
+    passed_up = fields.Nested(PassedUp)
+
+
+class KnockerReview(ma.Schema):
+    """The knocker's arrangement against the best legal one (against the best reply)."""
+
+    player = fields.Integer(required=True)
+    deadwood = fields.Integer(required=True)
+    best_deadwood = fields.Integer(required=True)
+    points = fields.Integer(required=True, metadata={"description": "+ won, - lost."})
+    best_points = fields.Integer(required=True)
+    cost = fields.Integer(required=True)
+
+
+class DefenderReview(ma.Schema):
+    """The defender's melds and layoffs against the best reply to the cards laid down."""
+
+    player = fields.Integer(required=True)
+    deadwood = fields.Integer(required=True)
+    best_deadwood = fields.Integer(required=True)
+    missed_layoffs = fields.List(fields.String(), required=True)
+    points = fields.Integer(required=True)
+    best_points = fields.Integer(required=True)
+    cost = fields.Integer(required=True)
+
+
+class ShowdownReview(ma.Schema):
+    """Both sides of a showdown reviewed."""
+
+    knocker = fields.Nested(KnockerReview, required=True)
+    defender = fields.Nested(DefenderReview, required=True)
+
+
+class PlayerSummary(ma.Schema):
+    """What a player's decisions cost over a deal (or a match)."""
+
+    player = fields.String(required=True)
+    deadwood_given_away = fields.Integer(required=True)
+    discards_off_best = fields.Integer(required=True)
+    missed_melds = fields.Integer(required=True)
+    missed_knocks = fields.Integer(required=True)
+    missed_gins = fields.Integer(required=True)
+    showdown_cost = fields.Integer(required=True)
+
+
+class DealAnalysis(ma.Schema):
+    """Where a deal was won or lost (scorekeeper.analyse)."""
+
+    players = fields.List(fields.String(), required=True)
+    dealer = fields.Integer(required=True)
+    void = fields.Boolean(required=True)
+    outcome = _showdown_outcome(required=True, allow_none=True)
+    points = fields.Integer(required=True)
+    decisions = fields.List(fields.Nested(Decision), required=True)
+    showdown = fields.Nested(ShowdownReview, required=True, allow_none=True)
+    summary = fields.List(fields.Nested(PlayerSummary), required=True)
+
+
+class MatchAnalysis(ma.Schema):
+    """Each deal of a match analysed, and each player's summary over the match."""
+
+    players = fields.List(fields.String(), required=True)
+    deals = fields.List(fields.Nested(DealAnalysis), required=True)
+    summary = fields.List(fields.Nested(PlayerSummary), required=True)
+
+
+ANALYSE_RESPONSE = {"oneOf": [{"$ref": "#/components/schemas/DealAnalysis"},
+                              {"$ref": "#/components/schemas/MatchAnalysis"}]}
+"""The analyse response: a deal's analysis or a match's."""
+
+COMPONENTS = {"DealResult": DealResult, "MatchResult": MatchResult,
+              "DealAnalysis": DealAnalysis, "MatchAnalysis": MatchAnalysis}
 """Schemas the OpenAPI document names without a view naming them directly."""

@@ -19,7 +19,7 @@ from flask.views import MethodView
 from flask_smorest import Blueprint
 from werkzeug.routing import BaseConverter
 
-from scorekeeper import replay
+from scorekeeper import analyse, replay
 from scorekeeper.errors import Stale
 from scorekeeper.knock import verify_knock
 from scorekeeper.melds import meld_report
@@ -141,6 +141,18 @@ class Replay(MethodView):
     def post(self, record):
         """Check every action of a deal (or every deal of a match) and score it."""
         return jsonify(replay(record))
+
+
+@blp.route("/analyse")
+class Analyse(MethodView):
+    """Where a recorded deal was won or lost."""
+
+    @blp.arguments(s.RecordRequest())
+    @blp.response(200, s.ANALYSE_RESPONSE)
+    @refusals(400, 413)
+    def post(self, record):
+        """Each decision of a deal (or of every deal of a match) measured, with a summary."""
+        return jsonify(analyse(record))
 
 
 def editor(view: Callable) -> Callable:

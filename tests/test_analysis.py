@@ -120,3 +120,23 @@ def test_the_analyse_command_prints_what_cost_each_player(tmp_path):
     path.write_text(json.dumps({**record, "actions": ["pass", "discard 4d"]}))
     refused = CliRunner().invoke(main, ["analyse", str(path)])
     assert refused.exit_code == 1 and "record 0: step 1:" in refused.output
+
+
+def test_post_analyse_answers_as_the_openapi_document_says(tmp_path):
+    from test_api import Client, error_of
+
+    from api import create_app
+
+    call = Client(create_app({"DB": str(tmp_path / "api.db"), "TESTING": True}))
+    record = make_record(("As 2s 3s 7c 7d 7h 9d 9h 9c 5c", "Ac 2c 3c 4d 5d 6d Jh Qh 2h 8s"),
+                         "Kd", "Kh", actions=["pass", "pass", "draw stock", "discard Kh",
+                                              "draw discard", "knock 8s"])
+    deal = call("POST", "/api/v1/analyse", json=record)
+    assert deal.status_code == 200 and deal.json == analyse(record)
+    assert deal.json["summary"][0]["missed_knocks"] == 1
+    match = call("POST", "/api/v1/analyse", json=simulate_match(4))
+    assert match.status_code == 200 and len(match.json["deals"]) >= 1
+    error = error_of(call("POST", "/api/v1/analyse",
+                          json={**record, "actions": ["pass", "discard Kh"]}),
+                     422, "bad_record", "actions")
+    assert error["message"].startswith("step 1:")
