@@ -329,6 +329,11 @@ class Deal:
         return self._ending == "void"
 
     @property
+    def void_reason(self) -> str:
+        """Why the hand ended void (``""`` unless :attr:`void`): the wall or the draw cap."""
+        return self._void_reason
+
+    @property
     def result(self) -> dict | None:
         """The scored deal once :attr:`over` (see :meth:`showdown`), else ``None``."""
         return self._result

@@ -140,3 +140,34 @@ def test_post_analyse_answers_as_the_openapi_document_says(tmp_path):
                           json={**record, "actions": ["pass", "discard Kh"]}),
                      422, "bad_record", "actions")
     assert error["message"].startswith("step 1:")
+
+
+def test_the_replay_viewer_links_carry_the_record_and_show_the_analysis(tmp_path):
+    import json
+    import re
+
+    from api import create_app
+
+    client = create_app({"DB": str(tmp_path / "pad.db"), "TESTING": True}).test_client()
+    form = client.get("/replay").get_data(as_text=True)
+    token = re.search(r'name="csrf_token" value="([^"]+)"', form).group(1)
+    record = make_record(
+        ("As 2s 3s 7c 7d 7h 9d 9h Kc 4d", BEN), "9c", "Ks 5s 9s",
+        actions=["pass", "pass", "draw stock", "discard 4d", "draw stock", "discard Qh",
+                 "draw stock", "knock Ks"],
+        showdown={"layoffs": []})
+    posted = client.post("/replay", data={"record": json.dumps(record), "step": "4",
+                                          "csrf_token": token})
+    assert posted.status_code == 303 and posted.headers["Location"].startswith("/replay?r=")
+    page = client.get(posted.headers["Location"]).get_data(as_text=True)
+    assert "Step 4 of 9" in page
+    # the decision at this step is shown, and every decision links to its step
+    assert "kept deadwood 38; discarding K♣ or K♠ kept 32." in page
+    panel = page[page.index('<section class="analysis"'):]
+    assert "<bdi>Ana</bdi>: gave away 6 deadwood in 1 discard; passed up 1 meld;" in panel
+    assert "<bdi>Ben</bdi> could have laid off 4♠ 5♠: 9 points." in panel
+    links = re.findall(r'<a href="(/replay\?r=[^"&]+&amp;step=(\d+))">Step \d+</a>', panel)
+    assert [int(step) for _, step in links] == [1, 4]
+    damaged = client.get("/replay?r=not-a-record")
+    assert damaged.status_code == 400 and "This replay link is damaged" in damaged.get_data(
+        as_text=True)

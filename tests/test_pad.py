@@ -218,6 +218,9 @@ def test_replay_page_without_javascript(client):
     response = client.post("/replay", data={"csrf_token": token(client),
                                             "record": json.dumps(record),
                                             "step": "2"})
+    # a good record is answered with a link carrying it: stepping is GET, Back works
+    assert response.status_code == 303 and response.headers["Location"].startswith("/replay?r=")
+    response = client.get(response.headers["Location"])
     assert response.status_code == 200 and "Step 2 of" in text(response)
     response = client.post("/replay", data={"csrf_token": token(client), "record": "[1"})
     assert response.status_code == 422 and "not a deal record" in text(response)

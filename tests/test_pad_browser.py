@@ -255,15 +255,21 @@ def test_replay_a_record_and_enter_it(page, server):
     page.get_by_role("button", name="Replay from the start").click()
     assert "Step 0 of" in page.inner_text(".steps")
     assert page.locator(".hand-row").count() == 2
-    page.get_by_role("button", name="Next").click()
+    # stepping is plain links (the record travels in them), so Back steps back too
+    page.get_by_role("link", name="Next").click()
     assert "Step 1 of" in page.inner_text(".steps")
-    page.get_by_role("button", name="Previous").click()
+    page.get_by_role("link", name="Next").click()
+    assert "Step 2 of" in page.inner_text(".steps")
+    page.go_back()
+    assert "Step 1 of" in page.inner_text(".steps")
+    page.get_by_role("link", name="Previous").click()
     assert "Step 0 of" in page.inner_text(".steps")
     shot(page, "replay-start")
     steps = len(record["actions"]) + (0 if result["void"] else 1)
     for _ in range(steps):
-        page.get_by_role("button", name="Next").click()
-    assert page.get_by_role("button", name="Next").is_disabled()
+        page.get_by_role("link", name="Next").click()
+    assert page.get_by_role("link", name="Next").get_attribute("aria-disabled") == "true"
+    assert "Where it was won or lost" in page.inner_text(".analysis")
     if result["void"]:
         assert "void" in page.inner_text("main")
     else:

@@ -3,15 +3,22 @@
 The record is played by :func:`scorekeeper.records.play_steps` (which
 checks every action and the showdown); this module only says what each
 step looks like and rewords the record's errors for players.
+:func:`analysis_view` words :func:`scorekeeper.analyse` for the viewer's
+"where it was won or lost" panel. A pasted record travels in the viewer's
+links (:func:`pack_record`), so stepping is plain GET links and Back works.
 """
 
 from __future__ import annotations
 
+import base64
+import binascii
+import zlib
 from collections.abc import Mapping, Sequence
 from typing import Any
 
 from markupsafe import Markup
 
+from scorekeeper.analysis import analyse
 from scorekeeper.engine import DRAW_DISCARD, SHOWDOWN, parse_action
 from scorekeeper.errors import RecordError, ScorekeeperError
 from scorekeeper.melds import deadwood
@@ -19,6 +26,9 @@ from scorekeeper.records import DEAL_FORMAT, load_deal, play_steps
 
 from .labels import GRID_SUITS, bdi, card_info, cards_info, worded
 from .views import showdown_view
+
+PACKED_LIMIT = 3000
+"""The longest packed record put in a link (gunicorn's request line holds 4094 bytes)."""
 
 _VERB_WORDS = {"pass": "passes", "draw stock": "draws from the stock",
                "draw discard": "takes", "discard": "discards", "knock": "knocks, discarding",
@@ -41,10 +51,7 @@ def replay_steps(record: Any, names: Sequence[str] | None = None,
     scored it. Raises :class:`RecordError` like :func:`~scorekeeper.replay`,
     in players' words and on the ``record`` field when a play is illegal.
     """
-    if rules is not None and isinstance(record, Mapping):
-        record = {**record, "format": record.get("format", DEAL_FORMAT),
-                  "rules": dict(rules), "players": list(names or ())}
-    deal, actions, declared = load_deal(record)
+    deal, actions, declared = load_deal(_as_played(record, names, rules))
     labels = list(names) if names else list(deal.names)
 
     def snapshot(n: int, text: str, moved: Sequence[str] = ()) -> dict[str, Any]:
@@ -76,7 +83,7 @@ def replay_steps(record: Any, names: Sequence[str] | None = None,
         raise _in_players_words(error, actions) from error
     if deal.void:
         steps[-1]["void"] = True
-        steps[-1]["text"] += " The stock is down to two cards: the hand is void."
+        steps[-1]["text"] += f" The hand is void: {deal.void_reason}."
     else:
         knocker = deal.result["knocker_player"]
         last = snapshot(len(steps), "Showdown.")
@@ -84,6 +91,95 @@ def replay_steps(record: Any, names: Sequence[str] | None = None,
         last["text"] = last["showdown"]["headline"]
         steps.append(last)
     return steps
+
+
+def _as_played(record: Any, names: Sequence[str] | None,
+               rules: Mapping[str, Any] | None) -> Any:
+    """The record as a stored game scored it: under the game's rules and players."""
+    if rules is not None and isinstance(record, Mapping):
+        return {**record, "format": record.get("format", DEAL_FORMAT),
+                "rules": dict(rules), "players": list(names or ())}
+    return record
+
+
+def pack_record(text: str) -> str | None:
+    """A pasted record as a link parameter (zlib, URL-safe base64); ``None`` if too long."""
+    packed = base64.urlsafe_b64encode(zlib.compress(text.encode(), 9)).decode().rstrip("=")
+    return packed if len(packed) <= PACKED_LIMIT else None
+
+
+def unpack_record(packed: str) -> str:
+    """The record text of :func:`pack_record`; raises :class:`RecordError` for a bad link."""
+    try:
+        data = base64.urlsafe_b64decode(packed + "=" * (-len(packed) % 4))
+        return zlib.decompressobj().decompress(data, 1024 * 1024).decode()
+    except (ValueError, binascii.Error, zlib.error) as error:
+        raise RecordError("This replay link is damaged: paste the deal record again.",
+                          field="record") from error
+
+
+def analysis_view(record: Any, names: Sequence[str] | None = None,
+                  rules: Mapping[str, Any] | None = None) -> dict[str, Any]:
+    """Where the deal was won or lost, in players' words, by viewer step.
+
+    ``{"summary": [sentence per player], "decisions": [(viewer step, sentence)],
+    "showdown": [sentences]}``; sentences are HTML (names in ``<bdi>``). A
+    viewer step is the record's step + 1 (step 0 is the deal). Takes the
+    record as :func:`replay_steps` does (it must replay).
+    """
+    report = analyse(_as_played(record, names, rules))
+    labels = list(names) if names else report["players"]
+    summary = [Markup("{}: gave away {} deadwood in {} discard{}; passed up {} meld{};"
+                      " missed {} knock{} and {} gin{}; the showdown cost {} point{}.").format(
+        bdi(labels[seat]), s["deadwood_given_away"], *_plural(s["discards_off_best"]),
+        *_plural(s["missed_melds"]), *_plural(s["missed_knocks"]), *_plural(s["missed_gins"]),
+        *_plural(s["showdown_cost"])) for seat, s in enumerate(report["summary"])]
+    decisions = []
+    for fact in report["decisions"]:
+        who = bdi(labels[fact["player"]])
+        for sentence in _decision_words(fact):
+            decisions.append((fact["step"] + 1, Markup("{} {}").format(who, sentence)))
+    showdown = []
+    shown = report["showdown"]
+    if shown is not None:
+        knocker, defender = shown["knocker"], shown["defender"]
+        if knocker["cost"]:
+            showdown.append(Markup("{}'s melds scored {}; the best arrangement would have"
+                                   " scored {}.").format(bdi(labels[knocker["player"]]),
+                                                         knocker["points"],
+                                                         knocker["best_points"]))
+        if defender["missed_layoffs"]:
+            showdown.append(Markup("{} could have laid off {}: {} points.").format(
+                bdi(labels[defender["player"]]), _labels(defender["missed_layoffs"]),
+                defender["cost"]))
+    return {"summary": summary, "decisions": decisions, "showdown": showdown}
+
+
+def _plural(count: int) -> tuple[int, str]:
+    return count, "" if count == 1 else "s"
+
+
+def _labels(codes: Sequence[str]) -> str:
+    return " ".join(card_info(code)["label"] for code in codes)
+
+
+def _decision_words(fact: Mapping[str, Any]) -> list[str]:
+    """What one measured decision cost, as clauses after the player's name."""
+    words = []
+    passed = fact.get("passed_up")
+    if passed:
+        words.append(f"passed up {_labels([passed['card']])}, which makes"
+                     f" {_labels(passed['meld'])} (deadwood {passed['deadwood_with_it']}"
+                     " with it).")
+    if fact.get("cost"):
+        words.append(f"kept deadwood {fact['deadwood']}; discarding"
+                     f" {' or '.join(_labels([c]) for c in fact['best_discards'])} kept"
+                     f" {fact['best_deadwood']}.")
+    if "knock_available" in fact:
+        words.append(f"could have knocked with {fact['knock_available']}.")
+    if fact.get("gin_available"):
+        words.append("could have gone gin.")
+    return words
 
 
 def record_error(error: RecordError, record: Any) -> RecordError:

@@ -463,6 +463,8 @@ def hand_replay(game_id: str, n: int):
     step = _step_number(len(steps))
     return _render("pad/replay.html", steps=steps, step=step, current=steps[step],
                    record_text=None, game_id=game_id, n=n,
+                   analysis=pad_replay.analysis_view(given["record"], sheet["players"],
+                                                     sheet["rules"]),
                    link=lambda k: url_for("pad.hand_replay", game_id=game_id, n=n, step=k))
 
 
@@ -476,7 +478,19 @@ def _step_number(count: int) -> int:
 
 @bp.route("/replay", methods=["GET", "POST"])
 def replay():
-    text = request.form.get("record", "") if request.method == "POST" else ""
+    """Step through a pasted deal record, with the analysis of its decisions.
+
+    A good record posted here is answered by a redirect to ``/replay?r=...``
+    (the record packed into the link) so that stepping is GET links and Back
+    works; a record too long for a link is stepped by posting it again.
+    """
+    packed = request.args.get("r") if request.method == "GET" else None
+    try:
+        text = (pad_replay.unpack_record(packed) if packed
+                else request.form.get("record", "") if request.method == "POST" else "")
+    except RecordError as error:
+        return _render("pad/replay.html", 400, steps=None, errors={"record": str(error)},
+                       record_text="")
     if not text.strip():
         errors = {"record": "Paste a deal record first."} if request.method == "POST" else {}
         return _render("pad/replay.html", 422 if errors else 200, steps=None, errors=errors,
@@ -487,9 +501,16 @@ def replay():
         # the record is the page's only field: every error belongs next to it
         return _render("pad/replay.html", 422, steps=None,
                        errors={"record": pad_labels.worded(error)}, record_text=text)
+    if request.method == "POST":
+        packed = pad_replay.pack_record(text)
+        if packed is not None:
+            return redirect(url_for("pad.replay", r=packed, step=request.form.get("step", 0)),
+                            303)
     step = _step_number(len(steps))
     return _render("pad/replay.html", steps=steps, step=step, current=steps[step],
-                   record_text=text, errors={}, link=None)
+                   record_text=text, errors={},
+                   analysis=pad_replay.analysis_view(pad_forms.parse_record(text)),
+                   link=(lambda k: url_for("pad.replay", r=packed, step=k)) if packed else None)
 
 
 # ----------------------------------------------------------------------------- check a knock
