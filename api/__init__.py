@@ -7,7 +7,8 @@ tests do), opens the game store (running its migrations) and registers the
 every response (:mod:`api.security`). Other blueprints reach the store
 through :func:`get_storage`.
 
-Settings: ``DATABASE`` (default ``$SCOREKEEPER_DB`` or ``./scorekeeper.db``),
+Settings: ``DATABASE`` (a SQLite file or a ``postgresql://`` URL, see
+:func:`~scorekeeper.store.open_store`; default ``$SCOREKEEPER_DB`` or ``./scorekeeper.db``),
 ``MAX_CONTENT_LENGTH`` (request body limit, default 1 MiB; a larger body is
 a 413, with or without a ``Content-Length``) and the
 flask-smorest ``API_*`` / ``OPENAPI_*`` keys (the document is served at
@@ -22,10 +23,11 @@ from typing import Any
 from flask import Flask, current_app, request
 from werkzeug.exceptions import RequestEntityTooLarge
 
-from scorekeeper.store.sqlite import Storage, default_path
+from scorekeeper.store import Store, open_store
+from scorekeeper.store.sqlite import default_path
 
 STORAGE_KEY = "scorekeeper.store.sqlite"
-"""Where the app keeps its :class:`Storage` in ``app.extensions``."""
+"""Where the app keeps its :class:`~scorekeeper.store.base.Store` in ``app.extensions``."""
 
 
 def create_app(config: Mapping[str, Any] | None = None) -> Flask:
@@ -50,7 +52,7 @@ def create_app(config: Mapping[str, Any] | None = None) -> Flask:
         app.config.from_pyfile("config.py", silent=True)
     else:
         app.config.from_mapping(config)
-    app.extensions[STORAGE_KEY] = Storage(app.config["DATABASE"])
+    app.extensions[STORAGE_KEY] = open_store(app.config["DATABASE"])
     app.before_request(_refuse_long_streams)
     app.after_request(security.add_security_headers)
     app.url_map.converters["game"] = v1.GameIdConverter
@@ -84,6 +86,6 @@ def _refuse_long_streams() -> None:
         raise RequestEntityTooLarge()
 
 
-def get_storage() -> Storage:
+def get_storage() -> Store:
     """The current app's game store."""
     return current_app.extensions[STORAGE_KEY]

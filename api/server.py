@@ -1,8 +1,9 @@
 """The production server: gunicorn running the app, as ``scorekeeper serve`` starts it.
 
 ``gunicorn wsgi:app`` works as well; this module only saves typing the
-options and lets ``--db`` choose the database file. Migrations run once in
-the master before the workers start. gunicorn's control socket is off (it
+options and lets ``--db`` choose the database (a SQLite file or a
+``postgresql://`` URL). Migrations run once in the master before the
+workers start. gunicorn's control socket is off (it
 is not used, and servers on one machine would share its default path).
 
 :func:`spawn` starts a server in a child process on a free loopback port,
@@ -25,7 +26,8 @@ from pathlib import Path
 
 from gunicorn.app.base import BaseApplication
 
-from scorekeeper.store.sqlite import Storage
+from scorekeeper.store import open_store
+from scorekeeper.store.sqlite import default_path
 
 
 class Server(BaseApplication):
@@ -51,13 +53,17 @@ def serve(host: str = "127.0.0.1", port: int = 8000, workers: int = 2,
           db: str | None = None, threads: int = 2) -> None:
     """Run gunicorn on ``host:port`` until interrupted; ``db`` sets ``SCOREKEEPER_DB``.
 
+    ``db`` is a SQLite file or a ``postgresql://`` URL; the master migrates it
+    and lets go of it before the workers fork.
+
     Workers are gunicorn's ``gthread`` kind: connections are kept alive (no
     new TCP connection per request) and a slow client does not hold a whole
-    worker. Each thread has its own SQLite connection.
+    worker. Each thread has its own SQLite connection; with PostgreSQL each
+    worker has its own connection pool.
     """
     if db is not None:
         os.environ["SCOREKEEPER_DB"] = db
-    Storage()
+    open_store(default_path()).close()
     Server({"bind": f"{host}:{port}", "workers": workers, "worker_class": "gthread",
             "threads": threads, "proc_name": "scorekeeper",
             "control_socket_disable": True}).run()

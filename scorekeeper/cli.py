@@ -212,8 +212,8 @@ def simulate_command(games: int, seed: int, players: str, preset: str, matches: 
 
 
 DB_OPTION = click.option("--db", default=None, metavar="PATH",
-                         help="SQLite database file [default: $SCOREKEEPER_DB or"
-                              " ./scorekeeper.db].")
+                         help="SQLite database file or postgresql:// URL [default:"
+                              " $SCOREKEEPER_DB or ./scorekeeper.db].")
 """The ``--db`` option of the commands that use the game store."""
 
 

@@ -12,6 +12,7 @@ defined here.
 
 from __future__ import annotations
 
+import json
 from collections.abc import Callable, Sequence
 from datetime import UTC, datetime
 from typing import Any, Protocol
@@ -20,6 +21,12 @@ from typing import Any, Protocol
 def now() -> str:
     """The current UTC time as ISO 8601 text (what the tables store)."""
     return datetime.now(UTC).isoformat(timespec="milliseconds").replace("+00:00", "Z")
+
+
+def dumps(value: Any) -> str:
+    """``value`` as the JSON text the tables store: compact, keys sorted, so one request is
+    always the same text (idempotency keys compare requests by it)."""
+    return json.dumps(value, separators=(",", ":"), ensure_ascii=False, sort_keys=True)
 
 
 class StorageError(Exception):
@@ -68,6 +75,29 @@ class StorageFull(StorageError):
 
 class StorageBusy(StorageError):
     """Another writer held the database for longer than :data:`BUSY_TIMEOUT`; nothing written."""
+
+
+def replayed_seq(stored: tuple[int, str, str] | None, kind: str, payload: Any,
+                 idempotency_key: str) -> int | None:
+    """The sequence number of the entry a repeated ``idempotency_key`` was stored with.
+
+    ``stored`` is that entry's ``(seq, kind, payload JSON)``, ``None`` when the
+    key is new (then ``None`` is returned). The same key with another
+    request raises :class:`KeyReused`.
+    """
+    if stored is None:
+        return None
+    seq, stored_kind, stored_payload = stored
+    if stored_kind != kind or stored_payload != dumps(payload):
+        raise KeyReused(f"Idempotency-Key {idempotency_key!r} was already used for a"
+                        f" different request (entry {seq})", field="Idempotency-Key")
+    return seq
+
+
+def check_version(expected: int | None, version: int) -> None:
+    """Raise :class:`Stale` when a write based on version ``expected`` meets ``version``."""
+    if expected is not None and expected != version:
+        raise Stale(expected, version)
 
 
 Decide = Callable[[dict, list[dict]], tuple[Any, str]]
