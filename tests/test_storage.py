@@ -1,4 +1,8 @@
-"""Storage (a real SQLite file in tmp_path) and the stored-game operations on top of it."""
+"""Storage and the stored-game operations on top of it, on both backends.
+
+The ``store`` fixture (conftest) is a real SQLite file in tmp_path, then a
+real PostgreSQL database; the first tests are about the SQLite file itself.
+"""
 
 from __future__ import annotations
 
@@ -6,10 +10,11 @@ import sqlite3
 import threading
 
 import pytest
+from conftest import DB_ERRORS
 
 from scorekeeper.bots import simulate_match
 from scorekeeper.errors import RuleError
-from scorekeeper.store import games
+from scorekeeper.store import games, open_store
 from scorekeeper.store.base import (
     Conflict,
     KeyReused,
@@ -21,11 +26,6 @@ from scorekeeper.store.base import (
 )
 from scorekeeper.store.sqlite import SCHEMA_VERSION, Storage
 from scorekeeper.store.stats import player_stats
-
-
-@pytest.fixture
-def store(tmp_path):
-    return Storage(tmp_path / "games.db")
 
 
 def quick(knocker, k, d, **extra):
@@ -74,12 +74,12 @@ def test_default_path_follows_the_environment(tmp_path, monkeypatch):
     assert (tmp_path / "env.db").exists()
 
 
-def test_the_log_is_append_only(store):
+def test_the_log_is_append_only(store, backend):
     game_id, _ = new_game(store)
     games.add_hand(store, game_id, quick(0, 5, 20))
     for statement in ("UPDATE hands SET kind = 'void'", "DELETE FROM hands"):
-        with pytest.raises(sqlite3.IntegrityError, match="append-only"):
-            store.db.conn.execute(statement)
+        with pytest.raises(DB_ERRORS, match="append-only"):
+            backend.sql(statement)
     assert len(store.log(game_id)) == 1
 
 
@@ -109,11 +109,11 @@ def test_create_game_stores_the_rules_snapshot_and_only_a_token_hash(store):
     ({"players": ["Ana", "Ben"], "rules": {"gin_bonus": "lots"}}, "gin_bonus"),
     ({"players": ["Ana", "Ben"], "rules": "bridge"}, "preset"),
 ])
-def test_bad_game_settings_store_nothing(store, settings, field):
+def test_bad_game_settings_store_nothing(store, backend, settings, field):
     with pytest.raises(RuleError) as error:
         games.create_game(store, **settings)
     assert error.value.field == field
-    assert store.db.conn.execute("SELECT count(*) FROM games").fetchone()[0] == 0
+    assert backend.sql("SELECT count(*) FROM games") == [(0,)]
 
 
 def test_hands_totals_and_the_end_of_the_game(store):
@@ -183,38 +183,30 @@ def test_a_write_based_on_an_old_version_is_stale_and_stores_nothing(store):
     assert games.undo_last(store, game_id, expected_version=1)[1]["version"] == 2
 
 
-def test_a_full_disk_rolls_the_write_back(store):
-    """SQLite's page limit stands in for a full disk: SQLITE_FULL, as on a full file system."""
+def test_a_full_disk_rolls_the_write_back(store, backend):
+    """See ``Backend.little_room`` for how each backend's disk fills up."""
     game_id, _ = new_game(store)
-    conn = store.db.conn
-    pages = conn.execute("PRAGMA page_count").fetchone()[0]
-    conn.execute(f"PRAGMA max_page_count = {pages + 2}")
     stored = 0
-    with pytest.raises(StorageFull) as error:
-        for i in range(500):
-            games.add_hand(store, game_id, {"kind": "void"}, idempotency_key=f"{i:0>150}")
-            stored += 1
-    assert error.value.code == "storage_full" and "nothing was written" in str(error.value)
-    assert stored > 0 and not conn.in_transaction
-    assert [e["seq"] for e in store.log(game_id)] == list(range(1, stored + 1))
-    assert conn.execute("PRAGMA integrity_check").fetchone()[0] == "ok"
-    conn.execute("PRAGMA max_page_count = 1073741823")  # space again: writing goes on
+    with backend.little_room(store):
+        with pytest.raises(StorageFull) as error:
+            for i in range(500):
+                games.add_hand(store, game_id, {"kind": "void"},
+                               idempotency_key=f"{i:0>150}")
+                stored += 1
+        assert error.value.code == "storage_full" and "nothing was written" in str(error.value)
+        assert stored > 0 and backend.intact(store)
+        assert [e["seq"] for e in store.log(game_id)] == list(range(1, stored + 1))
+    # space again: writing goes on
     assert games.add_hand(store, game_id, {"kind": "void"})[1]["version"] == stored + 1
 
 
-def test_a_writer_kept_waiting_too_long_is_refused_and_writes_nothing(store):
+def test_a_writer_kept_waiting_too_long_is_refused_and_writes_nothing(store, backend):
     game_id, _ = new_game(store)
-    store.db.conn.execute("PRAGMA busy_timeout = 50")  # instead of BUSY_TIMEOUT's 30 s
-    other = sqlite3.connect(store.path, isolation_level=None)
-    other.execute("BEGIN IMMEDIATE")  # another writer holds the lock
-    try:
-        with pytest.raises(StorageBusy) as error:
-            games.add_hand(store, game_id, {"kind": "void"})
-        assert error.value.code == "busy" and "nothing was written" in str(error.value)
-    finally:
-        other.execute("ROLLBACK")
-        other.close()
-    assert store.log(game_id) == [] and not store.db.conn.in_transaction
+    backend.shorten_wait(store)  # 50 ms instead of BUSY_TIMEOUT's 30 s
+    with backend.writer_holding(game_id), pytest.raises(StorageBusy) as error:
+        games.add_hand(store, game_id, {"kind": "void"})
+    assert error.value.code == "busy" and "nothing was written" in str(error.value)
+    assert store.log(game_id) == []
     assert games.add_hand(store, game_id, {"kind": "void"})[1]["version"] == 1
 
 
@@ -280,13 +272,13 @@ def test_export_and_import_round_trip(store):
     assert sheet["rules"] == original["rules"] and sheet["stake"] == 0.25
 
 
-def test_import_refuses_a_bad_hand_naming_it(store):
+def test_import_refuses_a_bad_hand_naming_it(store, backend):
     record = {"players": ["Ana", "Ben"], "hands": [quick(0, 5, 20), quick(0, 15, 20)]}
     with pytest.raises(RuleError) as error:
         games.import_game(store, record)
     assert error.value.field == "hands.1.knocker_deadwood"
     assert str(error.value).startswith("hand 2:")
-    assert store.db.conn.execute("SELECT count(*) FROM games").fetchone()[0] == 0
+    assert backend.sql("SELECT count(*) FROM games") == [(0,)]
 
 
 def test_import_an_engine_match_record(store):
@@ -319,14 +311,12 @@ def test_player_stats(store):
         player_stats(store, "Zed")
 
 
-def test_concurrent_writers_lose_nothing(tmp_path):
-    path = tmp_path / "busy.db"
-    Storage(path)
-    game_id, _ = new_game(Storage(path), rules={"target": 10_000})
+def test_concurrent_writers_lose_nothing(store, backend):
+    game_id, _ = new_game(store, rules={"target": 10_000})
     errors = []
 
     def writer(knocker):
-        store = Storage(path)
+        store = open_store(backend.address)
         try:
             for i in range(15):
                 games.add_hand(store, game_id, quick(knocker, 5, 6),
@@ -342,6 +332,6 @@ def test_concurrent_writers_lose_nothing(tmp_path):
     for thread in threads:
         thread.join()
     assert errors == []
-    sheet = games.load_sheet(Storage(path), game_id)
+    sheet = games.load_sheet(open_store(backend.address), game_id)
     assert len(sheet["hands"]) == 30 and sheet["totals"] == [15, 15]
     assert [h["seq"] for h in sheet["hands"]] == list(range(1, 31))
