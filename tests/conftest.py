@@ -2,8 +2,8 @@
 
 Storage, API and concurrency tests run on both backends: the ``backend``
 fixture is parametrised over :data:`BACKENDS` (a test id ends in
-``[sqlite]`` or ``[postgresql]``) and gives each test an empty database
-of its own, ``store`` opens it. PostgreSQL is a real server
+``[sqlite]`` or ``[postgresql]``; ``-k sqlite`` runs one backend) and gives
+each test an empty database of its own, ``store`` opens it. PostgreSQL is a real server
 (:mod:`pg`) started once per session, only when a PostgreSQL test runs.
 """
 
@@ -129,8 +129,8 @@ class Backend:
             conn = store.db.conn
             return (not conn.in_transaction
                     and conn.execute("PRAGMA integrity_check").fetchone()[0] == "ok")
-        self.sql("CREATE EXTENSION IF NOT EXISTS amcheck")
-        checked = self.sql("SELECT bt_index_check(indexrelid, true) FROM pg_index"
+        self.sql("CREATE EXTENSION IF NOT EXISTS amcheck SCHEMA public")  # one per database
+        checked = self.sql("SELECT public.bt_index_check(indexrelid, true) FROM pg_index"
                            " WHERE indrelid = 'hands'::regclass")
         return len(checked) == 2  # the primary key and the idempotency keys
 
@@ -164,9 +164,17 @@ def postgres() -> Iterator[PostgresServer]:
         server.stop()
 
 
-@pytest.fixture(params=BACKENDS)
+def pytest_generate_tests(metafunc: pytest.Metafunc) -> None:
+    """Run each test that uses ``backend`` once per backend (SQLite alone if marked
+    ``one_backend``: it stores nothing, so the backend cannot matter)."""
+    if "backend" in metafunc.fixturenames:
+        one = metafunc.definition.get_closest_marker("one_backend") is not None
+        metafunc.parametrize("backend", BACKENDS[:1] if one else BACKENDS, indirect=True)
+
+
+@pytest.fixture
 def backend(request, tmp_path) -> Backend:
-    """Each backend in turn, with an empty database for this test."""
+    """Each backend in turn (see :func:`pytest_generate_tests`), with an empty database."""
     if request.param == "postgresql":
         return Backend("postgresql", request.getfixturevalue("postgres").new_database())
     return Backend("sqlite", str(tmp_path / "games.db"))
