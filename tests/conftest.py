@@ -194,6 +194,7 @@ class Live:
     def __init__(self, url: str, db):
         self.url = url
         self.db = db
+        self.backend = "postgresql" if is_postgres(db) else "sqlite"
 
     def new_game(self, session: requests.Session | None = None, **settings) -> tuple[str, dict]:
         """A new game of Ana and Ben: (its API URL, the Authorization header to write)."""
