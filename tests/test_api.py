@@ -42,7 +42,9 @@ class Client:
 
 @pytest.fixture
 def app(backend):
-    return create_app({"DATABASE": backend.address, "TESTING": True})
+    app = create_app({"DATABASE": backend.address, "TESTING": True})
+    yield app
+    app.extensions["scorekeeper.store.sqlite"].close()
 
 
 @pytest.fixture

@@ -325,6 +325,8 @@ def test_concurrent_writers_lose_nothing(store, backend):
                                idempotency_key=f"{knocker}-{i}")  # a retry
         except Exception as error:  # reported below
             errors.append(error)
+        finally:
+            store.close()
 
     threads = [threading.Thread(target=writer, args=(k,)) for k in (0, 1)]
     for thread in threads:
@@ -332,6 +334,6 @@ def test_concurrent_writers_lose_nothing(store, backend):
     for thread in threads:
         thread.join()
     assert errors == []
-    sheet = games.load_sheet(open_store(backend.address), game_id)
+    sheet = games.load_sheet(store, game_id)
     assert len(sheet["hands"]) == 30 and sheet["totals"] == [15, 15]
     assert [h["seq"] for h in sheet["hands"]] == list(range(1, 31))
