@@ -8,6 +8,7 @@ these run against the session's real PostgreSQL server (conftest).
 from __future__ import annotations
 
 import os
+import subprocess
 import threading
 import unicodedata
 
@@ -16,6 +17,7 @@ import pytest
 import requests
 from click.testing import CliRunner
 from conftest import query
+from pg import bin_dir
 
 from api.server import spawn, stop
 from scorekeeper.cli import main
@@ -162,3 +164,31 @@ def test_backup_and_restore_refuse_postgresql_and_point_to_pg_dump(address, tmp_
     assert result.exit_code == 1
     assert "pg_dump" in result.output and "pg_restore" in result.output
     assert not (tmp_path / "copy.db").read_bytes()
+
+
+def test_pg_dump_and_pg_restore_as_the_readme_says(postgres, address, connect, tmp_path):
+    store = connect()
+    sheet, token = games.create_game(store, ["Ana", "Ben"], rules={"target": 50})
+    games.add_hand(store, sheet["id"], {"kind": "void"}, idempotency_key="k")
+    games.add_hand(store, sheet["id"], {"kind": "quick", "knocker": 0, "knocker_deadwood": 3,
+                                        "defender_deadwood": 20})
+    dump = tmp_path / "games.dump"
+    schema = address.rsplit("%3D", 1)[1]  # this test's schema: the dump holds it alone
+    subprocess.run([os.path.join(bin_dir(), "pg_dump"), "--format=custom", f"--file={dump}",
+                    f"--schema={schema}", postgres.url()], check=True)
+    query(postgres.url(), "CREATE DATABASE restored")
+    restored_url = postgres.url(schema).replace("/postgres?", "/restored?")
+    subprocess.run([os.path.join(bin_dir(), "pg_restore"), "--exit-on-error",
+                    f"--dbname={restored_url.split('?')[0]}", str(dump)], check=True)
+    restored = open_store(restored_url)
+    try:
+        assert games.load_sheet(restored, sheet["id"]) == games.load_sheet(store, sheet["id"])
+        assert restored.log(sheet["id"]) == store.log(sheet["id"])
+        assert games.token_matches(restored.game(sheet["id"]), token)
+        with pytest.raises(psycopg.errors.RaiseException, match="append-only"):
+            query(restored_url, "DELETE FROM hands")  # the trigger came back too
+        _, again, created = games.add_hand(restored, sheet["id"], {"kind": "void"},
+                                           idempotency_key="k")
+        assert not created and again["version"] == 2  # idempotency keys too
+    finally:
+        restored.close()
