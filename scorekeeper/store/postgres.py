@@ -39,7 +39,8 @@ first use in each process (a pool's sockets and threads do not survive a
 fork: gunicorn's workers each open their own; a pool inherited from the
 parent is left alone, never closed, as its sockets are the parent's).
 Migrations use a connection of their own, so the gunicorn master that
-runs them before forking holds no pool.
+runs them before forking holds no pool. A pooled connection is checked
+before each use, so a restarted database server costs no failed request.
 """
 
 from __future__ import annotations
@@ -185,7 +186,8 @@ class PostgresStore:
             if self._pid != os.getpid():
                 self._pool = psycopg_pool.ConnectionPool(
                     self.url, min_size=1, max_size=POOL_SIZE, timeout=BUSY_TIMEOUT,
-                    name="scorekeeper", open=True)
+                    check=psycopg_pool.ConnectionPool.check_connection, name="scorekeeper",
+                    open=True)
                 self._pid = os.getpid()
             assert self._pool is not None
             return self._pool
