@@ -143,6 +143,15 @@ def test_a_forked_process_opens_its_own_pool(address, connect):
     assert [e["idempotency_key"] for e in store.log(sheet["id"])] == [None, "child", None]
 
 
+def test_connections_cut_by_the_server_cost_no_failed_request(address, connect):
+    store = connect()
+    sheet, _ = games.create_game(store, ["Ana", "Ben"])
+    cut = query(address, "SELECT pg_terminate_backend(pid) FROM pg_stat_activity"
+                         " WHERE application_name = ?", (f"scorekeeper-{os.getpid()}",))
+    assert cut and all(done for (done,) in cut)  # as when the database server restarts
+    assert games.add_hand(store, sheet["id"], {"kind": "void"})[1]["version"] == 1
+
+
 def test_the_wsgi_entry_point_reads_the_url_from_scorekeeper_db(address):
     process, url = spawn(address, wsgi=True, workers=1)
     try:

@@ -41,6 +41,8 @@ parent is left alone, never closed, as its sockets are the parent's).
 Migrations use a connection of their own, so the gunicorn master that
 runs them before forking holds no pool. A pooled connection is checked
 before each use, so a restarted database server costs no failed request.
+Each connection's ``application_name`` is ``scorekeeper-<pid>``: in
+``pg_stat_activity`` an operator sees which worker holds which session.
 """
 
 from __future__ import annotations
@@ -187,7 +189,7 @@ class PostgresStore:
                 self._pool = psycopg_pool.ConnectionPool(
                     self.url, min_size=1, max_size=POOL_SIZE, timeout=BUSY_TIMEOUT,
                     check=psycopg_pool.ConnectionPool.check_connection, name="scorekeeper",
-                    open=True)
+                    kwargs={"application_name": f"scorekeeper-{os.getpid()}"}, open=True)
                 self._pid = os.getpid()
             assert self._pool is not None
             return self._pool
