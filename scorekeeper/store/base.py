@@ -1,10 +1,13 @@
 """The store interface: what the services (games, stats) need of a database.
 
 :class:`Store` is a :class:`typing.Protocol`; :class:`~scorekeeper.store.sqlite.Storage`
-(one SQLite file, the embedded default) implements it, and any other
-backend that does is a drop-in: the services and the web layer only call
-these methods. Games are returned as dicts ``{"id", "players", "rules",
-"dealer", "stake", "created", "updated", "status", "token_hash"}`` and log
+(one SQLite file, the embedded default) and
+:class:`~scorekeeper.store.postgres.PostgresStore` (a PostgreSQL database
+several servers can share) implement it, and any other backend that does
+is a drop-in: the services and the web layer only call these methods.
+Games are returned as dicts ``{"id", "players", "rules", "dealer",
+"stake", "created", "updated", "status", "token_hash"}`` (PostgreSQL's
+also has ``"imported"``, as the names change gives SQLite's) and log
 entries as ``{"seq", "kind", "payload", "result", "idempotency_key",
 "created"}`` with JSON decoded. The refusals every backend raises are
 defined here.
