@@ -15,9 +15,10 @@ the shell and click), then the ``config`` mapping given (the
 command line's options, or a test's). Nothing else in the program reads
 the environment or the instance file for settings.
 
-* ``DB``: the SQLite file (default ``./scorekeeper.db``). ``DATABASE``, its
-  earlier name, still works in any source (``DB`` wins when a source gives
-  both).
+* ``DB``: the database: a SQLite file (default ``./scorekeeper.db``) or a
+  ``postgresql://`` URL (see :func:`~scorekeeper.store.open_store`).
+  ``DATABASE``, its earlier name, still works in any source (``DB`` wins
+  when a source gives both).
 * ``LOG_LEVEL``: the application log's level (``debug``, ``info`` (the
   default), ``warning``, ``error`` or ``critical``; any case). The app logs
   the database it opened at ``info``, storage failures and unexpected
@@ -36,11 +37,13 @@ from __future__ import annotations
 from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
+from urllib.parse import urlsplit, urlunsplit
 
 from flask import Config, Flask, current_app, request
 from werkzeug.exceptions import RequestEntityTooLarge
 
-from scorekeeper.store.sqlite import DEFAULT_PATH, SCHEMA_VERSION, Storage
+from scorekeeper.store import Store, open_store
+from scorekeeper.store.sqlite import DEFAULT_PATH
 
 
 def _templates() -> str:
@@ -60,7 +63,7 @@ TEMPLATES = _templates()
 """The template folder of the scorepad blueprint (see :func:`_templates`)."""
 
 STORAGE_KEY = "scorekeeper.store.sqlite"
-"""Where the app keeps its :class:`Storage` in ``app.extensions``."""
+"""Where the app keeps its :class:`~scorekeeper.store.base.Store` in ``app.extensions``."""
 
 ENV_PREFIX = "SCOREKEEPER"
 """Environment variables ``SCOREKEEPER_<KEY>`` give the setting ``<KEY>``."""
@@ -104,8 +107,10 @@ def create_app(config: Mapping[str, Any] | None = None, *,
     for source in (instance_file, set_variables, config or {}):
         app.config.from_mapping(_with_current_names(source))
     app.logger.setLevel(log_level(app.config["LOG_LEVEL"]))
-    app.extensions[STORAGE_KEY] = Storage(app.config["DB"])
-    app.logger.info("database %s (schema version %d)", app.config["DB"], SCHEMA_VERSION)
+    store = open_store(app.config["DB"])
+    app.extensions[STORAGE_KEY] = store
+    app.logger.info("database %s (schema version %d)", _shown(app.config["DB"]),
+                    store.schema_version())
     app.before_request(_refuse_long_streams)
     app.after_request(security.add_security_headers)
     app.url_map.converters["game"] = v1.GameIdConverter
@@ -157,6 +162,15 @@ def _refuse_long_streams() -> None:
         raise RequestEntityTooLarge()
 
 
-def get_storage() -> Storage:
+def _shown(address: str) -> str:
+    """A database address for the log: a URL's password replaced by ``***``."""
+    parts = urlsplit(str(address))
+    if parts.password is None:
+        return str(address)
+    host = parts.netloc.rsplit("@", 1)[1]
+    return urlunsplit(parts._replace(netloc=f"{parts.username}:***@{host}"))
+
+
+def get_storage() -> Store:
     """The current app's game store."""
     return current_app.extensions[STORAGE_KEY]

@@ -1,7 +1,8 @@
 """The production server: gunicorn running the app, as ``scorekeeper serve`` starts it.
 
 ``gunicorn wsgi:app`` works as well; this module only saves typing the
-options and hands the command line's settings (``--db``) to the app: to
+options and hands the command line's settings (``--db``: a SQLite file
+or a ``postgresql://`` URL) to the app: to
 :func:`api.create_app` in the master, which reads the settings and runs the
 migrations once before the workers start (a bad setting stops the server
 there), and again in each worker's :meth:`Server.load`. Nothing goes
@@ -57,9 +58,13 @@ def serve(host: str = "127.0.0.1", port: int = 8000, workers: int = 2, threads: 
           config: Mapping[str, Any] | None = None, access_log: bool = False) -> None:
     """Run gunicorn on ``host:port`` until interrupted; ``config`` overrides the app's settings.
 
+    ``db`` is a SQLite file or a ``postgresql://`` URL; the master migrates it
+    and lets go of it before the workers fork.
+
     Workers are gunicorn's ``gthread`` kind: connections are kept alive (no
     new TCP connection per request) and a slow client does not hold a whole
-    worker. Each thread has its own SQLite connection.
+    worker. Each thread has its own SQLite connection; with PostgreSQL each
+    worker has its own connection pool.
 
     Logs: the app's log and gunicorn's error log go to standard error in
     gunicorn's format, at one level, the app's ``LOG_LEVEL`` setting (which

@@ -294,8 +294,9 @@ def simulate_command(games: int, seed: int, players: str, preset: str, matches: 
 
 
 DB_OPTION = click.option("--db", default=None, metavar="PATH", envvar="SCOREKEEPER_DB",
-                         help="SQLite database file [default: $SCOREKEEPER_DB; else, for"
-                              " serve, the DB setting; else ./scorekeeper.db].")
+                         help="SQLite database file or postgresql:// URL [default:"
+                              " $SCOREKEEPER_DB; else, for serve, the DB setting; else"
+                              " ./scorekeeper.db].")
 """The ``--db`` option of the commands that use the game store.
 
 ``serve`` passes it to the app only when given (by the option or

@@ -1,24 +1,204 @@
-"""Shared fixtures: a real gunicorn on loopback for the tests that need a live server, and a
-non-durable store in a real SQLite file for unit tests."""
+"""Shared fixtures: the storage backends, and real gunicorn servers on loopback.
+
+Storage, API and concurrency tests run on both backends: the ``backend``
+fixture is parametrised over :data:`BACKENDS` (a test id ends in
+``[sqlite]`` or ``[postgresql]``; ``-k sqlite`` runs one backend) and gives
+each test an empty database of its own, ``store`` opens it (a SQLite store
+that does not sync, ``durable=False``: the server and the durability tests
+open theirs durable). PostgreSQL is a real server (:mod:`pg`) started once
+per session, only when a PostgreSQL test runs.
+"""
 
 from __future__ import annotations
 
+import os
+import shutil
+import sqlite3
+import subprocess
+import tempfile
+from collections.abc import Iterator
+from contextlib import contextmanager
+from pathlib import Path
+
+import psycopg
 import pytest
 import requests
+from pg import USER, PostgresServer
 
 from api.server import spawn, stop
+from scorekeeper.store import Store, open_store
+from scorekeeper.store.postgres import is_postgres
 from scorekeeper.store.sqlite import Storage
 
 LIVE_WORKERS = 4
 """gunicorn workers of the shared live server (2 threads each)."""
 
+BACKENDS = ("sqlite", "postgresql")
+"""The storage backends every store, API and concurrency test runs on."""
+
+DB_ERRORS = (sqlite3.DatabaseError, psycopg.Error)
+"""What either database raises for a statement it refuses."""
+
+ROOM = "64k"
+"""The size of the tmpfs a PostgreSQL hand log is moved to, to fill it (a few dozen hands)."""
+
+
+def query(address: str | os.PathLike, statement: str, params: tuple = ()) -> list[tuple]:
+    """Run one SQL statement on a connection of its own (committed): its rows.
+
+    ``statement`` uses ``?`` placeholders (SQLite's); for PostgreSQL they
+    become ``%s``. JSON columns come back as text from both.
+    """
+    if is_postgres(address):
+        with psycopg.connect(str(address), autocommit=True) as conn:
+            cursor = conn.execute(statement.replace("?", "%s"), params)
+            return cursor.fetchall() if cursor.description else []
+    with sqlite3.connect(address, isolation_level=None) as conn:
+        return conn.execute(statement, params).fetchall()
+
+
+class Backend:
+    """One backend as a test sees it: its empty database's ``address`` and ways to stress it."""
+
+    def __init__(self, name: str, address: str):
+        self.name = name
+        self.address = address
+
+    def sql(self, statement: str, params: tuple = ()) -> list[tuple]:
+        """:func:`query` on this test's database."""
+        return query(self.address, statement, params)
+
+    def shorten_wait(self, store: Store) -> None:
+        """Make ``store`` give up on a held lock after 50 ms instead of 30 s (this thread)."""
+        if self.name == "sqlite":
+            store.db.conn.execute("PRAGMA busy_timeout = 50")
+        else:
+            store.busy_timeout = 0.05
+
+    @contextmanager
+    def little_room(self, store: Store) -> Iterator[None]:
+        """Room for a few more hands only, then a full disk, until the block ends.
+
+        SQLite: the file's page limit (``SQLITE_FULL``, as on a full file
+        system; set on this thread's connection). PostgreSQL: the hand log
+        (table and indexes) moved to a tablespace on a tmpfs of :data:`ROOM`,
+        so writes fail with a real ENOSPC; mounting it needs root (skipped
+        otherwise).
+        """
+        if self.name == "sqlite":
+            conn = store.db.conn
+            pages = conn.execute("PRAGMA page_count").fetchone()[0]
+            conn.execute(f"PRAGMA max_page_count = {pages + 2}")
+            try:
+                yield
+            finally:
+                conn.execute("PRAGMA max_page_count = 1073741823")
+            return
+        if os.geteuid() != 0:
+            pytest.skip("filling a disk under PostgreSQL mounts a small tmpfs: needs root")
+        folder = tempfile.mkdtemp(prefix="scorekeeper_full_")
+        subprocess.run(["mount", "-t", "tmpfs", "-o", f"size={ROOM}", "tmpfs", folder],
+                       check=True)
+        try:
+            shutil.chown(folder, USER, USER)
+            space = os.path.basename(folder)
+            self.sql(f"CREATE TABLESPACE {space} LOCATION '{folder}'")
+            try:
+                self._move_hands(space)
+                yield
+            finally:
+                self._move_hands("pg_default")
+                self.sql(f"DROP TABLESPACE {space}")
+        finally:
+            subprocess.run(["umount", folder], check=True)
+            os.rmdir(folder)
+
+    def _move_hands(self, space: str) -> None:
+        """Move the ``hands`` table and its indexes to tablespace ``space`` (PostgreSQL)."""
+        self.sql(f"ALTER TABLE hands SET TABLESPACE {space}")
+        for (index,) in self.sql("SELECT indexname FROM pg_indexes WHERE tablename = 'hands'"
+                                 " AND schemaname = current_schema()"):
+            self.sql(f"ALTER INDEX {index} SET TABLESPACE {space}")
+
+    def intact(self, store: Store) -> bool:
+        """Whether the database checks out whole after a refused write.
+
+        SQLite: ``PRAGMA integrity_check`` and no transaction left open on
+        this thread's connection. PostgreSQL: amcheck's ``bt_index_check``
+        of every index of ``hands`` against the table's rows (it raises on
+        a corrupt one).
+        """
+        if self.name == "sqlite":
+            conn = store.db.conn
+            return (not conn.in_transaction
+                    and conn.execute("PRAGMA integrity_check").fetchone()[0] == "ok")
+        self.sql("CREATE EXTENSION IF NOT EXISTS amcheck SCHEMA public")  # one per database
+        checked = self.sql("SELECT public.bt_index_check(indexrelid, true) FROM pg_index"
+                           " WHERE indrelid = 'hands'::regclass")
+        return len(checked) == 2  # the primary key and the idempotency keys
+
+    @contextmanager
+    def writer_holding(self, game_id: str) -> Iterator[None]:
+        """Another connection in the middle of a write to game ``game_id``, holding its lock."""
+        if self.name == "sqlite":
+            conn = sqlite3.connect(self.address, isolation_level=None)
+            conn.execute("BEGIN IMMEDIATE")
+            try:
+                yield
+            finally:
+                conn.execute("ROLLBACK")
+                conn.close()
+        else:
+            with psycopg.connect(self.address) as conn:
+                conn.execute("SELECT id FROM games WHERE id = %s FOR UPDATE", (game_id,))
+                try:
+                    yield
+                finally:
+                    conn.rollback()
+
+
+@pytest.fixture(scope="session")
+def postgres() -> Iterator[PostgresServer]:
+    """A PostgreSQL server for the whole session (started on first use)."""
+    server = PostgresServer()
+    try:
+        yield server
+    finally:
+        server.stop()
+
+
+def pytest_generate_tests(metafunc: pytest.Metafunc) -> None:
+    """Run each test that uses ``backend`` once per backend (SQLite alone if marked
+    ``one_backend``: it stores nothing, so the backend cannot matter)."""
+    if "backend" in metafunc.fixturenames:
+        one = metafunc.definition.get_closest_marker("one_backend") is not None
+        metafunc.parametrize("backend", BACKENDS[:1] if one else BACKENDS, indirect=True)
+
+
+@pytest.fixture
+def backend(request, tmp_path) -> Backend:
+    """Each backend in turn (see :func:`pytest_generate_tests`), with an empty database."""
+    if request.param == "postgresql":
+        return Backend("postgresql", request.getfixturevalue("postgres").new_database())
+    return Backend("sqlite", str(tmp_path / "games.db"))
+
+
+@pytest.fixture
+def store(backend) -> Iterator[Store]:
+    """The store over this test's database (each backend in turn)."""
+    opened = (Storage(backend.address, durable=False) if backend.name == "sqlite"
+              else open_store(backend.address))
+    yield opened
+    opened.close()
+
 
 class Live:
-    """A running server: its base URL and its SQLite file."""
+    """A running server: its base URL and its database (a SQLite file or a PostgreSQL URL)."""
 
     def __init__(self, url: str, db):
         self.url = url
         self.db = db
+        self.backend = "postgresql" if is_postgres(db) else "sqlite"
 
     def new_game(self, session: requests.Session | None = None, **settings) -> tuple[str, dict]:
         """A new game of Ana and Ben: (its API URL, the Authorization header to write)."""
@@ -30,10 +210,8 @@ class Live:
         return f"{self.url}{body['url']}", {"Authorization": f"Bearer {body['edit_token']}"}
 
 
-@pytest.fixture(scope="session")
-def live(tmp_path_factory):
-    """``scorekeeper serve`` with 4 workers on a free loopback port and a temporary database."""
-    db = tmp_path_factory.mktemp("live") / "live.db"
+@contextmanager
+def _serving(db: str | Path) -> Iterator[Live]:
     process, url = spawn(db, workers=LIVE_WORKERS)
     try:
         yield Live(url, db)
@@ -41,10 +219,21 @@ def live(tmp_path_factory):
         assert stop(process) == 0
 
 
-@pytest.fixture
-def store(tmp_path):
-    """A store in a real SQLite file that does not sync (``durable=False``): for unit tests.
+@pytest.fixture(scope="session")
+def live(tmp_path_factory):
+    """``scorekeeper serve`` with 4 workers on a free loopback port and a temporary database."""
+    with _serving(tmp_path_factory.mktemp("live") / "live.db") as server:
+        yield server
 
-    The server and the durability tests open their stores durable (``synchronous = FULL``).
-    """
-    return Storage(tmp_path / "games.db", durable=False)
+
+@pytest.fixture(scope="session")
+def live_postgres(postgres):
+    """As :func:`live`, over a PostgreSQL database."""
+    with _serving(postgres.new_database()) as server:
+        yield server
+
+
+@pytest.fixture(params=BACKENDS)
+def live_server(request) -> Live:
+    """:func:`live` and :func:`live_postgres` in turn."""
+    return request.getfixturevalue("live" if request.param == "sqlite" else "live_postgres")

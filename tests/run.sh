@@ -1,16 +1,21 @@
 #!/usr/bin/env bash
 # Runs the whole test suite on a fresh machine: installs what the tests need
-# (Debian's chromium for the browser tests, the project and its `test`
-# dependency group (PEP 735, which pip reads from 25.1 on) in ./.venv), then
-# `ruff check` and pytest. Extra arguments go to pytest.
+# (Debian's chromium for the browser tests and postgresql for the PostgreSQL
+# backend's tests, which start their own server from its binaries; the project
+# and its `test` dependency group (PEP 735, which pip reads from 25.1 on) in
+# ./.venv), then `ruff check` and pytest. Extra arguments go to pytest.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-if ! command -v chromium >/dev/null 2>&1; then
+MISSING=""
+command -v chromium >/dev/null 2>&1 || MISSING="$MISSING chromium"
+ls /usr/lib/postgresql/*/bin/initdb >/dev/null 2>&1 || MISSING="$MISSING postgresql"
+if [ -n "$MISSING" ]; then
     SUDO=""
     [ "$(id -u)" = 0 ] || SUDO="sudo"
     $SUDO apt-get update -q
-    DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -q chromium
+    # shellcheck disable=SC2086  # one word per package
+    DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -q $MISSING
 fi
 
 [ -x .venv/bin/python ] || python3 -m venv .venv

@@ -1,4 +1,4 @@
-"""The JSON API through the Flask test client, on a real SQLite file in tmp_path.
+"""The JSON API through the Flask test client, on a real SQLite file then a PostgreSQL database.
 
 Every response of a known route is also checked against the OpenAPI
 document the app serves (schemathesis' response validation), so the
@@ -8,7 +8,6 @@ documented schemas, error responses included, are the ones returned.
 from __future__ import annotations
 
 import re
-import sqlite3
 
 import pytest
 import schemathesis
@@ -43,8 +42,10 @@ class Client:
 
 
 @pytest.fixture
-def app(tmp_path):
-    return create_app({"DB": str(tmp_path / "api.db"), "TESTING": True})
+def app(backend):
+    app = create_app({"DB": backend.address, "TESTING": True})
+    yield app
+    app.extensions["scorekeeper.store.sqlite"].close()
 
 
 @pytest.fixture
@@ -82,6 +83,7 @@ def version(call, game_id):
 # ----------------------------------------------------------------------------- tools
 
 
+@pytest.mark.one_backend
 def test_melds(call):
     response = call("POST", "/api/v1/melds", json={"cards": "As 2s 3s 7c 7d 7h 9d Td Jd Kc"})
     assert response.status_code == 200
@@ -95,6 +97,7 @@ def test_melds(call):
     assert "'Zz'" in error["message"] and "position 3" in error["message"]
 
 
+@pytest.mark.one_backend
 def test_verify(call):
     response = call("POST", "/api/v1/verify", json=KNOCK)
     assert response.status_code == 200
@@ -110,6 +113,7 @@ def test_verify(call):
     assert oklahoma.json["points"] == 36  # the spade upcard doubles 18
 
 
+@pytest.mark.one_backend
 @pytest.mark.parametrize(("body", "code", "field"), [
     ({"knocker": KNOCK["knocker"]}, "invalid", "defender"),
     ({**KNOCK, "knocker": 5}, "invalid", "knocker"),
@@ -128,6 +132,7 @@ def test_verify_refusals_name_the_field(call, body, code, field):
     error_of(call("POST", "/api/v1/verify", json=body), 422, code, field)
 
 
+@pytest.mark.one_backend
 def test_bad_json_too_large_and_unknown_routes(call, app):
     error_of(call("POST", "/api/v1/verify", data="{nope", content_type="application/json"),
              400, "invalid_json", "body")
@@ -142,6 +147,7 @@ def test_bad_json_too_large_and_unknown_routes(call, app):
     assert "POST" in not_allowed.headers["Allow"]
 
 
+@pytest.mark.one_backend
 def test_replay(call):
     deal = call("POST", "/api/v1/replay", json=simulate(3))
     assert deal.status_code == 200 and "outcome" in deal.json
@@ -333,34 +339,27 @@ def test_prefer_return_minimal_leaves_the_sheet_out(call, game):
     assert full.json["sheet"]["totals"] == [17, 0] and "Preference-Applied" not in full.headers
 
 
-def test_a_full_disk_is_507_and_writes_nothing(call, app, game):
+def test_a_full_disk_is_507_and_writes_nothing(call, app, backend, game):
     game_id, auth = game
-    conn = app.extensions["scorekeeper.store.sqlite"].db.conn  # the test client's thread
-    pages = conn.execute("PRAGMA page_count").fetchone()[0]
-    conn.execute(f"PRAGMA max_page_count = {pages + 2}")
-    statuses = [call("POST", f"/api/v1/games/{game_id}/hands", json={"kind": "void"},
-                     headers={**auth, "Idempotency-Key": f"{i:0>150}"}) for i in range(60)]
-    stored = sum(r.status_code == 201 for r in statuses)
-    full = [r for r in statuses if r.status_code != 201]
-    assert stored and full
-    error = error_of(full[0], 507, "storage_full")
-    assert "disk is full" in error["message"]
-    assert version(call, game_id) == stored
-    assert conn.execute("PRAGMA integrity_check").fetchone()[0] == "ok"
+    store = app.extensions["scorekeeper.store.sqlite"]  # the test client's thread
+    with backend.little_room(store):
+        statuses = [call("POST", f"/api/v1/games/{game_id}/hands", json={"kind": "void"},
+                         headers={**auth, "Idempotency-Key": f"{i:0>150}"}) for i in range(60)]
+        stored = sum(r.status_code == 201 for r in statuses)
+        full = [r for r in statuses if r.status_code != 201]
+        assert stored and full
+        error = error_of(full[0], 507, "storage_full")
+        assert "disk is full" in error["message"]
+        assert version(call, game_id) == stored
+        assert backend.intact(store)
 
 
-def test_a_database_busy_for_too_long_is_503(call, app, game):
+def test_a_database_busy_for_too_long_is_503(call, app, backend, game):
     game_id, auth = game
-    store = app.extensions["scorekeeper.store.sqlite"]
-    store.db.conn.execute("PRAGMA busy_timeout = 50")  # the test client's thread
-    other = sqlite3.connect(store.path, isolation_level=None)
-    other.execute("BEGIN IMMEDIATE")
-    try:
+    backend.shorten_wait(app.extensions["scorekeeper.store.sqlite"])  # the client's thread
+    with backend.writer_holding(game_id):
         busy = call("POST", f"/api/v1/games/{game_id}/hands", json={"kind": "void"},
                     headers=auth)
-    finally:
-        other.execute("ROLLBACK")
-        other.close()
     error_of(busy, 503, "busy")
     assert busy.headers["Retry-After"] == "1" and version(call, game_id) == 0
 
@@ -428,14 +427,13 @@ def test_player_stats(call, game):
     ("Ana\r\nBen", "U+000D"),
     ("A\u200dna", "U+200D"),      # ZERO WIDTH JOINER: looks like "Ana"
 ])
-def test_names_that_could_deceive_are_refused(call, app, name, shown):
+def test_names_that_could_deceive_are_refused(call, backend, name, shown):
     for path in ("/api/v1/games", "/api/v1/games/import"):
         for players, field in (([name, "Cy"], "players.0"), (["Cy", name], "players.1")):
             error = error_of(call("POST", path, json={"players": players}), 422, None, field)
             assert shown in error["message"]
-    with sqlite3.connect(app.config["DB"]) as db:
-        assert db.execute("SELECT count(*) FROM games").fetchone()[0] == 0
-        assert db.execute("SELECT count(*) FROM players").fetchone()[0] == 0
+    assert backend.sql("SELECT count(*) FROM games") == [(0,)]
+    assert backend.sql("SELECT count(*) FROM players") == [(0,)]
 
 
 def test_names_are_one_player_however_written(call):
@@ -468,6 +466,7 @@ def test_an_import_does_not_change_anyones_record(call, game):
     assert (ben["wins"], ben["hands_won"], ben["imported_games"]) == (0, 0, 1)
 
 
+@pytest.mark.one_backend
 def test_the_openapi_document(call):
     spec = call.client.get("/api/openapi.json").json
     assert spec["openapi"].startswith("3.")

@@ -1,18 +1,19 @@
 """Crash safety: kill -9 a real gunicorn (master and workers) in the middle of a write burst.
 
-Six clients write hands as fast as they can; once 150 have been
-acknowledged, the whole process group gets SIGKILL (nothing is flushed,
-no handler runs). A new server on the same file must find it intact
-(``PRAGMA integrity_check``), every acknowledged hand present exactly once
-with sequence numbers 1..n without a gap, and go on accepting writes.
-A hand whose request was cut off may or may not be there (the client never
-learnt), but only such hands may be extra.
+On each backend, six clients write hands as fast as they can; once 150
+have been acknowledged (60 on PostgreSQL), the whole process group gets
+SIGKILL (nothing is flushed, no handler runs; PostgreSQL ends the killed
+workers' sessions and rolls back what they had not committed). A new
+server on the same database must find it intact (``Backend.intact``:
+SQLite's integrity check, amcheck on PostgreSQL), every acknowledged hand
+present exactly once with sequence numbers 1..n without a gap, and go on
+accepting writes. A hand whose request was cut off may or may not be there
+(the client never learnt), but only such hands may be extra.
 """
 
 from __future__ import annotations
 
 import os
-import sqlite3
 import threading
 import time
 from concurrent.futures import ThreadPoolExecutor
@@ -20,14 +21,16 @@ from concurrent.futures import ThreadPoolExecutor
 import requests
 
 from api.server import crash, spawn, stop
+from scorekeeper.store import open_store
 
 WRITERS = 6
-KILL_AFTER = 150
-"""Acknowledged hands before the kill."""
+KILL_AFTER = {"sqlite": 150, "postgresql": 60}
+"""Acknowledged hands before the kill, by backend."""
 
 
-def test_kill_9_mid_burst_loses_no_acknowledged_hand(tmp_path):
-    db = tmp_path / "crash.db"
+def test_kill_9_mid_burst_loses_no_acknowledged_hand(backend):
+    db = backend.address
+    kill_after = KILL_AFTER[backend.name]
     process, url = spawn(db, workers=4)
     acknowledged: list[str] = []
     sent: list[str] = []
@@ -59,23 +62,25 @@ def test_kill_9_mid_burst_loses_no_acknowledged_hand(tmp_path):
         with ThreadPoolExecutor(WRITERS) as pool:
             writers = [pool.submit(writer, c) for c in range(WRITERS)]
             deadline = time.monotonic() + 30
-            while len(acknowledged) < KILL_AFTER and time.monotonic() < deadline:
+            while len(acknowledged) < kill_after and time.monotonic() < deadline:
                 time.sleep(0.005)
             crash(process)
             for done in writers:
                 done.result()  # a writer's failed assertion fails the test
-        assert len(acknowledged) >= KILL_AFTER
+        assert len(acknowledged) >= kill_after
     finally:
         if process.poll() is None:
             crash(process)
-    assert os.path.exists(f"{db}-wal")  # killed with the WAL in use: recovery will run
+    if backend.name == "sqlite":
+        assert os.path.exists(f"{db}-wal")  # killed with the WAL in use: recovery will run
 
     process, url = spawn(db, workers=2)
     try:
-        with sqlite3.connect(db) as conn:
-            assert conn.execute("PRAGMA integrity_check").fetchall() == [("ok",)]
-            rows = conn.execute("SELECT seq, idempotency_key FROM hands WHERE game_id = ?"
-                                " ORDER BY seq", (created["id"],)).fetchall()
+        store = open_store(db)
+        assert backend.intact(store)
+        store.close()
+        rows = backend.sql("SELECT seq, idempotency_key FROM hands WHERE game_id = ?"
+                           " ORDER BY seq", (created["id"],))
         assert [seq for seq, _ in rows] == list(range(1, len(rows) + 1))
         found = [key for _, key in rows]
         assert len(set(found)) == len(found)

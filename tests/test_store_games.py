@@ -37,11 +37,11 @@ def test_create_game_stores_the_rules_snapshot_and_only_a_token_hash(store):
     ({"players": ["Ana", "Ben"], "rules": {"gin_bonus": "lots"}}, "gin_bonus"),
     ({"players": ["Ana", "Ben"], "rules": "bridge"}, "preset"),
 ])
-def test_bad_game_settings_store_nothing(store, settings, field):
+def test_bad_game_settings_store_nothing(store, backend, settings, field):
     with pytest.raises(RuleError) as error:
         games.create_game(store, **settings)
     assert error.value.field == field
-    assert store.db.conn.execute("SELECT count(*) FROM games").fetchone()[0] == 0
+    assert backend.sql("SELECT count(*) FROM games") == [(0,)]
 
 
 def test_hands_totals_and_the_end_of_the_game(store):
@@ -173,13 +173,13 @@ def test_export_and_import_round_trip(store):
     assert sheet["rules"] == original["rules"] and sheet["stake"] == 0.25
 
 
-def test_import_refuses_a_bad_hand_naming_it(store):
+def test_import_refuses_a_bad_hand_naming_it(store, backend):
     record = {"players": ["Ana", "Ben"], "hands": [quick(0, 5, 20), quick(0, 15, 20)]}
     with pytest.raises(RuleError) as error:
         games.import_game(store, record)
     assert error.value.field == "hands.1.knocker_deadwood"
     assert str(error.value).startswith("hand 2:")
-    assert store.db.conn.execute("SELECT count(*) FROM games").fetchone()[0] == 0
+    assert backend.sql("SELECT count(*) FROM games") == [(0,)]
 
 
 def test_import_an_engine_match_record(store):
@@ -203,14 +203,15 @@ def test_names_are_stored_cleaned(store):
     (["\x00", "Ben"], "player 1: a name may not hold"),
     (["Ana", "x" * 41], "player 2: a name has at most 40"),
 ])
-def test_names_that_are_one_player_or_could_deceive_are_refused(store, players, words):
+def test_names_that_are_one_player_or_could_deceive_are_refused(store, backend, players,
+                                                                words):
     with pytest.raises(RuleError, match=words) as error:
         games.create_game(store, players)
     assert error.value.field == "players"
     with pytest.raises(RuleError):
         games.import_game(store, {"players": players})
-    assert store.db.conn.execute("SELECT count(*) FROM games").fetchone()[0] == 0
-    assert store.db.conn.execute("SELECT count(*) FROM players").fetchone()[0] == 0
+    assert backend.sql("SELECT count(*) FROM games") == [(0,)]
+    assert backend.sql("SELECT count(*) FROM players") == [(0,)]
 
 
 def test_only_imported_games_are_marked_imported(store):

@@ -1,4 +1,9 @@
-"""The SQLite backend (a real file in tmp_path): schema, migrations, durability, refusals."""
+"""The stores themselves: schema, migrations, durability and refusals.
+
+Tests taking ``store`` or ``backend`` run on both backends (conftest); those
+marked ``one_backend`` and those opening a file by hand are about the SQLite
+file itself.
+"""
 
 from __future__ import annotations
 
@@ -8,10 +13,11 @@ import threading
 
 import pytest
 import sqlite_utils
+from conftest import DB_ERRORS
 from store_kit import new_game, quick
 
 from scorekeeper.rules import Rules
-from scorekeeper.store import games
+from scorekeeper.store import games, open_store
 from scorekeeper.store.base import StorageBusy, StorageError, StorageFull
 from scorekeeper.store.hands import evaluate_hand
 from scorekeeper.store.sqlite import MIGRATIONS, SCHEMA_VERSION, Storage
@@ -52,58 +58,48 @@ def test_the_default_file_is_in_the_working_folder_whatever_the_environment(tmp_
     assert (tmp_path / "scorekeeper.db").exists() and not (tmp_path / "env.db").exists()
 
 
-def test_the_log_is_append_only(store):
+def test_the_log_is_append_only(store, backend):
     game_id, _ = new_game(store)
     games.add_hand(store, game_id, quick(0, 5, 20))
     for statement in ("UPDATE hands SET kind = 'void'", "DELETE FROM hands"):
-        with pytest.raises(sqlite3.IntegrityError, match="append-only"):
-            store.db.conn.execute(statement)
+        with pytest.raises(DB_ERRORS, match="append-only"):
+            backend.sql(statement)
     assert len(store.log(game_id)) == 1
 
 
-def test_a_full_disk_rolls_the_write_back(store):
-    """SQLite's page limit stands in for a full disk: SQLITE_FULL, as on a full file system."""
+def test_a_full_disk_rolls_the_write_back(store, backend):
+    """See ``Backend.little_room`` for how each backend's disk fills up."""
     game_id, _ = new_game(store)
-    conn = store.db.conn
-    pages = conn.execute("PRAGMA page_count").fetchone()[0]
-    conn.execute(f"PRAGMA max_page_count = {pages + 2}")
     stored = 0
-    with pytest.raises(StorageFull) as error:
-        for i in range(500):
-            games.add_hand(store, game_id, {"kind": "void"}, idempotency_key=f"{i:0>150}")
-            stored += 1
-    assert error.value.code == "storage_full" and "nothing was written" in str(error.value)
-    assert stored > 0 and not conn.in_transaction
-    assert [e["seq"] for e in store.log(game_id)] == list(range(1, stored + 1))
-    assert conn.execute("PRAGMA integrity_check").fetchone()[0] == "ok"
-    conn.execute("PRAGMA max_page_count = 1073741823")  # space again: writing goes on
+    with backend.little_room(store):
+        with pytest.raises(StorageFull) as error:
+            for i in range(500):
+                games.add_hand(store, game_id, {"kind": "void"},
+                               idempotency_key=f"{i:0>150}")
+                stored += 1
+        assert error.value.code == "storage_full" and "nothing was written" in str(error.value)
+        assert stored > 0 and backend.intact(store)
+        assert [e["seq"] for e in store.log(game_id)] == list(range(1, stored + 1))
+    # space again: writing goes on
     assert games.add_hand(store, game_id, {"kind": "void"})[1]["version"] == stored + 1
 
 
-def test_a_writer_kept_waiting_too_long_is_refused_and_writes_nothing(store):
+def test_a_writer_kept_waiting_too_long_is_refused_and_writes_nothing(store, backend):
     game_id, _ = new_game(store)
-    store.db.conn.execute("PRAGMA busy_timeout = 50")  # instead of BUSY_TIMEOUT's 30 s
-    other = sqlite3.connect(store.path, isolation_level=None)
-    other.execute("BEGIN IMMEDIATE")  # another writer holds the lock
-    try:
-        with pytest.raises(StorageBusy) as error:
-            games.add_hand(store, game_id, {"kind": "void"})
-        assert error.value.code == "busy" and "nothing was written" in str(error.value)
-    finally:
-        other.execute("ROLLBACK")
-        other.close()
-    assert store.log(game_id) == [] and not store.db.conn.in_transaction
+    backend.shorten_wait(store)  # 50 ms instead of BUSY_TIMEOUT's 30 s
+    with backend.writer_holding(game_id), pytest.raises(StorageBusy) as error:
+        games.add_hand(store, game_id, {"kind": "void"})
+    assert error.value.code == "busy" and "nothing was written" in str(error.value)
+    assert store.log(game_id) == []
     assert games.add_hand(store, game_id, {"kind": "void"})[1]["version"] == 1
 
 
-def test_concurrent_writers_lose_nothing(tmp_path):
-    path = tmp_path / "busy.db"
-    Storage(path)
-    game_id, _ = new_game(Storage(path), rules={"target": 10_000})
+def test_concurrent_writers_lose_nothing(store, backend):
+    game_id, _ = new_game(store, rules={"target": 10_000})
     errors = []
 
     def writer(knocker):
-        store = Storage(path)
+        store = open_store(backend.address)
         try:
             for i in range(15):
                 games.add_hand(store, game_id, quick(knocker, 5, 6),
@@ -112,6 +108,8 @@ def test_concurrent_writers_lose_nothing(tmp_path):
                                idempotency_key=f"{knocker}-{i}")  # a retry
         except Exception as error:  # reported below
             errors.append(error)
+        finally:
+            store.close()
 
     threads = [threading.Thread(target=writer, args=(k,)) for k in (0, 1)]
     for thread in threads:
@@ -119,18 +117,19 @@ def test_concurrent_writers_lose_nothing(tmp_path):
     for thread in threads:
         thread.join()
     assert errors == []
-    sheet = games.load_sheet(Storage(path), game_id)
+    sheet = games.load_sheet(store, game_id)
     assert len(sheet["hands"]) == 30 and sheet["totals"] == [15, 15]
     assert [h["seq"] for h in sheet["hands"]] == list(range(1, 31))
 
 
-
+@pytest.mark.one_backend
 def test_unit_test_stores_do_not_sync_and_others_do(store, tmp_path):
     assert store.db.conn.execute("PRAGMA synchronous").fetchone()[0] == 0  # OFF
     assert Storage(tmp_path / "durable.db").db.conn.execute(
         "PRAGMA synchronous").fetchone()[0] == 2  # FULL, the default
 
 
+@pytest.mark.one_backend
 def test_players_have_a_unique_name_key(store):
     new_game(store, players=["E\u0301mile ", "Ben"])
     new_game(store, players=["\u00c9MILE", "ben"])

@@ -10,11 +10,15 @@ from __future__ import annotations
 import os
 
 from .base import Store
+from .postgres import PostgresStore, is_postgres
 from .sqlite import Storage
 
 
 def open_store(address: str | os.PathLike[str]) -> Store:
-    """The store at ``address``: today a SQLite file path."""
+    """The store at ``address``: a PostgreSQL database for a ``postgresql://`` (or
+    ``postgres://``) URL, else the SQLite file at that path."""
+    if is_postgres(address):
+        return PostgresStore(os.fspath(address))
     return Storage(address)
 
 

@@ -20,6 +20,9 @@ the old games or the restored ones, never a mix, and its writes wait for
 the restore and then go to the restored database. Nothing is renamed over
 the live file, whose ``-wal`` would otherwise be applied to the wrong
 database. Afterwards pending migrations run.
+
+Both are SQLite's: given a ``postgresql://`` address they refuse, pointing
+to ``pg_dump`` and ``pg_restore`` (PostgreSQL's own online backup tools).
 """
 
 from __future__ import annotations
@@ -29,6 +32,7 @@ import sqlite3
 import tempfile
 from pathlib import Path
 
+from .postgres import is_postgres
 from .sqlite import BUSY_TIMEOUT, SCHEMA_VERSION, Storage
 
 TABLES = ("players", "games", "game_players", "hands")
@@ -37,6 +41,14 @@ TABLES = ("players", "games", "game_players", "hands")
 
 class BackupError(Exception):
     """A backup or restore that cannot be done; the message says why, and nothing changed."""
+
+
+def _refuse_postgres(address: str | os.PathLike) -> None:
+    """Raise :class:`BackupError` for a PostgreSQL address: its backups are PostgreSQL's job."""
+    if is_postgres(address):
+        raise BackupError("the database is PostgreSQL: back it up with pg_dump and restore"
+                          " it with pg_restore (see README, Backups); scorekeeper backup and"
+                          " restore work on SQLite files")
 
 
 def _open_read_only(path: str) -> sqlite3.Connection:
@@ -103,6 +115,7 @@ def backup(db: str | os.PathLike, target: str | os.PathLike) -> dict:
     Returns the copy's :func:`check` summary. Raises :class:`BackupError`
     when ``db`` is not a scorekeeper database or ``target`` is ``db`` itself.
     """
+    _refuse_postgres(db)
     db, target = os.fspath(db), os.fspath(target)
     check(db)
     if _same_file(db, target):
@@ -138,6 +151,7 @@ def restore(source: str | os.PathLike, db: str | os.PathLike, *, force: bool = F
     sound scorekeeper database, and a ``db`` that holds games unless
     ``force``. ``db`` may be in use by a running server (see the module docs).
     """
+    _refuse_postgres(db)
     source, db = os.fspath(source), os.fspath(db)
     summary = check(source)
     if _same_file(source, db):

@@ -1,11 +1,12 @@
 """The store interface: what the services (games, stats) need of a database.
 
 :class:`Store` is a :class:`typing.Protocol`; :class:`~scorekeeper.store.sqlite.Storage`
-(one SQLite file, the embedded default) implements it, and any other
-backend that does is a drop-in: the services and the web layer only call
-these methods. Games are returned as dicts ``{"id", "players", "rules",
-"dealer", "stake", "created", "updated", "status", "token_hash",
-"imported"}`` and log
+(one SQLite file, the embedded default) and
+:class:`~scorekeeper.store.postgres.PostgresStore` (a PostgreSQL database
+several servers can share) implement it, and any other backend that does
+is a drop-in: the services and the web layer only call these methods.
+Games are returned as dicts ``{"id", "players", "rules", "dealer",
+"stake", "created", "updated", "status", "token_hash", "imported"}`` and log
 entries as ``{"seq", "kind", "payload", "result", "idempotency_key",
 "created"}`` with JSON decoded. The refusals every backend raises are
 defined here.
@@ -13,14 +14,23 @@ defined here.
 
 from __future__ import annotations
 
+import json
 from collections.abc import Callable, Sequence
 from datetime import UTC, datetime
 from typing import Any, Protocol
+
+from ..errors import Stale
 
 
 def now() -> str:
     """The current UTC time as ISO 8601 text (what the tables store)."""
     return datetime.now(UTC).isoformat(timespec="milliseconds").replace("+00:00", "Z")
+
+
+def dumps(value: Any) -> str:
+    """``value`` as the JSON text the tables store: compact, keys sorted, so one request is
+    always the same text (idempotency keys compare requests by it)."""
+    return json.dumps(value, separators=(",", ":"), ensure_ascii=False, sort_keys=True)
 
 
 class StorageError(Exception):
@@ -62,6 +72,29 @@ class StorageBusy(StorageError):
     """Another writer held the database for longer than :data:`BUSY_TIMEOUT`; nothing written."""
 
     default_code = "busy"
+
+
+def replayed_seq(stored: tuple[int, str, str] | None, kind: str, payload: Any,
+                 idempotency_key: str) -> int | None:
+    """The sequence number of the entry a repeated ``idempotency_key`` was stored with.
+
+    ``stored`` is that entry's ``(seq, kind, payload JSON)``, ``None`` when the
+    key is new (then ``None`` is returned). The same key with another
+    request raises :class:`KeyReused`.
+    """
+    if stored is None:
+        return None
+    seq, stored_kind, stored_payload = stored
+    if stored_kind != kind or stored_payload != dumps(payload):
+        raise KeyReused(f"Idempotency-Key {idempotency_key!r} was already used for a"
+                        f" different request (entry {seq})", field="Idempotency-Key")
+    return seq
+
+
+def check_version(expected: int | None, version: int) -> None:
+    """Raise :class:`Stale` when a write based on version ``expected`` meets ``version``."""
+    if expected is not None and expected != version:
+        raise Stale(expected, version)
 
 
 Decide = Callable[[dict, list[dict]], tuple[Any, str]]

@@ -50,15 +50,16 @@ from typing import Any
 
 import sqlite_utils
 
-from ..errors import Stale
 from ..names import fold, name_key
 from .base import (
-    KeyReused,
     NotFound,
     StorageBusy,
     StorageError,
     StorageFull,
+    check_version,
+    dumps,
     now,
+    replayed_seq,
 )
 
 DEFAULT_PATH = "scorekeeper.db"
@@ -80,8 +81,6 @@ def _unavailable(error: sqlite3.OperationalError) -> StorageError | None:
     return None
 
 
-def _dumps(value: Any) -> str:
-    return json.dumps(value, separators=(",", ":"), ensure_ascii=False, sort_keys=True)
 
 
 @contextmanager
@@ -359,7 +358,7 @@ class Storage:
             conn.execute(
                 "INSERT INTO games (id, players, rules, dealer, stake, created, updated,"
                 " status, token_hash, imported) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
-                (game_id, _dumps(list(players)), _dumps(rules), dealer, stake, stamp, stamp,
+                (game_id, dumps(list(players)), dumps(rules), dealer, stake, stamp, stamp,
                  status, token_hash, imported))
             for seat, name in enumerate(players):
                 key = name_key(name, field=f"players.{seat}")
@@ -372,7 +371,7 @@ class Storage:
                 conn.execute(
                     "INSERT INTO hands (game_id, seq, kind, payload, result, created)"
                     " VALUES (?, ?, ?, ?, ?, ?)",
-                    (game_id, seq, kind, _dumps(payload), _dumps(result), stamp))
+                    (game_id, seq, kind, dumps(payload), dumps(result), stamp))
             return self._game(conn, game_id)
 
     def append(
@@ -406,26 +405,22 @@ class Storage:
         with self._write() as conn:
             game = self._game(conn, game_id)
             if idempotency_key is not None:
-                row = conn.execute(
+                seq = replayed_seq(conn.execute(
                     "SELECT seq, kind, payload FROM hands WHERE game_id = ?"
-                    " AND idempotency_key = ?", (game_id, idempotency_key)).fetchone()
-                if row is not None:
-                    if row[1] != kind or row[2] != _dumps(payload):
-                        raise KeyReused(
-                            f"Idempotency-Key {idempotency_key!r} was already used for a"
-                            f" different request (entry {row[0]})", field="Idempotency-Key")
+                    " AND idempotency_key = ?", (game_id, idempotency_key)).fetchone(),
+                    kind, payload, idempotency_key)
+                if seq is not None:
                     log = self._log(conn, game_id)
-                    return log[row[0] - 1], False, game, log
+                    return log[seq - 1], False, game, log
             log = self._log(conn, game_id)
-            if expected_version is not None and expected_version != len(log):
-                raise Stale(expected_version, len(log))
+            check_version(expected_version, len(log))
             result, status = decide(game, log)
             entry = {"seq": len(log) + 1, "kind": kind, "payload": payload, "result": result,
                      "idempotency_key": idempotency_key, "created": now()}
             conn.execute(
                 "INSERT INTO hands (game_id, seq, kind, payload, result, idempotency_key,"
                 " created) VALUES (?, ?, ?, ?, ?, ?, ?)",
-                (game_id, entry["seq"], kind, _dumps(payload), _dumps(result),
+                (game_id, entry["seq"], kind, dumps(payload), dumps(result),
                  idempotency_key, entry["created"]))
             conn.execute("UPDATE games SET status = ?, updated = ? WHERE id = ?",
                          (status, entry["created"], game_id))

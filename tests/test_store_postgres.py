@@ -1,0 +1,203 @@
+"""What is PostgreSQL's own: its schema and migrations, choosing it by URL, forks, backups.
+
+The behaviour both backends share (games, hands, refusals, concurrency,
+crashes) is tested on both by the store, API, concurrency and crash tests;
+these run against the session's real PostgreSQL server (conftest).
+"""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import threading
+import unicodedata
+
+import psycopg
+import pytest
+import requests
+from click.testing import CliRunner
+from conftest import query
+from pg import bin_dir
+
+from api.server import spawn, stop
+from scorekeeper.cli import main
+from scorekeeper.store import games, open_store
+from scorekeeper.store.base import NotFound, StorageError
+from scorekeeper.store.postgres import SCHEMA_VERSION, PostgresStore
+from scorekeeper.store.sqlite import Storage
+
+
+@pytest.fixture
+def address(postgres) -> str:
+    return postgres.new_database()
+
+
+@pytest.fixture
+def connect(address):
+    """``open_store(address)``, each store closed after the test."""
+    opened = []
+
+    def connect_() -> PostgresStore:
+        opened.append(open_store(address))
+        return opened[-1]
+
+    yield connect_
+    for store in opened:
+        store.close()
+
+
+def test_open_store_chooses_the_backend_by_the_address(address, tmp_path):
+    for url in (address, address.replace("postgresql://", "postgres://", 1)):
+        store = open_store(url)
+        assert isinstance(store, PostgresStore)
+        store.close()
+    assert isinstance(open_store(tmp_path / "file.db"), Storage)
+    assert isinstance(open_store(str(tmp_path / "postgresql.db")), Storage)
+
+
+def test_schema_version_table_constraints_and_the_append_only_log(address, connect):
+    store = connect()
+    assert store.schema_version() == SCHEMA_VERSION
+    assert query(address, "SELECT version FROM schema_version") == [(SCHEMA_VERSION,)]
+    tables = {row[0] for row in query(
+        address, "SELECT table_name FROM information_schema.tables"
+                 " WHERE table_schema = current_schema()")}
+    assert tables == {"schema_version", "players", "games", "game_players", "hands"}
+    with pytest.raises(psycopg.errors.ForeignKeyViolation):
+        query(address, "INSERT INTO hands (game_id, seq, kind, payload, result, created)"
+                       " VALUES ('nope', 1, 'void', '{}', '{}', 'now')")
+    sheet, _ = games.create_game(store, ["Ana", "Ben"])
+    games.add_hand(store, sheet["id"], {"kind": "void"})
+    with pytest.raises(psycopg.errors.RaiseException, match="append-only"):
+        query(address, "TRUNCATE hands CASCADE")
+    assert query(address, "SELECT imported FROM games") == [(False,)]
+    with pytest.raises(psycopg.errors.UniqueViolation):
+        query(address, "INSERT INTO players (name, name_key, created)"
+                       " VALUES ('ANA', 'ana', 'now')")
+    assert connect().schema_version() == SCHEMA_VERSION  # reopening migrates nothing
+    assert len(store.log(sheet["id"])) == 1
+
+
+def test_servers_starting_together_migrate_once(address, connect):
+    opened, errors = [], []
+
+    def start():
+        try:
+            opened.append(connect().schema_version())
+        except Exception as error:  # reported below
+            errors.append(error)
+
+    threads = [threading.Thread(target=start) for _ in range(4)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    assert errors == [] and opened == [SCHEMA_VERSION] * 4
+    assert query(address, "SELECT version FROM schema_version") == [(SCHEMA_VERSION,)]
+
+
+def test_a_newer_database_is_refused(address, connect):
+    connect()
+    query(address, "UPDATE schema_version SET version = ?", (SCHEMA_VERSION + 1,))
+    with pytest.raises(StorageError, match="schema version"):
+        connect()
+
+
+def test_players_are_found_by_their_name_key(address, connect):
+    store = connect()
+    composed = unicodedata.normalize("NFC", "Zoë")
+    decomposed = unicodedata.normalize("NFD", "Zoë")
+    games.create_game(store, [composed, "Ben"])
+    games.create_game(store, ["BEN", decomposed])
+    assert store.player(" zoË ")["name"] == composed
+    assert store.player(decomposed)["id"] == store.player(composed)["id"]
+    assert query(address, "SELECT name, name_key FROM players ORDER BY name_key") == [
+        ("Ben", "ben"), (composed, "zoë")]  # one row per player, as first written
+    assert len(store.games_of("ben")) == 2
+    with pytest.raises(NotFound):
+        store.player("Zed")
+
+
+def test_an_imported_game_is_marked(address, connect):
+    store = connect()
+    game = store.create_game(game_id="g1", players=["Ana", "Ben"], rules={}, dealer=0,
+                             stake=None, token_hash="0" * 64, imported=True,
+                             entries=[("void", {"kind": "void"}, {"points": 0})])
+    assert game["imported"] and store.game("g1")["imported"]
+    assert [e["seq"] for e in store.log("g1")] == [1]
+
+
+def test_a_forked_process_opens_its_own_pool(address, connect):
+    store = connect()
+    sheet, _ = games.create_game(store, ["Ana", "Ben"])
+    games.add_hand(store, sheet["id"], {"kind": "void"})  # the parent's pool is open now
+    child = os.fork()
+    if child == 0:  # the child writes through a pool of its own, then leaves at once
+        try:
+            games.add_hand(store, sheet["id"], {"kind": "void"}, idempotency_key="child")
+            store.close()
+        finally:
+            os._exit(0 if len(store.log(sheet["id"])) == 2 else 1)
+    assert os.waitpid(child, 0)[1] == 0
+    games.add_hand(store, sheet["id"], {"kind": "void"})  # the parent's pool still works
+    assert [e["idempotency_key"] for e in store.log(sheet["id"])] == [None, "child", None]
+
+
+def test_connections_cut_by_the_server_cost_no_failed_request(address, connect):
+    store = connect()
+    sheet, _ = games.create_game(store, ["Ana", "Ben"])
+    cut = query(address, "SELECT pg_terminate_backend(pid) FROM pg_stat_activity"
+                         " WHERE application_name = ?", (f"scorekeeper-{os.getpid()}",))
+    assert cut and all(done for (done,) in cut)  # as when the database server restarts
+    assert games.add_hand(store, sheet["id"], {"kind": "void"})[1]["version"] == 1
+
+
+def test_the_wsgi_entry_point_reads_the_url_from_scorekeeper_db(address):
+    process, url = spawn(address, wsgi=True, workers=1)
+    try:
+        created = requests.post(f"{url}/api/v1/games", json={"players": ["Ana", "Ben"]},
+                                timeout=10)
+        assert created.status_code == 201
+    finally:
+        assert stop(process) == 0
+    assert query(address, "SELECT id FROM games") == [(created.json()["id"],)]
+
+
+@pytest.mark.parametrize("command", [["backup", "copy.db"], ["restore", "copy.db"]])
+def test_backup_and_restore_refuse_postgresql_and_point_to_pg_dump(address, tmp_path,
+                                                                   command):
+    (tmp_path / "copy.db").write_bytes(b"")
+    with pytest.MonkeyPatch.context() as patch:
+        patch.chdir(tmp_path)
+        result = CliRunner().invoke(main, [*command, "--db", address])
+    assert result.exit_code == 1
+    assert "pg_dump" in result.output and "pg_restore" in result.output
+    assert not (tmp_path / "copy.db").read_bytes()
+
+
+def test_pg_dump_and_pg_restore_as_the_readme_says(postgres, address, connect, tmp_path):
+    store = connect()
+    sheet, token = games.create_game(store, ["Ana", "Ben"], rules={"target": 50})
+    games.add_hand(store, sheet["id"], {"kind": "void"}, idempotency_key="k")
+    games.add_hand(store, sheet["id"], {"kind": "quick", "knocker": 0, "knocker_deadwood": 3,
+                                        "defender_deadwood": 20})
+    dump = tmp_path / "games.dump"
+    schema = address.rsplit("%3D", 1)[1]  # this test's schema: the dump holds it alone
+    subprocess.run([os.path.join(bin_dir(), "pg_dump"), "--format=custom", f"--file={dump}",
+                    f"--schema={schema}", postgres.url()], check=True)
+    query(postgres.url(), "CREATE DATABASE restored")
+    restored_url = postgres.url(schema).replace("/postgres?", "/restored?")
+    subprocess.run([os.path.join(bin_dir(), "pg_restore"), "--exit-on-error",
+                    f"--dbname={restored_url.split('?')[0]}", str(dump)], check=True)
+    restored = open_store(restored_url)
+    try:
+        assert games.load_sheet(restored, sheet["id"]) == games.load_sheet(store, sheet["id"])
+        assert restored.log(sheet["id"]) == store.log(sheet["id"])
+        assert games.token_matches(restored.game(sheet["id"]), token)
+        with pytest.raises(psycopg.errors.RaiseException, match="append-only"):
+            query(restored_url, "DELETE FROM hands")  # the trigger came back too
+        _, again, created = games.add_hand(restored, sheet["id"], {"kind": "void"},
+                                           idempotency_key="k")
+        assert not created and again["version"] == 2  # idempotency keys too
+    finally:
+        restored.close()
