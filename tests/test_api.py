@@ -471,7 +471,7 @@ def test_the_openapi_document(call):
     spec = call.client.get("/api/openapi.json").json
     assert spec["openapi"].startswith("3.")
     assert set(spec["paths"]) == {
-        "/api/v1/melds", "/api/v1/verify", "/api/v1/replay", "/api/v1/games",
+        "/api/v1/melds", "/api/v1/verify", "/api/v1/replay", "/api/v1/analyse", "/api/v1/games",
         "/api/v1/games/import", "/api/v1/games/{game_id}", "/api/v1/games/{game_id}/hands",
         "/api/v1/games/{game_id}/hands/last", "/api/v1/games/{game_id}/hands/{n}",
         "/api/v1/games/{game_id}/export", "/api/v1/players/{name}/stats"}
