@@ -14,9 +14,9 @@ from __future__ import annotations
 from collections.abc import Callable
 from functools import wraps
 
+import flask_smorest
 from flask import Response, jsonify, request, url_for
 from flask.views import MethodView
-from flask_smorest import Blueprint
 from werkzeug.routing import BaseConverter
 
 from scorekeeper import replay
@@ -26,9 +26,16 @@ from scorekeeper.store import games
 from scorekeeper.store.base import Stale
 from scorekeeper.store.stats import player_stats
 
-from . import get_storage
+from . import bodies, get_storage
 from . import schemas as s
 from .errors import ErrorSchema, error_response
+
+
+class Blueprint(flask_smorest.Blueprint):
+    """flask-smorest's Blueprint reading JSON bodies with :class:`api.bodies.Parser`."""
+
+    ARGUMENTS_PARSER = bodies.Parser()
+
 
 blp = Blueprint("api_v1", __name__, url_prefix="/api/v1",
                 description="Melds, knock verification, replays and stored score sheets.")
