@@ -9,7 +9,8 @@ through :func:`get_storage`.
 
 Settings: ``DATABASE`` (default ``$SCOREKEEPER_DB`` or ``./scorekeeper.db``),
 ``MAX_CONTENT_LENGTH`` (request body limit, default 1 MiB; a larger body is
-a 413, with or without a ``Content-Length``) and the
+a 413, with or without a ``Content-Length``), the rate limits
+``CREATE_LIMIT`` and ``WRONG_TOKEN_LIMIT`` (:mod:`api.limits`) and the
 flask-smorest ``API_*`` / ``OPENAPI_*`` keys (the document is served at
 ``/api/openapi.json``).
 """
@@ -30,7 +31,7 @@ STORAGE_KEY = "scorekeeper.store.sqlite"
 
 def create_app(config: Mapping[str, Any] | None = None) -> Flask:
     """Build the scorekeeper web app; ``config`` overrides the defaults."""
-    from . import errors, schemas, security, v1
+    from . import errors, limits, schemas, security, v1
 
     app = Flask(__name__, instance_relative_config=True)
     app.json.sort_keys = False
@@ -45,6 +46,7 @@ def create_app(config: Mapping[str, Any] | None = None) -> Flask:
         API_SPEC_OPTIONS={"info": {"description": (
             "Gin Rummy scorekeeping: melds, knock verification, deal replay and score"
             " sheets that last. Errors are {\"error\": {\"code\", \"message\", \"field\"}}.")}},
+        **limits.defaults(),
     )
     if config is None:
         app.config.from_pyfile("config.py", silent=True)
@@ -68,6 +70,7 @@ def create_app(config: Mapping[str, Any] | None = None) -> Flask:
     from .pad import bp as pad_blueprint  # the HTML scorepad (templates/pad/)
 
     app.register_blueprint(pad_blueprint)
+    limits.install(app)
     return app
 
 

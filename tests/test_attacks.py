@@ -14,21 +14,33 @@ visits a page served by a second server on another port (another origin).
   5,000 digits, lone surrogates, a line break in ``next``): a 4xx naming the
   field, in the API and in the scorepad, never a 500, nothing stored.
 * The scorepad's cookies live for a season (120 days).
+* Rate limits: creates and wrong tokens per address, shared by all workers.
+* Idempotency: a repeated write or create gets its first answer exactly.
+* Hypothesis fuzzes every POST form of the scorepad (with a valid CSRF token
+  and edit rights) and the API's JSON bodies: never a 5xx.
 """
 
 from __future__ import annotations
 
 import functools
 import http.server
+import json
+import os
 import sqlite3
 import threading
+from unittest import mock
 from urllib.parse import urljoin, urlsplit
 
 import pytest
 import requests
+from conftest import NO_RATE_LIMITS
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 from test_pad_browser import CHROMIUM, browser  # noqa: F401 (the fixture)
 
-pytestmark = pytest.mark.filterwarnings("ignore::pytest.PytestUnraisableExceptionWarning")
+from api.pad.forms import OPTION_LABELS
+from api.server import spawn, stop
+from scorekeeper.rules import PRESETS
 
 
 @pytest.fixture(scope="module")
@@ -63,6 +75,7 @@ def pad_game(page, url: str) -> str:
     return urlsplit(page.url).path.rsplit("/", 1)[1]
 
 
+@pytest.mark.skipif(not os.path.exists(CHROMIUM), reason="chromium is not installed")
 @pytest.mark.parametrize("meta", ["", '<meta name="referrer" content="no-referrer">'],
                          ids=["with-origin", "origin-hidden"])
 def test_a_forged_cross_site_post_is_refused_and_never_offered_again(live, browser,  # noqa: F811
@@ -133,8 +146,8 @@ def test_settings_goes_back_to_the_page_it_came_from(live):
 
 # ----------------------------------------------------------------------------- no 5xx
 
-def stored_games(live) -> int:
-    with sqlite3.connect(f"file:{live.db}?mode=ro", uri=True) as conn:
+def stored_games(db) -> int:
+    with sqlite3.connect(f"file:{db}?mode=ro", uri=True) as conn:
         return conn.execute("SELECT count(*) FROM games").fetchone()[0]
 
 
@@ -156,13 +169,13 @@ LONG = "1" * 5000
     ("/api/v1/melds", '{"cards": "As", "\\ud800": 1}', "body"),
 ])
 def test_api_input_python_cannot_keep_is_a_422_naming_the_field(live, path, body, field):
-    before = stored_games(live)
+    before = stored_games(live.db)
     response = requests.post(live.url + path, data=body.encode(), timeout=10,
                              headers={"Content-Type": "application/json"})
     assert response.status_code == 422, response.text
     error = response.json()["error"]
     assert error["field"] == field and error["message"].startswith(f"{field}: ")
-    assert stored_games(live) == before
+    assert stored_games(live.db) == before
 
 
 def test_api_hand_with_a_surrogate_or_a_huge_number_is_refused_and_not_stored(live):
@@ -219,3 +232,243 @@ def test_the_pads_cookies_live_for_a_season(live):
     for answer, name in ((response, "sk_edit_"), (fresh, "sk_csrf")):
         cookies = [c for c in answer.raw.headers.getlist("Set-Cookie") if c.startswith(name)]
         assert cookies and all(f"Max-Age={120 * 24 * 3600};" in c for c in cookies), cookies
+
+
+# ----------------------------------------------------------------------------- rate limits
+
+
+def test_the_default_rate_limits_bite_across_workers(tmp_path):
+    """30 creates a minute per address (API, import and the scorepad's start form together),
+    20 wrong tokens a minute; each request on a new connection, spread over 4 workers."""
+    db = tmp_path / "limited.db"
+    env = {key: value for key, value in os.environ.items() if key not in NO_RATE_LIMITS}
+    with mock.patch.dict(os.environ, env, clear=True):
+        process, url = spawn(db, workers=4)
+    try:
+        created = [requests.post(f"{url}/api/v1/games", json={"players": ["Ana", "Ben"]},
+                                 timeout=10) for _ in range(30)]
+        assert [r.status_code for r in created] == [201] * 30
+        for path in ("/api/v1/games", "/api/v1/games/import"):
+            refused = requests.post(url + path, json={"players": ["Cy", "Di"]}, timeout=10)
+            assert refused.status_code == 429 and 1 <= int(refused.headers["Retry-After"]) <= 61
+            error = refused.json()["error"]
+            assert error["code"] == "too_many_requests" and "30 per 1 minute" in error["message"]
+        session, token = pad_session(url)
+        with session:
+            page = session.post(f"{url}/games", timeout=10, allow_redirects=False, data={
+                "csrf_token": token, "player_0": "Cy", "player_1": "Di", "preset": "standard",
+                "dealer": "0"})
+        assert page.status_code == 429 and "Wait" in page.text and page.headers["Retry-After"]
+        assert stored_games(db) == 30
+
+        game = created[0].json()
+        hands = f"{url}{game['url']}/hands"
+        wrong = [requests.post(hands, json={"kind": "void"}, timeout=10,
+                               headers={"Authorization": f"Bearer wrong-{i}"}).status_code
+                 for i in range(20)]
+        assert wrong == [403] * 20
+        right = requests.post(hands, json={"kind": "void"}, timeout=10,
+                              headers={"Authorization": f"Bearer {game['edit_token']}"})
+        assert right.status_code == 429 and right.json()["error"]["code"] == "too_many_requests"
+        assert requests.get(f"{url}{game['url']}", timeout=10).json()["version"] == 0
+        assert os.path.exists(f"{db}-limits")  # the counters all workers share
+    finally:
+        assert stop(process) == 0
+
+
+def test_429_is_documented_where_limits_apply(live):
+    paths = requests.get(f"{live.url}/api/openapi.json", timeout=10).json()["paths"]
+    for path, method in [("/api/v1/games", "post"), ("/api/v1/games/import", "post"),
+                         ("/api/v1/games/{game_id}/hands", "post"),
+                         ("/api/v1/games/{game_id}/hands/last", "delete"),
+                         ("/api/v1/games/{game_id}/hands/{n}", "put")]:
+        assert "429" in paths[path][method]["responses"], (path, method)
+
+
+# ----------------------------------------------------------------------------- idempotency
+
+
+def quick_hand(knocker: int, mine: int, theirs: int) -> dict:
+    return {"kind": "quick", "knocker": knocker, "knocker_deadwood": mine,
+            "defender_deadwood": theirs}
+
+
+def answer(response: requests.Response) -> tuple:
+    """What a client sees of an answer: status, body and the headers that describe it."""
+    return (response.status_code, response.json(),
+            {k: response.headers.get(k) for k in ("ETag", "Location", "Content-Type")})
+
+
+def test_a_repeated_write_gets_its_first_answer_whatever_happened_since(live):
+    url, auth = live.new_game()
+    send = {"hand": lambda: requests.post(f"{url}/hands", json=quick_hand(0, 3, 20),
+                                          headers={**auth, "Idempotency-Key": "hand"}),
+            "fix": lambda: requests.put(f"{url}/hands/1", json=quick_hand(0, 4, 20),
+                                        headers={**auth, "Idempotency-Key": "fix"}),
+            "undo": lambda: requests.delete(f"{url}/hands/last",
+                                            headers={**auth, "Idempotency-Key": "undo"})}
+    first = {name: answer(request()) for name, request in send.items()}
+    assert [first[n][0] for n in send] == [201, 200, 200]
+    requests.post(f"{url}/hands", json=quick_hand(1, 0, 30), headers=auth, timeout=10)
+    for name, request in send.items():  # the hand was corrected, then undone, then another
+        again = request()
+        assert answer(again) == first[name], name
+        assert again.headers["Idempotent-Replayed"] == "true"
+    assert first["hand"][1]["hand"]["n"] == 1 and first["undo"][1]["hand"]["seq"] == 2
+    assert requests.get(url, timeout=10).json()["version"] == 4  # nothing written again
+
+
+def test_a_repeated_create_or_import_gives_the_same_game_and_token(live):
+    key = "create-7f3c"
+    games_before = stored_games(live.db)
+    first, again = (requests.post(f"{live.url}/api/v1/games", timeout=10,
+                                  json={"players": ["Ana", "Ben"], "stake": 0.1},
+                                  headers={"Idempotency-Key": key}) for _ in range(2))
+    assert answer(first) == answer(again) and first.status_code == 201
+    game = first.json()
+    auth = {"Authorization": f"Bearer {game['edit_token']}"}
+    hand = requests.post(f"{live.url}{game['url']}/hands", json={"kind": "void"},
+                         headers=auth, timeout=10)
+    assert hand.status_code == 201  # the token works
+    later = requests.post(f"{live.url}/api/v1/games", timeout=10,
+                          json={"players": ["Ana", "Ben"], "stake": 0.1},
+                          headers={"Idempotency-Key": key})
+    assert answer(later) == answer(first)  # the game as created, not as it is now
+    other = requests.post(f"{live.url}/api/v1/games", json={"players": ["Ana", "Cy"]},
+                          headers={"Idempotency-Key": key}, timeout=10)
+    assert other.status_code == 422
+    assert other.json()["error"]["code"] == "idempotency_key_reused"
+    export = requests.get(f"{live.url}{game['url']}/export", timeout=10).json()
+    imported = [requests.post(f"{live.url}/api/v1/games/import", json=export, timeout=10,
+                              headers={"Idempotency-Key": "import-9d1e"}) for _ in range(2)]
+    assert answer(imported[0]) == answer(imported[1]) and imported[0].status_code == 201
+    assert imported[0].json()["game"]["version"] == 1
+    assert stored_games(live.db) == games_before + 2
+    with sqlite3.connect(f"file:{live.db}?mode=ro", uri=True) as conn:
+        rows = conn.execute("SELECT * FROM games WHERE id IN (?, ?)",
+                            (game["id"], imported[0].json()["id"])).fetchall()
+    stored = repr(rows)  # tokens are kept hashed only
+    assert game["edit_token"] not in stored
+    assert imported[0].json()["edit_token"] not in stored
+
+
+# ----------------------------------------------------------------------------- fuzzing
+
+TEXT = st.text(st.characters(exclude_categories=["Cs"]), max_size=40)
+"""Any text a browser can send (a form is UTF-8: no lone surrogates)."""
+
+DIGITS = st.builds(lambda n, sign: sign + "9" * n, st.integers(1, 6000), st.sampled_from("-"))
+"""Whole numbers from 1 to 6,000 digits."""
+
+JSON = st.recursive(
+    st.none() | st.booleans() | st.integers() | st.integers(10**99, 10**5000) | TEXT
+    | st.text(st.characters(), max_size=5) | st.floats(allow_nan=False),
+    lambda inner: st.lists(inner, max_size=4) | st.dictionaries(TEXT, inner, max_size=4),
+    max_leaves=30)
+"""JSON values, with huge integers and lone surrogates (written as \\ud800 escapes)."""
+
+DEEP_JSON = st.integers(1, 3000).map(lambda n: "[" * n + "]" * n)
+
+RECORDS = st.one_of(
+    JSON.map(json.dumps), DEEP_JSON, TEXT, DIGITS,
+    st.builds(lambda extra: json.dumps({"format": "gin-rummy-deal/1", **extra}),
+              st.dictionaries(st.sampled_from(["dealer", "comment", "seed", "players", "deck",
+                                               "actions", "rules", "upcard"]), JSON)))
+"""Deal records as pasted: any JSON, deep nesting, text, and deal-record lookalikes."""
+
+VALUES = {
+    "mode": st.sampled_from(["quick", "cards", "record", ""]) | TEXT,
+    "kind": st.sampled_from(["knock", "gin", "big_gin", "void", "undercut"]) | TEXT,
+    "knocker": st.sampled_from(["0", "1", "2", "-1", ""]) | DIGITS | TEXT,
+    "dealer": st.sampled_from(["0", "1", "cut", ""]) | DIGITS | TEXT,
+    "action": st.sampled_from(["save", "check", "start", "show_preset"]) | TEXT,
+    "preset": st.sampled_from([*PRESETS, ""]) | TEXT,
+    "options_for": st.sampled_from([*PRESETS, ""]) | TEXT,
+    "record": RECORDS,
+    "four_colour": st.sampled_from(["on", "off"]) | TEXT,
+    "next": st.sampled_from(["/", "/check", "//evil.example", "/\t/x", "/a\r\nb"]) | TEXT,
+}
+"""Values for a form field by name; any other field gets numbers or text or card codes."""
+
+CARD_CODES = st.lists(st.sampled_from(["As", "Td", "10h", "Kc", "2s", "Zz", "", "♠A"]) | TEXT,
+                      max_size=12)
+
+FORMS = {
+    "/games": ["player_0", "player_1", "preset", "options_for", "dealer", "stake", "action",
+               *OPTION_LABELS],
+    "/games/{game}/undo": [],
+    "/games/{game}/rematch": [],
+    "/games/{game}/hand": ["mode", "knocker", "kind", "knocker_deadwood", "defender_deadwood",
+                           "upcard", "record", "cards_0", "cards_1", "action"],
+    "/games/{game}/hands/1/edit": ["mode", "knocker", "kind", "knocker_deadwood",
+                                   "defender_deadwood", "upcard", "record", "cards_0",
+                                   "cards_1", "action"],
+    "/games/{game}/hands/1/void": [],
+    "/replay": ["record", "step"],
+    "/check": ["preset", "upcard", "knocker_cards", "defender_cards"],
+    "/settings": ["next", "four_colour"],
+}
+"""Every POST form of the scorepad (api/pad/routes.py) and its fields."""
+
+MULTI = {"cards_0", "cards_1", "knocker_cards", "defender_cards"}
+
+
+def field_value(name: str) -> st.SearchStrategy:
+    if name in MULTI:
+        return CARD_CODES
+    return VALUES.get(name, DIGITS | TEXT | st.sampled_from(["", "0", "10", "on", "off", "As"]))
+
+
+@st.composite
+def pad_posts(draw) -> tuple[str, dict]:
+    path = draw(st.sampled_from(sorted(FORMS)))
+    fields = draw(st.lists(st.sampled_from([*FORMS[path], "junk"]), unique=True))
+    return path, {name: draw(field_value(name)) for name in fields}
+
+
+@pytest.fixture(scope="module")
+def pad_owner(live):
+    """A scorepad session that started a game (edit rights) with two hands: (session, token,
+    game id)."""
+    session, token = pad_session(live.url)
+    started = session.post(f"{live.url}/games", timeout=10, data={
+        "csrf_token": token, "player_0": "Ana", "player_1": "Ben", "preset": "standard",
+        "dealer": "0", "target": "10000", "options_for": "standard"})
+    game = urlsplit(started.url).path.rsplit("/", 1)[1]
+    for _ in range(2):
+        session.post(f"{live.url}/games/{game}/hand", timeout=10, data={
+            "csrf_token": token, "mode": "quick", "knocker": "0", "kind": "knock",
+            "knocker_deadwood": "3", "defender_deadwood": "20"})
+    yield session, token, game
+    session.close()
+
+
+@settings(max_examples=400, deadline=None, derandomize=True,
+          suppress_health_check=list(HealthCheck))
+@given(pad_posts())
+def test_fuzzed_scorepad_forms_never_get_a_5xx(live, pad_owner, post):
+    session, token, game = pad_owner
+    path, form = post
+    response = session.post(live.url + path.format(game=game), timeout=30,
+                            data={**form, "csrf_token": token}, allow_redirects=False)
+    assert response.status_code < 500, (path, form, response.status_code)
+    if response.status_code == 400:  # refused: the page says which field
+        assert "next" in response.text or "Nothing was saved" in response.text
+
+
+API_POSTS = ["/api/v1/games", "/api/v1/games/import", "/api/v1/melds", "/api/v1/verify",
+             "/api/v1/replay"]
+
+
+@settings(max_examples=200, deadline=None, derandomize=True,
+          suppress_health_check=list(HealthCheck))
+@given(st.sampled_from(API_POSTS), JSON.map(json.dumps) | DEEP_JSON
+       | st.dictionaries(st.sampled_from(["players", "cards", "knocker", "format", "hands",
+                                          "rules", "stake", "dealer", "comment"]),
+                         JSON).map(json.dumps))
+def test_fuzzed_api_json_never_gets_a_5xx(live, path, body):
+    response = requests.post(live.url + path, data=body.encode(), timeout=30,
+                             headers={"Content-Type": "application/json"})
+    assert response.status_code < 500, (path, body[:200], response.status_code)
+    if response.status_code >= 400:
+        assert response.json()["error"]["message"]

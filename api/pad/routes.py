@@ -42,7 +42,7 @@ from scorekeeper.rules import PRESETS, Rules
 from scorekeeper.store import games
 from scorekeeper.store.base import Conflict, NotFound, StorageBusy, StorageError, StorageFull
 
-from .. import get_storage
+from .. import get_storage, limits
 from ..schemas import check_json_size
 from . import forms as pad_forms
 from . import labels as pad_labels
@@ -87,6 +87,15 @@ def _capfirst(text: str) -> str:
 
 @bp.errorhandler(HTTPException)
 def _http_error(error: HTTPException):
+    if error.code == 429:
+        wait = limits.retry_after()
+        page = HTTPException(f"Too many of these from your network just now (at most"
+                             f" {error.description}), so nothing was done. Wait {wait} seconds"
+                             " and send it again.")
+        page.code = 429
+        response = _render("pad/error.html", 429, error=page)
+        response.headers["Retry-After"] = str(wait)
+        return response
     return _render("pad/error.html", error.code or 500, error=error)
 
 
