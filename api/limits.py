@@ -62,6 +62,12 @@ EDIT_ENDPOINTS = ("api_v1.Hands", "api_v1.LastHand", "api_v1.HandN", "pad.new_ha
 """The endpoints that need the game's edit token (their 401 and 403 answers are counted)."""
 
 
+NO_LIMITS_ENV = {"SCOREKEEPER_CREATE_LIMIT": "1000000 per minute",
+                 "SCOREKEEPER_WRONG_TOKEN_LIMIT": "1000000 per minute"}
+"""Environment for a server loaded from one address on purpose (the tests' shared server,
+the benchmarks): limits that never bite."""
+
+
 def defaults() -> dict[str, str]:
     """The limits' config defaults (from the environment when set there)."""
     return {"CREATE_LIMIT": os.environ.get("SCOREKEEPER_CREATE_LIMIT", "30 per minute"),

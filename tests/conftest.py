@@ -8,15 +8,12 @@ from unittest import mock
 import pytest
 import requests
 
+from api.limits import NO_LIMITS_ENV
 from api.server import spawn, stop
 
 LIVE_WORKERS = 4
 """gunicorn workers of the shared live server (2 threads each)."""
 
-NO_RATE_LIMITS = {"SCOREKEEPER_CREATE_LIMIT": "1000000 per minute",
-                  "SCOREKEEPER_WRONG_TOKEN_LIMIT": "1000000 per minute"}
-"""The shared live server's limits: its tests create games and send wrong tokens by the
-hundred (schemathesis); test_attacks.py proves the default limits on a server of its own."""
 
 
 class Live:
@@ -40,7 +37,9 @@ class Live:
 def live(tmp_path_factory):
     """``scorekeeper serve`` with 4 workers on a free loopback port and a temporary database."""
     db = tmp_path_factory.mktemp("live") / "live.db"
-    with mock.patch.dict(os.environ, NO_RATE_LIMITS):
+    # no rate limits: its tests create games and send wrong tokens by the hundred
+    # (schemathesis); test_attacks.py proves the default limits on a server of its own
+    with mock.patch.dict(os.environ, NO_LIMITS_ENV):
         process, url = spawn(db, workers=LIVE_WORKERS)
     try:
         yield Live(url, db)

@@ -34,11 +34,11 @@ from urllib.parse import urljoin, urlsplit
 
 import pytest
 import requests
-from conftest import NO_RATE_LIMITS
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from test_pad_browser import CHROMIUM, browser  # noqa: F401 (the fixture)
 
+from api.limits import NO_LIMITS_ENV
 from api.pad.forms import OPTION_LABELS
 from api.server import spawn, stop
 from scorekeeper.rules import PRESETS
@@ -242,7 +242,7 @@ def test_the_default_rate_limits_bite_across_workers(tmp_path):
     """30 creates a minute per address (API, import and the scorepad's start form together),
     20 wrong tokens a minute; each request on a new connection, spread over 4 workers."""
     db = tmp_path / "limited.db"
-    env = {key: value for key, value in os.environ.items() if key not in NO_RATE_LIMITS}
+    env = {key: value for key, value in os.environ.items() if key not in NO_LIMITS_ENV}
     with mock.patch.dict(os.environ, env, clear=True):
         process, url = spawn(db, workers=4)
     try:
