@@ -1,8 +1,11 @@
-"""Shared fixtures: a real gunicorn on loopback for the tests that need a live server."""
+"""Shared fixtures: a real gunicorn on loopback for the tests that need a live server, and
+one chromium (Playwright) for the browser tests (one per session: Playwright's sync API
+cannot run twice at once)."""
 
 from __future__ import annotations
 
 import os
+import shutil
 from unittest import mock
 
 import pytest
@@ -10,6 +13,12 @@ import requests
 
 from api.limits import NO_LIMITS_ENV
 from api.server import spawn, stop
+
+CHROMIUM = shutil.which("chromium") or "/usr/bin/chromium"
+"""Debian's chromium: the browser tests never download one."""
+
+CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking",
+                 "--disable-component-update", "--disable-sync", "--no-first-run"]
 
 LIVE_WORKERS = 4
 """gunicorn workers of the shared live server (2 threads each)."""
@@ -45,3 +54,14 @@ def live(tmp_path_factory):
         yield Live(url, db)
     finally:
         assert stop(process) == 0
+
+
+@pytest.fixture(scope="session")
+def browser():
+    """Chromium driven by Playwright (sync API), for every browser test of the session."""
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as p:
+        browser = p.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
+        yield browser
+        browser.close()

@@ -34,9 +34,9 @@ from urllib.parse import urljoin, urlsplit
 
 import pytest
 import requests
+from conftest import CHROMIUM
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
-from test_pad_browser import CHROMIUM, browser  # noqa: F401 (the fixture)
 
 from api.limits import NO_LIMITS_ENV
 from api.pad.forms import OPTION_LABELS
@@ -79,8 +79,8 @@ def pad_game(page, url: str) -> str:
 @pytest.mark.skipif(not os.path.exists(CHROMIUM), reason="chromium is not installed")
 @pytest.mark.parametrize("meta", ["", '<meta name="referrer" content="no-referrer">'],
                          ids=["with-origin", "origin-hidden"])
-def test_a_forged_cross_site_post_is_refused_and_never_offered_again(live, browser,  # noqa: F811
-                                                                    attacker, meta):
+def test_a_forged_cross_site_post_is_refused_and_never_offered_again(live, browser, attacker,
+                                                                    meta):
     base, folder = attacker
     context = browser.new_context()
     page = context.new_page()
