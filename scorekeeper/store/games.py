@@ -47,7 +47,7 @@ from ..errors import RecordError, RuleError, ScorekeeperError
 from ..records import DEFAULT_PLAYERS, MATCH_FORMAT
 from ..rules import Rules
 from ..sheet import score_sheet
-from .base import Conflict, NotFound, Store
+from .base import Conflict, KeyReused, NotFound, Store
 from .hands import evaluate_hand
 
 EXPORT_FORMAT = "scorekeeper.game"
@@ -188,9 +188,9 @@ def _store_game(store: Store, settings: dict, entries: list[tuple[str, Any, Any]
     if game["id"] != game_id:  # a repeat: the game the key created
         token = derive_token(secret or "", game["id"], idempotency_key or "")
         if not token_matches(game, token):
-            raise Conflict(f"the game of Idempotency-Key {idempotency_key!r} was created under"
-                           " another secret key: its edit token cannot be given again",
-                           field="Idempotency-Key", code="idempotency_key_reused")
+            raise KeyReused(f"the game of Idempotency-Key {idempotency_key!r} was created"
+                            " under another secret key: its edit token cannot be given again",
+                            field="Idempotency-Key")
     log = store.log(game["id"])[:len(entries)] if entries else []
     return game_sheet({**game, "updated": game["created"]}, log), token
 
