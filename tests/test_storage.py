@@ -2,13 +2,16 @@
 
 from __future__ import annotations
 
+import json
 import sqlite3
 import threading
 
 import pytest
+import sqlite_utils
 
 from scorekeeper.bots import simulate_match
 from scorekeeper.errors import RuleError
+from scorekeeper.rules import Rules
 from scorekeeper.store import games
 from scorekeeper.store.base import (
     Conflict,
@@ -19,7 +22,7 @@ from scorekeeper.store.base import (
     StorageError,
     StorageFull,
 )
-from scorekeeper.store.sqlite import SCHEMA_VERSION, Storage
+from scorekeeper.store.sqlite import MIGRATIONS, SCHEMA_VERSION, Storage
 from scorekeeper.store.stats import player_stats
 
 
@@ -57,6 +60,26 @@ def test_schema_wal_and_foreign_keys(tmp_path):
         store.db.conn.execute("INSERT INTO hands (game_id, seq, kind, payload, result, created)"
                               " VALUES ('nope', 1, 'void', '{}', '{}', 'now')")
     assert Storage(path).schema_version() == SCHEMA_VERSION  # reopening migrates nothing
+
+
+def test_a_file_of_the_first_schema_is_migrated_and_keeps_its_games(tmp_path):
+    path = tmp_path / "old.db"
+    db = sqlite_utils.Database(path)
+    MIGRATIONS[0](db)
+    db.execute("PRAGMA user_version = 1")
+    db.execute("INSERT INTO games (id, players, rules, dealer, stake, created, updated, status,"
+               " token_hash) VALUES ('old-game-000001', '[\"Ana\",\"Ben\"]', ?, 0, NULL,"
+               " 'then', 'then', 'active', ?)",
+               [json.dumps(Rules.preset("standard").to_dict()), games.hash_token("t")])
+    db.conn.commit()
+    db.conn.close()
+    store = Storage(path)
+    assert store.schema_version() == SCHEMA_VERSION
+    columns = {row[1] for row in store.db.conn.execute("PRAGMA table_info(games)")}
+    assert {"idempotency_key", "request_hash"} <= columns
+    assert games.load_sheet(store, "old-game-000001")["players"] == ["Ana", "Ben"]
+    first = games.create_game(store, ["Cy", "Di"], idempotency_key="k", secret="s")
+    assert games.create_game(store, ["Cy", "Di"], idempotency_key="k", secret="s") == first
 
 
 def test_a_newer_file_is_refused(tmp_path):
