@@ -140,10 +140,8 @@ def _kept_fields() -> list[tuple[str, str]]:
 
 def _back_link() -> str:
     """Where a refused POST sends the player: the game's sheet, else the start page."""
-    parts = request.path.split("/")
-    if len(parts) > 2 and parts[1] == "games" and parts[2]:
-        return url_for("pad.sheet", game_id=parts[2])
-    return url_for("pad.home")
+    game_id = (request.view_args or {}).get("game_id")
+    return url_for("pad.sheet", game_id=game_id) if game_id else url_for("pad.home")
 
 
 def _load(game_id: str) -> dict:
