@@ -28,6 +28,7 @@ the environment or the instance file for settings.
   else kept in the instance folder, see :func:`api.pad.web.ensure_secret_key`).
 * ``MAX_CONTENT_LENGTH``: the request body limit, default 1 MiB; a larger
   body is a 413, with or without a ``Content-Length``.
+* ``CREATE_LIMIT`` and ``WRONG_TOKEN_LIMIT``: the rate limits (:mod:`api.limits`).
 * the flask-smorest ``API_*`` / ``OPENAPI_*`` keys (the document is served
   at ``/api/openapi.json``).
 """
@@ -82,7 +83,7 @@ def create_app(config: Mapping[str, Any] | None = None, *,
     key); by default ``instance/`` beside ``api/`` in a checkout, or
     ``<prefix>/var/api-instance`` when installed.
     """
-    from . import errors, schemas, security, v1
+    from . import errors, limits, schemas, security, v1
 
     app = Flask(__name__, instance_path=instance_path, instance_relative_config=True)
     app.json.sort_keys = False
@@ -98,6 +99,7 @@ def create_app(config: Mapping[str, Any] | None = None, *,
         API_SPEC_OPTIONS={"info": {"description": (
             "Gin Rummy scorekeeping: melds, knock verification, deal replay and score"
             " sheets that last. Errors are {\"error\": {\"code\", \"message\", \"field\"}}.")}},
+        **limits.defaults(),
     )
     instance_file = Config(app.instance_path)
     instance_file.from_pyfile("config.py", silent=True)
@@ -128,6 +130,7 @@ def create_app(config: Mapping[str, Any] | None = None, *,
     from .pad import bp as pad_blueprint  # the HTML scorepad (templates/pad/)
 
     app.register_blueprint(pad_blueprint)
+    limits.install(app)
     return app
 
 

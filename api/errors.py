@@ -6,9 +6,9 @@ rotation, stale version) 409; storage refusals map to 404 / 422, a full disk
 to 507 and a database that stayed busy to 503
 (with ``Retry-After``; nothing was written either way), HTTP errors (bad
 JSON 400, missing token 401, wrong token 403, unknown route 404, too large
-413, ...) keep their status, and marshmallow validation errors become 422
-naming the first field at fault. Anything unexpected is a 500 with a
-generic message (and is logged).
+413, over a rate limit 429 with ``Retry-After``, ...) keep their status,
+and marshmallow validation errors become 422 naming the first field at
+fault. Anything unexpected is a 500 with a generic message (and is logged).
 
 Choice for domain errors: ``code`` keeps its historical, generic values for
 a 422 (``bad_card``, ``rule``, ``bad_record``, ``invalid``) so that clients
@@ -39,6 +39,8 @@ from scorekeeper.store.base import (
     StorageFull,
 )
 
+from . import limits
+
 CODES = {
     400: "bad_request",
     401: "unauthorized",
@@ -50,6 +52,7 @@ CODES = {
     415: "unsupported_media_type",
     422: "invalid",
     428: "precondition_required",
+    429: "too_many_requests",
     500: "internal",
     503: "busy",
     507: "storage_full",
@@ -146,6 +149,9 @@ class Api(flask_smorest.Api):
             limit = current_app.config.get("MAX_CONTENT_LENGTH")
             return error_response(413, f"the request body is larger than {limit} bytes",
                                   field="body", headers=headers)
+        if status == 429:
+            return error_response(429, limits.refusal_message(error.description or ""),
+                                  headers={**headers, "Retry-After": str(limits.retry_after())})
         if status >= 500:
             return error_response(status, "internal error", headers=headers)
         message = data.get("message") or error.description or error.name

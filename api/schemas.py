@@ -458,15 +458,24 @@ class PreferMinimal(fields.Field):
                    for part in value.split(","))
 
 
-class WriteHeaders(ma.Schema):
-    """The optional ``Idempotency-Key``, ``If-Match`` and ``Prefer`` headers of a write."""
+class KeyHeader(ma.Schema):
+    """The optional ``Idempotency-Key`` header of a write (a create, too)."""
 
     class Meta:
         unknown = ma.EXCLUDE
 
     key = fields.String(data_key="Idempotency-Key", validate=validate.Length(1, MAX_KEY),
                         metadata={"description": "Repeating a request with the same key"
-                                  " returns the first result and writes nothing."})
+                                  " writes nothing and returns the first answer again (the"
+                                  " same status and body; header Idempotent-Replayed: true on"
+                                  " a repeated hand). Another request with a used key is a 422"
+                                  " (idempotency_key_reused). Use a random UUID per request:"
+                                  " a repeated create gives the game's edit token again."})
+
+
+class WriteHeaders(KeyHeader):
+    """The optional ``Idempotency-Key``, ``If-Match`` and ``Prefer`` headers of a write."""
+
     version = IfMatch(data_key="If-Match")
     minimal = PreferMinimal(data_key="Prefer")
 

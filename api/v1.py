@@ -14,9 +14,9 @@ from __future__ import annotations
 from collections.abc import Callable
 from functools import wraps
 
-from flask import Response, jsonify, request, url_for
+import flask_smorest
+from flask import Response, current_app, jsonify, request, url_for
 from flask.views import MethodView
-from flask_smorest import Blueprint
 from werkzeug.routing import BaseConverter
 
 from scorekeeper import analyse, replay
@@ -27,9 +27,16 @@ from scorekeeper.names import MAX_NAME_LENGTH
 from scorekeeper.store import games
 from scorekeeper.store.stats import player_stats
 
-from . import get_storage
+from . import bodies, get_storage
 from . import schemas as s
 from .errors import ErrorSchema, error_response
+
+
+class Blueprint(flask_smorest.Blueprint):
+    """flask-smorest's Blueprint reading JSON bodies with :class:`api.bodies.Parser`."""
+
+    ARGUMENTS_PARSER = bodies.Parser()
+
 
 blp = Blueprint("api_v1", __name__, url_prefix="/api/v1",
                 description="Melds, knock verification, replays and stored score sheets.")
@@ -196,12 +203,15 @@ def _change(headers: dict, change: tuple[dict | None, dict, bool], status: int =
             ) -> Response:
     """A hand change (hand, sheet, created) as a response; a replayed request says so.
 
+    A replay answers as the first request did (same status; the hand and
+    sheet as they were then), plus ``Idempotent-Replayed: true``.
+
     With ``Prefer: return=minimal`` the sheet is left out (its ETag stays).
     """
     hand, sheet, created = change
     minimal = headers.get("minimal", False)
     response = jsonify({"hand": hand, "sheet": None if minimal else _sheet(sheet)})
-    response.status_code = status if created else 200
+    response.status_code = status
     response.headers["ETag"] = etag(sheet["version"])
     if minimal:
         response.headers["Preference-Applied"] = "return=minimal"
@@ -215,22 +225,36 @@ def _write_options(headers: dict) -> dict:
     return {"idempotency_key": headers.get("key"), "expected_version": headers.get("version")}
 
 
+def _create_options(headers: dict) -> dict:
+    """The options of a create from its headers: its key, and the secret its token derives from."""
+    return {"idempotency_key": headers.get("key"),
+            "secret": current_app.config["SECRET_KEY"]}
+
+
 WRITE = {"security": [{"bearerAuth": []}]}
 
-WRITE_REFUSALS = (400, 401, 403, 404, 409, 503, 507)
-"""The error responses of every write (503: the database stayed busy; 507: the disk is full)."""
+WRITE_REFUSALS = (400, 401, 403, 404, 409, 429, 503, 507)
+"""The error responses of every write (429: too many wrong tokens from this address, see
+:mod:`api.limits`; 503: the database stayed busy; 507: the disk is full)."""
+
+CREATE_REFUSALS = (400, 413, 429, 503, 507)
+"""The error responses of a create (429: too many creates from this address)."""
 
 
 @blp.route("/games")
 class Games(MethodView):
     """Stored games."""
 
+    @blp.arguments(s.KeyHeader(), location="headers")
     @blp.arguments(s.GameRequest())
     @blp.response(201, s.NewGame, headers=ETAG)
-    @refusals(400, 413, 503, 507)
-    def post(self, body):
-        """Start a game: 201 with its sheet, its URL and its edit token (shown only now)."""
-        sheet, token = games.create_game(get_storage(), **body)
+    @refusals(*CREATE_REFUSALS)
+    def post(self, headers, body):
+        """Start a game: 201 with its sheet, its URL and its edit token (shown only now).
+
+        With an Idempotency-Key, a repeat answers the same (the same game and edit token).
+        """
+        sheet, token = games.create_game(get_storage(), **body, **_create_options(headers))
         return _new_game(sheet, token)
 
 
@@ -238,12 +262,16 @@ class Games(MethodView):
 class Import(MethodView):
     """Games from elsewhere."""
 
+    @blp.arguments(s.KeyHeader(), location="headers")
     @blp.arguments(s.ImportRequest())
     @blp.response(201, s.NewGame, headers=ETAG)
-    @refusals(400, 413, 503, 507)
-    def post(self, body):
-        """Store an exported game as a new game (every hand is scored again)."""
-        sheet, token = games.import_game(get_storage(), body)
+    @refusals(*CREATE_REFUSALS)
+    def post(self, headers, body):
+        """Store an exported game as a new game (every hand is scored again).
+
+        With an Idempotency-Key, a repeat answers the same (the same game and edit token).
+        """
+        sheet, token = games.import_game(get_storage(), body, **_create_options(headers))
         return _new_game(sheet, token)
 
 
@@ -269,8 +297,6 @@ class Hands(MethodView):
     @blp.arguments(s.WriteHeaders(), location="headers")
     @blp.arguments(s.HandRequest())
     @blp.response(201, s.HandChange, headers=ETAG)
-    @blp.alt_response(200, schema=s.HandChange, description="A repeated Idempotency-Key:"
-                      " the stored hand, nothing written.", success=True, headers=ETAG)
     @refusals(*WRITE_REFUSALS, 413)
     @blp.doc(**WRITE)
     def post(self, headers, hand, game_id):

@@ -7,7 +7,7 @@ its own games (a new one every ``--hands-per-game`` hands: voids and small
 knocks under a target of 10,000) and also writes every fifth hand into a
 game it shares with three other clients, so writers race on the same
 game. Every hand has its own ``Idempotency-Key``; every tenth is sent
-twice (the retry must answer 200 with the same hand); every twentieth
+twice (the retry must answer as a replay, ``Idempotent-Replayed: true``); every twentieth
 write to an own game is first sent with a stale ``If-Match`` (it must be
 refused with 409 and store nothing). With ``--crashes N`` the server is
 killed with SIGKILL N times during the run (master and workers at once)
@@ -17,11 +17,11 @@ they did not get, with the same key, until it is answered.
 At the end the SQLite file is read directly and the script prints:
 
 * written: hands the clients tried to store (distinct keys sent);
-* acknowledged: hands the server answered 201 (or 200, a replay) for;
+* acknowledged: hands the server answered 201 for (a first answer or a replay);
 * found: those keys in the log; lost: acknowledged but not found (must be 0);
 * extra: found but never acknowledged (a request cut off by a crash whose
   client gave up); recovered: requests cut off by a crash, resent with the
-  same key and answered 200 (already stored: not stored twice);
+  same key and answered as a replay (already stored: not stored twice);
   duplicated keys (must be 0);
 * requests/s over the run, and the checks: ``PRAGMA integrity_check``,
   each game's sequence numbers 1..n without a gap, each game's served
@@ -55,6 +55,7 @@ from urllib.parse import urlsplit  # noqa: E402
 import requests  # noqa: E402
 from load_kit import TARGET, hand_for  # noqa: E402
 
+from api.limits import NO_LIMITS_ENV  # noqa: E402
 from api.server import crash, spawn, stop  # noqa: E402
 
 SHARE = 4
@@ -97,6 +98,11 @@ class Client:
         return {"url": body["url"], "auth": f"Bearer {body['edit_token']}"}
 
 
+def replayed(response: requests.Response) -> bool:
+    """True when the server answered a repeated Idempotency-Key (nothing stored)."""
+    return response.headers.get("Idempotent-Replayed") == "true"
+
+
 def run_client(url: str, seconds: float, seed: int, shared: dict, per_game: int) -> dict:
     """Write hands until the time is up; report the keys sent and acknowledged."""
     rng = random.Random(seed)
@@ -129,14 +135,14 @@ def run_client(url: str, seconds: float, seed: int, shared: dict, per_game: int)
             response = client.send("POST", f"{game['url']}/hands", json=hand, headers=headers)
             if response is None:
                 break
-            if response.status_code not in (200, 201):
+            if response.status_code != 201:
                 client.unexpected.append(f"{response.status_code}: {response.text[:200]}")
                 break
             if attempt == 0:
                 acked.append(key)
-                if client.resent and response.status_code == 200:
+                if client.resent and replayed(response):
                     recovered.append(key)  # stored before the crash cut the answer off
-            elif response.status_code != 200 and key in acked:
+            elif not replayed(response) and key in acked:
                 client.unexpected.append(f"retry of {key} answered {response.status_code}")
         if game is own:
             own["hands"] += 1
@@ -184,6 +190,7 @@ def main() -> int:
     args = parser.parse_args()
     with tempfile.TemporaryDirectory() as folder:
         db = Path(folder) / "soak.db"
+        os.environ.update(NO_LIMITS_ENV)  # all clients are one address: no rate limits
         process, url = spawn(db, workers=args.workers)
         port = urlsplit(url).port
         print(f"gunicorn ({args.workers} workers) at {url}, {args.clients} client processes,"
@@ -225,7 +232,7 @@ def main() -> int:
     print(f"lost         {len(lost):7d}   (must be 0)")
     print(f"extra        {len(found - acked):7d}   (stored, never answered)")
     print(f"recovered    {recovered:7d}   (answer cut off by a crash; the resend with the"
-          " same key found it stored: 200)")
+          " same key found it stored: a replay)")
     print(f"duplicated   {duplicated:7d}   (must be 0)")
     print(f"requests     {requests_made:7d}   {requests_made / elapsed:.0f} requests/s"
           f" over {elapsed:.1f} s")

@@ -22,7 +22,7 @@ from .melds import meld_report
 from .records import read_records
 from .records import replay as replay_record
 from .rules import Rules
-from .store.backup import BackupError, backup, restore
+from .store.backup import BackupError, MissingFolder, backup, restore
 from .store.sqlite import DEFAULT_PATH
 
 
@@ -342,6 +342,10 @@ def backup_command(path: str, db: str | None) -> None:
     """Copy the database to PATH with SQLite's online backup (the server may be running)."""
     try:
         result = backup(db or DEFAULT_PATH, path)
+    except MissingFolder as error:  # a mistyped PATH: bad input, exit status 2
+        refusal = click.ClickException(str(error))
+        refusal.exit_code = 2
+        raise refusal from None
     except BackupError as error:
         raise click.ClickException(str(error)) from None
     click.echo(f"backed up {_summary(result)} to {path}")

@@ -6,7 +6,9 @@ fixture is parametrised over :data:`BACKENDS` (a test id ends in
 each test an empty database of its own, ``store`` opens it (a SQLite store
 that does not sync, ``durable=False``: the server and the durability tests
 open theirs durable). PostgreSQL is a real server (:mod:`pg`) started once
-per session, only when a PostgreSQL test runs.
+per session, only when a PostgreSQL test runs. One chromium (Playwright)
+serves the browser tests (one per session: Playwright's sync API cannot run
+twice at once).
 """
 
 from __future__ import annotations
@@ -19,16 +21,24 @@ import tempfile
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
+from unittest import mock
 
 import psycopg
 import pytest
 import requests
 from pg import USER, PostgresServer
 
+from api.limits import NO_LIMITS_ENV
 from api.server import spawn, stop
 from scorekeeper.store import Store, open_store
 from scorekeeper.store.postgres import is_postgres
 from scorekeeper.store.sqlite import Storage
+
+CHROMIUM = shutil.which("chromium") or "/usr/bin/chromium"
+"""Debian's chromium: the browser tests never download one."""
+
+CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking",
+                 "--disable-component-update", "--disable-sync", "--no-first-run"]
 
 LIVE_WORKERS = 4
 """gunicorn workers of the shared live server (2 threads each)."""
@@ -192,6 +202,7 @@ def store(backend) -> Iterator[Store]:
     opened.close()
 
 
+
 class Live:
     """A running server: its base URL and its database (a SQLite file or a PostgreSQL URL)."""
 
@@ -212,7 +223,10 @@ class Live:
 
 @contextmanager
 def _serving(db: str | Path) -> Iterator[Live]:
-    process, url = spawn(db, workers=LIVE_WORKERS)
+    # no rate limits: its tests create games and send wrong tokens by the hundred
+    # (schemathesis); test_attacks.py proves the default limits on a server of its own
+    with mock.patch.dict(os.environ, NO_LIMITS_ENV):
+        process, url = spawn(db, workers=LIVE_WORKERS)
     try:
         yield Live(url, db)
     finally:
@@ -237,3 +251,14 @@ def live_postgres(postgres):
 def live_server(request) -> Live:
     """:func:`live` and :func:`live_postgres` in turn."""
     return request.getfixturevalue("live" if request.param == "sqlite" else "live_postgres")
+
+
+@pytest.fixture(scope="session")
+def browser():
+    """Chromium driven by Playwright (sync API), for every browser test of the session."""
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as p:
+        browser = p.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
+        yield browser
+        browser.close()

@@ -10,8 +10,12 @@ server to the backup's games at once, and writing goes on.
 
 from __future__ import annotations
 
+import fcntl
 import os
+import signal
 import sqlite3
+import subprocess
+import sys
 import threading
 import time
 from concurrent.futures import ThreadPoolExecutor
@@ -165,3 +169,57 @@ def test_restore_into_a_running_server(store_with_a_game, tmp_path):
         assert conn.execute("PRAGMA integrity_check").fetchone()[0] == "ok"
         assert conn.execute("PRAGMA journal_mode").fetchone()[0] == "wal"
         assert conn.execute("SELECT count(*) FROM games").fetchone()[0] == 2
+
+
+def test_backup_into_a_missing_folder_is_one_line(store_with_a_game, tmp_path):
+    db, _ = store_with_a_game
+    target = tmp_path / "no such folder" / "copy.db"
+    result = CliRunner().invoke(main, ["backup", str(target), "--db", str(db)])
+    assert result.exit_code == 2, result.output
+    assert result.output == (f"Error: cannot write {target}: the folder {target.parent} does"
+                             " not exist\n")
+    assert not target.parent.exists()
+
+
+KILLED_BACKUP = """
+import glob, os, signal, sys, threading
+from scorekeeper.store.backup import backup
+db, folder = sys.argv[1], sys.argv[2]
+def kill_when_writing():
+    while not glob.glob(os.path.join(folder, ".backup-*.db")):
+        pass
+    os.kill(os.getpid(), signal.SIGKILL)
+threading.Thread(target=kill_when_writing, daemon=True).start()
+backup(db, os.path.join(folder, "copy.db"))
+"""
+
+
+def test_a_killed_backup_leaves_nothing_behind_after_the_next(store_with_a_game, tmp_path):
+    """A backup killed (SIGKILL) while writing its copy leaves its temporary file; the
+    next backup into that folder removes it, and keeps the file of a backup still running."""
+    db, _ = store_with_a_game
+    with sqlite3.connect(db) as conn:  # a few MB, so the copy takes a moment
+        conn.execute("CREATE TABLE ballast (data BLOB)")
+        conn.executemany("INSERT INTO ballast VALUES (randomblob(65536))", [()] * 100)
+    folder = tmp_path / "backups"
+    folder.mkdir()
+    env = {**os.environ, "PYTHONPATH": os.pathsep.join(sys.path)}
+    for _ in range(5):
+        killed = subprocess.run([sys.executable, "-c", KILLED_BACKUP, str(db), str(folder)],
+                                env=env, timeout=60)
+        if killed.returncode == -signal.SIGKILL:
+            break
+        (folder / "copy.db").unlink()  # it finished before it was killed: again
+    assert killed.returncode == -signal.SIGKILL
+    stale = list(folder.glob(".backup-*.db"))
+    assert len(stale) == 1 and not (folder / "copy.db").exists()
+    running = folder / ".backup-running.db"  # the file of a backup still writing it
+    running.write_bytes(b"")
+    with open(running, "rb") as held:
+        fcntl.flock(held, fcntl.LOCK_EX)
+        result = CliRunner().invoke(main, ["backup", str(folder / "copy.db"), "--db", str(db)])
+        assert result.exit_code == 0, result.output
+        assert sorted(p.name for p in folder.iterdir()) == [".backup-running.db", "copy.db"]
+    result = CliRunner().invoke(main, ["backup", str(folder / "copy.db"), "--db", str(db)])
+    assert result.exit_code == 0, result.output
+    assert sorted(p.name for p in folder.iterdir()) == ["copy.db"]

@@ -69,7 +69,7 @@ def enter_hands(url: str, auth: dict, clients: list[tuple[int, str]],
                 acknowledged.append((key, hand, seq))
                 if i % RETRY_EVERY == 0:
                     again = session.post(hands_url, json=hand, headers=headers, timeout=60)
-                    assert again.status_code == 200, again.text
+                    assert again.status_code == 201, again.text  # the first answer
                     assert again.headers["Idempotent-Replayed"] == "true"
                     assert again.json()["hand"]["seq"] == seq
         return acknowledged

@@ -79,11 +79,16 @@ def test_pages_send_csp_and_have_no_inline_script_or_style(client):
 
 def test_post_without_a_valid_csrf_token_is_refused_and_keeps_the_fields(client):
     game = start(client)
-    response = client.post(game + "/hand", data={"mode": "quick", "knocker": "1",
-                                                 "defender_deadwood": "37"})
+    form = {"mode": "quick", "knocker": "1", "defender_deadwood": "37"}
+    response = client.post(game + "/hand", data=form, headers={"Origin": "http://localhost"})
     assert response.status_code == 400
     html = response.get_data(as_text=True)
     assert "Send again" in html and 'value="37"' in html
+    for origin in ({}, {"Origin": "null"}, {"Origin": "http://localhost:8001"}):
+        # not from this site's own page: nothing to send again (see test_attacks.py)
+        html = client.post(game + "/hand", data=form, headers=origin).get_data(as_text=True)
+        main = html.split("<main")[1].split("</main>")[0]
+        assert "Nothing was saved" in main and "37" not in html and "<form" not in main, origin
     assert client.post("/games", data={"csrf_token": "forged", "player_0": "X",
                                        "player_1": "Y"}).status_code == 400
     assert client.post(game + "/undo", data={"csrf_token": token(client)},

@@ -40,7 +40,7 @@ def test_hands_survive_a_restart(tmp_path):
             f"{url}/api/v1/games/{game['id']}/hands", timeout=10,
             headers={**auth, "Idempotency-Key": "hand-2"},
             json={"kind": "quick", "knocker": 0, "knocker_deadwood": 9, "defender_deadwood": 2})
-        assert retry.status_code == 200 and retry.json()["sheet"]["version"] == 3
+        assert retry.status_code == 201 and retry.json()["sheet"]["version"] == 3
         refused = requests.post(f"{url}/api/v1/games/{game['id']}/hands", timeout=10,
                                 json={"kind": "void"})
         assert refused.status_code == 401 and refused.json()["error"]["field"] == "Authorization"

@@ -91,6 +91,18 @@ def test_idempotency_key(store):
     assert games.add_hand(store, other, quick(0, 5, 20), idempotency_key="k1")[2]
 
 
+def test_a_keyed_create_is_stored_once_and_gives_its_token_again(store, backend):
+    first = games.create_game(store, ["Ana", "Ben"], idempotency_key="g1", secret="s")
+    again = games.create_game(store, ["Ana", "Ben"], idempotency_key="g1", secret="s")
+    assert again == first and games.token_matches(store.game(first[0]["id"]), first[1])
+    for other in ({"players": ["Ana", "Cy"], "secret": "s"},
+                  {"players": ["Ana", "Ben"], "secret": "another secret"}):
+        with pytest.raises(KeyReused):
+            games.create_game(store, other["players"], idempotency_key="g1",
+                              secret=other["secret"])
+    assert backend.sql("SELECT count(*) FROM games") == [(1,)]
+
+
 def test_a_write_based_on_an_old_version_is_stale_and_stores_nothing(store):
     game_id, _ = new_game(store)
     games.add_hand(store, game_id, quick(0, 5, 20), expected_version=0, idempotency_key="a")

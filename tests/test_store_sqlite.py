@@ -41,6 +41,26 @@ def test_schema_wal_and_foreign_keys(tmp_path):
     assert Storage(path).schema_version() == SCHEMA_VERSION  # reopening migrates nothing
 
 
+def test_a_file_of_the_first_schema_is_migrated_and_keeps_its_games(tmp_path):
+    path = tmp_path / "old.db"
+    db = sqlite_utils.Database(path)
+    MIGRATIONS[0](db)
+    db.execute("PRAGMA user_version = 1")
+    db.execute("INSERT INTO games (id, players, rules, dealer, stake, created, updated, status,"
+               " token_hash) VALUES ('old-game-000001', '[\"Ana\",\"Ben\"]', ?, 0, NULL,"
+               " 'then', 'then', 'active', ?)",
+               [json.dumps(Rules.preset("standard").to_dict()), games.hash_token("t")])
+    db.conn.commit()
+    db.conn.close()
+    store = Storage(path)
+    assert store.schema_version() == SCHEMA_VERSION
+    columns = {row[1] for row in store.db.conn.execute("PRAGMA table_info(games)")}
+    assert {"idempotency_key", "request_hash"} <= columns
+    assert games.load_sheet(store, "old-game-000001")["players"] == ["Ana", "Ben"]
+    first = games.create_game(store, ["Cy", "Di"], idempotency_key="k", secret="s")
+    assert games.create_game(store, ["Cy", "Di"], idempotency_key="k", secret="s") == first
+
+
 def test_a_newer_file_is_refused(tmp_path):
     path = tmp_path / "future.db"
     conn = sqlite3.connect(path)

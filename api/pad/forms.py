@@ -14,7 +14,6 @@ domain's error when it rewords one.
 
 from __future__ import annotations
 
-import json
 import re
 from collections.abc import Mapping
 from typing import Any
@@ -28,6 +27,7 @@ from scorekeeper.records import DEAL_FORMAT
 from scorekeeper.rules import PRESETS, Rules
 from scorekeeper.store.hands import MAX_DEADWOOD
 
+from ..bodies import Unstorable, load_json
 from .labels import card_info, worded
 
 OPTION_LABELS = {
@@ -384,7 +384,11 @@ def parse_record(text: Any) -> Any:
     if not isinstance(text, str):
         return text
     try:
-        return json.loads(text)
+        return load_json(text)
+    except Unstorable as error:
+        where = "" if error.field == "body" else f" (at {error.field})"
+        raise RecordError(f"This record cannot be kept: it has {error.message}{where}.",
+                          field="record") from None
     except ValueError as error:
         where = f"line {getattr(error, 'lineno', '?')}, column {getattr(error, 'colno', '?')}"
         raise RecordError(f"This is not a deal record: the JSON text breaks at {where}."

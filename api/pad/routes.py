@@ -43,7 +43,7 @@ from scorekeeper.rules import PRESETS, Rules
 from scorekeeper.store import games
 from scorekeeper.store.base import NotFound, StorageBusy, StorageError, StorageFull
 
-from .. import TEMPLATES, get_storage
+from .. import TEMPLATES, get_storage, limits
 from ..schemas import check_json_size
 from . import forms as pad_forms
 from . import labels as pad_labels
@@ -67,7 +67,7 @@ def _setup(state) -> None:
 @bp.before_request
 def _csrf() -> Any:
     if request.method == "POST" and not web.csrf_ok():
-        return _render("pad/expired.html", 400, fields=_kept_fields())
+        return _render("pad/expired.html", 400, fields=_kept_fields(), back=_back_link())
     return None
 
 
@@ -88,6 +88,15 @@ bp.add_app_template_filter(pad_labels.isolated, "isolated")
 
 @bp.errorhandler(HTTPException)
 def _http_error(error: HTTPException):
+    if error.code == 429:
+        wait = limits.retry_after()
+        page = HTTPException(f"Too many of these from your network just now (at most"
+                             f" {error.description}), so nothing was done. Wait {wait} seconds"
+                             " and send it again.")
+        page.code = 429
+        response = _render("pad/error.html", 429, error=page)
+        response.headers["Retry-After"] = str(wait)
+        return response
     return _render("pad/error.html", error.code or 500, error=error)
 
 
@@ -116,9 +125,24 @@ def _render(template: str, status: int = 200, **context: Any):
 
 
 def _kept_fields() -> list[tuple[str, str]]:
-    """What a refused form had typed, to send again (minus the stale token)."""
+    """What a refused form had typed, to send again (minus the stale token).
+
+    Only for a form this site's own page sent (its ``Origin`` is this site:
+    a page left open until its token went stale). A POST from anywhere
+    else, or one that hides its origin, gets nothing back: offering its
+    fields again with a fresh token would let another site's forged form be
+    stored by one click of the owner.
+    """
+    if not web.origin_is_here():
+        return []
     return [(k, v) for k, values in request.form.lists() for v in values
             if k != web.CSRF_FIELD]
+
+
+def _back_link() -> str:
+    """Where a refused POST sends the player: the game's sheet, else the start page."""
+    game_id = (request.view_args or {}).get("game_id")
+    return url_for("pad.sheet", game_id=game_id) if game_id else url_for("pad.home")
 
 
 def _load(game_id: str) -> dict:
@@ -555,7 +579,11 @@ def melds():
 
 @bp.post("/settings")
 def settings():
-    target = web.safe_next(request.form.get("next"), url_for("pad.home"))
+    given = request.form.get("next")
+    if given and web.has_controls(given):
+        abort(400, "next: the page to go back to holds a control character (a tab or a line"
+                   " break); open the settings from a page of this site.")
+    target = web.safe_next(given, url_for("pad.home"))
     response = redirect(target, 303)
     if request.form.get("four_colour") == "on":
         response.set_cookie(web.DECK_COOKIE, "4", max_age=web.COOKIE_AGE, httponly=True,

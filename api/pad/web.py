@@ -33,7 +33,9 @@ CSRF_COOKIE = "sk_csrf"
 CSRF_FIELD = "csrf_token"
 EDIT_COOKIE = "sk_edit_"
 DECK_COOKIE = "sk_deck"
-COOKIE_AGE = 400 * 24 * 3600
+COOKIE_AGE = 120 * 24 * 3600
+"""Lifetime of the scorepad's cookies: a season of club evenings (120 days), not the
+400 days browsers allow; a device that has not been back in a season starts afresh."""
 _NONCE = re.compile(r"[A-Za-z0-9_-]{32,64}")
 
 
@@ -91,13 +93,25 @@ def csrf_field() -> Markup:
     return Markup(f'<input type="hidden" name="{CSRF_FIELD}" value="{escape(csrf_token())}">')
 
 
+def origin_is_here() -> bool | None:
+    """Whether the request's ``Origin`` header names this site (``None``: absent or ``null``).
+
+    Browsers send ``Origin`` with every POST and a page cannot choose it: a
+    form on another site (even another port of this host) posts with that
+    site's origin, or ``null`` when it hides it.
+    """
+    origin = request.headers.get("Origin")
+    if not origin or origin == "null":
+        return None
+    return urlsplit(origin).netloc == request.host
+
+
 def csrf_ok() -> bool:
     """True when this POST carries a token matching the browser's nonce cookie.
 
     Also refuses a request whose ``Origin`` header names another site.
     """
-    origin = request.headers.get("Origin")
-    if origin and origin != "null" and urlsplit(origin).netloc != request.host:
+    if origin_is_here() is False:
         return False
     cookie = request.cookies.get(CSRF_COOKIE, "")
     token = request.form.get(CSRF_FIELD, "")
@@ -139,8 +153,32 @@ def four_colour() -> bool:
     return request.cookies.get(DECK_COOKIE) == "4"
 
 
+_BROWSER_STRIPS = re.compile(r"[\t\r\n]")
+"""What browsers remove anywhere in a URL before parsing it (WHATWG URL standard)."""
+
+
+def has_controls(text: str) -> bool:
+    """True when ``text`` holds a control character (C0, DEL or C1)."""
+    return any(ord(c) < 0x20 or 0x7F <= ord(c) < 0xA0 for c in text)
+
+
 def safe_next(target: str | None, default: str) -> str:
-    """A same-site path to go back to (never another site)."""
-    if not target or not target.startswith("/") or target.startswith("//") or "\\" in target:
+    """A same-site path to go back to: ``target`` when it is one, else ``default``.
+
+    The check is on the parsed URL, after the normalisation browsers apply
+    to a ``Location``: leading and trailing controls and spaces stripped,
+    tab, CR and LF removed anywhere, backslashes read as slashes. What is
+    left must have no scheme and no host and a path starting with a single
+    ``/``; then the normalised path is returned, so the browser and this
+    check read the same thing. (No string-prefix test: ``/<tab>/evil.example``
+    becomes ``//evil.example``, a host.)
+    """
+    if not target:
         return default
-    return target
+    text = _BROWSER_STRIPS.sub("", target.strip("".join(map(chr, range(0x21)))))
+    text = text.replace("\\", "/")
+    parts = urlsplit(text)
+    if (parts.scheme or parts.netloc or not parts.path.startswith("/")
+            or parts.path.startswith("//") or has_controls(text)):
+        return default
+    return text

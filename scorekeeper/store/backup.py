@@ -6,7 +6,13 @@ while the server goes on writing (WAL readers do not block writers). The
 copy is written to a temporary file beside the target, checked, switched
 to a single self-contained file (rollback journal, no ``-wal``), synced
 and then renamed over the target, so a backup file is either the old one
-or a complete new one.
+or a complete new one. The temporary file is ``.backup-<random>.db`` and
+is locked (``flock``) by the run writing it; a run killed outright (``kill
+-9``, power cut) cannot remove it, so every backup first removes the
+``.backup-*.db`` files in the target's folder that no live run holds
+locked (with their ``-journal``, ``-wal`` and ``-shm`` companions). A
+backup running at the same moment into the same folder keeps its file.
+A target whose folder does not exist is refused (:class:`MissingFolder`).
 
 :func:`check` tells whether a file is a scorekeeper database: SQLite's own
 format, ``PRAGMA integrity_check`` ok, a schema version this code knows
@@ -27,6 +33,9 @@ to ``pg_dump`` and ``pg_restore`` (PostgreSQL's own online backup tools).
 
 from __future__ import annotations
 
+import contextlib
+import fcntl
+import glob
 import os
 import sqlite3
 import tempfile
@@ -49,6 +58,17 @@ def _refuse_postgres(address: str | os.PathLike) -> None:
         raise BackupError("the database is PostgreSQL: back it up with pg_dump and restore"
                           " it with pg_restore (see README, Backups); scorekeeper backup and"
                           " restore work on SQLite files")
+
+
+class MissingFolder(BackupError):
+    """The backup's target is in a folder that does not exist (a mistyped path)."""
+
+
+TEMP_PREFIX, TEMP_SUFFIX = ".backup-", ".db"
+"""How a backup's temporary file is named (beside the target)."""
+
+_COMPANIONS = ("", "-journal", "-wal", "-shm")
+"""The files SQLite may keep beside a database file."""
 
 
 def _open_read_only(path: str) -> sqlite3.Connection:
@@ -109,11 +129,59 @@ def _sync_dir(path: str) -> None:
         os.close(fd)
 
 
+def _remove(path: str) -> None:
+    for companion in _COMPANIONS:
+        with contextlib.suppress(FileNotFoundError):
+            os.unlink(path + companion)
+
+
+def remove_stale_temporaries(folder: str) -> list[str]:
+    """Remove the temporary files of killed backups in ``folder``; returns their paths.
+
+    A file is stale when no process holds its lock: a running backup holds
+    its own until it is renamed into place or removed.
+    """
+    removed = []
+    for path in glob.glob(os.path.join(glob.escape(folder), f"{TEMP_PREFIX}*{TEMP_SUFFIX}")):
+        try:
+            fd = os.open(path, os.O_RDONLY)
+        except FileNotFoundError:
+            continue
+        try:
+            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except BlockingIOError:
+            continue  # a live backup is writing it
+        else:
+            _remove(path)
+            removed.append(path)
+        finally:
+            os.close(fd)
+    return removed
+
+
+def _locked_temporary(folder: str) -> tuple[int, str]:
+    """A new temporary file in ``folder``, locked by this process: ``(fd, path)``.
+
+    Created and then locked; if a concurrent cleaner removed it in between
+    (the path no longer leads to this file), another one is made.
+    """
+    while True:
+        fd, temp = tempfile.mkstemp(prefix=TEMP_PREFIX, suffix=TEMP_SUFFIX, dir=folder)
+        fcntl.flock(fd, fcntl.LOCK_EX)
+        try:
+            if os.stat(temp).st_ino == os.fstat(fd).st_ino:
+                return fd, temp
+        except FileNotFoundError:
+            pass
+        os.close(fd)
+
+
 def backup(db: str | os.PathLike, target: str | os.PathLike) -> dict:
     """Copy the database ``db`` to the file ``target`` (replaced if it exists), online.
 
     Returns the copy's :func:`check` summary. Raises :class:`BackupError`
-    when ``db`` is not a scorekeeper database or ``target`` is ``db`` itself.
+    when ``db`` is not a scorekeeper database or ``target`` is ``db`` itself,
+    and :class:`MissingFolder` when the target's folder does not exist.
     """
     _refuse_postgres(db)
     db, target = os.fspath(db), os.fspath(target)
@@ -121,8 +189,10 @@ def backup(db: str | os.PathLike, target: str | os.PathLike) -> dict:
     if _same_file(db, target):
         raise BackupError(f"{target} is the database itself; back it up to another file")
     folder = os.path.dirname(os.path.abspath(target))
-    fd, temp = tempfile.mkstemp(prefix=".backup-", suffix=".db", dir=folder)
-    os.close(fd)
+    if not os.path.isdir(folder):
+        raise MissingFolder(f"cannot write {target}: the folder {folder} does not exist")
+    remove_stale_temporaries(folder)
+    fd, temp = _locked_temporary(folder)
     try:
         source = sqlite3.connect(db, timeout=BUSY_TIMEOUT)
         copy = sqlite3.connect(temp, isolation_level=None)
@@ -133,15 +203,15 @@ def backup(db: str | os.PathLike, target: str | os.PathLike) -> dict:
             copy.close()
             source.close()
         summary = check(temp)
-        with open(temp, "rb") as f:
-            os.fsync(f.fileno())
+        os.fsync(fd)
         os.replace(temp, target)
         _sync_dir(target)
         return summary
     except BaseException:
-        if os.path.exists(temp):
-            os.unlink(temp)
+        _remove(temp)
         raise
+    finally:
+        os.close(fd)
 
 
 def restore(source: str | os.PathLike, db: str | os.PathLike, *, force: bool = False) -> dict:

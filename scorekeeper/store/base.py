@@ -131,10 +131,14 @@ class Store(Protocol):
     def create_game(self, *, game_id: str, players: Sequence[str], rules: dict, dealer: int,
                     stake: float | None, token_hash: str, status: str = "active",
                     entries: Sequence[tuple[str, Any, Any]] = (),
-                    imported: bool = False) -> dict:
+                    imported: bool = False, idempotency_key: str | None = None,
+                    request_hash: str | None = None) -> dict:
         """Store a new game, its players and ``entries`` (log rows) in one transaction.
 
-        ``imported`` marks a game made by an import (left out of stats).
+        ``imported`` marks a game made by an import (left out of stats). A
+        game already created with this ``idempotency_key`` by the same
+        request (``request_hash``) is returned instead (another id than
+        ``game_id``), nothing written; by another request: :class:`KeyReused`.
         """
 
     def append(self, game_id: str, kind: str, payload: Any, decide: Decide, *,

@@ -23,12 +23,25 @@ reopen a finished game. Player names are cleaned by
 :func:`~scorekeeper.names.name_key`: stats match names by it). A game made
 by :func:`import_game` is stored as ``imported``: its hands were not entered
 under an edit token at the table, so stats leave it out.
+
+Idempotency (as Stripe's API does it): a write repeated with its
+``idempotency_key`` writes nothing and returns the first answer, rebuilt
+from the log: the answer to log entry N is the sheet of the log's first N
+entries (the game as it was then), so it stays the same after later hands,
+undos and corrections. A game created (or imported) with a key is found
+again by it; its edit token, of which only the hash is stored, is derived
+(:func:`derive_token`: an HMAC of the game id and the key under the
+caller's secret) so that the repeat can give the same token again.
+Anyone holding the key and the request can therefore get the token:
+a key must be as secret as the token (a random UUID, never reused).
 """
 
 from __future__ import annotations
 
+import base64
 import hashlib
 import hmac
+import json
 import secrets
 from collections.abc import Mapping, Sequence
 from typing import Any
@@ -45,7 +58,7 @@ from ..names import clean_name, name_key
 from ..records import DEFAULT_PLAYERS, MATCH_FORMAT
 from ..rules import Rules
 from ..sheet import score_sheet
-from .base import NotFound, Store
+from .base import KeyReused, NotFound, Store
 from .hands import evaluate_hand
 
 EXPORT_FORMAT = "scorekeeper.game"
@@ -63,6 +76,23 @@ def new_token() -> str:
 def hash_token(token: str) -> str:
     """The SHA-256 hex digest stored in place of an edit token."""
     return hashlib.sha256(token.encode()).hexdigest()
+
+
+def derive_token(secret: str, game_id: str, idempotency_key: str) -> str:
+    """The edit token of a game created with an ``Idempotency-Key`` (as long as a random one).
+
+    HMAC-SHA256 under ``secret`` (the app's ``SECRET_KEY``) of the game id
+    and the key: unguessable without the secret, and the same each time.
+    """
+    digest = hmac.new(secret.encode(), f"edit-token\0{game_id}\0{idempotency_key}".encode(),
+                      hashlib.sha256).digest()
+    return base64.urlsafe_b64encode(digest[:24]).decode()
+
+
+def _request_hash(request: Any) -> str:
+    """The SHA-256 of a request (canonical JSON): the same request, the same hash."""
+    text = json.dumps(request, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
+    return hashlib.sha256(text.encode("utf-8", "surrogatepass")).hexdigest()
 
 
 def token_matches(game: Mapping, token: str | None) -> bool:
@@ -150,14 +180,43 @@ def check_new_game(players: Any, rules: Any = None, dealer: Any = 0,
 
 
 def create_game(store: Store, players: Any, rules: Any = None, dealer: Any = 0,
-                stake: Any = None) -> tuple[dict, str]:
-    """Store a new game; returns ``(sheet, edit token)``. The token is not kept, only its hash."""
+                stake: Any = None, *, idempotency_key: str | None = None,
+                secret: str | None = None) -> tuple[dict, str]:
+    """Store a new game; returns ``(sheet, edit token)``. The token is not kept, only its hash.
+
+    With an ``idempotency_key`` (and the ``secret`` its token is derived
+    under), a repeat of the same request returns the same game and token,
+    and the sheet as it was created; see the module docs.
+    """
     names, snapshot = check_new_game(players, rules, dealer, stake)
-    token = new_token()
-    game = store.create_game(game_id=secrets.token_urlsafe(12), players=names,
-                             rules=snapshot, dealer=dealer, stake=stake,
-                             token_hash=hash_token(token))
-    return game_sheet(game, []), token
+    request = {"create": {"players": players, "rules": rules, "dealer": dealer, "stake": stake}}
+    return _store_game(store, {"players": names, "rules": snapshot, "dealer": dealer,
+                               "stake": stake, "status": "active"}, [], request,
+                       idempotency_key, secret)
+
+
+def _store_game(store: Store, settings: dict, entries: list[tuple[str, Any, Any]],
+                request: Any, idempotency_key: str | None, secret: str | None
+                ) -> tuple[dict, str]:
+    """Store a game with its first log ``entries``: ``(the sheet as created, edit token)``."""
+    game_id = secrets.token_urlsafe(12)
+    if idempotency_key is None:
+        token, keyed = new_token(), {}
+    else:
+        if not secret:
+            raise ValueError("a game created with an idempotency key needs a secret")
+        token = derive_token(secret, game_id, idempotency_key)
+        keyed = {"idempotency_key": idempotency_key, "request_hash": _request_hash(request)}
+    game = store.create_game(game_id=game_id, token_hash=hash_token(token), entries=entries,
+                             **settings, **keyed)
+    if game["id"] != game_id:  # a repeat: the game the key created
+        token = derive_token(secret or "", game["id"], idempotency_key or "")
+        if not token_matches(game, token):
+            raise KeyReused(f"the game of Idempotency-Key {idempotency_key!r} was created"
+                            " under another secret key: its edit token cannot be given again",
+                            field="Idempotency-Key")
+    log = store.log(game["id"])[:len(entries)] if entries else []
+    return game_sheet({**game, "updated": game["created"]}, log), token
 
 
 def load_sheet(store: Store, game_id: str) -> dict:
@@ -166,13 +225,23 @@ def load_sheet(store: Store, game_id: str) -> dict:
     return game_sheet(game, log)
 
 
+def _as_answered(entry: dict, game: dict, log: list[dict]) -> tuple[dict, list[dict]]:
+    """The game and log as they were when log ``entry`` was written (its first answer)."""
+    return {**game, "updated": entry["created"]}, log[:entry["seq"]]
+
+
 def _result(entry: dict, created: bool, game: dict, log: list[dict],
             scored: list[dict]) -> tuple[dict | None, dict, bool]:
     """(the hand record whose content came from log ``entry``, the sheet, created).
 
-    ``scored`` holds the new score sheet a write's ``decide`` computed (if it ran).
+    ``scored`` holds the new score sheet a write's ``decide`` computed (if it
+    ran). A repeated request (not ``created``) gets the answer its first
+    sending got, rebuilt from the log up to its entry.
     """
-    sheet = game_sheet(game, log, scored[-1] if created else None)
+    if created:
+        sheet = game_sheet(game, log, scored[-1])
+    else:
+        sheet = game_sheet(*_as_answered(entry, game, log))
     hand = next((h for h in sheet["hands"] if h["seq"] == entry["seq"]), None)
     return hand, sheet, created
 
@@ -184,8 +253,8 @@ def add_hand(store: Store, game_id: str, hand: Mapping, *,
 
     Raises :class:`~scorekeeper.errors.Conflict` (``game_over``) once the
     game has ended, and the domain's errors for a bad hand; either way
-    nothing is stored. A repeated ``idempotency_key`` returns the stored
-    hand (``created`` False) if it is still on the sheet, else ``None``.
+    nothing is stored. A repeated ``idempotency_key`` returns the first
+    answer again (``created`` False), whatever happened to the game since.
     With ``expected_version`` (the sheet's ``version`` the change is based
     on), a game that has moved on raises :class:`~scorekeeper.errors.Stale`;
     the same holds for :func:`undo_last` and :func:`correct_hand`.
@@ -226,10 +295,13 @@ def undo_last(store: Store, game_id: str, *, idempotency_key: str | None = None,
         scored.append(_score(game, hands[:-1]))
         return {"undoes": hands[-1]["seq"], "hand": len(hands)}, _status(scored[-1])
 
-    _, created, game, log = store.append(game_id, "undo", {}, decide,
-                                         idempotency_key=idempotency_key,
-                                         expected_version=expected_version)
-    return undone or None, game_sheet(game, log, scored[-1] if created else None), created
+    entry, created, game, log = store.append(game_id, "undo", {}, decide,
+                                             idempotency_key=idempotency_key,
+                                             expected_version=expected_version)
+    if created:
+        return undone, game_sheet(game, log, scored[-1]), created
+    game, log = _as_answered(entry, game, log)
+    return game_sheet(game, log[:-1])["hands"][-1], game_sheet(game, log), created
 
 
 def correct_hand(store: Store, game_id: str, n: int, hand: Mapping, *,
@@ -300,7 +372,8 @@ def _from_match(record: Mapping) -> dict:
             "hands": [{"kind": "record", "record": deal} for deal in deals]}
 
 
-def import_game(store: Store, record: Mapping) -> tuple[dict, str]:
+def import_game(store: Store, record: Mapping, *, idempotency_key: str | None = None,
+                secret: str | None = None) -> tuple[dict, str]:
     """Store a new game from an exported game or an engine match record.
 
     Returns ``(sheet, edit token)``. A ``gin-rummy-match/1`` record becomes a
@@ -310,7 +383,9 @@ def import_game(store: Store, record: Mapping) -> tuple[dict, str]:
     Every hand is scored again under the record's rules; the first bad hand
     raises the domain's error with ``field`` prefixed ``hands.<i>.`` and
     nothing is stored. A game that is over before its last hand is refused.
+    ``idempotency_key`` and ``secret`` as for :func:`create_game`.
     """
+    original = record
     if record.get("format") == MATCH_FORMAT:
         record = _from_match(record)
     if record.get("format", EXPORT_FORMAT) != EXPORT_FORMAT:
@@ -341,9 +416,6 @@ def import_game(store: Store, record: Mapping) -> tuple[dict, str]:
                 f".{error.field}" if error.field else "")) from error
         results.append(result)
         entries.append((hand["kind"], dict(hand), result))
-    token = new_token()
-    stored = store.create_game(
-        game_id=secrets.token_urlsafe(12), players=names, rules=snapshot,
-        dealer=game["dealer"], stake=game["stake"], token_hash=hash_token(token),
-        status=_status(_score(game, results)), entries=entries, imported=True)
-    return game_sheet(stored, store.log(stored["id"])), token
+    settings = {**game, "status": _status(_score(game, results)), "imported": True}
+    return _store_game(store, settings, entries, {"import": dict(original)}, idempotency_key,
+                       secret)

@@ -60,6 +60,7 @@ from psycopg import errors as pg_errors
 
 from ..names import name_key
 from .base import (
+    KeyReused,
     NotFound,
     StorageBusy,
     StorageError,
@@ -132,7 +133,17 @@ def _migrate_1(conn: psycopg.Connection) -> None:
     """)
 
 
-MIGRATIONS: tuple[Callable[[psycopg.Connection], None], ...] = (_migrate_1,)
+def _migrate_2(conn: psycopg.Connection) -> None:
+    """Games created with an ``Idempotency-Key``: the key (unique) and its request's hash.
+
+    Both NULL for a game created without a key (a unique index allows many
+    NULLs), as in SQLite's schema 3.
+    """
+    conn.execute("ALTER TABLE games ADD COLUMN idempotency_key text UNIQUE,"
+                 " ADD COLUMN request_hash text")
+
+
+MIGRATIONS: tuple[Callable[[psycopg.Connection], None], ...] = (_migrate_1, _migrate_2)
 """Schema migrations in order; migration ``i`` takes the database to version ``i + 1``."""
 
 SCHEMA_VERSION = len(MIGRATIONS)
@@ -317,21 +328,37 @@ class PostgresStore:
         status: str = "active",
         entries: Sequence[tuple[str, Any, Any]] = (),
         imported: bool = False,
+        idempotency_key: str | None = None,
+        request_hash: str | None = None,
     ) -> dict:
         """Store a new game (and its players); returns it as :meth:`game` would.
 
         ``entries`` are ``(kind, payload, result)`` log rows written with it
         in the same transaction (an imported game, ``imported`` true). New
         players are inserted in :func:`name_key` order, so two games
-        creating the same two players at once cannot deadlock.
+        creating the same two players at once cannot deadlock. With an
+        ``idempotency_key`` already used by a game created by the same
+        request (``request_hash``), nothing is written and that game is
+        returned; used by another request, it raises :class:`KeyReused`.
+        The insert waits for a concurrent create with the same key
+        (``ON CONFLICT DO NOTHING``), so the key makes one game however
+        many servers are asked at once.
         """
         stamp = now()
         with self._transaction(write=True) as conn:
-            conn.execute(
-                f"INSERT INTO games ({GAME_COLUMNS}) VALUES (%s, %s, %s, %s, %s, %s, %s, %s,"
-                " %s, %s)",
+            created = conn.execute(
+                f"INSERT INTO games ({GAME_COLUMNS}, idempotency_key, request_hash) VALUES"
+                " (%s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s)"
+                " ON CONFLICT (idempotency_key) DO NOTHING RETURNING id",
                 (game_id, dumps(list(players)), dumps(rules), dealer, stake, stamp, stamp,
-                 status, token_hash, imported))
+                 status, token_hash, imported, idempotency_key, request_hash)).fetchone()
+            if created is None:  # the key's game exists
+                row = conn.execute("SELECT id, request_hash FROM games WHERE idempotency_key"
+                                   " = %s", (idempotency_key,)).fetchone()
+                if row[1] != request_hash:
+                    raise KeyReused(f"Idempotency-Key {idempotency_key!r} was already used"
+                                    " for a different request", field="Idempotency-Key")
+                return self._game(conn, row[0])
             for name in sorted(players, key=name_key):
                 conn.execute("INSERT INTO players (name, name_key, created) VALUES (%s, %s, %s)"
                              " ON CONFLICT (name_key) DO NOTHING", (name, name_key(name), stamp))

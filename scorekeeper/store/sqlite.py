@@ -14,7 +14,9 @@ Tables:
 * ``games``: id (random, not guessable), players (JSON list), the full rules
   snapshot (JSON), first dealer, stake, created, status (``active`` or
   ``over``, kept in step with the log), the SHA-256 hash of the edit token
-  and ``imported`` (true for a game made by ``games.import_game``).
+  and ``imported`` (true for a game made by ``games.import_game``), and,
+  for a game created with an ``Idempotency-Key`` (schema 3), the key
+  (unique) and the SHA-256 of the creating request.
 * ``game_players``: which player sits in which seat of a game (for stats).
 * ``hands``: the log. One row per submitted entry: game, sequence number
   (1, 2, ...), kind, the submitted payload (JSON), the computed result
@@ -52,6 +54,7 @@ import sqlite_utils
 
 from ..names import fold, name_key
 from .base import (
+    KeyReused,
     NotFound,
     StorageBusy,
     StorageError,
@@ -165,7 +168,19 @@ def _migrate_2(db: sqlite_utils.Database) -> None:
                   " WHERE h.game_id = games.id AND h.created = games.created)")
 
 
-MIGRATIONS: tuple[Callable[[sqlite_utils.Database], None], ...] = (_migrate_1, _migrate_2)
+def _migrate_3(db: sqlite_utils.Database) -> None:
+    """Games created with an ``Idempotency-Key``: the key (unique) and its request's hash.
+
+    Both columns are NULL for a game created without a key (SQLite's unique
+    index allows many NULLs).
+    """
+    db.execute("ALTER TABLE games ADD COLUMN idempotency_key TEXT")
+    db.execute("ALTER TABLE games ADD COLUMN request_hash TEXT")
+    db.execute("CREATE UNIQUE INDEX games_idempotency_key ON games (idempotency_key)")
+
+
+MIGRATIONS: tuple[Callable[[sqlite_utils.Database], None], ...] = (
+    _migrate_1, _migrate_2, _migrate_3)
 """Schema migrations in order; migration ``i`` takes the file to version ``i + 1``."""
 
 SCHEMA_VERSION = len(MIGRATIONS)
@@ -345,21 +360,35 @@ class Storage:
         status: str = "active",
         entries: Sequence[tuple[str, Any, Any]] = (),
         imported: bool = False,
+        idempotency_key: str | None = None,
+        request_hash: str | None = None,
     ) -> dict:
         """Store a new game (and its players); returns it as :meth:`game` would.
 
         ``entries`` are ``(kind, payload, result)`` log rows written with it
         in the same transaction, ``imported`` marks a game made by an import.
         A player is found, or added, by the :func:`~scorekeeper.names.name_key`
-        of the name.
+        of the name. With an ``idempotency_key`` already used by a game
+        created by the same request (``request_hash``), nothing is written
+        and that game is returned (its id is not ``game_id``); used by another
+        request, it raises :class:`KeyReused`.
         """
         stamp = now()
         with self._write() as conn:
+            if idempotency_key is not None:
+                row = conn.execute("SELECT id, request_hash FROM games WHERE idempotency_key = ?",
+                                   (idempotency_key,)).fetchone()
+                if row is not None:
+                    if row[1] != request_hash:
+                        raise KeyReused(f"Idempotency-Key {idempotency_key!r} was already used"
+                                        " for a different request", field="Idempotency-Key")
+                    return self._game(conn, row[0])
             conn.execute(
                 "INSERT INTO games (id, players, rules, dealer, stake, created, updated,"
-                " status, token_hash, imported) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                " status, token_hash, imported, idempotency_key, request_hash)"
+                " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
                 (game_id, dumps(list(players)), dumps(rules), dealer, stake, stamp, stamp,
-                 status, token_hash, imported))
+                 status, token_hash, imported, idempotency_key, request_hash))
             for seat, name in enumerate(players):
                 key = name_key(name, field=f"players.{seat}")
                 conn.execute("INSERT OR IGNORE INTO players (name, name_key, created)"

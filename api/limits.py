@@ -1,0 +1,180 @@
+"""Rate limits (Flask-Limiter): unauthenticated creates, and wrong edit tokens, per client address.
+
+Two limits, each counted per client address (``request.remote_addr``: behind
+a reverse proxy, make it pass the client's address, e.g. with werkzeug's
+``ProxyFix``, or every player shares the proxy's budget):
+
+* ``CREATE_LIMIT`` (default ``30 per minute``): games created, shared by
+  ``POST /api/v1/games``, ``POST /api/v1/games/import`` and the scorepad's
+  start form. A club evening starts a game every few minutes per table;
+  a whole club behind one address stays far below 30 a minute.
+* ``WRONG_TOKEN_LIMIT`` (default ``20 per minute``): answers 401 or 403
+  (no edit token, a wrong one, a scorepad without the game's edit cookie)
+  of the endpoints that need edit rights. Only those answers count, but
+  once an address is over the limit every request to those endpoints is
+  refused until the minute is over, whatever its token, so guessing gains
+  nothing from the refusals. Players with the right token never count.
+
+Both are Flask-Limiter limit strings (``"30 per minute"``, ``"100/hour"``),
+settable in the app config, or from ``$SCOREKEEPER_CREATE_LIMIT`` and
+``$SCOREKEEPER_WRONG_TOKEN_LIMIT``. Over a limit: 429 with ``Retry-After``
+(seconds to the end of the window), the JSON error body (code
+``too_many_requests``) in the API and an error page in the scorepad; the
+request did nothing. Windows are fixed (the minute starts at the first
+counted request).
+
+Counters must be shared by all gunicorn workers (Flask-Limiter's memory
+storage is per process: 4 workers would allow 4 times the limit), and this
+service needs no other server, so they live in a small SQLite file beside
+the database, ``<database>-limits`` (:class:`SQLiteStorage`, a ``limits``
+storage registered as ``sqlite://``; ``RATELIMIT_STORAGE_URI`` may name
+another, e.g. ``redis://...``). It is a separate file so that counting
+never waits for the games' writer; WAL mode, and no fsync (a counter lost
+in a power cut costs nothing). An in-memory database (tests) counts in
+memory. If the counter file fails, requests go through (logged): a limit
+is not worth refusing a hand.
+"""
+
+from __future__ import annotations
+
+import math
+import os
+import sqlite3
+import threading
+import time
+from collections.abc import Callable
+from typing import ClassVar
+
+from flask import Flask, Response, current_app
+from flask_limiter import Limiter
+from flask_limiter.util import get_remote_address
+from limits.storage import Storage
+
+LIMITER_KEY = "scorekeeper.limits"
+"""Where the app keeps its :class:`~flask_limiter.Limiter` in ``app.extensions``."""
+
+CREATE_ENDPOINTS = ("api_v1.Games", "api_v1.Import", "pad.start_game")
+"""The endpoints that create a game without any token."""
+
+EDIT_ENDPOINTS = ("api_v1.Hands", "api_v1.LastHand", "api_v1.HandN", "pad.new_hand",
+                  "pad.edit_hand", "pad.add_hand", "pad.correct_hand", "pad.void_hand",
+                  "pad.undo", "pad.rematch")
+"""The endpoints that need the game's edit token (their 401 and 403 answers are counted)."""
+
+
+NO_LIMITS_ENV = {"SCOREKEEPER_CREATE_LIMIT": "1000000 per minute",
+                 "SCOREKEEPER_WRONG_TOKEN_LIMIT": "1000000 per minute"}
+"""Environment for a server loaded from one address on purpose (the tests' shared server,
+the benchmarks): limits that never bite."""
+
+
+def defaults() -> dict[str, str]:
+    """The limits' config defaults (from the environment when set there)."""
+    return {"CREATE_LIMIT": os.environ.get("SCOREKEEPER_CREATE_LIMIT", "30 per minute"),
+            "WRONG_TOKEN_LIMIT": os.environ.get("SCOREKEEPER_WRONG_TOKEN_LIMIT",
+                                                "20 per minute")}
+
+
+def storage_uri(database: str) -> str:
+    """The counters' storage for a game database: a file beside it, or memory."""
+    if not database or database == ":memory:" or database.startswith("file:"):
+        return "memory://"
+    return f"sqlite://{os.path.abspath(database)}-limits"
+
+
+def _refused(response: Response) -> bool:
+    return response.status_code in (401, 403)
+
+
+def install(app: Flask) -> None:
+    """Count the app's creates and wrong tokens (call after every blueprint is registered)."""
+    app.config.setdefault("RATELIMIT_STORAGE_URI", storage_uri(app.config["DATABASE"]))
+    limiter = Limiter(get_remote_address, app=app, strategy="fixed-window",
+                      swallow_errors=True, key_prefix="scorekeeper")
+    app.extensions[LIMITER_KEY] = limiter
+    create = limiter.shared_limit(app.config["CREATE_LIMIT"], scope="create")
+    wrong = limiter.shared_limit(app.config["WRONG_TOKEN_LIMIT"], scope="wrong-token",
+                                 deduct_when=_refused)
+    for decorate, endpoints in ((create, CREATE_ENDPOINTS), (wrong, EDIT_ENDPOINTS)):
+        for endpoint in endpoints:
+            app.view_functions[endpoint] = decorate(app.view_functions[endpoint])
+
+
+def retry_after() -> int:
+    """Whole seconds until the limit this request broke lets requests through again."""
+    limit = current_app.extensions[LIMITER_KEY].current_limit
+    return max(1, math.ceil(limit.reset_at - time.time())) if limit else 60
+
+
+def refusal_message(description: str) -> str:
+    """What a 429 says: which limit, and when to try again."""
+    return (f"too many requests from this address (at most {description}); try again in"
+            f" {retry_after()} s")
+
+
+class SQLiteStorage(Storage):
+    """A ``limits`` storage in one SQLite file, shared by every process that opens it.
+
+    One table ``counters (key, count, expires)``; each increment is one
+    ``INSERT ... ON CONFLICT DO UPDATE ... RETURNING`` statement, atomic
+    across processes, which restarts an expired window. Expired rows are
+    deleted when a new window starts. Only the fixed-window strategy's
+    operations are provided.
+    """
+
+    STORAGE_SCHEME: ClassVar[list[str]] = ["sqlite"]
+
+    def __init__(self, uri: str, wrap_exceptions: bool = False, **options: float | str | bool):
+        super().__init__(uri, wrap_exceptions=wrap_exceptions, **options)
+        self.path = uri.removeprefix("sqlite://")
+        self._local = threading.local()
+
+    @property
+    def base_exceptions(self) -> type[Exception]:
+        return sqlite3.Error
+
+    def _db(self) -> sqlite3.Connection:
+        """This thread's connection (a new one after a fork)."""
+        local = self._local
+        if getattr(local, "pid", None) != os.getpid():
+            conn = sqlite3.connect(self.path, timeout=5, isolation_level=None,
+                                   check_same_thread=False)
+            conn.execute("PRAGMA journal_mode = WAL")
+            conn.execute("PRAGMA synchronous = OFF")
+            conn.execute("CREATE TABLE IF NOT EXISTS counters (key TEXT PRIMARY KEY,"
+                         " count INTEGER NOT NULL, expires REAL NOT NULL)")
+            local.conn, local.pid = conn, os.getpid()
+        return local.conn
+
+    def incr(self, key: str, expiry: float, amount: int = 1) -> int:
+        now = time.time()
+        conn = self._db()
+        count = conn.execute(
+            "INSERT INTO counters (key, count, expires) VALUES (?1, ?2, ?3)"
+            " ON CONFLICT (key) DO UPDATE SET"
+            " count = CASE WHEN expires <= ?4 THEN ?2 ELSE count + ?2 END,"
+            " expires = CASE WHEN expires <= ?4 THEN ?3 ELSE expires END"
+            " RETURNING count", (key, amount, now + expiry, now)).fetchone()[0]
+        if count == amount:  # a new window: forget the expired ones
+            conn.execute("DELETE FROM counters WHERE expires <= ?", (now,))
+        return count
+
+    def _read(self, key: str, column: str, default: Callable[[], float]) -> float:
+        row = self._db().execute(f"SELECT {column} FROM counters WHERE key = ? AND expires > ?",
+                                 (key, time.time())).fetchone()
+        return row[0] if row else default()
+
+    def get(self, key: str) -> int:
+        return int(self._read(key, "count", lambda: 0))
+
+    def get_expiry(self, key: str) -> float:
+        return self._read(key, "expires", time.time)
+
+    def check(self) -> bool:
+        return self._db().execute("SELECT 1").fetchone() == (1,)
+
+    def reset(self) -> int | None:
+        return self._db().execute("DELETE FROM counters").rowcount
+
+    def clear(self, key: str) -> None:
+        self._db().execute("DELETE FROM counters WHERE key = ?", (key,))
