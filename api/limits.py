@@ -50,6 +50,8 @@ from flask_limiter import Limiter
 from flask_limiter.util import get_remote_address
 from limits.storage import Storage
 
+from scorekeeper.store.postgres import is_postgres
+
 LIMITER_KEY = "scorekeeper.limits"
 """Where the app keeps its :class:`~flask_limiter.Limiter` in ``app.extensions``."""
 
@@ -69,15 +71,21 @@ the benchmarks): limits that never bite."""
 
 
 def defaults() -> dict[str, str]:
-    """The limits' config defaults (from the environment when set there)."""
-    return {"CREATE_LIMIT": os.environ.get("SCOREKEEPER_CREATE_LIMIT", "30 per minute"),
-            "WRONG_TOKEN_LIMIT": os.environ.get("SCOREKEEPER_WRONG_TOKEN_LIMIT",
-                                                "20 per minute")}
+    """The limits' config defaults (``SCOREKEEPER_CREATE_LIMIT`` etc. override them, as any
+    setting: see :func:`api.create_app`)."""
+    return {"CREATE_LIMIT": "30 per minute", "WRONG_TOKEN_LIMIT": "20 per minute"}
 
 
 def storage_uri(database: str) -> str:
-    """The counters' storage for a game database: a file beside it, or memory."""
-    if not database or database == ":memory:" or database.startswith("file:"):
+    """The counters' storage for a game database: a SQLite file beside it, or memory.
+
+    A PostgreSQL database is shared by servers on several machines, which a
+    file cannot serve: the counters are then per process (``memory://``)
+    unless the ``RATELIMIT_STORAGE_URI`` setting names a shared store that
+    Flask-Limiter knows (a ``redis://`` or ``memcached://`` URL).
+    """
+    if (not database or database == ":memory:" or database.startswith("file:")
+            or is_postgres(database)):
         return "memory://"
     return f"sqlite://{os.path.abspath(database)}-limits"
 
@@ -88,7 +96,7 @@ def _refused(response: Response) -> bool:
 
 def install(app: Flask) -> None:
     """Count the app's creates and wrong tokens (call after every blueprint is registered)."""
-    app.config.setdefault("RATELIMIT_STORAGE_URI", storage_uri(app.config["DATABASE"]))
+    app.config.setdefault("RATELIMIT_STORAGE_URI", storage_uri(str(app.config["DB"])))
     limiter = Limiter(get_remote_address, app=app, strategy="fixed-window",
                       swallow_errors=True, key_prefix="scorekeeper")
     app.extensions[LIMITER_KEY] = limiter

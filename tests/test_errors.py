@@ -279,7 +279,7 @@ def test_pad_pages_show_worded_conflicts_and_record_errors(client):  # noqa: F81
 
 
 def test_api_error_bodies_keep_their_code_and_add_reason_and_params(tmp_path):
-    api = create_app({"DATABASE": str(tmp_path / "api.db"), "TESTING": True}).test_client()
+    api = create_app({"DB": str(tmp_path / "api.db"), "TESTING": True}).test_client()
     dup = api.post("/api/v1/verify", json={"knocker": "As As 3s", "defender": DEFENDER})
     assert dup.status_code == 422
     assert dup.json["error"]["code"] == "bad_card" and dup.json["error"]["field"] == "knocker"
