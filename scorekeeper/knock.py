@@ -401,24 +401,35 @@ def verify_knock(
         defender_melds_out, defender_deadwood_cards = mask_arrangements(left)[0]
 
     score = score_hand(dead, defender_dead, rules, big_gin=big, multiplier=multiplier)
-    knocker_out = arrangement_dict(melds, hand & ~sum(melds))
-    defender_out = arrangement_dict(defender_melds_out, defender_deadwood_cards)
+    knocker_melds_out, knocker_deadwood_cards, knocker_dead = _arrangement(
+        melds, hand & ~sum(melds))
+    shown_melds, shown_deadwood_cards, shown_dead = _arrangement(
+        defender_melds_out, defender_deadwood_cards)
     return KnockResult(
         outcome=score.outcome,
         winner=score.winner,
         points=score.points,
-        knocker=KnockerHand.from_dict({"cards": mask_codes(hand), **knocker_out}),
-        defender=DefenderHand.from_dict({
-            "cards": mask_codes(other),
-            "melds": defender_out["melds"],
-            "layoffs": [{"card": DECK[bit.bit_length() - 1].code, "meld": mask_codes(meld)}
-                        for bit, meld in laid_pairs],
-            "deadwood_cards": defender_out["deadwood_cards"],
-            "deadwood": defender_out["deadwood"],
-            "best_deadwood": best,
-        }),
+        knocker=KnockerHand(cards=tuple(mask_codes(hand)), melds=knocker_melds_out,
+                            deadwood_cards=knocker_deadwood_cards, deadwood=knocker_dead),
+        defender=DefenderHand(
+            cards=tuple(mask_codes(other)),
+            melds=shown_melds,
+            layoffs=tuple(Layoff(card=DECK[bit.bit_length() - 1].code,
+                                 meld=tuple(mask_codes(meld))) for bit, meld in laid_pairs),
+            deadwood_cards=shown_deadwood_cards,
+            deadwood=shown_dead,
+            best_deadwood=best,
+        ),
         breakdown=score.breakdown,
     )
+
+
+def _arrangement(melds: Iterable[int], dead: int
+                 ) -> tuple[tuple[tuple[str, ...], ...], tuple[str, ...], int]:
+    """An arrangement as a result holds it: (melds in display order, deadwood cards, count)."""
+    shown = arrangement_dict(melds, dead)
+    return (tuple(tuple(meld) for meld in shown["melds"]), tuple(shown["deadwood_cards"]),
+            shown["deadwood"])
 
 
 def score_hand(knocker_deadwood: int, defender_deadwood: int, rules: Rules, *,

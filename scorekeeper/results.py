@@ -8,9 +8,11 @@ and :class:`~enum.StrEnum` members as their strings. :meth:`Result.from_dict`
 reads such a dict back (``Cls.from_dict(r.to_dict()) == r``).
 
 Choices: sequences are tuples (a result cannot be changed, not even in
-place); a field typed as a union of several results is read back as the
-one whose field names are exactly the dict's keys. Inputs (entries, hands,
-records) stay plain dicts: only results are typed.
+place). :meth:`~Result.from_dict` is strict: the keys must be the
+fields (those with a default may be left out), else ``ValueError``; so a
+field typed as a result, or as a union of results, is read back as the
+first of those types (or of their subclasses) that takes the whole dict.
+Inputs (entries, hands, records) stay plain dicts: only results are typed.
 
 >>> Outcome.BIG_GIN, Outcome("gin") is Outcome.GIN, f"{Side.KNOCKER}"
 (<Outcome.BIG_GIN: 'big_gin'>, True, 'knocker')
@@ -20,8 +22,8 @@ from __future__ import annotations
 
 import types
 import typing
-from collections.abc import Mapping
-from dataclasses import dataclass, fields, is_dataclass
+from collections.abc import Iterator, Mapping
+from dataclasses import MISSING, dataclass, fields
 from enum import StrEnum
 from typing import Any, Self
 
@@ -52,10 +54,17 @@ class Result:
 
     @classmethod
     def from_dict(cls, data: Mapping[str, Any]) -> Self:
-        """The result a :meth:`to_dict` dict stands for (the inverse of :meth:`to_dict`)."""
+        """The result a :meth:`to_dict` dict stands for (the inverse of :meth:`to_dict`).
+
+        Raises ``ValueError`` when the keys are not this result's fields.
+        """
+        names = {f.name for f in fields(cls)}
+        required = {f.name for f in fields(cls)
+                    if f.default is MISSING and f.default_factory is MISSING}
+        if not isinstance(data, Mapping) or not required <= set(data) <= names:
+            raise ValueError(f"not a {cls.__name__}: it has the keys {sorted(names)}")
         hints = _hints(cls)
-        return cls(**{f.name: _build(hints[f.name], data[f.name])
-                      for f in fields(cls) if f.init and f.name in data})
+        return cls(**{name: _build(hints[name], data[name]) for name in data})
 
 
 def field_values(result: Result) -> dict[str, Any]:
@@ -91,12 +100,15 @@ def _build(kind: Any, value: Any) -> Any:
     if value is None:
         return None
     origin = typing.get_origin(kind)
-    if origin is typing.Union or origin is types.UnionType:
-        options = [arg for arg in typing.get_args(kind) if arg is not type(None)]
-        records = [arg for arg in options if isinstance(arg, type) and issubclass(arg, Result)]
-        if isinstance(value, Mapping) and records:
-            exact = [r for r in records if {f.name for f in fields(r)} == set(value)]
-            return (exact or records)[0].from_dict(value)
+    options = ([arg for arg in typing.get_args(kind) if arg is not type(None)]
+               if origin is typing.Union or origin is types.UnionType else [kind])
+    if len(options) == 1:
+        kind = options[0]
+        origin = typing.get_origin(kind)
+    records = [arg for arg in options if isinstance(arg, type) and issubclass(arg, Result)]
+    if isinstance(value, Mapping) and records:
+        return _build_result(records, value)
+    if len(options) > 1:
         if isinstance(value, list):
             sequences = [arg for arg in options if typing.get_origin(arg) is tuple]
             return _build(sequences[0], value) if sequences else value
@@ -107,8 +119,28 @@ def _build(kind: Any, value: Any) -> Any:
         if len(args) == 2 and args[1] is Ellipsis:
             return tuple(_build(args[0], item) for item in value)
         return tuple(_build(arg, item) for arg, item in zip(args, value, strict=True))
-    if isinstance(kind, type) and is_dataclass(kind) and issubclass(kind, Result):
-        return kind.from_dict(value)
     if isinstance(kind, type) and issubclass(kind, StrEnum):
         return kind(value)
     return value
+
+
+def _build_result(kinds: list[type[Result]], value: Mapping[str, Any]) -> Result:
+    """The first of ``kinds`` (or of their subclasses) whose :meth:`Result.from_dict`
+    takes ``value``, those whose fields are exactly its keys tried first."""
+    candidates = list(dict.fromkeys(_with_subclasses(kinds)))
+    candidates.sort(key=lambda c: {f.name for f in fields(c)} != set(value))
+    for candidate in candidates:
+        try:
+            return candidate.from_dict(value)
+        except ValueError:
+            continue
+    raise ValueError(f"not a {' or '.join(k.__name__ for k in kinds)}: keys {sorted(value)}")
+
+
+def _with_subclasses(kinds: list[type[Result]]) -> Iterator[type[Result]]:
+    """``kinds`` and their subclasses; only slotted classes, as ``dataclass(slots=True)``
+    replaces each class by a slotted copy but leaves the original among the subclasses."""
+    for kind in kinds:
+        if "__slots__" in vars(kind):
+            yield kind
+            yield from _with_subclasses(kind.__subclasses__())

@@ -60,9 +60,9 @@ hand the same dealer deals again. Each player keeps an own total and boxes;
 the first to reach the target wins the game and gets the game bonus;
 everybody gets the box bonus for each hand won. The game is a shutout only
 if neither loser won a hand. Each loser settles with the winner on their own
-difference (``winner final - loser final``): ``result["loser"]`` is ``None``,
-``result["losers"]`` lists both, ``result["net"]`` is the sum of the two
-differences and ``result["settlement"]`` (with a stake) a list of two
+difference (``winner final - loser final``): ``result.loser`` is ``None``,
+``result.losers`` lists both, ``result.net`` is the sum of the two
+differences and ``result.settlement`` (with a stake) a list of two
 payments.
 
 Four players (partnerships)
@@ -431,7 +431,7 @@ def score_sheet(
     ``settlement`` ``None`` or ``{"payer", "payee", "amount"}``.
 
     Three players: the same shape, hand records add ``sits_out`` (the
-    dealer) and ``result["settlement"]`` is ``None`` or a list of two
+    dealer) and ``result.settlement`` is ``None`` or a list of two
     payments. Four players: totals etc. per team, plus ``teams``,
     ``next_games``, and per hand ``dealer_team``, ``games`` (each with
     ``game``, ``players``, ``dealer``, ``void``, ``winner``, ``loser``,
