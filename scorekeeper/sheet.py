@@ -183,17 +183,6 @@ class HollywoodResult(Result):
 
 
 @dataclass(frozen=True, slots=True)
-class HandScore(Result):
-    """What a hand's entry says: void, or who won, who lost, how and how many points."""
-
-    void: bool
-    winner: int | None
-    loser: int | None
-    outcome: Outcome | None
-    points: int
-
-
-@dataclass(frozen=True, slots=True)
 class HandBase(Result):
     """The start of every hand record: its number, its dealer and its score."""
 
@@ -750,8 +739,8 @@ def _parse_deal(entry: Any, n: int, rules: Rules, names: list[str],
 
 def _parse_hand(entry: Any, label: str, rules: Rules, names: list[str],
                 seats: tuple[int, ...], need_loser: bool = False,
-                sitting_out: int | None = None) -> HandScore:
-    """One two-player hand entry, checked: its :class:`HandScore`.
+                sitting_out: int | None = None) -> Entry:
+    """One two-player hand entry, checked, as an :class:`Entry` (the loser filled in).
 
     ``seats`` are the two players of the hand; ``sitting_out`` the three-player dealer.
     """
@@ -768,7 +757,7 @@ def _parse_hand(entry: Any, label: str, rules: Rules, names: list[str],
                 raise RuleError(f"{label}: a void hand has no {key}", option=key)
         if entry.get("points") not in (None, 0):
             raise RuleError(f"{label}: a void hand scores no points", option="points")
-        return HandScore(void=True, winner=None, loser=None, outcome=None, points=0)
+        return Entry(void=True)
 
     def seat(key: str) -> int:
         if key not in entry or entry[key] is None:
@@ -816,5 +805,4 @@ def _parse_hand(entry: Any, label: str, rules: Rules, names: list[str],
     if points < least:
         raise RuleError(f"{label}: points {points} are too few for {outcome.replace('_', ' ')}"
                         f" (at least {least})", option="points")
-    return HandScore(void=False, winner=winner, loser=loser, outcome=Outcome(outcome),
-                     points=points)
+    return Entry(winner=winner, loser=loser, points=points, outcome=Outcome(outcome))
