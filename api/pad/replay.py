@@ -75,11 +75,10 @@ def replay_steps(record: Any, names: Sequence[str] | None = None,
         steps[-1]["void"] = True
         steps[-1]["text"] += " The stock is down to two cards: the hand is void."
     else:
-        result = deal.result
-        knocker = result.knocker_player if result is not None else None
-        showdown = result.showdown if result is not None else None
-        if knocker is None or showdown is None:  # pragma: no cover - play_steps ended the hand
-            return steps
+        result = deal.result  # play_steps ended the hand, and not void: a showdown
+        assert result is not None and result.showdown is not None
+        knocker, showdown = result.knocker_player, result.showdown
+        assert knocker is not None
         last = snapshot(len(steps), "Showdown.")
         last["showdown"] = showdown_view(showdown, [labels[knocker], labels[1 - knocker]])
         last["text"] = last["showdown"]["headline"]
