@@ -477,11 +477,13 @@ def _score_single(hands: Sequence[Any], names: list[str], rules: Rules, dealer: 
     boxes = [0] * count
     records: list[HandRecord] = []
     result: GameResult | None = None
+    ended = None
     for n, entry in enumerate(hands, 1):
         if result is not None:
+            who = names[result.winner]
             raise RuleError(
-                f"the game is over after hand {len(records)} ({names[result.winner]} reached"
-                f" the target of {rules.target}); hand {n} cannot be entered", option="hands")
+                f"the game is over after hand {ended} ({who} reached the target of"
+                f" {rules.target}); hand {n} cannot be entered", option="hands")
         seats = (0, 1) if count == 2 else tuple(p for p in range(3) if p != dealer)
         hand = _parse_hand(entry, f"hand {n}", rules, names, seats,
                            need_loser=count == 3, sitting_out=dealer if count == 3 else None)
@@ -495,6 +497,7 @@ def _score_single(hands: Sequence[Any], names: list[str], rules: Rules, dealer: 
         records.append(ThreePlayerHandRecord(**record, sits_out=dealer) if count == 3
                        else HandRecord(**record))
         if over and winner is not None:
+            ended = n
             result = _result(rules, totals, boxes, winner, stake)
         dealer = next_dealer(rules, dealer, winner, hand.void, players=count)
     return Sheet(**head, hands=tuple(records), totals=tuple(totals), boxes=tuple(boxes),
@@ -566,11 +569,12 @@ def _score_partnership(hands: Sequence[Any], names: list[str], rules: Rules, dea
     boxes = [0, 0]
     records: list[PartnershipHandRecord] = []
     result: GameResult | None = None
+    ended = None
     for n, entry in enumerate(hands, 1):
         if result is not None:
             who = " and ".join(names[p] for p in TEAMS[result.winner])
             raise RuleError(
-                f"the game is over after hand {len(records)} ({who} reached the target of"
+                f"the game is over after hand {ended} ({who} reached the target of"
                 f" {rules.target}); hand {n} cannot be entered", option="hands")
         games = _deal_games(n - 1, deal_team)
         parsed = _parse_deal(entry, n, rules, names, games)
@@ -591,6 +595,7 @@ def _score_partnership(hands: Sequence[Any], names: list[str], rules: Rules, dea
             outcome=None, points=abs(diff), team_points=tuple(team_points),
             games=parsed, totals=tuple(totals), game_over_after=over))
         if over and scorer is not None:
+            ended = n
             result = _result(rules, totals, boxes, scorer, stake)
         deal_team = next_dealer(rules, deal_team, scorer, False, players=4)
     upcoming = _deal_games(len(records), deal_team)
