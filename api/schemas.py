@@ -21,6 +21,7 @@ import marshmallow as ma
 from marshmallow import fields, validate
 
 from scorekeeper.records import DEAL_FORMAT, MATCH_FORMAT
+from scorekeeper.results import Side
 from scorekeeper.rules import Rules
 from scorekeeper.sheet import OUTCOMES
 from scorekeeper.store.games import EXPORT_FORMAT, EXPORT_VERSION
@@ -271,7 +272,7 @@ class VerifyResponse(ma.Schema):
     """A checked and scored knock."""
 
     outcome = _outcome(required=True)
-    winner = fields.String(required=True, validate=validate.OneOf(["knocker", "defender"]))
+    winner = fields.String(required=True, validate=validate.OneOf(list(Side)))
     points = fields.Integer(required=True)
     knocker = fields.Nested(KnockerSide, required=True)
     defender = fields.Nested(DefenderSide, required=True)
