@@ -23,6 +23,7 @@ from marshmallow import fields, validate
 from scorekeeper.errors import RuleError
 from scorekeeper.names import MAX_NAME_LENGTH, REFUSED_CHARACTERS, clean_name
 from scorekeeper.records import DEAL_FORMAT, MATCH_FORMAT
+from scorekeeper.results import Side
 from scorekeeper.rules import Rules
 from scorekeeper.sheet import OUTCOMES
 from scorekeeper.store.games import EXPORT_FORMAT, EXPORT_VERSION
@@ -301,7 +302,7 @@ class VerifyResponse(ma.Schema):
 
     outcome = _showdown_outcome(required=True)
     winner = fields.String(required=True, allow_none=True,
-                           validate=validate.OneOf(["knocker", "defender"]), metadata={
+                           validate=validate.OneOf(list(Side)), metadata={
                                "description": "null for a tie that scores nothing"})
     points = fields.Integer(required=True)
     knocker = fields.Nested(KnockerSide, required=True)

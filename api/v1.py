@@ -135,7 +135,7 @@ class Verify(MethodView):
     @refusals(400, 413)
     def post(self, body):
         """The verify_knock result: melds, layoffs, deadwood, outcome and points."""
-        return jsonify(verify_knock(**body))
+        return jsonify(verify_knock(**body).to_dict())
 
 
 @blp.route("/replay")
@@ -147,7 +147,7 @@ class Replay(MethodView):
     @refusals(400, 413)
     def post(self, record):
         """Check every action of a deal (or every deal of a match) and score it."""
-        return jsonify(replay(record))
+        return jsonify(replay(record).to_dict())
 
 
 @blp.route("/analyse")

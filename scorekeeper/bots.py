@@ -42,11 +42,12 @@ from .engine import (
     SHOWDOWN,
     UPCARD_OFFER,
     Deal,
+    DealResult,
     cut_for_dealer,
 )
 from .errors import InvalidValueError, RuleViolation
 from .melds import mask_deadwood, mask_discards
-from .records import MATCH_FORMAT, deal_entry, deal_record, rules_value
+from .records import MATCH_FORMAT, ReplayedDeal, deal_entry, deal_record, rules_value
 from .rules import Rules
 from .sheet import score_sheet
 
@@ -147,20 +148,20 @@ def player_names(kinds: Sequence[str]) -> list[str]:
     return [f"{kind} {seat}" for seat, kind in enumerate(kinds, 1)]
 
 
-def play(deal: Deal, players: Sequence, rng: random.Random) -> dict:
+def play(deal: Deal, players: Sequence, rng: random.Random) -> DealResult:
     """Let ``players`` (by player index) play ``deal`` to the end; returns ``deal.result``."""
     while True:
         phase = deal.phase
         if phase == SHOWDOWN:
             return deal.showdown()
-        if deal.over:
+        if deal.result is not None:
             return deal.result
         deal.apply(players[deal.turn].choose(deal, rng))
 
 
 def simulate_deal(seed: Any, *, rules: Rules | dict | str | None = None,
                   players: Sequence[str] | str = ("greedy", "greedy"),
-                  dealer: int | None = None) -> tuple[dict, dict]:
+                  dealer: int | None = None) -> tuple[dict, ReplayedDeal]:
     """Play one deal from ``seed``: ``(deal record, result)`` (see :func:`simulate`)."""
     rules = Rules.from_dict(rules)
     agents = make_players(players)
@@ -169,7 +170,7 @@ def simulate_deal(seed: Any, *, rules: Rules | dict | str | None = None,
     rng = random.Random(seed)
     deal = Deal.shuffled(rng, dealer=dealer, rules=rules, names=names)
     result = play(deal, agents, rng)
-    return deal_record(deal, seed=seed), {**result, "players": names}
+    return deal_record(deal, seed=seed), ReplayedDeal.of(result, names)
 
 
 def simulate(seed: Any, *, rules: Rules | dict | str | None = None,
@@ -207,9 +208,9 @@ def simulate_match(seed: Any, *, rules: Rules | dict | str | None = None,
                                        dealer=dealer)
         del record["format"], record["rules"], record["players"]
         deals.append(record)
-        entries.append(deal_entry(result))
-        dealer = result["next_dealer"]
-        if score_sheet(entries, players=names, rules=rules, dealer=deals[0]["dealer"])["over"]:
+        entries.append(deal_entry(result).to_dict())
+        dealer = result.next_dealer
+        if score_sheet(entries, players=names, rules=rules, dealer=deals[0]["dealer"]).over:
             break
     return {"format": MATCH_FORMAT, "rules": rules_value(rules), "players": names,
             "seed": seed, "deals": deals}

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import json
 import sys
+from collections.abc import Sequence
 from contextlib import nullcontext
 
 import click
@@ -17,21 +18,23 @@ from .analysis import analyse
 from .bots import make_players, simulate_deal, simulate_match
 from .cards import parse_card
 from .errors import RecordError, ScorekeeperError
-from .knock import verify_knock
+from .knock import KnockResult, verify_knock
 from .melds import meld_report
-from .records import read_records
+from .records import ReplayedDeal, ReplayedMatch, read_records
 from .records import replay as replay_record
+from .results import Outcome
 from .rules import Rules
+from .sheet import AnyHandRecord, HollywoodSheet
 from .store.backup import BackupError, MissingFolder, backup, restore
 from .store.sqlite import DEFAULT_PATH
 
 
-def show_cards(codes: list[str]) -> str:
+def show_cards(codes: Sequence[str]) -> str:
     """Card codes as people read them: ``A♠ 2♠ 3♠``."""
     return " ".join(parse_card(code).symbol for code in codes) or "-"
 
 
-def show_melds(melds: list[list[str]]) -> str:
+def show_melds(melds: Sequence[Sequence[str]]) -> str:
     """Melds as ``[A♠ 2♠ 3♠] [7♣ 7♦ 7♥]``."""
     return " ".join(f"[{show_cards(meld)}]" for meld in melds) or "-"
 
@@ -83,26 +86,26 @@ def verify(knocker: str, defender: str, preset: str, upcard: str | None, as_json
     except ScorekeeperError as error:
         fail(error)
     if as_json:
-        click.echo(json.dumps(result, ensure_ascii=False))
+        click.echo(json.dumps(result.to_dict(), ensure_ascii=False))
         return
     click.echo(format_showdown(result))
 
 
-def format_showdown(result: dict) -> str:
+def format_showdown(result: KnockResult) -> str:
     """A verify_knock result as a few lines for people."""
-    k, d, b = result["knocker"], result["defender"], result["breakdown"]
+    k, d, b = result.knocker, result.defender, result.breakdown
     lines = [
-        f"knocker   melds {show_melds(k['melds'])}  deadwood {show_cards(k['deadwood_cards'])}"
-        f" = {k['deadwood']}",
-        f"defender  melds {show_melds(d['melds'])}  deadwood {show_cards(d['deadwood_cards'])}"
-        f" = {d['deadwood']}",
+        f"knocker   melds {show_melds(k.melds)}  deadwood {show_cards(k.deadwood_cards)}"
+        f" = {k.deadwood}",
+        f"defender  melds {show_melds(d.melds)}  deadwood {show_cards(d.deadwood_cards)}"
+        f" = {d.deadwood}",
     ]
-    if d["layoffs"]:
+    if d.layoffs:
         lines.append("layoffs   " + ", ".join(
-            f"{parse_card(x['card']).symbol} on [{show_cards(x['meld'])}]" for x in d["layoffs"]))
-    factor = f" x {b['multiplier']}" if b["multiplier"] != 1 else ""
-    lines.append(f"{result['outcome'].replace('_', ' ')}: {result['winner']} scores"
-                 f" {result['points']} ({b['difference']} + bonus {b['bonus']}{factor})")
+            f"{parse_card(x.card).symbol} on [{show_cards(x.meld)}]" for x in d.layoffs))
+    factor = f" x {b.multiplier}" if b.multiplier != 1 else ""
+    lines.append(f"{result.outcome.replace('_', ' ')}: {result.winner} scores"
+                 f" {result.points} ({b.difference} + bonus {b.bonus}{factor})")
     return "\n".join(lines)
 
 
@@ -147,12 +150,13 @@ def replay_command(file, as_json: bool) -> None:
                 click.echo(f"{label}: {error}", err=True)
                 continue
             if as_json:
-                click.echo(json.dumps(result, ensure_ascii=False))
+                click.echo(json.dumps(result.to_dict(), ensure_ascii=False))
                 continue
-            for deal in result.get("deals", [result]):
-                outcome = "void" if deal["void"] else deal["outcome"]
+            deals = result.deals if isinstance(result, ReplayedMatch) else (result,)
+            for deal in deals:
+                outcome = str(deal.outcome or "void")
                 counts[outcome] = counts.get(outcome, 0) + 1
-            if "sheet" in result:
+            if isinstance(result, ReplayedMatch):
                 click.echo(format_match(result, label))
             elif single:
                 click.echo(format_deal(result))
@@ -283,7 +287,7 @@ def simulate_command(games: int, seed: int, players: str, preset: str, matches: 
                 outcomes = ["match"]
             else:
                 record, result = simulate_deal(seed + k, rules=rules, players=players)
-                outcomes = ["void" if result["void"] else result["outcome"]]
+                outcomes = [str(result.outcome or "void")]
             for outcome in outcomes:
                 counts[outcome] = counts.get(outcome, 0) + 1
             output.write(json.dumps(record, ensure_ascii=False) + "\n")
@@ -370,71 +374,74 @@ def restore_command(path: str, db: str | None, force: bool) -> None:
     click.echo(f"restored {_summary(result)} from {path} into {target}")
 
 
-def _verb(result: dict) -> str:
-    return {"knock": "knocks", "undercut": "knocks", "gin": "goes gin",
-            "big_gin": "goes big gin"}[result["outcome"]]
+def _verb(outcome: Outcome) -> str:
+    return {Outcome.KNOCK: "knocks", Outcome.UNDERCUT: "knocks", Outcome.GIN: "goes gin",
+            Outcome.BIG_GIN: "goes big gin"}[outcome]
 
 
-def deal_line(result: dict) -> str:
+def deal_line(result: ReplayedDeal) -> str:
     """One deal result in one line: who went out, who scored, who deals next."""
-    names = result["players"]
-    if result["void"]:
-        return (f"void hand (the stock is down to {result['stock_left']} cards);"
-                f" {names[result['next_dealer']]} deals again")
-    knocker = names[result["knocker_player"]]
-    winner = names[result["winner_player"]]
-    undercut = " and is undercut" if result["outcome"] == "undercut" else ""
-    return (f"{knocker} {_verb(result)}{undercut}: {winner} scores {result['points']};"
-            f" {names[result['next_dealer']]} deals next")
+    names = result.players
+    showdown = result.showdown
+    if showdown is None or result.knocker_player is None or result.winner_player is None:
+        return (f"void hand (the stock is down to {result.stock_left} cards);"
+                f" {names[result.next_dealer]} deals again")
+    knocker = names[result.knocker_player]
+    winner = names[result.winner_player]
+    undercut = " and is undercut" if showdown.outcome == Outcome.UNDERCUT else ""
+    return (f"{knocker} {_verb(showdown.outcome)}{undercut}: {winner} scores {result.points};"
+            f" {names[result.next_dealer]} deals next")
 
 
-def format_deal(result: dict) -> str:
+def format_deal(result: ReplayedDeal) -> str:
     """A replayed deal for people: the hands dealt, the ending and the showdown."""
-    names = result["players"]
+    names = result.players
     width = max(len(name) for name in names)
-    lines = [f"{names[result['dealer']]} deals; upcard {show_cards([result['upcard']])};"
-             f" knock limit {result['knock_limit']}"]
+    lines = [f"{names[result.dealer]} deals; upcard {show_cards([result.upcard])};"
+             f" knock limit {result.knock_limit}"]
     for player, name in enumerate(names):
-        dealt = sorted(result["dealt"][player], key=lambda code: parse_card(code).index)
+        dealt = sorted(result.dealt[player], key=lambda code: parse_card(code).index)
         lines.append(f"  {name:<{width}}  dealt {show_cards(dealt)}")
-    if result["void"]:
-        lines.append(f"after {result['actions']} actions the stock is down to"
-                     f" {result['stock_left']} cards: the hand is void")
+    showdown = result.showdown
+    if showdown is None or result.knocker_player is None or result.winner_player is None:
+        lines.append(f"after {result.actions} actions the stock is down to"
+                     f" {result.stock_left} cards: the hand is void")
         for player, name in enumerate(names):
-            lines.append(f"  {name:<{width}}  holds {show_cards(result['hands'][player])}")
-        lines.append(f"nobody scores; {names[result['next_dealer']]} deals again")
+            lines.append(f"  {name:<{width}}  holds {show_cards(result.hands[player])}")
+        lines.append(f"nobody scores; {names[result.next_dealer]} deals again")
         return "\n".join(lines)
-    knocker = names[result["knocker_player"]]
-    discard = (f", discarding {show_cards([result['discard']])}" if result["discard"] else "")
-    lines.append(f"{knocker} {_verb(result)}{discard} after {result['actions']} actions"
-                 f" ({result['stock_left']} cards left in the stock)")
-    lines.append(format_showdown(result))
-    lines.append(f"{names[result['winner_player']]} scores {result['points']};"
-                 f" {names[result['next_dealer']]} deals next")
+    knocker = names[result.knocker_player]
+    discard = (f", discarding {show_cards([result.discard])}" if result.discard else "")
+    lines.append(f"{knocker} {_verb(showdown.outcome)}{discard} after {result.actions} actions"
+                 f" ({result.stock_left} cards left in the stock)")
+    lines.append(format_showdown(showdown))
+    lines.append(f"{names[result.winner_player]} scores {result.points};"
+                 f" {names[result.next_dealer]} deals next")
     return "\n".join(lines)
 
 
-def format_match(result: dict, label: str = "match") -> str:
+def format_match(result: ReplayedMatch, label: str = "match") -> str:
     """A replayed match: one line per deal, then the totals and the result."""
-    sheet = result["sheet"]
-    names = sheet["players"]
-    lines = [f"{label}: {' vs '.join(names)} ({sheet['scoring']} scoring,"
-             f" target {sheet['rules']['target']})"]
-    for index, (deal, hand) in enumerate(zip(result["deals"], sheet["hands"], strict=True)):
-        lines.append(f"  deal {index}: {deal_line(deal)}  [{_pair(names, hand['totals'])}]")
-    lines.append(f"  totals {_pair(names, sheet['totals'])}; boxes {_pair(names, sheet['boxes'])}")
-    if sheet["scoring"] == "hollywood":
-        for column in sheet["columns"]:
-            state = "closed" if column["over"] else "open"
-            lines.append(f"  game {column['game']} ({state}): {_pair(names, column['totals'])}")
-    final = sheet["result"]
+    sheet = result.sheet
+    names = sheet.players
+    lines = [f"{label}: {' vs '.join(names)} ({sheet.scoring} scoring,"
+             f" target {sheet.rules['target']})"]
+    hands: Sequence[AnyHandRecord] = sheet.hands
+    for index, (deal, hand) in enumerate(zip(result.deals, hands, strict=True)):
+        lines.append(f"  deal {index}: {deal_line(deal)}  [{_pair(names, hand.totals)}]")
+    lines.append(f"  totals {_pair(names, sheet.totals)}; boxes {_pair(names, sheet.boxes)}")
+    if isinstance(sheet, HollywoodSheet):
+        for column in sheet.columns:
+            state = "closed" if column.over else "open"
+            lines.append(f"  game {column.game} ({state}): {_pair(names, column.totals)}")
+    final = sheet.result
     if final is None:
         lines.append("  not over yet")
-    elif final["winner"] is None:
-        lines.append(f"  a tie: final {_pair(names, final['final'])}")
+    elif final.winner is None:
+        lines.append(f"  a tie: final {_pair(names, final.final)}")
     else:
-        lines.append(f"  {names[final['winner']]} wins: final {_pair(names, final['final'])},"
-                     f" net {final['net']}")
+        lines.append(f"  {names[final.winner]} wins: final {_pair(names, final.final)},"
+                     f" net {final.net}")
     return "\n".join(lines)
 
 

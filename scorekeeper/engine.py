@@ -61,32 +61,108 @@ from __future__ import annotations
 
 import random
 from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+from enum import StrEnum
 from typing import Any
 
 from .cards import DECK, FULL_DECK_MASK, Card, cards_mask, mask_cards, parse_card, parse_cards
 from .errors import CardError, InvalidValueError, RuleError, RuleViolation
-from .knock import over_limit, verify_knock
+from .knock import (
+    Breakdown,
+    DefenderHand,
+    KnockerHand,
+    KnockResult,
+    over_limit,
+    verify_knock,
+)
 from .melds import mask_codes, mask_deadwood, mask_discards
+from .results import Outcome, Result, Side
 from .rules import Rules
 from .sheet import next_dealer
 
-UPCARD_OFFER = "upcard_offer"
-DRAW = "draw"
-DISCARD = "discard"
-SHOWDOWN = "showdown"
-OVER = "over"
-PHASES = (UPCARD_OFFER, DRAW, DISCARD, SHOWDOWN, OVER)
+
+class Phase(StrEnum):
+    """The phases of a deal, in the order they first occur."""
+
+    UPCARD_OFFER = "upcard_offer"
+    DRAW = "draw"
+    DISCARD = "discard"
+    SHOWDOWN = "showdown"
+    OVER = "over"
+
+
+UPCARD_OFFER = Phase.UPCARD_OFFER
+DRAW = Phase.DRAW
+DISCARD = Phase.DISCARD
+SHOWDOWN = Phase.SHOWDOWN
+OVER = Phase.OVER
+PHASES = tuple(Phase)
 """The phases of a deal, in the order they first occur."""
 
-PASS = "pass"
-DRAW_STOCK = "draw stock"
-DRAW_DISCARD = "draw discard"
-DISCARD_CARD = "discard"
-KNOCK = "knock"
-GIN = "gin"
-BIG_GIN = "big gin"
-VERBS = (PASS, DRAW_STOCK, DRAW_DISCARD, DISCARD_CARD, KNOCK, GIN, BIG_GIN)
+
+class Verb(StrEnum):
+    """The kind of an action; ``discard``, ``knock`` and ``gin`` take a card."""
+
+    PASS = "pass"
+    DRAW_STOCK = "draw stock"
+    DRAW_DISCARD = "draw discard"
+    DISCARD = "discard"
+    KNOCK = "knock"
+    GIN = "gin"
+    BIG_GIN = "big gin"
+
+
+PASS = Verb.PASS
+DRAW_STOCK = Verb.DRAW_STOCK
+DRAW_DISCARD = Verb.DRAW_DISCARD
+DISCARD_CARD = Verb.DISCARD
+KNOCK = Verb.KNOCK
+GIN = Verb.GIN
+BIG_GIN = Verb.BIG_GIN
+VERBS = tuple(Verb)
 """Every action verb; ``discard``, ``knock`` and ``gin`` take a card."""
+
+
+@dataclass(frozen=True, slots=True)
+class DealResult(Result):
+    """A deal once over (:attr:`Deal.result`): the showdown and how the deal went.
+
+    The showdown fields are those of a
+    :class:`~scorekeeper.knock.KnockResult`; a void hand has ``outcome``,
+    ``winner``, ``knocker``, ``defender`` and ``breakdown`` ``None`` and
+    ``points`` 0. ``dealt`` and ``hands`` are by player (as dealt, at the
+    end), ``actions`` how many were played.
+    """
+
+    outcome: Outcome | None
+    winner: Side | None
+    points: int
+    knocker: KnockerHand | None
+    defender: DefenderHand | None
+    breakdown: Breakdown | None
+    void: bool
+    knocker_player: int | None
+    winner_player: int | None
+    next_dealer: int
+    stock_left: int
+    dealer: int
+    upcard: str
+    knock_limit: int
+    discard: str | None
+    dealt: tuple[tuple[str, ...], ...]
+    hands: tuple[tuple[str, ...], ...]
+    actions: int
+
+    @property
+    def showdown(self) -> KnockResult | None:
+        """The showdown part as a :class:`~scorekeeper.knock.KnockResult` (``None`` if void)."""
+        if (self.outcome is None or self.knocker is None or self.defender is None
+                or self.breakdown is None):
+            return None
+        return KnockResult(outcome=self.outcome, winner=self.winner, points=self.points,
+                           knocker=self.knocker, defender=self.defender,
+                           breakdown=self.breakdown)
+
 
 WALL = 2
 """Cards left in the stock when the hand ends void (RULES.md 4)."""
@@ -96,12 +172,12 @@ STOCK = 31
 
 ACTION_HELP = "use pass, draw stock, draw discard, discard Xx, knock Xx, gin Xx or big gin"
 
-_ACTIONS: dict[str, tuple[str, Card | None]] = {}
+_ACTIONS: dict[str, tuple[Verb, Card | None]] = {}
 _BARE = {"pass": PASS, "draw stock": DRAW_STOCK, "draw discard": DRAW_DISCARD, "big gin": BIG_GIN}
 _WITH_CARD = (DISCARD_CARD, KNOCK, GIN)
 
 
-def parse_action(text: str) -> tuple[str, Card | None]:
+def parse_action(text: str) -> tuple[Verb, Card | None]:
     """An action's text as ``(verb, card)``; ``card`` is ``None`` for bare verbs.
 
     Case and spacing are free and cards take any notation of
@@ -109,9 +185,9 @@ def parse_action(text: str) -> tuple[str, Card | None]:
     anything that is not an action.
 
     >>> parse_action("Knock 10s")
-    ('knock', Card('Ts'))
+    (<Verb.KNOCK: 'knock'>, Card('Ts'))
     """
-    found = _ACTIONS.get(text) if type(text) is str else None
+    found = _ACTIONS.get(text) if isinstance(text, str) else None
     if found is not None:
         return found
     if not isinstance(text, str):
@@ -124,7 +200,7 @@ def parse_action(text: str) -> tuple[str, Card | None]:
         found = (_BARE[key], None)
     elif len(words) == 2 and words[0].lower() in _WITH_CARD:
         try:
-            found = (words[0].lower(), parse_card(words[1]))
+            found = (Verb(words[0].lower()), parse_card(words[1]))
         except CardError as error:
             raise RuleError.restating(error, f"{error} (in action {text!r})",
                                       option="actions") from error
@@ -138,7 +214,7 @@ def parse_action(text: str) -> tuple[str, Card | None]:
 
 def format_action(verb: str, card: Card | None = None) -> str:
     """The canonical text of an action: ``"discard Qs"``, ``"pass"``."""
-    return verb if card is None else f"{verb} {card.code}"
+    return str(verb) if card is None else f"{verb} {card.code}"
 
 
 def deal_cards(deck: Sequence[Card], dealer: int) -> tuple[list[tuple[Card, ...]], Card,
@@ -240,7 +316,7 @@ class Deal:
         self._ending: str | None = None
         self._knocker: int | None = None
         self._knock_discard: Card | None = None
-        self._result: dict | None = None
+        self._result: DealResult | None = None
 
     # ----------------------------------------------------------------- constructors
 
@@ -334,7 +410,7 @@ class Deal:
         return self._void_reason
 
     @property
-    def result(self) -> dict | None:
+    def result(self) -> DealResult | None:
         """The scored deal once :attr:`over` (see :meth:`showdown`), else ``None``."""
         return self._result
 
@@ -387,7 +463,8 @@ class Deal:
         Raises :class:`RuleError` naming the rule when the action is not
         legal now; the deal is then unchanged.
         """
-        if type(action) is str:
+        verb: str
+        if isinstance(action, str):
             verb, card = parse_action(action)
         else:
             verb, card = action if type(action) is tuple and len(action) == 2 else ("", None)
@@ -591,12 +668,12 @@ class Deal:
         self._wall = False
         self._taken = None
         self.phase = OVER
-        self._result = {
-            "outcome": None, "winner": None, "points": 0, "knocker": None, "defender": None,
-            "breakdown": None, **self._summary(None, True),
-        }
+        self._result = DealResult(
+            outcome=None, winner=None, points=0, knocker=None, defender=None,
+            breakdown=None, **self._summary(None, True))
 
-    def _summary(self, winner: int | None, void: bool) -> dict:
+    def _summary(self, winner: int | None, void: bool) -> dict[str, Any]:
+        """The :class:`DealResult` fields that tell how the deal went."""
         return {
             "void": void,
             "knocker_player": self._knocker,
@@ -608,8 +685,8 @@ class Deal:
             "upcard": self.upcard.code,
             "knock_limit": self.knock_limit,
             "discard": self._knock_discard.code if self._knock_discard else None,
-            "dealt": [[c.code for c in hand] for hand in self.dealt],
-            "hands": [mask_codes(hand) for hand in self.hands],
+            "dealt": tuple(tuple(c.code for c in hand) for hand in self.dealt),
+            "hands": tuple(tuple(mask_codes(hand)) for hand in self.hands),
             "actions": len(self._history) + (1 if void else 0),
         }
 
@@ -617,16 +694,16 @@ class Deal:
 
     def showdown(self, *, knocker_melds: Iterable | None = None,
                  defender_melds: Iterable | None = None,
-                 layoffs: Iterable | None = None) -> dict:
+                 layoffs: Iterable | None = None) -> DealResult:
         """Score the showdown after a knock, gin or big gin and end the deal.
 
         Declared melds and layoffs (as in :func:`verify_knock`) are
         validated; missing ones are chosen optimally. Returns the
-        ``verify_knock`` result plus ``void``, ``knocker_player``,
-        ``winner_player``, ``next_dealer``, ``stock_left``, ``dealer``,
-        ``upcard``, ``knock_limit``, ``discard`` (the knock discard),
-        ``dealt`` and ``hands`` (by player, at the end) and ``actions``
-        (how many were played). Raises :class:`RuleError` or
+        :class:`DealResult`: the ``verify_knock`` result plus ``void``,
+        ``knocker_player``, ``winner_player``, ``next_dealer``,
+        ``stock_left``, ``dealer``, ``upcard``, ``knock_limit``, ``discard``
+        (the knock discard), ``dealt`` and ``hands`` (by player, at the end)
+        and ``actions`` (how many were played). Raises :class:`RuleError` or
         :class:`CardError` for bad declarations (the deal stays in the
         showdown phase).
         """
@@ -641,9 +718,12 @@ class Deal:
             mask_cards(self.hands[knocker]), mask_cards(self.hands[defender]),
             rules=self.rules, upcard=self.upcard, knocker_melds=knocker_melds,
             defender_melds=defender_melds, layoffs=layoffs)
-        if self._ending == "gin" and result["outcome"] != "gin":
+        if self._ending == "gin" and result.outcome != Outcome.GIN:
             self._ending = "knock"  # gin laid out as a knock is scored as one (RULES.md 5)
-        winner = {"knocker": knocker, "defender": defender}.get(result["winner"])
+        winner = {Side.KNOCKER: knocker, Side.DEFENDER: defender}.get(result.winner)
         self.phase = OVER
-        self._result = {**result, **self._summary(winner, False)}
+        self._result = DealResult(
+            outcome=result.outcome, winner=result.winner, points=result.points,
+            knocker=result.knocker, defender=result.defender, breakdown=result.breakdown,
+            **self._summary(winner, False))
         return self._result

@@ -28,6 +28,7 @@ one a careful tournament director would make:
 from __future__ import annotations
 
 from collections.abc import Iterable
+from dataclasses import dataclass
 from functools import lru_cache
 from itertools import pairwise, product
 from typing import Any
@@ -44,6 +45,7 @@ from .melds import (
     meld_kind,
     meld_sort_key,
 )
+from .results import Outcome, Result, Side
 from .rules import Rules
 
 _RANK_COLUMN = [sum(1 << (s * 13 + r) for s in range(4)) for r in range(13)]
@@ -261,6 +263,67 @@ def _fits(meld: int, bits: list[int]) -> bool:
     return laid == 0
 
 
+@dataclass(frozen=True, slots=True)
+class Breakdown(Result):
+    """How a hand's points were made: ``(difference + bonus) x multiplier``."""
+
+    difference: int
+    bonus: int
+    multiplier: int
+
+
+@dataclass(frozen=True, slots=True)
+class Score(Result):
+    """The score of a showdown (:func:`score_hand`); ``winner`` is ``None`` for a tie."""
+
+    outcome: Outcome
+    winner: Side | None
+    points: int
+    breakdown: Breakdown
+
+
+@dataclass(frozen=True, slots=True)
+class KnockerHand(Result):
+    """The knocker's cards as laid out: melds, deadwood cards and deadwood count."""
+
+    cards: tuple[str, ...]
+    melds: tuple[tuple[str, ...], ...]
+    deadwood_cards: tuple[str, ...]
+    deadwood: int
+
+
+@dataclass(frozen=True, slots=True)
+class Layoff(Result):
+    """A defender's card laid off on one of the knocker's melds."""
+
+    card: str
+    meld: tuple[str, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class DefenderHand(Result):
+    """The defender's cards: own melds, layoffs, what is left, and the optimal deadwood."""
+
+    cards: tuple[str, ...]
+    melds: tuple[tuple[str, ...], ...]
+    layoffs: tuple[Layoff, ...]
+    deadwood_cards: tuple[str, ...]
+    deadwood: int
+    best_deadwood: int
+
+
+@dataclass(frozen=True, slots=True)
+class KnockResult(Result):
+    """A verified and scored knock (:func:`verify_knock`); ``winner`` ``None`` for a tie."""
+
+    outcome: Outcome
+    winner: Side | None
+    points: int
+    knocker: KnockerHand
+    defender: DefenderHand
+    breakdown: Breakdown
+
+
 def over_limit(dead: int, limit: int, rules: Rules, upcard: Card | None) -> tuple[str, dict]:
     """Why a knock with ``dead`` deadwood is illegal: the message and its params.
 
@@ -287,7 +350,7 @@ def verify_knock(
     knocker_melds: Iterable | None = None,
     defender_melds: Iterable | None = None,
     layoffs: Iterable | None = None,
-) -> dict:
+) -> KnockResult:
     """Check a knock and score the hand (see the module docs for the choices).
 
     ``knocker`` is 10 cards (11 for big gin), ``defender`` 10; ``upcard`` is
@@ -364,51 +427,71 @@ def verify_knock(
         defender_melds_out, defender_deadwood_cards = mask_arrangements(left)[0]
 
     score = score_hand(dead, defender_dead, rules, big_gin=big, multiplier=multiplier)
-    knocker_out = arrangement_dict(melds, hand & ~sum(melds))
-    defender_out = arrangement_dict(defender_melds_out, defender_deadwood_cards)
-    return {
-        "outcome": score["outcome"],
-        "winner": score["winner"],
-        "points": score["points"],
-        "knocker": {"cards": mask_codes(hand), **knocker_out},
-        "defender": {
-            "cards": mask_codes(other),
-            "melds": defender_out["melds"],
-            "layoffs": [{"card": DECK[bit.bit_length() - 1].code, "meld": mask_codes(meld)}
-                        for bit, meld in laid_pairs],
-            "deadwood_cards": defender_out["deadwood_cards"],
-            "deadwood": defender_out["deadwood"],
-            "best_deadwood": best,
-        },
-        "breakdown": score["breakdown"],
-    }
+    knocker_melds_out, knocker_deadwood_cards, knocker_dead = _arrangement(
+        melds, hand & ~sum(melds))
+    shown_melds, shown_deadwood_cards, shown_dead = _arrangement(
+        defender_melds_out, defender_deadwood_cards)
+    return KnockResult(
+        outcome=score.outcome,
+        winner=score.winner,
+        points=score.points,
+        knocker=KnockerHand(cards=tuple(mask_codes(hand)), melds=knocker_melds_out,
+                            deadwood_cards=knocker_deadwood_cards, deadwood=knocker_dead),
+        defender=DefenderHand(
+            cards=tuple(mask_codes(other)),
+            melds=shown_melds,
+            layoffs=tuple(Layoff(card=DECK[bit.bit_length() - 1].code,
+                                 meld=tuple(mask_codes(meld))) for bit, meld in laid_pairs),
+            deadwood_cards=shown_deadwood_cards,
+            deadwood=shown_dead,
+            best_deadwood=best,
+        ),
+        breakdown=score.breakdown,
+    )
+
+
+def _arrangement(melds: Iterable[int], dead: int
+                 ) -> tuple[tuple[tuple[str, ...], ...], tuple[str, ...], int]:
+    """An arrangement as a result holds it: (melds in display order, deadwood cards, count)."""
+    shown = arrangement_dict(melds, dead)
+    return (tuple(tuple(meld) for meld in shown["melds"]), tuple(shown["deadwood_cards"]),
+            shown["deadwood"])
 
 
 def score_hand(knocker_deadwood: int, defender_deadwood: int, rules: Rules, *,
-               big_gin: bool = False, multiplier: int = 1) -> dict:
+               big_gin: bool = False, multiplier: int = 1) -> Score:
     """The score of a showdown from the two deadwood counts (RULES.md section 6).
 
     Big gin when ``big_gin``, gin when the knocker has 0 (never undercut), a
     knock when K < D, else an undercut (a tie included, unless ``tie`` is
     ``no_score``: then a tie is outcome ``tie``, winner ``None``, 0 points);
-    ``multiplier`` is 2 for an Oklahoma spade upcard. Returns ``{"outcome",
-    "winner", "points", "breakdown": {"difference", "bonus", "multiplier"}}``;
+    ``multiplier`` is 2 for an Oklahoma spade upcard. Returns a :class:`Score`;
     the counts are taken as given (callers check them).
+
+    >>> score_hand(3, 12, Rules.preset("standard")).to_dict()
+    {'outcome': 'knock', 'winner': 'knocker', 'points': 9, 'breakdown': {'difference': 9, \
+'bonus': 0, 'multiplier': 1}}
+    >>> score_hand(6, 6, Rules.preset("openspiel")).winner is None
+    True
     """
     k, d = knocker_deadwood, defender_deadwood
     if not big_gin and k and k == d and rules.tie == "no_score":
-        return {"outcome": "tie", "winner": None, "points": 0,
-                "breakdown": {"difference": 0, "bonus": 0, "multiplier": multiplier}}
-    if big_gin:
-        outcome, winner, difference, bonus = "big_gin", "knocker", d, rules.big_gin_bonus
+        return Score(outcome=Outcome.TIE, winner=None, points=0,
+                     breakdown=Breakdown(difference=0, bonus=0, multiplier=multiplier))
+    outcome: Outcome
+    if big_gin:  # callers refuse big gin when big_gin_bonus is null
+        outcome, winner, difference, bonus = (Outcome.BIG_GIN, Side.KNOCKER, d,
+                                              rules.big_gin_bonus or 0)
     elif k == 0:
-        outcome, winner, difference, bonus = "gin", "knocker", d, rules.gin_bonus
+        outcome, winner, difference, bonus = Outcome.GIN, Side.KNOCKER, d, rules.gin_bonus
     elif k < d:
-        outcome, winner, difference, bonus = "knock", "knocker", d - k, 0
+        outcome, winner, difference, bonus = Outcome.KNOCK, Side.KNOCKER, d - k, 0
     else:
-        outcome, winner, difference, bonus = "undercut", "defender", k - d, rules.undercut_bonus
-    return {"outcome": outcome, "winner": winner, "points": (difference + bonus) * multiplier,
-            "breakdown": {"difference": difference, "bonus": bonus, "multiplier": multiplier}}
+        outcome, winner, difference, bonus = (Outcome.UNDERCUT, Side.DEFENDER, k - d,
+                                              rules.undercut_bonus)
+    return Score(outcome=outcome, winner=winner, points=(difference + bonus) * multiplier,
+                 breakdown=Breakdown(difference=difference, bonus=bonus,
+                                     multiplier=multiplier))
 
 
 def _choose_knocker_melds(hand: int, other: int, limit: int, rules: Rules,

@@ -46,10 +46,11 @@ from __future__ import annotations
 
 import json
 from collections.abc import Iterator, Mapping, Sequence
+from dataclasses import dataclass
 from typing import Any
 
 from .cards import parse_card, parse_cards
-from .engine import DISCARD, DRAW, SHOWDOWN, UPCARD_OFFER, Deal, deal_cards
+from .engine import DISCARD, DRAW, SHOWDOWN, UPCARD_OFFER, Deal, DealResult, deal_cards
 from .errors import (
     CardError,
     IllegalRecordError,
@@ -58,8 +59,9 @@ from .errors import (
     RuleError,
     ScorekeeperError,
 )
+from .results import Result, field_values
 from .rules import PRESETS, Rules
-from .sheet import score_sheet
+from .sheet import AnySheet, Entry, score_sheet
 
 DEAL_FORMAT = "gin-rummy-deal/1"
 MATCH_FORMAT = "gin-rummy-match/1"
@@ -73,13 +75,37 @@ _MATCH_DEAL_KEYS = tuple(k for k in _DEAL_KEYS if k not in ("rules", "players"))
 _MATCH_KEYS = ("format", "rules", "players", "deals", *_NOTE_KEYS)
 
 
+# --------------------------------------------------------------------------- results
+
+
+@dataclass(frozen=True, slots=True)
+class ReplayedDeal(DealResult):
+    """A replayed deal: the :class:`~scorekeeper.engine.DealResult` and the players' names."""
+
+    players: tuple[str, ...]
+
+    @classmethod
+    def of(cls, result: DealResult, players: Sequence[str]) -> ReplayedDeal:
+        """``result`` with the names of the players."""
+        return cls(**field_values(result), players=tuple(players))
+
+
+@dataclass(frozen=True, slots=True)
+class ReplayedMatch(Result):
+    """A replayed match: each deal's result and the match's score sheet."""
+
+    deals: tuple[ReplayedDeal, ...]
+    sheet: AnySheet
+
+
 # --------------------------------------------------------------------------- public API
 
 
-def replay(record: Mapping[str, Any] | str | bytes) -> dict:
+def replay(record: Mapping[str, Any] | str | bytes) -> ReplayedDeal | ReplayedMatch:
     """Replay a deal or match record (a dict, or its JSON text), checking everything.
 
-    A deal gives the :func:`~scorekeeper.knock.verify_knock` result plus
+    A deal gives a :class:`ReplayedDeal`: the
+    :func:`~scorekeeper.knock.verify_knock` result plus
     ``void``, ``knocker_player``, ``winner_player`` (indexes into
     ``players``, ``None`` when void), ``next_dealer``, ``stock_left`` and
     ``players``, ``dealer``, ``upcard``, ``knock_limit``, ``discard``,
@@ -106,20 +132,20 @@ def replay(record: Mapping[str, Any] | str | bytes) -> dict:
                              code="bad_format", params={"format": kind}, field="format")
 
 
-def replay_deal(record: Mapping[str, Any]) -> dict:
+def replay_deal(record: Mapping[str, Any]) -> ReplayedDeal:
     """Replay one deal record (see :func:`replay`)."""
     deal, actions, showdown = load_deal(record)
     return _play(deal, actions, showdown)
 
 
-def replay_match(record: Mapping[str, Any]) -> dict:
+def replay_match(record: Mapping[str, Any]) -> ReplayedMatch:
     """Replay a match record: every deal, the dealer rotation and the score sheet."""
     rules, names = _header(record, MATCH_FORMAT, _MATCH_KEYS, "a match record")
     deals = record.get("deals")
     if not isinstance(deals, list):
         raise InvalidRecordError("deals must be a list of deal records", field="deals")
-    results: list[dict] = []
-    entries: list[dict] = []
+    results: list[ReplayedDeal] = []
+    entries: list[dict[str, Any]] = []
     for index, item in enumerate(deals):
         try:
             deal, actions, showdown = load_deal(item, rules=rules, players=names)
@@ -131,13 +157,13 @@ def replay_match(record: Mapping[str, Any]) -> dict:
             raise RecordError.restating(error, text, step=error.step, deal=index,
                                         field=error.field) from error
         results.append(result)
-        entries.append(deal_entry(result))
-    first = results[0]["dealer"] if results else 0
+        entries.append(deal_entry(result).to_dict())
+    first = results[0].dealer if results else 0
     try:
         sheet = score_sheet(entries, players=names, rules=rules, dealer=first)
     except RuleError as error:
         raise _sheet_error(entries, names, rules, first, error) from error
-    return {"deals": results, "sheet": sheet}
+    return ReplayedMatch(deals=tuple(results), sheet=sheet)
 
 
 def match_deals(record: Mapping[str, Any]) -> tuple[tuple[str, ...], list[tuple[Deal, list,
@@ -152,17 +178,17 @@ def match_deals(record: Mapping[str, Any]) -> tuple[tuple[str, ...], list[tuple[
     return names, [load_deal(item, rules=rules, players=names) for item in record["deals"]]
 
 
-def deal_entry(result: Mapping[str, Any]) -> dict:
+def deal_entry(result: DealResult) -> Entry:
     """The :func:`~scorekeeper.sheet.score_sheet` entry of a played deal's result.
 
     A void deal, and a tied knock that scores nothing (``tie: no_score``), is
     a void entry: nobody scores, no box, the same dealer deals again.
     """
-    if result["void"] or result["winner_player"] is None:
-        return {"void": True}
-    winner = result["winner_player"]
-    return {"winner": winner, "loser": 1 - winner, "points": result["points"],
-            "outcome": result["outcome"]}
+    winner = result.winner_player
+    if result.void or winner is None:
+        return Entry(void=True)
+    return Entry(winner=winner, loser=1 - winner, points=result.points,
+                 outcome=result.outcome)
 
 
 def load_deal(record: Any, *, rules: Rules | None = None,
@@ -359,11 +385,12 @@ def play_steps(deal: Deal, actions: list, showdown: Mapping | None = None
                                  field="actions")
 
 
-def _play(deal: Deal, actions: list, showdown: Mapping | None) -> dict:
+def _play(deal: Deal, actions: list, showdown: Mapping | None) -> ReplayedDeal:
     """Play the whole deal (:func:`play_steps`): its result, with the players."""
     for _ in play_steps(deal, actions, showdown):
         pass
-    return {**deal.result, "players": list(deal.names)}
+    assert deal.result is not None  # play_steps ends the hand or raises
+    return ReplayedDeal.of(deal.result, deal.names)
 
 
 def _expected(deal: Deal) -> str:
@@ -377,16 +404,16 @@ def _expected(deal: Deal) -> str:
     return "the hand is not over"  # pragma: no cover - no other phase is open
 
 
-def _check_rotation(dealer: int, previous: dict, index: int, rules: Rules,
+def _check_rotation(dealer: int, previous: DealResult, index: int, rules: Rules,
                     names: Sequence[str]) -> None:
-    expected = previous["next_dealer"]
+    expected = previous.next_dealer
     if dealer == expected:
         return
     last = index - 1
-    if previous["void"]:
+    if previous.void or previous.winner_player is None:
         why = f"deal {last} was void, so the same dealer deals again"
     else:
-        winner = names[previous["winner_player"]]
+        winner = names[previous.winner_player]
         why = {"winner": f"{winner} won deal {last} and the winner deals",
                "loser": f"{winner} won deal {last} and the loser deals",
                "alternate": "the deal alternates"}[rules.next_dealer]

@@ -10,7 +10,12 @@ doubled by an Oklahoma spade upcard), which the verifier or the engine
 computes.
 
 :func:`score_sheet` is a pure function from a list of hand entries to a
-JSON-ready dict; :func:`next_dealer` is the dealer rotation on its own.
+typed sheet (:class:`Sheet`, :class:`HollywoodSheet` or
+:class:`PartnershipSheet`, each a frozen :class:`~scorekeeper.results.Result`
+whose ``to_dict()`` is the JSON sheet); :func:`next_dealer` is the dealer
+rotation on its own. :class:`Entry` is a hand entry as a result (what
+:func:`~scorekeeper.records.deal_entry` gives); its ``to_dict()`` is the
+entry to pass in.
 
 Hand entries
 ------------
@@ -55,9 +60,9 @@ hand the same dealer deals again. Each player keeps an own total and boxes;
 the first to reach the target wins the game and gets the game bonus;
 everybody gets the box bonus for each hand won. The game is a shutout only
 if neither loser won a hand. Each loser settles with the winner on their own
-difference (``winner final - loser final``): ``result["loser"]`` is ``None``,
-``result["losers"]`` lists both, ``result["net"]`` is the sum of the two
-differences and ``result["settlement"]`` (with a stake) a list of two
+difference (``winner final - loser final``): ``result.loser`` is ``None``,
+``result.losers`` lists both, ``result.net`` is the sum of the two
+differences and ``result.settlement`` (with a stake) a list of two
 payments.
 
 Four players (partnerships)
@@ -88,13 +93,15 @@ from __future__ import annotations
 
 import math
 from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
 from decimal import ROUND_HALF_UP, Decimal
 from typing import Any
 
 from .errors import InvalidValueError, RuleViolation
+from .results import Outcome, Result, field_values
 from .rules import Rules, is_whole_number
 
-OUTCOMES = ("knock", "gin", "big_gin", "undercut")
+OUTCOMES = tuple(outcome for outcome in Outcome if outcome != Outcome.TIE)
 """The ``outcome`` values a hand entry may carry."""
 
 TEAMS = ((0, 2), (1, 3))
@@ -102,6 +109,228 @@ TEAMS = ((0, 2), (1, 3))
 
 COLUMNS = 3
 """The number of games scored at once with Hollywood scoring."""
+
+
+# --------------------------------------------------------------------------- results
+
+
+@dataclass(frozen=True, slots=True)
+class Entry(Result):
+    """A two-player hand entry: a win (``winner``, ``loser``, ``points``, ``outcome``) or void.
+
+    ``to_dict()`` is the entry as :func:`score_sheet` takes it:
+    ``{"void": true}`` for a void hand, else the four keys of a win.
+    """
+
+    winner: int | None = None
+    loser: int | None = None
+    points: int = 0
+    outcome: Outcome | None = None
+    void: bool = False
+
+    def to_dict(self) -> dict[str, Any]:
+        """``{"void": True}``, or ``{"winner", "loser", "points", "outcome"}``."""
+        if self.void:
+            return {"void": True}
+        return {"winner": self.winner, "loser": self.loser, "points": self.points,
+                "outcome": None if self.outcome is None else self.outcome.value}
+
+
+@dataclass(frozen=True, slots=True)
+class Payment(Result):
+    """A settlement: ``payer`` pays ``payee`` ``amount`` (rounded half up to cents)."""
+
+    payer: int
+    payee: int
+    amount: float
+
+
+@dataclass(frozen=True, slots=True)
+class GameResult(Result):
+    """The end of one game (see :func:`score_sheet`); sides are players or teams."""
+
+    winner: int
+    loser: int | None
+    losers: tuple[int, ...]
+    totals: tuple[int, ...]
+    game_bonus: int
+    box_bonus: tuple[int, ...]
+    shutout: bool
+    final: tuple[int, ...]
+    net: int
+    nets: tuple[int, ...]
+    stake: float | None
+    settlement: Payment | tuple[Payment, ...] | None
+
+
+@dataclass(frozen=True, slots=True)
+class HollywoodResult(Result):
+    """The end of a Hollywood match (all three columns closed); a tie has no winner."""
+
+    winner: int | None
+    loser: int | None
+    losers: tuple[int, ...]
+    totals: tuple[int, ...]
+    game_bonuses: tuple[int, ...]
+    box_bonus: tuple[int, ...]
+    shutouts: tuple[bool, ...]
+    column_winners: tuple[int, ...]
+    final: tuple[int, ...]
+    net: int
+    nets: tuple[int, ...]
+    stake: float | None
+    settlement: Payment | None
+
+
+@dataclass(frozen=True, slots=True)
+class HandBase(Result):
+    """The start of every hand record: its number, its dealer and its score."""
+
+    n: int
+    dealer: int
+    void: bool
+    winner: int | None
+    loser: int | None
+    outcome: Outcome | None
+    points: int
+
+
+@dataclass(frozen=True, slots=True)
+class HandRecord(HandBase):
+    """A hand of a two-player game: the running totals after it."""
+
+    totals: tuple[int, ...]
+    game_over_after: bool
+
+
+@dataclass(frozen=True, slots=True)
+class ThreePlayerHandRecord(HandRecord):
+    """A hand of a three-player game: also who sat out (the dealer)."""
+
+    sits_out: int
+
+
+@dataclass(frozen=True, slots=True)
+class HollywoodHandRecord(HandBase):
+    """A Hollywood hand: the columns it went into, opened and closed."""
+
+    columns: tuple[int, ...]
+    opened: int | None
+    closed: tuple[int, ...]
+    totals: tuple[int, ...]
+    column_totals: tuple[tuple[int, ...], ...]
+    game_over_after: bool
+
+
+@dataclass(frozen=True, slots=True)
+class GameSeat(Result):
+    """One of the two games of a four-player deal: its players and its dealer."""
+
+    game: int
+    players: tuple[int, ...]
+    dealer: int
+
+
+@dataclass(frozen=True, slots=True)
+class GameRecord(GameSeat):
+    """One game of a four-player deal, scored."""
+
+    void: bool
+    winner: int | None
+    loser: int | None
+    outcome: Outcome | None
+    points: int
+
+
+@dataclass(frozen=True, slots=True)
+class PartnershipHandRecord(Result):
+    """A four-player deal: its two games and what the teams scored."""
+
+    n: int
+    dealer: int
+    dealer_team: int
+    void: bool
+    winner: int | None
+    loser: int | None
+    outcome: Outcome | None
+    points: int
+    team_points: tuple[int, ...]
+    games: tuple[GameRecord, ...]
+    totals: tuple[int, ...]
+    game_over_after: bool
+
+
+@dataclass(frozen=True, slots=True)
+class Column(Result):
+    """A Hollywood column: a game of its own."""
+
+    game: int
+    totals: tuple[int, ...]
+    boxes: tuple[int, ...]
+    opened: tuple[bool, ...]
+    over: bool
+    result: GameResult | None
+    needed: tuple[int, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class SheetHead(Result):
+    """What every sheet starts with: players, every rule option, the scoring and the stake."""
+
+    players: tuple[str, ...]
+    rules: Mapping[str, Any]
+    scoring: str
+    stake: float | None
+
+
+@dataclass(frozen=True, slots=True)
+class Sheet(SheetHead):
+    """A two- or three-player sheet (single scoring)."""
+
+    hands: tuple[HandRecord, ...]
+    totals: tuple[int, ...]
+    boxes: tuple[int, ...]
+    needed: tuple[int, ...]
+    next_dealer: int
+    over: bool
+    result: GameResult | None
+
+
+@dataclass(frozen=True, slots=True)
+class HollywoodSheet(SheetHead):
+    """A Hollywood sheet: three columns scored at once."""
+
+    hands: tuple[HollywoodHandRecord, ...]
+    columns: tuple[Column, ...]
+    opened: tuple[tuple[int, ...], ...]
+    totals: tuple[int, ...]
+    boxes: tuple[int, ...]
+    needed: tuple[int, ...]
+    next_dealer: int
+    over: bool
+    result: HollywoodResult | None
+
+
+@dataclass(frozen=True, slots=True)
+class PartnershipSheet(SheetHead):
+    """A four-player sheet: totals and the result per team."""
+
+    teams: tuple[tuple[int, ...], ...]
+    hands: tuple[PartnershipHandRecord, ...]
+    totals: tuple[int, ...]
+    boxes: tuple[int, ...]
+    needed: tuple[int, ...]
+    next_dealer: int
+    next_games: tuple[GameSeat, ...]
+    over: bool
+    result: GameResult | None
+
+
+AnySheet = Sheet | HollywoodSheet | PartnershipSheet
+"""What :func:`score_sheet` returns."""
+
+AnyHandRecord = HandRecord | HollywoodHandRecord | PartnershipHandRecord
+"""A hand record of any sheet (each has ``n``, ``dealer``, ``points`` and ``totals``)."""
 
 
 # --------------------------------------------------------------------------- public API
@@ -166,7 +395,7 @@ def score_sheet(
     rules: Rules | Mapping[str, Any] | str | None = None,
     dealer: int = 0,
     stake: float | None = None,
-) -> dict[str, Any]:
+) -> AnySheet:
     """Score a game (or a Hollywood match) from its hand entries.
 
     ``players`` is a list of 2, 3 or 4 distinct names; ``rules`` a
@@ -176,7 +405,9 @@ def score_sheet(
     An entry after the game is over raises ``RuleError("the game is over
     after hand N ...")``.
 
-    The result (two players, single scoring)::
+    The result is typed (:class:`Sheet`, :class:`HollywoodSheet` or
+    :class:`PartnershipSheet`); its ``to_dict()`` (two players, single
+    scoring)::
 
         {"players", "rules": rules.to_dict(), "scoring", "stake",
          "hands": [{"n", "dealer", "void", "winner", "loser", "outcome",
@@ -192,7 +423,7 @@ def score_sheet(
     ``settlement`` ``None`` or ``{"payer", "payee", "amount"}``.
 
     Three players: the same shape, hand records add ``sits_out`` (the
-    dealer) and ``result["settlement"]`` is ``None`` or a list of two
+    dealer) and ``result.settlement`` is ``None`` or a list of two
     payments. Four players: totals etc. per team, plus ``teams``,
     ``next_games``, and per hand ``dealer_team``, ``games`` (each with
     ``game``, ``players``, ``dealer``, ``void``, ``winner``, ``loser``,
@@ -232,28 +463,29 @@ def score_sheet(
     if rules.scoring == "hollywood" and count != 2:
         raise RuleViolation("Hollywood scoring is for two players only",
                             code="hollywood_two_players", option="scoring")
-    head = {"players": names, "rules": rules.to_dict(), "scoring": rules.scoring,
+    head = {"players": tuple(names), "rules": rules.to_dict(), "scoring": rules.scoring,
             "stake": stake}
     if count == 4:
-        return head | _score_partnership(hands, names, rules, dealer, stake)
+        return _score_partnership(hands, names, rules, dealer, stake, head)
     if rules.scoring == "hollywood":
-        return head | _score_hollywood(hands, names, rules, dealer, stake)
-    return head | _score_single(hands, names, rules, dealer, stake)
+        return _score_hollywood(hands, names, rules, dealer, stake, head)
+    return _score_single(hands, names, rules, dealer, stake, head)
 
 
 # --------------------------------------------------------------------------- scoring
 
 
-def _score_single(hands, names, rules, dealer, stake):
+def _score_single(hands: Sequence[Any], names: list[str], rules: Rules, dealer: int,
+                  stake: float | None, head: dict[str, Any]) -> Sheet:
     count = len(names)
     totals = [0] * count
     boxes = [0] * count
-    records = []
-    result = None
+    records: list[HandRecord] = []
+    result: GameResult | None = None
     ended = None
     for n, entry in enumerate(hands, 1):
-        if ended is not None:
-            who = names[result["winner"]]
+        if result is not None:
+            who = names[result.winner]
             raise RuleViolation(
                 f"the game is over after hand {ended} ({who} reached the target of"
                 f" {rules.target}); hand {n} cannot be entered",
@@ -261,29 +493,32 @@ def _score_single(hands, names, rules, dealer, stake):
         seats = (0, 1) if count == 2 else tuple(p for p in range(3) if p != dealer)
         hand = _parse_hand(entry, f"hand {n}", rules, names, seats,
                            need_loser=count == 3, sitting_out=dealer if count == 3 else None)
-        if not hand["void"]:
-            totals[hand["winner"]] += hand["points"]
-            boxes[hand["winner"]] += 1
+        winner = hand.winner
+        if winner is not None:
+            totals[winner] += hand.points
+            boxes[winner] += 1
         over = max(totals) >= rules.target
-        record = {"n": n, "dealer": dealer, **hand, "totals": list(totals),
+        record = {"n": n, "dealer": dealer, **field_values(hand), "totals": tuple(totals),
                   "game_over_after": over}
-        if count == 3:
-            record["sits_out"] = dealer
-        records.append(record)
-        if over:
+        records.append(ThreePlayerHandRecord(**record, sits_out=dealer) if count == 3
+                       else HandRecord(**record))
+        if over and winner is not None:
             ended = n
-            result = _result(rules, totals, boxes, hand["winner"], stake)
-        dealer = next_dealer(rules, dealer, hand["winner"], hand["void"], players=count)
-    return {"hands": records, "totals": totals, "boxes": boxes,
-            "needed": _needed(rules, totals), "next_dealer": dealer,
-            "over": result is not None, "result": result}
+            result = _result(rules, totals, boxes, winner, stake)
+        dealer = next_dealer(rules, dealer, winner, hand.void, players=count)
+    return Sheet(**head, hands=tuple(records), totals=tuple(totals), boxes=tuple(boxes),
+                 needed=_needed(rules, totals), next_dealer=dealer, over=result is not None,
+                 result=result)
 
 
-def _score_hollywood(hands, names, rules, dealer, stake):
-    columns = [{"game": c + 1, "totals": [0, 0], "boxes": [0, 0], "opened": [False, False],
-                "over": False, "result": None} for c in range(COLUMNS)]
+def _score_hollywood(hands: Sequence[Any], names: list[str], rules: Rules, dealer: int,
+                     stake: float | None, head: dict[str, Any]) -> HollywoodSheet:
+    totals = [[0, 0] for _ in range(COLUMNS)]
+    col_boxes = [[0, 0] for _ in range(COLUMNS)]
+    opened_by = [[False, False] for _ in range(COLUMNS)]
+    results: list[GameResult | None] = [None] * COLUMNS
     boxes = [0, 0]
-    records = []
+    records: list[HollywoodHandRecord] = []
     ended = None
     for n, entry in enumerate(hands, 1):
         if ended is not None:
@@ -292,54 +527,59 @@ def _score_hollywood(hands, names, rules, dealer, stake):
                 f" closed); hand {n} cannot be entered",
                 code="game_over", params={"after": ended, "hand": n}, option="hands")
         hand = _parse_hand(entry, f"hand {n}", rules, names, (0, 1))
-        entered, opened, closed = [], None, []
-        winner = hand["winner"]
-        if not hand["void"]:
+        entered: list[int] = []
+        opened = None
+        closed: list[int] = []
+        winner = hand.winner
+        if winner is not None:
             boxes[winner] += 1
-            opened = next((c for c, col in enumerate(columns)
-                           if not col["over"] and not col["opened"][winner]), None)
+            opened = next((c for c in range(COLUMNS)
+                           if results[c] is None and not opened_by[c][winner]), None)
             if opened is not None:
-                columns[opened]["opened"][winner] = True
-            entered = [c for c, col in enumerate(columns)
-                       if not col["over"] and col["opened"][winner]]
+                opened_by[opened][winner] = True
+            entered = [c for c in range(COLUMNS) if results[c] is None and opened_by[c][winner]]
             for c in entered:
-                col = columns[c]
-                col["totals"][winner] += hand["points"]
-                col["boxes"][winner] += 1
-                if col["totals"][winner] >= rules.target:
-                    col["over"] = True
-                    col["result"] = _result(rules, col["totals"], col["boxes"], winner, stake)
+                totals[c][winner] += hand.points
+                col_boxes[c][winner] += 1
+                if totals[c][winner] >= rules.target:
+                    results[c] = _result(rules, totals[c], col_boxes[c], winner, stake)
                     closed.append(c)
-        over = all(col["over"] for col in columns)
-        records.append({"n": n, "dealer": dealer, **hand, "columns": entered, "opened": opened,
-                        "closed": closed, "totals": _sum_columns(columns, "totals"),
-                        "column_totals": [list(col["totals"]) for col in columns],
-                        "game_over_after": over})
+        over = all(r is not None for r in results)
+        records.append(HollywoodHandRecord(
+            n=n, dealer=dealer, **field_values(hand), columns=tuple(entered), opened=opened,
+            closed=tuple(closed), totals=_sum_rows(totals),
+            column_totals=tuple(tuple(row) for row in totals), game_over_after=over))
         if over:
             ended = n
-        dealer = next_dealer(rules, dealer, winner, hand["void"])
-    for col in columns:
-        col["needed"] = [0, 0] if col["over"] else _needed(rules, col["totals"])
-    open_needs = [col["needed"] for col in columns if not col["over"]]
-    needed = [min(need[p] for need in open_needs) for p in (0, 1)] if open_needs else [0, 0]
-    result = _match_result(columns, stake) if ended is not None else None
-    return {"hands": records, "columns": columns,
-            "opened": [[c for c, col in enumerate(columns) if col["opened"][p]] for p in (0, 1)],
-            "totals": _sum_columns(columns, "totals"), "boxes": boxes, "needed": needed,
-            "next_dealer": dealer, "over": result is not None, "result": result}
+        dealer = next_dealer(rules, dealer, winner, hand.void)
+    columns = tuple(Column(
+        game=c + 1, totals=tuple(totals[c]), boxes=tuple(col_boxes[c]),
+        opened=tuple(opened_by[c]), over=results[c] is not None, result=results[c],
+        needed=(0, 0) if results[c] is not None else _needed(rules, totals[c]))
+        for c in range(COLUMNS))
+    open_needs = [col.needed for col in columns if not col.over]
+    needed = tuple(min(need[p] for need in open_needs) for p in (0, 1)) if open_needs else (0, 0)
+    finished = [r for r in results if r is not None]
+    result = _match_result(finished, stake) if ended is not None else None
+    return HollywoodSheet(
+        **head, hands=tuple(records), columns=columns,
+        opened=tuple(tuple(c for c in range(COLUMNS) if opened_by[c][p]) for p in (0, 1)),
+        totals=_sum_rows(totals), boxes=tuple(boxes), needed=needed, next_dealer=dealer,
+        over=result is not None, result=result)
 
 
-def _score_partnership(hands, names, rules, dealer, stake):
+def _score_partnership(hands: Sequence[Any], names: list[str], rules: Rules, dealer: int,
+                       stake: float | None, head: dict[str, Any]) -> PartnershipSheet:
     team_of = _team_of()
     deal_team = team_of[dealer]
     totals = [0, 0]
     boxes = [0, 0]
-    records = []
-    result = None
+    records: list[PartnershipHandRecord] = []
+    result: GameResult | None = None
     ended = None
     for n, entry in enumerate(hands, 1):
-        if ended is not None:
-            who = " and ".join(names[p] for p in TEAMS[result["winner"]])
+        if result is not None:
+            who = " and ".join(names[p] for p in TEAMS[result.winner])
             raise RuleViolation(
                 f"the game is over after hand {ended} ({who} reached the target of"
                 f" {rules.target}); hand {n} cannot be entered",
@@ -348,32 +588,33 @@ def _score_partnership(hands, names, rules, dealer, stake):
         parsed = _parse_deal(entry, n, rules, names, games)
         team_points = [0, 0]
         for game in parsed:
-            if not game["void"]:
-                team_points[team_of[game["winner"]]] += game["points"]
+            if game.winner is not None:
+                team_points[team_of[game.winner]] += game.points
         diff = team_points[0] - team_points[1]
         scorer = None if diff == 0 else (0 if diff > 0 else 1)
         if scorer is not None:
             totals[scorer] += abs(diff)
             boxes[scorer] += 1
         over = max(totals) >= rules.target
-        records.append({
-            "n": n, "dealer": games[0]["dealer"], "dealer_team": deal_team,
-            "void": all(game["void"] for game in parsed),
-            "winner": scorer, "loser": None if scorer is None else 1 - scorer,
-            "outcome": None, "points": abs(diff), "team_points": team_points,
-            "games": parsed, "totals": list(totals), "game_over_after": over})
-        if over:
+        records.append(PartnershipHandRecord(
+            n=n, dealer=games[0].dealer, dealer_team=deal_team,
+            void=all(game.void for game in parsed),
+            winner=scorer, loser=None if scorer is None else 1 - scorer,
+            outcome=None, points=abs(diff), team_points=tuple(team_points),
+            games=parsed, totals=tuple(totals), game_over_after=over))
+        if over and scorer is not None:
             ended = n
             result = _result(rules, totals, boxes, scorer, stake)
         deal_team = next_dealer(rules, deal_team, scorer, False, players=4)
     upcoming = _deal_games(len(records), deal_team)
-    return {"teams": [list(team) for team in TEAMS], "hands": records, "totals": totals,
-            "boxes": boxes, "needed": _needed(rules, totals),
-            "next_dealer": upcoming[0]["dealer"], "next_games": upcoming,
-            "over": result is not None, "result": result}
+    return PartnershipSheet(
+        **head, teams=TEAMS, hands=tuple(records), totals=tuple(totals), boxes=tuple(boxes),
+        needed=_needed(rules, totals), next_dealer=upcoming[0].dealer, next_games=upcoming,
+        over=result is not None, result=result)
 
 
-def _result(rules, totals, boxes, winner, stake):
+def _result(rules: Rules, totals: Sequence[int], boxes: Sequence[int], winner: int,
+            stake: float | None) -> GameResult:
     """The end of a game won by side ``winner``: bonuses, finals, net, settlement."""
     sides = len(totals)
     losers = [p for p in range(sides) if p != winner]
@@ -389,56 +630,57 @@ def _result(rules, totals, boxes, winner, stake):
     differences = {p: final[winner] - final[p] for p in losers}
     nets = [-differences.get(p, 0) for p in range(sides)]
     nets[winner] = sum(differences.values())
-    settlement = None
+    settlement: Payment | tuple[Payment, ...] | None = None
     if stake is not None:
-        payments = [_payment(winner, p, differences[p], stake) for p in losers]
+        payments = tuple(_payment(winner, p, differences[p], stake) for p in losers)
         settlement = payments[0] if sides == 2 else payments
-    return {"winner": winner, "loser": losers[0] if sides == 2 else None, "losers": losers,
-            "totals": list(totals), "game_bonus": game_bonus, "box_bonus": box_bonus,
-            "shutout": shutout, "final": final, "net": nets[winner], "nets": nets,
-            "stake": stake, "settlement": settlement}
+    return GameResult(
+        winner=winner, loser=losers[0] if sides == 2 else None, losers=tuple(losers),
+        totals=tuple(totals), game_bonus=game_bonus, box_bonus=tuple(box_bonus),
+        shutout=shutout, final=tuple(final), net=nets[winner], nets=tuple(nets), stake=stake,
+        settlement=settlement)
 
 
-def _match_result(columns, stake):
-    """The Hollywood match once all three columns are closed."""
-    final = _sum_columns(columns, "final", key="result")
+def _match_result(columns: Sequence[GameResult], stake: float | None) -> HollywoodResult:
+    """The Hollywood match once all three columns are closed (their results given)."""
+    final = _sum_rows([col.final for col in columns])
     winner = None if final[0] == final[1] else (0 if final[0] > final[1] else 1)
     game_bonuses = [0, 0]
     for col in columns:
-        game_bonuses[col["result"]["winner"]] += col["result"]["game_bonus"]
+        game_bonuses[col.winner] += col.game_bonus
     net = abs(final[0] - final[1])
     settlement = None
     if stake is not None and winner is not None:
         settlement = _payment(winner, 1 - winner, net, stake)
-    return {"winner": winner, "loser": None if winner is None else 1 - winner,
-            "losers": [] if winner is None else [1 - winner],
-            "totals": _sum_columns(columns, "totals"), "game_bonuses": game_bonuses,
-            "box_bonus": _sum_columns(columns, "box_bonus", key="result"),
-            "shutouts": [col["result"]["shutout"] for col in columns],
-            "column_winners": [col["result"]["winner"] for col in columns],
-            "final": final, "net": net,
-            "nets": [final[0] - final[1], final[1] - final[0]],
-            "stake": stake, "settlement": settlement}
+    return HollywoodResult(
+        winner=winner, loser=None if winner is None else 1 - winner,
+        losers=() if winner is None else (1 - winner,),
+        totals=_sum_rows([col.totals for col in columns]), game_bonuses=tuple(game_bonuses),
+        box_bonus=_sum_rows([col.box_bonus for col in columns]),
+        shutouts=tuple(col.shutout for col in columns),
+        column_winners=tuple(col.winner for col in columns),
+        final=final, net=net, nets=(final[0] - final[1], final[1] - final[0]),
+        stake=stake, settlement=settlement)
 
 
-def _payment(winner, loser, difference, stake):
+def _payment(winner: int, loser: int, difference: int, stake: float) -> Payment:
     """What ``loser`` pays ``winner`` for a ``difference`` (the other way if negative)."""
     payer, payee = (loser, winner) if difference >= 0 else (winner, loser)
     amount = (Decimal(abs(difference)) * Decimal(str(stake))).quantize(
         Decimal("0.01"), rounding=ROUND_HALF_UP)
-    return {"payer": payer, "payee": payee, "amount": float(amount)}
+    return Payment(payer=payer, payee=payee, amount=float(amount))
 
 
-def _sum_columns(columns, field, key=None):
-    rows = [col[key][field] if key else col[field] for col in columns]
-    return [sum(row[p] for row in rows) for p in (0, 1)]
+def _sum_rows(rows: Sequence[Sequence[int]]) -> tuple[int, int]:
+    """Per player, the sum over the columns' rows."""
+    return (sum(row[0] for row in rows), sum(row[1] for row in rows))
 
 
-def _needed(rules, totals):
-    return [max(0, rules.target - t) for t in totals]
+def _needed(rules: Rules, totals: Sequence[int]) -> tuple[int, ...]:
+    return tuple(max(0, rules.target - t) for t in totals)
 
 
-def _team_of():
+def _team_of() -> list[int]:
     team_of = [0] * 4
     for t, team in enumerate(TEAMS):
         for p in team:
@@ -446,20 +688,19 @@ def _team_of():
     return team_of
 
 
-def _deal_games(index, deal_team):
+def _deal_games(index: int, deal_team: int) -> tuple[GameSeat, ...]:
     """The two games of deal ``index`` (0-based): players and dealer of each."""
     opponents = (1, 3) if index % 2 == 0 else (3, 1)
-    games = []
-    for own, other in zip(TEAMS[0], opponents, strict=True):
-        dealer = own if deal_team == 0 else other
-        games.append({"game": len(games) + 1, "players": [own, other], "dealer": dealer})
-    return games
+    return tuple(GameSeat(game=number, players=(own, other),
+                          dealer=own if deal_team == 0 else other)
+                 for number, (own, other) in enumerate(zip(TEAMS[0], opponents,
+                                                           strict=True), 1))
 
 
 # --------------------------------------------------------------------------- validation
 
 
-def _check_players(players):
+def _check_players(players: Any) -> list[str]:
     if isinstance(players, (str, bytes, Mapping)) or not isinstance(players, Sequence):
         raise InvalidValueError("players must be a list of 2, 3 or 4 names",
                                 code="bad_players", option="players")
@@ -477,7 +718,7 @@ def _check_players(players):
     return names
 
 
-def _check_stake(stake):
+def _check_stake(stake: Any) -> float | None:
     if stake is None:
         return None
     if not isinstance(stake, (int, float)) or isinstance(stake, bool) or not math.isfinite(
@@ -487,7 +728,8 @@ def _check_stake(stake):
     return stake
 
 
-def _parse_deal(entry, n, rules, names, games):
+def _parse_deal(entry: Any, n: int, rules: Rules, names: list[str],
+                games: Sequence[GameSeat]) -> tuple[GameRecord, ...]:
     """The two games of a four-player deal entry, each parsed and annotated."""
     label = f"hand {n}"
     if not isinstance(entry, Mapping):
@@ -504,19 +746,20 @@ def _parse_deal(entry, n, rules, names, games):
     if isinstance(raw, (str, bytes, Mapping)) or not isinstance(raw, Sequence) or len(raw) != 2:
         raise InvalidValueError(f"{label}: games must be a list of two entries, one per game",
                                 code="bad_value", option="games")
-    parsed = []
-    for game, sub in zip(games, raw, strict=True):
-        hand = _parse_hand(sub, f"{label}, game {game['game']}", rules, names,
-                           tuple(game["players"]))
-        parsed.append({**game, **hand})
-    if entry.get("void") is True and not all(g["void"] for g in parsed):
+    parsed = tuple(
+        GameRecord(**field_values(game), **field_values(
+            _parse_hand(sub, f"{label}, game {game.game}", rules, names, game.players)))
+        for game, sub in zip(games, raw, strict=True))
+    if entry.get("void") is True and not all(g.void for g in parsed):
         raise InvalidValueError(f"{label}: a void deal cannot have a game result",
                                 code="bad_value", option="void")
     return parsed
 
 
-def _parse_hand(entry, label, rules, names, seats, need_loser=False, sitting_out=None):
-    """One two-player hand entry: ``{"void", "winner", "loser", "outcome", "points"}``.
+def _parse_hand(entry: Any, label: str, rules: Rules, names: list[str],
+                seats: tuple[int, ...], need_loser: bool = False,
+                sitting_out: int | None = None) -> Entry:
+    """One two-player hand entry, checked, as an :class:`Entry` (the loser filled in).
 
     ``seats`` are the two players of the hand; ``sitting_out`` the three-player dealer.
     """
@@ -538,9 +781,9 @@ def _parse_hand(entry, label, rules, names, seats, need_loser=False, sitting_out
         if entry.get("points") not in (None, 0):
             raise InvalidValueError(f"{label}: a void hand scores no points",
                                     code="bad_value", option="points")
-        return {"void": True, "winner": None, "loser": None, "outcome": None, "points": 0}
+        return Entry(void=True)
 
-    def seat(key):
+    def seat(key: str) -> int:
         if key not in entry or entry[key] is None:
             raise InvalidValueError(f"{label}: {key} is missing",
                                     code="missing_value", option=key)
@@ -598,5 +841,4 @@ def _parse_hand(entry, label, rules, names, seats, need_loser=False, sitting_out
                             code="too_few_points",
                             params={"points": points, "least": least, "outcome": outcome},
                             option="points")
-    return {"void": False, "winner": winner, "loser": loser, "outcome": outcome,
-            "points": points}
+    return Entry(winner=winner, loser=loser, points=points, outcome=Outcome(outcome))

@@ -7,8 +7,13 @@ the round-trip tests check the engine against a second implementation.
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from brute_force import deadwood as least_deadwood
 from brute_force import defender_best, is_meld, value
+
+if TYPE_CHECKING:  # only the type: the scorer reads the result, it runs no scorekeeper code
+    from scorekeeper.engine import DealResult
 
 RANKS = "A23456789TJQK"
 SUITS = "cdhs"
@@ -50,46 +55,46 @@ def draw_and_discard(stock: list[str], first: int, count: int) -> list[str]:
 # --------------------------------------------------------------------------- independent scorer
 
 
-def check_result(result: dict, rules: dict, *, optimal: bool = True) -> None:
+def check_result(result: DealResult, rules: dict, *, optimal: bool = True) -> None:
     """Re-derive a non-void replay result from its cards and the rules (plain dict options).
 
     ``rules`` is the full option dict (``Rules.to_dict()``). With ``optimal``
     (no declared showdown) the defender's deadwood must be the least possible;
     otherwise it must not be less than that.
     """
-    upcard = result["upcard"]
+    upcard = result.upcard
     if rules["oklahoma"]:
         limit = min(0 if rules["ace_upcard"] == "gin_only" else 1, rules["knock_limit"]) \
             if upcard[0] == "A" else min(value(upcard), rules["knock_limit"])
     else:
         limit = rules["knock_limit"]
-    assert result["knock_limit"] == limit
+    assert result.knock_limit == limit
     multiplier = 2 if rules["spade_doubles"] and upcard[1] == "s" else 1
-    knocker, defender = result["knocker"], result["defender"]
-    k_cards = frozenset(knocker["cards"])
-    d_cards = frozenset(defender["cards"])
+    knocker, defender = result.knocker, result.defender
+    k_cards = frozenset(knocker.cards)
+    d_cards = frozenset(defender.cards)
     assert len(d_cards) == 10 and len(k_cards) in (10, 11) and not k_cards & d_cards
-    assert k_cards == frozenset(result["hands"][result["knocker_player"]])
-    k_melds = [frozenset(m) for m in knocker["melds"]]
+    assert k_cards == frozenset(result.hands[result.knocker_player])
+    k_melds = [frozenset(m) for m in knocker.melds]
     assert all(is_meld(m) for m in k_melds)
-    assert sum(len(m) for m in k_melds) + len(knocker["deadwood_cards"]) == len(k_cards)
-    assert frozenset().union(*k_melds, knocker["deadwood_cards"]) == k_cards
-    k = sum(value(c) for c in knocker["deadwood_cards"])
-    assert k == knocker["deadwood"] <= limit
-    d_melds = [frozenset(m) for m in defender["melds"]]
+    assert sum(len(m) for m in k_melds) + len(knocker.deadwood_cards) == len(k_cards)
+    assert frozenset().union(*k_melds, knocker.deadwood_cards) == k_cards
+    k = sum(value(c) for c in knocker.deadwood_cards)
+    assert k == knocker.deadwood <= limit
+    d_melds = [frozenset(m) for m in defender.melds]
     assert all(is_meld(m) for m in d_melds)
-    laid = [x["card"] for x in defender["layoffs"]]
-    parts = [*[c for m in d_melds for c in m], *laid, *defender["deadwood_cards"]]
+    laid = [x.card for x in defender.layoffs]
+    parts = [*[c for m in d_melds for c in m], *laid, *defender.deadwood_cards]
     assert sorted(parts) == sorted(d_cards)
-    d = sum(value(c) for c in defender["deadwood_cards"])
-    assert d == defender["deadwood"]
+    d = sum(value(c) for c in defender.deadwood_cards)
+    assert d == defender.deadwood
     big = len(k_cards) == 11
     if k == 0:
         assert laid == []
         best = least_deadwood(d_cards)
     else:
         for meld in k_melds:
-            extra = {x["card"] for x in defender["layoffs"] if frozenset(x["meld"]) == meld}
+            extra = {x.card for x in defender.layoffs if frozenset(x.meld) == meld}
             assert not extra or is_meld(meld | extra)
         best = defender_best(d_cards, k_melds)
     assert d == best if optimal else d >= best
@@ -101,7 +106,7 @@ def check_result(result: dict, rules: dict, *, optimal: bool = True) -> None:
         outcome, points = "knock", d - k
     else:
         outcome, points = "undercut", k - d + rules["undercut_bonus"]
-    assert result["outcome"] == outcome
-    assert result["points"] == points * multiplier
-    winner = result["knocker_player"] if outcome != "undercut" else 1 - result["knocker_player"]
-    assert result["winner_player"] == winner
+    assert result.outcome == outcome
+    assert result.points == points * multiplier
+    winner = result.knocker_player if outcome != "undercut" else 1 - result.knocker_player
+    assert result.winner_player == winner

@@ -48,7 +48,7 @@ def test_replay_json_lines_with_json_output(runner, tmp_path):
     result = runner.invoke(main, ["replay", "--json", str(path)])
     assert result.exit_code == 0, result.output
     lines = [json.loads(line) for line in result.stdout.splitlines()]
-    assert lines == [replay(r) for r in records]
+    assert lines == [replay(r).to_dict() for r in records]
 
 
 def test_replay_human_summary_for_many_records(runner, tmp_path):
@@ -84,8 +84,8 @@ def test_replay_a_match_record(runner):
     record = simulate_match(1)
     result = runner.invoke(main, ["replay", "-"], input=json.dumps(record))
     assert result.exit_code == 0
-    sheet = replay(record)["sheet"]
-    winner = sheet["players"][sheet["result"]["winner"]]
+    sheet = replay(record).sheet
+    winner = sheet.players[sheet.result.winner]
     assert f"{winner} wins: final" in result.stdout
     assert result.stdout.count("  deal ") == len(record["deals"])
 
@@ -111,7 +111,7 @@ def test_simulate_writes_records_that_replay(runner, tmp_path):
 
     matches = runner.invoke(main, ["simulate", "-n", "1", "--match", "--preset", "hollywood"])
     assert matches.exit_code == 0
-    assert replay(json.loads(matches.stdout))["sheet"]["scoring"] == "hollywood"
+    assert replay(json.loads(matches.stdout)).sheet.scoring == "hollywood"
 
 
 def test_simulate_refuses_unknown_players(runner):

@@ -12,6 +12,7 @@ from engine_kit import cards
 from scorekeeper import Deal, RuleError, deadwood
 from scorekeeper.cards import DECK, parse_cards
 from scorekeeper.engine import parse_action
+from scorekeeper.knock import Layoff
 
 # Ana (player 0) is the non-dealer in every deal below (dealer=1) and acts first.
 JUNK_A = "Ac 5c 9c Kc 2d 6d Td 3h 7h Js"
@@ -154,7 +155,7 @@ def test_taking_the_upcard_and_knocking_at_once_is_allowed():
     deal = play(make_deal(NINE, JUNK_C, "9h"), "draw discard", "knock 9d")
     assert deal.phase == "showdown"
     result = deal.showdown()
-    assert result["knocker"]["deadwood"] == 9 and result["discard"] == "9d"
+    assert result.knocker.deadwood == 9 and result.discard == "9d"
 
 
 # --------------------------------------------------------------------------- knocking
@@ -173,8 +174,8 @@ def test_knock_over_the_limit_is_refused_and_legal_knocks_match_deadwood():
     assert knocks == {"9d", "5h"}
     deal.apply("knock 9d")
     result = deal.showdown()
-    assert (result["outcome"], result["knocker"]["deadwood"]) == ("knock", 5)
-    assert result["points"] == result["defender"]["deadwood"] - 5
+    assert (result.outcome, result.knocker.deadwood) == ("knock", 5)
+    assert result.points == result.defender.deadwood - 5
 
 
 def test_gin_scores_bonus_and_refuses_layoffs():
@@ -185,10 +186,10 @@ def test_gin_scores_bonus_and_refuses_layoffs():
     assert "gin Kd" in deal.legal_actions() and "knock Kd" not in deal.legal_actions()
     deal.apply("knock Kd")  # a knock with deadwood 0 is gin
     result = deal.showdown()
-    assert (result["outcome"], result["winner_player"]) == ("gin", 0)
-    assert result["defender"]["layoffs"] == []
-    assert result["defender"]["deadwood"] == 61
-    assert result["points"] == 25 + 61
+    assert (result.outcome, result.winner_player) == ("gin", 0)
+    assert result.defender.layoffs == ()
+    assert result.defender.deadwood == 61
+    assert result.points == 25 + 61
     with pytest.raises(RuleError, match="cannot go gin discarding"):
         play(make_deal(NINE, JUNK_C, "Kh", "5h"), "pass", "pass",
              "draw stock", "gin 9d")
@@ -199,10 +200,10 @@ def test_chained_layoffs_on_a_run():
     ben = "7s 8s Kc Kh Jd Jh 5d 3h 2d 4d"
     deal = play(make_deal(ana, ben, "Js", "Kd"), "pass", "pass", "draw stock", "knock Kd")
     result = deal.showdown()
-    assert result["defender"]["layoffs"] == [{"card": "7s", "meld": ["4s", "5s", "6s"]},
-                                             {"card": "8s", "meld": ["4s", "5s", "6s"]}]
-    assert (result["knocker"]["deadwood"], result["defender"]["deadwood"]) == (9, 54)
-    assert (result["outcome"], result["points"]) == ("knock", 45)
+    assert result.defender.layoffs == (Layoff(card="7s", meld=("4s", "5s", "6s")),
+                                       Layoff(card="8s", meld=("4s", "5s", "6s")))
+    assert (result.knocker.deadwood, result.defender.deadwood) == (9, 54)
+    assert (result.outcome, result.points) == ("knock", 45)
 
 
 def test_declared_showdown_is_validated_and_gin_laid_out_as_a_knock_scores_as_one():
@@ -213,7 +214,7 @@ def test_declared_showdown_is_validated_and_gin_laid_out_as_a_knock_scores_as_on
         deal.showdown(layoffs=[{"card": "8s", "meld": ["4s", "5s", "6s"]}])
     assert deal.phase == "showdown"
     result = deal.showdown(layoffs=[{"card": "7s", "meld": ["4s", "5s", "6s"]}])
-    assert result["defender"]["deadwood"] == 62 and result["points"] == 53
+    assert result.defender.deadwood == 62 and result.points == 53
 
     gin = play(make_deal("2c 3c 4c 7d 7h 7s Ts Js Qs Kd", JUNK_C, "Kh", "Ks"),
                "pass", "pass", "draw stock", "gin Kd")
@@ -239,9 +240,9 @@ def test_big_gin_only_when_the_rules_allow_it():
     assert "big gin" in modern.legal_actions()
     modern.apply("big gin")
     result = modern.showdown()
-    assert result["outcome"] == "big_gin" and len(result["knocker"]["cards"]) == 11
-    assert result["discard"] is None
-    assert result["points"] == 31 + result["defender"]["deadwood"]
+    assert result.outcome == "big_gin" and len(result.knocker.cards) == 11
+    assert result.discard is None
+    assert result.points == 31 + result.defender.deadwood
 
     not_yet = play(make_deal(ana, ben, "Qh", "Kd", rules="modern"), "pass", "pass",
                    "draw stock")
@@ -264,7 +265,7 @@ def test_oklahoma_ace_upcard_means_gin_only_or_one_by_option():
     one = play(make_deal(NINE, ben, "Ad", "Ah", rules={"preset": "oklahoma",
                                                        "ace_upcard": "one"}),
                "pass", "pass", "draw stock", "knock 9d")
-    assert one.showdown()["knocker"]["deadwood"] == 1
+    assert one.showdown().knocker.deadwood == 1
 
 
 def test_oklahoma_upcard_sets_the_limit_and_a_spade_doubles():
@@ -277,14 +278,14 @@ def test_oklahoma_upcard_sets_the_limit_and_a_spade_doubles():
         deal.apply("knock Ah")
     deal.apply("knock 9d")
     plain = deal.showdown()
-    assert plain["breakdown"]["multiplier"] == 1
+    assert plain.breakdown.multiplier == 1
 
     spade = play(make_deal(NINE, ben.replace("Ks", "Kd"), "9s", "Ah", rules="oklahoma"),
                  "pass", "pass", "draw stock", "knock 9d")
     result = spade.showdown()
     assert spade.knock_limit == 9
-    assert result["breakdown"]["multiplier"] == 2
-    assert result["points"] == 2 * (result["defender"]["deadwood"] - 1)
+    assert result.breakdown.multiplier == 2
+    assert result.points == 2 * (result.defender.deadwood - 1)
 
 
 # --------------------------------------------------------------------------- the wall
@@ -301,9 +302,9 @@ def test_void_at_two_after_a_discard_without_knocking():
         play(deal, "draw stock", f"discard {stock[i]}")
     assert deal.over and deal.void and deal.stock_left == 2
     result = deal.result
-    assert (result["void"], result["winner_player"], result["points"]) == (True, None, 0)
-    assert result["next_dealer"] == 1 == deal.dealer  # the same dealer deals again
-    assert result["actions"] == 60
+    assert (result.void, result.winner_player, result.points) == (True, None, 0)
+    assert result.next_dealer == 1 == deal.dealer  # the same dealer deals again
+    assert result.actions == 60
     with pytest.raises(RuleError, match="the hand is over: it is void"):
         deal.apply("draw stock")
 
@@ -316,8 +317,8 @@ def test_knocking_on_the_last_turn_before_the_wall_is_allowed():
     deal.apply("draw stock")  # Ana draws the third-last card
     deal.apply(f"knock {stock[28]}")
     result = deal.showdown()
-    assert not result["void"] and result["stock_left"] == 2
-    assert result["knocker_player"] == 0
+    assert not result.void and result.stock_left == 2
+    assert result.knocker_player == 0
 
 
 def test_knock_only_at_two_lets_the_next_player_take_the_discard_to_knock():
@@ -334,7 +335,7 @@ def test_knock_only_at_two_lets_the_next_player_take_the_discard_to_knock():
 
     passing = copy.deepcopy(deal)
     passing.apply("pass")
-    assert passing.void and passing.result["next_dealer"] == 1
+    assert passing.void and passing.result.next_dealer == 1
 
     deal.apply("draw discard")
     actions = deal.legal_actions()
@@ -343,7 +344,7 @@ def test_knock_only_at_two_lets_the_next_player_take_the_discard_to_knock():
         deal.apply("discard 9d")
     deal.apply("knock 9d")
     result = deal.showdown()
-    assert result["knocker_player"] == 1 and result["stock_left"] == 2
+    assert result.knocker_player == 1 and result.stock_left == 2
 
 
 def test_knock_only_at_two_is_void_at_once_when_the_discard_cannot_help():
@@ -364,8 +365,8 @@ def test_next_dealer_follows_the_option(option, expected):
                           rules={"next_dealer": option}),
                 "pass", "pass", "draw stock", "knock 9d")
     result = deal.showdown()
-    assert result["winner_player"] == 0
-    assert result["next_dealer"] == expected
+    assert result.winner_player == 0
+    assert result.next_dealer == expected
 
 
 # --------------------------------------------------------------------------- legal_actions

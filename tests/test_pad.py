@@ -336,13 +336,13 @@ def test_showdown_view_and_what_could_be_laid_off():
 
 def test_chart_geometry():
     sheet = sk.sheet.score_sheet([{"winner": 0, "points": 50, "outcome": "knock"}],
-                                 players=["A", "B"])
+                                 players=["A", "B"]).to_dict()
     chart = pad_views.chart(sheet, width=100, height=60)
     assert chart["lines"][0]["points"] == "8.0,52.0 92.0,30.0"
     assert chart["target_y"] == 8.0 and chart["lines"][1]["total"] == 0
     # Hollywood totals are three games summed: no single target line fits them
     hollywood = sk.sheet.score_sheet([{"winner": 0, "points": 50, "outcome": "knock"}],
-                                     players=["A", "B"], rules="hollywood")
+                                     players=["A", "B"], rules="hollywood").to_dict()
     assert pad_views.chart(hollywood)["target_y"] is None
 
 
@@ -373,13 +373,13 @@ def test_replay_steps_of_a_simulated_deal():
     record = sk.simulate(5, dealer=0)
     steps = pad_replay.replay_steps(record)
     result = sk.replay(record)
-    assert len(steps) == len(record["actions"]) + (1 if not result["void"] else 0) + 1
+    assert len(steps) == len(record["actions"]) + (1 if not result.void else 0) + 1
     assert [len(h["cards"]) for h in steps[0]["hands"]] == [10, 10]
     assert steps[0]["stock"] == 31 and steps[0]["pile"][0]["code"] == record["upcard"]
     last = steps[-1]
-    assert last["void"] == result["void"]
-    if not result["void"]:
-        assert last["showdown"]["points"] == result["points"]
+    assert last["void"] == result.void
+    if not result.void:
+        assert last["showdown"]["points"] == result.points
     # actions are free in case and card notation, and read the same either way
     shouted = {**record, "actions": [re.sub(r"\bT([cdhs])$", r"10\1", a).upper()
                                      for a in record["actions"]]}

@@ -252,12 +252,12 @@ def test_replay_a_record_and_enter_it(page, server):
     page.get_by_role("link", name="Previous").click()
     assert "Step 0 of" in page.inner_text(".steps")
     shot(page, "replay-start")
-    steps = len(record["actions"]) + (0 if result["void"] else 1)
+    steps = len(record["actions"]) + (0 if result.void else 1)
     for _ in range(steps):
         page.get_by_role("link", name="Next").click()
     assert page.get_by_role("link", name="Next").get_attribute("aria-disabled") == "true"
     assert "Where it was won or lost" in page.inner_text(".analysis")
-    if result["void"]:
+    if result.void:
         assert "void" in page.inner_text("main")
     else:
         assert "The result" in page.inner_text("main")

@@ -20,6 +20,7 @@ from hypothesis import strategies as st
 
 import scorekeeper as sk
 from scorekeeper import RuleError, Rules
+from scorekeeper.knock import KnockResult
 
 RANKS = bf.RANKS
 CODES = bf.ALL_CODES
@@ -313,28 +314,28 @@ def check_layout(cards: list[str], melds: list[frozenset[str]], deadwood_cards, 
     assert bf.points(deadwood_cards) == deadwood
 
 
-def check_result(result: dict, expected: bf.KnockResult, knocker: list[str], defender: list[str]):
-    got = (result["outcome"], result["winner"], result["points"])
+def check_result(result: KnockResult, expected: bf.KnockResult, knocker: list[str],
+                 defender: list[str]):
+    got = (result.outcome, result.winner, result.points)
     assert got == (expected.outcome, expected.winner, expected.points), expected
-    breakdown = result["breakdown"]
-    assert result["points"] == (breakdown["difference"] + breakdown["bonus"]) * breakdown[
-        "multiplier"]
-    k_side, d_side = result["knocker"], result["defender"]
-    pair = (k_side["deadwood"], d_side["best_deadwood"])
+    breakdown = result.breakdown
+    assert result.points == (breakdown.difference + breakdown.bonus) * breakdown.multiplier
+    k_side, d_side = result.knocker, result.defender
+    pair = (k_side.deadwood, d_side.best_deadwood)
     assert pair in expected.optimal_pairs, (pair, expected)
-    assert as_set(k_side["cards"]) == frozenset(knocker)
-    assert as_set(d_side["cards"]) == frozenset(defender)
-    k_melds = melds_of(k_side["melds"])
-    check_layout(knocker, k_melds, k_side["deadwood_cards"], k_side["deadwood"])
+    assert as_set(k_side.cards) == frozenset(knocker)
+    assert as_set(d_side.cards) == frozenset(defender)
+    k_melds = melds_of(k_side.melds)
+    check_layout(knocker, k_melds, k_side.deadwood_cards, k_side.deadwood)
     if expected.outcome in ("knock", "undercut"):  # the melds shown really give that reply
-        assert bf.defender_best(frozenset(defender), k_melds) == d_side["best_deadwood"]
-    layoffs = {str(lay["card"]): as_set(lay["meld"]) for lay in d_side["layoffs"]}
-    assert len(layoffs) == len(d_side["layoffs"])
+        assert bf.defender_best(frozenset(defender), k_melds) == d_side.best_deadwood
+    layoffs = {str(lay.card): as_set(lay.meld) for lay in d_side.layoffs}
+    assert len(layoffs) == len(d_side.layoffs)
     if expected.outcome in ("gin", "big_gin"):
         assert not layoffs
     assert bf.layoffs_are_legal(k_melds, layoffs), (k_melds, layoffs)
     own = [c for c in defender if c not in layoffs]
-    check_layout(own, melds_of(d_side["melds"]), d_side["deadwood_cards"], d_side["deadwood"])
+    check_layout(own, melds_of(d_side.melds), d_side.deadwood_cards, d_side.deadwood)
 
 
 def compare_knock(knocker, defender, rules, upcard, **declared):
@@ -349,9 +350,9 @@ def compare_knock(knocker, defender, rules, upcard, **declared):
     event(f"outcome: {expected.outcome}")
     result = sk.verify_knock(knocker, defender, rules=rules, upcard=up, **declared)
     check_result(result, expected, knocker, defender)
-    assert result["defender"]["deadwood"] == result["defender"]["best_deadwood"]
+    assert result.defender.deadwood == result.defender.best_deadwood
     if "knocker_melds" in declared:
-        assert bf.canonical(melds_of(result["knocker"]["melds"])) == bf.canonical(
+        assert bf.canonical(melds_of(result.knocker.melds)) == bf.canonical(
             melds_of(declared["knocker_melds"]))
     return result
 
@@ -426,15 +427,15 @@ def test_verify_knock_declared_defender_melds(deal, data):
             sk.verify_knock(knocker, defender, rules=rules, upcard=up, defender_melds=fixed_melds)
         return
     result = sk.verify_knock(knocker, defender, rules=rules, upcard=up, defender_melds=fixed_melds)
-    k_side, d_side = result["knocker"], result["defender"]
-    assert (k_side["deadwood"], d_side["best_deadwood"]) in expected.optimal_pairs
-    k_melds = melds_of(k_side["melds"])
-    check_layout(knocker, k_melds, k_side["deadwood_cards"], k_side["deadwood"])
-    assert bf.canonical(melds_of(d_side["melds"])) == bf.canonical(fixed)
+    k_side, d_side = result.knocker, result.defender
+    assert (k_side.deadwood, d_side.best_deadwood) in expected.optimal_pairs
+    k_melds = melds_of(k_side.melds)
+    check_layout(knocker, k_melds, k_side.deadwood_cards, k_side.deadwood)
+    assert bf.canonical(melds_of(d_side.melds)) == bf.canonical(fixed)
     available = frozenset(defender) - frozenset().union(*fixed)
-    k = k_side["deadwood"]
+    k = k_side.deadwood
     if expected.outcome in ("gin", "big_gin"):
-        assert not d_side["layoffs"]
+        assert not d_side.layoffs
         d = bf.points(available)
         want = (expected.outcome, "knocker", (d + rules.gin_bonus) * bf.multiplier(rules, upcard))
     else:
@@ -442,9 +443,9 @@ def test_verify_knock_declared_defender_melds(deal, data):
         outcome, winner, points, _ = bf._score(k, d, rules, bf.multiplier(rules, upcard))
         want = (outcome, winner, points)
     event(f"outcome: {want[0]}")
-    assert d_side["deadwood"] == d
-    assert (result["outcome"], result["winner"], result["points"]) == want
-    layoffs = {str(lay["card"]): as_set(lay["meld"]) for lay in d_side["layoffs"]}
+    assert d_side.deadwood == d
+    assert (result.outcome, result.winner, result.points) == want
+    layoffs = {str(lay.card): as_set(lay.meld) for lay in d_side.layoffs}
     assert bf.layoffs_are_legal(k_melds, layoffs)
     assert set(layoffs) <= available
 
@@ -472,5 +473,5 @@ def test_core_hand_worked_examples():
     options = sk.discard_options("As 2s 3s 3c 2d 3d 4d 5d Ah 2h 3h")
     assert (str(options[0]["discard"]), options[0]["deadwood"]) == ("3c", 0)
     result = sk.verify_knock("As 5s 6s 7s 5c 6c 7c 5d 6d 7d", "3s 4s 8s 4c 8c 4d 8d 5h 6h 7h")
-    assert (result["outcome"], result["winner"], result["points"]) == ("knock", "knocker", 2)
-    assert result["defender"]["best_deadwood"] == 3
+    assert (result.outcome, result.winner, result.points) == ("knock", "knocker", 2)
+    assert result.defender.best_deadwood == 3

@@ -12,6 +12,7 @@ from hypothesis import strategies as st
 
 from scorekeeper import RecordError, Rules, replay
 from scorekeeper.bots import simulate, simulate_match
+from scorekeeper.knock import Layoff
 
 JUNK_A = "Ac 5c 9c Kc 2d 6d Td 3h 7h Js"
 JUNK_B = "2c 6c Tc 3d 7d Jd 4h 8h Qh Ks"
@@ -68,13 +69,14 @@ def test_a_knock_replays_to_the_verify_knock_shape_plus_the_deal_fields():
     record = make_record(("4s 5s 6s Qc Qd Qh Ac 2c 3c 9h", "7s 8s Kc Kh Jd Jh 5d 3h 2d 4d"),
                          "Js", "Kd", actions=["pass", "pass", "draw stock", "knock Kd"])
     result = replay(record)
-    assert {"outcome", "winner", "points", "knocker", "defender", "breakdown"} <= set(result)
-    assert (result["outcome"], result["points"], result["void"]) == ("knock", 45, False)
-    assert (result["knocker_player"], result["winner_player"]) == (0, 0)
-    assert (result["next_dealer"], result["stock_left"], result["players"]) == (0, 30,
-                                                                                 ["Ana", "Ben"])
-    assert result["defender"]["layoffs"] == [{"card": "7s", "meld": ["4s", "5s", "6s"]},
-                                             {"card": "8s", "meld": ["4s", "5s", "6s"]}]
+    assert {"outcome", "winner", "points", "knocker", "defender", "breakdown"} <= set(
+        result.to_dict())
+    assert (result.outcome, result.points, result.void) == ("knock", 45, False)
+    assert (result.knocker_player, result.winner_player) == (0, 0)
+    assert (result.next_dealer, result.stock_left, result.players) == (0, 30,
+                                                                       ("Ana", "Ben"))
+    assert result.defender.layoffs == (Layoff(card="7s", meld=("4s", "5s", "6s")),
+                                       Layoff(card="8s", meld=("4s", "5s", "6s")))
     assert replay(json.dumps(record)) == result  # JSON text is accepted too
 
 
@@ -88,15 +90,15 @@ def test_deck_form_deals_one_at_a_time_non_dealer_first():
     by_deck = {k: v for k, v in record.items() if k not in ("hands", "upcard", "stock")}
     by_deck["deck"] = deck
     assert replay(by_deck) == replay(record)
-    assert replay(record)["void"] is True
+    assert replay(record).void is True
 
 
 def test_void_hand_result():
     result = replay(void_deal(0, match=False))
-    assert result["void"] is True
-    assert (result["outcome"], result["winner"], result["points"]) == (None, None, 0)
-    assert (result["knocker_player"], result["winner_player"]) == (None, None)
-    assert (result["next_dealer"], result["stock_left"]) == (0, 2)
+    assert result.void is True
+    assert (result.outcome, result.winner, result.points) == (None, None, 0)
+    assert (result.knocker_player, result.winner_player) == (None, None)
+    assert (result.next_dealer, result.stock_left) == (0, 2)
     extra = void_deal(0, match=False)
     extra["actions"].append("draw stock")
     error = refused(extra)
@@ -126,7 +128,7 @@ def test_declared_showdown_is_checked_and_errors_carry_the_knock_step():
     base = make_record(("4s 5s 6s Qc Qd Qh Ac 2c 3c 9h", "7s 8s Kc Kh Jd Jh 5d 3h 2d 4d"),
                        "Js", "Kd", actions=["pass", "pass", "draw stock", "knock Kd"])
     ok = dict(base, showdown={"layoffs": [{"card": "7s", "meld": ["4s", "5s", "6s"]}]})
-    assert replay(ok)["points"] == 62 - 9
+    assert replay(ok).points == 62 - 9
     bad = dict(base, showdown={"layoffs": [{"card": "8s", "meld": ["4s", "5s", "6s"]}]})
     error = refused(bad)
     assert error.step == 3 and str(error).startswith("step 3: showdown: ")
@@ -214,13 +216,13 @@ def test_match_checks_the_dealer_rotation_and_scores_the_game():
     # deal 2 (he deals next), Ana wins deal 3 and reaches 182 >= 100.
     deals = [gin_deal(0, 1), void_deal(0), gin_deal(1, 0), gin_deal(0, 1)]
     result = replay(match(deals))
-    assert [d["next_dealer"] for d in result["deals"]] == [0, 0, 1, 0]
-    sheet = result["sheet"]
-    assert [h["totals"] for h in sheet["hands"]] == [[91, 0], [91, 0], [91, 91], [182, 91]]
-    assert sheet["boxes"] == [2, 1] and sheet["over"]
-    final = sheet["result"]
+    assert [d.next_dealer for d in result.deals] == [0, 0, 1, 0]
+    sheet = result.sheet
+    assert [h.totals for h in sheet.hands] == [(91, 0), (91, 0), (91, 91), (182, 91)]
+    assert sheet.boxes == (2, 1) and sheet.over
+    final = sheet.result
     # Recomputed by hand: Ana 182 + 2 boxes x 25 + game 100 = 332; Ben 91 + 25 = 116.
-    assert final["final"] == [332, 116] and final["net"] == 216 and not final["shutout"]
+    assert final.final == (332, 116) and final.net == 216 and not final.shutout
 
     wrong = copy.deepcopy(deals)
     wrong[1]["dealer"] = 1
@@ -239,9 +241,9 @@ def test_match_rotation_follows_the_next_dealer_option():
     deals = [gin_deal(0, 1), gin_deal(0, 1)]
     assert "the winner deals" in str(refused(match(deals)))
     result = replay(match(deals, rules={"preset": "standard", "next_dealer": "loser"}))
-    assert result["sheet"]["totals"] == [182, 0]
+    assert result.sheet.totals == (182, 0)
     # a shutout: the game bonus is doubled, 182 + 50 + 200 = 432
-    assert result["sheet"]["result"]["final"] == [432, 0]
+    assert result.sheet.result.final == (432, 0)
 
 
 def test_a_deal_after_the_game_is_over_is_refused():
@@ -266,34 +268,34 @@ def test_errors_inside_a_match_name_the_deal_and_the_step():
 def test_hollywood_columns_open_one_per_win():
     # winner deals: Ana (non-dealer) wins, Ana deals and wins, Ben wins, Ben deals, Ana wins
     deals = [gin_deal(0, 1), gin_deal(0, 0), gin_deal(1, 0), gin_deal(0, 1)]
-    sheet = replay(match(deals, rules="hollywood"))["sheet"]
+    sheet = replay(match(deals, rules="hollywood")).sheet
     # 91 a win. Ana's 1st win: game 1; 2nd: games 1 and 2 (game 1 closes at 182);
     # Ben's 1st win: the lowest open column he has not opened, game 2;
     # Ana's 3rd: games 2 (closes at 182) and 3.
-    assert [h["columns"] for h in sheet["hands"]] == [[0], [0, 1], [1], [1, 2]]
-    assert [c["totals"] for c in sheet["columns"]] == [[182, 0], [182, 91], [91, 0]]
-    assert [c["over"] for c in sheet["columns"]] == [True, True, False]
-    assert sheet["opened"] == [[0, 1, 2], [1]]
-    assert not sheet["over"]
+    assert [h.columns for h in sheet.hands] == [(0,), (0, 1), (1,), (1, 2)]
+    assert [c.totals for c in sheet.columns] == [(182, 0), (182, 91), (91, 0)]
+    assert [c.over for c in sheet.columns] == [True, True, False]
+    assert sheet.opened == ((0, 1, 2), (1,))
+    assert not sheet.over
 
 
 def test_simulated_matches_replay_and_score_like_a_hand_count():
     for seed in range(4):
         record = simulate_match(seed)
         result = replay(record)
-        sheet = result["sheet"]
+        sheet = result.sheet
         totals, boxes = [0, 0], [0, 0]
-        for deal in result["deals"]:
-            if not deal["void"]:
-                totals[deal["winner_player"]] += deal["points"]
-                boxes[deal["winner_player"]] += 1
-        assert sheet["totals"] == totals and sheet["boxes"] == boxes and sheet["over"]
+        for deal in result.deals:
+            if not deal.void:
+                totals[deal.winner_player] += deal.points
+                boxes[deal.winner_player] += 1
+        assert list(sheet.totals) == totals and list(sheet.boxes) == boxes and sheet.over
         winner = max((0, 1), key=lambda p: totals[p])
         bonus = 100 * (2 if boxes[1 - winner] == 0 else 1)
         final = [t + 25 * b for t, b in zip(totals, boxes, strict=True)]
         final[winner] += bonus
-        assert sheet["result"]["final"] == final
-        assert sheet["result"]["net"] == final[winner] - final[1 - winner]
+        assert list(sheet.result.final) == final
+        assert sheet.result.net == final[winner] - final[1 - winner]
 
 
 # --------------------------------------------------------------------------- fuzzing
@@ -370,7 +372,7 @@ def test_mutated_records_give_record_error_or_a_valid_result(record):
     except RecordError as error:
         assert error.step is None or isinstance(error.step, int)
         return
-    if not result["void"]:
+    if not result.void:
         check_result(result, Rules.from_dict(record.get("rules")).to_dict(),
                      optimal=not record.get("showdown"))
 
@@ -398,4 +400,4 @@ def test_mutated_match_records_give_record_error_or_a_sheet(data):
     except RecordError as error:
         assert error.deal is None or 0 <= error.deal < len(deals)
         return
-    assert set(result) == {"deals", "sheet"}
+    assert set(result.to_dict()) == {"deals", "sheet"}

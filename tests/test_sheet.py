@@ -12,7 +12,7 @@ import pytest
 
 from scorekeeper.errors import RuleError
 from scorekeeper.rules import Rules
-from scorekeeper.sheet import next_dealer, score_sheet
+from scorekeeper.sheet import GameSeat, HandRecord, Payment, next_dealer, score_sheet
 
 AB = ["Ana", "Bor"]
 
@@ -36,38 +36,38 @@ GAME = [win(0, 20), win(1, 30, "gin"), win(0, 32, "undercut"), win(0, 48)]
 
 def test_game_to_100_with_game_and_box_bonus_net_and_settlement():
     sheet = score_sheet(GAME, players=AB, stake=0.05)
-    assert [h["totals"] for h in sheet["hands"]] == [[20, 0], [20, 30], [52, 30], [100, 30]]
-    assert [h["n"] for h in sheet["hands"]] == [1, 2, 3, 4]
-    assert [h["game_over_after"] for h in sheet["hands"]] == [False, False, False, True]
-    assert sheet["hands"][1]["loser"] == 0  # the loser is deduced for two players
-    assert sheet["totals"] == [100, 30]
-    assert sheet["boxes"] == [3, 1]
-    assert sheet["needed"] == [0, 70]
-    assert sheet["over"] is True
-    assert sheet["rules"] == Rules().to_dict()
-    assert sheet["scoring"] == "single"
-    result = sheet["result"]
-    assert result["winner"] == 0 and result["loser"] == 1
-    assert result["totals"] == [100, 30]
-    assert result["game_bonus"] == 100
-    assert result["box_bonus"] == [75, 25]  # 3 and 1 hands won x 25
-    assert result["shutout"] is False
+    assert [h.totals for h in sheet.hands] == [(20, 0), (20, 30), (52, 30), (100, 30)]
+    assert [h.n for h in sheet.hands] == [1, 2, 3, 4]
+    assert [h.game_over_after for h in sheet.hands] == [False, False, False, True]
+    assert sheet.hands[1].loser == 0  # the loser is deduced for two players
+    assert sheet.totals == (100, 30)
+    assert sheet.boxes == (3, 1)
+    assert sheet.needed == (0, 70)
+    assert sheet.over is True
+    assert sheet.rules == Rules().to_dict()
+    assert sheet.scoring == "single"
+    result = sheet.result
+    assert result.winner == 0 and result.loser == 1
+    assert result.totals == (100, 30)
+    assert result.game_bonus == 100
+    assert result.box_bonus == (75, 25)  # 3 and 1 hands won x 25
+    assert result.shutout is False
     # A: 100 + 75 + 100 = 275; B: 30 + 25 = 55; net 220; 220 x 0.05 = 11.00
-    assert result["final"] == [275, 55]
-    assert result["net"] == 220
-    assert result["stake"] == 0.05
-    assert result["settlement"] == {"payer": 1, "payee": 0, "amount": 11.0}
-    json.dumps(sheet)  # JSON-ready
+    assert result.final == (275, 55)
+    assert result.net == 220
+    assert result.stake == 0.05
+    assert result.settlement == Payment(payer=1, payee=0, amount=11.0)
+    json.dumps(sheet.to_dict())  # JSON-ready
 
 
 def test_one_point_short_is_not_the_end_and_box_bonus_does_not_count():
     # A at 99 with 3 boxes (75 box points) has not reached the target.
     sheet = score_sheet([win(0, 20), win(1, 30, "gin"), win(0, 32, "undercut"), win(0, 47)],
                         players=AB)
-    assert sheet["totals"] == [99, 30]
-    assert sheet["needed"] == [1, 70]
-    assert sheet["over"] is False
-    assert sheet["result"] is None
+    assert sheet.totals == (99, 30)
+    assert sheet.needed == (1, 70)
+    assert sheet.over is False
+    assert sheet.result is None
 
 
 def test_entry_after_the_end_is_refused():
@@ -81,50 +81,50 @@ def test_entry_after_the_end_is_refused():
 def test_shutout_doubles_the_game_bonus():
     # A 60 + 40 = 100, B won nothing: bonus 2 x 100; A: 100 + 50 + 200 = 350.
     sheet = score_sheet([win(0, 60), win(0, 40, "gin")], players=AB, stake=1)
-    result = sheet["result"]
-    assert result["shutout"] is True
-    assert result["game_bonus"] == 200
-    assert result["box_bonus"] == [50, 0]
-    assert result["final"] == [350, 0]
-    assert result["net"] == 350
-    assert result["settlement"] == {"payer": 1, "payee": 0, "amount": 350.0}
+    result = sheet.result
+    assert result.shutout is True
+    assert result.game_bonus == 200
+    assert result.box_bonus == (50, 0)
+    assert result.final == (350, 0)
+    assert result.net == 350
+    assert result.settlement == Payment(payer=1, payee=0, amount=350.0)
 
 
 def test_shutout_double_total_doubles_the_whole_final():
     # (100 + 50 + 100) x 2 = 500; the game bonus itself stays 100.
     for rules in (Rules.preset("modern"), {"shutout": "double_total"}):
-        result = score_sheet([win(0, 60), win(0, 40, "gin")], players=AB, rules=rules)["result"]
-        assert result["shutout"] is True
-        assert result["game_bonus"] == 100
-        assert result["final"] == [500, 0]
-        assert result["net"] == 500
+        result = score_sheet([win(0, 60), win(0, 40, "gin")], players=AB, rules=rules).result
+        assert result.shutout is True
+        assert result.game_bonus == 100
+        assert result.final == (500, 0)
+        assert result.net == 500
 
 
 def test_no_shutout_when_loser_won_a_hand():
-    result = score_sheet([win(1, 5), win(0, 100)], players=AB, rules="modern")["result"]
+    result = score_sheet([win(1, 5), win(0, 100)], players=AB, rules="modern").result
     # B won a hand: A = 100 + 25 + 100 = 225, B = 5 + 25 = 30.
-    assert result["shutout"] is False
-    assert result["final"] == [225, 30]
-    assert result["net"] == 195
+    assert result.shutout is False
+    assert result.final == (225, 30)
+    assert result.net == 195
 
 
 def test_settlement_rounds_half_up_to_cents_and_none_without_stake():
     sheet = score_sheet(GAME, players=AB, stake=0.00125)
     # 220 x 0.00125 = 0.275 -> 0.28
-    assert sheet["result"]["settlement"]["amount"] == 0.28
-    assert score_sheet(GAME, players=AB)["result"]["settlement"] is None
+    assert sheet.result.settlement.amount == 0.28
+    assert score_sheet(GAME, players=AB).result.settlement is None
 
 
 def test_box_bonuses_can_turn_the_net_around():
     # B wins ten hands of 9 (90 points, 10 boxes), then A gins for 100.
     hands = [win(1, 9)] * 10 + [win(0, 100, "gin")]
-    result = score_sheet(hands, players=AB, stake=1)["result"]
+    result = score_sheet(hands, players=AB, stake=1).result
     # A: 100 + 25 + 100 = 225; B: 90 + 250 = 340; net -115: the winner pays.
-    assert result["winner"] == 0
-    assert result["final"] == [225, 340]
-    assert result["net"] == -115
-    assert result["nets"] == [-115, 115]
-    assert result["settlement"] == {"payer": 0, "payee": 1, "amount": 115.0}
+    assert result.winner == 0
+    assert result.final == (225, 340)
+    assert result.net == -115
+    assert result.nets == (-115, 115)
+    assert result.settlement == Payment(payer=0, payee=1, amount=115.0)
 
 
 def test_classic_preset_prices():
@@ -132,71 +132,71 @@ def test_classic_preset_prices():
     # gin 20 + D 25 = 45; undercut 10 + 2 = 12; knock 55. A = 100, B = 12.
     sheet = score_sheet([win(0, 45, "gin"), win(1, 12, "undercut"), win(0, 55)],
                         players=AB, rules=rules, stake=0.01)
-    result = sheet["result"]
-    assert sheet["rules"]["preset"] == "classic"
-    assert result["box_bonus"] == [40, 20]  # 20 a box
+    result = sheet.result
+    assert sheet.rules["preset"] == "classic"
+    assert result.box_bonus == (40, 20)  # 20 a box
     # A: 100 + 40 + 100 = 240; B: 12 + 20 = 32; net 208 -> 2.08
-    assert result["final"] == [240, 32]
-    assert result["net"] == 208
-    assert result["settlement"]["amount"] == 2.08
+    assert result.final == (240, 32)
+    assert result.net == 208
+    assert result.settlement.amount == 2.08
     # A gin worth 20 is fine under classic (gin bonus 20), too few under standard (25).
-    assert score_sheet([win(0, 20, "gin")], players=AB, rules="classic")["totals"] == [20, 0]
+    assert score_sheet([win(0, 20, "gin")], players=AB, rules="classic").totals == (20, 0)
     with pytest.raises(RuleError, match="hand 1"):
         score_sheet([win(0, 20, "gin")], players=AB)
 
 
 def test_oklahoma_target_is_150():
     sheet = score_sheet([win(0, 100)], players=AB, rules="oklahoma")
-    assert sheet["over"] is False
-    assert sheet["needed"] == [50, 150]
+    assert sheet.over is False
+    assert sheet.needed == (50, 150)
 
 
 def test_big_gin_only_where_allowed_and_straight_gin_only_gin():
     sheet = score_sheet([win(0, 31, "big_gin")], players=AB, rules="modern")
-    assert sheet["hands"][0]["outcome"] == "big_gin"
+    assert sheet.hands[0].outcome == "big_gin"
     with pytest.raises(RuleError, match="big gin") as caught:
         score_sheet([win(0, 31, "big_gin")], players=AB)
     assert caught.value.option == "outcome"
     with pytest.raises(RuleError, match="knock limit 0") as caught:
         score_sheet([win(0, 10)], players=AB, rules="straight")
     assert caught.value.option == "outcome"
-    assert score_sheet([win(0, 30, "gin")], players=AB, rules="straight")["totals"] == [30, 0]
+    assert score_sheet([win(0, 30, "gin")], players=AB, rules="straight").totals == (30, 0)
 
 
 # ----------------------------------------------------------------------------- dealers
 
 
 def dealers(sheet):
-    return [h["dealer"] for h in sheet["hands"]]
+    return [h.dealer for h in sheet.hands]
 
 
 def test_void_hand_scores_nothing_and_same_dealer_deals_again():
     sheet = score_sheet([VOID, VOID, win(1, 10)], players=AB, dealer=1)
     assert dealers(sheet) == [1, 1, 1]
-    assert sheet["hands"][0] == {"n": 1, "dealer": 1, "void": True, "winner": None,
-                                 "loser": None, "outcome": None, "points": 0,
-                                 "totals": [0, 0], "game_over_after": False}
-    assert sheet["boxes"] == [0, 1]
+    assert sheet.hands[0] == HandRecord(n=1, dealer=1, void=True, winner=None, loser=None,
+                                        outcome=None, points=0, totals=(0, 0),
+                                        game_over_after=False)
+    assert sheet.boxes == (0, 1)
 
 
 def test_next_dealer_winner_default():
     sheet = score_sheet([win(1, 10), VOID, win(0, 10)], players=AB, dealer=0)
     assert dealers(sheet) == [0, 1, 1]
-    assert sheet["next_dealer"] == 0
+    assert sheet.next_dealer == 0
 
 
 def test_next_dealer_loser():
     sheet = score_sheet([win(1, 10), VOID, win(0, 10)], players=AB, dealer=0,
                         rules={"next_dealer": "loser"})
     assert dealers(sheet) == [0, 0, 0]
-    assert sheet["next_dealer"] == 1
+    assert sheet.next_dealer == 1
 
 
 def test_next_dealer_alternate():
     sheet = score_sheet([win(1, 10), VOID, win(1, 10)], players=AB, dealer=0,
                         rules={"next_dealer": "alternate"})
     assert dealers(sheet) == [0, 1, 1]
-    assert sheet["next_dealer"] == 0
+    assert sheet.next_dealer == 0
 
 
 def test_next_dealer_helper():
@@ -228,53 +228,53 @@ HOLLYWOOD = [
 
 def test_hollywood_columns_open_one_per_win():
     sheet = score_sheet(HOLLYWOOD[:4], players=AB, rules="hollywood")
-    assert [h["columns"] for h in sheet["hands"]] == [[0], [0, 1], [0, 1, 2], [0, 1, 2]]
-    assert [h["opened"] for h in sheet["hands"]] == [0, 1, 2, None]
-    assert [h["closed"] for h in sheet["hands"]] == [[], [], [], [0]]
-    assert [c["totals"] for c in sheet["columns"]] == [[100, 0], [90, 0], [70, 0]]
-    assert [c["over"] for c in sheet["columns"]] == [True, False, False]
-    assert sheet["over"] is False and sheet["result"] is None
+    assert [h.columns for h in sheet.hands] == [(0,), (0, 1), (0, 1, 2), (0, 1, 2)]
+    assert [h.opened for h in sheet.hands] == [0, 1, 2, None]
+    assert [h.closed for h in sheet.hands] == [(), (), (), (0,)]
+    assert [c.totals for c in sheet.columns] == [(100, 0), (90, 0), (70, 0)]
+    assert [c.over for c in sheet.columns] == [True, False, False]
+    assert sheet.over is False and sheet.result is None
     # A needs 10 to close game 2; B needs 100 anywhere.
-    assert sheet["needed"] == [10, 100]
-    game1 = sheet["columns"][0]["result"]
+    assert sheet.needed == (10, 100)
+    game1 = sheet.columns[0].result
     # B never won in game 1: shutout, bonus 200; A: 100 + 4 x 25 + 200 = 400.
-    assert game1["box_bonus"] == [100, 0]
-    assert game1["shutout"] is True
-    assert game1["game_bonus"] == 200
-    assert game1["final"] == [400, 0]
+    assert game1.box_bonus == (100, 0)
+    assert game1.shutout is True
+    assert game1.game_bonus == 200
+    assert game1.final == (400, 0)
 
 
 def test_hollywood_match():
     sheet = score_sheet(HOLLYWOOD, players=AB, rules="hollywood", stake=0.1)
-    hands = sheet["hands"]
-    assert [h["columns"] for h in hands[4:]] == [[1], [1, 2], [1, 2], [2]]
-    assert hands[4]["opened"] == 1  # B's first win: game 2, game 1 being closed
-    assert sheet["opened"] == [[0, 1, 2], [1, 2]]
-    assert [c["totals"] for c in sheet["columns"]] == [[100, 0], [100, 50], [80, 110]]
-    assert [c["boxes"] for c in sheet["columns"]] == [[4, 0], [4, 2], [3, 2]]
-    assert sheet["boxes"] == [5, 3]
-    assert sheet["totals"] == [280, 160]
-    assert all(c["over"] for c in sheet["columns"])
-    game2 = sheet["columns"][1]["result"]
+    hands = sheet.hands
+    assert [h.columns for h in hands[4:]] == [(1,), (1, 2), (1, 2), (2,)]
+    assert hands[4].opened == 1  # B's first win: game 2, game 1 being closed
+    assert sheet.opened == ((0, 1, 2), (1, 2))
+    assert [c.totals for c in sheet.columns] == [(100, 0), (100, 50), (80, 110)]
+    assert [c.boxes for c in sheet.columns] == [(4, 0), (4, 2), (3, 2)]
+    assert sheet.boxes == (5, 3)
+    assert sheet.totals == (280, 160)
+    assert all(c.over for c in sheet.columns)
+    game2 = sheet.columns[1].result
     # A: 100 + 100 + 100 = 300; B: 50 + 50 = 100.
-    assert (game2["winner"], game2["shutout"], game2["final"], game2["net"]) == (
-        0, False, [300, 100], 200)
-    game3 = sheet["columns"][2]["result"]
+    assert (game2.winner, game2.shutout, game2.final, game2.net) == (
+        0, False, (300, 100), 200)
+    game3 = sheet.columns[2].result
     # B: 110 + 50 + 100 = 260; A: 80 + 75 = 155.
-    assert (game3["winner"], game3["final"], game3["net"]) == (1, [155, 260], 105)
-    assert game3["settlement"] == {"payer": 0, "payee": 1, "amount": 10.5}
-    assert sheet["over"] is True
-    result = sheet["result"]
+    assert (game3.winner, game3.final, game3.net) == (1, (155, 260), 105)
+    assert game3.settlement == Payment(payer=0, payee=1, amount=10.5)
+    assert sheet.over is True
+    result = sheet.result
     # A: 400 + 300 + 155 = 855; B: 0 + 100 + 260 = 360; net 495 -> 49.50
-    assert result["final"] == [855, 360]
-    assert result["winner"] == 0 and result["loser"] == 1
-    assert result["net"] == 495
-    assert result["column_winners"] == [0, 0, 1]
-    assert result["shutouts"] == [True, False, False]
-    assert result["game_bonuses"] == [300, 100]
-    assert result["box_bonus"] == [275, 100]
-    assert result["settlement"] == {"payer": 1, "payee": 0, "amount": 49.5}
-    assert sheet["next_dealer"] == 1  # B won the last hand
+    assert result.final == (855, 360)
+    assert result.winner == 0 and result.loser == 1
+    assert result.net == 495
+    assert result.column_winners == (0, 0, 1)
+    assert result.shutouts == (True, False, False)
+    assert result.game_bonuses == (300, 100)
+    assert result.box_bonus == (275, 100)
+    assert result.settlement == Payment(payer=1, payee=0, amount=49.5)
+    assert sheet.next_dealer == 1  # B won the last hand
     with pytest.raises(RuleError, match="the game is over after hand 8"):
         score_sheet([*HOLLYWOOD, win(0, 10)], players=AB, rules="hollywood")
 
@@ -300,27 +300,27 @@ def test_three_players():
     ]
     sheet = score_sheet(hands, players=ABC, dealer=0, stake=0.1)
     assert dealers(sheet) == [0, 2, 1, 1, 0]
-    assert [h["sits_out"] for h in sheet["hands"]] == [0, 2, 1, 1, 0]
-    assert sheet["totals"] == [40, 100, 35]
-    assert sheet["boxes"] == [1, 2, 1]
-    assert sheet["next_dealer"] == 2  # the loser of the last hand
-    result = sheet["result"]
-    assert result["winner"] == 1 and result["loser"] is None and result["losers"] == [0, 2]
-    assert result["game_bonus"] == 100 and result["shutout"] is False
-    assert result["box_bonus"] == [25, 50, 25]
+    assert [h.sits_out for h in sheet.hands] == [0, 2, 1, 1, 0]
+    assert sheet.totals == (40, 100, 35)
+    assert sheet.boxes == (1, 2, 1)
+    assert sheet.next_dealer == 2  # the loser of the last hand
+    result = sheet.result
+    assert result.winner == 1 and result.loser is None and result.losers == (0, 2)
+    assert result.game_bonus == 100 and result.shutout is False
+    assert result.box_bonus == (25, 50, 25)
     # A 40 + 25 = 65; B 100 + 50 + 100 = 250; C 35 + 25 = 60; each loser pays the difference.
-    assert result["final"] == [65, 250, 60]
-    assert result["net"] == 185 + 190
-    assert result["nets"] == [-185, 375, -190]
-    assert result["settlement"] == [{"payer": 0, "payee": 1, "amount": 18.5},
-                                    {"payer": 2, "payee": 1, "amount": 19.0}]
+    assert result.final == (65, 250, 60)
+    assert result.net == 185 + 190
+    assert result.nets == (-185, 375, -190)
+    assert result.settlement == (Payment(payer=0, payee=1, amount=18.5),
+                                 Payment(payer=2, payee=1, amount=19.0))
 
 
 def test_three_player_shutout_and_seat_checks():
-    result = score_sheet([win(1, 100, "gin", loser=2)], players=ABC, dealer=0)["result"]
+    result = score_sheet([win(1, 100, "gin", loser=2)], players=ABC, dealer=0).result
     # Nobody else won a hand: bonus 200; B: 100 + 25 + 200 = 325.
-    assert result["shutout"] is True
-    assert result["final"] == [0, 325, 0]
+    assert result.shutout is True
+    assert result.final == (0, 325, 0)
     with pytest.raises(RuleError, match=r"hand 1.*sits out") as caught:
         score_sheet([win(0, 10, loser=1)], players=ABC, dealer=0)
     assert caught.value.option == "winner"
@@ -350,39 +350,39 @@ def test_partnerships():
         deal(VOID, win(2, 72, "gin")),   # 0-3, 2-1: one void -> team 0 scores 72: 100
     ]
     sheet = score_sheet(hands, players=ABCD, dealer=0, stake=0.5)
-    assert sheet["teams"] == [[0, 2], [1, 3]]
-    assert [[g["players"] for g in h["games"]] for h in sheet["hands"]] == [
-        [[0, 1], [2, 3]], [[0, 3], [2, 1]], [[0, 1], [2, 3]], [[0, 3], [2, 1]]]
-    assert [h["team_points"] for h in sheet["hands"]] == [[28, 0], [7, 13], [10, 10], [72, 0]]
-    assert [h["winner"] for h in sheet["hands"]] == [0, 1, None, 0]
-    assert [h["points"] for h in sheet["hands"]] == [28, 6, 0, 72]
-    assert [h["totals"] for h in sheet["hands"]] == [[28, 0], [28, 6], [28, 6], [100, 6]]
+    assert sheet.teams == ((0, 2), (1, 3))
+    assert [[g.players for g in h.games] for h in sheet.hands] == [
+        [(0, 1), (2, 3)], [(0, 3), (2, 1)], [(0, 1), (2, 3)], [(0, 3), (2, 1)]]
+    assert [h.team_points for h in sheet.hands] == [(28, 0), (7, 13), (10, 10), (72, 0)]
+    assert [h.winner for h in sheet.hands] == [0, 1, None, 0]
+    assert [h.points for h in sheet.hands] == [28, 6, 0, 72]
+    assert [h.totals for h in sheet.hands] == [(28, 0), (28, 6), (28, 6), (100, 6)]
     # team 0 deals, wins -> deals again; team 1 scored deal 2 -> deals 3 and, nobody
     # scoring, deal 4 too.
-    assert [h["dealer_team"] for h in sheet["hands"]] == [0, 0, 1, 1]
-    assert [[g["dealer"] for g in h["games"]] for h in sheet["hands"]] == [
+    assert [h.dealer_team for h in sheet.hands] == [0, 0, 1, 1]
+    assert [[g.dealer for g in h.games] for h in sheet.hands] == [
         [0, 2], [0, 2], [1, 3], [3, 1]]
     assert dealers(sheet) == [0, 0, 1, 3]
-    assert sheet["boxes"] == [2, 1]  # deals scored
-    assert sheet["needed"] == [0, 94]
-    result = sheet["result"]
+    assert sheet.boxes == (2, 1)  # deals scored
+    assert sheet.needed == (0, 94)
+    result = sheet.result
     # team 0: 100 + 50 + 100 = 250; team 1: 6 + 25 = 31; net 219 -> 109.50
-    assert result["winner"] == 0 and result["loser"] == 1
-    assert result["final"] == [250, 31]
-    assert result["net"] == 219
-    assert result["settlement"] == {"payer": 1, "payee": 0, "amount": 109.5}
-    assert sheet["next_dealer"] == 0
-    assert sheet["next_games"] == [{"game": 1, "players": [0, 1], "dealer": 0},
-                                   {"game": 2, "players": [2, 3], "dealer": 2}]
+    assert result.winner == 0 and result.loser == 1
+    assert result.final == (250, 31)
+    assert result.net == 219
+    assert result.settlement == Payment(payer=1, payee=0, amount=109.5)
+    assert sheet.next_dealer == 0
+    assert sheet.next_games == (GameSeat(game=1, players=(0, 1), dealer=0),
+                                GameSeat(game=2, players=(2, 3), dealer=2))
 
 
 def test_partnership_void_deal_and_wrong_opponent():
     sheet = score_sheet([VOID], players=ABCD, dealer=3)
-    assert sheet["hands"][0]["void"] is True
-    assert sheet["hands"][0]["dealer_team"] == 1
-    assert sheet["totals"] == [0, 0]
+    assert sheet.hands[0].void is True
+    assert sheet.hands[0].dealer_team == 1
+    assert sheet.totals == (0, 0)
     # same team deals again; opponents change: game 1 is 0-3 dealt by 3
-    assert sheet["next_dealer"] == 3
+    assert sheet.next_dealer == 3
     with pytest.raises(RuleError, match="hand 1, game 1") as caught:
         score_sheet([deal(win(3, 10), win(2, 10))], players=ABCD)
     assert caught.value.option == "winner"
@@ -446,9 +446,9 @@ def test_bad_arguments(kwargs, field):
 
 def test_empty_sheet_and_round_trip_of_records():
     sheet = score_sheet([], players=AB, dealer=1)
-    assert sheet["hands"] == [] and sheet["totals"] == [0, 0] and sheet["needed"] == [100, 100]
-    assert sheet["next_dealer"] == 1 and sheet["over"] is False and sheet["result"] is None
+    assert sheet.hands == () and sheet.totals == (0, 0) and sheet.needed == (100, 100)
+    assert sheet.next_dealer == 1 and sheet.over is False and sheet.result is None
     # a hand record of a sheet is itself a valid entry
     first = score_sheet(GAME, players=AB)
-    again = score_sheet(first["hands"], players=AB)
+    again = score_sheet([hand.to_dict() for hand in first.hands], players=AB)
     assert again == first

@@ -49,7 +49,7 @@ def test_round_trip_over_thousands_of_seeds(kinds):
         record, result = simulate_deal(seed, players=kinds)
         replayed = replay(json.loads(json.dumps(record)))
         assert replayed == result, seed
-        outcomes["void" if result["void"] else result["outcome"]] += 1
+        outcomes["void" if result.void else result.outcome] += 1
     assert sum(outcomes.values()) == len(ROUND_TRIP_SEEDS)
     if kinds[0] == "greedy":
         assert outcomes["knock"] > 1000 and outcomes["gin"] > 0 and outcomes["undercut"] > 0
@@ -73,18 +73,18 @@ def test_scores_recomputed_independently():
         for seed in range(120):
             for kinds in (("greedy", "greedy"), ("random", "greedy")):
                 result = replay(simulate(seed, players=kinds, rules=rules))
-                if not result["void"]:
+                if not result.void:
                     check_result(result, options)
-                    checked[result["outcome"]] += 1
+                    checked[result.outcome] += 1
     assert checked["knock"] > 500 and checked["gin"] > 0 and checked["undercut"] > 0
 
 
 def test_big_gin_happens_under_modern_rules():
     found = next((seed for seed in range(3000)
-                  if simulate_deal(seed, rules="modern")[1]["outcome"] == "big_gin"), None)
+                  if simulate_deal(seed, rules="modern")[1].outcome == "big_gin"), None)
     assert found is not None, "no big gin in 3000 greedy deals"
     result = replay(simulate(found, rules="modern"))
-    assert len(result["knocker"]["cards"]) == 11 and result["discard"] is None
+    assert len(result.knocker.cards) == 11 and result.discard is None
 
 
 def test_greedy_knocks_as_soon_as_it_can_and_takes_only_helpful_discards():
@@ -118,5 +118,5 @@ def test_simulated_matches_follow_the_rotation_and_end():
         for rules in (None, "hollywood", "oklahoma"):
             record = simulate_match(seed, rules=rules)
             assert record == simulate_match(seed, rules=rules)
-            sheet = replay(record)["sheet"]
-            assert sheet["over"]
+            sheet = replay(record).sheet
+            assert sheet.over

@@ -21,7 +21,7 @@ from typing import Any
 from scorekeeper.cards import parse_card
 from scorekeeper.engine import cut_for_dealer
 from scorekeeper.errors import CardError, RecordError, RuleError, ScorekeeperError
-from scorekeeper.knock import verify_knock
+from scorekeeper.knock import KnockResult, verify_knock
 from scorekeeper.names import clean_name, name_key
 from scorekeeper.records import DEAL_FORMAT
 from scorekeeper.rules import PRESETS, Rules
@@ -330,7 +330,7 @@ def cards_input(
 
 
 def check_cards(rules: Rules | Mapping[str, Any] | str | None,
-                hand: Mapping[str, Any]) -> dict[str, Any]:
+                hand: Mapping[str, Any]) -> KnockResult:
     """Verify a :func:`cards_input` hand without storing it (the verify result).
 
     Errors are re-raised as :class:`RuleError` in players' words, naming the field.

@@ -85,9 +85,12 @@ def replay_steps(record: Any, names: Sequence[str] | None = None,
         steps[-1]["void"] = True
         steps[-1]["text"] += f" The hand is void: {deal.void_reason}."
     else:
-        knocker = deal.result["knocker_player"]
+        result = deal.result  # play_steps ended the hand, and not void: a showdown
+        assert result is not None and result.showdown is not None
+        knocker, showdown = result.knocker_player, result.showdown
+        assert knocker is not None
         last = snapshot(len(steps), "Showdown.")
-        last["showdown"] = showdown_view(deal.result, [labels[knocker], labels[1 - knocker]])
+        last["showdown"] = showdown_view(showdown, [labels[knocker], labels[1 - knocker]])
         last["text"] = last["showdown"]["headline"]
         steps.append(last)
     return steps

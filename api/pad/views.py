@@ -15,14 +15,17 @@ from typing import Any
 from markupsafe import Markup
 
 from scorekeeper.cards import mask_cards, parse_cards
-from scorekeeper.knock import layoff_options
+from scorekeeper.knock import KnockResult, layoff_options
 from scorekeeper.melds import arrangements, hand_mask
+from scorekeeper.records import ReplayedDeal
+from scorekeeper.results import Outcome, Side
 from scorekeeper.rules import Rules
+from scorekeeper.store.hands import DeadwoodResult
 
 from .labels import bdi, capfirst, card_info, cards_info, game_title
 
 OUTCOME_LABELS = {"knock": "knock", "gin": "gin", "big_gin": "big gin",
-                  "undercut": "undercut", "void": "void"}
+                  "undercut": "undercut", "tie": "tie", "void": "void"}
 
 
 def sheet_view(sheet: Mapping[str, Any]) -> dict[str, Any]:
@@ -169,7 +172,10 @@ def hand_view(record: Mapping[str, Any], names: Sequence[str]) -> dict[str, Any]
         view["upcard"] = card_info(given["upcard"])
     if kind in ("cards", "record") and detail and detail.get("knocker"):
         knocker = given.get("knocker", detail.get("knocker_player"))
-        view["showdown"] = showdown_view(detail, [names[knocker], names[1 - knocker]])
+        showdown = (ReplayedDeal.from_dict(detail).showdown if kind == "record"
+                    else KnockResult.from_dict(detail))
+        if showdown is not None:
+            view["showdown"] = showdown_view(showdown, [names[knocker], names[1 - knocker]])
         if detail.get("upcard"):
             view["upcard"] = card_info(detail["upcard"])
     elif kind == "quick":
@@ -177,69 +183,72 @@ def hand_view(record: Mapping[str, Any], names: Sequence[str]) -> dict[str, Any]
         view["counts"] = {"knocker": names[knocker], "defender": names[1 - knocker],
                           "knocker_deadwood": given["knocker_deadwood"],
                           "defender_deadwood": given["defender_deadwood"],
-                          "breakdown": _breakdown_line(detail) if detail else None}
+                          "breakdown": (_breakdown_line(DeadwoodResult.from_dict(detail))
+                                        if detail else None)}
     return view
 
 
-def _breakdown_line(detail: Mapping[str, Any]) -> str:
+def _breakdown_line(detail: DeadwoodResult | KnockResult) -> str:
     """How a hand's points add up, as one line.
 
     ``(9 deadwood difference + 25 undercut bonus) x 2 for the spade upcard = 68``
     """
-    b = detail["breakdown"]
-    line = f"{b['difference']} deadwood difference"
-    if b["bonus"]:
-        line += f" + {b['bonus']} {OUTCOME_LABELS[detail['outcome']]} bonus"
-    if b["multiplier"] != 1:
-        line = f"({line}) x {b['multiplier']} for the spade upcard"
-    return f"{line} = {detail['points']}"
+    b = detail.breakdown
+    line = f"{b.difference} deadwood difference"
+    if b.bonus:
+        line += f" + {b.bonus} {OUTCOME_LABELS[detail.outcome]} bonus"
+    if b.multiplier != 1:
+        line = f"({line}) x {b.multiplier} for the spade upcard"
+    return f"{line} = {detail.points}"
 
 
-def showdown_view(showdown: Mapping[str, Any], names: Sequence[str]) -> dict[str, Any]:
+def showdown_view(showdown: KnockResult, names: Sequence[str]) -> dict[str, Any]:
     """A verified showdown as the pages show it (cards as :func:`~.pad_labels.card_info`)."""
-    k, d = showdown["knocker"], showdown["defender"]
+    k, d = showdown.knocker, showdown.defender
     knocker, defender = names
-    outcome = showdown["outcome"]
-    winner = knocker if showdown["winner"] == "knocker" else defender
-    if outcome == "undercut":
+    outcome = showdown.outcome
+    winner = {Side.KNOCKER: knocker, Side.DEFENDER: defender}.get(showdown.winner)
+    if outcome == Outcome.UNDERCUT:
         headline = Markup("Undercut! {} scores {}.").format(bdi(capfirst(defender)),
-                                                            showdown["points"])
-    elif outcome in ("gin", "big_gin"):
+                                                            showdown.points)
+    elif outcome in (Outcome.GIN, Outcome.BIG_GIN):
         headline = Markup("{}! {} scores {}.").format(OUTCOME_LABELS[outcome].capitalize(),
-                                                      bdi(capfirst(knocker)),
-                                                      showdown["points"])
+                                                      bdi(capfirst(knocker)), showdown.points)
+    elif outcome == Outcome.TIE:
+        headline = Markup("A tie: {} and {} have the same deadwood; nobody scores.").format(
+            bdi(capfirst(knocker)), bdi(defender))
     else:
         headline = Markup("{} knocks and scores {}.").format(bdi(capfirst(knocker)),
-                                                             showdown["points"])
-    laid = [{"card": card_info(x["card"]), "meld": cards_info(x["meld"])} for x in d["layoffs"]]
-    laid_codes = {x["card"] for x in d["layoffs"]}
+                                                             showdown.points)
+    laid = [{"card": card_info(x.card), "meld": cards_info(x.meld)} for x in d.layoffs]
+    laid_codes = {x.card for x in d.layoffs}
     possible = could_lay_off(showdown)
     return {
-        "outcome": outcome, "label": OUTCOME_LABELS[outcome], "winner": winner,
-        "points": showdown["points"], "headline": headline,
+        "outcome": outcome.value, "label": OUTCOME_LABELS[outcome], "winner": winner,
+        "points": showdown.points, "headline": headline,
         "breakdown": _breakdown_line(showdown),
-        "knocker": {"name": knocker, "melds": [cards_info(m) for m in k["melds"]],
-                    "deadwood_cards": cards_info(k["deadwood_cards"]), "deadwood": k["deadwood"]},
-        "defender": {"name": defender, "melds": [cards_info(m) for m in d["melds"]],
-                     "deadwood_cards": cards_info(d["deadwood_cards"]),
-                     "deadwood": d["deadwood"], "best_deadwood": d["best_deadwood"],
+        "knocker": {"name": knocker, "melds": [cards_info(m) for m in k.melds],
+                    "deadwood_cards": cards_info(k.deadwood_cards), "deadwood": k.deadwood},
+        "defender": {"name": defender, "melds": [cards_info(m) for m in d.melds],
+                     "deadwood_cards": cards_info(d.deadwood_cards),
+                     "deadwood": d.deadwood, "best_deadwood": d.best_deadwood,
                      "layoffs": laid},
         "could_lay_off": possible,
         "missed": [x for x in possible if x["card"]["code"] not in laid_codes],
-        "gin": outcome in ("gin", "big_gin"),
+        "gin": outcome in (Outcome.GIN, Outcome.BIG_GIN),
     }
 
 
-def could_lay_off(showdown: Mapping[str, Any]) -> list[dict[str, Any]]:
+def could_lay_off(showdown: KnockResult) -> list[dict[str, Any]]:
     """Every defender card that fits on a knocker meld, with the meld.
 
     This ignores the defender's own melds (a card used in one could still
     have been laid off instead) and whether layoffs were allowed (none
     against gin), so the page can show what was possible.
     """
-    held = hand_mask(showdown["defender"]["cards"])
+    held = hand_mask(showdown.defender.cards)
     found = []
-    for meld_codes in showdown["knocker"]["melds"]:
+    for meld_codes in showdown.knocker.melds:
         fits = 0
         for _, laid in layoff_options((hand_mask(meld_codes),), held):
             fits |= laid[-1]

@@ -57,7 +57,7 @@ from ..errors import (
 from ..names import clean_name, name_key
 from ..records import DEFAULT_PLAYERS, MATCH_FORMAT
 from ..rules import Rules
-from ..sheet import score_sheet
+from ..sheet import AnyHandRecord, AnySheet, score_sheet
 from .base import KeyReused, NotFound, Store
 from .hands import evaluate_hand
 
@@ -124,12 +124,17 @@ def _slot(seq: int, hand: Mapping, result: Mapping, corrected: bool) -> dict:
             "detail": result["detail"], "corrected": corrected}
 
 
-def _score(game: Mapping, hands: Sequence[Mapping]) -> dict:
+def _score(game: Mapping, hands: Sequence[Mapping]) -> AnySheet:
     return score_sheet([h["entry"] for h in hands], players=game["players"],
                        rules=game["rules"], dealer=game["dealer"], stake=game["stake"])
 
 
-def game_sheet(game: Mapping, log: Sequence[Mapping], scored: dict | None = None) -> dict:
+def score_log(game: Mapping, log: Sequence[Mapping]) -> AnySheet:
+    """The typed :func:`~scorekeeper.sheet.score_sheet` result of a game's log."""
+    return _score(game, effective_hands(log))
+
+
+def game_sheet(game: Mapping, log: Sequence[Mapping], scored: AnySheet | None = None) -> dict:
     """The game's score sheet, derived from its log.
 
     The :func:`~scorekeeper.sheet.score_sheet` result with ``id``,
@@ -141,15 +146,16 @@ def game_sheet(game: Mapping, log: Sequence[Mapping], scored: dict | None = None
     """
     hands = effective_hands(log)
     sheet = scored if scored is not None else _score(game, hands)
-    for record, hand in zip(sheet["hands"], hands, strict=True):
+    body = sheet.to_dict()
+    for record, hand in zip(body["hands"], hands, strict=True):
         record.update(seq=hand["seq"], kind=hand["kind"], input=hand["input"],
                       detail=hand["detail"], corrected=hand["corrected"])
     return {"id": game["id"], "created": game["created"], "updated": game["updated"],
-            "status": _status(sheet), "version": len(log), "dealer": game["dealer"], **sheet}
+            "status": _status(sheet), "version": len(log), "dealer": game["dealer"], **body}
 
 
-def _status(sheet: Mapping) -> str:
-    return "over" if sheet["over"] else "active"
+def _status(sheet: AnySheet) -> str:
+    return "over" if sheet.over else "active"
 
 
 def check_new_game(players: Any, rules: Any = None, dealer: Any = 0,
@@ -231,7 +237,7 @@ def _as_answered(entry: dict, game: dict, log: list[dict]) -> tuple[dict, list[d
 
 
 def _result(entry: dict, created: bool, game: dict, log: list[dict],
-            scored: list[dict]) -> tuple[dict | None, dict, bool]:
+            scored: list[AnySheet]) -> tuple[dict | None, dict, bool]:
     """(the hand record whose content came from log ``entry``, the sheet, created).
 
     ``scored`` holds the new score sheet a write's ``decide`` computed (if it
@@ -259,16 +265,16 @@ def add_hand(store: Store, game_id: str, hand: Mapping, *,
     on), a game that has moved on raises :class:`~scorekeeper.errors.Stale`;
     the same holds for :func:`undo_last` and :func:`correct_hand`.
     """
-    scored: list[dict] = []
+    scored: list[AnySheet] = []
 
     def decide(game: dict, log: list[dict]) -> tuple[dict, str]:
         hands = effective_hands(log)
         before = _score(game, hands)
-        if before["over"]:
+        if before.over:
             raise Conflict(f"the game is over (after hand {len(hands)}); no more hands can"
                            " be entered", code="game_over", params={"after": len(hands)})
         result = evaluate_hand(hand, game["rules"], players=game["players"],
-                               dealer=before["next_dealer"])
+                               dealer=before.next_dealer).to_dict()
         scored.append(_score(game, [*hands, result]))
         return result, _status(scored[-1])
 
@@ -285,7 +291,7 @@ def undo_last(store: Store, game_id: str, *, idempotency_key: str | None = None,
     the sheet has no hand.
     """
     undone: dict = {}
-    scored: list[dict] = []
+    scored: list[AnySheet] = []
 
     def decide(game: dict, log: list[dict]) -> tuple[dict, str]:
         hands = effective_hands(log)
@@ -313,15 +319,17 @@ def correct_hand(store: Store, game_id: str, n: int, hand: Mapping, *,
     sheet and :class:`~scorekeeper.errors.Conflict` (``game_over``) when the
     corrected totals would end the game before its last hand.
     """
-    scored: list[dict] = []
+    scored: list[AnySheet] = []
 
     def decide(game: dict, log: list[dict]) -> tuple[dict, str]:
         hands = effective_hands(log)
         if not 1 <= n <= len(hands):
             raise NotFound(f"there is no hand {n} on the sheet (it has {len(hands)})",
                            field="n")
-        dealer = _score(game, hands)["hands"][n - 1]["dealer"]
-        result = evaluate_hand(hand, game["rules"], players=game["players"], dealer=dealer)
+        before: Sequence[AnyHandRecord] = _score(game, hands).hands
+        dealer = before[n - 1].dealer
+        result = evaluate_hand(hand, game["rules"], players=game["players"],
+                               dealer=dealer).to_dict()
         changed = [*hands[:n - 1], result, *hands[n:]]
         try:
             after = _score(game, changed)
@@ -330,11 +338,12 @@ def correct_hand(store: Store, game_id: str, n: int, hand: Mapping, *,
                 raise
             raise Conflict(f"with this correction {error}; undo the later hands first",
                            field="n", code="game_over", params=error.params) from error
-        for later, record in zip(changed[n:], after["hands"][n:], strict=True):
-            if later["kind"] == "record" and later["detail"]["dealer"] != record["dealer"]:
+        records: Sequence[AnyHandRecord] = after.hands
+        for later, record in zip(changed[n:], records[n:], strict=True):
+            if later["kind"] == "record" and later["detail"]["dealer"] != record.dealer:
                 raise Conflict(
-                    f"with this correction hand {record['n']} would be dealt by"
-                    f" {game['players'][record['dealer']]}, but its deal record has"
+                    f"with this correction hand {record.n} would be dealt by"
+                    f" {game['players'][record.dealer]}, but its deal record has"
                     f" {game['players'][later['detail']['dealer']]} dealing; undo the later"
                     " hands first", field="n", code="dealer_rotation",
                     params={"hand": record["n"], "expected": game["players"][record["dealer"]],
@@ -405,12 +414,13 @@ def import_game(store: Store, record: Mapping, *, idempotency_key: str | None = 
     for i, hand in enumerate(record.get("hands") or []):
         try:
             sheet = _score(game, results)
-            if sheet["over"]:
+            if sheet.over:
                 raise RuleViolation(f"the game is over after hand {i}; hand {i + 1} cannot be"
                                     " entered",
                                     code="game_over", params={"after": i, "hand": i + 1},
                                     option="hands")
-            result = evaluate_hand(hand, snapshot, players=names, dealer=sheet["next_dealer"])
+            result = evaluate_hand(hand, snapshot, players=names,
+                                   dealer=sheet.next_dealer).to_dict()
         except ScorekeeperError as error:
             raise error.restate(f"hand {i + 1}: {error}", field=f"hands.{i}" + (
                 f".{error.field}" if error.field else "")) from error

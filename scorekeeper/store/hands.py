@@ -24,6 +24,7 @@ needs ``K`` = 0 and rules that allow big gin.
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
 from typing import Any
 
 from ..cards import Card, parse_cards
@@ -35,15 +36,44 @@ from ..errors import (
     RuleError,
     RuleViolation,
 )
-from ..knock import score_hand, verify_knock
-from ..records import DEAL_FORMAT, DEFAULT_PLAYERS, deal_entry, replay_deal
+from ..knock import Breakdown, KnockResult, score_hand, verify_knock
+from ..records import DEAL_FORMAT, DEFAULT_PLAYERS, ReplayedDeal, deal_entry, replay_deal
+from ..results import Outcome, Result, Side
 from ..rules import Rules, is_whole_number
+from ..sheet import Entry
 
 MAX_DEADWOOD = 98
 """The most deadwood 10 cards can hold (e.g. 9 T Q K of clubs and diamonds, two jacks)."""
 
 KINDS = ("quick", "cards", "record", "void")
 """The hand input kinds :func:`evaluate_hand` accepts."""
+
+
+@dataclass(frozen=True, slots=True)
+class Deadwood(Result):
+    """One side of a hand scored from counts: its deadwood."""
+
+    deadwood: int
+
+
+@dataclass(frozen=True, slots=True)
+class DeadwoodResult(Result):
+    """A knock scored from the two deadwood counts (:func:`score_deadwood`)."""
+
+    outcome: Outcome
+    winner: Side | None
+    points: int
+    knocker: Deadwood
+    defender: Deadwood
+    breakdown: Breakdown
+
+
+@dataclass(frozen=True, slots=True)
+class HandEvaluation(Result):
+    """A hand input scored: the sheet ``entry`` and the ``detail`` behind it."""
+
+    entry: Entry
+    detail: DeadwoodResult | KnockResult | ReplayedDeal | None
 
 
 def score_deadwood(
@@ -53,18 +83,18 @@ def score_deadwood(
     rules: Rules | Mapping | str | None = None,
     upcard: str | Card | None = None,
     big_gin: bool = False,
-) -> dict:
+) -> DeadwoodResult:
     """Score a knock from the two deadwood counts (RULES.md section 6).
 
     Gin when the knocker has 0 (never undercut), big gin when flagged, a
-    knock when K < D, else an undercut. Returns ``{"outcome", "winner"
-    ("knocker" or "defender"), "points", "knocker": {"deadwood"},
-    "defender": {"deadwood"}, "breakdown": {"difference", "bonus",
-    "multiplier"}}``, the same keys as a ``verify_knock`` result. Raises
-    :class:`RuleError` naming the field for counts out of range.
+    knock when K < D, else an undercut. Returns a :class:`DeadwoodResult`:
+    ``outcome``, ``winner`` (knocker or defender), ``points``, ``knocker``
+    and ``defender`` (each with its ``deadwood``) and ``breakdown``
+    (``difference``, ``bonus``, ``multiplier``), as in a ``verify_knock``
+    result. Raises :class:`RuleError` naming the field for counts out of range.
 
-    >>> score_deadwood(9, 2)["points"], score_deadwood(3, 12)["outcome"]
-    (32, 'knock')
+    >>> score_deadwood(9, 2).points, score_deadwood(3, 12).outcome
+    (32, <Outcome.KNOCK: 'knock'>)
     """
     rules = Rules.from_dict(rules)
     up = parse_cards([upcard], field="upcard")[0] if upcard is not None else None
@@ -99,26 +129,27 @@ def score_deadwood(
                             option="knocker_deadwood")
     score = score_hand(knocker_deadwood, defender_deadwood, rules, big_gin=big_gin,
                        multiplier=rules.multiplier_for(up))
-    return {"outcome": score["outcome"], "winner": score["winner"], "points": score["points"],
-            "knocker": {"deadwood": knocker_deadwood},
-            "defender": {"deadwood": defender_deadwood}, "breakdown": score["breakdown"]}
+    return DeadwoodResult(outcome=score.outcome, winner=score.winner, points=score.points,
+                          knocker=Deadwood(knocker_deadwood), defender=Deadwood(defender_deadwood),
+                          breakdown=score.breakdown)
 
 
-def sheet_entry(knocker: int, result: Mapping) -> dict:
+def sheet_entry(knocker: int, result: DeadwoodResult | KnockResult) -> Entry:
     """The two-player sheet entry of a scored knock by seat ``knocker`` (0 or 1).
 
     A tied knock that scores nothing (``tie: no_score``) is a void entry.
     """
-    if result["winner"] is None:
-        return {"void": True}
-    winner = knocker if result["winner"] == "knocker" else 1 - knocker
-    return {"winner": winner, "loser": 1 - winner, "points": result["points"],
-            "outcome": result["outcome"]}
+    if result.winner is None:
+        return Entry(void=True)
+    winner = knocker if result.winner == Side.KNOCKER else 1 - knocker
+    return Entry(winner=winner, loser=1 - winner, points=result.points,
+                 outcome=result.outcome)
 
 
 def evaluate_hand(hand: Mapping, rules: Rules | Mapping | str | None = None, *,
-                  players: Sequence[str] = DEFAULT_PLAYERS, dealer: int | None = None) -> dict:
-    """Score one hand input of a two-player game: ``{"entry", "detail"}``.
+                  players: Sequence[str] = DEFAULT_PLAYERS,
+                  dealer: int | None = None) -> HandEvaluation:
+    """Score one hand input of a two-player game: a :class:`HandEvaluation`.
 
     ``entry`` is the :func:`~scorekeeper.sheet.score_sheet` entry, ``detail``
     the scoring behind it (the ``score_deadwood``, ``verify_knock`` or
@@ -132,7 +163,7 @@ def evaluate_hand(hand: Mapping, rules: Rules | Mapping | str | None = None, *,
                                 code="bad_value", option="kind")
     kind = hand.get("kind")
     if kind == "void":
-        return {"entry": {"void": True}, "detail": None}
+        return HandEvaluation(entry=Entry(void=True), detail=None)
     if kind == "record":
         return _evaluate_record(hand.get("record"), rules, players, dealer)
     if kind not in KINDS:
@@ -142,6 +173,7 @@ def evaluate_hand(hand: Mapping, rules: Rules | Mapping | str | None = None, *,
     if not is_whole_number(knocker) or knocker not in (0, 1):
         raise InvalidValueError(f"knocker must be the seat of the knocker, 0 or 1, not {knocker!r}",
                                 code="bad_value", params={"value": knocker}, option="knocker")
+    detail: DeadwoodResult | KnockResult
     if kind == "quick":
         detail = score_deadwood(hand.get("knocker_deadwood"), hand.get("defender_deadwood"),
                                 rules=rules, upcard=hand.get("upcard"),
@@ -152,7 +184,7 @@ def evaluate_hand(hand: Mapping, rules: Rules | Mapping | str | None = None, *,
                               knocker_melds=hand.get("knocker_melds"),
                               defender_melds=hand.get("defender_melds"),
                               layoffs=hand.get("layoffs"))
-    return {"entry": sheet_entry(knocker, detail), "detail": detail}
+    return HandEvaluation(entry=sheet_entry(knocker, detail), detail=detail)
 
 
 def _options(rules: Rules) -> dict:
@@ -161,7 +193,7 @@ def _options(rules: Rules) -> dict:
 
 
 def _evaluate_record(record: Any, rules: Rules, players: Sequence[str],
-                     dealer: int | None) -> dict:
+                     dealer: int | None) -> HandEvaluation:
     """A deal record replayed under the game's rules and players, and scored.
 
     The record may leave out ``rules`` and ``players`` (as in a match
@@ -191,12 +223,12 @@ def _evaluate_record(record: Any, rules: Rules, players: Sequence[str],
     except RecordError as error:
         raise error.restate(f"record: {error}", field=f"record.{error.field}"
                             if error.field else "record") from error
-    if dealer is not None and result["dealer"] != dealer:
+    if dealer is not None and result.dealer != dealer:
         raise IllegalRecordError(f"record: {players[dealer]} ({dealer}) deals this hand, not"
-                                 f" {players[result['dealer']]} ({result['dealer']})",
+                                 f" {players[result.dealer]} ({result.dealer})",
                                  code="dealer_rotation",
                                  params={"expected": players[dealer], "expected_seat": dealer,
-                                         "dealer": players[result["dealer"]],
-                                         "dealer_seat": result["dealer"]},
+                                         "dealer": players[result.dealer],
+                                         "dealer_seat": result.dealer},
                                  field="record.dealer")
-    return {"entry": deal_entry(result), "detail": result}
+    return HandEvaluation(entry=deal_entry(result), detail=result)

@@ -20,8 +20,9 @@ its first seat.
 from __future__ import annotations
 
 from ..names import fold
+from ..results import Outcome
 from .base import Store
-from .games import game_sheet
+from .games import score_log
 
 
 def player_stats(store: Store, name: str) -> dict:
@@ -47,24 +48,24 @@ def player_stats(store: Store, name: str) -> dict:
         rival = rivals.setdefault(fold(opponent), {
             "opponent": opponent, "games": 0, "wins": 0, "losses": 0, "hands_won": 0,
             "hands_lost": 0})
-        sheet = game_sheet(game, log)
+        sheet = score_log(game, log)
         totals["games"] += 1
         rival["games"] += 1
-        for hand in sheet["hands"]:
-            if hand["void"]:
+        for hand in sheet.hands:
+            if hand.void:
                 continue
             totals["hands"] += 1
-            if hand["winner"] == seat:
+            if hand.winner == seat:
                 totals["hands_won"] += 1
-                totals["points"] += hand["points"]
-                totals["gins"] += hand["outcome"] in ("gin", "big_gin")
-                totals["undercuts"] += hand["outcome"] == "undercut"
+                totals["points"] += hand.points
+                totals["gins"] += hand.outcome in (Outcome.GIN, Outcome.BIG_GIN)
+                totals["undercuts"] += hand.outcome == Outcome.UNDERCUT
                 rival["hands_won"] += 1
             else:
                 rival["hands_lost"] += 1
-        if sheet["over"]:
+        if sheet.result is not None:
             totals["finished"] += 1
-            winner = sheet["result"]["winner"]
+            winner = sheet.result.winner
             if winner is not None:
                 outcome = "wins" if winner == seat else "losses"
                 totals[outcome] += 1
