@@ -39,11 +39,12 @@ from collections.abc import Mapping
 from typing import Any
 
 from .cards import DECK, Card, cards_mask, mask_cards, parse_cards
-from .engine import DISCARD, DRAW, UPCARD_OFFER, Deal, parse_action
+from .engine import DISCARD, DRAW, UPCARD_OFFER, Deal, DealResult, parse_action
 from .errors import InvalidRecordError
-from .knock import verify_knock
+from .knock import KnockResult, verify_knock
 from .melds import mask_all_melds, mask_codes, mask_deadwood, mask_discards
 from .records import DEAL_FORMAT, MATCH_FORMAT, load_deal, match_deals, play_steps
+from .results import Side
 
 SUMMARY_KEYS = ("deadwood_given_away", "discards_off_best", "missed_melds", "missed_knocks",
                 "missed_gins", "showdown_cost")
@@ -83,7 +84,7 @@ def _analyse_deal(deal: Deal, actions: list, showdown: Mapping | None) -> dict:
         before = _state(deal)
     result = deal.result
     assert result is not None  # play_steps ends the deal
-    shown = None if result["void"] else _showdown(deal, result, showdown)
+    shown = None if result.void else _showdown(deal, result)
     summary = [{"player": name, **dict.fromkeys(SUMMARY_KEYS, 0)} for name in names]
     for fact in decisions:
         mine = summary[fact["player"]]
@@ -95,8 +96,9 @@ def _analyse_deal(deal: Deal, actions: list, showdown: Mapping | None) -> dict:
     if shown is not None:
         summary[shown["knocker"]["player"]]["showdown_cost"] += shown["knocker"]["cost"]
         summary[shown["defender"]["player"]]["showdown_cost"] += shown["defender"]["cost"]
-    return {"players": names, "dealer": deal.dealer, "void": result["void"],
-            "outcome": result["outcome"], "points": result["points"],
+    return {"players": names, "dealer": deal.dealer, "void": result.void,
+            "outcome": None if result.outcome is None else str(result.outcome),
+            "points": result.points,
             "decisions": decisions, "showdown": shown, "summary": summary}
 
 
@@ -151,9 +153,10 @@ def _meld_with(hand: int, card: Card) -> int | None:
     return max(melds, key=lambda meld: meld.bit_count()) if melds else None
 
 
-def _showdown(deal: Deal, result: Mapping, declared: Mapping | None) -> dict:
+def _showdown(deal: Deal, result: DealResult) -> dict:
     """The knocker's arrangement and the defender's reply against the best ones."""
-    knocker = result["knocker_player"]
+    knocker = result.knocker_player
+    assert knocker is not None and result.knocker is not None and result.defender is not None
     defender = 1 - knocker
     held = [mask_cards(deal.hand_mask(p)) for p in (0, 1)]
     upcard = deal.upcard
@@ -161,19 +164,19 @@ def _showdown(deal: Deal, result: Mapping, declared: Mapping | None) -> dict:
     best = verify_knock(held[knocker], held[defender], rules=deal.rules, upcard=upcard)
     # the defender's best reply to the arrangement actually laid down
     reply = verify_knock(held[knocker], held[defender], rules=deal.rules, upcard=upcard,
-                         knocker_melds=result["knocker"]["melds"])
-    laid = cards_mask(parse_cards([item["card"] for item in result["defender"]["layoffs"]]))
-    could = cards_mask(parse_cards([item["card"] for item in reply["defender"]["layoffs"]]))
+                         knocker_melds=result.knocker.melds)
+    laid = cards_mask(parse_cards([item.card for item in result.defender.layoffs]))
+    could = cards_mask(parse_cards([item.card for item in reply.defender.layoffs]))
     return {
         "knocker": {
-            "player": knocker, "deadwood": result["knocker"]["deadwood"],
-            "best_deadwood": best["knocker"]["deadwood"],
+            "player": knocker, "deadwood": result.knocker.deadwood,
+            "best_deadwood": best.knocker.deadwood,
             "points": actual, "best_points": _net_for_knocker(best),
             "cost": max(0, _net_for_knocker(best) - actual),
         },
         "defender": {
-            "player": defender, "deadwood": result["defender"]["deadwood"],
-            "best_deadwood": reply["defender"]["deadwood"],
+            "player": defender, "deadwood": result.defender.deadwood,
+            "best_deadwood": reply.defender.deadwood,
             "missed_layoffs": mask_codes(could & ~laid),
             "points": -actual, "best_points": -_net_for_knocker(reply),
             "cost": max(0, actual - _net_for_knocker(reply)),
@@ -181,11 +184,11 @@ def _showdown(deal: Deal, result: Mapping, declared: Mapping | None) -> dict:
     }
 
 
-def _net_for_knocker(result: Mapping) -> int:
-    """What a scored showdown gives the knocker: + points won, - points lost."""
-    if result["winner"] == "knocker":
-        return result["points"]
-    return -result["points"] if result["winner"] == "defender" else 0
+def _net_for_knocker(result: DealResult | KnockResult) -> int:
+    """What a scored showdown gives the knocker: + points won, - points lost, 0 for a tie."""
+    if result.winner == Side.KNOCKER:
+        return result.points
+    return -result.points if result.winner == Side.DEFENDER else 0
 
 
 def _total(summaries: list[list[dict]], names) -> list[dict]:

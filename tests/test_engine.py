@@ -220,8 +220,8 @@ def test_declared_showdown_is_validated_and_gin_laid_out_as_a_knock_scores_as_on
                "pass", "pass", "draw stock", "gin Kd")
     # RULES.md 5: laid out with deadwood, a gin hand is scored as the knock it is
     laid = gin.showdown(knocker_melds=[["2c", "3c", "4c"], ["7d", "7h", "7s"], ["Ts", "Js", "Qs"]])
-    assert laid["outcome"] == "knock" and laid["knocker"]["deadwood"] == 10
-    assert laid["breakdown"]["bonus"] == 0
+    assert laid.outcome == "knock" and laid.knocker.deadwood == 10
+    assert laid.breakdown.bonus == 0
     with pytest.raises(RuleError, match=r"the hand is over: .* knocked"):
         gin.apply("draw stock")
 

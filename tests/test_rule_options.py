@@ -12,6 +12,8 @@ from engine_kit import DECK, cards, make_record
 
 from scorekeeper import Deal, RecordError, RuleError, replay, verify_knock
 from scorekeeper.records import deal_entry
+from scorekeeper.results import Outcome
+from scorekeeper.sheet import Entry
 from scorekeeper.store.hands import evaluate_hand, score_deadwood
 
 KNOCKER = "As 2s 3s 7c 7d 7h 9d 9h 9c 5c"  # deadwood 5 (the 5c), no layoff takes the 5d
@@ -32,20 +34,20 @@ def deal(rules, upcard="5s", stock_top=""):
 
 def test_a_tied_knock_is_an_undercut_by_default_and_scores_nothing_under_no_score():
     standard = verify_knock(KNOCKER, DEFENDER)
-    assert (standard["outcome"], standard["winner"], standard["points"]) == (
+    assert (standard.outcome, standard.winner, standard.points) == (
         "undercut", "defender", 25)
     tie = verify_knock(KNOCKER, DEFENDER, rules="openspiel")
-    assert (tie["outcome"], tie["winner"], tie["points"]) == ("tie", None, 0)
-    assert tie["knocker"]["deadwood"] == tie["defender"]["deadwood"] == 5
+    assert (tie.outcome, tie.winner, tie.points) == ("tie", None, 0)
+    assert tie.knocker.deadwood == tie.defender.deadwood == 5
 
 
 def test_a_tied_quick_hand_under_no_score_is_a_void_sheet_entry():
-    assert score_deadwood(6, 6, rules="openspiel")["outcome"] == "tie"
-    assert score_deadwood(0, 0, rules="openspiel")["outcome"] == "gin"  # gin is never a tie
+    assert score_deadwood(6, 6, rules="openspiel").outcome == "tie"
+    assert score_deadwood(0, 0, rules="openspiel").outcome == "gin"  # gin is never a tie
     hand = {"kind": "quick", "knocker": 1, "knocker_deadwood": 6, "defender_deadwood": 6}
-    assert evaluate_hand(hand, "openspiel")["entry"] == {"void": True}
-    assert evaluate_hand(hand, "standard")["entry"] == {
-        "winner": 0, "loser": 1, "points": 25, "outcome": "undercut"}
+    assert evaluate_hand(hand, "openspiel").entry == Entry(void=True)
+    assert evaluate_hand(hand, "standard").entry == Entry(winner=0, loser=1, points=25,
+                                                          outcome=Outcome.UNDERCUT)
 
 
 # --------------------------------------------------------------------------- discard_taken
@@ -78,7 +80,7 @@ def test_the_capped_discard_draw_is_not_made_and_voids_the_deal():
     before = game.hand_mask(1)
     game.apply("draw discard")  # 3: not made
     assert game.over and game.void and game.hand_mask(1) == before
-    assert game.result["void"] and game.result["points"] == 0
+    assert game.result.void and game.result.points == 0
     with pytest.raises(RuleError, match=r"void \(this would be draw 3 from the discard pile"):
         game.apply("draw stock")
 
@@ -95,7 +97,7 @@ def test_spade_doubles_refuses_a_hand_without_its_upcard_naming_upcard():
     with pytest.raises(RuleError) as cards_hand:
         verify_knock(KNOCKER, DEFENDER, rules=rules)
     assert cards_hand.value.option == "upcard"
-    assert verify_knock(KNOCKER, DEFENDER, rules=rules, upcard="Ks")["points"] == 50
+    assert verify_knock(KNOCKER, DEFENDER, rules=rules, upcard="Ks").points == 50
 
 
 # ----------------------------------------------------------------------- gin laid out as a knock
@@ -108,9 +110,9 @@ def test_a_replayed_gin_hand_laid_out_with_deadwood_is_scored_as_the_knock_it_is
                          showdown={"knocker_melds": [["2c", "3c", "4c"], ["7d", "7h", "7s"],
                                                      ["Ts", "Js", "Qs"]]})
     result = replay(record)
-    assert result["outcome"] in ("knock", "undercut") and result["knocker"]["deadwood"] == 10
-    assert result["breakdown"]["bonus"] in (0, 25)
-    assert replay({**record, "showdown": None})["outcome"] == "gin"
+    assert result.outcome in ("knock", "undercut") and result.knocker.deadwood == 10
+    assert result.breakdown.bonus in (0, 25)
+    assert replay({**record, "showdown": None}).outcome == "gin"
 
 
 # --------------------------------------------------------------------------- partial stock
@@ -128,7 +130,7 @@ def test_a_record_listing_only_the_drawn_stock_cards_replays_as_the_full_one():
     partial = {**full, "stock": ["5c"], "stock_complete": False}
     result = replay(partial)
     assert result == replay(full)
-    assert (result["outcome"], result["stock_left"]) == ("undercut", 30)
+    assert (result.outcome, result.stock_left) == ("undercut", 30)
 
 
 def test_replay_refuses_only_where_play_needs_an_unlisted_stock_card():
@@ -161,9 +163,9 @@ def test_a_tie_replayed_under_no_score_is_a_void_sheet_entry():
     record = make_record((KNOCKER.replace("5c", "Jc"), DEFENDER), "5s", "5c",
                          actions=["pass", "pass", "draw stock", "knock Jc"], rules="openspiel")
     result = replay(record)
-    assert (result["outcome"], result["winner_player"], result["points"]) == ("tie", None, 0)
-    assert result["next_dealer"] == record["dealer"]
-    assert deal_entry(result) == {"void": True}
+    assert (result.outcome, result.winner_player, result.points) == ("tie", None, 0)
+    assert result.next_dealer == record["dealer"]
+    assert deal_entry(result) == Entry(void=True)
 
 
 # --------------------------------------------------------------------------- first_dealer
