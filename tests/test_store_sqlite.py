@@ -174,7 +174,7 @@ def test_migration_2_keys_players_and_merges_the_names_that_fold_together(tmp_pa
     path = tmp_path / "v1.db"
     db = _schema_1_file(path)
     rules = Rules.from_dict(None).to_dict()
-    void = evaluate_hand({"kind": "void"}, rules, players=["A", "B"], dealer=0)
+    void = evaluate_hand({"kind": "void"}, rules, players=["A", "B"], dealer=0).to_dict()
     players = [  # id, name, created: the NOCASE index of schema 1 let all of these in
         (1, "Ana", "2024-01-01T00:00:00.000Z"),
         (2, "E\u0301mile", "2024-01-02T00:00:00.000Z"),    # decomposed: the oldest Émile
