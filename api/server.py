@@ -16,6 +16,7 @@ import os
 import re
 import shutil
 import signal
+import socket
 import subprocess
 import sys
 import tempfile
@@ -26,6 +27,8 @@ from pathlib import Path
 from gunicorn.app.base import BaseApplication
 
 from scorekeeper.store.sqlite import Storage
+
+from . import front
 
 
 class Server(BaseApplication):
@@ -49,18 +52,39 @@ class Server(BaseApplication):
 
 def serve(host: str = "127.0.0.1", port: int = 8000, workers: int = 2,
           db: str | None = None, threads: int = 2) -> None:
-    """Run gunicorn on ``host:port`` until interrupted; ``db`` sets ``SCOREKEEPER_DB``.
+    """Serve on ``host:port`` until interrupted: the front there, gunicorn behind it.
 
-    Workers are gunicorn's ``gthread`` kind: connections are kept alive (no
-    new TCP connection per request) and a slow client does not hold a whole
-    worker. Each thread has its own SQLite connection.
+    ``db`` sets ``SCOREKEEPER_DB``. The address is bound here (a busy port
+    fails at once) and handed to the front (:mod:`api.front`, its own
+    process), which passes whole requests to gunicorn on a unix socket in a
+    private temporary folder (mode 0700: nobody else can go round the
+    front). Workers are gunicorn's ``gthread`` kind with ``threads`` threads,
+    each with its own SQLite connection. gunicorn's request limits are
+    looser than the front's, so it never writes an error page of its own;
+    it reads the client's address from the front's PROXY protocol line.
     """
     if db is not None:
         os.environ["SCOREKEEPER_DB"] = db
     Storage()
-    Server({"bind": f"{host}:{port}", "workers": workers, "worker_class": "gthread",
-            "threads": threads, "proc_name": "scorekeeper",
-            "control_socket_disable": True}).run()
+    family = socket.AF_INET6 if ":" in host else socket.AF_INET
+    listener = socket.create_server((host, port), family=family, backlog=2048)
+    folder = tempfile.mkdtemp(prefix="scorekeeper-")
+    upstream = os.path.join(folder, "gunicorn.sock")
+    front_process = subprocess.Popen(
+        [sys.executable, "-m", "api.front", "--fd", str(listener.fileno()), "--upstream",
+         upstream], pass_fds=[listener.fileno()])
+    listener.close()
+    master = os.getpid()
+    try:
+        Server({"bind": f"unix:{upstream}", "workers": workers, "worker_class": "gthread",
+                "threads": threads, "proc_name": "scorekeeper", "control_socket_disable": True,
+                "proxy_protocol": "v1", "limit_request_line": 8190,
+                "limit_request_fields": 2 * front.MAX_FIELDS,
+                "limit_request_field_size": 0}).run()
+    finally:
+        if os.getpid() == master:  # a gunicorn worker leaves through here too
+            stop(front_process, timeout=front.GRACE + 5)
+            shutil.rmtree(folder, ignore_errors=True)
 
 
 def spawn(db: str | os.PathLike, *, workers: int = 2, wsgi: bool = False,
