@@ -9,7 +9,11 @@ through :func:`get_storage`.
 
 Settings: ``DATABASE`` (default ``$SCOREKEEPER_DB`` or ``./scorekeeper.db``),
 ``MAX_CONTENT_LENGTH`` (request body limit, default 1 MiB; a larger body is
-a 413, with or without a ``Content-Length``) and the
+a 413, with or without a ``Content-Length``), ``BUSY_TIMEOUT`` (default 5 s:
+the longest a request waits for the write lock before its 503) and
+``WAITING_WRITERS`` (default 1: the threads per process that may wait
+that long; more writers are refused at once, so with gunicorn's 2 threads
+one stays free for reads; at most threads - 1 makes sense) and the
 flask-smorest ``API_*`` / ``OPENAPI_*`` keys (the document is served at
 ``/api/openapi.json``).
 """
@@ -37,6 +41,8 @@ def create_app(config: Mapping[str, Any] | None = None) -> Flask:
     app.config.from_mapping(
         DATABASE=default_path(),
         MAX_CONTENT_LENGTH=1024 * 1024,
+        BUSY_TIMEOUT=5.0,
+        WAITING_WRITERS=1,
         API_TITLE="scorekeeper",
         API_VERSION="1",
         OPENAPI_VERSION="3.0.3",
@@ -50,7 +56,9 @@ def create_app(config: Mapping[str, Any] | None = None) -> Flask:
         app.config.from_pyfile("config.py", silent=True)
     else:
         app.config.from_mapping(config)
-    app.extensions[STORAGE_KEY] = Storage(app.config["DATABASE"])
+    app.extensions[STORAGE_KEY] = Storage(app.config["DATABASE"],
+                                          busy_timeout=app.config["BUSY_TIMEOUT"],
+                                          waiting_writers=app.config["WAITING_WRITERS"])
     app.before_request(_refuse_long_streams)
     app.after_request(security.add_security_headers)
     app.url_map.converters["game"] = v1.GameIdConverter

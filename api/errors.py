@@ -1,8 +1,9 @@
 """JSON errors: every refusal is ``{"error": {"code", "message", "field"}}``.
 
 Domain errors (bad cards, rules, records) are 422, storage refusals map to
-404 / 409 / 422, a full disk to 507 and a database that stayed busy to 503
-(with ``Retry-After``; nothing was written either way), HTTP errors (bad
+404 / 409 / 422, a full disk to 507, a database that stayed busy (``busy``)
+or cannot be written just now (``unavailable``, e.g. a read-only file) to
+503 with ``Retry-After`` (nothing was written either way), HTTP errors (bad
 JSON 400, missing token 401, wrong token 403, unknown route 404, too large
 413, ...) keep their status, and marshmallow validation errors become 422
 naming the first field at fault. Anything unexpected is a 500 with a
@@ -27,6 +28,7 @@ from scorekeeper.store.base import (
     StorageBusy,
     StorageError,
     StorageFull,
+    StorageUnavailable,
 )
 
 CODES = {
@@ -53,7 +55,7 @@ class ErrorBody(ma.Schema):
     code = ma.fields.String(required=True, metadata={
         "description": "A stable machine-readable code: invalid, bad_card, rule, bad_record,"
                        " not_found, unauthorized, forbidden, conflict, game_over, stale,"
-                       " too_large, idempotency_key_reused, busy, storage_full, ..."})
+                       " too_large, idempotency_key_reused, busy, unavailable, storage_full, ..."})
     message = ma.fields.String(required=True,
                                metadata={"description": "What is wrong, for people."})
     field = ma.fields.String(allow_none=True, metadata={
@@ -147,8 +149,11 @@ def _storage_error(error: StorageError) -> Response:
     if isinstance(error, StorageFull):
         current_app.logger.error("storage full: %s", error.__cause__)
         return error_response(507, str(error))
-    if isinstance(error, StorageBusy):
-        return error_response(503, str(error), headers={"Retry-After": "1"})
+    if isinstance(error, StorageUnavailable):
+        current_app.logger.warning("storage unavailable: %s", error.__cause__)
+    if isinstance(error, StorageBusy | StorageUnavailable):
+        return error_response(503, str(error), code=error.code,
+                              headers={"Retry-After": "1"})
     current_app.logger.error("storage error: %s", error)
     return error_response(500, "internal error")
 

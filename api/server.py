@@ -22,6 +22,7 @@ import sys
 import tempfile
 import time
 import urllib.request
+from collections.abc import Sequence
 from pathlib import Path
 
 from gunicorn.app.base import BaseApplication
@@ -88,14 +89,17 @@ def serve(host: str = "127.0.0.1", port: int = 8000, workers: int = 2,
 
 
 def spawn(db: str | os.PathLike, *, workers: int = 2, wsgi: bool = False,
-          timeout: float = 30.0, port: int = 0) -> tuple[subprocess.Popen, str]:
+          timeout: float = 30.0, port: int = 0, wrapper: Sequence[str] = ()
+          ) -> tuple[subprocess.Popen, str]:
     """Start a server on a loopback port: ``(process, base URL)``, once it answers.
 
     By default it runs ``scorekeeper serve --port 0``; with ``wsgi`` it runs
     ``gunicorn wsgi:app`` with ``SCOREKEEPER_DB`` set instead. The port is
     read from gunicorn's log (kept in a temporary file); ``port`` asks for
-    that port instead of a free one (to restart a server where it was). The
-    server runs in a process group of its own. Stop it with :func:`stop`.
+    that port instead of a free one (to restart a server where it was);
+    ``wrapper`` is a command the server is run under (e.g. ``setpriv ...``,
+    which runs it with fewer privileges and so must exec it). The server
+    runs in a process group of its own. Stop it with :func:`stop`.
     """
     bin_dir = Path(sys.executable).parent
     if wsgi:
@@ -107,7 +111,7 @@ def spawn(db: str | os.PathLike, *, workers: int = 2, wsgi: bool = False,
                 str(db)]
     env = {**os.environ, "SCOREKEEPER_DB": str(db)}
     with tempfile.TemporaryFile() as log:  # the child keeps its own handle on it
-        process = subprocess.Popen(argv, stdout=log, stderr=log, env=env,
+        process = subprocess.Popen([*wrapper, *argv], stdout=log, stderr=log, env=env,
                                    start_new_session=True)
         deadline = time.monotonic() + timeout
         while time.monotonic() < deadline:
