@@ -23,56 +23,22 @@ import sys
 # folder off the import path (as bench/http.py itself does).
 _HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path[:] = [p for p in sys.path if os.path.abspath(p or ".") != _HERE]
+sys.path.append(os.path.join(os.path.dirname(_HERE), "tests"))  # load_kit: slow clients
 
 import argparse  # noqa: E402
-import contextlib  # noqa: E402
-import socket  # noqa: E402
 import statistics  # noqa: E402
 import tempfile  # noqa: E402
-import threading  # noqa: E402
 import time  # noqa: E402
 from pathlib import Path  # noqa: E402
 from urllib.parse import urlsplit  # noqa: E402
 
 import requests  # noqa: E402
+from load_kit import Trickle  # noqa: E402
 
 from api.server import spawn, stop  # noqa: E402
 
 TIMEOUT = 5.0
 """Seconds a normal request may take before it counts as timed out."""
-
-
-class Trickle:
-    """``count`` connections sending a request head one byte every 0.2 s until stopped."""
-
-    def __init__(self, url: str, count: int):
-        parts = urlsplit(url)
-        self.address = (parts.hostname, parts.port)
-        self.socks = [self._open() for _ in range(count)]
-        self.stopping = threading.Event()
-        self.thread = threading.Thread(target=self._run, daemon=True)
-        self.thread.start()
-
-    def _open(self) -> socket.socket:
-        sock = socket.create_connection(self.address, timeout=5)
-        sock.sendall(b"POST /api/v1/games HTTP/1.1\r\nHost: x\r\n")
-        return sock
-
-    def _run(self) -> None:
-        while not self.stopping.wait(0.2):
-            for i, sock in enumerate(self.socks):
-                try:
-                    sock.send(b"X")
-                except OSError:  # closed by the server (408): come back
-                    sock.close()
-                    with contextlib.suppress(OSError):
-                        self.socks[i] = self._open()
-
-    def close(self) -> None:
-        self.stopping.set()
-        self.thread.join()
-        for sock in self.socks:
-            sock.close()
 
 
 def measure(url: str, game: str, seconds: float) -> dict:
@@ -97,7 +63,8 @@ def run(url: str, slow: int, seconds: float) -> tuple[dict, dict]:
     created = requests.post(url + "/api/v1/games", json={"players": ["Ana", "Ben"]},
                             timeout=10).json()
     quiet = measure(url, created["url"], seconds)
-    trickle = Trickle(url, slow)
+    parts = urlsplit(url)
+    trickle = Trickle((parts.hostname, parts.port), slow)
     try:
         time.sleep(1)
         loaded = measure(url, created["url"], seconds)
