@@ -80,13 +80,16 @@ class Client:
         self.session = requests.Session()
         self.requests = 0
         self.latencies: list[float] = []
+        self.busy = 0
         self.resent = False
         self.unexpected: list[str] = []
 
     def send(self, method: str, path: str, **kwargs) -> requests.Response | None:
-        """One request, resent while the server is down; ``None`` once the time is up.
+        """One request, resent while the server is down or busy; ``None`` once the time is up.
 
-        ``resent`` tells whether the request had to be sent again.
+        ``resent`` tells whether the request had to be sent again because it
+        was cut off; a 503 (busy: nothing written) is sent again after its
+        ``Retry-After``, as clients should, and counted in ``busy``.
         """
         self.resent = False
         while time.monotonic() < self.deadline + 30:  # grace to finish the last request
@@ -95,6 +98,10 @@ class Client:
                 start = time.monotonic()
                 response = self.session.request(method, self.url + path, timeout=30, **kwargs)
                 self.latencies.append(time.monotonic() - start)
+                if response.status_code == 503 and "Retry-After" in response.headers:
+                    self.busy += 1
+                    time.sleep(float(response.headers["Retry-After"]))
+                    continue
                 return response
             except requests.ConnectionError:
                 self.resent = True
@@ -157,7 +164,7 @@ def run_client(url: str, seconds: float, seed: int, shared: dict, per_game: int)
             own["hands"] += 1
         i += 1
     return {"sent": sent, "acked": acked, "recovered": recovered, "games": games,
-            "requests": client.requests, "latencies": client.latencies,
+            "requests": client.requests, "latencies": client.latencies, "busy": client.busy,
             "unexpected": client.unexpected}
 
 
@@ -307,6 +314,8 @@ def main() -> int:
     print(f"recovered    {recovered:7d}   (answer cut off by a crash; the resend with the"
           " same key found it stored: 200)")
     print(f"duplicated   {duplicated:7d}   (must be 0)")
+    print(f"busy         {sum(r['busy'] for r in results):7d}   (503: nothing written; sent"
+          " again after Retry-After)")
     print(f"requests     {requests_made:7d}   {requests_made / elapsed:.0f} requests/s"
           f" over {elapsed:.1f} s")
     p50, p99 = (latencies[int(len(latencies) * q)] * 1000 for q in (0.5, 0.99))

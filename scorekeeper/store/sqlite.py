@@ -46,11 +46,13 @@ Waiting for the write lock (the web server's threads must not all wait
 behind one stuck writer, e.g. another process holding ``BEGIN
 EXCLUSIVE``): a writer first waits up to :data:`QUICK_WAIT` for the lock,
 which is plenty when writers only hold it for their own short
-transactions. Past that it needs one of the store's ``waiting_writers``
-places (per process) to wait on, up to ``busy_timeout``; with none free it
-is refused (:class:`StorageBusy`) at once, so a thread of each process
-stays free for reads. Reads never take the write lock (WAL mode: readers
-see the last commit while a writer works).
+transactions, even on a loaded machine. Past that it needs one of the
+store's ``waiting_writers`` places (per process) to wait on, up to
+``busy_timeout``; with none free it is refused (:class:`StorageBusy`).
+Once a writer in a place has waited over :data:`QUICK_WAIT` (the lock
+looks stuck), the others do not wait at all: they are refused at once.
+So a thread of each process stays free for reads, which never take the
+write lock (WAL mode: readers see the last commit while a writer works).
 """
 
 from __future__ import annotations
@@ -59,6 +61,7 @@ import json
 import os
 import sqlite3
 import threading
+import time
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from typing import Any
@@ -83,7 +86,7 @@ BUSY_TIMEOUT = 30.0
 """Seconds a writer waits for another writer's transaction before giving up (the default;
 the web app passes a shorter one)."""
 
-QUICK_WAIT = 0.25
+QUICK_WAIT = 1.0
 """Seconds any writer may wait for the write lock without one of the waiting places."""
 
 _BUSY = (sqlite3.SQLITE_BUSY, sqlite3.SQLITE_LOCKED)
@@ -194,6 +197,7 @@ class Storage:
         self.busy_timeout = busy_timeout
         self._local = threading.local()
         self._waiting = threading.BoundedSemaphore(waiting_writers)
+        self._waits: dict[int, float] = {}  # thread -> when it began waiting in a place
         self.migrate()
 
     # ------------------------------------------------------------------ connections
@@ -244,10 +248,14 @@ class Storage:
                 self.close()  # opened while the file was read-only: see the module docs
 
     def _begin(self, conn: sqlite3.Connection) -> None:
-        """``BEGIN IMMEDIATE``: up to :data:`QUICK_WAIT` s for the lock, then longer only
-        in one of the waiting places (none free: :class:`StorageBusy` at once)."""
+        """``BEGIN IMMEDIATE``: up to :data:`QUICK_WAIT` s for the lock (not at all when a
+        writer in a waiting place has waited that long), then longer only in one of the
+        waiting places (none free: :class:`StorageBusy`)."""
         timeout = conn.execute("PRAGMA busy_timeout").fetchone()[0]  # milliseconds
-        conn.execute(f"PRAGMA busy_timeout = {min(timeout, int(QUICK_WAIT * 1000))}")
+        stuck = any(time.monotonic() - since > QUICK_WAIT
+                    for since in list(self._waits.values()))
+        quick = 0 if stuck else min(timeout, int(QUICK_WAIT * 1000))
+        conn.execute(f"PRAGMA busy_timeout = {quick}")
         try:
             conn.execute("BEGIN IMMEDIATE")
             return
@@ -259,9 +267,12 @@ class Storage:
         if not self._waiting.acquire(blocking=False):
             raise StorageBusy("the database is busy and other requests already wait to write:"
                               " nothing was written; try again", code="busy")
+        me = threading.get_ident()
+        self._waits[me] = time.monotonic()
         try:
             conn.execute("BEGIN IMMEDIATE")
         finally:
+            del self._waits[me]
             self._waiting.release()
 
     @contextmanager
