@@ -1,9 +1,43 @@
-"""The production server: gunicorn running the app, as ``scorekeeper serve`` starts it.
+"""The production server: the front and gunicorn running the app, as ``scorekeeper serve``
+starts them.
 
-``gunicorn wsgi:app`` works as well; this module only saves typing the
-options and lets ``--db`` choose the database file. Migrations run once in
-the master before the workers start. gunicorn's control socket is off (it
-is not used, and servers on one machine would share its default path).
+Slow clients (issue 13): gunicorn's ``gthread`` workers read a request with
+blocking reads and no deadline, so a client that trickles its request
+holds a thread; 64 such connections made 19 of 20 normal requests time out
+on 4 workers, 3 or 4 were enough on 2. Three ways out were weighed:
+
+* an async worker class (gevent, eventlet): waiting clients cost nothing,
+  but every sqlite3 call, an fsync and above all a busy-timeout wait for
+  the write lock block the whole worker's event loop, every request in it;
+* read timeouts in gunicorn: it has none for a request under way (gunicorn
+  27 only waits 5 s for the first byte), and a thread would still be held
+  for the length of any timeout, so 200 slow clients still win;
+* a buffering front: requests are read whole, with deadlines, by an
+  asyncio server where a waiting client is only a coroutine, and only then
+  passed to gunicorn over a local socket; nginx does this, but the project
+  ships its own small one so ``scorekeeper serve`` alone is safe on a phone
+  network (0.0.0.0). Chosen: :mod:`api.front` (h11, one process).
+
+Measured with ``bench/slowloris.py`` (2 workers x 2 threads, 2 busy cores,
+normal GETs one after the other for 8 s; median / p99 / timed out):
+
+=========================  ======================  ==========================
+server                     no slow connection      200 slow connections
+=========================  ======================  ==========================
+scorekeeper serve (front)  16.0 / 37.9 ms / 0      20.0 / 62.7 ms / 0
+gunicorn alone (gthread)   13.6 / 30.2 ms / 0      nothing answered, 2 x 5 s
+=========================  ======================  ==========================
+
+The front costs about 2 ms a request; a slow client costs it a file
+descriptor for at most :data:`api.front.HEAD_TIMEOUT` (10 s) before its
+408. The front also answers the requests too malformed or too large for
+the app itself (so every response has the security headers, and none has
+a ``Server`` banner). ``gunicorn wsgi:app`` still works, without the front:
+put it behind a buffering proxy (nginx) if slow clients can reach it.
+
+Migrations run once before the workers start. gunicorn's control socket is
+off (it is not used, and servers on one machine would share its default
+path).
 
 :func:`spawn` starts a server in a child process on a free loopback port,
 for the tests and the HTTP benchmarks; :func:`stop` stops it gracefully and
