@@ -10,7 +10,8 @@ through :func:`get_storage`.
 Settings: ``DATABASE`` (default ``$SCOREKEEPER_DB`` or ``./scorekeeper.db``),
 ``MAX_CONTENT_LENGTH`` (request body limit, default 1 MiB; a larger body is
 a 413, with or without a ``Content-Length``), ``BUSY_TIMEOUT`` (default 5 s:
-the longest a request waits for the write lock before its 503) and
+how long a write waits for a lock under which nobody commits before its
+503) and
 ``WAITING_WRITERS`` (default 1: the threads per process that may wait
 that long; more writers are refused at once, so with gunicorn's 2 threads
 one stays free for reads; at most threads - 1 makes sense) and the

@@ -32,8 +32,9 @@ Choices (figures in README and bench/slowloris.py):
   ``REMOTE_ADDR`` is the real client. One unix connection per request.
 * What the client gets: gunicorn's response with its ``Server`` header
   dropped and any missing security header added, framed by h11 (keep-alive
-  as the client asked). 502 if gunicorn cannot be reached or answers
-  nothing (a killed worker), 504 after :data:`UPSTREAM_TIMEOUT` s.
+  as the client asked). 503 with ``Retry-After`` if gunicorn cannot be
+  reached (starting or stopping), 502 if it answers nothing (a killed
+  worker), 504 after :data:`UPSTREAM_TIMEOUT` s.
 
 Run by :func:`api.server.serve` as ``python -m api.front --fd N --upstream
 PATH``: it inherits the listening socket (bound by ``serve``, so a busy
@@ -240,8 +241,11 @@ class Front:
                                              headers=headers))
                    + client.send(h11.Data(data=body)) + client.send(h11.EndOfMessage()))
         try:
+            reader, writer = await asyncio.open_unix_connection(self.upstream)
+        except OSError:
+            raise Refusal(503, "the server is starting or stopping; try again") from None
+        try:
             async with asyncio.timeout(UPSTREAM_TIMEOUT):
-                reader, writer = await asyncio.open_unix_connection(self.upstream)
                 try:
                     writer.write(message)
                     response, content = None, bytearray()

@@ -118,7 +118,12 @@ def serve(host: str = "127.0.0.1", port: int = 8000, workers: int = 2,
                 "limit_request_field_size": 0}).run()
     finally:
         if os.getpid() == master:  # a gunicorn worker leaves through here too
-            stop(front_process, timeout=front.GRACE + 5)
+            front_process.terminate()
+            try:
+                front_process.wait(front.GRACE + 5)
+            except subprocess.TimeoutExpired:
+                front_process.kill()
+                front_process.wait()
             shutil.rmtree(folder, ignore_errors=True)
 
 

@@ -44,15 +44,15 @@ database file's read-only mode: restore those files' mode as well.)
 
 Waiting for the write lock (the web server's threads must not all wait
 behind one stuck writer, e.g. another process holding ``BEGIN
-EXCLUSIVE``): a writer first waits up to :data:`QUICK_WAIT` for the lock,
-which is plenty when writers only hold it for their own short
-transactions, even on a loaded machine. Past that it needs one of the
-store's ``waiting_writers`` places (per process) to wait on, up to
-``busy_timeout``; with none free it is refused (:class:`StorageBusy`).
-Once a writer in a place has waited over :data:`QUICK_WAIT` (the lock
-looks stuck), the others do not wait at all: they are refused at once.
-So a thread of each process stays free for reads, which never take the
-write lock (WAL mode: readers see the last commit while a writer works).
+EXCLUSIVE``): a writer waits as long as other writers keep committing
+(a busy lock), and gives up with :class:`StorageBusy` once nobody has
+committed for ``busy_timeout`` s (a stuck lock). Once nobody has
+committed for :data:`QUICK_WAIT` s it needs one of the store's
+``waiting_writers`` places (per process) to go on waiting; while a writer
+in a place has seen no commit for that long, the others are refused at
+once. So a thread of each process stays free for reads, which never take
+the write lock (WAL mode: readers see the last commit while a writer
+works).
 """
 
 from __future__ import annotations
@@ -87,7 +87,10 @@ BUSY_TIMEOUT = 30.0
 the web app passes a shorter one)."""
 
 QUICK_WAIT = 1.0
-"""Seconds any writer may wait for the write lock without one of the waiting places."""
+"""Seconds without any commit a writer may wait for the lock without a waiting place."""
+
+POLL = 0.005
+"""Seconds between a waiting writer's tries for the lock."""
 
 _BUSY = (sqlite3.SQLITE_BUSY, sqlite3.SQLITE_LOCKED)
 _UNAVAILABLE = (sqlite3.SQLITE_READONLY, sqlite3.SQLITE_CANTOPEN, sqlite3.SQLITE_IOERR,
@@ -197,7 +200,7 @@ class Storage:
         self.busy_timeout = busy_timeout
         self._local = threading.local()
         self._waiting = threading.BoundedSemaphore(waiting_writers)
-        self._waits: dict[int, float] = {}  # thread -> when it began waiting in a place
+        self._stalled: dict[int, float] = {}  # writer in a place -> the last commit it saw
         self.migrate()
 
     # ------------------------------------------------------------------ connections
@@ -248,32 +251,57 @@ class Storage:
                 self.close()  # opened while the file was read-only: see the module docs
 
     def _begin(self, conn: sqlite3.Connection) -> None:
-        """``BEGIN IMMEDIATE``: up to :data:`QUICK_WAIT` s for the lock (not at all when a
-        writer in a waiting place has waited that long), then longer only in one of the
-        waiting places (none free: :class:`StorageBusy`)."""
+        """``BEGIN IMMEDIATE``, waiting for the write lock while other writers commit.
+
+        SQLite's busy handler is off meanwhile: this loop polls every
+        :data:`POLL` s instead, so it can tell a busy lock (commits keep
+        coming: ``PRAGMA data_version`` moves) from a stuck one. A writer
+        gives up (:class:`StorageBusy`) when nobody has committed for the
+        connection's busy timeout (or after :data:`BUSY_TIMEOUT` in all); it
+        needs a waiting place once nobody has committed for
+        :data:`QUICK_WAIT` s or a writer in a place has seen no commit for
+        that long, and is refused at once when there is none free.
+        """
         timeout = conn.execute("PRAGMA busy_timeout").fetchone()[0]  # milliseconds
-        stuck = any(time.monotonic() - since > QUICK_WAIT
-                    for since in list(self._waits.values()))
-        quick = 0 if stuck else min(timeout, int(QUICK_WAIT * 1000))
-        conn.execute(f"PRAGMA busy_timeout = {quick}")
+        conn.execute("PRAGMA busy_timeout = 0")
+        me, placed = threading.get_ident(), False
         try:
-            conn.execute("BEGIN IMMEDIATE")
-            return
-        except sqlite3.OperationalError as error:
-            if _code(error) not in _BUSY:
-                raise
+            start = progress = time.monotonic()
+            version = None
+            while True:
+                try:
+                    conn.execute("BEGIN IMMEDIATE")
+                    return
+                except sqlite3.OperationalError as error:
+                    if _code(error) not in _BUSY:
+                        raise
+                now = time.monotonic()
+                seen = conn.execute("PRAGMA data_version").fetchone()[0]
+                if seen != version:
+                    version, progress = seen, now
+                if now - progress > timeout / 1000 or now - start > max(timeout / 1000,
+                                                                        BUSY_TIMEOUT):
+                    raise StorageBusy(f"the database stayed locked for {timeout / 1000:g} s:"
+                                      " nothing was written; try again", code="busy")
+                if not placed and (now - progress > QUICK_WAIT or self._stuck(now)):
+                    placed = self._waiting.acquire(blocking=False)
+                    if not placed:
+                        raise StorageBusy("the database is locked and other requests already"
+                                          " wait to write: nothing was written; try again",
+                                          code="busy")
+                if placed:
+                    self._stalled[me] = progress
+                time.sleep(POLL)
         finally:
+            if placed:
+                del self._stalled[me]
+                self._waiting.release()
             conn.execute(f"PRAGMA busy_timeout = {timeout}")
-        if not self._waiting.acquire(blocking=False):
-            raise StorageBusy("the database is busy and other requests already wait to write:"
-                              " nothing was written; try again", code="busy")
-        me = threading.get_ident()
-        self._waits[me] = time.monotonic()
-        try:
-            conn.execute("BEGIN IMMEDIATE")
-        finally:
-            del self._waits[me]
-            self._waiting.release()
+
+    def _stuck(self, now: float) -> bool:
+        """Whether a writer of this process in a waiting place has seen no commit for
+        :data:`QUICK_WAIT` s."""
+        return any(now - since > QUICK_WAIT for since in list(self._stalled.values()))
 
     @contextmanager
     def _write(self) -> Iterator[sqlite3.Connection]:
