@@ -28,6 +28,11 @@ the environment or the instance file for settings.
   else kept in the instance folder, see :func:`api.pad.web.ensure_secret_key`).
 * ``MAX_CONTENT_LENGTH``: the request body limit, default 1 MiB; a larger
   body is a 413, with or without a ``Content-Length``.
+* ``BUSY_TIMEOUT`` (default 5 s): how long a write waits for a lock under
+  which nobody commits before its 503; ``WAITING_WRITERS`` (default 1): the
+  threads per process that may wait that long (SQLite); more writers are
+  refused at once, so with gunicorn's 2 threads one stays free for reads
+  (at most threads - 1 makes sense).
 * ``CREATE_LIMIT`` and ``WRONG_TOKEN_LIMIT``: the rate limits (:mod:`api.limits`).
 * the flask-smorest ``API_*`` / ``OPENAPI_*`` keys (the document is served
   at ``/api/openapi.json``).
@@ -91,6 +96,8 @@ def create_app(config: Mapping[str, Any] | None = None, *,
         DB=DEFAULT_PATH,
         LOG_LEVEL="INFO",
         MAX_CONTENT_LENGTH=1024 * 1024,
+        BUSY_TIMEOUT=5.0,
+        WAITING_WRITERS=1,
         API_TITLE="scorekeeper",
         API_VERSION="1",
         OPENAPI_VERSION="3.0.3",
@@ -109,7 +116,8 @@ def create_app(config: Mapping[str, Any] | None = None, *,
     for source in (instance_file, set_variables, config or {}):
         app.config.from_mapping(_with_current_names(source))
     app.logger.setLevel(log_level(app.config["LOG_LEVEL"]))
-    store = open_store(app.config["DB"])
+    store = open_store(app.config["DB"], busy_timeout=app.config["BUSY_TIMEOUT"],
+                       waiting_writers=app.config["WAITING_WRITERS"])
     app.extensions[STORAGE_KEY] = store
     app.logger.info("database %s (schema version %d)", _shown(app.config["DB"]),
                     store.schema_version())

@@ -3,7 +3,8 @@
 Domain errors (bad cards, rules, records) are 422 and the game's conflicts
 (:class:`~scorekeeper.errors.Conflict`: game over, nothing to undo, dealer
 rotation, stale version) 409; storage refusals map to 404 / 422, a full disk
-to 507 and a database that stayed busy to 503
+to 507, a database that stayed busy (``busy``) or cannot be written just now
+(``unavailable``, e.g. a read-only file) to 503
 (with ``Retry-After``; nothing was written either way), HTTP errors (bad
 JSON 400, missing token 401, wrong token 403, unknown route 404, too large
 413, over a rate limit 429 with ``Retry-After``, ...) keep their status,
@@ -37,6 +38,7 @@ from scorekeeper.store.base import (
     StorageBusy,
     StorageError,
     StorageFull,
+    StorageUnavailable,
 )
 
 from . import limits
@@ -66,7 +68,7 @@ class ErrorBody(ma.Schema):
     code = ma.fields.String(required=True, metadata={
         "description": "A stable machine-readable code: invalid, bad_card, rule, bad_record,"
                        " not_found, unauthorized, forbidden, conflict, game_over, stale,"
-                       " too_large, idempotency_key_reused, busy, storage_full, ..."})
+                       " too_large, idempotency_key_reused, busy, unavailable, storage_full, ..."})
     message = ma.fields.String(required=True,
                                metadata={"description": "What is wrong, for people."})
     field = ma.fields.String(allow_none=True, metadata={
@@ -178,8 +180,11 @@ def _storage_error(error: StorageError) -> Response:
     if isinstance(error, StorageFull):
         current_app.logger.error("storage full: %s", error.__cause__)
         return error_response(507, str(error))
-    if isinstance(error, StorageBusy):
-        return error_response(503, str(error), headers={"Retry-After": "1"})
+    if isinstance(error, StorageUnavailable):
+        current_app.logger.warning("storage unavailable: %s", error.__cause__)
+    if isinstance(error, StorageBusy | StorageUnavailable):
+        return error_response(503, str(error), code=error.code,
+                              headers={"Retry-After": "1"})
     current_app.logger.error("storage error: %s", error)
     return error_response(500, "internal error")
 

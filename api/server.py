@@ -1,4 +1,5 @@
-"""The production server: gunicorn running the app, as ``scorekeeper serve`` starts it.
+"""The production server: the front and gunicorn running the app, as ``scorekeeper serve``
+starts them.
 
 ``gunicorn wsgi:app`` works as well; this module only saves typing the
 options and hands the command line's settings (``--db``: a SQLite file
@@ -8,6 +9,41 @@ migrations once before the workers start (a bad setting stops the server
 there), and again in each worker's :meth:`Server.load`. Nothing goes
 through the environment. gunicorn's control socket is off (it
 is not used, and servers on one machine would share its default path).
+
+Slow clients (issue 13): gunicorn's ``gthread`` workers read a request with
+blocking reads and no deadline, so a client that trickles its request
+holds a thread; 64 such connections made 19 of 20 normal requests time out
+on 4 workers, 3 or 4 were enough on 2. Three ways out were weighed:
+
+* an async worker class (gevent, eventlet): waiting clients cost nothing,
+  but every sqlite3 call, an fsync and above all a busy-timeout wait for
+  the write lock block the whole worker's event loop, every request in it;
+* read timeouts in gunicorn: it has none for a request under way (gunicorn
+  27 only waits 5 s for the first byte), and a thread would still be held
+  for the length of any timeout, so 200 slow clients still win;
+* a buffering front: requests are read whole, with deadlines, by an
+  asyncio server where a waiting client is only a coroutine, and only then
+  passed to gunicorn over a local socket; nginx does this, but the project
+  ships its own small one so ``scorekeeper serve`` alone is safe on a phone
+  network (0.0.0.0). Chosen: :mod:`api.front` (h11, one process).
+
+Measured with ``bench/slowloris.py`` (2 workers x 2 threads, 2 busy cores,
+normal GETs one after the other for 8 s; median / p99 / timed out):
+
+=========================  ======================  ==========================
+server                     no slow connection      200 slow connections
+=========================  ======================  ==========================
+scorekeeper serve (front)  16.0 / 37.9 ms / 0      20.0 / 62.7 ms / 0
+gunicorn alone (gthread)   13.6 / 30.2 ms / 0      nothing answered, 2 x 5 s
+=========================  ======================  ==========================
+
+The front costs about 2 ms a request; a slow client costs it a file
+descriptor for at most :data:`api.front.HEAD_TIMEOUT` (10 s) before its
+408. The front also answers the requests too malformed or too large for
+the app itself (so every response has the security headers, and none has
+a ``Server`` banner). ``gunicorn wsgi:app`` still works, without the front:
+put it behind a buffering proxy (nginx) if slow clients can reach it.
+
 
 :func:`spawn` starts a server in a child process on a free loopback port,
 for the tests and the HTTP benchmarks; :func:`stop` stops it gracefully and
@@ -21,6 +57,7 @@ import os
 import re
 import shutil
 import signal
+import socket
 import subprocess
 import sys
 import tempfile
@@ -33,7 +70,7 @@ from typing import Any
 from gunicorn import glogging
 from gunicorn.app.base import BaseApplication
 
-from . import create_app, log_level
+from . import create_app, front, log_level
 
 
 class Server(BaseApplication):
@@ -56,15 +93,19 @@ class Server(BaseApplication):
 
 def serve(host: str = "127.0.0.1", port: int = 8000, workers: int = 2, threads: int = 2,
           config: Mapping[str, Any] | None = None, access_log: bool = False) -> None:
-    """Run gunicorn on ``host:port`` until interrupted; ``config`` overrides the app's settings.
+    """Serve on ``host:port`` until interrupted: the front there, gunicorn behind it.
 
-    ``db`` is a SQLite file or a ``postgresql://`` URL; the master migrates it
-    and lets go of it before the workers fork.
-
-    Workers are gunicorn's ``gthread`` kind: connections are kept alive (no
-    new TCP connection per request) and a slow client does not hold a whole
-    worker. Each thread has its own SQLite connection; with PostgreSQL each
-    worker has its own connection pool.
+    ``config`` overrides the app's settings (``DB``: a SQLite file or a
+    ``postgresql://`` URL); the master builds the app once (settings checked,
+    migrations run) before the workers fork. The address is bound here (a
+    busy port fails at once) and handed to the front (:mod:`api.front`, its
+    own process), which passes whole requests to gunicorn on a unix socket
+    in a private temporary folder (mode 0700: nobody else can go round the
+    front). Workers are gunicorn's ``gthread`` kind with ``threads`` threads,
+    each with its own SQLite connection (with PostgreSQL each worker has its
+    own connection pool). gunicorn's request limits are looser than the
+    front's, so it never writes an error page of its own; it reads the
+    client's address from the front's PROXY protocol line.
 
     Logs: the app's log and gunicorn's error log go to standard error in
     gunicorn's format, at one level, the app's ``LOG_LEVEL`` setting (which
@@ -75,11 +116,32 @@ def serve(host: str = "127.0.0.1", port: int = 8000, workers: int = 2, threads: 
     """
     _log_like_gunicorn()
     app = create_app(config)  # settings checked, migrations run: once, before the workers
-    Server({"bind": f"{host}:{port}", "workers": workers, "worker_class": "gthread",
-            "threads": threads, "proc_name": "scorekeeper",
-            "control_socket_disable": True,
-            "loglevel": log_level(app.config["LOG_LEVEL"]).lower(),
-            "accesslog": "-" if access_log else None}, config).run()
+    family = socket.AF_INET6 if ":" in host else socket.AF_INET
+    listener = socket.create_server((host, port), family=family, backlog=2048)
+    folder = tempfile.mkdtemp(prefix="scorekeeper-")
+    upstream = os.path.join(folder, "gunicorn.sock")
+    front_process = subprocess.Popen(
+        [sys.executable, "-m", "api.front", "--fd", str(listener.fileno()), "--upstream",
+         upstream], pass_fds=[listener.fileno()])
+    listener.close()
+    master = os.getpid()
+    try:
+        Server({"bind": f"unix:{upstream}", "workers": workers, "worker_class": "gthread",
+                "threads": threads, "proc_name": "scorekeeper", "control_socket_disable": True,
+                "proxy_protocol": "v1", "limit_request_line": 8190,
+                "limit_request_fields": 2 * front.MAX_FIELDS,
+                "limit_request_field_size": 0,
+                "loglevel": log_level(app.config["LOG_LEVEL"]).lower(),
+                "accesslog": "-" if access_log else None}, config).run()
+    finally:
+        if os.getpid() == master:  # a gunicorn worker leaves through here too
+            front_process.terminate()
+            try:
+                front_process.wait(front.GRACE + 5)
+            except subprocess.TimeoutExpired:
+                front_process.kill()
+                front_process.wait()
+            shutil.rmtree(folder, ignore_errors=True)
 
 
 def _log_like_gunicorn() -> None:
@@ -97,19 +159,23 @@ def _log_like_gunicorn() -> None:
 def spawn(db: str | os.PathLike, *, workers: int = 2, wsgi: bool = False,
           timeout: float = 30.0, port: int = 0, args: Sequence[str] = (),
           log: str | os.PathLike | None = None,
-          installed: str | os.PathLike | None = None) -> tuple[subprocess.Popen, str]:
+          installed: str | os.PathLike | None = None,
+          wrapper: Sequence[str] = ()) -> tuple[subprocess.Popen, str]:
     """Start a server on a loopback port: ``(process, base URL)``, once it answers.
 
     By default it runs ``scorekeeper serve --port 0`` (plus ``args``); with
     ``wsgi`` it runs ``gunicorn wsgi:app`` with ``SCOREKEEPER_DB`` set
-    instead. The port is read from gunicorn's log, kept in the file ``log``
-    (standard output and error together; a temporary file by default);
-    ``port`` asks for that port instead of a free one (to restart a server
-    where it was, or for a log level that hides gunicorn's "Listening at").
-    ``installed`` is the ``bin`` folder of another installation (a venv the
-    wheel went into): its ``scorekeeper`` runs from the database's folder
-    without ``PYTHONPATH``, so that only the installed files are used. The
-    server runs in a process group of its own. Stop it with :func:`stop`.
+    instead. The port is read from the server's log ("Listening at"), kept
+    in the file ``log`` (standard output and error together; a temporary
+    file by default); ``port`` asks for that port instead of a free one (to
+    restart a server where it was, or for a log level that hides the
+    "Listening at" line). ``installed`` is the ``bin`` folder of another
+    installation (a venv the wheel went into): its ``scorekeeper`` runs from
+    the database's folder without ``PYTHONPATH``, so that only the installed
+    files are used. ``wrapper`` is a command the server is run under (e.g.
+    ``setpriv ...``, which runs it with fewer privileges and so must exec
+    it). The server runs in a process group of its own. Stop it with
+    :func:`stop`.
     """
     bin_dir = Path(installed) if installed is not None else Path(sys.executable).parent
     env = {**os.environ, "SCOREKEEPER_DB": str(db)}
@@ -126,7 +192,7 @@ def spawn(db: str | os.PathLike, *, workers: int = 2, wsgi: bool = False,
                 str(db), *args]
     given = f"http://127.0.0.1:{port}" if port else None
     with (open(log, "w+b") if log is not None else tempfile.TemporaryFile()) as out:
-        process = subprocess.Popen(argv, stdout=out, stderr=out, env=env, cwd=cwd,
+        process = subprocess.Popen([*wrapper, *argv], stdout=out, stderr=out, env=env, cwd=cwd,
                                    start_new_session=True)  # the child keeps its own handle
         deadline = time.monotonic() + timeout
         while time.monotonic() < deadline:

@@ -14,6 +14,14 @@ killed with SIGKILL N times during the run (master and workers at once)
 and restarted on the same port; clients resend a request whose answer
 they did not get, with the same key, until it is answered.
 
+With ``--abuse`` three more processes run beside the clients for the whole
+run: ``--slow`` connections trickling request heads (reopened when the
+server closes them), bursts of ``--burst`` game imports at once (a game of
+40 hands, every second), and writes with wrong edit tokens as fast as one
+client can send them (each must be refused, 403 or 429, and the target
+game must stay empty). The clients' requests are timed: the script prints
+their median, p99 (goal: under 100 ms) and worst latency.
+
 At the end the SQLite file is read directly and the script prints:
 
 * written: hands the clients tried to store (distinct keys sent);
@@ -28,7 +36,8 @@ At the end the SQLite file is read directly and the script prints:
   totals equal to totals recomputed from its log.
 
 Exit status 1 if anything was lost, duplicated or inconsistent.
-Run: ``.venv/bin/python bench/soak.py [--seconds 60] [--clients 16] [--crashes 2]``.
+Run: ``.venv/bin/python bench/soak.py [--seconds 60] [--clients 16] [--crashes 2]
+[--abuse [--slow 200] [--burst 10]]``.
 """
 
 from __future__ import annotations
@@ -49,11 +58,13 @@ import random  # noqa: E402
 import sqlite3  # noqa: E402
 import tempfile  # noqa: E402
 import time  # noqa: E402
+from collections import Counter  # noqa: E402
+from concurrent.futures import ThreadPoolExecutor  # noqa: E402
 from pathlib import Path  # noqa: E402
 from urllib.parse import urlsplit  # noqa: E402
 
 import requests  # noqa: E402
-from load_kit import TARGET, hand_for  # noqa: E402
+from load_kit import TARGET, Trickle, hand_for  # noqa: E402
 
 from api.limits import NO_LIMITS_ENV  # noqa: E402
 from api.server import crash, spawn, stop  # noqa: E402
@@ -69,19 +80,30 @@ class Client:
         self.deadline = deadline
         self.session = requests.Session()
         self.requests = 0
+        self.latencies: list[float] = []
+        self.busy = 0
         self.resent = False
         self.unexpected: list[str] = []
 
     def send(self, method: str, path: str, **kwargs) -> requests.Response | None:
-        """One request, resent while the server is down; ``None`` once the time is up.
+        """One request, resent while the server is down or busy; ``None`` once the time is up.
 
-        ``resent`` tells whether the request had to be sent again.
+        ``resent`` tells whether the request had to be sent again because it
+        was cut off; a 503 (busy: nothing written) is sent again after its
+        ``Retry-After``, as clients should, and counted in ``busy``.
         """
         self.resent = False
         while time.monotonic() < self.deadline + 30:  # grace to finish the last request
             try:
                 self.requests += 1
-                return self.session.request(method, self.url + path, timeout=30, **kwargs)
+                start = time.monotonic()
+                response = self.session.request(method, self.url + path, timeout=30, **kwargs)
+                self.latencies.append(time.monotonic() - start)
+                if response.status_code == 503 and "Retry-After" in response.headers:
+                    self.busy += 1
+                    time.sleep(float(response.headers["Retry-After"]))
+                    continue
+                return response
             except requests.ConnectionError:
                 self.resent = True
                 self.session.close()
@@ -148,7 +170,56 @@ def run_client(url: str, seconds: float, seed: int, shared: dict, per_game: int)
             own["hands"] += 1
         i += 1
     return {"sent": sent, "acked": acked, "recovered": recovered, "games": games,
-            "requests": client.requests, "unexpected": client.unexpected}
+            "requests": client.requests, "latencies": client.latencies, "busy": client.busy,
+            "unexpected": client.unexpected}
+
+
+EXPECTED = {"imports": {201, 429, 503}, "tokens": {403, 429}}
+"""The answers each abuse may get (a 503 is a busy server refusing an import whole)."""
+
+
+def abuse(kind: str, url: str, seconds: float, target: str, record: dict, slow: int,
+          burst: int) -> dict:
+    """One abuser for ``seconds``: ``slow`` clients, import bursts or wrong tokens.
+
+    Returns the count of each answer (and unexpected ones under "unexpected").
+    """
+    deadline = time.monotonic() + seconds
+    counts: Counter = Counter()
+    if kind == "slow":
+        parts = urlsplit(url)
+        trickle = Trickle((parts.hostname, parts.port), slow)
+        time.sleep(seconds)
+        trickle.close()
+        return {"connections": slow}
+    session = requests.Session()
+    while time.monotonic() < deadline:
+        if kind == "imports":
+            with ThreadPoolExecutor(burst) as pool:
+                statuses = list(pool.map(lambda _: requests.post(
+                    url + "/api/v1/games/import", json=record, timeout=60).status_code,
+                    range(burst)))
+            time.sleep(1)
+        else:
+            statuses = [session.post(f"{url}{target}/hands", json={"kind": "void"}, timeout=60,
+                                     headers={"Authorization": "Bearer not-the-token"}
+                                     ).status_code]
+        counts.update(statuses)
+    counts["unexpected"] = sum(n for status, n in counts.items()
+                               if status not in EXPECTED[kind])
+    return dict(counts)
+
+
+def abuse_setup(client: Client) -> tuple[str, dict]:
+    """The wrong tokens' target game (empty) and the record the import bursts send."""
+    target = client.new_game()
+    source = client.new_game()
+    rng = random.Random(0)
+    for _ in range(40):
+        client.send("POST", f"{source['url']}/hands", json=hand_for(rng),
+                    headers={"Authorization": source["auth"]})
+    record = client.send("GET", f"{source['url']}/export").json()
+    return target["url"], record
 
 
 def check_store(db: Path, url: str, game_urls: list[str]) -> list[str]:
@@ -187,6 +258,10 @@ def main() -> int:
                         help="times the server is killed (SIGKILL) and restarted")
     parser.add_argument("--hands-per-game", type=int, default=100,
                         help="hands in a client's own game before it starts another")
+    parser.add_argument("--abuse", action="store_true",
+                        help="slow clients, import bursts and wrong tokens beside the clients")
+    parser.add_argument("--slow", type=int, default=200, help="slow connections (--abuse)")
+    parser.add_argument("--burst", type=int, default=10, help="imports at once (--abuse)")
     args = parser.parse_args()
     with tempfile.TemporaryDirectory() as folder:
         db = Path(folder) / "soak.db"
@@ -198,8 +273,13 @@ def main() -> int:
         try:
             setup = Client(url, time.monotonic())
             shared = [setup.new_game() for _ in range(-(-args.clients // SHARE))]
+            kinds = ["slow", "imports", "tokens"] if args.abuse else []
+            target, record = abuse_setup(setup) if args.abuse else ("", {})
             start = time.monotonic()
-            with multiprocessing.Pool(args.clients) as pool:
+            with multiprocessing.Pool(args.clients + len(kinds)) as pool:
+                abusers = {kind: pool.apply_async(abuse, (kind, url, args.seconds, target,
+                                                          record, args.slow, args.burst))
+                           for kind in kinds}
                 pending = pool.starmap_async(run_client, [
                     (url, args.seconds, c, shared[c // SHARE], args.hands_per_game)
                     for c in range(args.clients)])
@@ -210,6 +290,7 @@ def main() -> int:
                     process, _ = spawn(db, workers=args.workers, port=port)
                     print(f"  killed (SIGKILL) and restarted at {time.monotonic() - start:.1f} s")
                 results = pending.get()
+                abused = {kind: result.get() for kind, result in abusers.items()}
             elapsed = time.monotonic() - start
             sent = {k for r in results for k in r["sent"]}
             acked = {k for r in results for k in r["acked"]}
@@ -221,8 +302,14 @@ def main() -> int:
             lost = acked - found
             duplicated = len(keys) - len(set(keys))
             problems = check_store(db, url, game_urls)
+            if args.abuse:
+                problems += [f"{kind}: {counts['unexpected']} unexpected answers ({counts})"
+                             for kind, counts in abused.items() if counts.get("unexpected")]
+                if requests.get(url + target, timeout=60).json()["version"] != 0:
+                    problems.append("a write with a wrong token was stored")
             problems += [u for r in results for u in r["unexpected"]][:10]
             requests_made = sum(r["requests"] for r in results)
+            latencies = sorted(t for r in results for t in r["latencies"])
             recovered = sum(len(r["recovered"]) for r in results)
         finally:
             stop(process)
@@ -234,13 +321,28 @@ def main() -> int:
     print(f"recovered    {recovered:7d}   (answer cut off by a crash; the resend with the"
           " same key found it stored: a replay)")
     print(f"duplicated   {duplicated:7d}   (must be 0)")
+    print(f"busy         {sum(r['busy'] for r in results):7d}   (503: nothing written; sent"
+          " again after Retry-After)")
     print(f"requests     {requests_made:7d}   {requests_made / elapsed:.0f} requests/s"
           f" over {elapsed:.1f} s")
+    p50, p99 = (latencies[int(len(latencies) * q)] * 1000 for q in (0.5, 0.99))
+    print(f"latency      median {p50:.1f} ms, p99 {p99:.1f} ms (goal: under 100 ms), worst"
+          f" {latencies[-1] * 1000:.1f} ms")
+    if args.abuse:
+        print(f"abuse        {abused['slow']['connections']} slow connections held open;"
+              f" imports {_answers(abused['imports'])}; wrong tokens"
+              f" {_answers(abused['tokens'])}")
     for problem in problems:
         print(f"PROBLEM: {problem}")
     print("checks: integrity ok, no gaps, served totals = totals from the log"
           if not problems else f"{len(problems)} problem(s)")
     return 1 if lost or duplicated or problems else 0
+
+
+def _answers(counts: dict) -> str:
+    """``201 x 230, 429 x 4`` from an abuser's answer counts."""
+    return ", ".join(f"{status} x {n}" for status, n in sorted(counts.items(), key=str)
+                     if status != "unexpected")
 
 
 if __name__ == "__main__":

@@ -41,7 +41,13 @@ from scorekeeper.errors import Conflict, RecordError, ScorekeeperError
 from scorekeeper.names import MAX_NAME_LENGTH
 from scorekeeper.rules import PRESETS, Rules
 from scorekeeper.store import games
-from scorekeeper.store.base import NotFound, StorageBusy, StorageError, StorageFull
+from scorekeeper.store.base import (
+    NotFound,
+    StorageBusy,
+    StorageError,
+    StorageFull,
+    StorageUnavailable,
+)
 
 from .. import TEMPLATES, get_storage, limits
 from ..schemas import check_json_size
@@ -102,13 +108,14 @@ def _http_error(error: HTTPException):
 
 @bp.errorhandler(StorageFull)
 @bp.errorhandler(StorageBusy)
+@bp.errorhandler(StorageUnavailable)
 def _unavailable(error: StorageError):
     full = isinstance(error, StorageFull)
     page = HTTPException(
         "The server's disk is full, so nothing was saved. Go back and send it again once"
         " whoever runs the server has made room." if full else
-        "The server was too busy to save this, so nothing was saved. Go back and send it"
-        " again.")
+        "The server could not save this just now (too busy, or its database is out of"
+        " reach for a moment), so nothing was saved. Go back and send it again.")
     page.code = 507 if full else 503
     return _render("pad/error.html", page.code, error=page)
 

@@ -14,12 +14,20 @@ from .postgres import PostgresStore, is_postgres
 from .sqlite import Storage
 
 
-def open_store(address: str | os.PathLike[str]) -> Store:
+def open_store(address: str | os.PathLike[str], *, busy_timeout: float | None = None,
+               waiting_writers: int | None = None) -> Store:
     """The store at ``address``: a PostgreSQL database for a ``postgresql://`` (or
-    ``postgres://``) URL, else the SQLite file at that path."""
+    ``postgres://``) URL, else the SQLite file at that path.
+
+    ``busy_timeout`` (seconds a write waits on another's lock) applies to
+    both; ``waiting_writers`` (threads of a process that may wait) to SQLite;
+    ``None`` keeps each backend's default.
+    """
+    timeout = {} if busy_timeout is None else {"busy_timeout": float(busy_timeout)}
     if is_postgres(address):
-        return PostgresStore(os.fspath(address))
-    return Storage(address)
+        return PostgresStore(os.fspath(address), **timeout)
+    waiting = {} if waiting_writers is None else {"waiting_writers": int(waiting_writers)}
+    return Storage(address, **timeout, **waiting)
 
 
 __all__ = ["Store", "open_store"]

@@ -69,7 +69,13 @@ class StorageFull(StorageError):
 
 
 class StorageBusy(StorageError):
-    """Another writer held the database for longer than :data:`BUSY_TIMEOUT`; nothing written."""
+    """Another writer held the database for too long (or too many writers were waiting);
+    nothing was written."""
+
+
+class StorageUnavailable(StorageError):
+    """The database cannot be written (or opened) just now, e.g. its file is read-only;
+    nothing was written. A fault that heals: the next request tries afresh."""
 
     default_code = "busy"
 

@@ -35,9 +35,32 @@ on power loss. ``Storage(path, durable=False)`` turns syncing off
 the machine may then lose or corrupt the file.
 
 A write SQLite cannot finish because the disk (or the file's page limit)
-is full raises :class:`StorageFull`, one that waited :data:`BUSY_TIMEOUT`
-for another writer raises :class:`StorageBusy`; either way SQLite has
-rolled the transaction back and nothing is half-written.
+is full raises :class:`StorageFull`, one that waited too long for another
+writer raises :class:`StorageBusy`; either way SQLite has rolled the
+transaction back and nothing is half-written.
+Faults that heal: SQLite opens a file it may not write (permissions, a
+read-only mount) read-only without a word; that connection stays
+read-only after the file is writable again, and while one is open every
+connection the process opens to the file is read-only too (they share
+its lock and WAL-index state). So a connection opened while the file was
+not writable (``os.access``) is closed after each use, and "read-only",
+"cannot open", "I/O error" and "permission" errors, on a write or a read,
+raise :class:`StorageUnavailable` and close this thread's connection: the
+next request opens it afresh and works as soon as the fault is gone. (A
+``-wal`` or ``-shm`` file SQLite had to create during the fault gets the
+database file's read-only mode: restore those files' mode as well.)
+
+Waiting for the write lock (the web server's threads must not all wait
+behind one stuck writer, e.g. another process holding ``BEGIN
+EXCLUSIVE``): a writer waits as long as other writers keep committing
+(a busy lock), and gives up with :class:`StorageBusy` once nobody has
+committed for ``busy_timeout`` s (a stuck lock). Once nobody has
+committed for :data:`QUICK_WAIT` s it needs one of the store's
+``waiting_writers`` places (per process) to go on waiting; while a writer
+in a place has seen no commit for that long, the others are refused at
+once. So a thread of each process stays free for reads, which never take
+the write lock (WAL mode: readers see the last commit while a writer
+works).
 """
 
 from __future__ import annotations
@@ -46,6 +69,7 @@ import json
 import os
 import sqlite3
 import threading
+import time
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from typing import Any
@@ -59,6 +83,7 @@ from .base import (
     StorageBusy,
     StorageError,
     StorageFull,
+    StorageUnavailable,
     check_version,
     dumps,
     now,
@@ -69,31 +94,49 @@ DEFAULT_PATH = "scorekeeper.db"
 """The database file used when no setting or option names one (relative to the working folder)."""
 
 BUSY_TIMEOUT = 30.0
-"""Seconds a writer waits for another writer's transaction before giving up."""
+"""Seconds a writer waits for another writer's transaction before giving up (the default;
+the web app passes a shorter one)."""
+
+QUICK_WAIT = 1.0
+"""Seconds without any commit a writer may wait for the lock without a waiting place."""
+
+POLL = 0.005
+"""Seconds between a waiting writer's tries for the lock."""
+
+_BUSY = (sqlite3.SQLITE_BUSY, sqlite3.SQLITE_LOCKED)
+_UNAVAILABLE = (sqlite3.SQLITE_READONLY, sqlite3.SQLITE_CANTOPEN, sqlite3.SQLITE_IOERR,
+                sqlite3.SQLITE_PERM)
 
 
-def _unavailable(error: sqlite3.OperationalError) -> StorageError | None:
-    """The refusal for SQLite's "disk full" and "busy" errors (``None`` for others)."""
-    code = getattr(error, "sqlite_errorcode", 0) & 0xFF  # the primary result code
+def _code(error: sqlite3.Error) -> int:
+    """SQLite's primary result code of ``error``."""
+    return getattr(error, "sqlite_errorcode", 0) & 0xFF
+
+
+def _refusal(error: sqlite3.OperationalError, waited: float) -> StorageError | None:
+    """The refusal for SQLite's "disk full", "busy" and "cannot write" errors (or ``None``)."""
+    code = _code(error)
     if code == sqlite3.SQLITE_FULL:
         return StorageFull("the server's disk is full: nothing was written",
                            code="storage_full")
-    if code in (sqlite3.SQLITE_BUSY, sqlite3.SQLITE_LOCKED):
-        return StorageBusy(f"the database stayed busy for {BUSY_TIMEOUT:g} s: nothing was"
+    if code in _BUSY:
+        return StorageBusy(f"the database stayed busy for {waited:g} s: nothing was"
                            " written; try again", code="busy")
+    if code in _UNAVAILABLE:
+        return StorageUnavailable(f"the database cannot be used just now ({error}): nothing"
+                                  " was written; try again", code="unavailable")
     return None
 
 
 
 
 @contextmanager
-def _transaction(conn: sqlite3.Connection) -> Iterator[None]:
-    """``BEGIN IMMEDIATE`` ... ``COMMIT``, or ``ROLLBACK`` when the body or the commit fails.
+def _committed(conn: sqlite3.Connection) -> Iterator[None]:
+    """``COMMIT`` the transaction begun, or ``ROLLBACK`` when the body or the commit fails.
 
     SQLite rolls back by itself after some errors (a full disk); then there
     is nothing left to roll back.
     """
-    conn.execute("BEGIN IMMEDIATE")
     try:
         yield
         conn.execute("COMMIT")
@@ -101,6 +144,14 @@ def _transaction(conn: sqlite3.Connection) -> Iterator[None]:
         if conn.in_transaction:
             conn.execute("ROLLBACK")
         raise
+
+
+@contextmanager
+def _transaction(conn: sqlite3.Connection) -> Iterator[None]:
+    """``BEGIN IMMEDIATE`` ... ``COMMIT`` (or ``ROLLBACK``)."""
+    conn.execute("BEGIN IMMEDIATE")
+    with _committed(conn):
+        yield
 
 
 def _migrate_1(db: sqlite_utils.Database) -> None:
@@ -198,16 +249,22 @@ class Storage:
     OFF``: fast, but not safe against a crash of the machine.
     """
 
-    def __init__(self, path: str | os.PathLike | None = None, *, durable: bool = True):
+    def __init__(self, path: str | os.PathLike | None = None, *, durable: bool = True,
+                 busy_timeout: float = BUSY_TIMEOUT, waiting_writers: int = 1):
+        """Open (and migrate) the file; ``busy_timeout`` and ``waiting_writers`` bound the
+        wait for the write lock (see the module docs)."""
         self.path = os.fspath(path) if path is not None else DEFAULT_PATH
         self.durable = durable
+        self.busy_timeout = busy_timeout
         self._local = threading.local()
+        self._waiting = threading.BoundedSemaphore(waiting_writers)
+        self._stalled: dict[int, float] = {}  # writer in a place -> the last commit it saw
         self.migrate()
 
     # ------------------------------------------------------------------ connections
 
     def _connect(self) -> sqlite_utils.Database:
-        conn = sqlite3.connect(self.path, timeout=BUSY_TIMEOUT, isolation_level=None,
+        conn = sqlite3.connect(self.path, timeout=self.busy_timeout, isolation_level=None,
                                check_same_thread=False)
         conn.execute("PRAGMA foreign_keys = ON")
         conn.execute(f"PRAGMA synchronous = {'FULL' if self.durable else 'OFF'}")
@@ -219,6 +276,7 @@ class Storage:
         local = self._local
         if getattr(local, "pid", None) != os.getpid():
             local.db = self._connect()
+            local.readonly = not os.access(self.path, os.W_OK)
             local.pid = os.getpid()
         return local.db
 
@@ -230,21 +288,86 @@ class Storage:
         local.pid = None
 
     @contextmanager
-    def _write(self) -> Iterator[sqlite3.Connection]:
-        """One write transaction on this thread's connection.
+    def _connection(self) -> Iterator[sqlite3.Connection]:
+        """This thread's connection for one read or write, SQLite's errors made refusals.
 
-        SQLite's "disk full" and "busy" errors become :class:`StorageFull`
-        and :class:`StorageBusy`.
+        "Disk full", "busy" and "cannot write" become :class:`StorageFull`,
+        :class:`StorageBusy` and :class:`StorageUnavailable`; after the last
+        the connection is closed, to be opened afresh by the next request.
         """
-        conn = self.db.conn
         try:
-            with _transaction(conn):
-                yield conn
+            yield self.db.conn
         except sqlite3.OperationalError as error:
-            refusal = _unavailable(error)
+            refusal = _refusal(error, self.busy_timeout)
             if refusal is None:
                 raise
+            if isinstance(refusal, StorageUnavailable):
+                self.close()
             raise refusal from error
+        finally:
+            if getattr(self._local, "readonly", False):
+                self.close()  # opened while the file was read-only: see the module docs
+
+    def _begin(self, conn: sqlite3.Connection) -> None:
+        """``BEGIN IMMEDIATE``, waiting for the write lock while other writers commit.
+
+        SQLite's busy handler is off meanwhile: this loop polls every
+        :data:`POLL` s instead, so it can tell a busy lock (commits keep
+        coming: ``PRAGMA data_version`` moves) from a stuck one. A writer
+        gives up (:class:`StorageBusy`) when nobody has committed for the
+        connection's busy timeout (or after :data:`BUSY_TIMEOUT` in all); it
+        needs a waiting place once nobody has committed for
+        :data:`QUICK_WAIT` s or a writer in a place has seen no commit for
+        that long, and is refused at once when there is none free.
+        """
+        timeout = conn.execute("PRAGMA busy_timeout").fetchone()[0]  # milliseconds
+        conn.execute("PRAGMA busy_timeout = 0")
+        me, placed = threading.get_ident(), False
+        try:
+            start = progress = time.monotonic()
+            version = None
+            while True:
+                try:
+                    conn.execute("BEGIN IMMEDIATE")
+                    return
+                except sqlite3.OperationalError as error:
+                    if _code(error) not in _BUSY:
+                        raise
+                now = time.monotonic()
+                seen = conn.execute("PRAGMA data_version").fetchone()[0]
+                if seen != version:
+                    version, progress = seen, now
+                if now - progress > timeout / 1000 or now - start > max(timeout / 1000,
+                                                                        BUSY_TIMEOUT):
+                    raise StorageBusy(f"the database stayed locked for {timeout / 1000:g} s:"
+                                      " nothing was written; try again", code="busy")
+                if not placed and (now - progress > QUICK_WAIT or self._stuck(now)):
+                    placed = self._waiting.acquire(blocking=False)
+                    if not placed:
+                        raise StorageBusy("the database is locked and other requests already"
+                                          " wait to write: nothing was written; try again",
+                                          code="busy")
+                if placed:
+                    self._stalled[me] = progress
+                time.sleep(POLL)
+        finally:
+            if placed:
+                del self._stalled[me]
+                self._waiting.release()
+            conn.execute(f"PRAGMA busy_timeout = {timeout}")
+
+    def _stuck(self, now: float) -> bool:
+        """Whether a writer of this process in a waiting place has seen no commit for
+        :data:`QUICK_WAIT` s."""
+        return any(now - since > QUICK_WAIT for since in list(self._stalled.values()))
+
+    @contextmanager
+    def _write(self) -> Iterator[sqlite3.Connection]:
+        """One write transaction on this thread's connection (see :meth:`_connection`)."""
+        with self._connection() as conn:
+            self._begin(conn)
+            with _committed(conn):
+                yield conn
 
     def migrate(self) -> int:
         """Bring the file to :data:`SCHEMA_VERSION` (WAL mode on); returns the version.
@@ -278,25 +401,28 @@ class Storage:
 
     def schema_version(self) -> int:
         """The file's schema version (``PRAGMA user_version``)."""
-        return self.db.conn.execute("PRAGMA user_version").fetchone()[0]
+        with self._connection() as conn:
+            return conn.execute("PRAGMA user_version").fetchone()[0]
 
     def game(self, game_id: str) -> dict:
         """The game ``game_id``; raises :class:`NotFound`."""
-        return self._game(self.db.conn, game_id)
+        with self._connection() as conn:
+            return self._game(conn, game_id)
 
     def log(self, game_id: str) -> list[dict]:
         """The game's log entries in sequence order (``[]`` for an unknown game)."""
-        return self._log(self.db.conn, game_id)
+        with self._connection() as conn:
+            return self._log(conn, game_id)
 
     @contextmanager
     def _snapshot(self) -> Iterator[sqlite3.Connection]:
         """One read transaction on this thread's connection: its reads see one moment."""
-        conn = self.db.conn
-        conn.execute("BEGIN")
-        try:
-            yield conn
-        finally:
-            conn.execute("COMMIT")
+        with self._connection() as conn:
+            conn.execute("BEGIN")
+            try:
+                yield conn
+            finally:
+                conn.execute("COMMIT")
 
     def game_and_log(self, game_id: str) -> tuple[dict, list[dict]]:
         """The game and its log read in one transaction (a consistent snapshot)."""
@@ -309,9 +435,10 @@ class Storage:
         As ``{"id", "name", "created"}`` (the name as first written). A name
         that is no valid name raises :class:`~scorekeeper.errors.RuleError`.
         """
-        row = self.db.conn.execute(
-            "SELECT id, name, created FROM players WHERE name_key = ?",
-            (name_key(name),)).fetchone()
+        with self._connection() as conn:
+            row = conn.execute(
+                "SELECT id, name, created FROM players WHERE name_key = ?",
+                (name_key(name),)).fetchone()
         if row is None:
             raise NotFound(f"no player called {name!r}", field="name")
         return {"id": row[0], "name": row[1], "created": row[2]}
