@@ -625,6 +625,31 @@ class MatchResult(ma.Schema):
     sheet = fields.Dict(required=True, metadata={"description": "The score sheet."})
 
 
+class SourceImportRequest(Strict):
+    """``POST /imports/{source}``: the input to import, as text."""
+
+    text = fields.String(required=True, metadata={
+        "description": "The whole input: OpenSpiel JSON lines ({\"history\", \"params\"} per"
+                       " line) or a Neller verbose log (one or more whole games)."})
+
+
+class ImportFaultOut(ma.Schema):
+    """A part of the input that could not be imported."""
+
+    line = fields.Integer(required=True, metadata={"description": "The input line (1-based)."})
+    position = fields.Integer(required=True, allow_none=True, metadata={
+        "description": "The index into the OpenSpiel history of the action at fault."})
+    message = fields.String(required=True)
+
+
+class SourceImportResponse(ma.Schema):
+    """The records imported, in input order, and what could not be imported."""
+
+    records = fields.List(fields.Dict(), required=True, metadata={
+        "description": "Deal records (openspiel) or match records (neller)."})
+    errors = fields.List(fields.Nested(ImportFaultOut), required=True)
+
+
 REPLAY_RESPONSE = {"oneOf": [{"$ref": "#/components/schemas/DealResult"},
                              {"$ref": "#/components/schemas/MatchResult"}]}
 """The replay response: a deal result or a match result."""

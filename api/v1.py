@@ -20,6 +20,7 @@ from flask_smorest import Blueprint
 from werkzeug.routing import BaseConverter
 
 from scorekeeper import replay
+from scorekeeper.imports import SOURCES, import_text
 from scorekeeper.knock import verify_knock
 from scorekeeper.melds import meld_report
 from scorekeeper.store import games
@@ -76,6 +77,19 @@ def player_name_schema(converter: PlayerNameConverter) -> dict:
     """The OpenAPI schema of a player name path parameter."""
     return {"type": "string", "minLength": 1, "maxLength": s.MAX_NAME,
             "description": "A player's name (any letter case)."}
+
+
+class SourceConverter(BaseConverter):
+    """The ``<source:...>`` path converter: a system records are imported from."""
+
+    regex = "|".join(SOURCES)
+
+
+def source_schema(converter: SourceConverter) -> dict:
+    """The OpenAPI schema of an import source path parameter."""
+    return {"type": "string", "enum": list(SOURCES),
+            "description": "openspiel (JSON lines of pyspiel histories) or neller (the verbose"
+                           " log of Neller's EAAI GinRummyGame)."}
 
 
 def etag(version: int) -> str:
@@ -137,6 +151,24 @@ class Replay(MethodView):
     def post(self, record):
         """Check every action of a deal (or every deal of a match) and score it."""
         return jsonify(replay(record))
+
+
+@blp.route("/imports/<source:source>")
+class Imports(MethodView):
+    """Import records from another system's logs."""
+
+    @blp.arguments(s.SourceImportRequest())
+    @blp.response(200, s.SourceImportResponse)
+    @refusals(400, 413)
+    def post(self, body, source):
+        """Deal records (openspiel, one per line) or match records (neller, one per game).
+
+        The body is ``{"text": "..."}``: the whole input as text (bounded by
+        the request size limit, 413 beyond). Parts that cannot be imported
+        are listed in ``errors`` with their line (and history position); the
+        others are still imported, in input order.
+        """
+        return jsonify(import_text(source, body["text"]).to_dict())
 
 
 def editor(view: Callable) -> Callable:
