@@ -1,12 +1,12 @@
 """Real OpenSpiel gin_rummy deals for the importer's tests (pyspiel plays them).
 
 :func:`play` plays ``count`` whole deals with seeded random agents that
-knock when they may (mostly), discard to least deadwood (mostly) and
-otherwise pick any legal action, so showdowns with non-optimal melds and
-layoffs, walls, the draw cap and repeated moves all occur. Each deal is
+discard to least deadwood (mostly), play in one of three :data:`STYLES`
+and otherwise pick any legal action, so showdowns with non-optimal melds
+and layoffs, walls, the draw cap and repeated moves all occur. Each deal is
 ``{"entry": {"history", "params"}, "facts": {...}}``: the importer's input
 and what pyspiel scored (``returns``, ``deadwood`` per player, ``layoffs``
-as codes, ``knocked``). Run as a script it writes the fixed sample
+as codes, ``knocked``). Run as a script it writes the fixed sample (deals of every :func:`kind`)
 ``tests/data/openspiel-sample.jsonl`` (entries) and
 ``tests/data/openspiel-sample-facts.jsonl`` (facts, line for line).
 """
@@ -36,19 +36,33 @@ def _best_discards(hand: list[int]) -> list[int]:
     return [_BY_BIT[bit] for bit, left in options if left == least]
 
 
-def _choose(state, rng: random.Random) -> int:
+STYLES = ("eager", "patient", "eager", "patient", "eager", "hoarder")
+"""How the agents of deal k play (``STYLES[k % 6]``): ``eager`` knock when they may
+(mostly); ``patient`` never knock before the wall and there knock or pass at random
+(wall knocks, wall passes, undercuts and ties); ``hoarder`` always take the upcard and
+never knock (OpenSpiel's cap of 50 upcard draws)."""
+
+
+def _choose(state, rng: random.Random, style: str) -> int:
     legal = state.legal_actions()
-    if 55 in legal and rng.random() < 0.9:
+    if legal == [54, 55]:  # the wall
+        return rng.choice(legal) if style == "patient" else 55
+    if 55 in legal and style == "eager" and rng.random() < 0.9:
         return 55
     player = state.current_player()
     hand = list(state.hands()[player])
-    if len(hand) == 11 and all(a < 52 or a == 55 for a in legal) and rng.random() < 0.85:
+    if len(hand) == 11 and all(a < 52 or a == 55 for a in legal) and (
+            style != "eager" or rng.random() < 0.85):
         taken = state.prev_upcard() if state.history()[-1] == 52 else None
         choices = [card for card in _best_discards(hand) if card in legal and card != taken]
+        if not choices and style == "hoarder":
+            choices = [card for card in legal if card < 52 and card != taken]
         if choices:
             return rng.choice(choices)
     if 52 in legal and 53 in legal:
-        return 52 if rng.random() < 0.3 else 53
+        return 52 if style == "hoarder" or rng.random() < 0.3 else 53
+    if style != "eager" and 55 in legal:
+        legal = [action for action in legal if action != 55]
     return rng.choice(legal)
 
 
@@ -65,7 +79,7 @@ def play(seed: int, count: int) -> list[dict]:
             if state.is_chance_node():
                 state.apply_action(rng.choice([a for a, _ in state.chance_outcomes()]))
             else:
-                state.apply_action(_choose(state, rng))
+                state.apply_action(_choose(state, rng, STYLES[index % len(STYLES)]))
         deals.append({
             "entry": {"history": list(state.history()), "params": params},
             "facts": {"returns": [int(r) for r in state.returns()],
@@ -76,11 +90,31 @@ def play(seed: int, count: int) -> list[dict]:
     return deals
 
 
+def kind(deal: dict) -> str:
+    """How pyspiel ended a deal: gin, knock, undercut, tie, or how a deal ended unscored."""
+    facts, history = deal["facts"], deal["entry"]["history"]
+    if any(facts["knocked"]):
+        knocker = facts["knocked"].index(True)
+        dead = facts["deadwood"]
+        if dead[knocker] == 0:
+            return "gin"
+        if dead[knocker] == dead[1 - knocker]:
+            return "tie"
+        return "undercut" if facts["returns"][knocker] < 0 else "knock"
+    return {52: "draw cap", 54: "wall"}.get(history[-1], "repeated move")
+
+
 def main() -> None:
-    deals = play(int(sys.argv[1]) if len(sys.argv) > 1 else 7, 40)
+    """The fixed sample: up to 5 deals of every :func:`kind` among 3000, then others to 40."""
+    deals = play(int(sys.argv[1]) if len(sys.argv) > 1 else 7, 3000)
+    chosen: list[dict] = []
+    for name in ("gin", "knock", "undercut", "tie", "draw cap", "wall", "repeated move"):
+        chosen += [deal for deal in deals if kind(deal) == name][:5]
+    chosen += [deal for deal in deals if deal not in chosen][:40 - len(chosen)]
+    chosen.sort(key=deals.index)
     with open(DATA / "openspiel-sample.jsonl", "w") as entries, \
             open(DATA / "openspiel-sample-facts.jsonl", "w") as facts:
-        for deal in deals:
+        for deal in chosen:
             entries.write(json.dumps(deal["entry"]) + "\n")
             facts.write(json.dumps(deal["facts"]) + "\n")
 
