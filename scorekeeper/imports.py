@@ -328,6 +328,8 @@ class _OpenSpielDeal:
                 self._apply("draw discard", position)
             elif action == DRAW_STOCK:
                 taken = None
+                if self.position >= len(self.history):
+                    raise self.fault("the history ends before the card drawn from the stock")
                 self._apply("draw stock", position)
                 self.position += 1  # the chance outcome: the card drawn, read already
             elif action == PASS:
@@ -339,7 +341,8 @@ class _OpenSpielDeal:
         if deal.phase == SHOWDOWN:
             record["showdown"] = self._showdown()
         if self.position < len(self.history):
-            raise self.fault(f"the deal is over, but the history goes on with"
+            ended = "void" if deal.void else "scored"
+            raise self.fault(f"the deal is over ({ended}), but the history goes on with"
                              f" {self.history[self.position]}")
         return record
 
@@ -468,24 +471,38 @@ _MELD = re.compile(r"\[([^\[\]]*)\]")
 
 
 def neller_records(text: str) -> Iterator[dict | ImportFault]:
-    """One match record (or fault) per game of a Neller verbose log."""
-    game: list[tuple[int, str, tuple]] = []
+    """One match record (or fault) per game of a Neller verbose log.
+
+    A game ends at its ``Player N wins.`` line; after a fault the rest of
+    that game is skipped.
+    """
+    game: _NellerGame | None = None
+    fault: ImportFault | None = None
     last = 0
     for number, raw in enumerate(text.splitlines(), 1):
-        line = raw.rstrip("\r")
-        if not line.strip():
+        if not raw.strip():
             continue
         last = number
-        game.append(_neller_line(number, line))
-        if game[-1][1] == "wins":
+        number, kind, groups = _neller_line(number, raw.rstrip("\r"))
+        if game is None:
+            game, fault = _NellerGame(number), None
+        if fault is None:
             try:
-                yield _neller_game(game)
-            except ImportFault as fault:
+                game.feed(number, kind, groups)
+            except ImportFault as error:
+                fault = error
+        if kind == "wins":
+            if fault is None:
+                try:
+                    yield game.record()
+                except ImportFault as error:
+                    fault = error
+            if fault is not None:
                 yield fault
-            game = []
-    if game:
-        yield ImportFault("the log ends before the game is over (no 'Player N wins.' line)",
-                          line=last)
+            game = None
+    if game is not None:
+        yield fault or ImportFault("the log ends before the game is over (no 'Player N"
+                                   " wins.' line)", line=last)
 
 
 def _neller_line(number: int, line: str) -> tuple[int, str, tuple]:
@@ -503,7 +520,7 @@ class _NellerDeal:
         self.record: dict[str, Any] = {
             "dealer": dealer, "hands": [[c.code for c in hand] for hand in hands],
             "upcard": upcard.code, "stock": [], "stock_complete": False, "actions": []}
-        self.lines: list[int] = []
+        self.lines: list[int] = []  # the line of each action
         self.start = start
         self.pile = [upcard]
         self.knocker: int | None = None
@@ -512,19 +529,72 @@ class _NellerDeal:
         self.totals_line = start
         self.totals: list[int] = []
 
-    def act(self, action: str, line: int) -> None:
+    def score(self, total: int, number: int) -> None:
+        """A running total as the log prints it after the hand (player 0's, then 1's)."""
+        if not self.totals:
+            self.totals_line = number
+        self.totals.append(total)
+
+    def play(self, number: int, kind: str, groups: tuple) -> None:
+        """A line of play: a draw, a discard, the knock, the defender's melds or a layoff."""
+        player = int(groups[0])
+        actions = self.record["actions"]
+        if kind == "declines":
+            self._act("pass", number)
+        elif kind == "draws":
+            card = _cards_of(groups[1], number)[0]
+            if self.pile and self.pile[-1] == card:
+                self.pile.pop()
+                self._act("draw discard", number)
+            else:
+                if card.code in self._known():
+                    raise ImportFault(f"{card} is drawn from the stock, but it was dealt or"
+                                      " drawn before", line=number)
+                self.record["stock"].append(card.code)
+                self._act("draw stock", number)
+        elif kind == "discards":
+            card = _cards_of(groups[1], number)[0]
+            self.pile.append(card)
+            self._act(f"discard {card}", number)
+        elif kind in ("knocks", "gin"):
+            if not actions or not actions[-1].startswith("discard "):
+                raise ImportFault("a knock must follow the knocker's discard", line=number)
+            actions[-1] = "knock" + actions[-1][len("discard"):]
+            self.knocker, self.knock_line = player, number
+            self.record["showdown"] = {"knocker_melds": _codes(_melds_of(groups[1], number)),
+                                       "defender_melds": [], "layoffs": []}
+        elif self.knocker is None or player == self.knocker:
+            raise ImportFault("the defender's melds and layoffs come after the knock",
+                              line=number)
+        elif kind == "melds":
+            self.record["showdown"]["defender_melds"] = _codes(_melds_of(groups[1], number))
+        else:  # a layoff, on the knocker's meld as extended by the cards laid before
+            card = _cards_of(groups[1], number)[0]
+            shown = set(_cards_of(groups[2], number)) - set(self.laid)
+            showdown = self.record["showdown"]
+            meld = next((m for m in showdown["knocker_melds"]
+                         if {parse_card(c) for c in m} == shown), None)
+            if meld is None:
+                raise ImportFault(f"{card} is laid off on a meld the knocker did not lay",
+                                  line=number)
+            self.laid.append(card)
+            showdown["layoffs"].append({"card": card.code, "meld": meld})
+
+    def _known(self) -> set[str]:
+        """The cards dealt and drawn from the stock so far."""
+        return {*self.record["hands"][0], *self.record["hands"][1], self.record["upcard"],
+                *self.record["stock"]}
+
+    def _act(self, action: str, line: int) -> None:
         self.record["actions"].append(action)
         self.lines.append(line)
 
     def line_of(self, error: RecordError) -> int:
         """The log line where a replay fault of this deal lies."""
-        step = error.step
         if error.field == "showdown":
             return self.knock_line
-        if step is not None and step < len(self.lines):
-            return self.lines[step]
-        if step is not None:
-            return self.lines[-1] if self.lines else self.start
+        if error.step is not None and self.lines:
+            return self.lines[min(error.step, len(self.lines) - 1)]
         return self.start
 
 
@@ -539,99 +609,79 @@ def _melds_of(text: str, number: int) -> list[tuple[Card, ...]]:
     return [_cards_of(inner, number) for inner in _MELD.findall(text)]
 
 
-def _neller_game(events: list[tuple[int, str, tuple]]) -> dict:
-    """The match record of one game's lines (see the module docs)."""
-    deals: list[_NellerDeal] = []
-    current: _NellerDeal | None = None
-    hands: list = [None, None]
-    start_line = events[0][0]
-    for number, kind, groups in events:
-        def fault(message: str, at: int = number) -> ImportFault:
-            return ImportFault(message, line=at)
+class _NellerGame:
+    """One game of a Neller log, fed line by line (:meth:`feed`), as a match record."""
 
+    def __init__(self, first_line: int):
+        self.first_line = first_line
+        self.deals: list[_NellerDeal] = []
+        self.current: _NellerDeal | None = None
+        self.hands: list = [None, None]
+        self.starter: tuple[int, int] | None = None  # (player, line of "starts")
+        self.winner: tuple[int, int] | None = None  # (player, line of "wins")
+
+    def feed(self, number: int, kind: str, groups: tuple) -> None:
+        """Take one classified line (:func:`_neller_line`); raise :class:`ImportFault`."""
         if kind == "unknown":
-            raise fault(f"not a line of Neller's verbose log: {groups[0]!r}")
+            raise ImportFault(f"not a line of Neller's verbose log: {groups[0]!r}", line=number)
         if kind == "forfeit":
-            raise fault("a forfeited game cannot be imported (RULES.md has no forfeit)")
-        if kind in ("holds", "left", "scores", "cancelled", "score_head", "wins"):
-            continue  # stated results: the replay works them out (the totals are checked)
-        player = int(groups[0]) if kind != "upcard" else None
+            raise ImportFault("a forfeited game cannot be imported (RULES.md has no forfeit)",
+                              line=number)
+        if kind in ("holds", "left", "scores", "cancelled", "score_head"):
+            return  # stated results: the replay works them out (the totals are checked)
+        if kind == "wins":
+            self.winner = (int(groups[0]), number)
+        elif kind in ("dealt", "starts", "upcard"):
+            self._deal(number, kind, groups)
+        elif self.current is None:
+            raise ImportFault("a line of play before the hand is dealt", line=number)
+        elif kind == "score":
+            self.current.score(int(groups[1]), number)
+        else:
+            self.current.play(number, kind, groups)
+
+    def _deal(self, number: int, kind: str, groups: tuple) -> None:
+        if self.current is not None and not self.current.totals:
+            raise ImportFault("a new hand begins before the last one's scores are printed",
+                              line=number)
+        self.current = None
         if kind == "dealt":
-            if current is not None and not current.totals:
-                raise fault("a new hand is dealt before the last one's scores are printed")
-            hands[player] = _cards_of(groups[1], number)
-            current = None
-            continue
-        if kind == "starts":
-            if hands[0] is None or hands[1] is None:
-                raise fault("a hand starts before both players are dealt")
-            starter, starts_line = player, number
-            continue
-        if kind == "upcard":
-            if current is not None or hands[0] is None:
-                raise fault("an upcard before the hands are dealt")
-            current = _NellerDeal(hands, _cards_of(groups[0], number)[0], 1 - starter,
-                                  starts_line)
-            deals.append(current)
-            hands = [None, None]
-            continue
-        if current is None:
-            raise fault("a play line before the hand is dealt")
-        if kind == "score":
-            if not current.totals:
-                current.totals_line = number
-            current.totals.append(int(groups[1]))
-        elif kind == "declines":
-            current.act("pass", number)
-        elif kind == "draws":
-            card = _cards_of(groups[1], number)[0]
-            if current.pile and current.pile[-1] == card:
-                current.pile.pop()
-                current.act("draw discard", number)
-            else:
-                current.record["stock"].append(card.code)
-                current.act("draw stock", number)
-        elif kind == "discards":
-            card = _cards_of(groups[1], number)[0]
-            current.pile.append(card)
-            current.act(f"discard {card}", number)
-        elif kind in ("knocks", "gin"):
-            actions = current.record["actions"]
-            if not actions or not actions[-1].startswith("discard "):
-                raise fault("a knock must follow the knocker's discard")
-            actions[-1] = "knock" + actions[-1][len("discard"):]
-            current.knocker, current.knock_line = player, number
-            current.record["showdown"] = {
-                "knocker_melds": _codes(_melds_of(groups[1], number)),
-                "defender_melds": [], "layoffs": []}
-        elif kind in ("melds", "layoff"):
-            if current.knocker is None or player == current.knocker:
-                raise fault("the defender's melds and layoffs come after the knock")
-            showdown = current.record["showdown"]
-            if kind == "melds":
-                showdown["defender_melds"] = _codes(_melds_of(groups[1], number))
-            else:
-                card = _cards_of(groups[1], number)[0]
-                shown = set(_cards_of(groups[2], number)) - set(current.laid)
-                meld = next((m for m in showdown["knocker_melds"]
-                             if {parse_card(c) for c in m} == shown), None)
-                if meld is None:
-                    raise fault(f"{card} is laid off on a meld the knocker did not lay")
-                current.laid.append(card)
-                showdown["layoffs"].append({"card": card.code, "meld": meld})
-    if current is None or not current.totals:
-        raise ImportFault("the game ends before its last hand is scored",
-                          line=events[-1][0])
-    record = {"format": MATCH_FORMAT, "rules": dict(NELLER_RULES),
-              "players": ["player 0", "player 1"], "deals": [d.record for d in deals],
-              "comment": f"imported from Neller's GinRummyGame log, line {start_line}"}
-    try:
-        result = _as_dict(replay_match(record))
-    except RecordError as error:
-        where = deals[error.deal].line_of(error) if error.deal is not None else start_line
-        raise ImportFault(str(error), line=where) from None
-    for deal, row in zip(deals, result["sheet"]["hands"], strict=True):
-        if list(row["totals"]) != deal.totals:
-            raise ImportFault(f"the log's running totals {deal.totals} differ from the"
-                              f" replay's {list(row['totals'])}", line=deal.totals_line)
-    return record
+            self.hands[int(groups[0])] = _cards_of(groups[1], number)
+        elif kind == "starts":
+            self.starter = (int(groups[0]), number)
+        elif None in self.hands or self.starter is None:
+            raise ImportFault("the upcard is turned before both hands are dealt and the"
+                              " starting player is named", line=number)
+        else:
+            player, line = self.starter
+            self.current = _NellerDeal(self.hands, _cards_of(groups[0], number)[0],
+                                       1 - player, line)
+            self.deals.append(self.current)
+            self.hands, self.starter = [None, None], None
+
+    def record(self) -> dict:
+        """The match record, replayed and checked against the totals the log printed."""
+        last = self.deals[-1] if self.deals else None
+        if last is None or not last.totals or self.winner is None:
+            raise ImportFault("the game ends before its last hand is scored",
+                              line=self.winner[1] if self.winner else self.first_line)
+        record = {"format": MATCH_FORMAT, "rules": dict(NELLER_RULES),
+                  "players": ["player 0", "player 1"],
+                  "deals": [deal.record for deal in self.deals],
+                  "comment": f"imported from Neller's GinRummyGame log, line {self.first_line}"}
+        try:
+            sheet = _as_dict(replay_match(record))["sheet"]
+        except RecordError as error:
+            where = (self.deals[error.deal].line_of(error) if error.deal is not None
+                     else self.first_line)
+            raise ImportFault(str(error), line=where) from None
+        for deal, row in zip(self.deals, sheet["hands"], strict=True):
+            if list(row["totals"]) != deal.totals:
+                raise ImportFault(f"the log's running totals {deal.totals} differ from the"
+                                  f" replay's {list(row['totals'])}", line=deal.totals_line)
+        player, line = self.winner
+        if not sheet["over"] or sheet["result"]["winner"] != player:
+            raise ImportFault(f"the log says player {player} wins, but the replayed game"
+                              f" {'has another winner' if sheet['over'] else 'is not over'}",
+                              line=line)
+        return record

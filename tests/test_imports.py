@@ -259,6 +259,17 @@ def test_neller_faults_name_the_line_and_other_games_still_import():
     forfeit[10] = "Player 1 discards 5H illegally and forfeits."
     fault = import_text("neller", "\n".join(forfeit)).errors[0]
     assert fault.line == 11 and "forfeit" in str(fault)
+    # the last discard of hand 1 made a card the player does not hold: the replay's
+    # refusal, at that line
+    illegal = list(first)
+    hand_end = illegal.index("Player\tScore")
+    at = max(i for i, line in enumerate(illegal[:hand_end]) if " discards " in line)
+    player = int(illegal[at].split()[1])
+    seen = set(re.findall(r"\b[A2-9TJQK][CDHS]\b", "\n".join(illegal[:hand_end])))
+    card = next(r + u for r in "A23456789TJQK" for u in "CDHS" if r + u not in seen)
+    illegal[at] = f"Player {player} discards {card}."
+    fault = import_text("neller", "\n".join(illegal)).errors[0]
+    assert fault.line == at + 1 and "does not hold" in str(fault), str(fault)
 
 
 # --------------------------------------------------------------------------- CLI and API
