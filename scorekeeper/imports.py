@@ -353,7 +353,7 @@ class _OpenSpielDeal:
 
     def _melds(self, left: int) -> list[tuple[Card, ...]]:
         """Meld actions up to the 54 that ends them, checked against the cards ``left``."""
-        melds = []
+        melds: list[tuple[Card, ...]] = []
         while True:
             position = self.position
             action = self._next("meld actions and 54 were expected")
@@ -369,8 +369,10 @@ class _OpenSpielDeal:
             melds.append(meld)
 
     def _showdown(self) -> dict:
+        """The declared showdown: the knocker's melds, the layoffs, the defender's melds."""
         deal = self.deal
         knocker = deal.knocker
+        assert knocker is not None  # the deal is in its showdown
         defender = 1 - knocker
         start = self.position
         knocker_melds = self._melds(deal.hand_mask(knocker))
@@ -396,7 +398,7 @@ class _OpenSpielDeal:
             layoffs = _assign_layoffs(cards, knocker_melds, self.fault)
         laid_off = sum(parse_card(layoff["card"]).bit for layoff in layoffs)
         defender_melds = self._melds(deal.hand_mask(defender) & ~laid_off)
-        showdown = {"knocker_melds": _codes(knocker_melds),
+        showdown: dict[str, Any] = {"knocker_melds": _codes(knocker_melds),
                     "defender_melds": _codes(defender_melds), "layoffs": layoffs}
         try:
             deal.showdown(**showdown)
