@@ -47,6 +47,9 @@ MAX_TEXT = 1000
 MAX_DEPTH = 8
 """Deepest nesting of lists and objects in a record (a match record needs 5)."""
 
+MAX_IMPORT = 1_000_000
+"""The longest text ``POST /imports/{source}`` takes (the body is bounded too: 413)."""
+
 _SPACE = r"\s\x1c-\x1f\x85"  # what Python counts as white space, in a JSON Schema class
 _CARD = r"(?:10|[2-9aAtTjJqQkK])[cdhsCDHS♣♦♥♠]\ufe0f?"
 CARD_PATTERN = rf"^[{_SPACE}]*{_CARD}[{_SPACE}]*$"
@@ -628,7 +631,7 @@ class MatchResult(ma.Schema):
 class SourceImportRequest(Strict):
     """``POST /imports/{source}``: the input to import, as text."""
 
-    text = fields.String(required=True, metadata={
+    text = fields.String(required=True, validate=validate.Length(max=MAX_IMPORT), metadata={
         "description": "The whole input: OpenSpiel JSON lines ({\"history\", \"params\"} per"
                        " line) or a Neller verbose log (one or more whole games)."})
 

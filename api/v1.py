@@ -159,14 +159,14 @@ class Imports(MethodView):
 
     @blp.arguments(s.SourceImportRequest())
     @blp.response(200, s.SourceImportResponse)
-    @refusals(400, 413)
+    @refusals(400, 404, 413)
     def post(self, body, source):
         """Deal records (openspiel, one per line) or match records (neller, one per game).
 
         The body is ``{"text": "..."}``: the whole input as text (bounded by
         the request size limit, 413 beyond). Parts that cannot be imported
         are listed in ``errors`` with their line (and history position); the
-        others are still imported, in input order.
+        others are still imported, in input order. An unknown source is 404.
         """
         return jsonify(import_text(source, body["text"]).to_dict())
 

@@ -466,7 +466,7 @@ _NELLER_LINES = (
                              r" hand is cancelled\.")),
     ("forfeit", re.compile(_P + r" .* forfeits\.")),
     ("score_head", re.compile(r"Player\tScore")),
-    ("score", re.compile(r"([01])\t(-?\d+)")),
+    ("score", re.compile(r"([01])\t(-?\d{1,9})")),
     ("wins", re.compile(_P + r" wins\.")),
 )
 _MELD = re.compile(r"\[([^\[\]]*)\]")
