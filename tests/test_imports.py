@@ -17,6 +17,8 @@ from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
+from hypothesis import given, settings
+from hypothesis import strategies as st
 from openspiel_kit import PARAMS, play
 from test_api import Client
 
@@ -322,3 +324,50 @@ def test_api_imports(call):
     spec = call.client.get("/api/openapi.json").json["paths"]["/api/v1/imports/{source}"]
     assert spec["parameters"][0]["schema"]["enum"] == ["openspiel", "neller"]
     assert spec["post"]["requestBody"]["content"]["application/json"]["schema"]
+
+
+# --------------------------------------------------------------------------- damaged input
+
+EDITS = st.tuples(st.sampled_from(["drop", "repeat", "change"]), st.integers(0, 10_000),
+                  st.integers(0, 240))
+
+
+def edited(items: list, edit: tuple) -> list:
+    kind, where, value = edit
+    at = where % len(items)
+    if kind == "drop":
+        return items[:at] + items[at + 1:]
+    if kind == "repeat":
+        return [*items[:at], items[at], *items[at:]]
+    return [*items[:at], value, *items[at + 1:]]
+
+
+def imports_cleanly(source: str, text: str) -> None:
+    """Damaged input gives faults naming a line of it, and records that replay."""
+    result = import_text(source, text)
+    lines = len(text.splitlines())
+    assert all(1 <= fault.line <= lines for fault in result.errors)
+    for record in result.records:
+        replayed(record)
+
+
+@settings(max_examples=150, deadline=None, derandomize=True)
+@given(line=st.integers(0, 39), edits=st.lists(EDITS, min_size=1, max_size=3))
+def test_damaged_openspiel_histories_are_refused_by_line_or_import_faithfully(line, edits):
+    entries = (DATA / "openspiel-sample.jsonl").read_text().splitlines()
+    entry = json.loads(entries[line])
+    for edit in edits:
+        entry["history"] = edited(entry["history"], edit)
+    imports_cleanly("openspiel", "\n".join([*entries[:3], json.dumps(entry)]))
+
+
+@settings(max_examples=150, deadline=None, derandomize=True)
+@given(edits=st.lists(EDITS, min_size=1, max_size=3))
+def test_damaged_neller_logs_are_refused_by_line_or_import_faithfully(edits):
+    lines = neller_text().splitlines()
+    end = lines.index(next(x for x in lines if re.fullmatch(r"Player \d wins\.", x)))
+    game = lines[:end + 1]
+    cards = [f"Player 0 draws {r}{s}." for r in "A5TK" for s in "CDHS"]
+    for kind, where, value in edits:
+        game = edited(game, (kind, where, cards[value % len(cards)]))
+    imports_cleanly("neller", "\n".join(game))
