@@ -25,6 +25,7 @@ from test_api import Client
 from api import create_app
 from scorekeeper.cards import parse_card
 from scorekeeper.cli import main
+from scorekeeper.errors import RecordError
 from scorekeeper.imports import (
     OPENSPIEL_MELDS,
     ImportFault,
@@ -160,6 +161,8 @@ def test_openspiel_faults_name_line_and_position():
     assert messages[1].startswith("line 3, position 40: the history ends before the deal is")
     assert "num_ranks" in messages[3] and "'decks'" in messages[4]
     assert "dealt twice" in messages[5]
+    with pytest.raises(RecordError, match="unknown source 'bga': use openspiel or neller"):
+        import_text("bga", sample[0])
 
 
 # --------------------------------------------------------------------------- Neller
