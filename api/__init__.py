@@ -125,9 +125,11 @@ def create_app(config: Mapping[str, Any] | None = None, *,
     app.after_request(security.add_security_headers)
     app.url_map.converters["game"] = v1.GameIdConverter
     app.url_map.converters["player"] = v1.PlayerNameConverter
+    app.url_map.converters["source"] = v1.SourceConverter
     api = errors.Api(app)
     api.register_converter(v1.GameIdConverter, v1.game_id_schema)
     api.register_converter(v1.PlayerNameConverter, v1.player_name_schema)
+    api.register_converter(v1.SourceConverter, v1.source_schema)
     errors.register(app)
     api.spec.components.security_scheme(
         "bearerAuth", {"type": "http", "scheme": "bearer",

@@ -47,6 +47,9 @@ MAX_TEXT = 1000
 MAX_DEPTH = 8
 """Deepest nesting of lists and objects in a record (a match record needs 5)."""
 
+MAX_IMPORT = 1_000_000
+"""The longest text ``POST /imports/{source}`` takes (the body is bounded too: 413)."""
+
 _SPACE = r"\s\x1c-\x1f\x85"  # what Python counts as white space, in a JSON Schema class
 _CARD = r"(?:10|[2-9aAtTjJqQkK])[cdhsCDHS♣♦♥♠]\ufe0f?"
 CARD_PATTERN = rf"^[{_SPACE}]*{_CARD}[{_SPACE}]*$"
@@ -667,6 +670,31 @@ class MatchResult(ma.Schema):
 
     deals = fields.List(fields.Nested(DealResult), required=True)
     sheet = fields.Dict(required=True, metadata={"description": "The score sheet."})
+
+
+class SourceImportRequest(Strict):
+    """``POST /imports/{source}``: the input to import, as text."""
+
+    text = fields.String(required=True, validate=validate.Length(max=MAX_IMPORT), metadata={
+        "description": "The whole input: OpenSpiel JSON lines ({\"history\", \"params\"} per"
+                       " line) or a Neller verbose log (one or more whole games)."})
+
+
+class ImportFaultOut(ma.Schema):
+    """A part of the input that could not be imported."""
+
+    line = fields.Integer(required=True, metadata={"description": "The input line (1-based)."})
+    position = fields.Integer(required=True, allow_none=True, metadata={
+        "description": "The index into the OpenSpiel history of the action at fault."})
+    message = fields.String(required=True)
+
+
+class SourceImportResponse(ma.Schema):
+    """The records imported, in input order, and what could not be imported."""
+
+    records = fields.List(fields.Dict(), required=True, metadata={
+        "description": "Deal records (openspiel) or match records (neller)."})
+    errors = fields.List(fields.Nested(ImportFaultOut), required=True)
 
 
 REPLAY_RESPONSE = {"oneOf": [{"$ref": "#/components/schemas/DealResult"},

@@ -21,6 +21,7 @@ from werkzeug.routing import BaseConverter
 
 from scorekeeper import analyse, replay
 from scorekeeper.errors import Stale
+from scorekeeper.imports import SOURCES, import_text
 from scorekeeper.knock import verify_knock
 from scorekeeper.melds import meld_report
 from scorekeeper.names import MAX_NAME_LENGTH
@@ -87,6 +88,19 @@ def player_name_schema(converter: PlayerNameConverter) -> dict:
             "pattern": s.NAME_PATTERN,
             "description": "A player's name, matched as the store matches names: letter case,"
                            " spaces around it and how accents are encoded do not count."}
+
+
+class SourceConverter(BaseConverter):
+    """The ``<source:...>`` path converter: a system records are imported from."""
+
+    regex = "|".join(SOURCES)
+
+
+def source_schema(converter: SourceConverter) -> dict:
+    """The OpenAPI schema of an import source path parameter."""
+    return {"type": "string", "enum": list(SOURCES),
+            "description": "openspiel (JSON lines of pyspiel histories) or neller (the verbose"
+                           " log of Neller's EAAI GinRummyGame)."}
 
 
 def etag(version: int) -> str:
@@ -160,6 +174,24 @@ class Analyse(MethodView):
     def post(self, record):
         """Each decision of a deal (or of every deal of a match) measured, with a summary."""
         return jsonify(analyse(record))
+
+
+@blp.route("/imports/<source:source>")
+class Imports(MethodView):
+    """Import records from another system's logs."""
+
+    @blp.arguments(s.SourceImportRequest())
+    @blp.response(200, s.SourceImportResponse)
+    @refusals(400, 404, 413)
+    def post(self, body, source):
+        """Deal records (openspiel, one per line) or match records (neller, one per game).
+
+        The body is ``{"text": "..."}``: the whole input as text (bounded by
+        the request size limit, 413 beyond). Parts that cannot be imported
+        are listed in ``errors`` with their line (and history position); the
+        others are still imported, in input order. An unknown source is 404.
+        """
+        return jsonify(import_text(source, body["text"]).to_dict())
 
 
 def editor(view: Callable) -> Callable:

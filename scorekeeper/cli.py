@@ -18,6 +18,7 @@ from .analysis import analyse
 from .bots import make_players, simulate_deal, simulate_match
 from .cards import parse_card
 from .errors import RecordError, ScorekeeperError
+from .imports import SOURCES, import_text
 from .knock import KnockResult, verify_knock
 from .melds import meld_report
 from .records import ReplayedDeal, ReplayedMatch, read_records
@@ -295,6 +296,32 @@ def simulate_command(games: int, seed: int, players: str, preset: str, matches: 
     summary = ", ".join(f"{n} {o.replace('_', ' ')}" for o, n in sorted(counts.items()))
     click.echo(f"simulated {games} {what} (seeds {seed}..{seed + games - 1}): {summary}",
                err=True)
+
+
+@main.command("import")
+@click.option("--from", "source", required=True, type=click.Choice(SOURCES),
+              help="The system the input comes from.")
+@click.argument("file", type=click.File("r", encoding="utf-8"))
+@click.option("-o", "--output", type=click.File("w", encoding="utf-8"), default="-",
+              show_default=True, help="Where to write the records (JSON Lines).")
+def import_command(source: str, file, output) -> None:
+    """Import FILE from another system as records, one per line, in input order.
+
+    openspiel: JSON lines {"history", "params"} of pyspiel gin_rummy games
+    (one deal record each); neller: the verbose log of Neller's EAAI
+    GinRummyGame (one match record per game). What cannot be imported is
+    reported on standard error naming the line (and history position); the
+    rest is still written, and the exit status is then 1.
+    """
+    result = import_text(source, file.read())
+    for record in result.records:
+        output.write(json.dumps(record, ensure_ascii=False) + "\n")
+    for fault in result.errors:
+        click.echo(f"{file.name}: {fault}", err=True)
+    click.echo(f"imported {len(result.records)} record(s), {len(result.errors)} refused",
+               err=True)
+    if result.errors:
+        sys.exit(1)
 
 
 DB_OPTION = click.option("--db", default=None, metavar="PATH", envvar="SCOREKEEPER_DB",

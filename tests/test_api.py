@@ -474,7 +474,8 @@ def test_the_openapi_document(call):
         "/api/v1/melds", "/api/v1/verify", "/api/v1/replay", "/api/v1/analyse", "/api/v1/games",
         "/api/v1/games/import", "/api/v1/games/{game_id}", "/api/v1/games/{game_id}/hands",
         "/api/v1/games/{game_id}/hands/last", "/api/v1/games/{game_id}/hands/{n}",
-        "/api/v1/games/{game_id}/export", "/api/v1/players/{name}/stats"}
+        "/api/v1/games/{game_id}/export", "/api/v1/players/{name}/stats",
+        "/api/v1/imports/{source}"}
     hands = spec["paths"]["/api/v1/games/{game_id}/hands"]["post"]
     assert {"201", "401", "403", "404", "409", "422"} <= set(hands["responses"])
     assert hands["security"] == [{"bearerAuth": []}]
