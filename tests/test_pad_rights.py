@@ -83,6 +83,7 @@ def hand_over(owner, game) -> str:
     assert made.status_code == 303
     shown = page(owner, made.headers["Location"])
     assert '<svg' in shown and 'class="qr"' in shown
+    assert not re.search(r"\sstyle=|<script>", shown)               # the CSP allows neither
     link = html.unescape(re.search(r'id="handover-link" value="([^"]+)"', shown).group(1))
     return link.split("localhost", 1)[1]
 
@@ -241,6 +242,15 @@ def test_a_used_form_with_other_values_is_not_stored_again(client):
     response = client.post(game + "/hand", data={**form, "defender_deadwood": "20"})
     assert response.status_code == 409 and "already saved" in text(response)
     assert 'value="20"' in response.get_data(as_text=True) and version(client, game) == 1
+
+
+def test_the_hand_form_may_be_kept_for_back_so_it_comes_back_with_its_key(client):
+    # Back after saving must bring the form back as it was built (its key, its
+    # version), not a fresh one filled with the restored values: so the form is
+    # cacheable privately (browsers show it from cache on Back); other pages are not.
+    game = start(client)
+    assert client.get(game + "/hand").headers["Cache-Control"] == "private, no-cache"
+    assert client.get(game).headers["Cache-Control"] == "no-store"
 
 
 def test_a_form_with_errors_keeps_its_key_and_version(client):

@@ -307,7 +307,7 @@ def _hand_page(game_id: str, sheet: dict, n: int | None, mode: str, form: dict,
     rules = Rules.from_dict(sheet["rules"])
     names = sheet["players"]
     change = change or {"idempotency_key": None, "expected_version": sheet["version"]}
-    return _render("pad/hand.html", status, game_id=game_id, sheet=sheet, n=n, mode=mode,
+    response = _render("pad/hand.html", status, game_id=game_id, sheet=sheet, n=n, mode=mode,
                    form_key=change["idempotency_key"],
                    form_version=change["expected_version"], changed=changed,
                    modes=MODES, form=form, errors=errors, names=names,
@@ -317,6 +317,8 @@ def _hand_page(game_id: str, sheet: dict, n: int | None, mode: str, form: dict,
                    knock_limit=rules.knock_limit, preview=preview,
                    title=pad_labels.game_title(names),
                    next_dealer=names[sheet["next_dealer"]])
+    response.headers["Cache-Control"] = "private, no-cache"
+    return response
 
 
 @bp.get("/games/<game_id>/hand")
