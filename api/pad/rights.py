@@ -42,8 +42,8 @@ STARTER_LABEL = "The phone that started the game"
 JOINED_LABEL = "A phone that joined by the hand-over link"
 
 
-def _device_hash(create: bool = False) -> str | None:
-    device = web.device_id(create)
+def _device_hash() -> str | None:
+    device = web.device_id()
     return hash_token(device) if device else None
 
 
@@ -55,7 +55,7 @@ def can_edit(game_id: str) -> bool:
 
 def grant(game_id: str, label: str) -> None:
     """Give this browser's device (a new one if it has none) the right to change the game."""
-    get_storage().grant_edit(game_id, _device_hash(create=True), label)
+    get_storage().grant_edit(game_id, hash_token(web.ensure_device_id()), label)
 
 
 def clean_label(text: str | None) -> str:
@@ -122,11 +122,12 @@ def handover(game_id: str) -> dict | None:
     return get_storage().handover(game_id)
 
 
-def handover_matches(game_id: str, secret: str | None) -> bool:
+def handover_matches(game_id: str, secret: str) -> bool:
     """True when ``secret`` is the game's current hand-over secret (constant-time)."""
     current = handover(game_id)
-    return bool(secret) and current is not None and hmac.compare_digest(
-        hash_token(secret), current["secret_hash"])
+    if not secret or current is None:
+        return False
+    return hmac.compare_digest(hash_token(secret), current["secret_hash"])
 
 
 def handover_url(game_id: str, secret: str) -> str:

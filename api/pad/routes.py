@@ -303,7 +303,13 @@ def _hand_page(game_id: str, sheet: dict, n: int | None, mode: str, form: dict,
                change: dict | None = None, changed: dict | None = None):
     """The hand form. ``change`` is the submitted form's key and version (kept when
     the form comes back with errors or a preview), new ones by default;
-    ``changed`` the sheet view to show above it when the sheet changed."""
+    ``changed`` the sheet view to show above it when the sheet changed.
+
+    Unlike the other pages (``no-store``) the form is sent ``private,
+    no-cache``: Back then shows it from the browser's cache as it was built,
+    with its own key, so saving it again is recognised. With ``no-store``
+    chromium fetches a new form (a new key, the current version) and refills
+    it with what was typed, and the same hand would be stored twice."""
     rules = Rules.from_dict(sheet["rules"])
     names = sheet["players"]
     change = change or {"idempotency_key": None, "expected_version": sheet["version"]}
@@ -492,7 +498,7 @@ def phones(game_id: str):
     """Who may change the game, and the hand-over link (shown once, just after it is made)."""
     _require_edit(game_id)
     sheet = _load(game_id)
-    key = request.args.get("key")
+    key = request.args.get("key", "")
     link = rights.handover_url(game_id, key) if rights.handover_matches(game_id, key) else None
     return _render("pad/phones.html", sheet=sheet, game_id=game_id,
                    title=pad_labels.game_title(sheet["players"]), phones=rights.phones(game_id),

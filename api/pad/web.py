@@ -127,24 +127,27 @@ def csrf_ok() -> bool:
     return isinstance(signed, str) and hmac.compare_digest(signed, cookie)
 
 
-def device_id(create: bool = False) -> str | None:
-    """This browser's device id (from its signed cookie); a new one with ``create``.
+def device_id() -> str | None:
+    """This browser's device id, from its signed cookie.
 
-    A missing, forged or unreadable cookie counts as no device id. A new id
-    is sent as a cookie with the response (:func:`finish`).
+    A missing, forged or unreadable cookie counts as no device id.
     """
-    found = g.get("_device")
-    if found is None:
+    if "_device" not in g:
         serializer = _serializer("scorepad-device")
         signed = request.cookies.get(DEVICE_COOKIE, "")
         try:
             found = serializer.loads(signed) if serializer else signed
         except BadSignature:
             found = None
-        if not (isinstance(found, str) and _NONCE.fullmatch(found)):
-            found = None
-        g._device = found
-    if found is None and create:
+        g._device = found if isinstance(found, str) and _NONCE.fullmatch(found) else None
+    return g._device
+
+
+def ensure_device_id() -> str:
+    """This browser's device id, a new one if it has none (sent as a cookie by
+    :func:`finish`)."""
+    found = device_id()
+    if found is None:
         found = g._device = secrets.token_urlsafe(32)
     return found
 
