@@ -278,3 +278,25 @@ def test_undo_and_void_are_idempotent_and_version_checked(client):
     assert "done=voided" in client.post(game + "/hands/1/void", data=void).headers["Location"]
     assert "done=again" in client.post(game + "/hands/1/void", data=void).headers["Location"]
     assert version(client, game) == 5
+
+
+def test_a_stale_correction_keeps_the_typed_correction_or_says_the_hand_is_gone(client):
+    game = start(client)
+    for _ in range(2):
+        client.post(game + "/hand", data={**hand_form(client, game), **QUICK})
+    edit = game + "/hands/2/edit"
+    mine = fields(page(client, edit), edit)
+    client.post(game + "/hands/1/edit", data={**fields(page(client, game + "/hands/1/edit"),
+                                                       game + "/hands/1/edit"),
+                                              **QUICK, "defender_deadwood": "20"})
+    response = client.post(edit, data={**mine, **QUICK, "defender_deadwood": "30"})
+    assert response.status_code == 409 and "The sheet changed" in text(response)
+    assert "Save the correction" in text(response) and 'value="30"' in response.get_data(
+        as_text=True)
+    assert version(client, game) == 3
+    # once hand 2 is taken back, its stale correction goes to the sheet, which says so
+    undo = fields(page(client, game), game + "/undo")
+    client.post(game + "/undo", data=undo)
+    gone = client.post(edit, data={**fields(response.get_data(as_text=True), edit), **QUICK})
+    assert gone.status_code == 404 and "There is no hand 2" in text(gone)
+    assert version(client, game) == 4
