@@ -22,7 +22,8 @@ def test_rights_are_granted_listed_revoked_and_granted_again(store):
     assert not store.has_edit(game, PHONE) and store.edit_rights(game) == []
     store.grant_edit(game, PHONE, "first")
     store.grant_edit(game, OTHER, "second")
-    store.grant_edit(game, PHONE, "first")                 # granting twice keeps one row
+    time.sleep(0.002)
+    store.grant_edit(game, PHONE, "again")                 # a right held is kept as it is
     rights = store.edit_rights(game)
     assert [(r["device_hash"], r["label"]) for r in rights] == [(PHONE, "first"),
                                                                 (OTHER, "second")]

@@ -121,7 +121,8 @@ class Store(Protocol):
     def grant_edit(self, game_id: str, device_hash: str, label: str) -> None:
         """Let a scorepad device (by the SHA-256 hash of its id) change the game.
 
-        Granting again a revoked right restores it, with the new label and time.
+        Granting a right the device holds changes nothing; granting a revoked
+        right again restores it, with the new label and time.
         """
 
     def has_edit(self, game_id: str, device_hash: str) -> bool:

@@ -462,14 +462,15 @@ class Storage:
     def grant_edit(self, game_id: str, device_hash: str, label: str) -> None:
         """Let the device whose id hashes to ``device_hash`` change game ``game_id``.
 
-        A device that held the right before (even revoked) gets it back,
-        with the new label and time.
+        A device holding the right keeps it as it is (label and time); one
+        whose right was revoked gets it back with the new label and time.
         """
         with self._write() as conn:
             conn.execute(
                 "INSERT INTO edit_rights (game_id, device_hash, label, created)"
                 " VALUES (?, ?, ?, ?) ON CONFLICT (game_id, device_hash) DO UPDATE"
-                " SET label = excluded.label, created = excluded.created, revoked = NULL",
+                " SET label = excluded.label, created = excluded.created, revoked = NULL"
+                " WHERE edit_rights.revoked IS NOT NULL",
                 (game_id, device_hash, label, now()))
 
     def has_edit(self, game_id: str, device_hash: str) -> bool:
