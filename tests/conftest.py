@@ -1,10 +1,12 @@
-"""Shared fixtures: a real gunicorn on loopback for the tests that need a live server, and a
-non-durable store in a real SQLite file for unit tests."""
+"""Shared fixtures: a real gunicorn on loopback for the tests that need a live server, a
+non-durable store in a real SQLite file for unit tests, and one chromium for the browser
+tests (Playwright's sync API runs one at a time, so the browser test files share it)."""
 
 from __future__ import annotations
 
 import pytest
 import requests
+from browser_kit import ARGS, CHROMIUM
 
 from api.server import spawn, stop
 from scorekeeper.store.sqlite import Storage
@@ -48,3 +50,14 @@ def store(tmp_path):
     The server and the durability tests open their stores durable (``synchronous = FULL``).
     """
     return Storage(tmp_path / "games.db", durable=False)
+
+
+@pytest.fixture(scope="session")
+def browser():
+    """Debian's chromium driven by Playwright (see ``browser_kit``)."""
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as p:
+        browser = p.chromium.launch(executable_path=CHROMIUM, args=ARGS)
+        yield browser
+        browser.close()

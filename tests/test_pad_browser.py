@@ -12,7 +12,6 @@ from __future__ import annotations
 import json
 import os
 import re
-import shutil
 import socket
 import subprocess
 import sys
@@ -21,15 +20,13 @@ import urllib.request
 from pathlib import Path
 
 import pytest
+from browser_kit import CHROMIUM
 from playwright.sync_api import expect
 
 import scorekeeper as sk
 
 ROOT = Path(__file__).resolve().parent.parent
 ARTIFACTS = ROOT / "tests" / "artifacts"
-CHROMIUM = shutil.which("chromium") or "/usr/bin/chromium"
-ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking",
-        "--disable-component-update", "--disable-sync", "--no-first-run"]
 PHONE = {"width": 390, "height": 844}
 
 pytestmark = pytest.mark.skipif(not os.path.exists(CHROMIUM),
@@ -72,16 +69,6 @@ def server(tmp_path_factory):
     yield url
     process.terminate()
     process.wait(10)
-
-
-@pytest.fixture(scope="session")
-def browser():
-    from playwright.sync_api import sync_playwright
-
-    with sync_playwright() as p:
-        browser = p.chromium.launch(executable_path=CHROMIUM, args=ARGS)
-        yield browser
-        browser.close()
 
 
 @pytest.fixture

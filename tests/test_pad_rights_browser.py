@@ -15,8 +15,9 @@ import time
 
 import pytest
 import requests
+from browser_kit import CHROMIUM
 from playwright.sync_api import expect
-from test_pad_browser import ARGS, CHROMIUM, expect_totals, quick_hand, shot, start_game
+from test_pad_browser import expect_totals, quick_hand, shot, start_game
 
 from api.server import spawn, stop
 
@@ -55,16 +56,6 @@ def server(tmp_path_factory):
     running = Server(tmp_path_factory.mktemp("rights") / "rights.db")
     yield running
     assert stop(running.process) == 0
-
-
-@pytest.fixture(scope="module")
-def browser():
-    from playwright.sync_api import sync_playwright
-
-    with sync_playwright() as p:
-        browser = p.chromium.launch(executable_path=CHROMIUM, args=ARGS)
-        yield browser
-        browser.close()
 
 
 @pytest.fixture
