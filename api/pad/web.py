@@ -154,7 +154,8 @@ def ensure_device_id() -> str:
 
 def finish(response):
     """After every scorepad response: the CSRF cookie if new, the device cookie if
-    used (so it lives a season after the last visit); pages are not cached."""
+    used (so it lives a season after the last visit); pages are ``no-store`` unless
+    they set their own ``Cache-Control`` (the hand form does, see its route)."""
     if g.get("_csrf_new"):
         _cookie(response, CSRF_COOKIE, g._csrf_nonce)
     if g.get("_device"):
