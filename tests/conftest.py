@@ -6,9 +6,9 @@ fixture is parametrised over :data:`BACKENDS` (a test id ends in
 each test an empty database of its own, ``store`` opens it (a SQLite store
 that does not sync, ``durable=False``: the server and the durability tests
 open theirs durable). PostgreSQL is a real server (:mod:`pg`) started once
-per session, only when a PostgreSQL test runs. One chromium (Playwright)
-serves the browser tests (one per session: Playwright's sync API cannot run
-twice at once).
+per session, only when a PostgreSQL test runs. One chromium (Playwright,
+see ``browser_kit``) serves the browser tests (one per session:
+Playwright's sync API cannot run twice at once).
 """
 
 from __future__ import annotations
@@ -26,6 +26,7 @@ from unittest import mock
 import psycopg
 import pytest
 import requests
+from browser_kit import ARGS, CHROMIUM
 from pg import USER, PostgresServer
 
 from api.limits import NO_LIMITS_ENV
@@ -33,12 +34,6 @@ from api.server import spawn, stop
 from scorekeeper.store import Store, open_store
 from scorekeeper.store.postgres import is_postgres
 from scorekeeper.store.sqlite import Storage
-
-CHROMIUM = shutil.which("chromium") or "/usr/bin/chromium"
-"""Debian's chromium: the browser tests never download one."""
-
-CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking",
-                 "--disable-component-update", "--disable-sync", "--no-first-run"]
 
 LIVE_WORKERS = 4
 """gunicorn workers of the shared live server (2 threads each)."""
@@ -255,10 +250,10 @@ def live_server(request) -> Live:
 
 @pytest.fixture(scope="session")
 def browser():
-    """Chromium driven by Playwright (sync API), for every browser test of the session."""
+    """Debian's chromium driven by Playwright (see ``browser_kit``), for every browser test."""
     from playwright.sync_api import sync_playwright
 
     with sync_playwright() as p:
-        browser = p.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
+        browser = p.chromium.launch(executable_path=CHROMIUM, args=ARGS)
         yield browser
         browser.close()

@@ -34,7 +34,7 @@ from urllib.parse import urljoin, urlsplit
 
 import pytest
 import requests
-from conftest import CHROMIUM
+from browser_kit import CHROMIUM
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 

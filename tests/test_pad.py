@@ -98,8 +98,9 @@ def test_post_without_a_valid_csrf_token_is_refused_and_keeps_the_fields(client)
 
 def test_only_the_starting_browser_may_edit(client, tmp_path):
     game = start(client)
-    cookie = client.get_cookie("sk_edit_" + game.rsplit("/", 1)[1])
+    cookie = client.get_cookie("sk_device")
     assert cookie is not None and cookie.http_only
+    assert client.get_cookie("sk_edit_" + game.rsplit("/", 1)[1]) is None  # rights: server-side
     other = client.application.test_client()
     assert other.get(game).status_code == 200
     assert "read-only" in text(other.get(game))

@@ -20,7 +20,7 @@ import urllib.request
 from pathlib import Path
 
 import pytest
-from conftest import CHROMIUM
+from browser_kit import CHROMIUM
 from playwright.sync_api import expect
 
 import scorekeeper as sk

@@ -5,9 +5,20 @@ scorepad's ``pad_forms``, ``pad_views``, ``pad_replay`` and ``pad_labels``),
 render a template from ``templates/pad/``. Every page works without
 JavaScript; ``static/pad.js`` only adds the live deadwood of the tap grids
 and a few comforts. Forms carry a CSRF token (:mod:`api.pad.web`), pages
-send a Content-Security-Policy without inline scripts, and only the browser
-holding a game's edit token (an HttpOnly cookie set when it started the
-game) may change it; everyone else with the link sees the sheet read-only.
+send a Content-Security-Policy without inline scripts, and only a phone
+holding an edit right (:mod:`api.pad.rights`: the one that started the
+game, and those it handed the right to) may change it; everyone else with
+the link sees the sheet read-only.
+
+Every form that changes a sheet carries an idempotency key and the sheet
+version it was built from. Sent again (Back then Save, a double tap, a
+reload), it stores nothing new and shows the sheet ("already saved"); built
+from an older version than the stored one (another phone changed the game
+meanwhile), it stores nothing and shows "the sheet changed" with the
+current sheet, the hand form keeping what was typed (with a fresh key and
+the current version, so saving again is a deliberate second step). A form
+sent again with the same key but other values (Back, an edit, Save) is
+treated the same way: that form was already used.
 
 Routes: ``/`` (start a game), ``/games/<id>`` (the sheet),
 ``/games/<id>/hand`` (enter a hand: quick, cards or record),
@@ -15,7 +26,9 @@ Routes: ``/`` (start a game), ``/games/<id>`` (the sheet),
 voids it, ``/replay`` steps through its deal record), ``/games/<id>/undo``,
 ``/games/<id>/rematch``, ``/check`` (check a knock without a game),
 ``/replay`` (step through a pasted deal record), ``/pad/melds`` (JSON for
-the live read-out) and ``/settings`` (the four-colour deck).
+the live read-out), ``/settings`` (the four-colour deck), and edit rights:
+``/games/<id>/phones`` (who may edit, revoke, make a hand-over link),
+``/games/<id>/handover`` and ``/games/<id>/join?key=...`` (take the right).
 """
 
 from __future__ import annotations
@@ -37,11 +50,12 @@ from flask import (
 from marshmallow import ValidationError
 from werkzeug.exceptions import HTTPException, InternalServerError
 
-from scorekeeper.errors import Conflict, RecordError, ScorekeeperError
+from scorekeeper.errors import Conflict, RecordError, ScorekeeperError, Stale
 from scorekeeper.names import MAX_NAME_LENGTH
 from scorekeeper.rules import PRESETS, Rules
 from scorekeeper.store import games
 from scorekeeper.store.base import (
+    KeyReused,
     NotFound,
     StorageBusy,
     StorageError,
@@ -54,8 +68,8 @@ from ..schemas import check_json_size
 from . import forms as pad_forms
 from . import labels as pad_labels
 from . import replay as pad_replay
+from . import rights, web
 from . import views as pad_views
-from . import web
 
 bp = Blueprint("pad", __name__, template_folder=TEMPLATES)
 
@@ -77,6 +91,12 @@ def _csrf() -> Any:
     return None
 
 
+@bp.before_request
+def _old_edit_cookies() -> None:
+    if any(name.startswith(rights.OLD_COOKIE) for name in request.cookies):
+        rights.adopt_old_cookies()
+
+
 @bp.after_request
 def _finish(response):
     return web.finish(response)
@@ -84,7 +104,8 @@ def _finish(response):
 
 @bp.app_context_processor
 def _globals() -> dict[str, Any]:
-    return {"csrf_field": web.csrf_field, "four_colour": web.four_colour()}
+    return {"csrf_field": web.csrf_field, "change_fields": web.change_fields,
+            "four_colour": web.four_colour()}
 
 
 bp.add_app_template_filter(pad_labels.capfirst, "capfirst")
@@ -168,9 +189,11 @@ def _game_row(game_id: str) -> dict:
 
 def _require_edit(game_id: str) -> dict:
     game = _game_row(game_id)
-    if not web.can_edit(game):
-        abort(403, "This sheet is read-only here: only the phone that started the game"
-                   " can change it.")
+    if not rights.can_edit(game_id):
+        abort(403, "This sheet is read-only here: this phone has no right to change it."
+                   " Whoever keeps the score can hand it over (Phones and hand-over, at"
+                   " the foot of their sheet); if it is your game, open your hand-over"
+                   " link on this phone.")
     return game
 
 
@@ -203,25 +226,7 @@ def _start_page(form: dict, errors: dict, status: int = 200):
                    max_name=MAX_NAME_LENGTH,
                    presets=list(PRESETS), notes=pad_forms.PRESET_NOTES,
                    preset_values=pad_forms.preset_values(), options_for=preset,
-                   recent=_recent_games())
-
-
-def _recent_games() -> list[dict]:
-    """Games this browser can edit (it holds their edit cookies), newest first."""
-    found = []
-    store = get_storage()
-    for name in request.cookies:
-        if not name.startswith(web.EDIT_COOKIE):
-            continue
-        try:
-            game = store.game(name[len(web.EDIT_COOKIE):])
-        except StorageError:
-            continue
-        if web.can_edit(game):
-            found.append(game)
-    found.sort(key=lambda g: g["updated"], reverse=True)
-    return [{"id": g["id"], "players": g["players"], "status": g["status"]}
-            for g in found[:8]]
+                   recent=rights.recent_games())
 
 
 @bp.post("/games")
@@ -236,14 +241,13 @@ def start_game():
     if errors:
         return _start_page(form, errors, 422)
     try:
-        sheet, token = games.create_game(get_storage(), settings["players"],
-                                         settings["rules"].to_dict(), settings["dealer"],
-                                         settings["stake"])
+        sheet, _ = games.create_game(get_storage(), settings["players"],
+                                     settings["rules"].to_dict(), settings["dealer"],
+                                     settings["stake"])
     except ScorekeeperError as error:
         return _start_page(form, _form_errors(error, "player_0"), 422)
-    response = redirect(url_for("pad.sheet", game_id=sheet["id"]), 303)
-    web.give_edit_rights(response, sheet["id"], token)
-    return response
+    rights.grant(sheet["id"], rights.STARTER_LABEL)
+    return redirect(url_for("pad.sheet", game_id=sheet["id"]), 303)
 
 
 # ----------------------------------------------------------------------------- the sheet
@@ -252,7 +256,7 @@ def start_game():
 @bp.get("/games/<game_id>")
 def sheet(game_id: str):
     data = _load(game_id)
-    editable = web.can_edit(_game_row(game_id))
+    editable = rights.can_edit(game_id)
     return _render("pad/sheet.html", sheet=data, view=pad_views.sheet_view(data),
                    editable=editable, game_id=game_id, done=request.args.get("done"),
                    share_url=url_for("pad.sheet", game_id=game_id, _external=True))
@@ -262,9 +266,13 @@ def sheet(game_id: str):
 def undo(game_id: str):
     _require_edit(game_id)
     try:
-        undone, _, _ = games.undo_last(get_storage(), game_id)
+        undone, _, created = games.undo_last(get_storage(), game_id, **web.change_options())
+    except (Stale, KeyReused):
+        return redirect(url_for("pad.sheet", game_id=game_id, done="changed"), 303)
     except Conflict:
         return redirect(url_for("pad.sheet", game_id=game_id, done="nothing"), 303)
+    if not created:
+        return redirect(url_for("pad.sheet", game_id=game_id, done="again"), 303)
     return redirect(url_for("pad.sheet", game_id=game_id, done="undone",
                             n=undone["n"] if undone else None), 303)
 
@@ -273,11 +281,10 @@ def undo(game_id: str):
 def rematch(game_id: str):
     _require_edit(game_id)
     old = _load(game_id)
-    sheet, token = games.create_game(get_storage(), old["players"], old["rules"],
-                                     old["next_dealer"], old["stake"])
-    response = redirect(url_for("pad.sheet", game_id=sheet["id"]), 303)
-    web.give_edit_rights(response, sheet["id"], token)
-    return response
+    sheet, _ = games.create_game(get_storage(), old["players"], old["rules"],
+                                 old["next_dealer"], old["stake"])
+    rights.grant(sheet["id"], rights.STARTER_LABEL)
+    return redirect(url_for("pad.sheet", game_id=sheet["id"]), 303)
 
 
 # ----------------------------------------------------------------------------- hands
@@ -324,10 +331,23 @@ def _default_mode(sheet: dict, n: int | None) -> str:
 
 
 def _hand_page(game_id: str, sheet: dict, n: int | None, mode: str, form: dict,
-               errors: dict, status: int = 200, preview: dict | None = None):
+               errors: dict, status: int = 200, preview: dict | None = None,
+               change: dict | None = None, changed: dict | None = None):
+    """The hand form. ``change`` is the submitted form's key and version (kept when
+    the form comes back with errors or a preview), new ones by default;
+    ``changed`` the sheet view to show above it when the sheet changed.
+
+    Unlike the other pages (``no-store``) the form is sent ``private,
+    no-cache``: Back then shows it from the browser's cache as it was built,
+    with its own key, so saving it again is recognised. With ``no-store``
+    chromium fetches a new form (a new key, the current version) and refills
+    it with what was typed, and the same hand would be stored twice."""
     rules = Rules.from_dict(sheet["rules"])
     names = sheet["players"]
-    return _render("pad/hand.html", status, game_id=game_id, sheet=sheet, n=n, mode=mode,
+    change = change or {"idempotency_key": None, "expected_version": sheet["version"]}
+    response = _render("pad/hand.html", status, game_id=game_id, sheet=sheet, n=n, mode=mode,
+                   form_key=change["idempotency_key"],
+                   form_version=change["expected_version"], changed=changed,
                    modes=MODES, form=form, errors=errors, names=names,
                    grid_rows=pad_labels.card_grid(), big_gin=rules.big_gin_bonus is not None,
                    needs_upcard=rules.oklahoma or rules.spade_doubles,
@@ -335,6 +355,8 @@ def _hand_page(game_id: str, sheet: dict, n: int | None, mode: str, form: dict,
                    knock_limit=rules.knock_limit, preview=preview,
                    title=pad_labels.game_title(names),
                    next_dealer=names[sheet["next_dealer"]])
+    response.headers["Cache-Control"] = "private, no-cache"
+    return response
 
 
 @bp.get("/games/<game_id>/hand")
@@ -421,6 +443,9 @@ def _save_hand(game_id: str, n: int | None):
         abort(404, f"There is no hand {n} on this sheet.")
     mode = request.form.get("mode") if request.form.get("mode") in MODES else "quick"
     values = _submitted()
+    change = web.change_options()
+    if change["expected_version"] is None:
+        change["expected_version"] = sheet["version"]
     hand = None
     try:
         hand = _hand_input(sheet["rules"], mode, values)
@@ -430,19 +455,26 @@ def _save_hand(game_id: str, n: int | None):
                 k = int(values["knocker"])
                 view = pad_views.showdown_view(result, [sheet["players"][k],
                                                         sheet["players"][1 - k]])
-                return _hand_page(game_id, sheet, n, mode, values, {}, preview=view)
+                return _hand_page(game_id, sheet, n, mode, values, {}, preview=view,
+                                  change=change)
         store = get_storage()
         if n is None:
-            record, _, _ = games.add_hand(store, game_id, hand)
+            record, _, created = games.add_hand(store, game_id, hand, **change)
         else:
-            record, _, _ = games.correct_hand(store, game_id, n, hand)
+            record, _, created = games.correct_hand(store, game_id, n, hand, **change)
+    except (Stale, KeyReused) as error:  # before Conflict: Stale is one
+        return _changed(game_id, n, mode, values, error)
     except Conflict as error:  # before ScorekeeperError: a Conflict is one
         return _hand_page(game_id, sheet, n, mode, values,
-                          {"form": pad_labels.worded(error)}, 409)
+                          {"form": pad_labels.worded(error)}, 409, change=change)
     except ScorekeeperError as error:
         if isinstance(error, RecordError):
             error = pad_replay.record_error(error, hand["record"] if hand else None)
-        return _hand_page(game_id, sheet, n, mode, values, _card_errors(error, values), 422)
+        return _hand_page(game_id, sheet, n, mode, values, _card_errors(error, values), 422,
+                          change=change)
+    if not created:  # this form was saved before: show the sheet as it is
+        return redirect(url_for("pad.sheet", game_id=game_id, done="again",
+                                n=record["n"] if record else None), 303)
     number = record["n"] if record else len(sheet["hands"]) + 1
     if mode == "quick" and n is None:
         return redirect(url_for("pad.sheet", game_id=game_id, done="added", n=number), 303)
@@ -450,16 +482,31 @@ def _save_hand(game_id: str, n: int | None):
                             done="corrected" if n else "added"), 303)
 
 
+def _changed(game_id: str, n: int | None, mode: str, values: dict, error: Exception):
+    """The hand form again after a stale or already-used form: "the sheet changed",
+    the current sheet above it, what was typed kept, a new key and the current version."""
+    sheet = _load(game_id)
+    if n is not None and n > len(sheet["hands"]):
+        return redirect(url_for("pad.sheet", game_id=game_id, done="changed"), 303)
+    reason = ("used" if isinstance(error, KeyReused) else "changed")
+    return _hand_page(game_id, sheet, n, mode, values, {}, 409, changed={
+        "reason": reason, "view": pad_views.sheet_view(sheet)})
+
+
 @bp.post("/games/<game_id>/hands/<int:n>/void")
 def void_hand(game_id: str, n: int):
     _require_edit(game_id)
     try:
-        games.correct_hand(get_storage(), game_id, n, {"kind": "void"})
+        _, _, created = games.correct_hand(get_storage(), game_id, n, {"kind": "void"},
+                                           **web.change_options())
     except NotFound:
         abort(404, f"There is no hand {n} on this sheet.")
+    except (Stale, KeyReused):
+        return redirect(url_for("pad.sheet", game_id=game_id, done="changed"), 303)
     except ScorekeeperError as error:  # a Conflict or a bad hand: both 409 here
         abort(409, pad_labels.worded(error))
-    return redirect(url_for("pad.sheet", game_id=game_id, done="voided", n=n), 303)
+    return redirect(url_for("pad.sheet", game_id=game_id, done="voided" if created else "again",
+                            n=n), 303)
 
 
 @bp.get("/games/<game_id>/hands/<int:n>")
@@ -470,9 +517,74 @@ def hand(game_id: str, n: int):
     record = sheet["hands"][n - 1]
     view = pad_views.hand_view(record, sheet["players"])
     return _render("pad/hand_detail.html", sheet=sheet, record=record, view=view, n=n,
-                   game_id=game_id, editable=web.can_edit(_game_row(game_id)),
+                   game_id=game_id, editable=rights.can_edit(game_id),
                    done=request.args.get("done"),
                    title=pad_labels.game_title(sheet["players"]))
+
+
+# ----------------------------------------------------------------------------- edit rights
+
+
+@bp.get("/games/<game_id>/phones")
+def phones(game_id: str):
+    """Who may change the game, and the hand-over link (shown once, just after it is made)."""
+    _require_edit(game_id)
+    sheet = _load(game_id)
+    key = request.args.get("key", "")
+    link = rights.handover_url(game_id, key) if rights.handover_matches(game_id, key) else None
+    return _render("pad/phones.html", sheet=sheet, game_id=game_id,
+                   title=pad_labels.game_title(sheet["players"]), phones=rights.phones(game_id),
+                   handover=rights.handover(game_id), link=link,
+                   qr=rights.qr_svg(link) if link else None, done=request.args.get("done"))
+
+
+@bp.post("/games/<game_id>/handover")
+def handover(game_id: str):
+    """Make a new hand-over link (the old one stops working), or turn it off."""
+    _require_edit(game_id)
+    if request.form.get("action") == "off":
+        rights.end_handover(game_id)
+        return redirect(url_for("pad.phones", game_id=game_id, done="off"), 303)
+    secret = rights.new_handover(game_id)
+    return redirect(url_for("pad.phones", game_id=game_id, key=secret, _anchor="link"), 303)
+
+
+@bp.post("/games/<game_id>/phones/<int:right_id>/revoke")
+def revoke(game_id: str, right_id: int):
+    _require_edit(game_id)
+    rights.revoke(game_id, right_id)
+    if not rights.can_edit(game_id):  # this phone gave its own right up
+        return redirect(url_for("pad.sheet", game_id=game_id), 303)
+    return redirect(url_for("pad.phones", game_id=game_id, done="revoked"), 303)
+
+
+def _join_page(game_id: str, key: str, errors: dict, status: int = 200):
+    sheet = _load(game_id)
+    valid = rights.handover_matches(game_id, key)
+    return _render("pad/join.html", status if valid else 403, sheet=sheet, game_id=game_id,
+                   title=pad_labels.game_title(sheet["players"]), key=key if valid else "",
+                   valid=valid, already=rights.can_edit(game_id), errors=errors,
+                   label=request.form.get("label", ""))
+
+
+@bp.get("/games/<game_id>/join")
+def join_page(game_id: str):
+    """What a hand-over link opens: a button to take the right (a GET changes nothing,
+    so a link preview in a chat app cannot use the link up)."""
+    return _join_page(game_id, request.args.get("key", ""), {})
+
+
+@bp.post("/games/<game_id>/join")
+def join(game_id: str):
+    key = request.form.get("key", "")
+    if not rights.handover_matches(game_id, key):
+        return _join_page(game_id, key, {})
+    try:
+        label = rights.clean_label(request.form.get("label"))
+    except ScorekeeperError as error:
+        return _join_page(game_id, key, _form_errors(error, "label"), 422)
+    rights.grant(game_id, label)
+    return redirect(url_for("pad.sheet", game_id=game_id, done="joined"), 303)
 
 
 # ----------------------------------------------------------------------------- replay

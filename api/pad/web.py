@@ -1,4 +1,4 @@
-"""Web plumbing of the scorepad pages: CSRF tokens and cookies.
+"""Web plumbing of the scorepad pages: CSRF tokens, cookies and form keys.
 
 CSRF: a signed double-submit token. Each browser gets a random nonce in an
 HttpOnly, SameSite=Lax cookie (``sk_csrf``); every form carries the nonce
@@ -9,10 +9,18 @@ and SameSite keeps the cookie off its cross-site POSTs anyway. This needs no
 server-side session state and survives gunicorn workers and restarts (as
 long as ``SECRET_KEY`` is shared); it is a few lines, so no flask-wtf.
 
-Edit rights: the device that starts a game keeps the game's edit token in
-an HttpOnly cookie ``sk_edit_<game id>``; the store keeps only its SHA-256
-(checked by :func:`scorekeeper.store.games.token_matches`). The security headers
-of every response are :mod:`api.security`'s.
+Cookies are few and small whatever a phone has played: ``sk_csrf``, the
+device id ``sk_device`` (a random id signed with ``SECRET_KEY``, HttpOnly)
+and, if chosen, ``sk_deck``. Each lives :data:`COOKIE_AGE` (a season, 120
+days) after the last page that used it: the device cookie is sent again
+with every page that read it. What a device may edit is kept server-side
+(:mod:`api.pad.rights`), by the hash of its id. The security headers of
+every response are :mod:`api.security`'s.
+
+Form keys: every form that changes a sheet carries an idempotency key and
+the sheet version it was built from (:func:`change_fields`), read back by
+:func:`change_options` for the store's ``idempotency_key`` and
+``expected_version``.
 """
 
 from __future__ import annotations
@@ -27,16 +35,17 @@ from flask import current_app, g, request
 from itsdangerous import BadSignature, URLSafeSerializer
 from markupsafe import Markup, escape
 
-from scorekeeper.store.games import token_matches
-
 CSRF_COOKIE = "sk_csrf"
 CSRF_FIELD = "csrf_token"
-EDIT_COOKIE = "sk_edit_"
+DEVICE_COOKIE = "sk_device"
 DECK_COOKIE = "sk_deck"
+KEY_FIELD = "form_key"
+VERSION_FIELD = "version"
 COOKIE_AGE = 120 * 24 * 3600
 """Lifetime of the scorepad's cookies: a season of club evenings (120 days), not the
 400 days browsers allow; a device that has not been back in a season starts afresh."""
 _NONCE = re.compile(r"[A-Za-z0-9_-]{32,64}")
+_FORM_KEY = re.compile(r"[A-Za-z0-9_-]{16,64}")
 
 
 def ensure_secret_key(app) -> None:
@@ -65,9 +74,14 @@ def ensure_secret_key(app) -> None:
         app.config["SECRET_KEY"] = f.read().strip()
 
 
-def _serializer() -> URLSafeSerializer | None:
+def _serializer(salt: str = "scorepad-csrf") -> URLSafeSerializer | None:
     key = current_app.config.get("SECRET_KEY") or current_app.secret_key
-    return URLSafeSerializer(key, salt="scorepad-csrf") if key else None
+    return URLSafeSerializer(key, salt=salt) if key else None
+
+
+def _cookie(response, name: str, value: str) -> None:
+    response.set_cookie(name, value, max_age=COOKIE_AGE, httponly=True, samesite="Lax",
+                        secure=request.is_secure, path="/")
 
 
 def _nonce() -> str:
@@ -127,25 +141,70 @@ def csrf_ok() -> bool:
     return isinstance(signed, str) and hmac.compare_digest(signed, cookie)
 
 
+def device_id() -> str | None:
+    """This browser's device id, from its signed cookie.
+
+    A missing, forged or unreadable cookie counts as no device id.
+    """
+    if "_device" not in g:
+        serializer = _serializer("scorepad-device")
+        signed = request.cookies.get(DEVICE_COOKIE, "")
+        try:
+            found = serializer.loads(signed) if serializer else signed
+        except BadSignature:
+            found = None
+        g._device = found if isinstance(found, str) and _NONCE.fullmatch(found) else None
+    return g._device
+
+
+def ensure_device_id() -> str:
+    """This browser's device id, a new one if it has none (sent as a cookie by
+    :func:`finish`)."""
+    found = device_id()
+    if found is None:
+        found = g._device = secrets.token_urlsafe(32)
+    return found
+
+
 def finish(response):
-    """After every scorepad response: the CSRF cookie if new; pages are not cached."""
+    """After every scorepad response: the CSRF cookie if new, the device cookie if
+    used (so it lives a season after the last visit); pages are ``no-store`` unless
+    they set their own ``Cache-Control`` (the hand form does, see its route)."""
     if g.get("_csrf_new"):
-        response.set_cookie(CSRF_COOKIE, g._csrf_nonce, max_age=COOKIE_AGE, httponly=True,
-                            samesite="Lax", secure=request.is_secure)
+        _cookie(response, CSRF_COOKIE, g._csrf_nonce)
+    if g.get("_device"):
+        serializer = _serializer("scorepad-device")
+        _cookie(response, DEVICE_COOKIE,
+                serializer.dumps(g._device) if serializer else g._device)
+    for name in g.get("_drop_cookies", ()):
+        response.delete_cookie(name, path="/")
     if response.mimetype == "text/html":
         response.headers.setdefault("Cache-Control", "no-store")
     return response
 
 
-def can_edit(game: dict) -> bool:
-    """True when this browser holds the game's edit token."""
-    return token_matches(game, request.cookies.get(EDIT_COOKIE + game["id"]) or None)
+def drop_cookie(name: str) -> None:
+    """Delete the cookie ``name`` from this browser with the response."""
+    g._drop_cookies = [*g.get("_drop_cookies", ()), name]
 
 
-def give_edit_rights(response, game_id: str, token: str) -> None:
-    """Remember the edit token of a game in this browser (HttpOnly cookie)."""
-    response.set_cookie(EDIT_COOKIE + game_id, token, max_age=COOKIE_AGE, httponly=True,
-                        samesite="Lax", secure=request.is_secure, path="/")
+def change_fields(version: int, key: str | None = None) -> Markup:
+    """The hidden fields of a form that changes a sheet: its idempotency key (a new
+    random one unless ``key``) and the sheet ``version`` it was built from."""
+    key = key or secrets.token_urlsafe(18)
+    return Markup(f'<input type="hidden" name="{KEY_FIELD}" value="{escape(key)}">'
+                  f'<input type="hidden" name="{VERSION_FIELD}" value="{int(version)}">')
+
+
+def change_options() -> dict:
+    """The store options of a posted sheet change: ``{"idempotency_key",
+    "expected_version"}``, each ``None`` when the form lacks it or it is malformed
+    (a form from before keys existed is then saved without these checks)."""
+    key = request.form.get(KEY_FIELD, "")
+    version = request.form.get(VERSION_FIELD, "")
+    return {"idempotency_key": key if _FORM_KEY.fullmatch(key) else None,
+            "expected_version": int(version) if version.isdigit() and len(version) < 10
+            else None}
 
 
 def four_colour() -> bool:

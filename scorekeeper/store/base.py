@@ -108,7 +108,8 @@ Decide = Callable[[dict, list[dict]], tuple[Any, str]]
 
 
 class Store(Protocol):
-    """A game store: games, their players and each game's append-only log."""
+    """A game store: games, their players, each game's append-only log and the
+    scorepad's edit rights (which devices may change a game, its hand-over link)."""
 
     def schema_version(self) -> int:
         """The schema version of the stored data."""
@@ -159,3 +160,29 @@ class Store(Protocol):
         an ``expected_version`` other than the log's length raises
         :class:`~scorekeeper.errors.Stale`.
         """
+
+    def grant_edit(self, game_id: str, device_hash: str, label: str) -> None:
+        """Let a scorepad device (by the SHA-256 hash of its id) change the game.
+
+        Granting a right the device holds changes nothing; granting a revoked
+        right again restores it, with the new label and time.
+        """
+
+    def has_edit(self, game_id: str, device_hash: str) -> bool:
+        """True while that device holds an unrevoked right to change the game."""
+
+    def edit_rights(self, game_id: str) -> list[dict]:
+        """The game's unrevoked rights, oldest first: ``{"id", "device_hash", "label",
+        "created"}``."""
+
+    def revoke_edit(self, game_id: str, right_id: int) -> bool:
+        """Revoke right ``right_id`` of the game; False when there is no such unrevoked right."""
+
+    def device_games(self, device_hash: str, limit: int) -> list[dict]:
+        """The games (as :meth:`game`) the device may change, last changed first."""
+
+    def set_handover(self, game_id: str, secret_hash: str | None) -> None:
+        """Replace the game's hand-over secret hash (``None``: no hand-over link)."""
+
+    def handover(self, game_id: str) -> dict | None:
+        """The game's hand-over link ``{"secret_hash", "created"}``, or ``None``."""

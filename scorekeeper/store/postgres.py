@@ -143,7 +143,27 @@ def _migrate_2(conn: psycopg.Connection) -> None:
                  " ADD COLUMN request_hash text")
 
 
-MIGRATIONS: tuple[Callable[[psycopg.Connection], None], ...] = (_migrate_1, _migrate_2)
+def _migrate_3(conn: psycopg.Connection) -> None:
+    """Scorepad edit rights kept server-side: ``edit_rights`` and ``handovers``."""
+    conn.execute("""
+        CREATE TABLE edit_rights (
+            id bigint GENERATED ALWAYS AS IDENTITY PRIMARY KEY,
+            game_id text NOT NULL REFERENCES games (id),
+            device_hash text NOT NULL,
+            label text NOT NULL,
+            created text NOT NULL,
+            revoked text,
+            UNIQUE (game_id, device_hash));
+        CREATE INDEX edit_rights_device ON edit_rights (device_hash);
+        CREATE TABLE handovers (
+            game_id text PRIMARY KEY REFERENCES games (id),
+            secret_hash text NOT NULL,
+            created text NOT NULL);
+    """)
+
+
+MIGRATIONS: tuple[Callable[[psycopg.Connection], None], ...] = (
+    _migrate_1, _migrate_2, _migrate_3)
 """Schema migrations in order; migration ``i`` takes the database to version ``i + 1``."""
 
 SCHEMA_VERSION = len(MIGRATIONS)
@@ -417,3 +437,67 @@ class PostgresStore:
                          (status, entry["created"], game_id))
             return entry, True, {**game, "status": status, "updated": entry["created"]}, [
                 *log, entry]
+
+    # ------------------------------------------------------------------ scorepad edit rights
+
+    def grant_edit(self, game_id: str, device_hash: str, label: str) -> None:
+        """Let the device whose id hashes to ``device_hash`` change game ``game_id``.
+
+        As :meth:`scorekeeper.store.sqlite.Storage.grant_edit`: a held right is
+        kept as it is, a revoked one comes back with the new label and time.
+        """
+        with self._transaction(write=True) as conn:
+            conn.execute(
+                "INSERT INTO edit_rights (game_id, device_hash, label, created)"
+                " VALUES (%s, %s, %s, %s) ON CONFLICT (game_id, device_hash) DO UPDATE"
+                " SET label = excluded.label, created = excluded.created, revoked = NULL"
+                " WHERE edit_rights.revoked IS NOT NULL",
+                (game_id, device_hash, label, now()))
+
+    def has_edit(self, game_id: str, device_hash: str) -> bool:
+        """True while that device holds an unrevoked right to change the game."""
+        with self._transaction(write=False) as conn:
+            return conn.execute(
+                "SELECT 1 FROM edit_rights WHERE game_id = %s AND device_hash = %s"
+                " AND revoked IS NULL", (game_id, device_hash)).fetchone() is not None
+
+    def edit_rights(self, game_id: str) -> list[dict]:
+        """The unrevoked rights of a game, oldest first: ``{"id", "device_hash", "label",
+        "created"}``."""
+        with self._transaction(write=False) as conn:
+            return [{"id": i, "device_hash": h, "label": label, "created": created}
+                    for i, h, label, created in conn.execute(
+                        "SELECT id, device_hash, label, created FROM edit_rights"
+                        " WHERE game_id = %s AND revoked IS NULL ORDER BY created, id",
+                        (game_id,))]
+
+    def revoke_edit(self, game_id: str, right_id: int) -> bool:
+        """Revoke right ``right_id`` of the game; False when it held no such right."""
+        with self._transaction(write=True) as conn:
+            return conn.execute(
+                "UPDATE edit_rights SET revoked = %s WHERE game_id = %s AND id = %s"
+                " AND revoked IS NULL", (now(), game_id, right_id)).rowcount == 1
+
+    def device_games(self, device_hash: str, limit: int) -> list[dict]:
+        """The games the device may change, last changed first (at most ``limit``)."""
+        with self._transaction(write=False) as conn:
+            ids = [row[0] for row in conn.execute(
+                "SELECT g.id FROM games g JOIN edit_rights r ON r.game_id = g.id"
+                " WHERE r.device_hash = %s AND r.revoked IS NULL"
+                " ORDER BY g.updated DESC, g.id LIMIT %s", (device_hash, limit))]
+            return [self._game(conn, i) for i in ids]
+
+    def set_handover(self, game_id: str, secret_hash: str | None) -> None:
+        """Make ``secret_hash`` the game's hand-over secret (replacing any); ``None`` removes it."""
+        with self._transaction(write=True) as conn:
+            conn.execute("DELETE FROM handovers WHERE game_id = %s", (game_id,))
+            if secret_hash is not None:
+                conn.execute("INSERT INTO handovers (game_id, secret_hash, created)"
+                             " VALUES (%s, %s, %s)", (game_id, secret_hash, now()))
+
+    def handover(self, game_id: str) -> dict | None:
+        """The game's hand-over link as ``{"secret_hash", "created"}``, or ``None``."""
+        with self._transaction(write=False) as conn:
+            row = conn.execute("SELECT secret_hash, created FROM handovers"
+                               " WHERE game_id = %s", (game_id,)).fetchone()
+        return None if row is None else {"secret_hash": row[0], "created": row[1]}

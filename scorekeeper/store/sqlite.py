@@ -22,6 +22,12 @@ Tables:
   (1, 2, ...), kind, the submitted payload (JSON), the computed result
   (JSON), an optional idempotency key (unique per game) and the time.
   Triggers refuse UPDATE and DELETE: corrections and undos are new rows.
+* ``edit_rights``: which devices (browsers) may change a game on the
+  scorepad: id, game, the SHA-256 hash of the device id (never the id
+  itself), label, created, and ``revoked`` (the time, or NULL while the
+  right holds); one row per game and device.
+* ``handovers``: the game's current hand-over link, as the SHA-256 hash of
+  its secret and the time it was made (at most one per game).
 
 Every write is one ``BEGIN IMMEDIATE`` transaction, so concurrent writers
 (several gunicorn workers) are serialised by SQLite and a refused write
@@ -230,8 +236,20 @@ def _migrate_3(db: sqlite_utils.Database) -> None:
     db.execute("CREATE UNIQUE INDEX games_idempotency_key ON games (idempotency_key)")
 
 
+def _migrate_4(db: sqlite_utils.Database) -> None:
+    """Scorepad edit rights kept server-side: ``edit_rights`` and ``handovers``."""
+    conn = db.conn
+    conn.execute("CREATE TABLE edit_rights (id INTEGER PRIMARY KEY,"
+                 " game_id TEXT NOT NULL REFERENCES games (id), device_hash TEXT NOT NULL,"
+                 " label TEXT NOT NULL, created TEXT NOT NULL, revoked TEXT,"
+                 " UNIQUE (game_id, device_hash))")
+    conn.execute("CREATE INDEX edit_rights_device ON edit_rights (device_hash)")
+    conn.execute("CREATE TABLE handovers (game_id TEXT PRIMARY KEY REFERENCES games (id),"
+                 " secret_hash TEXT NOT NULL, created TEXT NOT NULL)")
+
+
 MIGRATIONS: tuple[Callable[[sqlite_utils.Database], None], ...] = (
-    _migrate_1, _migrate_2, _migrate_3)
+    _migrate_1, _migrate_2, _migrate_3, _migrate_4)
 """Schema migrations in order; migration ``i`` takes the file to version ``i + 1``."""
 
 SCHEMA_VERSION = len(MIGRATIONS)
@@ -582,3 +600,67 @@ class Storage:
                          (status, entry["created"], game_id))
             return entry, True, {**game, "status": status, "updated": entry["created"]}, [
                 *log, entry]
+
+    # ------------------------------------------------------------------ scorepad edit rights
+
+    def grant_edit(self, game_id: str, device_hash: str, label: str) -> None:
+        """Let the device whose id hashes to ``device_hash`` change game ``game_id``.
+
+        A device holding the right keeps it as it is (label and time); one
+        whose right was revoked gets it back with the new label and time.
+        """
+        with self._write() as conn:
+            conn.execute(
+                "INSERT INTO edit_rights (game_id, device_hash, label, created)"
+                " VALUES (?, ?, ?, ?) ON CONFLICT (game_id, device_hash) DO UPDATE"
+                " SET label = excluded.label, created = excluded.created, revoked = NULL"
+                " WHERE edit_rights.revoked IS NOT NULL",
+                (game_id, device_hash, label, now()))
+
+    def has_edit(self, game_id: str, device_hash: str) -> bool:
+        """True while that device holds an unrevoked right to change the game."""
+        with self._connection() as conn:
+            return conn.execute(
+                "SELECT 1 FROM edit_rights WHERE game_id = ? AND device_hash = ?"
+                " AND revoked IS NULL", (game_id, device_hash)).fetchone() is not None
+
+    def edit_rights(self, game_id: str) -> list[dict]:
+        """The unrevoked rights of a game, oldest first: ``{"id", "device_hash", "label",
+        "created"}``."""
+        with self._connection() as conn:
+            return [{"id": i, "device_hash": h, "label": label, "created": created}
+                    for i, h, label, created in conn.execute(
+                        "SELECT id, device_hash, label, created FROM edit_rights"
+                        " WHERE game_id = ? AND revoked IS NULL ORDER BY created, id",
+                        (game_id,))]
+
+    def revoke_edit(self, game_id: str, right_id: int) -> bool:
+        """Revoke right ``right_id`` of the game; False when it held no such right."""
+        with self._write() as conn:
+            return conn.execute(
+                "UPDATE edit_rights SET revoked = ? WHERE game_id = ? AND id = ?"
+                " AND revoked IS NULL", (now(), game_id, right_id)).rowcount == 1
+
+    def device_games(self, device_hash: str, limit: int) -> list[dict]:
+        """The games the device may change, last changed first (at most ``limit``)."""
+        with self._snapshot() as conn:
+            ids = [row[0] for row in conn.execute(
+                "SELECT g.id FROM games g JOIN edit_rights r ON r.game_id = g.id"
+                " WHERE r.device_hash = ? AND r.revoked IS NULL"
+                " ORDER BY g.updated DESC, g.id LIMIT ?", (device_hash, limit))]
+            return [self._game(conn, i) for i in ids]
+
+    def set_handover(self, game_id: str, secret_hash: str | None) -> None:
+        """Make ``secret_hash`` the game's hand-over secret (replacing any); ``None`` removes it."""
+        with self._write() as conn:
+            conn.execute("DELETE FROM handovers WHERE game_id = ?", (game_id,))
+            if secret_hash is not None:
+                conn.execute("INSERT INTO handovers (game_id, secret_hash, created)"
+                             " VALUES (?, ?, ?)", (game_id, secret_hash, now()))
+
+    def handover(self, game_id: str) -> dict | None:
+        """The game's hand-over link as ``{"secret_hash", "created"}``, or ``None``."""
+        with self._connection() as conn:
+            row = conn.execute("SELECT secret_hash, created FROM handovers"
+                               " WHERE game_id = ?", (game_id,)).fetchone()
+        return None if row is None else {"secret_hash": row[0], "created": row[1]}

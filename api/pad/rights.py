@@ -1,0 +1,142 @@
+"""Scorepad edit rights: which phones may change a game, and handing them over.
+
+Rights are kept server-side, per device: the store's ``edit_rights`` table
+holds (game, SHA-256 of the device id, label, created, revoked), and a
+browser carries only its signed device id (:func:`api.pad.web.device_id`),
+so a phone sends the same few cookies after 1,000 games as after one. The
+phone that starts a game gets the right; any phone holding it may:
+
+* make a **hand-over link** (``/games/<id>/join?key=<secret>``, shown with a
+  QR code drawn as SVG by ``segno``): another phone that opens it and
+  confirms gets the right too. The store keeps only the secret's SHA-256,
+  so the link is shown once, when made; it works until a new one replaces
+  it or it is turned off. Kept somewhere safe (a photo of the QR code, a
+  message to oneself), it is the way back for a phone that lost its rights
+  (new phone, cleared cookies, a new ``SECRET_KEY``).
+* see the phones holding the right and revoke any of them (itself included).
+
+The API's Bearer edit token is separate and unchanged: it is the game's
+editor's token, shown once when a game is made through the API.
+
+Edit-token cookies of the earlier scorepad (``sk_edit_<game id>``, one per
+game) are turned into device rights on the first visit and deleted.
+"""
+
+from __future__ import annotations
+
+import hmac
+
+import segno
+from flask import request, url_for
+from markupsafe import Markup
+
+from scorekeeper.names import clean_name
+from scorekeeper.store.base import StorageError
+from scorekeeper.store.games import hash_token, new_token, token_matches
+
+from .. import get_storage
+from . import web
+
+OLD_COOKIE = "sk_edit_"
+STARTER_LABEL = "The phone that started the game"
+JOINED_LABEL = "A phone that joined by the hand-over link"
+
+
+def _device_hash() -> str | None:
+    device = web.device_id()
+    return hash_token(device) if device else None
+
+
+def can_edit(game_id: str) -> bool:
+    """True while this browser's device holds an unrevoked right to change the game."""
+    device = _device_hash()
+    return device is not None and get_storage().has_edit(game_id, device)
+
+
+def grant(game_id: str, label: str) -> None:
+    """Give this browser's device (a new one if it has none) the right to change the game."""
+    get_storage().grant_edit(game_id, hash_token(web.ensure_device_id()), label)
+
+
+def clean_label(text: str | None) -> str:
+    """A phone's label as typed on the join page, or the default when left empty.
+
+    Cleaned like a player's name (:func:`~scorekeeper.names.clean_name`: a
+    refused character or an overlong label raises its error, naming ``label``).
+    """
+    if not (text or "").strip():
+        return JOINED_LABEL
+    return clean_name(text, field="label")
+
+
+def adopt_old_cookies() -> None:
+    """Move the rights of old ``sk_edit_<game id>`` cookies to this device; drop the cookies.
+
+    A cookie whose token no longer matches (or whose game is gone) is just dropped.
+    """
+    store = get_storage()
+    for name, token in request.cookies.items():
+        if not name.startswith(OLD_COOKIE):
+            continue
+        web.drop_cookie(name)
+        try:
+            game = store.game(name[len(OLD_COOKIE):])
+        except StorageError:
+            continue
+        if token_matches(game, token):
+            grant(game["id"], STARTER_LABEL)
+
+
+def recent_games(limit: int = 8) -> list[dict]:
+    """The games this device may change, last changed first."""
+    device = _device_hash()
+    return get_storage().device_games(device, limit) if device else []
+
+
+def phones(game_id: str) -> list[dict]:
+    """The phones holding the right, oldest first: ``{"id", "label", "created", "this"}``."""
+    mine = _device_hash()
+    return [{"id": r["id"], "label": r["label"], "created": r["created"],
+             "this": r["device_hash"] == mine} for r in get_storage().edit_rights(game_id)]
+
+
+def revoke(game_id: str, right_id: int) -> bool:
+    """Take the right ``right_id`` back; False when no phone held it."""
+    return get_storage().revoke_edit(game_id, right_id)
+
+
+def new_handover(game_id: str) -> str:
+    """A new hand-over secret for the game (the previous link stops working)."""
+    secret = new_token()
+    get_storage().set_handover(game_id, hash_token(secret))
+    return secret
+
+
+def end_handover(game_id: str) -> None:
+    """Turn the game's hand-over link off."""
+    get_storage().set_handover(game_id, None)
+
+
+def handover(game_id: str) -> dict | None:
+    """The game's hand-over link (``{"secret_hash", "created"}``) if there is one."""
+    return get_storage().handover(game_id)
+
+
+def handover_matches(game_id: str, secret: str) -> bool:
+    """True when ``secret`` is the game's current hand-over secret (constant-time)."""
+    current = handover(game_id)
+    if not secret or current is None:
+        return False
+    return hmac.compare_digest(hash_token(secret), current["secret_hash"])
+
+
+def handover_url(game_id: str, secret: str) -> str:
+    """The full hand-over link."""
+    return url_for("pad.join_page", game_id=game_id, key=secret, _external=True)
+
+
+def qr_svg(url: str) -> Markup:
+    """The link as a QR code, inline SVG (error correction M, the standard quiet zone)."""
+    code = segno.make(url, error="m")
+    return Markup(code.svg_inline(scale=1, omitsize=True, dark="#000", light="#fff",
+                                  svgclass="qr", title="QR code of the hand-over link"))

@@ -1,0 +1,67 @@
+"""The store's scorepad edit rights (``edit_rights``, ``handovers``) on a real SQLite file.
+
+Written against the :class:`~scorekeeper.store.base.Store` methods only, so
+that another backend can run the same checks.
+"""
+
+from __future__ import annotations
+
+import sqlite3
+import time
+
+import pytest
+from store_kit import new_game, quick
+
+from scorekeeper.store import games
+
+PHONE, OTHER = "a" * 64, "b" * 64
+
+
+def test_rights_are_granted_listed_revoked_and_granted_again(store):
+    game, _ = new_game(store)
+    assert not store.has_edit(game, PHONE) and store.edit_rights(game) == []
+    store.grant_edit(game, PHONE, "first")
+    store.grant_edit(game, OTHER, "second")
+    time.sleep(0.002)
+    store.grant_edit(game, PHONE, "again")                 # a right held is kept as it is
+    rights = store.edit_rights(game)
+    assert [(r["device_hash"], r["label"]) for r in rights] == [(PHONE, "first"),
+                                                                (OTHER, "second")]
+    assert store.revoke_edit(game, rights[1]["id"])
+    assert not store.revoke_edit(game, rights[1]["id"])    # already revoked
+    assert not store.has_edit(game, OTHER) and store.has_edit(game, PHONE)
+    other_game, _ = new_game(store, players=["Cy", "Dee"])
+    assert not store.revoke_edit(other_game, rights[0]["id"])  # a right of another game
+    assert store.has_edit(game, PHONE)
+    store.grant_edit(game, OTHER, "back again")
+    assert [r["label"] for r in store.edit_rights(game)] == ["first", "back again"]
+
+
+def test_a_devices_games_come_last_changed_first_and_are_bounded(store):
+    ids = []
+    for i in range(5):
+        game, _ = new_game(store, players=[f"P{i}", "Q"])
+        store.grant_edit(game, PHONE, "mine")
+        ids.append(game)
+        time.sleep(0.002)                                   # distinct time stamps
+    games.add_hand(store, ids[1], quick(0, 3, 12))          # changed last
+    store.grant_edit(new_game(store)[0], OTHER, "not mine")
+    store.revoke_edit(ids[4], store.edit_rights(ids[4])[0]["id"])
+    assert [g["id"] for g in store.device_games(PHONE, 3)] == [ids[1], ids[3], ids[2]]
+    assert len(store.device_games(PHONE, 10)) == 4 and store.device_games("c" * 64, 8) == []
+
+
+def test_one_handover_per_game_replaced_and_removed(store):
+    game, _ = new_game(store)
+    assert store.handover(game) is None
+    store.set_handover(game, "1" * 64)
+    store.set_handover(game, "2" * 64)
+    assert store.handover(game)["secret_hash"] == "2" * 64
+    store.set_handover(game, None)
+    assert store.handover(game) is None
+
+
+def test_rights_need_an_existing_game(store):
+    with pytest.raises(sqlite3.IntegrityError, match="FOREIGN KEY"):  # SQLite's refusal
+        store.grant_edit("no-such-game", PHONE, "x")
+    assert store.device_games(PHONE, 8) == []
