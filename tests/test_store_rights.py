@@ -6,10 +6,10 @@ that another backend can run the same checks.
 
 from __future__ import annotations
 
-import sqlite3
 import time
 
 import pytest
+from conftest import DB_ERRORS
 from store_kit import new_game, quick
 
 from scorekeeper.store import games
@@ -62,6 +62,6 @@ def test_one_handover_per_game_replaced_and_removed(store):
 
 
 def test_rights_need_an_existing_game(store):
-    with pytest.raises(sqlite3.IntegrityError, match="FOREIGN KEY"):  # SQLite's refusal
+    with pytest.raises(DB_ERRORS, match=r"(?i)foreign key"):  # the database's own refusal
         store.grant_edit("no-such-game", PHONE, "x")
     assert store.device_games(PHONE, 8) == []
