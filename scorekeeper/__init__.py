@@ -1,9 +1,11 @@
 """scorekeeper: Gin Rummy scorekeeping and hand verification.
 
-The domain package: card notation, melds and deadwood, rule options and
+The pure rules core: card notation, melds and deadwood, rule options and
 presets, knock verification and hand scoring, game score sheets, the digital
-engine and deal records, and storage. It never imports Flask; the web layer
-in ``api/`` only parses, calls these functions and renders.
+engine, deal records and their analysis, and importers of other systems'
+records. No database, no environment, no web (import-linter checks it):
+persistence is :mod:`scorekeeper.store`, the web layer ``api/``, and
+:mod:`scorekeeper.cli` composes them.
 
 >>> from scorekeeper import deadwood, verify_knock
 >>> deadwood("As 2s 3s 4c 4d 4h 9d Td Jd Kc")
