@@ -33,7 +33,6 @@ from engine_kit import check_result
 from hypothesis import HealthCheck, event, settings
 from hypothesis import strategies as st
 from hypothesis.stateful import RuleBasedStateMachine, initialize, invariant, rule
-from result_kit import as_dict
 
 from scorekeeper import Deal, RuleError, Rules, deadwood
 
@@ -241,10 +240,11 @@ class DealMachine(RuleBasedStateMachine):
 
     def showdown(self) -> None:
         """Score the showdown: the oracle re-scores it from the cards."""
-        result = as_dict(self.deal.showdown())
+        typed = self.deal.showdown()
+        result = typed.to_dict()
         self.phase = "over"
         knocker, defender = self.knocker, 1 - self.knocker
-        check_result(result, self.rules)
+        check_result(typed, self.rules)
         oracle = bf.verify_knock(self.hands[knocker], self.hands[defender], self.rules,
                                  self.deal.upcard.code)
         assert (result["outcome"], result["points"]) == (oracle.outcome, oracle.points)
@@ -262,7 +262,7 @@ class DealMachine(RuleBasedStateMachine):
 
     def deal_again(self) -> None:
         """The next deal, dealt by whoever the finished one names."""
-        result = as_dict(self.deal.result)
+        result = self.deal.result.to_dict()
         if result["void"]:
             assert (result["winner_player"], result["points"]) == (None, 0)
             assert result["next_dealer"] == self.next_dealer(None)
