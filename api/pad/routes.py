@@ -41,10 +41,10 @@ from scorekeeper.errors import Conflict, RecordError, ScorekeeperError
 from scorekeeper.names import MAX_NAME_LENGTH
 from scorekeeper.rules import PRESETS, Rules
 from scorekeeper.store import games
-from scorekeeper.store.base import NotFound, StorageBusy, StorageError, StorageFull
+from scorekeeper.store.base import KeyReused, NotFound, StorageBusy, StorageError, StorageFull
 
 from .. import TEMPLATES, get_storage
-from ..schemas import check_json_size
+from ..schemas import MAX_KEY, check_json_size
 from . import forms as pad_forms
 from . import labels as pad_labels
 from . import replay as pad_replay
@@ -361,6 +361,19 @@ def _hand_input(rules: dict, mode: str, values: dict) -> dict:
     return hand
 
 
+def _idempotency_key() -> str | None:
+    """The form's ``idempotency_key`` (the offline queue of ``pad.js`` sends one per hand).
+
+    Sending the same key again (a retry after a lost answer) stores nothing
+    new, as the JSON API's ``Idempotency-Key`` header; a key that is too
+    long is refused like the header's.
+    """
+    key = request.form.get("idempotency_key", "").strip()
+    if len(key) > MAX_KEY:
+        abort(400, f"The idempotency key is longer than {MAX_KEY} characters.")
+    return key or None
+
+
 def _card_errors(error: ScorekeeperError, values: dict) -> dict[str, str]:
     errors = _form_errors(error)
     seat = values.get("knocker")
@@ -401,11 +414,12 @@ def _save_hand(game_id: str, n: int | None):
                                                         sheet["players"][1 - k]])
                 return _hand_page(game_id, sheet, n, mode, values, {}, preview=view)
         store = get_storage()
+        key = _idempotency_key()
         if n is None:
-            record, _, _ = games.add_hand(store, game_id, hand)
+            record, _, _ = games.add_hand(store, game_id, hand, idempotency_key=key)
         else:
-            record, _, _ = games.correct_hand(store, game_id, n, hand)
-    except Conflict as error:  # before ScorekeeperError: a Conflict is one
+            record, _, _ = games.correct_hand(store, game_id, n, hand, idempotency_key=key)
+    except (Conflict, KeyReused) as error:  # before ScorekeeperError: a Conflict is one
         return _hand_page(game_id, sheet, n, mode, values,
                           {"form": pad_labels.worded(error)}, 409)
     except ScorekeeperError as error:
