@@ -20,6 +20,7 @@ import os
 import re
 import shutil
 import signal
+import ssl
 import subprocess
 import sys
 import tempfile
@@ -54,7 +55,8 @@ class Server(BaseApplication):
 
 
 def serve(host: str = "127.0.0.1", port: int = 8000, workers: int = 2, threads: int = 2,
-          config: Mapping[str, Any] | None = None, access_log: bool = False) -> None:
+          config: Mapping[str, Any] | None = None, access_log: bool = False,
+          certfile: str | None = None, keyfile: str | None = None) -> None:
     """Run gunicorn on ``host:port`` until interrupted; ``config`` overrides the app's settings.
 
     Workers are gunicorn's ``gthread`` kind: connections are kept alive (no
@@ -67,6 +69,11 @@ def serve(host: str = "127.0.0.1", port: int = 8000, workers: int = 2, threads: 
     writes one line per request (its default format) to standard output.
     Off by default: a busy table does not fill a disk with lines, and
     the benchmarks measure the service, not the log.
+
+    With ``certfile`` (and ``keyfile``, unless the key is in the same PEM
+    file) gunicorn serves HTTPS only: the scorepad's service worker, its
+    installing to the home screen and the wake lock need a secure context,
+    which plain http to a LAN address is not.
     """
     _log_like_gunicorn()
     app = create_app(config)  # settings checked, migrations run: once, before the workers
@@ -74,7 +81,9 @@ def serve(host: str = "127.0.0.1", port: int = 8000, workers: int = 2, threads: 
             "threads": threads, "proc_name": "scorekeeper",
             "control_socket_disable": True,
             "loglevel": log_level(app.config["LOG_LEVEL"]).lower(),
-            "accesslog": "-" if access_log else None}, config).run()
+            "accesslog": "-" if access_log else None,
+            **({"certfile": certfile, "keyfile": keyfile or certfile} if certfile else {})},
+           config).run()
 
 
 def _log_like_gunicorn() -> None:
@@ -101,6 +110,8 @@ def spawn(db: str | os.PathLike, *, workers: int = 2, wsgi: bool = False,
     (standard output and error together; a temporary file by default);
     ``port`` asks for that port instead of a free one (to restart a server
     where it was, or for a log level that hides gunicorn's "Listening at").
+    With ``--certfile`` among ``args`` the URL is ``https://`` (the
+    certificate is not verified while waiting for the server to answer).
     ``installed`` is the ``bin`` folder of another installation (a venv the
     wheel went into): its ``scorekeeper`` runs from the database's folder
     without ``PYTHONPATH``, so that only the installed files are used. The
@@ -119,7 +130,8 @@ def spawn(db: str | os.PathLike, *, workers: int = 2, wsgi: bool = False,
         script = shutil.which("scorekeeper", path=str(bin_dir)) or "scorekeeper"
         argv = [script, "serve", "--port", str(port), "--workers", str(workers), "--db",
                 str(db), *args]
-    given = f"http://127.0.0.1:{port}" if port else None
+    scheme = "https" if "--certfile" in args else "http"
+    given = f"{scheme}://127.0.0.1:{port}" if port else None
     with (open(log, "w+b") if log is not None else tempfile.TemporaryFile()) as out:
         process = subprocess.Popen(argv, stdout=out, stderr=out, env=env, cwd=cwd,
                                    start_new_session=True)  # the child keeps its own handle
@@ -127,7 +139,7 @@ def spawn(db: str | os.PathLike, *, workers: int = 2, wsgi: bool = False,
         while time.monotonic() < deadline:
             out.seek(0)
             text = out.read().decode(errors="replace")
-            found = re.search(r"Listening at: (http://127\.0\.0\.1:\d+)", text)
+            found = re.search(r"Listening at: (https?://127\.0\.0\.1:\d+)", text)
             url = found.group(1) if found else given
             if url and _answers(url):
                 return process, url
@@ -140,8 +152,10 @@ def spawn(db: str | os.PathLike, *, workers: int = 2, wsgi: bool = False,
 
 
 def _answers(url: str) -> bool:
+    # A test server's certificate is made for the test: whether it answers is what counts here.
+    context = ssl._create_unverified_context() if url.startswith("https:") else None
     try:
-        with urllib.request.urlopen(url + "/api/openapi.json", timeout=5):
+        with urllib.request.urlopen(url + "/api/openapi.json", timeout=5, context=context):
             return True
     except OSError:
         return False
