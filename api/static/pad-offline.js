@@ -1,0 +1,323 @@
+// The scorepad at a table without a steady connection: the queue of unsent
+// hands, the service worker and the screen's wake lock.
+//
+// Choices:
+// - The queue lives in the page (IndexedDB, which needs no service worker), so
+//   an open sheet keeps and retries what was typed even where no worker runs
+//   (plain http to a LAN address). It holds new hands only; corrections,
+//   voids and undo need the server's answer and are sent as ordinary forms.
+// - Each hand gets its idempotency key when it is typed and keeps it until the
+//   server has stored it: a retry after a lost answer stores nothing twice.
+// - Hands are sent one at a time, oldest first. A hand the server refuses
+//   (a typo the server catches, the game over) stops the queue: the later
+//   hands were typed after it and wait, nothing is dropped; the refusal is
+//   shown with the server's words and the player discards or retypes it.
+// - Online with nothing waiting, the form is sent the ordinary way (the
+//   server's page, with its errors, as without JavaScript), with a key. With
+//   no connection (navigator.onLine false), or while hands of this game wait,
+//   a new hand joins the queue instead: hands reach the sheet in the order typed.
+
+const $ = (sel, root = document) => root.querySelector(sel);
+const $$ = (sel, root = document) => Array.from(root.querySelectorAll(sel));
+const RETRY_MS = 10000;
+
+// ---------------------------------------------------------------- IndexedDB
+
+let opened = null;
+
+function database() {
+  opened ??= new Promise((resolve, reject) => {
+    const request = indexedDB.open("scorepad", 1);
+    request.onupgradeneeded = () =>
+      request.result.createObjectStore("hands", { keyPath: "seq", autoIncrement: true });
+    request.onsuccess = () => resolve(request.result);
+    request.onerror = () => reject(request.error);
+  });
+  return opened;
+}
+
+async function inStore(mode, work) {
+  const db = await database();
+  return new Promise((resolve, reject) => {
+    const tx = db.transaction("hands", mode);
+    const request = work(tx.objectStore("hands"));
+    tx.oncomplete = () => resolve(request.result);
+    tx.onerror = () => reject(tx.error);
+  });
+}
+
+const allQueued = () => inStore("readonly", (store) => store.getAll());
+const putQueued = (item) => inStore("readwrite", (store) => store.put(item));
+const dropQueued = (seq) => inStore("readwrite", (store) => store.delete(seq));
+
+async function queuedFor(game) {
+  return (await allQueued()).filter((item) => item.game === game);
+}
+
+function newKey() {
+  const bytes = crypto.getRandomValues(new Uint8Array(16));
+  return "pad-" + Array.from(bytes, (b) => b.toString(16).padStart(2, "0")).join("");
+}
+
+// ---------------------------------------------------------------- sending
+
+let syncing = null;
+let synced = Number(sessionStorage.getItem("scorepad-synced") || 0);  // across the reload below
+sessionStorage.removeItem("scorepad-synced");
+
+function refusalText(page, status) {
+  // The form's own words first (its banner, then a field's error), else the error page's.
+  for (const selector of ["#main .banner", "#main .error", "#main h1 + p"]) {
+    const node = $(selector, page);
+    if (node && node.textContent.trim()) return node.textContent.trim();
+  }
+  return `The server refused it (${status}).`;
+}
+
+function post(url, fields) {
+  return fetch(url, { method: "POST", body: new URLSearchParams(fields),
+                      credentials: "same-origin", headers: { Accept: "text/html" } });
+}
+
+// Sends what waits, oldest first, one game's hands in the order typed; resolves
+// when it stops (all sent, or no connection). A refused hand holds back only
+// the later hands of its own game.
+function sync() {
+  syncing ??= (async () => {
+    const blocked = new Set();
+    try {
+      for (;;) {
+        const item = (await allQueued()).find((queued) => !blocked.has(queued.game));
+        if (!item) break;
+        if (item.refused) { blocked.add(item.game); continue; }
+        let response;
+        try {
+          response = await post(item.url, item.fields);
+        } catch {
+          break;  // no connection yet: try again later
+        }
+        if (response.ok && response.redirected) {
+          await dropQueued(item.seq);
+          synced += 1;
+          for (const form of $$("form[data-queue-game]")) {
+            if (form.dataset.queueGame === item.game) form.dataset.hands = Number(form.dataset.hands) + 1;
+          }
+          continue;
+        }
+        if (response.status >= 500) break;  // busy or down for a moment: keep it
+        const page = new DOMParser().parseFromString(await response.text(), "text/html");
+        const token = $("input[name=csrf_token]", page);
+        if (response.status === 400 && token && !item.newToken) {
+          // The form's CSRF token went stale while the hand waited: once, with a fresh one.
+          item.fields = item.fields.map(([name, value]) =>
+            [name, name === "csrf_token" ? token.value : value]);
+          item.newToken = true;
+        } else {
+          item.refused = refusalText(page, response.status);
+        }
+        await putQueued(item);
+      }
+    } finally {
+      syncing = null;
+    }
+  })();
+  return syncing;
+}
+
+// ---------------------------------------------------------------- the panel
+
+function summary(form) {
+  const picked = (name) => {
+    const input = $(`input[name=${name}]:checked`, form);
+    return input ? input.closest("label").textContent.trim() : "";
+  };
+  const who = picked("knocker") || "?";
+  const mode = form.elements.mode.value;
+  if (mode === "quick") {
+    const kind = picked("kind");
+    if (form.elements.kind.value === "void") return kind;
+    return `${who}: ${kind}, deadwood ${form.elements.knocker_deadwood.value || "?"}` +
+           ` against ${form.elements.defender_deadwood.value || "?"}`;
+  }
+  if (mode === "cards") {
+    const counts = $$("[data-grid]", form).map((grid) => $$("input:checked", grid).length);
+    return `${who} went out; cards ${counts.join(" and ")}`;
+  }
+  return "A deal record";
+}
+
+function renderPanel(panel, items) {
+  const game = panel.dataset.queue;
+  const mine = items.filter((item) => item.game === game);
+  const offline = !navigator.onLine;
+  panel.replaceChildren();
+  panel.hidden = !mine.length && !offline && !synced;
+  if (panel.hidden) return;
+  const heading = document.createElement("h2");
+  heading.id = "queue-title";
+  panel.append(heading);
+  const note = document.createElement("p");
+  note.className = "small";
+  panel.append(note);
+  if (!mine.length) {
+    panel.className = offline ? "queue offline" : "queue done";
+    heading.textContent = offline ? "No connection" : "All hands synced";
+    note.textContent = offline
+      ? "Hands you add now are kept on this phone and sent when the connection returns."
+      : `${synced} hand${synced === 1 ? "" : "s"} typed without a connection ${synced === 1 ? "is" : "are"} now on the sheet.`;
+    return;
+  }
+  panel.className = "queue waiting";
+  heading.textContent = `Waiting to sync: ${mine.length} hand${mine.length === 1 ? "" : "s"}`;
+  note.textContent = offline
+    ? "No connection. They are kept on this phone and sent, in order, when it returns."
+    : "Kept on this phone; sent in order as soon as the server answers.";
+  const list = document.createElement("ol");
+  for (const item of mine) {
+    const row = document.createElement("li");
+    const badge = document.createElement("span");
+    badge.className = item.refused ? "badge refused" : "badge waiting";
+    badge.textContent = item.refused ? "not saved" : "waiting to sync";
+    row.append(badge, ` Hand ${item.n}: ${item.summary}`);
+    if (item.refused) {
+      const why = document.createElement("p");
+      why.className = "error";
+      why.textContent = item.refused;
+      const discard = document.createElement("button");
+      discard.type = "button";
+      discard.className = "danger";
+      discard.textContent = `Discard hand ${item.n}`;
+      discard.addEventListener("click", async () => {
+        await dropQueued(item.seq);
+        for (const later of await queuedFor(game)) {
+          if (later.n > item.n) await putQueued({ ...later, n: later.n - 1 });
+        }
+        refresh();
+      });
+      const retry = document.createElement("button");
+      retry.type = "button";
+      retry.className = "secondary";
+      retry.textContent = "Try again";
+      retry.addEventListener("click", async () => {
+        delete item.refused;
+        await putQueued(item);
+        refresh(true);
+      });
+      row.append(why, discard, " ", retry);
+    }
+    list.append(row);
+  }
+  panel.append(list);
+}
+
+async function refresh(send = false) {
+  const panels = $$("[data-queue]");
+  if (!panels.length) return;
+  const before = synced;
+  if (send) await sync();
+  const items = await allQueued();
+  for (const panel of panels) renderPanel(panel, items);
+  for (const form of $$("form[data-queue-game]")) followQueue(form, items);
+  // The sheet shows the new totals once the last waiting hand is on it.
+  const sheetPanel = panels.find((panel) => panel.dataset.reload !== undefined);
+  if (sheetPanel && synced > before && !items.some((i) => i.game === sheetPanel.dataset.queue)) {
+    sessionStorage.setItem("scorepad-synced", String(synced));
+    window.location.reload();
+  }
+}
+
+// ---------------------------------------------------------------- the hand form
+
+function nextHandNumber(form, waiting) {
+  return Number(form.dataset.hands) + waiting.length + 1;
+}
+
+// While hands of this game wait, the form numbers the next hand after them and
+// sends it behind them; the dealer is not known until they are on the sheet.
+function followQueue(form, items) {
+  const waiting = items.filter((item) => item.game === form.dataset.queueGame);
+  if (waiting.length) form.dataset.waiting = "yes";
+  else delete form.dataset.waiting;
+  const title = $("h1");
+  if (title) title.textContent = `Hand ${nextHandNumber(form, waiting)}`;
+  $$("[data-dealer-line]").forEach((line) => { line.hidden = waiting.length > 0; });
+}
+
+async function queueHand(form, fields) {
+  const game = form.dataset.queueGame;
+  const waiting = await queuedFor(game);
+  const n = nextHandNumber(form, waiting);
+  await putQueued({ game, url: new URL(form.getAttribute("action"), location.href).href, fields, n, summary: summary(form),
+                    created: new Date().toISOString() });
+  form.reset();
+  for (const input of $$("[data-grid], input[name=kind]:checked", form)) {
+    input.dispatchEvent(new Event("change"));
+  }
+  await refresh();
+  const panel = $("[data-queue]");
+  if (panel) {
+    panel.tabIndex = -1;
+    panel.focus();
+    panel.scrollIntoView({ block: "start" });
+  }
+}
+
+function setupQueuedForm(form) {
+  const key = document.createElement("input");
+  key.type = "hidden";
+  key.name = "idempotency_key";
+  form.append(key);
+  let queueing = false;
+  form.addEventListener("submit", (event) => {
+    // Every send carries a fresh key: the browser's own resend of the page (a
+    // reload after a lost answer) then stores the hand once.
+    key.value = newKey();
+    const submitter = event.submitter;
+    if (submitter && submitter.value !== "save") return;  // "Check the hand" goes as it is
+    if (navigator.onLine && !queueing && !form.dataset.waiting) return;  // sent the ordinary way
+    event.preventDefault();
+    const fields = [...new FormData(form)].filter(([, value]) => typeof value === "string");
+    fields.push(["action", "save"]);
+    queueing = true;
+    queueHand(form, fields).finally(() => { queueing = false; refresh(true); });
+  });
+}
+
+// ---------------------------------------------------------------- worker and wake lock
+
+function registerWorker() {
+  if (!("serviceWorker" in navigator) || !window.isSecureContext) return;
+  navigator.serviceWorker.register("/sw.js").then(() => navigator.serviceWorker.ready)
+    .then((registration) => {
+      // Keep the hand forms this sheet links to, so they open offline too.
+      const keep = $$("a[data-keep]").map((a) => a.href);
+      if (keep.length && registration.active) registration.active.postMessage({ keep });
+    })
+    .catch(() => {});  // no worker: the page and its queue still work online
+}
+
+let wakeLock = null;
+
+async function keepAwake() {
+  if (!("wakeLock" in navigator) || document.visibilityState !== "visible" || wakeLock) return;
+  try {
+    wakeLock = await navigator.wakeLock.request("screen");
+    wakeLock.addEventListener("release", () => { wakeLock = null; });
+  } catch {
+    wakeLock = null;  // refused (battery saver, no secure context): the screen may sleep
+  }
+}
+
+export function startOffline() {
+  registerWorker();
+  $$("form[data-queue-game]").forEach(setupQueuedForm);
+  if ($("[data-awake]")) {
+    keepAwake();
+    document.addEventListener("visibilitychange", keepAwake);
+  }
+  if (!$("[data-queue]")) return;
+  refresh(true);
+  window.addEventListener("online", () => refresh(true));
+  window.addEventListener("offline", () => refresh());
+  setInterval(() => refresh(true), RETRY_MS);
+}
