@@ -174,6 +174,7 @@ def test_hands_typed_offline_wait_and_sync_once_in_order(page, served):
     page.context.set_offline(False)
     expect(page.locator(".queue h2")).to_have_text("All hands synced", timeout=15000)
     expect(page.locator("h1")).to_have_text("Hand 4")
+    assert page.locator("[data-dealer-line]").is_hidden()  # the page's dealer is out of date
     shots(page, "offline-synced")
     log = stored_hands(db, game_id)
     assert [(h["knocker"], h["knocker_deadwood"], h["defender_deadwood"]) for _, h in log] == [

@@ -240,7 +240,9 @@ function followQueue(form, items) {
   else delete form.dataset.waiting;
   const title = $("h1");
   if (title) title.textContent = `Hand ${nextHandNumber(form, waiting)}`;
-  $$("[data-dealer-line]").forEach((line) => { line.hidden = waiting.length > 0; });
+  // The dealer shown was the server's for the hand after those it knew then.
+  const moved = waiting.length > 0 || form.dataset.hands !== form.dataset.handsShown;
+  $$("[data-dealer-line]").forEach((line) => { line.hidden = moved; });
 }
 
 async function queueHand(form, fields) {
@@ -263,6 +265,7 @@ async function queueHand(form, fields) {
 }
 
 function setupQueuedForm(form) {
+  form.dataset.handsShown = form.dataset.hands;
   const key = document.createElement("input");
   key.type = "hidden";
   key.name = "idempotency_key";
