@@ -194,6 +194,16 @@ def test_hands_typed_offline_wait_and_sync_once_in_order(page, served):
     }""", keys[2])
     assert again == [200, True]
     assert stored_hands(db, game_id) == log
+    too_long = page.evaluate("""async (key) => {
+        const form = document.querySelector('form[data-queue-game]');
+        const body = new URLSearchParams(new FormData(form));
+        body.set('knocker', '0'); body.set('kind', 'gin'); body.set('defender_deadwood', '9');
+        body.set('action', 'save'); body.set('idempotency_key', key);
+        const response = await fetch(form.getAttribute('action'), {method: 'POST', body});
+        return [response.status, await response.text()];
+    }""", "k" * 201)
+    assert too_long[0] == 400 and "longer than 200 characters" in too_long[1]
+    assert stored_hands(db, game_id) == log
 
     # The sheet shows them, totals as the three hands make them.
     page.goto(sheet)
@@ -256,6 +266,33 @@ def test_typed_cards_give_what_tapping_gives(page, served):
     assert page.locator("#p0-2s").is_checked() and not page.locator("#p0-3s").is_checked()
     page.fill("#p0-typed", "As 2s 3s 5c 5c")
     expect(page.locator("#live-p0 .error")).to_have_text("5♣ is in there twice.")
+
+
+def test_quick_form_previews_the_score_before_saving(page, served):
+    url, db = served
+    sheet = start(page, url)
+    game_id = sheet.rsplit("/", 1)[1]
+    page.goto(sheet + "/hand?mode=quick")
+    page.locator("label.choice", has_text="Ana").click()
+    page.fill("#knocker_deadwood", "5")
+    page.fill("#defender_deadwood", "3")
+    page.get_by_role("button", name="Preview the score").click()
+    result = page.locator("#result")
+    expect(result).to_contain_text("Bor undercut Ana: 27")
+    assert "2 deadwood difference + 25 undercut bonus = 27" in result.inner_text()
+    until(page, "() => document.activeElement.id === 'result'")
+    assert stored_hands(db, game_id) == []
+    assert page.input_value("#knocker_deadwood") == "5"   # the form keeps what was typed
+    page.get_by_role("button", name="Add to the sheet").click()
+    expect(page.locator(".player .total")).to_have_text(["0", "27"])
+    # Offline there is no preview, and the page says why instead of failing.
+    page.goto(sheet + "/hand?mode=quick")
+    page.context.set_offline(True)
+    page.locator("label.choice", has_text="Bor").click()
+    page.fill("#defender_deadwood", "10")
+    page.get_by_role("button", name="Preview the score").click()
+    expect(page.locator("[data-offline-note]")).to_contain_text("No connection, so no preview")
+    page.context.set_offline(False)
 
 
 def test_errors_take_the_focus_with_a_summary_on_the_long_form(page, served):

@@ -181,6 +181,14 @@ def hand_view(record: Mapping[str, Any], names: Sequence[str]) -> dict[str, Any]
     return view
 
 
+def quick_preview(result: Mapping[str, Any], names: Sequence[str]) -> dict[str, Any]:
+    """A quick hand's score before it is saved (``evaluate_hand``'s result) for the page."""
+    entry, detail = result["entry"], result["detail"]
+    return {"badge": badge(entry), "label": OUTCOME_LABELS[badge(entry)],
+            "text": describe_hand(entry, names),
+            "breakdown": _breakdown_line(detail) if detail else None}
+
+
 def _breakdown_line(detail: Mapping[str, Any]) -> str:
     """How a hand's points add up, as one line.
 

@@ -264,6 +264,20 @@ async function queueHand(form, fields) {
   }
 }
 
+function say(form, text) {
+  let note = $("[data-offline-note]", form);
+  if (!note) {
+    note = document.createElement("p");
+    note.className = "banner";
+    note.setAttribute("role", "alert");
+    note.dataset.offlineNote = "";
+    note.tabIndex = -1;
+    $(".actions", form).before(note);
+  }
+  note.textContent = text;
+  note.focus();
+}
+
 function setupQueuedForm(form) {
   form.dataset.handsShown = form.dataset.hands;
   const key = document.createElement("input");
@@ -276,7 +290,15 @@ function setupQueuedForm(form) {
     // reload after a lost answer) then stores the hand once.
     key.value = newKey();
     const submitter = event.submitter;
-    if (submitter && submitter.value !== "save") return;  // "Check the hand" goes as it is
+    if (submitter && submitter.value !== "save") {
+      // "Check the hand" and "Preview the score" need the server's answer.
+      if (!navigator.onLine) {
+        event.preventDefault();
+        say(form, "No connection, so no preview now. Add to the sheet keeps the hand on this"
+                  + " phone until the connection returns.");
+      }
+      return;
+    }
     if (navigator.onLine && !queueing && !form.dataset.waiting) return;  // sent the ordinary way
     event.preventDefault();
     const fields = [...new FormData(form)].filter(([, value]) => typeof value === "string");
