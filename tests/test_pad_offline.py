@@ -211,6 +211,33 @@ def test_hands_typed_offline_wait_and_sync_once_in_order(page, served):
     assert page.locator(".queue").is_hidden()
 
 
+def test_a_hand_sent_while_the_server_is_gone_waits_and_syncs(browser, tmp_path):
+    """The phone thinks it is online (Wi-Fi up) but the server is down: the worker keeps it."""
+    db = tmp_path / "gone.db"
+    process, url = spawn(db, workers=1)
+    page = new_page(browser)
+    try:
+        sheet = start(page, url)
+        game_id = sheet.rsplit("/", 1)[1]
+        worker_ready(page)
+        page.get_by_role("link", name="+ Quick hand").click()
+        stop(process)
+        quick(page, "Bor", "Knock", "5", "30")
+        waiting = page.locator(".queue li")
+        expect(waiting.locator(".badge")).to_have_text(["waiting to sync"])
+        assert "Hand 1: Bor: Knock, deadwood 5 against 30" in waiting.inner_text()
+        assert page.evaluate("navigator.onLine")
+        process, _ = spawn(db, workers=1, port=int(url.rsplit(":", 1)[1]))
+        page.evaluate("window.dispatchEvent(new Event('online'))")
+        expect(page.locator(".queue h2")).to_have_text("All hands synced", timeout=15000)
+        assert [(h["knocker"], h["knocker_deadwood"], h["defender_deadwood"])
+                for _, h in stored_hands(db, game_id)] == [(1, 5, 30)]
+        assert not page.errors, page.errors
+    finally:
+        page.context.close()
+        stop(process)
+
+
 def test_refused_hand_is_kept_and_holds_back_the_later_ones(page, served):
     url, db = served
     sheet = start(page, url)

@@ -21,34 +21,9 @@ const $ = (sel, root = document) => root.querySelector(sel);
 const $$ = (sel, root = document) => Array.from(root.querySelectorAll(sel));
 const RETRY_MS = 10000;
 
-// ---------------------------------------------------------------- IndexedDB
+// ---------------------------------------------------------------- the stored queue
 
-let opened = null;
-
-function database() {
-  opened ??= new Promise((resolve, reject) => {
-    const request = indexedDB.open("scorepad", 1);
-    request.onupgradeneeded = () =>
-      request.result.createObjectStore("hands", { keyPath: "seq", autoIncrement: true });
-    request.onsuccess = () => resolve(request.result);
-    request.onerror = () => reject(request.error);
-  });
-  return opened;
-}
-
-async function inStore(mode, work) {
-  const db = await database();
-  return new Promise((resolve, reject) => {
-    const tx = db.transaction("hands", mode);
-    const request = work(tx.objectStore("hands"));
-    tx.oncomplete = () => resolve(request.result);
-    tx.onerror = () => reject(tx.error);
-  });
-}
-
-const allQueued = () => inStore("readonly", (store) => store.getAll());
-const putQueued = (item) => inStore("readwrite", (store) => store.put(item));
-const dropQueued = (seq) => inStore("readwrite", (store) => store.delete(seq));
+const { all: allQueued, put: putQueued, drop: dropQueued } = self.padStore;  // pad-store.js
 
 async function queuedFor(game) {
   return (await allQueued()).filter((item) => item.game === game);
@@ -99,8 +74,8 @@ function sync() {
         if (response.ok && response.redirected) {
           await dropQueued(item.seq);
           synced += 1;
-          for (const form of $$("form[data-queue-game]")) {
-            if (form.dataset.queueGame === item.game) form.dataset.hands = Number(form.dataset.hands) + 1;
+          for (const panel of $$("[data-queue]")) {
+            if (panel.dataset.queue === item.game) panel.dataset.hands = Number(panel.dataset.hands) + 1;
           }
           continue;
         }
@@ -126,28 +101,29 @@ function sync() {
 
 // ---------------------------------------------------------------- the panel
 
-function summary(form) {
-  const picked = (name) => {
-    const input = $(`input[name=${name}]:checked`, form);
-    return input ? input.closest("label").textContent.trim() : "";
-  };
-  const who = picked("knocker") || "?";
-  const mode = form.elements.mode.value;
+const KINDS = { knock: "Knock", gin: "Gin", big_gin: "Big gin", void: "Void (stock ran out)" };
+
+// One line for a waiting hand, from what was typed (the names are the panel's).
+function summary(fields, names) {
+  const given = new Map(fields);
+  const who = names[Number(given.get("knocker"))] || "?";
+  const mode = given.get("mode");
   if (mode === "quick") {
-    const kind = picked("kind");
-    if (form.elements.kind.value === "void") return kind;
-    return `${who}: ${kind}, deadwood ${form.elements.knocker_deadwood.value || "?"}` +
-           ` against ${form.elements.defender_deadwood.value || "?"}`;
+    const kind = given.get("kind") || "knock";
+    if (kind === "void") return KINDS.void;
+    const mine = kind === "knock" ? given.get("knocker_deadwood") || "?" : "0";
+    return `${who}: ${KINDS[kind] || kind}, deadwood ${mine} against ${given.get("defender_deadwood") || "?"}`;
   }
   if (mode === "cards") {
-    const counts = $$("[data-grid]", form).map((grid) => $$("input:checked", grid).length);
-    return `${who} went out; cards ${counts.join(" and ")}`;
+    const count = (seat) => fields.filter(([name]) => name === `cards_${seat}`).length;
+    return `${who} went out; cards ${count(0)} and ${count(1)}`;
   }
   return "A deal record";
 }
 
 function renderPanel(panel, items) {
   const game = panel.dataset.queue;
+  const names = JSON.parse(panel.dataset.names || "[]");
   const mine = items.filter((item) => item.game === game);
   const offline = !navigator.onLine;
   panel.replaceChildren();
@@ -173,12 +149,13 @@ function renderPanel(panel, items) {
     ? "No connection. They are kept on this phone and sent, in order, when it returns."
     : "Kept on this phone; sent in order as soon as the server answers.";
   const list = document.createElement("ol");
-  for (const item of mine) {
+  for (const [index, item] of mine.entries()) {
+    const n = Number(panel.dataset.hands) + index + 1;  // the number it will have on the sheet
     const row = document.createElement("li");
     const badge = document.createElement("span");
     badge.className = item.refused ? "badge refused" : "badge waiting";
     badge.textContent = item.refused ? "not saved" : "waiting to sync";
-    row.append(badge, ` Hand ${item.n}: ${item.summary}`);
+    row.append(badge, ` Hand ${n}: ${summary(item.fields, names)}`);
     if (item.refused) {
       const why = document.createElement("p");
       why.className = "error";
@@ -186,13 +163,10 @@ function renderPanel(panel, items) {
       const discard = document.createElement("button");
       discard.type = "button";
       discard.className = "danger";
-      discard.textContent = `Discard hand ${item.n}`;
+      discard.textContent = `Discard hand ${n}`;
       discard.addEventListener("click", async () => {
         await dropQueued(item.seq);
-        for (const later of await queuedFor(game)) {
-          if (later.n > item.n) await putQueued({ ...later, n: later.n - 1 });
-        }
-        refresh();
+        refresh(true);
       });
       const retry = document.createElement("button");
       retry.type = "button";
@@ -228,40 +202,32 @@ async function refresh(send = false) {
 
 // ---------------------------------------------------------------- the hand form
 
-function nextHandNumber(form, waiting) {
-  return Number(form.dataset.hands) + waiting.length + 1;
-}
-
-// While hands of this game wait, the form numbers the next hand after them and
-// sends it behind them; the dealer is not known until they are on the sheet.
+// While hands of this game wait, the page numbers the next hand after them and
+// the form sends it behind them; the dealer is not known until they are on the sheet.
 function followQueue(form, items) {
+  const panel = $(`[data-queue="${form.dataset.queueGame}"]`);
   const waiting = items.filter((item) => item.game === form.dataset.queueGame);
   if (waiting.length) form.dataset.waiting = "yes";
   else delete form.dataset.waiting;
   const title = $("h1");
-  if (title) title.textContent = `Hand ${nextHandNumber(form, waiting)}`;
+  if (title) title.textContent = `Hand ${Number(panel.dataset.hands) + waiting.length + 1}`;
   // The dealer shown was the server's for the hand after those it knew then.
-  const moved = waiting.length > 0 || form.dataset.hands !== form.dataset.handsShown;
+  const moved = waiting.length > 0 || panel.dataset.hands !== panel.dataset.handsShown;
   $$("[data-dealer-line]").forEach((line) => { line.hidden = moved; });
 }
 
 async function queueHand(form, fields) {
-  const game = form.dataset.queueGame;
-  const waiting = await queuedFor(game);
-  const n = nextHandNumber(form, waiting);
-  await putQueued({ game, url: new URL(form.getAttribute("action"), location.href).href, fields, n, summary: summary(form),
-                    created: new Date().toISOString() });
+  await putQueued({ game: form.dataset.queueGame, fields, created: new Date().toISOString(),
+                    url: new URL(form.getAttribute("action"), window.location.href).href });
   form.reset();
   for (const input of $$("[data-grid], input[name=kind]:checked", form)) {
     input.dispatchEvent(new Event("change"));
   }
   await refresh();
   const panel = $("[data-queue]");
-  if (panel) {
-    panel.tabIndex = -1;
-    panel.focus();
-    panel.scrollIntoView({ block: "start" });
-  }
+  panel.tabIndex = -1;
+  panel.focus();
+  panel.scrollIntoView({ block: "start" });
 }
 
 function say(form, text) {
@@ -279,7 +245,6 @@ function say(form, text) {
 }
 
 function setupQueuedForm(form) {
-  form.dataset.handsShown = form.dataset.hands;
   const key = document.createElement("input");
   key.type = "hidden";
   key.name = "idempotency_key";
@@ -341,6 +306,7 @@ export function startOffline() {
     document.addEventListener("visibilitychange", keepAwake);
   }
   if (!$("[data-queue]")) return;
+  for (const panel of $$("[data-queue]")) panel.dataset.handsShown = panel.dataset.hands;
   refresh(true);
   window.addEventListener("online", () => refresh(true));
   window.addEventListener("offline", () => refresh());

@@ -6,12 +6,19 @@
 // network fails is the kept copy shown. So there is no version to bump when
 // pad.css or pad.js change. The app shell (the start page, the style sheet,
 // the script, the icons and the manifest) is stored at install, so it opens
-// offline after one visit. Only same-origin GETs are handled: the hand forms'
-// POSTs and the JSON API go to the network untouched (unsent hands wait in
-// the page's own queue, pad-offline.js, not here).
+// offline after one visit. Same-origin GETs are handled so; the JSON API goes
+// to the network untouched. Unsent hands wait in the page's own queue
+// (pad-offline.js, which queues them itself when the phone knows it is
+// offline); the one POST handled here is a new hand's form sent the ordinary
+// way while the phone believes it is online but the server does not answer
+// (Wi-Fi up, laptop gone): the hand joins the same queue, and the form opens
+// again showing it "waiting to sync".
+
+importScripts("/static/pad-store.js");
 
 const CACHE = "scorepad-v1";
 const SHELL = ["/", "/static/pad.css", "/static/pad.js", "/static/pad-offline.js",
+               "/static/pad-store.js",
                "/static/pad-icon.svg", "/static/pad-icon-192.png", "/manifest.webmanifest"];
 
 self.addEventListener("install", (event) => {
@@ -76,10 +83,34 @@ self.addEventListener("message", (event) => {
       .catch(() => null)))));
 });
 
+const NEW_HAND = /^\/games\/([\w-]+)\/hand$/;
+
+async function sendOrQueue(request, game) {
+  const copy = request.clone();
+  try {
+    return await fetch(request);
+  } catch (error) {
+    const fields = [...(await copy.formData())].filter(([, value]) => typeof value === "string");
+    const given = new Map(fields);
+    if ((given.get("action") || "save") !== "save") return offlinePage();  // a preview: nothing to keep
+    if (!given.has("action")) fields.push(["action", "save"]);
+    await self.padStore.put({ game, url: request.url, fields, created: new Date().toISOString() });
+    const form = new URL(request.url);
+    form.searchParams.set("mode", given.get("mode") || "quick");
+    return Response.redirect(form.href, 303);
+  }
+}
+
 self.addEventListener("fetch", (event) => {
   const { request } = event;
   const url = new URL(request.url);
-  if (request.method !== "GET" || url.origin !== self.location.origin) return;
+  if (url.origin !== self.location.origin) return;
+  const newHand = NEW_HAND.exec(url.pathname);
+  if (request.method === "POST" && request.mode === "navigate" && newHand) {
+    event.respondWith(sendOrQueue(request, newHand[1]));
+    return;
+  }
+  if (request.method !== "GET") return;
   if (url.pathname.startsWith("/api/") || url.pathname === "/pad/melds") return;
   event.respondWith(networkFirst(request));
 });
