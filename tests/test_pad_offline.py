@@ -365,6 +365,34 @@ def test_dark_mode(browser, served):
         page.context.close()
 
 
+def test_the_screen_stays_awake_while_a_sheet_is_open(page, served):
+    url, _ = served
+    # Watch the page's requests for a screen wake lock (the browser's own lock is kept).
+    page.add_init_script("""
+        window.wakeLocks = [];
+        if (navigator.wakeLock) {
+          const request = navigator.wakeLock.request.bind(navigator.wakeLock);
+          navigator.wakeLock.request = async (type) => {
+            const lock = await request(type);
+            window.wakeLocks.push(lock);
+            return lock;
+          };
+        }
+    """)
+    sheet = start(page, url)
+    if not page.evaluate("'wakeLock' in navigator"):
+        pytest.skip("this chromium has no Wake Lock API")
+    until(page, "() => window.wakeLocks.length === 1")
+    assert page.evaluate("window.wakeLocks.map((l) => [l.type, l.released])") == [
+        ["screen", False]]
+    page.goto(sheet + "/hand?mode=quick")
+    until(page, "() => window.wakeLocks.length === 1 && !window.wakeLocks[0].released")
+    page.goto(url + "/check")   # not a sheet: no lock asked for
+    page.wait_for_load_state("load")
+    time.sleep(0.5)
+    assert page.evaluate("window.wakeLocks.length") == 0
+
+
 def test_service_worker_and_manifest_are_served_from_the_root(served):
     url, _ = served
     with urllib.request.urlopen(url + "/sw.js") as response:
