@@ -363,7 +363,7 @@ def _hand_input(rules: dict, mode: str, values: dict) -> dict:
 
 
 def _idempotency_key() -> str | None:
-    """The form's ``idempotency_key`` (the offline queue of ``pad.js`` sends one per hand).
+    """The form's ``idempotency_key`` (the offline queue, ``pad-offline.js``, sends one a hand).
 
     Sending the same key again (a retry after a lost answer) stores nothing
     new, as the JSON API's ``Idempotency-Key`` header; a key that is too

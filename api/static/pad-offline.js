@@ -126,6 +126,11 @@ function renderPanel(panel, items) {
   const names = JSON.parse(panel.dataset.names || "[]");
   const mine = items.filter((item) => item.game === game);
   const offline = !navigator.onLine;
+  // Redrawn only when something changed: the panel is a live region, read out on change.
+  const state = JSON.stringify([offline, synced, panel.dataset.hands,
+                                mine.map((item) => [item.seq, item.refused])]);
+  if (state === panel.dataset.state) return;
+  panel.dataset.state = state;
   panel.replaceChildren();
   panel.hidden = !mine.length && !offline && !synced;
   if (panel.hidden) return;
