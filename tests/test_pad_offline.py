@@ -12,6 +12,7 @@ from __future__ import annotations
 import json
 import os
 import re
+import shutil
 import sqlite3
 import time
 import urllib.request
@@ -19,6 +20,7 @@ import urllib.request
 import pytest
 from playwright.sync_api import expect
 from test_pad_browser import ANA, ARGS, ARTIFACTS, BOR, CHROMIUM, tap
+from test_serve_tls import make_certificate
 
 from api.server import spawn, stop
 
@@ -391,6 +393,35 @@ def test_the_screen_stays_awake_while_a_sheet_is_open(page, served):
     page.wait_for_load_state("load")
     time.sleep(0.5)
     assert page.evaluate("window.wakeLocks.length") == 0
+
+
+@pytest.mark.skipif(shutil.which("openssl") is None, reason="needs the openssl CLI")
+def test_over_https_the_worker_keeps_the_sheet_for_offline(tmp_path):
+    """``serve --certfile/--keyfile`` as the README says, reached as ``https://127.0.0.1``.
+
+    The certificate is self-signed, so chromium runs with
+    ``--ignore-certificate-errors`` (a phone would trust the certificate instead).
+    """
+    from playwright.sync_api import sync_playwright
+
+    cert, key = make_certificate(tmp_path)
+    process, url = spawn(tmp_path / "tls.db", workers=1,
+                         args=["--certfile", str(cert), "--keyfile", str(key)])
+    try:
+        with sync_playwright() as p:
+            browser = p.chromium.launch(executable_path=CHROMIUM,
+                                        args=[*ARGS, "--ignore-certificate-errors"])
+            page = new_page(browser)
+            sheet = start(page, url)
+            assert sheet.startswith("https://")
+            worker_ready(page)
+            page.context.set_offline(True)
+            page.reload()
+            expect(page.locator("h1")).to_have_text("Ana vs Bor")
+            assert not page.errors, page.errors
+            browser.close()
+    finally:
+        stop(process)
 
 
 def test_service_worker_and_manifest_are_served_from_the_root(served):
