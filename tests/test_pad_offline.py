@@ -89,7 +89,7 @@ def start(page, url: str) -> str:
     return page.url
 
 
-def until(page, script: str, timeout: float = 10.0) -> None:
+def until(page, script: str, timeout: float = 20.0) -> None:
     """Wait until ``script`` (a function, evaluated in the page) returns true.
 
     Polled from here: ``wait_for_function`` evaluates strings, which the
@@ -150,6 +150,13 @@ def test_app_shell_and_sheet_open_offline_after_a_first_visit(page, served):
     expect(page.get_by_role("button", name="Start the game")).to_be_visible()
     page.goto(sheet + "/hands/7")   # never seen: the worker's own offline page
     expect(page.locator("h1")).to_have_text("No connection")
+    page.context.set_offline(False)
+    page.goto(sheet)
+    worker_ready(page)
+    cdp = page.context.new_cdp_session(page)
+    problems = cdp.send("Page.getInstallabilityErrors")["installabilityErrors"]
+    # Chromium would offer to install it (a test browser's profile is always incognito).
+    assert [p["errorId"] for p in problems if p["errorId"] != "in-incognito"] == [], problems
 
 
 def test_hands_typed_offline_wait_and_sync_once_in_order(page, served):
@@ -396,22 +403,20 @@ def test_the_screen_stays_awake_while_a_sheet_is_open(page, served):
 
 
 @pytest.mark.skipif(shutil.which("openssl") is None, reason="needs the openssl CLI")
-def test_over_https_the_worker_keeps_the_sheet_for_offline(tmp_path):
+def test_over_https_the_worker_keeps_the_sheet_for_offline(browser, tmp_path):
     """``serve --certfile/--keyfile`` as the README says, reached as ``https://127.0.0.1``.
 
     The certificate is self-signed, so chromium runs with
     ``--ignore-certificate-errors`` (a phone would trust the certificate instead).
     """
-    from playwright.sync_api import sync_playwright
-
     cert, key = make_certificate(tmp_path)
     process, url = spawn(tmp_path / "tls.db", workers=1,
                          args=["--certfile", str(cert), "--keyfile", str(key)])
     try:
-        with sync_playwright() as p:
-            browser = p.chromium.launch(executable_path=CHROMIUM,
-                                        args=[*ARGS, "--ignore-certificate-errors"])
-            page = new_page(browser)
+        lenient = browser.browser_type.launch(executable_path=CHROMIUM,
+                                              args=[*ARGS, "--ignore-certificate-errors"])
+        try:
+            page = new_page(lenient)
             sheet = start(page, url)
             assert sheet.startswith("https://")
             worker_ready(page)
@@ -419,7 +424,8 @@ def test_over_https_the_worker_keeps_the_sheet_for_offline(tmp_path):
             page.reload()
             expect(page.locator("h1")).to_have_text("Ana vs Bor")
             assert not page.errors, page.errors
-            browser.close()
+        finally:
+            lenient.close()
     finally:
         stop(process)
 
