@@ -53,7 +53,7 @@ def new_page(browser, dark: bool = False):
     context = browser.new_context(viewport=SIZES["390"], device_scale_factor=1, is_mobile=True,
                                   has_touch=True, color_scheme="dark" if dark else "light")
     page = context.new_page()
-    page.set_default_timeout(8000)
+    page.set_default_timeout(15000)  # a shared, busy machine: pages may take a while
     page.errors = []
     page.on("pageerror", lambda error: page.errors.append(str(error)))
     page.on("dialog", lambda dialog: dialog.accept())
@@ -97,7 +97,13 @@ def until(page, script: str, timeout: float = 20.0) -> None:
     """
     deadline = time.monotonic() + timeout
     while not page.evaluate(script):
-        assert time.monotonic() < deadline, f"still false after {timeout} s: {script}"
+        if time.monotonic() > deadline:
+            worker = page.evaluate("""async () => {
+                const r = await navigator.serviceWorker.getRegistration();
+                return r ? [r.installing, r.waiting, r.active].map((w) => w && w.state) : null;
+            }""")
+            pytest.fail(f"still false after {timeout} s: {script} (service worker: {worker},"
+                        f" page {page.url})")
         time.sleep(0.1)
 
 
@@ -358,8 +364,7 @@ def test_dark_mode(browser, served):
         page.goto(sheet + "/hand?mode=quick")
         quick(page, "Bor", "Knock", "5", "30")
         expect(page.locator(".player .total")).to_have_text(["0", "25"])
-        background = page.evaluate("getComputedStyle(document.body).backgroundColor")
-        assert background == "rgb(21, 23, 26)"
+        until(page, "() => getComputedStyle(document.body).backgroundColor === 'rgb(21, 23, 26)'")
         # Undo is at the top of the sheet, above the hands.
         undo = page.get_by_role("button", name="Undo the last hand")
         assert undo.bounding_box()["y"] < page.locator("#hands-title").bounding_box()["y"]

@@ -225,6 +225,7 @@ async function queueHand(form, fields) {
   await putQueued({ game: form.dataset.queueGame, fields, created: new Date().toISOString(),
                     url: new URL(form.getAttribute("action"), window.location.href).href });
   form.reset();
+  handKey(form).value = newKey();
   for (const input of $$("[data-grid], input[name=kind]:checked", form)) {
     input.dispatchEvent(new Event("change"));
   }
@@ -249,16 +250,26 @@ function say(form, text) {
   note.focus();
 }
 
+// One key per hand typed: set when the page opens (replacing any key the page
+// brought, which a copy of the page kept for offline would repeat) and again
+// once a hand joins the queue. A double tap, or the same hand sent again after
+// going back, carries the same key and is stored once; a different hand sent
+// with a used key is refused by the server (idempotency_key_reused), never lost.
+function handKey(form) {
+  let key = $("input[name=idempotency_key]", form);
+  if (!key) {
+    key = document.createElement("input");
+    key.type = "hidden";
+    key.name = "idempotency_key";
+    form.append(key);
+  }
+  return key;
+}
+
 function setupQueuedForm(form) {
-  const key = document.createElement("input");
-  key.type = "hidden";
-  key.name = "idempotency_key";
-  form.append(key);
+  handKey(form).value = newKey();
   let queueing = false;
   form.addEventListener("submit", (event) => {
-    // Every send carries a fresh key: the browser's own resend of the page (a
-    // reload after a lost answer) then stores the hand once.
-    key.value = newKey();
     const submitter = event.submitter;
     if (submitter && submitter.value !== "save") {
       // "Check the hand" and "Preview the score" need the server's answer.
@@ -269,7 +280,8 @@ function setupQueuedForm(form) {
       }
       return;
     }
-    if (navigator.onLine && !queueing && !form.dataset.waiting) return;  // sent the ordinary way
+    if (queueing) { event.preventDefault(); return; }  // a double tap: it is being kept
+    if (navigator.onLine && !form.dataset.waiting) return;  // sent the ordinary way
     event.preventDefault();
     const fields = [...new FormData(form)].filter(([, value]) => typeof value === "string");
     fields.push(["action", "save"]);
