@@ -138,9 +138,11 @@ def create_app(config: Mapping[str, Any] | None = None, *,
         api.spec.components.schema(name, schema=schema)
     api.register_blueprint(v1.blp)
     from .pad import bp as pad_blueprint  # the HTML scorepad (templates/pad/)
+    from .pad.shell import bp as shell_blueprint  # its service worker and manifest
 
     app.register_blueprint(pad_blueprint)
     limits.install(app)
+    app.register_blueprint(shell_blueprint)
     return app
 
 

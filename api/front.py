@@ -52,6 +52,7 @@ import os
 import re
 import signal
 import socket
+import ssl
 import sys
 
 import h11
@@ -323,13 +324,17 @@ async def _send(writer: asyncio.StreamWriter, data: bytes) -> None:
     await asyncio.wait_for(writer.drain(), SEND_TIMEOUT)
 
 
-async def run(listener: socket.socket, upstream: str) -> None:
-    """Serve on ``listener`` until SIGTERM or until the parent process is gone."""
+async def run(listener: socket.socket, upstream: str,
+              tls: ssl.SSLContext | None = None) -> None:
+    """Serve on ``listener`` (over TLS with ``tls``) until SIGTERM or the parent is gone."""
     front = Front(upstream)
-    server = await asyncio.start_server(front.handle, sock=listener)
+    server = await asyncio.start_server(
+        front.handle, sock=listener, ssl=tls,
+        ssl_handshake_timeout=HEAD_TIMEOUT if tls is not None else None)
     host, port = listener.getsockname()[:2]
     shown = f"[{host}]" if ":" in host else host
-    print(f"[{os.getpid()}] [INFO] Listening at: http://{shown}:{port}"
+    scheme = "https" if tls is not None else "http"
+    print(f"[{os.getpid()}] [INFO] Listening at: {scheme}://{shown}:{port}"
           f" (the front; gunicorn at unix:{upstream})", file=sys.stderr, flush=True)
     stopping = asyncio.Event()
     loop = asyncio.get_running_loop()
@@ -344,13 +349,23 @@ async def run(listener: socket.socket, upstream: str) -> None:
 
 
 def main(argv: list[str] | None = None) -> None:
-    """``python -m api.front --fd N --upstream PATH`` (as :func:`api.server.serve` runs it)."""
+    """``python -m api.front --fd N --upstream PATH [--certfile F [--keyfile K]]``.
+
+    As :func:`api.server.serve` runs it; with a certificate the front speaks
+    HTTPS (TLS ends here; gunicorn behind it is on a private unix socket).
+    """
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--fd", type=int, required=True, help="the listening socket")
     parser.add_argument("--upstream", required=True, help="gunicorn's unix socket")
+    parser.add_argument("--certfile", help="the TLS certificate (PEM): serve HTTPS")
+    parser.add_argument("--keyfile", help="its private key (PEM; default: in the certfile)")
     args = parser.parse_args(argv)
+    tls = None
+    if args.certfile:
+        tls = ssl.create_default_context(ssl.Purpose.CLIENT_AUTH)
+        tls.load_cert_chain(args.certfile, args.keyfile)
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C stops gunicorn, which stops us
-    asyncio.run(run(socket.socket(fileno=args.fd), args.upstream))
+    asyncio.run(run(socket.socket(fileno=args.fd), args.upstream, tls))
 
 
 if __name__ == "__main__":

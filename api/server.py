@@ -58,6 +58,7 @@ import re
 import shutil
 import signal
 import socket
+import ssl
 import subprocess
 import sys
 import tempfile
@@ -92,7 +93,8 @@ class Server(BaseApplication):
 
 
 def serve(host: str = "127.0.0.1", port: int = 8000, workers: int = 2, threads: int = 2,
-          config: Mapping[str, Any] | None = None, access_log: bool = False) -> None:
+          config: Mapping[str, Any] | None = None, access_log: bool = False,
+          certfile: str | None = None, keyfile: str | None = None) -> None:
     """Serve on ``host:port`` until interrupted: the front there, gunicorn behind it.
 
     ``config`` overrides the app's settings (``DB``: a SQLite file or a
@@ -113,6 +115,11 @@ def serve(host: str = "127.0.0.1", port: int = 8000, workers: int = 2, threads: 
     writes one line per request (its default format) to standard output.
     Off by default: a busy table does not fill a disk with lines, and
     the benchmarks measure the service, not the log.
+
+    With ``certfile`` (and ``keyfile``, unless the key is in the same PEM
+    file) the front serves HTTPS only (TLS ends there): the scorepad's service worker, its
+    installing to the home screen and the wake lock need a secure context,
+    which plain http to a LAN address is not.
     """
     _log_like_gunicorn()
     app = create_app(config)  # settings checked, migrations run: once, before the workers
@@ -120,9 +127,11 @@ def serve(host: str = "127.0.0.1", port: int = 8000, workers: int = 2, threads: 
     listener = socket.create_server((host, port), family=family, backlog=2048)
     folder = tempfile.mkdtemp(prefix="scorekeeper-")
     upstream = os.path.join(folder, "gunicorn.sock")
+    tls = [*(["--certfile", certfile] if certfile else []),
+           *(["--keyfile", keyfile] if certfile and keyfile else [])]
     front_process = subprocess.Popen(
         [sys.executable, "-m", "api.front", "--fd", str(listener.fileno()), "--upstream",
-         upstream], pass_fds=[listener.fileno()])
+         upstream, *tls], pass_fds=[listener.fileno()])
     listener.close()
     master = os.getpid()
     try:
@@ -174,8 +183,9 @@ def spawn(db: str | os.PathLike, *, workers: int = 2, wsgi: bool = False,
     the database's folder without ``PYTHONPATH``, so that only the installed
     files are used. ``wrapper`` is a command the server is run under (e.g.
     ``setpriv ...``, which runs it with fewer privileges and so must exec
-    it). The server runs in a process group of its own. Stop it with
-    :func:`stop`.
+    it). With ``--certfile`` among ``args`` the URL is ``https://`` (the
+    certificate is not verified while waiting for the server to answer). The
+    server runs in a process group of its own. Stop it with :func:`stop`.
     """
     bin_dir = Path(installed) if installed is not None else Path(sys.executable).parent
     env = {**os.environ, "SCOREKEEPER_DB": str(db)}
@@ -190,7 +200,8 @@ def spawn(db: str | os.PathLike, *, workers: int = 2, wsgi: bool = False,
         script = shutil.which("scorekeeper", path=str(bin_dir)) or "scorekeeper"
         argv = [script, "serve", "--port", str(port), "--workers", str(workers), "--db",
                 str(db), *args]
-    given = f"http://127.0.0.1:{port}" if port else None
+    scheme = "https" if "--certfile" in args else "http"
+    given = f"{scheme}://127.0.0.1:{port}" if port else None
     with (open(log, "w+b") if log is not None else tempfile.TemporaryFile()) as out:
         process = subprocess.Popen([*wrapper, *argv], stdout=out, stderr=out, env=env, cwd=cwd,
                                    start_new_session=True)  # the child keeps its own handle
@@ -198,7 +209,7 @@ def spawn(db: str | os.PathLike, *, workers: int = 2, wsgi: bool = False,
         while time.monotonic() < deadline:
             out.seek(0)
             text = out.read().decode(errors="replace")
-            found = re.search(r"Listening at: (http://127\.0\.0\.1:\d+)", text)
+            found = re.search(r"Listening at: (https?://127\.0\.0\.1:\d+)", text)
             url = found.group(1) if found else given
             if url and _answers(url):
                 return process, url
@@ -211,8 +222,10 @@ def spawn(db: str | os.PathLike, *, workers: int = 2, wsgi: bool = False,
 
 
 def _answers(url: str) -> bool:
+    # A test server's certificate is made for the test: whether it answers is what counts here.
+    context = ssl._create_unverified_context() if url.startswith("https:") else None
     try:
-        with urllib.request.urlopen(url + "/api/openapi.json", timeout=5):
+        with urllib.request.urlopen(url + "/api/openapi.json", timeout=5, context=context):
             return True
     except OSError:
         return False

@@ -351,15 +351,27 @@ DB_OPTION = click.option("--db", default=None, metavar="PATH", envvar="SCOREKEEP
                    " [default: the LOG_LEVEL setting, else info].")
 @click.option("--access-log/--no-access-log", default=False, show_default=True,
               help="gunicorn's access log: one line per request on standard output.")
+@click.option("--certfile", type=click.Path(exists=True, dir_okay=False), default=None,
+              help="TLS certificate (PEM): serve HTTPS instead of HTTP.")
+@click.option("--keyfile", type=click.Path(exists=True, dir_okay=False), default=None,
+              help="Private key of --certfile (PEM) [default: in the certificate file].")
 def serve(host: str, port: int, workers: int, threads: int, db: str | None,
-          log_level: str | None, access_log: bool) -> None:
-    """Run the JSON API (and the scorepad) under gunicorn until interrupted."""
+          log_level: str | None, access_log: bool, certfile: str | None,
+          keyfile: str | None) -> None:
+    """Run the JSON API (and the scorepad) under gunicorn until interrupted.
+
+    With ``--certfile`` it serves HTTPS (gunicorn's TLS), which the scorepad
+    needs to work offline and stay awake on a phone reaching a laptop at a
+    LAN address; ``--keyfile`` alone is refused.
+    """
+    if keyfile and not certfile:
+        raise click.UsageError("--keyfile needs --certfile (the certificate it belongs to).")
     from api.server import serve as run_server  # the web layer, loaded only here
 
     given = {"DB": db, "LOG_LEVEL": log_level}
     run_server(host=host, port=port, workers=workers, threads=threads,
                config={key: value for key, value in given.items() if value is not None},
-               access_log=access_log)
+               access_log=access_log, certfile=certfile, keyfile=keyfile)
 
 
 def _summary(result: dict) -> str:

@@ -5,6 +5,8 @@
 :mod:`~api.pad.views` and :mod:`~api.pad.replay` shape results for the
 templates (``templates/pad/``), :mod:`~api.pad.labels` holds the words and
 card labels, and :mod:`~api.pad.web` the cookies, CSRF and edit rights.
+:mod:`~api.pad.shell` serves the service worker and the web app manifest
+from the site's root (the pad offline and on the home screen).
 """
 
 from .routes import bp

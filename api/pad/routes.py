@@ -62,6 +62,7 @@ from scorekeeper.store.base import (
     StorageFull,
     StorageUnavailable,
 )
+from scorekeeper.store.hands import evaluate_hand
 
 from .. import TEMPLATES, get_storage, limits
 from ..schemas import check_json_size
@@ -449,6 +450,11 @@ def _save_hand(game_id: str, n: int | None):
     hand = None
     try:
         hand = _hand_input(sheet["rules"], mode, values)
+        if mode == "quick" and request.form.get("action") == "check":
+            result = evaluate_hand(hand, sheet["rules"], players=sheet["players"],
+                                   dealer=sheet["next_dealer"])
+            return _hand_page(game_id, sheet, n, mode, values, {},
+                              preview=pad_views.quick_preview(result, sheet["players"]))
         if mode == "cards":
             result = pad_forms.check_cards(sheet["rules"], hand)
             if request.form.get("action") == "check":

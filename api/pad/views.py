@@ -20,7 +20,7 @@ from scorekeeper.melds import arrangements, hand_mask
 from scorekeeper.records import ReplayedDeal
 from scorekeeper.results import Outcome, Side
 from scorekeeper.rules import Rules
-from scorekeeper.store.hands import DeadwoodResult
+from scorekeeper.store.hands import DeadwoodResult, HandEvaluation
 
 from .labels import bdi, capfirst, card_info, cards_info, game_title
 
@@ -186,6 +186,14 @@ def hand_view(record: Mapping[str, Any], names: Sequence[str]) -> dict[str, Any]
                           "breakdown": (_breakdown_line(DeadwoodResult.from_dict(detail))
                                         if detail else None)}
     return view
+
+
+def quick_preview(result: HandEvaluation, names: Sequence[str]) -> dict[str, Any]:
+    """A quick hand's score before it is saved (``evaluate_hand``'s result) for the page."""
+    entry = result.entry.to_dict()
+    return {"badge": badge(entry), "label": OUTCOME_LABELS[badge(entry)],
+            "text": describe_hand(entry, names),
+            "breakdown": _breakdown_line(result.detail) if result.detail else None}
 
 
 def _breakdown_line(detail: DeadwoodResult | KnockResult) -> str:

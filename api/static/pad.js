@@ -1,5 +1,8 @@
 // The scorepad's enhancements on top of forms that work without JavaScript.
-// No framework, no build step: one small ES module.
+// No framework, no build step: small ES modules (pad-offline.js: the queue of
+// unsent hands, the service worker and the wake lock).
+
+import { startOffline } from "./pad-offline.js";
 
 const $ = (sel, root = document) => root.querySelector(sel);
 const $$ = (sel, root = document) => Array.from(root.querySelectorAll(sel));
@@ -23,11 +26,47 @@ function cardChip(card) {
 
 const meldsUrl = document.documentElement.dataset.meldsUrl;
 
+// Typed cards: "As 2s 3s", "10h", "th", "7♣", any case, spaces or commas (or none:
+// "as2s3s"), as the server reads them (scorekeeper.cards.parse_card).
+const SUIT_OF = { "♣": "c", "♦": "d", "♥": "h", "♠": "s" };
+const CARD = /(10|[2-9akqjt])([cdhs♣♦♥♠])\ufe0f?/iy;
+const RANK_ONLY = /^(10?|[2-9akqjt])$/i;
+const shown = (code) => (code[0] === "T" ? "10" : code[0]) + { c: "♣", d: "♦", h: "♥", s: "♠" }[code[1]];
+
+export function readTyped(text, { typing = false } = {}) {
+  const codes = [];
+  let problem = null;
+  const chunks = text.normalize("NFC").split(/[\s,;]+/).filter(Boolean);
+  chunks.forEach((chunk, index) => {
+    let at = 0;
+    for (;;) {
+      CARD.lastIndex = at;
+      const match = CARD.exec(chunk);
+      if (!match) break;
+      at = CARD.lastIndex;
+      const code = (match[1] === "10" ? "T" : match[1].toUpperCase()) +
+                   (SUIT_OF[match[2]] || match[2].toLowerCase());
+      if (codes.includes(code)) problem ??= `${shown(code)} is in there twice.`;
+      else codes.push(code);
+    }
+    const rest = chunk.slice(at);
+    const last = index === chunks.length - 1;
+    // The card being typed ("7" before its suit) is not a mistake yet.
+    if (rest && !(typing && last && RANK_ONLY.test(rest))) {
+      problem ??= `"${rest}" is not a card (type a rank and a suit: As, 10h, 7♣).`;
+    }
+  });
+  return { codes, problem };
+}
+
 function setupGrid(fieldset) {
   const prefix = fieldset.dataset.grid;
   const live = $(`#live-${prefix}`);
   const otherPrefix = fieldset.dataset.other;
   const other = otherPrefix ? $(`[data-grid="${otherPrefix}"]`) : null;
+  const typedBox = $("[data-typed]", fieldset);
+  const typed = typedBox ? $("input", typedBox) : null;
+  let typedProblem = null;
   let controller = null;
   let timer = null;
 
@@ -49,6 +88,10 @@ function setupGrid(fieldset) {
   function show(data, count) {
     live.replaceChildren();
     live.append(el("span", { class: "count", text: `${count} card${count === 1 ? "" : "s"}` }));
+    if (typedProblem) {
+      live.append(" ", el("span", { class: "error", text: typedProblem }));
+      return;
+    }
     if (!data) return;
     if (data.message) {
       live.append(" ", el("span", { class: "error", text: data.message }));
@@ -82,12 +125,50 @@ function setupGrid(fieldset) {
     }
   }
 
-  fieldset.addEventListener("change", () => {
+  function changed() {
     clearTimeout(timer);
     timer = setTimeout(refresh, 60);
     if (other) other.dispatchEvent(new CustomEvent("grid:sync"));
+  }
+
+  function fromTyped() {
+    // The typed text decides which boxes are ticked; the grid shows it at once.
+    const { codes, problem } = readTyped(typed.value, { typing: true });
+    const wanted = new Set(codes);
+    typedProblem = problem;
+    for (const box of $$("input[type=checkbox]", fieldset)) {
+      if (box.disabled && wanted.has(box.value)) {
+        typedProblem ??= `${box.getAttribute("aria-label")} is already in the other player's cards.`;
+        wanted.delete(box.value);
+      }
+      box.checked = wanted.has(box.value);
+    }
+    changed();
+  }
+
+  function typedFromTaps() {
+    // A tap shows in the typed line too: cards kept in the order given, new ones last.
+    const now = chosen();
+    const kept = readTyped(typed.value).codes.filter((code) => now.includes(code));
+    typed.value = [...kept, ...now.filter((code) => !kept.includes(code))].join(" ");
+  }
+
+  fieldset.addEventListener("change", (event) => {
+    if (typed && (event.target.type === "checkbox" || event.target === fieldset)) {
+      typedProblem = null;
+      typedFromTaps();
+    }
+    if (event.target !== typed) changed();
   });
   fieldset.addEventListener("grid:sync", syncOther);
+  if (typed) {
+    typedBox.hidden = false;
+    typedFromTaps();
+    typed.addEventListener("input", fromTyped);
+    typed.addEventListener("keydown", (event) => {
+      if (event.key === "Enter") event.preventDefault();  // Enter does not send a half-typed hand
+    });
+  }
   refresh();
 }
 
@@ -210,6 +291,17 @@ function setupWatch(note) {
   setInterval(check, 15000);
 }
 
+function focusOutcome() {
+  // After a round trip, the error (the summary of a long form first) or the
+  // checked result takes the focus and comes into view; the page's top otherwise.
+  const target = $(".error-summary") || $("#main .banner[role=alert]") ||
+    $(".invalid input:not([type=hidden]), .invalid select, .invalid textarea") || $("#result");
+  if (!target) return;
+  if (!target.matches("input, select, textarea")) target.tabIndex = -1;
+  target.focus({ preventScroll: true });
+  target.scrollIntoView({ block: target.matches("input") ? "center" : "start" });
+}
+
 function start() {
   $$("[data-grid]").forEach(setupGrid);
   $$("form[data-options]").forEach(setupOptions);
@@ -218,6 +310,8 @@ function start() {
   $$("form[data-quick]").forEach(setupModeSwitch);
   $$("[data-watch]").forEach(setupWatch);
   setupKeys();
+  focusOutcome();
+  startOffline();
 }
 
 if (document.readyState === "loading") document.addEventListener("DOMContentLoaded", start);

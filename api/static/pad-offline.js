@@ -1,0 +1,336 @@
+// The scorepad at a table without a steady connection: the queue of unsent
+// hands, the service worker and the screen's wake lock.
+//
+// Choices:
+// - The queue lives in the page (IndexedDB, which needs no service worker), so
+//   an open sheet keeps and retries what was typed even where no worker runs
+//   (plain http to a LAN address). It holds new hands only; corrections,
+//   voids and undo need the server's answer and are sent as ordinary forms.
+// - Each hand gets its idempotency key when it is typed and keeps it until the
+//   server has stored it: a retry after a lost answer stores nothing twice.
+// - Hands are sent one at a time, oldest first. A hand the server refuses
+//   (a typo the server catches, the game over) stops the queue: the later
+//   hands were typed after it and wait, nothing is dropped; the refusal is
+//   shown with the server's words and the player discards or retypes it.
+// - Online with nothing waiting, the form is sent the ordinary way (the
+//   server's page, with its errors, as without JavaScript), with a key. With
+//   no connection (navigator.onLine false), or while hands of this game wait,
+//   a new hand joins the queue instead: hands reach the sheet in the order typed.
+
+const $ = (sel, root = document) => root.querySelector(sel);
+const $$ = (sel, root = document) => Array.from(root.querySelectorAll(sel));
+const RETRY_MS = 10000;
+
+// ---------------------------------------------------------------- the stored queue
+
+const { all: allQueued, put: putQueued, drop: dropQueued } = self.padStore;  // pad-store.js
+
+async function queuedFor(game) {
+  return (await allQueued()).filter((item) => item.game === game);
+}
+
+function newKey() {
+  const bytes = crypto.getRandomValues(new Uint8Array(16));
+  return "pad-" + Array.from(bytes, (b) => b.toString(16).padStart(2, "0")).join("");
+}
+
+// ---------------------------------------------------------------- sending
+
+let syncing = null;
+let synced = Number(sessionStorage.getItem("scorepad-synced") || 0);  // across the reload below
+sessionStorage.removeItem("scorepad-synced");
+
+function refusalText(page, status) {
+  // The form's own words first (its banner, then a field's error), else the error page's.
+  for (const selector of ["#main .banner", "#main .error", "#main h1 + p"]) {
+    const node = $(selector, page);
+    if (node && node.textContent.trim()) return node.textContent.trim();
+  }
+  return `The server refused it (${status}).`;
+}
+
+function post(url, fields) {
+  return fetch(url, { method: "POST", body: new URLSearchParams(fields),
+                      credentials: "same-origin", headers: { Accept: "text/html" } });
+}
+
+// Sends what waits, oldest first, one game's hands in the order typed; resolves
+// when it stops (all sent, or no connection). A refused hand holds back only
+// the later hands of its own game.
+function sync() {
+  syncing ??= (async () => {
+    const blocked = new Set();
+    try {
+      for (;;) {
+        const item = (await allQueued()).find((queued) => !blocked.has(queued.game));
+        if (!item) break;
+        if (item.refused) { blocked.add(item.game); continue; }
+        let response;
+        try {
+          response = await post(item.url, item.fields);
+        } catch {
+          break;  // no connection yet: try again later
+        }
+        if (response.ok && response.redirected) {
+          await dropQueued(item.seq);
+          synced += 1;
+          for (const panel of $$("[data-queue]")) {
+            if (panel.dataset.queue === item.game) panel.dataset.hands = Number(panel.dataset.hands) + 1;
+          }
+          continue;
+        }
+        if (response.status >= 500) break;  // busy or down for a moment: keep it
+        const page = new DOMParser().parseFromString(await response.text(), "text/html");
+        const token = $("input[name=csrf_token]", page);
+        if (response.status === 400 && token && !item.newToken) {
+          // The form's CSRF token went stale while the hand waited: once, with a fresh one.
+          item.fields = item.fields.map(([name, value]) =>
+            [name, name === "csrf_token" ? token.value : value]);
+          item.newToken = true;
+        } else {
+          item.refused = refusalText(page, response.status);
+        }
+        await putQueued(item);
+      }
+    } finally {
+      syncing = null;
+    }
+  })();
+  return syncing;
+}
+
+// ---------------------------------------------------------------- the panel
+
+const KINDS = { knock: "Knock", gin: "Gin", big_gin: "Big gin", void: "Void (stock ran out)" };
+
+// One line for a waiting hand, from what was typed (the names are the panel's).
+function summary(fields, names) {
+  const given = new Map(fields);
+  const who = names[Number(given.get("knocker"))] || "?";
+  const mode = given.get("mode");
+  if (mode === "quick") {
+    const kind = given.get("kind") || "knock";
+    if (kind === "void") return KINDS.void;
+    const mine = kind === "knock" ? given.get("knocker_deadwood") || "?" : "0";
+    return `${who}: ${KINDS[kind] || kind}, deadwood ${mine} against ${given.get("defender_deadwood") || "?"}`;
+  }
+  if (mode === "cards") {
+    const count = (seat) => fields.filter(([name]) => name === `cards_${seat}`).length;
+    return `${who} went out; cards ${count(0)} and ${count(1)}`;
+  }
+  return "A deal record";
+}
+
+function renderPanel(panel, items) {
+  const game = panel.dataset.queue;
+  const names = JSON.parse(panel.dataset.names || "[]");
+  const mine = items.filter((item) => item.game === game);
+  const offline = !navigator.onLine;
+  // Redrawn only when something changed: the panel is a live region, read out on change.
+  const state = JSON.stringify([offline, synced, panel.dataset.hands,
+                                mine.map((item) => [item.seq, item.refused])]);
+  if (state === panel.dataset.state) return;
+  panel.dataset.state = state;
+  panel.replaceChildren();
+  panel.hidden = !mine.length && !offline && !synced;
+  if (panel.hidden) return;
+  const heading = document.createElement("h2");
+  heading.id = "queue-title";
+  panel.append(heading);
+  const note = document.createElement("p");
+  note.className = "small";
+  panel.append(note);
+  if (!mine.length) {
+    panel.className = offline ? "queue offline" : "queue done";
+    heading.textContent = offline ? "No connection" : "All hands synced";
+    note.textContent = offline
+      ? "Hands you add now are kept on this phone and sent when the connection returns."
+      : `${synced} hand${synced === 1 ? "" : "s"} typed without a connection ${synced === 1 ? "is" : "are"} now on the sheet.`;
+    return;
+  }
+  panel.className = "queue waiting";
+  heading.textContent = `Waiting to sync: ${mine.length} hand${mine.length === 1 ? "" : "s"}`;
+  note.textContent = offline
+    ? "No connection. They are kept on this phone and sent, in order, when it returns."
+    : "Kept on this phone; sent in order as soon as the server answers.";
+  const list = document.createElement("ol");
+  for (const [index, item] of mine.entries()) {
+    const n = Number(panel.dataset.hands) + index + 1;  // the number it will have on the sheet
+    const row = document.createElement("li");
+    const badge = document.createElement("span");
+    badge.className = item.refused ? "badge refused" : "badge waiting";
+    badge.textContent = item.refused ? "not saved" : "waiting to sync";
+    row.append(badge, ` Hand ${n}: ${summary(item.fields, names)}`);
+    if (item.refused) {
+      const why = document.createElement("p");
+      why.className = "error";
+      why.textContent = item.refused;
+      const discard = document.createElement("button");
+      discard.type = "button";
+      discard.className = "danger";
+      discard.textContent = `Discard hand ${n}`;
+      discard.addEventListener("click", async () => {
+        await dropQueued(item.seq);
+        refresh(true);
+      });
+      const retry = document.createElement("button");
+      retry.type = "button";
+      retry.className = "secondary";
+      retry.textContent = "Try again";
+      retry.addEventListener("click", async () => {
+        delete item.refused;
+        await putQueued(item);
+        refresh(true);
+      });
+      row.append(why, discard, " ", retry);
+    }
+    list.append(row);
+  }
+  panel.append(list);
+}
+
+async function refresh(send = false) {
+  const panels = $$("[data-queue]");
+  if (!panels.length) return;
+  const before = synced;
+  if (send) await sync();
+  const items = await allQueued();
+  for (const panel of panels) renderPanel(panel, items);
+  for (const form of $$("form[data-queue-game]")) followQueue(form, items);
+  // The sheet shows the new totals once the last waiting hand is on it.
+  const sheetPanel = panels.find((panel) => panel.dataset.reload !== undefined);
+  if (sheetPanel && synced > before && !items.some((i) => i.game === sheetPanel.dataset.queue)) {
+    sessionStorage.setItem("scorepad-synced", String(synced));
+    window.location.reload();
+  }
+}
+
+// ---------------------------------------------------------------- the hand form
+
+// While hands of this game wait, the page numbers the next hand after them and
+// the form sends it behind them; the dealer is not known until they are on the sheet.
+function followQueue(form, items) {
+  const panel = $(`[data-queue="${form.dataset.queueGame}"]`);
+  const waiting = items.filter((item) => item.game === form.dataset.queueGame);
+  if (waiting.length) form.dataset.waiting = "yes";
+  else delete form.dataset.waiting;
+  const title = $("h1");
+  if (title) title.textContent = `Hand ${Number(panel.dataset.hands) + waiting.length + 1}`;
+  // The dealer shown was the server's for the hand after those it knew then.
+  const moved = waiting.length > 0 || panel.dataset.hands !== panel.dataset.handsShown;
+  $$("[data-dealer-line]").forEach((line) => { line.hidden = moved; });
+}
+
+async function queueHand(form, fields) {
+  await putQueued({ game: form.dataset.queueGame, fields, created: new Date().toISOString(),
+                    url: new URL(form.getAttribute("action"), window.location.href).href });
+  form.reset();
+  handKey(form).value = newKey();
+  for (const input of $$("[data-grid], input[name=kind]:checked", form)) {
+    input.dispatchEvent(new Event("change"));
+  }
+  await refresh();
+  const panel = $("[data-queue]");
+  panel.tabIndex = -1;
+  panel.focus();
+  panel.scrollIntoView({ block: "start" });
+}
+
+function say(form, text) {
+  let note = $("[data-offline-note]", form);
+  if (!note) {
+    note = document.createElement("p");
+    note.className = "banner";
+    note.setAttribute("role", "alert");
+    note.dataset.offlineNote = "";
+    note.tabIndex = -1;
+    $(".actions", form).before(note);
+  }
+  note.textContent = text;
+  note.focus();
+}
+
+// One key per hand typed, in the form's own key field (form_key, which the
+// server renders with the sheet version it was built from). A page opened
+// without a connection is a copy kept for offline, whose key every such
+// opening would repeat: it gets a fresh key; so does the form once a hand
+// joins the queue. A page opened online keeps the server's key, so that Back
+// then Save, or a double tap, sends the same key and is stored once.
+function handKey(form) {
+  let key = $("input[name=form_key]", form);
+  if (!key) {
+    key = document.createElement("input");
+    key.type = "hidden";
+    key.name = "form_key";
+    form.append(key);
+  }
+  return key;
+}
+
+function setupQueuedForm(form) {
+  const key = handKey(form);
+  if (!navigator.onLine || !key.value) key.value = newKey();
+  let queueing = false;
+  form.addEventListener("submit", (event) => {
+    const submitter = event.submitter;
+    if (submitter && submitter.value !== "save") {
+      // "Check the hand" and "Preview the score" need the server's answer.
+      if (!navigator.onLine) {
+        event.preventDefault();
+        say(form, "No connection, so no preview now. Add to the sheet keeps the hand on this"
+                  + " phone until the connection returns.");
+      }
+      return;
+    }
+    if (queueing) { event.preventDefault(); return; }  // a double tap: it is being kept
+    if (navigator.onLine && !form.dataset.waiting) return;  // sent the ordinary way
+    event.preventDefault();
+    // A queued hand carries no sheet version: the queue's order is the truth, and the
+    // hands queued before it change the version the form was built from.
+    const fields = [...new FormData(form)].filter(
+      ([name, value]) => typeof value === "string" && name !== "version");
+    fields.push(["action", "save"]);
+    queueing = true;
+    queueHand(form, fields).finally(() => { queueing = false; refresh(true); });
+  });
+}
+
+// ---------------------------------------------------------------- worker and wake lock
+
+function registerWorker() {
+  if (!("serviceWorker" in navigator) || !window.isSecureContext) return;
+  navigator.serviceWorker.register("/sw.js").then(() => navigator.serviceWorker.ready)
+    .then((registration) => {
+      // Keep the hand forms this sheet links to, so they open offline too.
+      const keep = $$("a[data-keep]").map((a) => a.href);
+      if (keep.length && registration.active) registration.active.postMessage({ keep });
+    })
+    .catch(() => {});  // no worker: the page and its queue still work online
+}
+
+let wakeLock = null;
+
+async function keepAwake() {
+  if (!("wakeLock" in navigator) || document.visibilityState !== "visible" || wakeLock) return;
+  try {
+    wakeLock = await navigator.wakeLock.request("screen");
+    wakeLock.addEventListener("release", () => { wakeLock = null; });
+  } catch {
+    wakeLock = null;  // refused (battery saver, no secure context): the screen may sleep
+  }
+}
+
+export function startOffline() {
+  registerWorker();
+  $$("form[data-queue-game]").forEach(setupQueuedForm);
+  if ($("[data-awake]")) {
+    keepAwake();
+    document.addEventListener("visibilitychange", keepAwake);
+  }
+  if (!$("[data-queue]")) return;
+  for (const panel of $$("[data-queue]")) panel.dataset.handsShown = panel.dataset.hands;
+  refresh(true);
+  window.addEventListener("online", () => refresh(true));
+  window.addEventListener("offline", () => refresh());
+  setInterval(() => refresh(true), RETRY_MS);
+}

@@ -1,0 +1,116 @@
+// The scorepad's service worker: the app shell and the pages already opened, offline.
+//
+// Choices: network first, always. Online, every page and file comes fresh from
+// the server (the sheet must never show old totals while the server is
+// reachable); each good answer is kept in the cache, and only when the
+// network fails is the kept copy shown. So there is no version to bump when
+// pad.css or pad.js change. The app shell (the start page, the style sheet,
+// the script, the icons and the manifest) is stored at install, so it opens
+// offline after one visit. Same-origin GETs are handled so; the JSON API goes
+// to the network untouched. Unsent hands wait in the page's own queue
+// (pad-offline.js, which queues them itself when the phone knows it is
+// offline); the one POST handled here is a new hand's form sent the ordinary
+// way while the phone believes it is online but the server does not answer
+// (Wi-Fi up, laptop gone): the hand joins the same queue, and the form opens
+// again showing it "waiting to sync".
+
+importScripts("/static/pad-store.js");
+
+const CACHE = "scorepad-v1";
+const SHELL = ["/", "/static/pad.css", "/static/pad.js", "/static/pad-offline.js",
+               "/static/pad-store.js",
+               "/static/pad-icon.svg", "/static/pad-icon-192.png", "/manifest.webmanifest"];
+
+self.addEventListener("install", (event) => {
+  event.waitUntil(caches.open(CACHE).then((cache) => cache.addAll(SHELL))
+    .then(() => self.skipWaiting()));
+});
+
+self.addEventListener("activate", (event) => {
+  event.waitUntil(caches.keys()
+    .then((names) => Promise.all(names.filter((n) => n !== CACHE).map((n) => caches.delete(n))))
+    .then(() => self.clients.claim()));
+});
+
+function offlinePage() {
+  const body = `<!doctype html><html lang="en"><meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<title>Offline · Gin Rummy scorepad</title><link rel="stylesheet" href="/static/pad.css">
+<main><h1>No connection</h1><p>This page was not opened on this phone before, so there is
+no copy of it here. Go back to the sheet: hands entered there are kept on this phone and sent
+when the connection returns.</p><p><a href="/">Start page</a></p></main></html>`;
+  return new Response(body, { status: 503, headers: { "Content-Type": "text/html; charset=utf-8" } });
+}
+
+// A page is kept under its address without the one-off notice of a redirect
+// (?done=added&n=3): opened offline later, it must not announce that again.
+function keptAs(request) {
+  const url = new URL(request.url);
+  if (url.searchParams.has("done")) {
+    url.searchParams.delete("done");
+    url.searchParams.delete("n");
+  }
+  return url.href;
+}
+
+async function keep(cache, key, response) {
+  if (response.ok && response.type === "basic" && !response.redirected) {
+    await cache.put(key, response.clone());
+  }
+  return response;
+}
+
+async function networkFirst(request) {
+  const cache = await caches.open(CACHE);
+  try {
+    return await keep(cache, keptAs(request), await fetch(request));
+  } catch (error) {
+    const kept = await cache.match(keptAs(request)) ||
+                 (request.mode === "navigate" && await cache.match(request, { ignoreSearch: true }));
+    if (kept) return kept;
+    if (request.mode === "navigate") return offlinePage();
+    throw error;
+  }
+}
+
+// A sheet asks for the pages it links to (its hand forms) to be kept, so that a
+// hand can be entered offline even on a form not opened yet.
+self.addEventListener("message", (event) => {
+  const urls = (event.data && event.data.keep) || [];
+  const same = urls.filter((u) => new URL(u, self.location.href).origin === self.location.origin);
+  event.waitUntil(caches.open(CACHE).then((cache) => Promise.all(same.map((u) =>
+    fetch(u, { credentials: "same-origin" }).then((r) => keep(cache, new URL(u, self.location.href).href, r))
+      .catch(() => null)))));
+});
+
+const NEW_HAND = /^\/games\/([\w-]+)\/hand$/;
+
+async function sendOrQueue(request, game) {
+  const copy = request.clone();
+  try {
+    return await fetch(request);
+  } catch (error) {
+    const fields = [...(await copy.formData())].filter(([, value]) => typeof value === "string");
+    const given = new Map(fields);
+    if ((given.get("action") || "save") !== "save") return offlinePage();  // a preview: nothing to keep
+    if (!given.has("action")) fields.push(["action", "save"]);
+    await self.padStore.put({ game, url: request.url, fields, created: new Date().toISOString() });
+    const form = new URL(request.url);
+    form.searchParams.set("mode", given.get("mode") || "quick");
+    return Response.redirect(form.href, 303);
+  }
+}
+
+self.addEventListener("fetch", (event) => {
+  const { request } = event;
+  const url = new URL(request.url);
+  if (url.origin !== self.location.origin) return;
+  const newHand = NEW_HAND.exec(url.pathname);
+  if (request.method === "POST" && request.mode === "navigate" && newHand) {
+    event.respondWith(sendOrQueue(request, newHand[1]));
+    return;
+  }
+  if (request.method !== "GET") return;
+  if (url.pathname.startsWith("/api/") || url.pathname === "/pad/melds") return;
+  event.respondWith(networkFirst(request));
+});
