@@ -18,8 +18,9 @@ import time
 import urllib.request
 
 import pytest
+from browser_kit import ARGS, CHROMIUM
 from playwright.sync_api import expect
-from test_pad_browser import ANA, ARGS, ARTIFACTS, BOR, CHROMIUM, tap
+from test_pad_browser import ANA, ARTIFACTS, BOR, tap
 from test_serve_tls import make_certificate
 
 from api.server import spawn, stop
@@ -37,16 +38,6 @@ def served(tmp_path_factory):
     process, url = spawn(db, workers=2)
     yield url, db
     stop(process)
-
-
-@pytest.fixture(scope="module")
-def browser():
-    from playwright.sync_api import sync_playwright
-
-    with sync_playwright() as p:
-        browser = p.chromium.launch(executable_path=CHROMIUM, args=ARGS)
-        yield browser
-        browser.close()
 
 
 def new_page(browser, dark: bool = False):
