@@ -46,6 +46,7 @@ from typing import Any
 from urllib.parse import urlsplit, urlunsplit
 
 from flask import Config, Flask, current_app, request
+from flask.json.provider import DefaultJSONProvider
 from werkzeug.exceptions import RequestEntityTooLarge
 
 from scorekeeper.store import Store, open_store
@@ -91,8 +92,10 @@ def create_app(config: Mapping[str, Any] | None = None, *,
     from . import errors, limits, schemas, security, v1
 
     app = Flask(__name__, instance_path=instance_path, instance_relative_config=True)
+    app.json = DefaultJSONProvider(app)
     app.json.sort_keys = False
     app.config.from_mapping(
+        limits.defaults(),
         DB=DEFAULT_PATH,
         LOG_LEVEL="INFO",
         MAX_CONTENT_LENGTH=1024 * 1024,
@@ -106,7 +109,6 @@ def create_app(config: Mapping[str, Any] | None = None, *,
         API_SPEC_OPTIONS={"info": {"description": (
             "Gin Rummy scorekeeping: melds, knock verification, deal replay and score"
             " sheets that last. Errors are {\"error\": {\"code\", \"message\", \"field\"}}.")}},
-        **limits.defaults(),
     )
     instance_file = Config(app.instance_path)
     instance_file.from_pyfile("config.py", silent=True)

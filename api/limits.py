@@ -105,7 +105,9 @@ def install(app: Flask) -> None:
                                  deduct_when=_refused)
     for decorate, endpoints in ((create, CREATE_ENDPOINTS), (wrong, EDIT_ENDPOINTS)):
         for endpoint in endpoints:
-            app.view_functions[endpoint] = decorate(app.view_functions[endpoint])
+            # flask-limiter types a decorated view as sync-or-async; ours stay sync
+            app.view_functions[endpoint] = decorate(  # type: ignore[assignment]
+                app.view_functions[endpoint])
 
 
 def retry_after() -> int:
@@ -130,7 +132,8 @@ class SQLiteStorage(Storage):
     operations are provided.
     """
 
-    STORAGE_SCHEME: ClassVar[list[str]] = ["sqlite"]
+    # limits annotates it as an instance variable, yet reads it from the class to register it
+    STORAGE_SCHEME: ClassVar[list[str]] = ["sqlite"]  # type: ignore[misc]
 
     def __init__(self, uri: str, wrap_exceptions: bool = False, **options: float | str | bool):
         super().__init__(uri, wrap_exceptions=wrap_exceptions, **options)

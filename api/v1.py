@@ -263,7 +263,7 @@ def _create_options(headers: dict) -> dict:
             "secret": current_app.config["SECRET_KEY"]}
 
 
-WRITE = {"security": [{"bearerAuth": []}]}
+WRITE: dict[str, list[dict[str, list[str]]]] = {"security": [{"bearerAuth": []}]}
 
 WRITE_REFUSALS = (400, 401, 403, 404, 409, 429, 503, 507)
 """The error responses of every write (429: too many wrong tokens from this address, see

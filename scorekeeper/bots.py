@@ -84,6 +84,7 @@ class GreedyPlayer:
         if phase == DISCARD:
             return self._after_draw(deal, hand)
         if phase == UPCARD_OFFER:
+            assert deal.top is not None  # the upcard lies on the pile while it is offered
             return (DRAW_DISCARD if self._helps(hand, deal.top) else PASS), None
         if phase == DRAW:
             if deal.wall:
@@ -114,7 +115,7 @@ class GreedyPlayer:
         for bit, after in mask_discards(hand, taken):
             if after <= left:
                 other = DECK[bit.bit_length() - 1]
-                if after < left or other.value >= card.value:
+                if after < left or (card is not None and other.value >= card.value):
                     left, card = after, other
         if left == 0:
             return GIN, card

@@ -117,10 +117,13 @@ def parse_card(token: str | Card, *, position: int | None = None) -> Card:
 
 
 def parse_cards(
-    cards: str | Iterable[str | Card], *, count: int | Iterable[int] | None = None,
+    cards: object, *, count: int | Iterable[int] | None = None,
     field: str | None = None,
 ) -> tuple[Card, ...]:
     """Cards from text (``"As 2s, 3s"``) or an iterable of codes or cards.
+
+    ``cards`` is typed ``object`` because it is untrusted input: anything else
+    (a number, a bool, None) raises :class:`CardError` too.
 
     Duplicates and unknown tokens raise :class:`CardError` naming the token
     and its 1-based position; with ``count`` (a number or the allowed

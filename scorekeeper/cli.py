@@ -374,6 +374,12 @@ def serve(host: str, port: int, workers: int, threads: int, db: str | None,
                access_log=access_log, certfile=certfile, keyfile=keyfile)
 
 
+class _BadInput(click.ClickException):
+    """A refusal of bad input: click's plain "Error: ..." message, exit status 2."""
+
+    exit_code = 2
+
+
 def _summary(result: dict) -> str:
     return f"{result['games']} game(s), {result['entries']} log entries"
 
@@ -386,9 +392,7 @@ def backup_command(path: str, db: str | None) -> None:
     try:
         result = backup(db or DEFAULT_PATH, path)
     except MissingFolder as error:  # a mistyped PATH: bad input, exit status 2
-        refusal = click.ClickException(str(error))
-        refusal.exit_code = 2
-        raise refusal from None
+        raise _BadInput(str(error)) from None
     except BackupError as error:
         raise click.ClickException(str(error)) from None
     click.echo(f"backed up {_summary(result)} to {path}")

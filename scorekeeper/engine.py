@@ -492,6 +492,8 @@ class Deal:
     def _ended(self) -> str:
         if self._ending == "void":
             return f"it is void ({self._void_reason})"
+        # only asked once somebody has ended the hand, so both are set
+        assert self._ending is not None and self._knocker is not None
         what = {"knock": "knocked", "gin": "went gin", "big_gin": "went big gin"}[self._ending]
         tail = "" if self.phase == OVER else "; only the showdown is left"
         return f"{self._name(self._knocker)} {what}{tail}"
@@ -713,6 +715,7 @@ class Deal:
                                 code="no_showdown" if self.phase != OVER else "hand_over",
                                 option="showdown")
         knocker = self._knocker
+        assert knocker is not None  # the knock that opened the showdown set it
         defender = 1 - knocker
         result = verify_knock(
             mask_cards(self.hands[knocker]), mask_cards(self.hands[defender]),
@@ -720,7 +723,8 @@ class Deal:
             defender_melds=defender_melds, layoffs=layoffs)
         if self._ending == "gin" and result.outcome != Outcome.GIN:
             self._ending = "knock"  # gin laid out as a knock is scored as one (RULES.md 5)
-        winner = {Side.KNOCKER: knocker, Side.DEFENDER: defender}.get(result.winner)
+        winner = (None if result.winner is None
+                  else {Side.KNOCKER: knocker, Side.DEFENDER: defender}[result.winner])
         self.phase = OVER
         self._result = DealResult(
             outcome=result.outcome, winner=result.winner, points=result.points,

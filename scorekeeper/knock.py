@@ -98,7 +98,7 @@ def _best_reply(options, available: int, evaluate) -> tuple[int, int, tuple[int,
     """
     if not options:
         return evaluate(available), 0, ()
-    best = None
+    best: tuple[tuple[int, int], int, tuple[int, ...]] | None = None
     for combo in product(*(prefixes for _, prefixes in options)):
         laid = 0
         for part in combo:
@@ -109,6 +109,8 @@ def _best_reply(options, available: int, evaluate) -> tuple[int, int, tuple[int,
             key = (evaluate(available & ~laid), laid.bit_count())
             if best is None or key < best[0]:
                 best = (key, laid, combo)
+    # every option's prefixes start with 0 (lay nothing), so some combo fits
+    assert best is not None
     (value, _), laid, combo = best
     return value, laid, combo
 
@@ -510,9 +512,9 @@ def _choose_knocker_melds(hand: int, other: int, limit: int, rules: Rules,
     base = mask_deadwood(other)
     replies: dict[tuple, int] = {}
     best_key = None
-    best = None
-    for dead, melds in _Packings(hand, limit, all_melds).found:
-        options = [option for meld in melds for option in per_meld[meld]]
+    best: tuple[list[int], int] | None = None
+    for dead, packing in _Packings(hand, limit, all_melds).found:
+        options = [option for meld in packing for option in per_meld[meld]]
         if options:
             signature = tuple(tuple(prefixes) for _, prefixes in options)
             reply = replies.get(signature)
@@ -522,5 +524,7 @@ def _choose_knocker_melds(hand: int, other: int, limit: int, rules: Rules,
             reply = base
         key = (_net(dead, reply, rules), -dead)
         if best_key is None or key > best_key:
-            best_key, best = key, (sorted(melds, key=meld_sort_key), dead)
+            best_key, best = key, (sorted(packing, key=meld_sort_key), dead)
+    # 0 < minimum <= limit here, so some packing within the limit is always found
+    assert best is not None
     return best

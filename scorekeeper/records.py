@@ -49,7 +49,7 @@ from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from .cards import parse_card, parse_cards
+from .cards import Card, parse_card, parse_cards
 from .engine import DISCARD, DRAW, SHOWDOWN, UPCARD_OFFER, Deal, DealResult, deal_cards
 from .errors import (
     CardError,
@@ -167,7 +167,7 @@ def replay_match(record: Mapping[str, Any]) -> ReplayedMatch:
 
 
 def match_deals(record: Mapping[str, Any]) -> tuple[tuple[str, ...], list[tuple[Deal, list,
-                                                                        dict | None]]]:
+                                                                        Mapping | None]]]:
     """A match record's players and each of its deals loaded (:func:`load_deal`), unplayed.
 
     The whole match is replayed first (:func:`replay_match`), so a record
@@ -192,7 +192,7 @@ def deal_entry(result: DealResult) -> Entry:
 
 
 def load_deal(record: Any, *, rules: Rules | None = None,
-              players: Sequence[str] | None = None) -> tuple[Deal, list, dict | None]:
+              players: Sequence[str] | None = None) -> tuple[Deal, list, Mapping | None]:
     """Check a deal record's header and build the deal: ``(deal, actions, showdown)``.
 
     With ``rules`` and ``players`` (from a match) the record is a deal of a
@@ -202,6 +202,8 @@ def load_deal(record: Any, *, rules: Rules | None = None,
     if not isinstance(record, Mapping):
         raise InvalidRecordError("a deal record must be a JSON object")
     if in_match:
+        if players is None:
+            raise TypeError("a deal of a match needs the match's players as well as its rules")
         for key in ("rules", "players"):
             if key in record:
                 raise InvalidRecordError(f"{key} belong to the match record, not to its deals",
@@ -234,6 +236,7 @@ def load_deal(record: Any, *, rules: Rules | None = None,
             raise InvalidRecordError(f"give either deck or hands, upcard and stock, not deck and"
                                      f" {', '.join(given)}",
                                      code="deck_and_hands", params={"keys": given}, field="deck")
+        stock: Sequence[Card]
         hands, upcard, stock = deal_cards(_cards(record["deck"], 52, "deck"), dealer)
     else:
         missing = [key for key in _CARD_KEYS if key not in record]

@@ -11,8 +11,9 @@ with the option, the value and what is allowed in ``params``.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import asdict, dataclass, fields, replace
-from typing import Any
+from typing import Any, TypeGuard
 
 from .errors import InvalidValueError
 
@@ -97,7 +98,7 @@ class Rules:
         return {"preset": options.pop("based_on"), **options}
 
     @classmethod
-    def from_dict(cls, data: dict[str, Any] | str | Rules | None) -> Rules:
+    def from_dict(cls, data: Mapping[str, Any] | str | Rules | None) -> Rules:
         """Rules from a preset name, or a dict ``{"preset": name, **options}``.
 
         ``None`` gives the standard preset; a :class:`Rules` is returned as is.
@@ -109,7 +110,7 @@ class Rules:
             return data
         if isinstance(data, str):
             return cls.preset(data)
-        if not isinstance(data, dict):
+        if not isinstance(data, Mapping):
             raise InvalidValueError("rules must be a preset name or an object of options",
                                     code="bad_rules", option="rules")
         options = dict(data)
@@ -156,7 +157,7 @@ def _check_known(key: str) -> None:
                                 params={"option": key}, option=key)
 
 
-def is_whole_number(value: Any) -> bool:
+def is_whole_number(value: Any) -> TypeGuard[int]:
     """True for an int that is not a bool (JSON's true/false are no numbers here)."""
     return isinstance(value, int) and not isinstance(value, bool)
 

@@ -834,7 +834,7 @@ def _parse_hand(entry: Any, label: str, rules: Rules, names: list[str],
         raise RuleViolation(f"{label}: with knock limit 0 only gin ends a hand, not {outcome}",
                             code="gin_only", params={"outcome": outcome}, option="outcome")
     least = {"knock": 1, "gin": rules.gin_bonus, "undercut": rules.undercut_bonus,
-             "big_gin": rules.big_gin_bonus}[outcome]
+             "big_gin": rules.big_gin_bonus or 0}[outcome]  # None was refused above
     if points < least:
         raise RuleViolation(f"{label}: points {points} are too few for"
                             f" {outcome.replace('_', ' ')} (at least {least})",

@@ -8,7 +8,7 @@ from __future__ import annotations
 import pytest
 from store_kit import new_game, quick
 
-from scorekeeper.bots import simulate_match
+from scorekeeper.bots import simulate, simulate_match
 from scorekeeper.errors import Conflict, RuleError, Stale
 from scorekeeper.store import games
 from scorekeeper.store.base import KeyReused, NotFound
@@ -149,6 +149,18 @@ def test_undo_on_an_empty_sheet_and_correcting_a_missing_hand(store):
         games.correct_hand(store, game_id, 1, quick(0, 5, 20))
     assert error.value.field == "n"
     assert store.log(game_id) == []
+
+
+def test_a_correction_that_changes_who_deals_a_recorded_deal_is_refused(store):
+    record = simulate(5, dealer=0)  # the winner deals next: Ana (seat 0) after hand 1
+    game_id, _ = new_game(store, players=record["players"])
+    games.add_hand(store, game_id, quick(0, 5, 20))
+    games.add_hand(store, game_id, {"kind": "record", "record": record})
+    with pytest.raises(Conflict, match="hand 2 would be dealt by greedy 2") as error:
+        games.correct_hand(store, game_id, 1, quick(1, 5, 20))
+    assert (error.value.code, error.value.params) == (
+        "dealer_rotation", {"hand": 2, "expected": "greedy 2", "dealer": "greedy 1"})
+    assert len(store.log(game_id)) == 2
 
 
 def test_corrections_recompute_the_end_of_the_game(store):

@@ -381,7 +381,7 @@ def edit_hand(game_id: str, n: int):
 
 def _submitted() -> dict[str, Any]:
     form = request.form
-    values = {key: form.get(key, "") for key in
+    values: dict[str, Any] = {key: form.get(key, "") for key in
               ("knocker", "kind", "knocker_deadwood", "defender_deadwood", "upcard", "record")}
     values["cards_0"] = form.getlist("cards_0")
     values["cards_1"] = form.getlist("cards_1")
@@ -442,7 +442,9 @@ def _save_hand(game_id: str, n: int | None):
     sheet = _load(game_id)
     if n is not None and not 1 <= n <= len(sheet["hands"]):
         abort(404, f"There is no hand {n} on this sheet.")
-    mode = request.form.get("mode") if request.form.get("mode") in MODES else "quick"
+    mode = request.form.get("mode", "")
+    if mode not in MODES:
+        mode = "quick"
     values = _submitted()
     change = web.change_options()
     if change["expected_version"] is None:

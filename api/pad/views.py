@@ -215,7 +215,8 @@ def showdown_view(showdown: KnockResult, names: Sequence[str]) -> dict[str, Any]
     k, d = showdown.knocker, showdown.defender
     knocker, defender = names
     outcome = showdown.outcome
-    winner = {Side.KNOCKER: knocker, Side.DEFENDER: defender}.get(showdown.winner)
+    winner = (None if showdown.winner is None
+              else {Side.KNOCKER: knocker, Side.DEFENDER: defender}[showdown.winner])
     if outcome == Outcome.UNDERCUT:
         headline = Markup("Undercut! {} scores {}.").format(bdi(capfirst(defender)),
                                                             showdown.points)

@@ -206,6 +206,7 @@ def _store_game(store: Store, settings: dict, entries: list[tuple[str, Any, Any]
                 ) -> tuple[dict, str]:
     """Store a game with its first log ``entries``: ``(the sheet as created, edit token)``."""
     game_id = secrets.token_urlsafe(12)
+    keyed: dict[str, Any]
     if idempotency_key is None:
         token, keyed = new_token(), {}
     else:
@@ -346,7 +347,7 @@ def correct_hand(store: Store, game_id: str, n: int, hand: Mapping, *,
                     f" {game['players'][record.dealer]}, but its deal record has"
                     f" {game['players'][later['detail']['dealer']]} dealing; undo the later"
                     " hands first", field="n", code="dealer_rotation",
-                    params={"hand": record["n"], "expected": game["players"][record["dealer"]],
+                    params={"hand": record.n, "expected": game["players"][record.dealer],
                             "dealer": game["players"][later["detail"]["dealer"]]})
         scored.append(after)
         return {"replaces": hands[n - 1]["seq"], **result}, _status(after)

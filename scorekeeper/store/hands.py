@@ -77,8 +77,8 @@ class HandEvaluation(Result):
 
 
 def score_deadwood(
-    knocker_deadwood: int,
-    defender_deadwood: int,
+    knocker_deadwood: object,
+    defender_deadwood: object,
     *,
     rules: Rules | Mapping | str | None = None,
     upcard: str | Card | None = None,
@@ -91,7 +91,9 @@ def score_deadwood(
     ``outcome``, ``winner`` (knocker or defender), ``points``, ``knocker``
     and ``defender`` (each with its ``deadwood``) and ``breakdown``
     (``difference``, ``bonus``, ``multiplier``), as in a ``verify_knock``
-    result. Raises :class:`RuleError` naming the field for counts out of range.
+    result. Raises :class:`RuleError` naming the field for counts out of range;
+    the counts are typed ``object`` because they are untrusted input (a count
+    that is no whole number is refused the same way).
 
     >>> score_deadwood(9, 2).points, score_deadwood(3, 12).outcome
     (32, <Outcome.KNOCK: 'knock'>)

@@ -272,7 +272,9 @@ class PostgresStore:
     def schema_version(self) -> int:
         """The database's schema version (the ``schema_version`` table)."""
         with self._transaction(write=False) as conn:
-            return conn.execute("SELECT version FROM schema_version").fetchone()[0]
+            row = conn.execute("SELECT version FROM schema_version").fetchone()
+        assert row is not None  # migrate() wrote the table's one row
+        return row[0]
 
     def game(self, game_id: str) -> dict:
         """The game ``game_id``; raises :class:`NotFound`."""
@@ -375,6 +377,7 @@ class PostgresStore:
             if created is None:  # the key's game exists
                 row = conn.execute("SELECT id, request_hash FROM games WHERE idempotency_key"
                                    " = %s", (idempotency_key,)).fetchone()
+                assert row is not None  # the conflict that skipped the insert is this row
                 if row[1] != request_hash:
                     raise KeyReused(f"Idempotency-Key {idempotency_key!r} was already used"
                                     " for a different request", field="Idempotency-Key")

@@ -162,25 +162,25 @@ def _transaction(conn: sqlite3.Connection) -> Iterator[None]:
 
 def _migrate_1(db: sqlite_utils.Database) -> None:
     """The first schema: players, games, game_players and the hand log."""
-    db["players"].create({"id": int, "name": str, "created": str}, pk="id",
+    db.table("players").create({"id": int, "name": str, "created": str}, pk="id",
                          not_null={"name", "created"})
     db.execute("CREATE UNIQUE INDEX players_name ON players (name COLLATE NOCASE)")
-    db["games"].create(
+    db.table("games").create(
         {"id": str, "players": str, "rules": str, "dealer": int, "stake": float,
          "created": str, "updated": str, "status": str, "token_hash": str},
         pk="id", not_null={"players", "rules", "dealer", "created", "updated", "status",
                            "token_hash"})
-    db["game_players"].create(
+    db.table("game_players").create(
         {"game_id": str, "seat": int, "player_id": int}, pk=("game_id", "seat"),
         not_null={"player_id"},
         foreign_keys=[("game_id", "games", "id"), ("player_id", "players", "id")])
-    db["game_players"].create_index(["player_id"])
-    db["hands"].create(
+    db.table("game_players").create_index(["player_id"])
+    db.table("hands").create(
         {"game_id": str, "seq": int, "kind": str, "payload": str, "result": str,
          "idempotency_key": str, "created": str},
         pk=("game_id", "seq"), not_null={"kind", "payload", "result", "created"},
         foreign_keys=[("game_id", "games", "id")])
-    db["hands"].create_index(["game_id", "idempotency_key"], unique=True)
+    db.table("hands").create_index(["game_id", "idempotency_key"], unique=True)
     for action in ("UPDATE", "DELETE"):
         db.execute(f"CREATE TRIGGER hands_no_{action.lower()} BEFORE {action} ON hands"
                    " BEGIN SELECT RAISE(ABORT, 'the hand log is append-only'); END")
