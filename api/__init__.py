@@ -83,7 +83,7 @@ def create_app(config: Mapping[str, Any] | None = None, *,
     key); by default ``instance/`` beside ``api/`` in a checkout, or
     ``<prefix>/var/api-instance`` when installed.
     """
-    from . import errors, limits, schemas, security, v1
+    from . import errors, limits, openapi, schemas, security, v1
 
     app = Flask(__name__, instance_path=instance_path, instance_relative_config=True)
     app.json.sort_keys = False
@@ -98,7 +98,9 @@ def create_app(config: Mapping[str, Any] | None = None, *,
         OPENAPI_JSON_PATH="openapi.json",
         API_SPEC_OPTIONS={"info": {"description": (
             "Gin Rummy scorekeeping: melds, knock verification, deal replay and score"
-            " sheets that last. Errors are {\"error\": {\"code\", \"message\", \"field\"}}.")}},
+            " sheets that last. Errors are {\"error\": {\"code\", \"message\", \"field\"}}."
+            " In a request, a nullable field sent as null counts as left out.")},
+            "servers": openapi.SERVERS},
         **limits.defaults(),
     )
     instance_file = Config(app.instance_path)
@@ -118,6 +120,7 @@ def create_app(config: Mapping[str, Any] | None = None, *,
     app.url_map.converters["game"] = v1.GameIdConverter
     app.url_map.converters["player"] = v1.PlayerNameConverter
     api = errors.Api(app)
+    openapi.install(api)
     api.register_converter(v1.GameIdConverter, v1.game_id_schema)
     api.register_converter(v1.PlayerNameConverter, v1.player_name_schema)
     errors.register(app)
