@@ -8,10 +8,11 @@ openapi-generator 7 (``python``, pydantic models; PyPI
 plays through the live gunicorn server (``live``, rate limits off): a game
 with every kind of hand (quick, cards, a deal record, void), the unfinished
 game read back, an undo, a correction, ``Prefer: return=minimal``, a
-replayed request, the export and an import of it, the players' stats, and
-the replay of a normal deal and of a void one. Every answer must be parsed
-by the client into its documented model (a generated client raises, or
-gives nothing, on an answer its document does not describe).
+replayed request, the export and an import of it, the players' stats; the
+replay of a normal deal and of a void one, and the void one analysed.
+Every answer must be parsed by the client into its documented model (a
+generated client raises, or gives nothing, on an answer its document does
+not describe).
 
 The two clients differ in how operations and bodies are called;
 :class:`Pydantic` and :class:`Attrs` give both one way
@@ -210,3 +211,6 @@ def test_replays(client):
     _, _, void = client.call("replay_record",
                              body=("RecordRequest", void_deal(0, match=False)))
     assert void["void"] is True and void["knocker"] is None and void["outcome"] is None
+    _, _, analysis = client.call("analyse_record",
+                                 body=("RecordRequest", void_deal(0, match=False)))
+    assert analysis["void"] is True and analysis["showdown"] is None and analysis["decisions"]
