@@ -89,7 +89,7 @@ def create_app(config: Mapping[str, Any] | None = None, *,
     key); by default ``instance/`` beside ``api/`` in a checkout, or
     ``<prefix>/var/api-instance`` when installed.
     """
-    from . import errors, limits, schemas, security, v1
+    from . import errors, limits, openapi, schemas, security, v1
 
     app = Flask(__name__, instance_path=instance_path, instance_relative_config=True)
     app.json = DefaultJSONProvider(app)
@@ -108,7 +108,9 @@ def create_app(config: Mapping[str, Any] | None = None, *,
         OPENAPI_JSON_PATH="openapi.json",
         API_SPEC_OPTIONS={"info": {"description": (
             "Gin Rummy scorekeeping: melds, knock verification, deal replay and score"
-            " sheets that last. Errors are {\"error\": {\"code\", \"message\", \"field\"}}.")}},
+            " sheets that last. Errors are {\"error\": {\"code\", \"message\", \"field\"}}."
+            " In a request, a nullable field sent as null counts as left out.")},
+            "servers": openapi.SERVERS},
     )
     instance_file = Config(app.instance_path)
     instance_file.from_pyfile("config.py", silent=True)
@@ -129,6 +131,7 @@ def create_app(config: Mapping[str, Any] | None = None, *,
     app.url_map.converters["player"] = v1.PlayerNameConverter
     app.url_map.converters["source"] = v1.SourceConverter
     api = errors.Api(app)
+    openapi.install(api)
     api.register_converter(v1.GameIdConverter, v1.game_id_schema)
     api.register_converter(v1.PlayerNameConverter, v1.player_name_schema)
     api.register_converter(v1.SourceConverter, v1.source_schema)

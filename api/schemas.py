@@ -134,18 +134,22 @@ class Cards(fields.Field):
         raise ma.ValidationError('cards must be text like "As 2s 3s" or a list of card codes')
 
 
+RULE_VALUE = ("A rule option's value: text of at most 20 characters, a whole number,"
+              " true/false or null (any JSON in the document: generated clients cannot"
+              " read a oneOf of plain types as a map's values).")
+
+
 class RulesOption(fields.Field):
     """Rules: a preset name, or an object ``{"preset"?: name, option: value, ...}``."""
 
     def __init__(self, **kwargs: Any):
         kwargs["metadata"] = {
             "oneOf": [{"type": "string", "enum": list(Rules.preset_names())},
-                      {"type": "object", "maxProperties": 20, "additionalProperties": {
-                          "nullable": True,
-                          "oneOf": [{"type": "string", "maxLength": 20},
-                                    {"type": "integer"}, {"type": "boolean"}]}}],
+                      {"type": "object", "nullable": True, "maxProperties": 20,
+                       "additionalProperties": {"description": RULE_VALUE}}],
             "description": "A rule preset name, or an object of rule options on top of"
-                           " a preset (RULES.md section 9).",
+                           " a preset (RULES.md section 9); null (as if left out): the"
+                           " standard rules.",
             **kwargs.get("metadata", {})}
         super().__init__(**kwargs)
 
@@ -186,10 +190,25 @@ class PlayerName(fields.String):
 
 
 class Strict(ma.Schema):
-    """Base of request schemas: unknown fields are refused."""
+    """Base of request schemas: unknown fields are refused; null means absent.
+
+    A field that allows null (``nullable`` in the document) sent as null is
+    read as if it were left out: its default applies, and a hand kind that
+    has no such field does not refuse it (generated clients send the
+    optional fields they were given as null).
+    """
 
     class Meta:
         unknown = ma.RAISE
+
+    @ma.pre_load
+    def _null_is_absent(self, data: Any, **kwargs: Any) -> Any:
+        if not isinstance(data, dict):
+            return data
+        nullable = {field.data_key or name for name, field in self.load_fields.items()
+                    if field.allow_none}
+        return {key: value for key, value in data.items()
+                if not (value is None and key in nullable)}
 
 
 def _card(**kwargs: Any) -> fields.String:
@@ -393,7 +412,8 @@ class ImportRequest(GameRequest):
     hands = fields.List(fields.Nested(HandRequest), validate=validate.Length(max=MAX_HANDS))
     deals = fields.List(Record(), validate=validate.Length(max=MAX_HANDS),
                         metadata={"description": "A match record's deal records."})
-    seed = fields.Raw(metadata={"description": "A match record's note. " + RECORD_LIMITS})
+    seed = fields.Raw(allow_none=True,
+                      metadata={"description": "A match record's note. " + RECORD_LIMITS})
     comment = fields.String(validate=validate.Length(max=MAX_TEXT),
                             metadata={"description": "A match record's note."})
 

@@ -108,9 +108,34 @@ def etag(version: int) -> str:
     return f'"{version}"'
 
 
-ETAG = {"ETag": {"description": "The sheet's version, quoted: send it back in If-Match.",
-                 "schema": {"type": "string"}, "required": True}}
+def _header(description: str, required: bool = False) -> dict:
+    """A documented response header (a string)."""
+    return {"description": description, "schema": {"type": "string"}, "required": required}
+
+
+ETAG = {"ETag": _header("The sheet's version, quoted: send it back in If-Match.",
+                        required=True)}
 """The documented ETag header of responses that carry a sheet."""
+
+NEW_GAME_HEADERS = {**ETAG, "Location": _header("The new game's URL.", required=True)}
+"""The headers of a created (or imported) game."""
+
+CHANGE_HEADERS = {
+    **ETAG,
+    "Idempotent-Replayed": _header("true when this answers a repeated Idempotency-Key"
+                                   " (nothing was written; the first answer again)."),
+    "Preference-Applied": _header("return=minimal when the sheet was left out (Prefer)."),
+}
+"""The headers of a hand change."""
+
+ERROR_HEADERS = {
+    401: {"WWW-Authenticate": _header("Bearer: send the edit token.", required=True)},
+    409: {"ETag": _header("A stale If-Match: the sheet's current version.")},
+    429: {"Retry-After": _header("Seconds until the limit lets a request through.",
+                                 required=True)},
+    503: {"Retry-After": _header("Seconds to wait before trying again.")},
+}
+"""The headers an error response may carry, by status."""
 
 
 @blp.errorhandler(Stale)
@@ -123,7 +148,8 @@ def refusals(*statuses: int) -> Callable:
     """Document the error responses (our error schema) an endpoint may give."""
     def decorate(view: Callable) -> Callable:
         for status in statuses:
-            view = blp.alt_response(status, schema=ErrorSchema)(view)
+            view = blp.alt_response(status, schema=ErrorSchema,
+                                    headers=ERROR_HEADERS.get(status))(view)
         return view
     return decorate
 
@@ -135,6 +161,7 @@ class Melds(MethodView):
     @blp.arguments(s.MeldsRequest())
     @blp.response(200, s.MeldsResponse)
     @refusals(400, 413)
+    @blp.doc(operationId="arrangeMelds")
     def post(self, body):
         """Every optimal arrangement; with 11 cards, the deadwood left by each discard."""
         return jsonify(meld_report(body["cards"]))
@@ -147,6 +174,7 @@ class Verify(MethodView):
     @blp.arguments(s.VerifyRequest())
     @blp.response(200, s.VerifyResponse)
     @refusals(400, 413)
+    @blp.doc(operationId="verifyKnock")
     def post(self, body):
         """The verify_knock result: melds, layoffs, deadwood, outcome and points."""
         return jsonify(verify_knock(**body).to_dict())
@@ -159,6 +187,7 @@ class Replay(MethodView):
     @blp.arguments(s.RecordRequest())
     @blp.response(200, s.REPLAY_RESPONSE)
     @refusals(400, 413)
+    @blp.doc(operationId="replayRecord")
     def post(self, record):
         """Check every action of a deal (or every deal of a match) and score it."""
         return jsonify(replay(record).to_dict())
@@ -171,6 +200,7 @@ class Analyse(MethodView):
     @blp.arguments(s.RecordRequest())
     @blp.response(200, s.ANALYSE_RESPONSE)
     @refusals(400, 413)
+    @blp.doc(operationId="analyseRecord")
     def post(self, record):
         """Each decision of a deal (or of every deal of a match) measured, with a summary."""
         return jsonify(analyse(record))
@@ -279,8 +309,9 @@ class Games(MethodView):
 
     @blp.arguments(s.KeyHeader(), location="headers")
     @blp.arguments(s.GameRequest())
-    @blp.response(201, s.NewGame, headers=ETAG)
+    @blp.response(201, s.NewGame, headers=NEW_GAME_HEADERS)
     @refusals(*CREATE_REFUSALS)
+    @blp.doc(operationId="createGame")
     def post(self, headers, body):
         """Start a game: 201 with its sheet, its URL and its edit token (shown only now).
 
@@ -296,8 +327,9 @@ class Import(MethodView):
 
     @blp.arguments(s.KeyHeader(), location="headers")
     @blp.arguments(s.ImportRequest())
-    @blp.response(201, s.NewGame, headers=ETAG)
+    @blp.response(201, s.NewGame, headers=NEW_GAME_HEADERS)
     @refusals(*CREATE_REFUSALS)
+    @blp.doc(operationId="importGame")
     def post(self, headers, body):
         """Store an exported game as a new game (every hand is scored again).
 
@@ -313,6 +345,7 @@ class Game(MethodView):
 
     @blp.response(200, s.Sheet, headers=ETAG)
     @refusals(404)
+    @blp.doc(operationId="getGame")
     def get(self, game_id):
         """The sheet: hands, running totals, boxes, next dealer, status and the result."""
         sheet = games.load_sheet(get_storage(), game_id)
@@ -328,9 +361,10 @@ class Hands(MethodView):
     @editor
     @blp.arguments(s.WriteHeaders(), location="headers")
     @blp.arguments(s.HandRequest())
-    @blp.response(201, s.HandChange, headers=ETAG)
+    @blp.response(201, s.HandChange, headers=CHANGE_HEADERS)
     @refusals(*WRITE_REFUSALS, 413)
     @blp.doc(**WRITE)
+    @blp.doc(operationId="addHand")
     def post(self, headers, hand, game_id):
         """Enter a hand (quick, cards, record or void): the new hand and the updated sheet."""
         return _change(headers, games.add_hand(get_storage(), game_id, hand,
@@ -343,9 +377,10 @@ class LastHand(MethodView):
 
     @editor
     @blp.arguments(s.WriteHeaders(), location="headers")
-    @blp.response(200, s.HandChange, headers=ETAG)
+    @blp.response(200, s.HandChange, headers=CHANGE_HEADERS)
     @refusals(*WRITE_REFUSALS)
     @blp.doc(**WRITE)
+    @blp.doc(operationId="undoLastHand")
     def delete(self, headers, game_id):
         """Undo the last hand (a new log entry): the hand taken back and the updated sheet."""
         return _change(headers, games.undo_last(get_storage(), game_id,
@@ -359,9 +394,10 @@ class HandN(MethodView):
     @editor
     @blp.arguments(s.WriteHeaders(), location="headers")
     @blp.arguments(s.HandRequest())
-    @blp.response(200, s.HandChange, headers=ETAG)
+    @blp.response(200, s.HandChange, headers=CHANGE_HEADERS)
     @refusals(*WRITE_REFUSALS, 413)
     @blp.doc(**WRITE)
+    @blp.doc(operationId="correctHand")
     def put(self, headers, hand, game_id, n):
         """Correct hand n: it is scored anew and the totals and the end of the game recomputed."""
         return _change(headers, games.correct_hand(get_storage(), game_id, n, hand,
@@ -374,6 +410,7 @@ class ExportGame(MethodView):
 
     @blp.response(200, s.Export)
     @refusals(404)
+    @blp.doc(operationId="exportGame")
     def get(self, game_id):
         """The settings and every hand as entered; POST it to /games/import to copy the game."""
         return jsonify(games.export_game(get_storage(), game_id))
@@ -385,6 +422,7 @@ class PlayerStats(MethodView):
 
     @blp.response(200, s.Stats)
     @refusals(404, 422)
+    @blp.doc(operationId="getPlayerStats")
     def get(self, name):
         """Games, wins, hands won, gins, undercuts, average hand and head-to-head.
 

@@ -55,6 +55,23 @@ def draw_and_discard(stock: list[str], first: int, count: int) -> list[str]:
 # --------------------------------------------------------------------------- independent scorer
 
 
+JUNK_A = "Ac 5c 9c Kc 2d 6d Td 3h 7h Js"
+JUNK_B = "2c 6c Tc 3d 7d Jd 4h 8h Qh Ks"
+
+
+def void_deal(dealer: int, *, match: bool = True) -> dict:
+    """A deal nobody knocks in: the stock runs down to two cards (a match deal unless ``match``
+    is false, then a whole deal record)."""
+    record = make_record((JUNK_A, JUNK_B), "Qd", dealer=dealer)
+    record["actions"] = ["pass", "pass", *draw_and_discard(record["stock"], 0, 29)]
+    return strip(record) if match else record
+
+
+def strip(record: dict) -> dict:
+    """A deal record as a match record's deal (no format, rules or players)."""
+    return {k: v for k, v in record.items() if k not in ("format", "rules", "players")}
+
+
 def check_result(result: DealResult, rules: dict, *, optimal: bool = True) -> None:
     """Re-derive a non-void replay result from its cards and the rules (plain dict options).
 

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Runs the whole test suite on a fresh machine: installs what the tests need
-# (Debian's chromium for the browser tests and postgresql for the PostgreSQL
-# backend's tests, which start their own server from its binaries; the project
+# (Debian's chromium for the browser tests, postgresql for the PostgreSQL
+# backend's tests, which start their own server from its binaries, and a Java
+# runtime for openapi-generator in the generated-client tests; the project
 # and its `test` dependency group (PEP 735, which pip reads from 25.1 on) in
 # ./.venv), then `ruff check` and pytest. Extra arguments go to pytest.
 set -euo pipefail
@@ -10,6 +11,7 @@ cd "$(dirname "$0")/.."
 MISSING=""
 command -v chromium >/dev/null 2>&1 || MISSING="$MISSING chromium"
 ls /usr/lib/postgresql/*/bin/initdb >/dev/null 2>&1 || MISSING="$MISSING postgresql"
+command -v java >/dev/null 2>&1 || MISSING="$MISSING default-jre-headless"
 if [ -n "$MISSING" ]; then
     SUDO=""
     [ "$(id -u)" = 0 ] || SUDO="sudo"

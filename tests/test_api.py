@@ -215,6 +215,27 @@ def test_entering_hands(call, game):
     assert sheet["totals"] == [15, 18] and sheet["boxes"] == [1, 1]
 
 
+def test_null_means_absent(call, game):
+    """A field the document calls nullable, sent as null, counts as left out."""
+    game_id, auth = game
+    url = f"/api/v1/games/{game_id}/hands"
+    void = call("POST", url, headers=auth, json={"kind": "void", "upcard": None,
+                                                 "knocker_melds": None, "layoffs": None})
+    assert void.status_code == 201 and void.json["hand"]["input"] == {"kind": "void"}
+    quick_hand = call("POST", url, json=quick(0, 7, 22, upcard=None, defender_melds=None),
+                      headers=auth)
+    assert quick_hand.status_code == 201 and quick_hand.json["hand"]["points"] == 15
+    created = call("POST", "/api/v1/games",
+                   json={"players": ["Ana", "Ben"], "rules": None, "stake": None})
+    assert created.status_code == 201 and created.json["game"]["stake"] is None
+    assert created.json["game"]["rules"] == call("POST", "/api/v1/games", json={
+        "players": ["Ana", "Ben"]}).json["game"]["rules"]
+    error_of(call("POST", url, json={"kind": None}, headers=auth), 422, field="kind")
+    error_of(call("POST", url, json={**quick(0, 7, 22), "knocker": None}, headers=auth),
+             422, field="knocker")
+    assert version(call, game_id) == 2
+
+
 def test_a_record_hand(call):
     record = simulate(5, dealer=0)
     created = call("POST", "/api/v1/games", json={"players": record["players"]}).json

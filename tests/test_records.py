@@ -6,7 +6,16 @@ import copy
 import json
 
 import pytest
-from engine_kit import DECK, check_result, draw_and_discard, make_record
+from engine_kit import (
+    DECK,
+    JUNK_A,
+    JUNK_B,
+    check_result,
+    draw_and_discard,
+    make_record,
+    strip,
+    void_deal,
+)
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -14,8 +23,6 @@ from scorekeeper import RecordError, Rules, replay
 from scorekeeper.bots import simulate, simulate_match
 from scorekeeper.knock import Layoff
 
-JUNK_A = "Ac 5c 9c Kc 2d 6d Td 3h 7h Js"
-JUNK_B = "2c 6c Tc 3d 7d Jd 4h 8h Qh Ks"
 JUNK_C = "5c 8c Jc 3d 6d Jd 2h 4h 8h Qh"  # deadwood 66
 GIN10 = "2c 3c 4c 7d 7h 7s Ts Js Qs Kd"  # with Ks: discard Kd for gin
 
@@ -28,16 +35,6 @@ def gin_deal(winner: int, dealer: int, *, match: bool = True) -> dict:
                                                                      "gin Kd"]
     record = make_record(tuple(hands), "Ks", dealer=dealer, actions=actions)
     return strip(record) if match else record
-
-
-def void_deal(dealer: int, *, match: bool = True) -> dict:
-    record = make_record((JUNK_A, JUNK_B), "Qd", dealer=dealer)
-    record["actions"] = ["pass", "pass", *draw_and_discard(record["stock"], 0, 29)]
-    return strip(record) if match else record
-
-
-def strip(record: dict) -> dict:
-    return {k: v for k, v in record.items() if k not in ("format", "rules", "players")}
 
 
 def match(deals, rules=None) -> dict:

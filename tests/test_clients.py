@@ -1,0 +1,216 @@
+"""Clients generated from the OpenAPI document play a whole game against a real server.
+
+The served document is validated (openapi-spec-validator), then two
+generators write a Python client from it, once per session:
+openapi-generator 7 (``python``, pydantic models; PyPI
+``openapi-generator-cli``, which runs Java) and openapi-python-client
+(attrs models, httpx). Each client, imported from its temporary folder,
+plays through the live gunicorn server (``live``, rate limits off): a game
+with every kind of hand (quick, cards, a deal record, void), the unfinished
+game read back, an undo, a correction, ``Prefer: return=minimal``, a
+replayed request, the export and an import of it, the players' stats; the
+replay of a normal deal and of a void one, and the void one analysed.
+Every answer must be parsed by the client into its documented model (a
+generated client raises, or gives nothing, on an answer its document does
+not describe).
+
+The two clients differ in how operations and bodies are called;
+:class:`Pydantic` and :class:`Attrs` give both one way
+(:class:`Generated`), so one scenario runs through each.
+"""
+
+from __future__ import annotations
+
+import importlib
+import json
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+from typing import Any
+
+import pytest
+from engine_kit import void_deal
+from openapi_spec_validator import validate
+
+from api import create_app
+from scorekeeper import simulate
+
+BIN = Path(sys.executable).parent
+
+
+@pytest.fixture(scope="session")
+def document(tmp_path_factory) -> Path:
+    """The served OpenAPI document, as a file."""
+    app = create_app({"DB": ":memory:"})
+    path = tmp_path_factory.mktemp("openapi") / "openapi.json"
+    path.write_text(json.dumps(app.test_client().get("/api/openapi.json").json))
+    return path
+
+
+def test_the_document_validates(document):
+    spec = json.loads(document.read_text())
+    validate(spec)
+    operations = [operation for item in spec["paths"].values()
+                  for method, operation in item.items() if method != "parameters"]
+    ids = [op["operationId"] for op in operations]
+    assert len(ids) == len(set(ids)) == len(operations)
+    assert spec["servers"]
+
+
+def _generate(argv: list[str], folder: Path) -> None:
+    done = subprocess.run(argv, capture_output=True, text=True, timeout=600, cwd=folder)
+    assert done.returncode == 0, done.stdout[-3000:] + done.stderr[-3000:]
+
+
+def lower(headers: Any) -> dict[str, str]:
+    """Response headers by lower-case name (httpx gives them so)."""
+    return {name.lower(): value for name, value in headers.items()}
+
+
+class Generated:
+    """A generated client at ``url``: ``call(operation, token=None, body=(model, dict), **params)``
+    answers ``(status, headers (lower-case names), the parsed model as a dict)``.
+
+    The answer must parse into the documented model (not None, not an error).
+    """
+
+    def __init__(self, package: str, url: str):
+        self.package = package
+        self.url = url
+
+    def model(self, name: str) -> Any:
+        return getattr(importlib.import_module(f"{self.package}.models"), name)
+
+
+class Pydantic(Generated):
+    """openapi-generator's ``python`` client."""
+
+    def call(self, operation, token=None, body=None, **params):
+        client = importlib.import_module(self.package)
+        config = client.Configuration(host=self.url, access_token=token)
+        with client.ApiClient(config) as api_client:
+            api = client.ApiV1Api(api_client)
+            if body is not None:
+                model, value = body
+                snake = "".join(f"_{c.lower()}" if c.isupper() else c for c in model)[1:]
+                params[snake] = self.model(model).from_dict(value)
+            answer = getattr(api, f"{operation}_with_http_info")(**params)
+        assert answer.data is not None and not isinstance(answer.data, self.model("Error"))
+        return answer.status_code, lower(answer.headers), answer.data.to_dict()
+
+
+class Attrs(Generated):
+    """openapi-python-client's client."""
+
+    def call(self, operation, token=None, body=None, **params):
+        client = importlib.import_module(f"{self.package}.client")
+        http = (client.AuthenticatedClient(base_url=self.url, token=token) if token
+                else client.Client(base_url=self.url))
+        if body is not None:
+            model, value = body
+            params["body"] = self.model(model).from_dict(value)
+        module = importlib.import_module(f"{self.package}.api.api_v1.{operation}")
+        with http:
+            answer = module.sync_detailed(client=http, **params)
+        assert answer.parsed is not None and not isinstance(answer.parsed,
+                                                            self.model("Error")), answer
+        return int(answer.status_code), lower(answer.headers), answer.parsed.to_dict()
+
+
+@pytest.fixture(scope="session")
+def generated(document, tmp_path_factory) -> Path:
+    """Both clients generated into one folder (put on ``sys.path``)."""
+    folder = tmp_path_factory.mktemp("clients")
+    java = shutil.which("java")
+    assert java, "openapi-generator needs Java (tests/run.sh installs default-jre-headless)"
+    _generate([str(BIN / "openapi-generator-cli"), "generate", "-g", "python", "-i",
+               str(document), "-o", "pydantic", "--package-name", "sk_pydantic"], folder)
+    config = folder / "opc.json"
+    config.write_text(json.dumps({"post_hooks": [], "package_name_override": "sk_attrs"}))
+    _generate([str(BIN / "openapi-python-client"), "generate", "--path", str(document),
+               "--output-path", "sk_attrs", "--meta", "none", "--config", str(config)],
+              folder)
+    sys.path[:0] = [str(folder / "pydantic"), str(folder)]
+    return folder
+
+
+@pytest.fixture(params=["openapi-generator", "openapi-python-client"])
+def client(request, generated, live) -> Generated:
+    if request.param == "openapi-generator":
+        return Pydantic("sk_pydantic", live.url)
+    return Attrs("sk_attrs", live.url)
+
+
+KNOCK = {"knocker_cards": "As 2s 3s 7c 7d 7h 9d Td Jd 2c",
+         "defender_cards": "4s 5s 6s 8c 8d 8h Kd Qd Jh Th"}
+
+
+def quick(knocker: int, k: int, d: int) -> dict:
+    return {"kind": "quick", "knocker": knocker, "knocker_deadwood": k, "defender_deadwood": d}
+
+
+def test_a_whole_game(client):
+    record = simulate(5, dealer=0)
+    status, headers, new = client.call("create_game", body=("GameRequest", {
+        "players": record["players"], "rules": {"target": 100}, "stake": 0.5}))
+    assert status == 201 and headers["location"] == new["url"] and headers["etag"] == '"0"'
+    assert new["game"]["result"] is None and new["game"]["status"] == "active"
+    game, token = new["id"], new["edit_token"]
+
+    def hand(body: dict, **params: Any) -> tuple[int, dict, dict]:
+        return client.call("add_hand", token, body=("HandRequest", body), game_id=game,
+                           **params)
+
+    assert hand({"kind": "record", "record": record})[0] == 201
+    status, _, void = hand({"kind": "void"})
+    assert status == 201 and void["hand"]["void"] and void["hand"]["detail"] is None
+    assert void["hand"]["winner"] is None and void["sheet"]["result"] is None
+    _, _, cards = hand({"kind": "cards", "knocker": 1, **KNOCK})
+    assert cards["hand"]["winner"] == 1 and cards["hand"]["detail"]["knocker"]["deadwood"] == 2
+    status, headers, minimal = hand(quick(0, 7, 22), prefer="return=minimal",
+                                    idempotency_key="one-quick-hand")
+    assert status == 201 and headers["preference-applied"] == "return=minimal"
+    assert minimal["sheet"] is None and minimal["hand"]["points"] == 15
+    status, headers, again = hand(quick(0, 7, 22), prefer="return=minimal",
+                                  idempotency_key="one-quick-hand")
+    assert headers["idempotent-replayed"] == "true" and again["hand"] == minimal["hand"]
+
+    status, headers, sheet = client.call("get_game", game_id=game)
+    assert status == 200 and headers["etag"] == f'"{sheet["version"]}"'
+    assert sheet["result"] is None and sheet["status"] == "active"
+    assert [h["kind"] for h in sheet["hands"]] == ["record", "void", "cards", "quick"]
+    _, _, undone = client.call("undo_last_hand", token, game_id=game,
+                               if_match=headers["etag"])
+    assert undone["hand"]["n"] == 4 and len(undone["sheet"]["hands"]) == 3
+    _, _, corrected = client.call("correct_hand", token, body=("HandRequest", quick(1, 0, 30)),
+                                  game_id=game, n=3)
+    assert corrected["hand"]["corrected"] and corrected["hand"]["outcome"] == "gin"
+    totals = corrected["sheet"]["totals"]
+    while True:  # knocks by seat 0 until the game (to 100) is over
+        _, _, last = hand(quick(0, 0, 40))
+        if last["sheet"]["over"]:
+            break
+    result = last["sheet"]["result"]
+    assert result["winner"] == 0 and result["settlement"]["payee"] == 0
+    assert last["sheet"]["totals"][1] == totals[1]
+
+    _, _, exported = client.call("export_game", game_id=game)
+    assert len(exported["hands"]) == len(last["sheet"]["hands"])
+    status, _, copy = client.call("import_game", body=("ImportRequest", exported))
+    assert status == 201 and copy["id"] != game
+    assert copy["game"]["totals"] == last["sheet"]["totals"]
+    assert copy["game"]["result"]["final"] == result["final"]
+    _, _, stats = client.call("get_player_stats", name=record["players"][0])
+    assert stats["games"] >= 1 and stats["head_to_head"]
+
+
+def test_replays(client):
+    _, _, deal = client.call("replay_record", body=("RecordRequest", simulate(3)))
+    assert deal["void"] is False and deal["points"] > 0 and deal["knocker"]["cards"]
+    _, _, void = client.call("replay_record",
+                             body=("RecordRequest", void_deal(0, match=False)))
+    assert void["void"] is True and void["knocker"] is None and void["outcome"] is None
+    _, _, analysis = client.call("analyse_record",
+                                 body=("RecordRequest", void_deal(0, match=False)))
+    assert analysis["void"] is True and analysis["showdown"] is None and analysis["decisions"]
