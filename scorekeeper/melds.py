@@ -95,11 +95,22 @@ _SET_OPTIONS = _set_options()
 
 
 def hand_mask(cards: int | str | Iterable[str | Card]) -> int:
-    """The 52-bit mask of ``cards`` (a mask is returned as it is)."""
-    if type(cards) is int:
-        return cards
-    if isinstance(cards, tuple | list) and all(type(c) is Card for c in cards):
-        return cards_mask(cards)
+    """The 52-bit mask of ``cards`` (a mask is returned as it is).
+
+    A tuple or list of :class:`Card` objects (the solver's hot path) is
+    or-ed together in one loop; anything else goes through :func:`parse_cards`.
+    """
+    kind = type(cards)
+    if kind is int:
+        return cards  # type: ignore[return-value]
+    if kind is tuple or kind is list:
+        mask = 0
+        for card in cards:  # type: ignore[union-attr]
+            if card.__class__ is not Card:
+                break
+            mask |= card.bit
+        else:
+            return mask
     return cards_mask(parse_cards(cards))
 
 
@@ -129,23 +140,51 @@ def _set_choices(mask: int, ranks: int) -> list[int]:
 
 
 def mask_deadwood(mask: int) -> int:
-    """Minimal deadwood of the cards in a 52-bit mask."""
+    """Minimal deadwood of the cards in a 52-bit mask.
+
+    Most hands hold no rank three times and cost four look-ups; the others
+    go to :func:`_set_deadwood`.
+    """
     a = mask & SUIT_MASK
     b = mask >> 13 & SUIT_MASK
     c = mask >> 26 & SUIT_MASK
     d = mask >> 39
     ranks = (a & b & (c | d)) | (c & d & (a | b))
-    table = _RUN_DEADWOOD
     if not ranks:
+        table = _RUN_DEADWOOD
         return table[a] + table[b] + table[c] + table[d]
-    best = 1000
-    for taken in _set_choices(mask, ranks):
-        rest = mask & ~taken
-        value = (table[rest & SUIT_MASK] + table[rest >> 13 & SUIT_MASK]
-                 + table[rest >> 26 & SUIT_MASK] + table[rest >> 39])
-        if value < best:
-            best = value
-    return best
+    return _set_deadwood(a, b, c, d, ranks)
+
+
+def _set_deadwood(a: int, b: int, c: int, d: int, ranks: int) -> int:
+    """Minimal deadwood of four suit patterns whose ``ranks`` (13-bit) may form sets.
+
+    The lowest such rank is left to the runs, or set with all its cards, or
+    (held four times) set with three, leaving one suit's card to the runs;
+    each choice recurses on the other ranks. With one rank left the choices
+    are priced directly from per-suit look-ups with and without that rank.
+    """
+    rank = ranks & -ranks
+    others = ranks ^ rank
+    keep = ~rank
+    a2, b2, c2, d2 = a & keep, b & keep, c & keep, d & keep
+    four = a & b & c & d & rank
+    if others:
+        best = _set_deadwood(a, b, c, d, others)
+        for option in ((a2, b2, c2, d2), (a, b2, c2, d2), (a2, b, c2, d2),
+                       (a2, b2, c, d2), (a2, b2, c2, d))[:5 if four else 1]:
+            value = _set_deadwood(*option, others)
+            if value < best:
+                best = value
+        return best
+    table = _RUN_DEADWOOD
+    wa, wb, wc, wd = table[a], table[b], table[c], table[d]
+    xa, xb, xc, xd = table[a2], table[b2], table[c2], table[d2]
+    melded = xa + xb + xc + xd
+    if four:
+        melded += min(0, wa - xa, wb - xb, wc - xc, wd - xd)
+    unmelded = wa + wb + wc + wd
+    return melded if melded < unmelded else unmelded
 
 
 def mask_discards(mask: int, barred: int = 0) -> Iterator[tuple[int, int]]:
