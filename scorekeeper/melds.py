@@ -21,10 +21,10 @@ where a run is cut are the same arrangement and are listed once.
 from __future__ import annotations
 
 from collections.abc import Iterable, Iterator
-from functools import lru_cache
+from functools import cache, lru_cache
 from itertools import combinations
 
-from .cards import DECK, SUIT_MASK, Card, cards_mask, parse_cards
+from .cards import DECK, SUIT_MASK, Card, card_list_mask, cards_mask, parse_cards
 from .errors import CardError
 
 _VALUES = tuple(min(rank + 1, 10) for rank in range(13))
@@ -98,18 +98,15 @@ def hand_mask(cards: int | str | Iterable[str | Card]) -> int:
     """The 52-bit mask of ``cards`` (a mask is returned as it is).
 
     A tuple or list of :class:`Card` objects (the solver's hot path) is
-    or-ed together in one loop; anything else goes through :func:`parse_cards`.
+    or-ed together in one loop (duplicates count once); anything else goes
+    through :func:`parse_cards`.
     """
     kind = type(cards)
     if kind is int:
         return cards  # type: ignore[return-value]
     if kind is tuple or kind is list:
-        mask = 0
-        for card in cards:  # type: ignore[union-attr]
-            if card.__class__ is not Card:
-                break
-            mask |= card.bit
-        else:
+        mask = card_list_mask(cards)  # type: ignore[arg-type]
+        if mask is not None:
             return mask
     return cards_mask(parse_cards(cards))
 
@@ -243,8 +240,10 @@ def mask_codes(mask: int) -> list[str]:
     return result
 
 
+@cache
 def meld_sort_key(meld: int) -> tuple[int, int]:
-    """Display order of melds: sets before runs, then by their lowest card."""
+    """Display order of melds: sets before runs, then by their lowest card (cached: a
+    hand has few hundred possible melds)."""
     is_set = _is_set_mask(meld)
     low = (meld & -meld).bit_length() - 1
     return (0 if is_set else 1, low % 13 if is_set else low)
@@ -277,9 +276,12 @@ def mask_arrangements(mask: int) -> list[tuple[list[int], int]]:
     b = mask >> 13 & SUIT_MASK
     c = mask >> 26 & SUIT_MASK
     d = mask >> 39
+    ranks = _set_ranks(a, b, c, d)
+    if not ranks:
+        return [_split(mask, 0)]
     table = _RUN_DEADWOOD
     scored = []
-    for taken in _set_choices(mask, _set_ranks(a, b, c, d)):
+    for taken in _set_choices(mask, ranks):
         rest = mask & ~taken
         value = (table[rest & SUIT_MASK] + table[rest >> 13 & SUIT_MASK]
                  + table[rest >> 26 & SUIT_MASK] + table[rest >> 39])
@@ -334,11 +336,11 @@ def discard_options(cards: int | str | Iterable[str | Card]) -> list[dict]:
 
 def mask_all_melds(mask: int) -> list[int]:
     """Every meld the cards can form: each run of 3+ within held cards, each set of 3 or 4."""
-    melds = []
-    for shift in (0, 13, 26, 39):
-        pattern = mask >> shift & SUIT_MASK
+    melds: list[int] = []
+    for suit in range(4):
+        pattern = mask >> (13 * suit) & SUIT_MASK
         if pattern & pattern >> 1 & pattern >> 2:
-            melds += [run << shift for run in _sub_runs_of(pattern)]
+            melds += _suit_runs(suit, pattern)
     a = mask & SUIT_MASK
     b = mask >> 13 & SUIT_MASK
     c = mask >> 26 & SUIT_MASK
@@ -347,17 +349,26 @@ def mask_all_melds(mask: int) -> list[int]:
     while ranks:
         low = ranks & -ranks
         ranks ^= low
-        rank = low.bit_length() - 1
-        held = [1 << (s * 13 + rank) for s in range(4) if mask >> (s * 13 + rank) & 1]
-        melds.extend(sum(trio) for trio in combinations(held, 3))
-        if len(held) == 4:
-            melds.append(sum(held))
+        melds += _SET_MELDS[low.bit_length() - 1][
+            (a & low and 1) | (b & low and 2) | (c & low and 4) | (d & low and 8)]
     return melds
 
 
 @lru_cache(maxsize=8192)
-def _sub_runs_of(pattern: int) -> tuple[int, ...]:
-    return _sub_runs(pattern)
+def _suit_runs(suit: int, pattern: int) -> tuple[int, ...]:
+    """Every run inside one suit's 13-bit pattern, as 52-bit masks."""
+    return tuple(run << (13 * suit) for run in _sub_runs(pattern))
+
+
+_SET_MELDS: tuple[tuple[tuple[int, ...], ...], ...] = tuple(
+    tuple(
+        (*(sum(trio) for trio in combinations(held, 3)), *((sum(held),) if len(held) == 4 else ()))
+        for held in ([1 << (s * 13 + rank) for s in range(4) if pattern >> s & 1]
+                     for pattern in range(16))
+    )
+    for rank in range(13)
+)
+"""[rank][4-bit suit pattern]: the sets of that rank the held suits form (trios, then the four)."""
 
 
 def all_melds(cards: int | str | Iterable[str | Card]) -> list[list[str]]:
