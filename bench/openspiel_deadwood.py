@@ -6,8 +6,8 @@ standard input, ``{"name": [[code, ...], ...], ...}`` (hands as card codes
 like ``"Ts"``), converts every hand to OpenSpiel's card ints once, untimed,
 and prints ``{"name": [deadwood, ...], ...}``. Then for each name read on a
 later line it times ``GinRummyUtils.min_deadwood`` over that set and prints
-``{"seconds": s}``: the parent alternates these runs with its own, so the
-machine's load falls on both sides alike.
+``{"seconds": s}`` (CPU time, like the parent): the parent alternates these
+runs with its own, so the machine's load falls on both sides alike.
 """
 
 from __future__ import annotations
@@ -29,9 +29,9 @@ def main() -> None:
           flush=True)
     for line in sys.stdin:
         hands = sets[json.loads(line)]
-        start = time.perf_counter()
+        start = time.process_time()
         [solve(hand) for hand in hands]
-        print(json.dumps({"seconds": time.perf_counter() - start}), flush=True)
+        print(json.dumps({"seconds": time.process_time() - start}), flush=True)
 
 
 if __name__ == "__main__":

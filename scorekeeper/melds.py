@@ -226,18 +226,23 @@ def _split(mask: int, taken: int) -> tuple[list[int], int]:
 
 
 def mask_codes(mask: int) -> list[str]:
-    """Codes of the cards in a mask, in index order."""
+    """Codes of the cards in a mask, in index order (suit by suit, up to the last held)."""
     result: list[str] = []
-    for suit in range(4):
-        pattern = mask >> (13 * suit) & SUIT_MASK
+    key = 0
+    while mask:
+        pattern = mask & SUIT_MASK
         if pattern:
-            key = suit << 13 | pattern
-            found = _SUIT_CODES[key]
-            if found is None:
-                found = _SUIT_CODES[key] = [DECK[suit * 13 + r].code for r in range(13)
-                                            if pattern >> r & 1]
-            result += found
+            result += _SUIT_CODES[key | pattern] or _suit_codes(key | pattern)
+        mask >>= 13
+        key += 1 << 13
     return result
+
+
+def _suit_codes(key: int) -> list[str]:
+    """Fill ``_SUIT_CODES[key]`` (key: suit << 13 | 13-bit pattern) and return it."""
+    suit, pattern = key >> 13, key & SUIT_MASK
+    found = _SUIT_CODES[key] = [DECK[suit * 13 + r].code for r in range(13) if pattern >> r & 1]
+    return found
 
 
 @cache
