@@ -1,20 +1,38 @@
 """Throughput of the rules core on one core: deadwood() and verify_knock().
 
 Prints hands per second for deadwood() over random 10-card hands and over
-meld-dense hands (10 cards from 3 suits x 7 consecutive ranks), and
-verifications per second for verify_knock() over random legal knocks.
-Targets (issue 2): 300,000 random hands/s, 100,000 dense hands/s and
-10,000 verifications/s. Run: ``.venv/bin/python bench/melds.py [--count N]``.
+meld-dense hands (10 cards from 3 suits x 7 consecutive ranks), side by side
+with OpenSpiel's C++ solver (``pyspiel`` ``GinRummyUtils.min_deadwood``) on
+the same hands, and verifications per second for verify_knock() over random
+legal knocks. Targets (issue 12): deadwood() faster than OpenSpiel on both
+kinds of hands, 30,000 verifications/s.
+
+OpenSpiel runs in the bench's own venv, ``bench/.venv-openspiel`` (created
+with ``pip install open_spiel`` when missing; ``--openspiel-python`` names
+another interpreter that has it, ``--no-openspiel`` skips it), in a child
+process (``bench/openspiel_deadwood.py``) that is given the hands once. Each
+round times our solver and then OpenSpiel's on one set of hands, alternately,
+and the best of ``--rounds`` rounds is reported for each side, so the load of
+a shared machine falls on both alike; times are CPU time (``process_time``),
+so waiting for a busy CPU counts on neither side. Both must find the same deadwood for
+every hand. Run: ``.venv/bin/python bench/melds.py [--count N]``.
 """
 
 from __future__ import annotations
 
 import argparse
+import json
 import random
+import subprocess
+import sys
 import time
+from pathlib import Path
 
 from scorekeeper import deadwood, verify_knock
 from scorekeeper.cards import DECK
+
+HERE = Path(__file__).resolve().parent
+OPENSPIEL_VENV = HERE / ".venv-openspiel"
 
 
 def dense_hand(rng: random.Random, size: int = 10) -> tuple:
@@ -41,29 +59,106 @@ def legal_knocks(rng: random.Random, count: int) -> list[tuple[tuple, tuple]]:
     return knocks
 
 
-def rate(label: str, unit: str, count: int, run) -> None:
-    start = time.perf_counter()
+def timed(run) -> float:
+    """CPU seconds of ``run()`` (process time: waiting for a busy CPU is not counted)."""
+    start = time.process_time()
     run()
-    elapsed = time.perf_counter() - start
-    print(f"{label:<34} {count / elapsed:>12,.0f} {unit}/s  ({count:,} in {elapsed:.2f} s)")
+    return time.process_time() - start
+
+
+def rate(label: str, unit: str, count: int, seconds: float) -> str:
+    return f"{label:<36} {count / seconds:>12,.0f} {unit}/s  ({count:,} in {seconds:.2f} s)"
+
+
+def openspiel_python(given: str | None) -> str:
+    """The interpreter that runs OpenSpiel: ``given``, else the bench's venv (made if missing)."""
+    if given:
+        return given
+    python = OPENSPIEL_VENV / "bin" / "python"
+    if not python.exists():
+        print(f"creating {OPENSPIEL_VENV} with open_spiel (once)", file=sys.stderr)
+        subprocess.run([sys.executable, "-m", "venv", str(OPENSPIEL_VENV)], check=True)
+        subprocess.run([str(python), "-m", "pip", "install", "-q", "--disable-pip-version-check",
+                        "open_spiel"], check=True)
+    return str(python)
+
+
+class OpenSpiel:
+    """The child process that solves and times hands with OpenSpiel."""
+
+    def __init__(self, python: str, sets: dict[str, list[tuple]]):
+        self.process = subprocess.Popen([python, str(HERE / "openspiel_deadwood.py")],
+                                        stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
+        self._send({name: [[c.code for c in hand] for hand in hands]
+                    for name, hands in sets.items()})
+        self.answers: dict[str, list[int]] = self._receive()
+
+    def _send(self, message) -> None:
+        assert self.process.stdin is not None
+        self.process.stdin.write(json.dumps(message) + "\n")
+        self.process.stdin.flush()
+
+    def _receive(self):
+        assert self.process.stdout is not None
+        line = self.process.stdout.readline()
+        if not line:
+            raise SystemExit("the OpenSpiel process ended early (see its error above)")
+        return json.loads(line)
+
+    def seconds(self, name: str) -> float:
+        self._send(name)
+        return self._receive()["seconds"]
+
+    def close(self) -> None:
+        assert self.process.stdin is not None
+        self.process.stdin.close()
+        self.process.wait()
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--count", type=int, default=100_000)
     parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--rounds", type=int, default=5,
+                        help="alternating timing rounds; the best of each side is shown")
+    parser.add_argument("--openspiel-python", default=None,
+                        help="a Python with open_spiel (default: bench/.venv-openspiel)")
+    parser.add_argument("--no-openspiel", action="store_true", help="skip the comparison")
     args = parser.parse_args()
     rng = random.Random(args.seed)
-    random_hands = [tuple(rng.sample(DECK, 10)) for _ in range(args.count)]
-    dense_hands = [dense_hand(rng) for _ in range(args.count)]
+    sets = {
+        "random 10-card hands": [tuple(rng.sample(DECK, 10)) for _ in range(args.count)],
+        "meld-dense hands": [dense_hand(rng) for _ in range(args.count)],
+    }
     knocks = legal_knocks(rng, max(args.count // 10, 1000))
 
-    rate("deadwood(), random 10-card hands", "hands", len(random_hands),
-         lambda: [deadwood(h) for h in random_hands])
-    rate("deadwood(), meld-dense hands", "hands", len(dense_hands),
-         lambda: [deadwood(h) for h in dense_hands])
-    rate("verify_knock(), random legal knocks", "verifications", len(knocks),
-         lambda: [verify_knock(k, d) for k, d in knocks])
+    spiel = None
+    if not args.no_openspiel:
+        spiel = OpenSpiel(openspiel_python(args.openspiel_python), sets)
+        for name, hands in sets.items():
+            ours = [deadwood(h) for h in hands]
+            if ours != spiel.answers[name]:
+                wrong = next(i for i, (a, b) in enumerate(zip(ours, spiel.answers[name],
+                                                              strict=True)) if a != b)
+                raise SystemExit(f"{name}: deadwood() and OpenSpiel disagree on hand {wrong}:"
+                                 f" {' '.join(c.code for c in hands[wrong])}")
+    try:
+        for name, hands in sets.items():
+            mine = theirs = float("inf")
+            for _ in range(args.rounds):
+                mine = min(mine, timed(lambda hands=hands: [deadwood(h) for h in hands]))
+                if spiel is not None:
+                    theirs = min(theirs, spiel.seconds(name))
+            print(rate(f"deadwood(), {name}", "hands", len(hands), mine))
+            if spiel is not None:
+                print(rate("  OpenSpiel min_deadwood (C++)", "hands", len(hands), theirs))
+                print(f"  ratio deadwood() / OpenSpiel: {theirs / mine:.2f}x")
+    finally:
+        if spiel is not None:
+            spiel.close()
+    seconds = min(timed(lambda: [verify_knock(k, d) for k, d in knocks])
+                  for _ in range(args.rounds))
+    print(rate("verify_knock(), random legal knocks", "verifications", len(knocks), seconds))
 
 
 if __name__ == "__main__":

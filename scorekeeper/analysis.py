@@ -28,9 +28,9 @@ discards off the best, melds passed up, knocks and gins missed, points the
 showdown choices cost. A void deal has no showdown.
 
 >>> import scorekeeper as sk
->>> report = analyse(sk.simulate(7))
+>>> report = analyse(sk.simulate(7, players=("random", "greedy")))
 >>> [s["player"] for s in report["summary"]]
-['player 0', 'player 1']
+['random 1', 'greedy 2']
 """
 
 from __future__ import annotations

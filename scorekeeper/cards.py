@@ -133,8 +133,8 @@ def parse_cards(
     >>> [str(c) for c in parse_cards("A♠ 10h, 3C")]
     ['As', 'Th', '3c']
     """
-    if (type(cards) is tuple and all(type(c) is Card for c in cards)
-            and cards_mask(cards).bit_count() == len(cards)
+    if (type(cards) is tuple and (mask := card_list_mask(cards)) is not None
+            and mask.bit_count() == len(cards)
             and (count is None or len(cards) == count
                  or (not isinstance(count, int) and len(cards) in count))):
         return cards
@@ -178,6 +178,19 @@ def parse_cards(
                 params={"expected": list(allowed), "count": len(result)}, field=field
             )
     return tuple(result)
+
+
+def card_list_mask(cards: tuple | list) -> int | None:
+    """The bitmask of a tuple or list of Card objects, or None if any item is not a Card.
+
+    One loop for the hot paths (the solver is handed tuples of cards).
+    """
+    mask = 0
+    for card in cards:
+        if card.__class__ is not Card:
+            return None
+        mask |= card.bit
+    return mask
 
 
 def cards_mask(cards: Iterable[Card]) -> int:

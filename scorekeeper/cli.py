@@ -16,13 +16,13 @@ import click
 
 from .analysis import analyse
 from .bots import make_players, simulate_deal, simulate_match
+from .bulk import all_cores, replay_in_processes, replay_on_cluster
 from .cards import parse_card
 from .errors import RecordError, ScorekeeperError
 from .imports import SOURCES, import_text
 from .knock import KnockResult, verify_knock
 from .melds import meld_report
 from .records import ReplayedDeal, ReplayedMatch, read_records
-from .records import replay as replay_record
 from .results import Outcome
 from .rules import Rules
 from .sheet import AnyHandRecord, HollywoodSheet
@@ -120,7 +120,12 @@ PROGRESS_AFTER = 200
 @click.argument("file", type=click.File("r", encoding="utf-8"))
 @click.option("--json", "as_json", is_flag=True,
               help="Print one JSON result per record (JSON Lines), errors as {\"error\": ...}.")
-def replay_command(file, as_json: bool) -> None:
+@click.option("--jobs", "-j", type=click.IntRange(min=1), default=None,
+              help="Processes to replay with (default: all cores).")
+@click.option("--scheduler", metavar="ADDRESS", default=None,
+              help="Replay on the Dask cluster at this scheduler address (tcp://host:8786)"
+                   " instead of local processes; needs the dask extra.")
+def replay_command(file, as_json: bool, jobs: int | None, scheduler: str | None) -> None:
     """Replay deal or match records from FILE (- for standard input).
 
     FILE holds one JSON record, a JSON list of records, or JSON Lines. Every
@@ -128,27 +133,37 @@ def replay_command(file, as_json: bool) -> None:
     record prints where it is and the step's message ("line 4: step 3:
     cannot discard Js: it was just taken from the discard pile") on
     standard error; the other records are still replayed and the exit
-    status is 1.
+    status is 1. Records are replayed by --jobs processes, or on a Dask
+    cluster with --scheduler; the output is the same, in input order.
     """
+    if jobs is not None and scheduler is not None:
+        raise click.UsageError("--jobs and --scheduler cannot be combined: the cluster's"
+                               " workers do the replaying")
     items = read_records(file.read())
+    if scheduler is not None:
+        try:
+            outcomes = replay_on_cluster(items, scheduler)
+        except ImportError as error:
+            raise click.UsageError(str(error)) from error
+        except OSError as error:
+            raise click.UsageError(f"cannot reach the Dask scheduler at {scheduler}: {error}"
+                                   ) from error
+    else:
+        outcomes = replay_in_processes(items, jobs or all_cores())
     single = len(items) == 1
     bad = 0
     counts: dict[str, int] = {}
-    progress = (click.progressbar(items, label="replaying", file=sys.stderr)
-                if len(items) >= PROGRESS_AFTER else nullcontext(items))
+    progress = (click.progressbar(length=len(items), label="replaying", file=sys.stderr)
+                if len(items) >= PROGRESS_AFTER else nullcontext(None))
     with progress as bar:
-        for label, record in bar:
-            try:
-                if isinstance(record, RecordError):
-                    raise record
-                result = replay_record(record)
-            except RecordError as error:
+        for label, result, error in outcomes:
+            if bar is not None:
+                bar.update(1)
+            if error is not None:
                 bad += 1
                 if as_json:
-                    click.echo(json.dumps({"record": label, "error": str(error),
-                                           "step": error.step, "deal": error.deal,
-                                           "field": error.field}, ensure_ascii=False))
-                click.echo(f"{label}: {error}", err=True)
+                    click.echo(json.dumps({"record": label, **error}, ensure_ascii=False))
+                click.echo(f"{label}: {error['error']}", err=True)
                 continue
             if as_json:
                 click.echo(json.dumps(result.to_dict(), ensure_ascii=False))

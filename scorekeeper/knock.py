@@ -73,6 +73,16 @@ def _chains(meld: int) -> tuple[tuple[int, ...], ...]:
     )
 
 
+@lru_cache(maxsize=4096)
+def _reach(meld: int) -> int:
+    """The cards that could be laid off first on a meld (the head of each chain)."""
+    reach = 0
+    for chain in _chains(meld):
+        if chain:
+            reach |= chain[0]
+    return reach
+
+
 def layoff_options(melds: Iterable[int], available: int) -> list[tuple[int, list[int]]]:
     """For each chain with a card in ``available``: (meld, cumulative masks that may be laid)."""
     options = []
@@ -138,46 +148,48 @@ def _net(knocker_deadwood: int, defender_deadwood: int, rules: Rules) -> int:
     return -(knocker_deadwood - defender_deadwood + rules.undercut_bonus)
 
 
-class _Packings:
+@lru_cache(maxsize=4096)
+def _neighbours(meld: int) -> int:
+    """The cards of its suit next to a run (0 for a set): a run there would touch it."""
+    low = (meld & -meld).bit_length() - 1
+    if meld & ~_RANK_COLUMN[low % 13] == 0:
+        return 0
+    region = SUIT_MASK << (low - low % 13)
+    return ((meld << 1) | (meld >> 1)) & region & ~meld
+
+
+def _packings(hand: int, limit: int, melds: list[int]) -> list[tuple[int, tuple[int, ...]]]:
     """Every legal knocker arrangement (disjoint melds, deadwood within the limit).
 
+    Returns ``(deadwood, melds)`` pairs in depth-first order over ``melds``.
     Runs of one suit that touch are not packed side by side: the merged run
     is the same arrangement. Branches whose unused cards cannot get within
     the limit (even if every later meld could be added) are cut.
     """
+    total = mask_points(hand)
+    count = len(melds)
+    neighbours = [_neighbours(m) for m in melds]
+    points = [mask_points(m) for m in melds]
+    later = [0] * (count + 1)
+    for i in range(count - 1, -1, -1):
+        later[i] = later[i + 1] | melds[i]
+    found: list[tuple[int, tuple[int, ...]]] = []
 
-    def __init__(self, hand: int, limit: int, melds: list[int]):
-        self.hand = hand
-        self.limit = limit
-        self.total = mask_points(hand)
-        self.melds = melds
-        self.neighbours = [self._neighbours(m) for m in self.melds]
-        self.later = [0] * (len(self.melds) + 1)
-        for i in range(len(self.melds) - 1, -1, -1):
-            self.later[i] = self.later[i + 1] | self.melds[i]
-        self.found: list[tuple[int, tuple[int, ...]]] = []
-        self._walk(0, 0, 0, ())
-
-    @staticmethod
-    def _neighbours(meld: int) -> int:
-        low = (meld & -meld).bit_length() - 1
-        if meld & ~_RANK_COLUMN[low % 13] == 0:
-            return 0
-        region = SUIT_MASK << (low - low % 13)
-        return ((meld << 1) | (meld >> 1)) & region & ~meld
-
-    def _walk(self, start: int, used: int, runs: int, chosen: tuple[int, ...]) -> None:
-        dead = self.total - mask_points(used)
-        if dead <= self.limit:
-            self.found.append((dead, chosen))
-        for i in range(start, len(self.melds)):
-            meld = self.melds[i]
-            if meld & used or self.neighbours[i] & runs:
+    def walk(start: int, used: int, dead: int, runs: int, chosen: tuple[int, ...]) -> None:
+        if dead <= limit:
+            found.append((dead, chosen))
+        for i in range(start, count):
+            meld = melds[i]
+            if meld & used or neighbours[i] & runs:
                 continue
             now = used | meld
-            if self.total - mask_points(now | self.later[i + 1] & ~now) > self.limit:
+            if total - mask_points(now | later[i + 1] & ~now) > limit:
                 continue
-            self._walk(i + 1, now, runs | meld if self.neighbours[i] else runs, (*chosen, meld))
+            walk(i + 1, now, dead - points[i], runs | meld if neighbours[i] else runs,
+                 (*chosen, meld))
+
+    walk(0, 0, total, 0, ())
+    return found
 
 
 def _parse_melds(spec: Iterable, hand: int, *, field: str, owner: str) -> list[int]:
@@ -504,17 +516,23 @@ def _choose_knocker_melds(hand: int, other: int, limit: int, rules: Rules,
         melds, dead = mask_arrangements(hand)[0]
         return melds, mask_points(dead)
     all_melds = mask_all_melds(hand)
-    per_meld = {meld: layoff_options((meld,), other) for meld in all_melds}
-    if not any(per_meld.values()):
+    per_meld = {meld: layoff_options((meld,), other)
+                for meld in all_melds if _reach(meld) & other}
+    if not per_meld:
         # nothing can be laid off whatever the knocker lays: the least deadwood is best
         melds, dead = mask_arrangements(hand)[0]
         return melds, mask_points(dead)
+    packings = _packings(hand, limit, all_melds)
+    if len(packings) == 1:
+        # the only legal arrangement: no reply to weigh
+        dead, melds = packings[0]
+        return sorted(melds, key=meld_sort_key), dead
     base = mask_deadwood(other)
     replies: dict[tuple, int] = {}
     best_key = None
     best: tuple[list[int], int] | None = None
-    for dead, packing in _Packings(hand, limit, all_melds).found:
-        options = [option for meld in packing for option in per_meld[meld]]
+    for dead, packing in packings:
+        options = [option for meld in packing if meld in per_meld for option in per_meld[meld]]
         if options:
             signature = tuple(tuple(prefixes) for _, prefixes in options)
             reply = replies.get(signature)

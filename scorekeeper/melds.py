@@ -21,10 +21,10 @@ where a run is cut are the same arrangement and are listed once.
 from __future__ import annotations
 
 from collections.abc import Iterable, Iterator
-from functools import lru_cache
+from functools import cache, lru_cache
 from itertools import combinations
 
-from .cards import DECK, SUIT_MASK, Card, cards_mask, parse_cards
+from .cards import DECK, SUIT_MASK, Card, card_list_mask, cards_mask, parse_cards
 from .errors import CardError
 
 _VALUES = tuple(min(rank + 1, 10) for rank in range(13))
@@ -95,11 +95,19 @@ _SET_OPTIONS = _set_options()
 
 
 def hand_mask(cards: int | str | Iterable[str | Card]) -> int:
-    """The 52-bit mask of ``cards`` (a mask is returned as it is)."""
-    if type(cards) is int:
-        return cards
-    if isinstance(cards, tuple | list) and all(type(c) is Card for c in cards):
-        return cards_mask(cards)
+    """The 52-bit mask of ``cards`` (a mask is returned as it is).
+
+    A tuple or list of :class:`Card` objects (the solver's hot path) is
+    or-ed together in one loop (duplicates count once); anything else goes
+    through :func:`parse_cards`.
+    """
+    kind = type(cards)
+    if kind is int:
+        return cards  # type: ignore[return-value]
+    if kind is tuple or kind is list:
+        mask = card_list_mask(cards)  # type: ignore[arg-type]
+        if mask is not None:
+            return mask
     return cards_mask(parse_cards(cards))
 
 
@@ -129,23 +137,51 @@ def _set_choices(mask: int, ranks: int) -> list[int]:
 
 
 def mask_deadwood(mask: int) -> int:
-    """Minimal deadwood of the cards in a 52-bit mask."""
+    """Minimal deadwood of the cards in a 52-bit mask.
+
+    Most hands hold no rank three times and cost four look-ups; the others
+    go to :func:`_set_deadwood`.
+    """
     a = mask & SUIT_MASK
     b = mask >> 13 & SUIT_MASK
     c = mask >> 26 & SUIT_MASK
     d = mask >> 39
     ranks = (a & b & (c | d)) | (c & d & (a | b))
-    table = _RUN_DEADWOOD
     if not ranks:
+        table = _RUN_DEADWOOD
         return table[a] + table[b] + table[c] + table[d]
-    best = 1000
-    for taken in _set_choices(mask, ranks):
-        rest = mask & ~taken
-        value = (table[rest & SUIT_MASK] + table[rest >> 13 & SUIT_MASK]
-                 + table[rest >> 26 & SUIT_MASK] + table[rest >> 39])
-        if value < best:
-            best = value
-    return best
+    return _set_deadwood(a, b, c, d, ranks)
+
+
+def _set_deadwood(a: int, b: int, c: int, d: int, ranks: int) -> int:
+    """Minimal deadwood of four suit patterns whose ``ranks`` (13-bit) may form sets.
+
+    The lowest such rank is left to the runs, or set with all its cards, or
+    (held four times) set with three, leaving one suit's card to the runs;
+    each choice recurses on the other ranks. With one rank left the choices
+    are priced directly from per-suit look-ups with and without that rank.
+    """
+    rank = ranks & -ranks
+    others = ranks ^ rank
+    keep = ~rank
+    a2, b2, c2, d2 = a & keep, b & keep, c & keep, d & keep
+    four = a & b & c & d & rank
+    if others:
+        best = _set_deadwood(a, b, c, d, others)
+        for option in ((a2, b2, c2, d2), (a, b2, c2, d2), (a2, b, c2, d2),
+                       (a2, b2, c, d2), (a2, b2, c2, d))[:5 if four else 1]:
+            value = _set_deadwood(*option, others)
+            if value < best:
+                best = value
+        return best
+    table = _RUN_DEADWOOD
+    wa, wb, wc, wd = table[a], table[b], table[c], table[d]
+    xa, xb, xc, xd = table[a2], table[b2], table[c2], table[d2]
+    melded = xa + xb + xc + xd
+    if four:
+        melded += min(0, wa - xa, wb - xb, wc - xc, wd - xd)
+    unmelded = wa + wb + wc + wd
+    return melded if melded < unmelded else unmelded
 
 
 def mask_discards(mask: int, barred: int = 0) -> Iterator[tuple[int, int]]:
@@ -190,22 +226,29 @@ def _split(mask: int, taken: int) -> tuple[list[int], int]:
 
 
 def mask_codes(mask: int) -> list[str]:
-    """Codes of the cards in a mask, in index order."""
+    """Codes of the cards in a mask, in index order (suit by suit, up to the last held)."""
     result: list[str] = []
-    for suit in range(4):
-        pattern = mask >> (13 * suit) & SUIT_MASK
+    key = 0
+    while mask:
+        pattern = mask & SUIT_MASK
         if pattern:
-            key = suit << 13 | pattern
-            found = _SUIT_CODES[key]
-            if found is None:
-                found = _SUIT_CODES[key] = [DECK[suit * 13 + r].code for r in range(13)
-                                            if pattern >> r & 1]
-            result += found
+            result += _SUIT_CODES[key | pattern] or _suit_codes(key | pattern)
+        mask >>= 13
+        key += 1 << 13
     return result
 
 
+def _suit_codes(key: int) -> list[str]:
+    """Fill ``_SUIT_CODES[key]`` (key: suit << 13 | 13-bit pattern) and return it."""
+    suit, pattern = key >> 13, key & SUIT_MASK
+    found = _SUIT_CODES[key] = [DECK[suit * 13 + r].code for r in range(13) if pattern >> r & 1]
+    return found
+
+
+@cache
 def meld_sort_key(meld: int) -> tuple[int, int]:
-    """Display order of melds: sets before runs, then by their lowest card."""
+    """Display order of melds: sets before runs, then by their lowest card (cached: a
+    hand has few hundred possible melds)."""
     is_set = _is_set_mask(meld)
     low = (meld & -meld).bit_length() - 1
     return (0 if is_set else 1, low % 13 if is_set else low)
@@ -238,9 +281,12 @@ def mask_arrangements(mask: int) -> list[tuple[list[int], int]]:
     b = mask >> 13 & SUIT_MASK
     c = mask >> 26 & SUIT_MASK
     d = mask >> 39
+    ranks = _set_ranks(a, b, c, d)
+    if not ranks:
+        return [_split(mask, 0)]
     table = _RUN_DEADWOOD
     scored = []
-    for taken in _set_choices(mask, _set_ranks(a, b, c, d)):
+    for taken in _set_choices(mask, ranks):
         rest = mask & ~taken
         value = (table[rest & SUIT_MASK] + table[rest >> 13 & SUIT_MASK]
                  + table[rest >> 26 & SUIT_MASK] + table[rest >> 39])
@@ -295,11 +341,11 @@ def discard_options(cards: int | str | Iterable[str | Card]) -> list[dict]:
 
 def mask_all_melds(mask: int) -> list[int]:
     """Every meld the cards can form: each run of 3+ within held cards, each set of 3 or 4."""
-    melds = []
-    for shift in (0, 13, 26, 39):
-        pattern = mask >> shift & SUIT_MASK
+    melds: list[int] = []
+    for suit in range(4):
+        pattern = mask >> (13 * suit) & SUIT_MASK
         if pattern & pattern >> 1 & pattern >> 2:
-            melds += [run << shift for run in _sub_runs_of(pattern)]
+            melds += _suit_runs(suit, pattern)
     a = mask & SUIT_MASK
     b = mask >> 13 & SUIT_MASK
     c = mask >> 26 & SUIT_MASK
@@ -308,17 +354,26 @@ def mask_all_melds(mask: int) -> list[int]:
     while ranks:
         low = ranks & -ranks
         ranks ^= low
-        rank = low.bit_length() - 1
-        held = [1 << (s * 13 + rank) for s in range(4) if mask >> (s * 13 + rank) & 1]
-        melds.extend(sum(trio) for trio in combinations(held, 3))
-        if len(held) == 4:
-            melds.append(sum(held))
+        melds += _SET_MELDS[low.bit_length() - 1][
+            (a & low and 1) | (b & low and 2) | (c & low and 4) | (d & low and 8)]
     return melds
 
 
 @lru_cache(maxsize=8192)
-def _sub_runs_of(pattern: int) -> tuple[int, ...]:
-    return _sub_runs(pattern)
+def _suit_runs(suit: int, pattern: int) -> tuple[int, ...]:
+    """Every run inside one suit's 13-bit pattern, as 52-bit masks."""
+    return tuple(run << (13 * suit) for run in _sub_runs(pattern))
+
+
+_SET_MELDS: tuple[tuple[tuple[int, ...], ...], ...] = tuple(
+    tuple(
+        (*(sum(trio) for trio in combinations(held, 3)), *((sum(held),) if len(held) == 4 else ()))
+        for held in ([1 << (s * 13 + rank) for s in range(4) if pattern >> s & 1]
+                     for pattern in range(16))
+    )
+    for rank in range(13)
+)
+"""[rank][4-bit suit pattern]: the sets of that rank the held suits form (trios, then the four)."""
 
 
 def all_melds(cards: int | str | Iterable[str | Card]) -> list[list[str]]:
