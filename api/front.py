@@ -138,6 +138,7 @@ class Front:
     async def handle(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
         """Serve one client connection: request after request until it closes or fails."""
         task = asyncio.current_task()
+        assert task is not None  # asyncio runs each connection's handler as a task
         self.tasks.add(task)
         try:
             if len(self.tasks) > MAX_CONNECTIONS:
@@ -195,6 +196,8 @@ class Front:
             raise Refusal(400, f"malformed request: {error}") from None
         if isinstance(event, h11.ConnectionClosed):
             return None
+        if not isinstance(event, h11.Request):  # h11 gives a request first, or refuses
+            raise Refusal(400, "malformed request: no request line")
         return _checked(event)
 
     async def _body(self, conn: h11.Connection, reader: asyncio.StreamReader,
@@ -269,6 +272,8 @@ class Front:
                           ) from None
         except (OSError, h11.RemoteProtocolError):
             raise Refusal(502, "the server could not answer; try again") from None
+        if response is None:  # an end of message before any answer
+            raise Refusal(502, "the server could not answer; try again")
         return _for_client(request, response, len(content)), bytes(content)
 
 

@@ -156,14 +156,14 @@ def replay_command(file, as_json: bool, jobs: int | None, scheduler: str | None)
     progress = (click.progressbar(length=len(items), label="replaying", file=sys.stderr)
                 if len(items) >= PROGRESS_AFTER else nullcontext(None))
     with progress as bar:
-        for label, result, error in outcomes:
+        for label, result, refusal in outcomes:
             if bar is not None:
                 bar.update(1)
-            if error is not None:
+            if refusal is not None:
                 bad += 1
                 if as_json:
-                    click.echo(json.dumps({"record": label, **error}, ensure_ascii=False))
-                click.echo(f"{label}: {error['error']}", err=True)
+                    click.echo(json.dumps({"record": label, **refusal}, ensure_ascii=False))
+                click.echo(f"{label}: {refusal['error']}", err=True)
                 continue
             if as_json:
                 click.echo(json.dumps(result.to_dict(), ensure_ascii=False))

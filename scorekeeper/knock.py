@@ -525,8 +525,8 @@ def _choose_knocker_melds(hand: int, other: int, limit: int, rules: Rules,
     packings = _packings(hand, limit, all_melds)
     if len(packings) == 1:
         # the only legal arrangement: no reply to weigh
-        dead, melds = packings[0]
-        return sorted(melds, key=meld_sort_key), dead
+        dead, only = packings[0]
+        return sorted(only, key=meld_sort_key), dead
     base = mask_deadwood(other)
     replies: dict[tuple, int] = {}
     best_key = None

@@ -458,10 +458,10 @@ def _save_hand(game_id: str, n: int | None):
             return _hand_page(game_id, sheet, n, mode, values, {},
                               preview=pad_views.quick_preview(result, sheet["players"]))
         if mode == "cards":
-            result = pad_forms.check_cards(sheet["rules"], hand)
+            checked = pad_forms.check_cards(sheet["rules"], hand)
             if request.form.get("action") == "check":
                 k = int(values["knocker"])
-                view = pad_views.showdown_view(result, [sheet["players"][k],
+                view = pad_views.showdown_view(checked, [sheet["players"][k],
                                                         sheet["players"][1 - k]])
                 return _hand_page(game_id, sheet, n, mode, values, {}, preview=view,
                                   change=change)

@@ -19,8 +19,9 @@ bp = Blueprint("shell", __name__)
 
 
 def _static(filename: str, mimetype: str):
-    response = send_from_directory(current_app.static_folder, filename, mimetype=mimetype,
-                                   max_age=0)
+    folder = current_app.static_folder
+    assert folder is not None  # the app is created with its static folder (api/static)
+    response = send_from_directory(folder, filename, mimetype=mimetype, max_age=0)
     response.headers["Cache-Control"] = "no-cache"
     return response
 

@@ -193,7 +193,8 @@ def quick_preview(result: HandEvaluation, names: Sequence[str]) -> dict[str, Any
     entry = result.entry.to_dict()
     return {"badge": badge(entry), "label": OUTCOME_LABELS[badge(entry)],
             "text": describe_hand(entry, names),
-            "breakdown": _breakdown_line(result.detail) if result.detail else None}
+            "breakdown": (_breakdown_line(result.detail)
+                          if isinstance(result.detail, DeadwoodResult) else None)}
 
 
 def _breakdown_line(detail: DeadwoodResult | KnockResult) -> str:

@@ -11,7 +11,7 @@ import os
 
 from .base import Store
 from .postgres import PostgresStore, is_postgres
-from .sqlite import Storage
+from .sqlite import BUSY_TIMEOUT, Storage
 
 
 def open_store(address: str | os.PathLike[str], *, busy_timeout: float | None = None,
@@ -23,11 +23,13 @@ def open_store(address: str | os.PathLike[str], *, busy_timeout: float | None = 
     both; ``waiting_writers`` (threads of a process that may wait) to SQLite;
     ``None`` keeps each backend's default.
     """
-    timeout = {} if busy_timeout is None else {"busy_timeout": float(busy_timeout)}
     if is_postgres(address):
-        return PostgresStore(os.fspath(address), **timeout)
-    waiting = {} if waiting_writers is None else {"waiting_writers": int(waiting_writers)}
-    return Storage(address, **timeout, **waiting)
+        if busy_timeout is None:
+            return PostgresStore(os.fspath(address))
+        return PostgresStore(os.fspath(address), busy_timeout=float(busy_timeout))
+    return Storage(address,
+                   busy_timeout=BUSY_TIMEOUT if busy_timeout is None else float(busy_timeout),
+                   waiting_writers=1 if waiting_writers is None else int(waiting_writers))
 
 
 __all__ = ["Store", "open_store"]
