@@ -52,7 +52,7 @@ def test_jobs_give_the_one_process_output_in_input_order(archive):
     one = run("--json", "--jobs", "1", str(path))
     assert one.exit_code == 1
     assert f"line 8: {BAD_MESSAGE}" in one.stderr and "line 61: not valid JSON" in one.stderr
-    good = [replay(r) for i, r in enumerate(records) if i != 7]
+    good = [replay(r).to_dict() for i, r in enumerate(records) if i != 7]
     assert [json.loads(line) for line in one.stdout.splitlines()
             if "error" not in json.loads(line)] == good
     pooled = run("--json", "--jobs", "2", str(path))
