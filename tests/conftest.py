@@ -21,7 +21,6 @@ import tempfile
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
-from unittest import mock
 
 import psycopg
 import pytest
@@ -34,6 +33,11 @@ from api.server import spawn, stop
 from scorekeeper.store import Store, open_store
 from scorekeeper.store.postgres import is_postgres
 from scorekeeper.store.sqlite import Storage
+
+# No rate limits for the servers the tests start: every client is on loopback, and tests
+# create games and send wrong tokens by the hundred (schemathesis, 1,000 games from one
+# phone); test_attacks.py proves the default limits on a server of its own.
+os.environ.update(NO_LIMITS_ENV)
 
 LIVE_WORKERS = 4
 """gunicorn workers of the shared live server (2 threads each)."""
@@ -218,10 +222,7 @@ class Live:
 
 @contextmanager
 def _serving(db: str | Path) -> Iterator[Live]:
-    # no rate limits: its tests create games and send wrong tokens by the hundred
-    # (schemathesis); test_attacks.py proves the default limits on a server of its own
-    with mock.patch.dict(os.environ, NO_LIMITS_ENV):
-        process, url = spawn(db, workers=LIVE_WORKERS)
+    process, url = spawn(db, workers=LIVE_WORKERS)
     try:
         yield Live(url, db)
     finally:

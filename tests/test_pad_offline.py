@@ -194,7 +194,7 @@ def test_hands_typed_offline_wait_and_sync_once_in_order(page, served):
         const body = new URLSearchParams(new FormData(form));
         body.set('knocker', '1'); body.set('kind', 'knock'); body.set('knocker_deadwood', '2');
         body.set('defender_deadwood', '9'); body.set('action', 'save');
-        body.set('idempotency_key', key);
+        body.set('form_key', key); body.delete('version');  // as the queue sends it
         const response = await fetch(form.getAttribute('action'), {method: 'POST', body});
         return [response.status, response.redirected];
     }""", keys[2])
@@ -204,11 +204,11 @@ def test_hands_typed_offline_wait_and_sync_once_in_order(page, served):
         const form = document.querySelector('form[data-queue-game]');
         const body = new URLSearchParams(new FormData(form));
         body.set('knocker', '0'); body.set('kind', 'gin'); body.set('defender_deadwood', '9');
-        body.set('action', 'save'); body.set('idempotency_key', key);
+        body.set('action', 'save'); body.set('form_key', key); body.delete('version');
         const response = await fetch(form.getAttribute('action'), {method: 'POST', body});
         return [response.status, await response.text()];
     }""", "k" * 201)
-    assert too_long[0] == 400 and "longer than 200 characters" in too_long[1]
+    assert too_long[0] == 400 and "This form&#39;s key is damaged" in too_long[1]
     assert stored_hands(db, game_id) == log
 
     # The sheet shows them, totals as the three hands make them.

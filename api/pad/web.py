@@ -31,7 +31,7 @@ import re
 import secrets
 from urllib.parse import urlsplit
 
-from flask import current_app, g, request
+from flask import abort, current_app, g, request
 from itsdangerous import BadSignature, URLSafeSerializer
 from markupsafe import Markup, escape
 
@@ -198,11 +198,17 @@ def change_fields(version: int, key: str | None = None) -> Markup:
 
 def change_options() -> dict:
     """The store options of a posted sheet change: ``{"idempotency_key",
-    "expected_version"}``, each ``None`` when the form lacks it or it is malformed
-    (a form from before keys existed is then saved without these checks)."""
+    "expected_version"}``, each ``None`` when the form lacks it (a form from before
+    keys existed, or a hand the offline queue sends without its page's version) or
+    the version is malformed. A key that is not one this pad or its offline queue
+    makes (16 to 64 letters, digits, ``-`` or ``_``) is refused (400): a damaged form
+    must not be saved as if it had none, where a resend would store it twice."""
     key = request.form.get(KEY_FIELD, "")
     version = request.form.get(VERSION_FIELD, "")
-    return {"idempotency_key": key if _FORM_KEY.fullmatch(key) else None,
+    if key and not _FORM_KEY.fullmatch(key):
+        abort(400, "This form's key is damaged (it must be 16 to 64 letters, digits, - or _):"
+                   " reload the page and enter the hand again.")
+    return {"idempotency_key": key or None,
             "expected_version": int(version) if version.isdigit() and len(version) < 10
             else None}
 
