@@ -62,7 +62,8 @@ def test_schema_version_table_constraints_and_the_append_only_log(address, conne
     tables = {row[0] for row in query(
         address, "SELECT table_name FROM information_schema.tables"
                  " WHERE table_schema = current_schema()")}
-    assert tables == {"schema_version", "players", "games", "game_players", "hands"}
+    assert tables == {"schema_version", "players", "games", "game_players", "hands",
+                      "sheet_hands"}
     with pytest.raises(psycopg.errors.ForeignKeyViolation):
         query(address, "INSERT INTO hands (game_id, seq, kind, payload, result, created)"
                        " VALUES ('nope', 1, 'void', '{}', '{}', 'now')")

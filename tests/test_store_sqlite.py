@@ -207,7 +207,7 @@ def test_migration_2_keys_players_and_merges_the_names_that_fold_together(tmp_pa
 
     store = Storage(path, durable=False)
     conn = store.db.conn
-    assert store.schema_version() == SCHEMA_VERSION == 3
+    assert store.schema_version() == SCHEMA_VERSION == 4
     assert conn.execute("SELECT id, name, name_key FROM players ORDER BY id").fetchall() == [
         (1, "Ana", "ana"), (2, "E\u0301mile", "\u00e9mile"), (5, "STRASSE", "strasse")]
     seats = conn.execute("SELECT game_id, seat, player_id FROM game_players"
