@@ -110,17 +110,15 @@ def test_random_writes_answer_as_scoring_the_whole_log(store, seed):
                 answered.append((op, args, options, (record, sheet if full else after)))
 
 
-def test_a_game_stored_before_the_scored_state_is_scored_once_by_its_next_write(store):
+def test_a_game_stored_before_the_scored_state_is_scored_once_by_its_next_write(store, backend):
     """A game whose ``scored`` is missing (as migration 4 leaves an old game): the next write
     scores its log and stores every row; answers are as from scratch from then on."""
     sheet, _ = games.create_game(store, ["Ana", "Ben"], rules={"target": 250})
     game_id = sheet["id"]
     for knocker in (0, 1, 0, 1):
         games.add_hand(store, game_id, quick(knocker, 3, 20))
-    forget = ("UPDATE games SET scored = NULL WHERE id = ?", "DELETE FROM sheet_hands"
-              " WHERE game_id = ?")
-    for statement in forget:
-        store_sql(store, statement, game_id)
+    backend.sql("UPDATE games SET scored = NULL WHERE id = ?", (game_id,))
+    backend.sql("DELETE FROM sheet_hands WHERE game_id = ?", (game_id,))
     assert store.game(game_id)["scored"] is None and store.game(game_id)["version"] == 4
     record, sheet, _ = games.correct_hand(store, game_id, 2, quick(0, 0, 30))
     assert sheet == scratch(store, game_id) and record == sheet["hands"][1]
@@ -128,16 +126,6 @@ def test_a_game_stored_before_the_scored_state_is_scored_once_by_its_next_write(
     assert sheet == scratch(store, game_id)
     _, sheet, _ = games.add_hand(store, game_id, quick(1, 2, 9))
     assert sheet == scratch(store, game_id) and len(sheet["hands"]) == 4
-
-
-def store_sql(store, statement: str, *params) -> None:
-    """Run one statement on either backend (the test reaches under the Store protocol)."""
-    if hasattr(store, "db"):
-        with store.db.conn:
-            store.db.conn.execute(statement, params)
-        return
-    with store._transaction(write=True) as conn:  # PostgreSQL
-        conn.execute(statement.replace("?", "%s"), params)
 
 
 def test_import_is_linear_and_answers_as_from_scratch(store):

@@ -255,7 +255,7 @@ def sheet(game_id: str):
 def undo(game_id: str):
     _require_edit(game_id)
     try:
-        undone, _, _ = games.undo_last(get_storage(), game_id)
+        undone, _, _ = games.undo_last(get_storage(), game_id, full=False)
     except Conflict:
         return redirect(url_for("pad.sheet", game_id=game_id, done="nothing"), 303)
     return redirect(url_for("pad.sheet", game_id=game_id, done="undone",
@@ -426,9 +426,9 @@ def _save_hand(game_id: str, n: int | None):
                 return _hand_page(game_id, sheet, n, mode, values, {}, preview=view)
         store = get_storage()
         if n is None:
-            record, _, _ = games.add_hand(store, game_id, hand)
+            record, _, _ = games.add_hand(store, game_id, hand, full=False)
         else:
-            record, _, _ = games.correct_hand(store, game_id, n, hand)
+            record, _, _ = games.correct_hand(store, game_id, n, hand, full=False)
     except Conflict as error:  # before ScorekeeperError: a Conflict is one
         return _hand_page(game_id, sheet, n, mode, values,
                           {"form": pad_labels.worded(error)}, 409)
@@ -447,7 +447,7 @@ def _save_hand(game_id: str, n: int | None):
 def void_hand(game_id: str, n: int):
     _require_edit(game_id)
     try:
-        games.correct_hand(get_storage(), game_id, n, {"kind": "void"})
+        games.correct_hand(get_storage(), game_id, n, {"kind": "void"}, full=False)
     except NotFound:
         abort(404, f"There is no hand {n} on this sheet.")
     except ScorekeeperError as error:  # a Conflict or a bad hand: both 409 here
