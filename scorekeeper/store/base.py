@@ -49,6 +49,17 @@ def dumps_in_order(value: Any) -> str:
     return json.dumps(value, separators=(",", ":"), ensure_ascii=False)
 
 
+def sheet_rows(found: Sequence[tuple[int, str, str, str]]) -> list[dict]:
+    """Sheet rows from their table's ``(n, entry, record, summary)`` columns.
+
+    Each column is decoded as one JSON array (a long game's rows are read
+    by three calls of the JSON decoder, not three per row).
+    """
+    columns = [json.loads("[" + ",".join(row[i] for row in found) + "]") for i in (1, 2, 3)]
+    return [{"n": row[0], "entry": entry, "record": record, "summary": summary}
+            for row, entry, record, summary in zip(found, *columns, strict=True)]
+
+
 class StorageError(Exception):
     """Base class of the storage layer's refusals (the game's own conflicts, such as
     a hand after the end or a stale version, are the domain's

@@ -285,6 +285,10 @@ def _as_hand(row: Mapping) -> dict:
             "entry": row["entry"], "detail": record["detail"], "corrected": record["corrected"]}
 
 
+SAME_IN_EVERY_ROW = ("players", "rules", "stake")
+"""The keys of a summary that are the same all game long (the game's settings)."""
+
+
 class _Scored:
     """A game's scored state as a write finds it: its summary and, on demand, its rows.
 
@@ -314,13 +318,21 @@ class _Scored:
 
     def before(self, n: int, rows: Sequence[dict]) -> dict:
         """The summary before hand ``n``, ``rows`` being the rows from hand ``n - 1`` on."""
-        return rows[0]["summary"] if n > 1 else self.empty
+        if n == 1:
+            return self.empty
+        kept = rows[0]["summary"]
+        return {key: kept.get(key, value) for key, value in self.empty.items()}
 
     def change(self, scored: dict, start: int, rows: list[dict]) -> dict:
-        """The store's change: summary ``scored``, rows from ``start`` on replaced by ``rows``."""
+        """The store's change: summary ``scored``, rows from ``start`` on replaced by ``rows``.
+
+        Rows are kept by :func:`_kept` (:meth:`before` puts back what it
+        leaves out): a long game's rows stay small and quick to read.
+        """
         if self.rebuilt is not None:
-            return {"scored": scored, "start": 1, "rows": [*self.rebuilt[:start - 1], *rows]}
-        return {"scored": scored, "start": start, "rows": rows}
+            start, rows = 1, [*self.rebuilt[:start - 1], *rows]
+        return {"scored": scored, "start": start, "rows": _kept(rows)}
+
 
     def sheet(self, scored: dict, rows: list[dict] | None) -> dict:
         """The sheet as a write answers it (dated by :func:`_dated`).
@@ -332,6 +344,12 @@ class _Scored:
         body = {key: [row["record"] for row in rows] if key == "hands" else value
                 for key, value in scored.items() if key != "hands" or rows is not None}
         return {"id": self.game["id"], "dealer": self.game["dealer"], **body}
+
+
+def _kept(rows: Sequence[dict]) -> list[dict]:
+    """Sheet rows as the store keeps them: their summaries without :data:`SAME_IN_EVERY_ROW`."""
+    return [{**row, "summary": {key: value for key, value in row["summary"].items()
+                                if key not in SAME_IN_EVERY_ROW}} for row in rows]
 
 
 def _dated(sheet: dict, game: Mapping) -> dict:
@@ -543,6 +561,6 @@ def import_game(store: Store, record: Mapping, *, idempotency_key: str | None = 
         after = rows[-1]["summary"]
         entries.append((hand["kind"], dict(hand), result))
     settings = {**game, "status": _status_of(after), "imported": True, "scored": after,
-                "rows": rows}
+                "rows": _kept(rows)}
     return _store_game(store, settings, entries, {"import": dict(original)}, idempotency_key,
                        secret)

@@ -75,6 +75,7 @@ from .base import (
     dumps_in_order,
     now,
     replayed_seq,
+    sheet_rows,
 )
 
 SCHEMES = ("postgresql://", "postgres://")
@@ -331,11 +332,10 @@ class PostgresStore:
 
     @staticmethod
     def _rows(conn: psycopg.Connection, game_id: str, start: int) -> list[dict]:
-        return [{"n": n, "entry": json.loads(entry), "record": json.loads(record),
-                 "summary": json.loads(summary)}
-                for n, entry, record, summary in conn.execute(
-                    "SELECT n, entry, record, summary FROM sheet_hands WHERE game_id = %s"
-                    " AND n >= %s ORDER BY n", (game_id, start))]
+        found = conn.execute("SELECT n, entry, record, summary FROM sheet_hands"
+                             " WHERE game_id = %s AND n >= %s ORDER BY n",
+                             (game_id, start)).fetchall()
+        return sheet_rows(found)
 
     @staticmethod
     def _put_rows(conn: psycopg.Connection, game_id: str, start: int,

@@ -71,6 +71,7 @@ from .base import (
     dumps_in_order,
     now,
     replayed_seq,
+    sheet_rows,
 )
 
 DEFAULT_PATH = "scorekeeper.db"
@@ -359,11 +360,10 @@ class Storage:
 
     @staticmethod
     def _rows(conn: sqlite3.Connection, game_id: str, start: int) -> list[dict]:
-        return [{"n": n, "entry": json.loads(entry), "record": json.loads(record),
-                 "summary": json.loads(summary)}
-                for n, entry, record, summary in conn.execute(
-                    "SELECT n, entry, record, summary FROM sheet_hands WHERE game_id = ?"
-                    " AND n >= ? ORDER BY n", (game_id, start))]
+        found = conn.execute("SELECT n, entry, record, summary FROM sheet_hands"
+                             " WHERE game_id = ? AND n >= ? ORDER BY n",
+                             (game_id, start)).fetchall()
+        return sheet_rows(found)
 
     @staticmethod
     def _put_rows(conn: sqlite3.Connection, game_id: str, start: int,
