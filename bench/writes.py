@@ -71,7 +71,8 @@ def measure(store, rounds: int, seed: int) -> dict[str, dict[str, list[float]]]:
     """Per game length ("10", "1000"), per write kind: the latencies in seconds."""
     rng = random.Random(seed)
     ids = {"10": _game(store, 9, rng), "1000": _game(store, 999, rng)}
-    times = {length: {kind: [] for kind in KINDS} for length in ids}
+    times: dict[str, dict[str, list[float]]] = {
+        length: {kind: [] for kind in KINDS} for length in ids}
     for _ in range(rounds):
         for kind in KINDS:
             for length, game_id in ids.items():
@@ -126,7 +127,7 @@ def main() -> int:
     if not args.no_postgres:
         server = None if args.postgres else _postgres_server()
         try:
-            url = args.postgres or server.new_database()
+            url = args.postgres if server is None else server.new_database()
             store = open_store(url)
             ok &= report("PostgreSQL", measure(store, args.rounds, args.seed))
             store.close()

@@ -55,9 +55,13 @@ def sheet_rows(found: Sequence[tuple[int, str, str, str]]) -> list[dict]:
     Each column is decoded as one JSON array (a long game's rows are read
     by three calls of the JSON decoder, not three per row).
     """
-    columns = [json.loads("[" + ",".join(row[i] for row in found) + "]") for i in (1, 2, 3)]
+    def column(texts: list[str]) -> list[Any]:
+        return json.loads("[" + ",".join(texts) + "]")
+
     return [{"n": row[0], "entry": entry, "record": record, "summary": summary}
-            for row, entry, record, summary in zip(found, *columns, strict=True)]
+            for row, entry, record, summary in zip(
+                found, column([row[1] for row in found]), column([row[2] for row in found]),
+                column([row[3] for row in found]), strict=True)]
 
 
 class StorageError(Exception):

@@ -341,8 +341,9 @@ class _Scored:
         ``None``, the sheet without ``hands`` (``Prefer: return=minimal``:
         nothing read or built that grows with the game).
         """
-        body = {key: [row["record"] for row in rows] if key == "hands" else value
-                for key, value in scored.items() if key != "hands" or rows is not None}
+        hands = None if rows is None else [row["record"] for row in rows]
+        body = {key: hands if key == "hands" else value
+                for key, value in scored.items() if key != "hands" or hands is not None}
         return {"id": self.game["id"], "dealer": self.game["dealer"], **body}
 
 
