@@ -14,6 +14,16 @@ always derived from it by :func:`~scorekeeper.sheet.score_sheet`. Log entries:
 So nothing is lost (the log keeps every entry) and nothing is counted
 twice (the effective hand list is rebuilt from the log each time).
 
+Constant-cost writes: each game also keeps its scored state (see
+:mod:`scorekeeper.store.base`), written in the write's transaction. An
+add scores the one new hand from the game's summary
+(:func:`~scorekeeper.sheet.score_sheet` with ``after``), an undo goes back
+to the summary kept with the hand before, a correction of hand ``n``
+re-scores hands ``n`` on from the summary kept with hand ``n - 1``; none
+reads the log. The state is what scoring the log from scratch gives (the
+tests compare the two after random writes); :func:`load_sheet` and the
+answers to repeated requests still score the log.
+
 Choices: games are for two players (the hand inputs name the knocker as
 seat 0 or 1; Hollywood scoring included). A hand after the end of the
 game is refused, and so is a correction that would end the game before
