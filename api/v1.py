@@ -283,8 +283,13 @@ def _change(headers: dict, change: tuple[dict | None, dict, bool], status: int =
 
 
 def _write_options(headers: dict) -> dict:
-    """The storage options of a write from its headers (Idempotency-Key, If-Match)."""
-    return {"idempotency_key": headers.get("key"), "expected_version": headers.get("version")}
+    """The storage options of a write from its headers (Idempotency-Key, If-Match, Prefer).
+
+    With ``Prefer: return=minimal`` the write builds no sheet of hands: it then
+    costs the same at hand 1,000 as at hand 10.
+    """
+    return {"idempotency_key": headers.get("key"), "expected_version": headers.get("version"),
+            "full": not headers.get("minimal", False)}
 
 
 def _create_options(headers: dict) -> dict:
@@ -344,10 +349,21 @@ class Game(MethodView):
     """One game's sheet."""
 
     @blp.response(200, s.Sheet, headers=ETAG)
+    @blp.alt_response(304, description="Not Modified: the sheet is still at the version sent"
+                      " in If-None-Match (no body).", headers=ETAG)
     @refusals(404)
     @blp.doc(operationId="getGame")
     def get(self, game_id):
-        """The sheet: hands, running totals, boxes, next dealer, status and the result."""
+        """The sheet: hands, running totals, boxes, next dealer, status and the result.
+
+        With ``If-None-Match: <ETag>`` of the current version, 304 and no body:
+        only the game's row is read (the log is neither read nor scored).
+        """
+        version = get_storage().game(game_id)["version"]
+        if request.if_none_match.contains_weak(str(version)):
+            response = Response(status=304)
+            response.headers["ETag"] = etag(version)
+            return response
         sheet = games.load_sheet(get_storage(), game_id)
         response = jsonify(_sheet(sheet))
         response.headers["ETag"] = etag(sheet["version"])

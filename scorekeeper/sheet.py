@@ -395,8 +395,16 @@ def score_sheet(
     rules: Rules | Mapping[str, Any] | str | None = None,
     dealer: int = 0,
     stake: float | None = None,
+    after: Mapping[str, Any] | None = None,
 ) -> AnySheet:
     """Score a game (or a Hollywood match) from its hand entries.
+
+    With ``after``, the entries continue a game already scored: ``after``
+    is that sheet's ``to_dict()`` with ``hands`` replaced by their number
+    (what :func:`summary` gives; ``dealer`` is then ignored, the next dealer
+    is ``after``'s). The result is the sheet of the whole game except that
+    ``hands`` holds only the new hands' records (numbered on from
+    ``after``'s): adding hands costs the same however long the game is.
 
     ``players`` is a list of 2, 3 or 4 distinct names; ``rules`` a
     :class:`Rules` or anything :meth:`Rules.from_dict` accepts; ``dealer``
@@ -465,25 +473,60 @@ def score_sheet(
                             code="hollywood_two_players", option="scoring")
     head = {"players": tuple(names), "rules": rules.to_dict(), "scoring": rules.scoring,
             "stake": stake}
+    start = _Start.of(after, dealer, count)
     if count == 4:
-        return _score_partnership(hands, names, rules, dealer, stake, head)
+        return _score_partnership(hands, names, rules, start, stake, head)
     if rules.scoring == "hollywood":
-        return _score_hollywood(hands, names, rules, dealer, stake, head)
-    return _score_single(hands, names, rules, dealer, stake, head)
+        return _score_hollywood(hands, names, rules, start, stake, head, after)
+    return _score_single(hands, names, rules, start, stake, head)
+
+
+def summary(sheet: AnySheet, count: int) -> dict[str, Any]:
+    """``sheet.to_dict()`` with ``hands`` replaced by ``count`` (the game's number of hands).
+
+    What :func:`score_sheet` takes as ``after`` to go on scoring that game.
+    """
+    return {**sheet.to_dict(), "hands": count}
+
+
+@dataclass(slots=True)
+class _Start:
+    """Where scoring starts: hands before, the sides' totals and boxes, the dealer, the end."""
+
+    before: int
+    totals: list[int]
+    boxes: list[int]
+    dealer: int
+    result: GameResult | None
+
+    @classmethod
+    def of(cls, after: Mapping[str, Any] | None, dealer: int, count: int) -> _Start:
+        """The start of a new game (``after`` None) or of hands following ``after``."""
+        sides = 2 if count == 4 else count
+        if after is None:
+            return cls(0, [0] * sides, [0] * sides, dealer, None)
+        result = after["result"]
+        if after["scoring"] == "hollywood":  # the match result: the columns hold the games'
+            result = None
+        return cls(after["hands"], list(after["totals"]), list(after["boxes"]),
+                   after["next_dealer"], None if result is None else GameResult.from_dict(result))
+
+    @property
+    def ended(self) -> int | None:
+        """The hand that ended the game, if it is over (no hand can follow it)."""
+        return self.before if self.result is not None else None
 
 
 # --------------------------------------------------------------------------- scoring
 
 
-def _score_single(hands: Sequence[Any], names: list[str], rules: Rules, dealer: int,
+def _score_single(hands: Sequence[Any], names: list[str], rules: Rules, start: _Start,
                   stake: float | None, head: dict[str, Any]) -> Sheet:
     count = len(names)
-    totals = [0] * count
-    boxes = [0] * count
+    totals, boxes, dealer, result, ended = (start.totals, start.boxes, start.dealer,
+                                            start.result, start.ended)
     records: list[HandRecord] = []
-    result: GameResult | None = None
-    ended = None
-    for n, entry in enumerate(hands, 1):
+    for n, entry in enumerate(hands, start.before + 1):
         if result is not None:
             who = names[result.winner]
             raise RuleViolation(
@@ -511,16 +554,20 @@ def _score_single(hands: Sequence[Any], names: list[str], rules: Rules, dealer: 
                  result=result)
 
 
-def _score_hollywood(hands: Sequence[Any], names: list[str], rules: Rules, dealer: int,
-                     stake: float | None, head: dict[str, Any]) -> HollywoodSheet:
-    totals = [[0, 0] for _ in range(COLUMNS)]
-    col_boxes = [[0, 0] for _ in range(COLUMNS)]
-    opened_by = [[False, False] for _ in range(COLUMNS)]
-    results: list[GameResult | None] = [None] * COLUMNS
-    boxes = [0, 0]
+def _score_hollywood(hands: Sequence[Any], names: list[str], rules: Rules, start: _Start,
+                     stake: float | None, head: dict[str, Any],
+                     after: Mapping[str, Any] | None) -> HollywoodSheet:
+    earlier = after["columns"] if after is not None else [None] * COLUMNS
+    totals = [list(col["totals"]) if col else [0, 0] for col in earlier]
+    col_boxes = [list(col["boxes"]) if col else [0, 0] for col in earlier]
+    opened_by = [list(col["opened"]) if col else [False, False] for col in earlier]
+    results: list[GameResult | None] = [
+        GameResult.from_dict(col["result"]) if col and col["result"] else None
+        for col in earlier]
+    boxes, dealer = start.boxes, start.dealer
     records: list[HollywoodHandRecord] = []
-    ended = None
-    for n, entry in enumerate(hands, 1):
+    ended = start.before if after is not None and after["over"] else None
+    for n, entry in enumerate(hands, start.before + 1):
         if ended is not None:
             raise RuleViolation(
                 f"the game is over after hand {ended} (all three Hollywood columns are"
@@ -568,16 +615,13 @@ def _score_hollywood(hands: Sequence[Any], names: list[str], rules: Rules, deale
         over=result is not None, result=result)
 
 
-def _score_partnership(hands: Sequence[Any], names: list[str], rules: Rules, dealer: int,
+def _score_partnership(hands: Sequence[Any], names: list[str], rules: Rules, start: _Start,
                        stake: float | None, head: dict[str, Any]) -> PartnershipSheet:
     team_of = _team_of()
-    deal_team = team_of[dealer]
-    totals = [0, 0]
-    boxes = [0, 0]
+    deal_team = team_of[start.dealer]
+    totals, boxes, result, ended = start.totals, start.boxes, start.result, start.ended
     records: list[PartnershipHandRecord] = []
-    result: GameResult | None = None
-    ended = None
-    for n, entry in enumerate(hands, 1):
+    for n, entry in enumerate(hands, start.before + 1):
         if result is not None:
             who = " and ".join(names[p] for p in TEAMS[result.winner])
             raise RuleViolation(
@@ -606,7 +650,7 @@ def _score_partnership(hands: Sequence[Any], names: list[str], rules: Rules, dea
             ended = n
             result = _result(rules, totals, boxes, scorer, stake)
         deal_team = next_dealer(rules, deal_team, scorer, False, players=4)
-    upcoming = _deal_games(len(records), deal_team)
+    upcoming = _deal_games(start.before + len(records), deal_team)
     return PartnershipSheet(
         **head, teams=TEAMS, hands=tuple(records), totals=tuple(totals), boxes=tuple(boxes),
         needed=_needed(rules, totals), next_dealer=upcoming[0].dealer, next_games=upcoming,

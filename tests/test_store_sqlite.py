@@ -258,3 +258,38 @@ def test_a_migration_that_would_break_a_foreign_key_is_rolled_back(tmp_path, mon
     conn = sqlite3.connect(path)
     assert conn.execute("PRAGMA user_version").fetchone()[0] == 1
     assert conn.execute("SELECT count(*) FROM players").fetchone()[0] == 1
+
+
+def test_migration_4_counts_versions_and_the_next_write_scores_an_old_game(tmp_path):
+    """A schema-3 file's games get their version from the log and no scored state; the
+    next write to one scores its log once, and answers as scoring the whole log would."""
+    path = tmp_path / "v3.db"
+    db = sqlite_utils.Database(path)
+    for migration in MIGRATIONS[:3]:
+        migration(db)
+    db.execute("PRAGMA user_version = 3")
+    rules = Rules.from_dict(None).to_dict()
+    db.execute("INSERT INTO games (id, players, rules, dealer, stake, created, updated, status,"
+               " token_hash) VALUES ('old', '[\"Ana\",\"Ben\"]', ?, 0, NULL, 't', 't', 'active',"
+               " 'x')", (json.dumps(rules),))
+    log = [quick(0, 2, 20), quick(1, 4, 30), {"kind": "void"}]
+    dealer = 0
+    for seq, hand in enumerate(log, 1):
+        result = evaluate_hand(hand, rules, players=["Ana", "Ben"], dealer=dealer).to_dict()
+        db.execute("INSERT INTO hands (game_id, seq, kind, payload, result, created)"
+                   " VALUES ('old', ?, ?, ?, ?, 't')",
+                   (seq, hand["kind"], json.dumps(hand), json.dumps(result)))
+        dealer = result["entry"].get("winner", dealer)
+    db.conn.commit()
+    db.conn.close()
+
+    store = Storage(path, durable=False)
+    assert store.schema_version() == SCHEMA_VERSION == 4
+    game = store.game("old")
+    assert (game["version"], game["scored"]) == (3, None)
+    record, sheet, _ = games.undo_last(store, "old")
+    assert sheet == games.load_sheet(store, "old") and record["n"] == 3
+    assert store.game("old")["scored"]["hands"] == 2
+    _, sheet, _ = games.add_hand(store, "old", quick(0, 1, 11))
+    assert sheet == games.load_sheet(store, "old") and sheet["version"] == 5
+    assert store.db.conn.execute("SELECT count(*) FROM sheet_hands").fetchone()[0] == 3

@@ -267,7 +267,8 @@ def sheet(game_id: str):
 def undo(game_id: str):
     _require_edit(game_id)
     try:
-        undone, _, created = games.undo_last(get_storage(), game_id, **web.change_options())
+        undone, _, created = games.undo_last(get_storage(), game_id, full=False,
+                                             **web.change_options())
     except (Stale, KeyReused):
         return redirect(url_for("pad.sheet", game_id=game_id, done="changed"), 303)
     except Conflict:
@@ -467,9 +468,10 @@ def _save_hand(game_id: str, n: int | None):
                                   change=change)
         store = get_storage()
         if n is None:
-            record, _, created = games.add_hand(store, game_id, hand, **change)
+            record, _, created = games.add_hand(store, game_id, hand, full=False, **change)
         else:
-            record, _, created = games.correct_hand(store, game_id, n, hand, **change)
+            record, _, created = games.correct_hand(store, game_id, n, hand, full=False,
+                                                    **change)
     except (Stale, KeyReused) as error:  # before Conflict: Stale is one
         return _changed(game_id, n, mode, values, error)
     except Conflict as error:  # before ScorekeeperError: a Conflict is one
@@ -506,7 +508,7 @@ def void_hand(game_id: str, n: int):
     _require_edit(game_id)
     try:
         _, _, created = games.correct_hand(get_storage(), game_id, n, {"kind": "void"},
-                                           **web.change_options())
+                                           full=False, **web.change_options())
     except NotFound:
         abort(404, f"There is no hand {n} on this sheet.")
     except (Stale, KeyReused):

@@ -6,16 +6,26 @@
 several servers can share) implement it, and any other backend that does
 is a drop-in: the services and the web layer only call these methods.
 Games are returned as dicts ``{"id", "players", "rules", "dealer",
-"stake", "created", "updated", "status", "token_hash", "imported"}`` and log
-entries as ``{"seq", "kind", "payload", "result", "idempotency_key",
-"created"}`` with JSON decoded. The refusals every backend raises are
-defined here.
+"stake", "created", "updated", "status", "token_hash", "imported",
+"version", "scored"}`` and log entries as ``{"seq", "kind", "payload",
+"result", "idempotency_key", "created"}`` with JSON decoded. The refusals
+every backend raises are defined here.
+
+Each game also keeps its scored state, written in the same transaction as
+its log (so a write costs the same at hand 1,000 as at hand 10): the
+game's ``version`` (the number of log entries: the ETag), ``scored`` (the
+sheet's summary, :func:`~scorekeeper.sheet.summary`; ``None`` for a game
+stored before it was kept: the next write scores its log once) and one
+*sheet row* per hand on the sheet, ``{"n", "entry", "record", "summary"}``:
+the hand's score-sheet entry, its record as the sheet shows it and the
+sheet's summary after it (the checkpoint an undo or a correction goes back to).
 """
 
 from __future__ import annotations
 
 import json
 from collections.abc import Callable, Sequence
+from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import Any, Protocol
 
@@ -31,6 +41,27 @@ def dumps(value: Any) -> str:
     """``value`` as the JSON text the tables store: compact, keys sorted, so one request is
     always the same text (idempotency keys compare requests by it)."""
     return json.dumps(value, separators=(",", ":"), ensure_ascii=False, sort_keys=True)
+
+
+def dumps_in_order(value: Any) -> str:
+    """``value`` as compact JSON text keeping its keys' order: the scored state, from which
+    answers are built key for key as the sheet orders them."""
+    return json.dumps(value, separators=(",", ":"), ensure_ascii=False)
+
+
+def sheet_rows(found: Sequence[tuple[int, str, str, str]]) -> list[dict]:
+    """Sheet rows from their table's ``(n, entry, record, summary)`` columns.
+
+    Each column is decoded as one JSON array (a long game's rows are read
+    by three calls of the JSON decoder, not three per row).
+    """
+    def column(texts: list[str]) -> list[Any]:
+        return json.loads("[" + ",".join(texts) + "]")
+
+    return [{"n": row[0], "entry": entry, "record": record, "summary": summary}
+            for row, entry, record, summary in zip(
+                found, column([row[1] for row in found]), column([row[2] for row in found]),
+                column([row[3] for row in found]), strict=True)]
 
 
 class StorageError(Exception):
@@ -103,8 +134,22 @@ def check_version(expected: int | None, version: int) -> None:
         raise Stale(expected, version)
 
 
-Decide = Callable[[dict, list[dict]], tuple[Any, str]]
-"""``decide(game, log) -> (result, status)``: a write's scoring, run inside its transaction."""
+@dataclass(frozen=True)
+class GameView:
+    """What a write's ``decide`` may read of its game, inside the write's transaction.
+
+    ``rows(start)``: the sheet rows of hands ``start``, ``start + 1``, ...;
+    ``log()``: the whole log (only a game without ``scored`` needs it).
+    """
+
+    rows: Callable[[int], list[dict]]
+    log: Callable[[], list[dict]]
+
+
+Decide = Callable[[dict, GameView], tuple[Any, str, dict]]
+"""``decide(game, view) -> (result, status, change)``: a write's scoring, run inside its
+transaction. ``change`` is ``{"scored", "start", "rows"}``: the game's new summary, and
+the sheet rows from hand ``start`` on are replaced by ``rows``."""
 
 
 class Store(Protocol):
@@ -139,8 +184,11 @@ class Store(Protocol):
                     stake: float | None, token_hash: str, status: str = "active",
                     entries: Sequence[tuple[str, Any, Any]] = (),
                     imported: bool = False, idempotency_key: str | None = None,
-                    request_hash: str | None = None) -> dict:
+                    request_hash: str | None = None, scored: dict | None = None,
+                    rows: Sequence[dict] = ()) -> dict:
         """Store a new game, its players and ``entries`` (log rows) in one transaction.
+
+        ``scored`` and ``rows`` are its summary and sheet rows (see the module docs).
 
         ``imported`` marks a game made by an import (left out of stats). A
         game already created with this ``idempotency_key`` by the same
@@ -153,12 +201,15 @@ class Store(Protocol):
                expected_version: int | None = None) -> tuple[dict, bool, dict, list[dict]]:
         """Append one entry in one transaction that locks the game: ``(entry, created, game, log)``.
 
-        ``decide(game, log)`` computes the entry's result and the game's
-        new status, or raises (nothing is written). A repeated
-        ``idempotency_key`` with the same request returns the stored entry
-        (``created`` False), with another request raises :class:`KeyReused`;
-        an ``expected_version`` other than the log's length raises
-        :class:`~scorekeeper.errors.Stale`.
+        ``decide(game, view)`` computes the entry's result, the game's new
+        status and its scored state's change (see :data:`Decide`), or
+        raises (nothing is written); the game returned is as the write left
+        it. A repeated ``idempotency_key`` with the same request returns the
+        stored entry (``created`` False) and the whole ``log`` (its first
+        answer is rebuilt from it), with another request raises
+        :class:`KeyReused`; a new entry comes with ``log`` empty (the log is
+        not read). An ``expected_version`` other than the game's
+        ``version`` raises :class:`~scorekeeper.errors.Stale`.
         """
 
     def grant_edit(self, game_id: str, device_hash: str, label: str) -> None:

@@ -14,6 +14,16 @@ always derived from it by :func:`~scorekeeper.sheet.score_sheet`. Log entries:
 So nothing is lost (the log keeps every entry) and nothing is counted
 twice (the effective hand list is rebuilt from the log each time).
 
+Constant-cost writes: each game also keeps its scored state (see
+:mod:`scorekeeper.store.base`), written in the write's transaction. An
+add scores the one new hand from the game's summary
+(:func:`~scorekeeper.sheet.score_sheet` with ``after``), an undo goes back
+to the summary kept with the hand before, a correction of hand ``n``
+re-scores hands ``n`` on from the summary kept with hand ``n - 1``; none
+reads the log. The state is what scoring the log from scratch gives (the
+tests compare the two after random writes); :func:`load_sheet` and the
+answers to repeated requests still score the log.
+
 Choices: games are for two players (the hand inputs name the knocker as
 seat 0 or 1; Hollywood scoring included). A hand after the end of the
 game is refused, and so is a correction that would end the game before
@@ -57,8 +67,8 @@ from ..errors import (
 from ..names import clean_name, name_key
 from ..records import DEFAULT_PLAYERS, MATCH_FORMAT
 from ..rules import Rules
-from ..sheet import AnyHandRecord, AnySheet, score_sheet
-from .base import KeyReused, NotFound, Store
+from ..sheet import AnySheet, score_sheet, summary
+from .base import GameView, KeyReused, NotFound, Store
 from .hands import evaluate_hand
 
 EXPORT_FORMAT = "scorekeeper.game"
@@ -196,9 +206,9 @@ def create_game(store: Store, players: Any, rules: Any = None, dealer: Any = 0,
     """
     names, snapshot = check_new_game(players, rules, dealer, stake)
     request = {"create": {"players": players, "rules": rules, "dealer": dealer, "stake": stake}}
-    return _store_game(store, {"players": names, "rules": snapshot, "dealer": dealer,
-                               "stake": stake, "status": "active"}, [], request,
-                       idempotency_key, secret)
+    game = {"players": names, "rules": snapshot, "dealer": dealer, "stake": stake}
+    return _store_game(store, {**game, "status": "active", "scored": _summary_of(game, [], None)},
+                       [], request, idempotency_key, secret)
 
 
 def _store_game(store: Store, settings: dict, entries: list[tuple[str, Any, Any]],
@@ -238,24 +248,135 @@ def _as_answered(entry: dict, game: dict, log: list[dict]) -> tuple[dict, list[d
 
 
 def _result(entry: dict, created: bool, game: dict, log: list[dict],
-            scored: list[AnySheet]) -> tuple[dict | None, dict, bool]:
+            answer: list[tuple[dict | None, dict]]) -> tuple[dict | None, dict, bool]:
     """(the hand record whose content came from log ``entry``, the sheet, created).
 
-    ``scored`` holds the new score sheet a write's ``decide`` computed (if it
-    ran). A repeated request (not ``created``) gets the answer its first
-    sending got, rebuilt from the log up to its entry.
+    ``answer`` holds the ``(hand record, sheet)`` a write's ``decide`` made
+    (if it ran). A repeated request (not ``created``) gets the answer its
+    first sending got, rebuilt from the log up to its entry.
     """
     if created:
-        sheet = game_sheet(game, log, scored[-1])
-    else:
-        sheet = game_sheet(*_as_answered(entry, game, log))
+        hand, sheet = answer[-1]
+        return hand, _dated(sheet, game), created
+    sheet = game_sheet(*_as_answered(entry, game, log))
     hand = next((h for h in sheet["hands"] if h["seq"] == entry["seq"]), None)
     return hand, sheet, created
 
 
+def _summary_of(game: Mapping, hands: Sequence[Mapping], after: Mapping | None) -> dict:
+    """The summary of the game after ``hands`` (entries) following summary ``after``."""
+    count = (after["hands"] if after is not None else 0) + len(hands)
+    return summary(score_sheet(hands, players=game["players"], rules=game["rules"],
+                               dealer=game["dealer"], stake=game["stake"], after=after), count)
+
+
+def _scored_rows(game: Mapping, hands: Sequence[Mapping], after: dict) -> list[dict]:
+    """The sheet rows of ``hands`` (as :func:`effective_hands` gives them) after ``after``.
+
+    Each hand is scored on its own from the summary before it, so that
+    every row keeps its checkpoint; the cost is linear in ``len(hands)``.
+    """
+    rows = []
+    for hand in hands:
+        scored = score_sheet([hand["entry"]], players=game["players"], rules=game["rules"],
+                             stake=game["stake"], after=after)
+        after = summary(scored, after["hands"] + 1)
+        record = scored.hands[0].to_dict()
+        record.update(seq=hand["seq"], kind=hand["kind"], input=hand["input"],
+                      detail=hand["detail"], corrected=hand["corrected"])
+        rows.append({"n": after["hands"], "entry": hand["entry"], "record": record,
+                     "summary": after})
+    return rows
+
+
+def _as_hand(row: Mapping) -> dict:
+    """A sheet row as :func:`effective_hands` gives a hand (to score it again)."""
+    record = row["record"]
+    return {"seq": record["seq"], "kind": record["kind"], "input": record["input"],
+            "entry": row["entry"], "detail": record["detail"], "corrected": record["corrected"]}
+
+
+SAME_IN_EVERY_ROW = ("players", "rules", "stake")
+"""The keys of a summary that are the same all game long (the game's settings)."""
+
+
+class _Scored:
+    """A game's scored state as a write finds it: its summary and, on demand, its rows.
+
+    A game stored before the scored state was kept (``scored`` None) is
+    scored from its log once; the write then stores all its rows.
+    """
+
+    def __init__(self, game: dict, view: GameView):
+        self.game, self.view = game, view
+        self.empty = _summary_of(game, [], None)
+        self.rebuilt: list[dict] | None = None
+        self.summary: dict = game["scored"]
+        if self.summary is None:
+            self.rebuilt = _scored_rows(game, effective_hands(view.log()), self.empty)
+            self.summary = self.rebuilt[-1]["summary"] if self.rebuilt else self.empty
+
+    @property
+    def count(self) -> int:
+        """The number of hands on the sheet."""
+        return self.summary["hands"]
+
+    def rows(self, start: int) -> list[dict]:
+        """The rows of hands ``start`` (>= 1), ``start + 1``, ... (read from the store)."""
+        if self.rebuilt is not None:
+            return self.rebuilt[start - 1:]
+        return self.view.rows(start)
+
+    def before(self, n: int, rows: Sequence[dict]) -> dict:
+        """The summary before hand ``n``, ``rows`` being the rows from hand ``n - 1`` on."""
+        if n == 1:
+            return self.empty
+        kept = rows[0]["summary"]
+        return {key: kept.get(key, value) for key, value in self.empty.items()}
+
+    def change(self, scored: dict, start: int, rows: list[dict]) -> dict:
+        """The store's change: summary ``scored``, rows from ``start`` on replaced by ``rows``.
+
+        Rows are kept by :func:`_kept` (:meth:`before` puts back what it
+        leaves out): a long game's rows stay small and quick to read.
+        """
+        if self.rebuilt is not None:
+            start, rows = 1, [*self.rebuilt[:start - 1], *rows]
+        return {"scored": scored, "start": start, "rows": _kept(rows)}
+
+
+    def sheet(self, scored: dict, rows: list[dict] | None) -> dict:
+        """The sheet as a write answers it (dated by :func:`_dated`).
+
+        With ``rows`` (all of the new sheet's rows), the whole sheet; with
+        ``None``, the sheet without ``hands`` (``Prefer: return=minimal``:
+        nothing read or built that grows with the game).
+        """
+        hands = None if rows is None else [row["record"] for row in rows]
+        body = {key: hands if key == "hands" else value
+                for key, value in scored.items() if key != "hands" or hands is not None}
+        return {"id": self.game["id"], "dealer": self.game["dealer"], **body}
+
+
+def _kept(rows: Sequence[dict]) -> list[dict]:
+    """Sheet rows as the store keeps them: their summaries without :data:`SAME_IN_EVERY_ROW`."""
+    return [{**row, "summary": {key: value for key, value in row["summary"].items()
+                                if key not in SAME_IN_EVERY_ROW}} for row in rows]
+
+
+def _dated(sheet: dict, game: Mapping) -> dict:
+    """A write's answer with the game's times, status and version as the write left them."""
+    return {"id": sheet["id"], "created": game["created"], "updated": game["updated"],
+            "status": game["status"], "version": game["version"], **sheet}
+
+
+def _status_of(scored: Mapping) -> str:
+    return "over" if scored["over"] else "active"
+
+
 def add_hand(store: Store, game_id: str, hand: Mapping, *,
-             idempotency_key: str | None = None,
-             expected_version: int | None = None) -> tuple[dict | None, dict, bool]:
+             idempotency_key: str | None = None, expected_version: int | None = None,
+             full: bool = True) -> tuple[dict | None, dict, bool]:
     """Enter a new hand; returns ``(hand record, sheet, created)``.
 
     Raises :class:`~scorekeeper.errors.Conflict` (``game_over``) once the
@@ -265,96 +386,119 @@ def add_hand(store: Store, game_id: str, hand: Mapping, *,
     With ``expected_version`` (the sheet's ``version`` the change is based
     on), a game that has moved on raises :class:`~scorekeeper.errors.Stale`;
     the same holds for :func:`undo_last` and :func:`correct_hand`.
-    """
-    scored: list[AnySheet] = []
 
-    def decide(game: dict, log: list[dict]) -> tuple[dict, str]:
-        hands = effective_hands(log)
-        before = _score(game, hands)
-        if before.over:
-            raise Conflict(f"the game is over (after hand {len(hands)}); no more hands can"
-                           " be entered", code="game_over", params={"after": len(hands)})
+    The write reads the game's row only: it costs the same at hand 1,000 as
+    at hand 10. With ``full`` False the sheet comes without ``hands`` (its
+    other keys as always), so the answer does not grow with the game either;
+    a repeated request always gets the whole sheet.
+    """
+    answer: list[tuple[dict | None, dict]] = []
+
+    def decide(game: dict, view: GameView) -> tuple[dict, str, dict]:
+        state = _Scored(game, view)
+        if state.summary["over"]:
+            raise Conflict(f"the game is over (after hand {state.count}); no more hands can"
+                           " be entered", code="game_over", params={"after": state.count})
         result = evaluate_hand(hand, game["rules"], players=game["players"],
-                               dealer=before.next_dealer).to_dict()
-        scored.append(_score(game, [*hands, result]))
-        return result, _status(scored[-1])
+                               dealer=state.summary["next_dealer"]).to_dict()
+        rows = _scored_rows(game, [_slot(game["version"] + 1, hand, result, False)],
+                            state.summary)
+        scored = rows[-1]["summary"]
+        every = [*state.rows(1), *rows] if full else None
+        answer.append((rows[-1]["record"], state.sheet(scored, every)))
+        return result, _status_of(scored), state.change(scored, state.count + 1, rows)
 
     return _result(*store.append(game_id, hand["kind"], dict(hand), decide,
                                  idempotency_key=idempotency_key,
-                                 expected_version=expected_version), scored)
+                                 expected_version=expected_version), answer)
 
 
 def undo_last(store: Store, game_id: str, *, idempotency_key: str | None = None,
-              expected_version: int | None = None) -> tuple[dict | None, dict, bool]:
+              expected_version: int | None = None,
+              full: bool = True) -> tuple[dict | None, dict, bool]:
     """Take back the last hand on the sheet; returns ``(the undone hand record, sheet, created)``.
 
     Raises :class:`~scorekeeper.errors.Conflict` (``nothing_to_undo``) when
-    the sheet has no hand.
+    the sheet has no hand. It goes back to the summary kept with the hand
+    before: no scoring. ``full`` as for :func:`add_hand`.
     """
-    undone: dict = {}
-    scored: list[AnySheet] = []
+    answer: list[tuple[dict | None, dict]] = []
 
-    def decide(game: dict, log: list[dict]) -> tuple[dict, str]:
-        hands = effective_hands(log)
-        if not hands:
+    def decide(game: dict, view: GameView) -> tuple[dict, str, dict]:
+        state = _Scored(game, view)
+        n = state.count
+        if not n:
             raise Conflict("there is no hand to undo", code="nothing_to_undo")
-        undone.update(game_sheet(game, log)["hands"][-1])
-        scored.append(_score(game, hands[:-1]))
-        return {"undoes": hands[-1]["seq"], "hand": len(hands)}, _status(scored[-1])
+        rows = state.rows(max(n - 1, 1))
+        undone = rows[-1]["record"]
+        scored = state.before(n, rows)
+        every = state.rows(1)[:n - 1] if full else None
+        answer.append((undone, state.sheet(scored, every)))
+        return ({"undoes": undone["seq"], "hand": n}, _status_of(scored),
+                state.change(scored, n, []))
 
     entry, created, game, log = store.append(game_id, "undo", {}, decide,
                                              idempotency_key=idempotency_key,
                                              expected_version=expected_version)
     if created:
-        return undone, game_sheet(game, log, scored[-1]), created
+        return _result(entry, created, game, log, answer)
     game, log = _as_answered(entry, game, log)
     return game_sheet(game, log[:-1])["hands"][-1], game_sheet(game, log), created
 
 
 def correct_hand(store: Store, game_id: str, n: int, hand: Mapping, *,
-                 idempotency_key: str | None = None,
-                 expected_version: int | None = None) -> tuple[dict | None, dict, bool]:
+                 idempotency_key: str | None = None, expected_version: int | None = None,
+                 full: bool = True) -> tuple[dict | None, dict, bool]:
     """Score hand ``n`` (1-based) as ``hand`` instead; returns ``(hand record, sheet, created)``.
 
     Raises :class:`~scorekeeper.store.sqlite.NotFound` for a hand not on the
     sheet and :class:`~scorekeeper.errors.Conflict` (``game_over``) when the
-    corrected totals would end the game before its last hand.
+    corrected totals would end the game before its last hand. Hands ``n``
+    and later are scored again from the summary kept with hand ``n - 1``.
+    ``full`` as for :func:`add_hand`.
     """
-    scored: list[AnySheet] = []
+    answer: list[tuple[dict | None, dict]] = []
 
-    def decide(game: dict, log: list[dict]) -> tuple[dict, str]:
-        hands = effective_hands(log)
-        if not 1 <= n <= len(hands):
-            raise NotFound(f"there is no hand {n} on the sheet (it has {len(hands)})",
+    def decide(game: dict, view: GameView) -> tuple[dict, str, dict]:
+        state = _Scored(game, view)
+        if not 1 <= n <= state.count:
+            raise NotFound(f"there is no hand {n} on the sheet (it has {state.count})",
                            field="n")
-        before: Sequence[AnyHandRecord] = _score(game, hands).hands
-        dealer = before[n - 1].dealer
+        rows = state.rows(max(n - 1, 1))
+        later = rows[1:] if n > 1 else rows
         result = evaluate_hand(hand, game["rules"], players=game["players"],
-                               dealer=dealer).to_dict()
-        changed = [*hands[:n - 1], result, *hands[n:]]
+                               dealer=later[0]["record"]["dealer"]).to_dict()
+        changed = [_slot(game["version"] + 1, hand, result, True),
+                   *(_as_hand(row) for row in later[1:])]
         try:
-            after = _score(game, changed)
+            rescored = _scored_rows(game, changed, state.before(n, rows))
         except RuleError as error:
             if error.code != "game_over":
                 raise
             raise Conflict(f"with this correction {error}; undo the later hands first",
                            field="n", code="game_over", params=error.params) from error
-        records: Sequence[AnyHandRecord] = after.hands
-        for later, record in zip(changed[n:], records[n:], strict=True):
-            if later["kind"] == "record" and later["detail"]["dealer"] != record.dealer:
+        for old, new in zip(later[1:], rescored[1:], strict=True):
+            record = new["record"]
+            if old["record"]["kind"] != "record":
+                continue
+            dealer = old["record"]["detail"]["dealer"]
+            if dealer != record["dealer"]:
                 raise Conflict(
-                    f"with this correction hand {record.n} would be dealt by"
-                    f" {game['players'][record.dealer]}, but its deal record has"
-                    f" {game['players'][later['detail']['dealer']]} dealing; undo the later"
-                    " hands first", field="n", code="dealer_rotation",
-                    params={"hand": record.n, "expected": game["players"][record.dealer],
-                            "dealer": game["players"][later["detail"]["dealer"]]})
-        scored.append(after)
-        return {"replaces": hands[n - 1]["seq"], **result}, _status(after)
+                    f"with this correction hand {record['n']} would be dealt by"
+                    f" {game['players'][record['dealer']]}, but its deal record has"
+                    f" {game['players'][dealer]} dealing; undo the later hands first",
+                    field="n", code="dealer_rotation",
+                    params={"hand": record["n"], "expected": game["players"][record["dealer"]],
+                            "dealer": game["players"][dealer]})
+        scored = rescored[-1]["summary"]
+        every = [*state.rows(1)[:n - 1], *rescored] if full else None
+        answer.append((rescored[0]["record"], state.sheet(scored, every)))
+        return ({"replaces": later[0]["record"]["seq"], **result}, _status_of(scored),
+                state.change(scored, n, rescored))
 
     return _result(*store.append(game_id, "correct", {"hand": n, "with": dict(hand)}, decide,
                                  idempotency_key=idempotency_key,
-                                 expected_version=expected_version), scored)
+                                 expected_version=expected_version), answer)
 
 
 def export_game(store: Store, game_id: str) -> dict:
@@ -411,22 +555,24 @@ def import_game(store: Store, record: Mapping, *, idempotency_key: str | None = 
     game = {"players": names, "rules": snapshot, "dealer": record.get("dealer", 0),
             "stake": record.get("stake")}
     entries: list[tuple[str, Any, Any]] = []
-    results: list[dict] = []
+    rows: list[dict] = []
+    after = _summary_of(game, [], None)
     for i, hand in enumerate(record.get("hands") or []):
         try:
-            sheet = _score(game, results)
-            if sheet.over:
+            if after["over"]:
                 raise RuleViolation(f"the game is over after hand {i}; hand {i + 1} cannot be"
                                     " entered",
                                     code="game_over", params={"after": i, "hand": i + 1},
                                     option="hands")
             result = evaluate_hand(hand, snapshot, players=names,
-                                   dealer=sheet.next_dealer).to_dict()
+                                   dealer=after["next_dealer"]).to_dict()
+            rows += _scored_rows(game, [_slot(i + 1, hand, result, False)], after)
         except ScorekeeperError as error:
             raise error.restate(f"hand {i + 1}: {error}", field=f"hands.{i}" + (
                 f".{error.field}" if error.field else "")) from error
-        results.append(result)
+        after = rows[-1]["summary"]
         entries.append((hand["kind"], dict(hand), result))
-    settings = {**game, "status": _status(_score(game, results)), "imported": True}
+    settings = {**game, "status": _status_of(after), "imported": True, "scored": after,
+                "rows": _kept(rows)}
     return _store_game(store, settings, entries, {"import": dict(original)}, idempotency_key,
                        secret)

@@ -16,6 +16,9 @@ row saying which of them ran):
 * ``game_players``: which player sits in which seat of a game.
 * ``hands``: the append-only log, primary key (game, seq), the idempotency
   key unique per game. A trigger refuses UPDATE, DELETE and TRUNCATE.
+* the scored state (migration 3, see :mod:`scorekeeper.store.base`):
+  ``games.version``, ``games.scored`` and ``sheet_hands``, as in SQLite's
+  schema 4.
 
 JSON columns hold the same text the SQLite backend writes
 (:func:`~scorekeeper.store.base.dumps`), and times the same ISO 8601 text,
@@ -60,6 +63,8 @@ from psycopg import errors as pg_errors
 
 from ..names import name_key
 from .base import (
+    Decide,
+    GameView,
     KeyReused,
     NotFound,
     StorageBusy,
@@ -67,8 +72,10 @@ from .base import (
     StorageFull,
     check_version,
     dumps,
+    dumps_in_order,
     now,
     replayed_seq,
+    sheet_rows,
 )
 
 SCHEMES = ("postgresql://", "postgres://")
@@ -162,8 +169,25 @@ def _migrate_3(conn: psycopg.Connection) -> None:
     """)
 
 
+def _migrate_4(conn: psycopg.Connection) -> None:
+    """The scored state: ``games.version`` (counted from the log), ``games.scored`` (NULL:
+    the next write to a game scores its log once and fills it) and ``sheet_hands``."""
+    conn.execute("""
+        ALTER TABLE games ADD COLUMN version integer NOT NULL DEFAULT 0,
+            ADD COLUMN scored text;
+        UPDATE games SET version = (SELECT count(*) FROM hands h WHERE h.game_id = games.id);
+        CREATE TABLE sheet_hands (
+            game_id text NOT NULL REFERENCES games (id),
+            n integer NOT NULL,
+            entry text NOT NULL,
+            record text NOT NULL,
+            summary text NOT NULL,
+            PRIMARY KEY (game_id, n));
+    """)
+
+
 MIGRATIONS: tuple[Callable[[psycopg.Connection], None], ...] = (
-    _migrate_1, _migrate_2, _migrate_3)
+    _migrate_1, _migrate_2, _migrate_3, _migrate_4)
 """Schema migrations in order; migration ``i`` takes the database to version ``i + 1``."""
 
 SCHEMA_VERSION = len(MIGRATIONS)
@@ -183,7 +207,7 @@ def _unavailable(error: psycopg.Error) -> StorageError | None:
 
 
 GAME_COLUMNS = ("id, players, rules, dealer, stake, created, updated, status, token_hash,"
-                " imported")
+                " imported, version, scored")
 """The columns of ``games`` in the order :meth:`PostgresStore._game` reads them."""
 
 
@@ -324,7 +348,27 @@ class PostgresStore:
             raise NotFound(f"no game with id {game_id!r}", field="id")
         return {"id": row[0], "players": json.loads(row[1]), "rules": json.loads(row[2]),
                 "dealer": row[3], "stake": row[4], "created": row[5], "updated": row[6],
-                "status": row[7], "token_hash": row[8], "imported": row[9]}
+                "status": row[7], "token_hash": row[8], "imported": row[9],
+                "version": row[10], "scored": None if row[11] is None else json.loads(row[11])}
+
+    @staticmethod
+    def _rows(conn: psycopg.Connection, game_id: str, start: int) -> list[dict]:
+        found = conn.execute("SELECT n, entry, record, summary FROM sheet_hands"
+                             " WHERE game_id = %s AND n >= %s ORDER BY n",
+                             (game_id, start)).fetchall()
+        return sheet_rows(found)
+
+    @staticmethod
+    def _put_rows(conn: psycopg.Connection, game_id: str, start: int,
+                  rows: Sequence[dict]) -> None:
+        """Replace the game's sheet rows from hand ``start`` on by ``rows``."""
+        conn.execute("DELETE FROM sheet_hands WHERE game_id = %s AND n >= %s", (game_id, start))
+        with conn.cursor() as cursor:
+            cursor.executemany(
+                "INSERT INTO sheet_hands (game_id, n, entry, record, summary)"
+                " VALUES (%s, %s, %s, %s, %s)",
+                [(game_id, row["n"], dumps_in_order(row["entry"]),
+                  dumps_in_order(row["record"]), dumps_in_order(row["summary"])) for row in rows])
 
     @staticmethod
     def _log(conn: psycopg.Connection, game_id: str) -> list[dict]:
@@ -352,11 +396,14 @@ class PostgresStore:
         imported: bool = False,
         idempotency_key: str | None = None,
         request_hash: str | None = None,
+        scored: dict | None = None,
+        rows: Sequence[dict] = (),
     ) -> dict:
         """Store a new game (and its players); returns it as :meth:`game` would.
 
         ``entries`` are ``(kind, payload, result)`` log rows written with it
-        in the same transaction (an imported game, ``imported`` true). New
+        in the same transaction (an imported game, ``imported`` true),
+        ``scored`` and ``rows`` its summary and sheet rows. New
         players are inserted in :func:`name_key` order, so two games
         creating the same two players at once cannot deadlock. With an
         ``idempotency_key`` already used by a game created by the same
@@ -370,10 +417,12 @@ class PostgresStore:
         with self._transaction(write=True) as conn:
             created = conn.execute(
                 f"INSERT INTO games ({GAME_COLUMNS}, idempotency_key, request_hash) VALUES"
-                " (%s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s)"
+                " (%s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s)"
                 " ON CONFLICT (idempotency_key) DO NOTHING RETURNING id",
                 (game_id, dumps(list(players)), dumps(rules), dealer, stake, stamp, stamp,
-                 status, token_hash, imported, idempotency_key, request_hash)).fetchone()
+                 status, token_hash, imported, len(entries),
+                 None if scored is None else dumps_in_order(scored), idempotency_key,
+                 request_hash)).fetchone()
             if created is None:  # the key's game exists
                 row = conn.execute("SELECT id, request_hash FROM games WHERE idempotency_key"
                                    " = %s", (idempotency_key,)).fetchone()
@@ -395,6 +444,7 @@ class PostgresStore:
                     " VALUES (%s, %s, %s, %s, %s, %s)",
                     [(game_id, seq, kind, dumps(payload), dumps(result), stamp)
                      for seq, (kind, payload, result) in enumerate(entries, 1)])
+            self._put_rows(conn, game_id, 1, rows)
             return self._game(conn, game_id)
 
     def append(
@@ -402,7 +452,7 @@ class PostgresStore:
         game_id: str,
         kind: str,
         payload: Any,
-        decide: Callable[[dict, list[dict]], tuple[Any, str]],
+        decide: Decide,
         *,
         idempotency_key: str | None = None,
         expected_version: int | None = None,
@@ -411,10 +461,11 @@ class PostgresStore:
 
         As :meth:`scorekeeper.store.sqlite.Storage.append`, in one
         transaction that starts by locking the game's row: a repeated
-        ``idempotency_key`` returns the stored entry (``created`` False) or
-        raises :class:`KeyReused`, an ``expected_version`` other than the
-        log's length raises :class:`Stale`, ``decide(game, log)`` computes
-        the result and status (or raises: nothing is written).
+        ``idempotency_key`` returns the stored entry (``created`` False) and
+        the whole log, or raises :class:`KeyReused`; an
+        ``expected_version`` other than the game's ``version`` raises
+        :class:`Stale`; ``decide(game, view)`` computes the result, status
+        and scored state (or raises: nothing is written).
         """
         with self._transaction(write=True) as conn:
             game = self._game(conn, game_id, lock=True)
@@ -426,20 +477,24 @@ class PostgresStore:
                 if seq is not None:
                     log = self._log(conn, game_id)
                     return log[seq - 1], False, game, log
-            log = self._log(conn, game_id)
-            check_version(expected_version, len(log))
-            result, status = decide(game, log)
-            entry = {"seq": len(log) + 1, "kind": kind, "payload": payload, "result": result,
-                     "idempotency_key": idempotency_key, "created": now()}
+            check_version(expected_version, game["version"])
+            result, status, change = decide(game, GameView(
+                rows=lambda start: self._rows(conn, game_id, start),
+                log=lambda: self._log(conn, game_id)))
+            entry = {"seq": game["version"] + 1, "kind": kind, "payload": payload,
+                     "result": result, "idempotency_key": idempotency_key, "created": now()}
             conn.execute(
                 "INSERT INTO hands (game_id, seq, kind, payload, result, idempotency_key,"
                 " created) VALUES (%s, %s, %s, %s, %s, %s, %s)",
                 (game_id, entry["seq"], kind, dumps(payload), dumps(result),
                  idempotency_key, entry["created"]))
-            conn.execute("UPDATE games SET status = %s, updated = %s WHERE id = %s",
-                         (status, entry["created"], game_id))
-            return entry, True, {**game, "status": status, "updated": entry["created"]}, [
-                *log, entry]
+            conn.execute("UPDATE games SET status = %s, updated = %s, version = %s,"
+                         " scored = %s WHERE id = %s",
+                         (status, entry["created"], entry["seq"], dumps_in_order(change["scored"]),
+                          game_id))
+            self._put_rows(conn, game_id, change["start"], change["rows"])
+            return entry, True, {**game, "status": status, "updated": entry["created"],
+                                 "version": entry["seq"], "scored": change["scored"]}, []
 
     # ------------------------------------------------------------------ scorepad edit rights
 

@@ -28,6 +28,11 @@ Tables:
   right holds); one row per game and device.
 * ``handovers``: the game's current hand-over link, as the SHA-256 hash of
   its secret and the time it was made (at most one per game).
+* the scored state (schema 5, see :mod:`scorekeeper.store.base`):
+  ``games.version`` (log entries), ``games.scored`` (the sheet's summary,
+  JSON, NULL until the first write after the migration) and
+  ``sheet_hands``: per game, one row per hand on the sheet (``n``, entry,
+  record, summary after it), rewritten from the changed hand on.
 
 Every write is one ``BEGIN IMMEDIATE`` transaction, so concurrent writers
 (several gunicorn workers) are serialised by SQLite and a refused write
@@ -84,6 +89,8 @@ import sqlite_utils
 
 from ..names import fold, name_key
 from .base import (
+    Decide,
+    GameView,
     KeyReused,
     NotFound,
     StorageBusy,
@@ -92,8 +99,10 @@ from .base import (
     StorageUnavailable,
     check_version,
     dumps,
+    dumps_in_order,
     now,
     replayed_seq,
+    sheet_rows,
 )
 
 DEFAULT_PATH = "scorekeeper.db"
@@ -248,8 +257,20 @@ def _migrate_4(db: sqlite_utils.Database) -> None:
                  " secret_hash TEXT NOT NULL, created TEXT NOT NULL)")
 
 
+def _migrate_5(db: sqlite_utils.Database) -> None:
+    """The scored state: ``games.version`` (counted from the log), ``games.scored`` (NULL:
+    the next write to a game scores its log once and fills it) and ``sheet_hands``."""
+    db.execute("ALTER TABLE games ADD COLUMN version INTEGER NOT NULL DEFAULT 0")
+    db.execute("UPDATE games SET version = (SELECT count(*) FROM hands h"
+               " WHERE h.game_id = games.id)")
+    db.execute("ALTER TABLE games ADD COLUMN scored TEXT")
+    db.execute("CREATE TABLE sheet_hands (game_id TEXT NOT NULL REFERENCES games (id),"
+               " n INTEGER NOT NULL, entry TEXT NOT NULL, record TEXT NOT NULL,"
+               " summary TEXT NOT NULL, PRIMARY KEY (game_id, n)) WITHOUT ROWID")
+
+
 MIGRATIONS: tuple[Callable[[sqlite_utils.Database], None], ...] = (
-    _migrate_1, _migrate_2, _migrate_3, _migrate_4)
+    _migrate_1, _migrate_2, _migrate_3, _migrate_4, _migrate_5)
 """Schema migrations in order; migration ``i`` takes the file to version ``i + 1``."""
 
 SCHEMA_VERSION = len(MIGRATIONS)
@@ -261,7 +282,7 @@ class Storage:
 
     Opening a store runs any pending migrations. Games are returned as dicts
     ``{"id", "players", "rules", "dealer", "stake", "created", "updated",
-    "status", "token_hash", "imported"}`` and log entries as ``{"seq",
+    "status", "token_hash", "imported", "version", "scored"}`` and log entries as ``{"seq",
     "kind", "payload", "result", "idempotency_key", "created"}`` with JSON
     decoded. ``durable=False`` (unit tests only) writes with ``synchronous =
     OFF``: fast, but not safe against a crash of the machine.
@@ -474,12 +495,30 @@ class Storage:
     def _game(conn: sqlite3.Connection, game_id: str) -> dict:
         row = conn.execute(
             "SELECT id, players, rules, dealer, stake, created, updated, status, token_hash,"
-            " imported FROM games WHERE id = ?", (game_id,)).fetchone()
+            " imported, version, scored FROM games WHERE id = ?", (game_id,)).fetchone()
         if row is None:
             raise NotFound(f"no game with id {game_id!r}", field="id")
         return {"id": row[0], "players": json.loads(row[1]), "rules": json.loads(row[2]),
                 "dealer": row[3], "stake": row[4], "created": row[5], "updated": row[6],
-                "status": row[7], "token_hash": row[8], "imported": bool(row[9])}
+                "status": row[7], "token_hash": row[8], "imported": bool(row[9]),
+                "version": row[10], "scored": None if row[11] is None else json.loads(row[11])}
+
+    @staticmethod
+    def _rows(conn: sqlite3.Connection, game_id: str, start: int) -> list[dict]:
+        found = conn.execute("SELECT n, entry, record, summary FROM sheet_hands"
+                             " WHERE game_id = ? AND n >= ? ORDER BY n",
+                             (game_id, start)).fetchall()
+        return sheet_rows(found)
+
+    @staticmethod
+    def _put_rows(conn: sqlite3.Connection, game_id: str, start: int,
+                  rows: Sequence[dict]) -> None:
+        """Replace the game's sheet rows from hand ``start`` on by ``rows``."""
+        conn.execute("DELETE FROM sheet_hands WHERE game_id = ? AND n >= ?", (game_id, start))
+        conn.executemany(
+            "INSERT INTO sheet_hands (game_id, n, entry, record, summary) VALUES (?, ?, ?, ?, ?)",
+            [(game_id, row["n"], dumps_in_order(row["entry"]),
+              dumps_in_order(row["record"]), dumps_in_order(row["summary"])) for row in rows])
 
     @staticmethod
     def _log(conn: sqlite3.Connection, game_id: str) -> list[dict]:
@@ -507,11 +546,14 @@ class Storage:
         imported: bool = False,
         idempotency_key: str | None = None,
         request_hash: str | None = None,
+        scored: dict | None = None,
+        rows: Sequence[dict] = (),
     ) -> dict:
         """Store a new game (and its players); returns it as :meth:`game` would.
 
         ``entries`` are ``(kind, payload, result)`` log rows written with it
-        in the same transaction, ``imported`` marks a game made by an import.
+        in the same transaction, ``scored`` and ``rows`` its summary and sheet
+        rows, ``imported`` marks a game made by an import.
         A player is found, or added, by the :func:`~scorekeeper.names.name_key`
         of the name. With an ``idempotency_key`` already used by a game
         created by the same request (``request_hash``), nothing is written
@@ -530,10 +572,11 @@ class Storage:
                     return self._game(conn, row[0])
             conn.execute(
                 "INSERT INTO games (id, players, rules, dealer, stake, created, updated,"
-                " status, token_hash, imported, idempotency_key, request_hash)"
-                " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                " status, token_hash, imported, idempotency_key, request_hash, version, scored)"
+                " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
                 (game_id, dumps(list(players)), dumps(rules), dealer, stake, stamp, stamp,
-                 status, token_hash, imported, idempotency_key, request_hash))
+                 status, token_hash, imported, idempotency_key, request_hash, len(entries),
+                 None if scored is None else dumps_in_order(scored)))
             for seat, name in enumerate(players):
                 key = name_key(name, field=f"players.{seat}")
                 conn.execute("INSERT OR IGNORE INTO players (name, name_key, created)"
@@ -546,6 +589,7 @@ class Storage:
                     "INSERT INTO hands (game_id, seq, kind, payload, result, created)"
                     " VALUES (?, ?, ?, ?, ?, ?)",
                     (game_id, seq, kind, dumps(payload), dumps(result), stamp))
+            self._put_rows(conn, game_id, 1, rows)
             return self._game(conn, game_id)
 
     def append(
@@ -553,28 +597,29 @@ class Storage:
         game_id: str,
         kind: str,
         payload: Any,
-        decide: Callable[[dict, list[dict]], tuple[Any, str]],
+        decide: Decide,
         *,
         idempotency_key: str | None = None,
         expected_version: int | None = None,
     ) -> tuple[dict, bool, dict, list[dict]]:
         """Append one entry to a game's log; returns ``(entry, created, game, log)``.
 
-        ``game`` and ``log`` are the game and its whole log as the write left
-        them, read in its transaction (so callers need not read them again).
-
-        Inside one ``BEGIN IMMEDIATE`` transaction: the game and its log are
-        read, ``decide(game, log)`` computes the entry's result and the
-        game's new status (or raises, and nothing is written), the entry is
-        inserted with the next sequence number and the status saved.
+        Inside one ``BEGIN IMMEDIATE`` transaction: the game's row is read,
+        ``decide(game, view)`` computes the entry's result, the game's new
+        status and scored state (reading the sheet rows it needs through
+        ``view``), or raises and nothing is written; then the entry is
+        inserted with the next sequence number and the game's row and sheet
+        rows updated. ``game`` is the game as the write left it; ``log`` is
+        empty (the log is not read).
 
         With an ``idempotency_key`` already used in this game for the same
         ``kind`` and ``payload``, nothing is written and the stored entry is
-        returned with ``created`` False; used for a different request, it
-        raises :class:`KeyReused`. Otherwise, with an ``expected_version``
-        (the number of log entries the change was based on) that is not the
-        log's length, it raises :class:`~scorekeeper.errors.Stale`. Raises :class:`NotFound` for
-        an unknown game.
+        returned with ``created`` False and the whole ``log``; used for a
+        different request, it raises :class:`KeyReused`. Otherwise, with an
+        ``expected_version`` (the number of log entries the change was based
+        on) that is not the game's ``version``, it raises
+        :class:`~scorekeeper.errors.Stale`. Raises :class:`NotFound` for an
+        unknown game.
         """
         with self._write() as conn:
             game = self._game(conn, game_id)
@@ -586,20 +631,23 @@ class Storage:
                 if seq is not None:
                     log = self._log(conn, game_id)
                     return log[seq - 1], False, game, log
-            log = self._log(conn, game_id)
-            check_version(expected_version, len(log))
-            result, status = decide(game, log)
-            entry = {"seq": len(log) + 1, "kind": kind, "payload": payload, "result": result,
-                     "idempotency_key": idempotency_key, "created": now()}
+            check_version(expected_version, game["version"])
+            result, status, change = decide(game, GameView(
+                rows=lambda start: self._rows(conn, game_id, start),
+                log=lambda: self._log(conn, game_id)))
+            entry = {"seq": game["version"] + 1, "kind": kind, "payload": payload,
+                     "result": result, "idempotency_key": idempotency_key, "created": now()}
             conn.execute(
                 "INSERT INTO hands (game_id, seq, kind, payload, result, idempotency_key,"
                 " created) VALUES (?, ?, ?, ?, ?, ?, ?)",
                 (game_id, entry["seq"], kind, dumps(payload), dumps(result),
                  idempotency_key, entry["created"]))
-            conn.execute("UPDATE games SET status = ?, updated = ? WHERE id = ?",
-                         (status, entry["created"], game_id))
-            return entry, True, {**game, "status": status, "updated": entry["created"]}, [
-                *log, entry]
+            conn.execute("UPDATE games SET status = ?, updated = ?, version = ?, scored = ?"
+                         " WHERE id = ?", (status, entry["created"], entry["seq"],
+                                           dumps_in_order(change["scored"]), game_id))
+            self._put_rows(conn, game_id, change["start"], change["rows"])
+            return entry, True, {**game, "status": status, "updated": entry["created"],
+                                 "version": entry["seq"], "scored": change["scored"]}, []
 
     # ------------------------------------------------------------------ scorepad edit rights
 

@@ -1,0 +1,143 @@
+"""The scored state kept with each game answers exactly as scoring its whole log would.
+
+Many random adds, undos, corrections and repeated requests on both
+backends; after every write its answer (hand record and sheet, whole or
+``full=False``) and the stored summary are compared with the sheet scored
+from scratch from the log (:func:`~scorekeeper.store.games.load_sheet`).
+"""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+from store_kit import quick
+
+from scorekeeper.errors import Conflict, RuleError
+from scorekeeper.sheet import score_sheet, summary
+from scorekeeper.store import games
+from scorekeeper.store.games import effective_hands, score_log
+from scorekeeper.store.hands import evaluate_hand
+
+RULES = [None, {"scoring": "hollywood"}, {"target": 250, "next_dealer": "alternate"},
+         {"target": 60, "next_dealer": "loser"}]
+
+
+def random_hand(rng: random.Random) -> dict:
+    if rng.random() < 0.15:
+        return {"kind": "void"}
+    return quick(rng.randrange(2), rng.choice([0, 0, rng.randint(1, 10)]), rng.randint(0, 40))
+
+
+def scratch(store, game_id: str) -> dict:
+    """The sheet scored from the whole log (what every answer must equal)."""
+    return games.load_sheet(store, game_id)
+
+
+def without_hands(sheet: dict) -> dict:
+    return {key: value for key, value in sheet.items() if key != "hands"}
+
+
+def correction_ends_early(store, game_id: str, n: int, hand: dict) -> bool:
+    """Whether scoring the log with hand ``n`` replaced ends the game before its last hand."""
+    game, log = store.game_and_log(game_id)
+    hands = effective_hands(log)
+    dealer = score_log(game, log).hands[n - 1].dealer
+    entry = evaluate_hand(hand, game["rules"], players=game["players"], dealer=dealer)
+    entries = [h["entry"] for h in hands]
+    entries[n - 1] = entry.to_dict()["entry"]
+    try:
+        score_sheet(entries, players=game["players"], rules=game["rules"],
+                    dealer=game["dealer"], stake=game["stake"])
+    except RuleError as error:
+        return error.code == "game_over"
+    return False
+
+
+@pytest.mark.parametrize("seed", range(3))
+def test_random_writes_answer_as_scoring_the_whole_log(store, seed):
+    rng = random.Random(seed)
+    answered: list[tuple[str, tuple, dict, tuple]] = []  # (op, args, options, first answer)
+    for rules in RULES:
+        sheet, _ = games.create_game(store, ["Ana", "Ben"], rules=rules,
+                                     dealer=rng.randrange(2), stake=rng.choice([None, 0.5]))
+        game_id = sheet["id"]
+        assert store.game(game_id)["scored"] == summary(score_log(store.game(game_id), []), 0)
+        for step in range(60):
+            before = scratch(store, game_id)
+            full = rng.random() < 0.5
+            options = {"full": full}
+            if rng.random() < 0.3:
+                options["idempotency_key"] = f"{seed}-{game_id}-{step}"
+            roll = rng.random()
+            if roll < 0.1 and answered:  # a repeated request: its first answer again
+                op, args, first_options, first = rng.choice(answered)
+                again = getattr(games, op)(store, *args, **first_options)
+                assert again[0] == first[0] and again[1] == first[1] and again[2] is False
+                assert scratch(store, game_id)["version"] == before["version"]
+                continue
+            if roll < 0.55 or not before["hands"]:
+                op, args = "add_hand", (game_id, random_hand(rng))
+            elif roll < 0.75:
+                op, args = "undo_last", (game_id,)
+            else:
+                n = rng.randint(1, len(before["hands"]))
+                op, args = "correct_hand", (game_id, n, random_hand(rng))
+            try:
+                record, sheet, created = getattr(games, op)(store, *args, **options)
+            except Conflict as refused:
+                after = scratch(store, game_id)
+                assert after == before  # nothing written
+                if op == "add_hand":
+                    assert refused.code == "game_over" and before["over"]
+                elif refused.code == "game_over":
+                    assert correction_ends_early(store, *args)
+                else:
+                    assert refused.code == "dealer_rotation"
+                continue
+            after = scratch(store, game_id)
+            assert created is True and after["version"] == before["version"] + 1
+            assert sheet == (after if full else without_hands(after))
+            if op == "undo_last":
+                assert record == before["hands"][-1]
+            else:
+                n = args[1] if op == "correct_hand" else len(after["hands"])
+                assert record == after["hands"][n - 1]
+            game = store.game(game_id)
+            assert game["scored"] == {**without_hands(score_log(game, store.log(game_id))
+                                                      .to_dict()), "hands": len(after["hands"])}
+            if "idempotency_key" in options:
+                answered.append((op, args, options, (record, sheet if full else after)))
+
+
+def test_a_game_stored_before_the_scored_state_is_scored_once_by_its_next_write(store, backend):
+    """A game whose ``scored`` is missing (as migration 4 leaves an old game): the next write
+    scores its log and stores every row; answers are as from scratch from then on."""
+    sheet, _ = games.create_game(store, ["Ana", "Ben"], rules={"target": 250})
+    game_id = sheet["id"]
+    for knocker in (0, 1, 0, 1):
+        games.add_hand(store, game_id, quick(knocker, 3, 20))
+    backend.sql("UPDATE games SET scored = NULL WHERE id = ?", (game_id,))
+    backend.sql("DELETE FROM sheet_hands WHERE game_id = ?", (game_id,))
+    assert store.game(game_id)["scored"] is None and store.game(game_id)["version"] == 4
+    record, sheet, _ = games.correct_hand(store, game_id, 2, quick(0, 0, 30))
+    assert sheet == scratch(store, game_id) and record == sheet["hands"][1]
+    _, sheet, _ = games.undo_last(store, game_id)
+    assert sheet == scratch(store, game_id)
+    _, sheet, _ = games.add_hand(store, game_id, quick(1, 2, 9))
+    assert sheet == scratch(store, game_id) and len(sheet["hands"]) == 4
+
+
+def test_import_is_linear_and_answers_as_from_scratch(store):
+    """An imported game stores its rows: the first write after it scores nothing again."""
+    rng = random.Random(7)
+    hands = []
+    while len(hands) < 300:
+        hands.append(random_hand(rng) if rng.random() < 0.5 else {"kind": "void"})
+    record = {"players": ["Ana", "Ben"], "rules": {"target": 10000}, "hands": hands}
+    sheet, _ = games.import_game(store, record)
+    assert sheet == scratch(store, sheet["id"]) and len(sheet["hands"]) == 300
+    game = store.game(sheet["id"])
+    assert game["scored"]["hands"] == 300 and game["version"] == 300
+    _, after, _ = games.correct_hand(store, sheet["id"], 150, {"kind": "void"})
+    assert after == scratch(store, sheet["id"])
