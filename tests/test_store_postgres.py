@@ -63,7 +63,7 @@ def test_schema_version_table_constraints_and_the_append_only_log(address, conne
         address, "SELECT table_name FROM information_schema.tables"
                  " WHERE table_schema = current_schema()")}
     assert tables == {"schema_version", "players", "games", "game_players", "hands",
-                      "sheet_hands"}
+                      "edit_rights", "handovers", "sheet_hands"}
     with pytest.raises(psycopg.errors.ForeignKeyViolation):
         query(address, "INSERT INTO hands (game_id, seq, kind, payload, result, created)"
                        " VALUES ('nope', 1, 'void', '{}', '{}', 'now')")
@@ -205,8 +205,8 @@ def test_pg_dump_and_pg_restore_as_the_readme_says(postgres, address, connect, t
         restored.close()
 
 
-def test_migration_3_counts_versions_and_the_next_write_scores_an_old_game(address, connect):
-    """A schema-2 database (as migration 2 left it) gets each game's version from its log
+def test_migration_4_counts_versions_and_the_next_write_scores_an_old_game(address, connect):
+    """A schema-3 database (as migration 3 left it) gets each game's version from its log
     and no scored state; the next write scores the log once and answers as from scratch."""
     store = connect()
     sheet, _ = games.create_game(store, ["Ana", "Ben"])
@@ -215,10 +215,10 @@ def test_migration_3_counts_versions_and_the_next_write_scores_an_old_game(addre
                                             "knocker_deadwood": 2, "defender_deadwood": 20})
     query(address, "DROP TABLE sheet_hands")
     query(address, "ALTER TABLE games DROP COLUMN version, DROP COLUMN scored")
-    query(address, "UPDATE schema_version SET version = 2")
+    query(address, "UPDATE schema_version SET version = 3")
     store.close()
     store = connect()
-    assert store.schema_version() == SCHEMA_VERSION == 3
+    assert store.schema_version() == SCHEMA_VERSION == 4
     game = store.game(sheet["id"])
     assert (game["version"], game["scored"]) == (3, None)
     _, after, _ = games.correct_hand(store, sheet["id"], 2, {"kind": "void"})

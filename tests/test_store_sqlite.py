@@ -260,14 +260,14 @@ def test_a_migration_that_would_break_a_foreign_key_is_rolled_back(tmp_path, mon
     assert conn.execute("SELECT count(*) FROM players").fetchone()[0] == 1
 
 
-def test_migration_4_counts_versions_and_the_next_write_scores_an_old_game(tmp_path):
-    """A schema-3 file's games get their version from the log and no scored state; the
+def test_migration_5_counts_versions_and_the_next_write_scores_an_old_game(tmp_path):
+    """A schema-4 file's games get their version from the log and no scored state; the
     next write to one scores its log once, and answers as scoring the whole log would."""
-    path = tmp_path / "v3.db"
+    path = tmp_path / "v4.db"
     db = sqlite_utils.Database(path)
-    for migration in MIGRATIONS[:3]:
+    for migration in MIGRATIONS[:4]:
         migration(db)
-    db.execute("PRAGMA user_version = 3")
+    db.execute("PRAGMA user_version = 4")
     rules = Rules.from_dict(None).to_dict()
     db.execute("INSERT INTO games (id, players, rules, dealer, stake, created, updated, status,"
                " token_hash) VALUES ('old', '[\"Ana\",\"Ben\"]', ?, 0, NULL, 't', 't', 'active',"
@@ -284,7 +284,7 @@ def test_migration_4_counts_versions_and_the_next_write_scores_an_old_game(tmp_p
     db.conn.close()
 
     store = Storage(path, durable=False)
-    assert store.schema_version() == SCHEMA_VERSION == 4
+    assert store.schema_version() == SCHEMA_VERSION == 5
     game = store.game("old")
     assert (game["version"], game["scored"]) == (3, None)
     record, sheet, _ = games.undo_last(store, "old")
