@@ -230,7 +230,7 @@ def test_the_pads_cookies_live_for_a_season(live):
             "csrf_token": token, "player_0": "Ana", "player_1": "Ben", "preset": "standard",
             "dealer": "0"})
         fresh = requests.get(live.url + "/", timeout=10)
-    for answer, name in ((response, "sk_edit_"), (fresh, "sk_csrf")):
+    for answer, name in ((response, "sk_device"), (fresh, "sk_csrf")):
         cookies = [c for c in answer.raw.headers.getlist("Set-Cookie") if c.startswith(name)]
         assert cookies and all(f"Max-Age={120 * 24 * 3600};" in c for c in cookies), cookies
 
