@@ -57,7 +57,7 @@ from typing import Any
 
 from .cards import RANKS, Card, cards_mask, parse_card, parse_cards
 from .engine import DISCARD, DRAW, SHOWDOWN, UPCARD_OFFER, Deal
-from .errors import CardError, RecordError, RuleError
+from .errors import CardError, InvalidRecordError, RecordError, RuleError
 from .melds import mask_points, meld_kind
 from .records import MATCH_FORMAT, deal_record, replay_match
 from .rules import Rules
@@ -71,8 +71,11 @@ NELLER_RULES: dict[str, Any] = {
 """The options under which Neller's GinRummyGame scores (see the module docs)."""
 
 
-class ImportFault(RecordError):
+class ImportFault(InvalidRecordError):
     """A part of an import that cannot be read: ``line`` (1-based) and ``position``.
+
+    An invalid input (code ``bad_import``), whatever the reason inside: the
+    text is not a record this program can score as its source did.
 
     ``position`` is the index into an OpenSpiel history, ``None`` when the
     fault is not at one action. The message starts with both:
@@ -81,7 +84,8 @@ class ImportFault(RecordError):
 
     def __init__(self, message: str, *, line: int, position: int | None = None):
         where = f"line {line}" if position is None else f"line {line}, position {position}"
-        super().__init__(f"{where}: {message}", field="text")
+        super().__init__(f"{where}: {message}", code="bad_import",
+                         params={"line": line, "position": position}, field="text")
         self.line = line
         self.position = position
 
@@ -106,8 +110,9 @@ def import_text(source: str, text: str) -> Imported:
     """Import a whole input of ``source`` (``openspiel`` or ``neller``)."""
     readers = {"openspiel": openspiel_records, "neller": neller_records}
     if source not in readers:
-        raise RecordError(f"unknown source {source!r}: use {' or '.join(SOURCES)}",
-                          field="source")
+        raise InvalidRecordError(f"unknown source {source!r}: use {' or '.join(SOURCES)}",
+                                 code="unknown_source", params={"source": source},
+                                 field="source")
     result = Imported()
     for item in readers[source](text):
         if isinstance(item, ImportFault):
