@@ -330,8 +330,11 @@ async def _send(writer: asyncio.StreamWriter, data: bytes) -> None:
 
 
 async def run(listener: socket.socket, upstream: str,
-              tls: ssl.SSLContext | None = None) -> None:
-    """Serve on ``listener`` (over TLS with ``tls``) until SIGTERM or the parent is gone."""
+              tls: ssl.SSLContext | None = None, quiet: bool = False) -> None:
+    """Serve on ``listener`` (over TLS with ``tls``) until SIGTERM or the parent is gone.
+
+    Says where it listens (an info line, gunicorn's format) unless ``quiet``.
+    """
     front = Front(upstream)
     server = await asyncio.start_server(
         front.handle, sock=listener, ssl=tls,
@@ -339,8 +342,9 @@ async def run(listener: socket.socket, upstream: str,
     host, port = listener.getsockname()[:2]
     shown = f"[{host}]" if ":" in host else host
     scheme = "https" if tls is not None else "http"
-    print(f"[{os.getpid()}] [INFO] Listening at: {scheme}://{shown}:{port}"
-          f" (the front; gunicorn at unix:{upstream})", file=sys.stderr, flush=True)
+    if not quiet:
+        print(f"[{os.getpid()}] [INFO] Listening at: {scheme}://{shown}:{port}"
+              f" (the front; gunicorn at unix:{upstream})", file=sys.stderr, flush=True)
     stopping = asyncio.Event()
     loop = asyncio.get_running_loop()
     loop.add_signal_handler(signal.SIGTERM, stopping.set)
@@ -364,13 +368,14 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--upstream", required=True, help="gunicorn's unix socket")
     parser.add_argument("--certfile", help="the TLS certificate (PEM): serve HTTPS")
     parser.add_argument("--keyfile", help="its private key (PEM; default: in the certfile)")
+    parser.add_argument("--quiet", action="store_true", help="no info line (log level above)")
     args = parser.parse_args(argv)
     tls = None
     if args.certfile:
         tls = ssl.create_default_context(ssl.Purpose.CLIENT_AUTH)
         tls.load_cert_chain(args.certfile, args.keyfile)
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C stops gunicorn, which stops us
-    asyncio.run(run(socket.socket(fileno=args.fd), args.upstream, tls))
+    asyncio.run(run(socket.socket(fileno=args.fd), args.upstream, tls, args.quiet))
 
 
 if __name__ == "__main__":

@@ -129,9 +129,11 @@ def serve(host: str = "127.0.0.1", port: int = 8000, workers: int = 2, threads: 
     upstream = os.path.join(folder, "gunicorn.sock")
     tls = [*(["--certfile", certfile] if certfile else []),
            *(["--keyfile", keyfile] if certfile and keyfile else [])]
+    level = log_level(app.config["LOG_LEVEL"])
+    quiet = [] if level in ("DEBUG", "INFO") else ["--quiet"]  # its one line is at info
     front_process = subprocess.Popen(
         [sys.executable, "-m", "api.front", "--fd", str(listener.fileno()), "--upstream",
-         upstream, *tls], pass_fds=[listener.fileno()])
+         upstream, *tls, *quiet], pass_fds=[listener.fileno()])
     listener.close()
     master = os.getpid()
     try:
@@ -140,7 +142,7 @@ def serve(host: str = "127.0.0.1", port: int = 8000, workers: int = 2, threads: 
                 "proxy_protocol": "v1", "limit_request_line": 8190,
                 "limit_request_fields": 2 * front.MAX_FIELDS,
                 "limit_request_field_size": 0,
-                "loglevel": log_level(app.config["LOG_LEVEL"]).lower(),
+                "loglevel": level.lower(),
                 "accesslog": "-" if access_log else None}, config).run()
     finally:
         if os.getpid() == master:  # a gunicorn worker leaves through here too

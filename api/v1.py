@@ -213,6 +213,7 @@ class Imports(MethodView):
     @blp.arguments(s.SourceImportRequest())
     @blp.response(200, s.SourceImportResponse)
     @refusals(400, 404, 413)
+    @blp.doc(operationId="importRecords")
     def post(self, body, source):
         """Deal records (openspiel, one per line) or match records (neller, one per game).
 
