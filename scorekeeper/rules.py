@@ -187,24 +187,9 @@ def _validate(rules: Rules) -> None:
                 code="bad_option_value",
                 params={"option": name, "value": value, "low": 0, "high": MAX_POINTS}, option=name,
             )
-    big = rules.big_gin_bonus
-    if big is not None and (not is_whole_number(big) or not 0 <= big <= MAX_POINTS):
-        raise InvalidValueError(
-            f"big_gin_bonus must be null (not allowed) or a whole number from 0 to {MAX_POINTS},"
-            f" not {big!r}",
-            code="bad_option_value",
-            params={"option": "big_gin_bonus", "value": big, "low": 0, "high": MAX_POINTS},
-            option="big_gin_bonus",
-        )
-    cap = rules.max_discard_draws
-    if cap is not None and (not is_whole_number(cap) or not 1 <= cap <= MAX_POINTS):
-        raise InvalidValueError(
-            f"max_discard_draws must be null (no cap) or a whole number from 1 to {MAX_POINTS},"
-            f" not {cap!r}",
-            code="bad_option_value",
-            params={"option": "max_discard_draws", "value": cap, "low": 1, "high": MAX_POINTS},
-            option="max_discard_draws",
-        )
+    optional = (("big_gin_bonus", 0, "not allowed"), ("max_discard_draws", 1, "no cap"))
+    for name, low, null in optional:
+        _check_optional_number(name, getattr(rules, name), low, null)
     if not is_whole_number(rules.target) or not 1 <= rules.target <= MAX_POINTS:
         raise InvalidValueError(
             f"target must be a whole number from 1 to {MAX_POINTS}, not {rules.target!r}",
@@ -220,6 +205,18 @@ def _validate(rules: Rules) -> None:
                 code="bad_option_value",
                 params={"option": name, "value": value, "allowed": list(allowed)}, option=name,
             )
+
+
+def _check_optional_number(name: str, value: Any, low: int, null: str) -> None:
+    """An option that is null (meaning ``null``) or a whole number from ``low`` to MAX_POINTS."""
+    if value is not None and (not is_whole_number(value) or not low <= value <= MAX_POINTS):
+        raise InvalidValueError(
+            f"{name} must be null ({null}) or a whole number from {low} to {MAX_POINTS},"
+            f" not {value!r}",
+            code="bad_option_value",
+            params={"option": name, "value": value, "low": low, "high": MAX_POINTS},
+            option=name,
+        )
 
 
 _FIELD_NAMES = frozenset(f.name for f in fields(Rules)) - {"based_on"}
