@@ -49,6 +49,29 @@ def dumps_in_order(value: Any) -> str:
     return json.dumps(value, separators=(",", ":"), ensure_ascii=False)
 
 
+def game_from_row(row: Sequence[Any]) -> dict:
+    """A game dict from its table's columns, in :data:`GAME_COLUMNS` order (JSON decoded)."""
+    return {"id": row[0], "players": json.loads(row[1]), "rules": json.loads(row[2]),
+            "dealer": row[3], "stake": row[4], "created": row[5], "updated": row[6],
+            "status": row[7], "token_hash": row[8], "imported": bool(row[9]),
+            "version": row[10], "scored": None if row[11] is None else json.loads(row[11])}
+
+
+GAME_COLUMNS = ("id, players, rules, dealer, stake, created, updated, status, token_hash,"
+                " imported, version, scored")
+"""The columns of ``games`` as :func:`game_from_row` reads them."""
+
+LOG_COLUMNS = "seq, kind, payload, result, idempotency_key, created"
+"""The columns of ``hands`` as :func:`log_entries` reads them."""
+
+
+def log_entries(found: Any) -> list[dict]:
+    """Log entries from rows of :data:`LOG_COLUMNS` (JSON decoded)."""
+    return [{"seq": seq, "kind": kind, "payload": json.loads(payload),
+             "result": json.loads(result), "idempotency_key": key, "created": created}
+            for seq, kind, payload, result, key, created in found]
+
+
 def sheet_rows(found: Sequence[tuple[int, str, str, str]]) -> list[dict]:
     """Sheet rows from their table's ``(n, entry, record, summary)`` columns.
 

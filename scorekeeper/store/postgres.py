@@ -50,7 +50,6 @@ Each connection's ``application_name`` is ``scorekeeper-<pid>``: in
 
 from __future__ import annotations
 
-import json
 import os
 import threading
 from collections.abc import Callable, Iterator, Sequence
@@ -63,6 +62,8 @@ from psycopg import errors as pg_errors
 
 from ..names import name_key
 from .base import (
+    GAME_COLUMNS,
+    LOG_COLUMNS,
     Decide,
     GameView,
     KeyReused,
@@ -73,6 +74,8 @@ from .base import (
     check_version,
     dumps,
     dumps_in_order,
+    game_from_row,
+    log_entries,
     now,
     replayed_seq,
     sheet_rows,
@@ -204,11 +207,6 @@ def _unavailable(error: psycopg.Error) -> StorageError | None:
         return StorageBusy(f"the database stayed busy for {BUSY_TIMEOUT:g} s: nothing was"
                            " written; try again", code="busy")
     return None
-
-
-GAME_COLUMNS = ("id, players, rules, dealer, stake, created, updated, status, token_hash,"
-                " imported, version, scored")
-"""The columns of ``games`` in the order :meth:`PostgresStore._game` reads them."""
 
 
 class PostgresStore:
@@ -346,10 +344,7 @@ class PostgresStore:
                            + (" FOR UPDATE" if lock else ""), (game_id,)).fetchone()
         if row is None:
             raise NotFound(f"no game with id {game_id!r}", field="id")
-        return {"id": row[0], "players": json.loads(row[1]), "rules": json.loads(row[2]),
-                "dealer": row[3], "stake": row[4], "created": row[5], "updated": row[6],
-                "status": row[7], "token_hash": row[8], "imported": row[9],
-                "version": row[10], "scored": None if row[11] is None else json.loads(row[11])}
+        return game_from_row(row)
 
     @staticmethod
     def _rows(conn: psycopg.Connection, game_id: str, start: int) -> list[dict]:
@@ -372,13 +367,8 @@ class PostgresStore:
 
     @staticmethod
     def _log(conn: psycopg.Connection, game_id: str) -> list[dict]:
-        return [
-            {"seq": seq, "kind": kind, "payload": json.loads(payload),
-             "result": json.loads(result), "idempotency_key": key, "created": created}
-            for seq, kind, payload, result, key, created in conn.execute(
-                "SELECT seq, kind, payload, result, idempotency_key, created FROM hands"
-                " WHERE game_id = %s ORDER BY seq", (game_id,))
-        ]
+        return log_entries(conn.execute(
+            f"SELECT {LOG_COLUMNS} FROM hands WHERE game_id = %s ORDER BY seq", (game_id,)))
 
     # ------------------------------------------------------------------ writes
 

@@ -76,7 +76,6 @@ works).
 
 from __future__ import annotations
 
-import json
 import os
 import sqlite3
 import threading
@@ -89,6 +88,8 @@ import sqlite_utils
 
 from ..names import fold, name_key
 from .base import (
+    GAME_COLUMNS,
+    LOG_COLUMNS,
     Decide,
     GameView,
     KeyReused,
@@ -100,6 +101,8 @@ from .base import (
     check_version,
     dumps,
     dumps_in_order,
+    game_from_row,
+    log_entries,
     now,
     replayed_seq,
     sheet_rows,
@@ -493,15 +496,11 @@ class Storage:
 
     @staticmethod
     def _game(conn: sqlite3.Connection, game_id: str) -> dict:
-        row = conn.execute(
-            "SELECT id, players, rules, dealer, stake, created, updated, status, token_hash,"
-            " imported, version, scored FROM games WHERE id = ?", (game_id,)).fetchone()
+        row = conn.execute(f"SELECT {GAME_COLUMNS} FROM games WHERE id = ?",
+                           (game_id,)).fetchone()
         if row is None:
             raise NotFound(f"no game with id {game_id!r}", field="id")
-        return {"id": row[0], "players": json.loads(row[1]), "rules": json.loads(row[2]),
-                "dealer": row[3], "stake": row[4], "created": row[5], "updated": row[6],
-                "status": row[7], "token_hash": row[8], "imported": bool(row[9]),
-                "version": row[10], "scored": None if row[11] is None else json.loads(row[11])}
+        return game_from_row(row)
 
     @staticmethod
     def _rows(conn: sqlite3.Connection, game_id: str, start: int) -> list[dict]:
@@ -522,13 +521,8 @@ class Storage:
 
     @staticmethod
     def _log(conn: sqlite3.Connection, game_id: str) -> list[dict]:
-        return [
-            {"seq": seq, "kind": kind, "payload": json.loads(payload),
-             "result": json.loads(result), "idempotency_key": key, "created": created}
-            for seq, kind, payload, result, key, created in conn.execute(
-                "SELECT seq, kind, payload, result, idempotency_key, created FROM hands"
-                " WHERE game_id = ? ORDER BY seq", (game_id,))
-        ]
+        return log_entries(conn.execute(
+            f"SELECT {LOG_COLUMNS} FROM hands WHERE game_id = ? ORDER BY seq", (game_id,)))
 
     # ------------------------------------------------------------------ writes
 
