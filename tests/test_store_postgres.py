@@ -214,11 +214,12 @@ def test_migration_4_counts_versions_and_the_next_write_scores_an_old_game(addre
         games.add_hand(store, sheet["id"], {"kind": "quick", "knocker": knocker,
                                             "knocker_deadwood": 2, "defender_deadwood": 20})
     query(address, "DROP TABLE sheet_hands")
-    query(address, "ALTER TABLE games DROP COLUMN version, DROP COLUMN scored")
+    query(address, "ALTER TABLE games DROP COLUMN version, DROP COLUMN scored,"
+                   " DROP COLUMN follows")
     query(address, "UPDATE schema_version SET version = 3")
     store.close()
     store = connect()
-    assert store.schema_version() == SCHEMA_VERSION == 4
+    assert store.schema_version() == SCHEMA_VERSION == 5
     game = store.game(sheet["id"])
     assert (game["version"], game["scored"]) == (3, None)
     _, after, _ = games.correct_hand(store, sheet["id"], 2, {"kind": "void"})

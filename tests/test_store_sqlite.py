@@ -284,7 +284,7 @@ def test_migration_5_counts_versions_and_the_next_write_scores_an_old_game(tmp_p
     db.conn.close()
 
     store = Storage(path, durable=False)
-    assert store.schema_version() == SCHEMA_VERSION == 5
+    assert store.schema_version() == SCHEMA_VERSION == 6
     game = store.game("old")
     assert (game["version"], game["scored"]) == (3, None)
     record, sheet, _ = games.undo_last(store, "old")
@@ -293,3 +293,21 @@ def test_migration_5_counts_versions_and_the_next_write_scores_an_old_game(tmp_p
     _, sheet, _ = games.add_hand(store, "old", quick(0, 1, 11))
     assert sheet == games.load_sheet(store, "old") and sheet["version"] == 5
     assert store.db.conn.execute("SELECT count(*) FROM sheet_hands").fetchone()[0] == 3
+
+
+def test_migration_6_adds_follows_and_older_games_follow_nothing(tmp_path):
+    path = tmp_path / "v5.db"
+    db = sqlite_utils.Database(path)
+    for migration in MIGRATIONS[:5]:
+        migration(db)
+    db.execute("PRAGMA user_version = 5")
+    db.execute("INSERT INTO games (id, players, rules, dealer, stake, created, updated, status,"
+               " token_hash) VALUES ('old', '[\"Ana\",\"Ben\"]', ?, 0, NULL, 't', 't', 'active',"
+               " 'x')", (json.dumps(Rules.from_dict(None).to_dict()),))
+    db.conn.commit()
+    db.conn.close()
+    store = Storage(path, durable=False)
+    assert store.schema_version() == SCHEMA_VERSION == 6
+    assert store.game("old")["follows"] is None
+    rematch, _ = games.create_game(store, ["Ana", "Ben"], follows="old")
+    assert store.game(rematch["id"])["follows"] == "old"

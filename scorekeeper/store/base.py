@@ -7,8 +7,11 @@ several servers can share) implement it, and any other backend that does
 is a drop-in: the services and the web layer only call these methods.
 Games are returned as dicts ``{"id", "players", "rules", "dealer",
 "stake", "created", "updated", "status", "token_hash", "imported",
-"version", "scored"}`` and log entries as ``{"seq", "kind", "payload",
-"result", "idempotency_key", "created"}`` with JSON decoded. The refusals
+"version", "scored", "follows"}`` and log entries as ``{"seq", "kind", "payload",
+"result", "idempotency_key", "created"}`` with JSON decoded. ``follows`` is the id
+of the game this one is a rematch of ("new game with the same players"), ``None``
+for a game started afresh: the games chained by it are one evening's match, whose
+running tally :func:`~scorekeeper.store.stats.rematch_tally` counts. The refusals
 every backend raises are defined here.
 
 Each game also keeps its scored state, written in the same transaction as
@@ -54,11 +57,12 @@ def game_from_row(row: Sequence[Any]) -> dict:
     return {"id": row[0], "players": json.loads(row[1]), "rules": json.loads(row[2]),
             "dealer": row[3], "stake": row[4], "created": row[5], "updated": row[6],
             "status": row[7], "token_hash": row[8], "imported": bool(row[9]),
-            "version": row[10], "scored": None if row[11] is None else json.loads(row[11])}
+            "version": row[10], "scored": None if row[11] is None else json.loads(row[11]),
+            "follows": row[12]}
 
 
 GAME_COLUMNS = ("id, players, rules, dealer, stake, created, updated, status, token_hash,"
-                " imported, version, scored")
+                " imported, version, scored, follows")
 """The columns of ``games`` as :func:`game_from_row` reads them."""
 
 LOG_COLUMNS = "seq, kind, payload, result, idempotency_key, created"
@@ -208,10 +212,11 @@ class Store(Protocol):
                     entries: Sequence[tuple[str, Any, Any]] = (),
                     imported: bool = False, idempotency_key: str | None = None,
                     request_hash: str | None = None, scored: dict | None = None,
-                    rows: Sequence[dict] = ()) -> dict:
+                    rows: Sequence[dict] = (), follows: str | None = None) -> dict:
         """Store a new game, its players and ``entries`` (log rows) in one transaction.
 
-        ``scored`` and ``rows`` are its summary and sheet rows (see the module docs).
+        ``scored`` and ``rows`` are its summary and sheet rows (see the module docs);
+        ``follows`` the id of the game it is a rematch of.
 
         ``imported`` marks a game made by an import (left out of stats). A
         game already created with this ``idempotency_key`` by the same

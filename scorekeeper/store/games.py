@@ -197,16 +197,22 @@ def check_new_game(players: Any, rules: Any = None, dealer: Any = 0,
 
 def create_game(store: Store, players: Any, rules: Any = None, dealer: Any = 0,
                 stake: Any = None, *, idempotency_key: str | None = None,
-                secret: str | None = None) -> tuple[dict, str]:
+                secret: str | None = None, follows: str | None = None) -> tuple[dict, str]:
     """Store a new game; returns ``(sheet, edit token)``. The token is not kept, only its hash.
 
     With an ``idempotency_key`` (and the ``secret`` its token is derived
     under), a repeat of the same request returns the same game and token,
-    and the sheet as it was created; see the module docs.
+    and the sheet as it was created; see the module docs. ``follows`` is
+    the id of the game this one is a rematch of (the scorepad's "new game
+    with the same players"; it must exist, else ``NotFound``).
     """
     names, snapshot = check_new_game(players, rules, dealer, stake)
     request = {"create": {"players": players, "rules": rules, "dealer": dealer, "stake": stake}}
     game = {"players": names, "rules": snapshot, "dealer": dealer, "stake": stake}
+    if follows is not None:
+        store.game(follows)
+        request["create"]["follows"] = follows
+        game["follows"] = follows
     return _store_game(store, {**game, "status": "active", "scored": _summary_of(game, [], None)},
                        [], request, idempotency_key, secret)
 

@@ -12,7 +12,8 @@ row saying which of them ran):
   lookups go by it) and created.
 * ``games``: id, players (JSON), rules snapshot (JSON), first dealer,
   stake, created, updated, status, the edit token's SHA-256 hash and
-  ``imported`` (true for a game brought in by ``games.import_game``).
+  ``imported`` (true for a game brought in by ``games.import_game``), and
+  ``follows`` (migration 5): the game this one is a rematch of, or NULL.
 * ``game_players``: which player sits in which seat of a game.
 * ``hands``: the append-only log, primary key (game, seq), the idempotency
   key unique per game. A trigger refuses UPDATE, DELETE and TRUNCATE.
@@ -189,8 +190,14 @@ def _migrate_4(conn: psycopg.Connection) -> None:
     """)
 
 
+def _migrate_5(conn: psycopg.Connection) -> None:
+    """Rematches: ``games.follows``, the game a game is a rematch of (NULL for the games
+    stored before: each starts its own chain), as in SQLite's schema 6."""
+    conn.execute("ALTER TABLE games ADD COLUMN follows text REFERENCES games (id)")
+
+
 MIGRATIONS: tuple[Callable[[psycopg.Connection], None], ...] = (
-    _migrate_1, _migrate_2, _migrate_3, _migrate_4)
+    _migrate_1, _migrate_2, _migrate_3, _migrate_4, _migrate_5)
 """Schema migrations in order; migration ``i`` takes the database to version ``i + 1``."""
 
 SCHEMA_VERSION = len(MIGRATIONS)
@@ -388,12 +395,14 @@ class PostgresStore:
         request_hash: str | None = None,
         scored: dict | None = None,
         rows: Sequence[dict] = (),
+        follows: str | None = None,
     ) -> dict:
         """Store a new game (and its players); returns it as :meth:`game` would.
 
         ``entries`` are ``(kind, payload, result)`` log rows written with it
         in the same transaction (an imported game, ``imported`` true),
-        ``scored`` and ``rows`` its summary and sheet rows. New
+        ``scored`` and ``rows`` its summary and sheet rows, ``follows`` the
+        game it is a rematch of. New
         players are inserted in :func:`name_key` order, so two games
         creating the same two players at once cannot deadlock. With an
         ``idempotency_key`` already used by a game created by the same
@@ -407,12 +416,12 @@ class PostgresStore:
         with self._transaction(write=True) as conn:
             created = conn.execute(
                 f"INSERT INTO games ({GAME_COLUMNS}, idempotency_key, request_hash) VALUES"
-                " (%s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s)"
+                " (%s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s)"
                 " ON CONFLICT (idempotency_key) DO NOTHING RETURNING id",
                 (game_id, dumps(list(players)), dumps(rules), dealer, stake, stamp, stamp,
                  status, token_hash, imported, len(entries),
-                 None if scored is None else dumps_in_order(scored), idempotency_key,
-                 request_hash)).fetchone()
+                 None if scored is None else dumps_in_order(scored), follows,
+                 idempotency_key, request_hash)).fetchone()
             if created is None:  # the key's game exists
                 row = conn.execute("SELECT id, request_hash FROM games WHERE idempotency_key"
                                    " = %s", (idempotency_key,)).fetchone()

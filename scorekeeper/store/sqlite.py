@@ -16,7 +16,8 @@ Tables:
   ``over``, kept in step with the log), the SHA-256 hash of the edit token
   and ``imported`` (true for a game made by ``games.import_game``), and,
   for a game created with an ``Idempotency-Key`` (schema 3), the key
-  (unique) and the SHA-256 of the creating request.
+  (unique) and the SHA-256 of the creating request, and ``follows`` (schema
+  6): the id of the game this one is a rematch of, NULL for a game started afresh.
 * ``game_players``: which player sits in which seat of a game (for stats).
 * ``hands``: the log. One row per submitted entry: game, sequence number
   (1, 2, ...), kind, the submitted payload (JSON), the computed result
@@ -272,8 +273,14 @@ def _migrate_5(db: sqlite_utils.Database) -> None:
                " summary TEXT NOT NULL, PRIMARY KEY (game_id, n)) WITHOUT ROWID")
 
 
+def _migrate_6(db: sqlite_utils.Database) -> None:
+    """Rematches: ``games.follows``, the game a game is a rematch of (NULL for the games
+    stored before: each starts its own chain)."""
+    db.execute("ALTER TABLE games ADD COLUMN follows TEXT REFERENCES games (id)")
+
+
 MIGRATIONS: tuple[Callable[[sqlite_utils.Database], None], ...] = (
-    _migrate_1, _migrate_2, _migrate_3, _migrate_4, _migrate_5)
+    _migrate_1, _migrate_2, _migrate_3, _migrate_4, _migrate_5, _migrate_6)
 """Schema migrations in order; migration ``i`` takes the file to version ``i + 1``."""
 
 SCHEMA_VERSION = len(MIGRATIONS)
@@ -285,9 +292,9 @@ class Storage:
 
     Opening a store runs any pending migrations. Games are returned as dicts
     ``{"id", "players", "rules", "dealer", "stake", "created", "updated",
-    "status", "token_hash", "imported", "version", "scored"}`` and log entries as ``{"seq",
-    "kind", "payload", "result", "idempotency_key", "created"}`` with JSON
-    decoded. ``durable=False`` (unit tests only) writes with ``synchronous =
+    "status", "token_hash", "imported", "version", "scored", "follows"}`` and log
+    entries as ``{"seq", "kind", "payload", "result", "idempotency_key", "created"}``
+    with JSON decoded. ``durable=False`` (unit tests only) writes with ``synchronous =
     OFF``: fast, but not safe against a crash of the machine.
     """
 
@@ -542,12 +549,14 @@ class Storage:
         request_hash: str | None = None,
         scored: dict | None = None,
         rows: Sequence[dict] = (),
+        follows: str | None = None,
     ) -> dict:
         """Store a new game (and its players); returns it as :meth:`game` would.
 
         ``entries`` are ``(kind, payload, result)`` log rows written with it
         in the same transaction, ``scored`` and ``rows`` its summary and sheet
-        rows, ``imported`` marks a game made by an import.
+        rows, ``imported`` marks a game made by an import, ``follows`` is the
+        game it is a rematch of.
         A player is found, or added, by the :func:`~scorekeeper.names.name_key`
         of the name. With an ``idempotency_key`` already used by a game
         created by the same request (``request_hash``), nothing is written
@@ -566,11 +575,11 @@ class Storage:
                     return self._game(conn, row[0])
             conn.execute(
                 "INSERT INTO games (id, players, rules, dealer, stake, created, updated,"
-                " status, token_hash, imported, idempotency_key, request_hash, version, scored)"
-                " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                " status, token_hash, imported, idempotency_key, request_hash, version, scored,"
+                " follows) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
                 (game_id, dumps(list(players)), dumps(rules), dealer, stake, stamp, stamp,
                  status, token_hash, imported, idempotency_key, request_hash, len(entries),
-                 None if scored is None else dumps_in_order(scored)))
+                 None if scored is None else dumps_in_order(scored), follows))
             for seat, name in enumerate(players):
                 key = name_key(name, field=f"players.{seat}")
                 conn.execute("INSERT OR IGNORE INTO players (name, name_key, created)"

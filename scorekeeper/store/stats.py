@@ -22,7 +22,7 @@ from __future__ import annotations
 from ..names import fold
 from ..results import Outcome
 from .base import Store
-from .games import score_log
+from .games import load_sheet, score_log
 
 
 def player_stats(store: Store, name: str) -> dict:
@@ -73,3 +73,58 @@ def player_stats(store: Store, name: str) -> dict:
     average = round(totals["points"] / totals["hands_won"], 2) if totals["hands_won"] else None
     return {"name": player["name"], **totals, "average_hand": average,
             "imported_games": imported, "head_to_head": list(rivals.values())}
+
+
+def rematch_tally(store: Store, game_id: str) -> dict:
+    """The running tally of the games chained by rematch up to game ``game_id``; ``NotFound``.
+
+    The chain is ``game_id``, the game it ``follows``, the game that one
+    follows, and so on back to a game started afresh (or to a game with
+    other players: a chain only joins games of the same two players, matched
+    by name key, seats mapped to ``game_id``'s). ``{"players": [game_id's
+    names], "stake" (game_id's, or None), "games": [oldest first: {"id",
+    "number" (1, 2, ...), "over", "winner" (seat or None), "final" (per
+    seat or None), "nets" (points won (+) or paid (-) per seat, zeros while
+    unfinished), "settlement" (``{"payer", "payee", "amount"}`` seats, or
+    None), "points" and "money" (the running totals per seat after this
+    game; money is None while no game so far had a stake)}]}``. A game still
+    being played counts nothing yet; money adds each game's settlement as it
+    was rounded.
+    """
+    game = store.game(game_id)
+    keys = [fold(p) for p in game["players"]]
+    chain: list[tuple[dict, list[int]]] = []
+    current: dict | None = game
+    while current is not None:
+        seen = [fold(p) for p in current["players"]]
+        if sorted(seen) != sorted(keys):
+            break
+        chain.append((current, [keys.index(k) for k in seen]))
+        current = store.game(current["follows"]) if current["follows"] else None
+    games = []
+    points = [0] * len(keys)
+    money: list[float] | None = None
+    for number, (row, seats) in enumerate(reversed(chain), 1):
+        result = load_sheet(store, row["id"]).get("result")
+        nets = [0] * len(keys)
+        settlement = None
+        if result is not None:
+            for seat, net in zip(seats, result["nets"], strict=True):
+                nets[seat] = net
+                points[seat] += net
+            paid = result.get("settlement")
+            if paid:
+                settlement = {"payer": seats[paid["payer"]], "payee": seats[paid["payee"]],
+                              "amount": paid["amount"]}
+                money = money or [0.0] * len(keys)
+                money[settlement["payer"]] -= paid["amount"]
+                money[settlement["payee"]] += paid["amount"]
+        games.append({
+            "id": row["id"], "number": number, "over": result is not None,
+            "winner": None if result is None or result["winner"] is None
+            else seats[result["winner"]],
+            "final": None if result is None else
+            [result["final"][seats.index(s)] for s in range(len(keys))],
+            "nets": nets, "settlement": settlement, "points": list(points),
+            "money": None if money is None else [round(m, 2) for m in money]})
+    return {"players": list(game["players"]), "stake": game["stake"], "games": games}
