@@ -24,7 +24,10 @@ Routes: ``/`` (start a game), ``/games/<id>`` (the sheet),
 ``/games/<id>/hand`` (enter a hand: quick, cards or record),
 ``/games/<id>/hands/<n>`` (one hand; ``/edit`` corrects it, ``/void``
 voids it, ``/replay`` steps through its deal record), ``/games/<id>/undo``,
-``/games/<id>/rematch``, ``/check`` (check a knock without a game),
+``/games/<id>/rematch`` (a new game that follows this one) and
+``/games/<id>/tally`` (the running tally of the games so chained),
+``/players?name=...`` (a player's record) and ``/players/vs?name=...&other=...``
+(two players head to head), ``/check`` (check a knock without a game),
 ``/replay`` (step through a pasted deal record), ``/pad/melds`` (JSON for
 the live read-out), ``/settings`` (the four-colour deck), and edit rights:
 ``/games/<id>/phones`` (who may edit, revoke, make a hand-over link),
@@ -51,9 +54,9 @@ from marshmallow import ValidationError
 from werkzeug.exceptions import HTTPException, InternalServerError
 
 from scorekeeper.errors import Conflict, RecordError, ScorekeeperError, Stale
-from scorekeeper.names import MAX_NAME_LENGTH
+from scorekeeper.names import MAX_NAME_LENGTH, fold
 from scorekeeper.rules import PRESETS, Rules
-from scorekeeper.store import games
+from scorekeeper.store import games, stats
 from scorekeeper.store.base import (
     KeyReused,
     NotFound,
@@ -258,7 +261,13 @@ def start_game():
 def sheet(game_id: str):
     data = _load(game_id)
     editable = rights.can_edit(game_id)
-    return _render("pad/sheet.html", sheet=data, view=pad_views.sheet_view(data),
+    voided = None
+    if any(hand.get("void") and hand.get("corrected") for hand in data["hands"]):
+        log = get_storage().log(game_id)
+        if len(log) == data["version"]:  # else changed meanwhile: the next load shows them
+            voided = pad_views.voided_originals(log, data["hands"])
+    return _render("pad/sheet.html", sheet=data, view=pad_views.sheet_view(data, voided),
+                   tally=_tally(data),
                    editable=editable, game_id=game_id, done=request.args.get("done"),
                    share_url=url_for("pad.sheet", game_id=game_id, _external=True))
 
@@ -284,7 +293,7 @@ def rematch(game_id: str):
     _require_edit(game_id)
     old = _load(game_id)
     sheet, _ = games.create_game(get_storage(), old["players"], old["rules"],
-                                 old["next_dealer"], old["stake"])
+                                 old["next_dealer"], old["stake"], follows=game_id)
     rights.grant(sheet["id"], rights.STARTER_LABEL)
     return redirect(url_for("pad.sheet", game_id=sheet["id"]), 303)
 
@@ -720,3 +729,64 @@ def settings():
     else:
         response.delete_cookie(web.DECK_COOKIE)
     return response
+
+
+# ----------------------------------------------------------------------------- tally, records
+
+
+def _tally(sheet: dict) -> dict | None:
+    """The rematch tally's view for a sheet's foot, when the game follows another."""
+    tally = stats.rematch_tally(get_storage(), sheet["id"])
+    return pad_views.tally_view(tally) if len(tally["games"]) > 1 else None
+
+
+@bp.get("/games/<game_id>/tally")
+def tally(game_id: str):
+    """Every game of the chain of rematches up to this one: who won, who paid, the total."""
+    try:
+        found = stats.rematch_tally(get_storage(), game_id)
+    except NotFound:
+        abort(404, "There is no game at this address. Check the link.")
+    return _render("pad/tally.html", tally=pad_views.tally_view(found), game_id=game_id)
+
+
+def _record(name: str) -> tuple[dict | None, str | None]:
+    """A player's record by name, or ``None`` and what to tell the player instead."""
+    if not name.strip():
+        return None, "Type a player's name."
+    try:
+        return stats.player_stats(get_storage(), name), None
+    except NotFound:
+        return None, (f"Nobody called “{pad_labels.isolated(name.strip())}” has"
+                      " played on this scorepad yet. Check the spelling (capitals and spaces"
+                      " around the name do not matter).")
+    except ScorekeeperError as error:
+        return None, pad_labels.worded(error)
+
+
+@bp.get("/players")
+def players():
+    """A player's record (``?name=``), or the search form with what went wrong."""
+    name = request.args.get("name")
+    if name is None:
+        return _render("pad/players.html", record=None, error=None, name="")
+    found, error = _record(name)
+    return _render("pad/players.html", 200 if found else (422 if not name.strip() else 404),
+                   record=pad_views.record_view(found) if found else None, error=error,
+                   name=name)
+
+
+@bp.get("/players/vs")
+def head_to_head():
+    """Two players head to head (``?name=...&other=...``), from the first one's record."""
+    found, error = _record(request.args.get("name", ""))
+    if found is None:
+        abort(404, error)
+    other = request.args.get("other", "")
+    rival = next((r for r in found["head_to_head"]
+                  if fold(r["opponent"]) == fold(other)), None)
+    if rival is None:
+        abort(404, f"{pad_labels.isolated(found['name'])} and"
+                   f" {pad_labels.isolated(other.strip()) if other.strip() else 'that player'}"
+                   " have not played each other on this scorepad.")
+    return _render("pad/head_to_head.html", name=found["name"], rival=rival)

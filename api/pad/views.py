@@ -20,6 +20,7 @@ from scorekeeper.melds import arrangements, hand_mask
 from scorekeeper.records import ReplayedDeal
 from scorekeeper.results import Outcome, Side
 from scorekeeper.rules import Rules
+from scorekeeper.store.games import effective_hands
 from scorekeeper.store.hands import DeadwoodResult, HandEvaluation
 
 from .labels import bdi, capfirst, card_info, cards_info, game_title
@@ -28,14 +29,18 @@ OUTCOME_LABELS = {"knock": "knock", "gin": "gin", "big_gin": "big gin",
                   "undercut": "undercut", "tie": "tie", "void": "void"}
 
 
-def sheet_view(sheet: Mapping[str, Any]) -> dict[str, Any]:
+def sheet_view(sheet: Mapping[str, Any],
+               voided: Mapping[int, Mapping[str, Any]] | None = None) -> dict[str, Any]:
     """Everything the score sheet page shows, from a two-player ``game_sheet``.
 
     Players with totals, boxes, points still needed and who deals next;
     the hand list with badges and one-line summaries; the chart; the
     Hollywood columns; and, once over, the bonuses itemised with the final
-    totals, net and settlement.
+    totals and who pays whom. ``voided`` maps the hands a correction made
+    void to what they scored before (:func:`voided_originals`): their line
+    keeps it, struck through.
     """
+    voided = voided or {}
     names = list(sheet["players"])
     rules = sheet["rules"]
     hollywood = sheet.get("scoring") == "hollywood"
@@ -51,6 +56,8 @@ def sheet_view(sheet: Mapping[str, Any]) -> dict[str, Any]:
                       "dealer": names[hand["dealer"]], "totals": hand["totals"],
                       "winner": hand.get("winner"), "corrected": hand.get("corrected", False),
                       "kind": hand.get("kind"),
+                      "was": (describe_hand(voided[hand["n"]], names) if hand["n"] in voided
+                              else None),
                       "columns": [c + 1 for c in hand.get("columns", [])]})
     view: dict[str, Any] = {
         "names": names, "players": players, "hands": hands, "rules": rules,
@@ -83,17 +90,47 @@ def sheet_view(sheet: Mapping[str, Any]) -> dict[str, Any]:
                           "winner": p == winner} for p, name in enumerate(names)],
                 "net": result["net"], "shutout": any(result["shutouts"]),
                 "table": None,
-                "settlement": _settlement(result.get("settlement"), names),
+                "pays": game_over_line(result, names),
+                "shutouts": [names[w] if w is not None and shut else None for w, shut in
+                             zip(result["column_winners"], result["shutouts"], strict=True)],
             }
             result_view["table"] = _table(result_view["rows"])
         else:
             view["result"] = _result_view(result, names, rules, sheet["boxes"])
+    _score_cards(view)
     return view
+
+
+def _score_cards(view: dict[str, Any]) -> None:
+    """What each player's score card adds: Hollywood's three games, and the shutouts.
+
+    A Hollywood card shows each game's (column's) total, ``None`` where the
+    player has not opened it, not the sum of the three (which no target
+    applies to). ``shutout`` labels the card of the player who shut the
+    other out: ``Shutout!`` for a game, ``Shutout in game 2`` (or ``games
+    1 and 3``) for Hollywood columns, shown as soon as the column closes.
+    """
+    for player in view["players"]:
+        p = player["index"]
+        player["games"] = [{"game": col["game"], "won": col["winner"] == player["name"],
+                            "total": col["totals"][p] if col["opened"][p] else None}
+                           for col in view["columns"]]
+        if view["hollywood"]:
+            shut = [str(col["game"]) for col in view["columns"]
+                    if col["result"] and col["result"]["shutout"]
+                    and col["winner"] == player["name"]]
+            player["shutout"] = (f"Shutout in game{'s' if len(shut) > 1 else ''}"
+                                 f" {' and '.join(shut)}" if shut else None)
+        else:
+            result = view["result"]
+            player["shutout"] = ("Shutout!" if result and result["shutout"]
+                                 and result["winner"] == player["name"] else None)
 
 
 def _result_view(result: Mapping[str, Any], names: Sequence[str], rules: Mapping[str, Any],
                  boxes: Sequence[int]) -> dict[str, Any]:
-    """One finished game's bonuses itemised (a ``score_sheet`` result, the boxes won)."""
+    """One finished game's bonuses itemised (a ``score_sheet`` result, the boxes won), the
+    line saying who pays whom, and the finals winner first (a Hollywood column's result)."""
     winner = result["winner"]
     rows = []
     for p, name in enumerate(names):
@@ -111,7 +148,9 @@ def _result_view(result: Mapping[str, Any], names: Sequence[str], rules: Mapping
                      "winner": p == winner, "boxes": boxes[p]})
     return {"winner": names[winner], "loser": names[1 - winner], "rows": rows,
             "table": _table(rows), "shutout": result["shutout"], "net": result["net"],
-            "settlement": _settlement(result.get("settlement"), names)}
+            "pays": game_over_line(result, names),
+            "finals": [result["final"][winner]] + [final for p, final in
+                                                   enumerate(result["final"]) if p != winner]}
 
 
 def _table(rows: Sequence[Mapping[str, Any]]) -> list[dict[str, Any]]:
@@ -121,17 +160,6 @@ def _table(rows: Sequence[Mapping[str, Any]]) -> list[dict[str, Any]]:
         labels += [label for label, _ in row["items"] if label not in labels]
     return [{"label": label, "values": [dict(row["items"]).get(label) for row in rows]}
             for label in labels]
-
-
-def _settlement(settlement: Mapping[str, Any] | None, names: Sequence[str]
-                ) -> Markup | None:
-    if not settlement:
-        return None
-    if settlement["amount"] == 0:
-        return Markup("Nobody pays anything.")
-    return Markup("{} pays {} {}.").format(bdi(names[settlement["payer"]]),
-                                           bdi(names[settlement["payee"]]),
-                                           _money(settlement["amount"]))
 
 
 def _money(amount: float) -> str:
@@ -277,6 +305,31 @@ def describe_hand(hand: Mapping[str, Any], names: Sequence[str]) -> Markup:
         w=bdi(names[hand["winner"]]), l=bdi(names[hand["loser"]]), points=hand["points"])
 
 
+def voided_originals(log: Sequence[Mapping[str, Any]],
+                     hands: Sequence[Mapping[str, Any]]) -> dict[int, dict[str, Any]]:
+    """What each hand a correction made void had scored before: ``{n: score-sheet entry}``.
+
+    ``hands`` are the sheet's hand records (with ``seq``, the log entry that
+    gave each its content), ``log`` the game's whole log. The sheet as it
+    stood just before the voiding entry says what the hand was; a hand voided
+    twice over goes back further, and a hand entered void has nothing to keep.
+    """
+    found = {}
+    for hand in hands:
+        if not (hand.get("void") and hand.get("corrected")):
+            continue
+        seq = hand["seq"]
+        while True:
+            before = effective_hands(log[:seq - 1])[hand["n"] - 1]
+            if not before["entry"].get("void"):
+                found[hand["n"]] = before["entry"]
+                break
+            if not before["corrected"]:
+                break
+            seq = before["seq"]
+    return found
+
+
 def badge(hand: Mapping[str, Any]) -> str:
     """The outcome badge of a hand record: knock, gin, big_gin, undercut or void."""
     return "void" if hand.get("void") else hand.get("outcome") or "void"
@@ -329,3 +382,99 @@ def live_melds(cards: Any) -> dict[str, Any]:
     return {"count": len(codes), "deadwood": best["deadwood"],
             "melds": [cards_info(meld) for meld in best["melds"]],
             "deadwood_cards": cards_info(best["deadwood_cards"]), "ties": len(found) - 1}
+
+
+def payment_line(nets: Sequence[int], names: Sequence[str], amount: float | None = None,
+                 verb: str = "pays") -> Markup:
+    """Who pays whom how much, from the points each seat won (+) or paid (-).
+
+    ``Bor pays Ana 320 points.``, or at a stake ``Bor pays Ana 16.00 (320
+    points).`` (``amount`` is the settlement as the sheet rounded it); all
+    square: ``All square: nobody pays anything.`` ``verb`` is ``pays`` for a game,
+    ``owes`` for a running total.
+    """
+    payer = min(range(len(nets)), key=lambda p: nets[p])
+    payee = max(range(len(nets)), key=lambda p: nets[p])
+    points = nets[payee]
+    if points <= 0:
+        return Markup("All square: nobody {} anything.").format(verb)
+    count = f"{points} point{'s' if points != 1 else ''}"
+    if amount is None:
+        return Markup("{} {} {} {}.").format(bdi(names[payer]), verb, bdi(names[payee]), count)
+    return Markup("{} {} {} {} ({}).").format(bdi(names[payer]), verb, bdi(names[payee]),
+                                              _money(amount), count)
+
+
+def game_over_line(result: Mapping[str, Any], names: Sequence[str]) -> Markup:
+    """The settling line under a finished game: who pays whom, in points and money.
+
+    The winner normally collects; when the loser's box bonuses outweigh the
+    game (the net is negative) the line says so and has the winner pay,
+    never "-28 points to Ana". A tied Hollywood match pays nothing.
+    """
+    settlement = result.get("settlement")
+    line = payment_line(result["nets"], names,
+                        settlement["amount"] if settlement else None)
+    winner = result.get("winner")
+    if winner is not None and result["nets"][winner] < 0:
+        line = Markup("{} wins the game, but the box bonuses count for more: {}").format(
+            bdi(names[winner]), line)
+    return line
+
+
+def tally_view(tally: Mapping[str, Any]) -> dict[str, Any]:
+    """The running tally of the games chained by rematch, for its page.
+
+    From :func:`~scorekeeper.store.stats.rematch_tally`. Each game: its
+    number, who won, its payment line and the running total after it
+    (``Bor owes Ana 2.15 (43 points).``); ``standing`` is the latest running
+    total, ``count`` the number of games.
+    """
+    names = tally["players"]
+    games = []
+    for game in tally["games"]:
+        if not game["over"]:
+            result = Markup("Being played.")
+        elif game["winner"] is None:
+            result = Markup("A tie: nobody pays.")
+        else:
+            paid = game["settlement"]
+            result = Markup("{} won. {}").format(
+                bdi(names[game["winner"]]),
+                payment_line(game["nets"], names, paid["amount"] if paid else None))
+        money = game["money"]
+        running = payment_line(game["points"], names,
+                               None if money is None else max(money), verb="owes")
+        games.append({"id": game["id"], "number": game["number"], "over": game["over"],
+                      "winner": None if game["winner"] is None else names[game["winner"]],
+                      "result": result, "running": running})
+    return {"names": names, "games": games, "count": len(games),
+            "standing": games[-1]["running"] if games else None,
+            "title": game_title(names)}
+
+
+def record_view(stats: Mapping[str, Any]) -> dict[str, Any]:
+    """A player's record (:func:`~scorekeeper.store.stats.player_stats`) as the page lists it.
+
+    ``rows`` are ``(label, value)`` in players' words; ``rivals`` the head to
+    head lines; ``imported`` the note on imported games, which are not
+    counted (their hands were not entered under the game's scorekeeping).
+    """
+    average = stats["average_hand"]
+    rows = [("Games", stats["games"]),
+            ("Games finished", stats["finished"]),
+            ("Games won", stats["wins"]),
+            ("Games lost", stats["losses"]),
+            ("Hands played", stats["hands"]),
+            ("Hands won", stats["hands_won"]),
+            ("Gins", stats["gins"]),
+            ("Undercuts", stats["undercuts"]),
+            ("Average hand won", "no hand won yet" if average is None
+             else f"{average:g} points")]
+    imported = stats["imported_games"]
+    note = ("Imported games are not counted; there are none for this player."
+            if not imported else
+            f"{imported} imported game{'s are' if imported != 1 else ' is'} left out:"
+            " only games scored here count.")
+    return {"name": stats["name"], "rows": rows, "imported": note,
+            "rivals": stats["head_to_head"]}
