@@ -143,15 +143,16 @@ def rules_from_form(form: Mapping[str, Any]) -> Rules:
             overrides[key] = raw == "on"
         elif field["kind"] == "choice":
             if raw not in CHOICE_LABELS[key]:
-                raise RuleError(f"Choose one of the listed values for {key}.", option=key)
+                raise RuleError(f"{OPTION_LABELS[key]}: choose one of the listed values.",
+                                option=key)
             overrides[key] = raw
         else:
             if raw == "" and field["kind"] == "optional_number":
                 overrides[key] = None
                 continue
             if not re.fullmatch(r"\d{1,5}", raw):
-                raise RuleError(f"Type a whole number from {field['min']} to {field['max']}.",
-                                option=key)
+                raise RuleError(f"{OPTION_LABELS[key]}: type a whole number from {field['min']}"
+                                f" to {field['max']}.", option=key)
             overrides[key] = int(raw)
     try:
         return Rules.preset(name, **overrides)
@@ -299,28 +300,29 @@ def cards_input(
 
     The cards are lists of codes (the tapped checkboxes) or text. Counts,
     unknown and repeated cards, and a card in both hands give messages for
-    players; the knock itself is checked by :func:`verify_knock`.
+    players, both hands' at once: the error names the first field, and its
+    ``params["fields"]`` maps each field at fault to its message. The knock
+    itself is checked by :func:`verify_knock`.
     """
     rules = Rules.from_dict(rules)
     seat = _knocker(knocker)
-    mine, problem = selection(knocker_cards)
-    if problem:
-        raise RuleError(problem, option="knocker_cards")
-    theirs, problem = selection(defender_cards)
-    if problem:
-        raise RuleError(problem, option="defender_cards")
+    mine, mine_problem = selection(knocker_cards)
+    theirs, theirs_problem = selection(defender_cards)
+    problems = {"knocker_cards": mine_problem, "defender_cards": theirs_problem}
     both = [code for code in theirs if code in mine]
-    if both:
-        raise RuleError(f"{card_info(both[0])['label']} is tapped for both players; a card"
-                        " can be in one hand only.", option="defender_cards")
+    if both and not theirs_problem:
+        problems["defender_cards"] = (f"{card_info(both[0])['label']} is tapped for both"
+                                      " players; a card can be in one hand only.")
     allowed = (10, 11) if rules.big_gin_bonus is not None else (10,)
-    if len(mine) not in allowed:
+    if len(mine) not in allowed and not mine_problem:
         need = "10 cards (11 for big gin)" if len(allowed) == 2 else "10 cards"
-        raise RuleError(f"Tap {need} for who went out; {len(mine)} tapped.",
-                        option="knocker_cards")
-    if len(theirs) != 10:
-        raise RuleError(f"Tap 10 cards for the other player; {len(theirs)} tapped.",
-                        option="defender_cards")
+        problems["knocker_cards"] = f"Tap {need} for who went out; {len(mine)} tapped."
+    if len(theirs) != 10 and not problems["defender_cards"]:
+        problems["defender_cards"] = f"Tap 10 cards for the other player; {len(theirs)} tapped."
+    found = {field: message for field, message in problems.items() if message}
+    if found:
+        field, message = next(iter(found.items()))
+        raise RuleError(message, option=field, params={"fields": found})
     up = _upcard(rules, upcard)
     hand: dict[str, Any] = {"kind": "cards", "knocker": seat, "knocker_cards": mine,
                             "defender_cards": theirs}

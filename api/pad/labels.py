@@ -89,6 +89,14 @@ def _labels(codes: Any) -> str:
 
 
 def _wrong_count(p: dict, error: ScorekeeperError) -> str:
+    field = error.field or ""
+    if field.startswith("hands["):  # a deal record's hand: nothing was tapped
+        seat = int(field[6:-1]) + 1 if field[6:-1].isdigit() else "a"
+        return (f"Player {seat}'s hand in the record has {p['count']} cards; a hand has"
+                f" {' or '.join(map(str, p['expected']))}")
+    if field == "stock":
+        return (f"The record's stock has {p['count']} cards; after the deal it has"
+                f" {' or '.join(map(str, p['expected']))}")
     if p["expected"] == [10, 11]:
         return f"Tap 10 cards (11 for big gin); {p['count']} tapped so far"
     if p["expected"] == [10]:
@@ -149,6 +157,13 @@ def _rotation(p: dict, error: ScorekeeperError) -> str:
             f" ({p['dealer_seat']})")
 
 
+def _bad_value(p: dict, error: ScorekeeperError) -> str:
+    if p.get("key") == "dealer" or error.field == "dealer":
+        return (f"The record's dealer must be 0 (the first player) or 1 (the second), not"
+                f" {p.get('value')!r}")
+    return str(_original(error))
+
+
 Wording = Callable[[dict, ScorekeeperError], str]
 
 WORDINGS: dict[str, str | Wording] = {
@@ -202,6 +217,15 @@ WORDINGS: dict[str, str | Wording] = {
     "game_over": _game_over,
     "nothing_to_undo": "There is no hand to undo",
     "stale": "The game has changed meanwhile: reload the sheet and try again",
+    "bad_value": _bad_value,
+    "bad_players": "The record's players must be two different names, like [\"Ana\", \"Bor\"],"
+                   " or be left out",
+    "bad_format": "This is not a deal record: it needs \"format\": \"gin-rummy-deal/1\", not"
+                  " {format!r}",
+    "bad_actions": "The record's actions must be a list, like [\"draw stock\", \"discard 7h\"]",
+    "name_empty": "Type a name for this player",
+    "name_not_text": "A name must be written as text",
+    "name_too_long": "A name has at most {limit} characters; this one has {length}",
 }
 """How the scorepad words each error code, from the error's ``params``.
 

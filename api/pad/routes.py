@@ -426,7 +426,9 @@ def _hand_input(rules: dict, mode: str, values: dict) -> dict:
 
 
 def _card_errors(error: ScorekeeperError, values: dict) -> dict[str, str]:
-    errors = _form_errors(error)
+    """The hand form's errors: every field :func:`~.forms.cards_input` found at fault (both
+    hands' counts at once), the hands' fields named by seat."""
+    errors = dict(error.params.get("fields") or _form_errors(error))
     seat = values.get("knocker")
     if seat in ("0", "1"):
         s = int(seat)
@@ -695,7 +697,7 @@ def check():
             view = pad_views.showdown_view(pad_forms.check_cards(rules, hand),
                                            ["the knocker", "the defender"])
         except ScorekeeperError as error:
-            errors = _form_errors(error)
+            errors = dict(error.params.get("fields") or _form_errors(error))
             status = 422
     return _render("pad/check.html", status, form=form, errors=errors, view=view,
                    presets=list(PRESETS), grid_rows=pad_labels.card_grid())

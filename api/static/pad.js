@@ -99,10 +99,20 @@ function setupGrid(fieldset) {
     }
     live.append(" · ", el("span", { class: "dw", text: `deadwood ${data.deadwood}` }));
     if (data.melds.length) {
-      const melds = el("div", { class: "small melds" }, "Best melds: ");
+      // The strip scrolls sideways when the melds are wider than the phone: it takes the
+      // keyboard focus (Tab), the arrow keys scroll it and Enter moves on to what is hidden.
+      const melds = el("div", { class: "small melds", tabindex: "0", role: "region",
+                                "aria-label": "Best melds" }, "Best melds: ");
       for (const meld of data.melds) {
         melds.append(el("span", { class: "meld" }, ...meld.map(cardChip)));
       }
+      melds.addEventListener("keydown", (event) => {
+        if (event.key !== "Enter") return;
+        event.preventDefault();
+        const end = melds.scrollWidth - melds.clientWidth;
+        melds.scrollLeft = melds.scrollLeft >= end - 1 ? 0
+          : Math.min(end, melds.scrollLeft + melds.clientWidth * 0.8);
+      });
       live.append(melds);
     } else if (count) {
       live.append(el("div", { class: "small muted melds", text: "No melds yet." }));
