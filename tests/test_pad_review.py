@@ -185,7 +185,7 @@ def test_a_voided_hand_keeps_what_it_was_struck_through(client):
     one = re.search(r'<tr id="hand-1" class="voided">(.*?)</tr>', page, re.S).group(1)
     assert ">voided</span>" in one
     assert re.search(r"<del>.*Ana</bdi> knocked: 9</del>", one, re.S)
-    assert "nobody scores now" in one and "(corrected)" not in one
+    assert "Void hand: nobody scores" in one and "(corrected)" not in one
     two = re.search(r'<tr id="hand-2" class="voided">(.*?)</tr>', page, re.S).group(1)
     assert "<del>" not in two and "Void hand: nobody scores" in two
 
@@ -210,7 +210,7 @@ def test_form_and_record_messages_are_in_players_words(client):
             ("/replay", {"players": ["Ana", ""]},
              "The record's players must be two different names"),
             (game + "/hand", {"dealer": 5},
-             "The record's dealer must be 0 (the first player) or 1"),
+             "Dealer must be 0 or 1 in the record (0: the first player, 1: the second)"),
             (game + "/hand", {"actions": "pass"}, "The record's actions must be a list")):
         response = client.post(url, data={"csrf_token": token(client, url), "mode": "record",
                                           "record": json.dumps({**base, **change})})

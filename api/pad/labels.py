@@ -159,8 +159,8 @@ def _rotation(p: dict, error: ScorekeeperError) -> str:
 
 def _bad_value(p: dict, error: ScorekeeperError) -> str:
     if p.get("key") == "dealer" or error.field == "dealer":
-        return (f"The record's dealer must be 0 (the first player) or 1 (the second), not"
-                f" {p.get('value')!r}")
+        return (f"Dealer must be 0 or 1 in the record (0: the first player, 1: the second),"
+                f" not {p.get('value')!r}")
     return str(_original(error))
 
 
