@@ -261,15 +261,23 @@ def start_game():
 def sheet(game_id: str):
     data = _load(game_id)
     editable = rights.can_edit(game_id)
-    voided = None
-    if any(hand.get("void") and hand.get("corrected") for hand in data["hands"]):
-        log = get_storage().log(game_id)
-        if len(log) == data["version"]:  # else changed meanwhile: the next load shows them
-            voided = pad_views.voided_originals(log, data["hands"])
-    return _render("pad/sheet.html", sheet=data, view=pad_views.sheet_view(data, voided),
+    return _render("pad/sheet.html", sheet=data, view=pad_views.sheet_view(data, _voided(data)),
                    tally=_tally(data),
                    editable=editable, game_id=game_id, done=request.args.get("done"),
                    share_url=url_for("pad.sheet", game_id=game_id, _external=True))
+
+
+def _voided(sheet: dict) -> dict[int, dict] | None:
+    """What the sheet's hands made void by a correction had scored (``voided_originals``).
+
+    Read from the log only when there is such a hand; ``None`` when the log
+    moved on since the sheet was loaded (the next load shows them).
+    """
+    if not any(hand.get("void") and hand.get("corrected") for hand in sheet["hands"]):
+        return None
+    log = get_storage().log(sheet["id"])
+    return (pad_views.voided_originals(log, sheet["hands"]) if len(log) == sheet["version"]
+            else None)
 
 
 @bp.post("/games/<game_id>/undo")
@@ -537,7 +545,9 @@ def hand(game_id: str, n: int):
         abort(404, f"There is no hand {n} on this sheet.")
     record = sheet["hands"][n - 1]
     view = pad_views.hand_view(record, sheet["players"])
+    was = (_voided(sheet) or {}).get(n)
     return _render("pad/hand_detail.html", sheet=sheet, record=record, view=view, n=n,
+                   was=pad_views.describe_hand(was, sheet["players"]) if was else None,
                    game_id=game_id, editable=rights.can_edit(game_id),
                    done=request.args.get("done"),
                    title=pad_labels.game_title(sheet["players"]))
