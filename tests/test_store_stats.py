@@ -89,6 +89,8 @@ def test_rematches_chain_games_and_the_tally_runs_over_them(store):
     assert tally["games"][0]["nets"] == one["nets"] and tally["games"][1]["nets"] == two["nets"]
     running = [one["nets"][0] + two["nets"][0], one["nets"][1] + two["nets"][1]]
     assert tally["games"][1]["points"] == running == tally["games"][2]["points"]
+    assert tally["games"][1]["settlement"] == [{"payer": 0, "payee": 1,
+                                                "amount": two["settlement"]["amount"]}]
     paid = one["settlement"]["amount"] - two["settlement"]["amount"]
     assert tally["games"][2]["money"] == [round(paid, 2), round(-paid, 2)]
     assert rematch_tally(store, first["id"])["games"][0]["points"] == one["nets"]
@@ -102,3 +104,4 @@ def test_a_chain_stops_at_a_game_of_other_players(store):
     tally = rematch_tally(store, second["id"])
     assert [g["id"] for g in tally["games"]] == [second["id"]]
     assert tally["games"][0]["money"] is None and tally["games"][0]["points"] == [0, 0]
+    assert tally["games"][0]["settlement"] == []

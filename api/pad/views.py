@@ -441,7 +441,8 @@ def tally_view(tally: Mapping[str, Any]) -> dict[str, Any]:
             paid = game["settlement"]
             result = Markup("{} won. {}").format(
                 bdi(names[game["winner"]]),
-                payment_line(game["nets"], names, paid["amount"] if paid else None))
+                payment_line(game["nets"], names, paid[0]["amount"] if len(paid) == 1
+                             else None))
         money = game["money"]
         running = payment_line(game["points"], names,
                                None if money is None else max(money), verb="owes")

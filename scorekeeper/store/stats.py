@@ -85,9 +85,10 @@ def rematch_tally(store: Store, game_id: str) -> dict:
     names], "stake" (game_id's, or None), "games": [oldest first: {"id",
     "number" (1, 2, ...), "over", "winner" (seat or None), "final" (per
     seat or None), "nets" (points won (+) or paid (-) per seat, zeros while
-    unfinished), "settlement" (``{"payer", "payee", "amount"}`` seats, or
-    None), "points" and "money" (the running totals per seat after this
-    game; money is None while no game so far had a stake)}]}``. A game still
+    unfinished), "settlement" (the payments, ``[{"payer", "payee", "amount"}]``
+    with seats; empty without a stake; two in a three-player game), "points"
+    and "money" (the running totals per seat after this game; money is None
+    while no game so far had a stake)}]}``. A game still
     being played counts nothing yet; money adds each game's settlement as it
     was rounded.
     """
@@ -107,18 +108,19 @@ def rematch_tally(store: Store, game_id: str) -> dict:
     for number, (row, seats) in enumerate(reversed(chain), 1):
         result = load_sheet(store, row["id"]).get("result")
         nets = [0] * len(keys)
-        settlement = None
+        settlement: list[dict] = []
         if result is not None:
             for seat, net in zip(seats, result["nets"], strict=True):
                 nets[seat] = net
                 points[seat] += net
-            paid = result.get("settlement")
-            if paid:
-                settlement = {"payer": seats[paid["payer"]], "payee": seats[paid["payee"]],
-                              "amount": paid["amount"]}
+            paid = result.get("settlement") or []
+            settlement = [{"payer": seats[p["payer"]], "payee": seats[p["payee"]],
+                           "amount": p["amount"]}
+                          for p in (paid if isinstance(paid, list) else [paid])]
+            for payment in settlement:
                 money = money or [0.0] * len(keys)
-                money[settlement["payer"]] -= paid["amount"]
-                money[settlement["payee"]] += paid["amount"]
+                money[payment["payer"]] -= payment["amount"]
+                money[payment["payee"]] += payment["amount"]
         games.append({
             "id": row["id"], "number": number, "over": result is not None,
             "winner": None if result is None or result["winner"] is None
