@@ -31,6 +31,7 @@ a :class:`sqlite3.Connection` and a :class:`psycopg.Connection` both are.
 
 from __future__ import annotations
 
+from abc import ABC, abstractmethod
 from collections.abc import Sequence
 from contextlib import AbstractContextManager
 from functools import cache
@@ -125,7 +126,7 @@ def pyformat(statement: str) -> str:
     return statement.replace("?", "%s")
 
 
-class SqlStore:
+class SqlStore(ABC):
     """The store methods both SQL backends share; a backend subclasses it (see the module
     docs for what it supplies)."""
 
@@ -142,17 +143,17 @@ class SqlStore:
         """``statement`` (``?`` placeholders) in this backend's placeholder style."""
         return statement
 
+    @abstractmethod
     def _read(self) -> AbstractContextManager[Any]:
         """A connection for one read."""
-        raise NotImplementedError
 
+    @abstractmethod
     def _snapshot(self) -> AbstractContextManager[Any]:
         """A connection in a read transaction: all its reads see one moment."""
-        raise NotImplementedError
 
+    @abstractmethod
     def _write(self) -> AbstractContextManager[Any]:
         """A connection in one write transaction, committed if the body returns."""
-        raise NotImplementedError
 
     def _run(self, conn: Any, statement: str, params: Sequence[Any] = ()) -> Any:
         """Execute ``statement`` (``?`` placeholders) on ``conn``; returns its cursor."""
