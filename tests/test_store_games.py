@@ -44,6 +44,16 @@ def test_bad_game_settings_store_nothing(store, backend, settings, field):
     assert backend.sql("SELECT count(*) FROM games") == [(0,)]
 
 
+def test_the_store_itself_refuses_a_name_that_is_none_naming_its_seat(store, backend):
+    # the check the SQL layer keeps for callers other than games.create_game
+    with pytest.raises(RuleError) as error:
+        store.create_game(game_id="g", players=["Ana", "  "], rules={}, dealer=0, stake=None,
+                          token_hash="0" * 64)
+    assert error.value.field == "players.1"
+    assert backend.sql("SELECT count(*) FROM games") == [(0,)]
+    assert backend.sql("SELECT count(*) FROM players") == [(0,)]
+
+
 def test_hands_totals_and_the_end_of_the_game(store):
     game_id, _ = new_game(store, stake=0.5)
     hand, sheet, created = games.add_hand(store, game_id, quick(0, 7, 22))
