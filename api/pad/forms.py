@@ -49,6 +49,8 @@ OPTION_LABELS = {
     "tie": "A tied knock (equal deadwood)",
     "discard_taken": "The card just taken from the discard pile",
     "max_discard_draws": "Draws from the discard pile before the hand is void (empty = no cap)",
+    "three_player_dealer": "Three players: who deals (and sits out) next",
+    "partnership_netting": "Four players (two teams): what a team scores",
 }
 
 CHOICE_LABELS = {
@@ -63,6 +65,9 @@ CHOICE_LABELS = {
     "tie": {"undercut": "is an undercut", "no_score": "scores nothing"},
     "discard_taken": {"forbidden": "may not be thrown back that turn",
                       "allowed": "may be thrown back at once"},
+    "three_player_dealer": {"loser": "the loser of the hand", "rotate": "round the table"},
+    "partnership_netting": {"per_deal": "the difference of its two games, each deal",
+                            "per_game": "every game its players win (netted at the end)"},
 }
 
 PRESET_NOTES = {

@@ -173,6 +173,13 @@ def _rotation(p: dict, error: ScorekeeperError) -> str:
             f" ({p['dealer_seat']})")
 
 
+def _sits_out(p: dict, error: ScorekeeperError) -> str:
+    if error.field == "n":  # a correction that re-seats a later hand
+        return (f"With this correction {p['player']} would deal a later hand that they"
+                " played; undo the later hands first")
+    return f"{p['player']} deals this hand and sits out: choose one of the two who play it"
+
+
 Wording = Callable[[dict, ScorekeeperError], str]
 
 WORDINGS: dict[str, str | Wording] = {
@@ -226,8 +233,9 @@ WORDINGS: dict[str, str | Wording] = {
     "game_over": _game_over,
     "nothing_to_undo": "There is no hand to undo",
     "stale": "The game has changed meanwhile: reload the sheet and try again",
-    "dealer_sits_out": "{player} deals this hand and sits out: choose one of the two who"
-                       " play it",
+    "dealer_sits_out": _sits_out,
+    "record_two_players": "A deal record is of a two-player deal: with {players} players enter"
+                          " the hand quickly or card by card",
     "not_in_this_game": "{player} does not play in this game: choose one of its two players",
     "bad_players": "A game is for 2, 3 or 4 players, each with a different name",
     "hollywood_two_players": "Hollywood scoring is for two players only: leave players 3 and"
