@@ -802,6 +802,31 @@ def _check_stake(stake: Any) -> float | None:
     return stake
 
 
+def check_seat(value: Any, key: str, names: Sequence[str], seats: Sequence[int],
+               sitting_out: int | None = None, *, label: str = "") -> int:
+    """``value`` as the index of a player of a hand, or a :class:`RuleError` naming ``key``.
+
+    It must be a player index (``bad_value``), not the three-player dealer
+    ``sitting_out`` (``dealer_sits_out``) and one of the hand's two
+    ``seats`` (``not_in_this_game``); ``label`` (``hand 3``) starts the
+    message.
+    """
+    where = f"{label}: " if label else ""
+    if not is_whole_number(value) or not 0 <= value < len(names):
+        raise InvalidValueError(f"{where}{key} must be a player index 0..{len(names) - 1},"
+                                f" not {value!r}",
+                                code="bad_value", params={"value": value}, option=key)
+    if value == sitting_out:
+        raise RuleViolation(f"{where}{key} {names[value]} deals this hand and sits out",
+                            code="dealer_sits_out", params={"player": names[value]}, option=key)
+    if value not in seats:
+        raise RuleViolation(f"{where}{key} must be {names[seats[0]]} ({seats[0]}) or"
+                            f" {names[seats[1]]} ({seats[1]}), who play this game",
+                            code="not_in_this_game", params={"player": names[value]},
+                            option=key)
+    return value
+
+
 def _parse_deal(entry: Any, n: int, rules: Rules, names: list[str],
                 games: Sequence[GameSeat]) -> tuple[GameRecord, ...]:
     """The two games of a four-player deal entry, each parsed and annotated."""
@@ -861,20 +886,7 @@ def _parse_hand(entry: Any, label: str, rules: Rules, names: list[str],
         if key not in entry or entry[key] is None:
             raise InvalidValueError(f"{label}: {key} is missing",
                                     code="missing_value", option=key)
-        value = entry[key]
-        if not is_whole_number(value) or not 0 <= value < len(names):
-            raise InvalidValueError(f"{label}: {key} must be a player index 0..{len(names) - 1},"
-                                    f" not {value!r}",
-                                    code="bad_value", params={"value": value}, option=key)
-        if value == sitting_out:
-            raise RuleViolation(f"{label}: {key} {names[value]} deals this hand and sits out",
-                                code="dealer_sits_out", params={"player": names[value]}, option=key)
-        if value not in seats:
-            raise RuleViolation(f"{label}: {key} must be {names[seats[0]]} ({seats[0]}) or"
-                                f" {names[seats[1]]} ({seats[1]}), who play this game",
-                                code="not_in_this_game", params={"player": names[value]},
-                                option=key)
-        return value
+        return check_seat(entry[key], key, names, seats, sitting_out, label=label)
 
     winner = seat("winner")
     other = seats[1] if winner == seats[0] else seats[0]
