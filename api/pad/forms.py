@@ -4,7 +4,10 @@ The start form (players, rules preset and options, dealer, stake) becomes a
 new game's settings; the hand forms become the hand inputs of
 :mod:`scorekeeper.store.hands` (which scores them): the quick way (who went out,
 knock or gin, two deadwood counts), card by card (checked with
-:func:`~scorekeeper.knock.verify_knock`) or a pasted deal record. Whatever
+:func:`~scorekeeper.knock.verify_knock`), a pasted deal record, or with four
+players the two games of a deal (:func:`deal_input`). Who may go out is one of
+the two players of the hand (:class:`Seating`: with three the dealer sits out,
+with four each game has its pair). Whatever
 is wrong raises an error (or, for the start form, an errors dict) whose
 message is for players and which names the form field at fault: a plain
 :class:`RuleError` or :class:`RecordError` (codes ``rule``, ``bad_record``,

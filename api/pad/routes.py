@@ -20,8 +20,15 @@ the current version, so saving again is a deliberate second step). A form
 sent again with the same key but other values (Back, an edit, Save) is
 treated the same way: that form was already used.
 
+Three and four players (RULES.md section 8): a hand form names only the
+players of the hand being entered (:func:`~api.pad.forms.seatings`); with
+four it is the deal form (``mode=deal``: both games of the deal, quick
+entry per game). A deal record is two-player only (:func:`modes_for`), and
+so is the offline queue of the hand form: at three or four the seating of
+the next hand depends on the last one, which only the server knows.
+
 Routes: ``/`` (start a game), ``/games/<id>`` (the sheet),
-``/games/<id>/hand`` (enter a hand: quick, cards or record),
+``/games/<id>/hand`` (enter a hand: quick, cards or record; a deal),
 ``/games/<id>/hands/<n>`` (one hand; ``/edit`` corrects it, ``/void``
 voids it, ``/replay`` steps through its deal record), ``/games/<id>/undo``,
 ``/games/<id>/rematch``, ``/check`` (check a knock without a game),
