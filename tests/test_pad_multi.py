@@ -269,3 +269,32 @@ def test_partnership_settlement_in_words():
     assert [str(line) for line in result["payments"]] == [
         "<bdi>Bor</bdi> &amp; <bdi>Dan</bdi> pay <bdi>Ana</bdi> &amp; <bdi>Cy</bdi> 23.80"
         " (238 points)."]
+
+
+def test_a_deal_entered_card_by_card(client):
+    game = start(client, FOUR)
+    page = client.get(game + "/hand?mode=deal_cards").get_data(as_text=True)
+    for grid in ("g0_cards_0", "g0_cards_1", "g1_cards_2", "g1_cards_3"):
+        assert f'name="{grid}"' in page
+    assert 'name="g0_cards_2"' not in page and radios(page, "g1_knocker") == ["2", "3"]
+    data = {"csrf_token": token(client, game), "mode": "deal_cards",
+            "g0_knocker": "1", "g0_cards_1": test_pad.ANA, "g0_cards_0": test_pad.BOR,
+            "g1_knocker": "void"}
+    # Bor went out with Ana's cards of test_pad: deadwood 2 against 3, he scores 1
+    check = text(client.post(game + "/hand", data={**data, "action": "check"}))
+    assert "Bor knocks and scores 1." in check and "Void: nobody scores" in check
+    twice = {**data, "g0_cards_0": [*test_pad.BOR[:9], "As"]}
+    response = client.post(game + "/hand", data=twice)
+    assert response.status_code == 422
+    assert re.search(r'id="err-g0_cards_0"[^>]*>A♠ is tapped for both players',
+                     response.get_data(as_text=True))
+    saved = client.post(game + "/hand", data={**data, "action": "save"})
+    assert saved.status_code == 303
+    detail = text(client.get(saved.headers["Location"]))
+    assert "Deal 1 added" in detail and "Bor knocks and scores 1." in detail
+    assert "Game 2: Cy v Dan" in detail and "Void: nobody scores" in detail
+    assert "Bor & Dan +1" in text(client.get(game))
+    edit = client.get(game + "/hands/1/edit").get_data(as_text=True)
+    assert 'aria-current="page">Cards<' in edit
+    assert 'id="g0_p1-As" name="g0_cards_1" value="As" aria-label="ace of spades" checked' \
+        in re.sub(r"\s+", " ", edit)

@@ -18,7 +18,7 @@ import pytest
 import test_pad_browser
 from browser_kit import CHROMIUM
 from playwright.sync_api import expect
-from test_pad_browser import expect_totals, shot
+from test_pad_browser import expect_totals, shot, tap
 
 from api.server import spawn, stop
 
@@ -145,6 +145,17 @@ def partners_deal(page, dealers: str, first, second, preview: bool = False) -> N
 def test_partnerships_to_the_end(page, server):
     start(page, server, ("Ana", "Bor", "Cy", "Dan"))
     expect(page.locator("h1")).to_have_text("Ana & Cy vs Bor & Dan")
+    # a deal can be tapped card by card, each game with its two players' grids
+    page.get_by_role("link", name="+ Enter the deal").click()
+    page.get_by_role("link", name="Cards").click()
+    expect(page.locator("[data-grid]")).to_have_count(4)
+    tap(page, "g0_p0", ["As", "2s", "3s", "Kc"])
+    expect(page.locator("#live-g0_p0")).to_contain_text("deadwood 10")
+    page.set_viewport_size(SMALL)
+    fits(page)
+    shot(page, "partners-cards-360")
+    page.set_viewport_size(BIG)
+    page.get_by_role("link", name="Back to the sheet").first.click()
     # deal 1: Ana 4 v Bor 14 -> Ana 10; Dan gin v Cy 20 -> Dan 45: Bor & Dan +35
     partners_deal(page, "Game 1: Ana deals to Bor; Game 2: Cy deals to Dan",
                   ("Ana", "Knock", "4", "14"), ("Dan", "Gin", "0", "20"), preview=True)

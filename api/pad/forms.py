@@ -362,16 +362,25 @@ def cards_input(
 
 
 def check_cards(rules: Rules | Mapping[str, Any] | str | None,
-                hand: Mapping[str, Any]) -> KnockResult:
+                hand: Mapping[str, Any], seating: Seating | None = None,
+                prefix: str = "") -> KnockResult:
     """Verify a :func:`cards_input` hand without storing it (the verify result).
 
-    Errors are re-raised as :class:`RuleError` in players' words, naming the field.
+    Errors are re-raised as :class:`RuleError` in players' words, naming the
+    field: ``knocker_cards``, ``defender_cards`` or ``upcard``; with a
+    ``seating``, the tap grid of the player concerned, ``<prefix>cards_<p>``
+    (and ``<prefix>upcard``), as :func:`cards_form_input` names them.
     """
     try:
         return verify_knock(hand["knocker_cards"], hand["defender_cards"],
                             rules=Rules.from_dict(rules), upcard=hand.get("upcard"))
     except ScorekeeperError as error:
-        raise RuleError(worded(error), option=_card_field(error)) from error
+        field = _card_field(error)
+        if seating is not None:
+            knocker = hand["knocker"]
+            field = prefix + {"knocker_cards": f"cards_{knocker}", "upcard": "upcard",
+                              "defender_cards": f"cards_{seating.other(knocker)}"}[field]
+        raise RuleError(worded(error), option=field) from error
 
 
 def _card_field(error: ScorekeeperError) -> str:
@@ -381,6 +390,30 @@ def _card_field(error: ScorekeeperError) -> str:
     if field == "upcard":
         return "upcard"
     return "knocker_cards"
+
+
+def cards_form_input(rules: Rules | Mapping[str, Any] | str | None,
+                     values: Mapping[str, Any], seating: Seating,
+                     prefix: str = "") -> dict[str, Any]:
+    """The :func:`cards_input` of a form with a tap grid per player of the hand.
+
+    Fields ``<prefix>knocker``, ``<prefix>cards_<p>`` (the grid of player
+    ``p``) and ``<prefix>upcard``; an error about a hand's cards names the
+    grid of the player it is about.
+    """
+    raw = str(values.get(f"{prefix}knocker"))
+    seat = int(raw) if raw in (str(p) for p in seating.seats) else None
+    mine = values.get(f"{prefix}cards_{seat}", []) if seat is not None else []
+    theirs = (values.get(f"{prefix}cards_{seating.other(seat)}", []) if seat is not None
+              else [])
+    try:
+        return cards_input(rules, raw, mine, theirs, values.get(f"{prefix}upcard"),
+                           seating=seating)
+    except RuleError as error:
+        if seat is None or error.field not in ("knocker_cards", "defender_cards"):
+            raise
+        target = seat if error.field == "knocker_cards" else seating.other(seat)
+        raise error.restate(str(error), field=f"{prefix}cards_{target}") from error
 
 
 def _whole(value: Any, field: str, what: str, high: int) -> int:
@@ -470,20 +503,29 @@ DEAL_FIELDS = ("knocker", "kind", "knocker_deadwood", "defender_deadwood", "upca
 
 
 def deal_input(rules: Rules | Mapping[str, Any] | str | None, values: Mapping[str, Any],
-               games: Sequence[Seating]) -> dict[str, Any]:
+               games: Sequence[Seating], cards: bool = False) -> dict[str, Any]:
     """The partnership deal input of the deal form: ``{"kind": "deal", "games": [hand,
     hand]}``, each game's hand a :func:`quick_input` of its fields ``g<i>_knocker``
-    etc. (the two games void is a void deal, ``{"kind": "void"}``). An error names
-    the game's field (``g1_defender_deadwood``)."""
+    etc., or with ``cards`` a :func:`cards_form_input` of ``g<i>_knocker`` and its
+    players' grids ``g<i>_cards_<p>`` (``g<i>_knocker`` ``void``: a void game). The two
+    games void is a void deal, ``{"kind": "void"}``. An error names the game's field
+    (``g1_defender_deadwood``, ``g0_cards_3``)."""
     hands = []
     for i, seating in enumerate(games):
-        given = {name: values.get(f"g{i}_{name}") for name in DEAL_FIELDS}
+        prefix = f"g{i}_"
+        given = {name: values.get(prefix + name) for name in DEAL_FIELDS}
         try:
+            if cards:
+                hands.append({"kind": "void"} if given["knocker"] == "void"
+                             else cards_form_input(rules, values, seating, prefix))
+                continue
             hands.append(quick_input(rules, given["knocker"], given["kind"],
                                      given["knocker_deadwood"], given["defender_deadwood"],
                                      given["upcard"], seating=seating))
         except RuleError as error:
-            raise error.restate(str(error), field=f"g{i}_{error.option}") from error
+            if (error.option or "").startswith(prefix):
+                raise
+            raise error.restate(str(error), field=prefix + str(error.option)) from error
     if all(hand["kind"] == "void" for hand in hands):
         return {"kind": "void"}
     return {"kind": "deal", "games": hands}

@@ -84,8 +84,10 @@ bp = Blueprint("pad", __name__, template_folder=TEMPLATES)
 
 def modes_for(players: int) -> tuple[str, ...]:
     """How a hand of a game of ``players`` can be entered: a deal record is two-player
-    only, a partnership deal is entered game by game in one form (``deal``)."""
-    return {2: ("quick", "cards", "record"), 3: ("quick", "cards"), 4: ("deal",)}[players]
+    only, a partnership deal is entered game by game in one form (``deal``: quick,
+    ``deal_cards``: a tap grid per player)."""
+    return {2: ("quick", "cards", "record"), 3: ("quick", "cards"),
+            4: ("deal", "deal_cards")}[players]
 
 
 @bp.record_once
@@ -322,10 +324,15 @@ def _hand_defaults(sheet: dict, n: int | None) -> dict[str, Any]:
     if kind in ("void", "quick"):
         values.update(_quick_values(given))
     elif kind == "deal" or "games" in hand:
-        for i, game in enumerate(given.get("games") or [{"kind": "void"}] * 2):
+        for i, (game, seating) in enumerate(zip(given.get("games") or [{"kind": "void"}] * 2,
+                                                pad_forms.seatings(sheet, n), strict=True)):
             values.update({f"g{i}_{name}": value
                            for name, value in _quick_values(game).items()})
             values[f"g{i}_upcard"] = game.get("upcard") or ""
+            if game["kind"] == "cards":
+                k = game["knocker"]
+                values.update({f"g{i}_knocker": str(k), f"g{i}_cards_{k}": game["knocker_cards"],
+                               f"g{i}_cards_{seating.other(k)}": game["defender_cards"]})
     elif kind == "cards":
         k = given["knocker"]
         values.update(knocker=str(k))
@@ -343,8 +350,10 @@ def _quick_values(given: dict | None) -> dict[str, str]:
     if given is None:
         return {"knocker": "", "kind": "knock", "knocker_deadwood": "",
                 "defender_deadwood": ""}
-    if given.get("kind") != "quick":
+    if given.get("kind") == "void":
         return {**_quick_values(None), "kind": "void"}
+    if given.get("kind") != "quick":  # cards: nothing to show as counts
+        return _quick_values(None)
     return {"knocker": str(given["knocker"]),
             "kind": "big_gin" if given.get("big_gin") else
             ("gin" if given["knocker_deadwood"] == 0 else "knock"),
@@ -358,7 +367,10 @@ def _default_mode(sheet: dict, n: int | None) -> str:
     if mode in modes:
         return mode
     if n is not None:
-        kind = (sheet["hands"][n - 1].get("input") or {}).get("kind")
+        given = sheet["hands"][n - 1].get("input") or {}
+        kind = given.get("kind")
+        if kind == "deal" and any(game["kind"] == "cards" for game in given["games"]):
+            return "deal_cards"
         if kind in modes:
             return kind
     return modes[0]
@@ -434,31 +446,22 @@ def _submitted(players: int) -> dict[str, Any]:
     for i in (0, 1):
         for name in pad_forms.DEAL_FIELDS:
             values[f"g{i}_{name}"] = form.get(f"g{i}_{name}", "")
+        for p in range(players if players == 4 else 0):
+            values[f"g{i}_cards_{p}"] = form.getlist(f"g{i}_cards_{p}")
     return values
 
 
 def _hand_input(rules: dict, mode: str, values: dict, seatings: list) -> dict:
     """The hand input of the submitted form; raises RuleError naming the form field."""
     seating = seatings[0]
-    if mode == "deal":
-        return pad_forms.deal_input(rules, values, seatings)
+    if mode in ("deal", "deal_cards"):
+        return pad_forms.deal_input(rules, values, seatings, cards=mode == "deal_cards")
     if mode == "quick":
         return pad_forms.quick_input(rules, values["knocker"], values["kind"],
                                      values["knocker_deadwood"], values["defender_deadwood"],
                                      values["upcard"], seating=seating)
     if mode == "cards":
-        k = values["knocker"]
-        seat = int(k) if k in (str(p) for p in seating.seats) else None
-        try:
-            return pad_forms.cards_input(
-                rules, k, values[f"cards_{seat}"] if seat is not None else [],
-                values[f"cards_{seating.other(seat)}"] if seat is not None else [],
-                values["upcard"], seating=seating)
-        except ScorekeeperError as error:
-            if seat is None or error.field not in ("knocker_cards", "defender_cards"):
-                raise
-            raise error.restate(str(error), field=f"cards_{seat}" if error.field
-                                == "knocker_cards" else f"cards_{seating.other(seat)}") from error
+        return pad_forms.cards_form_input(rules, values, seating)
     hand = pad_forms.record_input(values["record"])
     try:
         check_json_size(hand["record"])
@@ -466,6 +469,23 @@ def _hand_input(rules: dict, mode: str, values: dict, seatings: list) -> dict:
         raise RecordError(f"This record is too large to keep: {error.messages[0]}.",
                           field="record") from None
     return hand
+
+
+def _showdowns(sheet: dict, hand: dict, seatings: list) -> list[dict | None]:
+    """The verified showdown of a card hand, or of each game of a deal (``None``: void),
+    as the page shows them; raises the first error, naming the grid at fault."""
+    names = sheet["players"]
+    hands = (hand.get("games") or [{"kind": "void"}] * 2) if len(names) == 4 else [hand]
+    shown: list[dict | None] = []
+    for i, (seating, one) in enumerate(zip(seatings, hands, strict=True)):
+        if one["kind"] != "cards":
+            shown.append(None)
+            continue
+        prefix = f"g{i}_" if len(names) == 4 else ""
+        checked = pad_forms.check_cards(sheet["rules"], one, seating, prefix)
+        k = one["knocker"]
+        shown.append(pad_views.showdown_view(checked, [names[k], names[seating.other(k)]]))
+    return shown
 
 
 def _card_errors(error: ScorekeeperError, values: dict, seatings: list) -> dict[str, str]:
@@ -518,14 +538,11 @@ def _save_hand(game_id: str, n: int | None):
             previews = pad_views.quick_previews(sheet["rules"], hand, seatings)
             return _hand_page(game_id, sheet, n, mode, values, {}, preview=previews[0],
                               previews=previews)
-        if mode == "cards":
-            checked = pad_forms.check_cards(sheet["rules"], hand)
+        if mode in ("cards", "deal_cards"):
+            showdowns = _showdowns(sheet, hand, seatings)
             if request.form.get("action") == "check":
-                k = int(values["knocker"])
-                view = pad_views.showdown_view(checked, [
-                    sheet["players"][k], sheet["players"][seatings[0].other(k)]])
-                return _hand_page(game_id, sheet, n, mode, values, {}, preview=view,
-                                  change=change)
+                return _hand_page(game_id, sheet, n, mode, values, {}, preview=showdowns[0],
+                                  change=change, previews=showdowns)
         store = get_storage()
         if n is None:
             record, _, created = games.add_hand(store, game_id, hand, full=False, **change)
@@ -546,7 +563,7 @@ def _save_hand(game_id: str, n: int | None):
         return redirect(url_for("pad.sheet", game_id=game_id, done="again",
                                 n=record["n"] if record else None), 303)
     number = record["n"] if record else len(sheet["hands"]) + 1
-    if mode in ("quick", "deal") and n is None:
+    if mode in ("quick", "deal") and n is None:  # the card forms show the showdown
         return redirect(url_for("pad.sheet", game_id=game_id, done="added", n=number), 303)
     return redirect(url_for("pad.hand", game_id=game_id, n=number,
                             done="corrected" if n else "added"), 303)

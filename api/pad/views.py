@@ -297,7 +297,10 @@ def hand_view(record: Mapping[str, Any], names: Sequence[str],
             "label": OUTCOME_LABELS[badge(game)],
             "text": describe_hand(game, names, against=True),
             "counts": (_counts(sub, sub_detail, names, game["players"])
-                       if sub.get("kind") == "quick" else None)}
+                       if sub.get("kind") == "quick" else None),
+            "showdown": (showdown_view(KnockResult.from_dict(sub_detail), [
+                names[sub["knocker"]], names[_opponent(game["players"], sub["knocker"])]])
+                if sub.get("kind") == "cards" and sub_detail else None)}
             for game, sub, sub_detail in zip(record["games"], given_games, details, strict=True)]
         return view
     seats = (0, 1) if record.get("sits_out") is None else tuple(
