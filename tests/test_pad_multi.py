@@ -298,3 +298,16 @@ def test_a_deal_entered_card_by_card(client):
     assert 'aria-current="page">Cards<' in edit
     assert 'id="g0_p1-As" name="g0_cards_1" value="As" aria-label="ace of spades" checked' \
         in re.sub(r"\s+", " ", edit)
+
+
+def test_three_players_card_by_card(client):
+    game = start(client, THREE)                       # Ana deals: Bor plays Cy
+    data = {"csrf_token": token(client, game), "mode": "cards", "knocker": "2",
+            "cards_2": test_pad.ANA, "cards_1": test_pad.BOR}
+    short = client.post(game + "/hand", data={**data, "cards_1": test_pad.BOR[:9]})
+    assert re.search(r'id="err-cards_1"[^>]*>Tap 10 cards for the other player; 9 tapped',
+                     short.get_data(as_text=True))
+    saved = client.post(game + "/hand", data={**data, "action": "save"})
+    detail = text(client.get(saved.headers["Location"]))
+    assert "Cy knocks and scores 1." in detail and "Bor: deadwood 3 after layoffs" in detail
+    assert "Ana dealt and sat out" in detail

@@ -39,12 +39,16 @@ def server(tmp_path_factory):
     assert stop(process) == 0
 
 
-def start(page, server, names, stake="0.10") -> None:
+def start(page, server, names, name: str, stake="0.10") -> None:
+    """Start a game of ``names`` (the first deals); screenshot ``pad-<name>-start``."""
     page.goto(server + "/")
-    for i, name in enumerate(names):
-        page.fill(f"#player_{i}", name)
-    page.locator("label.choice", has_text=names[0]).first.click()   # the first deals
+    for i, player in enumerate(names):
+        page.fill(f"#player_{i}", player)
+    # a dealer choice for each player named, and only for them
+    expect(page.locator("[data-dealer-choice]:visible")).to_have_text(list(names))
+    page.locator("label.choice", has_text=names[0]).first.click()
     page.fill("#stake", stake)
+    shot(page, f"{name}-start")
     page.get_by_role("button", name="Start the game").click()
     expect(page).to_have_url(re.compile(r"/games/[\w-]+$"))
 
@@ -78,7 +82,7 @@ def three_hand(page, sits_out: str, who: str | None, kind: str, mine: str = "0",
 
 
 def test_three_players_to_the_end(page, server):
-    start(page, server, ("Ana", "Bor", "Cy"))
+    start(page, server, ("Ana", "Bor", "Cy"), "three")
     expect(page.locator("[data-next]")).to_have_text(
         "Next hand: Ana deals and sits out; Bor plays Cy.")
     # the loser deals next and sits out; a void hand is dealt again by the same dealer
@@ -143,7 +147,7 @@ def partners_deal(page, dealers: str, first, second, preview: bool = False) -> N
 
 
 def test_partnerships_to_the_end(page, server):
-    start(page, server, ("Ana", "Bor", "Cy", "Dan"))
+    start(page, server, ("Ana", "Bor", "Cy", "Dan"), "partners")
     expect(page.locator("h1")).to_have_text("Ana & Cy vs Bor & Dan")
     # a deal can be tapped card by card, each game with its two players' grids
     page.get_by_role("link", name="+ Enter the deal").click()
