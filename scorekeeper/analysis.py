@@ -27,15 +27,26 @@ Each player's summary adds these up: deadwood given away by discards,
 discards off the best, melds passed up, knocks and gins missed, points the
 showdown choices cost. A void deal has no showdown.
 
+What the analysis says, in words, is written here once: :func:`remarks`
+gives a deal's :class:`Remark` s in order (summaries, costly decisions,
+showdown) and :data:`WORDS` their wording, both the command line's terse
+lines and the scorepad's sentences; each front end only shows names and
+cards its own way (``scorekeeper analyse``, the replay viewer's panel).
+
 >>> import scorekeeper as sk
 >>> report = analyse(sk.simulate(7, players=("random", "greedy")))
 >>> [s["player"] for s in report["summary"]]
 ['random 1', 'greedy 2']
+>>> said = remarks(report)[0]
+>>> said.words(prose=True, name=report["players"].__getitem__, card=str)[:20]
+'random 1: gave away '
 """
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+import string
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
 from typing import Any
 
 from .cards import DECK, Card, cards_mask, mask_cards, parse_cards
@@ -198,3 +209,131 @@ def _total(summaries: list[list[dict]], names) -> list[dict]:
             for key in SUMMARY_KEYS:
                 total[key] += mine[key]
     return totals
+
+
+WORDS: dict[str, tuple[str, str]] = {
+    "summary": (
+        "{player}: gave away {deadwood_given_away} deadwood in {discards_off_best} discard(s);"
+        " passed up {missed_melds} meld(s); missed {missed_knocks} knock(s) and {missed_gins}"
+        " gin(s); showdown cost {showdown_cost}",
+        "{player}: gave away {deadwood_given_away} deadwood in {discards_off_best}"
+        " discard{discards_off_best:s}; passed up {missed_melds} meld{missed_melds:s};"
+        " missed {missed_knocks} knock{missed_knocks:s} and {missed_gins} gin{missed_gins:s};"
+        " the showdown cost {showdown_cost} point{showdown_cost:s}."),
+    "passed_up": (
+        "step {step} ({player}, {action}): passed up {card}, which makes [{meld}]"
+        " (deadwood {deadwood_with_it} with it)",
+        "{player} passed up {card}, which makes {meld} (deadwood {deadwood_with_it}"
+        " with it)."),
+    "kept": (
+        "step {step} ({player}, {action}): kept deadwood {deadwood}; best {best_deadwood}"
+        " by discarding {best_discards}",
+        "{player} kept deadwood {deadwood}; discarding {best_discards:or} kept"
+        " {best_deadwood}."),
+    "knock": (
+        "step {step} ({player}, {action}): could have knocked with {knock_available}",
+        "{player} could have knocked with {knock_available}."),
+    "gin": (
+        "step {step} ({player}, {action}): could have gone gin",
+        "{player} could have gone gin."),
+    "arrangement": (
+        "{player}'s arrangement scored {points}; the best would have scored {best_points}",
+        "{player}'s melds scored {points}; the best arrangement would have scored"
+        " {best_points}."),
+    "layoffs": (
+        "{player} could have laid off {missed_layoffs} ({cost} points)",
+        "{player} could have laid off {missed_layoffs}: {cost} points."),
+}
+"""What a deal's analysis says, by remark kind: ``(line, sentence)``.
+
+The line is the command line's terse form (``discard(s)``, the step and its
+action in front); the sentence is the scorepad's, for people (plurals
+agreed, a full stop, the player's name in front). In both, ``{player}`` is
+the name of the player the remark is about, a list of cards is shown
+card by card with spaces between (``{...:or}``: with "or" between), and
+``{n:s}`` is "s" unless ``n`` is 1. ``{action}`` (the record's text) is
+only in the lines.
+"""
+
+
+@dataclass(frozen=True)
+class Remark:
+    """One thing a deal's analysis says, before names and cards are shown.
+
+    ``part`` is where it belongs: ``"summary"`` (one per player),
+    ``"decision"`` (``step``: the decision's step counted from 1, as the
+    replay viewer numbers it) or ``"showdown"``; ``kind`` keys
+    :data:`WORDS`; ``player`` is the seat it is about; ``values`` fill
+    the words (numbers, card codes as tuples, the action's text).
+    """
+
+    part: str
+    kind: str
+    player: int
+    values: Mapping[str, Any]
+    step: int | None = None
+
+    def words(self, *, prose: bool, name: Callable[[int], str],
+              card: Callable[[str], str]) -> str:
+        """The remark as the scorepad's sentence (``prose``) or the command line's line.
+
+        ``name(seat)`` and ``card(code)`` show a player and a card; the words
+        hold nothing else but numbers and, in a line, the action's text (so
+        with names and cards escaped, a sentence is safe HTML).
+        """
+        template = WORDS[self.kind][1 if prose else 0]
+        return _Wording(card).format(template, **self.values, player=name(self.player),
+                                     step=self.step)
+
+
+class _Wording(string.Formatter):
+    """Formats :data:`WORDS`: card tuples shown by ``card``, ``:or`` and ``:s`` specs."""
+
+    def __init__(self, card: Callable[[str], str]):
+        self.card = card
+
+    def format_field(self, value: Any, format_spec: str) -> str:
+        if isinstance(value, tuple):
+            return (" or " if format_spec == "or" else " ").join(map(self.card, value))
+        if format_spec == "s":
+            return "" if value == 1 else "s"
+        return super().format_field(value, format_spec)
+
+
+def remarks(deal: Mapping[str, Any]) -> list[Remark]:
+    """What the analysis of one deal (:func:`analyse`) says, in order: each player's summary,
+    the decisions that cost (by step), then the showdown choices that cost."""
+    said = [Remark("summary", "summary", seat, {key: mine[key] for key in SUMMARY_KEYS})
+            for seat, mine in enumerate(deal["summary"])]
+    for fact in deal["decisions"]:
+        said += _decision_remarks(fact)
+    shown = deal["showdown"]
+    if shown is not None:
+        knocker, defender = shown["knocker"], shown["defender"]
+        if knocker["cost"]:
+            said.append(Remark("showdown", "arrangement", knocker["player"], {
+                "points": knocker["points"], "best_points": knocker["best_points"]}))
+        if defender["missed_layoffs"]:
+            said.append(Remark("showdown", "layoffs", defender["player"], {
+                "missed_layoffs": tuple(defender["missed_layoffs"]),
+                "cost": defender["cost"]}))
+    return said
+
+
+def _decision_remarks(fact: Mapping[str, Any]) -> list[Remark]:
+    """What one measured decision cost (nothing for a decision that cost nothing)."""
+    found: list[tuple[str, dict[str, Any]]] = []
+    passed = fact.get("passed_up")
+    if passed:
+        found.append(("passed_up", {"card": (passed["card"],), "meld": tuple(passed["meld"]),
+                                    "deadwood_with_it": passed["deadwood_with_it"]}))
+    if fact.get("cost"):
+        found.append(("kept", {"deadwood": fact["deadwood"],
+                               "best_deadwood": fact["best_deadwood"],
+                               "best_discards": tuple(fact["best_discards"])}))
+    if "knock_available" in fact:
+        found.append(("knock", {"knock_available": fact["knock_available"]}))
+    if fact.get("gin_available"):
+        found.append(("gin", {}))
+    return [Remark("decision", kind, fact["player"], {"action": fact["action"], **values},
+                   fact["step"] + 1) for kind, values in found]

@@ -14,7 +14,7 @@ from contextlib import nullcontext
 
 import click
 
-from .analysis import analyse
+from .analysis import analyse, remarks
 from .bots import make_players, simulate_deal, simulate_match
 from .bulk import all_cores, replay_in_processes, replay_on_cluster
 from .cards import parse_card
@@ -230,42 +230,13 @@ def analyse_command(file, as_json: bool) -> None:
 
 
 def format_analysis(deal: dict) -> str:
-    """A deal's analysis as lines: each player's summary, then the decisions that cost."""
+    """A deal's analysis as lines (:func:`~scorekeeper.analysis.remarks`' terse words): each
+    player's summary, then the decisions that cost (indented further), then the showdown."""
     names = deal["players"]
-    lines = []
-    for mine in deal["summary"]:
-        lines.append(f"  {mine['player']}: gave away {mine['deadwood_given_away']} deadwood in"
-                     f" {mine['discards_off_best']} discard(s); passed up {mine['missed_melds']}"
-                     f" meld(s); missed {mine['missed_knocks']} knock(s) and"
-                     f" {mine['missed_gins']} gin(s); showdown cost {mine['showdown_cost']}")
-    for fact in deal["decisions"]:
-        who = names[fact["player"]]
-        step = f"    step {fact['step'] + 1} ({who}, {fact['action']}):"
-        if fact.get("passed_up"):
-            passed = fact["passed_up"]
-            lines.append(f"{step} passed up {show_cards([passed['card']])}, which makes"
-                         f" [{show_cards(passed['meld'])}] (deadwood"
-                         f" {passed['deadwood_with_it']} with it)")
-        if fact.get("cost"):
-            lines.append(f"{step} kept deadwood {fact['deadwood']}; best"
-                         f" {fact['best_deadwood']} by discarding"
-                         f" {show_cards(fact['best_discards'])}")
-        if "knock_available" in fact:
-            lines.append(f"{step} could have knocked with {fact['knock_available']}")
-        if fact.get("gin_available"):
-            lines.append(f"{step} could have gone gin")
-    shown = deal["showdown"]
-    if shown is not None:
-        knocker, defender = shown["knocker"], shown["defender"]
-        if knocker["cost"]:
-            lines.append(f"  {names[knocker['player']]}'s arrangement scored"
-                         f" {knocker['points']}; the best would have scored"
-                         f" {knocker['best_points']}")
-        if defender["missed_layoffs"]:
-            lines.append(f"  {names[defender['player']]} could have laid off"
-                         f" {show_cards(defender['missed_layoffs'])}"
-                         f" ({defender['cost']} points)")
-    return "\n".join(lines)
+    return "\n".join(
+        ("    " if said.part == "decision" else "  ")
+        + said.words(prose=False, name=names.__getitem__, card=lambda code: show_cards([code]))
+        for said in remarks(deal))
 
 
 @main.command("simulate")

@@ -230,24 +230,27 @@ def deal_cards(deck: Sequence[Card], dealer: int) -> tuple[list[tuple[Card, ...]
     return hands, deck[20], list(deck[21:])
 
 
-def cut_for_dealer(rules: Rules | dict | str | None, rng: random.Random) -> int:
-    """Who deals first (0 or 1), by the ``first_dealer`` option (RULES.md 3).
+def cut_for_dealer(rules: Rules | dict | str | None, rng: random.Random,
+                   players: int = 2) -> int:
+    """Who deals first (a player index), by the ``first_dealer`` option (RULES.md 3).
 
     ``low``/``high``: each player cuts a card from a shuffled deck (player 0
-    first); the lower (or higher) rank deals, ranks running A low to K high,
-    and equal ranks cut again. ``random``: a coin toss.
+    first); the lowest (or highest) rank deals, ranks running A low to K high,
+    and when two or more share that rank everybody cuts again. ``random``: a
+    fair draw among the ``players`` (a coin toss for two). With four players
+    the dealer's team deals first (RULES.md 8).
 
     >>> cut_for_dealer("standard", random.Random(1)) in (0, 1)
     True
     """
     how = Rules.from_dict(rules).first_dealer
     if how == "random":
-        return rng.randrange(2)
+        return rng.randrange(players)
     while True:
-        first, second = rng.sample(DECK, 2)
-        if first.rank != second.rank:
-            low = 0 if first.rank < second.rank else 1
-            return low if how == "low" else 1 - low
+        ranks = [card.rank for card in rng.sample(DECK, players)]
+        best = min(ranks) if how == "low" else max(ranks)
+        if ranks.count(best) == 1:
+            return ranks.index(best)
 
 
 def _check_dealer(dealer: Any) -> None:

@@ -79,6 +79,15 @@ class ScorekeeperError(ValueError):
         new.field = field
         return new
 
+    def within(self, label: str, place: str) -> Self:
+        """This error placed in a wider input: ``"<label>: <message>"``, field ``place.<field>``.
+
+        E.g. ``within("hand 3", "hands.2")`` of a ``knocker`` error gives
+        field ``hands.2.knocker`` (``place`` alone when this error has none).
+        """
+        return self.restate(f"{label}: {self}",
+                            field=f"{place}.{self.field}" if self.field else place)
+
     @classmethod
     def restating(cls, cause: ScorekeeperError, message: str, **attrs: Any) -> Self:
         """An error of this family (``RuleError``, ``RecordError``) telling ``cause`` again.
@@ -195,8 +204,9 @@ class Conflict(IllegalPlayError):
 
     Codes: ``game_over`` (no hand after the end, or a correction that would
     end the game early), ``nothing_to_undo``, ``dealer_rotation`` (a
-    correction that would change who deals a later recorded hand) and
-    ``stale`` (:class:`Stale`). The web layer answers 409.
+    correction that would change who deals a later recorded hand),
+    ``dealer_sits_out`` (a three-player correction that would make a later
+    hand's player its dealer) and ``stale`` (:class:`Stale`). The web layer answers 409.
     """
 
     default_code = "conflict"

@@ -26,6 +26,8 @@ CHOICES = {
     "first_dealer": ("low", "high", "random"),
     "tie": ("undercut", "no_score"),
     "discard_taken": ("forbidden", "allowed"),
+    "three_player_dealer": ("loser", "rotate"),
+    "partnership_netting": ("per_deal", "per_game"),
 }
 BOOLEANS = ("oklahoma", "spade_doubles")
 POINTS = ("gin_bonus", "undercut_bonus", "box_bonus", "game_bonus")
@@ -38,7 +40,10 @@ class Rules:
 
     ``based_on`` names the preset the options started from (informational:
     the options themselves are what counts); ``to_dict()`` calls it
-    ``preset``.
+    ``preset``. ``three_player_dealer`` and ``partnership_netting`` only
+    matter at a table of three or four (RULES.md section 8; every preset has
+    ``loser`` and ``per_deal``): a two-player game records them and ignores
+    them.
     """
 
     based_on: str = "standard"
@@ -60,6 +65,8 @@ class Rules:
     tie: str = "undercut"
     discard_taken: str = "forbidden"
     max_discard_draws: int | None = None
+    three_player_dealer: str = "loser"
+    partnership_netting: str = "per_deal"
 
     def __post_init__(self) -> None:
         _validate(self)

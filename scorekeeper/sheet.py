@@ -54,16 +54,18 @@ director's reading):
 Three players
 -------------
 The dealer deals to the other two and sits out; an entry must name both a
-``winner`` and a ``loser``, neither of them the dealer. The loser deals the
-next hand whatever the ``next_dealer`` option says (section 8); after a void
-hand the same dealer deals again. Each player keeps an own total and boxes;
-the first to reach the target wins the game and gets the game bonus;
-everybody gets the box bonus for each hand won. The game is a shutout only
-if neither loser won a hand. Each loser settles with the winner on their own
-difference (``winner final - loser final``): ``result.loser`` is ``None``,
-``result.losers`` lists both, ``result.net`` is the sum of the two
-differences and ``result.settlement`` (with a stake) a list of two
-payments.
+``winner`` and a ``loser``, neither of them the dealer. Who deals next
+follows ``three_player_dealer``, whatever the ``next_dealer`` option says
+(section 8): ``loser`` (the loser of the hand deals the next) or ``rotate``
+(the sitting-out seat moves one place round the table: ``(dealer + 1) %
+3``); after a void hand the same dealer deals again under either. Each
+player keeps an own total and boxes; the first to reach the target wins
+the game and gets the game bonus; everybody gets the box bonus for each
+hand won. The game is a shutout only if neither loser won a hand. Each
+loser settles with the winner on their own difference (``winner final -
+loser final``): ``result.loser`` is ``None``, ``result.losers`` lists
+both, ``result.net`` is the sum of the two differences and
+``result.settlement`` (with a stake) a list of two payments.
 
 Four players (partnerships)
 ---------------------------
@@ -75,13 +77,27 @@ Partners alternate opponents every deal (Bicycle's partnership rule): deals
 1, 3, 5, ... pair 0-1 and 2-3, deals 2, 4, 6, ... pair 0-3 and 2-1. Both
 members of one team deal, each in own game; ``dealer`` names any player of
 the first dealing team. The deal's result: the points of the games each
-team won are added up and the team with more scores the difference (both
-games won: the sum; equal: nobody scores); a void game counts 0. A deal
-the team scores in is one **box** for it. The next dealing team follows
-``next_dealer`` at team level (``winner``: the team that scored,
-``loser``: the other, ``alternate``: the other team); when nobody scored
-(both games void, or equal results) the same team deals again. In the sheet,
-a deal's ``dealer`` and ``next_dealer`` are the player dealing game 1, and
+team won are added up (``team_points``; a void game counts 0) and, by
+``partnership_netting``:
+
+* ``per_deal`` (default): the team with more scores the difference (both
+  games won: the sum; equal: nobody scores). A deal the team scores in is
+  one **box** for it. The game ends when a team reaches the target.
+* ``per_game`` (the Slovenian text): nothing is netted per deal; each team
+  adds its ``team_points`` to its total, and each deal in which a team won
+  a game is one box for it (both teams can box in one deal; a game won for
+  0 points still counts, as a hand worth 0 is a box with two players). The
+  game ends when a team's total reaches the target; when both reach it in
+  the same deal the higher total wins, and on equal totals play goes on
+  until a deal leaves one team ahead. The net is settled once at the end.
+
+Under either, a deal record's ``winner``/``loser`` are the team with more
+``team_points`` and the other (``None`` when equal) and ``points`` the
+margin, and the next dealing team follows ``next_dealer`` at team level
+from that deal winner (``winner``: the team with more, ``loser``: the
+other, ``alternate``: the other team); when neither team has more (both
+games void, or equal results) the same team deals again. In the sheet, a
+deal's ``dealer`` and ``next_dealer`` are the player dealing game 1, and
 ``next_games`` gives the next deal's pairings and dealers.
 
 Hollywood
@@ -348,8 +364,9 @@ def next_dealer(
     * A void hand: ``dealer`` deals again, whatever the options.
     * Two players, by ``rules.next_dealer``: ``winner`` (the winner deals),
       ``loser`` (the loser deals) or ``alternate`` (the other player).
-    * Three players: the loser deals (the seat that is neither ``dealer``
-      nor ``winner``), whatever ``rules.next_dealer`` says.
+    * Three players, by ``rules.three_player_dealer`` (whatever
+      ``rules.next_dealer`` says): ``loser`` (the seat that is neither
+      ``dealer`` nor ``winner`` deals) or ``rotate`` (``(dealer + 1) % 3``).
     * Four players: ``dealer`` and ``winner`` are **team** indexes (0 or 1)
       and the answer is the next dealing team; ``winner`` is the team that
       scored the deal, ``None`` when nobody did (then the same team deals).
@@ -360,6 +377,8 @@ def next_dealer(
     0
     >>> next_dealer(None, 2, 0, False, players=3)
     1
+    >>> next_dealer({"three_player_dealer": "rotate"}, 2, 0, False, players=3)
+    0
     """
     rules = Rules.from_dict(rules)
     sides = 2 if players == 4 else players
@@ -380,6 +399,8 @@ def next_dealer(
         if winner == dealer:
             raise RuleViolation("with three players the dealer sits out and cannot win",
                                 code="dealer_sits_out", option="winner")
+        if rules.three_player_dealer == "rotate":
+            return (dealer + 1) % 3
         return 3 - dealer - winner
     if rules.next_dealer == "winner":
         return winner
@@ -631,24 +652,33 @@ def _score_partnership(hands: Sequence[Any], names: list[str], rules: Rules, sta
         games = _deal_games(n - 1, deal_team)
         parsed = _parse_deal(entry, n, rules, names, games)
         team_points = [0, 0]
+        won = [False, False]
         for game in parsed:
             if game.winner is not None:
                 team_points[team_of[game.winner]] += game.points
+                won[team_of[game.winner]] = True
         diff = team_points[0] - team_points[1]
         scorer = None if diff == 0 else (0 if diff > 0 else 1)
-        if scorer is not None:
-            totals[scorer] += abs(diff)
-            boxes[scorer] += 1
-        over = max(totals) >= rules.target
+        if rules.partnership_netting == "per_game":
+            for team in (0, 1):
+                totals[team] += team_points[team]
+                boxes[team] += int(won[team])
+            ahead = None if totals[0] == totals[1] else (0 if totals[0] > totals[1] else 1)
+            game_winner = ahead if max(totals) >= rules.target else None
+        else:
+            if scorer is not None:
+                totals[scorer] += abs(diff)
+                boxes[scorer] += 1
+            game_winner = scorer if max(totals) >= rules.target else None
         records.append(PartnershipHandRecord(
             n=n, dealer=games[0].dealer, dealer_team=deal_team,
             void=all(game.void for game in parsed),
             winner=scorer, loser=None if scorer is None else 1 - scorer,
             outcome=None, points=abs(diff), team_points=tuple(team_points),
-            games=parsed, totals=tuple(totals), game_over_after=over))
-        if over and scorer is not None:
+            games=parsed, totals=tuple(totals), game_over_after=game_winner is not None))
+        if game_winner is not None:
             ended = n
-            result = _result(rules, totals, boxes, scorer, stake)
+            result = _result(rules, totals, boxes, game_winner, stake)
         deal_team = next_dealer(rules, deal_team, scorer, False, players=4)
     upcoming = _deal_games(start.before + len(records), deal_team)
     return PartnershipSheet(
@@ -772,6 +802,31 @@ def _check_stake(stake: Any) -> float | None:
     return stake
 
 
+def check_seat(value: Any, key: str, names: Sequence[str], seats: Sequence[int],
+               sitting_out: int | None = None, *, label: str = "") -> int:
+    """``value`` as the index of a player of a hand, or a :class:`RuleError` naming ``key``.
+
+    It must be a player index (``bad_value``), not the three-player dealer
+    ``sitting_out`` (``dealer_sits_out``) and one of the hand's two
+    ``seats`` (``not_in_this_game``); ``label`` (``hand 3``) starts the
+    message.
+    """
+    where = f"{label}: " if label else ""
+    if not is_whole_number(value) or not 0 <= value < len(names):
+        raise InvalidValueError(f"{where}{key} must be a player index 0..{len(names) - 1},"
+                                f" not {value!r}",
+                                code="bad_value", params={"value": value}, option=key)
+    if value == sitting_out:
+        raise RuleViolation(f"{where}{key} {names[value]} deals this hand and sits out",
+                            code="dealer_sits_out", params={"player": names[value]}, option=key)
+    if value not in seats:
+        raise RuleViolation(f"{where}{key} must be {names[seats[0]]} ({seats[0]}) or"
+                            f" {names[seats[1]]} ({seats[1]}), who play this game",
+                            code="not_in_this_game", params={"player": names[value]},
+                            option=key)
+    return value
+
+
 def _parse_deal(entry: Any, n: int, rules: Rules, names: list[str],
                 games: Sequence[GameSeat]) -> tuple[GameRecord, ...]:
     """The two games of a four-player deal entry, each parsed and annotated."""
@@ -831,20 +886,7 @@ def _parse_hand(entry: Any, label: str, rules: Rules, names: list[str],
         if key not in entry or entry[key] is None:
             raise InvalidValueError(f"{label}: {key} is missing",
                                     code="missing_value", option=key)
-        value = entry[key]
-        if not is_whole_number(value) or not 0 <= value < len(names):
-            raise InvalidValueError(f"{label}: {key} must be a player index 0..{len(names) - 1},"
-                                    f" not {value!r}",
-                                    code="bad_value", params={"value": value}, option=key)
-        if value == sitting_out:
-            raise RuleViolation(f"{label}: {key} {names[value]} deals this hand and sits out",
-                                code="dealer_sits_out", params={"player": names[value]}, option=key)
-        if value not in seats:
-            raise RuleViolation(f"{label}: {key} must be {names[seats[0]]} ({seats[0]}) or"
-                                f" {names[seats[1]]} ({seats[1]}), who play this game",
-                                code="not_in_this_game", params={"player": names[value]},
-                                option=key)
-        return value
+        return check_seat(entry[key], key, names, seats, sitting_out, label=label)
 
     winner = seat("winner")
     other = seats[1] if winner == seats[0] else seats[0]

@@ -10,7 +10,7 @@ from __future__ import annotations
 import pytest
 from engine_kit import DECK, cards, make_record
 
-from scorekeeper import Deal, RecordError, RuleError, replay, verify_knock
+from scorekeeper import Deal, RecordError, RuleError, Rules, replay, verify_knock
 from scorekeeper.records import deal_entry
 from scorekeeper.results import Outcome
 from scorekeeper.sheet import Entry
@@ -189,3 +189,35 @@ def test_the_cut_follows_first_dealer():
                               random.Random(seed)) == 1 - dealer
     tosses = {cut_for_dealer("oklahoma", random.Random(seed)) for seed in range(20)}
     assert tosses == {0, 1}
+
+
+# --------------------------------------------------------------------------- three and four
+
+
+def test_every_preset_has_the_loser_dealing_and_netting_per_deal():
+    for name in Rules.preset_names():
+        options = Rules.preset(name).to_dict()
+        assert (options["three_player_dealer"], options["partnership_netting"]) == (
+            "loser", "per_deal"), name
+
+
+@pytest.mark.parametrize("option, value, allowed", [
+    ("three_player_dealer", "winner", ["loser", "rotate"]),
+    ("three_player_dealer", None, ["loser", "rotate"]),
+    ("partnership_netting", "per_hand", ["per_deal", "per_game"]),
+    ("partnership_netting", True, ["per_deal", "per_game"])])
+def test_the_table_options_refuse_bad_values_by_name(option, value, allowed):
+    with pytest.raises(RuleError) as caught:
+        Rules.from_dict({"preset": "slovenian", option: value})
+    assert caught.value.option == option
+    assert caught.value.code == "bad_option_value"
+    assert caught.value.params["allowed"] == allowed
+    assert option in str(caught.value)
+
+
+def test_the_table_options_round_trip_and_differ_from_the_preset():
+    rules = Rules.from_dict({"preset": "slovenian", "three_player_dealer": "rotate",
+                             "partnership_netting": "per_game"})
+    assert Rules.from_dict(rules.to_dict()) == rules
+    assert rules.differences() == {"three_player_dealer": "rotate",
+                                   "partnership_netting": "per_game"}

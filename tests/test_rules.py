@@ -24,6 +24,8 @@ PRESET_TABLE = {
     "tie": ("undercut",) * 4,
     "discard_taken": ("forbidden",) * 4,
     "max_discard_draws": (None,) * 4,
+    "three_player_dealer": ("loser",) * 4,
+    "partnership_netting": ("per_deal",) * 4,
 }
 
 

@@ -12,7 +12,14 @@ import pytest
 
 from scorekeeper.errors import RuleError
 from scorekeeper.rules import Rules
-from scorekeeper.sheet import GameSeat, HandRecord, Payment, next_dealer, score_sheet
+from scorekeeper.sheet import (
+    GameSeat,
+    HandRecord,
+    Payment,
+    next_dealer,
+    score_sheet,
+    summary,
+)
 
 AB = ["Ana", "Bor"]
 
@@ -333,6 +340,58 @@ def test_three_player_shutout_and_seat_checks():
     assert caught.value.option == "loser"
 
 
+ROTATE = {"three_player_dealer": "rotate"}
+
+
+def test_three_players_rotating_dealer():
+    hands = [
+        win(1, 30, loser=2),              # A deals, sits out; B beats C: B 30; B deals next
+        win(2, 40, "gin", loser=0),       # B sits out; C gins A: C 40; C deals next
+        VOID,                             # C deals; void: C deals again
+        win(0, 35, "undercut", loser=1),  # C sits out; A undercuts B: A 35; A deals next
+        win(1, 70, loser=2),              # A sits out; B beats C: B 30 + 70 = 100, game
+    ]
+    sheet = score_sheet(hands, players=ABC, rules=ROTATE, dealer=0, stake=0.1)
+    assert dealers(sheet) == [0, 1, 2, 2, 0]
+    assert [h.sits_out for h in sheet.hands] == [0, 1, 2, 2, 0]
+    assert sheet.totals == (35, 100, 40)
+    assert sheet.boxes == (1, 2, 1)
+    assert sheet.next_dealer == 1  # the seat after the last dealer
+    result = sheet.result
+    assert result.winner == 1 and result.losers == (0, 2) and result.shutout is False
+    # A 35 + 25 = 60; B 100 + 2 x 25 + 100 = 250; C 40 + 25 = 65.
+    assert result.final == (60, 250, 65)
+    assert result.nets == (-190, 375, -185)
+    assert result.settlement == (Payment(payer=0, payee=1, amount=19.0),
+                                 Payment(payer=2, payee=1, amount=18.5))
+    # The default (the loser of hand 1, C, deals hand 2) refuses C winning hand 2.
+    with pytest.raises(RuleError, match=r"hand 2.*sits out") as caught:
+        score_sheet(hands, players=ABC, dealer=0)
+    assert caught.value.option == "winner"
+    # With rotate the seat that deals still sits out: hand 2 is B's deal.
+    with pytest.raises(RuleError, match=r"hand 2.*sits out") as caught:
+        score_sheet([hands[0], win(1, 10, loser=0)], players=ABC, rules=ROTATE, dealer=0)
+    assert caught.value.option == "winner"
+
+
+def test_rotating_dealer_helper():
+    assert next_dealer(ROTATE, 0, 2, False, players=3) == 1   # the winner may deal next
+    assert next_dealer(ROTATE, 0, 1, False, players=3) == 1
+    assert next_dealer(ROTATE, 2, 1, False, players=3) == 0   # round the table
+    assert next_dealer(ROTATE, 2, None, True, players=3) == 2  # void: same dealer
+    assert next_dealer(ROTATE, 0, 1, False) == 1  # two players: next_dealer rules
+
+
+def scored_in_steps(hands, **kwargs):
+    """The summary of ``hands`` scored from scratch, and each split of them via ``after``."""
+    whole = summary(score_sheet(hands, **kwargs), len(hands))
+    for k in range(len(hands) + 1):
+        first = summary(score_sheet(hands[:k], **kwargs), k)
+        rest = score_sheet(hands[k:], after=first, **kwargs)
+        assert summary(rest, len(hands)) == whole, k
+    return whole
+
+
 # ----------------------------------------------------------------------------- partnerships
 
 ABCD = ["Ana", "Bor", "Cid", "Dan"]  # teams Ana+Cid (0) and Bor+Dan (1)
@@ -389,6 +448,69 @@ def test_partnership_void_deal_and_wrong_opponent():
     with pytest.raises(RuleError, match="hand 1") as caught:
         score_sheet([win(0, 10)], players=ABCD)
     assert caught.value.option == "games"
+
+
+PER_GAME = {"partnership_netting": "per_game"}
+
+
+def test_partnerships_netted_per_game():
+    hands = [
+        deal(win(0, 16), win(3, 12)),          # 0-1, 2-3: teams 16 and 12, both box
+        deal(win(3, 30, "gin"), win(1, 20)),   # 0-3, 2-1: team 1 wins both: 50
+        VOID,                                  # nobody scores, no box
+        deal(win(0, 50), win(2, 40)),          # 0-3, 2-1: team 0 wins both: 90
+    ]
+    sheet = score_sheet(hands, players=ABCD, rules=PER_GAME, dealer=0, stake=0.5)
+    assert [h.team_points for h in sheet.hands] == [(16, 12), (0, 50), (0, 0), (90, 0)]
+    # totals: (16, 12); (16, 12 + 50 = 62); (16, 62); (16 + 90 = 106, 62)
+    assert [h.totals for h in sheet.hands] == [(16, 12), (16, 62), (16, 62), (106, 62)]
+    assert [h.game_over_after for h in sheet.hands] == [False, False, False, True]
+    # the deal's winner and margin as per deal: who deals next follows them
+    assert [(h.winner, h.points) for h in sheet.hands] == [(0, 4), (1, 50), (None, 0), (0, 90)]
+    assert [h.dealer_team for h in sheet.hands] == [0, 0, 1, 1]
+    assert sheet.boxes == (2, 2)  # team 0: deals 1 and 4; team 1: deals 1 and 2
+    result = sheet.result
+    # team 0: 106 + 2 x 25 + 100 = 256; team 1: 62 + 2 x 25 = 112; net 144 x 0.5 = 72
+    assert result.winner == 0 and result.final == (256, 112) and result.net == 144
+    assert result.shutout is False
+    assert result.settlement == Payment(payer=1, payee=0, amount=72.0)
+    assert scored_in_steps(hands, players=ABCD, rules=PER_GAME, dealer=0, stake=0.5) == \
+        summary(sheet, 4)
+    # netted per deal the same deals give 4, 4 + 50 ... team 0 only 94: not over
+    per_deal = score_sheet(hands, players=ABCD, dealer=0)
+    assert per_deal.totals == (94, 50) and per_deal.over is False
+
+
+def test_per_game_netting_at_the_target_together():
+    rules = {**PER_GAME, "target": 50}
+    first = deal(win(0, 30), win(3, 30))                  # (30, 30)
+    level = deal(win(0, 25, "gin"), win(1, 25, "gin"))    # (55, 55): both there, level
+    ahead = deal(win(0, 30, "gin"), win(1, 25, "gin"))    # (60, 55): team 0 ahead
+    sheet = score_sheet([first, ahead], players=ABCD, rules=rules)
+    assert sheet.totals == (60, 55) and sheet.result.winner == 0
+    # team 0: 60 + 2 x 25 + 100 = 210; team 1: 55 + 2 x 25 = 105
+    assert sheet.result.final == (210, 105)
+    hands = [first, level, deal(win(1, 5), VOID)]          # 0-1: team 1 5 -> (55, 60)
+    sheet = score_sheet(hands[:2], players=ABCD, rules=rules)
+    assert sheet.totals == (55, 55) and sheet.over is False and sheet.needed == (0, 0)
+    assert sheet.hands[-1].game_over_after is False
+    sheet = score_sheet(hands, players=ABCD, rules=rules)
+    assert sheet.totals == (55, 60) and sheet.boxes == (2, 3)
+    # team 1: 60 + 3 x 25 + 100 = 235; team 0: 55 + 2 x 25 = 105; net 130
+    assert sheet.result.winner == 1 and sheet.result.final == (105, 235)
+    assert sheet.result.net == 130
+    scored_in_steps(hands, players=ABCD, rules=rules)
+    with pytest.raises(RuleError, match="game is over after hand 3"):
+        score_sheet([*hands, VOID], players=ABCD, rules=rules)
+
+
+def test_incremental_scoring_of_three_and_four_players():
+    three = [win(1, 30, loser=2), win(2, 40, "gin", loser=0), VOID,
+             win(0, 35, "undercut", loser=1), win(1, 70, loser=2)]
+    assert scored_in_steps(three, players=ABC, rules=ROTATE)["totals"] == [35, 100, 40]
+    four = [deal(win(0, 16), win(2, 12)), deal(win(0, 7), win(1, 13)),
+            deal(win(0, 10), win(3, 10)), deal(VOID, win(2, 72, "gin"))]
+    assert scored_in_steps(four, players=ABCD, dealer=0)["totals"] == [100, 6]
 
 
 # ----------------------------------------------------------------------------- bad input

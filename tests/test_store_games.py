@@ -6,7 +6,7 @@ Settings and names, hands, undo, corrections, export and import.
 from __future__ import annotations
 
 import pytest
-from store_kit import new_game, quick
+from store_kit import ABC, ABCD, PARTNERSHIP, THREE_PLAYERS, VOID, deal, new_game, quick
 
 from scorekeeper.bots import simulate, simulate_match
 from scorekeeper.errors import Conflict, RuleError, Stale
@@ -42,6 +42,16 @@ def test_bad_game_settings_store_nothing(store, backend, settings, field):
         games.create_game(store, **settings)
     assert error.value.field == field
     assert backend.sql("SELECT count(*) FROM games") == [(0,)]
+
+
+def test_the_store_itself_refuses_a_name_that_is_none_naming_its_seat(store, backend):
+    # the check the SQL layer keeps for callers other than games.create_game
+    with pytest.raises(RuleError) as error:
+        store.create_game(game_id="g", players=["Ana", "  "], rules={}, dealer=0, stake=None,
+                          token_hash="0" * 64)
+    assert error.value.field == "players.1"
+    assert backend.sql("SELECT count(*) FROM games") == [(0,)]
+    assert backend.sql("SELECT count(*) FROM players") == [(0,)]
 
 
 def test_hands_totals_and_the_end_of_the_game(store):
@@ -245,3 +255,144 @@ def test_only_imported_games_are_marked_imported(store):
     assert store.game(copy["id"])["imported"] is True
     match, _ = games.import_game(store, simulate_match(1))
     assert store.game(match["id"])["imported"] is True
+
+
+# ----------------------------------------------------------------------------- three players
+
+def test_a_three_player_game_to_the_end(store):
+    game_id, _ = new_game(store, players=ABC, dealer=0, stake=0.1)
+    hands = THREE_PLAYERS
+    for hand in hands:
+        record, sheet, _ = games.add_hand(store, game_id, hand)
+    assert record["sits_out"] == record["dealer"] == 1 and record["input"] == hands[-1]
+    assert [h["sits_out"] for h in sheet["hands"]] == [0, 1, 2, 2, 0, 1]
+    assert [(h["winner"], h["loser"], h["points"]) for h in sheet["hands"] if not h["void"]] \
+        == [(2, 1, 29), (0, 2, 55), (1, 0, 65), (2, 1, 10), (0, 2, 46)]
+    assert sheet["totals"] == [101, 65, 39] and sheet["boxes"] == [2, 1, 2]
+    assert sheet["status"] == "over" and sheet["next_dealer"] == 2  # Cy lost the last hand
+    result = sheet["result"]
+    # Ana 101 + 2 x 25 + 100 = 251; Ben 65 + 25 = 90; Cy 39 + 2 x 25 = 89
+    assert result["final"] == [251, 90, 89] and result["shutout"] is False
+    assert result["nets"] == [161 + 162, -161, -162]
+    assert result["settlement"] == [{"payer": 1, "payee": 0, "amount": 16.1},
+                                    {"payer": 2, "payee": 0, "amount": 16.2}]
+    assert sheet == games.load_sheet(store, game_id)
+    copy, _ = games.import_game(store, games.export_game(store, game_id))
+    assert {k: v for k, v in copy.items() if k not in ("id", "created", "updated")} == {
+        k: v for k, v in sheet.items() if k not in ("id", "created", "updated")}
+
+
+@pytest.mark.parametrize(("hand", "field", "code"), [
+    (quick(0, 5, 20), "knocker", "dealer_sits_out"),      # Ana deals hand 1
+    (quick(3, 5, 20), "knocker", "bad_value"),
+    ({"kind": "record", "record": {}}, "kind", "record_two_players"),
+    ({"kind": "deal", "games": [quick(1, 5, 20), quick(2, 5, 20)]}, "kind", "bad_kind"),
+])
+def test_a_bad_three_player_hand_is_refused_naming_the_field(store, hand, field, code):
+    game_id, _ = new_game(store, players=ABC)
+    with pytest.raises(RuleError) as error:
+        games.add_hand(store, game_id, hand)
+    assert (error.value.field, error.value.code) == (field, code)
+    assert field in str(error.value)
+    assert store.log(game_id) == [] and store.game(game_id)["scored"]["hands"] == 0
+    with pytest.raises(RuleError) as error:
+        games.import_game(store, {"players": ABC, "hands": [hand]})
+    assert error.value.field == f"hands.0.{field}"
+
+
+def test_three_player_corrections_keep_who_sat_out(store):
+    game_id, _ = new_game(store, players=ABC, rules={"three_player_dealer": "rotate"})
+    games.add_hand(store, game_id, quick(1, 5, 20))   # Ana sits out; Ben 15; Ben deals next
+    games.add_hand(store, game_id, quick(2, 4, 10))   # Ben sits out; Cy 6; Cy deals next
+    with pytest.raises(RuleError) as error:
+        games.add_hand(store, game_id, quick(2, 4, 10))
+    assert (error.value.field, error.value.code) == ("knocker", "dealer_sits_out")
+    _, sheet, _ = games.correct_hand(store, game_id, 1, quick(2, 4, 10))  # Cy 6 instead
+    assert sheet["totals"] == [0, 0, 12] and sheet["next_dealer"] == 2
+    # loser rule: making Ben lose hand 1 would have Ben deal hand 2, which he played
+    loser, _ = new_game(store, players=ABC)
+    games.add_hand(store, loser, quick(1, 5, 20))     # Ben beats Cy; Cy deals hand 2
+    games.add_hand(store, loser, quick(1, 5, 20))     # Ben beats Ana
+    with pytest.raises(Conflict, match="undo the later hands") as error:
+        games.correct_hand(store, loser, 1, quick(2, 5, 20))
+    assert (error.value.code, error.value.field) == ("dealer_sits_out", "n")
+    assert len(store.log(loser)) == 2
+
+
+# ----------------------------------------------------------------------------- partnerships
+
+def test_a_partnership_game_to_the_end(store):
+    game_id, _ = new_game(store, players=ABCD, dealer=1, stake=0.5)
+    assert games.load_sheet(store, game_id)["next_games"] == [
+        {"game": 1, "players": [0, 1], "dealer": 1}, {"game": 2, "players": [2, 3], "dealer": 3}]
+    for hand in PARTNERSHIP[:3]:
+        games.add_hand(store, game_id, hand)
+    # a wrong deal 4 (Ana gin 65, Ben 10: team 0 + 55), corrected to Ana's gin 75
+    games.add_hand(store, game_id, deal(quick(0, 0, 40), quick(1, 2, 12)))
+    record, sheet, _ = games.correct_hand(store, game_id, 4, PARTNERSHIP[3])
+    assert record["team_points"] == [75, 10] and sheet["totals"] == [95, 15]
+    record, sheet, _ = games.add_hand(store, game_id, PARTNERSHIP[4])
+    # per deal: team 1 + 15; team 0 + 30; nothing; team 0 + 65; team 0 + 5
+    assert [h["totals"] for h in sheet["hands"]] == [[0, 15], [30, 15], [30, 15], [95, 15],
+                                                     [100, 15]]
+    # team 1 deals (it scores deal 1, deals 2), team 0 scores deal 2 and deals on
+    assert [h["dealer_team"] for h in sheet["hands"]] == [1, 1, 0, 0, 0]
+    assert [[g["dealer"] for g in h["games"]] for h in sheet["hands"]] == [
+        [1, 3], [3, 1], [0, 2], [0, 2], [0, 2]]
+    assert record["games"][1] == {"game": 2, "players": [2, 3], "dealer": 2, "void": False,
+                                  "winner": 2, "loser": 3, "outcome": "knock", "points": 8}
+    assert sheet["boxes"] == [3, 1] and sheet["status"] == "over"
+    result = sheet["result"]
+    # team 0: 100 + 3 x 25 + 100 = 275; team 1: 15 + 25 = 40; 235 x 0.50
+    assert result["final"] == [275, 40] and result["net"] == 235
+    assert result["settlement"] == {"payer": 1, "payee": 0, "amount": 117.5}
+    assert sheet == games.load_sheet(store, game_id)
+    exported = games.export_game(store, game_id)
+    assert exported["hands"] == PARTNERSHIP
+    copy, _ = games.import_game(store, exported)
+
+    def scored(hands):  # the hands as scored (the copy has no correction: other seqs)
+        return [{k: v for k, v in h.items() if k not in ("seq", "corrected")} for h in hands]
+
+    assert scored(copy["hands"]) == scored(sheet["hands"]) and copy["result"] == result
+
+
+def test_a_partnership_game_netted_per_game(store):
+    game_id, _ = new_game(store, players=ABCD, dealer=1, stake=0.5,
+                          rules={"preset": "slovenian", "partnership_netting": "per_game"})
+    for hand in PARTNERSHIP[:4]:
+        _, sheet, _ = games.add_hand(store, game_id, hand)
+    # (20, 35); (50, 35); (50, 35); (125, 45): team 0 is past 100
+    assert sheet["totals"] == [125, 45] and sheet["boxes"] == [3, 2]
+    # team 0: 125 + 3 x 20 + 100 = 285; team 1: 45 + 2 x 20 = 85; 200 x 0.50
+    assert sheet["result"]["final"] == [285, 85]
+    assert sheet["result"]["settlement"] == {"payer": 1, "payee": 0, "amount": 100.0}
+    with pytest.raises(Conflict):
+        games.add_hand(store, game_id, PARTNERSHIP[4])
+    assert sheet == games.load_sheet(store, game_id)
+
+
+@pytest.mark.parametrize(("hand", "field", "code"), [
+    (quick(0, 5, 20), "kind", "bad_kind"),
+    (deal("quick 0 5 20", VOID), "games.0.kind", "bad_value"),
+    ({"kind": "deal", "games": [quick(0, 5, 20)]}, "games", "bad_games"),
+    ({"kind": "deal"}, "games", "bad_games"),
+    (deal(quick(2, 5, 20), VOID), "games.0.knocker", "not_in_this_game"),  # 0-1 play game 1
+    (deal(VOID, quick(1, 5, 20)), "games.1.knocker", "not_in_this_game"),  # 2-3 play game 2
+    (deal(VOID, {"kind": "record", "record": {}}), "games.1.kind", "bad_value"),
+    (deal(quick(0, 12, 20), VOID), "games.0.knocker_deadwood", "knock_over_limit"),
+])
+def test_a_bad_deal_is_refused_naming_the_field(store, hand, field, code):
+    game_id, _ = new_game(store, players=ABCD)
+    with pytest.raises(RuleError) as error:
+        games.add_hand(store, game_id, hand)
+    assert (error.value.field, error.value.code) == (field, code)
+    assert store.log(game_id) == [] and store.game(game_id)["scored"]["hands"] == 0
+
+
+@pytest.mark.parametrize("players", [ABCD[:1], [*ABCD, "Eve"], ["Ana", "Ben", "ana"]])
+def test_two_to_four_different_players(store, backend, players):
+    with pytest.raises(RuleError) as error:
+        games.create_game(store, players)
+    assert error.value.field == "players"
+    assert backend.sql("SELECT count(*) FROM games") == [(0,)]

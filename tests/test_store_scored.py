@@ -23,10 +23,21 @@ RULES = [None, {"scoring": "hollywood"}, {"target": 250, "next_dealer": "alterna
          {"target": 60, "next_dealer": "loser"}]
 
 
-def random_hand(rng: random.Random) -> dict:
+def random_hand(rng: random.Random, seats: tuple[int, ...] = (0, 1)) -> dict:
+    """A random quick or void hand between ``seats`` (the knocker one of them)."""
     if rng.random() < 0.15:
         return {"kind": "void"}
-    return quick(rng.randrange(2), rng.choice([0, 0, rng.randint(1, 10)]), rng.randint(0, 40))
+    return quick(rng.choice(seats), rng.choice([0, 0, rng.randint(1, 10)]), rng.randint(0, 40))
+
+
+def random_table_hand(rng: random.Random, players: int, dealer: int,
+                      games: list[dict] | None) -> dict:
+    """A random hand for a table of ``players``: ``dealer`` deals it, ``games`` its pairings."""
+    if players == 4:
+        if rng.random() < 0.1:
+            return {"kind": "void"}
+        return {"kind": "deal", "games": [random_hand(rng, tuple(g["players"])) for g in games]}
+    return random_hand(rng, tuple(p for p in range(players) if p != dealer or players == 2))
 
 
 def scratch(store, game_id: str) -> dict:
@@ -38,76 +49,103 @@ def without_hands(sheet: dict) -> dict:
     return {key: value for key, value in sheet.items() if key != "hands"}
 
 
-def correction_ends_early(store, game_id: str, n: int, hand: dict) -> bool:
-    """Whether scoring the log with hand ``n`` replaced ends the game before its last hand."""
+def correction_refusal(store, game_id: str, n: int, hand: dict) -> str | None:
+    """The code of the error scoring the log with hand ``n`` replaced gives (or None)."""
     game, log = store.game_and_log(game_id)
     hands = effective_hands(log)
-    dealer = score_log(game, log).hands[n - 1].dealer
-    entry = evaluate_hand(hand, game["rules"], players=game["players"], dealer=dealer)
+    record = score_log(game, log).hands[n - 1].to_dict()
+    entry = evaluate_hand(hand, game["rules"], players=game["players"], dealer=record["dealer"],
+                          games=record.get("games"))
     entries = [h["entry"] for h in hands]
     entries[n - 1] = entry.to_dict()["entry"]
     try:
         score_sheet(entries, players=game["players"], rules=game["rules"],
                     dealer=game["dealer"], stake=game["stake"])
     except RuleError as error:
-        return error.code == "game_over"
-    return False
+        return error.code
+    return None
 
 
 @pytest.mark.parametrize("seed", range(3))
 def test_random_writes_answer_as_scoring_the_whole_log(store, seed):
     rng = random.Random(seed)
-    answered: list[tuple[str, tuple, dict, tuple]] = []  # (op, args, options, first answer)
+    answered: list[tuple] = []
     for rules in RULES:
-        sheet, _ = games.create_game(store, ["Ana", "Ben"], rules=rules,
-                                     dealer=rng.randrange(2), stake=rng.choice([None, 0.5]))
-        game_id = sheet["id"]
-        assert store.game(game_id)["scored"] == summary(score_log(store.game(game_id), []), 0)
-        for step in range(60):
-            before = scratch(store, game_id)
-            full = rng.random() < 0.5
-            options = {"full": full}
-            if rng.random() < 0.3:
-                options["idempotency_key"] = f"{seed}-{game_id}-{step}"
-            roll = rng.random()
-            if roll < 0.1 and answered:  # a repeated request: its first answer again
-                op, args, first_options, first = rng.choice(answered)
-                again = getattr(games, op)(store, *args, **first_options)
-                assert again[0] == first[0] and again[1] == first[1] and again[2] is False
-                assert scratch(store, game_id)["version"] == before["version"]
-                continue
-            if roll < 0.55 or not before["hands"]:
-                op, args = "add_hand", (game_id, random_hand(rng))
-            elif roll < 0.75:
-                op, args = "undo_last", (game_id,)
-            else:
-                n = rng.randint(1, len(before["hands"]))
-                op, args = "correct_hand", (game_id, n, random_hand(rng))
-            try:
-                record, sheet, created = getattr(games, op)(store, *args, **options)
-            except Conflict as refused:
-                after = scratch(store, game_id)
-                assert after == before  # nothing written
-                if op == "add_hand":
-                    assert refused.code == "game_over" and before["over"]
-                elif refused.code == "game_over":
-                    assert correction_ends_early(store, *args)
-                else:
-                    assert refused.code == "dealer_rotation"
-                continue
+        play_at_random(store, rng, seed, ["Ana", "Ben"], rules, 60, answered)
+
+
+TABLES = [(["Ana", "Ben", "Cy"], {"target": 150}),
+          (["Ana", "Ben", "Cy"], {"three_player_dealer": "rotate", "next_dealer": "loser"}),
+          (["Ana", "Ben", "Cy", "Dan"], {"target": 250}),
+          (["Ana", "Ben", "Cy", "Dan"], {"partnership_netting": "per_game", "target": 200})]
+
+
+@pytest.mark.parametrize("seed", range(2))
+def test_random_writes_at_tables_of_three_and_four(store, seed):
+    rng = random.Random(seed)
+    answered: list[tuple] = []
+    for players, rules in TABLES:
+        play_at_random(store, rng, seed, players, rules, 30, answered)
+
+
+def play_at_random(store, rng: random.Random, seed: int, players: list[str], rules: dict | None,
+                   steps: int, answered: list[tuple]) -> None:
+    """``steps`` random writes to a new game, each answer compared with scoring from scratch.
+
+    ``answered`` collects (op, args, options, first answer) of keyed writes to repeat.
+    """
+    sheet, _ = games.create_game(store, players, rules=rules, dealer=rng.randrange(len(players)),
+                                 stake=rng.choice([None, 0.5]))
+    game_id = sheet["id"]
+    assert store.game(game_id)["scored"] == summary(score_log(store.game(game_id), []), 0)
+    for step in range(steps):
+        before = scratch(store, game_id)
+        full = rng.random() < 0.5
+        options = {"full": full}
+        if rng.random() < 0.3:
+            options["idempotency_key"] = f"{seed}-{game_id}-{step}"
+        roll = rng.random()
+        if roll < 0.1 and answered:  # a repeated request: its first answer again
+            op, args, first_options, first = rng.choice(answered)
+            again = getattr(games, op)(store, *args, **first_options)
+            assert again[0] == first[0] and again[1] == first[1] and again[2] is False
+            assert scratch(store, game_id)["version"] == before["version"]
+            continue
+        if roll < 0.55 or not before["hands"]:
+            op, args = "add_hand", (game_id, random_table_hand(
+                rng, len(players), before["next_dealer"], before.get("next_games")))
+        elif roll < 0.75:
+            op, args = "undo_last", (game_id,)
+        else:
+            n = rng.randint(1, len(before["hands"]))
+            hand = before["hands"][n - 1]
+            op, args = "correct_hand", (game_id, n, random_table_hand(
+                rng, len(players), hand["dealer"], hand.get("games")))
+        try:
+            record, sheet, created = getattr(games, op)(store, *args, **options)
+        except Conflict as refused:
             after = scratch(store, game_id)
-            assert created is True and after["version"] == before["version"] + 1
-            assert sheet == (after if full else without_hands(after))
-            if op == "undo_last":
-                assert record == before["hands"][-1]
+            assert after == before  # nothing written
+            if op == "add_hand":
+                assert refused.code == "game_over" and before["over"]
+            elif refused.code in ("game_over", "dealer_sits_out"):
+                assert correction_refusal(store, *args) == refused.code
             else:
-                n = args[1] if op == "correct_hand" else len(after["hands"])
-                assert record == after["hands"][n - 1]
-            game = store.game(game_id)
-            assert game["scored"] == {**without_hands(score_log(game, store.log(game_id))
-                                                      .to_dict()), "hands": len(after["hands"])}
-            if "idempotency_key" in options:
-                answered.append((op, args, options, (record, sheet if full else after)))
+                assert refused.code == "dealer_rotation"
+            continue
+        after = scratch(store, game_id)
+        assert created is True and after["version"] == before["version"] + 1
+        assert sheet == (after if full else without_hands(after))
+        if op == "undo_last":
+            assert record == before["hands"][-1]
+        else:
+            n = args[1] if op == "correct_hand" else len(after["hands"])
+            assert record == after["hands"][n - 1]
+        game = store.game(game_id)
+        assert game["scored"] == {**without_hands(score_log(game, store.log(game_id))
+                                                  .to_dict()), "hands": len(after["hands"])}
+        if "idempotency_key" in options:
+            answered.append((op, args, options, (record, sheet if full else after)))
 
 
 def test_a_game_stored_before_the_scored_state_is_scored_once_by_its_next_write(store, backend):

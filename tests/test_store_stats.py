@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import pytest
-from store_kit import new_game, quick
+from store_kit import ABC, ABCD, PARTNERSHIP, THREE_PLAYERS, new_game, quick
 
 from scorekeeper.errors import RuleError
 from scorekeeper.store import games
@@ -65,6 +65,46 @@ def test_imported_games_are_left_out_of_the_stats(store):
     assert ben["imported_games"] == 2
     cy = player_stats(store, "cy")
     assert (cy["games"], cy["hands"], cy["imported_games"], cy["head_to_head"]) == (0, 0, 1, [])
+
+
+def rival(opponent, games=1, wins=0, losses=0, hands_won=0, hands_lost=0):
+    return {"opponent": opponent, "games": games, "wins": wins, "losses": losses,
+            "hands_won": hands_won, "hands_lost": hands_lost}
+
+
+def test_three_and_four_player_games_count_the_hands_each_played(store):
+    game_id, _ = new_game(store, players=ABC, dealer=0)
+    for hand in THREE_PLAYERS:
+        games.add_hand(store, game_id, hand)
+    ana = player_stats(store, "Ana")
+    # Ana sat out hands 1 and 5; beat Cy with a gin (55) and a knock (46), lost to Ben's
+    # gin, and the void hand 3 was Ana against Ben: Cy met first
+    assert (ana["games"], ana["finished"], ana["wins"], ana["losses"]) == (1, 1, 1, 0)
+    assert (ana["hands"], ana["hands_won"], ana["gins"], ana["points"]) == (3, 2, 1, 101)
+    assert ana["average_hand"] == 50.5
+    assert ana["head_to_head"] == [rival("Cy", wins=1, hands_won=2),
+                                   rival("Ben", wins=1, hands_lost=1)]
+    cy = player_stats(store, "Cy")
+    # Cy undercut Ben (29) and beat him by 10, lost twice to Ana, who won the game
+    assert (cy["hands"], cy["hands_won"], cy["undercuts"], cy["points"]) == (4, 2, 1, 39)
+    assert cy["head_to_head"] == [rival("Ben", hands_won=2),
+                                  rival("Ana", losses=1, hands_lost=2)]
+    partners, _ = new_game(store, players=ABCD, dealer=1)
+    for hand in PARTNERSHIP:
+        games.add_hand(store, partners, hand)
+    dan = player_stats(store, "Dan")
+    # Dan's games: deal 1 beat Cy (gin 35), deal 2 lost to Ana's undercut, deal 3 void
+    # against Cy, deal 4 lost to Ana's gin, deal 5 lost to Cy; Ben (partner) never met
+    assert (dan["games"], dan["finished"], dan["wins"], dan["losses"]) == (1, 1, 0, 1)
+    assert (dan["hands"], dan["hands_won"], dan["gins"], dan["points"]) == (4, 1, 1, 35)
+    assert dan["head_to_head"] == [rival("Cy", losses=1, hands_won=1, hands_lost=1),
+                                   rival("Ana", losses=1, hands_lost=2)]
+    ana = player_stats(store, "Ana")
+    # both partners win: Ana's second game, won; Ana played Ben (deals 1, 3, 5) and Dan
+    assert (ana["games"], ana["finished"], ana["wins"], ana["losses"]) == (2, 2, 2, 0)
+    assert ana["head_to_head"] == [rival("Cy", wins=1, hands_won=2),
+                                   rival("Ben", games=2, wins=2, hands_won=1, hands_lost=2),
+                                   rival("Dan", wins=1, hands_won=2)]
 
 
 def test_rematches_chain_games_and_the_tally_runs_over_them(store):

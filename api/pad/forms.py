@@ -4,7 +4,10 @@ The start form (players, rules preset and options, dealer, stake) becomes a
 new game's settings; the hand forms become the hand inputs of
 :mod:`scorekeeper.store.hands` (which scores them): the quick way (who went out,
 knock or gin, two deadwood counts), card by card (checked with
-:func:`~scorekeeper.knock.verify_knock`) or a pasted deal record. Whatever
+:func:`~scorekeeper.knock.verify_knock`), a pasted deal record, or with four
+players the two games of a deal (:func:`deal_input`). Who may go out is one of
+the two players of the hand (:class:`Seating`: with three the dealer sits out,
+with four each game has its pair). Whatever
 is wrong raises an error (or, for the start form, an errors dict) whose
 message is for players and which names the form field at fault: a plain
 :class:`RuleError` or :class:`RecordError` (codes ``rule``, ``bad_record``,
@@ -15,12 +18,12 @@ domain's error when it rewords one.
 from __future__ import annotations
 
 import re
-from collections.abc import Mapping
-from typing import Any
+from collections.abc import Mapping, Sequence
+from typing import Any, NamedTuple
 
 from scorekeeper.cards import parse_card
 from scorekeeper.engine import cut_for_dealer
-from scorekeeper.errors import CardError, RecordError, RuleError, ScorekeeperError
+from scorekeeper.errors import CardError, RecordError, RuleError, RuleViolation, ScorekeeperError
 from scorekeeper.knock import KnockResult, verify_knock
 from scorekeeper.names import clean_name, name_key
 from scorekeeper.records import DEAL_FORMAT
@@ -49,6 +52,8 @@ OPTION_LABELS = {
     "tie": "A tied knock (equal deadwood)",
     "discard_taken": "The card just taken from the discard pile",
     "max_discard_draws": "Draws from the discard pile before the hand is void (empty = no cap)",
+    "three_player_dealer": "Three players: who deals (and sits out) next",
+    "partnership_netting": "Four players (two teams): what a team scores",
 }
 
 CHOICE_LABELS = {
@@ -63,6 +68,9 @@ CHOICE_LABELS = {
     "tie": {"undercut": "is an undercut", "no_score": "scores nothing"},
     "discard_taken": {"forbidden": "may not be thrown back that turn",
                       "allowed": "may be thrown back at once"},
+    "three_player_dealer": {"loser": "the loser of the hand", "rotate": "round the table"},
+    "partnership_netting": {"per_deal": "the difference of its two games, each deal",
+                            "per_game": "every game its players win (netted at the end)"},
 }
 
 PRESET_NOTES = {
@@ -160,34 +168,52 @@ def rules_from_form(form: Mapping[str, Any]) -> Rules:
         raise RuleError(worded(error), option=error.option) from error
 
 
+MAX_PLAYERS = 4
+"""Name fields on the start form: two players, three, or four in two partnerships."""
+
+
 def game_from_form(form: Mapping[str, Any], rng: Any = None
                    ) -> tuple[dict[str, Any], dict[str, str]]:
     """The settings of a new game from the start form, and every problem found.
 
     Returns ``({"players", "rules" (a Rules), "dealer", "stake"}, errors)``
-    where ``errors`` maps form fields (``player_0``, ``player_1``, an
+    where ``errors`` maps form fields (``player_0`` .. ``player_3``, an
     option name, ``dealer``, ``stake``) to messages for players (a name
     is refused as :func:`~scorekeeper.names.clean_name` refuses it, and the
-    two must be different players by :func:`~scorekeeper.names.name_key`); the
-    settings are only complete when ``errors`` is empty. ``dealer`` may be
-    ``cut``: the cut of the rules' ``first_dealer`` option picks the dealer
-    (:func:`~scorekeeper.engine.cut_for_dealer`, drawing from ``rng``, by
-    default the system's random source).
+    players must be different by :func:`~scorekeeper.names.name_key`); the
+    settings are only complete when ``errors`` is empty.
+
+    Players 1 and 2 are needed, 3 and 4 are optional: two names make a
+    two-player game, three a three-player one, four two partnerships
+    (players 1 and 3 against 2 and 4, :data:`~scorekeeper.sheet.TEAMS`).
+    A fourth name without a third is refused on ``player_2`` rather than
+    moved up, since moving it would change the partnerships. ``dealer`` is
+    a player's number from 0 (with four, that player's team deals first)
+    or ``cut``: the cut of the rules' ``first_dealer`` option picks the
+    dealer (:func:`~scorekeeper.engine.cut_for_dealer`, drawing from
+    ``rng``, by default the system's random source).
     """
     import secrets
 
     errors: dict[str, str] = {}
     names = []
-    for i in (0, 1):
-        raw = str(form.get(f"player_{i}", ""))
+    raws = [str(form.get(f"player_{i}", "")) for i in range(MAX_PLAYERS)]
+    count = 4 if raws[3].strip() else 3 if raws[2].strip() else 2
+    if not raws[2].strip() and raws[3].strip():
+        errors["player_2"] = ("Type player 3's name too: with four players, 1 and 3 play"
+                              " against 2 and 4.")
+    for i, raw in enumerate(raws[:count]):
         try:
             names.append(clean_name(raw))
         except RuleError as error:
             names.append(raw.strip())
-            errors[f"player_{i}"] = ("Type a name for this player." if not raw.strip()
-                                     else worded(error))
-    if not errors and name_key(names[0]) == name_key(names[1]):
-        errors["player_1"] = "The two players need different names."
+            errors.setdefault(f"player_{i}", "Type a name for this player." if not raw.strip()
+                              else worded(error))
+    for i in range(1, len(names)):
+        if f"player_{i}" not in errors and any(
+                f"player_{j}" not in errors and name_key(names[i]) == name_key(names[j])
+                for j in range(i)):
+            errors[f"player_{i}"] = "The players need different names."
     rules = None
     try:
         rules = rules_from_form(form)
@@ -195,12 +221,15 @@ def game_from_form(form: Mapping[str, Any], rng: Any = None
         errors[error.option or "preset"] = str(error)
     dealer_raw = str(form.get("dealer", "0"))
     if dealer_raw == "cut":
-        dealer = cut_for_dealer(rules or PRESETS["standard"], rng or secrets.SystemRandom())
-    elif dealer_raw in ("0", "1"):
+        dealer = cut_for_dealer(rules or PRESETS["standard"], rng or secrets.SystemRandom(),
+                                players=len(names))
+    elif dealer_raw in tuple(str(p) for p in range(len(names))):
         dealer = int(dealer_raw)
     else:
         dealer = 0
-        errors["dealer"] = "Choose who deals first."
+        errors["dealer"] = ("Choose who deals first." if dealer_raw not in ("2", "3") else
+                            f"Player {int(dealer_raw) + 1} has no name, so cannot deal: choose"
+                            " who deals first among the players named.")
     stake = None
     raw = str(form.get("stake", "")).strip().replace(",", ".")
     if raw:
@@ -243,11 +272,13 @@ def quick_input(
     knocker_deadwood: Any = None,
     defender_deadwood: Any = None,
     upcard: Any = None,
+    seating: Seating | None = None,
 ) -> dict[str, Any]:
     """The hand input (:mod:`scorekeeper.store.hands`) of the quick form, checked.
 
     ``kind`` is ``knock``, ``gin``, ``big_gin`` or ``void`` (the stock ran
-    out); ``knocker`` the seat (0 or 1) of the player who went out; the
+    out); ``knocker`` the player (index) who went out, one of the two who
+    play this hand (``seating``; players 0 and 1 when not given); the
     deadwood counts are the form's text, the defender's after layoffs. A
     knock with 0 deadwood is a gin (RULES.md 5). Raises :class:`RuleError`
     whose ``option`` names the form field and whose message is for players;
@@ -258,7 +289,7 @@ def quick_input(
         return {"kind": "void"}
     if kind not in ("knock", "gin", "big_gin"):
         raise RuleError("Choose knock, gin or void.", option="kind")
-    seat = _knocker(knocker)
+    seat = _knocker(knocker, seating)
     if kind == "big_gin" and rules.big_gin_bonus is None:
         raise RuleError("Big gin is not played under these rules.", option="kind")
     up = _upcard(rules, upcard)
@@ -295,6 +326,7 @@ def cards_input(
     knocker_cards: Any,
     defender_cards: Any,
     upcard: Any = None,
+    seating: Seating | None = None,
 ) -> dict[str, Any]:
     """The hand input of the card form, checked (fields ``knocker_cards`` etc.).
 
@@ -305,7 +337,7 @@ def cards_input(
     itself is checked by :func:`verify_knock`.
     """
     rules = Rules.from_dict(rules)
-    seat = _knocker(knocker)
+    seat = _knocker(knocker, seating)
     mine, mine_problem = selection(knocker_cards)
     theirs, theirs_problem = selection(defender_cards)
     problems = {"knocker_cards": mine_problem, "defender_cards": theirs_problem}
@@ -332,16 +364,25 @@ def cards_input(
 
 
 def check_cards(rules: Rules | Mapping[str, Any] | str | None,
-                hand: Mapping[str, Any]) -> KnockResult:
+                hand: Mapping[str, Any], seating: Seating | None = None,
+                prefix: str = "") -> KnockResult:
     """Verify a :func:`cards_input` hand without storing it (the verify result).
 
-    Errors are re-raised as :class:`RuleError` in players' words, naming the field.
+    Errors are re-raised as :class:`RuleError` in players' words, naming the
+    field: ``knocker_cards``, ``defender_cards`` or ``upcard``; with a
+    ``seating``, the tap grid of the player concerned, ``<prefix>cards_<p>``
+    (and ``<prefix>upcard``), as :func:`cards_form_input` names them.
     """
     try:
         return verify_knock(hand["knocker_cards"], hand["defender_cards"],
                             rules=Rules.from_dict(rules), upcard=hand.get("upcard"))
     except ScorekeeperError as error:
-        raise RuleError(worded(error), option=_card_field(error)) from error
+        field = _card_field(error)
+        if seating is not None:
+            knocker = hand["knocker"]
+            field = prefix + {"knocker_cards": f"cards_{knocker}", "upcard": "upcard",
+                              "defender_cards": f"cards_{seating.other(knocker)}"}[field]
+        raise RuleError(worded(error), option=field) from error
 
 
 def _card_field(error: ScorekeeperError) -> str:
@@ -351,6 +392,34 @@ def _card_field(error: ScorekeeperError) -> str:
     if field == "upcard":
         return "upcard"
     return "knocker_cards"
+
+
+def cards_form_input(rules: Rules | Mapping[str, Any] | str | None,
+                     values: Mapping[str, Any], seating: Seating,
+                     prefix: str = "") -> dict[str, Any]:
+    """The :func:`cards_input` of a form with a tap grid per player of the hand.
+
+    Fields ``<prefix>knocker``, ``<prefix>cards_<p>`` (the grid of player
+    ``p``) and ``<prefix>upcard``; an error about a hand's cards names the
+    grid of the player it is about (both grids' errors in ``params["fields"]``).
+    """
+    raw = str(values.get(f"{prefix}knocker"))
+    seat = int(raw) if raw in (str(p) for p in seating.seats) else None
+    mine = values.get(f"{prefix}cards_{seat}", []) if seat is not None else []
+    theirs = (values.get(f"{prefix}cards_{seating.other(seat)}", []) if seat is not None
+              else [])
+    try:
+        return cards_input(rules, raw, mine, theirs, values.get(f"{prefix}upcard"),
+                           seating=seating)
+    except RuleError as error:
+        if seat is None or error.field not in ("knocker_cards", "defender_cards"):
+            raise
+        grid = {"knocker_cards": f"{prefix}cards_{seat}",
+                "defender_cards": f"{prefix}cards_{seating.other(seat)}"}
+        restated = error.restate(str(error), field=grid[error.field])
+        if "fields" in error.params:  # both hands at fault: each at its grid
+            restated.params["fields"] = {grid[f]: m for f, m in error.params["fields"].items()}
+        raise restated from error
 
 
 def _whole(value: Any, field: str, what: str, high: int) -> int:
@@ -375,10 +444,97 @@ def _upcard(rules: Rules, upcard: Any) -> Any:
         raise RuleError("Pick the first upcard from the list.", option="upcard") from None
 
 
-def _knocker(value: Any) -> int:
-    if str(value) not in ("0", "1"):
-        raise RuleError("Choose who went out.", option="knocker")
-    return int(value)
+def _knocker(value: Any, seating: Seating | None) -> int:
+    """The knocker's player index, one of the hand's two players.
+
+    A player of the game who does not play this hand is refused with the
+    domain's code (``dealer_sits_out``: the three-player dealer;
+    ``not_in_this_game``: a partnership player of the other game), worded by
+    :func:`~api.pad.labels.worded`.
+    """
+    seats = seating.seats if seating else (0, 1)
+    raw = str(value)
+    if raw in (str(p) for p in seats):
+        return int(raw)
+    if seating is not None and raw in (str(p) for p in range(len(seating.names))):
+        player = seating.names[int(raw)]
+        if int(raw) == seating.sits_out:
+            raise RuleViolation(f"knocker {player} deals this hand and sits out",
+                                code="dealer_sits_out", params={"player": player},
+                                option="knocker")
+        raise RuleViolation(f"knocker {player} does not play this game",
+                            code="not_in_this_game", params={"player": player},
+                            option="knocker")
+    raise RuleError("Choose who went out.", option="knocker")
+
+
+class Seating(NamedTuple):
+    """Who plays one two-player hand of a game: the game's ``names``, the two
+    ``seats`` (player indexes) of this hand and its ``dealer`` (with three
+    players the dealer sits out; with four, the dealer of this game)."""
+
+    names: Sequence[str]
+    seats: tuple[int, int]
+    dealer: int
+
+    @property
+    def sits_out(self) -> int | None:
+        """The player who deals and sits out this hand (three players), else ``None``."""
+        return self.dealer if len(self.names) == 3 else None
+
+    def other(self, seat: int) -> int:
+        """The opponent of ``seat`` in this hand."""
+        return self.seats[1] if seat == self.seats[0] else self.seats[0]
+
+
+def seatings(sheet: Mapping[str, Any], n: int | None = None) -> list[Seating]:
+    """Who plays hand ``n`` of a game's sheet (``None``: the next hand).
+
+    One seating for two or three players (three: the dealer sits out, the
+    other two play), two for a partnership deal (its two games, in the
+    sheet's order: ``next_games``, or the deal's ``games`` when correcting).
+    """
+    names = list(sheet["players"])
+    if len(names) == 4:
+        games = sheet["next_games"] if n is None else sheet["hands"][n - 1]["games"]
+        return [Seating(names, (game["players"][0], game["players"][1]), game["dealer"])
+                for game in games]
+    dealer = sheet["next_dealer"] if n is None else sheet["hands"][n - 1]["dealer"]
+    seats = (0, 1) if len(names) == 2 else tuple(p for p in range(3) if p != dealer)
+    return [Seating(names, (seats[0], seats[1]), dealer)]
+
+
+DEAL_FIELDS = ("knocker", "kind", "knocker_deadwood", "defender_deadwood", "upcard")
+"""The quick fields of each game of a partnership deal form, prefixed ``g0_``, ``g1_``."""
+
+
+def deal_input(rules: Rules | Mapping[str, Any] | str | None, values: Mapping[str, Any],
+               games: Sequence[Seating], cards: bool = False) -> dict[str, Any]:
+    """The partnership deal input of the deal form: ``{"kind": "deal", "games": [hand,
+    hand]}``, each game's hand a :func:`quick_input` of its fields ``g<i>_knocker``
+    etc., or with ``cards`` a :func:`cards_form_input` of ``g<i>_knocker`` and its
+    players' grids ``g<i>_cards_<p>`` (``g<i>_knocker`` ``void``: a void game). The two
+    games void is a void deal, ``{"kind": "void"}``. An error names the game's field
+    (``g1_defender_deadwood``, ``g0_cards_3``)."""
+    hands = []
+    for i, seating in enumerate(games):
+        prefix = f"g{i}_"
+        given = {name: values.get(prefix + name) for name in DEAL_FIELDS}
+        try:
+            if cards:
+                hands.append({"kind": "void"} if given["knocker"] == "void"
+                             else cards_form_input(rules, values, seating, prefix))
+                continue
+            hands.append(quick_input(rules, given["knocker"], given["kind"],
+                                     given["knocker_deadwood"], given["defender_deadwood"],
+                                     given["upcard"], seating=seating))
+        except RuleError as error:
+            if (error.option or "").startswith(prefix):
+                raise
+            raise error.restate(str(error), field=prefix + str(error.option)) from error
+    if all(hand["kind"] == "void" for hand in hands):
+        return {"kind": "void"}
+    return {"kind": "deal", "games": hands}
 
 
 def parse_record(text: Any) -> Any:

@@ -23,7 +23,8 @@ from typing import Any
 from markupsafe import Markup
 
 from scorekeeper.cards import DECK, RANKS, SUIT_NAMES, SUIT_SYMBOLS, parse_card, parse_cards
-from scorekeeper.errors import ScorekeeperError
+from scorekeeper.errors import RecordError, ScorekeeperError
+from scorekeeper.sheet import TEAMS
 
 GRID_SUITS = "shdc"
 """Row order of the card grid: spades, hearts, diamonds, clubs (colours alternate)."""
@@ -39,8 +40,31 @@ def isolated(name: str) -> str:
     return f"\u2068{name}\u2069"
 
 
+def side_names(names: Sequence[str]) -> list[str]:
+    """The sides of a game in plain text: the players, or with four the two
+    partnerships (``Ana & Cy``, :data:`~scorekeeper.sheet.TEAMS`)."""
+    if len(names) != 4:
+        return list(names)
+    return [" & ".join(names[p] for p in team) for team in TEAMS]
+
+
+def sides_html(names: Sequence[str]) -> list[Markup]:
+    """:func:`side_names` for HTML, each name in its own ``<bdi>``."""
+    if len(names) != 4:
+        return [bdi(name) for name in names]
+    return [Markup(" &amp; ").join(bdi(names[p]) for p in team) for team in TEAMS]
+
+
+def matchup(names: Sequence[str]) -> Markup:
+    """Who plays whom, for a heading: ``Ana vs Bor``, ``Ana vs Bor vs Cy``, ``Ana & Cy
+    vs Bor & Dan`` (HTML, names isolated; also the templates' ``matchup`` filter)."""
+    return Markup(" vs ").join(sides_html(names))
+
+
 def game_title(names: Sequence[str]) -> str:
     """A game's plain-text title (a page's ``<title>``): ``Ana vs Bor``, names isolated."""
+    if len(names) == 4:
+        return " vs ".join(" & ".join(isolated(names[p]) for p in team) for team in TEAMS)
     return " vs ".join(isolated(name) for name in names)
 
 
@@ -157,11 +181,25 @@ def _rotation(p: dict, error: ScorekeeperError) -> str:
             f" ({p['dealer_seat']})")
 
 
+def _sits_out(p: dict, error: ScorekeeperError) -> str:
+    if error.field == "n":  # a correction that re-seats a later hand
+        return (f"With this correction {p['player']} would deal a later hand that they"
+                " played; undo the later hands first")
+    return f"{p['player']} deals this hand and sits out: choose one of the two who play it"
+
+
 def _bad_value(p: dict, error: ScorekeeperError) -> str:
     if p.get("key") == "dealer" or error.field == "dealer":
         return (f"Dealer must be 0 or 1 in the record (0: the first player, 1: the second),"
                 f" not {p.get('value')!r}")
     return str(_original(error))
+
+
+def _bad_players(p: dict, error: ScorekeeperError) -> str:
+    if isinstance(error, RecordError):  # a deal record's players
+        return ("The record's players must be two different names, like [\"Ana\", \"Bor\"],"
+                " or be left out")
+    return "A game is for 2, 3 or 4 players, each with a different name"
 
 
 Wording = Callable[[dict, ScorekeeperError], str]
@@ -217,9 +255,14 @@ WORDINGS: dict[str, str | Wording] = {
     "game_over": _game_over,
     "nothing_to_undo": "There is no hand to undo",
     "stale": "The game has changed meanwhile: reload the sheet and try again",
+    "dealer_sits_out": _sits_out,
+    "record_two_players": "A deal record is of a two-player deal: with {players} players enter"
+                          " the hand quickly or card by card",
+    "not_in_this_game": "{player} does not play in this game: choose one of its two players",
+    "bad_players": _bad_players,
+    "hollywood_two_players": "Hollywood scoring is for two players only: leave players 3 and"
+                             " 4 empty, or choose one-game scoring",
     "bad_value": _bad_value,
-    "bad_players": "The record's players must be two different names, like [\"Ana\", \"Bor\"],"
-                   " or be left out",
     "bad_format": "This is not a deal record: it needs \"format\": \"gin-rummy-deal/1\", not"
                   " {format!r}",
     "bad_actions": "The record's actions must be a list, like [\"draw stock\", \"discard 7h\"]",

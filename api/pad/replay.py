@@ -3,8 +3,9 @@
 The record is played by :func:`scorekeeper.records.play_steps` (which
 checks every action and the showdown); this module only says what each
 step looks like and rewords the record's errors for players.
-:func:`analysis_view` words :func:`scorekeeper.analyse` for the viewer's
-"where it was won or lost" panel. A pasted record travels in the viewer's
+:func:`analysis_view` shows the sentences of
+:func:`scorekeeper.analysis.remarks` in the viewer's "where it was won or
+lost" panel. A pasted record travels in the viewer's
 links (:func:`pack_record`), so stepping is plain GET links and Back works.
 """
 
@@ -16,9 +17,9 @@ import zlib
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from markupsafe import Markup
+from markupsafe import Markup, escape
 
-from scorekeeper.analysis import analyse
+from scorekeeper.analysis import analyse, remarks
 from scorekeeper.engine import DRAW_DISCARD, SHOWDOWN, parse_action
 from scorekeeper.errors import RecordError, ScorekeeperError
 from scorekeeper.melds import deadwood
@@ -126,63 +127,25 @@ def analysis_view(record: Any, names: Sequence[str] | None = None,
     """Where the deal was won or lost, in players' words, by viewer step.
 
     ``{"summary": [sentence per player], "decisions": [(viewer step, sentence)],
-    "showdown": [sentences]}``; sentences are HTML (names in ``<bdi>``). A
-    viewer step is the record's step + 1 (step 0 is the deal). Takes the
-    record as :func:`replay_steps` does (it must replay).
+    "showdown": [sentences]}``: the sentences of
+    :func:`scorekeeper.analysis.remarks`, as HTML (names in ``<bdi>``, cards as
+    labels). A viewer step is the record's step + 1 (step 0 is the deal).
+    Takes the record as :func:`replay_steps` does (it must replay).
     """
     report = analyse(_as_played(record, names, rules))
     labels = list(names) if names else report["players"]
-    summary = [Markup("{}: gave away {} deadwood in {} discard{}; passed up {} meld{};"
-                      " missed {} knock{} and {} gin{}; the showdown cost {} point{}.").format(
-        bdi(labels[seat]), s["deadwood_given_away"], *_plural(s["discards_off_best"]),
-        *_plural(s["missed_melds"]), *_plural(s["missed_knocks"]), *_plural(s["missed_gins"]),
-        *_plural(s["showdown_cost"])) for seat, s in enumerate(report["summary"])]
-    decisions = []
-    for fact in report["decisions"]:
-        who = bdi(labels[fact["player"]])
-        for sentence in _decision_words(fact):
-            decisions.append((fact["step"] + 1, Markup("{} {}").format(who, sentence)))
-    showdown = []
-    shown = report["showdown"]
-    if shown is not None:
-        knocker, defender = shown["knocker"], shown["defender"]
-        if knocker["cost"]:
-            showdown.append(Markup("{}'s melds scored {}; the best arrangement would have"
-                                   " scored {}.").format(bdi(labels[knocker["player"]]),
-                                                         knocker["points"],
-                                                         knocker["best_points"]))
-        if defender["missed_layoffs"]:
-            showdown.append(Markup("{} could have laid off {}: {} points.").format(
-                bdi(labels[defender["player"]]), _labels(defender["missed_layoffs"]),
-                defender["cost"]))
+    summary: list[Markup] = []
+    decisions: list[tuple[int | None, Markup]] = []
+    showdown: list[Markup] = []
+    for said in remarks(report):
+        # the words hold only numbers besides the names and cards, escaped here
+        words = Markup(said.words(prose=True, name=lambda seat: bdi(labels[seat]),
+                                  card=lambda code: escape(card_info(code)["label"])))
+        if said.part == "decision":
+            decisions.append((said.step, words))
+        else:
+            (summary if said.part == "summary" else showdown).append(words)
     return {"summary": summary, "decisions": decisions, "showdown": showdown}
-
-
-def _plural(count: int) -> tuple[int, str]:
-    return count, "" if count == 1 else "s"
-
-
-def _labels(codes: Sequence[str]) -> str:
-    return " ".join(card_info(code)["label"] for code in codes)
-
-
-def _decision_words(fact: Mapping[str, Any]) -> list[str]:
-    """What one measured decision cost, as clauses after the player's name."""
-    words = []
-    passed = fact.get("passed_up")
-    if passed:
-        words.append(f"passed up {_labels([passed['card']])}, which makes"
-                     f" {_labels(passed['meld'])} (deadwood {passed['deadwood_with_it']}"
-                     " with it).")
-    if fact.get("cost"):
-        words.append(f"kept deadwood {fact['deadwood']}; discarding"
-                     f" {' or '.join(_labels([c]) for c in fact['best_discards'])} kept"
-                     f" {fact['best_deadwood']}.")
-    if "knock_available" in fact:
-        words.append(f"could have knocked with {fact['knock_available']}.")
-    if fact.get("gin_available"):
-        words.append("could have gone gin.")
-    return words
 
 
 def record_error(error: RecordError, record: Any) -> RecordError:

@@ -20,8 +20,15 @@ the current version, so saving again is a deliberate second step). A form
 sent again with the same key but other values (Back, an edit, Save) is
 treated the same way: that form was already used.
 
+Three and four players (RULES.md section 8): a hand form names only the
+players of the hand being entered (:func:`~api.pad.forms.seatings`); with
+four it is the deal form (``mode=deal``: both games of the deal, quick
+entry per game). A deal record is two-player only (:func:`modes_for`), and
+so is the offline queue of the hand form: at three or four the seating of
+the next hand depends on the last one, which only the server knows.
+
 Routes: ``/`` (start a game), ``/games/<id>`` (the sheet),
-``/games/<id>/hand`` (enter a hand: quick, cards or record),
+``/games/<id>/hand`` (enter a hand: quick, cards or record; a deal),
 ``/games/<id>/hands/<n>`` (one hand; ``/edit`` corrects it, ``/void``
 voids it, ``/replay`` steps through its deal record), ``/games/<id>/undo``,
 ``/games/<id>/rematch`` (a new game that follows this one) and
@@ -50,6 +57,7 @@ from flask import (
     request,
     url_for,
 )
+from markupsafe import Markup
 from marshmallow import ValidationError
 from werkzeug.exceptions import HTTPException, InternalServerError
 
@@ -65,7 +73,6 @@ from scorekeeper.store.base import (
     StorageFull,
     StorageUnavailable,
 )
-from scorekeeper.store.hands import evaluate_hand
 
 from .. import TEMPLATES, get_storage, limits
 from ..schemas import check_json_size
@@ -77,7 +84,13 @@ from . import views as pad_views
 
 bp = Blueprint("pad", __name__, template_folder=TEMPLATES)
 
-MODES = ("quick", "cards", "record")
+
+def modes_for(players: int) -> tuple[str, ...]:
+    """How a hand of a game of ``players`` can be entered: a deal record is two-player
+    only, a partnership deal is entered game by game in one form (``deal``: quick,
+    ``deal_cards``: a tap grid per player)."""
+    return {2: ("quick", "cards", "record"), 3: ("quick", "cards"),
+            4: ("deal", "deal_cards")}[players]
 
 
 @bp.record_once
@@ -115,6 +128,7 @@ def _globals() -> dict[str, Any]:
 bp.add_app_template_filter(pad_labels.capfirst, "capfirst")
 bp.add_app_template_filter(pad_labels.bdi, "bdi")
 bp.add_app_template_filter(pad_labels.isolated, "isolated")
+bp.add_app_template_filter(pad_labels.matchup, "matchup")
 
 
 @bp.errorhandler(HTTPException)
@@ -215,8 +229,8 @@ def home():
 
 
 def _start_page(form: dict, errors: dict, status: int = 200):
-    values = {"player_0": "", "player_1": "", "preset": "standard", "dealer": "0",
-              "stake": "", **form}
+    values = {**{f"player_{i}": "" for i in range(pad_forms.MAX_PLAYERS)},
+              "preset": "standard", "dealer": "0", "stake": "", **form}
     preset = values["preset"] if values["preset"] in PRESETS else "standard"
     try:
         shown = pad_forms.rules_from_form(form) if form else PRESETS[preset]
@@ -249,7 +263,10 @@ def start_game():
                                      settings["rules"].to_dict(), settings["dealer"],
                                      settings["stake"])
     except ScorekeeperError as error:
-        return _start_page(form, _form_errors(error, "player_0"), 422)
+        errors = _form_errors(error, "player_0")
+        if "players" in errors:  # about the players together: above the form
+            errors["form"] = errors.pop("players")
+        return _start_page(form, errors, 422)
     rights.grant(sheet["id"], rights.STARTER_LABEL)
     return redirect(url_for("pad.sheet", game_id=sheet["id"]), 303)
 
@@ -311,47 +328,75 @@ def rematch(game_id: str):
 
 def _hand_defaults(sheet: dict, n: int | None) -> dict[str, Any]:
     """Form values: empty for a new hand, the stored input when correcting hand ``n``."""
-    values: dict[str, Any] = {"knocker": "", "kind": "knock", "knocker_deadwood": "",
-                              "defender_deadwood": "", "upcard": "", "cards_0": [],
-                              "cards_1": [], "record": ""}
+    values: dict[str, Any] = {**_quick_values(None), "upcard": "", "record": "",
+                              **{f"cards_{p}": [] for p in range(len(sheet["players"]))},
+                              **{f"g{i}_{name}": value for i in (0, 1)
+                                 for name, value in _quick_values(None).items()},
+                              "g0_upcard": "", "g1_upcard": ""}
     if n is None:
         return values
     hand = sheet["hands"][n - 1]
     given = hand.get("input") or {}
     kind = given.get("kind")
-    if kind == "void":
-        values["kind"] = "void"
-    elif kind == "quick":
-        values.update(knocker=str(given["knocker"]),
-                      kind="big_gin" if given.get("big_gin") else
-                      ("gin" if given["knocker_deadwood"] == 0 else "knock"),
-                      knocker_deadwood=str(given["knocker_deadwood"]),
-                      defender_deadwood=str(given["defender_deadwood"]))
+    if kind in ("void", "quick"):
+        values.update(_quick_values(given))
+    elif kind == "deal" or "games" in hand:
+        for i, (game, seating) in enumerate(zip(given.get("games") or [{"kind": "void"}] * 2,
+                                                pad_forms.seatings(sheet, n), strict=True)):
+            values.update({f"g{i}_{name}": value
+                           for name, value in _quick_values(game).items()})
+            values[f"g{i}_upcard"] = game.get("upcard") or ""
+            if game["kind"] == "cards":
+                k = game["knocker"]
+                values.update({f"g{i}_knocker": str(k), f"g{i}_cards_{k}": game["knocker_cards"],
+                               f"g{i}_cards_{seating.other(k)}": game["defender_cards"]})
     elif kind == "cards":
         k = given["knocker"]
         values.update(knocker=str(k))
         values[f"cards_{k}"] = list(given["knocker_cards"])
-        values[f"cards_{1 - k}"] = list(given["defender_cards"])
+        values[f"cards_{pad_forms.seatings(sheet, n)[0].other(k)}"] = list(
+            given["defender_cards"])
     elif kind == "record":
         values["record"] = json.dumps(given.get("record"), indent=1)
     values["upcard"] = given.get("upcard") or ""
     return values
 
 
+def _quick_values(given: dict | None) -> dict[str, str]:
+    """The quick fields of a stored quick or void hand (empty ones for ``None``)."""
+    if given is None:
+        return {"knocker": "", "kind": "knock", "knocker_deadwood": "",
+                "defender_deadwood": ""}
+    if given.get("kind") == "void":
+        return {**_quick_values(None), "kind": "void"}
+    if given.get("kind") != "quick":  # cards: nothing to show as counts
+        return _quick_values(None)
+    return {"knocker": str(given["knocker"]),
+            "kind": "big_gin" if given.get("big_gin") else
+            ("gin" if given["knocker_deadwood"] == 0 else "knock"),
+            "knocker_deadwood": str(given["knocker_deadwood"]),
+            "defender_deadwood": str(given["defender_deadwood"])}
+
+
 def _default_mode(sheet: dict, n: int | None) -> str:
+    modes = modes_for(len(sheet["players"]))
     mode = request.values.get("mode")
-    if mode in MODES:
+    if mode in modes:
         return mode
     if n is not None:
-        kind = (sheet["hands"][n - 1].get("input") or {}).get("kind")
-        if kind in MODES:
+        given = sheet["hands"][n - 1].get("input") or {}
+        kind = given.get("kind")
+        if kind == "deal" and any(game["kind"] == "cards" for game in given["games"]):
+            return "deal_cards"
+        if kind in modes:
             return kind
-    return "quick"
+    return modes[0]
 
 
 def _hand_page(game_id: str, sheet: dict, n: int | None, mode: str, form: dict,
                errors: dict, status: int = 200, preview: dict | None = None,
-               change: dict | None = None, changed: dict | None = None):
+               change: dict | None = None, changed: dict | None = None,
+               previews: list | None = None):
     """The hand form. ``change`` is the submitted form's key and version (kept when
     the form comes back with errors or a preview), new ones by default;
     ``changed`` the sheet view to show above it when the sheet changed.
@@ -363,19 +408,30 @@ def _hand_page(game_id: str, sheet: dict, n: int | None, mode: str, form: dict,
     it with what was typed, and the same hand would be stored twice."""
     rules = Rules.from_dict(sheet["rules"])
     names = sheet["players"]
+    seatings = pad_forms.seatings(sheet, n)
     change = change or {"idempotency_key": None, "expected_version": sheet["version"]}
     response = _render("pad/hand.html", status, game_id=game_id, sheet=sheet, n=n, mode=mode,
                    form_key=change["idempotency_key"],
                    form_version=change["expected_version"], changed=changed,
-                   modes=MODES, form=form, errors=errors, names=names,
+                   modes=modes_for(len(names)), form=form, errors=errors, names=names,
+                   seatings=seatings, unit="deal" if len(names) == 4 else "hand",
+                   deals=[_deal_line(i, seating) for i, seating in enumerate(seatings, 1)]
+                   if len(names) == 4 else None,
                    grid_rows=pad_labels.card_grid(), big_gin=rules.big_gin_bonus is not None,
                    needs_upcard=rules.oklahoma or rules.spade_doubles,
                    straight=rules.knock_limit == 0 and not rules.oklahoma,
-                   knock_limit=rules.knock_limit, preview=preview,
+                   knock_limit=rules.knock_limit, preview=preview, previews=previews,
                    title=pad_labels.game_title(names),
                    next_dealer=names[sheet["next_dealer"]])
     response.headers["Cache-Control"] = "private, no-cache"
     return response
+
+
+def _deal_line(number: int, seating: pad_forms.Seating) -> Markup:
+    """One game of a partnership deal as the deal form heads it: ``Game 1: Ana deals to Bor``."""
+    names, dealer = seating.names, seating.dealer
+    return Markup("Game {}: {} deals to {}").format(number, pad_labels.bdi(names[dealer]),
+                                                    pad_labels.bdi(names[seating.other(dealer)]))
 
 
 @bp.get("/games/<game_id>/hand")
@@ -397,33 +453,32 @@ def edit_hand(game_id: str, n: int):
     return _hand_page(game_id, sheet, n, _default_mode(sheet, n), _hand_defaults(sheet, n), {})
 
 
-def _submitted() -> dict[str, Any]:
+def _submitted(players: int) -> dict[str, Any]:
     form = request.form
     values: dict[str, Any] = {key: form.get(key, "") for key in
-              ("knocker", "kind", "knocker_deadwood", "defender_deadwood", "upcard", "record")}
-    values["cards_0"] = form.getlist("cards_0")
-    values["cards_1"] = form.getlist("cards_1")
+                              ("knocker", "kind", "knocker_deadwood", "defender_deadwood",
+                               "upcard", "record")}
+    for p in range(players):
+        values[f"cards_{p}"] = form.getlist(f"cards_{p}")
+    for i in (0, 1):
+        for name in pad_forms.DEAL_FIELDS:
+            values[f"g{i}_{name}"] = form.get(f"g{i}_{name}", "")
+        for p in range(players if players == 4 else 0):
+            values[f"g{i}_cards_{p}"] = form.getlist(f"g{i}_cards_{p}")
     return values
 
 
-def _hand_input(rules: dict, mode: str, values: dict) -> dict:
+def _hand_input(rules: dict, mode: str, values: dict, seatings: list) -> dict:
     """The hand input of the submitted form; raises RuleError naming the form field."""
+    seating = seatings[0]
+    if mode in ("deal", "deal_cards"):
+        return pad_forms.deal_input(rules, values, seatings, cards=mode == "deal_cards")
     if mode == "quick":
         return pad_forms.quick_input(rules, values["knocker"], values["kind"],
                                      values["knocker_deadwood"], values["defender_deadwood"],
-                                     values["upcard"])
+                                     values["upcard"], seating=seating)
     if mode == "cards":
-        k = values["knocker"]
-        seat = int(k) if k in ("0", "1") else None
-        try:
-            return pad_forms.cards_input(
-                rules, k, values[f"cards_{seat}"] if seat is not None else [],
-                values[f"cards_{1 - seat}"] if seat is not None else [], values["upcard"])
-        except ScorekeeperError as error:
-            if seat is None or error.field not in ("knocker_cards", "defender_cards"):
-                raise
-            raise error.restate(str(error), field=f"cards_{seat}" if error.field
-                                == "knocker_cards" else f"cards_{1 - seat}") from error
+        return pad_forms.cards_form_input(rules, values, seating)
     hand = pad_forms.record_input(values["record"])
     try:
         check_json_size(hand["record"])
@@ -433,17 +488,40 @@ def _hand_input(rules: dict, mode: str, values: dict) -> dict:
     return hand
 
 
-def _card_errors(error: ScorekeeperError, values: dict) -> dict[str, str]:
-    """The hand form's errors: every field :func:`~.forms.cards_input` found at fault (both
-    hands' counts at once), the hands' fields named by seat."""
+def _showdowns(sheet: dict, hand: dict, seatings: list) -> list[dict | None]:
+    """The verified showdown of a card hand, or of each game of a deal (``None``: void),
+    as the page shows them; raises the first error, naming the grid at fault."""
+    names = sheet["players"]
+    hands = (hand.get("games") or [{"kind": "void"}] * 2) if len(names) == 4 else [hand]
+    shown: list[dict | None] = []
+    for i, (seating, one) in enumerate(zip(seatings, hands, strict=True)):
+        if one["kind"] != "cards":
+            shown.append(None)
+            continue
+        prefix = f"g{i}_" if len(names) == 4 else ""
+        checked = pad_forms.check_cards(sheet["rules"], one, seating, prefix)
+        k = one["knocker"]
+        shown.append(pad_views.showdown_view(checked, [names[k], names[seating.other(k)]]))
+    return shown
+
+
+def _card_errors(error: ScorekeeperError, values: dict, seatings: list) -> dict[str, str]:
+    """An error next to its field: a card error at the grid of the player it is about
+    (both grids' at once: :func:`~.forms.cards_input`'s ``params["fields"]``), a store
+    error about one game of a deal (``games.1.knocker``) at that game's field."""
     errors = dict(error.params.get("fields") or _form_errors(error))
-    seat = values.get("knocker")
-    if seat in ("0", "1"):
+    seating = seatings[0]
+    seat = str(values.get("knocker"))
+    if seat in (str(p) for p in seating.seats):
         s = int(seat)
         for field, target in (("knocker_cards", f"cards_{s}"),
-                              ("defender_cards", f"cards_{1 - s}")):
+                              ("defender_cards", f"cards_{seating.other(s)}")):
             if field in errors:
                 errors[target] = errors.pop(field)
+    for field in list(errors):
+        parts = field.split(".")
+        if len(parts) == 3 and parts[0] == "games" and parts[1] in ("0", "1"):
+            errors[f"g{parts[1]}_{parts[2]}"] = errors.pop(field)
     return errors
 
 
@@ -462,29 +540,27 @@ def _save_hand(game_id: str, n: int | None):
     sheet = _load(game_id)
     if n is not None and not 1 <= n <= len(sheet["hands"]):
         abort(404, f"There is no hand {n} on this sheet.")
+    modes = modes_for(len(sheet["players"]))
     mode = request.form.get("mode", "")
-    if mode not in MODES:
-        mode = "quick"
-    values = _submitted()
+    if mode not in modes:
+        mode = modes[0]
+    values = _submitted(len(sheet["players"]))
+    seatings = pad_forms.seatings(sheet, n)
     change = web.change_options()
     if change["expected_version"] is None:
         change["expected_version"] = sheet["version"]
     hand = None
     try:
-        hand = _hand_input(sheet["rules"], mode, values)
-        if mode == "quick" and request.form.get("action") == "check":
-            result = evaluate_hand(hand, sheet["rules"], players=sheet["players"],
-                                   dealer=sheet["next_dealer"])
-            return _hand_page(game_id, sheet, n, mode, values, {},
-                              preview=pad_views.quick_preview(result, sheet["players"]))
-        if mode == "cards":
-            checked = pad_forms.check_cards(sheet["rules"], hand)
+        hand = _hand_input(sheet["rules"], mode, values, seatings)
+        if mode in ("quick", "deal") and request.form.get("action") == "check":
+            previews = pad_views.quick_previews(sheet["rules"], hand, seatings)
+            return _hand_page(game_id, sheet, n, mode, values, {}, preview=previews[0],
+                              previews=previews)
+        if mode in ("cards", "deal_cards"):
+            showdowns = _showdowns(sheet, hand, seatings)
             if request.form.get("action") == "check":
-                k = int(values["knocker"])
-                view = pad_views.showdown_view(checked, [sheet["players"][k],
-                                                        sheet["players"][1 - k]])
-                return _hand_page(game_id, sheet, n, mode, values, {}, preview=view,
-                                  change=change)
+                return _hand_page(game_id, sheet, n, mode, values, {}, preview=showdowns[0],
+                                  change=change, previews=showdowns)
         store = get_storage()
         if n is None:
             record, _, created = games.add_hand(store, game_id, hand, full=False, **change)
@@ -499,13 +575,13 @@ def _save_hand(game_id: str, n: int | None):
     except ScorekeeperError as error:
         if isinstance(error, RecordError):
             error = pad_replay.record_error(error, hand["record"] if hand else None)
-        return _hand_page(game_id, sheet, n, mode, values, _card_errors(error, values), 422,
-                          change=change)
+        return _hand_page(game_id, sheet, n, mode, values,
+                          _card_errors(error, values, seatings), 422, change=change)
     if not created:  # this form was saved before: show the sheet as it is
         return redirect(url_for("pad.sheet", game_id=game_id, done="again",
                                 n=record["n"] if record else None), 303)
     number = record["n"] if record else len(sheet["hands"]) + 1
-    if mode == "quick" and n is None:
+    if mode in ("quick", "deal") and n is None:  # the card forms show the showdown
         return redirect(url_for("pad.sheet", game_id=game_id, done="added", n=number), 303)
     return redirect(url_for("pad.hand", game_id=game_id, n=number,
                             done="corrected" if n else "added"), 303)
@@ -544,9 +620,12 @@ def hand(game_id: str, n: int):
     if not 1 <= n <= len(sheet["hands"]):
         abort(404, f"There is no hand {n} on this sheet.")
     record = sheet["hands"][n - 1]
-    view = pad_views.hand_view(record, sheet["players"])
+    before = sheet["hands"][n - 2]["totals"] if n > 1 else [0] * len(record["totals"])
+    view = pad_views.hand_view(record, sheet["players"], before)
     was = (_voided(sheet) or {}).get(n)
     return _render("pad/hand_detail.html", sheet=sheet, record=record, view=view, n=n,
+                   unit="deal" if len(sheet["players"]) == 4 else "hand",
+                   sides=pad_labels.sides_html(sheet["players"]),
                    was=pad_views.describe_hand(was, sheet["players"]) if was else None,
                    game_id=game_id, editable=rights.can_edit(game_id),
                    done=request.args.get("done"),

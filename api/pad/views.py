@@ -20,52 +20,61 @@ from scorekeeper.melds import arrangements, hand_mask
 from scorekeeper.records import ReplayedDeal
 from scorekeeper.results import Outcome, Side
 from scorekeeper.rules import Rules
+from scorekeeper.sheet import TEAMS
 from scorekeeper.store.games import effective_hands
-from scorekeeper.store.hands import DeadwoodResult, HandEvaluation
+from scorekeeper.store.hands import DeadwoodResult, HandEvaluation, evaluate_hand
 
-from .labels import bdi, capfirst, card_info, cards_info, game_title
+from .labels import (
+    bdi,
+    capfirst,
+    card_info,
+    cards_info,
+    game_title,
+    matchup,
+    side_names,
+    sides_html,
+)
 
 OUTCOME_LABELS = {"knock": "knock", "gin": "gin", "big_gin": "big gin",
-                  "undercut": "undercut", "tie": "tie", "void": "void"}
+                  "undercut": "undercut", "tie": "tie", "void": "void", "deal": "deal"}
 
 
 def sheet_view(sheet: Mapping[str, Any],
                voided: Mapping[int, Mapping[str, Any]] | None = None) -> dict[str, Any]:
-    """Everything the score sheet page shows, from a two-player ``game_sheet``.
+    """Everything the score sheet page shows, from a ``game_sheet``.
 
-    Players with totals, boxes, points still needed and who deals next;
-    the hand list with badges and one-line summaries; the chart; the
-    Hollywood columns; and, once over, the bonuses itemised with the final
-    totals and who pays whom. ``voided`` maps the hands a correction made
-    void to what they scored before (:func:`voided_originals`): their line
-    keeps it, struck through.
+    The sides (players, or with four players the two partnerships) with
+    totals, boxes, points still needed and who deals next; the hand list
+    with badges and one-line summaries (three players: who sat out; four:
+    each deal's two games and what the deal scored for whom); who plays the
+    next hand; the chart; the Hollywood columns; and, once over, the bonuses
+    itemised with the final totals and who pays whom. ``voided`` maps the
+    hands a correction made void to what they scored before
+    (:func:`voided_originals`): their line keeps it, struck through.
     """
     voided = voided or {}
     names = list(sheet["players"])
+    count = len(names)
+    sides = side_names(names)
     rules = sheet["rules"]
     hollywood = sheet.get("scoring") == "hollywood"
+    dealing = TEAMS_OF[sheet["next_dealer"]] if count == 4 else sheet["next_dealer"]
     players = []
-    for p, name in enumerate(names):
-        players.append({"index": p, "name": name, "total": sheet["totals"][p],
-                        "boxes": sheet["boxes"][p], "needed": sheet["needed"][p],
-                        "deals_next": sheet["next_dealer"] == p and not sheet["over"]})
-    hands = []
-    for hand in sheet["hands"]:
-        hands.append({"n": hand["n"], "badge": badge(hand), "label":
-                      OUTCOME_LABELS[badge(hand)], "text": describe_hand(hand, names),
-                      "dealer": names[hand["dealer"]], "totals": hand["totals"],
-                      "winner": hand.get("winner"), "corrected": hand.get("corrected", False),
-                      "kind": hand.get("kind"),
-                      "was": (describe_hand(voided[hand["n"]], names) if hand["n"] in voided
-                              else None),
-                      "columns": [c + 1 for c in hand.get("columns", [])]})
+    for p, name in enumerate(sides):
+        players.append({"index": p, "name": name, "html": sides_html(names)[p],
+                        "total": sheet["totals"][p], "boxes": sheet["boxes"][p],
+                        "needed": sheet["needed"][p],
+                        "deals_next": dealing == p and not sheet["over"]})
     view: dict[str, Any] = {
-        "names": names, "players": players, "hands": hands, "rules": rules,
+        "names": names, "sides": sides, "sides_html": sides_html(names), "count": count,
+        "unit": "deal" if count == 4 else "hand",
+        "players": players, "hands": _hand_rows(sheet, voided), "rules": rules,
         "hollywood": hollywood, "over": sheet["over"], "target": rules["target"],
-        "next_dealer": names[sheet["next_dealer"]], "chart": chart(sheet),
+        "next_dealer": names[sheet["next_dealer"]], "next": _next_line(sheet),
+        "chart": chart(sheet),
         "stake": None if sheet.get("stake") is None else f"{sheet['stake']:g}",
         "result": None, "columns": [],
-        "title": game_title(names),
+        "title": game_title(names), "heading": matchup(names),
         "rules_line": rules_summary(rules),
     }
     if hollywood:
@@ -89,7 +98,7 @@ def sheet_view(sheet: Mapping[str, Any],
                                     ("Game bonuses", result["game_bonuses"][p])],
                           "winner": p == winner} for p, name in enumerate(names)],
                 "net": result["net"], "shutout": any(result["shutouts"]),
-                "table": None,
+                "table": None, "payments": None,
                 "pays": game_over_line(result, names),
                 "shutouts": [names[w] if w is not None and shut else None for w, shut in
                              zip(result["column_winners"], result["shutouts"], strict=True)],
@@ -99,6 +108,71 @@ def sheet_view(sheet: Mapping[str, Any],
             view["result"] = _result_view(result, names, rules, sheet["boxes"])
     _score_cards(view)
     return view
+
+
+TEAMS_OF = {p: t for t, team in enumerate(TEAMS) for p in team}
+"""The partnership (0 or 1) of each of four players."""
+
+
+def _hand_rows(sheet: Mapping[str, Any],
+               voided: Mapping[int, Mapping[str, Any]]) -> list[dict[str, Any]]:
+    """The hand list of a sheet: per hand its badge, summary, dealer and totals.
+
+    Three players add ``sat_out``; a partnership deal has ``games`` (each
+    game's players, badge and summary) and ``scored`` (what the deal gave
+    each team, from the running totals, so both nettings read the same).
+    ``was`` is what a hand made void by a correction had scored (``voided``).
+    """
+    names = list(sheet["players"])
+    rows = []
+    before = [0] * len(sheet["totals"])
+    for hand in sheet["hands"]:
+        row = {"n": hand["n"], "badge": badge(hand), "label": OUTCOME_LABELS[badge(hand)],
+               "text": None if "games" in hand else describe_hand(hand, names),
+               "dealer": names[hand["dealer"]],
+               "totals": hand["totals"], "winner": hand.get("winner"),
+               "corrected": hand.get("corrected", False), "kind": hand.get("kind"),
+               "columns": [c + 1 for c in hand.get("columns", [])],
+               "sat_out": (names[hand["sits_out"]] if hand.get("sits_out") is not None
+                           else None),
+               "games": None, "scored": None,
+               "was": (describe_hand(voided[hand["n"]], names) if hand["n"] in voided
+                       else None)}
+        if "games" in hand:
+            row["games"] = [{"players": Markup(" v ").join(bdi(names[p]) for p in g["players"]),
+                             "badge": badge(g), "label": OUTCOME_LABELS[badge(g)],
+                             "text": describe_hand(g, names, against=True)}
+                            for g in hand["games"]]
+            row["scored"] = _deal_scored(before, hand["totals"], names)
+        before = list(hand["totals"])
+        rows.append(row)
+    return rows
+
+
+def _deal_scored(before: Sequence[int], after: Sequence[int], names: Sequence[str]) -> Markup:
+    """What one deal gave the teams: ``Ana & Cy +12`` (both when both scored)."""
+    teams = sides_html(names)
+    gains = [(teams[t], after[t] - before[t]) for t in range(2) if after[t] != before[t]]
+    if not gains:
+        return Markup("Nobody scores")
+    return Markup(", ").join(Markup("{} +{}").format(team, gain) for team, gain in gains)
+
+
+def _next_line(sheet: Mapping[str, Any]) -> Markup:
+    """Who deals the next hand, and with three or four players who plays whom."""
+    names = list(sheet["players"])
+    if len(names) == 4:
+        games = [Markup("{} deals to {}").format(
+            bdi(names[g["dealer"]]), bdi(names[g["players"][0] + g["players"][1]
+                                               - g["dealer"]]))
+            for g in sheet["next_games"]]
+        return Markup("Next deal: {}; {}.").format(*games)
+    dealer = sheet["next_dealer"]
+    if len(names) == 3:
+        a, b = (p for p in range(3) if p != dealer)
+        return Markup("Next hand: <b>{}</b> deals and sits out; {} plays {}.").format(
+            bdi(names[dealer]), bdi(names[a]), bdi(names[b]))
+    return Markup("Next hand: <b>{}</b> deals.").format(bdi(names[dealer]))
 
 
 def _score_cards(view: dict[str, Any]) -> None:
@@ -129,11 +203,19 @@ def _score_cards(view: dict[str, Any]) -> None:
 
 def _result_view(result: Mapping[str, Any], names: Sequence[str], rules: Mapping[str, Any],
                  boxes: Sequence[int]) -> dict[str, Any]:
-    """One finished game's bonuses itemised (a ``score_sheet`` result, the boxes won), the
-    line saying who pays whom, and the finals winner first (a Hollywood column's result)."""
+    """One finished game's bonuses itemised (a ``score_sheet`` result, the boxes won).
+
+    Rows are per side (players, or partnerships with four). ``pays`` says
+    who pays whom with two players (:func:`game_over_line`); with three or
+    four players ``payments`` words the settlement: each loser against the
+    winner, on their own difference of final totals (x stake when there is
+    one; a negative difference, from box bonuses, runs the other way).
+    ``finals`` are the finals winner first (a Hollywood column's result).
+    """
     winner = result["winner"]
+    sides = side_names(names)
     rows = []
-    for p, name in enumerate(names):
+    for p, (name, html) in enumerate(zip(sides, sides_html(names), strict=True)):
         items = [("Hand points", result["totals"][p])]
         items.append((f"Box bonus ({rules['box_bonus']} a box)", result["box_bonus"][p]))
         if p == winner:
@@ -144,13 +226,43 @@ def _result_view(result: Mapping[str, Any], names: Sequence[str], rules: Mapping
             if result["shutout"] and rules["shutout"] == "double_total":
                 subtotal = sum(v for _, v in items)
                 items.append(("Shutout: total doubled", subtotal))
-        rows.append({"name": name, "items": items, "final": result["final"][p],
+        rows.append({"name": name, "html": html, "items": items, "final": result["final"][p],
                      "winner": p == winner, "boxes": boxes[p]})
-    return {"winner": names[winner], "loser": names[1 - winner], "rows": rows,
-            "table": _table(rows), "shutout": result["shutout"], "net": result["net"],
-            "pays": game_over_line(result, names),
+    loser = result.get("loser")
+    two = len(names) == 2
+    return {"winner": sides[winner], "winner_html": sides_html(names)[winner],
+            "loser": None if loser is None else sides[loser],
+            "rows": rows, "table": _table(rows), "shutout": result["shutout"],
+            "net": result["net"],
+            "pays": game_over_line(result, names) if two else None,
+            "payments": None if two else _payments(result, names),
             "finals": [result["final"][winner]] + [final for p, final in
                                                    enumerate(result["final"]) if p != winner]}
+
+
+def _payments(result: Mapping[str, Any], names: Sequence[str]) -> list[Markup]:
+    """The settlement of a three-player or partnership game, one sentence per loser."""
+    sides = sides_html(names)
+    team = len(names) == 4
+    winner = result["winner"]
+    settled = result.get("settlement")
+    if isinstance(settled, Mapping):
+        settled = [settled]
+    lines = []
+    for i, loser in enumerate(result["losers"]):
+        difference = result["final"][winner] - result["final"][loser]
+        payer, payee = (loser, winner) if difference >= 0 else (winner, loser)
+        if difference == 0:
+            lines.append(Markup("{} and {} are even: nobody pays.").format(sides[winner],
+                                                                          sides[loser]))
+        elif settled:
+            lines.append(Markup("{} {} {} {} ({} points).").format(
+                sides[payer], "pay" if team else "pays", sides[payee],
+                _money(settled[i]["amount"]), abs(difference)))
+        else:
+            lines.append(Markup("{} {} {} {} points.").format(
+                sides[payer], "owe" if team else "owes", sides[payee], abs(difference)))
+    return lines
 
 
 def _table(rows: Sequence[Mapping[str, Any]]) -> list[dict[str, Any]]:
@@ -185,8 +297,14 @@ def _show(value: Any) -> str:
     return str(value).replace("_", " ")
 
 
-def hand_view(record: Mapping[str, Any], names: Sequence[str]) -> dict[str, Any]:
-    """One hand of the sheet as its page shows it: summary, input and showdown."""
+def hand_view(record: Mapping[str, Any], names: Sequence[str],
+              before: Sequence[int] | None = None) -> dict[str, Any]:
+    """One hand of the sheet as its page shows it: summary, input and showdown.
+
+    A three-player hand adds who sat out; a partnership deal has ``games``,
+    each game's players, dealer, summary and deadwood counts, and ``scored``,
+    what it gave the teams (``before``: the totals before it).
+    """
     given = record.get("input") or {}
     kind = given.get("kind", "quick")
     view: dict[str, Any] = {"n": record["n"], "badge": badge(record),
@@ -194,8 +312,30 @@ def hand_view(record: Mapping[str, Any], names: Sequence[str]) -> dict[str, Any]
                             "text": describe_hand(record, names), "kind": kind,
                             "dealer": names[record["dealer"]], "totals": record["totals"],
                             "corrected": record.get("corrected", False), "showdown": None,
-                            "counts": None, "upcard": None, "replay": kind == "record"}
+                            "counts": None, "upcard": None, "replay": kind == "record",
+                            "sat_out": (names[record["sits_out"]]
+                                        if record.get("sits_out") is not None else None),
+                            "games": None}
     detail = record.get("detail")
+    if "games" in record:
+        given_games = given.get("games") or [{"kind": "void"}] * 2
+        details = (detail or {}).get("games") or [None, None]
+        view["text"] = None
+        view["scored"] = _deal_scored(before or [0, 0], record["totals"], names)
+        view["games"] = [{
+            "players": Markup(" v ").join(bdi(names[p]) for p in game["players"]),
+            "dealer": names[game["dealer"]], "badge": badge(game),
+            "label": OUTCOME_LABELS[badge(game)],
+            "text": describe_hand(game, names, against=True),
+            "counts": (_counts(sub, sub_detail, names, game["players"])
+                       if sub.get("kind") == "quick" else None),
+            "showdown": (showdown_view(KnockResult.from_dict(sub_detail), [
+                names[sub["knocker"]], names[_opponent(game["players"], sub["knocker"])]])
+                if sub.get("kind") == "cards" and sub_detail else None)}
+            for game, sub, sub_detail in zip(record["games"], given_games, details, strict=True)]
+        return view
+    seats = (0, 1) if record.get("sits_out") is None else tuple(
+        p for p in range(3) if p != record["sits_out"])
     if given.get("upcard"):
         view["upcard"] = card_info(given["upcard"])
     if kind in ("cards", "record") and detail and detail.get("knocker"):
@@ -203,24 +343,59 @@ def hand_view(record: Mapping[str, Any], names: Sequence[str]) -> dict[str, Any]
         showdown = (ReplayedDeal.from_dict(detail).showdown if kind == "record"
                     else KnockResult.from_dict(detail))
         if showdown is not None:
-            view["showdown"] = showdown_view(showdown, [names[knocker], names[1 - knocker]])
+            view["showdown"] = showdown_view(showdown, [names[knocker],
+                                                        names[_opponent(seats, knocker)]])
         if detail.get("upcard"):
             view["upcard"] = card_info(detail["upcard"])
     elif kind == "quick":
-        knocker = given["knocker"]
-        view["counts"] = {"knocker": names[knocker], "defender": names[1 - knocker],
-                          "knocker_deadwood": given["knocker_deadwood"],
-                          "defender_deadwood": given["defender_deadwood"],
-                          "breakdown": (_breakdown_line(DeadwoodResult.from_dict(detail))
-                                        if detail else None)}
+        view["counts"] = _counts(given, detail, names, seats)
     return view
 
 
-def quick_preview(result: HandEvaluation, names: Sequence[str]) -> dict[str, Any]:
-    """A quick hand's score before it is saved (``evaluate_hand``'s result) for the page."""
+def _opponent(seats: Sequence[int], seat: int) -> int:
+    return seats[1] if seat == seats[0] else seats[0]
+
+
+def _counts(given: Mapping[str, Any], detail: Mapping[str, Any] | None,
+            names: Sequence[str], seats: Sequence[int]) -> dict[str, Any]:
+    """A quick hand's deadwood counts as the hand page words them."""
+    knocker = given["knocker"]
+    return {"knocker": names[knocker], "defender": names[_opponent(seats, knocker)],
+            "knocker_deadwood": given["knocker_deadwood"],
+            "defender_deadwood": given["defender_deadwood"],
+            "breakdown": (_breakdown_line(DeadwoodResult.from_dict(detail))
+                          if detail else None)}
+
+
+def quick_previews(rules: Mapping[str, Any], hand: Mapping[str, Any],
+                   seatings: Sequence[Any]) -> list[dict[str, Any]]:
+    """The score of a quick hand, or of each game of a partnership deal, before it is saved.
+
+    Each game is scored as the two-player hand it is (its knocker given as
+    seat 0 or 1 of its ``seating``, :class:`api.pad.forms.Seating`), so the
+    preview needs nothing from the store beyond
+    :func:`~scorekeeper.store.hands.evaluate_hand`.
+    """
+    hands = hand["games"] if hand.get("kind") == "deal" else [hand] * len(seatings)
+    previews = []
+    for seating, one in zip(seatings, hands, strict=True):
+        pair = [seating.names[p] for p in seating.seats]
+        own = dict(one)
+        if "knocker" in own:
+            own["knocker"] = seating.seats.index(own["knocker"])
+        result = evaluate_hand(own, rules, players=pair)
+        previews.append({**quick_preview(result, pair, len(seating.names) > 2 or None),
+                         "players": Markup(" v ").join(bdi(name) for name in pair)})
+    return previews
+
+
+def quick_preview(result: HandEvaluation, names: Sequence[str],
+                  against: bool | None = None) -> dict[str, Any]:
+    """A quick hand's score before it is saved (``evaluate_hand``'s result) for the page
+    (``against``: as :func:`describe_hand`)."""
     entry = result.entry.to_dict()
     return {"badge": badge(entry), "label": OUTCOME_LABELS[badge(entry)],
-            "text": describe_hand(entry, names),
+            "text": describe_hand(entry, names, against),
             "breakdown": (_breakdown_line(result.detail)
                           if isinstance(result.detail, DeadwoodResult) else None)}
 
@@ -295,13 +470,23 @@ def could_lay_off(showdown: KnockResult) -> list[dict[str, Any]]:
     return found
 
 
-def describe_hand(hand: Mapping[str, Any], names: Sequence[str]) -> Markup:
-    """One line for the hand list: ``Ana knocked: 12`` / ``Bor undercut Ana: 29`` (HTML)."""
+def describe_hand(hand: Mapping[str, Any], names: Sequence[str],
+                  against: bool | None = None) -> Markup:
+    """One line for the hand list: ``Ana knocked: 12`` / ``Bor undercut Ana: 29`` (HTML).
+
+    With three players (a hand with ``sits_out``) or for one game of a
+    partnership deal (``against``) it says whom the winner beat: ``Ana beat
+    Bor: 12`` (the badge says how).
+    """
     if hand.get("void"):
-        return Markup("Void hand: nobody scores")
+        return Markup("Void hand: nobody scores" if against is None else "Void: nobody scores")
+    if against is None:
+        against = hand.get("sits_out") is not None
     verb = {"knock": "{w} knocked", "gin": "{w} went gin", "big_gin": "{w} went big gin",
             "undercut": "{w} undercut {l}"}
-    return Markup(verb.get(hand["outcome"], "{w}") + ": {points}").format(
+    line = verb["undercut"] if hand["outcome"] == "undercut" else (
+        "{w} beat {l}" if against else verb.get(hand["outcome"], "{w}"))
+    return Markup(line + ": {points}").format(
         w=bdi(names[hand["winner"]]), l=bdi(names[hand["loser"]]), points=hand["points"])
 
 
@@ -321,18 +506,23 @@ def voided_originals(log: Sequence[Mapping[str, Any]],
         seq = hand["seq"]
         while True:
             before = effective_hands(log[:seq - 1])[hand["n"] - 1]
-            if not before["entry"].get("void"):
+            if before["entry"].get("winner") is not None:  # it scored (not a deal of four)
                 found[hand["n"]] = before["entry"]
                 break
-            if not before["corrected"]:
+            if not (before["entry"].get("void") and before["corrected"]):
                 break
             seq = before["seq"]
     return found
 
 
 def badge(hand: Mapping[str, Any]) -> str:
-    """The outcome badge of a hand record: knock, gin, big_gin, undercut or void."""
-    return "void" if hand.get("void") else hand.get("outcome") or "void"
+    """The outcome badge of a hand record: knock, gin, big_gin, undercut, void, or
+    ``deal`` for a partnership deal that scored (its games have their own)."""
+    if hand.get("void"):
+        return "void"
+    if "games" in hand:
+        return "deal"
+    return hand.get("outcome") or "void"
 
 
 def chart(sheet: Mapping[str, Any], width: int = 320, height: int = 140) -> dict[str, Any]:

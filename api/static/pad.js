@@ -223,6 +223,13 @@ function setupOptions(form) {
     for (const input of names) {
       const label = $(`[data-dealer-label="${input.dataset.player}"]`, form);
       if (label) label.textContent = input.value.trim() || `Player ${Number(input.dataset.player) + 1}`;
+      // Players 3 and 4 are optional: no name, no dealer choice for them.
+      const choice = $(`[data-dealer-choice="${input.dataset.player}"]`, form);
+      if (choice && Number(input.dataset.player) >= 2) {
+        choice.hidden = !input.value.trim();
+        const radio = $("input", choice);
+        if (choice.hidden && radio.checked) form.elements.dealer[0].checked = true;
+      }
     }
   }
   for (const input of names) input.addEventListener("input", relabel);
@@ -263,11 +270,13 @@ function setupKeys() {
   });
 }
 
-function setupModeSwitch(form) {
-  // Quick entry: deadwood of the player who went out is 0 for gin.
-  const kinds = $$("input[name=kind]", form);
-  const knocker = form.elements.knocker_deadwood;
+function setupModeSwitch(scope) {
+  // Quick entry (the quick form, or one game of a partnership deal form): the
+  // deadwood of the player who went out is 0 for gin; a void hand asks for nothing.
+  const kinds = $$("input[name$=kind]", scope);
+  const knocker = $("input[name$=knocker_deadwood]", scope);
   if (!knocker) return;
+  const defender = $("input[name$=defender_deadwood]", scope);
   const sync = () => {
     const kind = (kinds.find((k) => k.checked) || {}).value;
     const field = knocker.closest(".field");
@@ -276,9 +285,8 @@ function setupModeSwitch(form) {
     if (gin) knocker.value = "0";
     knocker.readOnly = gin;
     if (field) field.hidden = voided;
-    const defender = form.elements.defender_deadwood;
     if (defender && defender.closest(".field")) defender.closest(".field").hidden = voided;
-    const who = $("[data-who]", form);
+    const who = $("[data-who]", scope);
     if (who) who.hidden = voided;
   };
   for (const kind of kinds) kind.addEventListener("change", sync);
@@ -321,7 +329,7 @@ function start() {
   $$("form[data-options]").forEach(setupOptions);
   $$("[data-copy]").forEach(setupCopy);
   $$("form[data-confirm]").forEach(setupConfirm);
-  $$("form[data-quick]").forEach(setupModeSwitch);
+  $$("form[data-quick], [data-game]").forEach(setupModeSwitch);
   $$("[data-watch]").forEach(setupWatch);
   setupKeys();
   focusOutcome();

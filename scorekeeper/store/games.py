@@ -24,13 +24,21 @@ reads the log. The state is what scoring the log from scratch gives (the
 tests compare the two after random writes); :func:`load_sheet` and the
 answers to repeated requests still score the log.
 
-Choices: games are for two players (the hand inputs name the knocker as
-seat 0 or 1; Hollywood scoring included). A hand after the end of the
-game is refused, and so is a correction that would end the game before
-its last hand (undo the later hands first); an undo or a correction may
-reopen a finished game. Player names are cleaned by
-:func:`~scorekeeper.names.clean_name` and must be two players (different
-:func:`~scorekeeper.names.name_key`: stats match names by it). A game made
+Choices: games are for two, three or four players (RULES.md section 8; the
+hand inputs of :mod:`scorekeeper.store.hands` name the knocker by player
+index; Hollywood scoring is for two, as :func:`~scorekeeper.sheet.score_sheet`
+says). A three-player hand is scored knowing its dealer (who sits out), a
+four-player deal knowing its pairings (the sheet's ``next_games``); both
+come from the game's scored state. A hand after the end of the game is
+refused, and so is a correction that would end the game before its last
+hand, or (three players) would make a later hand's player its dealer
+(``dealer_sits_out``: under ``three_player_dealer: loser`` the loser deals
+next, so changing who lost changes who sits out later): undo the later
+hands first. An undo or a correction may reopen a finished game. A
+four-player game's ``dealer`` is any player of the first dealing team.
+Player names are cleaned by :func:`~scorekeeper.names.clean_name` and must
+be different players (different :func:`~scorekeeper.names.name_key`:
+stats match names by it). A game made
 by :func:`import_game` is stored as ``imported``: its hands were not entered
 under an edit token at the table, so stats leave it out.
 
@@ -177,8 +185,8 @@ def check_new_game(players: Any, rules: Any = None, dealer: Any = 0,
     (the API's schema, checked first, names ``players.<i>``).
     """
     if (isinstance(players, str) or not isinstance(players, Sequence)
-            or len(players) != 2 or not all(isinstance(p, str) for p in players)):
-        raise InvalidValueError("players must be a list of two names",
+            or len(players) not in (2, 3, 4) or not all(isinstance(p, str) for p in players)):
+        raise InvalidValueError("players must be a list of 2, 3 or 4 names",
                                 code="bad_players", option="players")
     names = []
     for i, name in enumerate(players):
@@ -186,8 +194,8 @@ def check_new_game(players: Any, rules: Any = None, dealer: Any = 0,
             names.append(clean_name(name, field="players"))
         except RuleError as error:
             raise error.restate(f"player {i + 1}: {error}", field="players") from error
-    if name_key(names[0]) == name_key(names[1]):
-        raise InvalidValueError("the two players need different names (letter case, and how"
+    if len({name_key(name) for name in names}) != len(names):
+        raise InvalidValueError("the players need different names (letter case, and how"
                                 " an accent is encoded, do not count)", code="bad_players",
                                 option="players")
     snapshot = Rules.from_dict(rules).to_dict()
@@ -267,6 +275,18 @@ def _result(entry: dict, created: bool, game: dict, log: list[dict],
     sheet = game_sheet(*_as_answered(entry, game, log))
     hand = next((h for h in sheet["hands"] if h["seq"] == entry["seq"]), None)
     return hand, sheet, created
+
+
+def _evaluate(game: Mapping, hand: Mapping, dealer: int,
+              games: Sequence[Mapping] | None) -> dict:
+    """The evaluation (``{"entry", "detail"}``) of a hand input of ``game``.
+
+    ``dealer`` deals the hand and ``games`` are a four-player deal's pairings
+    (a summary's ``next_dealer`` and ``next_games``, or a hand record's
+    ``dealer`` and ``games``).
+    """
+    return evaluate_hand(hand, game["rules"], players=game["players"], dealer=dealer,
+                         games=games).to_dict()
 
 
 def _summary_of(game: Mapping, hands: Sequence[Mapping], after: Mapping | None) -> dict:
@@ -405,8 +425,8 @@ def add_hand(store: Store, game_id: str, hand: Mapping, *,
         if state.summary["over"]:
             raise Conflict(f"the game is over (after hand {state.count}); no more hands can"
                            " be entered", code="game_over", params={"after": state.count})
-        result = evaluate_hand(hand, game["rules"], players=game["players"],
-                               dealer=state.summary["next_dealer"]).to_dict()
+        result = _evaluate(game, hand, state.summary["next_dealer"],
+                           state.summary.get("next_games"))
         rows = _scored_rows(game, [_slot(game["version"] + 1, hand, result, False)],
                             state.summary)
         scored = rows[-1]["summary"]
@@ -472,17 +492,17 @@ def correct_hand(store: Store, game_id: str, n: int, hand: Mapping, *,
                            field="n")
         rows = state.rows(max(n - 1, 1))
         later = rows[1:] if n > 1 else rows
-        result = evaluate_hand(hand, game["rules"], players=game["players"],
-                               dealer=later[0]["record"]["dealer"]).to_dict()
+        replaced = later[0]["record"]
+        result = _evaluate(game, hand, replaced["dealer"], replaced.get("games"))
         changed = [_slot(game["version"] + 1, hand, result, True),
                    *(_as_hand(row) for row in later[1:])]
         try:
             rescored = _scored_rows(game, changed, state.before(n, rows))
         except RuleError as error:
-            if error.code != "game_over":
+            if error.code not in ("game_over", "dealer_sits_out"):
                 raise
             raise Conflict(f"with this correction {error}; undo the later hands first",
-                           field="n", code="game_over", params=error.params) from error
+                           field="n", code=error.code, params=error.params) from error
         for old, new in zip(later[1:], rescored[1:], strict=True):
             record = new["record"]
             if old["record"]["kind"] != "record":
@@ -499,7 +519,7 @@ def correct_hand(store: Store, game_id: str, n: int, hand: Mapping, *,
         scored = rescored[-1]["summary"]
         every = [*state.rows(1)[:n - 1], *rescored] if full else None
         answer.append((rescored[0]["record"], state.sheet(scored, every)))
-        return ({"replaces": later[0]["record"]["seq"], **result}, _status_of(scored),
+        return ({"replaces": replaced["seq"], **result}, _status_of(scored),
                 state.change(scored, n, rescored))
 
     return _result(*store.append(game_id, "correct", {"hand": n, "with": dict(hand)}, decide,
@@ -570,12 +590,10 @@ def import_game(store: Store, record: Mapping, *, idempotency_key: str | None = 
                                     " entered",
                                     code="game_over", params={"after": i, "hand": i + 1},
                                     option="hands")
-            result = evaluate_hand(hand, snapshot, players=names,
-                                   dealer=after["next_dealer"]).to_dict()
+            result = _evaluate(game, hand, after["next_dealer"], after.get("next_games"))
             rows += _scored_rows(game, [_slot(i + 1, hand, result, False)], after)
         except ScorekeeperError as error:
-            raise error.restate(f"hand {i + 1}: {error}", field=f"hands.{i}" + (
-                f".{error.field}" if error.field else "")) from error
+            raise error.within(f"hand {i + 1}", f"hands.{i}") from error
         after = rows[-1]["summary"]
         entries.append((hand["kind"], dict(hand), result))
     settings = {**game, "status": _status_of(after), "imported": True, "scored": after,

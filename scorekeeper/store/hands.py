@@ -1,24 +1,39 @@
-"""One hand as a table enters it, turned into a score sheet entry (RULES.md 5-6).
+"""One hand as a table enters it, turned into a score sheet entry (RULES.md 5-6, 8).
 
 A table usually knows only who knocked and the two deadwood counts;
 :func:`score_deadwood` scores such a hand. :func:`evaluate_hand` takes any
 of the hand inputs a stored game accepts and returns the sheet entry
 (:mod:`scorekeeper.sheet`) with the scoring detail behind it:
 
-* ``{"kind": "quick", "knocker": 0|1, "knocker_deadwood": K,
+* ``{"kind": "quick", "knocker": i, "knocker_deadwood": K,
   "defender_deadwood": D, "big_gin"?: false, "upcard"?: card}``
-* ``{"kind": "cards", "knocker": 0|1, "knocker_cards", "defender_cards",
+* ``{"kind": "cards", "knocker": i, "knocker_cards", "defender_cards",
   "upcard"?, "knocker_melds"?, "defender_melds"?, "layoffs"?}``: scored by
   :func:`~scorekeeper.knock.verify_knock`.
 * ``{"kind": "record", "record": {deal record}}``: scored by replaying the
-  deal (:func:`scorekeeper.replay`).
-* ``{"kind": "void"}``: the stock ran out; nobody scores.
+  deal (:func:`scorekeeper.replay`). Two players only: a deal record is of
+  a two-player deal (``record_two_players`` otherwise, field ``kind``).
+* ``{"kind": "void"}``: the stock ran out; nobody scores (four players: both
+  games of the deal are void).
+* Four players: ``{"kind": "deal", "games": [hand, hand]}``, one hand of kind
+  ``quick``, ``cards`` or ``void`` for each game of the deal, in the order of
+  the sheet's ``next_games``. Its entry is ``{"games": [entry, entry]}`` and
+  its detail ``{"games": [detail, detail]}`` (:class:`DealEntry`,
+  :class:`DealDetail`); an error in a game names ``games.<i>.<field>``.
+
+``knocker`` is a player index. Two players: 0 or 1, the defender is the
+other. Three players: one of the two playing the hand (the dealer sits out:
+``dealer_sits_out``), the defender the other non-dealer. Four players: one
+of the two players of that game (``not_in_this_game``), the defender the
+other. A four-player deal is kind ``deal`` or ``void`` and nothing else;
+kind ``deal`` is for four players only.
 
 Choices: ``D`` is the defender's deadwood after layoffs, from 0 to
 :data:`MAX_DEADWOOD`; ``K`` from 0 to the deal's knock limit. Under Oklahoma
 rules the upcard is required (it sets the knock limit and a spade doubles
-the score), as in :func:`~scorekeeper.knock.verify_knock`. ``big_gin``
-needs ``K`` = 0 and rules that allow big gin.
+the score), as in :func:`~scorekeeper.knock.verify_knock`; each game of a
+four-player deal has its own upcard. ``big_gin`` needs ``K`` = 0 and rules
+that allow big gin.
 """
 
 from __future__ import annotations
@@ -35,18 +50,22 @@ from ..errors import (
     RecordError,
     RuleError,
     RuleViolation,
+    ScorekeeperError,
 )
 from ..knock import Breakdown, KnockResult, score_hand, verify_knock
 from ..records import DEAL_FORMAT, DEFAULT_PLAYERS, ReplayedDeal, deal_entry, replay_deal
 from ..results import Outcome, Result, Side
 from ..rules import Rules, is_whole_number
-from ..sheet import Entry
+from ..sheet import Entry, check_seat
 
 MAX_DEADWOOD = 98
 """The most deadwood 10 cards can hold (e.g. 9 T Q K of clubs and diamonds, two jacks)."""
 
-KINDS = ("quick", "cards", "record", "void")
+KINDS = ("quick", "cards", "record", "void", "deal")
 """The hand input kinds :func:`evaluate_hand` accepts."""
+
+GAME_KINDS = ("quick", "cards", "void")
+"""The kinds of the hand of one game of a four-player deal."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -69,11 +88,25 @@ class DeadwoodResult(Result):
 
 
 @dataclass(frozen=True, slots=True)
+class DealEntry(Result):
+    """The sheet entry of a four-player deal: one two-player entry per game."""
+
+    games: tuple[Entry, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class DealDetail(Result):
+    """The scoring behind a four-player deal: one detail per game (``None``: void)."""
+
+    games: tuple[DeadwoodResult | KnockResult | None, ...]
+
+
+@dataclass(frozen=True, slots=True)
 class HandEvaluation(Result):
     """A hand input scored: the sheet ``entry`` and the ``detail`` behind it."""
 
-    entry: Entry
-    detail: DeadwoodResult | KnockResult | ReplayedDeal | None
+    entry: Entry | DealEntry
+    detail: DeadwoodResult | KnockResult | ReplayedDeal | DealDetail | None
 
 
 def score_deadwood(
@@ -136,27 +169,33 @@ def score_deadwood(
                           breakdown=score.breakdown)
 
 
-def sheet_entry(knocker: int, result: DeadwoodResult | KnockResult) -> Entry:
-    """The two-player sheet entry of a scored knock by seat ``knocker`` (0 or 1).
+def sheet_entry(knocker: int, result: DeadwoodResult | KnockResult,
+                defender: int | None = None) -> Entry:
+    """The sheet entry of a scored knock by player ``knocker`` against ``defender``.
 
-    A tied knock that scores nothing (``tie: no_score``) is a void entry.
+    ``defender`` defaults to the other of two players (``1 - knocker``). A
+    tied knock that scores nothing (``tie: no_score``) is a void entry.
     """
     if result.winner is None:
         return Entry(void=True)
-    winner = knocker if result.winner == Side.KNOCKER else 1 - knocker
-    return Entry(winner=winner, loser=1 - winner, points=result.points,
-                 outcome=result.outcome)
+    other = 1 - knocker if defender is None else defender
+    winner, loser = (knocker, other) if result.winner == Side.KNOCKER else (other, knocker)
+    return Entry(winner=winner, loser=loser, points=result.points, outcome=result.outcome)
 
 
 def evaluate_hand(hand: Mapping, rules: Rules | Mapping | str | None = None, *,
                   players: Sequence[str] = DEFAULT_PLAYERS,
-                  dealer: int | None = None) -> HandEvaluation:
-    """Score one hand input of a two-player game: a :class:`HandEvaluation`.
+                  dealer: int | None = None,
+                  games: Sequence[Mapping[str, Any]] | None = None) -> HandEvaluation:
+    """Score one hand input of a game of ``len(players)`` players: a :class:`HandEvaluation`.
 
     ``entry`` is the :func:`~scorekeeper.sheet.score_sheet` entry, ``detail``
     the scoring behind it (the ``score_deadwood``, ``verify_knock`` or
-    replay result; ``None`` for a void hand). ``players`` and ``dealer``
-    (who deals this hand, when known) are checked against a deal record.
+    replay result; ``None`` for a void hand). ``dealer`` is who deals this
+    hand: checked against a deal record when given; needed with three
+    players (the dealer sits out). ``games`` are the pairings of a
+    four-player deal (the sheet's ``next_games``, or a deal record's
+    ``games``: each with ``players`` and ``dealer``), needed with four.
     Raises the domain's errors naming the field at fault.
     """
     rules = Rules.from_dict(rules)
@@ -164,19 +203,47 @@ def evaluate_hand(hand: Mapping, rules: Rules | Mapping | str | None = None, *,
         raise InvalidValueError("a hand must be an object with a kind",
                                 code="bad_value", option="kind")
     kind = hand.get("kind")
+    count = len(players)
     if kind == "void":
         return HandEvaluation(entry=Entry(void=True), detail=None)
-    if kind == "record":
-        return _evaluate_record(hand.get("record"), rules, players, dealer)
     if kind not in KINDS:
         raise InvalidValueError(f"kind must be one of {', '.join(KINDS)}, not {kind!r}",
                                 code="bad_value", params={"value": kind}, option="kind")
-    knocker = hand.get("knocker")
-    if not is_whole_number(knocker) or knocker not in (0, 1):
-        raise InvalidValueError(f"knocker must be the seat of the knocker, 0 or 1, not {knocker!r}",
-                                code="bad_value", params={"value": knocker}, option="knocker")
+    if (kind == "deal") != (count == 4):
+        raise InvalidValueError(
+            f"a four-player deal is kind deal (or void), not {kind}" if count == 4
+            else "kind deal (the two games of a deal) is for four players",
+            code="bad_kind", params={"value": kind, "players": count}, option="kind")
+    if kind == "deal":
+        if games is None:
+            raise ValueError("a four-player deal is scored with its games (the sheet's"
+                             " next_games)")
+        return _evaluate_deal(hand.get("games"), rules, players, games)
+    if kind == "record":
+        if count != 2:
+            raise RuleViolation(f"kind record (a deal record) is for two players; with {count}"
+                                " players enter the hand as quick, cards or void",
+                                code="record_two_players", params={"players": count},
+                                option="kind")
+        return _evaluate_record(hand.get("record"), rules, players, dealer)
+    if count == 3 and dealer is None:
+        raise ValueError("a three-player hand is scored knowing its dealer (who sits out)")
+    seats = (0, 1) if count == 2 else tuple(p for p in range(3) if p != dealer)
+    entry, detail = _evaluate_knock(hand, rules, players, seats,
+                                    dealer if count == 3 else None)
+    return HandEvaluation(entry=entry, detail=detail)
+
+
+Scored = tuple[Entry, DeadwoodResult | KnockResult | None]
+"""A two-player hand scored: its sheet entry and the detail (``None`` when void)."""
+
+
+def _evaluate_knock(hand: Mapping, rules: Rules, players: Sequence[str],
+                    seats: Sequence[int], sitting_out: int | None) -> Scored:
+    """A ``quick`` or ``cards`` hand between ``seats`` (``sitting_out`` the 3-player dealer)."""
+    knocker = check_seat(hand.get("knocker"), "knocker", players, seats, sitting_out)
     detail: DeadwoodResult | KnockResult
-    if kind == "quick":
+    if hand["kind"] == "quick":
         detail = score_deadwood(hand.get("knocker_deadwood"), hand.get("defender_deadwood"),
                                 rules=rules, upcard=hand.get("upcard"),
                                 big_gin=hand.get("big_gin", False))
@@ -186,7 +253,40 @@ def evaluate_hand(hand: Mapping, rules: Rules | Mapping | str | None = None, *,
                               knocker_melds=hand.get("knocker_melds"),
                               defender_melds=hand.get("defender_melds"),
                               layoffs=hand.get("layoffs"))
-    return HandEvaluation(entry=sheet_entry(knocker, detail), detail=detail)
+    defender = seats[1] if knocker == seats[0] else seats[0]
+    return sheet_entry(knocker, detail, defender), detail
+
+
+def _evaluate_deal(hands: Any, rules: Rules, players: Sequence[str],
+                   games: Sequence[Mapping[str, Any]]) -> HandEvaluation:
+    """The two games of a four-player deal, each scored between its own two players."""
+    if isinstance(hands, (str, bytes, Mapping)) or not isinstance(hands, Sequence) or len(
+            hands) != len(games):
+        raise InvalidValueError(f"games must be a list of {len(games)} hands, one for each game"
+                                " of the deal in the order of next_games",
+                                code="bad_games", params={"games": len(games)}, option="games")
+    scored = []
+    for i, (game, hand) in enumerate(zip(games, hands, strict=True)):
+        try:
+            scored.append(_evaluate_game(hand, rules, players, tuple(game["players"])))
+        except ScorekeeperError as error:
+            raise error.within(f"game {i + 1}", f"games.{i}") from error
+    return HandEvaluation(entry=DealEntry(games=tuple(entry for entry, _ in scored)),
+                          detail=DealDetail(games=tuple(detail for _, detail in scored)))
+
+
+def _evaluate_game(hand: Any, rules: Rules, players: Sequence[str],
+                   seats: tuple[int, ...]) -> Scored:
+    """One game of a four-player deal: a ``quick``, ``cards`` or ``void`` hand between ``seats``."""
+    kind = hand.get("kind") if isinstance(hand, Mapping) else None
+    if kind not in GAME_KINDS:
+        raise InvalidValueError(f"kind must be one of {', '.join(GAME_KINDS)}, not {kind!r}"
+                                if isinstance(hand, Mapping)
+                                else "each game's hand must be an object with a kind",
+                                code="bad_value", params={"value": kind}, option="kind")
+    if kind == "void":
+        return Entry(void=True), None
+    return _evaluate_knock(hand, rules, players, seats, None)
 
 
 def _options(rules: Rules) -> dict:
@@ -223,8 +323,7 @@ def _evaluate_record(record: Any, rules: Rules, players: Sequence[str],
     try:
         result = replay_deal(full)
     except RecordError as error:
-        raise error.restate(f"record: {error}", field=f"record.{error.field}"
-                            if error.field else "record") from error
+        raise error.within("record", "record") from error
     if dealer is not None and result.dealer != dealer:
         raise IllegalRecordError(f"record: {players[dealer]} ({dealer}) deals this hand, not"
                                  f" {players[result.dealer]} ({result.dealer})",

@@ -21,6 +21,11 @@ row saying which of them ran):
   ``games.version``, ``games.scored`` and ``sheet_hands``, as in SQLite's
   schema 4.
 
+The statements and the logic around them are the SQLite backend's
+(:class:`~scorekeeper.store.sql.SqlStore`, ``%s`` placeholders): this module
+keeps the pool, the transactions, the row lock, the migrations and the
+mapping of PostgreSQL's errors.
+
 JSON columns hold the same text the SQLite backend writes
 (:func:`~scorekeeper.store.base.dumps`), and times the same ISO 8601 text,
 so both backends return identical dicts and compare a repeated request
@@ -53,34 +58,15 @@ from __future__ import annotations
 
 import os
 import threading
-from collections.abc import Callable, Iterator, Sequence
-from contextlib import contextmanager
-from typing import Any
+from collections.abc import Callable, Iterator
+from contextlib import AbstractContextManager, contextmanager
 
 import psycopg
 import psycopg_pool
 from psycopg import errors as pg_errors
 
-from ..names import name_key
-from .base import (
-    GAME_COLUMNS,
-    LOG_COLUMNS,
-    Decide,
-    GameView,
-    KeyReused,
-    NotFound,
-    StorageBusy,
-    StorageError,
-    StorageFull,
-    check_version,
-    dumps,
-    dumps_in_order,
-    game_from_row,
-    log_entries,
-    now,
-    replayed_seq,
-    sheet_rows,
-)
+from .base import StorageBusy, StorageError, StorageFull
+from .sql import SqlStore, pending_steps, pyformat
 
 SCHEMES = ("postgresql://", "postgres://")
 """The address prefixes that name a PostgreSQL database (libpq's two URL schemes)."""
@@ -216,12 +202,18 @@ def _unavailable(error: psycopg.Error) -> StorageError | None:
     return None
 
 
-class PostgresStore:
+class PostgresStore(SqlStore):
     """The game store in a PostgreSQL database; see the module docs.
 
     Opening one runs any pending migrations. ``busy_timeout`` is how long a
-    write waits for a lock (default :data:`BUSY_TIMEOUT`).
+    write waits for a lock (default :data:`BUSY_TIMEOUT`). The statements
+    and their logic are :class:`~scorekeeper.store.sql.SqlStore`'s, with
+    ``%s`` placeholders; a write locks its game's row with ``FOR UPDATE``.
     """
+
+    LOCK_GAME = " FOR UPDATE"
+    PLAYERS_BY_KEY = True
+    sql = staticmethod(pyformat)
 
     def __init__(self, url: str, *, busy_timeout: float = BUSY_TIMEOUT):
         self.url = url
@@ -285,10 +277,7 @@ class PostgresStore:
                          " (version integer NOT NULL)")
             row = conn.execute("SELECT version FROM schema_version").fetchone()
             version = 0 if row is None else row[0]
-            if version > SCHEMA_VERSION:
-                raise StorageError(f"the database has schema version {version}; this"
-                                   f" scorekeeper knows up to {SCHEMA_VERSION}")
-            for step in range(version, SCHEMA_VERSION):
+            for step in pending_steps(version, SCHEMA_VERSION, "the database"):
                 MIGRATIONS[step](conn)
             if row is None:
                 conn.execute("INSERT INTO schema_version VALUES (%s)", (SCHEMA_VERSION,))
@@ -300,20 +289,18 @@ class PostgresStore:
 
     def schema_version(self) -> int:
         """The database's schema version (the ``schema_version`` table)."""
-        with self._transaction(write=False) as conn:
+        with self._read() as conn:
             row = conn.execute("SELECT version FROM schema_version").fetchone()
         assert row is not None  # migrate() wrote the table's one row
         return row[0]
 
-    def game(self, game_id: str) -> dict:
-        """The game ``game_id``; raises :class:`NotFound`."""
-        with self._transaction(write=False) as conn:
-            return self._game(conn, game_id)
+    def _read(self) -> AbstractContextManager[psycopg.Connection]:
+        """A read transaction (READ COMMITTED) on a pooled connection."""
+        return self._transaction(write=False)
 
-    def log(self, game_id: str) -> list[dict]:
-        """The game's log entries in sequence order (``[]`` for an unknown game)."""
-        with self._transaction(write=False) as conn:
-            return self._log(conn, game_id)
+    def _write(self) -> AbstractContextManager[psycopg.Connection]:
+        """A write transaction on a pooled connection (see :meth:`_transaction`)."""
+        return self._transaction(write=True)
 
     @contextmanager
     def _snapshot(self) -> Iterator[psycopg.Connection]:
@@ -321,240 +308,3 @@ class PostgresStore:
         with self._transaction(write=False) as conn:
             conn.execute("SET TRANSACTION ISOLATION LEVEL REPEATABLE READ READ ONLY")
             yield conn
-
-    def game_and_log(self, game_id: str) -> tuple[dict, list[dict]]:
-        """The game and its log read in one transaction (a consistent snapshot)."""
-        with self._snapshot() as conn:
-            return self._game(conn, game_id), self._log(conn, game_id)
-
-    def player(self, name: str) -> dict:
-        """The player called ``name`` (by :func:`name_key`) as ``{"id", "name", "created"}``."""
-        with self._transaction(write=False) as conn:
-            row = conn.execute("SELECT id, name, created FROM players WHERE name_key = %s",
-                               (name_key(name),)).fetchone()
-        if row is None:
-            raise NotFound(f"no player called {name!r}", field="name")
-        return {"id": row[0], "name": row[1], "created": row[2]}
-
-    def games_of(self, name: str) -> list[tuple[dict, list[dict]]]:
-        """Every game the player ``name`` sits in, oldest first, each with its log."""
-        player = self.player(name)
-        with self._snapshot() as conn:
-            ids = [row[0] for row in conn.execute(
-                "SELECT g.id FROM games g JOIN game_players p ON p.game_id = g.id"
-                " WHERE p.player_id = %s ORDER BY g.created, g.id", (player["id"],))]
-            return [(self._game(conn, i), self._log(conn, i)) for i in ids]
-
-    @staticmethod
-    def _game(conn: psycopg.Connection, game_id: str, *, lock: bool = False) -> dict:
-        row = conn.execute(f"SELECT {GAME_COLUMNS} FROM games WHERE id = %s"
-                           + (" FOR UPDATE" if lock else ""), (game_id,)).fetchone()
-        if row is None:
-            raise NotFound(f"no game with id {game_id!r}", field="id")
-        return game_from_row(row)
-
-    @staticmethod
-    def _rows(conn: psycopg.Connection, game_id: str, start: int) -> list[dict]:
-        found = conn.execute("SELECT n, entry, record, summary FROM sheet_hands"
-                             " WHERE game_id = %s AND n >= %s ORDER BY n",
-                             (game_id, start)).fetchall()
-        return sheet_rows(found)
-
-    @staticmethod
-    def _put_rows(conn: psycopg.Connection, game_id: str, start: int,
-                  rows: Sequence[dict]) -> None:
-        """Replace the game's sheet rows from hand ``start`` on by ``rows``."""
-        conn.execute("DELETE FROM sheet_hands WHERE game_id = %s AND n >= %s", (game_id, start))
-        with conn.cursor() as cursor:
-            cursor.executemany(
-                "INSERT INTO sheet_hands (game_id, n, entry, record, summary)"
-                " VALUES (%s, %s, %s, %s, %s)",
-                [(game_id, row["n"], dumps_in_order(row["entry"]),
-                  dumps_in_order(row["record"]), dumps_in_order(row["summary"])) for row in rows])
-
-    @staticmethod
-    def _log(conn: psycopg.Connection, game_id: str) -> list[dict]:
-        return log_entries(conn.execute(
-            f"SELECT {LOG_COLUMNS} FROM hands WHERE game_id = %s ORDER BY seq", (game_id,)))
-
-    # ------------------------------------------------------------------ writes
-
-    def create_game(
-        self,
-        *,
-        game_id: str,
-        players: Sequence[str],
-        rules: dict,
-        dealer: int,
-        stake: float | None,
-        token_hash: str,
-        status: str = "active",
-        entries: Sequence[tuple[str, Any, Any]] = (),
-        imported: bool = False,
-        idempotency_key: str | None = None,
-        request_hash: str | None = None,
-        scored: dict | None = None,
-        rows: Sequence[dict] = (),
-        follows: str | None = None,
-    ) -> dict:
-        """Store a new game (and its players); returns it as :meth:`game` would.
-
-        ``entries`` are ``(kind, payload, result)`` log rows written with it
-        in the same transaction (an imported game, ``imported`` true),
-        ``scored`` and ``rows`` its summary and sheet rows, ``follows`` the
-        game it is a rematch of. New
-        players are inserted in :func:`name_key` order, so two games
-        creating the same two players at once cannot deadlock. With an
-        ``idempotency_key`` already used by a game created by the same
-        request (``request_hash``), nothing is written and that game is
-        returned; used by another request, it raises :class:`KeyReused`.
-        The insert waits for a concurrent create with the same key
-        (``ON CONFLICT DO NOTHING``), so the key makes one game however
-        many servers are asked at once.
-        """
-        stamp = now()
-        with self._transaction(write=True) as conn:
-            created = conn.execute(
-                f"INSERT INTO games ({GAME_COLUMNS}, idempotency_key, request_hash) VALUES"
-                " (%s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s)"
-                " ON CONFLICT (idempotency_key) DO NOTHING RETURNING id",
-                (game_id, dumps(list(players)), dumps(rules), dealer, stake, stamp, stamp,
-                 status, token_hash, imported, len(entries),
-                 None if scored is None else dumps_in_order(scored), follows,
-                 idempotency_key, request_hash)).fetchone()
-            if created is None:  # the key's game exists
-                row = conn.execute("SELECT id, request_hash FROM games WHERE idempotency_key"
-                                   " = %s", (idempotency_key,)).fetchone()
-                assert row is not None  # the conflict that skipped the insert is this row
-                if row[1] != request_hash:
-                    raise KeyReused(f"Idempotency-Key {idempotency_key!r} was already used"
-                                    " for a different request", field="Idempotency-Key")
-                return self._game(conn, row[0])
-            for name in sorted(players, key=name_key):
-                conn.execute("INSERT INTO players (name, name_key, created) VALUES (%s, %s, %s)"
-                             " ON CONFLICT (name_key) DO NOTHING", (name, name_key(name), stamp))
-            for seat, name in enumerate(players):
-                conn.execute(
-                    "INSERT INTO game_players (game_id, seat, player_id) SELECT %s, %s, id"
-                    " FROM players WHERE name_key = %s", (game_id, seat, name_key(name)))
-            with conn.cursor() as cursor:
-                cursor.executemany(
-                    "INSERT INTO hands (game_id, seq, kind, payload, result, created)"
-                    " VALUES (%s, %s, %s, %s, %s, %s)",
-                    [(game_id, seq, kind, dumps(payload), dumps(result), stamp)
-                     for seq, (kind, payload, result) in enumerate(entries, 1)])
-            self._put_rows(conn, game_id, 1, rows)
-            return self._game(conn, game_id)
-
-    def append(
-        self,
-        game_id: str,
-        kind: str,
-        payload: Any,
-        decide: Decide,
-        *,
-        idempotency_key: str | None = None,
-        expected_version: int | None = None,
-    ) -> tuple[dict, bool, dict, list[dict]]:
-        """Append one entry to a game's log; returns ``(entry, created, game, log)``.
-
-        As :meth:`scorekeeper.store.sqlite.Storage.append`, in one
-        transaction that starts by locking the game's row: a repeated
-        ``idempotency_key`` returns the stored entry (``created`` False) and
-        the whole log, or raises :class:`KeyReused`; an
-        ``expected_version`` other than the game's ``version`` raises
-        :class:`Stale`; ``decide(game, view)`` computes the result, status
-        and scored state (or raises: nothing is written).
-        """
-        with self._transaction(write=True) as conn:
-            game = self._game(conn, game_id, lock=True)
-            if idempotency_key is not None:
-                seq = replayed_seq(conn.execute(
-                    "SELECT seq, kind, payload FROM hands WHERE game_id = %s"
-                    " AND idempotency_key = %s", (game_id, idempotency_key)).fetchone(),
-                    kind, payload, idempotency_key)
-                if seq is not None:
-                    log = self._log(conn, game_id)
-                    return log[seq - 1], False, game, log
-            check_version(expected_version, game["version"])
-            result, status, change = decide(game, GameView(
-                rows=lambda start: self._rows(conn, game_id, start),
-                log=lambda: self._log(conn, game_id)))
-            entry = {"seq": game["version"] + 1, "kind": kind, "payload": payload,
-                     "result": result, "idempotency_key": idempotency_key, "created": now()}
-            conn.execute(
-                "INSERT INTO hands (game_id, seq, kind, payload, result, idempotency_key,"
-                " created) VALUES (%s, %s, %s, %s, %s, %s, %s)",
-                (game_id, entry["seq"], kind, dumps(payload), dumps(result),
-                 idempotency_key, entry["created"]))
-            conn.execute("UPDATE games SET status = %s, updated = %s, version = %s,"
-                         " scored = %s WHERE id = %s",
-                         (status, entry["created"], entry["seq"], dumps_in_order(change["scored"]),
-                          game_id))
-            self._put_rows(conn, game_id, change["start"], change["rows"])
-            return entry, True, {**game, "status": status, "updated": entry["created"],
-                                 "version": entry["seq"], "scored": change["scored"]}, []
-
-    # ------------------------------------------------------------------ scorepad edit rights
-
-    def grant_edit(self, game_id: str, device_hash: str, label: str) -> None:
-        """Let the device whose id hashes to ``device_hash`` change game ``game_id``.
-
-        As :meth:`scorekeeper.store.sqlite.Storage.grant_edit`: a held right is
-        kept as it is, a revoked one comes back with the new label and time.
-        """
-        with self._transaction(write=True) as conn:
-            conn.execute(
-                "INSERT INTO edit_rights (game_id, device_hash, label, created)"
-                " VALUES (%s, %s, %s, %s) ON CONFLICT (game_id, device_hash) DO UPDATE"
-                " SET label = excluded.label, created = excluded.created, revoked = NULL"
-                " WHERE edit_rights.revoked IS NOT NULL",
-                (game_id, device_hash, label, now()))
-
-    def has_edit(self, game_id: str, device_hash: str) -> bool:
-        """True while that device holds an unrevoked right to change the game."""
-        with self._transaction(write=False) as conn:
-            return conn.execute(
-                "SELECT 1 FROM edit_rights WHERE game_id = %s AND device_hash = %s"
-                " AND revoked IS NULL", (game_id, device_hash)).fetchone() is not None
-
-    def edit_rights(self, game_id: str) -> list[dict]:
-        """The unrevoked rights of a game, oldest first: ``{"id", "device_hash", "label",
-        "created"}``."""
-        with self._transaction(write=False) as conn:
-            return [{"id": i, "device_hash": h, "label": label, "created": created}
-                    for i, h, label, created in conn.execute(
-                        "SELECT id, device_hash, label, created FROM edit_rights"
-                        " WHERE game_id = %s AND revoked IS NULL ORDER BY created, id",
-                        (game_id,))]
-
-    def revoke_edit(self, game_id: str, right_id: int) -> bool:
-        """Revoke right ``right_id`` of the game; False when it held no such right."""
-        with self._transaction(write=True) as conn:
-            return conn.execute(
-                "UPDATE edit_rights SET revoked = %s WHERE game_id = %s AND id = %s"
-                " AND revoked IS NULL", (now(), game_id, right_id)).rowcount == 1
-
-    def device_games(self, device_hash: str, limit: int) -> list[dict]:
-        """The games the device may change, last changed first (at most ``limit``)."""
-        with self._transaction(write=False) as conn:
-            ids = [row[0] for row in conn.execute(
-                "SELECT g.id FROM games g JOIN edit_rights r ON r.game_id = g.id"
-                " WHERE r.device_hash = %s AND r.revoked IS NULL"
-                " ORDER BY g.updated DESC, g.id LIMIT %s", (device_hash, limit))]
-            return [self._game(conn, i) for i in ids]
-
-    def set_handover(self, game_id: str, secret_hash: str | None) -> None:
-        """Make ``secret_hash`` the game's hand-over secret (replacing any); ``None`` removes it."""
-        with self._transaction(write=True) as conn:
-            conn.execute("DELETE FROM handovers WHERE game_id = %s", (game_id,))
-            if secret_hash is not None:
-                conn.execute("INSERT INTO handovers (game_id, secret_hash, created)"
-                             " VALUES (%s, %s, %s)", (game_id, secret_hash, now()))
-
-    def handover(self, game_id: str) -> dict | None:
-        """The game's hand-over link as ``{"secret_hash", "created"}``, or ``None``."""
-        with self._transaction(write=False) as conn:
-            row = conn.execute("SELECT secret_hash, created FROM handovers"
-                               " WHERE game_id = %s", (game_id,)).fetchone()
-        return None if row is None else {"secret_hash": row[0], "created": row[1]}

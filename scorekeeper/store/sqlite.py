@@ -5,7 +5,10 @@ the app's ``DB`` setting or the command line's ``--db`` names it) runs in
 WAL mode with foreign keys on. Its schema version is SQLite's
 ``user_version``; :data:`MIGRATIONS` bring an older file up to date when a
 :class:`Storage` opens it. sqlite-utils creates the tables; reads and the
-write transactions are plain SQL.
+write transactions are plain SQL, the statements and their logic shared with
+the PostgreSQL backend (:class:`~scorekeeper.store.sql.SqlStore`): this
+module keeps the connections, the transactions, the migrations and the
+mapping of SQLite's errors.
 
 Tables:
 
@@ -81,33 +84,14 @@ import os
 import sqlite3
 import threading
 import time
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
-from typing import Any
 
 import sqlite_utils
 
-from ..names import fold, name_key
-from .base import (
-    GAME_COLUMNS,
-    LOG_COLUMNS,
-    Decide,
-    GameView,
-    KeyReused,
-    NotFound,
-    StorageBusy,
-    StorageError,
-    StorageFull,
-    StorageUnavailable,
-    check_version,
-    dumps,
-    dumps_in_order,
-    game_from_row,
-    log_entries,
-    now,
-    replayed_seq,
-    sheet_rows,
-)
+from ..names import fold
+from .base import StorageBusy, StorageError, StorageFull, StorageUnavailable
+from .sql import SqlStore, pending_steps
 
 DEFAULT_PATH = "scorekeeper.db"
 """The database file used when no setting or option names one (relative to the working folder)."""
@@ -287,7 +271,7 @@ SCHEMA_VERSION = len(MIGRATIONS)
 """The schema version this code writes."""
 
 
-class Storage:
+class Storage(SqlStore):
     """The game store in one SQLite file; see the module docs for the tables.
 
     Opening a store runs any pending migrations. Games are returned as dicts
@@ -337,7 +321,7 @@ class Storage:
         local.pid = None
 
     @contextmanager
-    def _connection(self) -> Iterator[sqlite3.Connection]:
+    def _read(self) -> Iterator[sqlite3.Connection]:
         """This thread's connection for one read or write, SQLite's errors made refusals.
 
         "Disk full", "busy" and "cannot write" become :class:`StorageFull`,
@@ -412,8 +396,8 @@ class Storage:
 
     @contextmanager
     def _write(self) -> Iterator[sqlite3.Connection]:
-        """One write transaction on this thread's connection (see :meth:`_connection`)."""
-        with self._connection() as conn:
+        """One write transaction on this thread's connection (see :meth:`_read`)."""
+        with self._read() as conn:
             self._begin(conn)
             with _committed(conn):
                 yield conn
@@ -432,10 +416,7 @@ class Storage:
             db.conn.execute("PRAGMA foreign_keys = OFF")
             with _transaction(db.conn):
                 version = db.conn.execute("PRAGMA user_version").fetchone()[0]
-                if version > SCHEMA_VERSION:
-                    raise StorageError(f"{self.path} has schema version {version}; this"
-                                       f" scorekeeper knows up to {SCHEMA_VERSION}")
-                for step in range(version, SCHEMA_VERSION):
+                for step in pending_steps(version, SCHEMA_VERSION, self.path):
                     MIGRATIONS[step](db)
                     db.conn.execute(f"PRAGMA user_version = {step + 1}")
                 broken = db.conn.execute("PRAGMA foreign_key_check").fetchall()
@@ -450,268 +431,15 @@ class Storage:
 
     def schema_version(self) -> int:
         """The file's schema version (``PRAGMA user_version``)."""
-        with self._connection() as conn:
+        with self._read() as conn:
             return conn.execute("PRAGMA user_version").fetchone()[0]
-
-    def game(self, game_id: str) -> dict:
-        """The game ``game_id``; raises :class:`NotFound`."""
-        with self._connection() as conn:
-            return self._game(conn, game_id)
-
-    def log(self, game_id: str) -> list[dict]:
-        """The game's log entries in sequence order (``[]`` for an unknown game)."""
-        with self._connection() as conn:
-            return self._log(conn, game_id)
 
     @contextmanager
     def _snapshot(self) -> Iterator[sqlite3.Connection]:
         """One read transaction on this thread's connection: its reads see one moment."""
-        with self._connection() as conn:
+        with self._read() as conn:
             conn.execute("BEGIN")
             try:
                 yield conn
             finally:
                 conn.execute("COMMIT")
-
-    def game_and_log(self, game_id: str) -> tuple[dict, list[dict]]:
-        """The game and its log read in one transaction (a consistent snapshot)."""
-        with self._snapshot() as conn:
-            return self._game(conn, game_id), self._log(conn, game_id)
-
-    def player(self, name: str) -> dict:
-        """The player whose :func:`~scorekeeper.names.name_key` is ``name``'s.
-
-        As ``{"id", "name", "created"}`` (the name as first written). A name
-        that is no valid name raises :class:`~scorekeeper.errors.RuleError`.
-        """
-        with self._connection() as conn:
-            row = conn.execute(
-                "SELECT id, name, created FROM players WHERE name_key = ?",
-                (name_key(name),)).fetchone()
-        if row is None:
-            raise NotFound(f"no player called {name!r}", field="name")
-        return {"id": row[0], "name": row[1], "created": row[2]}
-
-    def games_of(self, name: str) -> list[tuple[dict, list[dict]]]:
-        """Every game the player ``name`` sits in, oldest first, each with its log."""
-        player = self.player(name)
-        with self._snapshot() as conn:
-            ids = [row[0] for row in conn.execute(
-                "SELECT g.id FROM games g JOIN game_players p ON p.game_id = g.id"
-                " WHERE p.player_id = ? ORDER BY g.created, g.id", (player["id"],))]
-            return [(self._game(conn, i), self._log(conn, i)) for i in ids]
-
-    @staticmethod
-    def _game(conn: sqlite3.Connection, game_id: str) -> dict:
-        row = conn.execute(f"SELECT {GAME_COLUMNS} FROM games WHERE id = ?",
-                           (game_id,)).fetchone()
-        if row is None:
-            raise NotFound(f"no game with id {game_id!r}", field="id")
-        return game_from_row(row)
-
-    @staticmethod
-    def _rows(conn: sqlite3.Connection, game_id: str, start: int) -> list[dict]:
-        found = conn.execute("SELECT n, entry, record, summary FROM sheet_hands"
-                             " WHERE game_id = ? AND n >= ? ORDER BY n",
-                             (game_id, start)).fetchall()
-        return sheet_rows(found)
-
-    @staticmethod
-    def _put_rows(conn: sqlite3.Connection, game_id: str, start: int,
-                  rows: Sequence[dict]) -> None:
-        """Replace the game's sheet rows from hand ``start`` on by ``rows``."""
-        conn.execute("DELETE FROM sheet_hands WHERE game_id = ? AND n >= ?", (game_id, start))
-        conn.executemany(
-            "INSERT INTO sheet_hands (game_id, n, entry, record, summary) VALUES (?, ?, ?, ?, ?)",
-            [(game_id, row["n"], dumps_in_order(row["entry"]),
-              dumps_in_order(row["record"]), dumps_in_order(row["summary"])) for row in rows])
-
-    @staticmethod
-    def _log(conn: sqlite3.Connection, game_id: str) -> list[dict]:
-        return log_entries(conn.execute(
-            f"SELECT {LOG_COLUMNS} FROM hands WHERE game_id = ? ORDER BY seq", (game_id,)))
-
-    # ------------------------------------------------------------------ writes
-
-    def create_game(
-        self,
-        *,
-        game_id: str,
-        players: Sequence[str],
-        rules: dict,
-        dealer: int,
-        stake: float | None,
-        token_hash: str,
-        status: str = "active",
-        entries: Sequence[tuple[str, Any, Any]] = (),
-        imported: bool = False,
-        idempotency_key: str | None = None,
-        request_hash: str | None = None,
-        scored: dict | None = None,
-        rows: Sequence[dict] = (),
-        follows: str | None = None,
-    ) -> dict:
-        """Store a new game (and its players); returns it as :meth:`game` would.
-
-        ``entries`` are ``(kind, payload, result)`` log rows written with it
-        in the same transaction, ``scored`` and ``rows`` its summary and sheet
-        rows, ``imported`` marks a game made by an import, ``follows`` is the
-        game it is a rematch of.
-        A player is found, or added, by the :func:`~scorekeeper.names.name_key`
-        of the name. With an ``idempotency_key`` already used by a game
-        created by the same request (``request_hash``), nothing is written
-        and that game is returned (its id is not ``game_id``); used by another
-        request, it raises :class:`KeyReused`.
-        """
-        stamp = now()
-        with self._write() as conn:
-            if idempotency_key is not None:
-                row = conn.execute("SELECT id, request_hash FROM games WHERE idempotency_key = ?",
-                                   (idempotency_key,)).fetchone()
-                if row is not None:
-                    if row[1] != request_hash:
-                        raise KeyReused(f"Idempotency-Key {idempotency_key!r} was already used"
-                                        " for a different request", field="Idempotency-Key")
-                    return self._game(conn, row[0])
-            conn.execute(
-                "INSERT INTO games (id, players, rules, dealer, stake, created, updated,"
-                " status, token_hash, imported, idempotency_key, request_hash, version, scored,"
-                " follows) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
-                (game_id, dumps(list(players)), dumps(rules), dealer, stake, stamp, stamp,
-                 status, token_hash, imported, idempotency_key, request_hash, len(entries),
-                 None if scored is None else dumps_in_order(scored), follows))
-            for seat, name in enumerate(players):
-                key = name_key(name, field=f"players.{seat}")
-                conn.execute("INSERT OR IGNORE INTO players (name, name_key, created)"
-                             " VALUES (?, ?, ?)", (name, key, stamp))
-                conn.execute(
-                    "INSERT INTO game_players (game_id, seat, player_id) SELECT ?, ?, id"
-                    " FROM players WHERE name_key = ?", (game_id, seat, key))
-            for seq, (kind, payload, result) in enumerate(entries, 1):
-                conn.execute(
-                    "INSERT INTO hands (game_id, seq, kind, payload, result, created)"
-                    " VALUES (?, ?, ?, ?, ?, ?)",
-                    (game_id, seq, kind, dumps(payload), dumps(result), stamp))
-            self._put_rows(conn, game_id, 1, rows)
-            return self._game(conn, game_id)
-
-    def append(
-        self,
-        game_id: str,
-        kind: str,
-        payload: Any,
-        decide: Decide,
-        *,
-        idempotency_key: str | None = None,
-        expected_version: int | None = None,
-    ) -> tuple[dict, bool, dict, list[dict]]:
-        """Append one entry to a game's log; returns ``(entry, created, game, log)``.
-
-        Inside one ``BEGIN IMMEDIATE`` transaction: the game's row is read,
-        ``decide(game, view)`` computes the entry's result, the game's new
-        status and scored state (reading the sheet rows it needs through
-        ``view``), or raises and nothing is written; then the entry is
-        inserted with the next sequence number and the game's row and sheet
-        rows updated. ``game`` is the game as the write left it; ``log`` is
-        empty (the log is not read).
-
-        With an ``idempotency_key`` already used in this game for the same
-        ``kind`` and ``payload``, nothing is written and the stored entry is
-        returned with ``created`` False and the whole ``log``; used for a
-        different request, it raises :class:`KeyReused`. Otherwise, with an
-        ``expected_version`` (the number of log entries the change was based
-        on) that is not the game's ``version``, it raises
-        :class:`~scorekeeper.errors.Stale`. Raises :class:`NotFound` for an
-        unknown game.
-        """
-        with self._write() as conn:
-            game = self._game(conn, game_id)
-            if idempotency_key is not None:
-                seq = replayed_seq(conn.execute(
-                    "SELECT seq, kind, payload FROM hands WHERE game_id = ?"
-                    " AND idempotency_key = ?", (game_id, idempotency_key)).fetchone(),
-                    kind, payload, idempotency_key)
-                if seq is not None:
-                    log = self._log(conn, game_id)
-                    return log[seq - 1], False, game, log
-            check_version(expected_version, game["version"])
-            result, status, change = decide(game, GameView(
-                rows=lambda start: self._rows(conn, game_id, start),
-                log=lambda: self._log(conn, game_id)))
-            entry = {"seq": game["version"] + 1, "kind": kind, "payload": payload,
-                     "result": result, "idempotency_key": idempotency_key, "created": now()}
-            conn.execute(
-                "INSERT INTO hands (game_id, seq, kind, payload, result, idempotency_key,"
-                " created) VALUES (?, ?, ?, ?, ?, ?, ?)",
-                (game_id, entry["seq"], kind, dumps(payload), dumps(result),
-                 idempotency_key, entry["created"]))
-            conn.execute("UPDATE games SET status = ?, updated = ?, version = ?, scored = ?"
-                         " WHERE id = ?", (status, entry["created"], entry["seq"],
-                                           dumps_in_order(change["scored"]), game_id))
-            self._put_rows(conn, game_id, change["start"], change["rows"])
-            return entry, True, {**game, "status": status, "updated": entry["created"],
-                                 "version": entry["seq"], "scored": change["scored"]}, []
-
-    # ------------------------------------------------------------------ scorepad edit rights
-
-    def grant_edit(self, game_id: str, device_hash: str, label: str) -> None:
-        """Let the device whose id hashes to ``device_hash`` change game ``game_id``.
-
-        A device holding the right keeps it as it is (label and time); one
-        whose right was revoked gets it back with the new label and time.
-        """
-        with self._write() as conn:
-            conn.execute(
-                "INSERT INTO edit_rights (game_id, device_hash, label, created)"
-                " VALUES (?, ?, ?, ?) ON CONFLICT (game_id, device_hash) DO UPDATE"
-                " SET label = excluded.label, created = excluded.created, revoked = NULL"
-                " WHERE edit_rights.revoked IS NOT NULL",
-                (game_id, device_hash, label, now()))
-
-    def has_edit(self, game_id: str, device_hash: str) -> bool:
-        """True while that device holds an unrevoked right to change the game."""
-        with self._connection() as conn:
-            return conn.execute(
-                "SELECT 1 FROM edit_rights WHERE game_id = ? AND device_hash = ?"
-                " AND revoked IS NULL", (game_id, device_hash)).fetchone() is not None
-
-    def edit_rights(self, game_id: str) -> list[dict]:
-        """The unrevoked rights of a game, oldest first: ``{"id", "device_hash", "label",
-        "created"}``."""
-        with self._connection() as conn:
-            return [{"id": i, "device_hash": h, "label": label, "created": created}
-                    for i, h, label, created in conn.execute(
-                        "SELECT id, device_hash, label, created FROM edit_rights"
-                        " WHERE game_id = ? AND revoked IS NULL ORDER BY created, id",
-                        (game_id,))]
-
-    def revoke_edit(self, game_id: str, right_id: int) -> bool:
-        """Revoke right ``right_id`` of the game; False when it held no such right."""
-        with self._write() as conn:
-            return conn.execute(
-                "UPDATE edit_rights SET revoked = ? WHERE game_id = ? AND id = ?"
-                " AND revoked IS NULL", (now(), game_id, right_id)).rowcount == 1
-
-    def device_games(self, device_hash: str, limit: int) -> list[dict]:
-        """The games the device may change, last changed first (at most ``limit``)."""
-        with self._snapshot() as conn:
-            ids = [row[0] for row in conn.execute(
-                "SELECT g.id FROM games g JOIN edit_rights r ON r.game_id = g.id"
-                " WHERE r.device_hash = ? AND r.revoked IS NULL"
-                " ORDER BY g.updated DESC, g.id LIMIT ?", (device_hash, limit))]
-            return [self._game(conn, i) for i in ids]
-
-    def set_handover(self, game_id: str, secret_hash: str | None) -> None:
-        """Make ``secret_hash`` the game's hand-over secret (replacing any); ``None`` removes it."""
-        with self._write() as conn:
-            conn.execute("DELETE FROM handovers WHERE game_id = ?", (game_id,))
-            if secret_hash is not None:
-                conn.execute("INSERT INTO handovers (game_id, secret_hash, created)"
-                             " VALUES (?, ?, ?)", (game_id, secret_hash, now()))
-
-    def handover(self, game_id: str) -> dict | None:
-        """The game's hand-over link as ``{"secret_hash", "created"}``, or ``None``."""
-        with self._connection() as conn:
-            row = conn.execute("SELECT secret_hash, created FROM handovers"
-                               " WHERE game_id = ?", (game_id,)).fetchone()
-        return None if row is None else {"secret_hash": row[0], "created": row[1]}

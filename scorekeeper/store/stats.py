@@ -8,6 +8,18 @@ what the won hands scored (before bonuses) and ``average_hand`` their
 mean (``None`` before the first win); ``wins``/``losses`` count finished
 games (a tied Hollywood match is neither).
 
+Games of three and four players count too (RULES.md section 8). A "hand"
+is always two players' hand: with three players the two who played it
+(not the dealer, who sat out), with four players each game of a deal (so a
+deal is one hand for each of the four), its points those of that game
+before the teams' netting. A partnership game is won (or lost) by both
+partners. Head-to-head lists the opponents the player actually played a
+hand against (void hands included; a partner is never an opponent; in a
+two-player game the other player, even before the first hand): per
+opponent the games they met in, the hands won and lost between the two,
+and the games won against them (the player's side won) and lost to them
+(their side won; a three-player game lost to somebody else is neither).
+
 Only games whose hands were entered under the game's edit token count:
 an imported game (``games.import_game``, which anyone may call with any
 hands) is left out, and ``imported_games`` says how many were. Players
@@ -19,10 +31,25 @@ its first seat.
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+
 from ..names import fold
 from ..results import Outcome
+from ..sheet import (
+    TEAMS,
+    AnySheet,
+    GameRecord,
+    HandBase,
+    HollywoodHandRecord,
+    PartnershipHandRecord,
+    PartnershipSheet,
+    ThreePlayerHandRecord,
+)
 from .base import Store
 from .games import load_sheet, score_log
+
+Played = HandBase | HollywoodHandRecord | GameRecord
+"""A two-player hand of some sheet: ``void``, ``winner``, ``outcome`` and ``points``."""
 
 
 def player_stats(store: Store, name: str) -> dict:
@@ -43,15 +70,16 @@ def player_stats(store: Store, name: str) -> dict:
         if game["imported"]:
             imported += 1
             continue
-        seat = [fold(p) for p in game["players"]].index(key)
-        opponent = game["players"][1 - seat]
-        rival = rivals.setdefault(fold(opponent), {
-            "opponent": opponent, "games": 0, "wins": 0, "losses": 0, "hands_won": 0,
-            "hands_lost": 0})
+        names = game["players"]
+        seat = [fold(p) for p in names].index(key)
         sheet = score_log(game, log)
+        met = {1 - seat: _rival(rivals, names[1 - seat])} if len(names) == 2 else {}
         totals["games"] += 1
-        rival["games"] += 1
-        for hand in sheet.hands:
+        for players, hand in _hands(sheet):
+            if seat not in players:
+                continue
+            other = players[1 - players.index(seat)]
+            rival = met.setdefault(other, _rival(rivals, names[other]))
             if hand.void:
                 continue
             totals["hands"] += 1
@@ -63,16 +91,47 @@ def player_stats(store: Store, name: str) -> dict:
                 rival["hands_won"] += 1
             else:
                 rival["hands_lost"] += 1
+        for rival in met.values():
+            rival["games"] += 1
         if sheet.result is not None:
             totals["finished"] += 1
-            winner = sheet.result.winner
-            if winner is not None:
-                outcome = "wins" if winner == seat else "losses"
-                totals[outcome] += 1
-                rival[outcome] += 1
+        if sheet.result is None or sheet.result.winner is None:
+            continue
+        side = _side_of(sheet)
+        won = side[seat] == sheet.result.winner
+        totals["wins" if won else "losses"] += 1
+        for other, rival in met.items():
+            if won or side[other] == sheet.result.winner:
+                rival["wins" if won else "losses"] += 1
     average = round(totals["points"] / totals["hands_won"], 2) if totals["hands_won"] else None
     return {"name": player["name"], **totals, "average_hand": average,
             "imported_games": imported, "head_to_head": list(rivals.values())}
+
+
+def _rival(rivals: dict[str, dict], opponent: str) -> dict:
+    """The head-to-head line against ``opponent`` (added, empty, at the first meeting)."""
+    return rivals.setdefault(fold(opponent), {
+        "opponent": opponent, "games": 0, "wins": 0, "losses": 0, "hands_won": 0,
+        "hands_lost": 0})
+
+
+def _hands(sheet: AnySheet) -> Iterator[tuple[tuple[int, ...], Played]]:
+    """Every two-player hand of a sheet with its two players, in order."""
+    for hand in sheet.hands:
+        if isinstance(hand, PartnershipHandRecord):
+            for game in hand.games:
+                yield game.players, game
+        elif isinstance(hand, ThreePlayerHandRecord):
+            yield tuple(p for p in range(3) if p != hand.sits_out), hand
+        else:
+            yield (0, 1), hand
+
+
+def _side_of(sheet: AnySheet) -> list[int]:
+    """Per player, the side a result's ``winner`` names: the team with four, else the player."""
+    if isinstance(sheet, PartnershipSheet):
+        return [next(t for t, team in enumerate(TEAMS) if p in team) for p in range(4)]
+    return list(range(len(sheet.players)))
 
 
 def rematch_tally(store: Store, game_id: str) -> dict:

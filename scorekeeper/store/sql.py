@@ -1,0 +1,391 @@
+"""The SQL both backends run, and the decisions around it, written once.
+
+:class:`SqlStore` implements every :class:`~scorekeeper.store.base.Store`
+method the SQLite file (:mod:`scorekeeper.store.sqlite`) and the
+PostgreSQL database (:mod:`scorekeeper.store.postgres`) share: the same
+tables, the same statements, the same idempotency and version checks. The
+statements are plain SQL in one placeholder style (``?``, SQLite's);
+:meth:`SqlStore.sql` gives a statement in the backend's own style (``%s``
+for psycopg). Every statement is also valid in both dialects (SQLite 3.35 or
+later: ``ON CONFLICT ... DO NOTHING``, ``RETURNING``).
+
+A backend supplies only what really differs:
+
+* its connections and transactions: :meth:`~SqlStore._read` (one read),
+  :meth:`~SqlStore._snapshot` (several reads that see one moment) and
+  :meth:`~SqlStore._write` (one write transaction, which waits for and
+  holds what serialises writers: SQLite's ``BEGIN IMMEDIATE``);
+* :data:`~SqlStore.LOCK_GAME`: what locks a game's row as a write reads it
+  (PostgreSQL's ``FOR UPDATE``; nothing in SQLite, whose writer already
+  holds the whole database), and :data:`~SqlStore.PLAYERS_BY_KEY` (new
+  players inserted in one order, against deadlocks: PostgreSQL; SQLite
+  numbers them by seat);
+* where it keeps its schema version, its migrations (their DDL types
+  differ; :func:`pending_steps` is the one check of which to run) and the
+  mapping of its errors to the storage refusals.
+
+A connection here is anything with the DB-API's ``execute`` (returning a
+cursor) and ``cursor`` (whose ``executemany`` runs one statement per row):
+a :class:`sqlite3.Connection` and a :class:`psycopg.Connection` both are.
+"""
+
+from __future__ import annotations
+
+from abc import ABC, abstractmethod
+from collections.abc import Sequence
+from contextlib import AbstractContextManager
+from functools import cache
+from typing import Any
+
+from ..names import name_key
+from .base import (
+    GAME_COLUMNS,
+    LOG_COLUMNS,
+    Decide,
+    GameView,
+    KeyReused,
+    NotFound,
+    StorageError,
+    check_version,
+    dumps,
+    dumps_in_order,
+    game_from_row,
+    log_entries,
+    now,
+    replayed_seq,
+    sheet_rows,
+)
+
+SELECT_GAME = f"SELECT {GAME_COLUMNS} FROM games WHERE id = ?"
+SELECT_LOG = f"SELECT {LOG_COLUMNS} FROM hands WHERE game_id = ? ORDER BY seq"
+SELECT_PLAYER = "SELECT id, name, created FROM players WHERE name_key = ?"
+SELECT_GAMES_OF = ("SELECT g.id FROM games g JOIN game_players p ON p.game_id = g.id"
+                   " WHERE p.player_id = ? ORDER BY g.created, g.id")
+SELECT_ROWS = ("SELECT n, entry, record, summary FROM sheet_hands"
+               " WHERE game_id = ? AND n >= ? ORDER BY n")
+DELETE_ROWS = "DELETE FROM sheet_hands WHERE game_id = ? AND n >= ?"
+INSERT_ROW = "INSERT INTO sheet_hands (game_id, n, entry, record, summary) VALUES (?, ?, ?, ?, ?)"
+
+INSERT_GAME = (f"INSERT INTO games ({GAME_COLUMNS}, idempotency_key, request_hash)"
+               " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"
+               " ON CONFLICT (idempotency_key) DO NOTHING RETURNING id")
+SELECT_KEYED_GAME = "SELECT id, request_hash FROM games WHERE idempotency_key = ?"
+INSERT_PLAYER = ("INSERT INTO players (name, name_key, created) VALUES (?, ?, ?)"
+                 " ON CONFLICT (name_key) DO NOTHING")
+INSERT_SEAT = ("INSERT INTO game_players (game_id, seat, player_id) SELECT ?, ?, id"
+               " FROM players WHERE name_key = ?")
+INSERT_IMPORTED_HAND = ("INSERT INTO hands (game_id, seq, kind, payload, result, created)"
+                        " VALUES (?, ?, ?, ?, ?, ?)")
+
+SELECT_KEYED_HAND = "SELECT seq, kind, payload FROM hands WHERE game_id = ? AND idempotency_key = ?"
+INSERT_HAND = ("INSERT INTO hands (game_id, seq, kind, payload, result, idempotency_key, created)"
+               " VALUES (?, ?, ?, ?, ?, ?, ?)")
+UPDATE_GAME = "UPDATE games SET status = ?, updated = ?, version = ?, scored = ? WHERE id = ?"
+
+GRANT_EDIT = ("INSERT INTO edit_rights (game_id, device_hash, label, created)"
+              " VALUES (?, ?, ?, ?) ON CONFLICT (game_id, device_hash) DO UPDATE"
+              " SET label = excluded.label, created = excluded.created, revoked = NULL"
+              " WHERE edit_rights.revoked IS NOT NULL")
+HAS_EDIT = ("SELECT 1 FROM edit_rights WHERE game_id = ? AND device_hash = ?"
+            " AND revoked IS NULL")
+SELECT_RIGHTS = ("SELECT id, device_hash, label, created FROM edit_rights"
+                 " WHERE game_id = ? AND revoked IS NULL ORDER BY created, id")
+REVOKE_EDIT = ("UPDATE edit_rights SET revoked = ? WHERE game_id = ? AND id = ?"
+               " AND revoked IS NULL")
+SELECT_DEVICE_GAMES = ("SELECT g.id FROM games g JOIN edit_rights r ON r.game_id = g.id"
+                       " WHERE r.device_hash = ? AND r.revoked IS NULL"
+                       " ORDER BY g.updated DESC, g.id LIMIT ?")
+DELETE_HANDOVER = "DELETE FROM handovers WHERE game_id = ?"
+INSERT_HANDOVER = "INSERT INTO handovers (game_id, secret_hash, created) VALUES (?, ?, ?)"
+SELECT_HANDOVER = "SELECT secret_hash, created FROM handovers WHERE game_id = ?"
+
+
+def pending_steps(version: int, latest: int, where: str) -> range:
+    """The migration steps taking ``where`` (a database at schema ``version``) to ``latest``.
+
+    A database written by a newer version of this code is refused.
+
+    >>> pending_steps(3, 5, "games.db")
+    range(3, 5)
+    """
+    if version > latest:
+        raise StorageError(f"{where} has schema version {version}; this scorekeeper knows"
+                           f" up to {latest}")
+    return range(version, latest)
+
+
+@cache
+def pyformat(statement: str) -> str:
+    """``statement`` with its ``?`` placeholders as ``%s`` (psycopg's style).
+
+    The statements here hold no ``?`` or ``%`` other than their placeholders.
+
+    >>> pyformat("SELECT 1 FROM games WHERE id = ?")
+    'SELECT 1 FROM games WHERE id = %s'
+    """
+    return statement.replace("?", "%s")
+
+
+class SqlStore(ABC):
+    """The store methods both SQL backends share; a backend subclasses it (see the module
+    docs for what it supplies)."""
+
+    LOCK_GAME = ""
+    """Appended to the game's ``SELECT`` in a write, to lock its row until the commit."""
+
+    PLAYERS_BY_KEY = False
+    """Whether a new game inserts its new players in ``name_key`` order (not seat order):
+    where writers run side by side, two games creating the same two players at once
+    then take their locks in one order and cannot deadlock."""
+
+    @staticmethod
+    def sql(statement: str) -> str:
+        """``statement`` (``?`` placeholders) in this backend's placeholder style."""
+        return statement
+
+    @abstractmethod
+    def _read(self) -> AbstractContextManager[Any]:
+        """A connection for one read."""
+
+    @abstractmethod
+    def _snapshot(self) -> AbstractContextManager[Any]:
+        """A connection in a read transaction: all its reads see one moment."""
+
+    @abstractmethod
+    def _write(self) -> AbstractContextManager[Any]:
+        """A connection in one write transaction, committed if the body returns."""
+
+    def _run(self, conn: Any, statement: str, params: Sequence[Any] = ()) -> Any:
+        """Execute ``statement`` (``?`` placeholders) on ``conn``; returns its cursor."""
+        return conn.execute(self.sql(statement), params)
+
+    def _run_many(self, conn: Any, statement: str, rows: Sequence[Sequence[Any]]) -> None:
+        """Execute ``statement`` once per row of ``rows`` (one call of ``executemany``)."""
+        cursor = conn.cursor()
+        try:
+            cursor.executemany(self.sql(statement), rows)
+        finally:
+            cursor.close()
+
+    # ------------------------------------------------------------------ reads
+
+    def game(self, game_id: str) -> dict:
+        """The game ``game_id``; raises :class:`NotFound`."""
+        with self._read() as conn:
+            return self._game(conn, game_id)
+
+    def log(self, game_id: str) -> list[dict]:
+        """The game's log entries in sequence order (``[]`` for an unknown game)."""
+        with self._read() as conn:
+            return self._log(conn, game_id)
+
+    def game_and_log(self, game_id: str) -> tuple[dict, list[dict]]:
+        """The game and its log read in one transaction (a consistent snapshot)."""
+        with self._snapshot() as conn:
+            return self._game(conn, game_id), self._log(conn, game_id)
+
+    def player(self, name: str) -> dict:
+        """The player whose :func:`~scorekeeper.names.name_key` is ``name``'s.
+
+        As ``{"id", "name", "created"}`` (the name as first written). A name
+        that is no valid name raises :class:`~scorekeeper.errors.RuleError`.
+        """
+        with self._read() as conn:
+            row = self._run(conn, SELECT_PLAYER, (name_key(name),)).fetchone()
+        if row is None:
+            raise NotFound(f"no player called {name!r}", field="name")
+        return {"id": row[0], "name": row[1], "created": row[2]}
+
+    def games_of(self, name: str) -> list[tuple[dict, list[dict]]]:
+        """Every game the player ``name`` sits in, oldest first, each with its log."""
+        player = self.player(name)
+        with self._snapshot() as conn:
+            ids = [row[0] for row in self._run(conn, SELECT_GAMES_OF, (player["id"],))]
+            return [(self._game(conn, i), self._log(conn, i)) for i in ids]
+
+    def _game(self, conn: Any, game_id: str, *, lock: bool = False) -> dict:
+        """The game's row (locked with :data:`LOCK_GAME` when ``lock``); raises NotFound."""
+        row = self._run(conn, SELECT_GAME + (self.LOCK_GAME if lock else ""),
+                        (game_id,)).fetchone()
+        if row is None:
+            raise NotFound(f"no game with id {game_id!r}", field="id")
+        return game_from_row(row)
+
+    def _log(self, conn: Any, game_id: str) -> list[dict]:
+        return log_entries(self._run(conn, SELECT_LOG, (game_id,)))
+
+    def _rows(self, conn: Any, game_id: str, start: int) -> list[dict]:
+        return sheet_rows(self._run(conn, SELECT_ROWS, (game_id, start)).fetchall())
+
+    def _put_rows(self, conn: Any, game_id: str, start: int, rows: Sequence[dict]) -> None:
+        """Replace the game's sheet rows from hand ``start`` on by ``rows``."""
+        self._run(conn, DELETE_ROWS, (game_id, start))
+        self._run_many(conn, INSERT_ROW, [
+            (game_id, row["n"], dumps_in_order(row["entry"]), dumps_in_order(row["record"]),
+             dumps_in_order(row["summary"])) for row in rows])
+
+    # ------------------------------------------------------------------ writes
+
+    def create_game(
+        self,
+        *,
+        game_id: str,
+        players: Sequence[str],
+        rules: dict,
+        dealer: int,
+        stake: float | None,
+        token_hash: str,
+        status: str = "active",
+        entries: Sequence[tuple[str, Any, Any]] = (),
+        imported: bool = False,
+        idempotency_key: str | None = None,
+        request_hash: str | None = None,
+        scored: dict | None = None,
+        rows: Sequence[dict] = (),
+        follows: str | None = None,
+    ) -> dict:
+        """Store a new game (and its players); returns it as :meth:`game` would.
+
+        ``entries`` are ``(kind, payload, result)`` log rows written with it
+        in the same transaction, ``scored`` and ``rows`` its summary and
+        sheet rows, ``imported`` marks a game made by an import, ``follows``
+        the game it is a rematch of.
+
+        With an ``idempotency_key`` already used by a game created by the
+        same request (``request_hash``), nothing is written and that game is
+        returned (its id is not ``game_id``); used by another request, it
+        raises :class:`KeyReused`. The game's insert is what finds the key
+        (``ON CONFLICT DO NOTHING``): on PostgreSQL it waits for a
+        concurrent create with the same key, so the key makes one game
+        however many servers are asked at once.
+
+        A player is found, or added, by the :func:`~scorekeeper.names.name_key`
+        of the name (a name that is none raises, naming its seat). New
+        players are inserted in seat order, or in ``name_key`` order with
+        :data:`PLAYERS_BY_KEY`.
+        """
+        stamp = now()
+        keys = [name_key(name, field=f"players.{seat}") for seat, name in enumerate(players)]
+        with self._write() as conn:
+            created = self._run(conn, INSERT_GAME, (
+                game_id, dumps(list(players)), dumps(rules), dealer, stake, stamp, stamp,
+                status, token_hash, imported, len(entries),
+                None if scored is None else dumps_in_order(scored), follows,
+                idempotency_key, request_hash)).fetchall()  # all: SQLite finishes it
+            if not created:  # the key's game exists
+                row = self._run(conn, SELECT_KEYED_GAME, (idempotency_key,)).fetchone()
+                assert row is not None  # the conflict that skipped the insert is this row
+                if row[1] != request_hash:
+                    raise KeyReused(f"Idempotency-Key {idempotency_key!r} was already used"
+                                    " for a different request", field="Idempotency-Key")
+                return self._game(conn, row[0])
+            seated = list(zip(keys, players, strict=True))
+            for key, name in sorted(seated) if self.PLAYERS_BY_KEY else seated:
+                self._run(conn, INSERT_PLAYER, (name, key, stamp))
+            for seat, key in enumerate(keys):
+                self._run(conn, INSERT_SEAT, (game_id, seat, key))
+            self._run_many(conn, INSERT_IMPORTED_HAND, [
+                (game_id, seq, kind, dumps(payload), dumps(result), stamp)
+                for seq, (kind, payload, result) in enumerate(entries, 1)])
+            self._put_rows(conn, game_id, 1, rows)
+            return self._game(conn, game_id)
+
+    def append(
+        self,
+        game_id: str,
+        kind: str,
+        payload: Any,
+        decide: Decide,
+        *,
+        idempotency_key: str | None = None,
+        expected_version: int | None = None,
+    ) -> tuple[dict, bool, dict, list[dict]]:
+        """Append one entry to a game's log; returns ``(entry, created, game, log)``.
+
+        Inside one write transaction: the game's row is read (and locked,
+        :data:`LOCK_GAME`), ``decide(game, view)`` computes the entry's
+        result, the game's new status and scored state (reading the sheet
+        rows it needs through ``view``), or raises and nothing is written;
+        then the entry is inserted with the next sequence number and the
+        game's row and sheet rows updated. ``game`` is the game as the write
+        left it; ``log`` is empty (the log is not read).
+
+        With an ``idempotency_key`` already used in this game for the same
+        ``kind`` and ``payload``, nothing is written and the stored entry is
+        returned with ``created`` False and the whole ``log``; used for a
+        different request, it raises :class:`KeyReused`. Otherwise, with an
+        ``expected_version`` (the number of log entries the change was based
+        on) that is not the game's ``version``, it raises
+        :class:`~scorekeeper.errors.Stale`. Raises :class:`NotFound` for an
+        unknown game.
+        """
+        with self._write() as conn:
+            game = self._game(conn, game_id, lock=True)
+            if idempotency_key is not None:
+                seq = replayed_seq(
+                    self._run(conn, SELECT_KEYED_HAND, (game_id, idempotency_key)).fetchone(),
+                    kind, payload, idempotency_key)
+                if seq is not None:
+                    log = self._log(conn, game_id)
+                    return log[seq - 1], False, game, log
+            check_version(expected_version, game["version"])
+            result, status, change = decide(game, GameView(
+                rows=lambda start: self._rows(conn, game_id, start),
+                log=lambda: self._log(conn, game_id)))
+            entry = {"seq": game["version"] + 1, "kind": kind, "payload": payload,
+                     "result": result, "idempotency_key": idempotency_key, "created": now()}
+            self._run(conn, INSERT_HAND, (game_id, entry["seq"], kind, dumps(payload),
+                                          dumps(result), idempotency_key, entry["created"]))
+            self._run(conn, UPDATE_GAME, (status, entry["created"], entry["seq"],
+                                          dumps_in_order(change["scored"]), game_id))
+            self._put_rows(conn, game_id, change["start"], change["rows"])
+            return entry, True, {**game, "status": status, "updated": entry["created"],
+                                 "version": entry["seq"], "scored": change["scored"]}, []
+
+    # ------------------------------------------------------------------ scorepad edit rights
+
+    def grant_edit(self, game_id: str, device_hash: str, label: str) -> None:
+        """Let the device whose id hashes to ``device_hash`` change game ``game_id``.
+
+        A device holding the right keeps it as it is (label and time); one
+        whose right was revoked gets it back with the new label and time.
+        """
+        with self._write() as conn:
+            self._run(conn, GRANT_EDIT, (game_id, device_hash, label, now()))
+
+    def has_edit(self, game_id: str, device_hash: str) -> bool:
+        """True while that device holds an unrevoked right to change the game."""
+        with self._read() as conn:
+            return self._run(conn, HAS_EDIT, (game_id, device_hash)).fetchone() is not None
+
+    def edit_rights(self, game_id: str) -> list[dict]:
+        """The unrevoked rights of a game, oldest first: ``{"id", "device_hash", "label",
+        "created"}``."""
+        with self._read() as conn:
+            return [{"id": i, "device_hash": h, "label": label, "created": created}
+                    for i, h, label, created in self._run(conn, SELECT_RIGHTS, (game_id,))]
+
+    def revoke_edit(self, game_id: str, right_id: int) -> bool:
+        """Revoke right ``right_id`` of the game; False when it held no such right."""
+        with self._write() as conn:
+            return self._run(conn, REVOKE_EDIT, (now(), game_id, right_id)).rowcount == 1
+
+    def device_games(self, device_hash: str, limit: int) -> list[dict]:
+        """The games the device may change, last changed first (at most ``limit``)."""
+        with self._snapshot() as conn:
+            ids = [row[0] for row in self._run(conn, SELECT_DEVICE_GAMES, (device_hash, limit))]
+            return [self._game(conn, i) for i in ids]
+
+    def set_handover(self, game_id: str, secret_hash: str | None) -> None:
+        """Make ``secret_hash`` the game's hand-over secret (replacing any); ``None`` removes it."""
+        with self._write() as conn:
+            self._run(conn, DELETE_HANDOVER, (game_id,))
+            if secret_hash is not None:
+                self._run(conn, INSERT_HANDOVER, (game_id, secret_hash, now()))
+
+    def handover(self, game_id: str) -> dict | None:
+        """The game's hand-over link as ``{"secret_hash", "created"}``, or ``None``."""
+        with self._read() as conn:
+            row = self._run(conn, SELECT_HANDOVER, (game_id,)).fetchone()
+        return None if row is None else {"secret_hash": row[0], "created": row[1]}
+
