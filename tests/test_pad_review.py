@@ -239,3 +239,12 @@ def test_both_hands_card_counts_are_told_at_once(client):
     both = client.post("/check", data={"csrf_token": token(client, "/check"),
                                        "knocker_cards": ANA[:8], "defender_cards": BOR[:7]})
     assert len(errors(both)) == 2
+
+
+def test_games_of_three_or_four_players_have_no_running_tally(client):
+    with client.application.app_context():
+        for players in (["Ana", "Bor", "Cy"], ["Ana", "Bor", "Cy", "Di"]):
+            sheet, _ = games.create_game(get_storage(), players)
+            page = client.get(f"/games/{sheet['id']}")
+            assert page.status_code == 200 and "The tally, game by game" not in text(page)
+            assert client.get(f"/games/{sheet['id']}/tally").status_code == 404

@@ -135,7 +135,10 @@ def _side_of(sheet: AnySheet) -> list[int]:
 
 
 def rematch_tally(store: Store, game_id: str) -> dict:
-    """The running tally of the games chained by rematch up to game ``game_id``; ``NotFound``.
+    """The running tally of the two-player games chained by rematch up to ``game_id``.
+
+    Raises ``NotFound`` for an unknown game, ``ValueError`` for a game of three or
+    four players (they settle per loser or per team: no single running total).
 
     The chain is ``game_id``, the game it ``follows``, the game that one
     follows, and so on back to a game started afresh (or to a game with
@@ -145,13 +148,15 @@ def rematch_tally(store: Store, game_id: str) -> dict:
     "number" (1, 2, ...), "over", "winner" (seat or None), "final" (per
     seat or None), "nets" (points won (+) or paid (-) per seat, zeros while
     unfinished), "settlement" (the payments, ``[{"payer", "payee", "amount"}]``
-    with seats; empty without a stake; two in a three-player game), "points"
+    with seats; empty without a stake), "points"
     and "money" (the running totals per seat after this game; money is None
     while no game so far had a stake)}]}``. A game still
     being played counts nothing yet; money adds each game's settlement as it
     was rounded.
     """
     game = store.game(game_id)
+    if len(game["players"]) != 2:
+        raise ValueError("the rematch tally is for two-player games")
     keys = [fold(p) for p in game["players"]]
     chain: list[tuple[dict, list[int]]] = []
     current: dict | None = game
