@@ -66,6 +66,7 @@ from scorekeeper.store.hands import evaluate_hand
 
 from .. import TEMPLATES, get_storage, limits
 from ..schemas import check_json_size
+from . import declared as pad_declared
 from . import forms as pad_forms
 from . import labels as pad_labels
 from . import replay as pad_replay
@@ -259,7 +260,8 @@ def sheet(game_id: str):
     data = _load(game_id)
     editable = rights.can_edit(game_id)
     return _render("pad/sheet.html", sheet=data, view=pad_views.sheet_view(data),
-                   editable=editable, game_id=game_id, done=request.args.get("done"),
+                   missed=pad_declared.missed_by_hand(data), editable=editable,
+                   game_id=game_id, done=request.args.get("done"),
                    share_url=url_for("pad.sheet", game_id=game_id, _external=True))
 
 
@@ -296,7 +298,8 @@ def _hand_defaults(sheet: dict, n: int | None) -> dict[str, Any]:
     """Form values: empty for a new hand, the stored input when correcting hand ``n``."""
     values: dict[str, Any] = {"knocker": "", "kind": "knock", "knocker_deadwood": "",
                               "defender_deadwood": "", "upcard": "", "cards_0": [],
-                              "cards_1": [], "record": ""}
+                              "cards_1": [], "record": "", "arrangement": "", "layoffs": None,
+                              "layoffs_for": ""}
     if n is None:
         return values
     hand = sheet["hands"][n - 1]
@@ -315,6 +318,10 @@ def _hand_defaults(sheet: dict, n: int | None) -> dict[str, Any]:
         values.update(knocker=str(k))
         values[f"cards_{k}"] = list(given["knocker_cards"])
         values[f"cards_{1 - k}"] = list(given["defender_cards"])
+        if given.get("knocker_melds") is not None:
+            values["arrangement"] = values["layoffs_for"] = pad_forms.arrangement_value(
+                given["knocker_melds"])
+            values["layoffs"] = [x["card"] for x in given.get("layoffs") or []]
     elif kind == "record":
         values["record"] = json.dumps(given.get("record"), indent=1)
     values["upcard"] = given.get("upcard") or ""
@@ -347,7 +354,10 @@ def _hand_page(game_id: str, sheet: dict, n: int | None, mode: str, form: dict,
     rules = Rules.from_dict(sheet["rules"])
     names = sheet["players"]
     change = change or {"idempotency_key": None, "expected_version": sheet["version"]}
+    choice = (_play_choice(sheet["rules"], form)
+              if mode == "cards" and (preview or form.get("arrangement")) else None)
     response = _render("pad/hand.html", status, game_id=game_id, sheet=sheet, n=n, mode=mode,
+                   choice=choice,
                    form_key=change["idempotency_key"],
                    form_version=change["expected_version"], changed=changed,
                    modes=MODES, form=form, errors=errors, names=names,
@@ -359,6 +369,16 @@ def _hand_page(game_id: str, sheet: dict, n: int | None, mode: str, form: dict,
                    next_dealer=names[sheet["next_dealer"]])
     response.headers["Cache-Control"] = "private, no-cache"
     return response
+
+
+def _play_choice(rules: dict, values: dict) -> dict | None:
+    """The arrangement and layoff choice for the cards of the form (``None`` while they
+    are no legal knock: the form's errors say why)."""
+    try:
+        hand = _hand_input(rules, "cards", values)
+        return pad_declared.play_choice(rules, hand, values["arrangement"], values["layoffs"])
+    except ScorekeeperError:
+        return None
 
 
 @bp.get("/games/<game_id>/hand")
@@ -386,6 +406,9 @@ def _submitted() -> dict[str, Any]:
               ("knocker", "kind", "knocker_deadwood", "defender_deadwood", "upcard", "record")}
     values["cards_0"] = form.getlist("cards_0")
     values["cards_1"] = form.getlist("cards_1")
+    values["arrangement"] = form.get("arrangement", "")
+    values["layoffs_for"] = form.get("layoffs_for", "")
+    values["layoffs"] = form.getlist("layoffs") if values["arrangement"] else None
     return values
 
 
@@ -459,11 +482,23 @@ def _save_hand(game_id: str, n: int | None):
             return _hand_page(game_id, sheet, n, mode, values, {},
                               preview=pad_views.quick_preview(result, sheet["players"]))
         if mode == "cards":
+            k = int(values["knocker"])
+            sides = [sheet["players"][k], sheet["players"][1 - k]]
+            if values["arrangement"] and values["layoffs_for"] != values["arrangement"]:
+                # the layoffs ticked were for another arrangement: tick the best for this one
+                values["layoffs"] = pad_declared.best_layoffs(sheet["rules"], hand,
+                                                              values["arrangement"])
+                if request.form.get("action") != "check":
+                    return _hand_page(game_id, sheet, n, mode, values, {"layoffs": (
+                        f"Tick what {pad_labels.isolated(sides[1])} laid off on this"
+                        " arrangement, then save.")},
+                        422, change=change)
+            hand = pad_forms.declare_play(hand, values["arrangement"], values["layoffs"])
             checked = pad_forms.check_cards(sheet["rules"], hand)
             if request.form.get("action") == "check":
-                k = int(values["knocker"])
-                view = pad_views.showdown_view(checked, [sheet["players"][k],
-                                                        sheet["players"][1 - k]])
+                view = pad_views.showdown_view(checked, sides)
+                view["hindsight"] = pad_declared.review_words(checked, sheet["rules"],
+                                                              hand.get("upcard"), sides)
                 return _hand_page(game_id, sheet, n, mode, values, {}, preview=view,
                                   change=change)
         store = get_storage()
@@ -527,6 +562,7 @@ def hand(game_id: str, n: int):
     record = sheet["hands"][n - 1]
     view = pad_views.hand_view(record, sheet["players"])
     return _render("pad/hand_detail.html", sheet=sheet, record=record, view=view, n=n,
+                   missed=pad_declared.missed_by_hand({**sheet, "hands": [record]}).get(n),
                    game_id=game_id, editable=rights.can_edit(game_id),
                    done=request.args.get("done"),
                    title=pad_labels.game_title(sheet["players"]))

@@ -1,0 +1,138 @@
+"""The scorepad's card entry records what the table did: the knocker's arrangement and the
+defender's layoffs, scored as declared, with what the best play would have changed.
+
+Hand worked out: Ana holds A-2-3 of hearts, 3c 3d, three nines, As 2c. She may lay down
+the threes as a set (deadwood Ah 2h As 2c = 6; nothing of Bor's fits) or A-2-3 of hearts
+(deadwood 3c 3d As 2c = 9; Bor's 4h then 5h fit it). Bor melds three kings; his deadwood
+is 4h 5h Js Qs 8d 6s Tc = 53. Best play: the set, Ana scores 53 - 6 = 47.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+
+import pytest
+from test_pad import start, text, token
+
+from api import create_app
+
+ANA = "Ah 2h 3h 3c 3d 9s 9d 9c As 2c".split()
+BOR = "4h 5h Kc Kd Ks Js Qs 8d 6s Tc".split()
+SETS = "3c 3d 3h|9c 9d 9s"
+RUN = "9c 9d 9s|Ah 2h 3h"
+
+
+@pytest.fixture
+def client(tmp_path):
+    app = create_app({"DB": str(tmp_path / "pad.db"), "SECRET_KEY": "test", "TESTING": True})
+    return app.test_client()
+
+
+def cards_form(client, game, action, **extra):
+    return client.post(game + "/hand", data={
+        "csrf_token": token(client, game), "mode": "cards", "knocker": "0", "cards_0": ANA,
+        "cards_1": BOR, "action": action, **extra})
+
+
+def stored(client, game) -> dict:
+    sheet = client.get("/api/v1/games/" + game.rsplit("/", 1)[1]).get_json()
+    return sheet
+
+
+def radios(html: str) -> list[tuple[str, bool]]:
+    return [(v, bool(c)) for v, c in re.findall(
+        r'name="arrangement" value="([^"]+)"( checked)?', html)]
+
+
+def boxes(html: str) -> list[tuple[str, bool]]:
+    return [(v, bool(c)) for v, c in re.findall(
+        r'name="layoffs" value="([^"]+)"( checked)?', html)]
+
+
+def test_checking_the_cards_offers_every_arrangement_the_best_chosen(client):
+    game = start(client)
+    response = cards_form(client, game, "check")
+    html = response.get_data(as_text=True)
+    assert response.status_code == 200
+    assert radios(html) == [(SETS, True), (RUN, False)]
+    assert boxes(html) == []  # nothing of Bor's fits the sets
+    assert "Nothing Bor holds fits these melds" in text(response)
+    data = json.loads(re.search(r'id="play-data">(.*?)</script>', html, re.S).group(1))
+    assert [(a["value"], [x["card"]["code"] for x in a["layoffs"] if x["best"]])
+            for a in data] == [(SETS, []), (RUN, ["4h", "5h"])]
+    assert "Ana knocks and scores 47" in text(response)
+    assert "With the best play" not in text(response)
+
+
+def test_a_worse_arrangement_and_a_missed_layoff_are_scored_as_declared(client):
+    game = start(client)
+    # without JavaScript: choose the run, ask for its layoffs (the best ticked: 4h 5h)
+    shown = cards_form(client, game, "check", arrangement=RUN, layoffs_for=SETS)
+    html = shown.get_data(as_text=True)
+    assert radios(html) == [(SETS, False), (RUN, True)]
+    assert boxes(html) == [("4h", True), ("5h", True)]
+    assert "Ana knocks and scores 35" in text(shown)  # 53 - 4 - 5 - 9
+    # Bor only laid off the 4h: 49 - 9 = 40
+    checked = cards_form(client, game, "check", arrangement=RUN, layoffs_for=RUN,
+                         layoffs=["4h"])
+    words = text(checked)
+    assert "Ana knocks and scores 40" in words
+    assert boxes(checked.get_data(as_text=True)) == [("4h", True), ("5h", False)]
+    assert ("Ana could have knocked with 3 less deadwood by melding 3♣ 3♦ 3♥: 12 points."
+            in words)  # 47 against Bor's best reply, not 35
+    assert "Bor could have laid off 5♥: 5 points." in words  # 40 against 35
+    saved = cards_form(client, game, "save", arrangement=RUN, layoffs_for=RUN, layoffs=["4h"])
+    assert saved.status_code == 303
+    sheet = stored(client, game)
+    hand = sheet["hands"][0]
+    assert hand["input"]["knocker_melds"] == [["9c", "9d", "9s"], ["Ah", "2h", "3h"]]
+    assert hand["input"]["layoffs"] == [{"card": "4h", "meld": ["Ah", "2h", "3h"]}]
+    assert (hand["points"], sheet["totals"]) == (40, [40, 0])
+    page = text(client.get(game))
+    assert "Ana knocked: 40" in page
+    assert "Bor could have laid off 5♥: 5 points." in page
+    assert "Ana could have knocked with 3 less deadwood" in page
+    detail = text(client.get(saved.headers["Location"]))
+    assert "deadwood 49 after layoffs" in detail and "served better" not in detail
+    assert "Bor could have laid off 5♥: 5 points." in detail
+    # correcting it shows the declared play chosen again
+    edit = client.get(game + "/hands/1/edit").get_data(as_text=True)
+    assert radios(edit) == [(SETS, False), (RUN, True)]
+    assert boxes(edit) == [("4h", True), ("5h", False)]
+
+
+def test_the_best_play_saved_has_nothing_to_regret(client):
+    game = start(client)
+    assert cards_form(client, game, "save", arrangement=SETS, layoffs_for=SETS).status_code \
+        == 303
+    assert stored(client, game)["totals"] == [47, 0]
+    page = text(client.get(game))
+    assert "Ana knocked: 47" in page and "could have" not in page
+
+
+@pytest.mark.parametrize(("extra", "field", "message"), [
+    ({"arrangement": RUN, "layoffs_for": RUN, "layoffs": ["5h"]}, "layoffs",
+     "5♥ cannot be laid off on A♥ 2♥ 3♥ without 4♥ laid off first."),
+    ({"arrangement": SETS, "layoffs_for": SETS, "layoffs": ["4h"]}, "layoffs",
+     "4♥ fits none of the melds laid down."),
+    ({"arrangement": RUN, "layoffs_for": RUN, "layoffs": ["Kc"]}, "layoffs",
+     "K♣ fits none of the melds laid down."),
+    ({"arrangement": RUN, "layoffs_for": RUN, "layoffs": ["4x"]}, "layoffs",
+     "'4x' is not a card"),
+    ({"arrangement": "9c 9d 9s", "layoffs_for": "9c 9d 9s"}, "arrangement",
+     "These cards leave 15 deadwood; a knock needs 10 or less."),
+    ({"arrangement": "9c 9d 9s|Ah 2h 3h 4h", "layoffs_for": "9c 9d 9s|Ah 2h 3h 4h"},
+     "arrangement", "The cards changed after the arrangement was chosen"),
+    ({"arrangement": RUN, "layoffs_for": SETS, "layoffs": ["4h"]}, "layoffs",
+     "Tick what \u2068Bor\u2069 laid off on this arrangement, then save."),
+])
+def test_bad_or_ill_fitting_play_is_refused_in_words_and_nothing_is_stored(
+        client, extra, field, message):
+    game = start(client)
+    response = cards_form(client, game, "save", **extra)
+    assert response.status_code == 422
+    html = response.get_data(as_text=True)
+    error = re.search(rf'id="err-{field}" role="alert">([^<]*)<', html)
+    assert error and message in error.group(1).replace("&#39;", "'")
+    assert stored(client, game)["hands"] == []
