@@ -16,6 +16,9 @@ import pytest
 from test_pad import start, text, token
 
 from api import create_app
+from api.pad.declared import review_words
+from scorekeeper import verify_knock
+from scorekeeper.knock import knock_arrangements
 
 ANA = "Ah 2h 3h 3c 3d 9s 9d 9c As 2c".split()
 BOR = "4h 5h Kc Kd Ks Js Qs 8d 6s Tc".split()
@@ -136,3 +139,30 @@ def test_bad_or_ill_fitting_play_is_refused_in_words_and_nothing_is_stored(
     error = re.search(rf'id="err-{field}" role="alert">([^<]*)<', html)
     assert error and message in error.group(1).replace("&#39;", "'")
     assert stored(client, game)["hands"] == []
+
+
+def said(knocker, defender, **declared) -> list[str]:
+    laid = verify_knock(knocker, defender, **declared)
+    return [re.sub(r"</?bdi>", "", str(s)) for s in review_words(laid, {}, None, ["Ana", "Bor"])]
+
+
+def test_what_the_best_play_would_have_changed_in_words():
+    # Ana's 4-5-6-7 of diamonds and 3-4-5 of hearts (deadwood As Ac 4s = 6) take Bor's 3d 2d
+    # and 6h 7h: Bor is left 3c 2c Ah = 6 beside his 5-6-7 of clubs, a tie, so an undercut:
+    # Ana -25. Three fours and 5-6-7 of diamonds (deadwood 3h 5h As Ac = 10) take nothing:
+    # Bor 24, Ana +14. Her choice cost her 39 points.
+    ana, bor = "3h 5d 4s 7d 6d As 5h 4d Ac 4h", "3d 6c 3c 2c 6h 7h 2d 5c 7c Ah"
+    first = knock_arrangements(ana, bor)[0]
+    worst = knock_arrangements(ana, bor)[-1]
+    assert (first.points, worst.points) == (14, -25)
+    assert said(ana, bor, knocker_melds=worst.melds) == [
+        "Ana could have laid down 4♦ 4♥ 4♠ and 5♦ 6♦ 7♦ instead, leaving Bor less to lay"
+        " off: 39 points."]
+    # gin laid down as a knock with the 7c as deadwood: Bor 40, gin 40 + 25 = 65, knock 33
+    assert said("4c 5c 6c 7c 8c 8d 8h 9c 9d 9h", "Kc Kd 2s 3s 4s Qh Jh 7d 6d 5d",
+                knocker_melds=["4c 5c 6c", "8c 8d 8h", "9c 9d 9h"]) == [
+        "Ana could have gone gin by melding 4♣ 5♣ 6♣ 7♣: 32 points."]
+    # Bor laid off the 7h that made 7-7-7 with his 7c 7d: 62 deadwood against 48
+    assert said("4h 5h 6h 9s 9d 9c Ks Kd Kc As", "7h 7c 7d 2s 3s Qh Jh Td 8d 5c",
+                layoffs=[{"card": "7h", "meld": ["4h", "5h", "6h"]}]) == [
+        "Bor could have kept 7♥ for own melds: 14 points."]

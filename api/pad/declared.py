@@ -113,9 +113,10 @@ def hindsight(review: KnockReview, names: Sequence[str]) -> list[Markup]:
         elif mine.best_deadwood < mine.deadwood:
             text = Markup("{} could have knocked with {} less deadwood by melding {}").format(
                 knocker, mine.deadwood - mine.best_deadwood, melds)
-        else:
+        else:  # the deadwood was no worse: what the defender could lay off made the loss
             text = Markup("{} could have laid down {} instead, leaving {} less to lay"
-                          " off").format(knocker, melds, defender)
+                          " off").format(knocker, _melds_words(mine.best_melds) or "no melds",
+                                         defender)
         said.append(Markup("{}: {}.").format(text, _points(mine.cost)))
     if theirs.cost:
         parts = []
