@@ -166,3 +166,17 @@ def test_what_the_best_play_would_have_changed_in_words():
     assert said("4h 5h 6h 9s 9d 9c Ks Kd Kc As", "7h 7c 7d 2s 3s Qh Jh Td 8d 5c",
                 layoffs=[{"card": "7h", "meld": ["4h", "5h", "6h"]}]) == [
         "Bor could have kept 7♥ for own melds: 14 points."]
+
+
+def test_the_checked_form_keeps_its_key_and_version_and_saves_once(client):
+    game = start(client)
+    html = cards_form(client, game, "check", arrangement=RUN, layoffs_for=RUN,
+                      layoffs=["4h"]).get_data(as_text=True)
+    key = re.search(r'name="form_key" value="([^"]+)"', html).group(1)
+    version = re.search(r'name="version" value="([^"]+)"', html).group(1)
+    for _ in range(2):  # a double tap on Save
+        response = cards_form(client, game, "save", arrangement=RUN, layoffs_for=RUN,
+                              layoffs=["4h"], form_key=key, version=version)
+        assert response.status_code == 303
+    assert "done=again" in response.headers["Location"]
+    assert [h["points"] for h in stored(client, game)["hands"]] == [40]
