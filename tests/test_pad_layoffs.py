@@ -16,7 +16,7 @@ import pytest
 from test_pad import start, text, token
 
 from api import create_app
-from api.pad.declared import review_words
+from api.pad.declared import play_choice, review_words
 from scorekeeper import verify_knock
 from scorekeeper.knock import knock_arrangements
 
@@ -180,3 +180,13 @@ def test_the_checked_form_keeps_its_key_and_version_and_saves_once(client):
         assert response.status_code == 303
     assert "done=again" in response.headers["Location"]
     assert [h["points"] for h in stored(client, game)["hands"]] == [40]
+
+
+def test_a_declared_run_split_in_two_is_the_one_run_of_the_list():
+    # gin is best; 3-8 of spades and three nines leave the 9s (a knock), declared split
+    hand = {"knocker_cards": "3s 4s 5s 6s 7s 8s 9c 9d 9h 9s".split(),
+            "defender_cards": "Kc Kd 2h 3h 4h Qh Jh 7d 6d 5d".split()}
+    choice = play_choice({}, hand, "9c 9d 9h|6s 7s 8s|3s 4s 5s", None)
+    assert choice["arrangements"][0]["gin"] and not choice["chosen"]["gin"]
+    assert choice["chosen"]["value"] == "9c 9d 9h|3s 4s 5s 6s 7s 8s"
+    assert choice["chosen"]["deadwood"] == 9

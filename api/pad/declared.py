@@ -13,8 +13,9 @@ own choice), on the hand form, the hand's page and the sheet
 Choices: a card that fits two melds is one checkbox (the server places it,
 :func:`~scorekeeper.knock.place_layoffs`), shown with the first meld it
 fits. A declared arrangement is matched to the list by its melds, whatever
-their order; one that matches none (a run split where it touches another,
-declared through the API) leaves the best checked.
+their order, a run split where it touches another (declared through the
+API) taken as the one run the list has; one that matches none leaves the
+best checked.
 """
 
 from __future__ import annotations
@@ -25,8 +26,10 @@ from typing import Any
 from markupsafe import Markup
 
 from scorekeeper.analysis import KnockReview, review_knock
+from scorekeeper.cards import parse_cards
 from scorekeeper.errors import ScorekeeperError
 from scorekeeper.knock import KnockResult, knock_arrangements
+from scorekeeper.melds import hand_mask, meld_kind
 from scorekeeper.results import Outcome
 
 from . import forms as pad_forms
@@ -34,8 +37,19 @@ from .labels import bdi, card_info, cards_info
 from .views import layoff_fits
 
 
-def _meld_set(melds: Any) -> frozenset:
-    return frozenset(frozenset(meld) for meld in melds)
+def _meld_set(melds: Any) -> frozenset[int]:
+    """Melds as a set of masks, runs of one suit that touch merged (as the list has them)."""
+    runs, others = [], []
+    for meld in melds:
+        (runs if meld_kind(parse_cards(meld)) == "run" else others).append(hand_mask(meld))
+    merged: list[int] = []
+    for run in sorted(runs):
+        high, low = merged[-1].bit_length() - 1 if merged else -2, (run & -run).bit_length() - 1
+        if high + 1 == low and high // 13 == low // 13:
+            merged[-1] |= run
+        else:
+            merged.append(run)
+    return frozenset(merged + others)
 
 
 def play_choice(rules: Mapping[str, Any], hand: Mapping[str, Any], arrangement: str,
