@@ -22,7 +22,8 @@ held and had seen, never from hidden cards:
   entered card by card): the knocker's arrangement against the best one (the
   knocker's points against what the best legal arrangement scores against
   the defender's best reply), and the defender's layoffs and melds against
-  the best (``missed_layoffs``: cards the defender could have laid off).
+  the best (``missed_layoffs``: cards the defender could have laid off, when
+  the reply laid down cost points).
 
 Each player's summary adds these up: deadwood given away by discards,
 discards off the best, melds passed up, knocks and gins missed, points the
