@@ -428,9 +428,15 @@ def could_lay_off(showdown: KnockResult) -> list[dict[str, Any]]:
     have been laid off instead) and whether layoffs were allowed (none
     against gin), so the page can show what was possible.
     """
-    held = hand_mask(showdown.defender.cards)
+    return layoff_fits(showdown.knocker.melds, showdown.defender.cards)
+
+
+def layoff_fits(melds: Sequence[Sequence[str]], defender: Sequence[str]) -> list[dict[str, Any]]:
+    """Every card of ``defender`` that fits on one of the knocker's ``melds``, with the meld
+    (cards that extend a run one after another included)."""
+    held = hand_mask(list(defender))
     found = []
-    for meld_codes in showdown.knocker.melds:
+    for meld_codes in melds:
         fits = 0
         for _, laid in layoff_options((hand_mask(meld_codes),), held):
             fits |= laid[-1]
