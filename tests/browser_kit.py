@@ -59,9 +59,3 @@ def axe_problems(page, state: str, rules: tuple[str, ...] = ()) -> list[str]:
     violations = page.evaluate(_RUN, ["rule", list(rules)] if rules else ["tag", list(AXE_TAGS)])
     return [f"{state}: {v['id']} ({v['impact']}): {v['help']}: {node['target']}: {node['why']}"
             for v in violations if v["impact"] in BLOCKING for node in v["nodes"]]
-
-
-def axe_check(page, state: str) -> None:
-    """Fail, listing each one, if axe finds a serious or critical violation on ``page``."""
-    problems = axe_problems(page, state)
-    assert not problems, "axe:\n" + "\n".join(problems)

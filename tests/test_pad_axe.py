@@ -5,11 +5,14 @@ scorepad against a real ``scorekeeper serve`` on loopback, through every
 page state in :data:`STATES`, in order: each step starts from where the
 one before left the page. In each state axe-core (npm's, see
 ``browser_kit.axe_problems``) checks the page against WCAG 2.0 and 2.1 A
-and AA twice, under ``prefers-color-scheme: light`` and ``dark`` (switched
-with ``emulate_media``: the same document, so a state is reached once), and
-a screenshot of each goes to ``tests/artifacts/axe-<state>.png`` and
-``axe-<state>-dark.png``. Every serious or critical violation of every
-state is listed when the test fails, not only the first.
+and AA under ``prefers-color-scheme: light``, then its colour rules again
+under ``dark`` (switched with ``emulate_media``: the same document, so a
+state is reached once; dark mode changes only colours, so the other rules
+cannot find anything new there), and a screenshot of each goes to
+``tests/artifacts/axe-<state>.png`` and ``axe-<state>-dark.png``. Every
+serious or critical violation of every state is listed when the test
+fails, not only the first; a state whose selector does not show fails the
+walk there (the step did not reach it).
 
 Choices: the walk is one test, not one per state, because the states build
 on each other (the mid-game sheet holds the hands entered before it); a
@@ -18,8 +21,9 @@ phone with its cookies put aside (a second phone would cost a second page
 for nothing): without cookies a phone holds no edit right.
 
 To add a state, add one line to :data:`STATES` where the walk reaches it:
-``("name", lambda w: ...)``, using :class:`Walk`'s steps (or a new step
-there when it takes more than a call or two).
+``("name", "selector of what it shows", lambda w: ...)``, using
+:class:`Walk`'s steps (or a new step there when it takes more than a call
+or two).
 """
 
 from __future__ import annotations
@@ -248,67 +252,79 @@ class Walk:
         expect(self.page.locator(".steps .where")).to_have_text(f"Step {number} of {last}")
 
 
-STATES: list[tuple[str, Callable[[Walk], object]]] = [
-    ("start", lambda w: w.go("/")),
-    ("start-errors", lambda w: w.start_form(("Ana", "ana"), stake="lots")),
-    ("start-option-errors", lambda w: w.start_form(("Ana", "Bor"), gin_bonus="-5")),
-    ("sheet-empty", lambda w: w.new_game()),
-    ("hand-record", lambda w: w.hand_form("record")),
-    ("hand-record-error", lambda w: w.record_hand("{not json")),
-    ("hand-detail-record", lambda w: w.record_hand(json.dumps(RECORD))),
-    ("replay-hand-start", lambda w: w.click("Replay this deal step by step", "link")),
-    ("replay-hand-end", lambda w: w.step("end")),
-    ("hand-cards", lambda w: w.hand_form("cards")),
-    ("hand-cards-typed", lambda w: w.type_cards()),
-    ("hand-cards-checked", lambda w: w.click("Check the hand")),
-    ("hand-detail-cards", lambda w: w.click("Add to the sheet")),
-    ("hand-detail-four-colour", lambda w: w.click("Four-colour deck")),
-    ("hand-cards-errors", lambda w: w.too_few_cards()),
-    ("hand-quick", lambda w: (w.click("Two-colour deck"), w.hand_form("quick"))),
-    ("hand-quick-errors", lambda w: w.quick("Bor", "Knock", "12", "30")),
-    ("hand-quick-preview", lambda w: w.quick("Bor", "Knock", "5", "3", "Preview the score")),
-    ("sheet-mid-game", lambda w: w.click("Add to the sheet")),
-    ("hand-detail", lambda w: w.click("Hand 3 details", "link")),
-    ("hand-correct", lambda w: w.click("Correct hand 3", "link")),
-    ("hand-detail-corrected", lambda w: w.click("Save the correction")),
-    ("sheet-voided", lambda w: w.click("Void hand 3")),
-    ("sheet-undone", lambda w: w.click("Undo the last hand")),
-    ("hand-stale", lambda w: w.stale_form()),
-    ("queue-waiting", lambda w: w.offline_hands()),
-    ("queue-refused", lambda w: w.back_online()),
-    ("queue-synced", lambda w: w.discard_refused()),
-    ("phones-handover-qr", lambda w: w.handover_link()),
-    ("phones", lambda w: w.go(f"{w.game}/phones")),
-    ("join-already", lambda w: w.go(w.link)),
-    ("sheet-read-only", lambda w: (w.as_watcher(), w.go(w.game))),
-    ("error-403", lambda w: w.expect_status(f"{w.game}/hand", 403)),
-    ("join", lambda w: w.go(w.link)),
-    ("join-errors", lambda w: w.join_with_bad_label()),
-    ("join-dead-link", lambda w: (w.expect_status(f"{w.game}/join?key=old", 403), w.as_owner())),
-    ("sheet-over", lambda w: w.quick_hand("Ana", "Gin", "", "98")),
-    ("start-recent", lambda w: w.go("/")),
-    ("sheet-hollywood", lambda w: (w.new_game(("Cleo", "Dan"), "Hollywood"),
-                                   w.quick_hand("Cleo", "Gin", "", "10"),
-                                   w.quick_hand("Dan", "Knock", "2", "30"))),
-    ("check", lambda w: w.go("/check")),
-    ("check-errors", lambda w: (tap(w.page, "k", ANA), tap(w.page, "d", BOR[:9]),
-                                w.click("Check the hand"))),
-    ("check-result", lambda w: (tap(w.page, "d", BOR[9:]), w.click("Check the hand"))),
-    ("replay", lambda w: w.go("/replay")),
-    ("replay-errors", lambda w: (w.page.fill("#record", "{not json"),
-                                 w.click("Replay from the start"))),
-    ("replay-start", lambda w: w.replay_record()),
-    ("replay-middle", lambda w: w.step("middle")),
-    ("replay-end", lambda w: w.step("end")),
-    ("replay-decision", lambda w: w.page.locator("ol.decisions a").first.click()),
-    ("error-404", lambda w: w.expect_status("/games/no-such-game", 404)),
-    ("expired", lambda w: w.stale_token()),
-    ("expired-foreign", lambda w: w.foreign_form()),
+STATES: list[tuple[str, str, Callable[[Walk], object]]] = [
+    ("start", "#player_0", lambda w: w.go("/")),
+    ("start-errors", "#err-player_1", lambda w: w.start_form(("Ana", "ana"), stake="lots")),
+    ("start-option-errors", "#err-gin_bonus",
+     lambda w: w.start_form(("Ana", "Bor"), gin_bonus="-5")),
+    ("sheet-empty", ".board", lambda w: w.new_game()),
+    ("hand-record", "#record", lambda w: w.hand_form("record")),
+    ("hand-record-error", "#err-record", lambda w: w.record_hand("{not json")),
+    ("hand-detail-record", ".showdown", lambda w: w.record_hand(json.dumps(RECORD))),
+    ("replay-hand-start", ".steps",
+     lambda w: w.click("Replay this deal step by step", "link")),
+    ("replay-hand-end", ".analysis", lambda w: w.step("end")),
+    ("hand-cards", "[data-grid=p0]", lambda w: w.hand_form("cards")),
+    ("hand-cards-typed", "#live-p1 .melds", lambda w: w.type_cards()),
+    ("hand-cards-checked", "#result .showdown", lambda w: w.click("Check the hand")),
+    ("hand-detail-cards", ".notice", lambda w: w.click("Add to the sheet")),
+    ("hand-detail-four-colour", ".four .showdown", lambda w: w.click("Four-colour deck")),
+    ("hand-cards-errors", ".error-summary", lambda w: w.too_few_cards()),
+    ("hand-quick", "#knocker_deadwood",
+     lambda w: (w.click("Two-colour deck"), w.hand_form("quick"))),
+    ("hand-quick-errors", "#err-knocker_deadwood",
+     lambda w: w.quick("Bor", "Knock", "12", "30")),
+    ("hand-quick-preview", "#result",
+     lambda w: w.quick("Bor", "Knock", "5", "3", "Preview the score")),
+    ("sheet-mid-game", ".chart", lambda w: w.click("Add to the sheet")),
+    ("hand-detail", "#fix-title", lambda w: w.click("Hand 3 details", "link")),
+    ("hand-correct", "h1:has-text('Correct hand 3')", lambda w: w.click("Correct hand 3", "link")),
+    ("hand-detail-corrected", ".notice:has-text('corrected')",
+     lambda w: w.click("Save the correction")),
+    ("sheet-voided", "#hand-3 .badge.void", lambda w: w.click("Void hand 3")),
+    ("sheet-undone", ".notice:has-text('taken back')", lambda w: w.click("Undo the last hand")),
+    ("hand-stale", "#changed-title", lambda w: w.stale_form()),
+    ("queue-waiting", ".queue .badge.waiting", lambda w: w.offline_hands()),
+    ("queue-refused", ".queue .badge.refused", lambda w: w.back_online()),
+    ("queue-synced", ".queue.done", lambda w: w.discard_refused()),
+    ("phones-handover-qr", ".qr-box svg", lambda w: w.handover_link()),
+    ("phones", "#phones-title", lambda w: w.go(f"{w.game}/phones")),
+    ("join-already", ".notice:has-text('already')", lambda w: w.go(w.link)),
+    ("sheet-read-only", ".readonly-note", lambda w: (w.as_watcher(), w.go(w.game))),
+    ("error-403", "h1:has-text('Read-only')", lambda w: w.expect_status(f"{w.game}/hand", 403)),
+    ("join", "#label", lambda w: w.go(w.link)),
+    ("join-errors", "#err-label", lambda w: w.join_with_bad_label()),
+    ("join-dead-link", ".banner:has-text('no longer works')",
+     lambda w: (w.expect_status(f"{w.game}/join?key=old", 403), w.as_owner())),
+    ("sheet-over", "section.over", lambda w: w.quick_hand("Ana", "Gin", "", "98")),
+    ("start-recent", "#recent-title", lambda w: w.go("/")),
+    ("sheet-hollywood", "table.columns",
+     lambda w: (w.new_game(("Cleo", "Dan"), "Hollywood"), w.quick_hand("Cleo", "Gin", "", "10"),
+                w.quick_hand("Dan", "Knock", "2", "30"))),
+    ("check", "[data-grid=k]", lambda w: w.go("/check")),
+    ("check-errors", "#err-defender_cards",
+     lambda w: (tap(w.page, "k", ANA), tap(w.page, "d", BOR[:9]), w.click("Check the hand"))),
+    ("check-result", "#result .showdown",
+     lambda w: (tap(w.page, "d", BOR[9:]), w.click("Check the hand"))),
+    ("replay", "#record", lambda w: w.go("/replay")),
+    ("replay-errors", "#err-record",
+     lambda w: (w.page.fill("#record", "{not json"), w.click("Replay from the start"))),
+    ("replay-start", ".steps", lambda w: w.replay_record()),
+    ("replay-middle", ".steps", lambda w: w.step("middle")),
+    ("replay-end", "details[open] ol.decisions", lambda w: w.step("end")),
+    ("replay-decision", ".analysis-here",
+     lambda w: w.page.locator("ol.decisions a").first.click()),
+    ("error-404", "h1:has-text('Not found')",
+     lambda w: w.expect_status("/games/no-such-game", 404)),
+    ("expired", "h1:has-text('Please send that again')", lambda w: w.stale_token()),
+    ("expired-foreign", "h1:has-text('Nothing was saved')", lambda w: w.foreign_form()),
     # the phone stays offline from here on
-    ("offline-sheet", lambda w: w.offline_sheet()),
-    ("offline-no-copy", lambda w: w.expect_status(f"{w.game}/hands/99", 503)),
+    ("offline-sheet", ".queue.offline", lambda w: w.offline_sheet()),
+    ("offline-no-copy", "h1:has-text('No connection')",
+     lambda w: w.expect_status(f"{w.game}/hands/99", 503)),
 ]
-"""The walk: (state, the step from the state before to this one), in order."""
+"""The walk, in order: (state, a selector of what the state shows, the step from
+the state before to this one)."""
 
 
 @pytest.fixture(scope="module")
@@ -345,8 +361,9 @@ def test_every_page_state_passes_axe_in_light_and_dark(browser, served):
     walk = Walk(page, served)
     problems: list[str] = []
     try:
-        for state, step in STATES:
+        for state, shown, step in STATES:
             step(walk)
+            expect(page.locator(shown).first, state).to_be_visible()
             problems += look(page, state)
     finally:
         context.close()
