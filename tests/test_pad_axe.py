@@ -296,6 +296,8 @@ STATES: list[tuple[str, str, Callable[[Walk], object]]] = [
     ("join-errors", "#err-label", lambda w: w.join_with_bad_label()),
     ("join-dead-link", ".banner:has-text('no longer works')",
      lambda w: (w.expect_status(f"{w.game}/join?key=old", 403), w.as_owner())),
+    ("phones-link-off", ".notice:has-text('turned off')",
+     lambda w: (w.go(f"{w.game}/phones"), w.click("Turn the link off"))),
     ("sheet-over", "section.over", lambda w: w.quick_hand("Ana", "Gin", "", "98")),
     ("start-recent", "#recent-title", lambda w: w.go("/")),
     ("sheet-hollywood", "table.columns",
