@@ -99,7 +99,8 @@ function setupGrid(fieldset) {
     }
     live.append(" · ", el("span", { class: "dw", text: `deadwood ${data.deadwood}` }));
     if (data.melds.length) {
-      const melds = el("div", { class: "small melds" }, "Best melds: ");
+      // It scrolls sideways when the melds are long: focusable, so keys can scroll it too.
+      const melds = el("div", { class: "small melds", tabindex: "0" }, "Best melds: ");
       for (const meld of data.melds) {
         melds.append(el("span", { class: "meld" }, ...meld.map(cardChip)));
       }
