@@ -337,6 +337,12 @@ def test_three_player_hands_and_sheets_are_as_documented(call):
     assert corrected["totals"] == [55, 0, 35] and len(corrected["hands"]) == 2
     game = call("GET", url.removesuffix("/hands")).json
     assert game["hands"][0]["corrected"] and game["hands"][1]["sits_out"] == 1
+    url, auth = new_table(call, ABC, rules={"target": 10}, stake=0.1)
+    over = call("POST", url, json=quick(1, 0, 10), headers=auth).json["sheet"]
+    # Ben gins Cy: 35; a shutout of both: 35 + 25 + 2 x 100 = 260, each pays 26.00
+    assert over["result"]["final"] == [0, 260, 0] and over["result"]["loser"] is None
+    assert over["result"]["settlement"] == [{"payer": 0, "payee": 1, "amount": 26.0},
+                                            {"payer": 2, "payee": 1, "amount": 26.0}]
 
 
 @pytest.mark.parametrize(("hand", "code", "field"), [
