@@ -574,6 +574,9 @@ class GameResult(ma.Schema):
     game_bonuses = fields.List(fields.Integer())
     box_bonus = fields.List(fields.Integer(), required=True)
     shutout = fields.Boolean()
+    shut_out = fields.List(fields.Integer(), metadata={
+        "description": "The losers who won no hand: the shutout doubling applies against each"
+                       " on its own (three players: see the sheet's rules)."})
     shutouts = fields.List(fields.Boolean())
     column_winners = fields.List(fields.Integer())
     final = fields.List(fields.Integer(), required=True)

@@ -208,18 +208,23 @@ def _payments(result: Mapping[str, Any], names: Sequence[str]) -> list[Markup]:
         settled = [settled]
     lines = []
     for i, loser in enumerate(result["losers"]):
-        difference = result["final"][winner] - result["final"][loser]
+        difference = -result["nets"][loser]  # each loser's own difference (own shutout)
         payer, payee = (loser, winner) if difference >= 0 else (winner, loser)
         if difference == 0:
-            lines.append(Markup("{} and {} are even: nobody pays.").format(sides[winner],
-                                                                          sides[loser]))
+            line = Markup("{} and {} are even: nobody pays.").format(sides[winner],
+                                                                    sides[loser])
         elif settled:
-            lines.append(Markup("{} {} {} {} ({} points).").format(
+            line = Markup("{} {} {} {} ({} points).").format(
                 sides[payer], "pay" if team else "pays", sides[payee],
-                _money(settled[i]["amount"]), abs(difference)))
+                _money(settled[i]["amount"]), abs(difference))
         else:
-            lines.append(Markup("{} {} {} {} points.").format(
-                sides[payer], "owe" if team else "owes", sides[payee], abs(difference)))
+            line = Markup("{} {} {} {} points.").format(
+                sides[payer], "owe" if team else "owes", sides[payee],
+                abs(difference))
+        if loser in result.get("shut_out", ()) and not result["shutout"]:
+            line += Markup(" {} won no hand: shutout, doubled against {} only.").format(
+                sides[loser], sides[loser])
+        lines.append(line)
     return lines
 
 
