@@ -27,7 +27,7 @@ from scorekeeper.results import Side
 from scorekeeper.rules import Rules
 from scorekeeper.sheet import OUTCOMES
 from scorekeeper.store.games import EXPORT_FORMAT, EXPORT_VERSION
-from scorekeeper.store.hands import MAX_DEADWOOD
+from scorekeeper.store.hands import GAME_KINDS, MAX_DEADWOOD
 
 MAX_CARDS_TEXT = 400
 """Longest card text accepted ("As 2s 3s ..." with any separators and symbols)."""
@@ -134,6 +134,9 @@ class Cards(fields.Field):
         raise ma.ValidationError('cards must be text like "As 2s 3s" or a list of card codes')
 
 
+RULE_KEYS = len(Rules().to_dict())
+"""The most keys a rules object may have: ``preset`` and every option."""
+
 RULE_VALUE = ("A rule option's value: text of at most 20 characters, a whole number,"
               " true/false or null (any JSON in the document: generated clients cannot"
               " read a oneOf of plain types as a map's values).")
@@ -145,7 +148,7 @@ class RulesOption(fields.Field):
     def __init__(self, **kwargs: Any):
         kwargs["metadata"] = {
             "oneOf": [{"type": "string", "enum": list(Rules.preset_names())},
-                      {"type": "object", "nullable": True, "maxProperties": 20,
+                      {"type": "object", "nullable": True, "maxProperties": RULE_KEYS,
                        "additionalProperties": {"description": RULE_VALUE}}],
             "description": "A rule preset name, or an object of rule options on top of"
                            " a preset (RULES.md section 9); null (as if left out): the"
@@ -156,7 +159,7 @@ class RulesOption(fields.Field):
     def _deserialize(self, value: Any, attr: str | None, data: Any, **kwargs: Any) -> Any:
         if isinstance(value, str) and len(value) <= 20:
             return value
-        if isinstance(value, dict) and len(value) <= 20 and all(
+        if isinstance(value, dict) and len(value) <= RULE_KEYS and all(
                 isinstance(v, str | int | bool | None) and not (
                     isinstance(v, str) and len(v) > 20) for v in value.values()):
             return value
@@ -341,21 +344,27 @@ HAND_FIELDS = {
               {"upcard", "knocker_melds", "defender_melds", "layoffs"}),
     "record": ({"record"}, set()),
     "void": (set(), set()),
+    "deal": ({"games"}, set()),
 }
 """Per hand kind: the fields it needs and the ones it may have besides ``kind``."""
 
+MAX_PLAYERS = 4
+"""The most players at a table (RULES.md section 8: two, three, or two partnerships)."""
 
-class HandRequest(Strict):
-    """One hand as the table enters it; ``kind`` says which other fields apply.
 
-    quick: knocker, knocker_deadwood, defender_deadwood (+ big_gin, upcard);
-    cards: knocker, knocker_cards, defender_cards (+ upcard, knocker_melds,
-    defender_melds, layoffs); record: record; void: nothing else.
+class GameHand(Strict):
+    """The hand of one game of a four-player deal: kind quick, cards or void.
+
+    The fields are those of a hand of the same kind (see ``HandRequest``);
+    ``knocker`` is one of that game's two players (the deal's ``next_games``).
     """
 
-    kind = fields.String(required=True, validate=validate.OneOf(list(HAND_FIELDS)))
-    knocker = fields.Integer(strict=True, validate=validate.OneOf([0, 1]),
-                             metadata={"description": "The knocker's seat, 0 or 1."})
+    kind = fields.String(required=True, validate=validate.OneOf(list(GAME_KINDS)))
+    knocker = fields.Integer(strict=True, validate=validate.Range(0, MAX_PLAYERS - 1),
+                             metadata={"description": "The knocker: a player index. Two"
+                                       " players: 0 or 1; three: one of the two who play the"
+                                       " hand (the dealer sits out); four: one of the game's"
+                                       " two players."})
     knocker_deadwood = fields.Integer(strict=True, validate=validate.Range(0, MAX_DEADWOOD))
     defender_deadwood = fields.Integer(strict=True, validate=validate.Range(0, MAX_DEADWOOD),
                                        metadata={"description": "After layoffs."})
@@ -367,7 +376,6 @@ class HandRequest(Strict):
     defender_melds = _melds("The defender's declared melds (default: optimal).")
     layoffs = fields.List(fields.Nested(Layoff), validate=validate.Length(max=MAX_LIST),
                           allow_none=True)
-    record = Record(metadata={"description": "A deal record (see the replay endpoint)."})
 
     @ma.validates_schema
     def _fields_of_kind(self, data: dict, **kwargs: Any) -> None:
@@ -381,15 +389,37 @@ class HandRequest(Strict):
             raise ma.ValidationError(f"a {kind} hand has no {name}", name)
 
 
+class HandRequest(GameHand):
+    """One hand as the table enters it; ``kind`` says which other fields apply.
+
+    quick: knocker, knocker_deadwood, defender_deadwood (+ big_gin, upcard);
+    cards: knocker, knocker_cards, defender_cards (+ upcard, knocker_melds,
+    defender_melds, layoffs); record (two players only): record; void:
+    nothing else (four players: both games void); deal (four players only):
+    games, the hands of the deal's two games in the order of the sheet's
+    ``next_games``.
+    """
+
+    kind = fields.String(required=True, validate=validate.OneOf(list(HAND_FIELDS)))
+    record = Record(metadata={"description": "A deal record (see the replay endpoint);"
+                                             " two players only."})
+    games = fields.List(fields.Nested(GameHand), validate=validate.Length(2, 2), metadata={
+        "description": "Four players, kind deal: the hand of each game of the deal (kind"
+                       " quick, cards or void), in the order of the sheet's next_games."})
+
+
 class GameRequest(Strict):
     """``POST /games``: who plays, under which rules, who deals first, the stake."""
 
     players = fields.List(PlayerName(), required=True,
-                          validate=validate.Length(2, 2),
-                          metadata={"description": "The two players' names."})
+                          validate=validate.Length(2, MAX_PLAYERS),
+                          metadata={"description": "The players' names: 2, 3 or 4 (four:"
+                                    " partnerships, players 0 and 2 against 1 and 3)."})
     rules = RulesOption(load_default=None, allow_none=True)
-    dealer = fields.Integer(strict=True, load_default=0, validate=validate.OneOf([0, 1]),
-                            metadata={"description": "The first dealer's seat."})
+    dealer = fields.Integer(strict=True, load_default=0,
+                            validate=validate.Range(0, MAX_PLAYERS - 1),
+                            metadata={"description": "The first dealer's player index (four"
+                                      " players: any player of the first dealing team)."})
     stake = fields.Float(load_default=None, allow_none=True, allow_nan=False,
                          validate=validate.Range(0, 1_000_000),
                          metadata={"description": "Money per point (null: no settlement)."})
@@ -404,7 +434,7 @@ class ImportRequest(GameRequest):
     """
 
     players = fields.List(PlayerName(),
-                          validate=validate.Length(2, 2))
+                          validate=validate.Length(2, MAX_PLAYERS))
     format = fields.String(validate=validate.OneOf([EXPORT_FORMAT, MATCH_FORMAT]))
     version = fields.Integer(strict=True, validate=validate.OneOf([EXPORT_VERSION]))
     created = fields.String(validate=validate.Length(max=40),
@@ -512,8 +542,29 @@ class Settlement(ma.Schema):
     amount = fields.Float(required=True)
 
 
+SETTLEMENT = "#/components/schemas/Settlement"
+
+
+class Settlements(fields.Field):
+    """``result.settlement``: null (no stake), a payment, or with three players a list of two."""
+
+    def __init__(self, **kwargs: Any):
+        kwargs["metadata"] = {
+            "oneOf": [{"allOf": [{"$ref": SETTLEMENT}], "nullable": True},
+                      {"type": "array", "items": {"$ref": SETTLEMENT}, "minItems": 2,
+                       "maxItems": 2}],
+            "description": "null without a stake; else who pays whom: one payment, or with"
+                           " three players a list of two (each loser pays the winner).",
+            **kwargs.get("metadata", {})}
+        super().__init__(**kwargs)
+
+
 class GameResult(ma.Schema):
-    """The end of a game (or of a Hollywood match): bonuses, finals, net, settlement."""
+    """The end of a game (or of a Hollywood match): bonuses, finals, net, settlement.
+
+    Sides are players, or teams with four players. Three players: ``loser``
+    is null and ``losers`` lists both.
+    """
 
     winner = fields.Integer(required=True, allow_none=True)
     loser = fields.Integer(required=True, allow_none=True)
@@ -523,13 +574,16 @@ class GameResult(ma.Schema):
     game_bonuses = fields.List(fields.Integer())
     box_bonus = fields.List(fields.Integer(), required=True)
     shutout = fields.Boolean()
+    shut_out = fields.List(fields.Integer(), metadata={
+        "description": "The losers who won no hand: the shutout doubling applies against each"
+                       " on its own (three players: see the sheet's rules)."})
     shutouts = fields.List(fields.Boolean())
     column_winners = fields.List(fields.Integer())
     final = fields.List(fields.Integer(), required=True)
     net = fields.Integer(required=True)
     nets = fields.List(fields.Integer(), required=True)
     stake = fields.Float(required=True, allow_none=True)
-    settlement = fields.Nested(Settlement, required=True, allow_none=True)
+    settlement = Settlements(required=True)
 
 
 class Column(ma.Schema):
@@ -544,8 +598,31 @@ class Column(ma.Schema):
     result = fields.Nested(GameResult, required=True, allow_none=True)
 
 
+class GameSeat(ma.Schema):
+    """One game of a four-player deal: its two players and its dealer."""
+
+    game = fields.Integer(required=True, metadata={"description": "1 or 2."})
+    players = fields.List(fields.Integer(), required=True)
+    dealer = fields.Integer(required=True)
+
+
+class GameRecord(GameSeat):
+    """One game of a four-player deal, scored (players, not teams)."""
+
+    void = fields.Boolean(required=True)
+    winner = fields.Integer(required=True, allow_none=True)
+    loser = fields.Integer(required=True, allow_none=True)
+    outcome = _outcome(required=True, allow_none=True)
+    points = fields.Integer(required=True)
+
+
 class HandRecord(ma.Schema):
-    """One hand on the sheet: who won what, the running totals, and where it came from."""
+    """One hand on the sheet: who won what, the running totals, and where it came from.
+
+    Four players: a deal, whose ``winner``/``loser`` are teams (the team with
+    more ``team_points`` and the other), ``points`` the margin and ``outcome``
+    null; its ``games`` say who won what.
+    """
 
     n = fields.Integer(required=True)
     seq = fields.Integer(required=True, metadata={
@@ -568,6 +645,13 @@ class HandRecord(ma.Schema):
     closed = fields.List(fields.Integer(), metadata={"description": "Hollywood only."})
     column_totals = fields.List(fields.List(fields.Integer()),
                                 metadata={"description": "Hollywood only."})
+    sits_out = fields.Integer(metadata={"description": "Three players only: the dealer, who"
+                                                       " sat out."})
+    dealer_team = fields.Integer(metadata={"description": "Four players only."})
+    team_points = fields.List(fields.Integer(), metadata={
+        "description": "Four players only: the points of the games each team won."})
+    games = fields.List(fields.Nested(GameRecord), metadata={
+        "description": "Four players only: the deal's two games."})
 
 
 class Sheet(ma.Schema):
@@ -594,6 +678,12 @@ class Sheet(ma.Schema):
     columns = fields.List(fields.Nested(Column), metadata={"description": "Hollywood only."})
     opened = fields.List(fields.List(fields.Integer()),
                          metadata={"description": "Hollywood only."})
+    teams = fields.List(fields.List(fields.Integer()), metadata={
+        "description": "Four players only: the partnerships, [[0, 2], [1, 3]]; totals,"
+                       " boxes, needed and the result are per team."})
+    next_games = fields.List(fields.Nested(GameSeat), metadata={
+        "description": "Four players only: the next deal's two games, in the order a deal's"
+                       " games are entered."})
 
 
 class NewGame(ma.Schema):
@@ -817,6 +907,6 @@ ANALYSE_RESPONSE = {"oneOf": [{"$ref": "#/components/schemas/DealAnalysis"},
                               {"$ref": "#/components/schemas/MatchAnalysis"}]}
 """The analyse response: a deal's analysis or a match's."""
 
-COMPONENTS = {"DealResult": DealResult, "MatchResult": MatchResult,
+COMPONENTS = {"Settlement": Settlement, "DealResult": DealResult, "MatchResult": MatchResult,
               "DealAnalysis": DealAnalysis, "MatchAnalysis": MatchAnalysis}
 """Schemas the OpenAPI document names without a view naming them directly."""

@@ -383,7 +383,10 @@ class Hands(MethodView):
     @blp.doc(**WRITE)
     @blp.doc(operationId="addHand")
     def post(self, headers, hand, game_id):
-        """Enter a hand (quick, cards, record or void): the new hand and the updated sheet."""
+        """Enter a hand (quick, cards, record or void; four players: a deal or void).
+
+        Answers the new hand and the updated sheet.
+        """
         return _change(headers, games.add_hand(get_storage(), game_id, hand,
                                                **_write_options(headers)), status=201)
 

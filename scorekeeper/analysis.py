@@ -18,10 +18,12 @@ held and had seen, never from hidden cards:
   plain discard or a knock when gin (or big gin) was possible
   (``gin_available``). Not knocking can be good play; these are facts, not
   verdicts.
-* **The showdown**: the knocker's arrangement against the best one (the
+* **The showdown** (:func:`review_knock`, which also reviews a showdown
+  entered card by card): the knocker's arrangement against the best one (the
   knocker's points against what the best legal arrangement scores against
   the defender's best reply), and the defender's layoffs and melds against
-  the best (``missed_layoffs``: cards the defender could have laid off).
+  the best (``missed_layoffs``: cards the defender could have laid off, when
+  the reply laid down cost points).
 
 Each player's summary adds these up: deadwood given away by discards,
 discards off the best, melds passed up, knocks and gins missed, points the
@@ -49,13 +51,14 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from .cards import DECK, Card, cards_mask, mask_cards, parse_cards
+from .cards import DECK, Card
 from .engine import DISCARD, DRAW, UPCARD_OFFER, Deal, DealResult, parse_action
 from .errors import InvalidRecordError
-from .knock import KnockResult, verify_knock
-from .melds import mask_all_melds, mask_codes, mask_deadwood, mask_discards
+from .knock import KnockResult, Layoff, knocker_points, verify_knock
+from .melds import hand_mask, mask_all_melds, mask_codes, mask_deadwood, mask_discards
 from .records import DEAL_FORMAT, MATCH_FORMAT, load_deal, match_deals, play_steps
-from .results import Side
+from .results import Result
+from .rules import Rules
 
 SUMMARY_KEYS = ("deadwood_given_away", "discards_off_best", "missed_melds", "missed_knocks",
                 "missed_gins", "showdown_cost")
@@ -164,42 +167,128 @@ def _meld_with(hand: int, card: Card) -> int | None:
     return max(melds, key=lambda meld: meld.bit_count()) if melds else None
 
 
-def _showdown(deal: Deal, result: DealResult) -> dict:
-    """The knocker's arrangement and the defender's reply against the best ones."""
-    knocker = result.knocker_player
-    assert knocker is not None and result.knocker is not None and result.defender is not None
-    defender = 1 - knocker
-    held = [mask_cards(deal.hand_mask(p)) for p in (0, 1)]
-    upcard = deal.upcard
-    actual = _net_for_knocker(result)
-    best = verify_knock(held[knocker], held[defender], rules=deal.rules, upcard=upcard)
-    # the defender's best reply to the arrangement actually laid down
-    reply = verify_knock(held[knocker], held[defender], rules=deal.rules, upcard=upcard,
+@dataclass(frozen=True, slots=True)
+class KnockerReview(Result):
+    """The knocker's arrangement against the best one (:func:`review_knock`).
+
+    ``points`` is what the arrangement laid down scores for the knocker (+
+    won, - lost, 0 for a tie), ``best_points`` what the best legal
+    arrangement scores, both against the defender's best reply; ``cost``
+    the difference. When it costs something, ``best_melds`` are the best
+    arrangement's melds and ``missed_melds`` those of them not laid down
+    (both empty otherwise).
+    """
+
+    deadwood: int
+    best_deadwood: int
+    points: int
+    best_points: int
+    cost: int
+    best_melds: tuple[tuple[str, ...], ...]
+    missed_melds: tuple[tuple[str, ...], ...]
+
+
+@dataclass(frozen=True, slots=True)
+class DefenderReview(Result):
+    """The defender's reply against the best one to the same arrangement (:func:`review_knock`).
+
+    ``points`` is what the defender scored (+ won, - lost), ``best_points``
+    what the best reply (own melds and layoffs chosen together) would have
+    scored; ``cost`` the difference. When it costs something,
+    ``missed_layoffs`` are the best reply's layoffs not made and
+    ``needless_layoffs`` the cards laid off that the best reply keeps in
+    the defender's own melds (both empty otherwise).
+    """
+
+    deadwood: int
+    best_deadwood: int
+    points: int
+    best_points: int
+    cost: int
+    missed_layoffs: tuple[Layoff, ...]
+    needless_layoffs: tuple[str, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class KnockReview(Result):
+    """What optimal play would have changed in a showdown (:func:`review_knock`)."""
+
+    knocker: KnockerReview
+    defender: DefenderReview
+
+
+def review_knock(result: KnockResult, *, rules: Rules | Mapping | str | None = None,
+                 upcard: str | None = None) -> KnockReview:
+    """A scored showdown (the melds and layoffs as laid down) against optimal play.
+
+    Each player is measured on their own choice, the other's play being
+    optimal: the knocker's arrangement and the best legal one, each against
+    the defender's best reply (the knocker lays down first and cannot know
+    what the defender will get wrong); the defender's reply and the best
+    reply to the arrangement actually laid down. So a knocker's cost is
+    never hidden by a defender's mistake, nor the other way round. ``rules``
+    and ``upcard`` are the hand's, as for
+    :func:`~scorekeeper.knock.verify_knock`.
+
+    >>> laid = verify_knock("Ah 2h 3h 3c 3d 9s 9d 9c As 2c", "4h 5h Kc Kd Ks Js Qs 8d 6s Tc",
+    ...                     knocker_melds=["Ah 2h 3h", "9s 9d 9c"], layoffs=[])
+    >>> review = review_knock(laid)
+    >>> review.knocker.cost, review.knocker.missed_melds, review.defender.cost
+    (12, (('3c', '3d', '3h'),), 9)
+    >>> [x.card for x in review.defender.missed_layoffs]
+    ['4h', '5h']
+    """
+    knocker, defender = result.knocker.cards, result.defender.cards
+    best = verify_knock(knocker, defender, rules=rules, upcard=upcard)
+    reply = verify_knock(knocker, defender, rules=rules, upcard=upcard,
                          knocker_melds=result.knocker.melds)
-    laid = cards_mask(parse_cards([item.card for item in result.defender.layoffs]))
-    could = cards_mask(parse_cards([item.card for item in reply.defender.layoffs]))
+    points, best_points = knocker_points(reply), knocker_points(best)
+    knocker_cost = best_points - points
+    missed_melds = tuple(m for m in best.knocker.melds if m not in result.knocker.melds)
+    scored = knocker_points(result)
+    defender_cost = scored - points  # the defender's points are the knocker's, negated
+    laid = {x.card for x in result.defender.layoffs}
+    kept = {x.card for x in reply.defender.layoffs}
+    return KnockReview(
+        knocker=KnockerReview(
+            deadwood=result.knocker.deadwood, best_deadwood=best.knocker.deadwood,
+            points=points, best_points=best_points, cost=knocker_cost,
+            best_melds=best.knocker.melds if knocker_cost else (),
+            missed_melds=missed_melds if knocker_cost else ()),
+        defender=DefenderReview(
+            deadwood=result.defender.deadwood, best_deadwood=reply.defender.deadwood,
+            points=-scored, best_points=-points, cost=defender_cost,
+            missed_layoffs=tuple(x for x in reply.defender.layoffs if x.card not in laid)
+            if defender_cost else (),
+            needless_layoffs=tuple(sorted(laid - kept, key=list(defender).index))
+            if defender_cost else ()))
+
+
+def _showdown(deal: Deal, result: DealResult) -> dict:
+    """The knocker's arrangement and the defender's reply against the best ones.
+
+    The knocker's ``points`` and ``cost`` here are those actually scored
+    (the defender's mistakes included), as a deal's summary adds them up.
+    """
+    knocker = result.knocker_player
+    showdown = result.showdown
+    assert knocker is not None and showdown is not None
+    review = review_knock(showdown, rules=deal.rules, upcard=deal.upcard)
+    actual = knocker_points(showdown)
+    mine, theirs = review.knocker, review.defender
     return {
         "knocker": {
-            "player": knocker, "deadwood": result.knocker.deadwood,
-            "best_deadwood": best.knocker.deadwood,
-            "points": actual, "best_points": _net_for_knocker(best),
-            "cost": max(0, _net_for_knocker(best) - actual),
+            "player": knocker, "deadwood": mine.deadwood, "best_deadwood": mine.best_deadwood,
+            "points": actual, "best_points": mine.best_points,
+            "cost": max(0, mine.best_points - actual),
         },
         "defender": {
-            "player": defender, "deadwood": result.defender.deadwood,
-            "best_deadwood": reply.defender.deadwood,
-            "missed_layoffs": mask_codes(could & ~laid),
-            "points": -actual, "best_points": -_net_for_knocker(reply),
-            "cost": max(0, actual - _net_for_knocker(reply)),
+            "player": 1 - knocker, "deadwood": theirs.deadwood,
+            "best_deadwood": theirs.best_deadwood,
+            "missed_layoffs": mask_codes(hand_mask([x.card for x in theirs.missed_layoffs])),
+            "points": theirs.points, "best_points": theirs.best_points, "cost": theirs.cost,
         },
     }
-
-
-def _net_for_knocker(result: DealResult | KnockResult) -> int:
-    """What a scored showdown gives the knocker: + points won, - points lost, 0 for a tie."""
-    if result.winner == Side.KNOCKER:
-        return result.points
-    return -result.points if result.winner == Side.DEFENDER else 0
 
 
 def _total(summaries: list[list[dict]], names) -> list[dict]:

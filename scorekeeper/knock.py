@@ -37,6 +37,7 @@ from .cards import DECK, SUIT_MASK, Card, cards_mask, parse_cards
 from .errors import CardError, InvalidValueError, RuleViolation
 from .melds import (
     arrangement_dict,
+    hand_mask,
     mask_all_melds,
     mask_arrangements,
     mask_codes,
@@ -546,3 +547,127 @@ def _choose_knocker_melds(hand: int, other: int, limit: int, rules: Rules,
     # 0 < minimum <= limit here, so some packing within the limit is always found
     assert best is not None
     return best
+
+
+def knocker_points(result: Score | KnockResult) -> int:
+    """What a scored showdown gives the knocker: + points won, - points lost, 0 for a tie.
+
+    >>> knocker_points(score_hand(9, 2, Rules.preset("standard")))
+    -32
+    """
+    if result.winner == Side.KNOCKER:
+        return result.points
+    return -result.points if result.winner == Side.DEFENDER else 0
+
+
+@dataclass(frozen=True, slots=True)
+class KnockArrangement(Result):
+    """One legal way for the knocker to lay the hand down (:func:`knock_arrangements`).
+
+    ``outcome`` and ``points`` (the knocker's: + won, - lost, 0 for a tie)
+    are what it scores against the defender's best reply: own melds and
+    ``layoffs`` chosen to leave ``defender_deadwood``, the least possible.
+    """
+
+    melds: tuple[tuple[str, ...], ...]
+    deadwood_cards: tuple[str, ...]
+    deadwood: int
+    outcome: Outcome
+    points: int
+    defender_deadwood: int
+    layoffs: tuple[Layoff, ...]
+
+
+def knock_arrangements(knocker: Any, defender: Any, *, rules: Rules | dict | str | None = None,
+                       upcard: str | Card | None = None) -> list[KnockArrangement]:
+    """Every arrangement the knocker may lay down, the best first (RULES.md 5).
+
+    Any arrangement whose deadwood is within the knock limit is legal, gin or
+    not (a hand that could go gin may be laid down as a knock); runs of one
+    suit that touch count as one run (see :mod:`scorekeeper.melds`). The
+    first is the one :func:`verify_knock` chooses when the melds are not
+    declared; the others follow by the knocker's points against the
+    defender's best reply (most first), then by deadwood (least first). A
+    hand has few: at most a dozen or so, most hands one or two. Big gin (11
+    cards) is laid down all melded. Raises as :func:`verify_knock` does.
+
+    >>> for a in knock_arrangements("Ah 2h 3h 3c 3d 9s 9d 9c As 2c",
+    ...                             "4h 5h Kc Kd Ks Js Qs 8d 6s Tc"):
+    ...     print(a.melds, a.deadwood, a.points, [x.card for x in a.layoffs])
+    (('3c', '3d', '3h'), ('9c', '9d', '9s')) 6 47 []
+    (('9c', '9d', '9s'), ('Ah', '2h', '3h')) 9 35 ['4h', '5h']
+    """
+    best = verify_knock(knocker, defender, rules=rules, upcard=upcard)
+    rules = Rules.from_dict(rules)
+    up = parse_cards([upcard], field="upcard")[0] if upcard is not None else None
+    hand = hand_mask(best.knocker.cards)
+    limit = 0 if len(best.knocker.cards) == 11 else rules.knock_limit_for(up)
+    found = [best]
+    for _, packing in _packings(hand, limit, mask_all_melds(hand)):
+        shown = verify_knock(knocker, defender, rules=rules, upcard=upcard,
+                             knocker_melds=[mask_codes(meld) for meld in packing])
+        if shown.knocker.melds != best.knocker.melds:
+            found.append(shown)
+    found[1:] = sorted(found[1:], key=lambda r: (-knocker_points(r), r.knocker.deadwood))
+    return [KnockArrangement(melds=r.knocker.melds, deadwood_cards=r.knocker.deadwood_cards,
+                             deadwood=r.knocker.deadwood, outcome=r.outcome,
+                             points=knocker_points(r), defender_deadwood=r.defender.deadwood,
+                             layoffs=r.defender.layoffs) for r in found]
+
+
+def place_layoffs(knocker_melds: Iterable, cards: Iterable) -> list[Layoff]:
+    """The knocker meld each laid-off card goes on, for cards named without their meld.
+
+    A table says "I lay off 7h and 8h"; a card that fits two melds (the
+    fourth of a set and the end of a run, or the gap between two runs of one
+    suit) goes where every meld can take all the cards laid on it, the
+    first such placement in the melds' order. Raises :class:`RuleViolation`
+    (code ``layoff_does_not_fit``, params ``cards`` and ``meld``, and
+    ``missing``: the cards a run would need laid off first) when the cards
+    cannot all be laid off; checks only the fit (:func:`verify_knock`
+    checks whose cards they are).
+
+    >>> [x.to_dict() for x in place_layoffs(["4h 5h 6h", "Kc Kd Ks"], ["8h", "7h", "Kh"])]
+    [{'card': '8h', 'meld': ['4h', '5h', '6h']}, {'card': '7h', 'meld': ['4h', '5h', '6h']}, \
+{'card': 'Kh', 'meld': ['Kc', 'Kd', 'Ks']}]
+    """
+    melds = [cards_mask(parse_cards(meld, field="knocker_melds")) for meld in knocker_melds]
+    laid = parse_cards(cards, field="layoffs")
+    candidates = []
+    for card in laid:
+        places = [meld for meld in melds
+                  if any(card.bit in chain for chain in _chains(meld))]
+        if not places:
+            raise RuleViolation(f"layoffs: {card} fits none of the knocker's melds",
+                                code="layoff_does_not_fit",
+                                params={"cards": [card.code], "meld": None, "missing": []},
+                                option="layoffs")
+        candidates.append(places)
+    for choice in product(*candidates):
+        if all(_fits(meld, [c.bit for c, m in zip(laid, choice, strict=True) if m == meld])
+               for meld in set(choice)):
+            return [Layoff(card=c.code, meld=tuple(mask_codes(m)))
+                    for c, m in zip(laid, choice, strict=True)]
+    # no placement fits: name the first meld that cannot take its cards in the first one
+    first = [places[0] for places in candidates]
+    meld = next(m for m in melds
+                if not _fits(m, [c.bit for c, p in zip(laid, first, strict=True) if p == m]))
+    onto = [c for c, p in zip(laid, first, strict=True) if p == meld]
+    missing = _gaps(meld, sum(c.bit for c in onto))
+    names = [c.code for c in onto]
+    raise RuleViolation(f"layoffs: {' '.join(names)} cannot be laid off on"
+                        f" {' '.join(mask_codes(meld))}"
+                        + (f" without {' '.join(mask_codes(missing))}" if missing else ""),
+                        code="layoff_does_not_fit",
+                        params={"cards": names, "meld": mask_codes(meld),
+                                "missing": mask_codes(missing)}, option="layoffs")
+
+
+def _gaps(meld: int, laid: int) -> int:
+    """The cards between a run and the farthest card laid on each of its ends, not laid."""
+    gaps = 0
+    for chain in _chains(meld):
+        reached = [i for i, bit in enumerate(chain) if laid & bit]
+        if reached:
+            gaps |= sum(bit for bit in chain[:reached[-1]] if not laid & bit)
+    return gaps

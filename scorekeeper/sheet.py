@@ -61,11 +61,15 @@ follows ``three_player_dealer``, whatever the ``next_dealer`` option says
 3``); after a void hand the same dealer deals again under either. Each
 player keeps an own total and boxes; the first to reach the target wins
 the game and gets the game bonus; everybody gets the box bonus for each
-hand won. The game is a shutout only if neither loser won a hand. Each
-loser settles with the winner on their own difference (``winner final -
-loser final``): ``result.loser`` is ``None``, ``result.losers`` lists
-both, ``result.net`` is the sum of the two differences and
-``result.settlement`` (with a stake) a list of two payments.
+hand won. Each loser settles with the winner on their own difference
+(``winner final - loser final``): ``result.loser`` is ``None``,
+``result.losers`` lists both, ``result.net`` is the sum of the two
+differences and ``result.settlement`` (with a stake) a list of two
+payments. The shutout doubling applies against each loser who won no hand,
+on its own (section 8; ``result.shut_out`` lists them): that loser's
+difference is taken from the winner's doubled final. ``result.final``,
+``game_bonus`` and ``shutout`` are the winner's against a loser who won a
+hand; only when neither did (``shutout`` true) are they the doubled ones.
 
 Four players (partnerships)
 ---------------------------
@@ -177,6 +181,10 @@ class GameResult(Result):
     nets: tuple[int, ...]
     stake: float | None
     settlement: Payment | tuple[Payment, ...] | None
+    shut_out: tuple[int, ...] = ()
+    """The losers who won no hand; the shutout doubling applies against each on its own.
+
+    (Stored before this field existed, a result reads back with none.)"""
 
 
 @dataclass(frozen=True, slots=True)
@@ -447,6 +455,7 @@ def score_sheet(
     ``needed`` the points each still needs to reach the target (min 0).
     ``result`` is ``None`` until the game ends, then ``{"winner", "loser",
     "losers", "totals", "game_bonus", "box_bonus" (per player), "shutout",
+    "shut_out" (the losers who won no hand),
     "final" (per player), "net", "nets" (per player, zero-sum: what each
     gains (+) or pays (-) in points), "stake", "settlement"}`` with
     ``settlement`` ``None`` or ``{"payer", "payee", "amount"}``.
@@ -692,16 +701,21 @@ def _result(rules: Rules, totals: Sequence[int], boxes: Sequence[int], winner: i
     """The end of a game won by side ``winner``: bonuses, finals, net, settlement."""
     sides = len(totals)
     losers = [p for p in range(sides) if p != winner]
-    shutout = all(boxes[p] == 0 for p in losers)
-    game_bonus = rules.game_bonus
-    if shutout and rules.shutout == "double_bonus":
-        game_bonus *= 2
+    shut_out = tuple(p for p in losers if boxes[p] == 0)
+    shutout = len(shut_out) == len(losers)
     box_bonus = [rules.box_bonus * b for b in boxes]
     final = [t + b for t, b in zip(totals, box_bonus, strict=True)]
-    final[winner] += game_bonus
-    if shutout and rules.shutout == "double_total":
-        final[winner] *= 2
-    differences = {p: final[winner] - final[p] for p in losers}
+
+    def bonus(doubled: bool) -> int:
+        return rules.game_bonus * (2 if doubled and rules.shutout == "double_bonus" else 1)
+
+    def winner_final(doubled: bool) -> int:
+        total = final[winner] + bonus(doubled)
+        return total * 2 if doubled and rules.shutout == "double_total" else total
+
+    differences = {p: winner_final(p in shut_out) - final[p] for p in losers}
+    game_bonus = bonus(shutout)
+    final[winner] = winner_final(shutout)
     nets = [-differences.get(p, 0) for p in range(sides)]
     nets[winner] = sum(differences.values())
     settlement: Payment | tuple[Payment, ...] | None = None
@@ -712,7 +726,7 @@ def _result(rules: Rules, totals: Sequence[int], boxes: Sequence[int], winner: i
         winner=winner, loser=losers[0] if sides == 2 else None, losers=tuple(losers),
         totals=tuple(totals), game_bonus=game_bonus, box_bonus=tuple(box_bonus),
         shutout=shutout, final=tuple(final), net=nets[winner], nets=tuple(nets), stake=stake,
-        settlement=settlement)
+        settlement=settlement, shut_out=shut_out)
 
 
 def _match_result(columns: Sequence[GameResult], stake: float | None) -> HollywoodResult:

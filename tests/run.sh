@@ -4,7 +4,9 @@
 # backend's tests, which start their own server from its binaries, and a Java
 # runtime for openapi-generator in the generated-client tests; the project
 # and its `test` dependency group (PEP 735, which pip reads from 25.1 on) in
-# ./.venv), then `ruff check` and pytest. Extra arguments go to pytest.
+# ./.venv; node and npm for axe-core, which the accessibility tests inject
+# into the pages, pinned by tests/package-lock.json into tests/node_modules),
+# then `ruff check` and pytest. Extra arguments go to pytest.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -12,6 +14,7 @@ MISSING=""
 command -v chromium >/dev/null 2>&1 || MISSING="$MISSING chromium"
 ls /usr/lib/postgresql/*/bin/initdb >/dev/null 2>&1 || MISSING="$MISSING postgresql"
 command -v java >/dev/null 2>&1 || MISSING="$MISSING default-jre-headless"
+command -v npm >/dev/null 2>&1 || MISSING="$MISSING nodejs npm"
 if [ -n "$MISSING" ]; then
     SUDO=""
     [ "$(id -u)" = 0 ] || SUDO="sudo"
@@ -23,6 +26,7 @@ fi
 [ -x .venv/bin/python ] || python3 -m venv .venv
 .venv/bin/python -m pip install -q --disable-pip-version-check 'pip>=25.1'
 .venv/bin/python -m pip install -q --disable-pip-version-check -e . --group test
+npm ci --prefix tests --no-audit --no-fund --loglevel=error
 
 .venv/bin/ruff check .
 exec .venv/bin/python -m pytest "$@"

@@ -11,11 +11,13 @@ import re
 
 import pytest
 import schemathesis
+from store_kit import ABC, ABCD, PARTNERSHIP, THREE_PLAYERS, VOID, deal
 
 from api import create_app
 from scorekeeper import simulate
 from scorekeeper.bots import simulate_match
 from scorekeeper.names import MAX_NAME_LENGTH
+from scorekeeper.rules import Rules
 
 KNOCK = {"knocker": "As 2s 3s 7c 7d 7h 9d Td Jd 2c",
          "defender": "4s 5s 6s 8c 8d 8h Kd Qd Jh Th"}
@@ -189,6 +191,15 @@ def test_create_and_read_a_game(call):
     ({"players": ["Ana", "ANA"]}, "players"),
     ({"players": ["Ana", "x" * 41]}, "players.1"),
     ({"players": ["Ana", "Ben"], "dealer": 3}, "dealer"),
+    ({"players": ["Ana", "Ben", "Cy"], "dealer": 3}, "dealer"),
+    ({"players": ["Ana", "Ben", "Cy", "Dan"], "dealer": 4}, "dealer"),
+    ({"players": ["Ana", "Ben", "Cy", "Dan", "Eve"]}, "players"),
+    ({"players": ["Ana", "Ben", "Cy", "ana"]}, "players"),
+    ({"players": ["Ana", "Ben", "Cy"], "rules": "hollywood"}, "scoring"),
+    ({"players": ["Ana", "Ben", "Cy"], "rules": {"three_player_dealer": "left"}},
+     "three_player_dealer"),
+    ({"players": ["Ana", "Ben", "Cy", "Dan"], "rules": {"partnership_netting": "never"}},
+     "partnership_netting"),
     ({"players": ["Ana", "Ben"], "stake": -1}, "stake"),
     ({"players": ["Ana", "Ben"], "stake": "a lot"}, "stake"),
     ({"players": ["Ana", "Ben"], "rules": {"knock_limit": 11}}, "knock_limit"),
@@ -270,7 +281,9 @@ def test_writes_need_the_edit_token(call, game):
 @pytest.mark.parametrize(("hand", "code", "field"), [
     ({"kind": "quick", "knocker": 0, "knocker_deadwood": 7}, "invalid", "defender_deadwood"),
     (quick(0, 7, 22, layoffs=[]), "invalid", "layoffs"),
-    (quick(2, 7, 22), "invalid", "knocker"),
+    (quick(2, 7, 22), "rule", "knocker"),  # a player index, but Ana and Ben's game has two
+    (quick(4, 7, 22), "invalid", "knocker"),  # no table has five
+    ({"kind": "deal", "games": [quick(0, 7, 22), quick(1, 7, 22)]}, "rule", "kind"),
     (quick(0, 11, 22), "rule", "knocker_deadwood"),
     (quick(0, 7, 99), "invalid", "defender_deadwood"),
     (quick(0, 7, 22, big_gin=True), "rule", "big_gin"),
@@ -289,6 +302,83 @@ def test_bad_hands_change_nothing(call, game, hand, code, field):
     error_of(call("PUT", f"/api/v1/games/{game_id}/hands/1", json=hand, headers=auth),
              422, code, field)
     assert version(call, game_id) == 1
+
+
+# ----------------------------------------------------------------------------- tables
+
+
+def new_table(call, players, **settings):
+    """A new game of ``players``: (its hands URL, auth headers)."""
+    created = call("POST", "/api/v1/games", json={"players": players, **settings})
+    assert created.status_code == 201, created.json
+    return (f"/api/v1/games/{created.json['id']}/hands",
+            {"Authorization": f"Bearer {created.json['edit_token']}"})
+
+
+def test_three_player_hands_and_sheets_are_as_documented(call):
+    every_option = {**Rules().to_dict(), "three_player_dealer": "rotate"}
+    url, auth = new_table(call, ABC, rules=every_option, stake=0.1)
+    first = call("POST", url, json=THREE_PLAYERS[0], headers=auth)
+    # Ana deals and sits out; Ben knocks 9, Cy undercuts: 29; rotate: Ben deals hand 2
+    assert first.status_code == 201
+    hand, sheet = first.json["hand"], first.json["sheet"]
+    assert (hand["sits_out"], hand["winner"], hand["loser"], hand["points"]) == (0, 2, 1, 29)
+    assert sheet["totals"] == [0, 0, 29] and sheet["next_dealer"] == 1
+    assert sheet["rules"]["three_player_dealer"] == "rotate"
+    error = error_of(call("POST", url, json=THREE_PLAYERS[3], headers=auth), 422, "rule",
+                     "knocker")  # Ben knocks: he deals hand 2
+    assert error["reason"] == "dealer_sits_out" and "Ben" in error["message"]
+    error = error_of(call("POST", url, json={"kind": "record", "record": simulate(3)},
+                          headers=auth), 422, "rule", "kind")
+    assert error["reason"] == "record_two_players"
+    # Ana's gin against Cy: 55; the whole game rescored from the corrected hand 1
+    call("POST", url, json=THREE_PLAYERS[1], headers=auth)
+    corrected = call("PUT", f"{url}/1", json=quick(2, 0, 10), headers=auth).json["sheet"]
+    assert corrected["totals"] == [55, 0, 35] and len(corrected["hands"]) == 2
+    game = call("GET", url.removesuffix("/hands")).json
+    assert game["hands"][0]["corrected"] and game["hands"][1]["sits_out"] == 1
+    url, auth = new_table(call, ABC, rules={"target": 10}, stake=0.1)
+    over = call("POST", url, json=quick(1, 0, 10), headers=auth).json["sheet"]
+    # Ben gins Cy: 35; a shutout of both: 35 + 25 + 2 x 100 = 260, each pays 26.00
+    assert over["result"]["final"] == [0, 260, 0] and over["result"]["loser"] is None
+    assert over["result"]["settlement"] == [{"payer": 0, "payee": 1, "amount": 26.0},
+                                            {"payer": 2, "payee": 1, "amount": 26.0}]
+
+
+@pytest.mark.parametrize(("hand", "code", "field"), [
+    (quick(0, 5, 20), "rule", "kind"),
+    ({"kind": "deal"}, "invalid", "games"),
+    (deal(VOID, VOID) | {"knocker": 0}, "invalid", "knocker"),
+    ({"kind": "deal", "games": [VOID]}, "invalid", "games"),
+    (deal(VOID, {"kind": "record", "record": {}}), "invalid", "games.1.kind"),
+    (deal(VOID, quick(7, 5, 20)), "invalid", "games.1.knocker"),
+    (deal(VOID, {"kind": "quick", "knocker": 2}), "invalid", "games.1.defender_deadwood"),
+    (deal(quick(2, 5, 20), VOID), "rule", "games.0.knocker"),  # Ana and Ben play game 1
+    (deal(VOID, quick(0, 5, 20)), "rule", "games.1.knocker"),  # Cy and Dan play game 2
+    (deal(VOID, quick(2, 12, 20)), "rule", "games.1.knocker_deadwood"),
+])
+def test_bad_deals_change_nothing(call, hand, code, field):
+    url, auth = new_table(call, ABCD)
+    error = error_of(call("POST", url, json=hand, headers=auth), 422, code, field)
+    assert field.split(".")[-1] in error["message"]
+    assert version(call, url.split("/")[-2]) == 0
+
+
+def test_partnership_deals_and_sheets_are_as_documented(call):
+    url, auth = new_table(call, ABCD, dealer=1, rules={"partnership_netting": "per_game"})
+    sheet = call("GET", url.removesuffix("/hands")).json
+    assert sheet["teams"] == [[0, 2], [1, 3]] and sheet["next_games"] == [
+        {"game": 1, "players": [0, 1], "dealer": 1}, {"game": 2, "players": [2, 3], "dealer": 3}]
+    first = call("POST", url, json=PARTNERSHIP[0], headers=auth).json
+    # Ana 20, Dan's gin 35: per game both teams score and box
+    assert first["hand"]["team_points"] == [20, 35] and first["hand"]["dealer_team"] == 1
+    assert [g["winner"] for g in first["hand"]["games"]] == [0, 3]
+    assert first["sheet"]["totals"] == [20, 35] and first["sheet"]["boxes"] == [1, 1]
+    assert first["sheet"]["next_games"][0] == {"game": 1, "players": [0, 3], "dealer": 3}
+    void = call("POST", url, json=VOID, headers=auth).json
+    assert void["hand"]["void"] and [g["void"] for g in void["hand"]["games"]] == [True, True]
+    fixed = call("PUT", f"{url}/2", json=PARTNERSHIP[1], headers=auth).json
+    assert fixed["sheet"]["totals"] == [50, 35]  # Ana's undercut of Dan: 30
 
 
 def test_a_hand_after_the_end_is_409(call):

@@ -120,7 +120,7 @@ LONG = "x" * 1001
 
 @pytest.mark.parametrize(("path", "body", "field"), [
     ("/games", {"players": ["Ana", "x" * 41]}, "players.1"),
-    ("/games", {"players": ["Ana", "Ben", "Cy"]}, "players"),
+    ("/games", {"players": ["Ana", "Ben", "Cy", "Dan", "Eve"]}, "players"),
     ("/melds", {"cards": "As " * 134}, "cards"),
     ("/melds", {"cards": ["As"] * 53}, "cards"),
     ("/melds", {"cards": ["As", "x" * 9]}, "cards"),
@@ -224,9 +224,9 @@ JSON = st.recursive(st.none() | st.booleans() | st.integers(-3, 120) | st.text(m
                     | st.dictionaries(st.text(max_size=8), inner, max_size=3), max_leaves=8)
 HAND_KEYS = ["knocker", "knocker_deadwood", "defender_deadwood", "big_gin", "upcard",
              "knocker_cards", "defender_cards", "knocker_melds", "defender_melds", "layoffs",
-             "record"]
+             "record", "games"]
 HANDS = st.fixed_dictionaries(
-    {"kind": st.sampled_from(["quick", "cards", "record", "void"])},
+    {"kind": st.sampled_from(["quick", "cards", "record", "void", "deal"])},
     optional={key: st.integers(-1, 120) | st.booleans() | JSON | st.just("As 2s 3s 4s 5s 6s"
                                                                          " 7s 8s 9s Ts")
               for key in HAND_KEYS})

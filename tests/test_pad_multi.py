@@ -196,6 +196,19 @@ def test_three_player_settlement_in_words():
         "<bdi>Cy</bdi> owes <bdi>Ana</bdi> 132 points."]
 
 
+
+def test_a_three_player_shutout_doubles_against_that_loser_only_in_words():
+    # Bor beats Cy 40, Ana beats Bor 30, Ana beats Cy 75 (gin): Cy won no hand.
+    # Ana 105 + 2 boxes 50 = 155; + 100 against Bor (65): 190; + 200 against Cy (0): 355.
+    entries = [{"winner": 1, "loser": 2, "points": 40, "outcome": "knock"},
+               {"winner": 0, "loser": 1, "points": 30, "outcome": "knock"},
+               {"winner": 0, "loser": 2, "points": 75, "outcome": "gin"}]
+    sheet = score_sheet(entries, players=["Ana", "Bor", "Cy"], stake=0.1).to_dict()
+    assert [str(line) for line in pad_views.sheet_view(sheet)["result"]["payments"]] == [
+        "<bdi>Bor</bdi> pays <bdi>Ana</bdi> 19.00 (190 points).",
+        "<bdi>Cy</bdi> pays <bdi>Ana</bdi> 35.50 (355 points). <bdi>Cy</bdi> won no hand:"
+        " shutout, doubled against <bdi>Cy</bdi> only."]
+
 # ----------------------------------------------------------------------------- partnerships
 
 

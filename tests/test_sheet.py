@@ -340,6 +340,30 @@ def test_three_player_shutout_and_seat_checks():
     assert caught.value.option == "loser"
 
 
+def test_three_players_the_shutout_doubles_against_each_loser_on_its_own():
+    # RULES.md section 8. Hand 1: A deals and sits out, B beats C 40. Hand 2: the loser C
+    # deals, A beats B 30. Hand 3: the loser B deals, A beats C 75 by gin: A has 105.
+    hands = [win(1, 40, loser=2), win(0, 30, loser=1), win(0, 75, "gin", loser=2)]
+    sheet = score_sheet(hands, players=ABC, dealer=0, stake=0.1)
+    assert dealers(sheet) == [0, 2, 1]
+    result = sheet.result
+    # Boxes: A 2, B 1, C 0: C won no hand (shut out), B won one.
+    assert result.winner == 0 and result.shut_out == (2,) and result.shutout is False
+    # A: 105 + 50 = 155, + game bonus 100 = 255 against B; against C the bonus doubles: 355.
+    # B: 40 + 25 = 65; C: 0.
+    assert result.game_bonus == 100 and result.final == (255, 65, 0)
+    assert result.nets == (190 + 355, -190, -355)
+    assert result.settlement == (Payment(payer=1, payee=0, amount=19.0),
+                                 Payment(payer=2, payee=0, amount=35.5))
+    # With double_total, the winner's whole final doubles against C only: 2 x 255 = 510.
+    total = score_sheet(hands, players=ABC, dealer=0,
+                        rules={"shutout": "double_total"}).result
+    assert total.final == (255, 65, 0) and total.nets == (190 + 510, -190, -510)
+    # Two players keep their one shutout: the loser is the list.
+    two = score_sheet([win(0, 100, "gin")], players=["Ana", "Bor"]).result
+    assert two.shutout is True and two.shut_out == (1,) and two.final == (325, 0)
+
+
 ROTATE = {"three_player_dealer": "rotate"}
 
 

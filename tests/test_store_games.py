@@ -374,6 +374,7 @@ def test_a_partnership_game_netted_per_game(store):
 
 @pytest.mark.parametrize(("hand", "field", "code"), [
     (quick(0, 5, 20), "kind", "bad_kind"),
+    ({"kind": "record", "record": {}}, "kind", "record_two_players"),
     (deal("quick 0 5 20", VOID), "games.0.kind", "bad_value"),
     ({"kind": "deal", "games": [quick(0, 5, 20)]}, "games", "bad_games"),
     ({"kind": "deal"}, "games", "bad_games"),

@@ -188,6 +188,16 @@ def _sits_out(p: dict, error: ScorekeeperError) -> str:
     return f"{p['player']} deals this hand and sits out: choose one of the two who play it"
 
 
+def _no_fit(p: dict, error: ScorekeeperError) -> str:
+    cards = _labels(p["cards"])
+    if not p.get("meld"):
+        return f"{cards} fits none of the melds laid down"
+    if p.get("missing"):
+        return (f"{cards} cannot be laid off on {_labels(p['meld'])} without"
+                f" {_labels(p['missing'])} laid off first")
+    return f"{cards} cannot be laid off on {_labels(p['meld'])}"
+
+
 def _bad_value(p: dict, error: ScorekeeperError) -> str:
     if p.get("key") == "dealer" or error.field == "dealer":
         return (f"Dealer must be 0 or 1 in the record (0: the first player, 1: the second),"
@@ -216,7 +226,7 @@ WORDINGS: dict[str, str | Wording] = {
     "not_a_meld": "{cards} is not a meld: a set is 3 or 4 cards of one rank, a run 3 or more"
                   " cards in a row of one suit (ace low)",
     "not_a_knocker_meld": "{meld} is not one of the knocker's melds",
-    "layoff_does_not_fit": "{cards} cannot be laid off on {meld}",
+    "layoff_does_not_fit": _no_fit,
     "layoff_on_gin": "There are no layoffs against gin",
     "knock_over_limit": _over_limit,
     "big_gin_not_allowed": "Big gin is not played under these rules",

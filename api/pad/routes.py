@@ -76,6 +76,7 @@ from scorekeeper.store.base import (
 
 from .. import TEMPLATES, get_storage, limits
 from ..schemas import check_json_size
+from . import declared as pad_declared
 from . import forms as pad_forms
 from . import labels as pad_labels
 from . import replay as pad_replay
@@ -279,7 +280,7 @@ def sheet(game_id: str):
     data = _load(game_id)
     editable = rights.can_edit(game_id)
     return _render("pad/sheet.html", sheet=data, view=pad_views.sheet_view(data, _voided(data)),
-                   tally=_tally(data),
+                   tally=_tally(data), missed=pad_declared.missed_by_hand(data),
                    editable=editable, game_id=game_id, done=request.args.get("done"),
                    share_url=url_for("pad.sheet", game_id=game_id, _external=True))
 
@@ -332,7 +333,8 @@ def _hand_defaults(sheet: dict, n: int | None) -> dict[str, Any]:
                               **{f"cards_{p}": [] for p in range(len(sheet["players"]))},
                               **{f"g{i}_{name}": value for i in (0, 1)
                                  for name, value in _quick_values(None).items()},
-                              "g0_upcard": "", "g1_upcard": ""}
+                              "g0_upcard": "", "g1_upcard": "", "arrangement": "",
+                              "layoffs": None, "layoffs_for": ""}
     if n is None:
         return values
     hand = sheet["hands"][n - 1]
@@ -356,6 +358,10 @@ def _hand_defaults(sheet: dict, n: int | None) -> dict[str, Any]:
         values[f"cards_{k}"] = list(given["knocker_cards"])
         values[f"cards_{pad_forms.seatings(sheet, n)[0].other(k)}"] = list(
             given["defender_cards"])
+        if given.get("knocker_melds") is not None:
+            values["arrangement"] = values["layoffs_for"] = pad_forms.arrangement_value(
+                given["knocker_melds"])
+            values["layoffs"] = [x["card"] for x in given.get("layoffs") or []]
     elif kind == "record":
         values["record"] = json.dumps(given.get("record"), indent=1)
     values["upcard"] = given.get("upcard") or ""
@@ -410,7 +416,10 @@ def _hand_page(game_id: str, sheet: dict, n: int | None, mode: str, form: dict,
     names = sheet["players"]
     seatings = pad_forms.seatings(sheet, n)
     change = change or {"idempotency_key": None, "expected_version": sheet["version"]}
+    choice = (_play_choice(sheet["rules"], form, seatings)
+              if mode == "cards" and (preview or form.get("arrangement")) else None)
     response = _render("pad/hand.html", status, game_id=game_id, sheet=sheet, n=n, mode=mode,
+                   choice=choice,
                    form_key=change["idempotency_key"],
                    form_version=change["expected_version"], changed=changed,
                    modes=modes_for(len(names)), form=form, errors=errors, names=names,
@@ -432,6 +441,16 @@ def _deal_line(number: int, seating: pad_forms.Seating) -> Markup:
     names, dealer = seating.names, seating.dealer
     return Markup("Game {}: {} deals to {}").format(number, pad_labels.bdi(names[dealer]),
                                                     pad_labels.bdi(names[seating.other(dealer)]))
+
+
+def _play_choice(rules: dict, values: dict, seatings: list) -> dict | None:
+    """The arrangement and layoff choice for the cards of the form (``None`` while they
+    are no legal knock: the form's errors say why)."""
+    try:
+        hand = _hand_input(rules, "cards", values, seatings)
+        return pad_declared.play_choice(rules, hand, values["arrangement"], values["layoffs"])
+    except ScorekeeperError:
+        return None
 
 
 @bp.get("/games/<game_id>/hand")
@@ -465,6 +484,9 @@ def _submitted(players: int) -> dict[str, Any]:
             values[f"g{i}_{name}"] = form.get(f"g{i}_{name}", "")
         for p in range(players if players == 4 else 0):
             values[f"g{i}_cards_{p}"] = form.getlist(f"g{i}_cards_{p}")
+    values["arrangement"] = form.get("arrangement", "")
+    values["layoffs_for"] = form.get("layoffs_for", "")
+    values["layoffs"] = form.getlist("layoffs") if values["arrangement"] else None
     return values
 
 
@@ -501,7 +523,11 @@ def _showdowns(sheet: dict, hand: dict, seatings: list) -> list[dict | None]:
         prefix = f"g{i}_" if len(names) == 4 else ""
         checked = pad_forms.check_cards(sheet["rules"], one, seating, prefix)
         k = one["knocker"]
-        shown.append(pad_views.showdown_view(checked, [names[k], names[seating.other(k)]]))
+        sides = [names[k], names[seating.other(k)]]
+        view = pad_views.showdown_view(checked, sides)
+        view["hindsight"] = pad_declared.review_words(checked, sheet["rules"], one.get("upcard"),
+                                                      sides)
+        shown.append(view)
     return shown
 
 
@@ -556,6 +582,19 @@ def _save_hand(game_id: str, n: int | None):
             previews = pad_views.quick_previews(sheet["rules"], hand, seatings)
             return _hand_page(game_id, sheet, n, mode, values, {}, preview=previews[0],
                               previews=previews)
+        if mode == "cards" and values["arrangement"]:
+            k = int(values["knocker"])
+            defender = sheet["players"][seatings[0].other(k)]
+            if values["layoffs_for"] != values["arrangement"]:
+                # the layoffs ticked were for another arrangement: tick the best for this one
+                values["layoffs"] = pad_declared.best_layoffs(sheet["rules"], hand,
+                                                              values["arrangement"])
+                if request.form.get("action") != "check":
+                    return _hand_page(game_id, sheet, n, mode, values, {"layoffs": (
+                        f"Tick what {pad_labels.isolated(defender)} laid off on this"
+                        " arrangement, then save.")},
+                        422, change=change)
+            hand = pad_forms.declare_play(hand, values["arrangement"], values["layoffs"])
         if mode in ("cards", "deal_cards"):
             showdowns = _showdowns(sheet, hand, seatings)
             if request.form.get("action") == "check":
@@ -627,6 +666,7 @@ def hand(game_id: str, n: int):
                    unit="deal" if len(sheet["players"]) == 4 else "hand",
                    sides=pad_labels.sides_html(sheet["players"]),
                    was=pad_views.describe_hand(was, sheet["players"]) if was else None,
+                   missed=pad_declared.missed_by_hand({**sheet, "hands": [record]}).get(n),
                    game_id=game_id, editable=rights.can_edit(game_id),
                    done=request.args.get("done"),
                    title=pad_labels.game_title(sheet["players"]))

@@ -250,18 +250,23 @@ def _payments(result: Mapping[str, Any], names: Sequence[str]) -> list[Markup]:
         settled = [settled]
     lines = []
     for i, loser in enumerate(result["losers"]):
-        difference = result["final"][winner] - result["final"][loser]
+        difference = -result["nets"][loser]  # each loser's own difference (own shutout)
         payer, payee = (loser, winner) if difference >= 0 else (winner, loser)
         if difference == 0:
-            lines.append(Markup("{} and {} are even: nobody pays.").format(sides[winner],
-                                                                          sides[loser]))
+            line = Markup("{} and {} are even: nobody pays.").format(sides[winner],
+                                                                    sides[loser])
         elif settled:
-            lines.append(Markup("{} {} {} {} ({} points).").format(
+            line = Markup("{} {} {} {} ({} points).").format(
                 sides[payer], "pay" if team else "pays", sides[payee],
-                _money(settled[i]["amount"]), abs(difference)))
+                _money(settled[i]["amount"]), abs(difference))
         else:
-            lines.append(Markup("{} {} {} {} points.").format(
-                sides[payer], "owe" if team else "owes", sides[payee], abs(difference)))
+            line = Markup("{} {} {} {} points.").format(
+                sides[payer], "owe" if team else "owes", sides[payee],
+                abs(difference))
+        if loser in result.get("shut_out", ()) and not result["shutout"]:
+            line += Markup(" {} won no hand: shutout, doubled against {} only.").format(
+                sides[loser], sides[loser])
+        lines.append(line)
     return lines
 
 
@@ -459,9 +464,15 @@ def could_lay_off(showdown: KnockResult) -> list[dict[str, Any]]:
     have been laid off instead) and whether layoffs were allowed (none
     against gin), so the page can show what was possible.
     """
-    held = hand_mask(showdown.defender.cards)
+    return layoff_fits(showdown.knocker.melds, showdown.defender.cards)
+
+
+def layoff_fits(melds: Sequence[Sequence[str]], defender: Sequence[str]) -> list[dict[str, Any]]:
+    """Every card of ``defender`` that fits on one of the knocker's ``melds``, with the meld
+    (cards that extend a run one after another included)."""
+    held = hand_mask(list(defender))
     found = []
-    for meld_codes in showdown.knocker.melds:
+    for meld_codes in melds:
         fits = 0
         for _, laid in layoff_options((hand_mask(meld_codes),), held):
             fits |= laid[-1]

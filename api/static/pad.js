@@ -101,8 +101,7 @@ function setupGrid(fieldset) {
     if (data.melds.length) {
       // The strip scrolls sideways when the melds are wider than the phone: it takes the
       // keyboard focus (Tab), the arrow keys scroll it and Enter moves on to what is hidden.
-      const melds = el("div", { class: "small melds", tabindex: "0", role: "region",
-                                "aria-label": "Best melds" }, "Best melds: ");
+      const melds = el("div", { class: "small melds", tabindex: "0" }, "Best melds: ");
       for (const meld of data.melds) {
         melds.append(el("span", { class: "meld" }, ...meld.map(cardChip)));
       }
@@ -180,6 +179,61 @@ function setupGrid(fieldset) {
     });
   }
   refresh();
+}
+
+// ---------------------------------------------------------------- what was laid down
+
+function meldChip(cards) {
+  return el("span", { class: "meld", role: "group", "aria-label": "meld" }, ...cards.map(cardChip));
+}
+
+function markStale(message) {
+  // The score shown was checked for another choice: say so until the next check.
+  const result = $("#result");
+  if (!result || $(".stale-note", result)) return;
+  result.classList.add("stale");
+  result.prepend(el("p", { class: "stale-note", role: "status", text: message }));
+}
+
+function setupPlayChoice(section) {
+  // Choosing another arrangement lists the layoffs that fit it, the best ones ticked,
+  // without a round trip (the data is in the page); the server checks them all again.
+  const options = JSON.parse($("#play-data", section).textContent);
+  const list = $("[data-layoff-list]", section);
+  const layoffsFor = $("input[name=layoffs_for]", section);
+  const defender = section.dataset.defender;
+  const button = $("[data-show-layoffs]", section);
+  if (button) button.hidden = true;
+  const again = "Changed: press Check the hand to see the score of this choice.";
+
+  function show(option) {
+    list.replaceChildren();
+    if (option.gin) {
+      list.append(el("p", { text: "No layoffs against gin." }));
+    } else if (!option.layoffs.length) {
+      list.append(el("p", { class: "muted", text: `Nothing ${defender} holds fits these melds.` }));
+    }
+    for (const fit of option.layoffs) {
+      const box = el("input", { type: "checkbox", name: "layoffs", value: fit.card.code });
+      box.checked = fit.best;
+      const text = el("span", {}, cardChip(fit.card), " on ", meldChip(fit.meld));
+      if (fit.best) text.append(" ", el("span", { class: "small muted", text: "(best)" }));
+      list.append(el("label", { class: "pick layoff" }, box, text));
+    }
+    layoffsFor.value = option.value;
+  }
+
+  section.addEventListener("change", (event) => {
+    if (event.target.name === "arrangement") {
+      const option = options.find((o) => o.value === event.target.value);
+      if (option) show(option);
+    }
+    markStale(again);
+  });
+  for (const grid of $$("[data-grid]")) {
+    grid.addEventListener("change", () => markStale(
+      "The cards changed: press Check the hand to choose what was laid down again."));
+  }
 }
 
 // ---------------------------------------------------------------- start-a-game options
@@ -326,6 +380,7 @@ function focusOutcome() {
 
 function start() {
   $$("[data-grid]").forEach(setupGrid);
+  $$("[data-play-choice]").forEach(setupPlayChoice);
   $$("form[data-options]").forEach(setupOptions);
   $$("[data-copy]").forEach(setupCopy);
   $$("form[data-confirm]").forEach(setupConfirm);

@@ -209,6 +209,14 @@ def evaluate_hand(hand: Mapping, rules: Rules | Mapping | str | None = None, *,
     if kind not in KINDS:
         raise InvalidValueError(f"kind must be one of {', '.join(KINDS)}, not {kind!r}",
                                 code="bad_value", params={"value": kind}, option="kind")
+    if kind == "record":
+        if count != 2:
+            raise RuleViolation(f"kind record (a deal record) is for two players; with {count}"
+                                " players enter the hand as "
+                                + ("a deal of two games" if count == 4 else "quick, cards or void"),
+                                code="record_two_players", params={"players": count},
+                                option="kind")
+        return _evaluate_record(hand.get("record"), rules, players, dealer)
     if (kind == "deal") != (count == 4):
         raise InvalidValueError(
             f"a four-player deal is kind deal (or void), not {kind}" if count == 4
@@ -219,13 +227,6 @@ def evaluate_hand(hand: Mapping, rules: Rules | Mapping | str | None = None, *,
             raise ValueError("a four-player deal is scored with its games (the sheet's"
                              " next_games)")
         return _evaluate_deal(hand.get("games"), rules, players, games)
-    if kind == "record":
-        if count != 2:
-            raise RuleViolation(f"kind record (a deal record) is for two players; with {count}"
-                                " players enter the hand as quick, cards or void",
-                                code="record_two_players", params={"players": count},
-                                option="kind")
-        return _evaluate_record(hand.get("record"), rules, players, dealer)
     if count == 3 and dealer is None:
         raise ValueError("a three-player hand is scored knowing its dealer (who sits out)")
     seats = (0, 1) if count == 2 else tuple(p for p in range(3) if p != dealer)

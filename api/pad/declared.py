@@ -1,0 +1,175 @@
+"""The play a table declares at the showdown, and what optimal play would have changed.
+
+A hand entered card by card can say what was laid down: the knocker's
+arrangement (any legal one, :func:`~scorekeeper.knock.knock_arrangements`,
+the best preselected) and the defender's layoffs (the cards that fit the
+chosen arrangement, the best reply preselected). :func:`play_choice` is
+that choice as the hand form shows it; :func:`hindsight` says, in players'
+words, what the best play would have changed
+(:func:`~scorekeeper.analysis.review_knock`: each player measured on their
+own choice), on the hand form, the hand's page and the sheet
+(:func:`missed_by_hand`).
+
+Choices: a card that fits two melds is one checkbox (the server places it,
+:func:`~scorekeeper.knock.place_layoffs`), shown with the first meld it
+fits. A declared arrangement is matched to the list by its melds, whatever
+their order, a run split where it touches another (declared through the
+API) taken as the one run the list has; one that matches none leaves the
+best checked.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from markupsafe import Markup
+
+from scorekeeper.analysis import KnockReview, review_knock
+from scorekeeper.cards import parse_cards
+from scorekeeper.errors import ScorekeeperError
+from scorekeeper.knock import KnockResult, knock_arrangements
+from scorekeeper.melds import hand_mask, meld_kind
+from scorekeeper.results import Outcome
+
+from . import forms as pad_forms
+from .labels import bdi, card_info, cards_info
+from .views import layoff_fits
+
+
+def _meld_set(melds: Any) -> frozenset[int]:
+    """Melds as a set of masks, runs of one suit that touch merged (as the list has them)."""
+    runs, others = [], []
+    for meld in melds:
+        (runs if meld_kind(parse_cards(meld)) == "run" else others).append(hand_mask(meld))
+    merged: list[int] = []
+    for run in sorted(runs):
+        high, low = merged[-1].bit_length() - 1 if merged else -2, (run & -run).bit_length() - 1
+        if high + 1 == low and high // 13 == low // 13:
+            merged[-1] |= run
+        else:
+            merged.append(run)
+    return frozenset(merged + others)
+
+
+def play_choice(rules: Mapping[str, Any], hand: Mapping[str, Any], arrangement: str,
+                layoffs: Sequence[str] | None) -> dict[str, Any]:
+    """The arrangement and layoff choice of a checked card hand, for the hand form.
+
+    ``arrangement`` is the form's value (empty: the best is chosen) and
+    ``layoffs`` the cards ticked (``None``: the best reply's are ticked).
+    Returns ``{"arrangements": [{"value", "melds", "deadwood_cards",
+    "deadwood", "gin", "best", "checked", "layoffs": [{"card", "meld",
+    "best", "checked"}]}], "chosen": the checked one, "layoffs_for": its
+    value, "data": the same per arrangement for ``pad.js``}``. Raises the
+    domain's errors for a hand that is no legal knock.
+    """
+    found = knock_arrangements(hand["knocker_cards"], hand["defender_cards"], rules=rules,
+                               upcard=hand.get("upcard"))
+    wanted = (_meld_set(pad_forms.arrangement_melds(arrangement)) if arrangement else None)
+    index = next((i for i, a in enumerate(found) if _meld_set(a.melds) == wanted), 0)
+    shown = []
+    for i, option in enumerate(found):
+        gin = option.outcome in (Outcome.GIN, Outcome.BIG_GIN)
+        best_laid = {x.card for x in option.layoffs}
+        ticked = best_laid if i != index or layoffs is None else set(layoffs)
+        fits: dict[str, dict[str, Any]] = {}
+        if not gin:
+            for fit in layoff_fits(option.melds, hand["defender_cards"]):
+                fits.setdefault(fit["card"]["code"], {
+                    **fit, "best": fit["card"]["code"] in best_laid,
+                    "checked": fit["card"]["code"] in ticked})
+        shown.append({"value": pad_forms.arrangement_value(option.melds),
+                      "melds": [cards_info(meld) for meld in option.melds],
+                      "deadwood_cards": cards_info(option.deadwood_cards),
+                      "deadwood": option.deadwood, "gin": gin, "best": i == 0,
+                      "checked": i == index, "layoffs": list(fits.values())})
+    return {"arrangements": shown, "chosen": shown[index], "layoffs_for": shown[index]["value"],
+            "data": [{"value": a["value"], "gin": a["gin"], "layoffs": a["layoffs"]}
+                     for a in shown]}
+
+
+def best_layoffs(rules: Mapping[str, Any], hand: Mapping[str, Any], arrangement: str
+                 ) -> list[str]:
+    """The cards the defender's best reply lays off on the chosen arrangement."""
+    result = pad_forms.check_cards(rules, pad_forms.declare_play(hand, arrangement, None))
+    return [x.card for x in result.defender.layoffs]
+
+
+def _points(n: int) -> str:
+    return f"{n} point{'' if n == 1 else 's'}"
+
+
+def _melds_words(melds: Sequence[Sequence[str]]) -> str:
+    return " and ".join(" ".join(card_info(c)["label"] for c in meld) for meld in melds)
+
+
+def _cards_words(codes: Sequence[str]) -> str:
+    return " ".join(card_info(code)["label"] for code in codes)
+
+
+def hindsight(review: KnockReview, names: Sequence[str]) -> list[Markup]:
+    """What the best play would have changed, one sentence per player who lost points.
+
+    ``names`` are the knocker's and the defender's. ``Ana could have knocked
+    with 3 less deadwood by melding 5♠ 6♠ 7♠: 3 points.``, ``Bor could have
+    laid off 7♥: 8 points.`` The points are what each player's own choice
+    cost them, the other's play taken as the best (see
+    :func:`~scorekeeper.analysis.review_knock`).
+    """
+    knocker, defender = (bdi(name) for name in names)
+    said = []
+    mine, theirs = review.knocker, review.defender
+    if mine.cost:
+        melds = _melds_words(mine.missed_melds)
+        if mine.best_deadwood == 0:
+            text = Markup("{} could have gone gin by melding {}").format(knocker, melds)
+        elif mine.best_deadwood < mine.deadwood:
+            text = Markup("{} could have knocked with {} less deadwood by melding {}").format(
+                knocker, mine.deadwood - mine.best_deadwood, melds)
+        else:  # the deadwood was no worse: what the defender could lay off made the loss
+            text = Markup("{} could have laid down {} instead, leaving {} less to lay"
+                          " off").format(knocker, _melds_words(mine.best_melds) or "no melds",
+                                         defender)
+        said.append(Markup("{}: {}.").format(text, _points(mine.cost)))
+    if theirs.cost:
+        parts = []
+        if theirs.missed_layoffs:
+            parts.append("laid off " + _cards_words([x.card for x in theirs.missed_layoffs]))
+        if theirs.needless_layoffs:
+            parts.append("kept " + _cards_words(theirs.needless_layoffs)
+                         + " for own melds")
+        what = " and ".join(parts) or (f"had {theirs.best_deadwood} deadwood, not"
+                                       f" {theirs.deadwood}")
+        said.append(Markup("{} could have {}: {}.").format(defender, what,
+                                                           _points(theirs.cost)))
+    return said
+
+
+def review_words(result: KnockResult, rules: Mapping[str, Any], upcard: str | None,
+                 names: Sequence[str]) -> list[Markup]:
+    """:func:`hindsight` of a scored showdown (a verify result)."""
+    return hindsight(review_knock(result, rules=rules, upcard=upcard), names)
+
+
+def missed_by_hand(sheet: Mapping[str, Any]) -> dict[int, list[Markup]]:
+    """For the sheet: hand number -> :func:`hindsight` of each hand entered with a declared
+    play (the others were scored as the best play: nothing to say)."""
+    names = sheet["players"]
+    found = {}
+    for record in sheet["hands"]:
+        given = record.get("input") or {}
+        detail = record.get("detail")
+        if (given.get("kind") != "cards" or not detail or not detail.get("knocker")
+                or not ("knocker_melds" in given or "layoffs" in given)):
+            continue
+        k = given["knocker"]
+        defender = next(p for p in range(len(names)) if p not in (k, record.get("sits_out")))
+        try:
+            said = review_words(KnockResult.from_dict(detail), sheet["rules"],
+                                given.get("upcard"), [names[k], names[defender]])
+        except (ScorekeeperError, ValueError):  # not reviewable: the sheet still shows
+            continue
+        if said:
+            found[record["n"]] = said
+    return found

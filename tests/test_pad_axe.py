@@ -1,0 +1,373 @@
+"""Accessibility of every page state of the scorepad: axe-core in chromium, light and dark.
+
+One phone (Playwright on Debian's chromium, 390 x 844, touch) walks the
+scorepad against a real ``scorekeeper serve`` on loopback, through every
+page state in :data:`STATES`, in order: each step starts from where the
+one before left the page. In each state axe-core (npm's, see
+``browser_kit.axe_problems``) checks the page against WCAG 2.0 and 2.1 A
+and AA under ``prefers-color-scheme: light``, then its colour rules again
+under ``dark`` (switched with ``emulate_media``: the same document, so a
+state is reached once; dark mode changes only colours, so the other rules
+cannot find anything new there), and a screenshot of each goes to
+``tests/artifacts/axe-<state>.png`` and ``axe-<state>-dark.png``. Every
+serious or critical violation of every state is listed when the test
+fails, not only the first; a state whose selector does not show fails the
+walk there (the step did not reach it).
+
+Choices: the walk is one test, not one per state, because the states build
+on each other (the mid-game sheet holds the hands entered before it); a
+failure names its state. The read-only and join states are seen by the same
+phone with its cookies put aside (a second phone would cost a second page
+for nothing): without cookies a phone holds no edit right.
+
+To add a state, add one line to :data:`STATES` where the walk reaches it:
+``("name", "selector of what it shows", lambda w: ...)``, using
+:class:`Walk`'s steps (or a new step there when it takes more than a call
+or two).
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+from collections.abc import Callable
+
+import pytest
+from browser_kit import AXE, CHROMIUM, COLOUR_RULES, axe_problems
+from playwright.sync_api import expect
+from test_pad_browser import ANA, ARTIFACTS, BOR, PHONE, tap
+from test_pad_offline import worker_ready
+
+import scorekeeper as sk
+from api.server import spawn, stop
+
+pytestmark = [
+    pytest.mark.skipif(not os.path.exists(CHROMIUM),
+                       reason="chromium is not installed (tests/run.sh installs it)"),
+    pytest.mark.skipif(not AXE.exists(),
+                       reason="axe-core is not installed (tests/run.sh: npm ci --prefix tests)"),
+]
+
+
+RECORD = {**sk.simulate(24, dealer=0), "players": ["Ana", "Bor"]}
+"""A whole deal (Ana deals; Bor knocks, Ana undercuts), with the walk's players: hand 1 of
+its game and the replays'. Its analysis finds decisions that cost, so the viewer lists them."""
+
+
+class Walk:
+    """The phone and where it is: the server's URL, the game being played, its hand-over
+    link, and the cookies put aside while the phone plays a watcher."""
+
+    def __init__(self, page, url: str):
+        self.page = page
+        self.url = url
+        self.game = ""
+        self.link = ""
+        self.kept_cookies: list = []
+
+    # ------------------------------------------------------------------ moving about
+
+    def go(self, path: str):
+        """Open ``path`` on the server (or a full URL); the response, for its status."""
+        return self.page.goto(path if path.startswith("http") else self.url + path)
+
+    def click(self, name: str, role: str = "button") -> None:
+        self.page.get_by_role(role, name=name).first.click()
+
+    def choose(self, text: str) -> None:
+        """Tap the choice (a radio button drawn as a box) whose label is ``text``."""
+        self.page.locator("label.choice", has_text=re.compile(f"^{text}$")).first.click()
+
+    # ------------------------------------------------------------------ the start page
+
+    def start_form(self, names=("", ""), stake: str = "", **options: str) -> None:
+        """Fill the start form (``options``: rule fields, e.g. ``gin_bonus="-5"``) and send it."""
+        self.go("/")
+        self.page.fill("#player_0", names[0])
+        self.page.fill("#player_1", names[1])
+        self.page.fill("#stake", stake)
+        if options:
+            self.page.locator("details.options summary").click()
+        for name, value in options.items():
+            self.page.fill(f"#opt-{name}", value)
+        self.click("Start the game")
+
+    def new_game(self, names=("Ana", "Bor"), preset: str = "Standard") -> None:
+        """A new game (the first player deals); its sheet is the state."""
+        self.go("/")
+        self.page.fill("#player_0", names[0])
+        self.page.fill("#player_1", names[1])
+        self.choose(preset)
+        self.click("Start the game")
+        self.page.wait_for_url(re.compile(r"/games/[\w-]+$"))
+        self.game = self.page.url.removeprefix(self.url)
+
+    # ------------------------------------------------------------------ hands
+
+    def hand_form(self, mode: str) -> None:
+        self.go(f"{self.game}/hand?mode={mode}")
+
+    def quick(self, who: str, kind: str, mine: str, theirs: str,
+              button: str = "Add to the sheet") -> None:
+        """Fill the quick form (already open) and press ``button``."""
+        self.choose(who)
+        self.choose(kind)
+        if kind == "Knock":
+            self.page.fill("#knocker_deadwood", mine)
+        self.page.fill("#defender_deadwood", theirs)
+        self.click(button)
+
+    def quick_hand(self, who: str, kind: str, mine: str, theirs: str) -> None:
+        """One quick hand from the sheet, saved."""
+        self.hand_form("quick")
+        self.quick(who, kind, mine, theirs)
+        expect(self.page.locator(".notice")).to_contain_text("added")
+
+    def record_hand(self, text: str) -> None:
+        self.page.fill("#record", text)
+        self.click("Add to the sheet")
+
+    def type_cards(self) -> None:
+        """Ana went out: both hands typed into the card form's text boxes."""
+        self.choose("Ana")
+        self.page.locator("#p0-typed").fill(" ".join(ANA))
+        self.page.locator("#p1-typed").fill(" ".join(BOR))
+        expect(self.page.locator("#live-p1")).to_contain_text("deadwood 3")
+
+    def too_few_cards(self) -> None:
+        """The card form sent with four cards tapped for Ana and none for Bor."""
+        self.hand_form("cards")
+        tap(self.page, "p0", ANA[:4])
+        self.click("Add to the sheet")
+        expect(self.page.locator(".error-summary")).to_be_visible()
+
+    def stale_form(self) -> None:
+        """The quick form sent after another phone (here: a fetch with another key) added a
+        hand: "the sheet changed", what was typed kept."""
+        self.hand_form("quick")
+        self.choose("Bor")
+        self.choose("Knock")
+        self.page.fill("#knocker_deadwood", "2")
+        self.page.fill("#defender_deadwood", "4")
+        status = self.page.evaluate("""async () => {
+            const form = document.querySelector('form[data-queue-game]');
+            const body = new URLSearchParams(new FormData(form));
+            body.set('action', 'save'); body.set('form_key', 'another-phone-1234');
+            return (await fetch(form.getAttribute('action'), {method: 'POST', body})).status;
+        }""")
+        assert status == 200
+        self.click("Add to the sheet")
+        expect(self.page.locator("#changed-title")).to_have_text("The sheet changed")
+
+    def offline_hands(self) -> None:
+        """Two hands typed with no connection: a knock over the limit (the server will
+        refuse it), then a good one; both wait."""
+        self.hand_form("quick")
+        self.page.context.set_offline(True)
+        self.quick("Ana", "Knock", "14", "30")
+        self.quick("Bor", "Knock", "1", "3")
+        expect(self.page.locator(".queue h2")).to_have_text("Waiting to sync: 2 hands")
+
+    def back_online(self) -> None:
+        """The connection returns: the first hand is refused, the second waits behind it."""
+        self.page.context.set_offline(False)
+        self.page.evaluate("window.dispatchEvent(new Event('online'))")
+        expect(self.page.locator(".queue .badge").first).to_have_text("not saved")
+
+    def discard_refused(self) -> None:
+        self.click("Discard hand")
+        expect(self.page.locator(".queue h2")).to_have_text("All hands synced")
+
+    # ------------------------------------------------------------------ phones
+
+    def handover_link(self) -> None:
+        self.go(self.game)
+        self.click("Phones and hand-over", "link")
+        self.click("Make a hand-over link")
+        expect(self.page.locator(".qr-box svg")).to_be_visible()
+        self.link = self.page.input_value("#handover-link")
+
+    def as_watcher(self) -> None:
+        """Put this phone's cookies aside: it holds no edit right until :meth:`as_owner`."""
+        self.kept_cookies = self.page.context.cookies()
+        self.page.context.clear_cookies()
+
+    def as_owner(self) -> None:
+        self.page.context.clear_cookies()
+        self.page.context.add_cookies(self.kept_cookies)
+
+    def join_with_bad_label(self) -> None:
+        self.go(self.link)
+        self.page.fill("#label", "x" * 60)
+        self.click("Keep the score on this phone")
+        expect(self.page.locator("#err-label")).to_be_visible()
+
+    def expect_status(self, path: str, status: int) -> None:
+        assert self.go(path).status == status
+
+    # ------------------------------------------------------------------ refused forms
+
+    def stale_token(self) -> None:
+        """The start form sent after its CSRF cookie went (cleared, or too old)."""
+        self.go("/")
+        self.page.fill("#player_0", "Eve")
+        self.page.fill("#player_1", "Fay")
+        self.page.context.clear_cookies(name="sk_csrf")
+        self.click("Start the game")
+        expect(self.page.locator("h1")).to_have_text("Please send that again")
+
+    def foreign_form(self) -> None:
+        """A form on another page (here: about:blank) posting to the scorepad."""
+        self.page.goto("about:blank")
+        self.page.set_content(f'<form method="post" action="{self.url}/games">'
+                              '<input name="player_0" value="Eve"><button>Go</button></form>')
+        self.page.click("button")
+        expect(self.page.locator("h1")).to_have_text("Nothing was saved")
+
+    # ------------------------------------------------------------------ no connection
+
+    def offline_sheet(self) -> None:
+        """The sheet opened again with no connection: the copy the service worker kept."""
+        self.go(self.game)
+        worker_ready(self.page)
+        self.page.context.set_offline(True)
+        self.page.reload()
+        expect(self.page.locator(".queue h2")).to_have_text("No connection")
+
+    # ------------------------------------------------------------------ replay
+
+    def replay_record(self) -> None:
+        self.go("/replay")
+        self.page.fill("#record", json.dumps(RECORD))
+        self.click("Replay from the start")
+        expect(self.page.locator(".steps .where")).to_contain_text("Step 0 of")
+
+    def step(self, where: str) -> None:
+        """Step the open replay to its ``middle`` or its ``end`` (the analysis shown)."""
+        last = int(self.page.inner_text(".steps .where").rsplit(" ", 1)[1])
+        number = last // 2 if where == "middle" else last
+        url = re.sub(r"[?&]step=\d+", "", self.page.url)
+        self.go(f"{url}{'&' if '?' in url else '?'}step={number}")
+        expect(self.page.locator(".steps .where")).to_have_text(f"Step {number} of {last}")
+
+
+STATES: list[tuple[str, str, Callable[[Walk], object]]] = [
+    ("start", "#player_0", lambda w: w.go("/")),
+    ("start-errors", "#err-player_1", lambda w: w.start_form(("Ana", "ana"), stake="lots")),
+    ("start-option-errors", "#err-gin_bonus",
+     lambda w: w.start_form(("Ana", "Bor"), gin_bonus="-5")),
+    ("sheet-empty", ".board", lambda w: w.new_game()),
+    ("hand-record", "#record", lambda w: w.hand_form("record")),
+    ("hand-record-error", "#err-record", lambda w: w.record_hand("{not json")),
+    ("hand-detail-record", ".showdown", lambda w: w.record_hand(json.dumps(RECORD))),
+    ("replay-hand-start", ".steps",
+     lambda w: w.click("Replay this deal step by step", "link")),
+    ("replay-hand-end", ".analysis", lambda w: w.step("end")),
+    ("hand-cards", "[data-grid=p0]", lambda w: w.hand_form("cards")),
+    ("hand-cards-typed", "#live-p1 .melds", lambda w: w.type_cards()),
+    ("hand-cards-checked", "#result .showdown", lambda w: w.click("Check the hand")),
+    ("hand-detail-cards", ".notice", lambda w: w.click("Add to the sheet")),
+    ("hand-detail-four-colour", ".four .showdown", lambda w: w.click("Four-colour deck")),
+    ("hand-cards-errors", ".error-summary", lambda w: w.too_few_cards()),
+    ("hand-quick", "#knocker_deadwood",
+     lambda w: (w.click("Two-colour deck"), w.hand_form("quick"))),
+    ("hand-quick-errors", "#err-knocker_deadwood",
+     lambda w: w.quick("Bor", "Knock", "12", "30")),
+    ("hand-quick-preview", "#result",
+     lambda w: w.quick("Bor", "Knock", "5", "3", "Preview the score")),
+    ("sheet-mid-game", ".chart", lambda w: w.click("Add to the sheet")),
+    ("hand-detail", "#fix-title", lambda w: w.click("Hand 3 details", "link")),
+    ("hand-correct", "h1:has-text('Correct hand 3')", lambda w: w.click("Correct hand 3", "link")),
+    ("hand-detail-corrected", ".notice:has-text('corrected')",
+     lambda w: w.click("Save the correction")),
+    ("sheet-voided", "#hand-3 .badge.void", lambda w: w.click("Void hand 3")),
+    ("sheet-undone", ".notice:has-text('taken back')", lambda w: w.click("Undo the last hand")),
+    ("hand-stale", "#changed-title", lambda w: w.stale_form()),
+    ("queue-waiting", ".queue .badge.waiting", lambda w: w.offline_hands()),
+    ("queue-refused", ".queue .badge.refused", lambda w: w.back_online()),
+    ("queue-synced", ".queue.done", lambda w: w.discard_refused()),
+    ("phones-handover-qr", ".qr-box svg", lambda w: w.handover_link()),
+    ("phones", "#phones-title", lambda w: w.go(f"{w.game}/phones")),
+    ("join-already", ".notice:has-text('already')", lambda w: w.go(w.link)),
+    ("sheet-read-only", ".readonly-note", lambda w: (w.as_watcher(), w.go(w.game))),
+    ("error-403", "h1:has-text('Read-only')", lambda w: w.expect_status(f"{w.game}/hand", 403)),
+    ("join", "#label", lambda w: w.go(w.link)),
+    ("join-errors", "#err-label", lambda w: w.join_with_bad_label()),
+    ("join-dead-link", ".banner:has-text('no longer works')",
+     lambda w: (w.expect_status(f"{w.game}/join?key=old", 403), w.as_owner())),
+    ("phones-link-off", ".notice:has-text('turned off')",
+     lambda w: (w.go(f"{w.game}/phones"), w.click("Turn the link off"))),
+    ("sheet-over", "section.over", lambda w: w.quick_hand("Ana", "Gin", "", "98")),
+    ("start-recent", "#recent-title", lambda w: w.go("/")),
+    ("sheet-hollywood", "table.columns",
+     lambda w: (w.new_game(("Cleo", "Dan"), "Hollywood"), w.quick_hand("Cleo", "Gin", "", "10"),
+                w.quick_hand("Dan", "Knock", "2", "30"))),
+    ("check", "[data-grid=k]", lambda w: w.go("/check")),
+    ("check-errors", "#err-defender_cards",
+     lambda w: (tap(w.page, "k", ANA), tap(w.page, "d", BOR[:9]), w.click("Check the hand"))),
+    ("check-result", "#result .showdown",
+     lambda w: (tap(w.page, "d", BOR[9:]), w.click("Check the hand"))),
+    ("replay", "#record", lambda w: w.go("/replay")),
+    ("replay-errors", "#err-record",
+     lambda w: (w.page.fill("#record", "{not json"), w.click("Replay from the start"))),
+    ("replay-start", ".steps", lambda w: w.replay_record()),
+    ("replay-middle", ".steps", lambda w: w.step("middle")),
+    ("replay-end", "details[open] ol.decisions", lambda w: w.step("end")),
+    ("replay-decision", ".analysis-here",
+     lambda w: w.page.locator("ol.decisions a").first.click()),
+    ("error-404", "h1:has-text('Not found')",
+     lambda w: w.expect_status("/games/no-such-game", 404)),
+    ("expired", "h1:has-text('Please send that again')", lambda w: w.stale_token()),
+    ("expired-foreign", "h1:has-text('Nothing was saved')", lambda w: w.foreign_form()),
+    # the phone stays offline from here on
+    ("offline-sheet", ".queue.offline", lambda w: w.offline_sheet()),
+    ("offline-no-copy", "h1:has-text('No connection')",
+     lambda w: w.expect_status(f"{w.game}/hands/99", 503)),
+]
+"""The walk, in order: (state, a selector of what the state shows, the step from
+the state before to this one)."""
+
+
+@pytest.fixture(scope="module")
+def served(tmp_path_factory):
+    """A real ``scorekeeper serve`` for this module: its URL."""
+    process, url = spawn(tmp_path_factory.mktemp("axe") / "axe.db", workers=2)
+    yield url
+    stop(process)
+
+
+def look(page, state: str) -> list[str]:
+    """axe's serious and critical findings in ``state``: every rule in the light scheme,
+    the colour rules again in the dark one (all that it changes), with a screenshot of each;
+    the page is left light."""
+    problems = axe_problems(page, f"{state} (light)")
+    page.evaluate("window.scrollTo(0, 0)")  # sticky parts where they are at the top
+    page.screenshot(path=str(ARTIFACTS / f"axe-{state}.png"), full_page=True)
+    page.emulate_media(color_scheme="dark")
+    problems += axe_problems(page, f"{state} (dark)", COLOUR_RULES)
+    page.screenshot(path=str(ARTIFACTS / f"axe-{state}-dark.png"), full_page=True)
+    page.emulate_media(color_scheme="light")
+    return problems
+
+
+def test_every_page_state_passes_axe_in_light_and_dark(browser, served):
+    ARTIFACTS.mkdir(parents=True, exist_ok=True)
+    context = browser.new_context(viewport=PHONE, device_scale_factor=1, is_mobile=True,
+                                  has_touch=True, color_scheme="light")
+    page = context.new_page()
+    page.set_default_timeout(15000)  # a shared, busy machine: pages may take a while
+    errors: list[str] = []
+    page.on("pageerror", lambda error: errors.append(str(error)))
+    page.on("dialog", lambda dialog: dialog.accept())
+    walk = Walk(page, served)
+    problems: list[str] = []
+    try:
+        for state, shown, step in STATES:
+            step(walk)
+            expect(page.locator(shown).first, state).to_be_visible()
+            problems += look(page, state)
+    finally:
+        context.close()
+    assert not errors, f"browser errors: {errors}"
+    assert not problems, f"{len(problems)} axe violations:\n" + "\n".join(problems)
