@@ -300,3 +300,58 @@ def test_a_stale_correction_keeps_the_typed_correction_or_says_the_hand_is_gone(
     gone = client.post(edit, data={**fields(response.get_data(as_text=True), edit), **QUICK})
     assert gone.status_code == 404 and "There is no hand 2" in text(gone)
     assert version(client, game) == 4
+
+
+# ----------------------------------------------------------------------------- starting games
+
+
+def games_in(db) -> int:
+    with sqlite3.connect(db) as conn:
+        return conn.execute("SELECT count(*) FROM games").fetchone()[0]
+
+
+def test_a_start_form_sent_twice_starts_one_game(client, db):
+    form = {**fields(page(client, "/"), "/games"), "player_0": "Ana", "player_1": "Bor",
+            "preset": "standard", "options_for": "standard", "dealer": "0"}
+    assert form["form_key"] and "version" not in form  # a key; no sheet to have a version
+    first = client.post("/games", data=form)
+    again = client.post("/games", data=form)  # a double tap, or Back then Start
+    assert first.status_code == again.status_code == 303
+    assert first.headers["Location"] == again.headers["Location"]
+    assert games_in(db) == 1
+    game = first.headers["Location"]
+    assert client.get(game + "/hand").status_code == 200  # this phone keeps the right
+    # the same form with other names is not a second game in disguise
+    changed = client.post("/games", data={**form, "player_1": "Cy"})
+    assert changed.status_code == 409 and "already started a game" in text(changed)
+    assert games_in(db) == 1
+
+
+def test_a_revoked_phone_gets_nothing_back_by_sending_its_start_form_again(client, db):
+    form = {**fields(page(client, "/"), "/games"), "player_0": "Ana", "player_1": "Bor",
+            "preset": "standard", "options_for": "standard", "dealer": "0"}
+    game = client.post("/games", data=form).headers["Location"]
+    other = client.application.test_client()
+    join(other, hand_over(client, game))
+    markup = page(other, game + "/phones")
+    rights = re.findall(r'action="(' + re.escape(game) + r'/phones/\d+/revoke)"', markup)
+    revoked = other.post(rights[0], data=fields(markup, rights[0]))  # the starter's right
+    assert revoked.status_code == 303 and client.get(game + "/hand").status_code == 403
+    replay = client.post("/games", data=form)
+    assert replay.headers["Location"] == game and games_in(db) == 1
+    assert client.get(game + "/hand").status_code == 403
+
+
+def test_new_game_with_the_same_players_twice_is_one_game(client, db):
+    game = start(client)
+    for _ in range(2):  # two gins of 65: the game is over
+        client.post(game + "/hand", data={**hand_form(client, game), **QUICK, "kind": "gin",
+                                          "knocker_deadwood": "0", "defender_deadwood": "40"})
+    markup = page(client, game)
+    form = fields(markup, game + "/rematch")
+    assert form["form_key"]
+    first = client.post(game + "/rematch", data=form)
+    again = client.post(game + "/rematch", data=form)
+    assert first.status_code == again.status_code == 303
+    assert first.headers["Location"] == again.headers["Location"]
+    assert games_in(db) == 2

@@ -20,6 +20,15 @@ the current version, so saving again is a deliberate second step). A form
 sent again with the same key but other values (Back, an edit, Save) is
 treated the same way: that form was already used.
 
+Starting a game (the start form, and "new game with the same players")
+is idempotent too: the form's key is the create's idempotency key, so a
+double tap or Back then Start shows the game the form made instead of a
+second one. The edit right goes to this phone only while nobody holds one
+on that game (a new game): a phone whose right was revoked gets nothing
+back by sending its old form again. The start page gives a phone its
+device id before the form is sent, so a first answer lost on the way
+still leaves the right with the phone that retries.
+
 Three and four players (RULES.md section 8): a hand form names only the
 players of the hand being entered (:func:`~api.pad.forms.seatings`); with
 four it is the deal form (``mode=deal``: both games of the deal, quick
@@ -226,7 +235,10 @@ def _form_errors(error: BaseException, default: str = "form") -> dict[str, str]:
 
 @bp.get("/")
 def home():
-    return _start_page({}, {})
+    web.ensure_device_id()  # before the form is sent: see the module docs
+    response = _start_page({}, {})
+    response.headers["Cache-Control"] = "private, no-cache"  # Back keeps the form's key
+    return response
 
 
 def _start_page(form: dict, errors: dict, status: int = 200):
@@ -262,14 +274,31 @@ def start_game():
     try:
         sheet, _ = games.create_game(get_storage(), settings["players"],
                                      settings["rules"].to_dict(), settings["dealer"],
-                                     settings["stake"])
+                                     settings["stake"], **_create_options())
+    except KeyReused:
+        return _start_page(form, {"form": "This form has already started a game. Check the"
+                                          " names and options, then press Start again for"
+                                          " a new one."}, 409)
     except ScorekeeperError as error:
         errors = _form_errors(error, "player_0")
         if "players" in errors:  # about the players together: above the form
             errors["form"] = errors.pop("players")
         return _start_page(form, errors, 422)
-    rights.grant(sheet["id"], rights.STARTER_LABEL)
-    return redirect(url_for("pad.sheet", game_id=sheet["id"]), 303)
+    return _started(sheet["id"])
+
+
+def _create_options() -> dict[str, Any]:
+    """A start form's create options: its key and the secret a keyed game's token derives from."""
+    return {"idempotency_key": web.change_options()["idempotency_key"],
+            "secret": current_app.config["SECRET_KEY"]}
+
+
+def _started(game_id: str):
+    """After a start form: the edit right to this phone if nobody holds one (see the
+    module docs), and the sheet."""
+    if not get_storage().edit_rights(game_id):
+        rights.grant(game_id, rights.STARTER_LABEL)
+    return redirect(url_for("pad.sheet", game_id=game_id), 303)
 
 
 # ----------------------------------------------------------------------------- the sheet
@@ -318,10 +347,13 @@ def undo(game_id: str):
 def rematch(game_id: str):
     _require_edit(game_id)
     old = _load(game_id)
-    sheet, _ = games.create_game(get_storage(), old["players"], old["rules"],
-                                 old["next_dealer"], old["stake"], follows=game_id)
-    rights.grant(sheet["id"], rights.STARTER_LABEL)
-    return redirect(url_for("pad.sheet", game_id=sheet["id"]), 303)
+    try:
+        sheet, _ = games.create_game(get_storage(), old["players"], old["rules"],
+                                     old["next_dealer"], old["stake"], follows=game_id,
+                                     **_create_options())
+    except KeyReused:  # the same key for another game's rematch: a forged or broken form
+        abort(409, "This form was already used. Open the sheet again to start a new game.")
+    return _started(sheet["id"])
 
 
 # ----------------------------------------------------------------------------- hands

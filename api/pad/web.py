@@ -188,12 +188,15 @@ def drop_cookie(name: str) -> None:
     g._drop_cookies = [*g.get("_drop_cookies", ()), name]
 
 
-def change_fields(version: int, key: str | None = None) -> Markup:
+def change_fields(version: int | None = None, key: str | None = None) -> Markup:
     """The hidden fields of a form that changes a sheet: its idempotency key (a new
-    random one unless ``key``) and the sheet ``version`` it was built from."""
+    random one unless ``key``) and the sheet ``version`` it was built from (none for
+    a form that starts a game)."""
     key = key or secrets.token_urlsafe(18)
-    return Markup(f'<input type="hidden" name="{KEY_FIELD}" value="{escape(key)}">'
-                  f'<input type="hidden" name="{VERSION_FIELD}" value="{int(version)}">')
+    fields = f'<input type="hidden" name="{KEY_FIELD}" value="{escape(key)}">'
+    if version is not None:
+        fields += f'<input type="hidden" name="{VERSION_FIELD}" value="{int(version)}">'
+    return Markup(fields)
 
 
 def change_options() -> dict:
