@@ -7,6 +7,12 @@ the same hands, and verifications per second for verify_knock() over random
 legal knocks. Targets (issue 12): deadwood() faster than OpenSpiel on both
 kinds of hands, 30,000 verifications/s.
 
+Both are also timed against the previous implementation, frozen in
+``bench/reference/`` (the core before the speed work of issue 12), in the
+same rounds: on a loaded machine the absolute figures move with the load, the
+ratios much less. The reference must give the same answers (deadwood for
+every hand, the whole result of every verification).
+
 OpenSpiel runs in the bench's own venv, ``bench/.venv-openspiel`` (created
 with ``pip install open_spiel`` when missing; ``--openspiel-python`` names
 another interpreter that has it, ``--no-openspiel`` skips it), in a child
@@ -27,6 +33,9 @@ import subprocess
 import sys
 import time
 from pathlib import Path
+
+from reference.knock import verify_knock as previous_verify_knock
+from reference.melds import deadwood as previous_deadwood
 
 from scorekeeper import deadwood, verify_knock
 from scorekeeper.cards import DECK
@@ -132,6 +141,12 @@ def main() -> None:
     }
     knocks = legal_knocks(rng, max(args.count // 10, 1000))
 
+    for name, hands in sets.items():
+        if [deadwood(h) for h in hands] != [previous_deadwood(h) for h in hands]:
+            raise SystemExit(f"{name}: deadwood() and the previous implementation disagree")
+    if any(verify_knock(k, d).to_dict() != previous_verify_knock(k, d).to_dict()
+           for k, d in knocks):
+        raise SystemExit("verify_knock() and the previous implementation disagree")
     spiel = None
     if not args.no_openspiel:
         spiel = OpenSpiel(openspiel_python(args.openspiel_python), sets)
@@ -144,22 +159,29 @@ def main() -> None:
                                  f" {' '.join(c.code for c in hands[wrong])}")
     try:
         for name, hands in sets.items():
-            mine = theirs = float("inf")
+            mine = before = theirs = float("inf")
             for _ in range(args.rounds):
                 mine = min(mine, timed(lambda hands=hands: [deadwood(h) for h in hands]))
+                before = min(before, timed(lambda hands=hands: [previous_deadwood(h)
+                                                                for h in hands]))
                 if spiel is not None:
                     theirs = min(theirs, spiel.seconds(name))
             print(rate(f"deadwood(), {name}", "hands", len(hands), mine))
+            print(rate("  previous deadwood() (reference)", "hands", len(hands), before))
             if spiel is not None:
                 print(rate("  OpenSpiel min_deadwood (C++)", "hands", len(hands), theirs))
-                print(f"  ratio deadwood() / OpenSpiel: {theirs / mine:.2f}x")
+            print(f"  ratio deadwood() / previous: {before / mine:.2f}x"
+                  + (f", / OpenSpiel: {theirs / mine:.2f}x" if spiel is not None else ""))
     finally:
         if spiel is not None:
             spiel.close()
-    seconds = min(timed(lambda: [verify_knock(k, d) for k, d in knocks])
-                  for _ in range(args.rounds))
-    print(rate("verify_knock(), random legal knocks", "verifications", len(knocks), seconds))
-
+    mine = before = float("inf")
+    for _ in range(args.rounds):
+        mine = min(mine, timed(lambda: [verify_knock(k, d) for k, d in knocks]))
+        before = min(before, timed(lambda: [previous_verify_knock(k, d) for k, d in knocks]))
+    print(rate("verify_knock(), random legal knocks", "verifications", len(knocks), mine))
+    print(rate("  previous verify_knock() (reference)", "verifications", len(knocks), before))
+    print(f"  ratio verify_knock() / previous: {before / mine:.2f}x")
 
 if __name__ == "__main__":
     main()
