@@ -29,14 +29,13 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 from dataclasses import dataclass
-from functools import lru_cache
 from itertools import pairwise, product
 from typing import Any
 
-from .cards import DECK, SUIT_MASK, Card, cards_mask, parse_cards
+from .cards import DECK, FULL_DECK_MASK, SUIT_MASK, Card, cards_mask, parse_cards
 from .errors import CardError, InvalidValueError, RuleViolation
 from .melds import (
-    arrangement_dict,
+    codes_of,
     mask_all_melds,
     mask_arrangements,
     mask_codes,
@@ -49,10 +48,33 @@ from .results import Outcome, Result, Side
 from .rules import Rules
 
 _RANK_COLUMN = [sum(1 << (s * 13 + r) for s in range(4)) for r in range(13)]
+_ACES = _RANK_COLUMN[0]
+_KINGS = _RANK_COLUMN[12]
+_WINDOW_STARTS = sum(0x7FF << (13 * s) for s in range(4))
+"""The cards that can start three consecutive cards of their suit (ace to jack)."""
 
 
-@lru_cache(maxsize=4096)
-def _chains(meld: int) -> tuple[tuple[int, ...], ...]:
+def _layoff_reach(hand: int) -> int:
+    """Every card that could be laid off first on some meld of ``hand``.
+
+    The union of :func:`_reach_of` over every meld the hand can form, found
+    without listing them: a run's chains start next to the ends of the block
+    of 3+ consecutive cards it lies in (the cards next to a shorter run inside
+    the block are the hand's own), and a set's next card is the fourth of a
+    rank held exactly three times.
+    """
+    start = hand & hand >> 1 & hand >> 2 & _WINDOW_STARTS
+    runs = start | start << 1 | start << 2
+    ends = (runs << 1 & ~_ACES | runs >> 1 & ~_KINGS) & ~runs
+    a = hand & SUIT_MASK
+    b = hand >> 13 & SUIT_MASK
+    c = hand >> 26 & SUIT_MASK
+    d = hand >> 39
+    three = ((a & b & (c | d)) | (c & d & (a | b))) & ~(a & b & c & d)
+    return (ends | three * _ACES & ~hand) & FULL_DECK_MASK
+
+
+def _chains_of(meld: int) -> tuple[tuple[int, ...], ...]:
     """The cards that can be laid off on a meld, as chains laid one after another.
 
     A set of three takes its fourth card; a set of four nothing; a run takes
@@ -73,11 +95,10 @@ def _chains(meld: int) -> tuple[tuple[int, ...], ...]:
     )
 
 
-@lru_cache(maxsize=4096)
-def _reach(meld: int) -> int:
+def _reach_of(meld: int) -> int:
     """The cards that could be laid off first on a meld (the head of each chain)."""
     reach = 0
-    for chain in _chains(meld):
+    for chain in _chains_of(meld):
         if chain:
             reach |= chain[0]
     return reach
@@ -87,7 +108,7 @@ def layoff_options(melds: Iterable[int], available: int) -> list[tuple[int, list
     """For each chain with a card in ``available``: (meld, cumulative masks that may be laid)."""
     options = []
     for meld in melds:
-        for chain in _chains(meld):
+        for chain in _CHAINS[meld]:
             laid = 0
             prefixes = [0]
             for bit in chain:
@@ -148,8 +169,7 @@ def _net(knocker_deadwood: int, defender_deadwood: int, rules: Rules) -> int:
     return -(knocker_deadwood - defender_deadwood + rules.undercut_bonus)
 
 
-@lru_cache(maxsize=4096)
-def _neighbours(meld: int) -> int:
+def _neighbours_of(meld: int) -> int:
     """The cards of its suit next to a run (0 for a set): a run there would touch it."""
     low = (meld & -meld).bit_length() - 1
     if meld & ~_RANK_COLUMN[low % 13] == 0:
@@ -158,37 +178,55 @@ def _neighbours(meld: int) -> int:
     return ((meld << 1) | (meld >> 1)) & region & ~meld
 
 
+_ALL_MELDS = mask_all_melds(FULL_DECK_MASK)
+"""Every meld of the deck (264 runs, 65 sets): the tables below are keyed by them."""
+_CHAINS = {meld: _chains_of(meld) for meld in _ALL_MELDS}
+_REACH = {meld: _reach_of(meld) for meld in _ALL_MELDS}
+_NEIGHBOURS = {meld: _neighbours_of(meld) for meld in _ALL_MELDS}
+_MELD_POINTS = {meld: mask_points(meld) for meld in _ALL_MELDS}
+
+
+
 def _packings(hand: int, limit: int, melds: list[int]) -> list[tuple[int, tuple[int, ...]]]:
     """Every legal knocker arrangement (disjoint melds, deadwood within the limit).
 
-    Returns ``(deadwood, melds)`` pairs in depth-first order over ``melds``.
-    Runs of one suit that touch are not packed side by side: the merged run
-    is the same arrangement. Branches whose unused cards cannot get within
-    the limit (even if every later meld could be added) are cut.
+    Returns ``(deadwood, melds)`` pairs in depth-first order over ``melds``
+    (each arrangement as its melds in list order; an arrangement comes before
+    those that add later melds to it). Runs of one suit that touch are not
+    packed side by side: the merged run is the same arrangement. Which melds
+    may lie beside which is worked out once, pairwise, as a bitset of later
+    melds per meld; a branch is cut when even every later meld that fits
+    beside its newest one could not bring the deadwood within the limit.
     """
-    total = mask_points(hand)
     count = len(melds)
-    neighbours = [_neighbours(m) for m in melds]
-    points = [mask_points(m) for m in melds]
-    later = [0] * (count + 1)
-    for i in range(count - 1, -1, -1):
-        later[i] = later[i + 1] | melds[i]
+    points = [_MELD_POINTS[m] for m in melds]
+    neighbours = [_NEIGHBOURS[m] for m in melds]
+    fits = [0] * count
+    reach = [0] * count
+    for i in range(count):
+        meld, near = melds[i], neighbours[i]
+        bits = covered = 0
+        for j in range(i + 1, count):
+            later = melds[j]
+            if not (later & meld or (near and neighbours[j] and near & later)):
+                bits |= 1 << j
+                covered |= later
+        fits[i] = bits
+        reach[i] = mask_points(covered)
     found: list[tuple[int, tuple[int, ...]]] = []
 
-    def walk(start: int, used: int, dead: int, runs: int, chosen: tuple[int, ...]) -> None:
+    def walk(candidates: int, dead: int, chosen: tuple[int, ...]) -> None:
         if dead <= limit:
             found.append((dead, chosen))
-        for i in range(start, count):
-            meld = melds[i]
-            if meld & used or neighbours[i] & runs:
-                continue
-            now = used | meld
-            if total - mask_points(now | later[i + 1] & ~now) > limit:
-                continue
-            walk(i + 1, now, dead - points[i], runs | meld if neighbours[i] else runs,
-                 (*chosen, meld))
+        while candidates:
+            low = candidates & -candidates
+            candidates ^= low
+            i = low.bit_length() - 1
+            left = dead - points[i]
+            if left - reach[i] <= limit:
+                walk(candidates & fits[i], left, (*chosen, melds[i]))
 
-    walk(0, 0, total, 0, ())
+    walk((1 << count) - 1, mask_points(hand), ())
     return found
 
 
@@ -269,7 +307,7 @@ def _parse_layoffs(
 def _fits(meld: int, bits: list[int]) -> bool:
     """True when all these cards can be laid off together on the meld."""
     laid = sum(bits)
-    for chain in _chains(meld):
+    for chain in _CHAINS[meld]:
         for bit in chain:
             if not laid & bit:
                 break
@@ -449,13 +487,13 @@ def verify_knock(
         outcome=score.outcome,
         winner=score.winner,
         points=score.points,
-        knocker=KnockerHand(cards=tuple(mask_codes(hand)), melds=knocker_melds_out,
+        knocker=KnockerHand(cards=codes_of(hand), melds=knocker_melds_out,
                             deadwood_cards=knocker_deadwood_cards, deadwood=knocker_dead),
         defender=DefenderHand(
-            cards=tuple(mask_codes(other)),
+            cards=codes_of(other),
             melds=shown_melds,
             layoffs=tuple(Layoff(card=DECK[bit.bit_length() - 1].code,
-                                 meld=tuple(mask_codes(meld))) for bit, meld in laid_pairs),
+                                 meld=codes_of(meld)) for bit, meld in laid_pairs),
             deadwood_cards=shown_deadwood_cards,
             deadwood=shown_dead,
             best_deadwood=best,
@@ -467,9 +505,8 @@ def verify_knock(
 def _arrangement(melds: Iterable[int], dead: int
                  ) -> tuple[tuple[tuple[str, ...], ...], tuple[str, ...], int]:
     """An arrangement as a result holds it: (melds in display order, deadwood cards, count)."""
-    shown = arrangement_dict(melds, dead)
-    return (tuple(tuple(meld) for meld in shown["melds"]), tuple(shown["deadwood_cards"]),
-            shown["deadwood"])
+    return (tuple(codes_of(meld) for meld in sorted(melds, key=meld_sort_key)), codes_of(dead),
+            mask_points(dead))
 
 
 def score_hand(knocker_deadwood: int, defender_deadwood: int, rules: Rules, *,
@@ -515,13 +552,13 @@ def _choose_knocker_melds(hand: int, other: int, limit: int, rules: Rules,
     if minimum == 0 or big or minimum > limit:
         melds, dead = mask_arrangements(hand)[0]
         return melds, mask_points(dead)
-    all_melds = mask_all_melds(hand)
-    per_meld = {meld: layoff_options((meld,), other)
-                for meld in all_melds if _reach(meld) & other}
-    if not per_meld:
+    if not _layoff_reach(hand) & other:
         # nothing can be laid off whatever the knocker lays: the least deadwood is best
         melds, dead = mask_arrangements(hand)[0]
         return melds, mask_points(dead)
+    all_melds = mask_all_melds(hand)
+    per_meld = {meld: layoff_options((meld,), other)
+                for meld in all_melds if _REACH[meld] & other}
     packings = _packings(hand, limit, all_melds)
     if len(packings) == 1:
         # the only legal arrangement: no reply to weigh
