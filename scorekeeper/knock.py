@@ -439,8 +439,9 @@ def verify_knock(
     if knocker_melds is not None:
         melds = _parse_melds(knocker_melds, hand, field="knocker_melds", owner="knocker")
         dead = mask_points(hand & ~sum(melds))
+        options = None
     else:
-        melds, dead = _choose_knocker_melds(hand, other, limit, rules, big)
+        melds, dead, options = _choose_knocker_melds(hand, other, limit, rules, big)
     # the fault lies with the declared melds when there are some, else with the hand
     at_fault = "knocker_melds" if knocker_melds is not None else "knocker"
     if big and dead:
@@ -457,10 +458,11 @@ def verify_knock(
             raise RuleViolation("no layoffs against gin", code="layoff_on_gin",
                                 option="layoffs")
         laid_pairs: list[tuple[int, int]] = []
-        defender_dead = evaluate(available)
         best = mask_deadwood(other)
+        defender_dead = evaluate(available) if fixed is not None else best
     else:
-        options = layoff_options(melds, other)
+        if options is None:
+            options = layoff_options(melds, other)
         best, _, best_combo = _best_reply(options, other, mask_deadwood)
         if layoffs is not None:
             laid_pairs = _parse_layoffs(layoffs, melds, available)
@@ -545,41 +547,62 @@ def score_hand(knocker_deadwood: int, defender_deadwood: int, rules: Rules, *,
                                      multiplier=multiplier))
 
 
-def _choose_knocker_melds(hand: int, other: int, limit: int, rules: Rules,
-                          big: bool) -> tuple[list[int], int]:
-    """The knocker's best legal arrangement against the defender's best reply."""
+def _choose_knocker_melds(hand: int, other: int, limit: int, rules: Rules, big: bool
+                          ) -> tuple[list[int], int, list[tuple[int, list[int]]] | None]:
+    """The knocker's best legal arrangement against the defender's best reply.
+
+    Returns ``(melds, deadwood, options)``: ``options`` are the melds'
+    :func:`layoff_options` against ``other`` when they were worked out on
+    the way (``None`` for gin, big gin and hands over the limit).
+
+    Only packings that could still win are given a reply: the defender may
+    lay nothing, so a packing's reply is at most the defender's own minimal
+    deadwood and its key at most ``(net against that, -deadwood)``. Packings
+    are tried by that bound, best first (in depth-first order among equal
+    bounds), and the search stops when no bound left can beat (or, found
+    earlier, tie) the best key so far: the winner is the one the full search
+    in depth-first order would keep.
+    """
     minimum = mask_deadwood(hand)
     if minimum == 0 or big or minimum > limit:
         melds, dead = mask_arrangements(hand)[0]
-        return melds, mask_points(dead)
+        return melds, mask_points(dead), None
     if not _layoff_reach(hand) & other:
         # nothing can be laid off whatever the knocker lays: the least deadwood is best
         melds, dead = mask_arrangements(hand)[0]
-        return melds, mask_points(dead)
+        return melds, mask_points(dead), []
     all_melds = mask_all_melds(hand)
     per_meld = {meld: layoff_options((meld,), other)
                 for meld in all_melds if _REACH[meld] & other}
     packings = _packings(hand, limit, all_melds)
     if len(packings) == 1:
         # the only legal arrangement: no reply to weigh
-        dead, only = packings[0]
-        return sorted(only, key=meld_sort_key), dead
-    base = mask_deadwood(other)
-    replies: dict[tuple, int] = {}
-    best_key = None
-    best: tuple[list[int], int] | None = None
-    for dead, packing in packings:
-        options = [option for meld in packing if meld in per_meld for option in per_meld[meld]]
-        if options:
-            signature = tuple(tuple(prefixes) for _, prefixes in options)
-            reply = replies.get(signature)
-            if reply is None:
-                reply = replies[signature] = _best_reply(options, other, mask_deadwood)[0]
-        else:
-            reply = base
-        key = (_net(dead, reply, rules), -dead)
-        if best_key is None or key > best_key:
-            best_key, best = key, (sorted(packing, key=meld_sort_key), dead)
-    # 0 < minimum <= limit here, so some packing within the limit is always found
-    assert best is not None
-    return best
+        best_index = 0
+    else:
+        base = mask_deadwood(other)
+        bounds = [(_net(dead, base, rules), -dead) for dead, _ in packings]
+        replies: dict[tuple, int] = {}
+        best_key: tuple[int, int] | None = None
+        best_index = 0
+        for index in sorted(range(len(packings)), key=bounds.__getitem__, reverse=True):
+            bound = bounds[index]
+            if best_key is not None and (bound < best_key
+                                         or (bound == best_key and index > best_index)):
+                break
+            dead, packing = packings[index]
+            options = [option for meld in packing if meld in per_meld
+                       for option in per_meld[meld]]
+            if options:
+                signature = tuple(tuple(prefixes) for _, prefixes in options)
+                reply = replies.get(signature)
+                if reply is None:
+                    reply = replies[signature] = _best_reply(options, other, mask_deadwood)[0]
+            else:
+                reply = base
+            key = (_net(dead, reply, rules), -dead)
+            if best_key is None or key > best_key or (key == best_key and index < best_index):
+                best_key, best_index = key, index
+    dead, packing = packings[best_index]
+    melds = sorted(packing, key=meld_sort_key)
+    return melds, dead, [option for meld in melds if meld in per_meld
+                         for option in per_meld[meld]]

@@ -297,7 +297,8 @@ def mask_arrangements(mask: int) -> list[tuple[list[int], int]]:
         scored.append((value, taken))
     best = min(value for value, _ in scored)
     found = [_split(mask, taken) for value, taken in scored if value == best]
-    found.sort(key=lambda found: (len(found[0]), sorted(meld_sort_key(m) for m in found[0])))
+    if len(found) > 1:
+        found.sort(key=lambda found: (len(found[0]), sorted(meld_sort_key(m) for m in found[0])))
     return found
 
 
