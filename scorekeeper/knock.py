@@ -552,8 +552,8 @@ def _choose_knocker_melds(hand: int, other: int, limit: int, rules: Rules, big: 
     """The knocker's best legal arrangement against the defender's best reply.
 
     Returns ``(melds, deadwood, options)``: ``options`` are the melds'
-    :func:`layoff_options` against ``other`` when they were worked out on
-    the way (``None`` for gin, big gin and hands over the limit).
+    :func:`layoff_options` against ``other`` when the choice needed them
+    (``None`` for gin, big gin and hands over the limit).
 
     Only packings that could still win are given a reply: the defender may
     lay nothing, so a packing's reply is at most the defender's own minimal
@@ -572,13 +572,13 @@ def _choose_knocker_melds(hand: int, other: int, limit: int, rules: Rules, big: 
         melds, dead = mask_arrangements(hand)[0]
         return melds, mask_points(dead), []
     all_melds = mask_all_melds(hand)
-    per_meld = {meld: layoff_options((meld,), other)
-                for meld in all_melds if _REACH[meld] & other}
     packings = _packings(hand, limit, all_melds)
     if len(packings) == 1:
         # the only legal arrangement: no reply to weigh
         best_index = 0
     else:
+        per_meld = {meld: layoff_options((meld,), other)
+                    for meld in all_melds if _REACH[meld] & other}
         base = mask_deadwood(other)
         bounds = [(_net(dead, base, rules), -dead) for dead, _ in packings]
         replies: dict[tuple, int] = {}
@@ -604,5 +604,4 @@ def _choose_knocker_melds(hand: int, other: int, limit: int, rules: Rules, big: 
                 best_key, best_index = key, index
     dead, packing = packings[best_index]
     melds = sorted(packing, key=meld_sort_key)
-    return melds, dead, [option for meld in melds if meld in per_meld
-                         for option in per_meld[meld]]
+    return melds, dead, layoff_options(melds, other)
