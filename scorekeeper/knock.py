@@ -105,10 +105,14 @@ def _reach_of(meld: int) -> int:
 
 
 def layoff_options(melds: Iterable[int], available: int) -> list[tuple[int, list[int]]]:
-    """For each chain with a card in ``available``: (meld, cumulative masks that may be laid)."""
+    """For each chain with a card in ``available``: (meld, cumulative masks that may be laid).
+
+    The chains come from the table of the deck's melds; a mask that is no
+    meld (a stored result read back, say) has them worked out as for one.
+    """
     options = []
     for meld in melds:
-        for chain in _CHAINS[meld]:
+        for chain in _CHAINS.get(meld) or _chains_of(meld):
             laid = 0
             prefixes = [0]
             for bit in chain:
