@@ -16,12 +16,14 @@ every hand, the whole result of every verification).
 OpenSpiel runs in the bench's own venv, ``bench/.venv-openspiel`` (created
 with ``pip install open_spiel`` when missing; ``--openspiel-python`` names
 another interpreter that has it, ``--no-openspiel`` skips it), in a child
-process (``bench/openspiel_deadwood.py``) that is given the hands once. Each
-round times our solver and then OpenSpiel's on one set of hands, alternately,
-and the best of ``--rounds`` rounds is reported for each side, so the load of
-a shared machine falls on both alike; times are CPU time (``process_time``),
-so waiting for a busy CPU counts on neither side. Both must find the same deadwood for
-every hand. Run: ``.venv/bin/python bench/melds.py [--count N]``.
+process (``bench/openspiel_deadwood.py``) that is given the hands once. The
+sets are timed a slice at a time (``--slice`` hands, a tenth as many knocks):
+each side runs the slice in turn, ``--rounds`` times, and a side's figure is
+the sum over slices of its best time on each, so the load of a shared machine
+(which changes from second to second) falls on all sides alike; times are CPU
+time (``process_time``), so waiting for a busy CPU counts on no side. Both
+must find the same deadwood for every hand. Run: ``.venv/bin/python
+bench/melds.py [--count N]``.
 """
 
 from __future__ import annotations
@@ -75,6 +77,36 @@ def timed(run) -> float:
     return time.process_time() - start
 
 
+def sliced_best(sides: list, items: list, size: int, rounds: int) -> list[float]:
+    """Each side's sum over slices of its best time (``side(items, start, stop)``: CPU seconds)."""
+    totals = [0.0] * len(sides)
+    for start in range(0, len(items), size):
+        stop = min(start + size, len(items))
+        best = [float("inf")] * len(sides)
+        for round_ in range(rounds):
+            # every other round in reverse order: no side always runs first (on colder caches)
+            for i in (range(len(sides)) if round_ % 2 == 0 else reversed(range(len(sides)))):
+                best[i] = min(best[i], sides[i](items, start, stop))
+        totals = [total + b for total, b in zip(totals, best, strict=True)]
+    return totals
+
+
+def each_hand(solve):
+    """A side for :func:`sliced_best`: ``solve(hand)`` for each hand of a slice, timed."""
+    def side(hands: list, start: int, stop: int) -> float:
+        part = hands[start:stop]
+        return timed(lambda: [solve(hand) for hand in part])
+    return side
+
+
+def each_knock(verify):
+    """A side for :func:`sliced_best`: ``verify(knocker, defender)`` for each knock of a slice."""
+    def side(knocks: list, start: int, stop: int) -> float:
+        part = knocks[start:stop]
+        return timed(lambda: [verify(k, d) for k, d in part])
+    return side
+
+
 def rate(label: str, unit: str, count: int, seconds: float) -> str:
     return f"{label:<36} {count / seconds:>12,.0f} {unit}/s  ({count:,} in {seconds:.2f} s)"
 
@@ -114,8 +146,9 @@ class OpenSpiel:
             raise SystemExit("the OpenSpiel process ended early (see its error above)")
         return json.loads(line)
 
-    def seconds(self, name: str) -> float:
-        self._send(name)
+    def seconds(self, name: str, start: int, stop: int) -> float:
+        """CPU seconds of OpenSpiel on hands ``start:stop`` of the set ``name``."""
+        self._send([name, start, stop])
         return self._receive()["seconds"]
 
     def close(self) -> None:
@@ -129,7 +162,9 @@ def main() -> None:
     parser.add_argument("--count", type=int, default=100_000)
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--rounds", type=int, default=5,
-                        help="alternating timing rounds; the best of each side is shown")
+                        help="timing rounds per slice; each side's best is kept")
+    parser.add_argument("--slice", type=int, default=1000,
+                        help="hands timed at a time, in turn by each side (knocks: a tenth)")
     parser.add_argument("--openspiel-python", default=None,
                         help="a Python with open_spiel (default: bench/.venv-openspiel)")
     parser.add_argument("--no-openspiel", action="store_true", help="skip the comparison")
@@ -159,26 +194,21 @@ def main() -> None:
                                  f" {' '.join(c.code for c in hands[wrong])}")
     try:
         for name, hands in sets.items():
-            mine = before = theirs = float("inf")
-            for _ in range(args.rounds):
-                mine = min(mine, timed(lambda hands=hands: [deadwood(h) for h in hands]))
-                before = min(before, timed(lambda hands=hands: [previous_deadwood(h)
-                                                                for h in hands]))
-                if spiel is not None:
-                    theirs = min(theirs, spiel.seconds(name))
+            sides = [each_hand(deadwood), each_hand(previous_deadwood)]
+            if spiel is not None:
+                sides.append(lambda _, start, stop, name=name: spiel.seconds(name, start, stop))
+            mine, before, *theirs = sliced_best(sides, hands, args.slice, args.rounds)
             print(rate(f"deadwood(), {name}", "hands", len(hands), mine))
             print(rate("  previous deadwood() (reference)", "hands", len(hands), before))
-            if spiel is not None:
-                print(rate("  OpenSpiel min_deadwood (C++)", "hands", len(hands), theirs))
+            if theirs:
+                print(rate("  OpenSpiel min_deadwood (C++)", "hands", len(hands), theirs[0]))
             print(f"  ratio deadwood() / previous: {before / mine:.2f}x"
-                  + (f", / OpenSpiel: {theirs / mine:.2f}x" if spiel is not None else ""))
+                  + (f", / OpenSpiel: {theirs[0] / mine:.2f}x" if theirs else ""))
     finally:
         if spiel is not None:
             spiel.close()
-    mine = before = float("inf")
-    for _ in range(args.rounds):
-        mine = min(mine, timed(lambda: [verify_knock(k, d) for k, d in knocks]))
-        before = min(before, timed(lambda: [previous_verify_knock(k, d) for k, d in knocks]))
+    mine, before = sliced_best([each_knock(verify_knock), each_knock(previous_verify_knock)],
+                               knocks, max(args.slice // 10, 1), args.rounds)
     print(rate("verify_knock(), random legal knocks", "verifications", len(knocks), mine))
     print(rate("  previous verify_knock() (reference)", "verifications", len(knocks), before))
     print(f"  ratio verify_knock() / previous: {before / mine:.2f}x")
