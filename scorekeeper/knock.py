@@ -498,8 +498,8 @@ def verify_knock(
         defender=DefenderHand(
             cards=codes_of(other),
             melds=shown_melds,
-            layoffs=tuple(Layoff(card=DECK[bit.bit_length() - 1].code,
-                                 meld=codes_of(meld)) for bit, meld in laid_pairs),
+            layoffs=tuple([Layoff(card=DECK[bit.bit_length() - 1].code, meld=codes_of(meld))
+                           for bit, meld in laid_pairs]),
             deadwood_cards=shown_deadwood_cards,
             deadwood=shown_dead,
             best_deadwood=best,
@@ -511,8 +511,8 @@ def verify_knock(
 def _arrangement(melds: Iterable[int], dead: int
                  ) -> tuple[tuple[tuple[str, ...], ...], tuple[str, ...], int]:
     """An arrangement as a result holds it: (melds in display order, deadwood cards, count)."""
-    return (tuple(codes_of(meld) for meld in sorted(melds, key=meld_sort_key)), codes_of(dead),
-            mask_points(dead))
+    return (tuple([codes_of(meld) for meld in sorted(melds, key=meld_sort_key)]),
+            codes_of(dead), mask_points(dead))
 
 
 def score_hand(knocker_deadwood: int, defender_deadwood: int, rules: Rules, *,
