@@ -7,15 +7,23 @@ the same hands, and verifications per second for verify_knock() over random
 legal knocks. Targets (issue 12): deadwood() faster than OpenSpiel on both
 kinds of hands, 30,000 verifications/s.
 
+Both are also timed against the previous implementation, frozen in
+``bench/reference/`` (the core before the speed work of issue 12), in the
+same rounds: on a loaded machine the absolute figures move with the load, the
+ratios much less. The reference must give the same answers (deadwood for
+every hand, the whole result of every verification).
+
 OpenSpiel runs in the bench's own venv, ``bench/.venv-openspiel`` (created
 with ``pip install open_spiel`` when missing; ``--openspiel-python`` names
 another interpreter that has it, ``--no-openspiel`` skips it), in a child
-process (``bench/openspiel_deadwood.py``) that is given the hands once. Each
-round times our solver and then OpenSpiel's on one set of hands, alternately,
-and the best of ``--rounds`` rounds is reported for each side, so the load of
-a shared machine falls on both alike; times are CPU time (``process_time``),
-so waiting for a busy CPU counts on neither side. Both must find the same deadwood for
-every hand. Run: ``.venv/bin/python bench/melds.py [--count N]``.
+process (``bench/openspiel_deadwood.py``) that is given the hands once. The
+sets are timed a slice at a time (``--slice`` hands, a tenth as many knocks):
+each side runs the slice in turn, ``--rounds`` times, and a side's figure is
+the sum over slices of its best time on each, so the load of a shared machine
+(which changes from second to second) falls on all sides alike; times are CPU
+time (``process_time``), so waiting for a busy CPU counts on no side. Both
+must find the same deadwood for every hand. Run: ``.venv/bin/python
+bench/melds.py [--count N]``.
 """
 
 from __future__ import annotations
@@ -27,6 +35,9 @@ import subprocess
 import sys
 import time
 from pathlib import Path
+
+from reference.knock import verify_knock as previous_verify_knock
+from reference.melds import deadwood as previous_deadwood
 
 from scorekeeper import deadwood, verify_knock
 from scorekeeper.cards import DECK
@@ -64,6 +75,36 @@ def timed(run) -> float:
     start = time.process_time()
     run()
     return time.process_time() - start
+
+
+def sliced_best(sides: list, items: list, size: int, rounds: int) -> list[float]:
+    """Each side's sum over slices of its best time (``side(items, start, stop)``: CPU seconds)."""
+    totals = [0.0] * len(sides)
+    for start in range(0, len(items), size):
+        stop = min(start + size, len(items))
+        best = [float("inf")] * len(sides)
+        for round_ in range(rounds):
+            # every other round in reverse order: no side always runs first (on colder caches)
+            for i in (range(len(sides)) if round_ % 2 == 0 else reversed(range(len(sides)))):
+                best[i] = min(best[i], sides[i](items, start, stop))
+        totals = [total + b for total, b in zip(totals, best, strict=True)]
+    return totals
+
+
+def each_hand(solve):
+    """A side for :func:`sliced_best`: ``solve(hand)`` for each hand of a slice, timed."""
+    def side(hands: list, start: int, stop: int) -> float:
+        part = hands[start:stop]
+        return timed(lambda: [solve(hand) for hand in part])
+    return side
+
+
+def each_knock(verify):
+    """A side for :func:`sliced_best`: ``verify(knocker, defender)`` for each knock of a slice."""
+    def side(knocks: list, start: int, stop: int) -> float:
+        part = knocks[start:stop]
+        return timed(lambda: [verify(k, d) for k, d in part])
+    return side
 
 
 def rate(label: str, unit: str, count: int, seconds: float) -> str:
@@ -105,8 +146,9 @@ class OpenSpiel:
             raise SystemExit("the OpenSpiel process ended early (see its error above)")
         return json.loads(line)
 
-    def seconds(self, name: str) -> float:
-        self._send(name)
+    def seconds(self, name: str, start: int, stop: int) -> float:
+        """CPU seconds of OpenSpiel on hands ``start:stop`` of the set ``name``."""
+        self._send([name, start, stop])
         return self._receive()["seconds"]
 
     def close(self) -> None:
@@ -120,7 +162,9 @@ def main() -> None:
     parser.add_argument("--count", type=int, default=100_000)
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--rounds", type=int, default=5,
-                        help="alternating timing rounds; the best of each side is shown")
+                        help="timing rounds per slice; each side's best is kept")
+    parser.add_argument("--slice", type=int, default=1000,
+                        help="hands timed at a time, in turn by each side (knocks: a tenth)")
     parser.add_argument("--openspiel-python", default=None,
                         help="a Python with open_spiel (default: bench/.venv-openspiel)")
     parser.add_argument("--no-openspiel", action="store_true", help="skip the comparison")
@@ -132,6 +176,12 @@ def main() -> None:
     }
     knocks = legal_knocks(rng, max(args.count // 10, 1000))
 
+    for name, hands in sets.items():
+        if [deadwood(h) for h in hands] != [previous_deadwood(h) for h in hands]:
+            raise SystemExit(f"{name}: deadwood() and the previous implementation disagree")
+    if any(verify_knock(k, d).to_dict() != previous_verify_knock(k, d).to_dict()
+           for k, d in knocks):
+        raise SystemExit("verify_knock() and the previous implementation disagree")
     spiel = None
     if not args.no_openspiel:
         spiel = OpenSpiel(openspiel_python(args.openspiel_python), sets)
@@ -144,22 +194,24 @@ def main() -> None:
                                  f" {' '.join(c.code for c in hands[wrong])}")
     try:
         for name, hands in sets.items():
-            mine = theirs = float("inf")
-            for _ in range(args.rounds):
-                mine = min(mine, timed(lambda hands=hands: [deadwood(h) for h in hands]))
-                if spiel is not None:
-                    theirs = min(theirs, spiel.seconds(name))
-            print(rate(f"deadwood(), {name}", "hands", len(hands), mine))
+            sides = [each_hand(deadwood), each_hand(previous_deadwood)]
             if spiel is not None:
-                print(rate("  OpenSpiel min_deadwood (C++)", "hands", len(hands), theirs))
-                print(f"  ratio deadwood() / OpenSpiel: {theirs / mine:.2f}x")
+                sides.append(lambda _, start, stop, name=name: spiel.seconds(name, start, stop))
+            mine, before, *theirs = sliced_best(sides, hands, args.slice, args.rounds)
+            print(rate(f"deadwood(), {name}", "hands", len(hands), mine))
+            print(rate("  previous deadwood() (reference)", "hands", len(hands), before))
+            if theirs:
+                print(rate("  OpenSpiel min_deadwood (C++)", "hands", len(hands), theirs[0]))
+            print(f"  ratio deadwood() / previous: {before / mine:.2f}x"
+                  + (f", / OpenSpiel: {theirs[0] / mine:.2f}x" if theirs else ""))
     finally:
         if spiel is not None:
             spiel.close()
-    seconds = min(timed(lambda: [verify_knock(k, d) for k, d in knocks])
-                  for _ in range(args.rounds))
-    print(rate("verify_knock(), random legal knocks", "verifications", len(knocks), seconds))
-
+    mine, before = sliced_best([each_knock(verify_knock), each_knock(previous_verify_knock)],
+                               knocks, max(args.slice // 10, 1), args.rounds)
+    print(rate("verify_knock(), random legal knocks", "verifications", len(knocks), mine))
+    print(rate("  previous verify_knock() (reference)", "verifications", len(knocks), before))
+    print(f"  ratio verify_knock() / previous: {before / mine:.2f}x")
 
 if __name__ == "__main__":
     main()

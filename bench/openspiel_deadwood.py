@@ -4,10 +4,11 @@ Runs inside the bench's own venv (the one with ``open_spiel``), never inside
 the project's: it imports nothing from scorekeeper. Reads one JSON line on
 standard input, ``{"name": [[code, ...], ...], ...}`` (hands as card codes
 like ``"Ts"``), converts every hand to OpenSpiel's card ints once, untimed,
-and prints ``{"name": [deadwood, ...], ...}``. Then for each name read on a
-later line it times ``GinRummyUtils.min_deadwood`` over that set and prints
-``{"seconds": s}`` (CPU time, like the parent): the parent alternates these
-runs with its own, so the machine's load falls on both sides alike.
+and prints ``{"name": [deadwood, ...], ...}``. Then for each ``[name, start,
+stop]`` read on a later line it times ``GinRummyUtils.min_deadwood`` over
+those hands of that set and prints ``{"seconds": s}`` (CPU time, like the
+parent): the parent alternates these runs with its own, a slice at a time,
+so the machine's load falls on all sides alike.
 """
 
 from __future__ import annotations
@@ -28,7 +29,8 @@ def main() -> None:
     print(json.dumps({name: [solve(hand) for hand in hands] for name, hands in sets.items()}),
           flush=True)
     for line in sys.stdin:
-        hands = sets[json.loads(line)]
+        name, first, stop = json.loads(line)
+        hands = sets[name][first:stop]
         start = time.process_time()
         [solve(hand) for hand in hands]
         print(json.dumps({"seconds": time.process_time() - start}), flush=True)

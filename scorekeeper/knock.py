@@ -29,14 +29,13 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 from dataclasses import dataclass
-from functools import lru_cache
 from itertools import pairwise, product
 from typing import Any
 
-from .cards import DECK, SUIT_MASK, Card, cards_mask, parse_cards
+from .cards import DECK, FULL_DECK_MASK, SUIT_MASK, Card, cards_mask, parse_cards
 from .errors import CardError, InvalidValueError, RuleViolation
 from .melds import (
-    arrangement_dict,
+    codes_of,
     hand_mask,
     mask_all_melds,
     mask_arrangements,
@@ -50,10 +49,33 @@ from .results import Outcome, Result, Side
 from .rules import Rules
 
 _RANK_COLUMN = [sum(1 << (s * 13 + r) for s in range(4)) for r in range(13)]
+_ACES = _RANK_COLUMN[0]
+_KINGS = _RANK_COLUMN[12]
+_WINDOW_STARTS = sum(0x7FF << (13 * s) for s in range(4))
+"""The cards that can start three consecutive cards of their suit (ace to jack)."""
 
 
-@lru_cache(maxsize=4096)
-def _chains(meld: int) -> tuple[tuple[int, ...], ...]:
+def _layoff_reach(hand: int) -> int:
+    """Every card that could be laid off first on some meld of ``hand``.
+
+    The union of :func:`_reach_of` over every meld the hand can form, found
+    without listing them: a run's chains start next to the ends of the block
+    of 3+ consecutive cards it lies in (the cards next to a shorter run inside
+    the block are the hand's own), and a set's next card is the fourth of a
+    rank held exactly three times.
+    """
+    start = hand & hand >> 1 & hand >> 2 & _WINDOW_STARTS
+    runs = start | start << 1 | start << 2
+    ends = (runs << 1 & ~_ACES | runs >> 1 & ~_KINGS) & ~runs
+    a = hand & SUIT_MASK
+    b = hand >> 13 & SUIT_MASK
+    c = hand >> 26 & SUIT_MASK
+    d = hand >> 39
+    three = ((a & b & (c | d)) | (c & d & (a | b))) & ~(a & b & c & d)
+    return (ends | three * _ACES & ~hand) & FULL_DECK_MASK
+
+
+def _chains_of(meld: int) -> tuple[tuple[int, ...], ...]:
     """The cards that can be laid off on a meld, as chains laid one after another.
 
     A set of three takes its fourth card; a set of four nothing; a run takes
@@ -74,21 +96,24 @@ def _chains(meld: int) -> tuple[tuple[int, ...], ...]:
     )
 
 
-@lru_cache(maxsize=4096)
-def _reach(meld: int) -> int:
+def _reach_of(meld: int) -> int:
     """The cards that could be laid off first on a meld (the head of each chain)."""
     reach = 0
-    for chain in _chains(meld):
+    for chain in _chains_of(meld):
         if chain:
             reach |= chain[0]
     return reach
 
 
 def layoff_options(melds: Iterable[int], available: int) -> list[tuple[int, list[int]]]:
-    """For each chain with a card in ``available``: (meld, cumulative masks that may be laid)."""
+    """For each chain with a card in ``available``: (meld, cumulative masks that may be laid).
+
+    The chains come from the table of the deck's melds; a mask that is no
+    meld (a stored result read back, say) has them worked out as for one.
+    """
     options = []
     for meld in melds:
-        for chain in _chains(meld):
+        for chain in _CHAINS.get(meld) or _chains_of(meld):
             laid = 0
             prefixes = [0]
             for bit in chain:
@@ -149,8 +174,7 @@ def _net(knocker_deadwood: int, defender_deadwood: int, rules: Rules) -> int:
     return -(knocker_deadwood - defender_deadwood + rules.undercut_bonus)
 
 
-@lru_cache(maxsize=4096)
-def _neighbours(meld: int) -> int:
+def _neighbours_of(meld: int) -> int:
     """The cards of its suit next to a run (0 for a set): a run there would touch it."""
     low = (meld & -meld).bit_length() - 1
     if meld & ~_RANK_COLUMN[low % 13] == 0:
@@ -159,37 +183,55 @@ def _neighbours(meld: int) -> int:
     return ((meld << 1) | (meld >> 1)) & region & ~meld
 
 
+_ALL_MELDS = mask_all_melds(FULL_DECK_MASK)
+"""Every meld of the deck (264 runs, 65 sets): the tables below are keyed by them."""
+_CHAINS = {meld: _chains_of(meld) for meld in _ALL_MELDS}
+_REACH = {meld: _reach_of(meld) for meld in _ALL_MELDS}
+_NEIGHBOURS = {meld: _neighbours_of(meld) for meld in _ALL_MELDS}
+_MELD_POINTS = {meld: mask_points(meld) for meld in _ALL_MELDS}
+
+
+
 def _packings(hand: int, limit: int, melds: list[int]) -> list[tuple[int, tuple[int, ...]]]:
     """Every legal knocker arrangement (disjoint melds, deadwood within the limit).
 
-    Returns ``(deadwood, melds)`` pairs in depth-first order over ``melds``.
-    Runs of one suit that touch are not packed side by side: the merged run
-    is the same arrangement. Branches whose unused cards cannot get within
-    the limit (even if every later meld could be added) are cut.
+    Returns ``(deadwood, melds)`` pairs in depth-first order over ``melds``
+    (each arrangement as its melds in list order; an arrangement comes before
+    those that add later melds to it). Runs of one suit that touch are not
+    packed side by side: the merged run is the same arrangement. Which melds
+    may lie beside which is worked out once, pairwise, as a bitset of later
+    melds per meld; a branch is cut when even every later meld that fits
+    beside its newest one could not bring the deadwood within the limit.
     """
-    total = mask_points(hand)
     count = len(melds)
-    neighbours = [_neighbours(m) for m in melds]
-    points = [mask_points(m) for m in melds]
-    later = [0] * (count + 1)
-    for i in range(count - 1, -1, -1):
-        later[i] = later[i + 1] | melds[i]
+    points = [_MELD_POINTS[m] for m in melds]
+    neighbours = [_NEIGHBOURS[m] for m in melds]
+    fits = [0] * count
+    reach = [0] * count
+    for i in range(count):
+        meld, near = melds[i], neighbours[i]
+        bits = covered = 0
+        for j in range(i + 1, count):
+            later = melds[j]
+            if not (later & meld or (near and neighbours[j] and near & later)):
+                bits |= 1 << j
+                covered |= later
+        fits[i] = bits
+        reach[i] = mask_points(covered)
     found: list[tuple[int, tuple[int, ...]]] = []
 
-    def walk(start: int, used: int, dead: int, runs: int, chosen: tuple[int, ...]) -> None:
+    def walk(candidates: int, dead: int, chosen: tuple[int, ...]) -> None:
         if dead <= limit:
             found.append((dead, chosen))
-        for i in range(start, count):
-            meld = melds[i]
-            if meld & used or neighbours[i] & runs:
-                continue
-            now = used | meld
-            if total - mask_points(now | later[i + 1] & ~now) > limit:
-                continue
-            walk(i + 1, now, dead - points[i], runs | meld if neighbours[i] else runs,
-                 (*chosen, meld))
+        while candidates:
+            low = candidates & -candidates
+            candidates ^= low
+            i = low.bit_length() - 1
+            left = dead - points[i]
+            if left - reach[i] <= limit:
+                walk(candidates & fits[i], left, (*chosen, melds[i]))
 
-    walk(0, 0, total, 0, ())
+    walk((1 << count) - 1, mask_points(hand), ())
     return found
 
 
@@ -270,7 +312,7 @@ def _parse_layoffs(
 def _fits(meld: int, bits: list[int]) -> bool:
     """True when all these cards can be laid off together on the meld."""
     laid = sum(bits)
-    for chain in _chains(meld):
+    for chain in _CHAINS[meld]:
         for bit in chain:
             if not laid & bit:
                 break
@@ -402,8 +444,9 @@ def verify_knock(
     if knocker_melds is not None:
         melds = _parse_melds(knocker_melds, hand, field="knocker_melds", owner="knocker")
         dead = mask_points(hand & ~sum(melds))
+        options = None
     else:
-        melds, dead = _choose_knocker_melds(hand, other, limit, rules, big)
+        melds, dead, options = _choose_knocker_melds(hand, other, limit, rules, big)
     # the fault lies with the declared melds when there are some, else with the hand
     at_fault = "knocker_melds" if knocker_melds is not None else "knocker"
     if big and dead:
@@ -420,10 +463,11 @@ def verify_knock(
             raise RuleViolation("no layoffs against gin", code="layoff_on_gin",
                                 option="layoffs")
         laid_pairs: list[tuple[int, int]] = []
-        defender_dead = evaluate(available)
         best = mask_deadwood(other)
+        defender_dead = evaluate(available) if fixed is not None else best
     else:
-        options = layoff_options(melds, other)
+        if options is None:
+            options = layoff_options(melds, other)
         best, _, best_combo = _best_reply(options, other, mask_deadwood)
         if layoffs is not None:
             laid_pairs = _parse_layoffs(layoffs, melds, available)
@@ -450,13 +494,13 @@ def verify_knock(
         outcome=score.outcome,
         winner=score.winner,
         points=score.points,
-        knocker=KnockerHand(cards=tuple(mask_codes(hand)), melds=knocker_melds_out,
+        knocker=KnockerHand(cards=codes_of(hand), melds=knocker_melds_out,
                             deadwood_cards=knocker_deadwood_cards, deadwood=knocker_dead),
         defender=DefenderHand(
-            cards=tuple(mask_codes(other)),
+            cards=codes_of(other),
             melds=shown_melds,
-            layoffs=tuple(Layoff(card=DECK[bit.bit_length() - 1].code,
-                                 meld=tuple(mask_codes(meld))) for bit, meld in laid_pairs),
+            layoffs=tuple([Layoff(card=DECK[bit.bit_length() - 1].code, meld=codes_of(meld))
+                           for bit, meld in laid_pairs]),
             deadwood_cards=shown_deadwood_cards,
             deadwood=shown_dead,
             best_deadwood=best,
@@ -468,9 +512,8 @@ def verify_knock(
 def _arrangement(melds: Iterable[int], dead: int
                  ) -> tuple[tuple[tuple[str, ...], ...], tuple[str, ...], int]:
     """An arrangement as a result holds it: (melds in display order, deadwood cards, count)."""
-    shown = arrangement_dict(melds, dead)
-    return (tuple(tuple(meld) for meld in shown["melds"]), tuple(shown["deadwood_cards"]),
-            shown["deadwood"])
+    return (tuple([codes_of(meld) for meld in sorted(melds, key=meld_sort_key)]),
+            codes_of(dead), mask_points(dead))
 
 
 def score_hand(knocker_deadwood: int, defender_deadwood: int, rules: Rules, *,
@@ -509,44 +552,64 @@ def score_hand(knocker_deadwood: int, defender_deadwood: int, rules: Rules, *,
                                      multiplier=multiplier))
 
 
-def _choose_knocker_melds(hand: int, other: int, limit: int, rules: Rules,
-                          big: bool) -> tuple[list[int], int]:
-    """The knocker's best legal arrangement against the defender's best reply."""
+def _choose_knocker_melds(hand: int, other: int, limit: int, rules: Rules, big: bool
+                          ) -> tuple[list[int], int, list[tuple[int, list[int]]] | None]:
+    """The knocker's best legal arrangement against the defender's best reply.
+
+    Returns ``(melds, deadwood, options)``: ``options`` are the melds'
+    :func:`layoff_options` against ``other`` when the choice needed them
+    (``None`` for gin, big gin and hands over the limit).
+
+    Only packings that could still win are given a reply: the defender may
+    lay nothing, so a packing's reply is at most the defender's own minimal
+    deadwood and its key at most ``(net against that, -deadwood)``. Packings
+    are tried by that bound, best first (in depth-first order among equal
+    bounds), and the search stops when no bound left can beat (or, found
+    earlier, tie) the best key so far: the winner is the one the full search
+    in depth-first order would keep.
+    """
     minimum = mask_deadwood(hand)
     if minimum == 0 or big or minimum > limit:
         melds, dead = mask_arrangements(hand)[0]
-        return melds, mask_points(dead)
-    all_melds = mask_all_melds(hand)
-    per_meld = {meld: layoff_options((meld,), other)
-                for meld in all_melds if _reach(meld) & other}
-    if not per_meld:
+        return melds, mask_points(dead), None
+    if not _layoff_reach(hand) & other:
         # nothing can be laid off whatever the knocker lays: the least deadwood is best
         melds, dead = mask_arrangements(hand)[0]
-        return melds, mask_points(dead)
+        return melds, mask_points(dead), []
+    all_melds = mask_all_melds(hand)
     packings = _packings(hand, limit, all_melds)
     if len(packings) == 1:
         # the only legal arrangement: no reply to weigh
-        dead, only = packings[0]
-        return sorted(only, key=meld_sort_key), dead
-    base = mask_deadwood(other)
-    replies: dict[tuple, int] = {}
-    best_key = None
-    best: tuple[list[int], int] | None = None
-    for dead, packing in packings:
-        options = [option for meld in packing if meld in per_meld for option in per_meld[meld]]
-        if options:
-            signature = tuple(tuple(prefixes) for _, prefixes in options)
-            reply = replies.get(signature)
-            if reply is None:
-                reply = replies[signature] = _best_reply(options, other, mask_deadwood)[0]
-        else:
-            reply = base
-        key = (_net(dead, reply, rules), -dead)
-        if best_key is None or key > best_key:
-            best_key, best = key, (sorted(packing, key=meld_sort_key), dead)
-    # 0 < minimum <= limit here, so some packing within the limit is always found
-    assert best is not None
-    return best
+        best_index = 0
+    else:
+        per_meld = {meld: layoff_options((meld,), other)
+                    for meld in all_melds if _REACH[meld] & other}
+        base = mask_deadwood(other)
+        bounds = [(_net(dead, base, rules), -dead) for dead, _ in packings]
+        replies: dict[tuple, int] = {}
+        best_key: tuple[int, int] | None = None
+        best_index = 0
+        for index in sorted(range(len(packings)), key=bounds.__getitem__, reverse=True):
+            bound = bounds[index]
+            if best_key is not None and (bound < best_key
+                                         or (bound == best_key and index > best_index)):
+                break
+            dead, packing = packings[index]
+            options = [option for meld in packing if meld in per_meld
+                       for option in per_meld[meld]]
+            if options:
+                signature = tuple(tuple(prefixes) for _, prefixes in options)
+                reply = replies.get(signature)
+                if reply is None:
+                    reply = replies[signature] = _best_reply(options, other, mask_deadwood)[0]
+            else:
+                reply = base
+            key = (_net(dead, reply, rules), -dead)
+            if best_key is None or key > best_key or (key == best_key and index < best_index):
+                best_key, best_index = key, index
+    dead, packing = packings[best_index]
+    melds = sorted(packing, key=meld_sort_key)
+    return melds, dead, layoff_options(melds, other)
 
 
 def knocker_points(result: Score | KnockResult) -> int:
@@ -636,7 +699,7 @@ def place_layoffs(knocker_melds: Iterable, cards: Iterable) -> list[Layoff]:
     candidates = []
     for card in laid:
         places = [meld for meld in melds
-                  if any(card.bit in chain for chain in _chains(meld))]
+                  if any(card.bit in chain for chain in _CHAINS.get(meld) or _chains_of(meld))]
         if not places:
             raise RuleViolation(f"layoffs: {card} fits none of the knocker's melds",
                                 code="layoff_does_not_fit",
@@ -666,7 +729,7 @@ def place_layoffs(knocker_melds: Iterable, cards: Iterable) -> list[Layoff]:
 def _gaps(meld: int, laid: int) -> int:
     """The cards between a run and the farthest card laid on each of its ends, not laid."""
     gaps = 0
-    for chain in _chains(meld):
+    for chain in _CHAINS.get(meld) or _chains_of(meld):
         reached = [i for i, bit in enumerate(chain) if laid & bit]
         if reached:
             gaps |= sum(bit for bit in chain[:reached[-1]] if not laid & bit)

@@ -66,8 +66,21 @@ _RUN_DEADWOOD: tuple[int, ...] = tuple(
 )
 """Deadwood of one suit's 13-bit pattern when only runs may be formed."""
 
-_SUIT_CODES: list[list[str] | None] = [None] * (4 << 13)
-"""Lazily filled: codes of the cards of (suit, 13-bit pattern)."""
+
+
+def _code_table(suit: int) -> tuple[tuple[str, ...], ...]:
+    """[13-bit pattern] -> the codes of those cards of ``suit``, in rank order.
+
+    Built by doubling: the patterns holding rank r are those below 1 << r
+    with r's code added.
+    """
+    table: list[tuple[str, ...]] = [()]
+    for card in DECK[suit * 13:suit * 13 + 13]:
+        table += [(*codes, card.code) for codes in table]
+    return tuple(table)
+
+
+_CLUB_CODES, _DIAMOND_CODES, _HEART_CODES, _SPADE_CODES = (_code_table(s) for s in range(4))
 
 _POINTS: tuple[int, ...] = tuple(
     sum(_VALUES[r] for r in range(13) if p >> r & 1) for p in range(1 << 13)
@@ -225,24 +238,15 @@ def _split(mask: int, taken: int) -> tuple[list[int], int]:
     return melds, dead
 
 
+def codes_of(mask: int) -> tuple[str, ...]:
+    """Codes of the cards in a mask, in index order: four table look-ups (one per suit)."""
+    return (_CLUB_CODES[mask & SUIT_MASK] + _DIAMOND_CODES[mask >> 13 & SUIT_MASK]
+            + _HEART_CODES[mask >> 26 & SUIT_MASK] + _SPADE_CODES[mask >> 39])
+
+
 def mask_codes(mask: int) -> list[str]:
-    """Codes of the cards in a mask, in index order (suit by suit, up to the last held)."""
-    result: list[str] = []
-    key = 0
-    while mask:
-        pattern = mask & SUIT_MASK
-        if pattern:
-            result += _SUIT_CODES[key | pattern] or _suit_codes(key | pattern)
-        mask >>= 13
-        key += 1 << 13
-    return result
-
-
-def _suit_codes(key: int) -> list[str]:
-    """Fill ``_SUIT_CODES[key]`` (key: suit << 13 | 13-bit pattern) and return it."""
-    suit, pattern = key >> 13, key & SUIT_MASK
-    found = _SUIT_CODES[key] = [DECK[suit * 13 + r].code for r in range(13) if pattern >> r & 1]
-    return found
+    """Codes of the cards in a mask, in index order, as a list (see :func:`codes_of`)."""
+    return list(codes_of(mask))
 
 
 @cache
@@ -293,7 +297,8 @@ def mask_arrangements(mask: int) -> list[tuple[list[int], int]]:
         scored.append((value, taken))
     best = min(value for value, _ in scored)
     found = [_split(mask, taken) for value, taken in scored if value == best]
-    found.sort(key=lambda found: (len(found[0]), sorted(meld_sort_key(m) for m in found[0])))
+    if len(found) > 1:
+        found.sort(key=lambda found: (len(found[0]), sorted(meld_sort_key(m) for m in found[0])))
     return found
 
 

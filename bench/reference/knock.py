@@ -1,0 +1,549 @@
+"""Knock verification: legality, layoffs and the score of one hand (RULES.md 5-6).
+
+:func:`verify_knock` takes the knocker's cards (10, or 11 for big gin) and
+the defender's 10 and returns the scored showdown. Choices it makes, each the
+one a careful tournament director would make:
+
+* **Knocker's melds not declared:** every legal arrangement is considered,
+  not only the optimal ones (RULES.md 5 lets the knocker lay out any
+  arrangement within the limit, and it decides what can be laid off). The
+  one chosen maximises the knocker's result against the defender's best
+  reply; ties go to the lower knocker deadwood, then to the first found.
+  A hand that can go gin always goes gin (nothing beats it).
+* **Defender:** own melds and layoffs are chosen together to minimise the
+  defender's deadwood; among equal results the fewest layoffs are shown.
+  A card that could join a set or extend a run is tried in both places.
+* **Declared defender melds** (a physical table) are taken as the
+  defender's melds: the other cards are laid off (optimally, unless layoffs
+  are declared too) or count as deadwood. ``best_deadwood`` always reports
+  what an optimal defender would have had.
+* **Declared layoffs** are validated as a whole: the cards laid on one run
+  must extend it into one longer run; a set of three takes only its fourth
+  card. Layoffs against gin or big gin are refused.
+* With declared defender melds but undeclared knocker melds, the knocker's
+  arrangement is still chosen against the optimal defender: the knocker lays
+  down first and cannot know what the defender will do wrong.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from dataclasses import dataclass
+from functools import lru_cache
+from itertools import pairwise, product
+from typing import Any
+
+from scorekeeper.cards import DECK, SUIT_MASK, Card, cards_mask, parse_cards
+from scorekeeper.errors import CardError, InvalidValueError, RuleViolation
+from scorekeeper.results import Outcome, Result, Side
+from scorekeeper.rules import Rules
+
+from .melds import (
+    arrangement_dict,
+    mask_all_melds,
+    mask_arrangements,
+    mask_codes,
+    mask_deadwood,
+    mask_points,
+    meld_kind,
+    meld_sort_key,
+)
+
+_RANK_COLUMN = [sum(1 << (s * 13 + r) for s in range(4)) for r in range(13)]
+
+
+@lru_cache(maxsize=4096)
+def _chains(meld: int) -> tuple[tuple[int, ...], ...]:
+    """The cards that can be laid off on a meld, as chains laid one after another.
+
+    A set of three takes its fourth card; a set of four nothing; a run takes
+    the cards below its low end (down to the ace) and above its high end (up
+    to the king), each chain in the order they must be laid.
+    """
+    low = (meld & -meld).bit_length() - 1
+    rank = low % 13
+    column = _RANK_COLUMN[rank]
+    if meld & ~column == 0:
+        missing = column & ~meld
+        return ((missing,),) if meld.bit_count() == 3 else ()
+    suit_base = low - rank
+    high_rank = meld.bit_length() - 1 - suit_base
+    return (
+        tuple(1 << (suit_base + r) for r in range(rank - 1, -1, -1)),
+        tuple(1 << (suit_base + r) for r in range(high_rank + 1, 13)),
+    )
+
+
+@lru_cache(maxsize=4096)
+def _reach(meld: int) -> int:
+    """The cards that could be laid off first on a meld (the head of each chain)."""
+    reach = 0
+    for chain in _chains(meld):
+        if chain:
+            reach |= chain[0]
+    return reach
+
+
+def layoff_options(melds: Iterable[int], available: int) -> list[tuple[int, list[int]]]:
+    """For each chain with a card in ``available``: (meld, cumulative masks that may be laid)."""
+    options = []
+    for meld in melds:
+        for chain in _chains(meld):
+            laid = 0
+            prefixes = [0]
+            for bit in chain:
+                if not available & bit:
+                    break
+                laid |= bit
+                prefixes.append(laid)
+            if len(prefixes) > 1:
+                options.append((meld, prefixes))
+    return options
+
+
+def _best_reply(options, available: int, evaluate) -> tuple[int, int, tuple[int, ...]]:
+    """The defender's best layoffs: (deadwood, laid mask, chosen prefix per option).
+
+    ``evaluate(mask)`` prices the cards left after laying off (their minimal
+    deadwood, or their points when the defender's melds are fixed).
+    """
+    if not options:
+        return evaluate(available), 0, ()
+    best: tuple[tuple[int, int], int, tuple[int, ...]] | None = None
+    for combo in product(*(prefixes for _, prefixes in options)):
+        laid = 0
+        for part in combo:
+            if laid & part:
+                break
+            laid |= part
+        else:
+            key = (evaluate(available & ~laid), laid.bit_count())
+            if best is None or key < best[0]:
+                best = (key, laid, combo)
+    # every option's prefixes start with 0 (lay nothing), so some combo fits
+    assert best is not None
+    (value, _), laid, combo = best
+    return value, laid, combo
+
+
+def _layoff_list(options, combo) -> list[tuple[int, int]]:
+    """(card bit, knocker meld) pairs for a chosen combination, in laying order."""
+    result = []
+    for (meld, prefixes), chosen in zip(options, combo, strict=True):
+        for previous, current in pairwise(prefixes):
+            if current & ~chosen:
+                break
+            result.append((current & ~previous, meld))
+    return result
+
+
+def _net(knocker_deadwood: int, defender_deadwood: int, rules: Rules) -> int:
+    """The knocker's result of a knock: positive when won, negative when undercut.
+
+    A tie is 0 under ``tie: no_score``.
+    """
+    if knocker_deadwood < defender_deadwood:
+        return defender_deadwood - knocker_deadwood
+    if knocker_deadwood == defender_deadwood and rules.tie == "no_score":
+        return 0
+    return -(knocker_deadwood - defender_deadwood + rules.undercut_bonus)
+
+
+@lru_cache(maxsize=4096)
+def _neighbours(meld: int) -> int:
+    """The cards of its suit next to a run (0 for a set): a run there would touch it."""
+    low = (meld & -meld).bit_length() - 1
+    if meld & ~_RANK_COLUMN[low % 13] == 0:
+        return 0
+    region = SUIT_MASK << (low - low % 13)
+    return ((meld << 1) | (meld >> 1)) & region & ~meld
+
+
+def _packings(hand: int, limit: int, melds: list[int]) -> list[tuple[int, tuple[int, ...]]]:
+    """Every legal knocker arrangement (disjoint melds, deadwood within the limit).
+
+    Returns ``(deadwood, melds)`` pairs in depth-first order over ``melds``.
+    Runs of one suit that touch are not packed side by side: the merged run
+    is the same arrangement. Branches whose unused cards cannot get within
+    the limit (even if every later meld could be added) are cut.
+    """
+    total = mask_points(hand)
+    count = len(melds)
+    neighbours = [_neighbours(m) for m in melds]
+    points = [mask_points(m) for m in melds]
+    later = [0] * (count + 1)
+    for i in range(count - 1, -1, -1):
+        later[i] = later[i + 1] | melds[i]
+    found: list[tuple[int, tuple[int, ...]]] = []
+
+    def walk(start: int, used: int, dead: int, runs: int, chosen: tuple[int, ...]) -> None:
+        if dead <= limit:
+            found.append((dead, chosen))
+        for i in range(start, count):
+            meld = melds[i]
+            if meld & used or neighbours[i] & runs:
+                continue
+            now = used | meld
+            if total - mask_points(now | later[i + 1] & ~now) > limit:
+                continue
+            walk(i + 1, now, dead - points[i], runs | meld if neighbours[i] else runs,
+                 (*chosen, meld))
+
+    walk(0, 0, total, 0, ())
+    return found
+
+
+def _parse_melds(spec: Iterable, hand: int, *, field: str, owner: str) -> list[int]:
+    """Declared melds (lists of cards or strings) as masks, checked against the hand."""
+    if isinstance(spec, str) or not isinstance(spec, Iterable):
+        raise CardError(f"{field} must be a list of melds", code="bad_melds", field=field)
+    melds = []
+    used = 0
+    for i, item in enumerate(spec):
+        where = f"{field}[{i}]"
+        cards = parse_cards(item, field=where)
+        mask = cards_mask(cards)
+        for card in cards:
+            if not hand & card.bit:
+                raise CardError(f"{where}: {card} is not in the {owner}'s hand",
+                                code="card_not_in_hand",
+                                params={"card": card.code, "owner": owner, "meld": i},
+                                token=card.code, field=field)
+            if used & card.bit:
+                raise CardError(f"{where}: {card} is already in another meld",
+                                code="card_in_two_melds", params={"card": card.code, "meld": i},
+                                token=card.code, field=field)
+        if meld_kind(cards) is None:
+            raise RuleViolation(
+                f"{where}: {' '.join(c.code for c in cards)} is not a meld (a set is 3 or 4"
+                " cards of one rank, a run 3 or more consecutive cards of one suit, ace low)",
+                code="not_a_meld", params={"cards": [c.code for c in cards], "meld": i},
+                option=field,
+            )
+        used |= mask
+        melds.append(mask)
+    return melds
+
+
+def _parse_layoffs(
+    spec: Iterable, knocker_melds: list[int], available: int
+) -> list[tuple[int, int]]:
+    """Declared layoffs as (card bit, knocker meld) pairs, validated as a whole."""
+    if isinstance(spec, str) or not isinstance(spec, Iterable):
+        raise CardError("layoffs must be a list of {card, meld} objects", code="bad_layoffs",
+                        field="layoffs")
+    pairs = []
+    laid = 0
+    for i, item in enumerate(spec):
+        where = f"layoffs[{i}]"
+        if not isinstance(item, dict) or "card" not in item or "meld" not in item:
+            raise CardError(f"{where}: a layoff is an object with a card and a meld",
+                            code="bad_layoffs", params={"layoff": i}, field="layoffs")
+        card = parse_cards([item["card"]], field=f"{where}.card")[0]
+        meld = cards_mask(parse_cards(item["meld"], field=f"{where}.meld"))
+        if meld not in knocker_melds:
+            raise InvalidValueError(f"{where}: {' '.join(mask_codes(meld))} is not one of the"
+                                    " knocker's melds", code="not_a_knocker_meld",
+                                    params={"meld": mask_codes(meld), "layoff": i},
+                                    option="layoffs")
+        if not available & card.bit:
+            raise CardError(f"{where}: {card} is not among the defender's unmelded cards",
+                            code="card_not_available", params={"card": card.code, "layoff": i},
+                            token=card.code, field="layoffs")
+        if laid & card.bit:
+            raise CardError(f"{where}: {card} is laid off twice", code="card_laid_off_twice",
+                            params={"card": card.code, "layoff": i}, token=card.code,
+                            field="layoffs")
+        laid |= card.bit
+        pairs.append((card.bit, meld))
+    for meld in knocker_melds:
+        onto = [bit for bit, target in pairs if target == meld]
+        if onto and not _fits(meld, onto):
+            cards = [DECK[b.bit_length() - 1].code for b in onto]
+            raise RuleViolation(f"layoffs: {' '.join(cards)} cannot be laid off on"
+                                f" {' '.join(mask_codes(meld))}", code="layoff_does_not_fit",
+                                params={"cards": cards, "meld": mask_codes(meld)},
+                                option="layoffs")
+    return pairs
+
+
+def _fits(meld: int, bits: list[int]) -> bool:
+    """True when all these cards can be laid off together on the meld."""
+    laid = sum(bits)
+    for chain in _chains(meld):
+        for bit in chain:
+            if not laid & bit:
+                break
+            laid &= ~bit
+    return laid == 0
+
+
+@dataclass(frozen=True, slots=True)
+class Breakdown(Result):
+    """How a hand's points were made: ``(difference + bonus) x multiplier``."""
+
+    difference: int
+    bonus: int
+    multiplier: int
+
+
+@dataclass(frozen=True, slots=True)
+class Score(Result):
+    """The score of a showdown (:func:`score_hand`); ``winner`` is ``None`` for a tie."""
+
+    outcome: Outcome
+    winner: Side | None
+    points: int
+    breakdown: Breakdown
+
+
+@dataclass(frozen=True, slots=True)
+class KnockerHand(Result):
+    """The knocker's cards as laid out: melds, deadwood cards and deadwood count."""
+
+    cards: tuple[str, ...]
+    melds: tuple[tuple[str, ...], ...]
+    deadwood_cards: tuple[str, ...]
+    deadwood: int
+
+
+@dataclass(frozen=True, slots=True)
+class Layoff(Result):
+    """A defender's card laid off on one of the knocker's melds."""
+
+    card: str
+    meld: tuple[str, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class DefenderHand(Result):
+    """The defender's cards: own melds, layoffs, what is left, and the optimal deadwood."""
+
+    cards: tuple[str, ...]
+    melds: tuple[tuple[str, ...], ...]
+    layoffs: tuple[Layoff, ...]
+    deadwood_cards: tuple[str, ...]
+    deadwood: int
+    best_deadwood: int
+
+
+@dataclass(frozen=True, slots=True)
+class KnockResult(Result):
+    """A verified and scored knock (:func:`verify_knock`); ``winner`` ``None`` for a tie."""
+
+    outcome: Outcome
+    winner: Side | None
+    points: int
+    knocker: KnockerHand
+    defender: DefenderHand
+    breakdown: Breakdown
+
+
+def over_limit(dead: int, limit: int, rules: Rules, upcard: Card | None) -> tuple[str, dict]:
+    """Why a knock with ``dead`` deadwood is illegal: the message and its params.
+
+    ``("deadwood 12 exceeds the knock limit 4 set by the upcard 4s", {"deadwood":
+    12, "limit": 4, "upcard": "4s"})``: the upcard is named (message and
+    params) only when Oklahoma lowered the limit. The code is ``knock_over_limit``.
+    """
+    params: dict[str, Any] = {"deadwood": dead, "limit": limit}
+    message = f"deadwood {dead} exceeds the knock limit {limit}"
+    if rules.oklahoma and upcard is not None and limit < rules.knock_limit:
+        message += f" set by the upcard {upcard}"
+        params["upcard"] = upcard.code
+    if limit == 0:
+        message += ": only gin ends the hand"
+    return message, params
+
+
+def verify_knock(
+    knocker: Any,
+    defender: Any,
+    *,
+    rules: Rules | dict | str | None = None,
+    upcard: str | Card | None = None,
+    knocker_melds: Iterable | None = None,
+    defender_melds: Iterable | None = None,
+    layoffs: Iterable | None = None,
+) -> KnockResult:
+    """Check a knock and score the hand (see the module docs for the choices).
+
+    ``knocker`` is 10 cards (11 for big gin), ``defender`` 10; ``upcard`` is
+    the deal's first upcard (Oklahoma knock limit and spade doubling); melds
+    are lists of card lists or strings like ``"5s 6s 7s"``; layoffs are
+    ``{"card": code, "meld": [codes of the knocker meld]}``. Raises
+    :class:`RuleError` for an illegal knock, :class:`CardError` for bad cards.
+    """
+    rules = Rules.from_dict(rules)
+    knocker_cards = parse_cards(knocker, count=(10, 11), field="knocker")
+    defender_cards = parse_cards(defender, count=10, field="defender")
+    hand = cards_mask(knocker_cards)
+    other = cards_mask(defender_cards)
+    if hand & other:
+        card = DECK[(hand & other & -(hand & other)).bit_length() - 1]
+        raise CardError(f"{card} is in both the knocker's and the defender's hand",
+                        code="card_in_both_hands", params={"card": card.code},
+                        token=card.code, field="defender")
+    up = parse_cards([upcard], field="upcard")[0] if upcard is not None else None
+    limit = rules.knock_limit_for(up)
+    multiplier = rules.multiplier_for(up)
+    big = len(knocker_cards) == 11
+    if big and rules.big_gin_bonus is None:
+        raise RuleViolation("big gin (11 cards) is not allowed under these rules"
+                            " (big_gin_bonus is null): the knocker must hold 10 cards",
+                            code="big_gin_not_allowed", option="knocker")
+
+    fixed = None
+    if defender_melds is not None:
+        fixed = _parse_melds(defender_melds, other, field="defender_melds", owner="defender")
+    available = other & ~sum(fixed) if fixed is not None else other
+    evaluate = mask_points if fixed is not None else mask_deadwood
+
+    if knocker_melds is not None:
+        melds = _parse_melds(knocker_melds, hand, field="knocker_melds", owner="knocker")
+        dead = mask_points(hand & ~sum(melds))
+    else:
+        melds, dead = _choose_knocker_melds(hand, other, limit, rules, big)
+    # the fault lies with the declared melds when there are some, else with the hand
+    at_fault = "knocker_melds" if knocker_melds is not None else "knocker"
+    if big and dead:
+        raise RuleViolation(f"big gin needs all 11 cards melded; deadwood is {dead}",
+                            code="big_gin_deadwood", params={"deadwood": dead},
+                            option=at_fault)
+    if dead > limit:
+        message, params = over_limit(dead, limit, rules, up)
+        raise RuleViolation(message, code="knock_over_limit", params=params, option=at_fault)
+    gin = dead == 0
+
+    if gin:
+        if layoffs:
+            raise RuleViolation("no layoffs against gin", code="layoff_on_gin",
+                                option="layoffs")
+        laid_pairs: list[tuple[int, int]] = []
+        defender_dead = evaluate(available)
+        best = mask_deadwood(other)
+    else:
+        options = layoff_options(melds, other)
+        best, _, best_combo = _best_reply(options, other, mask_deadwood)
+        if layoffs is not None:
+            laid_pairs = _parse_layoffs(layoffs, melds, available)
+            defender_dead = evaluate(available & ~sum(bit for bit, _ in laid_pairs))
+        elif fixed is None:
+            defender_dead, laid_pairs = best, _layoff_list(options, best_combo)
+        else:
+            options = layoff_options(melds, available)
+            defender_dead, _, combo = _best_reply(options, available, evaluate)
+            laid_pairs = _layoff_list(options, combo)
+
+    left = available & ~sum(bit for bit, _ in laid_pairs)
+    if fixed is not None:
+        defender_melds_out, defender_deadwood_cards = fixed, left
+    else:
+        defender_melds_out, defender_deadwood_cards = mask_arrangements(left)[0]
+
+    score = score_hand(dead, defender_dead, rules, big_gin=big, multiplier=multiplier)
+    knocker_melds_out, knocker_deadwood_cards, knocker_dead = _arrangement(
+        melds, hand & ~sum(melds))
+    shown_melds, shown_deadwood_cards, shown_dead = _arrangement(
+        defender_melds_out, defender_deadwood_cards)
+    return KnockResult(
+        outcome=score.outcome,
+        winner=score.winner,
+        points=score.points,
+        knocker=KnockerHand(cards=tuple(mask_codes(hand)), melds=knocker_melds_out,
+                            deadwood_cards=knocker_deadwood_cards, deadwood=knocker_dead),
+        defender=DefenderHand(
+            cards=tuple(mask_codes(other)),
+            melds=shown_melds,
+            layoffs=tuple(Layoff(card=DECK[bit.bit_length() - 1].code,
+                                 meld=tuple(mask_codes(meld))) for bit, meld in laid_pairs),
+            deadwood_cards=shown_deadwood_cards,
+            deadwood=shown_dead,
+            best_deadwood=best,
+        ),
+        breakdown=score.breakdown,
+    )
+
+
+def _arrangement(melds: Iterable[int], dead: int
+                 ) -> tuple[tuple[tuple[str, ...], ...], tuple[str, ...], int]:
+    """An arrangement as a result holds it: (melds in display order, deadwood cards, count)."""
+    shown = arrangement_dict(melds, dead)
+    return (tuple(tuple(meld) for meld in shown["melds"]), tuple(shown["deadwood_cards"]),
+            shown["deadwood"])
+
+
+def score_hand(knocker_deadwood: int, defender_deadwood: int, rules: Rules, *,
+               big_gin: bool = False, multiplier: int = 1) -> Score:
+    """The score of a showdown from the two deadwood counts (RULES.md section 6).
+
+    Big gin when ``big_gin``, gin when the knocker has 0 (never undercut), a
+    knock when K < D, else an undercut (a tie included, unless ``tie`` is
+    ``no_score``: then a tie is outcome ``tie``, winner ``None``, 0 points);
+    ``multiplier`` is 2 for an Oklahoma spade upcard. Returns a :class:`Score`;
+    the counts are taken as given (callers check them).
+
+    >>> score_hand(3, 12, Rules.preset("standard")).to_dict()
+    {'outcome': 'knock', 'winner': 'knocker', 'points': 9, 'breakdown': {'difference': 9, \
+'bonus': 0, 'multiplier': 1}}
+    >>> score_hand(6, 6, Rules.preset("openspiel")).winner is None
+    True
+    """
+    k, d = knocker_deadwood, defender_deadwood
+    if not big_gin and k and k == d and rules.tie == "no_score":
+        return Score(outcome=Outcome.TIE, winner=None, points=0,
+                     breakdown=Breakdown(difference=0, bonus=0, multiplier=multiplier))
+    outcome: Outcome
+    if big_gin:  # callers refuse big gin when big_gin_bonus is null
+        outcome, winner, difference, bonus = (Outcome.BIG_GIN, Side.KNOCKER, d,
+                                              rules.big_gin_bonus or 0)
+    elif k == 0:
+        outcome, winner, difference, bonus = Outcome.GIN, Side.KNOCKER, d, rules.gin_bonus
+    elif k < d:
+        outcome, winner, difference, bonus = Outcome.KNOCK, Side.KNOCKER, d - k, 0
+    else:
+        outcome, winner, difference, bonus = (Outcome.UNDERCUT, Side.DEFENDER, k - d,
+                                              rules.undercut_bonus)
+    return Score(outcome=outcome, winner=winner, points=(difference + bonus) * multiplier,
+                 breakdown=Breakdown(difference=difference, bonus=bonus,
+                                     multiplier=multiplier))
+
+
+def _choose_knocker_melds(hand: int, other: int, limit: int, rules: Rules,
+                          big: bool) -> tuple[list[int], int]:
+    """The knocker's best legal arrangement against the defender's best reply."""
+    minimum = mask_deadwood(hand)
+    if minimum == 0 or big or minimum > limit:
+        melds, dead = mask_arrangements(hand)[0]
+        return melds, mask_points(dead)
+    all_melds = mask_all_melds(hand)
+    per_meld = {meld: layoff_options((meld,), other)
+                for meld in all_melds if _reach(meld) & other}
+    if not per_meld:
+        # nothing can be laid off whatever the knocker lays: the least deadwood is best
+        melds, dead = mask_arrangements(hand)[0]
+        return melds, mask_points(dead)
+    packings = _packings(hand, limit, all_melds)
+    if len(packings) == 1:
+        # the only legal arrangement: no reply to weigh
+        dead, only = packings[0]
+        return sorted(only, key=meld_sort_key), dead
+    base = mask_deadwood(other)
+    replies: dict[tuple, int] = {}
+    best_key = None
+    best: tuple[list[int], int] | None = None
+    for dead, packing in packings:
+        options = [option for meld in packing if meld in per_meld for option in per_meld[meld]]
+        if options:
+            signature = tuple(tuple(prefixes) for _, prefixes in options)
+            reply = replies.get(signature)
+            if reply is None:
+                reply = replies[signature] = _best_reply(options, other, mask_deadwood)[0]
+        else:
+            reply = base
+        key = (_net(dead, reply, rules), -dead)
+        if best_key is None or key > best_key:
+            best_key, best = key, (sorted(packing, key=meld_sort_key), dead)
+    # 0 < minimum <= limit here, so some packing within the limit is always found
+    assert best is not None
+    return best

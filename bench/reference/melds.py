@@ -1,0 +1,401 @@
+"""Melds, deadwood and optimal arrangements (RULES.md section 2).
+
+The solver works on 52-bit hand masks (see :mod:`scorekeeper.cards`). Two
+facts keep it small and fast:
+
+* Runs never cross suits, and within one suit, once the cards given to sets
+  are taken out, the best use of the rest is to meld every maximal block of
+  three or more consecutive cards. So the run-only deadwood of each 13-bit
+  suit pattern is precomputed once (``_RUN_DEADWOOD``, 8192 entries).
+* Only ranks held three or four times can form sets; each such rank offers
+  "no set", the set of all its cards, and (when four are held) each set of
+  three. The optimum is the minimum over these few choices of the four
+  table look-ups.
+
+**Canonical arrangements.** Two runs of one suit that touch (3-4-5 and
+6-7-8) are listed as one run (3-8): splitting a run changes neither the
+deadwood nor what can be laid off on it, so arrangements that differ only in
+where a run is cut are the same arrangement and are listed once.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Iterator
+from functools import cache, lru_cache
+from itertools import combinations
+
+from scorekeeper.cards import DECK, SUIT_MASK, Card, card_list_mask, cards_mask, parse_cards
+from scorekeeper.errors import CardError
+
+_VALUES = tuple(min(rank + 1, 10) for rank in range(13))
+
+
+def _blocks(pattern: int) -> list[tuple[int, int]]:
+    """Maximal runs of consecutive set bits of a 13-bit pattern, as (low, high) ranks."""
+    result = []
+    rank = 0
+    while rank < 13:
+        if pattern >> rank & 1:
+            start = rank
+            while rank < 13 and pattern >> rank & 1:
+                rank += 1
+            result.append((start, rank - 1))
+        else:
+            rank += 1
+    return result
+
+
+def _runs(pattern: int) -> tuple[int, ...]:
+    """The maximal runs (blocks of 3+ consecutive ranks) of a 13-bit pattern."""
+    return tuple(((1 << (high - low + 1)) - 1) << low
+                 for low, high in _blocks(pattern) if high - low >= 2)
+
+
+def _sub_runs(pattern: int) -> tuple[int, ...]:
+    """Every run (3+ consecutive ranks) inside a 13-bit pattern."""
+    return tuple(((1 << (end - start + 1)) - 1) << start
+                 for low, high in _blocks(pattern)
+                 for start in range(low, high - 1) for end in range(start + 2, high + 1))
+
+
+_RUNS: tuple[tuple[int, ...], ...] = tuple(_runs(p) for p in range(1 << 13))
+"""The maximal runs of each 13-bit suit pattern."""
+
+_RUN_DEADWOOD: tuple[int, ...] = tuple(
+    sum(_VALUES[r] for r in range(13) if (p & ~sum(_RUNS[p])) >> r & 1) for p in range(1 << 13)
+)
+"""Deadwood of one suit's 13-bit pattern when only runs may be formed."""
+
+_SUIT_CODES: list[list[str] | None] = [None] * (4 << 13)
+"""Lazily filled: codes of the cards of (suit, 13-bit pattern)."""
+
+_POINTS: tuple[int, ...] = tuple(
+    sum(_VALUES[r] for r in range(13) if p >> r & 1) for p in range(1 << 13)
+)
+"""Point value of one suit's 13-bit pattern."""
+
+
+def _set_options() -> dict[tuple[int, int], tuple[int, ...]]:
+    """(rank, 4-bit suit pattern) -> the 52-bit masks a set of that rank may take."""
+    options = {}
+    for rank in range(13):
+        for pattern in range(16):
+            suits = [s for s in range(4) if pattern >> s & 1]
+            if len(suits) < 3:
+                continue
+            choices = [0, sum(1 << (s * 13 + rank) for s in suits)]
+            if len(suits) == 4:
+                choices += [sum(1 << (s * 13 + rank) for s in trio)
+                            for trio in combinations(suits, 3)]
+            options[rank, pattern] = tuple(choices)
+    return options
+
+
+_SET_OPTIONS = _set_options()
+
+
+def hand_mask(cards: int | str | Iterable[str | Card]) -> int:
+    """The 52-bit mask of ``cards`` (a mask is returned as it is).
+
+    A tuple or list of :class:`Card` objects (the solver's hot path) is
+    or-ed together in one loop (duplicates count once); anything else goes
+    through :func:`parse_cards`.
+    """
+    kind = type(cards)
+    if kind is int:
+        return cards  # type: ignore[return-value]
+    if kind is tuple or kind is list:
+        mask = card_list_mask(cards)  # type: ignore[arg-type]
+        if mask is not None:
+            return mask
+    return cards_mask(parse_cards(cards))
+
+
+def mask_points(mask: int) -> int:
+    """The point value of all cards in a mask."""
+    return (_POINTS[mask & SUIT_MASK] + _POINTS[mask >> 13 & SUIT_MASK]
+            + _POINTS[mask >> 26 & SUIT_MASK] + _POINTS[mask >> 39 & SUIT_MASK])
+
+
+def _set_ranks(a: int, b: int, c: int, d: int) -> int:
+    """13-bit pattern of the ranks held in three or four suits."""
+    return (a & b & (c | d)) | (c & d & (a | b))
+
+
+def _set_choices(mask: int, ranks: int) -> list[int]:
+    """Every combination of set choices for the set-capable ``ranks`` of ``mask``."""
+    choices = [0]
+    while ranks:
+        low = ranks & -ranks
+        rank = low.bit_length() - 1
+        ranks ^= low
+        pattern = ((mask >> rank & 1) | (mask >> (rank + 12) & 2)
+                   | (mask >> (rank + 24) & 4) | (mask >> (rank + 36) & 8))
+        choices = [chosen | option for chosen in choices
+                   for option in _SET_OPTIONS[rank, pattern]]
+    return choices
+
+
+def mask_deadwood(mask: int) -> int:
+    """Minimal deadwood of the cards in a 52-bit mask.
+
+    Most hands hold no rank three times and cost four look-ups; the others
+    go to :func:`_set_deadwood`.
+    """
+    a = mask & SUIT_MASK
+    b = mask >> 13 & SUIT_MASK
+    c = mask >> 26 & SUIT_MASK
+    d = mask >> 39
+    ranks = (a & b & (c | d)) | (c & d & (a | b))
+    if not ranks:
+        table = _RUN_DEADWOOD
+        return table[a] + table[b] + table[c] + table[d]
+    return _set_deadwood(a, b, c, d, ranks)
+
+
+def _set_deadwood(a: int, b: int, c: int, d: int, ranks: int) -> int:
+    """Minimal deadwood of four suit patterns whose ``ranks`` (13-bit) may form sets.
+
+    The lowest such rank is left to the runs, or set with all its cards, or
+    (held four times) set with three, leaving one suit's card to the runs;
+    each choice recurses on the other ranks. With one rank left the choices
+    are priced directly from per-suit look-ups with and without that rank.
+    """
+    rank = ranks & -ranks
+    others = ranks ^ rank
+    keep = ~rank
+    a2, b2, c2, d2 = a & keep, b & keep, c & keep, d & keep
+    four = a & b & c & d & rank
+    if others:
+        best = _set_deadwood(a, b, c, d, others)
+        for option in ((a2, b2, c2, d2), (a, b2, c2, d2), (a2, b, c2, d2),
+                       (a2, b2, c, d2), (a2, b2, c2, d))[:5 if four else 1]:
+            value = _set_deadwood(*option, others)
+            if value < best:
+                best = value
+        return best
+    table = _RUN_DEADWOOD
+    wa, wb, wc, wd = table[a], table[b], table[c], table[d]
+    xa, xb, xc, xd = table[a2], table[b2], table[c2], table[d2]
+    melded = xa + xb + xc + xd
+    if four:
+        melded += min(0, wa - xa, wb - xb, wc - xc, wd - xd)
+    unmelded = wa + wb + wc + wd
+    return melded if melded < unmelded else unmelded
+
+
+def mask_discards(mask: int, barred: int = 0) -> Iterator[tuple[int, int]]:
+    """Each card of ``mask`` but those in ``barred``, with the deadwood left without it.
+
+    Yields ``(bit, mask_deadwood(mask ^ bit))`` in index order, one at a time,
+    so a caller looking for a good enough discard can stop at the first.
+    """
+    rest = mask & ~barred
+    while rest:
+        bit = rest & -rest
+        rest ^= bit
+        yield bit, mask_deadwood(mask ^ bit)
+
+
+def deadwood(cards: int | str | Iterable[str | Card]) -> int:
+    """The minimal deadwood count of exactly these cards (any number of them).
+
+    >>> deadwood("As 2s 3s 7c 7d 7h 9d Td Jd Kc")
+    10
+    """
+    return mask_deadwood(hand_mask(cards))
+
+
+def _split(mask: int, taken: int) -> tuple[list[int], int]:
+    """Melds (as masks) and deadwood mask when ``taken`` holds the chosen sets."""
+    melds = []
+    rest = taken
+    while rest:
+        low = rest & -rest
+        rank = (low.bit_length() - 1) % 13
+        meld = taken & (1 << rank | 1 << (rank + 13) | 1 << (rank + 26) | 1 << (rank + 39))
+        melds.append(meld)
+        rest &= ~meld
+    leftover = mask & ~taken
+    dead = leftover
+    for shift in (0, 13, 26, 39):
+        for run in _RUNS[leftover >> shift & SUIT_MASK]:
+            melds.append(run << shift)
+            dead &= ~(run << shift)
+    return melds, dead
+
+
+def mask_codes(mask: int) -> list[str]:
+    """Codes of the cards in a mask, in index order (suit by suit, up to the last held)."""
+    result: list[str] = []
+    key = 0
+    while mask:
+        pattern = mask & SUIT_MASK
+        if pattern:
+            result += _SUIT_CODES[key | pattern] or _suit_codes(key | pattern)
+        mask >>= 13
+        key += 1 << 13
+    return result
+
+
+def _suit_codes(key: int) -> list[str]:
+    """Fill ``_SUIT_CODES[key]`` (key: suit << 13 | 13-bit pattern) and return it."""
+    suit, pattern = key >> 13, key & SUIT_MASK
+    found = _SUIT_CODES[key] = [DECK[suit * 13 + r].code for r in range(13) if pattern >> r & 1]
+    return found
+
+
+@cache
+def meld_sort_key(meld: int) -> tuple[int, int]:
+    """Display order of melds: sets before runs, then by their lowest card (cached: a
+    hand has few hundred possible melds)."""
+    is_set = _is_set_mask(meld)
+    low = (meld & -meld).bit_length() - 1
+    return (0 if is_set else 1, low % 13 if is_set else low)
+
+
+def _is_set_mask(meld: int) -> bool:
+    low = (meld & -meld).bit_length() - 1
+    rank = low % 13
+    same_rank = 1 << rank | 1 << (rank + 13) | 1 << (rank + 26) | 1 << (rank + 39)
+    return meld & ~same_rank == 0
+
+
+def arrangement_dict(melds: Iterable[int], dead: int) -> dict:
+    """The public shape of an arrangement: melds, deadwood cards and count."""
+    ordered = sorted(melds, key=meld_sort_key)
+    return {
+        "melds": [mask_codes(m) for m in ordered],
+        "deadwood_cards": mask_codes(dead),
+        "deadwood": mask_points(dead),
+    }
+
+
+def mask_arrangements(mask: int) -> list[tuple[list[int], int]]:
+    """Every optimal arrangement of a mask as (meld masks, deadwood mask).
+
+    Fewest melds first, then by :func:`meld_sort_key`; the first is the one
+    shown when a single arrangement is wanted.
+    """
+    a = mask & SUIT_MASK
+    b = mask >> 13 & SUIT_MASK
+    c = mask >> 26 & SUIT_MASK
+    d = mask >> 39
+    ranks = _set_ranks(a, b, c, d)
+    if not ranks:
+        return [_split(mask, 0)]
+    table = _RUN_DEADWOOD
+    scored = []
+    for taken in _set_choices(mask, ranks):
+        rest = mask & ~taken
+        value = (table[rest & SUIT_MASK] + table[rest >> 13 & SUIT_MASK]
+                 + table[rest >> 26 & SUIT_MASK] + table[rest >> 39])
+        scored.append((value, taken))
+    best = min(value for value, _ in scored)
+    found = [_split(mask, taken) for value, taken in scored if value == best]
+    found.sort(key=lambda found: (len(found[0]), sorted(meld_sort_key(m) for m in found[0])))
+    return found
+
+
+def arrangements(cards: int | str | Iterable[str | Card]) -> list[dict]:
+    """Every optimal arrangement of the cards, each listed once.
+
+    Each is ``{"melds": [[code, ...], ...], "deadwood_cards": [code, ...],
+    "deadwood": int}``; runs are listed whole (see the module docs). Sets
+    come before runs, cards in index order.
+
+    >>> [a["melds"] for a in arrangements("7c 7d 7h 7s 8s 9s")]
+    [[['7c', '7d', '7h'], ['7s', '8s', '9s']]]
+    """
+    return [arrangement_dict(melds, dead) for melds, dead in mask_arrangements(hand_mask(cards))]
+
+
+def meld_report(cards: str | Iterable[str | Card]) -> dict:
+    """What to tell someone who shows these cards: ``{"arrangements": [...]}``,
+    plus ``"discards"`` (:func:`discard_options`) when there are 11 of them.
+
+    This is the answer of ``POST /api/v1/melds`` and ``scorekeeper melds``.
+    """
+    hand = parse_cards(cards, field="cards")
+    report = {"arrangements": arrangements(hand)}
+    if len(hand) == 11:
+        report["discards"] = discard_options(hand)
+    return report
+
+
+def discard_options(cards: int | str | Iterable[str | Card]) -> list[dict]:
+    """For 11 cards, the deadwood left by each possible discard, lowest first.
+
+    Each option is ``{"discard": code, "deadwood": int}``; ties keep card
+    order. This is the true best 10 of 11, not "meld 11 then drop the highest
+    deadwood card".
+    """
+    hand = parse_cards(cards, count=11) if type(cards) is not int else None
+    mask = hand_mask(hand if hand is not None else cards)
+    if mask.bit_count() != 11:
+        raise CardError(f"expected 11 cards, got {mask.bit_count()}", code="wrong_card_count",
+                        params={"expected": [11], "count": mask.bit_count()})
+    options = sorted((left, bit.bit_length() - 1) for bit, left in mask_discards(mask))
+    return [{"discard": DECK[index].code, "deadwood": value} for value, index in options]
+
+
+def mask_all_melds(mask: int) -> list[int]:
+    """Every meld the cards can form: each run of 3+ within held cards, each set of 3 or 4."""
+    melds: list[int] = []
+    for suit in range(4):
+        pattern = mask >> (13 * suit) & SUIT_MASK
+        if pattern & pattern >> 1 & pattern >> 2:
+            melds += _suit_runs(suit, pattern)
+    a = mask & SUIT_MASK
+    b = mask >> 13 & SUIT_MASK
+    c = mask >> 26 & SUIT_MASK
+    d = mask >> 39
+    ranks = _set_ranks(a, b, c, d)
+    while ranks:
+        low = ranks & -ranks
+        ranks ^= low
+        melds += _SET_MELDS[low.bit_length() - 1][
+            (a & low and 1) | (b & low and 2) | (c & low and 4) | (d & low and 8)]
+    return melds
+
+
+@lru_cache(maxsize=8192)
+def _suit_runs(suit: int, pattern: int) -> tuple[int, ...]:
+    """Every run inside one suit's 13-bit pattern, as 52-bit masks."""
+    return tuple(run << (13 * suit) for run in _sub_runs(pattern))
+
+
+_SET_MELDS: tuple[tuple[tuple[int, ...], ...], ...] = tuple(
+    tuple(
+        (*(sum(trio) for trio in combinations(held, 3)), *((sum(held),) if len(held) == 4 else ()))
+        for held in ([1 << (s * 13 + rank) for s in range(4) if pattern >> s & 1]
+                     for pattern in range(16))
+    )
+    for rank in range(13)
+)
+"""[rank][4-bit suit pattern]: the sets of that rank the held suits form (trios, then the four)."""
+
+
+def all_melds(cards: int | str | Iterable[str | Card]) -> list[list[str]]:
+    """Every meld that can be formed from the cards (overlapping ones included)."""
+    return [mask_codes(m) for m in sorted(mask_all_melds(hand_mask(cards)), key=meld_sort_key)]
+
+
+def meld_kind(cards: Iterable[Card]) -> str | None:
+    """``"set"``, ``"run"``, or ``None`` when the cards are not a meld."""
+    cards = list(cards)
+    if len(cards) < 3 or len(set(cards)) != len(cards):
+        return None
+    if len(cards) <= 4 and len({c.rank for c in cards}) == 1:
+        return "set"
+    if len({c.suit for c in cards}) == 1:
+        ranks = sorted(c.rank for c in cards)
+        if ranks[-1] - ranks[0] == len(ranks) - 1:
+            return "run"
+    return None
+
+
+def is_meld(cards: Iterable[Card]) -> bool:
+    """True when the cards form a set or a run."""
+    return meld_kind(cards) is not None
+

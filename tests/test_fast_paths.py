@@ -1,0 +1,89 @@
+"""The speed work of issue 12 changes no result: the core against its previous implementation.
+
+``bench/reference/`` holds ``melds.py`` and ``knock.py`` as they were before
+the tables, shortcuts and bounds of the fast paths. Every verification must
+give the very same result (the arrangement chosen among equal ones, the
+layoffs listed, their order), and each new table or shortcut must agree with
+what it replaces: packings in the same order, the cards a hand's melds can
+take without listing the melds, the card codes of any mask. Deals and hands
+come from the strategies of test_properties.py.
+"""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from test_properties import FAST, hands, knock_deal
+
+from scorekeeper import RuleError, verify_knock
+from scorekeeper.cards import cards_mask, parse_cards
+from scorekeeper.knock import _REACH, _layoff_reach, _packings
+from scorekeeper.melds import codes_of, mask_all_melds, mask_arrangements
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "bench"))
+from reference import knock as previous_knock
+from reference import melds as previous_melds
+
+
+def mask(cards) -> int:
+    return cards_mask(parse_cards(cards))
+
+
+def outcome(verify, *args, **kwargs):
+    """The result as a dict, or the refusal as (type, code)."""
+    try:
+        return verify(*args, **kwargs).to_dict()
+    except RuleError as error:
+        return type(error).__name__, error.code
+
+
+@settings(FAST, max_examples=400)
+@given(knock_deal())
+def test_verify_knock_gives_the_previous_result(deal):
+    knocker, defender, rules, upcard = deal
+    assert (outcome(verify_knock, knocker, defender, rules=rules, upcard=upcard)
+            == outcome(previous_knock.verify_knock, knocker, defender, rules=rules,
+                       upcard=upcard))
+
+
+@settings(FAST, max_examples=150)
+@given(knock_deal(knocker_cards=11))
+def test_big_gin_gives_the_previous_result(deal):
+    knocker, defender, rules, upcard = deal
+    rules = rules.preset(rules.based_on, big_gin_bonus=31)
+    assert (outcome(verify_knock, knocker, defender, rules=rules, upcard=upcard)
+            == outcome(previous_knock.verify_knock, knocker, defender, rules=rules,
+                       upcard=upcard))
+
+
+@settings(FAST, max_examples=400)
+@given(st.one_of(hands(10), hands(11)), st.sampled_from([0, 1, 5, 10, 10, 20, 60]))
+def test_packings_come_in_the_previous_order(cards, limit):
+    hand = mask(cards)
+    melds = mask_all_melds(hand)
+    assert _packings(hand, limit, melds) == previous_knock._packings(hand, limit, melds)
+
+
+@settings(FAST, max_examples=400)
+@given(st.one_of(hands(10), hands(11), hands(14)))
+def test_layoff_reach_is_what_the_melds_reach(cards):
+    hand = mask(cards)
+    reach = 0
+    for meld in mask_all_melds(hand):
+        reach |= _REACH[meld]
+    assert _layoff_reach(hand) == reach & ~hand
+
+
+@settings(FAST, max_examples=300)
+@given(st.one_of(hands(8), hands(10), hands(11)))
+def test_arrangements_in_the_previous_order(cards):
+    hand = mask(cards)
+    assert mask_arrangements(hand) == previous_melds.mask_arrangements(hand)
+
+
+@given(st.integers(0, (1 << 52) - 1))
+def test_codes_of_any_mask(bits):
+    assert list(codes_of(bits)) == previous_melds.mask_codes(bits)
