@@ -7,8 +7,8 @@ the same hands, and verifications per second for verify_knock() over random
 legal knocks. Targets (issue 12): deadwood() faster than OpenSpiel on both
 kinds of hands, 30,000 verifications/s.
 
-Both are also timed against the previous implementation, frozen in
-``bench/reference/`` (the core before the speed work of issue 12), in the
+Both are also timed against the previous implementation, read from git by
+``bench/reference.py`` (the core before the speed work of issue 12), in the
 same rounds: on a loaded machine the absolute figures move with the load, the
 ratios much less. The reference must give the same answers (deadwood for
 every hand, the whole result of every verification).
@@ -36,8 +36,8 @@ import sys
 import time
 from pathlib import Path
 
-from reference.knock import verify_knock as previous_verify_knock
-from reference.melds import deadwood as previous_deadwood
+from reference import knock as previous_knock
+from reference import melds as previous_melds
 
 from scorekeeper import deadwood, verify_knock
 from scorekeeper.cards import DECK
@@ -177,9 +177,9 @@ def main() -> None:
     knocks = legal_knocks(rng, max(args.count // 10, 1000))
 
     for name, hands in sets.items():
-        if [deadwood(h) for h in hands] != [previous_deadwood(h) for h in hands]:
+        if [deadwood(h) for h in hands] != [previous_melds.deadwood(h) for h in hands]:
             raise SystemExit(f"{name}: deadwood() and the previous implementation disagree")
-    if any(verify_knock(k, d).to_dict() != previous_verify_knock(k, d).to_dict()
+    if any(verify_knock(k, d).to_dict() != previous_knock.verify_knock(k, d).to_dict()
            for k, d in knocks):
         raise SystemExit("verify_knock() and the previous implementation disagree")
     spiel = None
@@ -194,7 +194,7 @@ def main() -> None:
                                  f" {' '.join(c.code for c in hands[wrong])}")
     try:
         for name, hands in sets.items():
-            sides = [each_hand(deadwood), each_hand(previous_deadwood)]
+            sides = [each_hand(deadwood), each_hand(previous_melds.deadwood)]
             if spiel is not None:
                 sides.append(lambda _, start, stop, name=name: spiel.seconds(name, start, stop))
             mine, before, *theirs = sliced_best(sides, hands, args.slice, args.rounds)
@@ -207,7 +207,7 @@ def main() -> None:
     finally:
         if spiel is not None:
             spiel.close()
-    mine, before = sliced_best([each_knock(verify_knock), each_knock(previous_verify_knock)],
+    mine, before = sliced_best([each_knock(verify_knock), each_knock(previous_knock.verify_knock)],
                                knocks, max(args.slice // 10, 1), args.rounds)
     print(rate("verify_knock(), random legal knocks", "verifications", len(knocks), mine))
     print(rate("  previous verify_knock() (reference)", "verifications", len(knocks), before))
