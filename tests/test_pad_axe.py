@@ -96,8 +96,8 @@ class Walk:
     def new_game(self, names=("Ana", "Bor"), preset: str = "Standard") -> None:
         """A new game (the first player deals); its sheet is the state."""
         self.go("/")
-        self.page.fill("#player_0", names[0])
-        self.page.fill("#player_1", names[1])
+        for i, name in enumerate(names):
+            self.page.fill(f"#player_{i}", name)
         self.choose(preset)
         self.click("Start the game")
         self.page.wait_for_url(re.compile(r"/games/[\w-]+$"))
@@ -299,10 +299,20 @@ STATES: list[tuple[str, str, Callable[[Walk], object]]] = [
     ("phones-link-off", ".notice:has-text('turned off')",
      lambda w: (w.go(f"{w.game}/phones"), w.click("Turn the link off"))),
     ("sheet-over", "section.over", lambda w: w.quick_hand("Ana", "Gin", "", "98")),
+    ("sheet-tally", ".tally-now", lambda w: w.click("New game with the same players")),
+    ("tally", "ol.tally", lambda w: w.click("The tally, game by game", "link")),
+    ("players-record", "table.record", lambda w: w.go("/players?name=Ana")),
+    ("head-to-head", "h1:has-text('vs')", lambda w: w.click("Ana vs Bor", "link")),
     ("start-recent", "#recent-title", lambda w: w.go("/")),
     ("sheet-hollywood", "table.columns",
      lambda w: (w.new_game(("Cleo", "Dan"), "Hollywood"), w.quick_hand("Cleo", "Gin", "", "10"),
                 w.quick_hand("Dan", "Knock", "2", "30"))),
+    ("sheet-three", ".board.three", lambda w: w.new_game(("Ana", "Bor", "Cy"))),
+    ("hand-three-quick", "#knocker_deadwood", lambda w: w.hand_form("quick")),
+    ("sheet-three-hand", ".sat-out", lambda w: w.quick("Bor", "Knock", "3", "20")),
+    ("sheet-partners", "h1:has-text('Ana & Cy')",
+     lambda w: w.new_game(("Ana", "Bor", "Cy", "Dan"))),
+    ("hand-deal", "fieldset.game-entry", lambda w: w.hand_form("deal")),
     ("check", "[data-grid=k]", lambda w: w.go("/check")),
     ("check-errors", "#err-defender_cards",
      lambda w: (tap(w.page, "k", ANA), tap(w.page, "d", BOR[:9]), w.click("Check the hand"))),
