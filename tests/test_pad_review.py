@@ -241,10 +241,30 @@ def test_both_hands_card_counts_are_told_at_once(client):
     assert len(errors(both)) == 2
 
 
-def test_games_of_three_or_four_players_have_no_running_tally(client):
+def test_partnerships_have_no_running_tally(client):
     with client.application.app_context():
-        for players in (["Ana", "Bor", "Cy"], ["Ana", "Bor", "Cy", "Di"]):
-            sheet, _ = games.create_game(get_storage(), players)
-            page = client.get(f"/games/{sheet['id']}")
-            assert page.status_code == 200 and "The tally, game by game" not in text(page)
-            assert client.get(f"/games/{sheet['id']}/tally").status_code == 404
+        sheet, _ = games.create_game(get_storage(), ["Ana", "Bor", "Cy", "Di"])
+        page = client.get(f"/games/{sheet['id']}")
+        assert page.status_code == 200 and "The tally, game by game" not in text(page)
+        assert client.get(f"/games/{sheet['id']}/tally").status_code == 404
+
+
+def test_three_players_tally_who_is_up_and_who_is_down(client):
+    # Game 1: Bor beats Cy 40, Ana beats Bor 30, Ana beats Cy 75 by gin (Cy won no hand).
+    # Ana 105 + 50 boxes: 255 against Bor (65: Bor pays 190), 355 against Cy (0: shutout).
+    with client.application.app_context():
+        store = get_storage()
+        first, _ = games.create_game(store, ["Ana", "Bor", "Cy"], stake=0.1)
+        for knocker, k, d in ((1, 5, 45), (0, 5, 35), (0, 0, 50)):  # 40, 30, gin 50 + 25
+            games.add_hand(store, first["id"], {"kind": "quick", "knocker": knocker,
+                                                "knocker_deadwood": k, "defender_deadwood": d})
+        second, _ = games.create_game(store, ["Cy", "Ana", "Bor"], stake=0.1,
+                                      follows=first["id"])
+    tally = text(client.get(f"/games/{second['id']}/tally"))
+    assert "Tally: Cy vs Ana vs Bor" in tally
+    # seats in the latest game's order: Cy, Ana, Bor
+    assert "Game 1 : Ana won. Cy pays Ana 35.50 (355 points). Bor pays Ana 19.00 (190 points)." \
+        in tally
+    assert ("Running total: Cy is down 355 points (35.50); Ana is up 545 points (54.50);"
+            " Bor is down 190 points (19.00).") in tally
+    assert "Game 2 : Being played." in tally

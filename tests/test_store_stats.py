@@ -138,13 +138,15 @@ def test_rematches_chain_games_and_the_tally_runs_over_them(store):
         games.create_game(store, ["Ana", "Ben"], follows="no-such-game")
 
 
-def test_a_chain_stops_at_a_game_of_other_players_and_is_of_two_players(store):
+def test_a_chain_stops_at_a_game_of_other_players_and_is_not_of_partnerships(store):
     first, _ = games.create_game(store, ["Ana", "Cy"])
     second, _ = games.create_game(store, ["Ana", "Ben"], follows=first["id"])
     tally = rematch_tally(store, second["id"])
     assert [g["id"] for g in tally["games"]] == [second["id"]]
     assert tally["games"][0]["money"] is None and tally["games"][0]["points"] == [0, 0]
     assert tally["games"][0]["settlement"] == []
-    three, _ = games.create_game(store, ["Ana", "Ben", "Cy"])
+    three, _ = games.create_game(store, ["Ana", "Ben", "Cy"], follows=second["id"])
+    assert [g["id"] for g in rematch_tally(store, three["id"])["games"]] == [three["id"]]
+    four, _ = games.create_game(store, ["Ana", "Ben", "Cy", "Di"])
     with pytest.raises(ValueError):
-        rematch_tally(store, three["id"])
+        rematch_tally(store, four["id"])

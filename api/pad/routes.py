@@ -898,9 +898,9 @@ def settings():
 
 
 def _tally(sheet: dict) -> dict | None:
-    """The rematch tally's view for a sheet's foot, when a two-player game follows another
-    (three and four players settle per loser or per team: no running tally for them)."""
-    if len(sheet["players"]) != 2:
+    """The rematch tally's view for a sheet's foot, when a game of two or three follows
+    another (partnerships settle per team: no running tally for them)."""
+    if len(sheet["players"]) == 4:
         return None
     tally = stats.rematch_tally(get_storage(), sheet["id"])
     return pad_views.tally_view(tally) if len(tally["games"]) > 1 else None
@@ -909,8 +909,8 @@ def _tally(sheet: dict) -> dict | None:
 @bp.get("/games/<game_id>/tally")
 def tally(game_id: str):
     """Every game of the chain of rematches up to this one: who won, who paid, the total."""
-    if len(_game_row(game_id)["players"]) != 2:
-        abort(404, "The running tally is kept for two-player games only.")
+    if len(_game_row(game_id)["players"]) == 4:
+        abort(404, "The running tally is kept for games of two or three players.")
     found = stats.rematch_tally(get_storage(), game_id)
     return _render("pad/tally.html", tally=pad_views.tally_view(found), game_id=game_id)
 

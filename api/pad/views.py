@@ -638,6 +638,9 @@ def tally_view(tally: Mapping[str, Any]) -> dict[str, Any]:
             result = Markup("Being played.")
         elif game["winner"] is None:
             result = Markup("A tie: nobody pays.")
+        elif len(names) == 3:
+            result = Markup("{} won. {}").format(bdi(names[game["winner"]]), Markup(" ").join(
+                _loser_line(game, p, names) for p in range(3) if p != game["winner"]))
         else:
             paid = game["settlement"]
             result = Markup("{} won. {}").format(
@@ -645,14 +648,40 @@ def tally_view(tally: Mapping[str, Any]) -> dict[str, Any]:
                 payment_line(game["nets"], names, paid[0]["amount"] if len(paid) == 1
                              else None))
         money = game["money"]
-        running = payment_line(game["points"], names,
-                               None if money is None else max(money), verb="owes")
+        running = (_standing(game["points"], names, money) if len(names) == 3 else
+                   payment_line(game["points"], names,
+                                None if money is None else max(money), verb="owes"))
         games.append({"id": game["id"], "number": game["number"], "over": game["over"],
                       "winner": None if game["winner"] is None else names[game["winner"]],
                       "result": result, "running": running})
     return {"names": names, "games": games, "count": len(games),
             "standing": games[-1]["running"] if games else None,
             "title": game_title(names)}
+
+
+def _loser_line(game: Mapping[str, Any], loser: int, names: Sequence[str]) -> Markup:
+    """What one loser of a finished three-player game paid (or, after box bonuses, got)."""
+    nets, winner = game["nets"], game["winner"]
+    paid = next((p["amount"] for p in game["settlement"] if loser in (p["payer"], p["payee"])),
+                None)
+    return payment_line([nets[loser], -nets[loser]], [names[loser], names[winner]], paid)
+
+
+def _standing(points: Sequence[int], names: Sequence[str],
+              money: Sequence[float] | None) -> Markup:
+    """Three players' running totals: who is up and who is down, in points (and money).
+
+    ``Ana is up 274 points (27.40); Bor is down 190 (19.00); Cy is down 84 (8.40).``
+    """
+    parts = []
+    for p, name in enumerate(names):
+        cash = "" if money is None else f" ({_money(abs(money[p]))})"
+        if points[p] == 0:
+            parts.append(Markup("{} is even").format(bdi(name)))
+        else:
+            parts.append(Markup("{} is {} {} points{}").format(
+                bdi(name), "up" if points[p] > 0 else "down", abs(points[p]), cash))
+    return Markup("; ").join(parts) + "."
 
 
 def record_view(stats: Mapping[str, Any]) -> dict[str, Any]:

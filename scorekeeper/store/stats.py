@@ -135,14 +135,15 @@ def _side_of(sheet: AnySheet) -> list[int]:
 
 
 def rematch_tally(store: Store, game_id: str) -> dict:
-    """The running tally of the two-player games chained by rematch up to ``game_id``.
+    """The running tally of the games of two or three players chained by rematch up to ``game_id``.
 
-    Raises ``NotFound`` for an unknown game, ``ValueError`` for a game of three or
-    four players (they settle per loser or per team: no single running total).
+    Raises ``NotFound`` for an unknown game, ``ValueError`` for a partnership
+    game (its results are per team, and partners may swap between games: the
+    tally follows players, so it is kept for two and three players).
 
     The chain is ``game_id``, the game it ``follows``, the game that one
     follows, and so on back to a game started afresh (or to a game with
-    other players: a chain only joins games of the same two players, matched
+    other players: a chain only joins games of the same players, matched
     by name key, seats mapped to ``game_id``'s). ``{"players": [game_id's
     names], "stake" (game_id's, or None), "games": [oldest first: {"id",
     "number" (1, 2, ...), "over", "winner" (seat or None), "final" (per
@@ -155,8 +156,8 @@ def rematch_tally(store: Store, game_id: str) -> dict:
     was rounded.
     """
     game = store.game(game_id)
-    if len(game["players"]) != 2:
-        raise ValueError("the rematch tally is for two-player games")
+    if len(game["players"]) == 4:
+        raise ValueError("the rematch tally is for games of two or three players")
     keys = [fold(p) for p in game["players"]]
     chain: list[tuple[dict, list[int]]] = []
     current: dict | None = game
