@@ -218,7 +218,7 @@ class KnockReview(Result):
 
 
 def review_knock(result: KnockResult, *, rules: Rules | Mapping | str | None = None,
-                 upcard: str | None = None) -> KnockReview:
+                 upcard: str | Card | None = None) -> KnockReview:
     """A scored showdown (the melds and layoffs as laid down) against optimal play.
 
     Each player is measured on their own choice, the other's play being

@@ -27,7 +27,7 @@ one a careful tournament director would make:
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from itertools import pairwise, product
 from typing import Any
@@ -402,7 +402,7 @@ def verify_knock(
     knocker: Any,
     defender: Any,
     *,
-    rules: Rules | dict | str | None = None,
+    rules: Rules | Mapping[str, Any] | str | None = None,
     upcard: str | Card | None = None,
     knocker_melds: Iterable | None = None,
     defender_melds: Iterable | None = None,
@@ -641,7 +641,8 @@ class KnockArrangement(Result):
     layoffs: tuple[Layoff, ...]
 
 
-def knock_arrangements(knocker: Any, defender: Any, *, rules: Rules | dict | str | None = None,
+def knock_arrangements(knocker: Any, defender: Any, *,
+                       rules: Rules | Mapping[str, Any] | str | None = None,
                        upcard: str | Card | None = None) -> list[KnockArrangement]:
     """Every arrangement the knocker may lay down, the best first (RULES.md 5).
 

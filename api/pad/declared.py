@@ -39,7 +39,8 @@ from .views import layoff_fits
 
 def _meld_set(melds: Any) -> frozenset[int]:
     """Melds as a set of masks, runs of one suit that touch merged (as the list has them)."""
-    runs, others = [], []
+    runs: list[int] = []
+    others: list[int] = []
     for meld in melds:
         (runs if meld_kind(parse_cards(meld)) == "run" else others).append(hand_mask(meld))
     merged: list[int] = []
