@@ -436,3 +436,30 @@ def test_service_worker_and_manifest_are_served_from_the_root(served):
         assert response.headers["Content-Type"] == "application/manifest+json"
         assert json.load(response)["scope"] == "/"
 
+
+
+def test_three_players_offline_keep_the_hand_typed_and_wait_for_it(page, served):
+    url, db = served
+    page.goto(url + "/")
+    for i, name in enumerate(("Ana", "Bor", "Cy")):
+        page.fill(f"#player_{i}", name)
+    page.locator("label.choice", has_text="Ana").first.click()  # Ana deals and sits out
+    page.get_by_role("button", name="Start the game").click()
+    page.wait_for_url(re.compile(r"/games/[\w-]+$"))
+    sheet = page.url
+    game_id = sheet.rsplit("/", 1)[1]
+    worker_ready(page)
+    page.get_by_role("link", name="+ Quick hand").click()
+    page.context.set_offline(True)
+    quick(page, "Bor", "Knock", "4", "30")  # Bor beats Cy: 26
+    expect(page.locator(".queue h2")).to_have_text("Waiting to sync: 1 hand")
+    assert "Hand 1: Bor: Knock, deadwood 4 against 30" in page.locator(".queue li").inner_text()
+    # who plays hand 2 depends on hand 1 (the loser, Cy, deals it): the form waits
+    quick(page, "Bor", "Knock", "2", "20")
+    expect(page.locator("[data-offline-note]")).to_contain_text("must reach the sheet first")
+    assert stored_hands(db, game_id) == []
+    page.context.set_offline(False)
+    expect(page.locator(".queue h2")).to_have_text("All hands synced", timeout=15000)
+    assert [h["knocker"] for _, h in stored_hands(db, game_id)] == [1]
+    page.goto(sheet)
+    expect(page.locator(".player .total")).to_have_text(["0", "26", "0"])

@@ -32,9 +32,10 @@ still leaves the right with the phone that retries.
 Three and four players (RULES.md section 8): a hand form names only the
 players of the hand being entered (:func:`~api.pad.forms.seatings`); with
 four it is the deal form (``mode=deal``: both games of the deal, quick
-entry per game). A deal record is two-player only (:func:`modes_for`), and
-so is the offline queue of the hand form: at three or four the seating of
-the next hand depends on the last one, which only the server knows.
+entry per game). A deal record is two-player only (:func:`modes_for`). The
+offline queue of the hand form keeps one hand (or deal) at a time at three
+or four: the seating of the next hand depends on the last one, which only
+the server knows, so the form refuses a second until the first is saved.
 
 Routes: ``/`` (start a game), ``/games/<id>`` (the sheet),
 ``/games/<id>/hand`` (enter a hand: quick, cards or record; a deal),

@@ -106,19 +106,27 @@ const KINDS = { knock: "Knock", gin: "Gin", big_gin: "Big gin", void: "Void (sto
 // One line for a waiting hand, from what was typed (the names are the panel's).
 function summary(fields, names) {
   const given = new Map(fields);
-  const who = names[Number(given.get("knocker"))] || "?";
   const mode = given.get("mode");
-  if (mode === "quick") {
-    const kind = given.get("kind") || "knock";
-    if (kind === "void") return KINDS.void;
-    const mine = kind === "knock" ? given.get("knocker_deadwood") || "?" : "0";
-    return `${who}: ${KINDS[kind] || kind}, deadwood ${mine} against ${given.get("defender_deadwood") || "?"}`;
+  if (mode === "quick") return quickLine(given, names, "");
+  if (mode === "deal") {
+    return `game 1: ${quickLine(given, names, "g0_")}; game 2: ${quickLine(given, names, "g1_")}`;
   }
   if (mode === "cards") {
-    const count = (seat) => fields.filter(([name]) => name === `cards_${seat}`).length;
-    return `${who} went out; cards ${count(0)} and ${count(1)}`;
+    const who = names[Number(given.get("knocker"))] || "?";
+    const counts = names.map((_, seat) => fields.filter(([name]) => name === `cards_${seat}`).length)
+      .filter((count) => count > 0);
+    return `${who} went out; cards ${counts.join(" and ")}`;
   }
   return "A deal record";
+}
+
+// A quick entry (of a hand, or of one game of a deal: its fields start with ``prefix``).
+function quickLine(given, names, prefix) {
+  const kind = given.get(`${prefix}kind`) || "knock";
+  if (kind === "void") return KINDS.void;
+  const who = names[Number(given.get(`${prefix}knocker`))] || "?";
+  const mine = kind === "knock" ? given.get(`${prefix}knocker_deadwood`) || "?" : "0";
+  return `${who}: ${KINDS[kind] || kind}, deadwood ${mine} against ${given.get(`${prefix}defender_deadwood`) || "?"}`;
 }
 
 function renderPanel(panel, items) {
@@ -160,7 +168,7 @@ function renderPanel(panel, items) {
     const badge = document.createElement("span");
     badge.className = item.refused ? "badge refused" : "badge waiting";
     badge.textContent = item.refused ? "not saved" : "waiting to sync";
-    row.append(badge, ` Hand ${n}: ${summary(item.fields, names)}`);
+    row.append(badge, ` ${unit(panel)} ${n}: ${summary(item.fields, names)}`);
     if (item.refused) {
       const why = document.createElement("p");
       why.className = "error";
@@ -168,7 +176,7 @@ function renderPanel(panel, items) {
       const discard = document.createElement("button");
       discard.type = "button";
       discard.className = "danger";
-      discard.textContent = `Discard hand ${n}`;
+      discard.textContent = `Discard ${unit(panel).toLowerCase()} ${n}`;
       discard.addEventListener("click", async () => {
         await dropQueued(item.seq);
         refresh(true);
@@ -215,10 +223,15 @@ function followQueue(form, items) {
   if (waiting.length) form.dataset.waiting = "yes";
   else delete form.dataset.waiting;
   const title = $("h1");
-  if (title) title.textContent = `Hand ${Number(panel.dataset.hands) + waiting.length + 1}`;
+  if (title) title.textContent = `${unit(panel)} ${Number(panel.dataset.hands) + waiting.length + 1}`;
   // The dealer shown was the server's for the hand after those it knew then.
   const moved = waiting.length > 0 || panel.dataset.hands !== panel.dataset.handsShown;
   $$("[data-dealer-line]").forEach((line) => { line.hidden = moved; });
+}
+
+// "Hand", or "Deal" at a table of four (the panel's data-unit).
+function unit(panel) {
+  return panel.dataset.unit === "deal" ? "Deal" : "Hand";
 }
 
 async function queueHand(form, fields) {
@@ -285,6 +298,12 @@ function setupQueuedForm(form) {
     if (queueing) { event.preventDefault(); return; }  // a double tap: it is being kept
     if (navigator.onLine && !form.dataset.waiting) return;  // sent the ordinary way
     event.preventDefault();
+    if (form.dataset.queueOne !== undefined && form.dataset.waiting) {
+      // Three or four players: who plays the next hand depends on the one waiting.
+      say(form, "The hand kept on this phone must reach the sheet first: who plays the next"
+                + " one depends on it. It is sent as soon as the connection returns.");
+      return;
+    }
     // A queued hand carries no sheet version: the queue's order is the truth, and the
     // hands queued before it change the version the form was built from.
     const fields = [...new FormData(form)].filter(
