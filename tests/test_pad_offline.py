@@ -98,16 +98,17 @@ def until(page, script: str, timeout: float = 20.0) -> None:
         time.sleep(0.1)
 
 
-def worker_ready(page) -> None:
-    """Wait until the service worker controls the page and has kept the hand forms."""
+def worker_ready(page, mode: str = "quick") -> None:
+    """Wait until the service worker controls the page and has kept the hand forms
+    (the form of ``mode``: ``deal`` at a table of four)."""
     until(page, "() => Boolean(navigator.serviceWorker && navigator.serviceWorker.controller)")
-    until(page, """async () => {
-        for (const name of await caches.keys()) {
+    until(page, f"""async () => {{
+        for (const name of await caches.keys()) {{
           const keys = (await (await caches.open(name)).keys()).map((r) => r.url);
-          if (keys.some((u) => u.includes('/hand?mode=quick'))) return true;
-        }
+          if (keys.some((u) => u.includes('/hand?mode={mode}'))) return true;
+        }}
         return false;
-    }""")
+    }}""")
 
 
 def stored_hands(db, game_id: str) -> list[tuple[str, dict]]:
@@ -463,3 +464,35 @@ def test_three_players_offline_keep_the_hand_typed_and_wait_for_it(page, served)
     assert [h["knocker"] for _, h in stored_hands(db, game_id)] == [1]
     page.goto(sheet)
     expect(page.locator(".player .total")).to_have_text(["0", "26", "0"])
+
+
+def test_a_partnership_deal_typed_offline_is_kept_and_synced(page, served):
+    url, db = served
+    page.goto(url + "/")
+    for i, name in enumerate(("Ana", "Bor", "Cy", "Dan")):
+        page.fill(f"#player_{i}", name)
+    page.locator("label.choice", has_text="Ana").first.click()
+    page.get_by_role("button", name="Start the game").click()
+    page.wait_for_url(re.compile(r"/games/[\w-]+$"))
+    game_id = page.url.rsplit("/", 1)[1]
+    worker_ready(page, "deal")
+    page.context.set_offline(True)
+    page.get_by_role("link", name="+ Enter the deal").click()  # opened from the kept copy
+    for i, (who, mine, theirs) in enumerate((("Ana", "3", "20"), ("Dan", "5", "12"))):
+        game = page.locator(f"fieldset.game-entry[data-game='{i}']")
+        game.locator("label.choice", has_text=who).click()
+        game.locator("label.choice", has_text=re.compile("^Knock$")).click()
+        page.fill(f"#g{i}_knocker_deadwood", mine)
+        page.fill(f"#g{i}_defender_deadwood", theirs)
+    page.get_by_role("button", name="Add to the sheet").click()
+    expect(page.locator(".queue h2")).to_have_text("Waiting to sync: 1 hand")
+    assert ("Deal 1: game 1: Ana: Knock, deadwood 3 against 20; game 2: Dan: Knock, deadwood 5"
+            " against 12") in page.locator(".queue li").inner_text()
+    assert stored_hands(db, game_id) == []
+    page.context.set_offline(False)
+    expect(page.locator(".queue h2")).to_have_text("All hands synced", timeout=15000)
+    (_, deal), = stored_hands(db, game_id)
+    assert deal["kind"] == "deal" and [g["knocker"] for g in deal["games"]] == [0, 3]
+    page.goto(f"{url}/games/{game_id}")
+    # Ana & Cy won 17, Bor & Dan 7: the team of Ana and Cy scores the difference, 10
+    expect(page.locator(".player .total")).to_have_text(["10", "0"])
