@@ -6,7 +6,7 @@
 # and its `test` dependency group (PEP 735, which pip reads from 25.1 on) in
 # ./.venv; node and npm for axe-core, which the accessibility tests inject
 # into the pages, pinned by tests/package-lock.json into tests/node_modules),
-# then `ruff check` and pytest. Extra arguments go to pytest.
+# then `ruff check` and pytest (in two processes). Extra arguments go to pytest.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -29,4 +29,7 @@ fi
 npm ci --prefix tests --no-audit --no-fund --loglevel=error
 
 .venv/bin/ruff check .
-exec .venv/bin/python -m pytest "$@"
+# Two processes (pytest-xdist), one test file per process at a time (module
+# fixtures such as a file's own server start once): the suite stays within 10
+# minutes on a 2-core machine.
+exec .venv/bin/python -m pytest -n 2 --dist loadfile "$@"

@@ -218,7 +218,7 @@ def test_the_deal_form_has_both_games_and_only_their_players(client):
     assert radios(html, "g0_knocker") == ["0", "1"] and radios(html, "g1_knocker") == ["2", "3"]
     page = text(client.get(game + "/hand"))
     assert "Deal 1" in page and "Game 1: Ana deals to Bor; Game 2: Cy deals to Dan" in page
-    assert "data-queue-game" not in html              # the next pairing is the server's
+    assert "data-queue-one" in html  # offline, one deal at a time: the next pairing is the server's
     response = deal(client, game, (0, "knock", 4, 14), (1, "gin", 0, 20))
     assert response.status_code == 422
     assert re.search(r'id="err-g1_knocker"[^>]*>Bor does not play in this game: choose one of'
