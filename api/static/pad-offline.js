@@ -239,6 +239,7 @@ async function queueHand(form, fields) {
                     url: new URL(form.getAttribute("action"), window.location.href).href });
   form.reset();
   handKey(form).value = newKey();
+  rememberKey(form);
   for (const input of $$("[data-grid], input[name=kind]:checked", form)) {
     input.dispatchEvent(new Event("change"));
   }
@@ -280,9 +281,28 @@ function handKey(form) {
   return key;
 }
 
+// The key (and sheet version) this history entry's form had, kept in the entry itself.
+// Back to a form already sent normally shows the browser's copy (its own key: the server
+// answers "already saved"); a browser short of memory fetches the page again instead,
+// with a new key, and the hand would be stored twice. The entry remembers the first key.
+function rememberKey(form) {
+  const version = $("input[name=version]", form);
+  history.replaceState({ ...(history.state || {}), handForm: {
+    key: handKey(form).value, version: version ? version.value : null } }, "");
+}
+
 function setupQueuedForm(form) {
   const key = handKey(form);
-  if (!navigator.onLine || !key.value) key.value = newKey();
+  const kept = (history.state || {}).handForm;
+  const [navigation] = performance.getEntriesByType("navigation");
+  if (kept && navigation && navigation.type === "back_forward") {
+    key.value = kept.key;
+    const version = $("input[name=version]", form);
+    if (version && kept.version !== null) version.value = kept.version;
+  } else if (!navigator.onLine || !key.value) {
+    key.value = newKey();
+  }
+  rememberKey(form);
   let queueing = false;
   form.addEventListener("submit", (event) => {
     const submitter = event.submitter;
