@@ -80,8 +80,11 @@ def start(page, url: str) -> str:
     return page.url
 
 
-def until(page, script: str, timeout: float = 20.0) -> None:
+def until(page, script: str, timeout: float = 45.0) -> None:
     """Wait until ``script`` (a function, evaluated in the page) returns true.
+
+    The limit is generous: a service worker installing while the other test process
+    keeps both cores busy can take tens of seconds; a quiet machine takes about one.
 
     Polled from here: ``wait_for_function`` evaluates strings, which the
     pages' Content-Security-Policy forbids.
