@@ -113,7 +113,7 @@ def layoff_options(melds: Iterable[int], available: int) -> list[tuple[int, list
     """
     options = []
     for meld in melds:
-        for chain in _CHAINS.get(meld) or _chains_of(meld):
+        for chain in _chains(meld):
             laid = 0
             prefixes = [0]
             for bit in chain:
@@ -186,6 +186,12 @@ def _neighbours_of(meld: int) -> int:
 _ALL_MELDS = mask_all_melds(FULL_DECK_MASK)
 """Every meld of the deck (264 runs, 65 sets): the tables below are keyed by them."""
 _CHAINS = {meld: _chains_of(meld) for meld in _ALL_MELDS}
+
+
+def _chains(meld: int) -> tuple[tuple[int, ...], ...]:
+    """The chains of a meld from the table; a mask that is no meld of the deck (a stored
+    result read back, cards a table names) has them worked out as for one."""
+    return _CHAINS.get(meld) or _chains_of(meld)
 _REACH = {meld: _reach_of(meld) for meld in _ALL_MELDS}
 _NEIGHBOURS = {meld: _neighbours_of(meld) for meld in _ALL_MELDS}
 _MELD_POINTS = {meld: mask_points(meld) for meld in _ALL_MELDS}
@@ -312,7 +318,7 @@ def _parse_layoffs(
 def _fits(meld: int, bits: list[int]) -> bool:
     """True when all these cards can be laid off together on the meld."""
     laid = sum(bits)
-    for chain in _CHAINS[meld]:
+    for chain in _chains(meld):
         for bit in chain:
             if not laid & bit:
                 break
@@ -700,7 +706,7 @@ def place_layoffs(knocker_melds: Iterable, cards: Iterable) -> list[Layoff]:
     candidates = []
     for card in laid:
         places = [meld for meld in melds
-                  if any(card.bit in chain for chain in _CHAINS.get(meld) or _chains_of(meld))]
+                  if any(card.bit in chain for chain in _chains(meld))]
         if not places:
             raise RuleViolation(f"layoffs: {card} fits none of the knocker's melds",
                                 code="layoff_does_not_fit",
@@ -730,7 +736,7 @@ def place_layoffs(knocker_melds: Iterable, cards: Iterable) -> list[Layoff]:
 def _gaps(meld: int, laid: int) -> int:
     """The cards between a run and the farthest card laid on each of its ends, not laid."""
     gaps = 0
-    for chain in _CHAINS.get(meld) or _chains_of(meld):
+    for chain in _chains(meld):
         reached = [i for i, bit in enumerate(chain) if laid & bit]
         if reached:
             gaps |= sum(bit for bit in chain[:reached[-1]] if not laid & bit)

@@ -129,6 +129,9 @@ def test_the_best_play_saved_has_nothing_to_regret(client):
      "arrangement", "The cards changed after the arrangement was chosen"),
     ({"arrangement": RUN, "layoffs_for": SETS, "layoffs": ["4h"]}, "layoffs",
      "Tick what \u2068Bor\u2069 laid off on this arrangement, then save."),
+    # a damaged or forged form: no meld of the deck in the arrangement (was a 500)
+    ({"arrangement": "Ah 2h 3c|9c 9d 9s", "layoffs_for": "Ah 2h 3c|9c 9d 9s",
+      "layoffs": ["Ac"]}, "layoffs", "A♣ cannot be laid off on 3♣ A♥ 2♥"),
 ])
 def test_bad_or_ill_fitting_play_is_refused_in_words_and_nothing_is_stored(
         client, extra, field, message):
