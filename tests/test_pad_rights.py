@@ -314,6 +314,7 @@ def test_a_start_form_sent_twice_starts_one_game(client, db):
     form = {**fields(page(client, "/"), "/games"), "player_0": "Ana", "player_1": "Bor",
             "preset": "standard", "options_for": "standard", "dealer": "0"}
     assert form["form_key"] and "version" not in form  # a key; no sheet to have a version
+    assert client.get("/").headers["Cache-Control"] == "private, no-cache"  # Back keeps it
     first = client.post("/games", data=form)
     again = client.post("/games", data=form)  # a double tap, or Back then Start
     assert first.status_code == again.status_code == 303

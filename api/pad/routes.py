@@ -237,9 +237,7 @@ def _form_errors(error: BaseException, default: str = "form") -> dict[str, str]:
 @bp.get("/")
 def home():
     web.ensure_device_id()  # before the form is sent: see the module docs
-    response = _start_page({}, {})
-    response.headers["Cache-Control"] = "private, no-cache"  # Back keeps the form's key
-    return response
+    return web.kept_for_back(_start_page({}, {}))
 
 
 def _start_page(form: dict, errors: dict, status: int = 200):
@@ -440,11 +438,7 @@ def _hand_page(game_id: str, sheet: dict, n: int | None, mode: str, form: dict,
     the form comes back with errors or a preview), new ones by default;
     ``changed`` the sheet view to show above it when the sheet changed.
 
-    Unlike the other pages (``no-store``) the form is sent ``private,
-    no-cache``: Back then shows it from the browser's cache as it was built,
-    with its own key, so saving it again is recognised. With ``no-store``
-    chromium fetches a new form (a new key, the current version) and refills
-    it with what was typed, and the same hand would be stored twice."""
+    The form is :func:`~api.pad.web.kept_for_back` (the same key on Back)."""
     rules = Rules.from_dict(sheet["rules"])
     names = sheet["players"]
     seatings = pad_forms.seatings(sheet, n)
@@ -465,7 +459,7 @@ def _hand_page(game_id: str, sheet: dict, n: int | None, mode: str, form: dict,
                    knock_limit=rules.knock_limit, preview=preview, previews=previews,
                    title=pad_labels.game_title(names),
                    next_dealer=names[sheet["next_dealer"]])
-    response.headers["Cache-Control"] = "private, no-cache"
+    web.kept_for_back(response)
     return response
 
 

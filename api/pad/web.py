@@ -199,6 +199,16 @@ def change_fields(version: int | None = None, key: str | None = None) -> Markup:
     return Markup(fields)
 
 
+def kept_for_back(response):
+    """A page with a form that makes something, sent ``private, no-cache`` (the others are
+    ``no-store``, see :func:`finish`): Back then shows it from the browser's cache as it
+    was built, with its own key, so sending it again is recognised. With ``no-store``
+    chromium fetches a new form (a new key) and refills it with what was typed, and the
+    same thing would be stored twice."""
+    response.headers["Cache-Control"] = "private, no-cache"
+    return response
+
+
 def change_options() -> dict:
     """The store options of a posted sheet change: ``{"idempotency_key",
     "expected_version"}``, each ``None`` when the form lacks it (a form from before
