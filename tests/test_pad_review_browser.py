@@ -142,6 +142,7 @@ def test_melds_strip_by_keyboard_and_card_entry_at_360_px(page, live):
     page.locator("label.choice", has_text="Christopher").click()
     tap(page, "p0", ANA)
     strip = page.locator("#live-p0 .melds")
+    expect(page.locator("#live-p0 .count")).to_have_text(f"{len(ANA)} cards")
     expect(strip.locator(".meld")).to_have_count(3)
     no_sideways_scroll(page, "the card form")
     # Tab from the knocker's choice reaches the strip; Enter shows what is hidden.

@@ -86,6 +86,8 @@ function setupGrid(fieldset) {
   }
 
   function show(data, count) {
+    // A read-out that arrives while the keyboard is on the strip keeps the focus there.
+    const focused = live.contains(document.activeElement);
     live.replaceChildren();
     live.append(el("span", { class: "count", text: `${count} card${count === 1 ? "" : "s"}` }));
     if (typedProblem) {
@@ -113,6 +115,7 @@ function setupGrid(fieldset) {
           : Math.min(end, melds.scrollLeft + melds.clientWidth * 0.8);
       });
       live.append(melds);
+      if (focused) melds.focus();
     } else if (count) {
       live.append(el("div", { class: "small muted melds", text: "No melds yet." }));
     }
