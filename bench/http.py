@@ -11,6 +11,10 @@ phases, each with ``--clients`` client processes for ``--seconds`` seconds:
   deadwood, each with its own ``Idempotency-Key``; every tenth is sent
   twice, as a client retrying) until the game is over, then starts another.
 
+* **floor**: each client ``GET``s one game's sheet with ``If-None-Match``
+  (a 304: no log read, nothing scored), what the server costs a request
+  that does nearly nothing: the ceiling for the other two phases.
+
 Each phase prints requests/s with p50 and p99 latency; then every game is
 read back and checked: its sheet holds exactly the hands the client was
 told were stored, in order, and nothing else (no hand lost, none
@@ -104,6 +108,31 @@ def verify_client(url: str, seconds: float, seed: int) -> dict:
             "window": (start, time.monotonic())}
 
 
+def floor_client(url: str, seconds: float, seed: int) -> dict:
+    """GET one game's unchanged sheet with ``If-None-Match`` until the time is up (304s)."""
+    conn = Connection(url)
+    _, created = conn.request("POST", "/api/v1/games", {"players": ["Ana", "Ben"]})
+    path = f"/api/v1/games/{created['id']}"
+    conn.conn.request("GET", path)
+    response = conn.conn.getresponse()
+    response.read()
+    etag = response.getheader("ETag")
+    conn.latencies.clear()
+    errors = 0
+    start = time.monotonic()
+    while time.monotonic() < start + seconds:
+        began = time.perf_counter()
+        conn.conn.request("GET", path, headers={"If-None-Match": etag})
+        response = conn.conn.getresponse()
+        response.read()
+        conn.latencies.append(time.perf_counter() - began)
+        errors += response.status != 304
+        if response.will_close:
+            conn.conn.close()
+    return {"latencies": conn.latencies, "errors": errors, "games": [],
+            "window": (start, time.monotonic())}
+
+
 def random_hand(rng: random.Random) -> dict:
     """A quick hand as a table would enter it."""
     return {"kind": "quick", "knocker": rng.randrange(2), "knocker_deadwood": rng.randint(0, 10),
@@ -193,10 +222,12 @@ def measure(db: str, workers: int, args: argparse.Namespace, targeted: bool) -> 
     """One configuration: serve ``db`` with ``workers``, run both phases and the check."""
     process, url = spawn(db, workers=workers)
     try:
+        _, floor = run_phase("floor", floor_client, url, args.clients, args.seconds, False)
         _, verify = run_phase("verify", verify_client, url, args.clients, args.seconds, targeted)
         results, append = run_phase("append", append_client, url, args.clients, args.seconds,
                                     targeted)
-        return {"verify": verify, "append": append, "ok": check(url, results)}
+        return {"floor": floor, "verify": verify, "append": append,
+                "ok": check(url, results)}
     finally:
         stop(process)
 
@@ -228,13 +259,13 @@ def main() -> int:
     finally:
         if server is not None:
             server.stop()
-    print("side by side (requests/s, p99 ms):")
-    print(f"  {'store':11} {'workers':>7}  {'verify/s':>8} {'p99':>7}  {'append/s':>8} {'p99':>7}"
-          "  check")
+    print("side by side (requests/s, p99 ms; floor: a 304 that does nearly nothing):")
+    print(f"  {'store':11} {'workers':>7}  {'floor/s':>8} {'p99':>7}  {'verify/s':>8} {'p99':>7}"
+          f"  {'append/s':>8} {'p99':>7}  check")
     for name, workers, figures in rows:
-        verify, append = figures["verify"], figures["append"]
-        print(f"  {name:11} {workers:7d}  {verify['rate']:8.0f} {verify['p99']:7.2f}"
-              f"  {append['rate']:8.0f} {append['p99']:7.2f}  {'ok' if figures['ok'] else 'WRONG'}")
+        cells = "".join(f"  {figures[phase]['rate']:8.0f} {figures[phase]['p99']:7.2f}"
+                        for phase in ("floor", "verify", "append"))
+        print(f"  {name:11} {workers:7d}{cells}  {'ok' if figures['ok'] else 'WRONG'}")
     return 0 if all(figures["ok"] for *_, figures in rows) else 1
 
 
