@@ -39,7 +39,9 @@ Choices (figures in README and bench/slowloris.py):
 Run by :func:`api.server.serve` as ``python -m api.front --fd N --upstream
 PATH``: it inherits the listening socket (bound by ``serve``, so a busy
 port fails there), stops on SIGTERM (finishing requests under way for up to
-:data:`GRACE` s) and when its parent (the gunicorn master) is gone.
+:data:`GRACE` s; a kept-alive connection waiting for its next request is
+closed at once, as nginx does) and when its parent (the gunicorn master) is
+gone.
 """
 
 from __future__ import annotations
@@ -134,6 +136,14 @@ class Front:
     def __init__(self, upstream: str):
         self.upstream = upstream
         self.tasks: set[asyncio.Task] = set()
+        self.idle: set[asyncio.Task] = set()  # waiting for a request's first byte
+        self.stopping = False
+
+    def stop(self) -> None:
+        """Stop taking requests: idle connections close now, the others after their request."""
+        self.stopping = True
+        for task in self.idle:
+            task.cancel()
 
     async def handle(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
         """Serve one client connection: request after request until it closes or fails."""
@@ -175,10 +185,16 @@ class Front:
                     ) -> h11.Request | None:
         """The next request's head (``None`` when the client closed or stayed idle)."""
         start = bytearray(conn.trailing_data[0][:MAX_LINE + 2])  # to tell 414 from 431
+        task = asyncio.current_task()
+        if not start:
+            if self.stopping:
+                return None
+            self.idle.add(task)  # type: ignore[arg-type]  # a connection's handler is a task
         try:
             async with asyncio.timeout(HEAD_TIMEOUT):
                 while (event := conn.next_event()) is h11.NEED_DATA:
                     data = await reader.read(65536)
+                    self.idle.discard(task)  # type: ignore[arg-type]
                     start += data[:max(0, MAX_LINE + 2 - len(start))]
                     conn.receive_data(data)
         except TimeoutError:
@@ -194,6 +210,8 @@ class Front:
                 raise Refusal(431, f"the request head is larger than {MAX_HEAD} bytes"
                               ) from None
             raise Refusal(400, f"malformed request: {error}") from None
+        finally:
+            self.idle.discard(task)  # type: ignore[arg-type]
         if isinstance(event, h11.ConnectionClosed):
             return None
         if not isinstance(event, h11.Request):  # h11 gives a request first, or refuses
@@ -353,6 +371,7 @@ async def run(listener: socket.socket, upstream: str,
         with contextlib.suppress(TimeoutError):
             await asyncio.wait_for(stopping.wait(), 1.0)
     server.close()
+    front.stop()
     if front.tasks:
         await asyncio.wait(front.tasks, timeout=GRACE)
 

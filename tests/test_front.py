@@ -16,7 +16,7 @@ from urllib.parse import urlsplit
 import pytest
 import requests
 
-from api.front import HEAD_TIMEOUT
+from api.front import GRACE, HEAD_TIMEOUT
 from api.security import HEADERS
 from api.server import spawn, stop
 
@@ -160,3 +160,22 @@ def test_a_chunked_body_and_keep_alive_work_through_the_front(server):
             while not _complete(answer):
                 answer += sock.recv(65536)
             assert answer.startswith(b"HTTP/1.1 201 ")
+
+
+def test_stopping_closes_idle_kept_alive_connections_at_once(tmp_path):
+    """A phone's kept-alive connection, idle between requests, does not hold a stopping
+    server for the grace that requests under way get: the front closes it at once."""
+    process, url = spawn(tmp_path / "stop.db", workers=1)
+    parts = urlsplit(url)
+    with socket.create_connection((parts.hostname, parts.port), timeout=30) as sock:
+        sock.sendall(b"GET /api/openapi.json HTTP/1.1\r\nHost: x\r\n\r\n")
+        answer = b""
+        while not _complete(answer):
+            answer += sock.recv(65536)
+        assert answer.startswith(b"HTTP/1.1 200")
+        began = time.monotonic()
+        process.terminate()  # SIGTERM, as stop() sends
+        assert sock.recv(65536) == b""  # the front closed the idle connection
+        closed = time.monotonic() - began
+    assert stop(process) == 0
+    assert closed < GRACE, f"the idle connection was closed after {closed:.1f} s"
