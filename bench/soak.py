@@ -22,6 +22,12 @@ client can send them (each must be refused, 403 or 429, and the target
 game must stay empty). The clients' requests are timed: the script prints
 their median, p99 (goal: under 100 ms) and worst latency.
 
+The server keeps its default rate limits, and every client process and
+every abuser connects from a loopback address of its own (127.0.1.x,
+127.0.2.x), so the limits count them apart as they would count phones and
+an abuser on a network: the abusers' excess is refused with a cheap 429,
+the clients are never limited.
+
 At the end the SQLite file is read directly and the script prints:
 
 * written: hands the clients tried to store (distinct keys sent);
@@ -66,19 +72,49 @@ from urllib.parse import urlsplit  # noqa: E402
 import requests  # noqa: E402
 from load_kit import TARGET, Trickle, hand_for  # noqa: E402
 
-from api.limits import NO_LIMITS_ENV  # noqa: E402
 from api.server import crash, spawn, stop  # noqa: E402
 
 SHARE = 4
 """Clients per shared game."""
 
+class _FromAddress(requests.adapters.HTTPAdapter):
+    """Connections opened from a given local address."""
+
+    def __init__(self, address: str):
+        self.address = address
+        super().__init__()
+
+    def init_poolmanager(self, *args, **kwargs):
+        kwargs["source_address"] = (self.address, 0)
+        super().init_poolmanager(*args, **kwargs)
+
+
+def from_address(address: str) -> requests.Session:
+    """A session whose connections come from loopback ``address``: the server's rate limits
+    count per client address, so each client and each abuser has its own, as phones and
+    abusers on a network would."""
+    session = requests.Session()
+    session.mount("http://", _FromAddress(address))
+    return session
+
+
+SETUP_ADDRESS = "127.0.0.1"
+ABUSER_ADDRESSES = {"imports": "127.0.2.1", "tokens": "127.0.2.2", "slow": "127.0.2.3"}
+
+
+def client_address(seed: int) -> str:
+    """Client ``seed``'s own loopback address."""
+    return f"127.0.{1 + seed // 250}.{1 + seed % 250}"
+
+
 class Client:
     """One client process's session, retrying through crashes until its deadline."""
 
-    def __init__(self, url: str, deadline: float):
+    def __init__(self, url: str, deadline: float, address: str = SETUP_ADDRESS):
         self.url = url
         self.deadline = deadline
-        self.session = requests.Session()
+        self.address = address
+        self.session = from_address(address)
         self.requests = 0
         self.latencies: list[float] = []
         self.busy = 0
@@ -107,7 +143,7 @@ class Client:
             except requests.ConnectionError:
                 self.resent = True
                 self.session.close()
-                self.session = requests.Session()
+                self.session = from_address(self.address)
                 time.sleep(0.05)
         return None
 
@@ -128,7 +164,7 @@ def replayed(response: requests.Response) -> bool:
 def run_client(url: str, seconds: float, seed: int, shared: dict, per_game: int) -> dict:
     """Write hands until the time is up; report the keys sent and acknowledged."""
     rng = random.Random(seed)
-    client = Client(url, time.monotonic() + seconds)
+    client = Client(url, time.monotonic() + seconds, client_address(seed))
     sent: list[str] = []
     acked: list[str] = []
     recovered: list[str] = []
@@ -192,11 +228,12 @@ def abuse(kind: str, url: str, seconds: float, target: str, record: dict, slow: 
         time.sleep(seconds)
         trickle.close()
         return {"connections": slow}
-    session = requests.Session()
+    address = ABUSER_ADDRESSES[kind]
+    session = from_address(address)
     while time.monotonic() < deadline:
         if kind == "imports":
             with ThreadPoolExecutor(burst) as pool:
-                statuses = list(pool.map(lambda _: requests.post(
+                statuses = list(pool.map(lambda _: from_address(address).post(
                     url + "/api/v1/games/import", json=record, timeout=60).status_code,
                     range(burst)))
             time.sleep(1)
@@ -265,11 +302,11 @@ def main() -> int:
     args = parser.parse_args()
     with tempfile.TemporaryDirectory() as folder:
         db = Path(folder) / "soak.db"
-        os.environ.update(NO_LIMITS_ENV)  # all clients are one address: no rate limits
         process, url = spawn(db, workers=args.workers)
         port = urlsplit(url).port
-        print(f"gunicorn ({args.workers} workers) at {url}, {args.clients} client processes,"
-              f" {args.seconds:g} s, {args.crashes} crash(es), {os.cpu_count()} CPUs")
+        print(f"gunicorn ({args.workers} workers, default rate limits) at {url},"
+              f" {args.clients} client processes (each its own address), {args.seconds:g} s,"
+              f" {args.crashes} crash(es), {os.cpu_count()} CPUs")
         try:
             setup = Client(url, time.monotonic())
             shared = [setup.new_game() for _ in range(-(-args.clients // SHARE))]
