@@ -182,7 +182,8 @@ def parse_cards(
     return tuple(result)
 
 
-_BIT = attrgetter("bit")
+card_bit = attrgetter("bit")
+"""A card's bit (``card_bit(card) == card.bit``), for ``map`` in the hot paths."""
 
 
 def card_list_mask(cards: tuple | list) -> int | None:
@@ -194,7 +195,7 @@ def card_list_mask(cards: tuple | list) -> int | None:
     a card's ``bit`` (a string, a number: anything input can hold) gives None.
     """
     try:
-        return reduce(or_, map(_BIT, cards), 0)
+        return reduce(or_, map(card_bit, cards), 0)
     except AttributeError:
         return None
 
