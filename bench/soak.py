@@ -20,7 +20,11 @@ server closes them), bursts of ``--burst`` game imports at once (a game of
 40 hands, every second), and writes with wrong edit tokens as fast as one
 client can send them (each must be refused, 403 or 429, and the target
 game must stay empty). The clients' requests are timed: the script prints
-their median, p99 (goal: under 100 ms) and worst latency.
+their median, p99 (goal: under 100 ms) and worst latency. By default each
+client sends its next request as soon as it has an answer, so the server
+is always saturated and the latencies measure its capacity; with
+``--pace N`` each client enters at most N hands a second, as tables do,
+and the latencies show whether the abuse starves them.
 
 The server keeps its default rate limits, and every client process and
 every abuser connects from a loopback address of its own (127.0.1.x,
@@ -43,7 +47,7 @@ At the end the SQLite file is read directly and the script prints:
 
 Exit status 1 if anything was lost, duplicated or inconsistent.
 Run: ``.venv/bin/python bench/soak.py [--seconds 60] [--clients 16] [--crashes 2]
-[--abuse [--slow 200] [--burst 10]]``.
+[--pace N] [--abuse [--slow 200] [--burst 10]]``.
 """
 
 from __future__ import annotations
@@ -161,10 +165,13 @@ def replayed(response: requests.Response) -> bool:
     return response.headers.get("Idempotent-Replayed") == "true"
 
 
-def run_client(url: str, seconds: float, seed: int, shared: dict, per_game: int) -> dict:
-    """Write hands until the time is up; report the keys sent and acknowledged."""
+def run_client(url: str, seconds: float, seed: int, shared: dict, per_game: int,
+               pace: float = 0.0) -> dict:
+    """Write hands until the time is up (``pace`` hands a second at most, as a table
+    would; 0: as fast as the server answers); report the keys sent and acknowledged."""
     rng = random.Random(seed)
     client = Client(url, time.monotonic() + seconds, client_address(seed))
+    due = time.monotonic()
     sent: list[str] = []
     acked: list[str] = []
     recovered: list[str] = []
@@ -205,6 +212,9 @@ def run_client(url: str, seconds: float, seed: int, shared: dict, per_game: int)
         if game is own:
             own["hands"] += 1
         i += 1
+        if pace:
+            due += 1 / pace
+            time.sleep(max(0.0, due - time.monotonic()))
     return {"sent": sent, "acked": acked, "recovered": recovered, "games": games,
             "requests": client.requests, "latencies": client.latencies, "busy": client.busy,
             "unexpected": client.unexpected}
@@ -295,6 +305,8 @@ def main() -> int:
                         help="times the server is killed (SIGKILL) and restarted")
     parser.add_argument("--hands-per-game", type=int, default=100,
                         help="hands in a client's own game before it starts another")
+    parser.add_argument("--pace", type=float, default=0.0,
+                        help="hands a second per client at most (0: as fast as answered)")
     parser.add_argument("--abuse", action="store_true",
                         help="slow clients, import bursts and wrong tokens beside the clients")
     parser.add_argument("--slow", type=int, default=200, help="slow connections (--abuse)")
@@ -306,7 +318,8 @@ def main() -> int:
         port = urlsplit(url).port
         print(f"gunicorn ({args.workers} workers, default rate limits) at {url},"
               f" {args.clients} client processes (each its own address), {args.seconds:g} s,"
-              f" {args.crashes} crash(es), {os.cpu_count()} CPUs")
+              f" {args.crashes} crash(es), {os.cpu_count()} CPUs,"
+              f" {f'{args.pace:g} hands/s per client' if args.pace else 'unpaced clients'}")
         try:
             setup = Client(url, time.monotonic())
             shared = [setup.new_game() for _ in range(-(-args.clients // SHARE))]
@@ -318,7 +331,7 @@ def main() -> int:
                                                           record, args.slow, args.burst))
                            for kind in kinds}
                 pending = pool.starmap_async(run_client, [
-                    (url, args.seconds, c, shared[c // SHARE], args.hands_per_game)
+                    (url, args.seconds, c, shared[c // SHARE], args.hands_per_game, args.pace)
                     for c in range(args.clients)])
                 for k in range(1, args.crashes + 1):
                     time.sleep(max(0.0, start + args.seconds * k / (args.crashes + 1)
