@@ -50,7 +50,7 @@ from flask_limiter import Limiter
 from flask_limiter.util import get_remote_address
 from limits.storage import Storage
 
-from scorekeeper.store.postgres import is_postgres
+from scorekeeper.store.base import is_postgres
 
 LIMITER_KEY = "scorekeeper.limits"
 """Where the app keeps its :class:`~flask_limiter.Limiter` in ``app.extensions``."""

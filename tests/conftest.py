@@ -31,7 +31,7 @@ from pg import USER, PostgresServer
 from api.limits import NO_LIMITS_ENV
 from api.server import spawn, stop
 from scorekeeper.store import Store, open_store
-from scorekeeper.store.postgres import is_postgres
+from scorekeeper.store.base import is_postgres
 from scorekeeper.store.sqlite import Storage
 
 # No rate limits for the servers the tests start: every client is on loopback, and tests

@@ -9,8 +9,7 @@ from __future__ import annotations
 
 import os
 
-from .base import Store
-from .postgres import PostgresStore, is_postgres
+from .base import Store, is_postgres
 from .sqlite import BUSY_TIMEOUT, Storage
 
 
@@ -24,6 +23,8 @@ def open_store(address: str | os.PathLike[str], *, busy_timeout: float | None = 
     ``None`` keeps each backend's default.
     """
     if is_postgres(address):
+        from .postgres import PostgresStore  # psycopg loads only for PostgreSQL
+
         if busy_timeout is None:
             return PostgresStore(os.fspath(address))
         return PostgresStore(os.fspath(address), busy_timeout=float(busy_timeout))

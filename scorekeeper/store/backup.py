@@ -41,7 +41,7 @@ import sqlite3
 import tempfile
 from pathlib import Path
 
-from .postgres import is_postgres
+from .base import is_postgres
 from .sqlite import BUSY_TIMEOUT, SCHEMA_VERSION, Storage
 
 TABLES = ("players", "games", "game_players", "hands")

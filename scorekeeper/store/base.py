@@ -27,12 +27,26 @@ sheet's summary after it (the checkpoint an undo or a correction goes back to).
 from __future__ import annotations
 
 import json
+import os
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import Any, Protocol
 
 from ..errors import Stale
+
+POSTGRES_SCHEMES = ("postgresql://", "postgres://")
+"""The address prefixes that name a PostgreSQL database (libpq's two URL schemes)."""
+
+
+def is_postgres(address: str | os.PathLike[str]) -> bool:
+    """Whether ``address`` is a PostgreSQL URL (otherwise it is a SQLite file path).
+
+    Here, not in :mod:`~scorekeeper.store.postgres`: telling the backends
+    apart must not load psycopg, which a SQLite server never needs (it
+    costs every process half a second to start).
+    """
+    return isinstance(address, str) and address.startswith(POSTGRES_SCHEMES)
 
 
 def now() -> str:

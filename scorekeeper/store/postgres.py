@@ -68,9 +68,6 @@ from psycopg import errors as pg_errors
 from .base import StorageBusy, StorageError, StorageFull
 from .sql import SqlStore, pending_steps, pyformat
 
-SCHEMES = ("postgresql://", "postgres://")
-"""The address prefixes that name a PostgreSQL database (libpq's two URL schemes)."""
-
 BUSY_TIMEOUT = 30.0
 """Seconds a write waits for another writer's lock (or a free pooled connection)."""
 
@@ -79,11 +76,6 @@ POOL_SIZE = 4
 
 MIGRATION_LOCK = 0x5C0E  # any constant: the advisory lock servers starting together take
 """Advisory lock held while migrating, so servers started at once migrate one at a time."""
-
-
-def is_postgres(address: str | os.PathLike[str]) -> bool:
-    """Whether ``address`` is a PostgreSQL URL (otherwise it is a SQLite file path)."""
-    return isinstance(address, str) and address.startswith(SCHEMES)
 
 
 def _migrate_1(conn: psycopg.Connection) -> None:
