@@ -31,7 +31,12 @@ client = test_pad.client
 def text(response) -> str:
     """The page's words: names and bold run on (``Cy.``), other tags are spaces, entities
     read (``Ana & Cy``)."""
-    page = re.sub(r"</?(bdi|b)>", "", response.get_data(as_text=True))
+    return words(response.get_data(as_text=True))
+
+
+def words(page: str) -> str:
+    """The words of a page's HTML (or of a piece of it), as :func:`text` reads them."""
+    page = re.sub(r"</?(bdi|b)>", "", page)
     return html.unescape(re.sub(r"\s+", " ", re.sub(r"<[^>]+>", " ", page)))
 
 
