@@ -87,6 +87,8 @@ def test_each_game_of_the_deal_offers_its_own_choice_the_best_chosen(client):
     assert radios(first, "g1_") == [] and radios(second, "g0_") == []
     assert 'name="g0_layoffs_for" value="3c 3d 3h|9c 9d 9s"' in first
     assert "Nothing Bor holds fits these melds" in words(first)
+    assert "Game 1: what was laid down" in words(first)
+    assert "Game 2: what was laid down Dan's melds" in words(second)
     assert "What Cy laid off" in words(second) and "7♥ on 4♥ 5♥ 6♥ (best)" not in words(second)
     assert "Ana knocks and scores 47." in words(first)
     assert "Dan knocks and scores 47." in words(second)
@@ -135,7 +137,7 @@ def test_a_worse_play_is_chosen_saved_and_scored_as_declared_game_by_game(client
     assert "Ana v Bor: knock Ana beat Bor: 40 Cy v Dan: knock Dan beat Cy: 61" in page
     assert "Bor & Dan +21" in page
     assert ("Game 1: Ana could have knocked with 3 less deadwood by melding 3♣ 3♦ 3♥:"
-            " 12 points. Game 1: Bor could have laid off 5♥: 5 points. Game 2: Cy could"
+            " 12 points. Bor could have laid off 5♥: 5 points. Game 2: Cy could"
             " have kept 7♥ for own melds: 14 points.") in page
     detail = client.get(saved.headers["Location"]).get_data(as_text=True)
     game_1 = words(detail[detail.index('id="game-1"'):detail.index('id="game-2"')])
@@ -158,7 +160,7 @@ def test_a_worse_play_is_chosen_saved_and_scored_as_declared_game_by_game(client
     assert "layoffs" in sheet["hands"][0]["input"]["games"][1]
     assert sheet["totals"] == [0, 7]
     page = text(client.get(game))
-    assert "Game 2:" not in page and "Game 1: Bor could have laid off 5♥" in page
+    assert "Game 2:" not in page and "Game 1: Ana could have knocked" in page
 
 
 def test_a_gin_game_has_no_layoffs_to_choose_and_a_void_game_no_choice(client):
@@ -247,5 +249,5 @@ def test_a_deal_declared_through_the_api_is_scored_so_and_reviewed_on_the_sheet(
     assert [g["points"] for g in added.get_json()["hand"]["games"]] == [40, 61]
     assert added.get_json()["sheet"]["totals"] == [0, 21]
     page = text(client.get(f"/games/{game_id}"))
-    assert "Game 1: Bor could have laid off 5♥: 5 points." in page
-    assert "Game 2: Cy could have kept 7♥ for own melds: 14 points." in page
+    assert ("12 points. Bor could have laid off 5♥: 5 points. Game 2: Cy could have kept 7♥"
+            " for own melds: 14 points.") in page

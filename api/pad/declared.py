@@ -227,14 +227,14 @@ def missed_by_game(record: Mapping[str, Any], names: Sequence[str],
 
 def missed_by_hand(sheet: Mapping[str, Any]) -> dict[int, list[Markup]]:
     """For the sheet: hand number -> :func:`missed_by_game`'s sentences of each hand entered
-    with a declared play, a deal's each led by its game (``Game 2: Dan could have ...``:
-    the sheet's line of a deal holds both games)."""
+    with a declared play; a deal's are one line per game, led by the game (``Game 2: Dan
+    could have ...``: the sheet's line of a deal holds both games)."""
     found = {}
     for record in sheet["hands"]:
         games = missed_by_game(record, sheet["players"], sheet["rules"])
         said = games[0] if len(games) == 1 else [
-            Markup("Game {}: {}").format(i, sentence)
-            for i, sentences in enumerate(games, 1) for sentence in sentences]
+            Markup("Game {}: {}").format(i, Markup(" ").join(sentences))
+            for i, sentences in enumerate(games, 1) if sentences]
         if said:
             found[record["n"]] = said
     return found

@@ -496,11 +496,12 @@ def _prefixes(seatings: list) -> list[str]:
 def _play_choices(rules: dict, values: dict, seatings: list, checked: bool
                   ) -> list[dict | None]:
     """The arrangement and layoff choice of each card hand of the form (the hand, or each
-    game of a deal), with its ``prefix`` and ``sides`` (knocker, defender). ``None``
+    game of a deal), with its ``prefix``, ``game`` (a deal's game number, else ``None``) and
+    ``sides`` (knocker, defender). ``None``
     where there is none to show: not checked yet and no arrangement chosen, a void game,
     or cards that are no legal knock (the form's errors say why)."""
     choices: list[dict | None] = []
-    for prefix, seating in zip(_prefixes(seatings), seatings, strict=True):
+    for i, (prefix, seating) in enumerate(zip(_prefixes(seatings), seatings, strict=True)):
         arrangement = values.get(prefix + "arrangement") or ""
         choice = None
         if checked or arrangement:
@@ -508,7 +509,7 @@ def _play_choices(rules: dict, values: dict, seatings: list, checked: bool
                 hand = pad_forms.cards_form_input(rules, values, seating, prefix)
                 choice = {**pad_declared.play_choice(rules, hand, arrangement,
                                                      values.get(prefix + "layoffs")),
-                          "prefix": prefix,
+                          "prefix": prefix, "game": i + 1 if prefix else None,
                           "sides": [seating.names[hand["knocker"]],
                                     seating.names[seating.other(hand["knocker"])]]}
             except ScorekeeperError:
