@@ -197,8 +197,8 @@ def test_three_player_settlement_in_words():
         "<bdi>Cy</bdi> pays <bdi>Ana</bdi> 13.20 (132 points)."]
     sheet = score_sheet(entries, players=["Ana", "Bor", "Cy"]).to_dict()
     assert [str(line) for line in pad_views.sheet_view(sheet)["result"]["payments"]] == [
-        "<bdi>Bor</bdi> owes <bdi>Ana</bdi> 210 points.",
-        "<bdi>Cy</bdi> owes <bdi>Ana</bdi> 132 points."]
+        "<bdi>Bor</bdi> pays <bdi>Ana</bdi> 210 points.",
+        "<bdi>Cy</bdi> pays <bdi>Ana</bdi> 132 points."]
 
 
 
