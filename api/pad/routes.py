@@ -34,10 +34,11 @@ players of the hand being entered (:func:`~api.pad.forms.seatings`); with
 four it is the deal form (``mode=deal``: both games of the deal, quick
 entry per game; ``mode=deal_cards``: a tap grid per player, and for each
 game that ends in a knock what was laid down, chosen as in a two-player
-card hand: :func:`_declared`). A deal record is two-player only (:func:`modes_for`). The
-offline queue of the hand form keeps one hand (or deal) at a time at three
-or four: the seating of the next hand depends on the last one, which only
-the server knows, so the form refuses a second until the first is saved.
+card hand: :func:`_declared`). A deal record is two-player only
+(:func:`modes_for`). The offline queue of the hand form keeps one hand (or
+deal) at a time at three or four: the seating of the next hand depends on
+the last one, which only the server knows, so the form refuses a second
+until the first is saved.
 
 Routes: ``/`` (start a game), ``/games/<id>`` (the sheet),
 ``/games/<id>/hand`` (enter a hand: quick, cards or record; a deal),
@@ -496,10 +497,10 @@ def _prefixes(seatings: list) -> list[str]:
 def _play_choices(rules: dict, values: dict, seatings: list, checked: bool
                   ) -> list[dict | None]:
     """The arrangement and layoff choice of each card hand of the form (the hand, or each
-    game of a deal), with its ``prefix``, ``game`` (a deal's game number, else ``None``) and
-    ``sides`` (knocker, defender). ``None``
-    where there is none to show: not checked yet and no arrangement chosen, a void game,
-    or cards that are no legal knock (the form's errors say why)."""
+    game of a deal), with its ``prefix``, ``game`` (a deal's game number, else ``None``)
+    and ``sides`` (knocker, defender). ``None`` where there is none to show: not checked
+    yet and no arrangement chosen, a void game, or cards that are no legal knock (the
+    form's errors say why)."""
     choices: list[dict | None] = []
     for i, (prefix, seating) in enumerate(zip(_prefixes(seatings), seatings, strict=True)):
         arrangement = values.get(prefix + "arrangement") or ""
