@@ -135,6 +135,17 @@ class Walk:
         self.page.locator("#p1-typed").fill(" ".join(BOR))
         expect(self.page.locator("#live-p1")).to_contain_text("deadwood 3")
 
+    def deal_cards_checked(self) -> None:
+        """The deal form by cards (already open), checked: in each game its first player
+        went out with ANA against BOR, so each shows what was laid down and its result."""
+        self.click("Cards", "link")
+        for i, (knocker, other) in enumerate(((0, 1), (2, 3))):
+            self.page.locator(f'[data-game="{i}"] label.choice').first.click()
+            self.page.locator(f"#g{i}_p{knocker}-typed").fill(" ".join(ANA))
+            self.page.locator(f"#g{i}_p{other}-typed").fill(" ".join(BOR))
+        expect(self.page.locator("#live-g1_p3")).to_contain_text("deadwood 3")
+        self.click("Check the hands")
+
     def too_few_cards(self) -> None:
         """The card form sent with four cards tapped for Ana and none for Bor."""
         self.hand_form("cards")
@@ -313,6 +324,7 @@ STATES: list[tuple[str, str, Callable[[Walk], object]]] = [
     ("sheet-partners", "h1:has-text('Ana & Cy')",
      lambda w: w.new_game(("Ana", "Bor", "Cy", "Dan"))),
     ("hand-deal", "fieldset.game-entry", lambda w: w.hand_form("deal")),
+    ("hand-deal-cards-checked", "[data-game='1'] .play-choice", lambda w: w.deal_cards_checked()),
     ("check", "[data-grid=k]", lambda w: w.go("/check")),
     ("check-errors", "#err-defender_cards",
      lambda w: (tap(w.page, "k", ANA), tap(w.page, "d", BOR[:9]), w.click("Check the hand"))),

@@ -31,7 +31,12 @@ client = test_pad.client
 def text(response) -> str:
     """The page's words: names and bold run on (``Cy.``), other tags are spaces, entities
     read (``Ana & Cy``)."""
-    page = re.sub(r"</?(bdi|b)>", "", response.get_data(as_text=True))
+    return words(response.get_data(as_text=True))
+
+
+def words(page: str) -> str:
+    """The words of a page's HTML (or of a piece of it), as :func:`text` reads them."""
+    page = re.sub(r"</?(bdi|b)>", "", page)
     return html.unescape(re.sub(r"\s+", " ", re.sub(r"<[^>]+>", " ", page)))
 
 
@@ -192,8 +197,8 @@ def test_three_player_settlement_in_words():
         "<bdi>Cy</bdi> pays <bdi>Ana</bdi> 13.20 (132 points)."]
     sheet = score_sheet(entries, players=["Ana", "Bor", "Cy"]).to_dict()
     assert [str(line) for line in pad_views.sheet_view(sheet)["result"]["payments"]] == [
-        "<bdi>Bor</bdi> owes <bdi>Ana</bdi> 210 points.",
-        "<bdi>Cy</bdi> owes <bdi>Ana</bdi> 132 points."]
+        "<bdi>Bor</bdi> pays <bdi>Ana</bdi> 210 points.",
+        "<bdi>Cy</bdi> pays <bdi>Ana</bdi> 132 points."]
 
 
 

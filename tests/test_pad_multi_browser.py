@@ -199,3 +199,77 @@ def test_partnerships_to_the_end(page, server):
     page.set_viewport_size(SMALL)
     fits(page)
     shot(page, "partners-over-360")
+
+
+def test_a_partnership_deal_by_cards_records_a_worse_play_in_one_game(page, server):
+    # test_pad_partnership_play.py's deal. Game 1: Ana lays down A-2-3 of hearts (deadwood
+    # 9, not her threes: 6) and Bor lays off only the 4h: 49 - 9 = 40 (best 47). Game 2:
+    # Dan's only melds, Cy keeps his 7h for his sevens: 48 - 1 = 47, the best.
+    # Bor & Dan 47 - Ana & Cy 40: +7.
+    start(page, server, ("Ana", "Bor", "Cy", "Dan"), "partners-declared-start", stake="")
+    page.get_by_role("link", name="+ Enter the deal").click()
+    page.get_by_role("link", name="Cards").click()
+    first, second = page.locator('[data-game="0"]'), page.locator('[data-game="1"]')
+    choose(first, "Ana")
+    page.fill("#g0_p0-typed", "Ah 2h 3h 3c 3d 9s 9d 9c As 2c")
+    page.fill("#g0_p1-typed", "4h 5h Kc Kd Ks Js Qs 8d 6s Tc")
+    choose(second, "Dan")
+    page.fill("#g1_p3-typed", "4h 5h 6h 9s 9d 9c Ks Kd Kc As")
+    page.fill("#g1_p2-typed", "7h 7c 7d 2s 3s Qh Jh Td 8d 5c")
+    expect(page.locator("#live-g1_p2")).to_contain_text("10 cards")
+    page.get_by_role("button", name="Check the hands").click()
+
+    ana = first.locator("[data-play-choice]")
+    arrangements = ana.locator("input[name=g0_arrangement]")
+    expect(arrangements).to_have_count(2)
+    expect(arrangements.nth(0)).to_be_checked()            # the threes, the best
+    expect(second.locator("input[name=g1_arrangement]")).to_have_count(1)
+    expect(second.locator("input[name=g1_layoffs]")).not_to_be_checked()
+    expect(first.locator("[data-result]")).to_contain_text("Ana knocks and scores 47")
+    ana.locator("label.arrangement", has_text="deadwood 9").click()
+    layoffs = ana.locator("input[name=g0_layoffs]")
+    expect(layoffs).to_have_count(2)
+    expect(layoffs.nth(1)).to_be_checked()                 # 4h and 5h, the best reply
+    ana.locator("label.layoff", has=page.locator("[aria-label='five of hearts']")).click()
+    expect(layoffs.nth(1)).not_to_be_checked()
+    # only game 1's score is out of date
+    expect(first.locator(".stale-note")).to_have_text(
+        "Changed: press Check the hands to see the score of this choice.")
+    expect(second.locator(".stale-note")).to_have_count(0)
+    page.get_by_role("button", name="Check the hands").click()
+
+    result = first.locator("[data-result]")
+    expect(result).to_contain_text("Ana knocks and scores 40")
+    expect(result.locator(".hindsight")).to_contain_text(
+        "Ana could have knocked with 3 less deadwood by melding 3♣ 3♦ 3♥: 12 points."
+        "Bor could have laid off 5♥: 5 points.")
+    expect(second.locator("[data-result]")).to_contain_text("Dan knocks and scores 47")
+    expect(second.locator(".hindsight")).to_have_count(0)
+    expect(ana.locator("input[name=g0_arrangement]").nth(1)).to_be_checked()
+    # the picture: game 1 from what was laid down to its result and hindsight
+    top, bottom = ana.bounding_box(), result.bounding_box()
+    assert top and bottom
+    scrolled = page.evaluate("window.scrollY")
+    page.screenshot(path=str(test_pad_browser.ARTIFACTS / "partnership-declared.png"),
+                    full_page=True, clip={"x": 0, "y": top["y"] + scrolled - 8, "width": 390,
+                                          "height": bottom["y"] + bottom["height"] - top["y"]
+                                          + 16})
+    page.set_viewport_size(SMALL)
+    fits(page)
+    page.set_viewport_size(BIG)
+
+    page.get_by_role("button", name="Add to the sheet").click()
+    expect(page.locator("main")).to_contain_text("Deal 1 added")
+    expect(page.locator(".game-detail").nth(0).locator(".hindsight")).to_contain_text(
+        "Bor could have laid off 5♥: 5 points.")
+    expect(page.locator(".game-detail").nth(1).locator(".hindsight")).to_have_count(0)
+    page.get_by_role("link", name="Back to the sheet").first.click()
+    expect_totals(page, ["0", "7"])
+    row = page.locator("#hand-1")
+    expect(row).to_contain_text("Ana v Bor: knock Ana beat Bor: 40")
+    expect(row.locator(".missed")).to_have_text(
+        "Game 1: Ana could have knocked with 3 less deadwood by melding 3♣ 3♦ 3♥: 12 points."
+        " Bor could have laid off 5♥: 5 points.")
+    page.set_viewport_size(SMALL)
+    fits(page)
+    shot(page, "partners-declared-sheet-360")

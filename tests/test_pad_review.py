@@ -268,3 +268,26 @@ def test_three_players_tally_who_is_up_and_who_is_down(client):
     assert ("Running total: Cy is down 355 points (35.50); Ana is up 545 points (54.50);"
             " Bor is down 190 points (19.00).") in tally
     assert "Game 2 : Being played." in tally
+
+
+def test_a_game_of_three_settles_in_the_same_words_on_the_sheet_and_the_tally(client):
+    # Ana deals first and sits out; the loser deals next. Bor beats Cy 12, Ana 12, Cy 12,
+    # Ana 12, Cy 12, Ana 15 (75, 6 boxes); Cy beats Bor 10; Ana gins Cy, 25 + 75: 100.
+    # Finals: Ana 100 + 25 + 100 = 225, Bor 75 + 150 = 225 (even), Cy 10 + 25 = 35
+    # (Cy pays 190 points, 19.00 at 0.10). One sentence per loser in both places.
+    hands = [(1, 1, 13), (1, 1, 13), (1, 1, 13), (1, 1, 13), (1, 1, 13), (1, 1, 16),
+             (2, 1, 11), (0, 0, 75)]
+    with client.application.app_context():
+        store = get_storage()
+        game, _ = games.create_game(store, ["Ana", "Bor", "Cy"], stake=0.1)
+        for knocker, k, d in hands:
+            games.add_hand(store, game["id"], {"kind": "quick", "knocker": knocker,
+                                               "knocker_deadwood": k, "defender_deadwood": d})
+        sheet = games.load_sheet(store, game["id"])
+    assert sheet["over"] and sheet["result"]["final"] == [225, 225, 35]
+    said = ["Ana and Bor are even: nobody pays.", "Cy pays Ana 19.00 (190 points)."]
+    page = client.get(f"/games/{game['id']}").get_data(as_text=True)
+    payments = re.search(r'<ul class="payments">(.*?)</ul>', page, re.S).group(1)
+    assert [re.sub(r"</?bdi>", "", line) for line in
+            re.findall(r"<li>(.*?)</li>", payments)] == said
+    assert f"Game 1 : Ana won. {' '.join(said)}" in text(client.get(f"/games/{game['id']}/tally"))

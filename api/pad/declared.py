@@ -8,14 +8,20 @@ that choice as the hand form shows it; :func:`hindsight` says, in players'
 words, what the best play would have changed
 (:func:`~scorekeeper.analysis.review_knock`: each player measured on their
 own choice), on the hand form, the hand's page and the sheet
-(:func:`missed_by_hand`).
+(:func:`missed_by_game`, :func:`missed_by_hand`).
+
+Every game of a four-player partnership deal entered card by card is
+declared the same way (:func:`declare_from_form`, one function for both),
+its fields prefixed with the game (``g0_arrangement``, ``g1_layoffs``), so
+the two games' choices cannot mix; the sheet's line of a deal leads each
+sentence with its game (``Game 2: Dan could have ...``).
 
 Choices: a card that fits two melds is one checkbox (the server places it,
 :func:`~scorekeeper.knock.place_layoffs`), shown with the first meld it
 fits. A declared arrangement is matched to the list by its melds, whatever
 their order, a run split where it touches another (declared through the
 API) taken as the one run the list has; one that matches none leaves the
-best checked.
+best checked (an unreadable one too: the form's error names it).
 """
 
 from __future__ import annotations
@@ -27,13 +33,13 @@ from markupsafe import Markup
 
 from scorekeeper.analysis import KnockReview, review_knock
 from scorekeeper.cards import parse_cards
-from scorekeeper.errors import ScorekeeperError
+from scorekeeper.errors import RuleError, ScorekeeperError
 from scorekeeper.knock import KnockResult, knock_arrangements
 from scorekeeper.melds import hand_mask, meld_kind
 from scorekeeper.results import Outcome
 
 from . import forms as pad_forms
-from .labels import bdi, card_info, cards_info
+from .labels import bdi, card_info, cards_info, isolated
 from .views import layoff_fits
 
 
@@ -67,7 +73,10 @@ def play_choice(rules: Mapping[str, Any], hand: Mapping[str, Any], arrangement: 
     """
     found = knock_arrangements(hand["knocker_cards"], hand["defender_cards"], rules=rules,
                                upcard=hand.get("upcard"))
-    wanted = (_meld_set(pad_forms.arrangement_melds(arrangement)) if arrangement else None)
+    try:
+        wanted = _meld_set(pad_forms.arrangement_melds(arrangement)) if arrangement else None
+    except ScorekeeperError:  # a damaged or forged value: the form's error says so
+        wanted = None
     index = next((i for i, a in enumerate(found) if _meld_set(a.melds) == wanted), 0)
     shown = []
     for i, option in enumerate(found):
@@ -90,11 +99,39 @@ def play_choice(rules: Mapping[str, Any], hand: Mapping[str, Any], arrangement: 
                      for a in shown]}
 
 
-def best_layoffs(rules: Mapping[str, Any], hand: Mapping[str, Any], arrangement: str
-                 ) -> list[str]:
-    """The cards the defender's best reply lays off on the chosen arrangement."""
-    result = pad_forms.check_cards(rules, pad_forms.declare_play(hand, arrangement, None))
+def best_layoffs(rules: Mapping[str, Any], hand: Mapping[str, Any], arrangement: str,
+                 seating: pad_forms.Seating | None = None, prefix: str = "") -> list[str]:
+    """The cards the defender's best reply lays off on the chosen arrangement (errors
+    name the form's fields as :func:`~.forms.check_cards` does)."""
+    result = pad_forms.check_cards(rules, pad_forms.declare_play(hand, arrangement, None, prefix),
+                                   seating, prefix)
     return [x.card for x in result.defender.layoffs]
+
+
+def declare_from_form(rules: Mapping[str, Any], hand: Mapping[str, Any],
+                      values: dict[str, Any], seating: pad_forms.Seating, prefix: str = "",
+                      *, saving: bool) -> dict[str, Any]:
+    """A card hand of the hand form with the play its form declares, the same way for a
+    hand of two or three players and for each game of a partnership deal.
+
+    The fields are ``<prefix>arrangement`` (empty: the hand is scored as the
+    best play), ``<prefix>layoffs`` and ``<prefix>layoffs_for``, the
+    arrangement the layoffs were ticked for (``prefix`` ``g0_``, ``g1_``: a
+    game of a deal). Layoffs ticked for another arrangement (one chosen
+    without JavaScript, then Check or Save) are replaced in ``values`` by the
+    best reply's to the new one, so the form shows them ticked; saving them
+    is refused, asking to tick what the defender laid off: a play the table
+    has not seen is never stored. Errors name ``<prefix>arrangement`` or
+    ``<prefix>layoffs`` (:func:`~.forms.declare_play`).
+    """
+    arrangement = values.get(prefix + "arrangement") or ""
+    if arrangement and values.get(prefix + "layoffs_for") != arrangement:
+        values[prefix + "layoffs"] = best_layoffs(rules, hand, arrangement, seating, prefix)
+        if saving:
+            defender = seating.names[seating.other(hand["knocker"])]
+            raise RuleError(f"Tick what {isolated(defender)} laid off on this arrangement,"
+                            " then save.", option=prefix + "layoffs")
+    return pad_forms.declare_play(hand, arrangement, values.get(prefix + "layoffs"), prefix)
 
 
 def _points(n: int) -> str:
@@ -153,24 +190,51 @@ def review_words(result: KnockResult, rules: Mapping[str, Any], upcard: str | No
     return hindsight(review_knock(result, rules=rules, upcard=upcard), names)
 
 
+def _regrets(given: Mapping[str, Any], detail: Mapping[str, Any] | None,
+             rules: Mapping[str, Any], names: Sequence[str], seats: Sequence[int]
+             ) -> list[Markup]:
+    """:func:`hindsight` of one stored two-player hand between ``seats``, when it was
+    entered card by card with a declared play (the others were scored as the best play:
+    nothing to say)."""
+    if (given.get("kind") != "cards" or not detail or not detail.get("knocker")
+            or not ("knocker_melds" in given or "layoffs" in given)):
+        return []
+    k = given["knocker"]
+    defender = seats[1] if k == seats[0] else seats[0]
+    try:
+        return review_words(KnockResult.from_dict(detail), rules, given.get("upcard"),
+                            [names[k], names[defender]])
+    except (ScorekeeperError, ValueError):  # not reviewable: the sheet still shows
+        return []
+
+
+def missed_by_game(record: Mapping[str, Any], names: Sequence[str],
+                   rules: Mapping[str, Any]) -> list[list[Markup]]:
+    """What the best play would have changed in a sheet's hand record, per game: one list
+    of :func:`hindsight` sentences for a hand of two or three players, one per game of a
+    partnership deal (empty lists: nothing to say)."""
+    given = record.get("input") or {}
+    detail = record.get("detail") or {}
+    if "games" in record:
+        return [_regrets(sub, sub_detail, rules, names, game["players"])
+                for game, sub, sub_detail in zip(record["games"],
+                                                 given.get("games") or [{}] * 2,
+                                                 detail.get("games") or [None] * 2,
+                                                 strict=True)]
+    seats = [p for p in range(len(names)) if p != record.get("sits_out")]
+    return [_regrets(given, detail, rules, names, seats)]
+
+
 def missed_by_hand(sheet: Mapping[str, Any]) -> dict[int, list[Markup]]:
-    """For the sheet: hand number -> :func:`hindsight` of each hand entered with a declared
-    play (the others were scored as the best play: nothing to say)."""
-    names = sheet["players"]
+    """For the sheet: hand number -> :func:`missed_by_game`'s sentences of each hand entered
+    with a declared play; a deal's are one line per game, led by the game (``Game 2: Dan
+    could have ...``: the sheet's line of a deal holds both games)."""
     found = {}
     for record in sheet["hands"]:
-        given = record.get("input") or {}
-        detail = record.get("detail")
-        if (given.get("kind") != "cards" or not detail or not detail.get("knocker")
-                or not ("knocker_melds" in given or "layoffs" in given)):
-            continue
-        k = given["knocker"]
-        defender = next(p for p in range(len(names)) if p not in (k, record.get("sits_out")))
-        try:
-            said = review_words(KnockResult.from_dict(detail), sheet["rules"],
-                                given.get("upcard"), [names[k], names[defender]])
-        except (ScorekeeperError, ValueError):  # not reviewable: the sheet still shows
-            continue
+        games = missed_by_game(record, sheet["players"], sheet["rules"])
+        said = games[0] if len(games) == 1 else [
+            Markup("Game {}: {}").format(i, Markup(" ").join(sentences))
+            for i, sentences in enumerate(games, 1) if sentences]
         if said:
             found[record["n"]] = said
     return found

@@ -390,7 +390,8 @@ def arrangement_melds(value: str) -> list[list[str]]:
     return melds
 
 
-def declare_play(hand: Mapping[str, Any], arrangement: str, layoffs: Any) -> dict[str, Any]:
+def declare_play(hand: Mapping[str, Any], arrangement: str, layoffs: Any,
+                 prefix: str = "") -> dict[str, Any]:
     """A :func:`cards_input` hand with the play the table declares, when it declares one.
 
     ``arrangement`` is the chosen :func:`arrangement_value` (empty: not
@@ -398,21 +399,28 @@ def declare_play(hand: Mapping[str, Any], arrangement: str, layoffs: Any) -> dic
     defender laid off (checkbox values, without their melds: each goes where
     it fits, :func:`~scorekeeper.knock.place_layoffs`), or ``None`` for the
     defender's best layoffs. Raises :class:`RuleError` naming
-    ``arrangement`` or ``layoffs``, in players' words.
+    ``<prefix>arrangement`` or ``<prefix>layoffs`` (``g1_layoffs``: a game of
+    a partnership deal, as :func:`cards_form_input` names its fields), in
+    players' words.
     """
-    if not arrangement:
-        return dict(hand)
-    melds = arrangement_melds(arrangement)
-    declared: dict[str, Any] = {**hand, "knocker_melds": melds}
-    if layoffs is None:
-        return declared
-    codes, problem = selection(layoffs)
-    if problem:
-        raise RuleError(problem, option="layoffs")
     try:
-        placed = place_layoffs(melds, codes)
-    except ScorekeeperError as error:
-        raise RuleError(worded(error), option="layoffs") from error
+        if not arrangement:
+            return dict(hand)
+        melds = arrangement_melds(arrangement)
+        declared: dict[str, Any] = {**hand, "knocker_melds": melds}
+        if layoffs is None:
+            return declared
+        codes, problem = selection(layoffs)
+        if problem:
+            raise RuleError(problem, option="layoffs")
+        try:
+            placed = place_layoffs(melds, codes)
+        except ScorekeeperError as error:
+            raise RuleError(worded(error), option="layoffs") from error
+    except RuleError as error:
+        if not prefix:
+            raise
+        raise error.restate(str(error), field=prefix + str(error.field)) from error
     declared["layoffs"] = [x.to_dict() for x in placed]
     return declared
 

@@ -32,10 +32,13 @@ still leaves the right with the phone that retries.
 Three and four players (RULES.md section 8): a hand form names only the
 players of the hand being entered (:func:`~api.pad.forms.seatings`); with
 four it is the deal form (``mode=deal``: both games of the deal, quick
-entry per game). A deal record is two-player only (:func:`modes_for`). The
-offline queue of the hand form keeps one hand (or deal) at a time at three
-or four: the seating of the next hand depends on the last one, which only
-the server knows, so the form refuses a second until the first is saved.
+entry per game; ``mode=deal_cards``: a tap grid per player, and for each
+game that ends in a knock what was laid down, chosen as in a two-player
+card hand: :func:`_declared`). A deal record is two-player only
+(:func:`modes_for`). The offline queue of the hand form keeps one hand (or
+deal) at a time at three or four: the seating of the next hand depends on
+the last one, which only the server knows, so the form refuses a second
+until the first is saved.
 
 Routes: ``/`` (start a game), ``/games/<id>`` (the sheet),
 ``/games/<id>/hand`` (enter a hand: quick, cards or record; a deal),
@@ -71,7 +74,7 @@ from markupsafe import Markup
 from marshmallow import ValidationError
 from werkzeug.exceptions import HTTPException, InternalServerError
 
-from scorekeeper.errors import Conflict, RecordError, ScorekeeperError, Stale
+from scorekeeper.errors import Conflict, RecordError, RuleError, ScorekeeperError, Stale
 from scorekeeper.names import MAX_NAME_LENGTH, fold
 from scorekeeper.rules import PRESETS, Rules
 from scorekeeper.store import games, stats
@@ -364,8 +367,9 @@ def _hand_defaults(sheet: dict, n: int | None) -> dict[str, Any]:
                               **{f"cards_{p}": [] for p in range(len(sheet["players"]))},
                               **{f"g{i}_{name}": value for i in (0, 1)
                                  for name, value in _quick_values(None).items()},
-                              "g0_upcard": "", "g1_upcard": "", "arrangement": "",
-                              "layoffs": None, "layoffs_for": ""}
+                              "g0_upcard": "", "g1_upcard": "",
+                              **{prefix + name: value for prefix in PLAY_PREFIXES
+                                 for name, value in _play_values({}).items()}}
     if n is None:
         return values
     hand = sheet["hands"][n - 1]
@@ -382,21 +386,36 @@ def _hand_defaults(sheet: dict, n: int | None) -> dict[str, Any]:
             if game["kind"] == "cards":
                 k = game["knocker"]
                 values.update({f"g{i}_knocker": str(k), f"g{i}_cards_{k}": game["knocker_cards"],
-                               f"g{i}_cards_{seating.other(k)}": game["defender_cards"]})
+                               f"g{i}_cards_{seating.other(k)}": game["defender_cards"],
+                               **{f"g{i}_{name}": value
+                                  for name, value in _play_values(game).items()}})
     elif kind == "cards":
         k = given["knocker"]
         values.update(knocker=str(k))
         values[f"cards_{k}"] = list(given["knocker_cards"])
         values[f"cards_{pad_forms.seatings(sheet, n)[0].other(k)}"] = list(
             given["defender_cards"])
-        if given.get("knocker_melds") is not None:
-            values["arrangement"] = values["layoffs_for"] = pad_forms.arrangement_value(
-                given["knocker_melds"])
-            values["layoffs"] = [x["card"] for x in given.get("layoffs") or []]
+        values.update(_play_values(given))
     elif kind == "record":
         values["record"] = json.dumps(given.get("record"), indent=1)
     values["upcard"] = given.get("upcard") or ""
     return values
+
+
+PLAY_PREFIXES = ("", "g0_", "g1_")
+"""The field prefixes of the declared play: a hand of two or three players, the games of a
+deal (:func:`~api.pad.declared.declare_from_form`)."""
+
+
+def _play_values(given: dict) -> dict[str, Any]:
+    """The declared-play fields of a stored card hand: its arrangement (empty when it
+    declared none) and the layoffs (``None``: the best reply's, as it was scored)."""
+    if given.get("knocker_melds") is None:
+        return {"arrangement": "", "layoffs_for": "", "layoffs": None}
+    value = pad_forms.arrangement_value(given["knocker_melds"])
+    laid = given.get("layoffs")
+    return {"arrangement": value, "layoffs_for": value,
+            "layoffs": None if laid is None else [x["card"] for x in laid]}
 
 
 def _quick_values(given: dict | None) -> dict[str, str]:
@@ -443,10 +462,10 @@ def _hand_page(game_id: str, sheet: dict, n: int | None, mode: str, form: dict,
     names = sheet["players"]
     seatings = pad_forms.seatings(sheet, n)
     change = change or {"idempotency_key": None, "expected_version": sheet["version"]}
-    choice = (_play_choice(sheet["rules"], form, seatings)
-              if mode == "cards" and (preview or form.get("arrangement")) else None)
+    choices = (_play_choices(sheet["rules"], form, seatings, previews is not None)
+               if mode in ("cards", "deal_cards") else None)
     response = _render("pad/hand.html", status, game_id=game_id, sheet=sheet, n=n, mode=mode,
-                   choice=choice,
+                   choices=choices,
                    form_key=change["idempotency_key"],
                    form_version=change["expected_version"], changed=changed,
                    modes=modes_for(len(names)), form=form, errors=errors, names=names,
@@ -470,14 +489,34 @@ def _deal_line(number: int, seating: pad_forms.Seating) -> Markup:
                                                     pad_labels.bdi(names[seating.other(dealer)]))
 
 
-def _play_choice(rules: dict, values: dict, seatings: list) -> dict | None:
-    """The arrangement and layoff choice for the cards of the form (``None`` while they
-    are no legal knock: the form's errors say why)."""
-    try:
-        hand = _hand_input(rules, "cards", values, seatings)
-        return pad_declared.play_choice(rules, hand, values["arrangement"], values["layoffs"])
-    except ScorekeeperError:
-        return None
+def _prefixes(seatings: list) -> list[str]:
+    """The field prefix of each hand of the form: ``g0_``, ``g1_`` for a deal's games."""
+    return [f"g{i}_" for i in range(len(seatings))] if len(seatings[0].names) == 4 else [""]
+
+
+def _play_choices(rules: dict, values: dict, seatings: list, checked: bool
+                  ) -> list[dict | None]:
+    """The arrangement and layoff choice of each card hand of the form (the hand, or each
+    game of a deal), with its ``prefix``, ``game`` (a deal's game number, else ``None``)
+    and ``sides`` (knocker, defender). ``None`` where there is none to show: not checked
+    yet and no arrangement chosen, a void game, or cards that are no legal knock (the
+    form's errors say why)."""
+    choices: list[dict | None] = []
+    for i, (prefix, seating) in enumerate(zip(_prefixes(seatings), seatings, strict=True)):
+        arrangement = values.get(prefix + "arrangement") or ""
+        choice = None
+        if checked or arrangement:
+            try:
+                hand = pad_forms.cards_form_input(rules, values, seating, prefix)
+                choice = {**pad_declared.play_choice(rules, hand, arrangement,
+                                                     values.get(prefix + "layoffs")),
+                          "prefix": prefix, "game": i + 1 if prefix else None,
+                          "sides": [seating.names[hand["knocker"]],
+                                    seating.names[seating.other(hand["knocker"])]]}
+            except ScorekeeperError:
+                pass
+        choices.append(choice)
+    return choices
 
 
 @bp.get("/games/<game_id>/hand")
@@ -511,9 +550,10 @@ def _submitted(players: int) -> dict[str, Any]:
             values[f"g{i}_{name}"] = form.get(f"g{i}_{name}", "")
         for p in range(players if players == 4 else 0):
             values[f"g{i}_cards_{p}"] = form.getlist(f"g{i}_cards_{p}")
-    values["arrangement"] = form.get("arrangement", "")
-    values["layoffs_for"] = form.get("layoffs_for", "")
-    values["layoffs"] = form.getlist("layoffs") if values["arrangement"] else None
+    for prefix in PLAY_PREFIXES:
+        arrangement = values[prefix + "arrangement"] = form.get(prefix + "arrangement", "")
+        values[prefix + "layoffs_for"] = form.get(prefix + "layoffs_for", "")
+        values[prefix + "layoffs"] = form.getlist(prefix + "layoffs") if arrangement else None
     return values
 
 
@@ -537,25 +577,47 @@ def _hand_input(rules: dict, mode: str, values: dict, seatings: list) -> dict:
     return hand
 
 
-def _showdowns(sheet: dict, hand: dict, seatings: list) -> list[dict | None]:
-    """The verified showdown of a card hand, or of each game of a deal (``None``: void),
-    as the page shows them; raises the first error, naming the grid at fault."""
+def _declared(sheet: dict, hand: dict, values: dict, seatings: list, saving: bool
+              ) -> tuple[dict, list[dict | None]]:
+    """The hand of a card form with the play the table declared, and its verified showdown
+    as the page shows it (with what the best play would have changed), the same way for
+    a hand of two or three players and for each game of a partnership deal (``None``: a
+    void game). Raises a :class:`RuleError` with every game's errors (``params["fields"]``),
+    each at its field; an error about a deal's declared play names its game (``Game 2:
+    ...``, at ``g1_layoffs``)."""
     names = sheet["players"]
-    hands = (hand.get("games") or [{"kind": "void"}] * 2) if len(names) == 4 else [hand]
+    four = len(names) == 4
+    hands = (hand.get("games") or [{"kind": "void"}] * 2) if four else [hand]
+    played: list[dict] = []
     shown: list[dict | None] = []
-    for i, (seating, one) in enumerate(zip(seatings, hands, strict=True)):
+    errors: dict[str, str] = {}
+    for i, (prefix, seating, one) in enumerate(zip(_prefixes(seatings), seatings, hands,
+                                                   strict=True)):
         if one["kind"] != "cards":
+            played.append(one)
             shown.append(None)
             continue
-        prefix = f"g{i}_" if len(names) == 4 else ""
-        checked = pad_forms.check_cards(sheet["rules"], one, seating, prefix)
-        k = one["knocker"]
-        sides = [names[k], names[seating.other(k)]]
+        try:
+            one = pad_declared.declare_from_form(sheet["rules"], one, values, seating, prefix,
+                                                 saving=saving)
+            checked = pad_forms.check_cards(sheet["rules"], one, seating, prefix)
+        except RuleError as error:
+            field = str(error.field)
+            play = prefix and field in (prefix + "arrangement", prefix + "layoffs")
+            errors[field] = (f"Game {i + 1}: " if play else "") + pad_labels.worded(error)
+            continue
+        sides = [names[one["knocker"]], names[seating.other(one["knocker"])]]
         view = pad_views.showdown_view(checked, sides)
         view["hindsight"] = pad_declared.review_words(checked, sheet["rules"], one.get("upcard"),
                                                       sides)
+        played.append(one)
         shown.append(view)
-    return shown
+    if errors:
+        field, message = next(iter(errors.items()))
+        raise RuleError(message, option=field, params={"fields": errors})
+    if not four:
+        return played[0], shown
+    return ({**hand, "games": played} if hand["kind"] == "deal" else hand), shown
 
 
 def _card_errors(error: ScorekeeperError, values: dict, seatings: list) -> dict[str, str]:
@@ -609,21 +671,9 @@ def _save_hand(game_id: str, n: int | None):
             previews = pad_views.quick_previews(sheet["rules"], hand, seatings)
             return _hand_page(game_id, sheet, n, mode, values, {}, preview=previews[0],
                               previews=previews)
-        if mode == "cards" and values["arrangement"]:
-            k = int(values["knocker"])
-            defender = sheet["players"][seatings[0].other(k)]
-            if values["layoffs_for"] != values["arrangement"]:
-                # the layoffs ticked were for another arrangement: tick the best for this one
-                values["layoffs"] = pad_declared.best_layoffs(sheet["rules"], hand,
-                                                              values["arrangement"])
-                if request.form.get("action") != "check":
-                    return _hand_page(game_id, sheet, n, mode, values, {"layoffs": (
-                        f"Tick what {pad_labels.isolated(defender)} laid off on this"
-                        " arrangement, then save.")},
-                        422, change=change)
-            hand = pad_forms.declare_play(hand, values["arrangement"], values["layoffs"])
         if mode in ("cards", "deal_cards"):
-            showdowns = _showdowns(sheet, hand, seatings)
+            hand, showdowns = _declared(sheet, hand, values, seatings,
+                                        saving=request.form.get("action") != "check")
             if request.form.get("action") == "check":
                 return _hand_page(game_id, sheet, n, mode, values, {}, preview=showdowns[0],
                                   change=change, previews=showdowns)
@@ -693,7 +743,7 @@ def hand(game_id: str, n: int):
                    unit="deal" if len(sheet["players"]) == 4 else "hand",
                    sides=pad_labels.sides_html(sheet["players"]),
                    was=pad_views.describe_hand(was, sheet["players"]) if was else None,
-                   missed=pad_declared.missed_by_hand({**sheet, "hands": [record]}).get(n),
+                   missed=pad_declared.missed_by_game(record, sheet["players"], sheet["rules"]),
                    game_id=game_id, editable=rights.can_edit(game_id),
                    done=request.args.get("done"),
                    title=pad_labels.game_title(sheet["players"]))

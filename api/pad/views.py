@@ -241,28 +241,12 @@ def _result_view(result: Mapping[str, Any], names: Sequence[str], rules: Mapping
 
 
 def _payments(result: Mapping[str, Any], names: Sequence[str]) -> list[Markup]:
-    """The settlement of a three-player or partnership game, one sentence per loser."""
+    """The settlement of a three-player or partnership game, one sentence per loser
+    (:func:`_loser_line`), with the shutout of a loser who won no hand."""
     sides = sides_html(names)
-    team = len(names) == 4
-    winner = result["winner"]
-    settled = result.get("settlement")
-    if isinstance(settled, Mapping):
-        settled = [settled]
     lines = []
-    for i, loser in enumerate(result["losers"]):
-        difference = -result["nets"][loser]  # each loser's own difference (own shutout)
-        payer, payee = (loser, winner) if difference >= 0 else (winner, loser)
-        if difference == 0:
-            line = Markup("{} and {} are even: nobody pays.").format(sides[winner],
-                                                                    sides[loser])
-        elif settled:
-            line = Markup("{} {} {} {} ({} points).").format(
-                sides[payer], "pay" if team else "pays", sides[payee],
-                _money(settled[i]["amount"]), abs(difference))
-        else:
-            line = Markup("{} {} {} {} points.").format(
-                sides[payer], "owe" if team else "owes", sides[payee],
-                abs(difference))
+    for loser in result["losers"]:
+        line = _loser_line(result, loser, names)
         if loser in result.get("shut_out", ()) and not result["shutout"]:
             line += Markup(" {} won no hand: shutout, doubled against {} only.").format(
                 sides[loser], sides[loser])
@@ -599,11 +583,16 @@ def payment_line(nets: Sequence[int], names: Sequence[str], amount: float | None
     points = nets[payee]
     if points <= 0:
         return Markup("All square: nobody {} anything.").format(verb)
+    return _pays(bdi(names[payer]), verb, bdi(names[payee]), points, amount)
+
+
+def _pays(payer: Markup, verb: str, payee: Markup, points: int, amount: float | None
+          ) -> Markup:
+    """``Bor pays Ana 320 points.``, at a stake ``Bor pays Ana 16.00 (320 points).``"""
     count = f"{points} point{'s' if points != 1 else ''}"
     if amount is None:
-        return Markup("{} {} {} {}.").format(bdi(names[payer]), verb, bdi(names[payee]), count)
-    return Markup("{} {} {} {} ({}).").format(bdi(names[payer]), verb, bdi(names[payee]),
-                                              _money(amount), count)
+        return Markup("{} {} {} {}.").format(payer, verb, payee, count)
+    return Markup("{} {} {} {} ({}).").format(payer, verb, payee, _money(amount), count)
 
 
 def game_over_line(result: Mapping[str, Any], names: Sequence[str]) -> Markup:
@@ -660,11 +649,29 @@ def tally_view(tally: Mapping[str, Any]) -> dict[str, Any]:
 
 
 def _loser_line(game: Mapping[str, Any], loser: int, names: Sequence[str]) -> Markup:
-    """What one loser of a finished three-player game paid (or, after box bonuses, got)."""
-    nets, winner = game["nets"], game["winner"]
-    paid = next((p["amount"] for p in game["settlement"] if loser in (p["payer"], p["payee"])),
-                None)
-    return payment_line([nets[loser], -nets[loser]], [names[loser], names[winner]], paid)
+    """What one loser of a finished game of three players, or the losing partnership,
+    settles with the winner: one sentence for the sheet's payments and the rematch tally.
+
+    ``game`` is a sheet's result or a tally's game: its ``winner``, ``nets`` per side
+    (the loser's own difference of finals, negative when the loser's box bonuses outweigh
+    the game: the winner pays) and ``settlement`` (``None`` without a stake, a
+    partnership's one payment, or a list). ``Bor pays Ana 21.00 (210 points).``, without
+    a stake ``Bor pays Ana 210 points.`` (a finished game pays, as with two players: a
+    running total owes); partners ``Bor & Dan pay Ana & Cy ...``. Nothing to settle:
+    ``Ana and Bor are even: nobody pays.``, naming the pair, since a game of three has two
+    settlements and the two-player ``All square`` would not say whose.
+    """
+    sides = sides_html(names)
+    winner = game["winner"]
+    difference = -game["nets"][loser]
+    if difference == 0:
+        return Markup("{} and {} are even: nobody pays.").format(sides[winner], sides[loser])
+    payer, payee = (loser, winner) if difference > 0 else (winner, loser)
+    settled = game.get("settlement") or []
+    paid = [settled] if isinstance(settled, Mapping) else settled
+    amount = next((p["amount"] for p in paid if loser in (p["payer"], p["payee"])), None)
+    return _pays(sides[payer], "pay" if len(names) == 4 else "pays", sides[payee],
+                 abs(difference), amount)
 
 
 def _standing(points: Sequence[int], names: Sequence[str],

@@ -190,9 +190,9 @@ function meldChip(cards) {
   return el("span", { class: "meld", role: "group", "aria-label": "meld" }, ...cards.map(cardChip));
 }
 
-function markStale(message) {
+function markStale(message, scope = document) {
   // The score shown was checked for another choice: say so until the next check.
-  const result = $("#result");
+  const result = $("[data-result]", scope);
   if (!result || $(".stale-note", result)) return;
   result.classList.add("stale");
   result.prepend(el("p", { class: "stale-note", role: "status", text: message }));
@@ -201,13 +201,17 @@ function markStale(message) {
 function setupPlayChoice(section) {
   // Choosing another arrangement lists the layoffs that fit it, the best ones ticked,
   // without a round trip (the data is in the page); the server checks them all again.
-  const options = JSON.parse($("#play-data", section).textContent);
+  // A game of a partnership deal has its own fields (data-prefix: g0_, g1_) and result.
+  const prefix = section.dataset.prefix || "";
+  const scope = section.closest("[data-game]") || document;
+  const options = JSON.parse($("[data-play-data]", section).textContent);
   const list = $("[data-layoff-list]", section);
-  const layoffsFor = $("input[name=layoffs_for]", section);
+  const layoffsFor = $(`input[name="${prefix}layoffs_for"]`, section);
   const defender = section.dataset.defender;
+  const check = section.dataset.check;
   const button = $("[data-show-layoffs]", section);
   if (button) button.hidden = true;
-  const again = "Changed: press Check the hand to see the score of this choice.";
+  const again = `Changed: press ${check} to see the score of this choice.`;
 
   function show(option) {
     list.replaceChildren();
@@ -217,7 +221,7 @@ function setupPlayChoice(section) {
       list.append(el("p", { class: "muted", text: `Nothing ${defender} holds fits these melds.` }));
     }
     for (const fit of option.layoffs) {
-      const box = el("input", { type: "checkbox", name: "layoffs", value: fit.card.code });
+      const box = el("input", { type: "checkbox", name: `${prefix}layoffs`, value: fit.card.code });
       box.checked = fit.best;
       const text = el("span", {}, cardChip(fit.card), " on ", meldChip(fit.meld));
       if (fit.best) text.append(" ", el("span", { class: "small muted", text: "(best)" }));
@@ -227,15 +231,15 @@ function setupPlayChoice(section) {
   }
 
   section.addEventListener("change", (event) => {
-    if (event.target.name === "arrangement") {
+    if (event.target.name === `${prefix}arrangement`) {
       const option = options.find((o) => o.value === event.target.value);
       if (option) show(option);
     }
-    markStale(again);
+    markStale(again, scope);
   });
-  for (const grid of $$("[data-grid]")) {
+  for (const grid of $$("[data-grid]", scope)) {
     grid.addEventListener("change", () => markStale(
-      "The cards changed: press Check the hand to choose what was laid down again."));
+      `The cards changed: press ${check} to choose what was laid down again.`, scope));
   }
 }
 
