@@ -73,7 +73,10 @@ class PostgresServer:
         self.process = subprocess.Popen(
             [os.path.join(bins, "postgres"), "-D", data, "-p", str(self.port),
              "-c", "listen_addresses=127.0.0.1", "-c", f"unix_socket_directories={self.folder}",
-             "-c", "max_connections=200"],
+             "-c", "max_connections=200",
+             # nothing here outlives the tests: no waiting for the disk (an application
+             # killed mid-write is still tested; PostgreSQL itself is never killed)
+             "-c", "fsync=off", "-c", "synchronous_commit=off", "-c", "full_page_writes=off"],
             stdout=self._log, stderr=subprocess.STDOUT, cwd=self.folder,
             start_new_session=True, **self._user)
         self._wait_until_ready()
