@@ -31,6 +31,7 @@ from scorekeeper.errors import ScorekeeperError
 from scorekeeper.knock import KnockResult, knock_arrangements
 from scorekeeper.melds import hand_mask, meld_kind
 from scorekeeper.results import Outcome
+from scorekeeper.store.sheets import GameSheet
 
 from . import forms as pad_forms
 from .labels import bdi, card_info, cards_info
@@ -153,24 +154,25 @@ def review_words(result: KnockResult, rules: Mapping[str, Any], upcard: str | No
     return hindsight(review_knock(result, rules=rules, upcard=upcard), names)
 
 
-def missed_by_hand(sheet: Mapping[str, Any]) -> dict[int, list[Markup]]:
+def missed_by_hand(sheet: GameSheet) -> dict[int, list[Markup]]:
     """For the sheet: hand number -> :func:`hindsight` of each hand entered with a declared
     play (the others were scored as the best play: nothing to say)."""
-    names = sheet["players"]
+    names = sheet.players
     found = {}
-    for record in sheet["hands"]:
-        given = record.get("input") or {}
-        detail = record.get("detail")
+    for record in sheet.hands:
+        given = record.input or {}
+        detail = record.detail
         if (given.get("kind") != "cards" or not detail or not detail.get("knocker")
                 or not ("knocker_melds" in given or "layoffs" in given)):
             continue
         k = given["knocker"]
-        defender = next(p for p in range(len(names)) if p not in (k, record.get("sits_out")))
+        defender = next(p for p in range(len(names))
+                        if p not in (k, getattr(record, "sits_out", None)))
         try:
-            said = review_words(KnockResult.from_dict(detail), sheet["rules"],
+            said = review_words(KnockResult.from_dict(detail), sheet.rules,
                                 given.get("upcard"), [names[k], names[defender]])
         except (ScorekeeperError, ValueError):  # not reviewable: the sheet still shows
             continue
         if said:
-            found[record["n"]] = said
+            found[record.n] = said
     return found
