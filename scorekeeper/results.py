@@ -133,18 +133,29 @@ def _is_result(kind: Any) -> bool:
 
 def _class_reader(cls: type[Result]) -> Callable[[Any], Any]:
     """What :meth:`Result.from_dict` does for ``cls``: the keys must be its fields (those
-    with a default may be left out), each read as its field's type."""
+    with a default may be left out), each read as its field's type (only the fields whose
+    type changes a plain value are converted)."""
     names = {f.name for f in fields(cls)}
     required = {f.name for f in fields(cls)
                 if f.default is MISSING and f.default_factory is MISSING}
     hints = typing.get_type_hints(cls)
-    readers = {name: _reader(hints[name]) for name in names}
+    converted = [(name, convert) for name in names
+                 if (convert := _reader(hints[name])) is not _as_it_is]
 
     def read(data: Any) -> Any:
         if not isinstance(data, Mapping) or not required <= data.keys() <= names:
             raise ValueError(f"not a {cls.__name__}: it has the keys {sorted(names)}")
-        return cls(**{name: readers[name](value) for name, value in data.items()})
+        values = dict(data)
+        for name, convert in converted:
+            if name in values:
+                values[name] = convert(values[name])
+        return cls(**values)
     return read
+
+
+def _as_it_is(value: Any) -> Any:
+    """The reader of a plain value (a number, a string, a mapping): the value itself."""
+    return value
 
 
 def _value_reader(kind: Any) -> Callable[[Any], Any]:
@@ -186,7 +197,7 @@ def _value_reader(kind: Any) -> Callable[[Any], Any]:
     if isinstance(kind, type) and issubclass(kind, StrEnum):
         enum_kind = kind
         return lambda value: None if value is None else enum_kind(value)
-    return lambda value: value
+    return _as_it_is
 
 
 def _records_reader(kinds: list[type[Result]]) -> Callable[[Mapping[str, Any]], Result]:

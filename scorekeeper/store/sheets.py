@@ -48,6 +48,8 @@ from .hands import HandKind
 HAND_KEYS = ("seq", "kind", "input", "detail", "corrected")
 """What a stored hand adds to its core record, in JSON order."""
 
+_HAND_KEYS = frozenset(HAND_KEYS)
+
 GAME_KEYS = ("id", "created", "updated", "status", "version", "dealer")
 """What a stored sheet puts before its core sheet, in JSON order."""
 
@@ -100,9 +102,11 @@ class StoredHand(Result):
     @classmethod
     def from_dict(cls, data: Mapping[str, Any]) -> Self:
         """The stored hand a :meth:`to_dict` dict stands for (``ValueError`` if it is none)."""
-        if not isinstance(data, Mapping) or not set(HAND_KEYS) <= set(data):
+        if not isinstance(data, Mapping) or not data.keys() >= _HAND_KEYS:
             raise ValueError(f"not a {cls.__name__}: it needs the keys {list(HAND_KEYS)}")
-        record = {key: value for key, value in data.items() if key not in HAND_KEYS}
+        record = dict(data)
+        for key in HAND_KEYS:
+            del record[key]
         return cls(record=from_plain(AnyHandRecord, record), seq=data["seq"],
                    kind=HandKind(data["kind"]), input=data["input"], detail=data["detail"],
                    corrected=data["corrected"])
