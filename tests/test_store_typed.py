@@ -28,6 +28,9 @@ import json
 from collections.abc import Mapping
 
 import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+from sheet_kit import scored_game
 from store_kit import quick
 
 from scorekeeper import simulate
@@ -278,3 +281,31 @@ def test_created_and_imported_sheets(store, backend):
     assert match.over and {hand.kind for hand in match.hands} == {HandKind.RECORD}
     again, _ = games.import_game(store, simulate_match(2), idempotency_key="m", secret="s")
     assert again == match
+
+
+@settings(deadline=None, max_examples=60, suppress_health_check=[HealthCheck.too_slow])
+@given(st.data())
+def test_stored_sheets_of_every_format_round_trip(data):
+    """``X.from_dict(x.to_dict()) == x`` for stored sheets (whole and minimal) and hands
+    around real sheets of every table format (their provenance drawn at random)."""
+    _, _, scored = scored_game(data)
+    hands = tuple(StoredHand(record=record, seq=record.n + data.draw(st.integers(0, 3)),
+                             kind=data.draw(st.sampled_from(list(HandKind))),
+                             input={"kind": "void"}, detail=data.draw(st.sampled_from(
+                                 [None, {"outcome": "gin", "points": 25}])),
+                             corrected=data.draw(st.booleans()))
+                  for record in scored.hands)
+    game = {"id": "g", "created": "2026-11-30T17:00:00.000Z",
+            "updated": "2026-11-30T18:00:00.000Z", "dealer": 0}
+    for sheet in (GameSheet.of(game, len(hands), scored, hands),
+                  GameSheet.of(game, len(hands), scored, None)):
+        data_dict = sheet.to_dict()
+        assert GameSheet.from_dict(data_dict) == sheet
+        assert GameSheet.from_dict(json.loads(json.dumps(data_dict))) == sheet
+        assert ("hands" in data_dict) is not sheet.minimal
+        assert list(data_dict)[:6] == ["id", "created", "updated", "status", "version",
+                                       "dealer"]
+        assert sheet.status == ("over" if scored.over else "active")
+    for hand in hands:
+        assert StoredHand.from_dict(hand.to_dict()) == hand
+        assert hand.totals == hand.record.totals and hand.seq >= hand.n
