@@ -26,6 +26,7 @@ from scorekeeper.knock import verify_knock
 from scorekeeper.melds import meld_report
 from scorekeeper.names import MAX_NAME_LENGTH
 from scorekeeper.store import games
+from scorekeeper.store.sheets import GameSheet
 from scorekeeper.store.stats import player_stats
 
 from . import bodies, get_storage
@@ -246,24 +247,23 @@ def editor(view: Callable) -> Callable:
     return check
 
 
-def _sheet(sheet: dict) -> dict:
-    """The sheet with its share URL."""
-    return {"url": url_for("api_v1.Game", game_id=sheet["id"]), **sheet}
+def _sheet(sheet: GameSheet) -> dict:
+    """The sheet's JSON with its share URL."""
+    return {"url": url_for("api_v1.Game", game_id=sheet.id), **sheet.to_dict()}
 
 
-def _new_game(sheet: dict, token: str) -> Response:
+def _new_game(sheet: GameSheet, token: str) -> Response:
     """201 with the new game, its URL (also in Location) and its edit token."""
     body = _sheet(sheet)
     response = jsonify({"id": body["id"], "url": body["url"], "edit_token": token,
                         "game": body})
     response.status_code = 201
     response.headers["Location"] = body["url"]
-    response.headers["ETag"] = etag(sheet["version"])
+    response.headers["ETag"] = etag(sheet.version)
     return response
 
 
-def _change(headers: dict, change: tuple[dict | None, dict, bool], status: int = 200
-            ) -> Response:
+def _change(headers: dict, change: games.Answer, status: int = 200) -> Response:
     """A hand change (hand, sheet, created) as a response; a replayed request says so.
 
     A replay answers as the first request did (same status; the hand and
@@ -273,9 +273,10 @@ def _change(headers: dict, change: tuple[dict | None, dict, bool], status: int =
     """
     hand, sheet, created = change
     minimal = headers.get("minimal", False)
-    response = jsonify({"hand": hand, "sheet": None if minimal else _sheet(sheet)})
+    response = jsonify({"hand": None if hand is None else hand.to_dict(),
+                        "sheet": None if minimal else _sheet(sheet)})
     response.status_code = status
-    response.headers["ETag"] = etag(sheet["version"])
+    response.headers["ETag"] = etag(sheet.version)
     if minimal:
         response.headers["Preference-Applied"] = "return=minimal"
     if not created:
@@ -367,7 +368,7 @@ class Game(MethodView):
             return response
         sheet = games.load_sheet(get_storage(), game_id)
         response = jsonify(_sheet(sheet))
-        response.headers["ETag"] = etag(sheet["version"])
+        response.headers["ETag"] = etag(sheet.version)
         return response
 
 

@@ -58,7 +58,7 @@ def _game(store, hands: int, rng: random.Random) -> str:
     """A game with ``hands`` hands (imported: linear), its id."""
     sheet, _ = games.import_game(store, {"players": ["Ana", "Ben"], "rules": RULES,
                                          "hands": [_hand(rng) for _ in range(hands)]})
-    return sheet["id"]
+    return sheet.id
 
 
 def _timed(times: list[float], write, *args, **options) -> None:

@@ -22,7 +22,7 @@ from __future__ import annotations
 
 import types
 import typing
-from collections.abc import Iterator, Mapping
+from collections.abc import Callable, Iterator, Mapping
 from dataclasses import MISSING, dataclass, fields
 from enum import StrEnum
 from typing import Any, Self
@@ -55,7 +55,10 @@ class Result:
 
     def to_dict(self) -> dict[str, Any]:
         """The JSON-ready dict: every field in order, nested values made plain."""
-        return {f.name: plain(getattr(self, f.name)) for f in fields(self)}
+        names = _NAMES.get(type(self))
+        if names is None:
+            names = _NAMES[type(self)] = tuple(f.name for f in fields(self))
+        return {name: plain(getattr(self, name)) for name in names}
 
     @classmethod
     def from_dict(cls, data: Mapping[str, Any]) -> Self:
@@ -63,13 +66,22 @@ class Result:
 
         Raises ``ValueError`` when the keys are not this result's fields.
         """
-        names = {f.name for f in fields(cls)}
-        required = {f.name for f in fields(cls)
-                    if f.default is MISSING and f.default_factory is MISSING}
-        if not isinstance(data, Mapping) or not required <= set(data) <= names:
-            raise ValueError(f"not a {cls.__name__}: it has the keys {sorted(names)}")
-        hints = _hints(cls)
-        return cls(**{name: _build(hints[name], data[name]) for name in data})
+        read = _CLASS_READERS.get(cls)
+        if read is None:
+            read = _CLASS_READERS[cls] = _class_reader(cls)
+        result: Self = read(data)
+        return result
+
+
+def from_plain(kind: Any, value: Any) -> Any:
+    """``value`` (plain JSON, as :func:`plain` gives it) read back as type ``kind``.
+
+    ``kind`` is what a result field may be typed as: a result, a union of
+    results (the first that takes the whole dict, as for a field), a tuple
+    of them, a :class:`~enum.StrEnum`; a result wrapping another one reads
+    its part back with it (:meth:`Result.from_dict` for the whole).
+    """
+    return _reader(kind)(value)
 
 
 def field_values(result: Result) -> dict[str, Any]:
@@ -77,8 +89,17 @@ def field_values(result: Result) -> dict[str, Any]:
     return {f.name: getattr(result, f.name) for f in fields(result)}
 
 
+_NAMES: dict[type, tuple[str, ...]] = {}
+"""Per result class, its field names in order (what :meth:`Result.to_dict` writes)."""
+
+_AS_THEY_ARE = frozenset({int, str, float, bool, type(None)})
+"""The types :func:`plain` gives back unchanged (checked first: most values are these)."""
+
+
 def plain(value: Any) -> Any:
     """A value as JSON sees it: results as dicts, tuples as lists, enums as strings."""
+    if type(value) in _AS_THEY_ARE:
+        return value
     if isinstance(value, Result):
         return value.to_dict()
     if isinstance(value, tuple | list):
@@ -90,56 +111,116 @@ def plain(value: Any) -> Any:
     return value
 
 
-_HINTS: dict[type, dict[str, Any]] = {}
+_READERS: dict[Any, Callable[[Any], Any]] = {}
+"""Per field type, the function reading a plain value back as that type, and per result
+class its :meth:`Result.from_dict` (each made once: reading a long game's stored sheet
+reads thousands of hand records)."""
+
+_CLASS_READERS: dict[type, Callable[[Any], Any]] = {}
 
 
-def _hints(cls: type) -> dict[str, Any]:
-    found = _HINTS.get(cls)
+def _reader(kind: Any) -> Callable[[Any], Any]:
+    """The function reading plain JSON back as type ``kind`` (see :func:`from_plain`)."""
+    found = _READERS.get(kind)
     if found is None:
-        found = _HINTS[cls] = typing.get_type_hints(cls)
+        found = _READERS[kind] = _value_reader(kind)
     return found
 
 
-def _build(kind: Any, value: Any) -> Any:
-    """``value`` (plain JSON) as the type ``kind`` of a result field."""
-    if value is None:
-        return None
+def _is_result(kind: Any) -> bool:
+    return isinstance(kind, type) and issubclass(kind, Result)
+
+
+def _class_reader(cls: type[Result]) -> Callable[[Any], Any]:
+    """What :meth:`Result.from_dict` does for ``cls``: the keys must be its fields (those
+    with a default may be left out), each read as its field's type (only the fields whose
+    type changes a plain value are converted)."""
+    names = {f.name for f in fields(cls)}
+    required = {f.name for f in fields(cls)
+                if f.default is MISSING and f.default_factory is MISSING}
+    hints = typing.get_type_hints(cls)
+    converted = [(name, convert) for name in names
+                 if (convert := _reader(hints[name])) is not _as_it_is]
+
+    def read(data: Any) -> Any:
+        if not isinstance(data, Mapping) or not required <= data.keys() <= names:
+            raise ValueError(f"not a {cls.__name__}: it has the keys {sorted(names)}")
+        values = dict(data)
+        for name, convert in converted:
+            if name in values:
+                values[name] = convert(values[name])
+        return cls(**values)
+    return read
+
+
+def _as_it_is(value: Any) -> Any:
+    """The reader of a plain value (a number, a string, a mapping): the value itself."""
+    return value
+
+
+def _value_reader(kind: Any) -> Callable[[Any], Any]:
+    """The reader of a field type that is not one result: a union, a tuple, an enum, or
+    a plain value (read as it is). ``None`` is always read as ``None``."""
     origin = typing.get_origin(kind)
     options = ([arg for arg in typing.get_args(kind) if arg is not type(None)]
                if origin is typing.Union or origin is types.UnionType else [kind])
     if len(options) == 1:
         kind = options[0]
         origin = typing.get_origin(kind)
-    records = [arg for arg in options if isinstance(arg, type) and issubclass(arg, Result)]
-    if isinstance(value, Mapping) and records:
-        return _build_result(records, value)
+    records = [arg for arg in options if _is_result(arg)]
+    as_record = _records_reader(records) if records else None
     if len(options) > 1:
-        if isinstance(value, list):
-            sequences = [arg for arg in options if typing.get_origin(arg) is tuple]
-            return _build(sequences[0], value) if sequences else value
-        enums = [arg for arg in options if isinstance(arg, type) and issubclass(arg, StrEnum)]
-        return enums[0](value) if enums and isinstance(value, str) else value
+        sequences = [arg for arg in options if typing.get_origin(arg) is tuple]
+        as_sequence = _reader(sequences[0]) if sequences else None
+        enum = next((arg for arg in options
+                     if isinstance(arg, type) and issubclass(arg, StrEnum)), None)
+
+        def read_union(value: Any) -> Any:
+            if value is None:
+                return None
+            if as_record is not None and isinstance(value, Mapping):
+                return as_record(value)
+            if isinstance(value, list):
+                return as_sequence(value) if as_sequence is not None else value
+            return enum(value) if enum is not None and isinstance(value, str) else value
+        return read_union
+    if as_record is not None:
+        return lambda value: as_record(value) if isinstance(value, Mapping) else value
     if origin is tuple:
         args = typing.get_args(kind)
         if len(args) == 2 and args[1] is Ellipsis:
-            return tuple(_build(args[0], item) for item in value)
-        return tuple(_build(arg, item) for arg, item in zip(args, value, strict=True))
+            item = _reader(args[0])
+            return lambda value: None if value is None else tuple(map(item, value))
+        items = [_reader(arg) for arg in args]
+        return lambda value: None if value is None else tuple(
+            read(item) for read, item in zip(items, value, strict=True))
     if isinstance(kind, type) and issubclass(kind, StrEnum):
-        return kind(value)
-    return value
+        enum_kind = kind
+        return lambda value: None if value is None else enum_kind(value)
+    return _as_it_is
 
 
-def _build_result(kinds: list[type[Result]], value: Mapping[str, Any]) -> Result:
-    """The first of ``kinds`` (or of their subclasses) whose :meth:`Result.from_dict`
-    takes ``value``, those whose fields are exactly its keys tried first."""
-    candidates = list(dict.fromkeys(_with_subclasses(kinds)))
-    candidates.sort(key=lambda c: {f.name for f in fields(c)} != set(value))
-    for candidate in candidates:
-        try:
-            return candidate.from_dict(value)
-        except ValueError:
-            continue
-    raise ValueError(f"not a {' or '.join(k.__name__ for k in kinds)}: keys {sorted(value)}")
+def _records_reader(kinds: list[type[Result]]) -> Callable[[Mapping[str, Any]], Result]:
+    """A dict read as the first of ``kinds`` (or of their subclasses, as found when the
+    reader is first needed) whose :meth:`Result.from_dict` takes it, those whose fields
+    are exactly its keys tried first."""
+    candidates = [(c, frozenset(f.name for f in fields(c)))
+                  for c in dict.fromkeys(_with_subclasses(kinds))]
+    orders: dict[frozenset[str], list[type[Result]]] = {}  # per set of keys met
+
+    def read(value: Mapping[str, Any]) -> Result:
+        keys = frozenset(value)
+        order = orders.get(keys)
+        if order is None:
+            order = orders[keys] = ([c for c, names in candidates if names == keys]
+                                    + [c for c, names in candidates if names != keys])
+        for candidate in order:
+            try:
+                return candidate.from_dict(value)
+            except ValueError:
+                continue
+        raise ValueError(f"not a {' or '.join(k.__name__ for k in kinds)}: keys {sorted(value)}")
+    return read
 
 
 def _with_subclasses(kinds: list[type[Result]]) -> Iterator[type[Result]]:

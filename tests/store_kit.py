@@ -18,7 +18,7 @@ def quick(knocker, k, d, **extra):
 def new_game(store, **settings):
     settings.setdefault("players", ["Ana", "Ben"])
     sheet, token = games.create_game(store, **settings)
-    return sheet["id"], token
+    return sheet.id, token
 
 
 VOID = {"kind": "void"}

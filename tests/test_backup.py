@@ -92,11 +92,11 @@ def store_with_a_game(tmp_path):
     path = tmp_path / "games.db"
     store = Storage(path)
     sheet, _ = games.create_game(store, ["Ana", "Ben"])
-    games.add_hand(store, sheet["id"], {"kind": "void"})
-    games.add_hand(store, sheet["id"], {"kind": "quick", "knocker": 0, "knocker_deadwood": 3,
+    games.add_hand(store, sheet.id, {"kind": "void"})
+    games.add_hand(store, sheet.id, {"kind": "quick", "knocker": 0, "knocker_deadwood": 3,
                                         "defender_deadwood": 9})
     store.close()
-    return path, sheet["id"]
+    return path, sheet.id
 
 
 def not_scorekeeper_files(folder, good) -> dict[str, tuple[object, str]]:

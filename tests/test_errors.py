@@ -149,7 +149,7 @@ def test_an_illegal_step_stays_illegal_in_the_record():
 
 def test_game_conflicts_are_domain_errors_not_storage_refusals(store):
     sheet, _ = games.create_game(store, ["Ana", "Ben"], {"target": 20})
-    game_id = sheet["id"]
+    game_id = sheet.id
     empty = refusal(games.undo_last, store, game_id)
     assert isinstance(empty, Conflict) and illegal(empty) and empty.code == "nothing_to_undo"
     games.add_hand(store, game_id, {"kind": "quick", "knocker": 0, "knocker_deadwood": 0,

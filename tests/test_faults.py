@@ -53,7 +53,7 @@ def game(tmp_path):
     db = tmp_path / "faults.db"
     store = Storage(db)
     sheet, token = games.create_game(store, ["Ana", "Ben"])
-    yield db, sheet["id"], {"Authorization": f"Bearer {token}"}
+    yield db, sheet.id, {"Authorization": f"Bearer {token}"}
     store.close()
 
 

@@ -236,7 +236,7 @@ HANDS = st.fixed_dictionaries(
 def fuzz_store(tmp_path_factory):
     store = Storage(tmp_path_factory.mktemp("fuzz") / "fuzz.db")
     sheet, _ = games.create_game(store, ["Ana", "Ben"], {"target": 10_000})
-    return store, sheet["id"]
+    return store, sheet.id
 
 
 @settings(max_examples=300, deadline=None, derandomize=True,
@@ -254,5 +254,5 @@ def test_fuzzed_hands_are_stored_whole_or_refused_leaving_the_log_as_it_was(fuzz
     except (ScorekeeperError, Conflict):
         assert store.log(game_id) == before
         return
-    assert created and sheet["version"] == len(before) + 1 and record["input"] == hand
+    assert created and sheet.version == len(before) + 1 and record.input == hand
     assert store.log(game_id)[:-1] == before

@@ -337,13 +337,13 @@ def test_showdown_view_and_what_could_be_laid_off():
 
 def test_chart_geometry():
     sheet = sk.sheet.score_sheet([{"winner": 0, "points": 50, "outcome": "knock"}],
-                                 players=["A", "B"]).to_dict()
+                                 players=["A", "B"])
     chart = pad_views.chart(sheet, width=100, height=60)
     assert chart["lines"][0]["points"] == "8.0,52.0 92.0,30.0"
     assert chart["target_y"] == 8.0 and chart["lines"][1]["total"] == 0
     # Hollywood totals are three games summed: no single target line fits them
     hollywood = sk.sheet.score_sheet([{"winner": 0, "points": 50, "outcome": "knock"}],
-                                     players=["A", "B"], rules="hollywood").to_dict()
+                                     players=["A", "B"], rules="hollywood")
     assert pad_views.chart(hollywood)["target_y"] is None
 
 

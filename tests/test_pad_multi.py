@@ -190,12 +190,12 @@ def test_three_player_settlement_in_words():
                {"void": True},
                {"winner": 2, "loser": 1, "points": 41, "outcome": "gin"},
                {"winner": 0, "loser": 2, "points": 45, "outcome": "gin"}]
-    sheet = score_sheet(entries, players=["Ana", "Bor", "Cy"], stake=0.1).to_dict()
+    sheet = score_sheet(entries, players=["Ana", "Bor", "Cy"], stake=0.1)
     view = pad_views.sheet_view(sheet)
     assert [str(line) for line in view["result"]["payments"]] == [
         "<bdi>Bor</bdi> pays <bdi>Ana</bdi> 21.00 (210 points).",
         "<bdi>Cy</bdi> pays <bdi>Ana</bdi> 13.20 (132 points)."]
-    sheet = score_sheet(entries, players=["Ana", "Bor", "Cy"]).to_dict()
+    sheet = score_sheet(entries, players=["Ana", "Bor", "Cy"])
     assert [str(line) for line in pad_views.sheet_view(sheet)["result"]["payments"]] == [
         "<bdi>Bor</bdi> pays <bdi>Ana</bdi> 210 points.",
         "<bdi>Cy</bdi> pays <bdi>Ana</bdi> 132 points."]
@@ -208,7 +208,7 @@ def test_a_three_player_shutout_doubles_against_that_loser_only_in_words():
     entries = [{"winner": 1, "loser": 2, "points": 40, "outcome": "knock"},
                {"winner": 0, "loser": 1, "points": 30, "outcome": "knock"},
                {"winner": 0, "loser": 2, "points": 75, "outcome": "gin"}]
-    sheet = score_sheet(entries, players=["Ana", "Bor", "Cy"], stake=0.1).to_dict()
+    sheet = score_sheet(entries, players=["Ana", "Bor", "Cy"], stake=0.1)
     assert [str(line) for line in pad_views.sheet_view(sheet)["result"]["payments"]] == [
         "<bdi>Bor</bdi> pays <bdi>Ana</bdi> 19.00 (190 points).",
         "<bdi>Cy</bdi> pays <bdi>Ana</bdi> 35.50 (355 points). <bdi>Cy</bdi> won no hand:"
@@ -280,7 +280,7 @@ def test_partnership_settlement_in_words():
                {"games": [win(0, 60, "gin"), win(2, 10)]},
                {"games": [{"void": True}, win(2, 27, "undercut")]},
                {"games": [win(3, 7), win(2, 33, "gin")]}]
-    sheet = score_sheet(entries, players=["Ana", "Bor", "Cy", "Dan"], stake=0.1).to_dict()
+    sheet = score_sheet(entries, players=["Ana", "Bor", "Cy", "Dan"], stake=0.1)
     result = pad_views.sheet_view(sheet)["result"]
     assert result["winner"] == "Ana & Cy"
     assert [row["final"] for row in result["rows"]] == [298, 60]

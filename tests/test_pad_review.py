@@ -94,16 +94,16 @@ def test_rematches_are_chained_and_tallied(client):
     sheet = text(client.get(second))
     assert "Game 2 with the same players" in sheet
     assert "Ana owes Bor" in sheet and "The tally, game by game" in sheet
-    one = games.load_sheet(store_of(client), game_id(first))["result"]
+    one = games.load_sheet(store_of(client), game_id(first)).result
     tally = text(client.get(second + "/tally"))
-    paid = f"{one['settlement']['amount']:.2f} ({one['net']} points)"
+    paid = f"{one.settlement.amount:.2f} ({one.net} points)"
     assert f"Game 1 : Bor won. Ana pays Bor {paid}." in tally
     assert f"Running total: Ana owes Bor {paid}." in tally
     assert "Game 2 : Being played." in tally
     quick(client, second, 0, "gin", 0, 30)                        # Ana 10 + 55: over
-    two = games.load_sheet(store_of(client), game_id(second))["result"]
-    points = two["nets"][0] + one["nets"][0]
-    money = two["settlement"]["amount"] - one["settlement"]["amount"]
+    two = games.load_sheet(store_of(client), game_id(second)).result
+    points = two.nets[0] + one.nets[0]
+    money = two.settlement.amount - one.settlement.amount
     assert points > 0
     assert (f"Bor owes Ana {money:.2f} ({points} points)."
             in text(client.get(second + "/tally")))
@@ -138,7 +138,7 @@ def text_of(fragment: str) -> str:
 def test_every_table_header_has_a_name(client):
     game = start(client, "hollywood")
     for hand in range(40):
-        if games.load_sheet(store_of(client), game_id(game))["status"] == "over":
+        if games.load_sheet(store_of(client), game_id(game)).status == "over":
             break
         quick(client, game, 1 if hand % 3 == 0 else 0, "gin", 0, 25)
     regular = start(client, target="30")
@@ -158,8 +158,8 @@ def test_when_box_bonuses_make_the_winner_pay_the_line_says_so(client):
     for _ in range(9):
         quick(client, game, 1, "knock", 5, 6)                     # Bor: 9 boxes of 1 point
     quick(client, game, 0, "gin", 0, 75)                          # Ana 100: wins the game
-    result = games.load_sheet(store_of(client), game_id(game))["result"]
-    assert result["winner"] == 0 and result["nets"][0] < 0        # Ana 225, Bor 234
+    result = games.load_sheet(store_of(client), game_id(game)).result
+    assert result.winner == 0 and result.nets[0] < 0        # Ana 225, Bor 234
     over = text(client.get(game))
     assert "Net:" not in over and "-9" not in over
     assert ("Ana wins the game, but the box bonuses count for more: Ana pays Bor 0.45"
@@ -169,8 +169,8 @@ def test_when_box_bonuses_make_the_winner_pay_the_line_says_so(client):
 def test_the_game_over_line_without_a_stake_is_in_points(client):
     game = start(client, target="30")
     quick(client, game, 1, "gin", 0, 10)
-    result = games.load_sheet(store_of(client), game_id(game))["result"]
-    assert f"Ana pays Bor {result['net']} points." in text(client.get(game))
+    result = games.load_sheet(store_of(client), game_id(game)).result
+    assert f"Ana pays Bor {result.net} points." in text(client.get(game))
 
 
 # ----------------------------------------------------------------------------- voided hands
@@ -244,9 +244,9 @@ def test_both_hands_card_counts_are_told_at_once(client):
 def test_partnerships_have_no_running_tally(client):
     with client.application.app_context():
         sheet, _ = games.create_game(get_storage(), ["Ana", "Bor", "Cy", "Di"])
-        page = client.get(f"/games/{sheet['id']}")
+        page = client.get(f"/games/{sheet.id}")
         assert page.status_code == 200 and "The tally, game by game" not in text(page)
-        assert client.get(f"/games/{sheet['id']}/tally").status_code == 404
+        assert client.get(f"/games/{sheet.id}/tally").status_code == 404
 
 
 def test_three_players_tally_who_is_up_and_who_is_down(client):
@@ -256,11 +256,11 @@ def test_three_players_tally_who_is_up_and_who_is_down(client):
         store = get_storage()
         first, _ = games.create_game(store, ["Ana", "Bor", "Cy"], stake=0.1)
         for knocker, k, d in ((1, 5, 45), (0, 5, 35), (0, 0, 50)):  # 40, 30, gin 50 + 25
-            games.add_hand(store, first["id"], {"kind": "quick", "knocker": knocker,
+            games.add_hand(store, first.id, {"kind": "quick", "knocker": knocker,
                                                 "knocker_deadwood": k, "defender_deadwood": d})
         second, _ = games.create_game(store, ["Cy", "Ana", "Bor"], stake=0.1,
-                                      follows=first["id"])
-    tally = text(client.get(f"/games/{second['id']}/tally"))
+                                      follows=first.id)
+    tally = text(client.get(f"/games/{second.id}/tally"))
     assert "Tally: Cy vs Ana vs Bor" in tally
     # seats in the latest game's order: Cy, Ana, Bor
     assert "Game 1 : Ana won. Cy pays Ana 35.50 (355 points). Bor pays Ana 19.00 (190 points)." \
@@ -281,13 +281,13 @@ def test_a_game_of_three_settles_in_the_same_words_on_the_sheet_and_the_tally(cl
         store = get_storage()
         game, _ = games.create_game(store, ["Ana", "Bor", "Cy"], stake=0.1)
         for knocker, k, d in hands:
-            games.add_hand(store, game["id"], {"kind": "quick", "knocker": knocker,
+            games.add_hand(store, game.id, {"kind": "quick", "knocker": knocker,
                                                "knocker_deadwood": k, "defender_deadwood": d})
-        sheet = games.load_sheet(store, game["id"])
-    assert sheet["over"] and sheet["result"]["final"] == [225, 225, 35]
+        sheet = games.load_sheet(store, game.id)
+    assert sheet.over and list(sheet.result.final) == [225, 225, 35]
     said = ["Ana and Bor are even: nobody pays.", "Cy pays Ana 19.00 (190 points)."]
-    page = client.get(f"/games/{game['id']}").get_data(as_text=True)
+    page = client.get(f"/games/{game.id}").get_data(as_text=True)
     payments = re.search(r'<ul class="payments">(.*?)</ul>', page, re.S).group(1)
     assert [re.sub(r"</?bdi>", "", line) for line in
             re.findall(r"<li>(.*?)</li>", payments)] == said
-    assert f"Game 1 : Ana won. {' '.join(said)}" in text(client.get(f"/games/{game['id']}/tally"))
+    assert f"Game 1 : Ana won. {' '.join(said)}" in text(client.get(f"/games/{game.id}/tally"))

@@ -46,8 +46,10 @@ from hypothesis.stateful import (
 
 from scorekeeper.errors import Conflict, RuleError, Stale
 from scorekeeper.rules import Rules
+from scorekeeper.sheet import Payment
 from scorekeeper.store.base import KeyReused, NotFound
 from scorekeeper.store.games import add_hand, correct_hand, create_game, load_sheet, undo_last
+from scorekeeper.store.sheets import GameSheet
 from scorekeeper.store.sqlite import Storage
 
 CODES = [r + s for s in "cdhs" for r in "A23456789TJQK"]
@@ -258,24 +260,25 @@ def machine_for(name: str) -> type[RuleBasedStateMachine]:
 
         def check_record(self, record, n: int, model: dict | None = None) -> None:
             expected = self.expected_record(n, model)
-            assert {k: record[k] for k in expected} == expected
+            data = record.to_dict()  # the record as JSON, against the model's
+            assert {k: data[k] for k in expected} == expected
 
         def check_sheet(self, sheet) -> None:
             model = self.model()
-            assert sheet["version"] == self.version
-            assert sheet["status"] == ("over" if model["over"] else "active")
-            assert sheet["over"] is model["over"]
-            assert sheet["totals"] == model["totals"]
-            assert sheet["boxes"] == model["boxes"]
-            assert sheet["next_dealer"] == model["next_dealer"]
-            assert sheet["dealer"] == self.dealer
-            assert len(sheet["hands"]) == len(self.hands)
-            for n, record in enumerate(sheet["hands"], 1):
+            assert sheet.version == self.version
+            assert sheet.status == ("over" if model["over"] else "active")
+            assert sheet.over is model["over"]
+            assert list(sheet.totals) == model["totals"]
+            assert list(sheet.boxes) == model["boxes"]
+            assert sheet.next_dealer == model["next_dealer"]
+            assert sheet.dealer == self.dealer
+            assert len(sheet.hands) == len(self.hands)
+            for n, record in enumerate(sheet.hands, 1):
                 self.check_record(record, n, model)
             if rules["scoring"] == "hollywood":
                 self.check_columns(sheet, model)
             else:
-                self.check_result(sheet["result"], model["columns"][0])
+                self.check_result(sheet.result, model["columns"][0])
 
         def check_result(self, result, column: dict) -> None:
             if not column["over"]:
@@ -283,37 +286,38 @@ def machine_for(name: str) -> type[RuleBasedStateMachine]:
                 return
             winner, final = column["winner"], column["final"]
             net = final[winner] - final[1 - winner]
-            assert {k: result[k] for k in ("winner", "loser", "totals", "game_bonus",
-                                           "box_bonus", "shutout", "final", "net")} == {
+            data = result.to_dict()  # the result as JSON, against the model's
+            assert {k: data[k] for k in ("winner", "loser", "totals", "game_bonus",
+                                         "box_bonus", "shutout", "final", "net")} == {
                 "winner": winner, "loser": 1 - winner, "totals": column["totals"],
                 "game_bonus": column["game_bonus"],
                 "box_bonus": [rules["box_bonus"] * b for b in column["boxes"]],
                 "shutout": column["shutout"], "final": final, "net": net}
             if self.stake is None:
-                assert result["settlement"] is None
+                assert result.settlement is None
             else:  # the stake is 5 cents: the amount is exact
                 payer, payee = (1 - winner, winner) if net >= 0 else (winner, 1 - winner)
-                assert result["settlement"] == {"payer": payer, "payee": payee,
-                                                "amount": abs(net) * 5 / 100}
+                assert result.settlement == Payment(payer=payer, payee=payee,
+                                                    amount=abs(net) * 5 / 100)
 
-        def check_columns(self, sheet: dict, model: dict) -> None:
-            for column, expected in zip(sheet["columns"], model["columns"], strict=True):
-                assert column["totals"] == expected["totals"]
-                assert column["boxes"] == expected["boxes"]
-                assert column["opened"] == expected["opened"]
-                assert column["over"] is expected["over"]
+        def check_columns(self, sheet: GameSheet, model: dict) -> None:
+            for column, expected in zip(sheet.columns, model["columns"], strict=True):
+                assert list(column.totals) == expected["totals"]
+                assert list(column.boxes) == expected["boxes"]
+                assert list(column.opened) == expected["opened"]
+                assert column.over is expected["over"]
                 if expected["over"]:
-                    assert column["result"]["winner"] == expected["winner"]
-                    assert column["result"]["final"] == expected["final"]
-                    assert column["result"]["shutout"] == expected["shutout"]
+                    assert column.result.winner == expected["winner"]
+                    assert list(column.result.final) == expected["final"]
+                    assert column.result.shutout == expected["shutout"]
             if not model["over"]:
-                assert sheet["result"] is None
+                assert sheet.result is None
                 return
             final = [sum(c["final"][p] for c in model["columns"]) for p in (0, 1)]
             winner = None if final[0] == final[1] else int(final[1] > final[0])
-            assert sheet["result"]["final"] == final
-            assert sheet["result"]["winner"] == winner
-            assert sheet["result"]["net"] == abs(final[0] - final[1])
+            assert list(sheet.result.final) == final
+            assert sheet.result.winner == winner
+            assert sheet.result.net == abs(final[0] - final[1])
 
         # ------------------------------------------------------------ steps
 
@@ -323,10 +327,10 @@ def machine_for(name: str) -> type[RuleBasedStateMachine]:
             sheet, token = create_game(self.store, [" Ana ", "Ben"],
                                        rules={"preset": preset, **overrides}, dealer=dealer,
                                        stake=stake)
-            self.gid = sheet["id"]
+            self.gid = sheet.id
             self.game = self.store.game(self.gid)
-            assert token and sheet["players"] == ["Ana", "Ben"]
-            assert {k: sheet["rules"][k] for k in rules} == rules
+            assert token and sheet.players == ("Ana", "Ben")
+            assert {k: sheet.rules[k] for k in rules} == rules
             self.check_sheet(sheet)
 
         def add(self, hand: dict, key: bool, pin: bool):

@@ -68,7 +68,7 @@ def test_schema_version_table_constraints_and_the_append_only_log(address, conne
         query(address, "INSERT INTO hands (game_id, seq, kind, payload, result, created)"
                        " VALUES ('nope', 1, 'void', '{}', '{}', 'now')")
     sheet, _ = games.create_game(store, ["Ana", "Ben"])
-    games.add_hand(store, sheet["id"], {"kind": "void"})
+    games.add_hand(store, sheet.id, {"kind": "void"})
     with pytest.raises(psycopg.errors.RaiseException, match="append-only"):
         query(address, "TRUNCATE hands CASCADE")
     assert query(address, "SELECT imported FROM games") == [(False,)]
@@ -76,7 +76,7 @@ def test_schema_version_table_constraints_and_the_append_only_log(address, conne
         query(address, "INSERT INTO players (name, name_key, created)"
                        " VALUES ('ANA', 'ana', 'now')")
     assert connect().schema_version() == SCHEMA_VERSION  # reopening migrates nothing
-    assert len(store.log(sheet["id"])) == 1
+    assert len(store.log(sheet.id)) == 1
 
 
 def test_servers_starting_together_migrate_once(address, connect):
@@ -131,17 +131,17 @@ def test_an_imported_game_is_marked(address, connect):
 def test_a_forked_process_opens_its_own_pool(address, connect):
     store = connect()
     sheet, _ = games.create_game(store, ["Ana", "Ben"])
-    games.add_hand(store, sheet["id"], {"kind": "void"})  # the parent's pool is open now
+    games.add_hand(store, sheet.id, {"kind": "void"})  # the parent's pool is open now
     child = os.fork()
     if child == 0:  # the child writes through a pool of its own, then leaves at once
         try:
-            games.add_hand(store, sheet["id"], {"kind": "void"}, idempotency_key="child")
+            games.add_hand(store, sheet.id, {"kind": "void"}, idempotency_key="child")
             store.close()
         finally:
-            os._exit(0 if len(store.log(sheet["id"])) == 2 else 1)
+            os._exit(0 if len(store.log(sheet.id)) == 2 else 1)
     assert os.waitpid(child, 0)[1] == 0
-    games.add_hand(store, sheet["id"], {"kind": "void"})  # the parent's pool still works
-    assert [e["idempotency_key"] for e in store.log(sheet["id"])] == [None, "child", None]
+    games.add_hand(store, sheet.id, {"kind": "void"})  # the parent's pool still works
+    assert [e["idempotency_key"] for e in store.log(sheet.id)] == [None, "child", None]
 
 
 def test_connections_cut_by_the_server_cost_no_failed_request(address, connect):
@@ -150,7 +150,7 @@ def test_connections_cut_by_the_server_cost_no_failed_request(address, connect):
     cut = query(address, "SELECT pg_terminate_backend(pid) FROM pg_stat_activity"
                          " WHERE application_name = ?", (f"scorekeeper-{os.getpid()}",))
     assert cut and all(done for (done,) in cut)  # as when the database server restarts
-    assert games.add_hand(store, sheet["id"], {"kind": "void"})[1]["version"] == 1
+    assert games.add_hand(store, sheet.id, {"kind": "void"})[1].version == 1
 
 
 def test_the_wsgi_entry_point_reads_the_url_from_scorekeeper_db(address):
@@ -179,8 +179,8 @@ def test_backup_and_restore_refuse_postgresql_and_point_to_pg_dump(address, tmp_
 def test_pg_dump_and_pg_restore_as_the_readme_says(postgres, address, connect, tmp_path):
     store = connect()
     sheet, token = games.create_game(store, ["Ana", "Ben"], rules={"target": 50})
-    games.add_hand(store, sheet["id"], {"kind": "void"}, idempotency_key="k")
-    games.add_hand(store, sheet["id"], {"kind": "quick", "knocker": 0, "knocker_deadwood": 3,
+    games.add_hand(store, sheet.id, {"kind": "void"}, idempotency_key="k")
+    games.add_hand(store, sheet.id, {"kind": "quick", "knocker": 0, "knocker_deadwood": 3,
                                         "defender_deadwood": 20})
     dump = tmp_path / "games.dump"
     schema = address.rsplit("%3D", 1)[1]  # this test's schema: the dump holds it alone
@@ -192,15 +192,15 @@ def test_pg_dump_and_pg_restore_as_the_readme_says(postgres, address, connect, t
                     f"--dbname={restored_url.split('?')[0]}", str(dump)], check=True)
     restored = open_store(restored_url)
     try:
-        assert games.load_sheet(restored, sheet["id"]) == games.load_sheet(store, sheet["id"])
-        assert restored.log(sheet["id"]) == store.log(sheet["id"])
-        assert games.token_matches(restored.game(sheet["id"]), token)
+        assert games.load_sheet(restored, sheet.id) == games.load_sheet(store, sheet.id)
+        assert restored.log(sheet.id) == store.log(sheet.id)
+        assert games.token_matches(restored.game(sheet.id), token)
         with pytest.raises(psycopg.errors.RaiseException, match="append-only"):
             query(restored_url, "DELETE FROM hands")  # the trigger came back too
-        _, again, created = games.add_hand(restored, sheet["id"], {"kind": "void"},
+        _, again, created = games.add_hand(restored, sheet.id, {"kind": "void"},
                                            idempotency_key="k")
         # idempotency keys too: the repeat gets its first answer (the sheet at entry 1)
-        assert not created and again["version"] == 1
+        assert not created and again.version == 1
     finally:
         restored.close()
 
@@ -211,7 +211,7 @@ def test_migration_4_counts_versions_and_the_next_write_scores_an_old_game(addre
     store = connect()
     sheet, _ = games.create_game(store, ["Ana", "Ben"])
     for knocker in (0, 1, 1):
-        games.add_hand(store, sheet["id"], {"kind": "quick", "knocker": knocker,
+        games.add_hand(store, sheet.id, {"kind": "quick", "knocker": knocker,
                                             "knocker_deadwood": 2, "defender_deadwood": 20})
     query(address, "DROP TABLE sheet_hands")
     query(address, "ALTER TABLE games DROP COLUMN version, DROP COLUMN scored,"
@@ -220,8 +220,8 @@ def test_migration_4_counts_versions_and_the_next_write_scores_an_old_game(addre
     store.close()
     store = connect()
     assert store.schema_version() == SCHEMA_VERSION == 5
-    game = store.game(sheet["id"])
+    game = store.game(sheet.id)
     assert (game["version"], game["scored"]) == (3, None)
-    _, after, _ = games.correct_hand(store, sheet["id"], 2, {"kind": "void"})
-    assert after == games.load_sheet(store, sheet["id"]) and after["version"] == 4
+    _, after, _ = games.correct_hand(store, sheet.id, 2, {"kind": "void"})
+    assert after == games.load_sheet(store, sheet.id) and after.version == 4
     assert query(address, "SELECT count(*) FROM sheet_hands") == [(3,)]

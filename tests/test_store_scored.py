@@ -9,6 +9,7 @@ from scratch from the log (:func:`~scorekeeper.store.games.load_sheet`).
 from __future__ import annotations
 
 import random
+from dataclasses import replace
 
 import pytest
 from store_kit import quick
@@ -18,6 +19,7 @@ from scorekeeper.sheet import score_sheet, summary
 from scorekeeper.store import games
 from scorekeeper.store.games import effective_hands, score_log
 from scorekeeper.store.hands import evaluate_hand
+from scorekeeper.store.sheets import GameSheet
 
 RULES = [None, {"scoring": "hollywood"}, {"target": 250, "next_dealer": "alternate"},
          {"target": 60, "next_dealer": "loser"}]
@@ -36,17 +38,18 @@ def random_table_hand(rng: random.Random, players: int, dealer: int,
     if players == 4:
         if rng.random() < 0.1:
             return {"kind": "void"}
-        return {"kind": "deal", "games": [random_hand(rng, tuple(g["players"])) for g in games]}
+        return {"kind": "deal", "games": [random_hand(rng, tuple(g.players)) for g in games]}
     return random_hand(rng, tuple(p for p in range(players) if p != dealer or players == 2))
 
 
-def scratch(store, game_id: str) -> dict:
+def scratch(store, game_id: str) -> GameSheet:
     """The sheet scored from the whole log (what every answer must equal)."""
     return games.load_sheet(store, game_id)
 
 
-def without_hands(sheet: dict) -> dict:
-    return {key: value for key, value in sheet.items() if key != "hands"}
+def without_hands(sheet: GameSheet) -> GameSheet:
+    """The sheet as a minimal answer gives it."""
+    return replace(sheet, scored=replace(sheet.scored, hands=()), hands=(), minimal=True)
 
 
 def correction_refusal(store, game_id: str, n: int, hand: dict) -> str | None:
@@ -96,7 +99,7 @@ def play_at_random(store, rng: random.Random, seed: int, players: list[str], rul
     """
     sheet, _ = games.create_game(store, players, rules=rules, dealer=rng.randrange(len(players)),
                                  stake=rng.choice([None, 0.5]))
-    game_id = sheet["id"]
+    game_id = sheet.id
     assert store.game(game_id)["scored"] == summary(score_log(store.game(game_id), []), 0)
     for step in range(steps):
         before = scratch(store, game_id)
@@ -109,41 +112,40 @@ def play_at_random(store, rng: random.Random, seed: int, players: list[str], rul
             op, args, first_options, first = rng.choice(answered)
             again = getattr(games, op)(store, *args, **first_options)
             assert again[0] == first[0] and again[1] == first[1] and again[2] is False
-            assert scratch(store, game_id)["version"] == before["version"]
+            assert scratch(store, game_id).version == before.version
             continue
-        if roll < 0.55 or not before["hands"]:
+        if roll < 0.55 or not before.hands:
             op, args = "add_hand", (game_id, random_table_hand(
-                rng, len(players), before["next_dealer"], before.get("next_games")))
+                rng, len(players), before.next_dealer, getattr(before, "next_games", None)))
         elif roll < 0.75:
             op, args = "undo_last", (game_id,)
         else:
-            n = rng.randint(1, len(before["hands"]))
-            hand = before["hands"][n - 1]
+            n = rng.randint(1, len(before.hands))
+            hand = before.hands[n - 1]
             op, args = "correct_hand", (game_id, n, random_table_hand(
-                rng, len(players), hand["dealer"], hand.get("games")))
+                rng, len(players), hand.dealer, getattr(hand, "games", None)))
         try:
             record, sheet, created = getattr(games, op)(store, *args, **options)
         except Conflict as refused:
             after = scratch(store, game_id)
             assert after == before  # nothing written
             if op == "add_hand":
-                assert refused.code == "game_over" and before["over"]
+                assert refused.code == "game_over" and before.over
             elif refused.code in ("game_over", "dealer_sits_out"):
                 assert correction_refusal(store, *args) == refused.code
             else:
                 assert refused.code == "dealer_rotation"
             continue
         after = scratch(store, game_id)
-        assert created is True and after["version"] == before["version"] + 1
+        assert created is True and after.version == before.version + 1
         assert sheet == (after if full else without_hands(after))
         if op == "undo_last":
-            assert record == before["hands"][-1]
+            assert record == before.hands[-1]
         else:
-            n = args[1] if op == "correct_hand" else len(after["hands"])
-            assert record == after["hands"][n - 1]
+            n = args[1] if op == "correct_hand" else len(after.hands)
+            assert record == after.hands[n - 1]
         game = store.game(game_id)
-        assert game["scored"] == {**without_hands(score_log(game, store.log(game_id))
-                                                  .to_dict()), "hands": len(after["hands"])}
+        assert game["scored"] == summary(score_log(game, store.log(game_id)), len(after.hands))
         if "idempotency_key" in options:
             answered.append((op, args, options, (record, sheet if full else after)))
 
@@ -152,18 +154,18 @@ def test_a_game_stored_before_the_scored_state_is_scored_once_by_its_next_write(
     """A game whose ``scored`` is missing (as migration 4 leaves an old game): the next write
     scores its log and stores every row; answers are as from scratch from then on."""
     sheet, _ = games.create_game(store, ["Ana", "Ben"], rules={"target": 250})
-    game_id = sheet["id"]
+    game_id = sheet.id
     for knocker in (0, 1, 0, 1):
         games.add_hand(store, game_id, quick(knocker, 3, 20))
     backend.sql("UPDATE games SET scored = NULL WHERE id = ?", (game_id,))
     backend.sql("DELETE FROM sheet_hands WHERE game_id = ?", (game_id,))
     assert store.game(game_id)["scored"] is None and store.game(game_id)["version"] == 4
     record, sheet, _ = games.correct_hand(store, game_id, 2, quick(0, 0, 30))
-    assert sheet == scratch(store, game_id) and record == sheet["hands"][1]
+    assert sheet == scratch(store, game_id) and record == sheet.hands[1]
     _, sheet, _ = games.undo_last(store, game_id)
     assert sheet == scratch(store, game_id)
     _, sheet, _ = games.add_hand(store, game_id, quick(1, 2, 9))
-    assert sheet == scratch(store, game_id) and len(sheet["hands"]) == 4
+    assert sheet == scratch(store, game_id) and len(sheet.hands) == 4
 
 
 def test_import_is_linear_and_answers_as_from_scratch(store):
@@ -174,8 +176,8 @@ def test_import_is_linear_and_answers_as_from_scratch(store):
         hands.append(random_hand(rng) if rng.random() < 0.5 else {"kind": "void"})
     record = {"players": ["Ana", "Ben"], "rules": {"target": 10000}, "hands": hands}
     sheet, _ = games.import_game(store, record)
-    assert sheet == scratch(store, sheet["id"]) and len(sheet["hands"]) == 300
-    game = store.game(sheet["id"])
+    assert sheet == scratch(store, sheet.id) and len(sheet.hands) == 300
+    game = store.game(sheet.id)
     assert game["scored"]["hands"] == 300 and game["version"] == 300
-    _, after, _ = games.correct_hand(store, sheet["id"], 150, {"kind": "void"})
-    assert after == scratch(store, sheet["id"])
+    _, after, _ = games.correct_hand(store, sheet.id, 150, {"kind": "void"})
+    assert after == scratch(store, sheet.id)

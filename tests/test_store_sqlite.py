@@ -56,7 +56,7 @@ def test_a_file_of_the_first_schema_is_migrated_and_keeps_its_games(tmp_path):
     assert store.schema_version() == SCHEMA_VERSION
     columns = {row[1] for row in store.db.conn.execute("PRAGMA table_info(games)")}
     assert {"idempotency_key", "request_hash"} <= columns
-    assert games.load_sheet(store, "old-game-000001")["players"] == ["Ana", "Ben"]
+    assert games.load_sheet(store, "old-game-000001").players == ("Ana", "Ben")
     first = games.create_game(store, ["Cy", "Di"], idempotency_key="k", secret="s")
     assert games.create_game(store, ["Cy", "Di"], idempotency_key="k", secret="s") == first
 
@@ -101,7 +101,7 @@ def test_a_full_disk_rolls_the_write_back(store, backend):
         assert stored > 0 and backend.intact(store)
         assert [e["seq"] for e in store.log(game_id)] == list(range(1, stored + 1))
     # space again: writing goes on
-    assert games.add_hand(store, game_id, {"kind": "void"})[1]["version"] == stored + 1
+    assert games.add_hand(store, game_id, {"kind": "void"})[1].version == stored + 1
 
 
 def test_a_writer_kept_waiting_too_long_is_refused_and_writes_nothing(store, backend):
@@ -111,7 +111,7 @@ def test_a_writer_kept_waiting_too_long_is_refused_and_writes_nothing(store, bac
         games.add_hand(store, game_id, {"kind": "void"})
     assert error.value.code == "busy" and "nothing was written" in str(error.value)
     assert store.log(game_id) == []
-    assert games.add_hand(store, game_id, {"kind": "void"})[1]["version"] == 1
+    assert games.add_hand(store, game_id, {"kind": "void"})[1].version == 1
 
 
 def test_concurrent_writers_lose_nothing(store, backend):
@@ -138,8 +138,8 @@ def test_concurrent_writers_lose_nothing(store, backend):
         thread.join()
     assert errors == []
     sheet = games.load_sheet(store, game_id)
-    assert len(sheet["hands"]) == 30 and sheet["totals"] == [15, 15]
-    assert [h["seq"] for h in sheet["hands"]] == list(range(1, 31))
+    assert len(sheet.hands) == 30 and sheet.totals == (15, 15)
+    assert [h.seq for h in sheet.hands] == list(range(1, 31))
 
 
 @pytest.mark.one_backend
@@ -233,7 +233,7 @@ def test_migration_2_keys_players_and_merges_the_names_that_fold_together(tmp_pa
     # a new game finds the merged player by key, and the merge is not run again
     sheet, _ = games.create_game(store, ["\u00c9mile", "Cy"])
     assert conn.execute("SELECT player_id FROM game_players WHERE game_id = ? AND seat = 0",
-                        (sheet["id"],)).fetchone()[0] == 2
+                        (sheet.id,)).fetchone()[0] == 2
     assert Storage(path).schema_version() == SCHEMA_VERSION
     assert conn.execute("SELECT count(*) FROM players").fetchone()[0] == 4
 
@@ -288,10 +288,10 @@ def test_migration_5_counts_versions_and_the_next_write_scores_an_old_game(tmp_p
     game = store.game("old")
     assert (game["version"], game["scored"]) == (3, None)
     record, sheet, _ = games.undo_last(store, "old")
-    assert sheet == games.load_sheet(store, "old") and record["n"] == 3
+    assert sheet == games.load_sheet(store, "old") and record.n == 3
     assert store.game("old")["scored"]["hands"] == 2
     _, sheet, _ = games.add_hand(store, "old", quick(0, 1, 11))
-    assert sheet == games.load_sheet(store, "old") and sheet["version"] == 5
+    assert sheet == games.load_sheet(store, "old") and sheet.version == 5
     assert store.db.conn.execute("SELECT count(*) FROM sheet_hands").fetchone()[0] == 3
 
 
@@ -310,4 +310,4 @@ def test_migration_6_adds_follows_and_older_games_follow_nothing(tmp_path):
     assert store.schema_version() == SCHEMA_VERSION == 6
     assert store.game("old")["follows"] is None
     rematch, _ = games.create_game(store, ["Ana", "Ben"], follows="old")
-    assert store.game(rematch["id"])["follows"] == "old"
+    assert store.game(rematch.id)["follows"] == "old"

@@ -111,42 +111,43 @@ def test_rematches_chain_games_and_the_tally_runs_over_them(store):
     """A game created ``follows`` another is stored with that link (both backends), and the
     tally sums each finished game's nets and settlements, seats mapped by name."""
     first, _ = games.create_game(store, ["Ana", "Ben"], {"target": 30}, 0, 0.1)
-    games.add_hand(store, first["id"], quick(0, 0, 10))          # Ana gin 35: over
+    games.add_hand(store, first.id, quick(0, 0, 10))          # Ana gin 35: over
     second, _ = games.create_game(store, ["ana", "BEN"], {"target": 30}, 0, 0.1,
-                                  follows=first["id"])
-    assert store.game(second["id"])["follows"] == first["id"]
-    assert store.game(first["id"])["follows"] is None
-    games.add_hand(store, second["id"], quick(1, 2, 40))         # Ben 38: over
+                                  follows=first.id)
+    assert store.game(second.id)["follows"] == first.id
+    assert store.game(first.id)["follows"] is None
+    games.add_hand(store, second.id, quick(1, 2, 40))         # Ben 38: over
     third, _ = games.create_game(store, ["Ana", "Ben"], {"target": 30}, 0, 0.1,
-                                 follows=second["id"])
-    one = games.load_sheet(store, first["id"])["result"]
-    two = games.load_sheet(store, second["id"])["result"]
-    tally = rematch_tally(store, third["id"])
+                                 follows=second.id)
+    one = games.load_sheet(store, first.id).result
+    two = games.load_sheet(store, second.id).result
+    tally = rematch_tally(store, third.id)
     assert tally["players"] == ["Ana", "Ben"] and tally["stake"] == 0.1
-    assert [g["id"] for g in tally["games"]] == [first["id"], second["id"], third["id"]]
+    assert [g["id"] for g in tally["games"]] == [first.id, second.id, third.id]
     assert [(g["number"], g["over"], g["winner"]) for g in tally["games"]] == [
         (1, True, 0), (2, True, 1), (3, False, None)]
-    assert tally["games"][0]["nets"] == one["nets"] and tally["games"][1]["nets"] == two["nets"]
-    running = [one["nets"][0] + two["nets"][0], one["nets"][1] + two["nets"][1]]
+    assert tally["games"][0]["nets"] == list(one.nets)
+    assert tally["games"][1]["nets"] == list(two.nets)
+    running = [one.nets[0] + two.nets[0], one.nets[1] + two.nets[1]]
     assert tally["games"][1]["points"] == running == tally["games"][2]["points"]
     assert tally["games"][1]["settlement"] == [{"payer": 0, "payee": 1,
-                                                "amount": two["settlement"]["amount"]}]
-    paid = one["settlement"]["amount"] - two["settlement"]["amount"]
+                                                "amount": two.settlement.amount}]
+    paid = one.settlement.amount - two.settlement.amount
     assert tally["games"][2]["money"] == [round(paid, 2), round(-paid, 2)]
-    assert rematch_tally(store, first["id"])["games"][0]["points"] == one["nets"]
+    assert rematch_tally(store, first.id)["games"][0]["points"] == list(one.nets)
     with pytest.raises(NotFound):
         games.create_game(store, ["Ana", "Ben"], follows="no-such-game")
 
 
 def test_a_chain_stops_at_a_game_of_other_players_and_is_not_of_partnerships(store):
     first, _ = games.create_game(store, ["Ana", "Cy"])
-    second, _ = games.create_game(store, ["Ana", "Ben"], follows=first["id"])
-    tally = rematch_tally(store, second["id"])
-    assert [g["id"] for g in tally["games"]] == [second["id"]]
+    second, _ = games.create_game(store, ["Ana", "Ben"], follows=first.id)
+    tally = rematch_tally(store, second.id)
+    assert [g["id"] for g in tally["games"]] == [second.id]
     assert tally["games"][0]["money"] is None and tally["games"][0]["points"] == [0, 0]
     assert tally["games"][0]["settlement"] == []
-    three, _ = games.create_game(store, ["Ana", "Ben", "Cy"], follows=second["id"])
-    assert [g["id"] for g in rematch_tally(store, three["id"])["games"]] == [three["id"]]
+    three, _ = games.create_game(store, ["Ana", "Ben", "Cy"], follows=second.id)
+    assert [g["id"] for g in rematch_tally(store, three.id)["games"]] == [three.id]
     four, _ = games.create_game(store, ["Ana", "Ben", "Cy", "Di"])
     with pytest.raises(ValueError):
-        rematch_tally(store, four["id"])
+        rematch_tally(store, four.id)

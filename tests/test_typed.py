@@ -13,6 +13,9 @@ import dataclasses
 import json
 
 import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+from sheet_kit import scored_game
 
 from api import create_app
 from scorekeeper import replay, simulate, verify_knock
@@ -20,8 +23,10 @@ from scorekeeper.bots import simulate_deal, simulate_match
 from scorekeeper.engine import Deal, DealResult, Phase, Verb
 from scorekeeper.knock import KnockResult
 from scorekeeper.records import ReplayedDeal, ReplayedMatch
-from scorekeeper.results import Outcome, Result, Side
+from scorekeeper.results import Outcome, Result, Side, from_plain
 from scorekeeper.sheet import (
+    AnyHandRecord,
+    AnySheet,
     Entry,
     HollywoodSheet,
     PartnershipSheet,
@@ -187,3 +192,18 @@ def test_api_json_is_built_from_to_dict(tmp_path):
         assert list(record)[:len(want)] == list(want)  # the sheet's keys first, in order
         assert record["detail"] == (None if evaluation.detail is None
                                     else evaluation.detail.to_dict())
+
+
+# ------------------------------------------------------------------ round trips of real sheets
+
+@settings(deadline=None, max_examples=150, suppress_health_check=[HealthCheck.too_slow])
+@given(st.data())
+def test_real_sheets_round_trip(data):
+    _, _, sheet = scored_game(data)
+    data_dict = sheet.to_dict()
+    assert type(sheet).from_dict(data_dict) == sheet
+    assert from_plain(AnySheet, data_dict) == sheet  # the format read back from the keys
+    for hand in sheet.hands:
+        assert from_plain(AnyHandRecord, hand.to_dict()) == hand
+    assert json.dumps(from_plain(AnySheet, json.loads(json.dumps(data_dict))).to_dict()) \
+        == json.dumps(data_dict)

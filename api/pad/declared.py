@@ -37,6 +37,7 @@ from scorekeeper.errors import RuleError, ScorekeeperError
 from scorekeeper.knock import KnockResult, knock_arrangements
 from scorekeeper.melds import hand_mask, meld_kind
 from scorekeeper.results import Outcome
+from scorekeeper.store.sheets import GameSheet, StoredHand
 
 from . import forms as pad_forms
 from .labels import bdi, card_info, cards_info, isolated
@@ -208,33 +209,33 @@ def _regrets(given: Mapping[str, Any], detail: Mapping[str, Any] | None,
         return []
 
 
-def missed_by_game(record: Mapping[str, Any], names: Sequence[str],
+def missed_by_game(record: StoredHand, names: Sequence[str],
                    rules: Mapping[str, Any]) -> list[list[Markup]]:
     """What the best play would have changed in a sheet's hand record, per game: one list
     of :func:`hindsight` sentences for a hand of two or three players, one per game of a
     partnership deal (empty lists: nothing to say)."""
-    given = record.get("input") or {}
-    detail = record.get("detail") or {}
-    if "games" in record:
-        return [_regrets(sub, sub_detail, rules, names, game["players"])
-                for game, sub, sub_detail in zip(record["games"],
+    given = record.input or {}
+    detail = record.detail or {}
+    if hasattr(record, "games"):
+        return [_regrets(sub, sub_detail, rules, names, game.players)
+                for game, sub, sub_detail in zip(record.games,
                                                  given.get("games") or [{}] * 2,
                                                  detail.get("games") or [None] * 2,
                                                  strict=True)]
-    seats = [p for p in range(len(names)) if p != record.get("sits_out")]
+    seats = [p for p in range(len(names)) if p != getattr(record, "sits_out", None)]
     return [_regrets(given, detail, rules, names, seats)]
 
 
-def missed_by_hand(sheet: Mapping[str, Any]) -> dict[int, list[Markup]]:
+def missed_by_hand(sheet: GameSheet) -> dict[int, list[Markup]]:
     """For the sheet: hand number -> :func:`missed_by_game`'s sentences of each hand entered
     with a declared play; a deal's are one line per game, led by the game (``Game 2: Dan
     could have ...``: the sheet's line of a deal holds both games)."""
     found = {}
-    for record in sheet["hands"]:
-        games = missed_by_game(record, sheet["players"], sheet["rules"])
+    for record in sheet.hands:
+        games = missed_by_game(record, sheet.players, sheet.rules)
         said = games[0] if len(games) == 1 else [
             Markup("Game {}: {}").format(i, Markup(" ").join(sentences))
             for i, sentences in enumerate(games, 1) if sentences]
         if said:
-            found[record["n"]] = said
+            found[record.n] = said
     return found

@@ -29,6 +29,7 @@ from scorekeeper.names import clean_name, name_key
 from scorekeeper.records import DEAL_FORMAT
 from scorekeeper.rules import PRESETS, Rules
 from scorekeeper.store.hands import MAX_DEADWOOD
+from scorekeeper.store.sheets import GameSheet
 
 from ..bodies import Unstorable, load_json
 from .labels import card_info, worded
@@ -563,19 +564,19 @@ class Seating(NamedTuple):
         return self.seats[1] if seat == self.seats[0] else self.seats[0]
 
 
-def seatings(sheet: Mapping[str, Any], n: int | None = None) -> list[Seating]:
+def seatings(sheet: GameSheet, n: int | None = None) -> list[Seating]:
     """Who plays hand ``n`` of a game's sheet (``None``: the next hand).
 
     One seating for two or three players (three: the dealer sits out, the
     other two play), two for a partnership deal (its two games, in the
     sheet's order: ``next_games``, or the deal's ``games`` when correcting).
     """
-    names = list(sheet["players"])
+    names = list(sheet.players)
     if len(names) == 4:
-        games = sheet["next_games"] if n is None else sheet["hands"][n - 1]["games"]
-        return [Seating(names, (game["players"][0], game["players"][1]), game["dealer"])
+        games = sheet.next_games if n is None else sheet.hands[n - 1].games
+        return [Seating(names, (game.players[0], game.players[1]), game.dealer)
                 for game in games]
-    dealer = sheet["next_dealer"] if n is None else sheet["hands"][n - 1]["dealer"]
+    dealer = sheet.next_dealer if n is None else sheet.hands[n - 1].dealer
     seats = (0, 1) if len(names) == 2 else tuple(p for p in range(3) if p != dealer)
     return [Seating(names, (seats[0], seats[1]), dealer)]
 

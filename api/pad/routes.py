@@ -57,6 +57,7 @@ the live read-out), ``/settings`` (the four-colour deck), and edit rights:
 from __future__ import annotations
 
 import json
+from collections.abc import Mapping
 from typing import Any
 
 from flask import (
@@ -77,6 +78,7 @@ from werkzeug.exceptions import HTTPException, InternalServerError
 from scorekeeper.errors import Conflict, RecordError, RuleError, ScorekeeperError, Stale
 from scorekeeper.names import MAX_NAME_LENGTH, fold
 from scorekeeper.rules import PRESETS, Rules
+from scorekeeper.sheet import Entry
 from scorekeeper.store import games, stats
 from scorekeeper.store.base import (
     KeyReused,
@@ -86,6 +88,7 @@ from scorekeeper.store.base import (
     StorageFull,
     StorageUnavailable,
 )
+from scorekeeper.store.sheets import GameSheet
 
 from .. import TEMPLATES, get_storage, limits
 from ..schemas import check_json_size
@@ -205,7 +208,7 @@ def _back_link() -> str:
     return url_for("pad.sheet", game_id=game_id) if game_id else url_for("pad.home")
 
 
-def _load(game_id: str) -> dict:
+def _load(game_id: str) -> GameSheet:
     try:
         return games.load_sheet(get_storage(), game_id)
     except NotFound:
@@ -286,7 +289,7 @@ def start_game():
         if "players" in errors:  # about the players together: above the form
             errors["form"] = errors.pop("players")
         return _start_page(form, errors, 422)
-    return _started(sheet["id"])
+    return _started(sheet.id)
 
 
 def _create_options() -> dict[str, Any]:
@@ -316,16 +319,16 @@ def sheet(game_id: str):
                    share_url=url_for("pad.sheet", game_id=game_id, _external=True))
 
 
-def _voided(sheet: dict) -> dict[int, dict] | None:
+def _voided(sheet: GameSheet) -> dict[int, Entry] | None:
     """What the sheet's hands made void by a correction had scored (``voided_originals``).
 
     Read from the log only when there is such a hand; ``None`` when the log
     moved on since the sheet was loaded (the next load shows them).
     """
-    if not any(hand.get("void") and hand.get("corrected") for hand in sheet["hands"]):
+    if not any(hand.void and hand.corrected for hand in sheet.hands):
         return None
-    log = get_storage().log(sheet["id"])
-    return (pad_views.voided_originals(log, sheet["hands"]) if len(log) == sheet["version"]
+    log = get_storage().log(sheet.id)
+    return (pad_views.voided_originals(log, sheet.hands) if len(log) == sheet.version
             else None)
 
 
@@ -342,7 +345,7 @@ def undo(game_id: str):
     if not created:
         return redirect(url_for("pad.sheet", game_id=game_id, done="again"), 303)
     return redirect(url_for("pad.sheet", game_id=game_id, done="undone",
-                            n=undone["n"] if undone else None), 303)
+                            n=undone.n if undone else None), 303)
 
 
 @bp.post("/games/<game_id>/rematch")
@@ -350,21 +353,21 @@ def rematch(game_id: str):
     _require_edit(game_id)
     old = _load(game_id)
     try:
-        sheet, _ = games.create_game(get_storage(), old["players"], old["rules"],
-                                     old["next_dealer"], old["stake"], follows=game_id,
+        sheet, _ = games.create_game(get_storage(), old.players, old.rules,
+                                     old.next_dealer, old.stake, follows=game_id,
                                      **_create_options())
     except KeyReused:  # the same key for another game's rematch: a forged or broken form
         abort(409, "This form was already used. Open the sheet again to start a new game.")
-    return _started(sheet["id"])
+    return _started(sheet.id)
 
 
 # ----------------------------------------------------------------------------- hands
 
 
-def _hand_defaults(sheet: dict, n: int | None) -> dict[str, Any]:
+def _hand_defaults(sheet: GameSheet, n: int | None) -> dict[str, Any]:
     """Form values: empty for a new hand, the stored input when correcting hand ``n``."""
     values: dict[str, Any] = {**_quick_values(None), "upcard": "", "record": "",
-                              **{f"cards_{p}": [] for p in range(len(sheet["players"]))},
+                              **{f"cards_{p}": [] for p in range(len(sheet.players))},
                               **{f"g{i}_{name}": value for i in (0, 1)
                                  for name, value in _quick_values(None).items()},
                               "g0_upcard": "", "g1_upcard": "",
@@ -372,12 +375,12 @@ def _hand_defaults(sheet: dict, n: int | None) -> dict[str, Any]:
                                  for name, value in _play_values({}).items()}}
     if n is None:
         return values
-    hand = sheet["hands"][n - 1]
-    given = hand.get("input") or {}
+    hand = sheet.hands[n - 1]
+    given = hand.input or {}
     kind = given.get("kind")
     if kind in ("void", "quick"):
         values.update(_quick_values(given))
-    elif kind == "deal" or "games" in hand:
+    elif kind == "deal" or hasattr(hand, "games"):
         for i, (game, seating) in enumerate(zip(given.get("games") or [{"kind": "void"}] * 2,
                                                 pad_forms.seatings(sheet, n), strict=True)):
             values.update({f"g{i}_{name}": value
@@ -407,7 +410,7 @@ PLAY_PREFIXES = ("", "g0_", "g1_")
 deal (:func:`~api.pad.declared.declare_from_form`)."""
 
 
-def _play_values(given: dict) -> dict[str, Any]:
+def _play_values(given: Mapping[str, Any]) -> dict[str, Any]:
     """The declared-play fields of a stored card hand: its arrangement (empty when it
     declared none) and the layoffs (``None``: the best reply's, as it was scored)."""
     if given.get("knocker_melds") is None:
@@ -418,7 +421,7 @@ def _play_values(given: dict) -> dict[str, Any]:
             "layoffs": None if laid is None else [x["card"] for x in laid]}
 
 
-def _quick_values(given: dict | None) -> dict[str, str]:
+def _quick_values(given: Mapping[str, Any] | None) -> dict[str, str]:
     """The quick fields of a stored quick or void hand (empty ones for ``None``)."""
     if given is None:
         return {"knocker": "", "kind": "knock", "knocker_deadwood": "",
@@ -434,13 +437,13 @@ def _quick_values(given: dict | None) -> dict[str, str]:
             "defender_deadwood": str(given["defender_deadwood"])}
 
 
-def _default_mode(sheet: dict, n: int | None) -> str:
-    modes = modes_for(len(sheet["players"]))
+def _default_mode(sheet: GameSheet, n: int | None) -> str:
+    modes = modes_for(len(sheet.players))
     mode = request.values.get("mode")
     if mode in modes:
         return mode
     if n is not None:
-        given = sheet["hands"][n - 1].get("input") or {}
+        given = sheet.hands[n - 1].input or {}
         kind = given.get("kind")
         if kind == "deal" and any(game["kind"] == "cards" for game in given["games"]):
             return "deal_cards"
@@ -449,7 +452,7 @@ def _default_mode(sheet: dict, n: int | None) -> str:
     return modes[0]
 
 
-def _hand_page(game_id: str, sheet: dict, n: int | None, mode: str, form: dict,
+def _hand_page(game_id: str, sheet: GameSheet, n: int | None, mode: str, form: dict,
                errors: dict, status: int = 200, preview: dict | None = None,
                change: dict | None = None, changed: dict | None = None,
                previews: list | None = None):
@@ -458,11 +461,11 @@ def _hand_page(game_id: str, sheet: dict, n: int | None, mode: str, form: dict,
     ``changed`` the sheet view to show above it when the sheet changed.
 
     The form is :func:`~api.pad.web.kept_for_back` (the same key on Back)."""
-    rules = Rules.from_dict(sheet["rules"])
-    names = sheet["players"]
+    rules = Rules.from_dict(sheet.rules)
+    names = sheet.players
     seatings = pad_forms.seatings(sheet, n)
-    change = change or {"idempotency_key": None, "expected_version": sheet["version"]}
-    choices = (_play_choices(sheet["rules"], form, seatings, previews is not None)
+    change = change or {"idempotency_key": None, "expected_version": sheet.version}
+    choices = (_play_choices(sheet.rules, form, seatings, previews is not None)
                if mode in ("cards", "deal_cards") else None)
     response = _render("pad/hand.html", status, game_id=game_id, sheet=sheet, n=n, mode=mode,
                    choices=choices,
@@ -477,7 +480,7 @@ def _hand_page(game_id: str, sheet: dict, n: int | None, mode: str, form: dict,
                    straight=rules.knock_limit == 0 and not rules.oklahoma,
                    knock_limit=rules.knock_limit, preview=preview, previews=previews,
                    title=pad_labels.game_title(names),
-                   next_dealer=names[sheet["next_dealer"]])
+                   next_dealer=names[sheet.next_dealer])
     web.kept_for_back(response)
     return response
 
@@ -523,7 +526,7 @@ def _play_choices(rules: dict, values: dict, seatings: list, checked: bool
 def new_hand(game_id: str):
     _require_edit(game_id)
     sheet = _load(game_id)
-    if sheet["over"]:
+    if sheet.over:
         return redirect(url_for("pad.sheet", game_id=game_id), 303)
     return _hand_page(game_id, sheet, None, _default_mode(sheet, None),
                       _hand_defaults(sheet, None), {})
@@ -533,7 +536,7 @@ def new_hand(game_id: str):
 def edit_hand(game_id: str, n: int):
     _require_edit(game_id)
     sheet = _load(game_id)
-    if not 1 <= n <= len(sheet["hands"]):
+    if not 1 <= n <= len(sheet.hands):
         abort(404, f"There is no hand {n} on this sheet.")
     return _hand_page(game_id, sheet, n, _default_mode(sheet, n), _hand_defaults(sheet, n), {})
 
@@ -577,7 +580,7 @@ def _hand_input(rules: dict, mode: str, values: dict, seatings: list) -> dict:
     return hand
 
 
-def _declared(sheet: dict, hand: dict, values: dict, seatings: list, saving: bool
+def _declared(sheet: GameSheet, hand: dict, values: dict, seatings: list, saving: bool
               ) -> tuple[dict, list[dict | None]]:
     """The hand of a card form with the play the table declared, and its verified showdown
     as the page shows it (with what the best play would have changed), the same way for
@@ -585,7 +588,7 @@ def _declared(sheet: dict, hand: dict, values: dict, seatings: list, saving: boo
     void game). Raises a :class:`RuleError` with every game's errors (``params["fields"]``),
     each at its field; an error about a deal's declared play names its game (``Game 2:
     ...``, at ``g1_layoffs``)."""
-    names = sheet["players"]
+    names = sheet.players
     four = len(names) == 4
     hands = (hand.get("games") or [{"kind": "void"}] * 2) if four else [hand]
     played: list[dict] = []
@@ -598,9 +601,9 @@ def _declared(sheet: dict, hand: dict, values: dict, seatings: list, saving: boo
             shown.append(None)
             continue
         try:
-            one = pad_declared.declare_from_form(sheet["rules"], one, values, seating, prefix,
+            one = pad_declared.declare_from_form(sheet.rules, one, values, seating, prefix,
                                                  saving=saving)
-            checked = pad_forms.check_cards(sheet["rules"], one, seating, prefix)
+            checked = pad_forms.check_cards(sheet.rules, one, seating, prefix)
         except RuleError as error:
             field = str(error.field)
             play = prefix and field in (prefix + "arrangement", prefix + "layoffs")
@@ -608,7 +611,7 @@ def _declared(sheet: dict, hand: dict, values: dict, seatings: list, saving: boo
             continue
         sides = [names[one["knocker"]], names[seating.other(one["knocker"])]]
         view = pad_views.showdown_view(checked, sides)
-        view["hindsight"] = pad_declared.review_words(checked, sheet["rules"], one.get("upcard"),
+        view["hindsight"] = pad_declared.review_words(checked, sheet.rules, one.get("upcard"),
                                                       sides)
         played.append(one)
         shown.append(view)
@@ -653,22 +656,22 @@ def correct_hand(game_id: str, n: int):
 def _save_hand(game_id: str, n: int | None):
     _require_edit(game_id)
     sheet = _load(game_id)
-    if n is not None and not 1 <= n <= len(sheet["hands"]):
+    if n is not None and not 1 <= n <= len(sheet.hands):
         abort(404, f"There is no hand {n} on this sheet.")
-    modes = modes_for(len(sheet["players"]))
+    modes = modes_for(len(sheet.players))
     mode = request.form.get("mode", "")
     if mode not in modes:
         mode = modes[0]
-    values = _submitted(len(sheet["players"]))
+    values = _submitted(len(sheet.players))
     seatings = pad_forms.seatings(sheet, n)
     change = web.change_options()
     if change["expected_version"] is None:
-        change["expected_version"] = sheet["version"]
+        change["expected_version"] = sheet.version
     hand = None
     try:
-        hand = _hand_input(sheet["rules"], mode, values, seatings)
+        hand = _hand_input(sheet.rules, mode, values, seatings)
         if mode in ("quick", "deal") and request.form.get("action") == "check":
-            previews = pad_views.quick_previews(sheet["rules"], hand, seatings)
+            previews = pad_views.quick_previews(sheet.rules, hand, seatings)
             return _hand_page(game_id, sheet, n, mode, values, {}, preview=previews[0],
                               previews=previews)
         if mode in ("cards", "deal_cards"):
@@ -695,8 +698,8 @@ def _save_hand(game_id: str, n: int | None):
                           _card_errors(error, values, seatings), 422, change=change)
     if not created:  # this form was saved before: show the sheet as it is
         return redirect(url_for("pad.sheet", game_id=game_id, done="again",
-                                n=record["n"] if record else None), 303)
-    number = record["n"] if record else len(sheet["hands"]) + 1
+                                n=record.n if record else None), 303)
+    number = record.n if record else len(sheet.hands) + 1
     if mode in ("quick", "deal") and n is None:  # the card forms show the showdown
         return redirect(url_for("pad.sheet", game_id=game_id, done="added", n=number), 303)
     return redirect(url_for("pad.hand", game_id=game_id, n=number,
@@ -707,7 +710,7 @@ def _changed(game_id: str, n: int | None, mode: str, values: dict, error: Except
     """The hand form again after a stale or already-used form: "the sheet changed",
     the current sheet above it, what was typed kept, a new key and the current version."""
     sheet = _load(game_id)
-    if n is not None and n > len(sheet["hands"]):
+    if n is not None and n > len(sheet.hands):
         return redirect(url_for("pad.sheet", game_id=game_id, done="changed"), 303)
     reason = ("used" if isinstance(error, KeyReused) else "changed")
     return _hand_page(game_id, sheet, n, mode, values, {}, 409, changed={
@@ -733,20 +736,20 @@ def void_hand(game_id: str, n: int):
 @bp.get("/games/<game_id>/hands/<int:n>")
 def hand(game_id: str, n: int):
     sheet = _load(game_id)
-    if not 1 <= n <= len(sheet["hands"]):
+    if not 1 <= n <= len(sheet.hands):
         abort(404, f"There is no hand {n} on this sheet.")
-    record = sheet["hands"][n - 1]
-    before = sheet["hands"][n - 2]["totals"] if n > 1 else [0] * len(record["totals"])
-    view = pad_views.hand_view(record, sheet["players"], before)
+    record = sheet.hands[n - 1]
+    before = sheet.hands[n - 2].totals if n > 1 else [0] * len(record.totals)
+    view = pad_views.hand_view(record, sheet.players, before)
     was = (_voided(sheet) or {}).get(n)
     return _render("pad/hand_detail.html", sheet=sheet, record=record, view=view, n=n,
-                   unit="deal" if len(sheet["players"]) == 4 else "hand",
-                   sides=pad_labels.sides_html(sheet["players"]),
-                   was=pad_views.describe_hand(was, sheet["players"]) if was else None,
-                   missed=pad_declared.missed_by_game(record, sheet["players"], sheet["rules"]),
+                   unit="deal" if len(sheet.players) == 4 else "hand",
+                   sides=pad_labels.sides_html(sheet.players),
+                   was=pad_views.describe_hand(was, sheet.players) if was else None,
+                   missed=pad_declared.missed_by_game(record, sheet.players, sheet.rules),
                    game_id=game_id, editable=rights.can_edit(game_id),
                    done=request.args.get("done"),
-                   title=pad_labels.game_title(sheet["players"]))
+                   title=pad_labels.game_title(sheet.players))
 
 
 # ----------------------------------------------------------------------------- edit rights
@@ -760,7 +763,7 @@ def phones(game_id: str):
     key = request.args.get("key", "")
     link = rights.handover_url(game_id, key) if rights.handover_matches(game_id, key) else None
     return _render("pad/phones.html", sheet=sheet, game_id=game_id,
-                   title=pad_labels.game_title(sheet["players"]), phones=rights.phones(game_id),
+                   title=pad_labels.game_title(sheet.players), phones=rights.phones(game_id),
                    handover=rights.handover(game_id), link=link,
                    qr=rights.qr_svg(link) if link else None, done=request.args.get("done"))
 
@@ -789,7 +792,7 @@ def _join_page(game_id: str, key: str, errors: dict, status: int = 200):
     sheet = _load(game_id)
     valid = rights.handover_matches(game_id, key)
     return _render("pad/join.html", status if valid else 403, sheet=sheet, game_id=game_id,
-                   title=pad_labels.game_title(sheet["players"]), key=key if valid else "",
+                   title=pad_labels.game_title(sheet.players), key=key if valid else "",
                    valid=valid, already=rights.can_edit(game_id), errors=errors,
                    label=request.form.get("label", ""))
 
@@ -820,21 +823,21 @@ def join(game_id: str):
 @bp.get("/games/<game_id>/hands/<int:n>/replay")
 def hand_replay(game_id: str, n: int):
     sheet = _load(game_id)
-    if not 1 <= n <= len(sheet["hands"]):
+    if not 1 <= n <= len(sheet.hands):
         abort(404, f"There is no hand {n} on this sheet.")
-    given = sheet["hands"][n - 1].get("input") or {}
+    given = sheet.hands[n - 1].input or {}
     if given.get("kind") != "record":
         abort(404, f"Hand {n} was not entered from a deal record, so there is nothing to"
                    " replay.")
     try:
-        steps = pad_replay.replay_steps(given["record"], sheet["players"], sheet["rules"])
+        steps = pad_replay.replay_steps(given["record"], sheet.players, sheet.rules)
     except ScorekeeperError as error:
         abort(409, pad_labels.worded(error))
     step = _step_number(len(steps))
     return _render("pad/replay.html", steps=steps, step=step, current=steps[step],
                    record_text=None, game_id=game_id, n=n,
-                   analysis=pad_replay.analysis_view(given["record"], sheet["players"],
-                                                     sheet["rules"]),
+                   analysis=pad_replay.analysis_view(given["record"], sheet.players,
+                                                     sheet.rules),
                    link=lambda k: url_for("pad.hand_replay", game_id=game_id, n=n, step=k))
 
 
@@ -942,12 +945,12 @@ def settings():
 # ----------------------------------------------------------------------------- tally, records
 
 
-def _tally(sheet: dict) -> dict | None:
+def _tally(sheet: GameSheet) -> dict | None:
     """The rematch tally's view for a sheet's foot, when a game of two or three follows
     another (partnerships settle per team: no running tally for them)."""
-    if len(sheet["players"]) == 4:
+    if len(sheet.players) == 4:
         return None
-    tally = stats.rematch_tally(get_storage(), sheet["id"])
+    tally = stats.rematch_tally(get_storage(), sheet.id)
     return pad_views.tally_view(tally) if len(tally["games"]) > 1 else None
 
 

@@ -20,9 +20,10 @@ from scorekeeper.melds import arrangements, hand_mask
 from scorekeeper.records import ReplayedDeal
 from scorekeeper.results import Outcome, Side
 from scorekeeper.rules import Rules
-from scorekeeper.sheet import TEAMS
+from scorekeeper.sheet import TEAMS, Entry, GameResult, HollywoodResult, Payment
 from scorekeeper.store.games import effective_hands
 from scorekeeper.store.hands import DeadwoodResult, HandEvaluation, evaluate_hand
+from scorekeeper.store.sheets import GameSheet, StoredHand
 
 from .labels import (
     bdi,
@@ -39,9 +40,11 @@ OUTCOME_LABELS = {"knock": "knock", "gin": "gin", "big_gin": "big gin",
                   "undercut": "undercut", "tie": "tie", "void": "void", "deal": "deal"}
 
 
-def sheet_view(sheet: Mapping[str, Any],
-               voided: Mapping[int, Mapping[str, Any]] | None = None) -> dict[str, Any]:
-    """Everything the score sheet page shows, from a ``game_sheet``.
+def sheet_view(sheet: GameSheet,
+               voided: Mapping[int, Entry] | None = None) -> dict[str, Any]:
+    """Everything the score sheet page shows, from a ``game_sheet`` (a core
+    :func:`~scorekeeper.sheet.score_sheet` reads the same, its hands without
+    ``kind`` and ``corrected``).
 
     The sides (players, or with four players the two partnerships) with
     totals, boxes, points still needed and who deals next; the hand list
@@ -53,59 +56,59 @@ def sheet_view(sheet: Mapping[str, Any],
     (:func:`voided_originals`): their line keeps it, struck through.
     """
     voided = voided or {}
-    names = list(sheet["players"])
+    names = list(sheet.players)
     count = len(names)
     sides = side_names(names)
-    rules = sheet["rules"]
-    hollywood = sheet.get("scoring") == "hollywood"
-    dealing = TEAMS_OF[sheet["next_dealer"]] if count == 4 else sheet["next_dealer"]
+    rules = sheet.rules
+    hollywood = sheet.scoring == "hollywood"
+    dealing = TEAMS_OF[sheet.next_dealer] if count == 4 else sheet.next_dealer
     players = []
     for p, name in enumerate(sides):
         players.append({"index": p, "name": name, "html": sides_html(names)[p],
-                        "total": sheet["totals"][p], "boxes": sheet["boxes"][p],
-                        "needed": sheet["needed"][p],
-                        "deals_next": dealing == p and not sheet["over"]})
+                        "total": sheet.totals[p], "boxes": sheet.boxes[p],
+                        "needed": sheet.needed[p],
+                        "deals_next": dealing == p and not sheet.over})
     view: dict[str, Any] = {
         "names": names, "sides": sides, "sides_html": sides_html(names), "count": count,
         "unit": "deal" if count == 4 else "hand",
         "players": players, "hands": _hand_rows(sheet, voided), "rules": rules,
-        "hollywood": hollywood, "over": sheet["over"], "target": rules["target"],
-        "next_dealer": names[sheet["next_dealer"]], "next": _next_line(sheet),
+        "hollywood": hollywood, "over": sheet.over, "target": rules["target"],
+        "next_dealer": names[sheet.next_dealer], "next": _next_line(sheet),
         "chart": chart(sheet),
-        "stake": None if sheet.get("stake") is None else f"{sheet['stake']:g}",
+        "stake": None if sheet.stake is None else f"{sheet.stake:g}",
         "result": None, "columns": [],
         "title": game_title(names), "heading": matchup(names),
         "rules_line": rules_summary(rules),
     }
     if hollywood:
-        for col in sheet["columns"]:
+        for col in sheet.columns:
             view["columns"].append({
-                "game": col["game"], "totals": col["totals"], "boxes": col["boxes"],
-                "needed": col["needed"], "opened": col["opened"], "over": col["over"],
-                "winner": names[col["result"]["winner"]] if col["result"] else None,
-                "result": (_result_view(col["result"], names, rules, col["boxes"])
-                           if col["result"] else None),
+                "game": col.game, "totals": col.totals, "boxes": col.boxes,
+                "needed": col.needed, "opened": col.opened, "over": col.over,
+                "winner": names[col.result.winner] if col.result else None,
+                "result": (_result_view(col.result, names, rules, col.boxes)
+                           if col.result else None),
             })
-    result = sheet.get("result")
+    result = sheet.result
     if result:
         if hollywood:
-            winner = result["winner"]
+            winner = result.winner
             view["result"] = result_view = {
                 "winner": names[winner] if winner is not None else None,
-                "rows": [{"name": name, "final": result["final"][p],
-                          "items": [("Hand points, three games", result["totals"][p]),
-                                    ("Box bonuses", result["box_bonus"][p]),
-                                    ("Game bonuses", result["game_bonuses"][p])],
+                "rows": [{"name": name, "final": result.final[p],
+                          "items": [("Hand points, three games", result.totals[p]),
+                                    ("Box bonuses", result.box_bonus[p]),
+                                    ("Game bonuses", result.game_bonuses[p])],
                           "winner": p == winner} for p, name in enumerate(names)],
-                "net": result["net"], "shutout": any(result["shutouts"]),
+                "net": result.net, "shutout": any(result.shutouts),
                 "table": None, "payments": None,
                 "pays": game_over_line(result, names),
                 "shutouts": [names[w] if w is not None and shut else None for w, shut in
-                             zip(result["column_winners"], result["shutouts"], strict=True)],
+                             zip(result.column_winners, result.shutouts, strict=True)],
             }
             result_view["table"] = _table(result_view["rows"])
         else:
-            view["result"] = _result_view(result, names, rules, sheet["boxes"])
+            view["result"] = _result_view(result, names, rules, sheet.boxes)
     _score_cards(view)
     return view
 
@@ -114,8 +117,8 @@ TEAMS_OF = {p: t for t, team in enumerate(TEAMS) for p in team}
 """The partnership (0 or 1) of each of four players."""
 
 
-def _hand_rows(sheet: Mapping[str, Any],
-               voided: Mapping[int, Mapping[str, Any]]) -> list[dict[str, Any]]:
+def _hand_rows(sheet: GameSheet,
+               voided: Mapping[int, Entry]) -> list[dict[str, Any]]:
     """The hand list of a sheet: per hand its badge, summary, dealer and totals.
 
     Three players add ``sat_out``; a partnership deal has ``games`` (each
@@ -123,28 +126,28 @@ def _hand_rows(sheet: Mapping[str, Any],
     each team, from the running totals, so both nettings read the same).
     ``was`` is what a hand made void by a correction had scored (``voided``).
     """
-    names = list(sheet["players"])
+    names = list(sheet.players)
     rows = []
-    before = [0] * len(sheet["totals"])
-    for hand in sheet["hands"]:
-        row = {"n": hand["n"], "badge": badge(hand), "label": OUTCOME_LABELS[badge(hand)],
-               "text": None if "games" in hand else describe_hand(hand, names),
-               "dealer": names[hand["dealer"]],
-               "totals": hand["totals"], "winner": hand.get("winner"),
-               "corrected": hand.get("corrected", False), "kind": hand.get("kind"),
-               "columns": [c + 1 for c in hand.get("columns", [])],
-               "sat_out": (names[hand["sits_out"]] if hand.get("sits_out") is not None
+    before = [0] * len(sheet.totals)
+    for hand in sheet.hands:
+        row = {"n": hand.n, "badge": badge(hand), "label": OUTCOME_LABELS[badge(hand)],
+               "text": None if hasattr(hand, "games") else describe_hand(hand, names),
+               "dealer": names[hand.dealer],
+               "totals": hand.totals, "winner": hand.winner,
+               "corrected": getattr(hand, "corrected", False), "kind": getattr(hand, "kind", None),
+               "columns": [c + 1 for c in getattr(hand, "columns", [])],
+               "sat_out": (names[hand.sits_out] if getattr(hand, "sits_out", None) is not None
                            else None),
                "games": None, "scored": None,
-               "was": (describe_hand(voided[hand["n"]], names) if hand["n"] in voided
+               "was": (describe_hand(voided[hand.n], names) if hand.n in voided
                        else None)}
-        if "games" in hand:
-            row["games"] = [{"players": Markup(" v ").join(bdi(names[p]) for p in g["players"]),
+        if hasattr(hand, "games"):
+            row["games"] = [{"players": Markup(" v ").join(bdi(names[p]) for p in g.players),
                              "badge": badge(g), "label": OUTCOME_LABELS[badge(g)],
                              "text": describe_hand(g, names, against=True)}
-                            for g in hand["games"]]
-            row["scored"] = _deal_scored(before, hand["totals"], names)
-        before = list(hand["totals"])
+                            for g in hand.games]
+            row["scored"] = _deal_scored(before, hand.totals, names)
+        before = list(hand.totals)
         rows.append(row)
     return rows
 
@@ -158,16 +161,16 @@ def _deal_scored(before: Sequence[int], after: Sequence[int], names: Sequence[st
     return Markup(", ").join(Markup("{} +{}").format(team, gain) for team, gain in gains)
 
 
-def _next_line(sheet: Mapping[str, Any]) -> Markup:
+def _next_line(sheet: GameSheet) -> Markup:
     """Who deals the next hand, and with three or four players who plays whom."""
-    names = list(sheet["players"])
+    names = list(sheet.players)
     if len(names) == 4:
         games = [Markup("{} deals to {}").format(
-            bdi(names[g["dealer"]]), bdi(names[g["players"][0] + g["players"][1]
-                                               - g["dealer"]]))
-            for g in sheet["next_games"]]
+            bdi(names[g.dealer]), bdi(names[g.players[0] + g.players[1]
+                                           - g.dealer]))
+            for g in sheet.next_games]
         return Markup("Next deal: {}; {}.").format(*games)
-    dealer = sheet["next_dealer"]
+    dealer = sheet.next_dealer
     if len(names) == 3:
         a, b = (p for p in range(3) if p != dealer)
         return Markup("Next hand: <b>{}</b> deals and sits out; {} plays {}.").format(
@@ -201,7 +204,7 @@ def _score_cards(view: dict[str, Any]) -> None:
                                  and result["winner"] == player["name"] else None)
 
 
-def _result_view(result: Mapping[str, Any], names: Sequence[str], rules: Mapping[str, Any],
+def _result_view(result: GameResult, names: Sequence[str], rules: Mapping[str, Any],
                  boxes: Sequence[int]) -> dict[str, Any]:
     """One finished game's bonuses itemised (a ``score_sheet`` result, the boxes won).
 
@@ -212,42 +215,44 @@ def _result_view(result: Mapping[str, Any], names: Sequence[str], rules: Mapping
     one; a negative difference, from box bonuses, runs the other way).
     ``finals`` are the finals winner first (a Hollywood column's result).
     """
-    winner = result["winner"]
+    winner = result.winner
     sides = side_names(names)
     rows = []
     for p, (name, html) in enumerate(zip(sides, sides_html(names), strict=True)):
-        items = [("Hand points", result["totals"][p])]
-        items.append((f"Box bonus ({rules['box_bonus']} a box)", result["box_bonus"][p]))
+        items = [("Hand points", result.totals[p])]
+        items.append((f"Box bonus ({rules['box_bonus']} a box)", result.box_bonus[p]))
         if p == winner:
             label = "Game bonus"
-            if result["shutout"] and rules["shutout"] == "double_bonus":
+            if result.shutout and rules["shutout"] == "double_bonus":
                 label += " (doubled: shutout)"
-            items.append((label, result["game_bonus"]))
-            if result["shutout"] and rules["shutout"] == "double_total":
+            items.append((label, result.game_bonus))
+            if result.shutout and rules["shutout"] == "double_total":
                 subtotal = sum(v for _, v in items)
                 items.append(("Shutout: total doubled", subtotal))
-        rows.append({"name": name, "html": html, "items": items, "final": result["final"][p],
+        rows.append({"name": name, "html": html, "items": items, "final": result.final[p],
                      "winner": p == winner, "boxes": boxes[p]})
-    loser = result.get("loser")
+    loser = result.loser
     two = len(names) == 2
     return {"winner": sides[winner], "winner_html": sides_html(names)[winner],
             "loser": None if loser is None else sides[loser],
-            "rows": rows, "table": _table(rows), "shutout": result["shutout"],
-            "net": result["net"],
+            "rows": rows, "table": _table(rows), "shutout": result.shutout,
+            "net": result.net,
             "pays": game_over_line(result, names) if two else None,
             "payments": None if two else _payments(result, names),
-            "finals": [result["final"][winner]] + [final for p, final in
-                                                   enumerate(result["final"]) if p != winner]}
+            "finals": [result.final[winner]] + [final for p, final in
+                                                enumerate(result.final) if p != winner]}
 
 
-def _payments(result: Mapping[str, Any], names: Sequence[str]) -> list[Markup]:
+def _payments(result: GameResult, names: Sequence[str]) -> list[Markup]:
     """The settlement of a three-player or partnership game, one sentence per loser
-    (:func:`_loser_line`), with the shutout of a loser who won no hand."""
+    (:func:`_loser_line`, given the result as JSON, as the tally has it), with the shutout
+    of a loser who won no hand."""
     sides = sides_html(names)
+    plain = result.to_dict()
     lines = []
-    for loser in result["losers"]:
-        line = _loser_line(result, loser, names)
-        if loser in result.get("shut_out", ()) and not result["shutout"]:
+    for loser in result.losers:
+        line = _loser_line(plain, loser, names)
+        if loser in result.shut_out and not result.shutout:
             line += Markup(" {} won no hand: shutout, doubled against {} only.").format(
                 sides[loser], sides[loser])
         lines.append(line)
@@ -286,7 +291,7 @@ def _show(value: Any) -> str:
     return str(value).replace("_", " ")
 
 
-def hand_view(record: Mapping[str, Any], names: Sequence[str],
+def hand_view(record: StoredHand, names: Sequence[str],
               before: Sequence[int] | None = None) -> dict[str, Any]:
     """One hand of the sheet as its page shows it: summary, input and showdown.
 
@@ -294,37 +299,38 @@ def hand_view(record: Mapping[str, Any], names: Sequence[str],
     each game's players, dealer, summary and deadwood counts, and ``scored``,
     what it gave the teams (``before``: the totals before it).
     """
-    given = record.get("input") or {}
+    given = record.input or {}
     kind = given.get("kind", "quick")
-    view: dict[str, Any] = {"n": record["n"], "badge": badge(record),
+    view: dict[str, Any] = {"n": record.n, "badge": badge(record),
                             "label": OUTCOME_LABELS[badge(record)],
                             "text": describe_hand(record, names), "kind": kind,
-                            "dealer": names[record["dealer"]], "totals": record["totals"],
-                            "corrected": record.get("corrected", False), "showdown": None,
+                            "dealer": names[record.dealer], "totals": record.totals,
+                            "corrected": record.corrected, "showdown": None,
                             "counts": None, "upcard": None, "replay": kind == "record",
-                            "sat_out": (names[record["sits_out"]]
-                                        if record.get("sits_out") is not None else None),
+                            "sat_out": (names[record.sits_out]
+                                        if getattr(record, "sits_out", None) is not None
+                                        else None),
                             "games": None}
-    detail = record.get("detail")
-    if "games" in record:
+    detail = record.detail
+    if hasattr(record, "games"):
         given_games = given.get("games") or [{"kind": "void"}] * 2
         details = (detail or {}).get("games") or [None, None]
         view["text"] = None
-        view["scored"] = _deal_scored(before or [0, 0], record["totals"], names)
+        view["scored"] = _deal_scored(before or [0, 0], record.totals, names)
         view["games"] = [{
-            "players": Markup(" v ").join(bdi(names[p]) for p in game["players"]),
-            "dealer": names[game["dealer"]], "badge": badge(game),
+            "players": Markup(" v ").join(bdi(names[p]) for p in game.players),
+            "dealer": names[game.dealer], "badge": badge(game),
             "label": OUTCOME_LABELS[badge(game)],
             "text": describe_hand(game, names, against=True),
-            "counts": (_counts(sub, sub_detail, names, game["players"])
+            "counts": (_counts(sub, sub_detail, names, game.players)
                        if sub.get("kind") == "quick" else None),
             "showdown": (showdown_view(KnockResult.from_dict(sub_detail), [
-                names[sub["knocker"]], names[_opponent(game["players"], sub["knocker"])]])
+                names[sub["knocker"]], names[_opponent(game.players, sub["knocker"])]])
                 if sub.get("kind") == "cards" and sub_detail else None)}
-            for game, sub, sub_detail in zip(record["games"], given_games, details, strict=True)]
+            for game, sub, sub_detail in zip(record.games, given_games, details, strict=True)]
         return view
-    seats = (0, 1) if record.get("sits_out") is None else tuple(
-        p for p in range(3) if p != record["sits_out"])
+    seats = (0, 1) if getattr(record, "sits_out", None) is None else tuple(
+        p for p in range(3) if p != record.sits_out)
     if given.get("upcard"):
         view["upcard"] = card_info(given["upcard"])
     if kind in ("cards", "record") and detail and detail.get("knocker"):
@@ -382,7 +388,7 @@ def quick_preview(result: HandEvaluation, names: Sequence[str],
                   against: bool | None = None) -> dict[str, Any]:
     """A quick hand's score before it is saved (``evaluate_hand``'s result) for the page
     (``against``: as :func:`describe_hand`)."""
-    entry = result.entry.to_dict()
+    entry = result.entry
     return {"badge": badge(entry), "label": OUTCOME_LABELS[badge(entry)],
             "text": describe_hand(entry, names, against),
             "breakdown": (_breakdown_line(result.detail)
@@ -465,7 +471,7 @@ def layoff_fits(melds: Sequence[Sequence[str]], defender: Sequence[str]) -> list
     return found
 
 
-def describe_hand(hand: Mapping[str, Any], names: Sequence[str],
+def describe_hand(hand: Any, names: Sequence[str],
                   against: bool | None = None) -> Markup:
     """One line for the hand list: ``Ana knocked: 12`` / ``Bor undercut Ana: 29`` (HTML).
 
@@ -473,20 +479,20 @@ def describe_hand(hand: Mapping[str, Any], names: Sequence[str],
     partnership deal (``against``) it says whom the winner beat: ``Ana beat
     Bor: 12`` (the badge says how).
     """
-    if hand.get("void"):
+    if hand.void:
         return Markup("Void hand: nobody scores" if against is None else "Void: nobody scores")
     if against is None:
-        against = hand.get("sits_out") is not None
+        against = getattr(hand, "sits_out", None) is not None
     verb = {"knock": "{w} knocked", "gin": "{w} went gin", "big_gin": "{w} went big gin",
             "undercut": "{w} undercut {l}"}
-    line = verb["undercut"] if hand["outcome"] == "undercut" else (
-        "{w} beat {l}" if against else verb.get(hand["outcome"], "{w}"))
+    line = verb["undercut"] if hand.outcome == "undercut" else (
+        "{w} beat {l}" if against else verb.get(hand.outcome, "{w}"))
     return Markup(line + ": {points}").format(
-        w=bdi(names[hand["winner"]]), l=bdi(names[hand["loser"]]), points=hand["points"])
+        w=bdi(names[hand.winner]), l=bdi(names[hand.loser]), points=hand.points)
 
 
 def voided_originals(log: Sequence[Mapping[str, Any]],
-                     hands: Sequence[Mapping[str, Any]]) -> dict[int, dict[str, Any]]:
+                     hands: Sequence[StoredHand]) -> dict[int, Entry]:
     """What each hand a correction made void had scored before: ``{n: score-sheet entry}``.
 
     ``hands`` are the sheet's hand records (with ``seq``, the log entry that
@@ -496,13 +502,13 @@ def voided_originals(log: Sequence[Mapping[str, Any]],
     """
     found = {}
     for hand in hands:
-        if not (hand.get("void") and hand.get("corrected")):
+        if not (hand.void and hand.corrected):
             continue
-        seq = hand["seq"]
+        seq = hand.seq
         while True:
-            before = effective_hands(log[:seq - 1])[hand["n"] - 1]
+            before = effective_hands(log[:seq - 1])[hand.n - 1]
             if before["entry"].get("winner") is not None:  # it scored (not a deal of four)
-                found[hand["n"]] = before["entry"]
+                found[hand.n] = Entry.from_dict(before["entry"])
                 break
             if not (before["entry"].get("void") and before["corrected"]):
                 break
@@ -510,17 +516,17 @@ def voided_originals(log: Sequence[Mapping[str, Any]],
     return found
 
 
-def badge(hand: Mapping[str, Any]) -> str:
+def badge(hand: Any) -> str:
     """The outcome badge of a hand record: knock, gin, big_gin, undercut, void, or
     ``deal`` for a partnership deal that scored (its games have their own)."""
-    if hand.get("void"):
+    if hand.void:
         return "void"
-    if "games" in hand:
+    if hasattr(hand, "games"):
         return "deal"
-    return hand.get("outcome") or "void"
+    return str(hand.outcome or "void")
 
 
-def chart(sheet: Mapping[str, Any], width: int = 320, height: int = 140) -> dict[str, Any]:
+def chart(sheet: GameSheet, width: int = 320, height: int = 140) -> dict[str, Any]:
     """Geometry of the running-totals line chart (inline SVG).
 
     ``{"width", "height", "lines": [{"player", "points" (SVG polyline),
@@ -530,10 +536,10 @@ def chart(sheet: Mapping[str, Any], width: int = 320, height: int = 140) -> dict
     Hollywood scoring the totals are the three games summed, which no single
     target applies to: ``target`` and ``target_y`` are then ``None``.
     """
-    hands = sheet["hands"]
-    series_count = len(sheet["totals"])
-    rows = [[0] * series_count] + [list(h["totals"]) for h in hands]
-    target = None if sheet["rules"]["scoring"] == "hollywood" else sheet["rules"]["target"]
+    hands = sheet.hands
+    series_count = len(sheet.totals)
+    rows = [[0] * series_count] + [list(h.totals) for h in hands]
+    target = None if sheet.rules["scoring"] == "hollywood" else sheet.rules["target"]
     top = max([target or 1] + [t for row in rows for t in row])
     pad_x, pad_top, pad_bottom = 8, 8, 8
     span_x = max(len(rows) - 1, 1)
@@ -595,18 +601,18 @@ def _pays(payer: Markup, verb: str, payee: Markup, points: int, amount: float | 
     return Markup("{} {} {} {} ({}).").format(payer, verb, payee, _money(amount), count)
 
 
-def game_over_line(result: Mapping[str, Any], names: Sequence[str]) -> Markup:
+def game_over_line(result: GameResult | HollywoodResult, names: Sequence[str]) -> Markup:
     """The settling line under a finished game: who pays whom, in points and money.
 
     The winner normally collects; when the loser's box bonuses outweigh the
     game (the net is negative) the line says so and has the winner pay,
     never "-28 points to Ana". A tied Hollywood match pays nothing.
     """
-    settlement = result.get("settlement")
-    line = payment_line(result["nets"], names,
-                        settlement["amount"] if settlement else None)
-    winner = result.get("winner")
-    if winner is not None and result["nets"][winner] < 0:
+    settlement = result.settlement
+    line = payment_line(result.nets, names,
+                        settlement.amount if isinstance(settlement, Payment) else None)
+    winner = result.winner
+    if winner is not None and result.nets[winner] < 0:
         line = Markup("{} wins the game, but the box bonuses count for more: {}").format(
             bdi(names[winner]), line)
     return line
@@ -652,7 +658,7 @@ def _loser_line(game: Mapping[str, Any], loser: int, names: Sequence[str]) -> Ma
     """What one loser of a finished game of three players, or the losing partnership,
     settles with the winner: one sentence for the sheet's payments and the rematch tally.
 
-    ``game`` is a sheet's result or a tally's game: its ``winner``, ``nets`` per side
+    ``game`` is a sheet's result as JSON or a tally's game: its ``winner``, ``nets`` per side
     (the loser's own difference of finals, negative when the loser's box bonuses outweigh
     the game: the winner pays) and ``settlement`` (``None`` without a stake, a
     partnership's one payment, or a list). ``Bor pays Ana 21.00 (210 points).``, without

@@ -74,10 +74,12 @@ from ..errors import (
 )
 from ..names import clean_name, name_key
 from ..records import DEFAULT_PLAYERS, MATCH_FORMAT
+from ..results import from_plain
 from ..rules import Rules
-from ..sheet import AnySheet, score_sheet, summary
+from ..sheet import AnyHandRecord, AnySheet, score_sheet, summary
 from .base import GameView, KeyReused, NotFound, Store
-from .hands import evaluate_hand
+from .hands import HandKind, evaluate_hand
+from .sheets import GameSheet, StoredHand
 
 EXPORT_FORMAT = "scorekeeper.game"
 """The ``format`` of an exported game (a match record with every hand's input)."""
@@ -152,28 +154,31 @@ def score_log(game: Mapping, log: Sequence[Mapping]) -> AnySheet:
     return _score(game, effective_hands(log))
 
 
-def game_sheet(game: Mapping, log: Sequence[Mapping], scored: AnySheet | None = None) -> dict:
+def game_sheet(game: Mapping, log: Sequence[Mapping],
+               scored: AnySheet | None = None) -> GameSheet:
     """The game's score sheet, derived from its log.
 
-    The :func:`~scorekeeper.sheet.score_sheet` result with ``id``,
-    ``created``, ``updated``, ``status`` (``active`` or ``over``),
-    ``version`` (the number of log entries), the first ``dealer``, and each
-    hand record extended with ``seq``, ``kind``, ``input``, ``detail`` and
-    ``corrected``. ``scored`` is that ``score_sheet`` result when the caller
-    has just computed it (a write does), so that it is not computed twice.
+    A :class:`~scorekeeper.store.sheets.GameSheet`: the
+    :func:`~scorekeeper.sheet.score_sheet` result with the game's ``id``,
+    ``created``, ``updated``, ``status``, ``version`` (the number of log
+    entries) and first ``dealer``, each hand a
+    :class:`~scorekeeper.store.sheets.StoredHand` (the hand record with
+    ``seq``, ``kind``, ``input``, ``detail`` and ``corrected``). ``scored``
+    is that ``score_sheet`` result when the caller has just computed it (a
+    write does), so that it is not computed twice.
     """
     hands = effective_hands(log)
     sheet = scored if scored is not None else _score(game, hands)
-    body = sheet.to_dict()
-    for record, hand in zip(body["hands"], hands, strict=True):
-        record.update(seq=hand["seq"], kind=hand["kind"], input=hand["input"],
-                      detail=hand["detail"], corrected=hand["corrected"])
-    return {"id": game["id"], "created": game["created"], "updated": game["updated"],
-            "status": _status(sheet), "version": len(log), "dealer": game["dealer"], **body}
+    records: tuple[AnyHandRecord, ...] = sheet.hands
+    return GameSheet.of(game, len(log), sheet, tuple(
+        _stored(record, hand) for record, hand in zip(records, hands, strict=True)))
 
 
-def _status(sheet: AnySheet) -> str:
-    return "over" if sheet.over else "active"
+def _stored(record: AnyHandRecord, hand: Mapping) -> StoredHand:
+    """Hand ``record`` of a sheet with where it came from (``hand`` as :func:`effective_hands`
+    gives it)."""
+    return StoredHand(record=record, seq=hand["seq"], kind=HandKind(hand["kind"]),
+                      input=hand["input"], detail=hand["detail"], corrected=hand["corrected"])
 
 
 def check_new_game(players: Any, rules: Any = None, dealer: Any = 0,
@@ -205,7 +210,7 @@ def check_new_game(players: Any, rules: Any = None, dealer: Any = 0,
 
 def create_game(store: Store, players: Any, rules: Any = None, dealer: Any = 0,
                 stake: Any = None, *, idempotency_key: str | None = None,
-                secret: str | None = None, follows: str | None = None) -> tuple[dict, str]:
+                secret: str | None = None, follows: str | None = None) -> tuple[GameSheet, str]:
     """Store a new game; returns ``(sheet, edit token)``. The token is not kept, only its hash.
 
     With an ``idempotency_key`` (and the ``secret`` its token is derived
@@ -227,7 +232,7 @@ def create_game(store: Store, players: Any, rules: Any = None, dealer: Any = 0,
 
 def _store_game(store: Store, settings: dict, entries: list[tuple[str, Any, Any]],
                 request: Any, idempotency_key: str | None, secret: str | None
-                ) -> tuple[dict, str]:
+                ) -> tuple[GameSheet, str]:
     """Store a game with its first log ``entries``: ``(the sheet as created, edit token)``."""
     game_id = secrets.token_urlsafe(12)
     keyed: dict[str, Any]
@@ -250,7 +255,7 @@ def _store_game(store: Store, settings: dict, entries: list[tuple[str, Any, Any]
     return game_sheet({**game, "updated": game["created"]}, log), token
 
 
-def load_sheet(store: Store, game_id: str) -> dict:
+def load_sheet(store: Store, game_id: str) -> GameSheet:
     """The sheet of game ``game_id``; raises :class:`~scorekeeper.store.sqlite.NotFound`."""
     game, log = store.game_and_log(game_id)
     return game_sheet(game, log)
@@ -261,20 +266,27 @@ def _as_answered(entry: dict, game: dict, log: list[dict]) -> tuple[dict, list[d
     return {**game, "updated": entry["created"]}, log[:entry["seq"]]
 
 
+Answer = tuple[StoredHand | None, GameSheet, bool]
+"""What a hand change returns: (the hand record it is about, the sheet, created)."""
+
+_Made = tuple[StoredHand, dict, list[dict] | None]
+"""What a write's ``decide`` makes for its answer: the hand record, the new summary and
+the sheet's rows (``None``: the minimal answer); :func:`_dated` makes the sheet of them."""
+
+
 def _result(entry: dict, created: bool, game: dict, log: list[dict],
-            answer: list[tuple[dict | None, dict]]) -> tuple[dict | None, dict, bool]:
+            answer: list[_Made]) -> Answer:
     """(the hand record whose content came from log ``entry``, the sheet, created).
 
-    ``answer`` holds the ``(hand record, sheet)`` a write's ``decide`` made
-    (if it ran). A repeated request (not ``created``) gets the answer its
-    first sending got, rebuilt from the log up to its entry.
+    ``answer`` holds what a write's ``decide`` made (if it ran). A repeated
+    request (not ``created``) gets the answer its first sending got,
+    rebuilt from the log up to its entry.
     """
     if created:
-        hand, sheet = answer[-1]
-        return hand, _dated(sheet, game), created
+        hand, scored, rows = answer[-1]
+        return hand, _dated(game, scored, rows), created
     sheet = game_sheet(*_as_answered(entry, game, log))
-    hand = next((h for h in sheet["hands"] if h["seq"] == entry["seq"]), None)
-    return hand, sheet, created
+    return next((h for h in sheet.hands if h.seq == entry["seq"]), None), sheet, created
 
 
 def _evaluate(game: Mapping, hand: Mapping, dealer: int,
@@ -307,12 +319,14 @@ def _scored_rows(game: Mapping, hands: Sequence[Mapping], after: dict) -> list[d
         scored = score_sheet([hand["entry"]], players=game["players"], rules=game["rules"],
                              stake=game["stake"], after=after)
         after = summary(scored, after["hands"] + 1)
-        record = scored.hands[0].to_dict()
-        record.update(seq=hand["seq"], kind=hand["kind"], input=hand["input"],
-                      detail=hand["detail"], corrected=hand["corrected"])
-        rows.append({"n": after["hands"], "entry": hand["entry"], "record": record,
-                     "summary": after})
+        rows.append({"n": after["hands"], "entry": hand["entry"],
+                     "record": _stored(scored.hands[0], hand).to_dict(), "summary": after})
     return rows
+
+
+def _hand_of(row: Mapping) -> StoredHand:
+    """The stored hand of a sheet row."""
+    return StoredHand.from_dict(row["record"])
 
 
 def _as_hand(row: Mapping) -> dict:
@@ -371,29 +385,22 @@ class _Scored:
         return {"scored": scored, "start": start, "rows": _kept(rows)}
 
 
-    def sheet(self, scored: dict, rows: list[dict] | None) -> dict:
-        """The sheet as a write answers it (dated by :func:`_dated`).
-
-        With ``rows`` (all of the new sheet's rows), the whole sheet; with
-        ``None``, the sheet without ``hands`` (``Prefer: return=minimal``:
-        nothing read or built that grows with the game).
-        """
-        hands = None if rows is None else [row["record"] for row in rows]
-        body = {key: hands if key == "hands" else value
-                for key, value in scored.items() if key != "hands" or hands is not None}
-        return {"id": self.game["id"], "dealer": self.game["dealer"], **body}
-
-
 def _kept(rows: Sequence[dict]) -> list[dict]:
     """Sheet rows as the store keeps them: their summaries without :data:`SAME_IN_EVERY_ROW`."""
     return [{**row, "summary": {key: value for key, value in row["summary"].items()
                                 if key not in SAME_IN_EVERY_ROW}} for row in rows]
 
 
-def _dated(sheet: dict, game: Mapping) -> dict:
-    """A write's answer with the game's times, status and version as the write left them."""
-    return {"id": sheet["id"], "created": game["created"], "updated": game["updated"],
-            "status": game["status"], "version": game["version"], **sheet}
+def _dated(game: Mapping, scored: dict, rows: list[dict] | None) -> GameSheet:
+    """A write's answer: the sheet of summary ``scored`` with ``game`` as the write left it.
+
+    With ``rows`` (all of the new sheet's rows), the whole sheet; with
+    ``None``, the sheet without ``hands`` (``Prefer: return=minimal``:
+    nothing read or built that grows with the game).
+    """
+    core = from_plain(AnySheet, {**scored, "hands": []})
+    return GameSheet.of(game, game["version"], core,
+                        None if rows is None else tuple(_hand_of(row) for row in rows))
 
 
 def _status_of(scored: Mapping) -> str:
@@ -402,7 +409,7 @@ def _status_of(scored: Mapping) -> str:
 
 def add_hand(store: Store, game_id: str, hand: Mapping, *,
              idempotency_key: str | None = None, expected_version: int | None = None,
-             full: bool = True) -> tuple[dict | None, dict, bool]:
+             full: bool = True) -> Answer:
     """Enter a new hand; returns ``(hand record, sheet, created)``.
 
     Raises :class:`~scorekeeper.errors.Conflict` (``game_over``) once the
@@ -418,7 +425,7 @@ def add_hand(store: Store, game_id: str, hand: Mapping, *,
     other keys as always), so the answer does not grow with the game either;
     a repeated request always gets the whole sheet.
     """
-    answer: list[tuple[dict | None, dict]] = []
+    answer: list[_Made] = []
 
     def decide(game: dict, view: GameView) -> tuple[dict, str, dict]:
         state = _Scored(game, view)
@@ -431,7 +438,7 @@ def add_hand(store: Store, game_id: str, hand: Mapping, *,
                             state.summary)
         scored = rows[-1]["summary"]
         every = [*state.rows(1), *rows] if full else None
-        answer.append((rows[-1]["record"], state.sheet(scored, every)))
+        answer.append((_hand_of(rows[-1]), scored, every))
         return result, _status_of(scored), state.change(scored, state.count + 1, rows)
 
     return _result(*store.append(game_id, hand["kind"], dict(hand), decide,
@@ -441,14 +448,14 @@ def add_hand(store: Store, game_id: str, hand: Mapping, *,
 
 def undo_last(store: Store, game_id: str, *, idempotency_key: str | None = None,
               expected_version: int | None = None,
-              full: bool = True) -> tuple[dict | None, dict, bool]:
+              full: bool = True) -> Answer:
     """Take back the last hand on the sheet; returns ``(the undone hand record, sheet, created)``.
 
     Raises :class:`~scorekeeper.errors.Conflict` (``nothing_to_undo``) when
     the sheet has no hand. It goes back to the summary kept with the hand
     before: no scoring. ``full`` as for :func:`add_hand`.
     """
-    answer: list[tuple[dict | None, dict]] = []
+    answer: list[_Made] = []
 
     def decide(game: dict, view: GameView) -> tuple[dict, str, dict]:
         state = _Scored(game, view)
@@ -456,11 +463,11 @@ def undo_last(store: Store, game_id: str, *, idempotency_key: str | None = None,
         if not n:
             raise Conflict("there is no hand to undo", code="nothing_to_undo")
         rows = state.rows(max(n - 1, 1))
-        undone = rows[-1]["record"]
+        undone = _hand_of(rows[-1])
         scored = state.before(n, rows)
         every = state.rows(1)[:n - 1] if full else None
-        answer.append((undone, state.sheet(scored, every)))
-        return ({"undoes": undone["seq"], "hand": n}, _status_of(scored),
+        answer.append((undone, scored, every))
+        return ({"undoes": undone.seq, "hand": n}, _status_of(scored),
                 state.change(scored, n, []))
 
     entry, created, game, log = store.append(game_id, "undo", {}, decide,
@@ -469,12 +476,12 @@ def undo_last(store: Store, game_id: str, *, idempotency_key: str | None = None,
     if created:
         return _result(entry, created, game, log, answer)
     game, log = _as_answered(entry, game, log)
-    return game_sheet(game, log[:-1])["hands"][-1], game_sheet(game, log), created
+    return game_sheet(game, log[:-1]).hands[-1], game_sheet(game, log), created
 
 
 def correct_hand(store: Store, game_id: str, n: int, hand: Mapping, *,
                  idempotency_key: str | None = None, expected_version: int | None = None,
-                 full: bool = True) -> tuple[dict | None, dict, bool]:
+                 full: bool = True) -> Answer:
     """Score hand ``n`` (1-based) as ``hand`` instead; returns ``(hand record, sheet, created)``.
 
     Raises :class:`~scorekeeper.store.sqlite.NotFound` for a hand not on the
@@ -483,7 +490,7 @@ def correct_hand(store: Store, game_id: str, n: int, hand: Mapping, *,
     and later are scored again from the summary kept with hand ``n - 1``.
     ``full`` as for :func:`add_hand`.
     """
-    answer: list[tuple[dict | None, dict]] = []
+    answer: list[_Made] = []
 
     def decide(game: dict, view: GameView) -> tuple[dict, str, dict]:
         state = _Scored(game, view)
@@ -518,7 +525,7 @@ def correct_hand(store: Store, game_id: str, n: int, hand: Mapping, *,
                             "dealer": game["players"][dealer]})
         scored = rescored[-1]["summary"]
         every = [*state.rows(1)[:n - 1], *rescored] if full else None
-        answer.append((rescored[0]["record"], state.sheet(scored, every)))
+        answer.append((_hand_of(rescored[0]), scored, every))
         return ({"replaces": replaced["seq"], **result}, _status_of(scored),
                 state.change(scored, n, rescored))
 
@@ -553,7 +560,7 @@ def _from_match(record: Mapping) -> dict:
 
 
 def import_game(store: Store, record: Mapping, *, idempotency_key: str | None = None,
-                secret: str | None = None) -> tuple[dict, str]:
+                secret: str | None = None) -> tuple[GameSheet, str]:
     """Store a new game from an exported game or an engine match record.
 
     Returns ``(sheet, edit token)``. A ``gin-rummy-match/1`` record becomes a

@@ -40,6 +40,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
+from enum import StrEnum
 from typing import Any
 
 from ..cards import Card, parse_cards
@@ -61,7 +62,17 @@ from ..sheet import Entry, check_seat
 MAX_DEADWOOD = 98
 """The most deadwood 10 cards can hold (e.g. 9 T Q K of clubs and diamonds, two jacks)."""
 
-KINDS = ("quick", "cards", "record", "void", "deal")
+class HandKind(StrEnum):
+    """The kind of a hand input (its ``kind``): how the table entered the hand."""
+
+    QUICK = "quick"
+    CARDS = "cards"
+    RECORD = "record"
+    VOID = "void"
+    DEAL = "deal"
+
+
+KINDS = tuple(HandKind)
 """The hand input kinds :func:`evaluate_hand` accepts."""
 
 GAME_KINDS = ("quick", "cards", "void")

@@ -171,27 +171,27 @@ def rematch_tally(store: Store, game_id: str) -> dict:
     points = [0] * len(keys)
     money: list[float] | None = None
     for number, (row, seats) in enumerate(reversed(chain), 1):
-        result = load_sheet(store, row["id"]).get("result")
+        result = load_sheet(store, row["id"]).result
         nets = [0] * len(keys)
         settlement: list[dict] = []
         if result is not None:
-            for seat, net in zip(seats, result["nets"], strict=True):
+            for seat, net in zip(seats, result.nets, strict=True):
                 nets[seat] = net
                 points[seat] += net
-            paid = result.get("settlement") or []
-            settlement = [{"payer": seats[p["payer"]], "payee": seats[p["payee"]],
-                           "amount": p["amount"]}
-                          for p in (paid if isinstance(paid, list) else [paid])]
+            paid = result.settlement or ()
+            settlement = [{"payer": seats[p.payer], "payee": seats[p.payee],
+                           "amount": p.amount}
+                          for p in (paid if isinstance(paid, tuple) else (paid,))]
             for payment in settlement:
                 money = money or [0.0] * len(keys)
                 money[payment["payer"]] -= payment["amount"]
                 money[payment["payee"]] += payment["amount"]
         games.append({
             "id": row["id"], "number": number, "over": result is not None,
-            "winner": None if result is None or result["winner"] is None
-            else seats[result["winner"]],
+            "winner": None if result is None or result.winner is None
+            else seats[result.winner],
             "final": None if result is None else
-            [result["final"][seats.index(s)] for s in range(len(keys))],
+            [result.final[seats.index(s)] for s in range(len(keys))],
             "nets": nets, "settlement": settlement, "points": list(points),
             "money": None if money is None else [round(m, 2) for m in money]})
     return {"players": list(game["players"]), "stake": game["stake"], "games": games}

@@ -1,0 +1,173 @@
+"""A stored game's sheet as typed results (issue 9): :class:`GameSheet` and :class:`StoredHand`.
+
+The services of :mod:`scorekeeper.store.games` hand out a game's sheet as a
+:class:`GameSheet`: the game's ``id``, times, :class:`GameStatus`,
+``version`` (log entries) and first ``dealer`` around the core score sheet
+(``scored``: a :class:`~scorekeeper.sheet.Sheet`,
+:class:`~scorekeeper.sheet.HollywoodSheet` or
+:class:`~scorekeeper.sheet.PartnershipSheet`), each hand a
+:class:`StoredHand`: the core hand record (``record``) and where it came
+from (``seq``, ``kind``, ``input``, ``detail``, ``corrected``). Both are
+frozen :class:`~scorekeeper.results.Result`\\ s whose ``to_dict()`` is the
+JSON the API serves::
+
+    {"id", "created", "updated", "status", "version", "dealer",
+     ...the core sheet's keys, each hand {...the core record's keys,
+        "seq", "kind", "input", "detail", "corrected"}}
+
+and whose ``from_dict()`` reads that back (``X.from_dict(x.to_dict()) == x``).
+
+Choices:
+
+* A stored sheet reads as the core sheet it wraps, a stored hand as its
+  core record: an attribute they do not have themselves is the core one's
+  (``sheet.totals``, a Hollywood sheet's ``columns``, a partnership sheet's
+  ``next_games``; ``hand.totals``, a deal's ``games``), so a reader reads
+  a sheet of any table format one way (mypy types those as ``Any``, the
+  declared fields exactly). ``sheet.hands`` are the stored hands.
+* ``input`` and ``detail`` stay the JSON kept in the game's log: the input
+  is what was submitted (inputs are not typed), the detail the scoring as
+  it was done then, so an answer once given never changes.
+* A write's minimal answer (``Prefer: return=minimal``) is ``minimal``: it
+  carries no hands (``hands`` and ``scored.hands`` are empty) and its
+  ``to_dict()`` has no ``hands`` key; ``minimal`` itself is no key of the
+  JSON. Otherwise ``scored.hands`` are the stored hands' records.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, fields, replace
+from enum import StrEnum
+from typing import Any, Self
+
+from ..results import Result, from_plain, plain
+from ..sheet import AnyHandRecord, AnySheet
+from .hands import HandKind
+
+HAND_KEYS = ("seq", "kind", "input", "detail", "corrected")
+"""What a stored hand adds to its core record, in JSON order."""
+
+_HAND_KEYS = frozenset(HAND_KEYS)
+
+GAME_KEYS = ("id", "created", "updated", "status", "version", "dealer")
+"""What a stored sheet puts before its core sheet, in JSON order."""
+
+
+class GameStatus(StrEnum):
+    """Whether a stored game goes on (``active``) or has ended (``over``)."""
+
+    ACTIVE = "active"
+    OVER = "over"
+
+    @classmethod
+    def of(cls, over: bool) -> GameStatus:
+        """The status of a game whose sheet is ``over`` or not."""
+        return cls.OVER if over else cls.ACTIVE
+
+
+def _delegated(owner: Any, part: str, name: str) -> Any:
+    """Attribute ``name`` of ``owner``'s ``part`` (the core result it wraps)."""
+    if name.startswith("__") or name == part:  # not set yet (being built or copied)
+        raise AttributeError(name)
+    return getattr(getattr(owner, part), name)
+
+
+@dataclass(frozen=True, slots=True)
+class StoredHand(Result):
+    """A hand on a stored game's sheet: the core ``record`` and where it came from.
+
+    ``seq`` is the log entry that gave the hand its current content,
+    ``input`` the hand as submitted (of ``kind``), ``detail`` the scoring
+    behind it (a verify or replay result as JSON; ``None`` if void),
+    ``corrected`` whether a correction replaced the original.
+    """
+
+    record: AnyHandRecord
+    seq: int
+    kind: HandKind
+    input: Mapping[str, Any]
+    detail: Mapping[str, Any] | None
+    corrected: bool
+
+    def __getattr__(self, name: str) -> Any:
+        return _delegated(self, "record", name)
+
+    def to_dict(self) -> dict[str, Any]:
+        """The core record's dict, then ``seq``, ``kind``, ``input``, ``detail``, ``corrected``."""
+        return {**self.record.to_dict(), "seq": self.seq, "kind": self.kind.value,
+                "input": plain(self.input), "detail": plain(self.detail),
+                "corrected": self.corrected}
+
+    @classmethod
+    def from_dict(cls, data: Mapping[str, Any]) -> Self:
+        """The stored hand a :meth:`to_dict` dict stands for (``ValueError`` if it is none)."""
+        if not isinstance(data, Mapping) or not data.keys() >= _HAND_KEYS:
+            raise ValueError(f"not a {cls.__name__}: it needs the keys {list(HAND_KEYS)}")
+        record = dict(data)
+        for key in HAND_KEYS:
+            del record[key]
+        return cls(record=from_plain(AnyHandRecord, record), seq=data["seq"],
+                   kind=HandKind(data["kind"]), input=data["input"], detail=data["detail"],
+                   corrected=data["corrected"])
+
+
+@dataclass(frozen=True, slots=True)
+class GameSheet(Result):
+    """A stored game's sheet: the game around its core sheet ``scored``; see the module docs."""
+
+    id: str
+    created: str
+    updated: str
+    status: GameStatus
+    version: int
+    dealer: int
+    scored: AnySheet
+    hands: tuple[StoredHand, ...]
+    minimal: bool = False
+
+    def __getattr__(self, name: str) -> Any:
+        return _delegated(self, "scored", name)
+
+    @classmethod
+    def of(cls, game: Mapping[str, Any], version: int, scored: AnySheet,
+           hands: tuple[StoredHand, ...] | None) -> Self:
+        """The sheet of stored ``game`` (its ``id``, times and first ``dealer``) at ``version``.
+
+        ``scored`` is the core sheet (its ``hands`` are replaced by the
+        records of ``hands``); ``hands`` None makes the minimal answer. The
+        status follows ``scored``.
+        """
+        records = () if hands is None else tuple(hand.record for hand in hands)
+        if scored.hands != records:  # records of the sheet's own kind (mypy cannot tell)
+            scored = replace(scored, hands=records)  # type: ignore[arg-type]
+        return cls(id=game["id"], created=game["created"], updated=game["updated"],
+                   status=GameStatus.of(scored.over), version=version, dealer=game["dealer"],
+                   scored=scored, hands=hands or (), minimal=hands is None)
+
+    def to_dict(self) -> dict[str, Any]:
+        """``id`` ... ``dealer``, then the core sheet's keys with the stored hands (none if
+        ``minimal``)."""
+        body: dict[str, Any] = {"id": self.id, "created": self.created, "updated": self.updated,
+                                "status": self.status.value, "version": self.version,
+                                "dealer": self.dealer}
+        for field in fields(self.scored):
+            if field.name != "hands":
+                body[field.name] = plain(getattr(self.scored, field.name))
+            elif not self.minimal:
+                body["hands"] = [hand.to_dict() for hand in self.hands]
+        return body
+
+    @classmethod
+    def from_dict(cls, data: Mapping[str, Any]) -> Self:
+        """The stored sheet a :meth:`to_dict` dict stands for (``ValueError`` if it is none)."""
+        if not isinstance(data, Mapping) or not set(GAME_KEYS) <= set(data):
+            raise ValueError(f"not a {cls.__name__}: it needs the keys {list(GAME_KEYS)}")
+        given = data.get("hands")
+        hands = None if given is None else tuple(StoredHand.from_dict(hand) for hand in given)
+        body = {key: value for key, value in data.items() if key not in GAME_KEYS}
+        scored = from_plain(AnySheet, {**body, "hands": []})
+        sheet = cls.of(data, data["version"], scored, hands)
+        if sheet.status != data["status"]:
+            raise ValueError(f"status {data['status']!r} does not match the sheet's over")
+        return sheet
