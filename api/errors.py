@@ -154,6 +154,9 @@ class Api(flask_smorest.Api):
         if status == 429:
             return error_response(429, limits.refusal_message(error.description or ""),
                                   headers={**headers, "Retry-After": str(limits.retry_after())})
+        if isinstance(error, limits.Busy):
+            return error_response(503, error.description or "busy", code="busy",
+                                  headers={**headers, "Retry-After": "1"})
         if status >= 500:
             return error_response(status, "internal error", headers=headers)
         message = data.get("message") or error.description or error.name

@@ -1,4 +1,6 @@
-"""Rate limits (Flask-Limiter): unauthenticated creates, and wrong edit tokens, per client address.
+"""Bounds on what clients can make the server do: rate limits (Flask-Limiter) on
+unauthenticated creates and wrong edit tokens per client address, and one heavy request
+at a time per worker process.
 
 Two limits, each counted per client address (``request.remote_addr``: behind
 a reverse proxy, make it pass the client's address, e.g. with werkzeug's
@@ -33,6 +35,11 @@ never waits for the games' writer; WAL mode, and no fsync (a counter lost
 in a power cut costs nothing). An in-memory database (tests) counts in
 memory. If the counter file fails, requests go through (logged): a limit
 is not worth refusing a hand.
+
+Heavy requests (a game import, a records import, an analysis, a replay:
+their cost grows with the body) run one at a time in each worker process
+(:func:`one_heavy_at_a_time`); one that arrives meanwhile gets 503 (code
+``busy``, ``Retry-After: 1``) at once and did nothing.
 """
 
 from __future__ import annotations
@@ -42,13 +49,15 @@ import os
 import sqlite3
 import threading
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from typing import ClassVar
 
 from flask import Flask, Response, current_app
 from flask_limiter import Limiter
 from flask_limiter.util import get_remote_address
 from limits.storage import Storage
+from werkzeug.exceptions import ServiceUnavailable
 
 from scorekeeper.store.base import is_postgres
 
@@ -88,6 +97,36 @@ def storage_uri(database: str) -> str:
             or is_postgres(database)):
         return "memory://"
     return f"sqlite://{os.path.abspath(database)}-limits"
+
+
+_heavy = threading.Lock()
+
+
+class Busy(ServiceUnavailable):
+    """503 with ``Retry-After: 1`` (code ``busy``): nothing was done; send it again."""
+
+
+@contextmanager
+def one_heavy_at_a_time(what: str) -> Iterator[None]:
+    """Run a heavy request alone in this worker process, or refuse it with :class:`Busy`
+    at once. Heavy: the API's operations whose cost grows with the body (up to its 1 MB):
+    ``importGame``, ``importRecords``, ``analyseRecord`` and ``replayRecord``.
+
+    A game import of 1,000 hands costs about 0.6 s of CPU, a long record
+    to analyse more: ten sent at once (an abuser's burst, or an eager
+    script) held every thread of both workers and normal writes waited
+    hundreds of milliseconds. With one at a time per process, another is
+    refused at once (it holds no thread waiting; a client retries after
+    ``Retry-After``), and each process keeps a thread for the tables' own
+    requests. The scorepad never sends these requests.
+    """
+    if not _heavy.acquire(blocking=False):
+        raise Busy(f"the server is busy with another {what} just now: nothing was done;"
+                   " send it again in a second")
+    try:
+        yield
+    finally:
+        _heavy.release()
 
 
 def _refused(response: Response) -> bool:

@@ -29,7 +29,7 @@ from scorekeeper.store import games
 from scorekeeper.store.sheets import GameSheet
 from scorekeeper.store.stats import player_stats
 
-from . import bodies, get_storage
+from . import bodies, get_storage, limits
 from . import schemas as s
 from .errors import ErrorSchema, error_response
 
@@ -187,11 +187,12 @@ class Replay(MethodView):
 
     @blp.arguments(s.RecordRequest())
     @blp.response(200, s.REPLAY_RESPONSE)
-    @refusals(400, 413)
+    @refusals(400, 413, 503)
     @blp.doc(operationId="replayRecord")
     def post(self, record):
         """Check every action of a deal (or every deal of a match) and score it."""
-        return jsonify(replay(record).to_dict())
+        with limits.one_heavy_at_a_time("replay"):
+            return jsonify(replay(record).to_dict())
 
 
 @blp.route("/analyse")
@@ -200,11 +201,12 @@ class Analyse(MethodView):
 
     @blp.arguments(s.RecordRequest())
     @blp.response(200, s.ANALYSE_RESPONSE)
-    @refusals(400, 413)
+    @refusals(400, 413, 503)
     @blp.doc(operationId="analyseRecord")
     def post(self, record):
         """Each decision of a deal (or of every deal of a match) measured, with a summary."""
-        return jsonify(analyse(record))
+        with limits.one_heavy_at_a_time("analysis"):
+            return jsonify(analyse(record))
 
 
 @blp.route("/imports/<source:source>")
@@ -213,7 +215,7 @@ class Imports(MethodView):
 
     @blp.arguments(s.SourceImportRequest())
     @blp.response(200, s.SourceImportResponse)
-    @refusals(400, 404, 413)
+    @refusals(400, 404, 413, 503)
     @blp.doc(operationId="importRecords")
     def post(self, body, source):
         """Deal records (openspiel, one per line) or match records (neller, one per game).
@@ -223,7 +225,8 @@ class Imports(MethodView):
         are listed in ``errors`` with their line (and history position); the
         others are still imported, in input order. An unknown source is 404.
         """
-        return jsonify(import_text(source, body["text"]).to_dict())
+        with limits.one_heavy_at_a_time("import"):
+            return jsonify(import_text(source, body["text"]).to_dict())
 
 
 def editor(view: Callable) -> Callable:
@@ -342,7 +345,8 @@ class Import(MethodView):
 
         With an Idempotency-Key, a repeat answers the same (the same game and edit token).
         """
-        sheet, token = games.import_game(get_storage(), body, **_create_options(headers))
+        with limits.one_heavy_at_a_time("import"):
+            sheet, token = games.import_game(get_storage(), body, **_create_options(headers))
         return _new_game(sheet, token)
 
 

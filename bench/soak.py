@@ -26,7 +26,9 @@ is always saturated and the latencies measure its capacity; with
 ``--pace N`` each client enters at most N hands a second, as tables do,
 and the latencies show whether the abuse starves them.
 
-The server keeps its default rate limits, and every client process and
+The server is warmed up first (untimed writes from 8 connections at once:
+each worker thread's first requests cost tens of milliseconds once). The
+server keeps its default rate limits, and every client process and
 every abuser connects from a loopback address of its own (127.0.1.x,
 127.0.2.x), so the limits count them apart as they would count phones and
 an abuser on a network: the abusers' excess is refused with a cheap 429,
@@ -171,7 +173,7 @@ def run_client(url: str, seconds: float, seed: int, shared: dict, per_game: int,
     would; 0: as fast as the server answers); report the keys sent and acknowledged."""
     rng = random.Random(seed)
     client = Client(url, time.monotonic() + seconds, client_address(seed))
-    due = time.monotonic()
+    due = time.monotonic() + (rng.random() / pace if pace else 0.0)  # tables are not in step
     sent: list[str] = []
     acked: list[str] = []
     recovered: list[str] = []
@@ -218,6 +220,25 @@ def run_client(url: str, seconds: float, seed: int, shared: dict, per_game: int,
     return {"sent": sent, "acked": acked, "recovered": recovered, "games": games,
             "requests": client.requests, "latencies": client.latencies, "busy": client.busy,
             "unexpected": client.unexpected}
+
+
+def warm_up(url: str, threads: int = 8, writes: int = 5) -> None:
+    """Writes from ``threads`` connections at once into a game of their own, untimed: each
+    worker thread's first request (its connections, the interpreter's warming) costs tens
+    of milliseconds once, which a server that has run for a minute no longer pays."""
+    client = Client(url, time.monotonic() + 60, SETUP_ADDRESS)
+    game = client.new_game()
+    assert game is not None, "the server did not create the warm-up game"
+
+    def write(t: int) -> None:
+        session = from_address(SETUP_ADDRESS)
+        for _ in range(writes):
+            session.post(url + game["url"] + "/hands", json={"kind": "void"}, timeout=30,
+                         headers={"Authorization": game["auth"]})
+            session.get(url + game["url"], timeout=30)
+
+    with ThreadPoolExecutor(threads) as pool:
+        list(pool.map(write, range(threads)))
 
 
 EXPECTED = {"imports": {201, 429, 503}, "tokens": {403, 429}}
@@ -322,6 +343,7 @@ def main() -> int:
               f" {f'{args.pace:g} hands/s per client' if args.pace else 'unpaced clients'}")
         try:
             setup = Client(url, time.monotonic())
+            warm_up(url)
             shared = [setup.new_game() for _ in range(-(-args.clients // SHARE))]
             kinds = ["slow", "imports", "tokens"] if args.abuse else []
             target, record = abuse_setup(setup) if args.abuse else ("", {})

@@ -26,9 +26,11 @@ import functools
 import http.server
 import json
 import os
+import random
 import re
 import sqlite3
 import threading
+from concurrent.futures import ThreadPoolExecutor
 from unittest import mock
 from urllib.parse import urljoin, urlsplit
 
@@ -37,6 +39,7 @@ import requests
 from browser_kit import CHROMIUM
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+from load_kit import TARGET, hand_for
 
 from api.limits import NO_LIMITS_ENV
 from api.pad.forms import OPTION_LABELS
@@ -273,6 +276,47 @@ def test_the_default_rate_limits_bite_across_workers(tmp_path):
         assert right.status_code == 429 and right.json()["error"]["code"] == "too_many_requests"
         assert requests.get(f"{url}{game['url']}", timeout=10).json()["version"] == 0
         assert os.path.exists(f"{db}-limits")  # the counters all workers share
+    finally:
+        assert stop(process) == 0
+
+
+def test_heavy_requests_run_one_at_a_time_and_the_others_are_told_to_retry(tmp_path):
+    """Four imports of 1,000 hands sent at once to one worker: one runs, the others that
+    arrive meanwhile get 503 busy with Retry-After and store nothing; sent again after it,
+    each is stored once."""
+    rng = random.Random(7)
+    record = {"format": "scorekeeper.game", "version": 1, "players": ["Ana", "Ben"],
+              "rules": {"target": TARGET}, "dealer": 0,
+              "hands": [hand_for(rng) for _ in range(1000)]}
+    db = tmp_path / "heavy.db"
+    process, url = spawn(db, workers=1)
+    try:
+        start = threading.Barrier(4)
+
+        def send(_: int) -> requests.Response:
+            start.wait()
+            return requests.post(f"{url}/api/v1/games/import", json=record, timeout=60)
+
+        with ThreadPoolExecutor(4) as pool:
+            first = list(pool.map(send, range(4)))
+        statuses = sorted(r.status_code for r in first)
+        assert 201 in statuses and 503 in statuses, statuses
+        assert set(statuses) <= {201, 503}
+        busy = [r for r in first if r.status_code == 503]
+        for refused in busy:
+            assert refused.headers["Retry-After"] == "1"
+            error = refused.json()["error"]
+            assert error["code"] == "busy" and "another import" in error["message"]
+        assert stored_games(db) == 4 - len(busy)  # a refused import stored nothing
+        for _ in busy:
+            for _attempt in range(30):
+                again = requests.post(f"{url}/api/v1/games/import", json=record, timeout=60)
+                if again.status_code != 503:
+                    break
+            assert again.status_code == 201
+        assert stored_games(db) == 4
+        paths = requests.get(f"{url}/api/openapi.json", timeout=10).json()["paths"]
+        assert "503" in paths["/api/v1/games/import"]["post"]["responses"]
     finally:
         assert stop(process) == 0
 
