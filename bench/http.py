@@ -77,8 +77,9 @@ class Connection:
         self.conn = http.client.HTTPConnection(parts.hostname, parts.port, timeout=60)
         self.latencies: list[float] = []
 
-    def request(self, method: str, path: str, body=None, headers=None) -> tuple[int, dict]:
-        """Send one request; returns (status, decoded JSON body)."""
+    def send(self, method: str, path: str, body=None, headers=None
+             ) -> tuple[int, http.client.HTTPMessage, bytes]:
+        """Send one request (``body`` as JSON), timed; returns (status, headers, payload)."""
         data = json.dumps(body) if body is not None else None
         start = time.perf_counter()
         self.conn.request(method, path, data, {"Content-Type": "application/json",
@@ -88,7 +89,12 @@ class Connection:
         self.latencies.append(time.perf_counter() - start)
         if response.will_close:
             self.conn.close()
-        return response.status, json.loads(payload)
+        return response.status, response.headers, payload
+
+    def request(self, method: str, path: str, body=None, headers=None) -> tuple[int, dict]:
+        """Send one request; returns (status, decoded JSON body)."""
+        status, _, payload = self.send(method, path, body, headers)
+        return status, json.loads(payload)
 
 
 def verify_client(url: str, seconds: float, seed: int) -> dict:
@@ -113,22 +119,14 @@ def floor_client(url: str, seconds: float, seed: int) -> dict:
     conn = Connection(url)
     _, created = conn.request("POST", "/api/v1/games", {"players": ["Ana", "Ben"]})
     path = f"/api/v1/games/{created['id']}"
-    conn.conn.request("GET", path)
-    response = conn.conn.getresponse()
-    response.read()
-    etag = response.getheader("ETag")
+    _, sheet, _ = conn.send("GET", path)
+    unchanged = {"If-None-Match": sheet["ETag"]}
     conn.latencies.clear()
     errors = 0
     start = time.monotonic()
     while time.monotonic() < start + seconds:
-        began = time.perf_counter()
-        conn.conn.request("GET", path, headers={"If-None-Match": etag})
-        response = conn.conn.getresponse()
-        response.read()
-        conn.latencies.append(time.perf_counter() - began)
-        errors += response.status != 304
-        if response.will_close:
-            conn.conn.close()
+        status, _, _ = conn.send("GET", path, headers=unchanged)
+        errors += status != 304
     return {"latencies": conn.latencies, "errors": errors, "games": [],
             "window": (start, time.monotonic())}
 
