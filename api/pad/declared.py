@@ -40,7 +40,7 @@ from scorekeeper.results import Outcome
 from scorekeeper.store.sheets import GameSheet, StoredHand
 
 from . import forms as pad_forms
-from .labels import bdi, card_info, cards_info, isolated
+from .labels import bdi, card_info, cards_info, isolated, point_count
 from .views import layoff_fits
 
 
@@ -135,10 +135,6 @@ def declare_from_form(rules: Mapping[str, Any], hand: Mapping[str, Any],
     return pad_forms.declare_play(hand, arrangement, values.get(prefix + "layoffs"), prefix)
 
 
-def _points(n: int) -> str:
-    return f"{n} point{'' if n == 1 else 's'}"
-
-
 def _melds_words(melds: Sequence[Sequence[str]]) -> str:
     return " and ".join(" ".join(card_info(c)["label"] for c in meld) for meld in melds)
 
@@ -170,7 +166,7 @@ def hindsight(review: KnockReview, names: Sequence[str]) -> list[Markup]:
             text = Markup("{} could have laid down {} instead, leaving {} less to lay"
                           " off").format(knocker, _melds_words(mine.best_melds) or "no melds",
                                          defender)
-        said.append(Markup("{}: {}.").format(text, _points(mine.cost)))
+        said.append(Markup("{}: {}.").format(text, point_count(mine.cost)))
     if theirs.cost:
         parts = []
         if theirs.missed_layoffs:
@@ -181,7 +177,7 @@ def hindsight(review: KnockReview, names: Sequence[str]) -> list[Markup]:
         what = " and ".join(parts) or (f"had {theirs.best_deadwood} deadwood, not"
                                        f" {theirs.deadwood}")
         said.append(Markup("{} could have {}: {}.").format(defender, what,
-                                                           _points(theirs.cost)))
+                                                           point_count(theirs.cost)))
     return said
 
 

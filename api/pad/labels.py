@@ -68,6 +68,11 @@ def game_title(names: Sequence[str]) -> str:
     return " vs ".join(isolated(name) for name in names)
 
 
+def point_count(n: int) -> str:
+    """``1 point``, ``12 points``."""
+    return f"{n} point{'' if n == 1 else 's'}"
+
+
 def capfirst(text: str) -> str:
     """The text with its first letter capitalised (a generic label that starts a sentence)."""
     return text[:1].upper() + text[1:]

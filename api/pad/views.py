@@ -32,6 +32,7 @@ from .labels import (
     cards_info,
     game_title,
     matchup,
+    point_count,
     side_names,
     sides_html,
 )
@@ -595,7 +596,7 @@ def payment_line(nets: Sequence[int], names: Sequence[str], amount: float | None
 def _pays(payer: Markup, verb: str, payee: Markup, points: int, amount: float | None
           ) -> Markup:
     """``Bor pays Ana 320 points.``, at a stake ``Bor pays Ana 16.00 (320 points).``"""
-    count = f"{points} point{'s' if points != 1 else ''}"
+    count = point_count(points)
     if amount is None:
         return Markup("{} {} {} {}.").format(payer, verb, payee, count)
     return Markup("{} {} {} {} ({}).").format(payer, verb, payee, _money(amount), count)
