@@ -869,7 +869,8 @@ def replay():
         return _render("pad/replay.html", 422 if errors else 200, steps=None, errors=errors,
                        record_text=text)
     try:
-        steps = pad_replay.replay_steps(pad_forms.parse_record(text))
+        record = pad_forms.parse_record(text)
+        steps = pad_replay.replay_steps(record)
     except ScorekeeperError as error:
         # the record is the page's only field: every error belongs next to it
         return _render("pad/replay.html", 422, steps=None,
@@ -882,7 +883,7 @@ def replay():
     step = _step_number(len(steps))
     return _render("pad/replay.html", steps=steps, step=step, current=steps[step],
                    record_text=text, errors={},
-                   analysis=pad_replay.analysis_view(pad_forms.parse_record(text)),
+                   analysis=pad_replay.analysis_view(record),
                    link=(lambda k: url_for("pad.replay", r=packed, step=k)) if packed else None)
 
 
