@@ -186,15 +186,16 @@ class Front:
         """The next request's head (``None`` when the client closed or stayed idle)."""
         start = bytearray(conn.trailing_data[0][:MAX_LINE + 2])  # to tell 414 from 431
         task = asyncio.current_task()
+        assert task is not None  # asyncio runs each connection's handler as a task
         if not start:
             if self.stopping:
                 return None
-            self.idle.add(task)  # type: ignore[arg-type]  # a connection's handler is a task
+            self.idle.add(task)
         try:
             async with asyncio.timeout(HEAD_TIMEOUT):
                 while (event := conn.next_event()) is h11.NEED_DATA:
                     data = await reader.read(65536)
-                    self.idle.discard(task)  # type: ignore[arg-type]
+                    self.idle.discard(task)
                     start += data[:max(0, MAX_LINE + 2 - len(start))]
                     conn.receive_data(data)
         except TimeoutError:
@@ -211,7 +212,7 @@ class Front:
                               ) from None
             raise Refusal(400, f"malformed request: {error}") from None
         finally:
-            self.idle.discard(task)  # type: ignore[arg-type]
+            self.idle.discard(task)
         if isinstance(event, h11.ConnectionClosed):
             return None
         if not isinstance(event, h11.Request):  # h11 gives a request first, or refuses

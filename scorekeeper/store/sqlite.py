@@ -79,8 +79,9 @@ works). The threads of one process take turns (a lock of the process) before
 they try SQLite's lock, so only one of them polls the file and the next
 starts the moment the one before commits; a writer waiting for another
 process polls after :data:`FIRST_POLL` s, then twice as long each time, up
-to :data:`POLL` s (a fixed 5 ms made two workers' writers sleep more than
-they wrote: appends over HTTP ran at a fifth of their speed).
+to :data:`POLL` s (with a fixed 5 ms, a writer that found the lock taken
+slept 5 ms behind a transaction of about 1 ms: py-spy showed two workers'
+writers sleeping about as long as they spent committing).
 """
 
 from __future__ import annotations
