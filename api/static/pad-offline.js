@@ -342,7 +342,10 @@ function registerWorker() {
     .then((registration) => {
       // Keep the hand forms this sheet links to, so they open offline too.
       const keep = $$("a[data-keep]").map((a) => a.href);
-      if (keep.length && registration.active) registration.active.postMessage({ keep });
+      const claim = !navigator.serviceWorker.controller;
+      if ((keep.length || claim) && registration.active) {
+        registration.active.postMessage({ keep, claim });
+      }
     })
     .catch(() => {});  // no worker: the page and its queue still work online
 }

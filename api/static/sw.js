@@ -74,8 +74,13 @@ async function networkFirst(request) {
 }
 
 // A sheet asks for the pages it links to (its hand forms) to be kept, so that a
-// hand can be entered offline even on a form not opened yet.
+// hand can be entered offline even on a form not opened yet. A page the worker
+// does not control yet asks to be claimed: its navigation began while the
+// worker was still installing (the first game started from the start page),
+// after the worker's own claim at activation, so nothing else would ever make
+// that open sheet work offline.
 self.addEventListener("message", (event) => {
+  if (event.data && event.data.claim) event.waitUntil(self.clients.claim());
   const urls = (event.data && event.data.keep) || [];
   const same = urls.filter((u) => new URL(u, self.location.href).origin === self.location.origin);
   event.waitUntil(caches.open(CACHE).then((cache) => Promise.all(same.map((u) =>
