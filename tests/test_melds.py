@@ -24,6 +24,21 @@ def test_deadwood_values_and_any_count():
     assert deadwood("As 2s 3s 7c 7d 7h 9d Td Jd Kc") == 10
 
 
+def test_deadwood_takes_cards_codes_and_both_mixed_in_any_container():
+    """The fast path (a tuple or list of cards) and its fallback (anything without a
+    card's ``bit``) give one answer; a bad code is still named."""
+    codes = "As 2s 3s 7c 7d 7h 9d Td Jd Kc".split()
+    cards = [Card(code) for code in codes]
+    mixed = [cards[0], *codes[1:5], *cards[5:]]
+    for given in (tuple(cards), cards, tuple(codes), codes, tuple(mixed), mixed,
+                  iter(mixed), " ".join(codes)):
+        assert deadwood(given) == 10, given
+    with pytest.raises(CardError, match="'Zz'"):
+        deadwood((cards[0], "Zz"))
+    with pytest.raises(CardError):
+        deadwood((cards[0], 7))
+
+
 def test_all_melds_lists_overlapping_melds():
     found = {tuple(m) for m in all_melds("As 2s 3s 4s 3c 3d")}
     assert found == {
