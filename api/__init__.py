@@ -45,8 +45,9 @@ from pathlib import Path
 from typing import Any
 from urllib.parse import urlsplit, urlunsplit
 
-from flask import Config, Flask, current_app, request
+from flask import Config, Flask, Request, Response, current_app, request
 from flask.json.provider import DefaultJSONProvider
+from flask.sessions import SessionInterface, SessionMixin
 from werkzeug.exceptions import RequestEntityTooLarge
 
 from scorekeeper.store import Store, open_store
@@ -92,6 +93,7 @@ def create_app(config: Mapping[str, Any] | None = None, *,
     from . import errors, limits, openapi, schemas, security, v1
 
     app = Flask(__name__, instance_path=instance_path, instance_relative_config=True)
+    app.session_interface = _NoSession()
     app.json = DefaultJSONProvider(app)
     app.json.sort_keys = False
     app.config.from_mapping(
@@ -169,15 +171,30 @@ def log_level(value: Any) -> str:
     return name
 
 
+class _NoSession(SessionInterface):
+    """No Flask session: nothing here uses one (the scorepad signs its own few cookies,
+    :mod:`api.pad.web`), and Flask's default opened a signed cookie session on every
+    request, a twentieth of a small request's time. ``session`` is Flask's null
+    session: reading it finds it empty, writing to it fails loudly."""
+
+    def open_session(self, app: Flask, request: Request) -> None:
+        return None
+
+    def save_session(self, app: Flask, session: SessionMixin, response: Response) -> None:
+        return None
+
+
 def _refuse_long_streams() -> None:
     """Refuse (413) a body sent without a length (chunked) that reaches ``MAX_CONTENT_LENGTH``.
 
     Werkzeug refuses a declared ``Content-Length`` over the limit, but stops
     reading a chunked body at the limit without an error: the view would
-    parse a truncated body (a bad-JSON 400, or worse, a valid prefix).
+    parse a truncated body (a bad-JSON 400, or worse, a valid prefix). Only
+    for the methods whose bodies the views read: a GET's is never parsed.
     """
     limit = request.max_content_length
     if (request.content_length is None and limit is not None
+            and request.method not in ("GET", "HEAD", "OPTIONS")
             and len(request.get_data(cache=True)) >= limit):
         raise RequestEntityTooLarge()
 
