@@ -175,10 +175,11 @@ class Front:
             return False
         body = await self._body(conn, reader, writer, request)
         response, content = await self._forward(request, body, peer)
-        await _send(writer, conn.send(response))
+        # head, body and end in one write: one system call and one segment, not three
+        answer = conn.send(response)
         if content:
-            await _send(writer, conn.send(h11.Data(data=content)))
-        await _send(writer, conn.send(h11.EndOfMessage()))
+            answer += conn.send(h11.Data(data=content))
+        await _send(writer, answer + conn.send(h11.EndOfMessage()))
         return conn.our_state is h11.DONE and conn.their_state is h11.DONE
 
     async def _head(self, conn: h11.Connection, reader: asyncio.StreamReader
