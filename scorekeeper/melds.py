@@ -20,7 +20,7 @@ where a run is cut are the same arrangement and are listed once.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from functools import cache, lru_cache
 from itertools import combinations
 
@@ -158,23 +158,6 @@ def _set_choices(mask: int, ranks: int) -> list[int]:
     return choices
 
 
-def mask_deadwood(mask: int) -> int:
-    """Minimal deadwood of the cards in a 52-bit mask.
-
-    Most hands hold no rank three times and cost four look-ups; the others
-    go to :func:`_set_deadwood`.
-    """
-    a = mask & SUIT_MASK
-    b = mask >> 13 & SUIT_MASK
-    c = mask >> 26 & SUIT_MASK
-    d = mask >> 39
-    ranks = (a & b & (c | d)) | (c & d & (a | b))
-    if not ranks:
-        table = _RUN_DEADWOOD
-        return table[a] + table[b] + table[c] + table[d]
-    return _set_deadwood(a, b, c, d, ranks)
-
-
 def _set_deadwood(a: int, b: int, c: int, d: int, ranks: int) -> int:
     """Minimal deadwood of four suit patterns whose ``ranks`` (13-bit) may form sets.
 
@@ -220,17 +203,22 @@ def mask_discards(mask: int, barred: int = 0) -> Iterator[tuple[int, int]]:
 
 
 def deadwood(cards: int | str | Iterable[str | Card]) -> int:
-    """The minimal deadwood count of exactly these cards (any number of them).
+    """The minimal deadwood count of exactly these cards (any number of them), or of
+    the cards of a 52-bit mask (:func:`mask_deadwood` is this function).
 
     >>> deadwood("As 2s 3s 7c 7d 7h 9d Td Jd Kc")
     10
 
-    The hot path of the solver's callers (a tuple of cards, the bench's and
-    the bots' case) is :func:`hand_mask` and :func:`mask_deadwood` written
-    out in one function: each call saved is a twentieth of a ``deadwood()``.
+    Most hands hold no rank three times and cost four look-ups; the others
+    go to :func:`_set_deadwood`. The solver's hot paths (a mask; a tuple of
+    cards, the bench's and the bots' case) are read here without calling
+    :func:`hand_mask`: each call saved is a twentieth of a ``deadwood()``.
     """
-    mask = 0
-    if cards.__class__ is tuple:
+    kind = cards.__class__
+    if kind is int:
+        mask: int = cards  # type: ignore[assignment]
+    elif kind is tuple:
+        mask = 0
         try:
             for card in cards:  # type: ignore[union-attr]
                 mask |= card.bit  # type: ignore[union-attr]
@@ -247,6 +235,11 @@ def deadwood(cards: int | str | Iterable[str | Card]) -> int:
         table = _RUN_DEADWOOD
         return table[a] + table[b] + table[c] + table[d]
     return _set_deadwood(a, b, c, d, ranks)
+
+
+mask_deadwood: Callable[[int], int] = deadwood
+"""Minimal deadwood of the cards in a 52-bit mask: :func:`deadwood` itself, under the name
+its callers holding masks read best (one function, no extra call on the hot path)."""
 
 
 def _split(mask: int, taken: int) -> tuple[list[int], int]:
