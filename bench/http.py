@@ -3,17 +3,17 @@
 For each store (a temporary SQLite file; a throwaway PostgreSQL server
 started from Debian's binaries, as the tests do, unless ``--no-postgres``)
 and each number of gunicorn workers (``--workers``, default 2 and 4), it
-starts ``scorekeeper serve`` (see :func:`api.server.spawn`) and runs two
-phases, each with ``--clients`` client processes for ``--seconds`` seconds:
+starts ``scorekeeper serve`` (see :func:`api.server.spawn`) and runs three
+phases in turn, each with ``--clients`` client processes for ``--seconds``
+seconds:
 
+* **floor**: each client ``GET``s one game's sheet with ``If-None-Match``
+  (a 304: no log read, nothing scored), what the server costs a request
+  that does nearly nothing: the ceiling for the other two phases;
 * **verify**: ``POST /api/v1/verify`` with random legal knocks;
 * **append**: each client creates a game and ``POST``s quick hands (random
   deadwood, each with its own ``Idempotency-Key``; every tenth is sent
   twice, as a client retrying) until the game is over, then starts another.
-
-* **floor**: each client ``GET``s one game's sheet with ``If-None-Match``
-  (a 304: no log read, nothing scored), what the server costs a request
-  that does nearly nothing: the ceiling for the other two phases.
 
 Each phase prints requests/s with p50 and p99 latency; then every game is
 read back and checked: its sheet holds exactly the hands the client was
@@ -217,7 +217,7 @@ def check(url: str, results: list[dict]) -> bool:
 
 
 def measure(db: str, workers: int, args: argparse.Namespace, targeted: bool) -> dict:
-    """One configuration: serve ``db`` with ``workers``, run both phases and the check."""
+    """One configuration: serve ``db`` with ``workers``, run the three phases and the check."""
     process, url = spawn(db, workers=workers)
     try:
         _, floor = run_phase("floor", floor_client, url, args.clients, args.seconds, False)
@@ -231,7 +231,7 @@ def measure(db: str, workers: int, args: argparse.Namespace, targeted: bool) -> 
 
 
 def main() -> int:
-    """Serve each store with each number of workers, run both phases, check, compare."""
+    """Serve each store with each number of workers, run the phases, check, compare."""
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--clients", type=int, default=4, help="client processes")
     parser.add_argument("--seconds", type=float, default=5.0, help="length of each phase")

@@ -79,7 +79,7 @@ from ..rules import Rules
 from ..sheet import AnyHandRecord, AnySheet, score_sheet, summary
 from .base import GameView, KeyReused, NotFound, Store
 from .hands import HandKind, evaluate_hand
-from .sheets import GameSheet, StoredHand
+from .sheets import GameSheet, GameStatus, StoredHand
 
 EXPORT_FORMAT = "scorekeeper.game"
 """The ``format`` of an exported game (a match record with every hand's input)."""
@@ -404,7 +404,8 @@ def _dated(game: Mapping, scored: dict, rows: list[dict] | None) -> GameSheet:
 
 
 def _status_of(scored: Mapping) -> str:
-    return "over" if scored["over"] else "active"
+    """The stored status of a game whose summary is ``scored`` (its JSON value)."""
+    return GameStatus.of(scored["over"]).value
 
 
 def add_hand(store: Store, game_id: str, hand: Mapping, *,
