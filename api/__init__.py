@@ -82,8 +82,9 @@ ALIASES = {"DATABASE": "DB"}
 LOG_LEVELS = ("DEBUG", "INFO", "WARNING", "ERROR", "CRITICAL")
 
 
-def create_app(config: Mapping[str, Any] | None = None, *,
-               instance_path: str | None = None) -> Flask:
+def create_app(
+    config: Mapping[str, Any] | None = None, *, instance_path: str | None = None
+) -> Flask:
     """Build the scorekeeper web app; ``config`` overrides every other source of settings.
 
     ``instance_path`` is Flask's instance folder (``config.py``, the secret
@@ -108,11 +109,16 @@ def create_app(config: Mapping[str, Any] | None = None, *,
         OPENAPI_VERSION="3.0.3",
         OPENAPI_URL_PREFIX="/api",
         OPENAPI_JSON_PATH="openapi.json",
-        API_SPEC_OPTIONS={"info": {"description": (
-            "Gin Rummy scorekeeping: melds, knock verification, deal replay and score"
-            " sheets that last. Errors are {\"error\": {\"code\", \"message\", \"field\"}}."
-            " In a request, a nullable field sent as null counts as left out.")},
-            "servers": openapi.SERVERS},
+        API_SPEC_OPTIONS={
+            "info": {
+                "description": (
+                    "Gin Rummy scorekeeping: melds, knock verification, deal replay and score"
+                    ' sheets that last. Errors are {"error": {"code", "message", "field"}}.'
+                    " In a request, a nullable field sent as null counts as left out."
+                )
+            },
+            "servers": openapi.SERVERS,
+        },
     )
     instance_file = Config(app.instance_path)
     instance_file.from_pyfile("config.py", silent=True)
@@ -122,11 +128,15 @@ def create_app(config: Mapping[str, Any] | None = None, *,
     for source in (instance_file, set_variables, config or {}):
         app.config.from_mapping(_with_current_names(source))
     app.logger.setLevel(log_level(app.config["LOG_LEVEL"]))
-    store = open_store(app.config["DB"], busy_timeout=app.config["BUSY_TIMEOUT"],
-                       waiting_writers=app.config["WAITING_WRITERS"])
+    store = open_store(
+        app.config["DB"],
+        busy_timeout=app.config["BUSY_TIMEOUT"],
+        waiting_writers=app.config["WAITING_WRITERS"],
+    )
     app.extensions[STORAGE_KEY] = store
-    app.logger.info("database %s (schema version %d)", _shown(app.config["DB"]),
-                    store.schema_version())
+    app.logger.info(
+        "database %s (schema version %d)", _shown(app.config["DB"]), store.schema_version()
+    )
     app.before_request(_refuse_long_streams)
     app.after_request(security.add_security_headers)
     app.url_map.converters["game"] = v1.GameIdConverter
@@ -139,8 +149,13 @@ def create_app(config: Mapping[str, Any] | None = None, *,
     api.register_converter(v1.SourceConverter, v1.source_schema)
     errors.register(app)
     api.spec.components.security_scheme(
-        "bearerAuth", {"type": "http", "scheme": "bearer",
-                       "description": "The edit token returned when the game was created."})
+        "bearerAuth",
+        {
+            "type": "http",
+            "scheme": "bearer",
+            "description": "The edit token returned when the game was created.",
+        },
+    )
     for name, schema in schemas.COMPONENTS.items():
         api.spec.components.schema(name, schema=schema)
     api.register_blueprint(v1.blp)
@@ -166,8 +181,9 @@ def log_level(value: Any) -> str:
     """The ``LOG_LEVEL`` setting as a logging level name; a clear error for anything else."""
     name = str(value).upper()
     if name not in LOG_LEVELS:
-        raise ValueError(f"LOG_LEVEL: {value!r} is not one of"
-                         f" {', '.join(level.lower() for level in LOG_LEVELS)}")
+        raise ValueError(
+            f"LOG_LEVEL: {value!r} is not one of {', '.join(level.lower() for level in LOG_LEVELS)}"
+        )
     return name
 
 
@@ -193,9 +209,12 @@ def _refuse_long_streams() -> None:
     for the methods whose bodies the views read: a GET's is never parsed.
     """
     limit = request.max_content_length
-    if (request.content_length is None and limit is not None
-            and request.method not in ("GET", "HEAD", "OPTIONS")
-            and len(request.get_data(cache=True)) >= limit):
+    if (
+        request.content_length is None
+        and limit is not None
+        and request.method not in ("GET", "HEAD", "OPTIONS")
+        and len(request.get_data(cache=True)) >= limit
+    ):
         raise RequestEntityTooLarge()
 
 

@@ -62,8 +62,7 @@ def _has_surrogate(text: str) -> bool:
 
 def _problem(value: Any) -> str | None:
     if isinstance(value, _LongInt):
-        return (f"a whole number of {value.digits} digits; at most {MAX_INT_DIGITS} are"
-                " accepted")
+        return f"a whole number of {value.digits} digits; at most {MAX_INT_DIGITS} are accepted"
     if isinstance(value, str) and _has_surrogate(value):
         return "text with a lone UTF-16 surrogate (like \\ud800), which is not a character"
     return None
@@ -81,8 +80,7 @@ def check_document(document: Any) -> None:
         if isinstance(value, dict | list):
             if len(path) >= MAX_JSON_DEPTH:
                 raise Unstorable(f"nesting deeper than {MAX_JSON_DEPTH} levels", where)
-            items = (list(value.items()) if isinstance(value, dict)
-                     else list(enumerate(value)))
+            items = list(value.items()) if isinstance(value, dict) else list(enumerate(value))
             for key, item in reversed(items):
                 if isinstance(key, str) and _has_surrogate(key):
                     raise Unstorable(_problem(key) or "", where)

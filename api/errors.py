@@ -65,23 +65,39 @@ CODES = {
 class ErrorBody(ma.Schema):
     """The inside of an error response."""
 
-    code = ma.fields.String(required=True, metadata={
-        "description": "A stable machine-readable code: invalid, bad_card, rule, bad_record,"
-                       " not_found, unauthorized, forbidden, conflict, game_over, stale,"
-                       " too_large, idempotency_key_reused, busy, unavailable, storage_full, ..."})
-    message = ma.fields.String(required=True,
-                               metadata={"description": "What is wrong, for people."})
-    field = ma.fields.String(allow_none=True, metadata={
-        "description": "The input at fault (a body field such as knocker_cards or"
-                       " hands.2.points, a header, or a path parameter), when there is one."})
-    reason = ma.fields.String(metadata={
-        "description": "Domain errors only: the precise machine-readable reason, e.g."
-                       " duplicate_card, wrong_card_count, knock_over_limit,"
-                       " layoff_does_not_fit, not_a_meld, unknown_option, bad_option_value,"
-                       " card_just_taken, game_over, stale, nothing_to_undo."})
-    params = ma.fields.Dict(keys=ma.fields.String(), metadata={
-        "description": "Domain errors only: the values behind the message (the card,"
-                       " the limit, the count, ...), cards as codes."})
+    code = ma.fields.String(
+        required=True,
+        metadata={
+            "description": "A stable machine-readable code: invalid, bad_card, rule, bad_record,"
+            " not_found, unauthorized, forbidden, conflict, game_over, stale,"
+            " too_large, idempotency_key_reused, busy, unavailable, storage_full, ..."
+        },
+    )
+    message = ma.fields.String(
+        required=True, metadata={"description": "What is wrong, for people."}
+    )
+    field = ma.fields.String(
+        allow_none=True,
+        metadata={
+            "description": "The input at fault (a body field such as knocker_cards or"
+            " hands.2.points, a header, or a path parameter), when there is one."
+        },
+    )
+    reason = ma.fields.String(
+        metadata={
+            "description": "Domain errors only: the precise machine-readable reason, e.g."
+            " duplicate_card, wrong_card_count, knock_over_limit,"
+            " layoff_does_not_fit, not_a_meld, unknown_option, bad_option_value,"
+            " card_just_taken, game_over, stale, nothing_to_undo."
+        }
+    )
+    params = ma.fields.Dict(
+        keys=ma.fields.String(),
+        metadata={
+            "description": "Domain errors only: the values behind the message (the card,"
+            " the limit, the count, ...), cards as codes."
+        },
+    )
 
 
 class ErrorSchema(ma.Schema):
@@ -90,16 +106,25 @@ class ErrorSchema(ma.Schema):
     error = ma.fields.Nested(ErrorBody, required=True)
 
 
-def error_response(status: int, message: str, *, code: str | None = None,
-                   field: str | None = None, headers: Mapping[str, str] | None = None,
-                   domain: ScorekeeperError | None = None) -> Response:
+def error_response(
+    status: int,
+    message: str,
+    *,
+    code: str | None = None,
+    field: str | None = None,
+    headers: Mapping[str, str] | None = None,
+    domain: ScorekeeperError | None = None,
+) -> Response:
     """A JSON error response with this status, message, code and field.
 
     With ``domain`` (the domain error answered) the body also has its
     ``reason`` and ``params``.
     """
-    body: dict[str, Any] = {"code": code or CODES.get(status, "error"), "message": message,
-                            "field": field}
+    body: dict[str, Any] = {
+        "code": code or CODES.get(status, "error"),
+        "message": message,
+        "field": field,
+    }
     if domain is not None:
         body.update(reason=domain.code, params=domain.params)
     response = jsonify({"error": body})
@@ -138,39 +163,59 @@ class Api(flask_smorest.Api):
         """Render an HTTP error (including webargs validation errors) as our JSON."""
         data = getattr(error, "data", None) or {}
         status = error.code or 500
-        headers = {key: value for key, value in error.get_headers()
-                   if key.lower() != "content-type"}  # e.g. Allow on a 405
+        headers = {
+            key: value for key, value in error.get_headers() if key.lower() != "content-type"
+        }  # e.g. Allow on a 405
         headers.update(data.get("headers") or {})
         if status == 400 and "messages" in data:  # webargs: the body is not JSON
-            return error_response(400, "the request body is not valid JSON",
-                                  code="invalid_json", field="body", headers=headers)
+            return error_response(
+                400,
+                "the request body is not valid JSON",
+                code="invalid_json",
+                field="body",
+                headers=headers,
+            )
         if "messages" in data:
             field, message = _first_problem(data["messages"])
             return error_response(status, message, field=field, headers=headers)
         if status == 413:
             limit = current_app.config.get("MAX_CONTENT_LENGTH")
-            return error_response(413, f"the request body is larger than {limit} bytes",
-                                  field="body", headers=headers)
+            return error_response(
+                413, f"the request body is larger than {limit} bytes", field="body", headers=headers
+            )
         if status == 429:
-            return error_response(429, limits.refusal_message(error.description or ""),
-                                  headers={**headers, "Retry-After": str(limits.retry_after())})
+            return error_response(
+                429,
+                limits.refusal_message(error.description or ""),
+                headers={**headers, "Retry-After": str(limits.retry_after())},
+            )
         if isinstance(error, limits.Busy):
-            return error_response(503, error.description or "busy", code="busy",
-                                  headers={**headers, "Retry-After": "1"})
+            return error_response(
+                503,
+                error.description or "busy",
+                code="busy",
+                headers={**headers, "Retry-After": "1"},
+            )
         if status >= 500:
             return error_response(status, "internal error", headers=headers)
         message = data.get("message") or error.description or error.name
-        return error_response(status, message, code=data.get("code"),
-                              field=data.get("field"), headers=headers)
+        return error_response(
+            status, message, code=data.get("code"), field=data.get("field"), headers=headers
+        )
 
 
 def _domain_error(error: ScorekeeperError) -> Response:
     if isinstance(error, Conflict):
-        return error_response(409, str(error), code=error.code, field=error.field,
-                              domain=error)
-    code = ("bad_card" if isinstance(error, CardError) else
-            "rule" if isinstance(error, RuleError) else
-            "bad_record" if isinstance(error, RecordError) else "invalid")
+        return error_response(409, str(error), code=error.code, field=error.field, domain=error)
+    code = (
+        "bad_card"
+        if isinstance(error, CardError)
+        else "rule"
+        if isinstance(error, RuleError)
+        else "bad_record"
+        if isinstance(error, RecordError)
+        else "invalid"
+    )
     return error_response(422, str(error), code=code, field=error.field, domain=error)
 
 
@@ -178,16 +223,14 @@ def _storage_error(error: StorageError) -> Response:
     if isinstance(error, NotFound):
         return error_response(404, str(error), field=error.field)
     if isinstance(error, KeyReused):
-        return error_response(422, str(error), code="idempotency_key_reused",
-                              field=error.field)
+        return error_response(422, str(error), code="idempotency_key_reused", field=error.field)
     if isinstance(error, StorageFull):
         current_app.logger.error("storage full: %s", error.__cause__)
         return error_response(507, str(error))
     if isinstance(error, StorageUnavailable):
         current_app.logger.warning("storage unavailable: %s", error.__cause__)
     if isinstance(error, StorageBusy | StorageUnavailable):
-        return error_response(503, str(error), code=error.code,
-                              headers={"Retry-After": "1"})
+        return error_response(503, str(error), code=error.code, headers={"Retry-After": "1"})
     current_app.logger.error("storage error: %s", error)
     return error_response(500, "internal error")
 

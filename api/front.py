@@ -91,18 +91,32 @@ MAX_CONNECTIONS = 4000
 GRACE = 5.0
 """Seconds the front lets requests under way finish after SIGTERM."""
 
-DROPPED = {b"connection", b"keep-alive", b"proxy-connection", b"te", b"trailer",
-           b"transfer-encoding", b"upgrade", b"expect", b"content-length"}
+DROPPED = {
+    b"connection",
+    b"keep-alive",
+    b"proxy-connection",
+    b"te",
+    b"trailer",
+    b"transfer-encoding",
+    b"upgrade",
+    b"expect",
+    b"content-length",
+}
 """Request headers not passed to gunicorn (hop-by-hop, or re-done here)."""
 
 DROPPED_FROM_RESPONSES = {b"server", b"connection", b"keep-alive", b"transfer-encoding"}
 """Response headers not passed to the client (the banner, and h11 frames the answer)."""
 
-STATUSES = {400: ("bad_request", "Bad Request"), 408: ("timeout", "Request Timeout"),
-            413: ("too_large", "Content Too Large"), 414: ("uri_too_long", "URI Too Long"),
-            431: ("headers_too_large", "Request Header Fields Too Large"),
-            502: ("bad_gateway", "Bad Gateway"), 503: ("busy", "Service Unavailable"),
-            504: ("timeout", "Gateway Timeout")}
+STATUSES = {
+    400: ("bad_request", "Bad Request"),
+    408: ("timeout", "Request Timeout"),
+    413: ("too_large", "Content Too Large"),
+    414: ("uri_too_long", "URI Too Long"),
+    431: ("headers_too_large", "Request Header Fields Too Large"),
+    502: ("bad_gateway", "Bad Gateway"),
+    503: ("busy", "Service Unavailable"),
+    504: ("timeout", "Gateway Timeout"),
+}
 """The front's own refusals: status -> (the error ``code`` in the API's format, reason)."""
 
 _METHOD = re.compile(rb"[A-Z]{3,20}")
@@ -121,12 +135,17 @@ def error_page(status: int, message: str) -> bytes:
     """A whole HTTP/1.1 error response in the API's JSON format, closing the connection."""
     code, reason = STATUSES[status]
     body = json.dumps({"error": {"code": code, "message": message, "field": None}}).encode()
-    headers = [(b"content-type", b"application/json"), (b"content-length", b"%d" % len(body)),
-               (b"connection", b"close"), *_SECURITY]
+    headers = [
+        (b"content-type", b"application/json"),
+        (b"content-length", b"%d" % len(body)),
+        (b"connection", b"close"),
+        *_SECURITY,
+    ]
     if status == 503:
         headers.append((b"retry-after", b"1"))
     head = f"HTTP/1.1 {status} {reason}\r\n".encode() + b"".join(
-        name + b": " + value + b"\r\n" for name, value in headers)
+        name + b": " + value + b"\r\n" for name, value in headers
+    )
     return head + b"\r\n" + body
 
 
@@ -167,8 +186,9 @@ class Front:
             writer.close()
             self.tasks.discard(task)
 
-    async def _exchange(self, conn: h11.Connection, reader: asyncio.StreamReader,
-                        writer: asyncio.StreamWriter, peer) -> bool:
+    async def _exchange(
+        self, conn: h11.Connection, reader: asyncio.StreamReader, writer: asyncio.StreamWriter, peer
+    ) -> bool:
         """Read one request, pass it on, send the answer; whether the connection goes on."""
         request = await self._head(conn, reader)
         if request is None:
@@ -182,10 +202,9 @@ class Front:
         await _send(writer, answer + conn.send(h11.EndOfMessage()))
         return conn.our_state is h11.DONE and conn.their_state is h11.DONE
 
-    async def _head(self, conn: h11.Connection, reader: asyncio.StreamReader
-                    ) -> h11.Request | None:
+    async def _head(self, conn: h11.Connection, reader: asyncio.StreamReader) -> h11.Request | None:
         """The next request's head (``None`` when the client closed or stayed idle)."""
-        start = bytearray(conn.trailing_data[0][:MAX_LINE + 2])  # to tell 414 from 431
+        start = bytearray(conn.trailing_data[0][: MAX_LINE + 2])  # to tell 414 from 431
         task = asyncio.current_task()
         assert task is not None  # asyncio runs each connection's handler as a task
         if not start:
@@ -197,20 +216,17 @@ class Front:
                 while (event := conn.next_event()) is h11.NEED_DATA:
                     data = await reader.read(65536)
                     self.idle.discard(task)
-                    start += data[:max(0, MAX_LINE + 2 - len(start))]
+                    start += data[: max(0, MAX_LINE + 2 - len(start))]
                     conn.receive_data(data)
         except TimeoutError:
             if not start:
                 return None
-            raise Refusal(408, f"the request did not arrive within {HEAD_TIMEOUT:g} s"
-                          ) from None
+            raise Refusal(408, f"the request did not arrive within {HEAD_TIMEOUT:g} s") from None
         except h11.RemoteProtocolError as error:
             if len(start) > MAX_LINE and b"\n" not in start:
-                raise Refusal(414, f"the request line is longer than {MAX_LINE} bytes"
-                              ) from None
+                raise Refusal(414, f"the request line is longer than {MAX_LINE} bytes") from None
             if error.error_status_hint == 431:
-                raise Refusal(431, f"the request head is larger than {MAX_HEAD} bytes"
-                              ) from None
+                raise Refusal(431, f"the request head is larger than {MAX_HEAD} bytes") from None
             raise Refusal(400, f"malformed request: {error}") from None
         finally:
             self.idle.discard(task)
@@ -220,8 +236,13 @@ class Front:
             raise Refusal(400, "malformed request: no request line")
         return _checked(event)
 
-    async def _body(self, conn: h11.Connection, reader: asyncio.StreamReader,
-                    writer: asyncio.StreamWriter, request: h11.Request) -> bytes:
+    async def _body(
+        self,
+        conn: h11.Connection,
+        reader: asyncio.StreamReader,
+        writer: asyncio.StreamWriter,
+        request: h11.Request,
+    ) -> bytes:
         """The request's whole body (answering ``Expect: 100-continue`` first)."""
         declared = dict(request.headers).get(b"content-length")
         if declared is not None and int(declared) > MAX_BODY:
@@ -233,26 +254,27 @@ class Front:
                     event = conn.next_event()
                     if event is h11.NEED_DATA:
                         if conn.they_are_waiting_for_100_continue:
-                            await _send(writer, conn.send(h11.InformationalResponse(
-                                status_code=100, headers=[])))
+                            await _send(
+                                writer,
+                                conn.send(h11.InformationalResponse(status_code=100, headers=[])),
+                            )
                         conn.receive_data(await reader.read(65536))
                     elif isinstance(event, h11.Data):
                         body += event.data
                         if len(body) > MAX_BODY:
-                            raise Refusal(413, f"the request body is larger than {MAX_BODY}"
-                                          " bytes")
+                            raise Refusal(413, f"the request body is larger than {MAX_BODY} bytes")
                     elif isinstance(event, h11.EndOfMessage):
                         return bytes(body)
                     else:  # ConnectionClosed mid-body
                         raise OSError("the client closed the connection mid-request")
         except TimeoutError:
-            raise Refusal(408, f"the request body did not arrive within {BODY_TIMEOUT:g} s"
-                          ) from None
+            raise Refusal(
+                408, f"the request body did not arrive within {BODY_TIMEOUT:g} s"
+            ) from None
         except h11.RemoteProtocolError as error:
             raise Refusal(400, f"malformed request body: {error}") from None
 
-    async def _forward(self, request: h11.Request, body: bytes, peer
-                       ) -> tuple[h11.Response, bytes]:
+    async def _forward(self, request: h11.Request, body: bytes, peer) -> tuple[h11.Response, bytes]:
         """gunicorn's answer to the request: the response (headers as the client gets them)
         and its whole body."""
         client = h11.Connection(h11.CLIENT)
@@ -260,10 +282,14 @@ class Front:
         if not any(name == b"host" for name, _ in headers):
             headers.append((b"host", b"localhost"))
         headers += [(b"content-length", b"%d" % len(body)), (b"connection", b"close")]
-        message = (_proxy_line(peer)
-                   + client.send(h11.Request(method=request.method, target=request.target,
-                                             headers=headers))
-                   + client.send(h11.Data(data=body)) + client.send(h11.EndOfMessage()))
+        message = (
+            _proxy_line(peer)
+            + client.send(
+                h11.Request(method=request.method, target=request.target, headers=headers)
+            )
+            + client.send(h11.Data(data=body))
+            + client.send(h11.EndOfMessage())
+        )
         try:
             reader, writer = await asyncio.open_unix_connection(self.upstream)
         except OSError:
@@ -288,8 +314,7 @@ class Front:
                 finally:
                     writer.close()
         except TimeoutError:
-            raise Refusal(504, f"the server did not answer within {UPSTREAM_TIMEOUT:g} s"
-                          ) from None
+            raise Refusal(504, f"the server did not answer within {UPSTREAM_TIMEOUT:g} s") from None
         except (OSError, h11.RemoteProtocolError):
             raise Refusal(502, "the server could not answer; try again") from None
         if response is None:  # an end of message before any answer
@@ -324,15 +349,16 @@ def _for_client(request: h11.Request, response: h11.Response, length: int) -> h1
     here) except where there is no body to measure (HEAD, 204, 304).
     """
     bodiless = request.method == b"HEAD" or response.status_code in (204, 304)
-    headers = [(name, value) for name, value in response.headers
-               if name not in DROPPED_FROM_RESPONSES
-               and (bodiless or name != b"content-length")]
+    headers = [
+        (name, value)
+        for name, value in response.headers
+        if name not in DROPPED_FROM_RESPONSES and (bodiless or name != b"content-length")
+    ]
     if not bodiless:
         headers.append((b"content-length", b"%d" % length))
     present = {name for name, _ in headers}
     headers += [(name, value) for name, value in _SECURITY if name not in present]
-    return h11.Response(status_code=response.status_code, headers=headers,
-                        reason=response.reason)
+    return h11.Response(status_code=response.status_code, headers=headers, reason=response.reason)
 
 
 def _proxy_line(peer) -> bytes:
@@ -349,22 +375,30 @@ async def _send(writer: asyncio.StreamWriter, data: bytes) -> None:
     await asyncio.wait_for(writer.drain(), SEND_TIMEOUT)
 
 
-async def run(listener: socket.socket, upstream: str,
-              tls: ssl.SSLContext | None = None, quiet: bool = False) -> None:
+async def run(
+    listener: socket.socket, upstream: str, tls: ssl.SSLContext | None = None, quiet: bool = False
+) -> None:
     """Serve on ``listener`` (over TLS with ``tls``) until SIGTERM or the parent is gone.
 
     Says where it listens (an info line, gunicorn's format) unless ``quiet``.
     """
     front = Front(upstream)
     server = await asyncio.start_server(
-        front.handle, sock=listener, ssl=tls,
-        ssl_handshake_timeout=HEAD_TIMEOUT if tls is not None else None)
+        front.handle,
+        sock=listener,
+        ssl=tls,
+        ssl_handshake_timeout=HEAD_TIMEOUT if tls is not None else None,
+    )
     host, port = listener.getsockname()[:2]
     shown = f"[{host}]" if ":" in host else host
     scheme = "https" if tls is not None else "http"
     if not quiet:
-        print(f"[{os.getpid()}] [INFO] Listening at: {scheme}://{shown}:{port}"
-              f" (the front; gunicorn at unix:{upstream})", file=sys.stderr, flush=True)
+        print(
+            f"[{os.getpid()}] [INFO] Listening at: {scheme}://{shown}:{port}"
+            f" (the front; gunicorn at unix:{upstream})",
+            file=sys.stderr,
+            flush=True,
+        )
     stopping = asyncio.Event()
     loop = asyncio.get_running_loop()
     loop.add_signal_handler(signal.SIGTERM, stopping.set)

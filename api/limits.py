@@ -67,14 +67,25 @@ LIMITER_KEY = "scorekeeper.limits"
 CREATE_ENDPOINTS = ("api_v1.Games", "api_v1.Import", "pad.start_game")
 """The endpoints that create a game without any token."""
 
-EDIT_ENDPOINTS = ("api_v1.Hands", "api_v1.LastHand", "api_v1.HandN", "pad.new_hand",
-                  "pad.edit_hand", "pad.add_hand", "pad.correct_hand", "pad.void_hand",
-                  "pad.undo", "pad.rematch")
+EDIT_ENDPOINTS = (
+    "api_v1.Hands",
+    "api_v1.LastHand",
+    "api_v1.HandN",
+    "pad.new_hand",
+    "pad.edit_hand",
+    "pad.add_hand",
+    "pad.correct_hand",
+    "pad.void_hand",
+    "pad.undo",
+    "pad.rematch",
+)
 """The endpoints that need the game's edit token (their 401 and 403 answers are counted)."""
 
 
-NO_LIMITS_ENV = {"SCOREKEEPER_CREATE_LIMIT": "1000000 per minute",
-                 "SCOREKEEPER_WRONG_TOKEN_LIMIT": "1000000 per minute"}
+NO_LIMITS_ENV = {
+    "SCOREKEEPER_CREATE_LIMIT": "1000000 per minute",
+    "SCOREKEEPER_WRONG_TOKEN_LIMIT": "1000000 per minute",
+}
 """Environment for a server loaded from one address on purpose (the tests' shared server,
 the benchmarks): limits that never bite."""
 
@@ -93,8 +104,12 @@ def storage_uri(database: str) -> str:
     unless the ``RATELIMIT_STORAGE_URI`` setting names a shared store that
     Flask-Limiter knows (a ``redis://`` or ``memcached://`` URL).
     """
-    if (not database or database == ":memory:" or database.startswith("file:")
-            or is_postgres(database)):
+    if (
+        not database
+        or database == ":memory:"
+        or database.startswith("file:")
+        or is_postgres(database)
+    ):
         return "memory://"
     return f"sqlite://{os.path.abspath(database)}-limits"
 
@@ -121,8 +136,10 @@ def one_heavy_at_a_time(what: str) -> Iterator[None]:
     requests. The scorepad never sends these requests.
     """
     if not _heavy.acquire(blocking=False):
-        raise Busy(f"the server is busy with another {what} just now: nothing was done;"
-                   " send it again in a second")
+        raise Busy(
+            f"the server is busy with another {what} just now: nothing was done;"
+            " send it again in a second"
+        )
     try:
         yield
     finally:
@@ -136,21 +153,28 @@ def _refused(response: Response) -> bool:
 def install(app: Flask) -> None:
     """Count the app's creates and wrong tokens (call after every blueprint is registered)."""
     app.config.setdefault("RATELIMIT_STORAGE_URI", storage_uri(str(app.config["DB"])))
-    limiter = Limiter(get_remote_address, app=app, strategy="fixed-window",
-                      swallow_errors=True, key_prefix="scorekeeper")
+    limiter = Limiter(
+        get_remote_address,
+        app=app,
+        strategy="fixed-window",
+        swallow_errors=True,
+        key_prefix="scorekeeper",
+    )
     app.extensions[LIMITER_KEY] = limiter
     # The limits are the decorators below, which check them in the view: the limiter's own
     # check before every request looks for app-wide limits, there are none, and it cost a
     # tenth of a small request's time in the worker.
     app.before_request_funcs[None].remove(limiter._check_request_limit)
     create = limiter.shared_limit(app.config["CREATE_LIMIT"], scope="create")
-    wrong = limiter.shared_limit(app.config["WRONG_TOKEN_LIMIT"], scope="wrong-token",
-                                 deduct_when=_refused)
+    wrong = limiter.shared_limit(
+        app.config["WRONG_TOKEN_LIMIT"], scope="wrong-token", deduct_when=_refused
+    )
     for decorate, endpoints in ((create, CREATE_ENDPOINTS), (wrong, EDIT_ENDPOINTS)):
         for endpoint in endpoints:
             # flask-limiter types a decorated view as sync-or-async; ours stay sync
             app.view_functions[endpoint] = decorate(  # type: ignore[assignment]
-                app.view_functions[endpoint])
+                app.view_functions[endpoint]
+            )
 
 
 def retry_after() -> int:
@@ -161,8 +185,10 @@ def retry_after() -> int:
 
 def refusal_message(description: str) -> str:
     """What a 429 says: which limit, and when to try again."""
-    return (f"too many requests from this address (at most {description}); try again in"
-            f" {retry_after()} s")
+    return (
+        f"too many requests from this address (at most {description}); try again in"
+        f" {retry_after()} s"
+    )
 
 
 class SQLiteStorage(Storage):
@@ -191,12 +217,15 @@ class SQLiteStorage(Storage):
         """This thread's connection (a new one after a fork)."""
         local = self._local
         if getattr(local, "pid", None) != os.getpid():
-            conn = sqlite3.connect(self.path, timeout=5, isolation_level=None,
-                                   check_same_thread=False)
+            conn = sqlite3.connect(
+                self.path, timeout=5, isolation_level=None, check_same_thread=False
+            )
             conn.execute("PRAGMA journal_mode = WAL")
             conn.execute("PRAGMA synchronous = OFF")
-            conn.execute("CREATE TABLE IF NOT EXISTS counters (key TEXT PRIMARY KEY,"
-                         " count INTEGER NOT NULL, expires REAL NOT NULL)")
+            conn.execute(
+                "CREATE TABLE IF NOT EXISTS counters (key TEXT PRIMARY KEY,"
+                " count INTEGER NOT NULL, expires REAL NOT NULL)"
+            )
             local.conn, local.pid = conn, os.getpid()
         return local.conn
 
@@ -208,14 +237,21 @@ class SQLiteStorage(Storage):
             " ON CONFLICT (key) DO UPDATE SET"
             " count = CASE WHEN expires <= ?4 THEN ?2 ELSE count + ?2 END,"
             " expires = CASE WHEN expires <= ?4 THEN ?3 ELSE expires END"
-            " RETURNING count", (key, amount, now + expiry, now)).fetchone()[0]
+            " RETURNING count",
+            (key, amount, now + expiry, now),
+        ).fetchone()[0]
         if count == amount:  # a new window: forget the expired ones
             conn.execute("DELETE FROM counters WHERE expires <= ?", (now,))
         return count
 
     def _read(self, key: str, column: str, default: Callable[[], float]) -> float:
-        row = self._db().execute(f"SELECT {column} FROM counters WHERE key = ? AND expires > ?",
-                                 (key, time.time())).fetchone()
+        row = (
+            self._db()
+            .execute(
+                f"SELECT {column} FROM counters WHERE key = ? AND expires > ?", (key, time.time())
+            )
+            .fetchone()
+        )
         return row[0] if row else default()
 
     def get(self, key: str) -> int:

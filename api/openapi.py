@@ -46,4 +46,3 @@ def install(api: Any) -> None:
     converter = api.ma_plugin.converter
     functions = converter.attribute_functions
     functions[functions.index(converter.field2nullable)] = nullable.__get__(converter)
-

@@ -64,8 +64,10 @@ CARDS_PATTERN = rf"^[{_SPACE},;]*(?:{_CARD}(?:[{_SPACE},;]+{_CARD})*)?[{_SPACE},
 
 CARD_CODE = {"type": "string", "minLength": 1, "maxLength": 8, "pattern": CARD_PATTERN}
 
-RECORD_LIMITS = (f"Strings of at most {MAX_TEXT} characters, lists of at most {MAX_HANDS}"
-                 f" items, nesting at most {MAX_DEPTH} deep.")
+RECORD_LIMITS = (
+    f"Strings of at most {MAX_TEXT} characters, lists of at most {MAX_HANDS}"
+    f" items, nesting at most {MAX_DEPTH} deep."
+)
 
 
 def check_json_size(value: Any, path: str = "", depth: int = 0) -> None:
@@ -95,7 +97,8 @@ class Record(fields.Dict):
     def __init__(self, **kwargs: Any):
         kwargs["metadata"] = {"maxProperties": 20, **kwargs.get("metadata", {})}
         kwargs["metadata"]["description"] = (
-            kwargs["metadata"].get("description", "A record.") + " " + RECORD_LIMITS)
+            kwargs["metadata"].get("description", "A record.") + " " + RECORD_LIMITS
+        )
         super().__init__(**kwargs)
 
     def _deserialize(self, value: Any, attr: str | None, data: Any, **kwargs: Any) -> Any:
@@ -110,17 +113,19 @@ class Cards(fields.Field):
     def __init__(self, **kwargs: Any):
         kwargs.setdefault("metadata", {})
         kwargs["metadata"] = {
-            "oneOf": [{"type": "string", "maxLength": MAX_CARDS_TEXT, "pattern": CARDS_PATTERN},
-                      {"type": "array", "items": CARD_CODE, "maxItems": MAX_LIST}],
+            "oneOf": [
+                {"type": "string", "maxLength": MAX_CARDS_TEXT, "pattern": CARDS_PATTERN},
+                {"type": "array", "items": CARD_CODE, "maxItems": MAX_LIST},
+            ],
             "description": 'Cards as text ("As 2s 3s", "10♥ J♥") or a list of codes.',
-            **kwargs["metadata"]}
+            **kwargs["metadata"],
+        }
         super().__init__(**kwargs)
 
     def _deserialize(self, value: Any, attr: str | None, data: Any, **kwargs: Any) -> Any:
         if isinstance(value, str):
             if len(value) > MAX_CARDS_TEXT:
-                raise ma.ValidationError(f"card text is longer than {MAX_CARDS_TEXT}"
-                                         " characters")
+                raise ma.ValidationError(f"card text is longer than {MAX_CARDS_TEXT} characters")
             return value
         if isinstance(value, list):
             if len(value) > MAX_LIST:
@@ -128,8 +133,8 @@ class Cards(fields.Field):
             for position, item in enumerate(value, 1):
                 if not isinstance(item, str) or not 1 <= len(item) <= 8:
                     raise ma.ValidationError(
-                        f"card at position {position} must be a card code like \"Ts\","
-                        f" not {item!r}")
+                        f'card at position {position} must be a card code like "Ts", not {item!r}'
+                    )
             return value
         raise ma.ValidationError('cards must be text like "As 2s 3s" or a list of card codes')
 
@@ -137,9 +142,11 @@ class Cards(fields.Field):
 RULE_KEYS = len(Rules().to_dict())
 """The most keys a rules object may have: ``preset`` and every option."""
 
-RULE_VALUE = ("A rule option's value: text of at most 20 characters, a whole number,"
-              " true/false or null (any JSON in the document: generated clients cannot"
-              " read a oneOf of plain types as a map's values).")
+RULE_VALUE = (
+    "A rule option's value: text of at most 20 characters, a whole number,"
+    " true/false or null (any JSON in the document: generated clients cannot"
+    " read a oneOf of plain types as a map's values)."
+)
 
 
 class RulesOption(fields.Field):
@@ -147,24 +154,38 @@ class RulesOption(fields.Field):
 
     def __init__(self, **kwargs: Any):
         kwargs["metadata"] = {
-            "oneOf": [{"type": "string", "enum": list(Rules.preset_names())},
-                      {"type": "object", "nullable": True, "maxProperties": RULE_KEYS,
-                       "additionalProperties": {"description": RULE_VALUE}}],
+            "oneOf": [
+                {"type": "string", "enum": list(Rules.preset_names())},
+                {
+                    "type": "object",
+                    "nullable": True,
+                    "maxProperties": RULE_KEYS,
+                    "additionalProperties": {"description": RULE_VALUE},
+                },
+            ],
             "description": "A rule preset name, or an object of rule options on top of"
-                           " a preset (RULES.md section 9); null (as if left out): the"
-                           " standard rules.",
-            **kwargs.get("metadata", {})}
+            " a preset (RULES.md section 9); null (as if left out): the"
+            " standard rules.",
+            **kwargs.get("metadata", {}),
+        }
         super().__init__(**kwargs)
 
     def _deserialize(self, value: Any, attr: str | None, data: Any, **kwargs: Any) -> Any:
         if isinstance(value, str) and len(value) <= 20:
             return value
-        if isinstance(value, dict) and len(value) <= RULE_KEYS and all(
-                isinstance(v, str | int | bool | None) and not (
-                    isinstance(v, str) and len(v) > 20) for v in value.values()):
+        if (
+            isinstance(value, dict)
+            and len(value) <= RULE_KEYS
+            and all(
+                isinstance(v, str | int | bool | None) and not (isinstance(v, str) and len(v) > 20)
+                for v in value.values()
+            )
+        ):
             return value
-        raise ma.ValidationError("rules must be a preset name or an object of rule options"
-                                 " (strings, whole numbers, true/false or null)")
+        raise ma.ValidationError(
+            "rules must be a preset name or an object of rule options"
+            " (strings, whole numbers, true/false or null)"
+        )
 
 
 NAME_PATTERN = f"^[^{REFUSED_CHARACTERS}]*$"
@@ -179,8 +200,12 @@ class PlayerName(fields.String):
     """
 
     def __init__(self, **kwargs: Any):
-        kwargs["metadata"] = {"minLength": 1, "maxLength": MAX_NAME_LENGTH,
-                              "pattern": NAME_PATTERN, **kwargs.get("metadata", {})}
+        kwargs["metadata"] = {
+            "minLength": 1,
+            "maxLength": MAX_NAME_LENGTH,
+            "pattern": NAME_PATTERN,
+            **kwargs.get("metadata", {}),
+        }
         super().__init__(validate=validate.Length(1, MAX_NAME_LENGTH), **kwargs)
 
     def _deserialize(self, value: Any, attr: str | None, data: Any, **kwargs: Any) -> Any:
@@ -208,10 +233,12 @@ class Strict(ma.Schema):
     def _null_is_absent(self, data: Any, **kwargs: Any) -> Any:
         if not isinstance(data, dict):
             return data
-        nullable = {field.data_key or name for name, field in self.load_fields.items()
-                    if field.allow_none}
-        return {key: value for key, value in data.items()
-                if not (value is None and key in nullable)}
+        nullable = {
+            field.data_key or name for name, field in self.load_fields.items() if field.allow_none
+        }
+        return {
+            key: value for key, value in data.items() if not (value is None and key in nullable)
+        }
 
 
 def _card(**kwargs: Any) -> fields.String:
@@ -225,8 +252,12 @@ def _upcard() -> fields.String:
 
 
 def _melds(description: str) -> fields.List:
-    return fields.List(Cards(), validate=validate.Length(max=MAX_LIST), allow_none=True,
-                       metadata={"description": description})
+    return fields.List(
+        Cards(),
+        validate=validate.Length(max=MAX_LIST),
+        allow_none=True,
+        metadata={"description": description},
+    )
 
 
 class Layoff(Strict):
@@ -254,9 +285,12 @@ class VerifyRequest(Strict):
     upcard = _upcard()
     knocker_melds = _melds("The knocker's declared melds (default: the best legal ones).")
     defender_melds = _melds("The defender's declared melds (default: optimal).")
-    layoffs = fields.List(fields.Nested(Layoff), validate=validate.Length(max=MAX_LIST),
-                          allow_none=True,
-                          metadata={"description": "Declared layoffs (default: optimal)."})
+    layoffs = fields.List(
+        fields.Nested(Layoff),
+        validate=validate.Length(max=MAX_LIST),
+        allow_none=True,
+        metadata={"description": "Declared layoffs (default: optimal)."},
+    )
 
 
 # --------------------------------------------------------------------------- responses
@@ -301,8 +335,9 @@ class DefenderSide(KnockerSide):
     """The defender's cards, melds, layoffs and deadwood after layoffs."""
 
     layoffs = fields.List(fields.Nested(LayoffOut), required=True)
-    best_deadwood = fields.Integer(required=True, metadata={
-        "description": "What an optimal defender would have had."})
+    best_deadwood = fields.Integer(
+        required=True, metadata={"description": "What an optimal defender would have had."}
+    )
 
 
 class Breakdown(ma.Schema):
@@ -326,22 +361,26 @@ class VerifyResponse(ma.Schema):
     """A checked and scored knock."""
 
     outcome = _showdown_outcome(required=True)
-    winner = fields.String(required=True, allow_none=True,
-                           validate=validate.OneOf(list(Side)), metadata={
-                               "description": "null for a tie that scores nothing"})
+    winner = fields.String(
+        required=True,
+        allow_none=True,
+        validate=validate.OneOf(list(Side)),
+        metadata={"description": "null for a tie that scores nothing"},
+    )
     points = fields.Integer(required=True)
     knocker = fields.Nested(KnockerSide, required=True)
     defender = fields.Nested(DefenderSide, required=True)
     breakdown = fields.Nested(Breakdown, required=True)
 
 
-
 # --------------------------------------------------------------------------- games
 
 HAND_FIELDS = {
     "quick": ({"knocker", "knocker_deadwood", "defender_deadwood"}, {"big_gin", "upcard"}),
-    "cards": ({"knocker", "knocker_cards", "defender_cards"},
-              {"upcard", "knocker_melds", "defender_melds", "layoffs"}),
+    "cards": (
+        {"knocker", "knocker_cards", "defender_cards"},
+        {"upcard", "knocker_melds", "defender_melds", "layoffs"},
+    ),
     "record": ({"record"}, set()),
     "void": (set(), set()),
     "deal": ({"games"}, set()),
@@ -360,22 +399,31 @@ class GameHand(Strict):
     """
 
     kind = fields.String(required=True, validate=validate.OneOf(list(GAME_KINDS)))
-    knocker = fields.Integer(strict=True, validate=validate.Range(0, MAX_PLAYERS - 1),
-                             metadata={"description": "The knocker: a player index. Two"
-                                       " players: 0 or 1; three: one of the two who play the"
-                                       " hand (the dealer sits out); four: one of the game's"
-                                       " two players."})
+    knocker = fields.Integer(
+        strict=True,
+        validate=validate.Range(0, MAX_PLAYERS - 1),
+        metadata={
+            "description": "The knocker: a player index. Two"
+            " players: 0 or 1; three: one of the two who play the"
+            " hand (the dealer sits out); four: one of the game's"
+            " two players."
+        },
+    )
     knocker_deadwood = fields.Integer(strict=True, validate=validate.Range(0, MAX_DEADWOOD))
-    defender_deadwood = fields.Integer(strict=True, validate=validate.Range(0, MAX_DEADWOOD),
-                                       metadata={"description": "After layoffs."})
+    defender_deadwood = fields.Integer(
+        strict=True,
+        validate=validate.Range(0, MAX_DEADWOOD),
+        metadata={"description": "After layoffs."},
+    )
     big_gin = fields.Boolean()
     upcard = _upcard()
     knocker_cards = Cards(metadata={"description": "10 cards (11 for big gin)."})
     defender_cards = Cards(metadata={"description": "10 cards."})
     knocker_melds = _melds("The knocker's declared melds (default: the best legal ones).")
     defender_melds = _melds("The defender's declared melds (default: optimal).")
-    layoffs = fields.List(fields.Nested(Layoff), validate=validate.Length(max=MAX_LIST),
-                          allow_none=True)
+    layoffs = fields.List(
+        fields.Nested(Layoff), validate=validate.Length(max=MAX_LIST), allow_none=True
+    )
 
     @ma.validates_schema
     def _fields_of_kind(self, data: dict, **kwargs: Any) -> None:
@@ -401,28 +449,48 @@ class HandRequest(GameHand):
     """
 
     kind = fields.String(required=True, validate=validate.OneOf(list(HAND_FIELDS)))
-    record = Record(metadata={"description": "A deal record (see the replay endpoint);"
-                                             " two players only."})
-    games = fields.List(fields.Nested(GameHand), validate=validate.Length(2, 2), metadata={
-        "description": "Four players, kind deal: the hand of each game of the deal (kind"
-                       " quick, cards or void), in the order of the sheet's next_games."})
+    record = Record(
+        metadata={"description": "A deal record (see the replay endpoint); two players only."}
+    )
+    games = fields.List(
+        fields.Nested(GameHand),
+        validate=validate.Length(2, 2),
+        metadata={
+            "description": "Four players, kind deal: the hand of each game of the deal (kind"
+            " quick, cards or void), in the order of the sheet's next_games."
+        },
+    )
 
 
 class GameRequest(Strict):
     """``POST /games``: who plays, under which rules, who deals first, the stake."""
 
-    players = fields.List(PlayerName(), required=True,
-                          validate=validate.Length(2, MAX_PLAYERS),
-                          metadata={"description": "The players' names: 2, 3 or 4 (four:"
-                                    " partnerships, players 0 and 2 against 1 and 3)."})
+    players = fields.List(
+        PlayerName(),
+        required=True,
+        validate=validate.Length(2, MAX_PLAYERS),
+        metadata={
+            "description": "The players' names: 2, 3 or 4 (four:"
+            " partnerships, players 0 and 2 against 1 and 3)."
+        },
+    )
     rules = RulesOption(load_default=None, allow_none=True)
-    dealer = fields.Integer(strict=True, load_default=0,
-                            validate=validate.Range(0, MAX_PLAYERS - 1),
-                            metadata={"description": "The first dealer's player index (four"
-                                      " players: any player of the first dealing team)."})
-    stake = fields.Float(load_default=None, allow_none=True, allow_nan=False,
-                         validate=validate.Range(0, 1_000_000),
-                         metadata={"description": "Money per point (null: no settlement)."})
+    dealer = fields.Integer(
+        strict=True,
+        load_default=0,
+        validate=validate.Range(0, MAX_PLAYERS - 1),
+        metadata={
+            "description": "The first dealer's player index (four"
+            " players: any player of the first dealing team)."
+        },
+    )
+    stake = fields.Float(
+        load_default=None,
+        allow_none=True,
+        allow_nan=False,
+        validate=validate.Range(0, 1_000_000),
+        metadata={"description": "Money per point (null: no settlement)."},
+    )
 
 
 class ImportRequest(GameRequest):
@@ -433,19 +501,25 @@ class ImportRequest(GameRequest):
     ``gin-rummy-match/1``) has players, rules and deals.
     """
 
-    players = fields.List(PlayerName(),
-                          validate=validate.Length(2, MAX_PLAYERS))
+    players = fields.List(PlayerName(), validate=validate.Length(2, MAX_PLAYERS))
     format = fields.String(validate=validate.OneOf([EXPORT_FORMAT, MATCH_FORMAT]))
     version = fields.Integer(strict=True, validate=validate.OneOf([EXPORT_VERSION]))
-    created = fields.String(validate=validate.Length(max=40),
-                            metadata={"description": "Ignored: the import is a new game."})
+    created = fields.String(
+        validate=validate.Length(max=40),
+        metadata={"description": "Ignored: the import is a new game."},
+    )
     hands = fields.List(fields.Nested(HandRequest), validate=validate.Length(max=MAX_HANDS))
-    deals = fields.List(Record(), validate=validate.Length(max=MAX_HANDS),
-                        metadata={"description": "A match record's deal records."})
-    seed = fields.Raw(allow_none=True,
-                      metadata={"description": "A match record's note. " + RECORD_LIMITS})
-    comment = fields.String(validate=validate.Length(max=MAX_TEXT),
-                            metadata={"description": "A match record's note."})
+    deals = fields.List(
+        Record(),
+        validate=validate.Length(max=MAX_HANDS),
+        metadata={"description": "A match record's deal records."},
+    )
+    seed = fields.Raw(
+        allow_none=True, metadata={"description": "A match record's note. " + RECORD_LIMITS}
+    )
+    comment = fields.String(
+        validate=validate.Length(max=MAX_TEXT), metadata={"description": "A match record's note."}
+    )
 
     @ma.validates("seed")
     def _seed_size(self, value: Any, **kwargs: Any) -> None:
@@ -478,18 +552,23 @@ class IfMatch(fields.Field):
 
     def __init__(self, **kwargs: Any):
         kwargs["metadata"] = {
-            "type": "string", "pattern": IF_MATCH, "maxLength": 11,
+            "type": "string",
+            "pattern": IF_MATCH,
+            "maxLength": 11,
             "description": "The ETag of the sheet the change is based on (GET /games/{id}"
-                           ' gives it; "7" or 7 for version 7): when the game has changed'
-                           " since, the change is refused with 409 (code stale) and nothing"
-                           " is written. * (or no header) writes whatever the version.",
-            **kwargs.get("metadata", {})}
+            ' gives it; "7" or 7 for version 7): when the game has changed'
+            " since, the change is refused with 409 (code stale) and nothing"
+            " is written. * (or no header) writes whatever the version.",
+            **kwargs.get("metadata", {}),
+        }
         super().__init__(**kwargs)
 
     def _deserialize(self, value: Any, attr: str | None, data: Any, **kwargs: Any) -> Any:
         if not isinstance(value, str) or not re.fullmatch(IF_MATCH, value.strip()):
-            raise ma.ValidationError('If-Match must be the sheet\'s ETag (like "7", from GET'
-                                     " /games/{id}), its version number, or *")
+            raise ma.ValidationError(
+                'If-Match must be the sheet\'s ETag (like "7", from GET'
+                " /games/{id}), its version number, or *"
+            )
         text = value.strip()
         return None if text == "*" else int(text.strip('"'))
 
@@ -499,17 +578,21 @@ class PreferMinimal(fields.Field):
 
     def __init__(self, **kwargs: Any):
         kwargs["metadata"] = {
-            "type": "string", "maxLength": 200,
+            "type": "string",
+            "maxLength": 200,
             "description": "return=minimal: answer with the hand only (sheet null), for"
-                           " long games on slow links; the ETag still gives the version.",
-            **kwargs.get("metadata", {})}
+            " long games on slow links; the ETag still gives the version.",
+            **kwargs.get("metadata", {}),
+        }
         super().__init__(**kwargs)
 
     def _deserialize(self, value: Any, attr: str | None, data: Any, **kwargs: Any) -> bool:
         if not isinstance(value, str) or len(value) > 200:
             raise ma.ValidationError("Prefer must be at most 200 characters")
-        return any(part.split(";")[0].replace(" ", "").lower() == "return=minimal"
-                   for part in value.split(","))
+        return any(
+            part.split(";")[0].replace(" ", "").lower() == "return=minimal"
+            for part in value.split(",")
+        )
 
 
 class KeyHeader(ma.Schema):
@@ -518,13 +601,18 @@ class KeyHeader(ma.Schema):
     class Meta:
         unknown = ma.EXCLUDE
 
-    key = fields.String(data_key="Idempotency-Key", validate=validate.Length(1, MAX_KEY),
-                        metadata={"description": "Repeating a request with the same key"
-                                  " writes nothing and returns the first answer again (the"
-                                  " same status and body; header Idempotent-Replayed: true on"
-                                  " a repeated hand). Another request with a used key is a 422"
-                                  " (idempotency_key_reused). Use a random UUID per request:"
-                                  " a repeated create gives the game's edit token again."})
+    key = fields.String(
+        data_key="Idempotency-Key",
+        validate=validate.Length(1, MAX_KEY),
+        metadata={
+            "description": "Repeating a request with the same key"
+            " writes nothing and returns the first answer again (the"
+            " same status and body; header Idempotent-Replayed: true on"
+            " a repeated hand). Another request with a used key is a 422"
+            " (idempotency_key_reused). Use a random UUID per request:"
+            " a repeated create gives the game's edit token again."
+        },
+    )
 
 
 class WriteHeaders(KeyHeader):
@@ -550,12 +638,14 @@ class Settlements(fields.Field):
 
     def __init__(self, **kwargs: Any):
         kwargs["metadata"] = {
-            "oneOf": [{"allOf": [{"$ref": SETTLEMENT}], "nullable": True},
-                      {"type": "array", "items": {"$ref": SETTLEMENT}, "minItems": 2,
-                       "maxItems": 2}],
+            "oneOf": [
+                {"allOf": [{"$ref": SETTLEMENT}], "nullable": True},
+                {"type": "array", "items": {"$ref": SETTLEMENT}, "minItems": 2, "maxItems": 2},
+            ],
             "description": "null without a stake; else who pays whom: one payment, or with"
-                           " three players a list of two (each loser pays the winner).",
-            **kwargs.get("metadata", {})}
+            " three players a list of two (each loser pays the winner).",
+            **kwargs.get("metadata", {}),
+        }
         super().__init__(**kwargs)
 
 
@@ -574,9 +664,13 @@ class GameResult(ma.Schema):
     game_bonuses = fields.List(fields.Integer())
     box_bonus = fields.List(fields.Integer(), required=True)
     shutout = fields.Boolean()
-    shut_out = fields.List(fields.Integer(), metadata={
-        "description": "The losers who won no hand: the shutout doubling applies against each"
-                       " on its own (three players: see the sheet's rules)."})
+    shut_out = fields.List(
+        fields.Integer(),
+        metadata={
+            "description": "The losers who won no hand: the shutout doubling applies against each"
+            " on its own (three players: see the sheet's rules)."
+        },
+    )
     shutouts = fields.List(fields.Boolean())
     column_winners = fields.List(fields.Integer())
     final = fields.List(fields.Integer(), required=True)
@@ -625,8 +719,10 @@ class HandRecord(ma.Schema):
     """
 
     n = fields.Integer(required=True)
-    seq = fields.Integer(required=True, metadata={
-        "description": "The log entry that gave this hand its current content."})
+    seq = fields.Integer(
+        required=True,
+        metadata={"description": "The log entry that gave this hand its current content."},
+    )
     kind = fields.String(required=True, validate=validate.OneOf(list(HAND_FIELDS)))
     dealer = fields.Integer(required=True)
     void = fields.Boolean(required=True)
@@ -638,20 +734,29 @@ class HandRecord(ma.Schema):
     game_over_after = fields.Boolean(required=True)
     corrected = fields.Boolean(required=True)
     input = fields.Dict(required=True, metadata={"description": "The hand as submitted."})
-    detail = fields.Dict(required=True, allow_none=True, metadata={
-        "description": "The scoring behind it (verify or replay result); null if void."})
+    detail = fields.Dict(
+        required=True,
+        allow_none=True,
+        metadata={"description": "The scoring behind it (verify or replay result); null if void."},
+    )
     columns = fields.List(fields.Integer(), metadata={"description": "Hollywood only."})
     opened = fields.Integer(allow_none=True, metadata={"description": "Hollywood only."})
     closed = fields.List(fields.Integer(), metadata={"description": "Hollywood only."})
-    column_totals = fields.List(fields.List(fields.Integer()),
-                                metadata={"description": "Hollywood only."})
-    sits_out = fields.Integer(metadata={"description": "Three players only: the dealer, who"
-                                                       " sat out."})
+    column_totals = fields.List(
+        fields.List(fields.Integer()), metadata={"description": "Hollywood only."}
+    )
+    sits_out = fields.Integer(
+        metadata={"description": "Three players only: the dealer, who sat out."}
+    )
     dealer_team = fields.Integer(metadata={"description": "Four players only."})
-    team_points = fields.List(fields.Integer(), metadata={
-        "description": "Four players only: the points of the games each team won."})
-    games = fields.List(fields.Nested(GameRecord), metadata={
-        "description": "Four players only: the deal's two games."})
+    team_points = fields.List(
+        fields.Integer(),
+        metadata={"description": "Four players only: the points of the games each team won."},
+    )
+    games = fields.List(
+        fields.Nested(GameRecord),
+        metadata={"description": "Four players only: the deal's two games."},
+    )
 
 
 class Sheet(ma.Schema):
@@ -676,14 +781,21 @@ class Sheet(ma.Schema):
     over = fields.Boolean(required=True)
     result = fields.Nested(GameResult, required=True, allow_none=True)
     columns = fields.List(fields.Nested(Column), metadata={"description": "Hollywood only."})
-    opened = fields.List(fields.List(fields.Integer()),
-                         metadata={"description": "Hollywood only."})
-    teams = fields.List(fields.List(fields.Integer()), metadata={
-        "description": "Four players only: the partnerships, [[0, 2], [1, 3]]; totals,"
-                       " boxes, needed and the result are per team."})
-    next_games = fields.List(fields.Nested(GameSeat), metadata={
-        "description": "Four players only: the next deal's two games, in the order a deal's"
-                       " games are entered."})
+    opened = fields.List(fields.List(fields.Integer()), metadata={"description": "Hollywood only."})
+    teams = fields.List(
+        fields.List(fields.Integer()),
+        metadata={
+            "description": "Four players only: the partnerships, [[0, 2], [1, 3]]; totals,"
+            " boxes, needed and the result are per team."
+        },
+    )
+    next_games = fields.List(
+        fields.Nested(GameSeat),
+        metadata={
+            "description": "Four players only: the next deal's two games, in the order a deal's"
+            " games are entered."
+        },
+    )
 
 
 class NewGame(ma.Schema):
@@ -691,8 +803,12 @@ class NewGame(ma.Schema):
 
     id = fields.String(required=True)
     url = fields.String(required=True)
-    edit_token = fields.String(required=True, metadata={
-        "description": "Send as Authorization: Bearer <token> to write; it is not stored."})
+    edit_token = fields.String(
+        required=True,
+        metadata={
+            "description": "Send as Authorization: Bearer <token> to write; it is not stored."
+        },
+    )
     game = fields.Nested(Sheet, required=True)
 
 
@@ -700,8 +816,12 @@ class HandChange(ma.Schema):
     """The hand entered, corrected or undone, and the updated sheet."""
 
     hand = fields.Nested(HandRecord, required=True, allow_none=True)
-    sheet = fields.Nested(Sheet, required=True, allow_none=True, metadata={
-        "description": "null when the request said Prefer: return=minimal."})
+    sheet = fields.Nested(
+        Sheet,
+        required=True,
+        allow_none=True,
+        metadata={"description": "null when the request said Prefer: return=minimal."},
+    )
 
 
 class Export(ma.Schema):
@@ -742,9 +862,13 @@ class Stats(ma.Schema):
     undercuts = fields.Integer(required=True)
     points = fields.Integer(required=True)
     average_hand = fields.Float(required=True, allow_none=True)
-    imported_games = fields.Integer(required=True, metadata={
-        "description": "Imported games of the player's, left out of every count above"
-                       " (their hands were not entered under an edit token)."})
+    imported_games = fields.Integer(
+        required=True,
+        metadata={
+            "description": "Imported games of the player's, left out of every count above"
+            " (their hands were not entered under an edit token)."
+        },
+    )
     head_to_head = fields.List(fields.Nested(HeadToHead), required=True)
 
 
@@ -752,8 +876,9 @@ class DealResult(ma.Schema):
     """A replayed deal: the showdown (as verify gives it) and how the deal went."""
 
     outcome = _showdown_outcome(required=True, allow_none=True)
-    winner = fields.String(required=True, allow_none=True,
-                           validate=validate.OneOf(["knocker", "defender"]))
+    winner = fields.String(
+        required=True, allow_none=True, validate=validate.OneOf(["knocker", "defender"])
+    )
     points = fields.Integer(required=True)
     knocker = fields.Nested(KnockerSide, required=True, allow_none=True)
     defender = fields.Nested(DefenderSide, required=True, allow_none=True)
@@ -769,10 +894,12 @@ class DealResult(ma.Schema):
     knock_limit = fields.Integer(required=True)
     discard = fields.String(required=True, allow_none=True)
     actions = fields.Integer(required=True, metadata={"description": "Actions played."})
-    dealt = fields.List(fields.List(fields.String()), metadata={
-        "description": "Each player's 10 cards as dealt."})
-    hands = fields.List(fields.List(fields.String()), metadata={
-        "description": "Each player's cards at the end."})
+    dealt = fields.List(
+        fields.List(fields.String()), metadata={"description": "Each player's 10 cards as dealt."}
+    )
+    hands = fields.List(
+        fields.List(fields.String()), metadata={"description": "Each player's cards at the end."}
+    )
 
 
 class MatchResult(ma.Schema):
@@ -785,39 +912,59 @@ class MatchResult(ma.Schema):
 class SourceImportRequest(Strict):
     """``POST /imports/{source}``: the input to import, as text."""
 
-    text = fields.String(required=True, validate=validate.Length(max=MAX_IMPORT), metadata={
-        "description": "The whole input: OpenSpiel JSON lines ({\"history\", \"params\"} per"
-                       " line) or a Neller verbose log (one or more whole games)."})
+    text = fields.String(
+        required=True,
+        validate=validate.Length(max=MAX_IMPORT),
+        metadata={
+            "description": 'The whole input: OpenSpiel JSON lines ({"history", "params"} per'
+            " line) or a Neller verbose log (one or more whole games)."
+        },
+    )
 
 
 class ImportFaultOut(ma.Schema):
     """A part of the input that could not be imported."""
 
     line = fields.Integer(required=True, metadata={"description": "The input line (1-based)."})
-    position = fields.Integer(required=True, allow_none=True, metadata={
-        "description": "The index into the OpenSpiel history of the action at fault."})
+    position = fields.Integer(
+        required=True,
+        allow_none=True,
+        metadata={"description": "The index into the OpenSpiel history of the action at fault."},
+    )
     message = fields.String(required=True)
 
 
 class SourceImportResponse(ma.Schema):
     """The records imported, in input order, and what could not be imported."""
 
-    records = fields.List(fields.Dict(), required=True, metadata={
-        "description": "Deal records (openspiel) or match records (neller)."})
+    records = fields.List(
+        fields.Dict(),
+        required=True,
+        metadata={"description": "Deal records (openspiel) or match records (neller)."},
+    )
     errors = fields.List(fields.Nested(ImportFaultOut), required=True)
 
 
-REPLAY_RESPONSE = {"oneOf": [{"$ref": "#/components/schemas/DealResult"},
-                             {"$ref": "#/components/schemas/MatchResult"}]}
+REPLAY_RESPONSE = {
+    "oneOf": [
+        {"$ref": "#/components/schemas/DealResult"},
+        {"$ref": "#/components/schemas/MatchResult"},
+    ]
+}
 """The replay response: a deal result or a match result."""
+
 
 class PassedUp(ma.Schema):
     """A card on the discard pile that would have made a meld, not taken."""
 
     card = fields.String(required=True)
     meld = fields.List(fields.String(), required=True)
-    deadwood_with_it = fields.Integer(required=True, metadata={
-        "description": "The least deadwood taking it (and discarding the best card) leaves."})
+    deadwood_with_it = fields.Integer(
+        required=True,
+        metadata={
+            "description": "The least deadwood taking it (and discarding the best card) leaves."
+        },
+    )
 
 
 class Decision(ma.Schema):
@@ -826,16 +973,21 @@ class Decision(ma.Schema):
     step = fields.Integer(required=True, metadata={"description": "Index into actions."})
     player = fields.Integer(required=True)
     action = fields.String(required=True)
-    kind = fields.String(required=True,
-                         validate=validate.OneOf(["draw", "discard", "knock", "big_gin"]))
+    kind = fields.String(
+        required=True, validate=validate.OneOf(["draw", "discard", "knock", "big_gin"])
+    )
     deadwood = fields.Integer(metadata={"description": "Deadwood of the 10 cards kept."})
-    best_deadwood = fields.Integer(metadata={"description": "The least any allowed discard"
-                                                            " would have kept."})
+    best_deadwood = fields.Integer(
+        metadata={"description": "The least any allowed discard would have kept."}
+    )
     best_discards = fields.List(fields.String())
     cost = fields.Integer(metadata={"description": "deadwood - best_deadwood."})
-    knock_available = fields.Integer(metadata={
-        "description": "A plain discard when a knock was possible: the least deadwood a knock"
-                       " would have kept."})
+    knock_available = fields.Integer(
+        metadata={
+            "description": "A plain discard when a knock was possible: the least deadwood a knock"
+            " would have kept."
+        }
+    )
     gin_available = fields.Boolean(metadata={"description": "Gin was possible and not taken."})
     passed_up = fields.Nested(PassedUp)
 
@@ -903,10 +1055,19 @@ class MatchAnalysis(ma.Schema):
     summary = fields.List(fields.Nested(PlayerSummary), required=True)
 
 
-ANALYSE_RESPONSE = {"oneOf": [{"$ref": "#/components/schemas/DealAnalysis"},
-                              {"$ref": "#/components/schemas/MatchAnalysis"}]}
+ANALYSE_RESPONSE = {
+    "oneOf": [
+        {"$ref": "#/components/schemas/DealAnalysis"},
+        {"$ref": "#/components/schemas/MatchAnalysis"},
+    ]
+}
 """The analyse response: a deal's analysis or a match's."""
 
-COMPONENTS = {"Settlement": Settlement, "DealResult": DealResult, "MatchResult": MatchResult,
-              "DealAnalysis": DealAnalysis, "MatchAnalysis": MatchAnalysis}
+COMPONENTS = {
+    "Settlement": Settlement,
+    "DealResult": DealResult,
+    "MatchResult": MatchResult,
+    "DealAnalysis": DealAnalysis,
+    "MatchAnalysis": MatchAnalysis,
+}
 """Schemas the OpenAPI document names without a view naming them directly."""

@@ -17,9 +17,11 @@ from __future__ import annotations
 
 from flask import Response
 
-CSP = ("default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:;"
-       " connect-src 'self'; font-src 'self'; form-action 'self'; frame-ancestors 'none';"
-       " base-uri 'none'; object-src 'none'")
+CSP = (
+    "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:;"
+    " connect-src 'self'; font-src 'self'; form-action 'self'; frame-ancestors 'none';"
+    " base-uri 'none'; object-src 'none'"
+)
 
 HEADERS = {
     "Content-Security-Policy": CSP,

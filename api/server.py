@@ -92,9 +92,16 @@ class Server(BaseApplication):
         return create_app(self.app_config)
 
 
-def serve(host: str = "127.0.0.1", port: int = 8000, workers: int = 2, threads: int = 2,
-          config: Mapping[str, Any] | None = None, access_log: bool = False,
-          certfile: str | None = None, keyfile: str | None = None) -> None:
+def serve(
+    host: str = "127.0.0.1",
+    port: int = 8000,
+    workers: int = 2,
+    threads: int = 2,
+    config: Mapping[str, Any] | None = None,
+    access_log: bool = False,
+    certfile: str | None = None,
+    keyfile: str | None = None,
+) -> None:
     """Serve on ``host:port`` until interrupted: the front there, gunicorn behind it.
 
     ``config`` overrides the app's settings (``DB``: a SQLite file or a
@@ -127,23 +134,46 @@ def serve(host: str = "127.0.0.1", port: int = 8000, workers: int = 2, threads: 
     listener = socket.create_server((host, port), family=family, backlog=2048)
     folder = tempfile.mkdtemp(prefix="scorekeeper-")
     upstream = os.path.join(folder, "gunicorn.sock")
-    tls = [*(["--certfile", certfile] if certfile else []),
-           *(["--keyfile", keyfile] if certfile and keyfile else [])]
+    tls = [
+        *(["--certfile", certfile] if certfile else []),
+        *(["--keyfile", keyfile] if certfile and keyfile else []),
+    ]
     level = log_level(app.config["LOG_LEVEL"])
     quiet = [] if level in ("DEBUG", "INFO") else ["--quiet"]  # its one line is at info
     front_process = subprocess.Popen(
-        [sys.executable, "-m", "api.front", "--fd", str(listener.fileno()), "--upstream",
-         upstream, *tls, *quiet], pass_fds=[listener.fileno()])
+        [
+            sys.executable,
+            "-m",
+            "api.front",
+            "--fd",
+            str(listener.fileno()),
+            "--upstream",
+            upstream,
+            *tls,
+            *quiet,
+        ],
+        pass_fds=[listener.fileno()],
+    )
     listener.close()
     master = os.getpid()
     try:
-        Server({"bind": f"unix:{upstream}", "workers": workers, "worker_class": "gthread",
-                "threads": threads, "proc_name": "scorekeeper", "control_socket_disable": True,
-                "proxy_protocol": "v1", "limit_request_line": 8190,
+        Server(
+            {
+                "bind": f"unix:{upstream}",
+                "workers": workers,
+                "worker_class": "gthread",
+                "threads": threads,
+                "proc_name": "scorekeeper",
+                "control_socket_disable": True,
+                "proxy_protocol": "v1",
+                "limit_request_line": 8190,
                 "limit_request_fields": 2 * front.MAX_FIELDS,
                 "limit_request_field_size": 0,
                 "loglevel": level.lower(),
-                "accesslog": "-" if access_log else None}, config).run()
+                "accesslog": "-" if access_log else None,
+            },
+            config,
+        ).run()
     finally:
         if os.getpid() == master:  # a gunicorn worker leaves through here too
             front_process.terminate()
@@ -167,11 +197,18 @@ def _log_like_gunicorn() -> None:
     logging.getLogger(__package__).handlers[:] = [handler]
 
 
-def spawn(db: str | os.PathLike, *, workers: int = 2, wsgi: bool = False,
-          timeout: float = 30.0, port: int = 0, args: Sequence[str] = (),
-          log: str | os.PathLike | None = None,
-          installed: str | os.PathLike | None = None,
-          wrapper: Sequence[str] = ()) -> tuple[subprocess.Popen, str]:
+def spawn(
+    db: str | os.PathLike,
+    *,
+    workers: int = 2,
+    wsgi: bool = False,
+    timeout: float = 30.0,
+    port: int = 0,
+    args: Sequence[str] = (),
+    log: str | os.PathLike | None = None,
+    installed: str | os.PathLike | None = None,
+    wrapper: Sequence[str] = (),
+) -> tuple[subprocess.Popen, str]:
     """Start a server on a loopback port: ``(process, base URL)``, once it answers.
 
     By default it runs ``scorekeeper serve --port 0`` (plus ``args``); with
@@ -196,17 +233,36 @@ def spawn(db: str | os.PathLike, *, workers: int = 2, wsgi: bool = False,
         env.pop("PYTHONPATH", None)
         cwd = Path(db).parent
     if wsgi:
-        argv = [sys.executable, "-m", "gunicorn", "--bind", f"127.0.0.1:{port}", "--workers",
-                str(workers), "--no-control-socket", "wsgi:app"]
+        argv = [
+            sys.executable,
+            "-m",
+            "gunicorn",
+            "--bind",
+            f"127.0.0.1:{port}",
+            "--workers",
+            str(workers),
+            "--no-control-socket",
+            "wsgi:app",
+        ]
     else:
         script = shutil.which("scorekeeper", path=str(bin_dir)) or "scorekeeper"
-        argv = [script, "serve", "--port", str(port), "--workers", str(workers), "--db",
-                str(db), *args]
+        argv = [
+            script,
+            "serve",
+            "--port",
+            str(port),
+            "--workers",
+            str(workers),
+            "--db",
+            str(db),
+            *args,
+        ]
     scheme = "https" if "--certfile" in args else "http"
     given = f"{scheme}://127.0.0.1:{port}" if port else None
-    with (open(log, "w+b") if log is not None else tempfile.TemporaryFile()) as out:
-        process = subprocess.Popen([*wrapper, *argv], stdout=out, stderr=out, env=env, cwd=cwd,
-                                   start_new_session=True)  # the child keeps its own handle
+    with open(log, "w+b") if log is not None else tempfile.TemporaryFile() as out:
+        process = subprocess.Popen(
+            [*wrapper, *argv], stdout=out, stderr=out, env=env, cwd=cwd, start_new_session=True
+        )  # the child keeps its own handle
         deadline = time.monotonic() + timeout
         while time.monotonic() < deadline:
             out.seek(0)
@@ -216,8 +272,7 @@ def spawn(db: str | os.PathLike, *, workers: int = 2, wsgi: bool = False,
             if url and _answers(url):
                 return process, url
             if process.poll() is not None:
-                raise RuntimeError(f"the server exited with status {process.returncode}:"
-                                   f"\n{text}")
+                raise RuntimeError(f"the server exited with status {process.returncode}:\n{text}")
             time.sleep(0.05)
     stop(process)
     raise RuntimeError(f"the server did not answer within {timeout} s")

@@ -40,9 +40,12 @@ class Blueprint(flask_smorest.Blueprint):
     ARGUMENTS_PARSER = bodies.Parser()
 
 
-blp = Blueprint("api_v1", __name__, url_prefix="/api/v1",
-                description="Melds, knock verification, replays and stored score sheets.")
-
+blp = Blueprint(
+    "api_v1",
+    __name__,
+    url_prefix="/api/v1",
+    description="Melds, knock verification, replays and stored score sheets.",
+)
 
 
 @blp.before_request
@@ -54,9 +57,12 @@ def _bodies_are_json():
     """
     has_body = request.content_length or request.headers.get("Transfer-Encoding")
     if request.method in ("POST", "PUT") and has_body and not request.is_json:
-        return error_response(400, "send the request body as JSON, with the header"
-                              " Content-Type: application/json", code="not_json",
-                              field="Content-Type")
+        return error_response(
+            400,
+            "send the request body as JSON, with the header Content-Type: application/json",
+            code="not_json",
+            field="Content-Type",
+        )
     return None
 
 
@@ -72,8 +78,13 @@ class GameIdConverter(BaseConverter):
 
 def game_id_schema(converter: GameIdConverter) -> dict:
     """The OpenAPI schema of a game id path parameter."""
-    return {"type": "string", "pattern": f"^{GAME_ID}$", "minLength": 16, "maxLength": 16,
-            "description": "The game's id (random, 16 URL-safe characters)."}
+    return {
+        "type": "string",
+        "pattern": f"^{GAME_ID}$",
+        "minLength": 16,
+        "maxLength": 16,
+        "description": "The game's id (random, 16 URL-safe characters).",
+    }
 
 
 class PlayerNameConverter(BaseConverter):
@@ -85,10 +96,14 @@ class PlayerNameConverter(BaseConverter):
 
 def player_name_schema(converter: PlayerNameConverter) -> dict:
     """The OpenAPI schema of a player name path parameter."""
-    return {"type": "string", "minLength": 1, "maxLength": MAX_NAME_LENGTH,
-            "pattern": s.NAME_PATTERN,
-            "description": "A player's name, matched as the store matches names: letter case,"
-                           " spaces around it and how accents are encoded do not count."}
+    return {
+        "type": "string",
+        "minLength": 1,
+        "maxLength": MAX_NAME_LENGTH,
+        "pattern": s.NAME_PATTERN,
+        "description": "A player's name, matched as the store matches names: letter case,"
+        " spaces around it and how accents are encoded do not count.",
+    }
 
 
 class SourceConverter(BaseConverter):
@@ -99,9 +114,12 @@ class SourceConverter(BaseConverter):
 
 def source_schema(converter: SourceConverter) -> dict:
     """The OpenAPI schema of an import source path parameter."""
-    return {"type": "string", "enum": list(SOURCES),
-            "description": "openspiel (JSON lines of pyspiel histories) or neller (the verbose"
-                           " log of Neller's EAAI GinRummyGame)."}
+    return {
+        "type": "string",
+        "enum": list(SOURCES),
+        "description": "openspiel (JSON lines of pyspiel histories) or neller (the verbose"
+        " log of Neller's EAAI GinRummyGame).",
+    }
 
 
 def etag(version: int) -> str:
@@ -114,8 +132,7 @@ def _header(description: str, required: bool = False) -> dict:
     return {"description": description, "schema": {"type": "string"}, "required": required}
 
 
-ETAG = {"ETag": _header("The sheet's version, quoted: send it back in If-Match.",
-                        required=True)}
+ETAG = {"ETag": _header("The sheet's version, quoted: send it back in If-Match.", required=True)}
 """The documented ETag header of responses that carry a sheet."""
 
 NEW_GAME_HEADERS = {**ETAG, "Location": _header("The new game's URL.", required=True)}
@@ -123,8 +140,10 @@ NEW_GAME_HEADERS = {**ETAG, "Location": _header("The new game's URL.", required=
 
 CHANGE_HEADERS = {
     **ETAG,
-    "Idempotent-Replayed": _header("true when this answers a repeated Idempotency-Key"
-                                   " (nothing was written; the first answer again)."),
+    "Idempotent-Replayed": _header(
+        "true when this answers a repeated Idempotency-Key"
+        " (nothing was written; the first answer again)."
+    ),
     "Preference-Applied": _header("return=minimal when the sheet was left out (Prefer)."),
 }
 """The headers of a hand change."""
@@ -132,8 +151,7 @@ CHANGE_HEADERS = {
 ERROR_HEADERS = {
     401: {"WWW-Authenticate": _header("Bearer: send the edit token.", required=True)},
     409: {"ETag": _header("A stale If-Match: the sheet's current version.")},
-    429: {"Retry-After": _header("Seconds until the limit lets a request through.",
-                                 required=True)},
+    429: {"Retry-After": _header("Seconds until the limit lets a request through.", required=True)},
     503: {"Retry-After": _header("Seconds to wait before trying again.")},
 }
 """The headers an error response may carry, by status."""
@@ -141,17 +159,26 @@ ERROR_HEADERS = {
 
 @blp.errorhandler(Stale)
 def _stale(error: Stale) -> Response:
-    return error_response(409, str(error), code="stale", field="If-Match",
-                          headers={"ETag": etag(error.version)}, domain=error)
+    return error_response(
+        409,
+        str(error),
+        code="stale",
+        field="If-Match",
+        headers={"ETag": etag(error.version)},
+        domain=error,
+    )
 
 
 def refusals(*statuses: int) -> Callable:
     """Document the error responses (our error schema) an endpoint may give."""
+
     def decorate(view: Callable) -> Callable:
         for status in statuses:
-            view = blp.alt_response(status, schema=ErrorSchema,
-                                    headers=ERROR_HEADERS.get(status))(view)
+            view = blp.alt_response(status, schema=ErrorSchema, headers=ERROR_HEADERS.get(status))(
+                view
+            )
         return view
+
     return decorate
 
 
@@ -235,18 +262,24 @@ def editor(view: Callable) -> Callable:
     Unknown game: 404; no ``Authorization: Bearer <token>``: 401; a wrong
     token: 403.
     """
+
     @wraps(view)
     def check(*args, game_id: str, **kwargs):
         game = get_storage().game(game_id)
         scheme, _, token = request.headers.get("Authorization", "").partition(" ")
         if scheme.lower() != "bearer" or not token.strip():
             return error_response(
-                401, "this needs the game's edit token: Authorization: Bearer <token>",
-                field="Authorization", headers={"WWW-Authenticate": "Bearer"})
+                401,
+                "this needs the game's edit token: Authorization: Bearer <token>",
+                field="Authorization",
+                headers={"WWW-Authenticate": "Bearer"},
+            )
         if not games.token_matches(game, token.strip()):
-            return error_response(403, "the edit token does not match this game",
-                                  field="Authorization")
+            return error_response(
+                403, "the edit token does not match this game", field="Authorization"
+            )
         return view(*args, game_id=game_id, **kwargs)
+
     return check
 
 
@@ -258,8 +291,7 @@ def _sheet(sheet: GameSheet) -> dict:
 def _new_game(sheet: GameSheet, token: str) -> Response:
     """201 with the new game, its URL (also in Location) and its edit token."""
     body = _sheet(sheet)
-    response = jsonify({"id": body["id"], "url": body["url"], "edit_token": token,
-                        "game": body})
+    response = jsonify({"id": body["id"], "url": body["url"], "edit_token": token, "game": body})
     response.status_code = 201
     response.headers["Location"] = body["url"]
     response.headers["ETag"] = etag(sheet.version)
@@ -276,8 +308,12 @@ def _change(headers: dict, change: games.Answer, status: int = 200) -> Response:
     """
     hand, sheet, created = change
     minimal = headers.get("minimal", False)
-    response = jsonify({"hand": None if hand is None else hand.to_dict(),
-                        "sheet": None if minimal else _sheet(sheet)})
+    response = jsonify(
+        {
+            "hand": None if hand is None else hand.to_dict(),
+            "sheet": None if minimal else _sheet(sheet),
+        }
+    )
     response.status_code = status
     response.headers["ETag"] = etag(sheet.version)
     if minimal:
@@ -293,14 +329,16 @@ def _write_options(headers: dict) -> dict:
     With ``Prefer: return=minimal`` the write builds no sheet of hands: it then
     costs the same at hand 1,000 as at hand 10.
     """
-    return {"idempotency_key": headers.get("key"), "expected_version": headers.get("version"),
-            "full": not headers.get("minimal", False)}
+    return {
+        "idempotency_key": headers.get("key"),
+        "expected_version": headers.get("version"),
+        "full": not headers.get("minimal", False),
+    }
 
 
 def _create_options(headers: dict) -> dict:
     """The options of a create from its headers: its key, and the secret its token derives from."""
-    return {"idempotency_key": headers.get("key"),
-            "secret": current_app.config["SECRET_KEY"]}
+    return {"idempotency_key": headers.get("key"), "secret": current_app.config["SECRET_KEY"]}
 
 
 WRITE: dict[str, list[dict[str, list[str]]]] = {"security": [{"bearerAuth": []}]}
@@ -355,8 +393,12 @@ class Game(MethodView):
     """One game's sheet."""
 
     @blp.response(200, s.Sheet, headers=ETAG)
-    @blp.alt_response(304, description="Not Modified: the sheet is still at the version sent"
-                      " in If-None-Match (no body).", headers=ETAG)
+    @blp.alt_response(
+        304,
+        description="Not Modified: the sheet is still at the version sent"
+        " in If-None-Match (no body).",
+        headers=ETAG,
+    )
     @refusals(404)
     @blp.doc(operationId="getGame")
     def get(self, game_id):
@@ -392,8 +434,11 @@ class Hands(MethodView):
 
         Answers the new hand and the updated sheet.
         """
-        return _change(headers, games.add_hand(get_storage(), game_id, hand,
-                                               **_write_options(headers)), status=201)
+        return _change(
+            headers,
+            games.add_hand(get_storage(), game_id, hand, **_write_options(headers)),
+            status=201,
+        )
 
 
 @blp.route("/games/<game:game_id>/hands/last")
@@ -408,8 +453,7 @@ class LastHand(MethodView):
     @blp.doc(operationId="undoLastHand")
     def delete(self, headers, game_id):
         """Undo the last hand (a new log entry): the hand taken back and the updated sheet."""
-        return _change(headers, games.undo_last(get_storage(), game_id,
-                                                **_write_options(headers)))
+        return _change(headers, games.undo_last(get_storage(), game_id, **_write_options(headers)))
 
 
 @blp.route("/games/<game:game_id>/hands/<int:n>")
@@ -425,8 +469,9 @@ class HandN(MethodView):
     @blp.doc(operationId="correctHand")
     def put(self, headers, hand, game_id, n):
         """Correct hand n: it is scored anew and the totals and the end of the game recomputed."""
-        return _change(headers, games.correct_hand(get_storage(), game_id, n, hand,
-                                                   **_write_options(headers)))
+        return _change(
+            headers, games.correct_hand(get_storage(), game_id, n, hand, **_write_options(headers))
+        )
 
 
 @blp.route("/games/<game:game_id>/export")

@@ -34,16 +34,24 @@ def main() -> None:
     greedy: list[dict] = []
     randoms: list[dict] = []
 
-    sim = rate("simulate(), greedy vs greedy", len(seeds),
-               lambda: greedy.extend(simulate(s) for s in seeds))
-    rate("simulate(), random vs random", len(seeds),
-         lambda: randoms.extend(simulate(s, players=("random", "random")) for s in seeds))
-    rep = rate("replay(), greedy-vs-greedy records", len(greedy),
-               lambda: [replay(r) for r in greedy])
-    rate("replay(), random-vs-random records", len(randoms),
-         lambda: [replay(r) for r in randoms])
-    print(f"targets: replay >= 2,000 deals/s ({'met' if rep >= 2000 else 'MISSED'}),"
-          f" greedy simulation >= 300 deals/s ({'met' if sim >= 300 else 'MISSED'})")
+    sim = rate(
+        "simulate(), greedy vs greedy",
+        len(seeds),
+        lambda: greedy.extend(simulate(s) for s in seeds),
+    )
+    rate(
+        "simulate(), random vs random",
+        len(seeds),
+        lambda: randoms.extend(simulate(s, players=("random", "random")) for s in seeds),
+    )
+    rep = rate(
+        "replay(), greedy-vs-greedy records", len(greedy), lambda: [replay(r) for r in greedy]
+    )
+    rate("replay(), random-vs-random records", len(randoms), lambda: [replay(r) for r in randoms])
+    print(
+        f"targets: replay >= 2,000 deals/s ({'met' if rep >= 2000 else 'MISSED'}),"
+        f" greedy simulation >= 300 deals/s ({'met' if sim >= 300 else 'MISSED'})"
+    )
 
 
 if __name__ == "__main__":

@@ -77,13 +77,15 @@ class Connection:
         self.conn = http.client.HTTPConnection(parts.hostname, parts.port, timeout=60)
         self.latencies: list[float] = []
 
-    def send(self, method: str, path: str, body=None, headers=None
-             ) -> tuple[int, http.client.HTTPMessage, bytes]:
+    def send(
+        self, method: str, path: str, body=None, headers=None
+    ) -> tuple[int, http.client.HTTPMessage, bytes]:
         """Send one request (``body`` as JSON), timed; returns (status, headers, payload)."""
         data = json.dumps(body) if body is not None else None
         start = time.perf_counter()
-        self.conn.request(method, path, data, {"Content-Type": "application/json",
-                                               **(headers or {})})
+        self.conn.request(
+            method, path, data, {"Content-Type": "application/json", **(headers or {})}
+        )
         response = self.conn.getresponse()
         payload = response.read()
         self.latencies.append(time.perf_counter() - start)
@@ -100,8 +102,10 @@ class Connection:
 def verify_client(url: str, seconds: float, seed: int) -> dict:
     """POST random legal knocks to /verify until the time is up."""
     rng = random.Random(seed)
-    knocks = [{"knocker": [c.code for c in k], "defender": [c.code for c in d]}
-              for k, d in _legal_knocks()(rng, 200)]
+    knocks = [
+        {"knocker": [c.code for c in k], "defender": [c.code for c in d]}
+        for k, d in _legal_knocks()(rng, 200)
+    ]
     conn = Connection(url)
     errors = 0
     start = time.monotonic()
@@ -110,8 +114,12 @@ def verify_client(url: str, seconds: float, seed: int) -> dict:
         status, _ = conn.request("POST", "/api/v1/verify", knocks[i % len(knocks)])
         errors += status != 200
         i += 1
-    return {"latencies": conn.latencies, "errors": errors, "games": [],
-            "window": (start, time.monotonic())}
+    return {
+        "latencies": conn.latencies,
+        "errors": errors,
+        "games": [],
+        "window": (start, time.monotonic()),
+    }
 
 
 def floor_client(url: str, seconds: float, seed: int) -> dict:
@@ -127,14 +135,22 @@ def floor_client(url: str, seconds: float, seed: int) -> dict:
     while time.monotonic() < start + seconds:
         status, _, _ = conn.send("GET", path, headers=unchanged)
         errors += status != 304
-    return {"latencies": conn.latencies, "errors": errors, "games": [],
-            "window": (start, time.monotonic())}
+    return {
+        "latencies": conn.latencies,
+        "errors": errors,
+        "games": [],
+        "window": (start, time.monotonic()),
+    }
 
 
 def random_hand(rng: random.Random) -> dict:
     """A quick hand as a table would enter it."""
-    return {"kind": "quick", "knocker": rng.randrange(2), "knocker_deadwood": rng.randint(0, 10),
-            "defender_deadwood": rng.randint(0, 60)}
+    return {
+        "kind": "quick",
+        "knocker": rng.randrange(2),
+        "knocker_deadwood": rng.randint(0, 10),
+        "defender_deadwood": rng.randint(0, 60),
+    }
 
 
 def append_client(url: str, seconds: float, seed: int) -> dict:
@@ -149,8 +165,11 @@ def append_client(url: str, seconds: float, seed: int) -> dict:
     while time.monotonic() < start + seconds:
         if game is None:
             _, created = setup.request("POST", "/api/v1/games", {"players": ["Ana", "Ben"]})
-            game = {"id": created["id"], "hands": [],
-                    "auth": {"Authorization": f"Bearer {created['edit_token']}"}}
+            game = {
+                "id": created["id"],
+                "hands": [],
+                "auth": {"Authorization": f"Bearer {created['edit_token']}"},
+            }
             games.append(game)
         hand = random_hand(rng)
         headers = {**game["auth"], "Idempotency-Key": f"{seed}-{len(game['hands'])}"}
@@ -166,13 +185,17 @@ def append_client(url: str, seconds: float, seed: int) -> dict:
             errors += again != 201  # a replay answers as the first time
         if body["sheet"]["over"]:
             game = None
-    return {"latencies": conn.latencies, "errors": errors,
-            "games": [{"id": g["id"], "hands": g["hands"]} for g in games],
-            "window": (start, time.monotonic())}
+    return {
+        "latencies": conn.latencies,
+        "errors": errors,
+        "games": [{"id": g["id"], "hands": g["hands"]} for g in games],
+        "window": (start, time.monotonic()),
+    }
 
 
-def run_phase(name: str, client, url: str, clients: int, seconds: float,
-              targeted: bool) -> tuple[list[dict], dict]:
+def run_phase(
+    name: str, client, url: str, clients: int, seconds: float, targeted: bool
+) -> tuple[list[dict], dict]:
     """Run ``clients`` processes of ``client``; print and return throughput and latency.
 
     The rate is over the span from the first client's start to the last one's
@@ -181,20 +204,25 @@ def run_phase(name: str, client, url: str, clients: int, seconds: float,
     """
     with multiprocessing.Pool(clients) as pool:
         results = pool.starmap(client, [(url, seconds, 1000 * k + 1) for k in range(clients)])
-    elapsed = (max(r["window"][1] for r in results) - min(r["window"][0] for r in results))
+    elapsed = max(r["window"][1] for r in results) - min(r["window"][0] for r in results)
     latencies = sorted(x for r in results for x in r["latencies"])
-    figures = {"rate": len(latencies) / elapsed, "p50": latencies[len(latencies) // 2] * 1000,
-               "p99": latencies[min(len(latencies) - 1, int(len(latencies) * 0.99))] * 1000,
-               "errors": sum(r["errors"] for r in results)}
+    figures = {
+        "rate": len(latencies) / elapsed,
+        "p50": latencies[len(latencies) // 2] * 1000,
+        "p99": latencies[min(len(latencies) - 1, int(len(latencies) * 0.99))] * 1000,
+        "errors": sum(r["errors"] for r in results),
+    }
     verdict = ""
     if targeted:
         least, p99_below = TARGETS[name]
         met = figures["rate"] >= least and (p99_below is None or figures["p99"] < p99_below)
         target = f">= {least}/s" + (f", p99 < {p99_below:.0f} ms" if p99_below else "")
         verdict = f"  (target {target}: {'met' if met else 'MISSED'})"
-    print(f"  {name:7} {len(latencies):7d} requests  {figures['rate']:7.0f} req/s"
-          f"  p50 {figures['p50']:6.2f} ms  p99 {figures['p99']:6.2f} ms"
-          f"  errors {figures['errors']}{verdict}")
+    print(
+        f"  {name:7} {len(latencies):7d} requests  {figures['rate']:7.0f} req/s"
+        f"  p50 {figures['p50']:6.2f} ms  p99 {figures['p99']:6.2f} ms"
+        f"  errors {figures['errors']}{verdict}"
+    )
     return results, figures
 
 
@@ -208,11 +236,15 @@ def check(url: str, results: list[dict]) -> bool:
         stored = [hand["input"] for hand in sheet["hands"]]
         if stored != game["hands"] or sheet["version"] != len(game["hands"]):
             bad += 1
-            print(f"  game {game['id']}: {len(game['hands'])} hands sent,"
-                  f" {len(stored)} on the sheet, {sheet['version']} log entries")
+            print(
+                f"  game {game['id']}: {len(game['hands'])} hands sent,"
+                f" {len(stored)} on the sheet, {sheet['version']} log entries"
+            )
     hands = sum(len(g["hands"]) for g in games)
-    print(f"  check   {len(games)} games, {hands} hands read back:"
-          f" {'none lost or duplicated' if not bad else f'{bad} games WRONG'}")
+    print(
+        f"  check   {len(games)} games, {hands} hands read back:"
+        f" {'none lost or duplicated' if not bad else f'{bad} games WRONG'}"
+    )
     return not bad
 
 
@@ -222,10 +254,10 @@ def measure(db: str, workers: int, args: argparse.Namespace, targeted: bool) -> 
     try:
         _, floor = run_phase("floor", floor_client, url, args.clients, args.seconds, False)
         _, verify = run_phase("verify", verify_client, url, args.clients, args.seconds, targeted)
-        results, append = run_phase("append", append_client, url, args.clients, args.seconds,
-                                    targeted)
-        return {"floor": floor, "verify": verify, "append": append,
-                "ok": check(url, results)}
+        results, append = run_phase(
+            "append", append_client, url, args.clients, args.seconds, targeted
+        )
+        return {"floor": floor, "verify": verify, "append": append, "ok": check(url, results)}
     finally:
         stop(process)
 
@@ -235,13 +267,17 @@ def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--clients", type=int, default=4, help="client processes")
     parser.add_argument("--seconds", type=float, default=5.0, help="length of each phase")
-    parser.add_argument("--workers", type=int, nargs="+", default=[2, 4],
-                        help="gunicorn workers (one configuration each)")
+    parser.add_argument(
+        "--workers",
+        type=int,
+        nargs="+",
+        default=[2, 4],
+        help="gunicorn workers (one configuration each)",
+    )
     parser.add_argument("--no-postgres", action="store_true", help="SQLite only")
     args = parser.parse_args()
     os.environ.update(NO_LIMITS_ENV)  # all clients are one address: no rate limits
-    print(f"{args.clients} client processes, {args.seconds:g} s per phase,"
-          f" {os.cpu_count()} CPUs")
+    print(f"{args.clients} client processes, {args.seconds:g} s per phase, {os.cpu_count()} CPUs")
     rows = []
     server = None if args.no_postgres else _bench("writes")._postgres_server()
     try:
@@ -258,11 +294,15 @@ def main() -> int:
         if server is not None:
             server.stop()
     print("side by side (requests/s, p99 ms; floor: a 304 that does nearly nothing):")
-    print(f"  {'store':11} {'workers':>7}  {'floor/s':>8} {'p99':>7}  {'verify/s':>8} {'p99':>7}"
-          f"  {'append/s':>8} {'p99':>7}  check")
+    print(
+        f"  {'store':11} {'workers':>7}  {'floor/s':>8} {'p99':>7}  {'verify/s':>8} {'p99':>7}"
+        f"  {'append/s':>8} {'p99':>7}  check"
+    )
     for name, workers, figures in rows:
-        cells = "".join(f"  {figures[phase]['rate']:8.0f} {figures[phase]['p99']:7.2f}"
-                        for phase in ("floor", "verify", "append"))
+        cells = "".join(
+            f"  {figures[phase]['rate']:8.0f} {figures[phase]['p99']:7.2f}"
+            for phase in ("floor", "verify", "append")
+        )
         print(f"  {name:11} {workers:7d}{cells}  {'ok' if figures['ok'] else 'WRONG'}")
     return 0 if all(figures["ok"] for *_, figures in rows) else 1
 

@@ -82,7 +82,7 @@ def sliced_best(sides: list, items: list, size: int, rounds: int) -> list[float]
         best = [float("inf")] * len(sides)
         for round_ in range(rounds):
             # every other round in reverse order: no side always runs first (on colder caches)
-            for i in (range(len(sides)) if round_ % 2 == 0 else reversed(range(len(sides)))):
+            for i in range(len(sides)) if round_ % 2 == 0 else reversed(range(len(sides))):
                 best[i] = min(best[i], sides[i](items, start, stop))
         totals = [total + b for total, b in zip(totals, best, strict=True)]
     return totals
@@ -90,17 +90,21 @@ def sliced_best(sides: list, items: list, size: int, rounds: int) -> list[float]
 
 def each_hand(solve):
     """A side for :func:`sliced_best`: ``solve(hand)`` for each hand of a slice, timed."""
+
     def side(hands: list, start: int, stop: int) -> float:
         part = hands[start:stop]
         return timed(lambda: [solve(hand) for hand in part])
+
     return side
 
 
 def each_knock(verify):
     """A side for :func:`sliced_best`: ``verify(knocker, defender)`` for each knock of a slice."""
+
     def side(knocks: list, start: int, stop: int) -> float:
         part = knocks[start:stop]
         return timed(lambda: [verify(k, d) for k, d in part])
+
     return side
 
 
@@ -116,8 +120,18 @@ def openspiel_python(given: str | None) -> str:
     if not python.exists():
         print(f"creating {OPENSPIEL_VENV} with open_spiel (once)", file=sys.stderr)
         subprocess.run([sys.executable, "-m", "venv", str(OPENSPIEL_VENV)], check=True)
-        subprocess.run([str(python), "-m", "pip", "install", "-q", "--disable-pip-version-check",
-                        "open_spiel"], check=True)
+        subprocess.run(
+            [
+                str(python),
+                "-m",
+                "pip",
+                "install",
+                "-q",
+                "--disable-pip-version-check",
+                "open_spiel",
+            ],
+            check=True,
+        )
     return str(python)
 
 
@@ -125,10 +139,15 @@ class OpenSpiel:
     """The child process that solves and times hands with OpenSpiel."""
 
     def __init__(self, python: str, sets: dict[str, list[tuple]]):
-        self.process = subprocess.Popen([python, str(HERE / "openspiel_deadwood.py")],
-                                        stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
-        self._send({name: [[c.code for c in hand] for hand in hands]
-                    for name, hands in sets.items()})
+        self.process = subprocess.Popen(
+            [python, str(HERE / "openspiel_deadwood.py")],
+            stdin=subprocess.PIPE,
+            stdout=subprocess.PIPE,
+            text=True,
+        )
+        self._send(
+            {name: [[c.code for c in hand] for hand in hands] for name, hands in sets.items()}
+        )
         self.answers: dict[str, list[int]] = self._receive()
 
     def _send(self, message) -> None:
@@ -163,12 +182,20 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--count", type=int, default=100_000)
     parser.add_argument("--seed", type=int, default=1)
-    parser.add_argument("--rounds", type=int, default=5,
-                        help="timing rounds per slice; each side's best is kept")
-    parser.add_argument("--slice", type=int, default=1000,
-                        help="hands timed at a time, in turn by each side (knocks: a tenth)")
-    parser.add_argument("--openspiel-python", default=None,
-                        help="a Python with open_spiel (default: bench/.venv-openspiel)")
+    parser.add_argument(
+        "--rounds", type=int, default=5, help="timing rounds per slice; each side's best is kept"
+    )
+    parser.add_argument(
+        "--slice",
+        type=int,
+        default=1000,
+        help="hands timed at a time, in turn by each side (knocks: a tenth)",
+    )
+    parser.add_argument(
+        "--openspiel-python",
+        default=None,
+        help="a Python with open_spiel (default: bench/.venv-openspiel)",
+    )
     parser.add_argument("--no-openspiel", action="store_true", help="skip the comparison")
     args = parser.parse_args()
     rng = random.Random(args.seed)
@@ -181,8 +208,10 @@ def main() -> None:
     for name, hands in sets.items():
         if [deadwood(h) for h in hands] != [previous_melds.deadwood(h) for h in hands]:
             raise SystemExit(f"{name}: deadwood() and the previous implementation disagree")
-    if any(verify_knock(k, d).to_dict() != previous_knock.verify_knock(k, d).to_dict()
-           for k, d in knocks):
+    if any(
+        verify_knock(k, d).to_dict() != previous_knock.verify_knock(k, d).to_dict()
+        for k, d in knocks
+    ):
         raise SystemExit("verify_knock() and the previous implementation disagree")
     spiel = None
     if not args.no_openspiel:
@@ -190,10 +219,15 @@ def main() -> None:
         for name, hands in sets.items():
             ours = [deadwood(h) for h in hands]
             if ours != spiel.answers[name]:
-                wrong = next(i for i, (a, b) in enumerate(zip(ours, spiel.answers[name],
-                                                              strict=True)) if a != b)
-                raise SystemExit(f"{name}: deadwood() and OpenSpiel disagree on hand {wrong}:"
-                                 f" {' '.join(c.code for c in hands[wrong])}")
+                wrong = next(
+                    i
+                    for i, (a, b) in enumerate(zip(ours, spiel.answers[name], strict=True))
+                    if a != b
+                )
+                raise SystemExit(
+                    f"{name}: deadwood() and OpenSpiel disagree on hand {wrong}:"
+                    f" {' '.join(c.code for c in hands[wrong])}"
+                )
     try:
         for name, hands in sets.items():
             sides = [each_hand(deadwood), each_hand(previous_melds.deadwood)]
@@ -204,16 +238,23 @@ def main() -> None:
             print(rate("  previous deadwood() (reference)", "hands", len(hands), before))
             if theirs:
                 print(rate("  OpenSpiel min_deadwood (C++)", "hands", len(hands), theirs[0]))
-            print(f"  ratio deadwood() / previous: {before / mine:.2f}x"
-                  + (f", / OpenSpiel: {theirs[0] / mine:.2f}x" if theirs else ""))
+            print(
+                f"  ratio deadwood() / previous: {before / mine:.2f}x"
+                + (f", / OpenSpiel: {theirs[0] / mine:.2f}x" if theirs else "")
+            )
     finally:
         if spiel is not None:
             spiel.close()
-    mine, before = sliced_best([each_knock(verify_knock), each_knock(previous_knock.verify_knock)],
-                               knocks, max(args.slice // 10, 1), args.rounds)
+    mine, before = sliced_best(
+        [each_knock(verify_knock), each_knock(previous_knock.verify_knock)],
+        knocks,
+        max(args.slice // 10, 1),
+        args.rounds,
+    )
     print(rate("verify_knock(), random legal knocks", "verifications", len(knocks), mine))
     print(rate("  previous verify_knock() (reference)", "verifications", len(knocks), before))
     print(f"  ratio verify_knock() / previous: {before / mine:.2f}x")
+
 
 if __name__ == "__main__":
     main()

@@ -23,11 +23,15 @@ import pyspiel
 def main() -> None:
     utils = pyspiel.gin_rummy.GinRummyUtils(13, 4, 10)
     card_int = {utils.card_string(i): i for i in range(52)}
-    sets = {name: [[card_int[code] for code in hand] for hand in hands]
-            for name, hands in json.loads(sys.stdin.readline()).items()}
+    sets = {
+        name: [[card_int[code] for code in hand] for hand in hands]
+        for name, hands in json.loads(sys.stdin.readline()).items()
+    }
     solve = utils.min_deadwood
-    print(json.dumps({name: [solve(hand) for hand in hands] for name, hands in sets.items()}),
-          flush=True)
+    print(
+        json.dumps({name: [solve(hand) for hand in hands] for name, hands in sets.items()}),
+        flush=True,
+    )
     for line in sys.stdin:
         name, first, stop = json.loads(line)
         hands = sets[name][first:stop]

@@ -28,13 +28,20 @@ ROOT = Path(__file__).resolve().parent.parent
 
 def _load(name: str) -> types.ModuleType:
     """``scorekeeper/<name>.py`` at :data:`REFERENCE` as the module ``reference.<name>``."""
-    shown = subprocess.run(["git", "-C", str(ROOT), "show", f"{REFERENCE}:scorekeeper/{name}.py"],
-                           capture_output=True, text=True, check=False)
+    shown = subprocess.run(
+        ["git", "-C", str(ROOT), "show", f"{REFERENCE}:scorekeeper/{name}.py"],
+        capture_output=True,
+        text=True,
+        check=False,
+    )
     if shown.returncode:
-        raise ImportError(f"the reference core (commit {REFERENCE[:7]}) is not in this"
-                          f" checkout's history: {shown.stderr.strip()}")
-    source = re.sub(r"^from \.melds import", "from reference.melds import", shown.stdout,
-                    flags=re.M)
+        raise ImportError(
+            f"the reference core (commit {REFERENCE[:7]}) is not in this"
+            f" checkout's history: {shown.stderr.strip()}"
+        )
+    source = re.sub(
+        r"^from \.melds import", "from reference.melds import", shown.stdout, flags=re.M
+    )
     source = re.sub(r"^from \.", "from scorekeeper.", source, flags=re.M)
     module = types.ModuleType(f"reference.{name}")
     module.__file__ = f"{REFERENCE[:7]}:scorekeeper/{name}.py"

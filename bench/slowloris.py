@@ -60,8 +60,9 @@ def measure(url: str, game: str, seconds: float) -> dict:
 
 def run(url: str, slow: int, seconds: float) -> tuple[dict, dict]:
     """The figures with no slow connection, then with ``slow`` of them."""
-    created = requests.post(url + "/api/v1/games", json={"players": ["Ana", "Ben"]},
-                            timeout=10).json()
+    created = requests.post(
+        url + "/api/v1/games", json={"players": ["Ana", "Ben"]}, timeout=10
+    ).json()
     quiet = measure(url, created["url"], seconds)
     parts = urlsplit(url)
     trickle = Trickle((parts.hostname, parts.port), slow)
@@ -78,8 +79,10 @@ def row(label: str, figures: list[dict]) -> str:
     for f in figures:
         times = sorted(f["times"]) or [float("nan")]
         p99 = times[min(len(times) - 1, int(len(times) * 0.99))]
-        cells.append(f"{len(f['times']):5d} ok {statistics.median(times) * 1000:7.1f}"
-                     f" {p99 * 1000:7.1f} {times[-1] * 1000:7.1f} ms {f['timeouts']:3d} t/o")
+        cells.append(
+            f"{len(f['times']):5d} ok {statistics.median(times) * 1000:7.1f}"
+            f" {p99 * 1000:7.1f} {times[-1] * 1000:7.1f} ms {f['timeouts']:3d} t/o"
+        )
     return f"{label:<34}" + " | ".join(cells)
 
 
@@ -95,15 +98,16 @@ def main() -> int:
         for name, wsgi in [("scorekeeper serve (front)", False), ("gunicorn alone", True)]:
             if wsgi:  # the gthread workers serve used before the front
                 os.environ["GUNICORN_CMD_ARGS"] = "--worker-class gthread --threads 2"
-            process, url = spawn(Path(folder) / f"{wsgi}.db", workers=args.workers,
-                                 wsgi=wsgi)
+            process, url = spawn(Path(folder) / f"{wsgi}.db", workers=args.workers, wsgi=wsgi)
             try:
                 results[name] = run(url, args.slow, args.seconds)
             finally:
                 stop(process)
                 os.environ.pop("GUNICORN_CMD_ARGS", None)
-    print(f"{args.workers} workers x 2 threads, {os.cpu_count()} CPUs; normal GETs for"
-          f" {args.seconds:g} s each: answered, median, p99, worst, timed out ({TIMEOUT:g} s)")
+    print(
+        f"{args.workers} workers x 2 threads, {os.cpu_count()} CPUs; normal GETs for"
+        f" {args.seconds:g} s each: answered, median, p99, worst, timed out ({TIMEOUT:g} s)"
+    )
     print(f"{'':<34}{'no slow connection':<43} | {args.slow} slow connections")
     for name, figures in results.items():
         print(row(name, list(figures)))

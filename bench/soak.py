@@ -85,6 +85,7 @@ from api.server import crash, spawn, stop  # noqa: E402
 SHARE = 4
 """Clients per shared game."""
 
+
 class _FromAddress(requests.adapters.HTTPAdapter):
     """Connections opened from a given local address."""
 
@@ -162,8 +163,9 @@ class Client:
         return None
 
     def new_game(self) -> dict | None:
-        response = self.send("POST", "/api/v1/games", json={
-            "players": ["Ana", "Ben"], "rules": {"target": TARGET}})
+        response = self.send(
+            "POST", "/api/v1/games", json={"players": ["Ana", "Ben"], "rules": {"target": TARGET}}
+        )
         if response is None or response.status_code != 201:
             return None
         body = response.json()
@@ -175,8 +177,9 @@ def replayed(response: requests.Response) -> bool:
     return response.headers.get("Idempotent-Replayed") == "true"
 
 
-def run_client(url: str, seconds: float, seed: int, shared: dict, per_game: int,
-               pace: float = 0.0) -> dict:
+def run_client(
+    url: str, seconds: float, seed: int, shared: dict, per_game: int, pace: float = 0.0
+) -> dict:
     """Write hands until the time is up (``pace`` hands a second at most, as a table
     would; 0: as fast as the server answers); report the keys sent and acknowledged."""
     rng = random.Random(seed)
@@ -198,11 +201,18 @@ def run_client(url: str, seconds: float, seed: int, shared: dict, per_game: int,
             games.append(own["url"])
         game = shared if i % 5 == 4 else own
         hand, key = hand_for(rng), f"c{seed}-{i}"
-        headers = {"Authorization": game["auth"], "Idempotency-Key": key,
-                   "Prefer": "return=minimal"}
+        headers = {
+            "Authorization": game["auth"],
+            "Idempotency-Key": key,
+            "Prefer": "return=minimal",
+        }
         if game is own and i % 20 == 0 and own["hands"]:
-            stale = client.send("POST", f"{game['url']}/hands", json=hand, headers={
-                **headers, "If-Match": str(own["hands"] - 1)})
+            stale = client.send(
+                "POST",
+                f"{game['url']}/hands",
+                json=hand,
+                headers={**headers, "If-Match": str(own["hands"] - 1)},
+            )
             if stale is not None and stale.status_code != 409:
                 client.unexpected.append(f"stale write answered {stale.status_code}")
         sent.append(key)
@@ -226,9 +236,16 @@ def run_client(url: str, seconds: float, seed: int, shared: dict, per_game: int,
         if pace:
             due += 1 / pace
             time.sleep(max(0.0, due - time.monotonic()))
-    return {"sent": sent, "acked": acked, "recovered": recovered, "games": games,
-            "requests": client.requests, "latencies": client.latencies, "busy": client.busy,
-            "unexpected": client.unexpected}
+    return {
+        "sent": sent,
+        "acked": acked,
+        "recovered": recovered,
+        "games": games,
+        "requests": client.requests,
+        "latencies": client.latencies,
+        "busy": client.busy,
+        "unexpected": client.unexpected,
+    }
 
 
 def warm_up(url: str, threads: int = 8, writes: int = 5) -> None:
@@ -242,8 +259,12 @@ def warm_up(url: str, threads: int = 8, writes: int = 5) -> None:
     def write(t: int) -> None:
         session = from_address(SETUP_ADDRESS)
         for _ in range(writes):
-            session.post(url + game["url"] + "/hands", json={"kind": "void"}, timeout=30,
-                         headers={"Authorization": game["auth"]})
+            session.post(
+                url + game["url"] + "/hands",
+                json={"kind": "void"},
+                timeout=30,
+                headers={"Authorization": game["auth"]},
+            )
             session.get(url + game["url"], timeout=30)
 
     with ThreadPoolExecutor(threads) as pool:
@@ -254,8 +275,9 @@ EXPECTED = {"imports": {201, 429, 503}, "tokens": {403, 429}}
 """The answers each abuse may get (a 503 is a busy server refusing an import whole)."""
 
 
-def abuse(kind: str, url: str, seconds: float, target: str, record: dict, slow: int,
-          burst: int) -> dict:
+def abuse(
+    kind: str, url: str, seconds: float, target: str, record: dict, slow: int, burst: int
+) -> dict:
     """One abuser for ``seconds``: ``slow`` clients, import bursts or wrong tokens.
 
     Returns the count of each answer (and unexpected ones under "unexpected").
@@ -274,17 +296,28 @@ def abuse(kind: str, url: str, seconds: float, target: str, record: dict, slow: 
     while time.monotonic() < deadline:
         if kind == "imports":
             with ThreadPoolExecutor(burst) as pool:
-                statuses = list(pool.map(lambda _: from_address(address).post(
-                    url + "/api/v1/games/import", json=record, timeout=60).status_code,
-                    range(burst)))
+                statuses = list(
+                    pool.map(
+                        lambda _: (
+                            from_address(address)
+                            .post(url + "/api/v1/games/import", json=record, timeout=60)
+                            .status_code
+                        ),
+                        range(burst),
+                    )
+                )
             time.sleep(1)
         else:
-            statuses = [session.post(f"{url}{target}/hands", json={"kind": "void"}, timeout=60,
-                                     headers={"Authorization": "Bearer not-the-token"}
-                                     ).status_code]
+            statuses = [
+                session.post(
+                    f"{url}{target}/hands",
+                    json={"kind": "void"},
+                    timeout=60,
+                    headers={"Authorization": "Bearer not-the-token"},
+                ).status_code
+            ]
         counts.update(statuses)
-    counts["unexpected"] = sum(n for status, n in counts.items()
-                               if status not in EXPECTED[kind])
+    counts["unexpected"] = sum(n for status, n in counts.items() if status not in EXPECTED[kind])
     return dict(counts)
 
 
@@ -294,8 +327,12 @@ def abuse_setup(client: Client) -> tuple[str, dict]:
     source = client.new_game()
     rng = random.Random(0)
     for _ in range(40):
-        client.send("POST", f"{source['url']}/hands", json=hand_for(rng),
-                    headers={"Authorization": source["auth"]})
+        client.send(
+            "POST",
+            f"{source['url']}/hands",
+            json=hand_for(rng),
+            headers={"Authorization": source["auth"]},
+        )
     record = client.send("GET", f"{source['url']}/export").json()
     return target["url"], record
 
@@ -308,21 +345,23 @@ def check_store(db: Path, url: str, game_urls: list[str]) -> list[str]:
             problems.append("integrity_check failed")
         for game_url in game_urls:
             game_id = game_url.rsplit("/", 1)[1]
-            rows = conn.execute("SELECT seq, kind, payload FROM hands WHERE game_id = ?"
-                                " ORDER BY seq", (game_id,)).fetchall()
+            rows = conn.execute(
+                "SELECT seq, kind, payload FROM hands WHERE game_id = ? ORDER BY seq", (game_id,)
+            ).fetchall()
             if [r[0] for r in rows] != list(range(1, len(rows) + 1)):
                 problems.append(f"game {game_id}: sequence numbers with gaps")
             totals = [0, 0]
             for _, kind, payload in rows:
                 if kind == "quick":
                     hand = json.loads(payload)
-                    totals[hand["knocker"]] += (hand["defender_deadwood"]
-                                                - hand["knocker_deadwood"])
+                    totals[hand["knocker"]] += hand["defender_deadwood"] - hand["knocker_deadwood"]
             served = requests.get(url + game_url, timeout=60).json()
             if served["totals"] != totals or served["version"] != len(rows):
-                problems.append(f"game {game_id}: served {served['totals']}"
-                                f" (version {served['version']}), log gives {totals}"
-                                f" ({len(rows)} entries)")
+                problems.append(
+                    f"game {game_id}: served {served['totals']}"
+                    f" (version {served['version']}), log gives {totals}"
+                    f" ({len(rows)} entries)"
+                )
     return problems
 
 
@@ -332,14 +371,26 @@ def main() -> int:
     parser.add_argument("--seconds", type=float, default=60.0, help="length of the run")
     parser.add_argument("--clients", type=int, default=16, help="client processes")
     parser.add_argument("--workers", type=int, default=4, help="gunicorn workers")
-    parser.add_argument("--crashes", type=int, default=0,
-                        help="times the server is killed (SIGKILL) and restarted")
-    parser.add_argument("--hands-per-game", type=int, default=100,
-                        help="hands in a client's own game before it starts another")
-    parser.add_argument("--pace", type=float, default=0.0,
-                        help="hands a second per client at most (0: as fast as answered)")
-    parser.add_argument("--abuse", action="store_true",
-                        help="slow clients, import bursts and wrong tokens beside the clients")
+    parser.add_argument(
+        "--crashes", type=int, default=0, help="times the server is killed (SIGKILL) and restarted"
+    )
+    parser.add_argument(
+        "--hands-per-game",
+        type=int,
+        default=100,
+        help="hands in a client's own game before it starts another",
+    )
+    parser.add_argument(
+        "--pace",
+        type=float,
+        default=0.0,
+        help="hands a second per client at most (0: as fast as answered)",
+    )
+    parser.add_argument(
+        "--abuse",
+        action="store_true",
+        help="slow clients, import bursts and wrong tokens beside the clients",
+    )
     parser.add_argument("--slow", type=int, default=200, help="slow connections (--abuse)")
     parser.add_argument("--burst", type=int, default=10, help="imports at once (--abuse)")
     args = parser.parse_args()
@@ -347,10 +398,12 @@ def main() -> int:
         db = Path(folder) / "soak.db"
         process, url = spawn(db, workers=args.workers)
         port = urlsplit(url).port
-        print(f"gunicorn ({args.workers} workers, default rate limits) at {url},"
-              f" {args.clients} client processes (each its own address), {args.seconds:g} s,"
-              f" {args.crashes} crash(es), {os.cpu_count()} CPUs,"
-              f" {f'{args.pace:g} hands/s per client' if args.pace else 'unpaced clients'}")
+        print(
+            f"gunicorn ({args.workers} workers, default rate limits) at {url},"
+            f" {args.clients} client processes (each its own address), {args.seconds:g} s,"
+            f" {args.crashes} crash(es), {os.cpu_count()} CPUs,"
+            f" {f'{args.pace:g} hands/s per client' if args.pace else 'unpaced clients'}"
+        )
         try:
             setup = Client(url, time.monotonic())
             warm_up(url)
@@ -359,15 +412,23 @@ def main() -> int:
             target, record = abuse_setup(setup) if args.abuse else ("", {})
             start = time.monotonic()
             with multiprocessing.Pool(args.clients + len(kinds)) as pool:
-                abusers = {kind: pool.apply_async(abuse, (kind, url, args.seconds, target,
-                                                          record, args.slow, args.burst))
-                           for kind in kinds}
-                pending = pool.starmap_async(run_client, [
-                    (url, args.seconds, c, shared[c // SHARE], args.hands_per_game, args.pace)
-                    for c in range(args.clients)])
+                abusers = {
+                    kind: pool.apply_async(
+                        abuse, (kind, url, args.seconds, target, record, args.slow, args.burst)
+                    )
+                    for kind in kinds
+                }
+                pending = pool.starmap_async(
+                    run_client,
+                    [
+                        (url, args.seconds, c, shared[c // SHARE], args.hands_per_game, args.pace)
+                        for c in range(args.clients)
+                    ],
+                )
                 for k in range(1, args.crashes + 1):
-                    time.sleep(max(0.0, start + args.seconds * k / (args.crashes + 1)
-                                   - time.monotonic()))
+                    time.sleep(
+                        max(0.0, start + args.seconds * k / (args.crashes + 1) - time.monotonic())
+                    )
                     crash(process)
                     process, _ = spawn(db, workers=args.workers, port=port)
                     print(f"  killed (SIGKILL) and restarted at {time.monotonic() - start:.1f} s")
@@ -378,15 +439,22 @@ def main() -> int:
             acked = {k for r in results for k in r["acked"]}
             game_urls = [g["url"] for g in shared] + [g for r in results for g in r["games"]]
             with sqlite3.connect(db) as conn:
-                keys = [row[0] for row in conn.execute(
-                    "SELECT idempotency_key FROM hands WHERE idempotency_key IS NOT NULL")]
+                keys = [
+                    row[0]
+                    for row in conn.execute(
+                        "SELECT idempotency_key FROM hands WHERE idempotency_key IS NOT NULL"
+                    )
+                ]
             found = set(keys) & sent
             lost = acked - found
             duplicated = len(keys) - len(set(keys))
             problems = check_store(db, url, game_urls)
             if args.abuse:
-                problems += [f"{kind}: {counts['unexpected']} unexpected answers ({counts})"
-                             for kind, counts in abused.items() if counts.get("unexpected")]
+                problems += [
+                    f"{kind}: {counts['unexpected']} unexpected answers ({counts})"
+                    for kind, counts in abused.items()
+                    if counts.get("unexpected")
+                ]
                 if requests.get(url + target, timeout=60).json()["version"] != 0:
                     problems.append("a write with a wrong token was stored")
             problems += [u for r in results for u in r["unexpected"]][:10]
@@ -400,31 +468,45 @@ def main() -> int:
     print(f"found        {len(found):7d}")
     print(f"lost         {len(lost):7d}   (must be 0)")
     print(f"extra        {len(found - acked):7d}   (stored, never answered)")
-    print(f"recovered    {recovered:7d}   (answer cut off by a crash; the resend with the"
-          " same key found it stored: a replay)")
+    print(
+        f"recovered    {recovered:7d}   (answer cut off by a crash; the resend with the"
+        " same key found it stored: a replay)"
+    )
     print(f"duplicated   {duplicated:7d}   (must be 0)")
-    print(f"busy         {sum(r['busy'] for r in results):7d}   (503: nothing written; sent"
-          " again after Retry-After)")
-    print(f"requests     {requests_made:7d}   {requests_made / elapsed:.0f} requests/s"
-          f" over {elapsed:.1f} s")
+    print(
+        f"busy         {sum(r['busy'] for r in results):7d}   (503: nothing written; sent"
+        " again after Retry-After)"
+    )
+    print(
+        f"requests     {requests_made:7d}   {requests_made / elapsed:.0f} requests/s"
+        f" over {elapsed:.1f} s"
+    )
     p50, p99 = (latencies[int(len(latencies) * q)] * 1000 for q in (0.5, 0.99))
-    print(f"latency      median {p50:.1f} ms, p99 {p99:.1f} ms (goal: under 100 ms), worst"
-          f" {latencies[-1] * 1000:.1f} ms")
+    print(
+        f"latency      median {p50:.1f} ms, p99 {p99:.1f} ms (goal: under 100 ms), worst"
+        f" {latencies[-1] * 1000:.1f} ms"
+    )
     if args.abuse:
-        print(f"abuse        {abused['slow']['connections']} slow connections held open;"
-              f" imports {_answers(abused['imports'])}; wrong tokens"
-              f" {_answers(abused['tokens'])}")
+        print(
+            f"abuse        {abused['slow']['connections']} slow connections held open;"
+            f" imports {_answers(abused['imports'])}; wrong tokens"
+            f" {_answers(abused['tokens'])}"
+        )
     for problem in problems:
         print(f"PROBLEM: {problem}")
-    print("checks: integrity ok, no gaps, served totals = totals from the log"
-          if not problems else f"{len(problems)} problem(s)")
+    print(
+        "checks: integrity ok, no gaps, served totals = totals from the log"
+        if not problems
+        else f"{len(problems)} problem(s)"
+    )
     return 1 if lost or duplicated or problems else 0
 
 
 def _answers(counts: dict) -> str:
     """``201 x 230, 429 x 4`` from an abuser's answer counts."""
-    return ", ".join(f"{status} x {n}" for status, n in sorted(counts.items(), key=str)
-                     if status != "unexpected")
+    return ", ".join(
+        f"{status} x {n}" for status, n in sorted(counts.items(), key=str) if status != "unexpected"
+    )
 
 
 if __name__ == "__main__":

@@ -50,14 +50,20 @@ def _postgres_server():
 
 def _hand(rng: random.Random) -> dict:
     """A quick hand worth a few points (so 1,000 of them stay under the target)."""
-    return {"kind": "quick", "knocker": rng.randrange(2), "knocker_deadwood": rng.randint(0, 3),
-            "defender_deadwood": rng.randint(3, 9)}
+    return {
+        "kind": "quick",
+        "knocker": rng.randrange(2),
+        "knocker_deadwood": rng.randint(0, 3),
+        "defender_deadwood": rng.randint(3, 9),
+    }
 
 
 def _game(store, hands: int, rng: random.Random) -> str:
     """A game with ``hands`` hands (imported: linear), its id."""
-    sheet, _ = games.import_game(store, {"players": ["Ana", "Ben"], "rules": RULES,
-                                         "hands": [_hand(rng) for _ in range(hands)]})
+    sheet, _ = games.import_game(
+        store,
+        {"players": ["Ana", "Ben"], "rules": RULES, "hands": [_hand(rng) for _ in range(hands)]},
+    )
     return sheet.id
 
 
@@ -72,7 +78,8 @@ def measure(store, rounds: int, seed: int) -> dict[str, dict[str, list[float]]]:
     rng = random.Random(seed)
     ids = {"10": _game(store, 9, rng), "1000": _game(store, 999, rng)}
     times: dict[str, dict[str, list[float]]] = {
-        length: {kind: [] for kind in KINDS} for length in ids}
+        length: {kind: [] for kind in KINDS} for length in ids
+    }
     for _ in range(rounds):
         for kind in KINDS:
             for length, game_id in ids.items():
@@ -104,8 +111,11 @@ def report(name: str, times: dict[str, dict[str, list[float]]]) -> bool:
             medians.append(median)
             row.append(f"{median:6.2f} / {p90:6.2f}")
         ratio = medians[1] / medians[0]
-        goal = "" if kind == "add (sheet)" else (
-            f"(goal <= {GOAL}x: {'met' if ratio <= GOAL else 'MISSED'})")
+        goal = (
+            ""
+            if kind == "add (sheet)"
+            else (f"(goal <= {GOAL}x: {'met' if ratio <= GOAL else 'MISSED'})")
+        )
         met = met and (kind == "add (sheet)" or ratio <= GOAL)
         print(f"  {kind:12} {row[0]}   {row[1]}   x{ratio:4.2f} {goal}")
     return met
@@ -115,8 +125,11 @@ def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--rounds", type=int, default=200, help="writes of each kind per game")
     parser.add_argument("--seed", type=int, default=1)
-    parser.add_argument("--postgres", help="a postgresql:// address to use (its tables are"
-                        " created if missing); default: a throwaway server")
+    parser.add_argument(
+        "--postgres",
+        help="a postgresql:// address to use (its tables are"
+        " created if missing); default: a throwaway server",
+    )
     parser.add_argument("--no-postgres", action="store_true", help="SQLite only")
     args = parser.parse_args()
     ok = True

@@ -60,8 +60,14 @@ from .records import DEAL_FORMAT, MATCH_FORMAT, load_deal, match_deals, play_ste
 from .results import Result
 from .rules import Rules
 
-SUMMARY_KEYS = ("deadwood_given_away", "discards_off_best", "missed_melds", "missed_knocks",
-                "missed_gins", "showdown_cost")
+SUMMARY_KEYS = (
+    "deadwood_given_away",
+    "discards_off_best",
+    "missed_melds",
+    "missed_knocks",
+    "missed_gins",
+    "showdown_cost",
+)
 """What a player's summary counts (see the module docs)."""
 
 
@@ -79,11 +85,15 @@ def analyse(record: Mapping[str, Any]) -> dict:
     if record.get("format") == MATCH_FORMAT:
         names, loaded = match_deals(record)
         deals = [_analyse_deal(deal, actions, showdown) for deal, actions, showdown in loaded]
-        return {"players": list(names), "deals": deals,
-                "summary": _total([d["summary"] for d in deals], names)}
+        return {
+            "players": list(names),
+            "deals": deals,
+            "summary": _total([d["summary"] for d in deals], names),
+        }
     if record.get("format") != DEAL_FORMAT:
-        raise InvalidRecordError(f"format must be {DEAL_FORMAT!r} or {MATCH_FORMAT!r}",
-                                 code="bad_format", field="format")
+        raise InvalidRecordError(
+            f"format must be {DEAL_FORMAT!r} or {MATCH_FORMAT!r}", code="bad_format", field="format"
+        )
     return _analyse_deal(*load_deal(record))
 
 
@@ -110,10 +120,16 @@ def _analyse_deal(deal: Deal, actions: list, showdown: Mapping | None) -> dict:
     if shown is not None:
         summary[shown["knocker"]["player"]]["showdown_cost"] += shown["knocker"]["cost"]
         summary[shown["defender"]["player"]]["showdown_cost"] += shown["defender"]["cost"]
-    return {"players": names, "dealer": deal.dealer, "void": result.void,
-            "outcome": None if result.outcome is None else str(result.outcome),
-            "points": result.points,
-            "decisions": decisions, "showdown": shown, "summary": summary}
+    return {
+        "players": names,
+        "dealer": deal.dealer,
+        "void": result.void,
+        "outcome": None if result.outcome is None else str(result.outcome),
+        "points": result.points,
+        "decisions": decisions,
+        "showdown": shown,
+        "summary": summary,
+    }
 
 
 def _state(deal: Deal) -> tuple:
@@ -136,9 +152,11 @@ def _decision(deal: Deal, before: tuple, step: int, action: str, player: int) ->
             return None
         barred = 0 if deal.rules.discard_taken == "allowed" else top.bit
         least = min(left for _, left in mask_discards(hand | top.bit, barred))
-        return {**base, "kind": "draw",
-                "passed_up": {"card": top.code, "meld": mask_codes(made),
-                              "deadwood_with_it": least}}
+        return {
+            **base,
+            "kind": "draw",
+            "passed_up": {"card": top.code, "meld": mask_codes(made), "deadwood_with_it": least},
+        }
     if phase != DISCARD:
         return None
     barred = 0 if taken is None or deal.rules.discard_taken == "allowed" else taken.bit
@@ -149,11 +167,14 @@ def _decision(deal: Deal, before: tuple, step: int, action: str, player: int) ->
         return {**base, "kind": "big_gin", "deadwood": 0, "best_deadwood": 0, "cost": 0}
     assert card is not None  # every other discard-phase action names its card
     kept = mask_deadwood(hand & ~card.bit)
-    fact = {**base, "kind": "discard" if verb == "discard" else "knock",
-            "deadwood": kept, "best_deadwood": best,
-            "best_discards": [DECK[bit.bit_length() - 1].code
-                              for bit, left in options if left == best],
-            "cost": kept - best}
+    fact = {
+        **base,
+        "kind": "discard" if verb == "discard" else "knock",
+        "deadwood": kept,
+        "best_deadwood": best,
+        "best_discards": [DECK[bit.bit_length() - 1].code for bit, left in options if left == best],
+        "cost": kept - best,
+    }
     if verb == "discard" and best <= deal.knock_limit:
         fact["knock_available"] = best
     if gin and (verb == "discard" or kept > 0):
@@ -217,8 +238,12 @@ class KnockReview(Result):
     defender: DefenderReview
 
 
-def review_knock(result: KnockResult, *, rules: Rules | Mapping | str | None = None,
-                 upcard: str | Card | None = None) -> KnockReview:
+def review_knock(
+    result: KnockResult,
+    *,
+    rules: Rules | Mapping | str | None = None,
+    upcard: str | Card | None = None,
+) -> KnockReview:
     """A scored showdown (the melds and layoffs as laid down) against optimal play.
 
     Each player is measured on their own choice, the other's play being
@@ -240,8 +265,9 @@ def review_knock(result: KnockResult, *, rules: Rules | Mapping | str | None = N
     """
     knocker, defender = result.knocker.cards, result.defender.cards
     best = verify_knock(knocker, defender, rules=rules, upcard=upcard)
-    reply = verify_knock(knocker, defender, rules=rules, upcard=upcard,
-                         knocker_melds=result.knocker.melds)
+    reply = verify_knock(
+        knocker, defender, rules=rules, upcard=upcard, knocker_melds=result.knocker.melds
+    )
     points, best_points = knocker_points(reply), knocker_points(best)
     knocker_cost = best_points - points
     missed_melds = tuple(m for m in best.knocker.melds if m not in result.knocker.melds)
@@ -251,17 +277,28 @@ def review_knock(result: KnockResult, *, rules: Rules | Mapping | str | None = N
     kept = {x.card for x in reply.defender.layoffs}
     return KnockReview(
         knocker=KnockerReview(
-            deadwood=result.knocker.deadwood, best_deadwood=best.knocker.deadwood,
-            points=points, best_points=best_points, cost=knocker_cost,
+            deadwood=result.knocker.deadwood,
+            best_deadwood=best.knocker.deadwood,
+            points=points,
+            best_points=best_points,
+            cost=knocker_cost,
             best_melds=best.knocker.melds if knocker_cost else (),
-            missed_melds=missed_melds if knocker_cost else ()),
+            missed_melds=missed_melds if knocker_cost else (),
+        ),
         defender=DefenderReview(
-            deadwood=result.defender.deadwood, best_deadwood=reply.defender.deadwood,
-            points=-scored, best_points=-points, cost=defender_cost,
+            deadwood=result.defender.deadwood,
+            best_deadwood=reply.defender.deadwood,
+            points=-scored,
+            best_points=-points,
+            cost=defender_cost,
             missed_layoffs=tuple(x for x in reply.defender.layoffs if x.card not in laid)
-            if defender_cost else (),
+            if defender_cost
+            else (),
             needless_layoffs=tuple(sorted(laid - kept, key=list(defender).index))
-            if defender_cost else ()))
+            if defender_cost
+            else (),
+        ),
+    )
 
 
 def _showdown(deal: Deal, result: DealResult) -> dict:
@@ -278,15 +315,21 @@ def _showdown(deal: Deal, result: DealResult) -> dict:
     mine, theirs = review.knocker, review.defender
     return {
         "knocker": {
-            "player": knocker, "deadwood": mine.deadwood, "best_deadwood": mine.best_deadwood,
-            "points": actual, "best_points": mine.best_points,
+            "player": knocker,
+            "deadwood": mine.deadwood,
+            "best_deadwood": mine.best_deadwood,
+            "points": actual,
+            "best_points": mine.best_points,
             "cost": max(0, mine.best_points - actual),
         },
         "defender": {
-            "player": 1 - knocker, "deadwood": theirs.deadwood,
+            "player": 1 - knocker,
+            "deadwood": theirs.deadwood,
             "best_deadwood": theirs.best_deadwood,
             "missed_layoffs": mask_codes(hand_mask([x.card for x in theirs.missed_layoffs])),
-            "points": theirs.points, "best_points": theirs.best_points, "cost": theirs.cost,
+            "points": theirs.points,
+            "best_points": theirs.best_points,
+            "cost": theirs.cost,
         },
     }
 
@@ -308,30 +351,34 @@ WORDS: dict[str, tuple[str, str]] = {
         "{player}: gave away {deadwood_given_away} deadwood in {discards_off_best}"
         " discard{discards_off_best:s}; passed up {missed_melds} meld{missed_melds:s};"
         " missed {missed_knocks} knock{missed_knocks:s} and {missed_gins} gin{missed_gins:s};"
-        " the showdown cost {showdown_cost} point{showdown_cost:s}."),
+        " the showdown cost {showdown_cost} point{showdown_cost:s}.",
+    ),
     "passed_up": (
         "step {step} ({player}, {action}): passed up {card}, which makes [{meld}]"
         " (deadwood {deadwood_with_it} with it)",
-        "{player} passed up {card}, which makes {meld} (deadwood {deadwood_with_it}"
-        " with it)."),
+        "{player} passed up {card}, which makes {meld} (deadwood {deadwood_with_it} with it).",
+    ),
     "kept": (
         "step {step} ({player}, {action}): kept deadwood {deadwood}; best {best_deadwood}"
         " by discarding {best_discards}",
-        "{player} kept deadwood {deadwood}; discarding {best_discards:or} kept"
-        " {best_deadwood}."),
+        "{player} kept deadwood {deadwood}; discarding {best_discards:or} kept {best_deadwood}.",
+    ),
     "knock": (
         "step {step} ({player}, {action}): could have knocked with {knock_available}",
-        "{player} could have knocked with {knock_available}."),
+        "{player} could have knocked with {knock_available}.",
+    ),
     "gin": (
         "step {step} ({player}, {action}): could have gone gin",
-        "{player} could have gone gin."),
+        "{player} could have gone gin.",
+    ),
     "arrangement": (
         "{player}'s arrangement scored {points}; the best would have scored {best_points}",
-        "{player}'s melds scored {points}; the best arrangement would have scored"
-        " {best_points}."),
+        "{player}'s melds scored {points}; the best arrangement would have scored {best_points}.",
+    ),
     "layoffs": (
         "{player} could have laid off {missed_layoffs} ({cost} points)",
-        "{player} could have laid off {missed_layoffs}: {cost} points."),
+        "{player} could have laid off {missed_layoffs}: {cost} points.",
+    ),
 }
 """What a deal's analysis says, by remark kind: ``(line, sentence)``.
 
@@ -362,8 +409,7 @@ class Remark:
     values: Mapping[str, Any]
     step: int | None = None
 
-    def words(self, *, prose: bool, name: Callable[[int], str],
-              card: Callable[[str], str]) -> str:
+    def words(self, *, prose: bool, name: Callable[[int], str], card: Callable[[str], str]) -> str:
         """The remark as the scorepad's sentence (``prose``) or the command line's line.
 
         ``name(seat)`` and ``card(code)`` show a player and a card; the words
@@ -371,8 +417,9 @@ class Remark:
         with names and cards escaped, a sentence is safe HTML).
         """
         template = WORDS[self.kind][1 if prose else 0]
-        return _Wording(card).format(template, **self.values, player=name(self.player),
-                                     step=self.step)
+        return _Wording(card).format(
+            template, **self.values, player=name(self.player), step=self.step
+        )
 
 
 class _Wording(string.Formatter):
@@ -392,20 +439,33 @@ class _Wording(string.Formatter):
 def remarks(deal: Mapping[str, Any]) -> list[Remark]:
     """What the analysis of one deal (:func:`analyse`) says, in order: each player's summary,
     the decisions that cost (by step), then the showdown choices that cost."""
-    said = [Remark("summary", "summary", seat, {key: mine[key] for key in SUMMARY_KEYS})
-            for seat, mine in enumerate(deal["summary"])]
+    said = [
+        Remark("summary", "summary", seat, {key: mine[key] for key in SUMMARY_KEYS})
+        for seat, mine in enumerate(deal["summary"])
+    ]
     for fact in deal["decisions"]:
         said += _decision_remarks(fact)
     shown = deal["showdown"]
     if shown is not None:
         knocker, defender = shown["knocker"], shown["defender"]
         if knocker["cost"]:
-            said.append(Remark("showdown", "arrangement", knocker["player"], {
-                "points": knocker["points"], "best_points": knocker["best_points"]}))
+            said.append(
+                Remark(
+                    "showdown",
+                    "arrangement",
+                    knocker["player"],
+                    {"points": knocker["points"], "best_points": knocker["best_points"]},
+                )
+            )
         if defender["missed_layoffs"]:
-            said.append(Remark("showdown", "layoffs", defender["player"], {
-                "missed_layoffs": tuple(defender["missed_layoffs"]),
-                "cost": defender["cost"]}))
+            said.append(
+                Remark(
+                    "showdown",
+                    "layoffs",
+                    defender["player"],
+                    {"missed_layoffs": tuple(defender["missed_layoffs"]), "cost": defender["cost"]},
+                )
+            )
     return said
 
 
@@ -414,15 +474,34 @@ def _decision_remarks(fact: Mapping[str, Any]) -> list[Remark]:
     found: list[tuple[str, dict[str, Any]]] = []
     passed = fact.get("passed_up")
     if passed:
-        found.append(("passed_up", {"card": (passed["card"],), "meld": tuple(passed["meld"]),
-                                    "deadwood_with_it": passed["deadwood_with_it"]}))
+        found.append(
+            (
+                "passed_up",
+                {
+                    "card": (passed["card"],),
+                    "meld": tuple(passed["meld"]),
+                    "deadwood_with_it": passed["deadwood_with_it"],
+                },
+            )
+        )
     if fact.get("cost"):
-        found.append(("kept", {"deadwood": fact["deadwood"],
-                               "best_deadwood": fact["best_deadwood"],
-                               "best_discards": tuple(fact["best_discards"])}))
+        found.append(
+            (
+                "kept",
+                {
+                    "deadwood": fact["deadwood"],
+                    "best_deadwood": fact["best_deadwood"],
+                    "best_discards": tuple(fact["best_discards"]),
+                },
+            )
+        )
     if "knock_available" in fact:
         found.append(("knock", {"knock_available": fact["knock_available"]}))
     if fact.get("gin_available"):
         found.append(("gin", {}))
-    return [Remark("decision", kind, fact["player"], {"action": fact["action"], **values},
-                   fact["step"] + 1) for kind, values in found]
+    return [
+        Remark(
+            "decision", kind, fact["player"], {"action": fact["action"], **values}, fact["step"] + 1
+        )
+        for kind, values in found
+    ]

@@ -92,8 +92,9 @@ class GreedyPlayer:
             if deal.must_draw_stock or deal.top is None:
                 return DRAW_STOCK, None
             return (DRAW_DISCARD if self._helps(hand, deal.top) else DRAW_STOCK), None
-        raise RuleViolation(f"no action to choose in the {phase} phase", code="hand_over",
-                            params={"phase": phase})
+        raise RuleViolation(
+            f"no action to choose in the {phase} phase", code="hand_over", params={"phase": phase}
+        )
 
     @staticmethod
     def _helps(hand: int, card: Card) -> bool:
@@ -134,13 +135,19 @@ def make_players(kinds: Sequence[str] | str) -> list:
         kinds = [k.strip() for k in kinds.split(",")]
     kinds = list(kinds)
     if len(kinds) != 2:
-        raise InvalidValueError(f"give two player kinds, not {len(kinds)}",
-                                params={"count": len(kinds)}, option="players")
+        raise InvalidValueError(
+            f"give two player kinds, not {len(kinds)}",
+            params={"count": len(kinds)},
+            option="players",
+        )
     for kind in kinds:
         if kind not in PLAYERS:
-            raise InvalidValueError(f"unknown player kind {kind!r}: choose"
-                                    f" {' or '.join(PLAYERS)}", code="unknown_player_kind",
-                                    params={"kind": kind}, option="players")
+            raise InvalidValueError(
+                f"unknown player kind {kind!r}: choose {' or '.join(PLAYERS)}",
+                code="unknown_player_kind",
+                params={"kind": kind},
+                option="players",
+            )
     return [PLAYERS[kind]() for kind in kinds]
 
 
@@ -160,9 +167,13 @@ def play(deal: Deal, players: Sequence, rng: random.Random) -> DealResult:
         deal.apply(players[deal.turn].choose(deal, rng))
 
 
-def simulate_deal(seed: Any, *, rules: Rules | dict | str | None = None,
-                  players: Sequence[str] | str = ("greedy", "greedy"),
-                  dealer: int | None = None) -> tuple[dict, ReplayedDeal]:
+def simulate_deal(
+    seed: Any,
+    *,
+    rules: Rules | dict | str | None = None,
+    players: Sequence[str] | str = ("greedy", "greedy"),
+    dealer: int | None = None,
+) -> tuple[dict, ReplayedDeal]:
     """Play one deal from ``seed``: ``(deal record, result)`` (see :func:`simulate`)."""
     rules = Rules.from_dict(rules)
     agents = make_players(players)
@@ -174,9 +185,13 @@ def simulate_deal(seed: Any, *, rules: Rules | dict | str | None = None,
     return deal_record(deal, seed=seed), ReplayedDeal.of(result, names)
 
 
-def simulate(seed: Any, *, rules: Rules | dict | str | None = None,
-             players: Sequence[str] | str = ("greedy", "greedy"),
-             dealer: int | None = None) -> dict:
+def simulate(
+    seed: Any,
+    *,
+    rules: Rules | dict | str | None = None,
+    players: Sequence[str] | str = ("greedy", "greedy"),
+    dealer: int | None = None,
+) -> dict:
     """A deterministic deal record played by simulated players.
 
     ``seed`` is anything ``random.Random`` takes (an int or a string);
@@ -188,8 +203,12 @@ def simulate(seed: Any, *, rules: Rules | dict | str | None = None,
     return simulate_deal(seed, rules=rules, players=players, dealer=dealer)[0]
 
 
-def simulate_match(seed: Any, *, rules: Rules | dict | str | None = None,
-                   players: Sequence[str] | str = ("greedy", "greedy")) -> dict:
+def simulate_match(
+    seed: Any,
+    *,
+    rules: Rules | dict | str | None = None,
+    players: Sequence[str] | str = ("greedy", "greedy"),
+) -> dict:
     """A match record: deals in the dealer rotation until the score sheet is over.
 
     ``random.Random(seed)`` cuts for the first dealer (by ``first_dealer``,
@@ -205,13 +224,19 @@ def simulate_match(seed: Any, *, rules: Rules | dict | str | None = None,
     deals: list[dict] = []
     entries: list[dict] = []
     for _ in range(MAX_MATCH_DEALS):
-        record, result = simulate_deal(rng.getrandbits(32), rules=rules, players=kinds,
-                                       dealer=dealer)
+        record, result = simulate_deal(
+            rng.getrandbits(32), rules=rules, players=kinds, dealer=dealer
+        )
         del record["format"], record["rules"], record["players"]
         deals.append(record)
         entries.append(deal_entry(result).to_dict())
         dealer = result.next_dealer
         if score_sheet(entries, players=names, rules=rules, dealer=deals[0]["dealer"]).over:
             break
-    return {"format": MATCH_FORMAT, "rules": rules_value(rules), "players": names,
-            "seed": seed, "deals": deals}
+    return {
+        "format": MATCH_FORMAT,
+        "rules": rules_value(rules),
+        "players": names,
+        "seed": seed,
+        "deals": deals,
+    }

@@ -55,8 +55,11 @@ def replay_one(item: tuple[str, Any]) -> Outcome:
             raise record
         return label, replay(record), None
     except RecordError as error:
-        return label, None, {"error": str(error), "step": error.step, "deal": error.deal,
-                             "field": error.field}
+        return (
+            label,
+            None,
+            {"error": str(error), "step": error.step, "deal": error.deal, "field": error.field},
+        )
 
 
 def replay_partition(items: Sequence[tuple[str, Any]]) -> list[Outcome]:
@@ -87,8 +90,9 @@ def replay_on_cluster(items: Sequence[tuple[str, Any]], scheduler: str) -> Itera
         import dask.bag as bag
         from distributed import Client
     except ImportError as error:
-        raise ImportError("replaying on a Dask cluster needs the dask extra:"
-                          " pip install 'scorekeeper[dask]'") from error
+        raise ImportError(
+            "replaying on a Dask cluster needs the dask extra: pip install 'scorekeeper[dask]'"
+        ) from error
     if not items:
         return iter(())
     client = Client(scheduler, set_as_default=False, timeout=CONNECT_TIMEOUT)

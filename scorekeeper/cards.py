@@ -21,8 +21,27 @@ RANKS = "A23456789TJQK"
 SUITS = "cdhs"
 SUIT_SYMBOLS = {"c": "♣", "d": "♦", "h": "♥", "s": "♠"}
 SUIT_NAMES = {"c": "clubs", "d": "diamonds", "h": "hearts", "s": "spades"}
-RANK_NAMES = dict(zip(RANKS, ("ace", "two", "three", "four", "five", "six", "seven", "eight",
-                              "nine", "ten", "jack", "queen", "king"), strict=True))
+RANK_NAMES = dict(
+    zip(
+        RANKS,
+        (
+            "ace",
+            "two",
+            "three",
+            "four",
+            "five",
+            "six",
+            "seven",
+            "eight",
+            "nine",
+            "ten",
+            "jack",
+            "queen",
+            "king",
+        ),
+        strict=True,
+    )
+)
 SUIT_MASK = 0x1FFF
 FULL_DECK_MASK = (1 << 52) - 1
 _SPLIT = re.compile(r"[\s,;]+")
@@ -117,7 +136,9 @@ def parse_card(token: str | Card, *, position: int | None = None) -> Card:
 
 
 def parse_cards(
-    cards: object, *, count: int | Iterable[int] | None = None,
+    cards: object,
+    *,
+    count: int | Iterable[int] | None = None,
     field: str | None = None,
 ) -> tuple[Card, ...]:
     """Cards from text (``"As 2s, 3s"``) or an iterable of codes or cards.
@@ -133,10 +154,16 @@ def parse_cards(
     >>> [str(c) for c in parse_cards("A♠ 10h, 3C")]
     ['As', 'Th', '3c']
     """
-    if (type(cards) is tuple and (mask := card_list_mask(cards)) is not None
-            and mask.bit_count() == len(cards)
-            and (count is None or len(cards) == count
-                 or (not isinstance(count, int) and len(cards) in count))):
+    if (
+        type(cards) is tuple
+        and (mask := card_list_mask(cards)) is not None
+        and mask.bit_count() == len(cards)
+        and (
+            count is None
+            or len(cards) == count
+            or (not isinstance(count, int) and len(cards) in count)
+        )
+    ):
         return cards
     prefix = f"{field}: " if field else ""
     if isinstance(cards, str):
@@ -144,8 +171,9 @@ def parse_cards(
     elif isinstance(cards, Iterable):
         tokens = list(cards)
     else:
-        raise CardError(f"{prefix}cards must be text or a list of card codes",
-                        code="bad_cards", field=field)
+        raise CardError(
+            f"{prefix}cards must be text or a list of card codes", code="bad_cards", field=field
+        )
     result = []
     seen: dict[Card, int] = {}
     for position, token in enumerate(tokens, 1):
@@ -153,7 +181,9 @@ def parse_cards(
             raise CardError(
                 f"{prefix}card at position {position} must be a card code, not {token!r}",
                 params={"token": repr(token), "position": position},
-                token=repr(token), position=position, field=field,
+                token=repr(token),
+                position=position,
+                field=field,
             )
         try:
             card = parse_card(token, position=position)
@@ -162,20 +192,28 @@ def parse_cards(
         if card in seen:
             raise CardError(
                 f"{prefix}duplicate card {card} at position {position}"
-                f" (already at position {seen[card]})", code="duplicate_card",
+                f" (already at position {seen[card]})",
+                code="duplicate_card",
                 params={"card": card.code, "position": position, "first": seen[card]},
-                token=str(token), position=position, field=field,
+                token=str(token),
+                position=position,
+                field=field,
             )
         seen[card] = position
         result.append(card)
     if count is not None:
         allowed = (count,) if isinstance(count, int) else tuple(count)
         if len(result) not in allowed:
-            wanted = (f"{count.start} to {count.stop - 1}" if isinstance(count, range)
-                      else " or ".join(str(n) for n in allowed))
+            wanted = (
+                f"{count.start} to {count.stop - 1}"
+                if isinstance(count, range)
+                else " or ".join(str(n) for n in allowed)
+            )
             raise CardError(
-                f"{prefix}expected {wanted} cards, got {len(result)}", code="wrong_card_count",
-                params={"expected": list(allowed), "count": len(result)}, field=field
+                f"{prefix}expected {wanted} cards, got {len(result)}",
+                code="wrong_card_count",
+                params={"expected": list(allowed), "count": len(result)},
+                field=field,
             )
     return tuple(result)
 
@@ -214,4 +252,3 @@ def mask_cards(mask: int) -> tuple[Card, ...]:
         result.append(DECK[low.bit_length() - 1])
         mask ^= low
     return tuple(result)
-

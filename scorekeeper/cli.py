@@ -66,18 +66,27 @@ def melds(cards: str, as_json: bool) -> None:
     found, discards = report["arrangements"], report.get("discards")
     click.echo(f"deadwood {found[0]['deadwood']}; {len(found)} optimal arrangement(s)")
     for arrangement in found:
-        click.echo(f"  melds {show_melds(arrangement['melds'])}"
-                   f"  deadwood {show_cards(arrangement['deadwood_cards'])}")
+        click.echo(
+            f"  melds {show_melds(arrangement['melds'])}"
+            f"  deadwood {show_cards(arrangement['deadwood_cards'])}"
+        )
     if discards:
-        click.echo("discards: " + ", ".join(
-            f"{parse_card(d['discard']).symbol} -> {d['deadwood']}" for d in discards))
+        click.echo(
+            "discards: "
+            + ", ".join(f"{parse_card(d['discard']).symbol} -> {d['deadwood']}" for d in discards)
+        )
 
 
 @main.command()
 @click.option("--knocker", required=True, help="The knocker's 10 cards (11 for big gin).")
 @click.option("--defender", required=True, help="The defender's 10 cards.")
-@click.option("--preset", default="standard", show_default=True,
-              type=click.Choice(Rules.preset_names()), help="Rule preset.")
+@click.option(
+    "--preset",
+    default="standard",
+    show_default=True,
+    type=click.Choice(Rules.preset_names()),
+    help="Rule preset.",
+)
 @click.option("--upcard", default=None, help="The deal's first upcard (Oklahoma).")
 @click.option("--json", "as_json", is_flag=True, help="Print the result as JSON.")
 def verify(knocker: str, defender: str, preset: str, upcard: str | None, as_json: bool) -> None:
@@ -102,11 +111,15 @@ def format_showdown(result: KnockResult) -> str:
         f" = {d.deadwood}",
     ]
     if d.layoffs:
-        lines.append("layoffs   " + ", ".join(
-            f"{parse_card(x.card).symbol} on [{show_cards(x.meld)}]" for x in d.layoffs))
+        lines.append(
+            "layoffs   "
+            + ", ".join(f"{parse_card(x.card).symbol} on [{show_cards(x.meld)}]" for x in d.layoffs)
+        )
     factor = f" x {b.multiplier}" if b.multiplier != 1 else ""
-    lines.append(f"{result.outcome.replace('_', ' ')}: {result.winner} scores"
-                 f" {result.points} ({b.difference} + bonus {b.bonus}{factor})")
+    lines.append(
+        f"{result.outcome.replace('_', ' ')}: {result.winner} scores"
+        f" {result.points} ({b.difference} + bonus {b.bonus}{factor})"
+    )
     return "\n".join(lines)
 
 
@@ -118,13 +131,26 @@ PROGRESS_AFTER = 200
 
 @main.command("replay")
 @click.argument("file", type=click.File("r", encoding="utf-8"))
-@click.option("--json", "as_json", is_flag=True,
-              help="Print one JSON result per record (JSON Lines), errors as {\"error\": ...}.")
-@click.option("--jobs", "-j", type=click.IntRange(min=1), default=None,
-              help="Processes to replay with (default: all cores).")
-@click.option("--scheduler", metavar="ADDRESS", default=None,
-              help="Replay on the Dask cluster at this scheduler address (tcp://host:8786)"
-                   " instead of local processes; needs the dask extra.")
+@click.option(
+    "--json",
+    "as_json",
+    is_flag=True,
+    help='Print one JSON result per record (JSON Lines), errors as {"error": ...}.',
+)
+@click.option(
+    "--jobs",
+    "-j",
+    type=click.IntRange(min=1),
+    default=None,
+    help="Processes to replay with (default: all cores).",
+)
+@click.option(
+    "--scheduler",
+    metavar="ADDRESS",
+    default=None,
+    help="Replay on the Dask cluster at this scheduler address (tcp://host:8786)"
+    " instead of local processes; needs the dask extra.",
+)
 def replay_command(file, as_json: bool, jobs: int | None, scheduler: str | None) -> None:
     """Replay deal or match records from FILE (- for standard input).
 
@@ -137,8 +163,9 @@ def replay_command(file, as_json: bool, jobs: int | None, scheduler: str | None)
     cluster with --scheduler; the output is the same, in input order.
     """
     if jobs is not None and scheduler is not None:
-        raise click.UsageError("--jobs and --scheduler cannot be combined: the cluster's"
-                               " workers do the replaying")
+        raise click.UsageError(
+            "--jobs and --scheduler cannot be combined: the cluster's workers do the replaying"
+        )
     items = read_records(file.read())
     if scheduler is not None:
         try:
@@ -146,15 +173,19 @@ def replay_command(file, as_json: bool, jobs: int | None, scheduler: str | None)
         except ImportError as error:
             raise click.UsageError(str(error)) from error
         except OSError as error:
-            raise click.UsageError(f"cannot reach the Dask scheduler at {scheduler}: {error}"
-                                   ) from error
+            raise click.UsageError(
+                f"cannot reach the Dask scheduler at {scheduler}: {error}"
+            ) from error
     else:
         outcomes = replay_in_processes(items, jobs or all_cores())
     single = len(items) == 1
     bad = 0
     counts: dict[str, int] = {}
-    progress = (click.progressbar(length=len(items), label="replaying", file=sys.stderr)
-                if len(items) >= PROGRESS_AFTER else nullcontext(None))
+    progress = (
+        click.progressbar(length=len(items), label="replaying", file=sys.stderr)
+        if len(items) >= PROGRESS_AFTER
+        else nullcontext(None)
+    )
     with progress as bar:
         for label, result, refusal in outcomes:
             if bar is not None:
@@ -180,8 +211,10 @@ def replay_command(file, as_json: bool, jobs: int | None, scheduler: str | None)
                 click.echo(f"{label}: {deal_line(result)}")
     if not as_json and not single and items:
         summary = ", ".join(f"{n} {what.replace('_', ' ')}" for what, n in sorted(counts.items()))
-        click.echo(f"{len(items) - bad} of {len(items)} record(s) replayed"
-                   + (f": {summary}" if summary else ""))
+        click.echo(
+            f"{len(items) - bad} of {len(items)} record(s) replayed"
+            + (f": {summary}" if summary else "")
+        )
     if bad:
         click.echo(f"{bad} bad record(s) of {len(items)}", err=True)
         sys.exit(1)
@@ -189,8 +222,12 @@ def replay_command(file, as_json: bool, jobs: int | None, scheduler: str | None)
 
 @main.command("analyse")
 @click.argument("file", type=click.File("r", encoding="utf-8"))
-@click.option("--json", "as_json", is_flag=True,
-              help="Print one JSON analysis per record (JSON Lines), errors as {\"error\": ...}.")
+@click.option(
+    "--json",
+    "as_json",
+    is_flag=True,
+    help='Print one JSON analysis per record (JSON Lines), errors as {"error": ...}.',
+)
 def analyse_command(file, as_json: bool) -> None:
     """Where each deal of FILE's records was won or lost (see scorekeeper.analysis).
 
@@ -209,9 +246,18 @@ def analyse_command(file, as_json: bool) -> None:
         except RecordError as error:
             bad += 1
             if as_json:
-                click.echo(json.dumps({"record": label, "error": str(error), "step": error.step,
-                                       "deal": error.deal, "field": error.field},
-                                      ensure_ascii=False))
+                click.echo(
+                    json.dumps(
+                        {
+                            "record": label,
+                            "error": str(error),
+                            "step": error.step,
+                            "deal": error.deal,
+                            "field": error.field,
+                        },
+                        ensure_ascii=False,
+                    )
+                )
             click.echo(f"{label}: {error}", err=True)
             continue
         if as_json:
@@ -220,9 +266,14 @@ def analyse_command(file, as_json: bool) -> None:
         deals = report.get("deals", [report])
         for number, deal in enumerate(deals, 1):
             where = label if len(deals) == 1 else f"{label}, deal {number}"
-            click.echo(f"{where}: " + ("void" if deal["void"] else
-                                       f"{deal['outcome'].replace('_', ' ')} for"
-                                       f" {deal['points']}"))
+            click.echo(
+                f"{where}: "
+                + (
+                    "void"
+                    if deal["void"]
+                    else f"{deal['outcome'].replace('_', ' ')} for {deal['points']}"
+                )
+            )
             click.echo(format_analysis(deal))
     if bad:
         click.echo(f"{bad} bad record(s) of {len(items)}", err=True)
@@ -236,24 +287,56 @@ def format_analysis(deal: dict) -> str:
     return "\n".join(
         ("    " if said.part == "decision" else "  ")
         + said.words(prose=False, name=names.__getitem__, card=lambda code: show_cards([code]))
-        for said in remarks(deal))
+        for said in remarks(deal)
+    )
 
 
 @main.command("simulate")
-@click.option("--games", "-n", type=click.IntRange(min=1), default=1, show_default=True,
-              help="How many deals (or matches, with --match) to play.")
-@click.option("--seed", type=int, default=0, show_default=True,
-              help="Seed of the first deal; deal k uses seed+k.")
-@click.option("--players", default="greedy,greedy", show_default=True,
-              help="Two player kinds: greedy or random.")
-@click.option("--preset", default="standard", show_default=True,
-              type=click.Choice(Rules.preset_names()), help="Rule preset.")
-@click.option("--match", "matches", is_flag=True,
-              help="Write whole match records (one game each) instead of deal records.")
-@click.option("-o", "--output", type=click.File("w", encoding="utf-8"), default="-",
-              show_default=True, help="Where to write the records (JSON Lines).")
-def simulate_command(games: int, seed: int, players: str, preset: str, matches: bool,
-                     output) -> None:
+@click.option(
+    "--games",
+    "-n",
+    type=click.IntRange(min=1),
+    default=1,
+    show_default=True,
+    help="How many deals (or matches, with --match) to play.",
+)
+@click.option(
+    "--seed",
+    type=int,
+    default=0,
+    show_default=True,
+    help="Seed of the first deal; deal k uses seed+k.",
+)
+@click.option(
+    "--players",
+    default="greedy,greedy",
+    show_default=True,
+    help="Two player kinds: greedy or random.",
+)
+@click.option(
+    "--preset",
+    default="standard",
+    show_default=True,
+    type=click.Choice(Rules.preset_names()),
+    help="Rule preset.",
+)
+@click.option(
+    "--match",
+    "matches",
+    is_flag=True,
+    help="Write whole match records (one game each) instead of deal records.",
+)
+@click.option(
+    "-o",
+    "--output",
+    type=click.File("w", encoding="utf-8"),
+    default="-",
+    show_default=True,
+    help="Where to write the records (JSON Lines).",
+)
+def simulate_command(
+    games: int, seed: int, players: str, preset: str, matches: bool, output
+) -> None:
     """Play deals with simulated players and write them as JSON Lines records.
 
     Each record can be checked with "scorekeeper replay"; a summary goes
@@ -265,8 +348,11 @@ def simulate_command(games: int, seed: int, players: str, preset: str, matches: 
         fail(error)
     rules = Rules.preset(preset)
     counts: dict[str, int] = {}
-    progress = (click.progressbar(range(games), label="simulating", file=sys.stderr)
-                if games >= PROGRESS_AFTER else nullcontext(range(games)))
+    progress = (
+        click.progressbar(range(games), label="simulating", file=sys.stderr)
+        if games >= PROGRESS_AFTER
+        else nullcontext(range(games))
+    )
     with progress as bar:
         for k in bar:
             if matches:
@@ -280,16 +366,26 @@ def simulate_command(games: int, seed: int, players: str, preset: str, matches: 
             output.write(json.dumps(record, ensure_ascii=False) + "\n")
     what = "match(es)" if matches else "deal(s)"
     summary = ", ".join(f"{n} {o.replace('_', ' ')}" for o, n in sorted(counts.items()))
-    click.echo(f"simulated {games} {what} (seeds {seed}..{seed + games - 1}): {summary}",
-               err=True)
+    click.echo(f"simulated {games} {what} (seeds {seed}..{seed + games - 1}): {summary}", err=True)
 
 
 @main.command("import")
-@click.option("--from", "source", required=True, type=click.Choice(SOURCES),
-              help="The system the input comes from.")
+@click.option(
+    "--from",
+    "source",
+    required=True,
+    type=click.Choice(SOURCES),
+    help="The system the input comes from.",
+)
 @click.argument("file", type=click.File("r", encoding="utf-8"))
-@click.option("-o", "--output", type=click.File("w", encoding="utf-8"), default="-",
-              show_default=True, help="Where to write the records (JSON Lines).")
+@click.option(
+    "-o",
+    "--output",
+    type=click.File("w", encoding="utf-8"),
+    default="-",
+    show_default=True,
+    help="Where to write the records (JSON Lines).",
+)
 def import_command(source: str, file, output) -> None:
     """Import FILE from another system as records, one per line, in input order.
 
@@ -304,16 +400,20 @@ def import_command(source: str, file, output) -> None:
         output.write(json.dumps(record, ensure_ascii=False) + "\n")
     for fault in result.errors:
         click.echo(f"{file.name}: {fault}", err=True)
-    click.echo(f"imported {len(result.records)} record(s), {len(result.errors)} refused",
-               err=True)
+    click.echo(f"imported {len(result.records)} record(s), {len(result.errors)} refused", err=True)
     if result.errors:
         sys.exit(1)
 
 
-DB_OPTION = click.option("--db", default=None, metavar="PATH", envvar="SCOREKEEPER_DB",
-                         help="SQLite database file or postgresql:// URL [default:"
-                              " $SCOREKEEPER_DB; else, for serve, the DB setting; else"
-                              " ./scorekeeper.db].")
+DB_OPTION = click.option(
+    "--db",
+    default=None,
+    metavar="PATH",
+    envvar="SCOREKEEPER_DB",
+    help="SQLite database file or postgresql:// URL [default:"
+    " $SCOREKEEPER_DB; else, for serve, the DB setting; else"
+    " ./scorekeeper.db].",
+)
 """The ``--db`` option of the commands that use the game store.
 
 ``serve`` passes it to the app only when given (by the option or
@@ -323,27 +423,64 @@ DB_OPTION = click.option("--db", default=None, metavar="PATH", envvar="SCOREKEEP
 
 @main.command()
 @click.option("--host", default="127.0.0.1", show_default=True, help="Address to listen on.")
-@click.option("--port", type=click.IntRange(0, 65535), default=8000, show_default=True,
-              help="Port to listen on.")
-@click.option("--workers", type=click.IntRange(min=1), default=2, show_default=True,
-              help="gunicorn worker processes.")
-@click.option("--threads", type=click.IntRange(min=1), default=2, show_default=True,
-              help="Threads per worker.")
+@click.option(
+    "--port",
+    type=click.IntRange(0, 65535),
+    default=8000,
+    show_default=True,
+    help="Port to listen on.",
+)
+@click.option(
+    "--workers",
+    type=click.IntRange(min=1),
+    default=2,
+    show_default=True,
+    help="gunicorn worker processes.",
+)
+@click.option(
+    "--threads",
+    type=click.IntRange(min=1),
+    default=2,
+    show_default=True,
+    help="Threads per worker.",
+)
 @DB_OPTION
-@click.option("--log-level", default=None,
-              type=click.Choice(["debug", "info", "warning", "error", "critical"],
-                                case_sensitive=False),
-              help="Level of the application log and gunicorn's error log (standard error)"
-                   " [default: the LOG_LEVEL setting, else info].")
-@click.option("--access-log/--no-access-log", default=False, show_default=True,
-              help="gunicorn's access log: one line per request on standard output.")
-@click.option("--certfile", type=click.Path(exists=True, dir_okay=False), default=None,
-              help="TLS certificate (PEM): serve HTTPS instead of HTTP.")
-@click.option("--keyfile", type=click.Path(exists=True, dir_okay=False), default=None,
-              help="Private key of --certfile (PEM) [default: in the certificate file].")
-def serve(host: str, port: int, workers: int, threads: int, db: str | None,
-          log_level: str | None, access_log: bool, certfile: str | None,
-          keyfile: str | None) -> None:
+@click.option(
+    "--log-level",
+    default=None,
+    type=click.Choice(["debug", "info", "warning", "error", "critical"], case_sensitive=False),
+    help="Level of the application log and gunicorn's error log (standard error)"
+    " [default: the LOG_LEVEL setting, else info].",
+)
+@click.option(
+    "--access-log/--no-access-log",
+    default=False,
+    show_default=True,
+    help="gunicorn's access log: one line per request on standard output.",
+)
+@click.option(
+    "--certfile",
+    type=click.Path(exists=True, dir_okay=False),
+    default=None,
+    help="TLS certificate (PEM): serve HTTPS instead of HTTP.",
+)
+@click.option(
+    "--keyfile",
+    type=click.Path(exists=True, dir_okay=False),
+    default=None,
+    help="Private key of --certfile (PEM) [default: in the certificate file].",
+)
+def serve(
+    host: str,
+    port: int,
+    workers: int,
+    threads: int,
+    db: str | None,
+    log_level: str | None,
+    access_log: bool,
+    certfile: str | None,
+    keyfile: str | None,
+) -> None:
     """Run the JSON API (and the scorepad) under gunicorn until interrupted.
 
     With ``--certfile`` it serves HTTPS (gunicorn's TLS), which the scorepad
@@ -355,9 +492,16 @@ def serve(host: str, port: int, workers: int, threads: int, db: str | None,
     from api.server import serve as run_server  # the web layer, loaded only here
 
     given = {"DB": db, "LOG_LEVEL": log_level}
-    run_server(host=host, port=port, workers=workers, threads=threads,
-               config={key: value for key, value in given.items() if value is not None},
-               access_log=access_log, certfile=certfile, keyfile=keyfile)
+    run_server(
+        host=host,
+        port=port,
+        workers=workers,
+        threads=threads,
+        config={key: value for key, value in given.items() if value is not None},
+        access_log=access_log,
+        certfile=certfile,
+        keyfile=keyfile,
+    )
 
 
 class _BadInput(click.ClickException):
@@ -404,8 +548,12 @@ def restore_command(path: str, db: str | None, force: bool) -> None:
 
 
 def _verb(outcome: Outcome) -> str:
-    return {Outcome.KNOCK: "knocks", Outcome.UNDERCUT: "knocks", Outcome.GIN: "goes gin",
-            Outcome.BIG_GIN: "goes big gin"}[outcome]
+    return {
+        Outcome.KNOCK: "knocks",
+        Outcome.UNDERCUT: "knocks",
+        Outcome.GIN: "goes gin",
+        Outcome.BIG_GIN: "goes big gin",
+    }[outcome]
 
 
 def deal_line(result: ReplayedDeal) -> str:
@@ -413,39 +561,51 @@ def deal_line(result: ReplayedDeal) -> str:
     names = result.players
     showdown = result.showdown
     if showdown is None or result.knocker_player is None or result.winner_player is None:
-        return (f"void hand (the stock is down to {result.stock_left} cards);"
-                f" {names[result.next_dealer]} deals again")
+        return (
+            f"void hand (the stock is down to {result.stock_left} cards);"
+            f" {names[result.next_dealer]} deals again"
+        )
     knocker = names[result.knocker_player]
     winner = names[result.winner_player]
     undercut = " and is undercut" if showdown.outcome == Outcome.UNDERCUT else ""
-    return (f"{knocker} {_verb(showdown.outcome)}{undercut}: {winner} scores {result.points};"
-            f" {names[result.next_dealer]} deals next")
+    return (
+        f"{knocker} {_verb(showdown.outcome)}{undercut}: {winner} scores {result.points};"
+        f" {names[result.next_dealer]} deals next"
+    )
 
 
 def format_deal(result: ReplayedDeal) -> str:
     """A replayed deal for people: the hands dealt, the ending and the showdown."""
     names = result.players
     width = max(len(name) for name in names)
-    lines = [f"{names[result.dealer]} deals; upcard {show_cards([result.upcard])};"
-             f" knock limit {result.knock_limit}"]
+    lines = [
+        f"{names[result.dealer]} deals; upcard {show_cards([result.upcard])};"
+        f" knock limit {result.knock_limit}"
+    ]
     for player, name in enumerate(names):
         dealt = sorted(result.dealt[player], key=lambda code: parse_card(code).index)
         lines.append(f"  {name:<{width}}  dealt {show_cards(dealt)}")
     showdown = result.showdown
     if showdown is None or result.knocker_player is None or result.winner_player is None:
-        lines.append(f"after {result.actions} actions the stock is down to"
-                     f" {result.stock_left} cards: the hand is void")
+        lines.append(
+            f"after {result.actions} actions the stock is down to"
+            f" {result.stock_left} cards: the hand is void"
+        )
         for player, name in enumerate(names):
             lines.append(f"  {name:<{width}}  holds {show_cards(result.hands[player])}")
         lines.append(f"nobody scores; {names[result.next_dealer]} deals again")
         return "\n".join(lines)
     knocker = names[result.knocker_player]
-    discard = (f", discarding {show_cards([result.discard])}" if result.discard else "")
-    lines.append(f"{knocker} {_verb(showdown.outcome)}{discard} after {result.actions} actions"
-                 f" ({result.stock_left} cards left in the stock)")
+    discard = f", discarding {show_cards([result.discard])}" if result.discard else ""
+    lines.append(
+        f"{knocker} {_verb(showdown.outcome)}{discard} after {result.actions} actions"
+        f" ({result.stock_left} cards left in the stock)"
+    )
     lines.append(format_showdown(showdown))
-    lines.append(f"{names[result.winner_player]} scores {result.points};"
-                 f" {names[result.next_dealer]} deals next")
+    lines.append(
+        f"{names[result.winner_player]} scores {result.points};"
+        f" {names[result.next_dealer]} deals next"
+    )
     return "\n".join(lines)
 
 
@@ -453,8 +613,9 @@ def format_match(result: ReplayedMatch, label: str = "match") -> str:
     """A replayed match: one line per deal, then the totals and the result."""
     sheet = result.sheet
     names = sheet.players
-    lines = [f"{label}: {' vs '.join(names)} ({sheet.scoring} scoring,"
-             f" target {sheet.rules['target']})"]
+    lines = [
+        f"{label}: {' vs '.join(names)} ({sheet.scoring} scoring, target {sheet.rules['target']})"
+    ]
     hands: Sequence[AnyHandRecord] = sheet.hands
     for index, (deal, hand) in enumerate(zip(result.deals, hands, strict=True)):
         lines.append(f"  deal {index}: {deal_line(deal)}  [{_pair(names, hand.totals)}]")
@@ -469,8 +630,9 @@ def format_match(result: ReplayedMatch, label: str = "match") -> str:
     elif final.winner is None:
         lines.append(f"  a tie: final {_pair(names, final.final)}")
     else:
-        lines.append(f"  {names[final.winner]} wins: final {_pair(names, final.final)},"
-                     f" net {final.net}")
+        lines.append(
+            f"  {names[final.winner]} wins: final {_pair(names, final.final)}, net {final.net}"
+        )
     return "\n".join(lines)
 
 

@@ -156,12 +156,21 @@ class DealResult(Result):
     @property
     def showdown(self) -> KnockResult | None:
         """The showdown part as a :class:`~scorekeeper.knock.KnockResult` (``None`` if void)."""
-        if (self.outcome is None or self.knocker is None or self.defender is None
-                or self.breakdown is None):
+        if (
+            self.outcome is None
+            or self.knocker is None
+            or self.defender is None
+            or self.breakdown is None
+        ):
             return None
-        return KnockResult(outcome=self.outcome, winner=self.winner, points=self.points,
-                           knocker=self.knocker, defender=self.defender,
-                           breakdown=self.breakdown)
+        return KnockResult(
+            outcome=self.outcome,
+            winner=self.winner,
+            points=self.points,
+            knocker=self.knocker,
+            defender=self.defender,
+            breakdown=self.breakdown,
+        )
 
 
 WALL = 2
@@ -191,9 +200,12 @@ def parse_action(text: str) -> tuple[Verb, Card | None]:
     if found is not None:
         return found
     if not isinstance(text, str):
-        raise InvalidValueError(f"an action must be text such as 'discard Qs', not {text!r}",
-                                code="bad_action", params={"action": repr(text)},
-                                option="actions")
+        raise InvalidValueError(
+            f"an action must be text such as 'discard Qs', not {text!r}",
+            code="bad_action",
+            params={"action": repr(text)},
+            option="actions",
+        )
     words = text.split()
     key = " ".join(words).lower()
     if key in _BARE:
@@ -202,11 +214,16 @@ def parse_action(text: str) -> tuple[Verb, Card | None]:
         try:
             found = (Verb(words[0].lower()), parse_card(words[1]))
         except CardError as error:
-            raise RuleError.restating(error, f"{error} (in action {text!r})",
-                                      option="actions") from error
+            raise RuleError.restating(
+                error, f"{error} (in action {text!r})", option="actions"
+            ) from error
     else:
-        raise InvalidValueError(f"unknown action {text!r}: {ACTION_HELP}", code="bad_action",
-                                params={"action": text}, option="actions")
+        raise InvalidValueError(
+            f"unknown action {text!r}: {ACTION_HELP}",
+            code="bad_action",
+            params={"action": text},
+            option="actions",
+        )
     if len(_ACTIONS) < 4096:
         _ACTIONS[text] = found
     return found
@@ -217,8 +234,9 @@ def format_action(verb: str, card: Card | None = None) -> str:
     return str(verb) if card is None else f"{verb} {card.code}"
 
 
-def deal_cards(deck: Sequence[Card], dealer: int) -> tuple[list[tuple[Card, ...]], Card,
-                                                             list[Card]]:
+def deal_cards(
+    deck: Sequence[Card], dealer: int
+) -> tuple[list[tuple[Card, ...]], Card, list[Card]]:
     """Deal a 52-card deck (RULES.md 3): ``(hands by player, upcard, stock top first)``.
 
     One card at a time, alternately, non-dealer first; the 21st card is the
@@ -230,8 +248,7 @@ def deal_cards(deck: Sequence[Card], dealer: int) -> tuple[list[tuple[Card, ...]
     return hands, deck[20], list(deck[21:])
 
 
-def cut_for_dealer(rules: Rules | dict | str | None, rng: random.Random,
-                   players: int = 2) -> int:
+def cut_for_dealer(rules: Rules | dict | str | None, rng: random.Random, players: int = 2) -> int:
     """Who deals first (a player index), by the ``first_dealer`` option (RULES.md 3).
 
     ``low``/``high``: each player cuts a card from a shuffled deck (player 0
@@ -255,8 +272,11 @@ def cut_for_dealer(rules: Rules | dict | str | None, rng: random.Random,
 
 def _check_dealer(dealer: Any) -> None:
     if dealer not in (0, 1) or isinstance(dealer, bool):
-        raise InvalidValueError(f"dealer must be 0 or 1, not {dealer!r}",
-                                params={"value": repr(dealer)}, option="dealer")
+        raise InvalidValueError(
+            f"dealer must be 0 or 1, not {dealer!r}",
+            params={"value": repr(dealer)},
+            option="dealer",
+        )
 
 
 class Deal:
@@ -272,30 +292,62 @@ class Deal:
     ones drawn), which must then be distinct cards of the deck.
     """
 
-    __slots__ = ("_discard_draws", "_ending", "_history", "_knock_discard", "_knocker",
-                 "_passes", "_pile", "_result", "_stock", "_stock_size", "_taken",
-                 "_void_reason", "_wall", "big_gin_allowed", "dealer", "dealt", "hands",
-                 "initial_stock", "knock_limit", "names", "phase", "rules", "stock_complete",
-                 "turn", "upcard")
+    __slots__ = (
+        "_discard_draws",
+        "_ending",
+        "_history",
+        "_knock_discard",
+        "_knocker",
+        "_passes",
+        "_pile",
+        "_result",
+        "_stock",
+        "_stock_size",
+        "_taken",
+        "_void_reason",
+        "_wall",
+        "big_gin_allowed",
+        "dealer",
+        "dealt",
+        "hands",
+        "initial_stock",
+        "knock_limit",
+        "names",
+        "phase",
+        "rules",
+        "stock_complete",
+        "turn",
+        "upcard",
+    )
 
-    def __init__(self, hands: Sequence[Iterable], upcard: str | Card, stock: Iterable, *,
-                 dealer: int = 0, rules: Rules | dict | str | None = None,
-                 names: Sequence[str] = ("player 0", "player 1"), stock_complete: bool = True):
+    def __init__(
+        self,
+        hands: Sequence[Iterable],
+        upcard: str | Card,
+        stock: Iterable,
+        *,
+        dealer: int = 0,
+        rules: Rules | dict | str | None = None,
+        names: Sequence[str] = ("player 0", "player 1"),
+        stock_complete: bool = True,
+    ):
         self.rules = Rules.from_dict(rules)
         _check_dealer(dealer)
         if isinstance(hands, str) or not isinstance(hands, Sequence) or len(hands) != 2:
-            raise CardError("hands must be two hands of 10 cards", code="bad_cards",
-                            field="hands")
+            raise CardError("hands must be two hands of 10 cards", code="bad_cards", field="hands")
         held = [parse_cards(hand, count=10, field=f"hands[{p}]") for p, hand in enumerate(hands)]
         up = parse_card(upcard)
         rest = parse_cards(stock, count=31 if stock_complete else range(32), field="stock")
         masks = [cards_mask(held[0]), cards_mask(held[1])]
         known = masks[0] | masks[1] | up.bit | cards_mask(rest)
         if known != FULL_DECK_MASK and (stock_complete or known.bit_count() != 21 + len(rest)):
-            raise CardError("the hands, the upcard and the stock must be the 52 cards of"
-                            " one deck" if stock_complete else "the hands, the upcard and the"
-                            " stock must be distinct cards of one deck", code="not_a_deck",
-                            field="hands")
+            raise CardError(
+                "the hands, the upcard and the stock must be the 52 cards of one deck"
+                if stock_complete
+                else "the hands, the upcard and the stock must be distinct cards of one deck",
+                code="not_a_deck",
+                field="hands",
+            )
         self.stock_complete = stock_complete
         self.dealer = dealer
         self.names = tuple(names)
@@ -324,9 +376,14 @@ class Deal:
     # ----------------------------------------------------------------- constructors
 
     @classmethod
-    def from_deck(cls, deck: Iterable, *, dealer: int = 0,
-                  rules: Rules | dict | str | None = None,
-                  names: Sequence[str] = ("player 0", "player 1")) -> Deal:
+    def from_deck(
+        cls,
+        deck: Iterable,
+        *,
+        dealer: int = 0,
+        rules: Rules | dict | str | None = None,
+        names: Sequence[str] = ("player 0", "player 1"),
+    ) -> Deal:
         """A deal from 52 cards in dealing order (see :func:`deal_cards`)."""
         cards = parse_cards(deck, count=52, field="deck")
         _check_dealer(dealer)
@@ -334,9 +391,14 @@ class Deal:
         return cls(hands, upcard, stock, dealer=dealer, rules=rules, names=names)
 
     @classmethod
-    def shuffled(cls, seed: Any, *, dealer: int | None = None,
-                 rules: Rules | dict | str | None = None,
-                 names: Sequence[str] = ("player 0", "player 1")) -> Deal:
+    def shuffled(
+        cls,
+        seed: Any,
+        *,
+        dealer: int | None = None,
+        rules: Rules | dict | str | None = None,
+        names: Sequence[str] = ("player 0", "player 1"),
+    ) -> Deal:
         """A deal of a deck shuffled by ``random.Random(seed)``.
 
         ``seed`` may also be a ``random.Random``, which is then used (and
@@ -471,11 +533,17 @@ class Deal:
             verb, card = parse_action(action)
         else:
             verb, card = action if type(action) is tuple and len(action) == 2 else ("", None)
-            if verb not in VERBS or (card is None) != (verb not in _WITH_CARD) or (
-                    card is not None and type(card) is not Card):
-                raise InvalidValueError(f"not an action: {action!r}: {ACTION_HELP}",
-                                        code="bad_action", params={"action": repr(action)},
-                                        option="actions")
+            if (
+                verb not in VERBS
+                or (card is None) != (verb not in _WITH_CARD)
+                or (card is not None and type(card) is not Card)
+            ):
+                raise InvalidValueError(
+                    f"not an action: {action!r}: {ACTION_HELP}",
+                    code="bad_action",
+                    params={"action": repr(action)},
+                    option="actions",
+                )
         phase = self.phase
         player = self.turn
         if phase == DISCARD:
@@ -485,8 +553,9 @@ class Deal:
         elif phase == UPCARD_OFFER:
             self._offer_phase(player, verb)
         else:
-            raise RuleViolation(f"the hand is over: {self._ended()}", code="hand_over",
-                                option="actions")
+            raise RuleViolation(
+                f"the hand is over: {self._ended()}", code="hand_over", option="actions"
+            )
         self._history.append(format_action(verb, card))
 
     def _name(self, player: int) -> str:
@@ -512,30 +581,44 @@ class Deal:
                 self.turn = 1 - self.dealer
                 self.phase = DRAW
         elif verb == DRAW_STOCK:
-            raise RuleViolation(f"cannot draw from the stock during the upcard offer: "
-                                f"{self._name(player)} may take the upcard (draw discard) or"
-                                " pass", code="upcard_offer",
-                                params={"player": self._name(player), "action": verb},
-                                option="actions")
+            raise RuleViolation(
+                f"cannot draw from the stock during the upcard offer: "
+                f"{self._name(player)} may take the upcard (draw discard) or"
+                " pass",
+                code="upcard_offer",
+                params={"player": self._name(player), "action": verb},
+                option="actions",
+            )
         else:
-            raise RuleViolation(f"cannot {verb} now: {self._name(player)} must first take the"
-                                " upcard (draw discard) or pass", code="upcard_offer",
-                                params={"player": self._name(player), "action": verb},
-                                option="actions")
+            raise RuleViolation(
+                f"cannot {verb} now: {self._name(player)} must first take the"
+                " upcard (draw discard) or pass",
+                code="upcard_offer",
+                params={"player": self._name(player), "action": verb},
+                option="actions",
+            )
 
     def _draw_phase(self, player: int, verb: str) -> None:
         name = self._name(player)
         if verb == DRAW_STOCK:
             if self._wall:
-                raise RuleViolation(f"cannot draw from the stock: it is down to {WALL} cards;"
-                                    f" {name} may only take the discard to knock, or pass"
-                                    " (the hand is void)", code="stock_exhausted",
-                                    params={"player": name, "left": WALL}, option="actions")
+                raise RuleViolation(
+                    f"cannot draw from the stock: it is down to {WALL} cards;"
+                    f" {name} may only take the discard to knock, or pass"
+                    " (the hand is void)",
+                    code="stock_exhausted",
+                    params={"player": name, "left": WALL},
+                    option="actions",
+                )
             if not self._stock:
-                raise RuleViolation(f"cannot draw from the stock: the record lists only"
-                                    f" {len(self.initial_stock)} stock cards and this draw"
-                                    " needs the next one", code="stock_not_listed",
-                                    params={"listed": len(self.initial_stock)}, option="stock")
+                raise RuleViolation(
+                    f"cannot draw from the stock: the record lists only"
+                    f" {len(self.initial_stock)} stock cards and this draw"
+                    " needs the next one",
+                    code="stock_not_listed",
+                    params={"listed": len(self.initial_stock)},
+                    option="stock",
+                )
             card = self._stock.pop()
             self._stock_size -= 1
             self.hands[player] |= card.bit
@@ -544,30 +627,45 @@ class Deal:
             self.phase = DISCARD
         elif verb == DRAW_DISCARD:
             if self._passes == 2:
-                raise RuleViolation("cannot draw from the discard pile: both players passed"
-                                    f" the upcard, so {name} must draw from the stock",
-                                    code="must_draw_stock", params={"player": name},
-                                    option="actions")
+                raise RuleViolation(
+                    "cannot draw from the discard pile: both players passed"
+                    f" the upcard, so {name} must draw from the stock",
+                    code="must_draw_stock",
+                    params={"player": name},
+                    option="actions",
+                )
             if not self._pile:
-                raise RuleViolation("cannot draw from the discard pile: it is empty",
-                                    code="discard_pile_empty", option="actions")
+                raise RuleViolation(
+                    "cannot draw from the discard pile: it is empty",
+                    code="discard_pile_empty",
+                    option="actions",
+                )
             cap = self.rules.max_discard_draws
             if not self._wall and cap is not None:
                 self._discard_draws += 1
                 if self._discard_draws == cap:
-                    self._end_void(f"this would be draw {cap} from the discard pile"
-                                   " (max_discard_draws)")
+                    self._end_void(
+                        f"this would be draw {cap} from the discard pile (max_discard_draws)"
+                    )
                     return
             self._take(player)
         elif verb == PASS:
             if not self._wall:
-                raise RuleViolation(f"cannot pass: the upcard offer is over; {name} must draw"
-                                    " from the stock or the discard pile", code="cannot_pass",
-                                    params={"player": name}, option="actions")
+                raise RuleViolation(
+                    f"cannot pass: the upcard offer is over; {name} must draw"
+                    " from the stock or the discard pile",
+                    code="cannot_pass",
+                    params={"player": name},
+                    option="actions",
+                )
             self._end_void()
         else:
-            raise RuleViolation(f"cannot {verb} now: {name} must draw first", code="must_draw",
-                                params={"player": name, "action": verb}, option="actions")
+            raise RuleViolation(
+                f"cannot {verb} now: {name} must draw first",
+                code="must_draw",
+                params={"player": name, "action": verb},
+                option="actions",
+            )
 
     def _take(self, player: int) -> None:
         card = self._pile.pop()
@@ -580,39 +678,55 @@ class Deal:
         hand = self.hands[player]
         if verb == BIG_GIN:
             if not self.big_gin_allowed:
-                raise RuleViolation("cannot go big gin: big gin is not allowed under these"
-                                    " rules (big_gin_bonus is null)", code="big_gin_not_allowed",
-                                    option="actions")
+                raise RuleViolation(
+                    "cannot go big gin: big gin is not allowed under these"
+                    " rules (big_gin_bonus is null)",
+                    code="big_gin_not_allowed",
+                    option="actions",
+                )
             left = mask_deadwood(hand)
             if left:
-                raise RuleViolation(f"cannot go big gin: the 11 cards leave deadwood {left}"
-                                    " (big gin needs all 11 cards melded)",
-                                    code="big_gin_deadwood", params={"deadwood": left},
-                                    option="actions")
+                raise RuleViolation(
+                    f"cannot go big gin: the 11 cards leave deadwood {left}"
+                    " (big gin needs all 11 cards melded)",
+                    code="big_gin_deadwood",
+                    params={"deadwood": left},
+                    option="actions",
+                )
             self._go_out(player, "big_gin", None)
             return
         if card is None:
             what = "draw" if verb in (DRAW_STOCK, DRAW_DISCARD) else verb
-            raise RuleViolation(f"cannot {what} now: {name} has drawn and must discard, knock"
-                                " or go gin", code="must_discard",
-                                params={"player": name, "action": what}, option="actions")
+            raise RuleViolation(
+                f"cannot {what} now: {name} has drawn and must discard, knock or go gin",
+                code="must_discard",
+                params={"player": name, "action": what},
+                option="actions",
+            )
         if not hand & card.bit:
-            raise RuleViolation(f"cannot {verb} {card}: {name} does not hold it",
-                                code="card_not_held",
-                                params={"player": name, "action": verb, "card": card.code},
-                                option="actions")
+            raise RuleViolation(
+                f"cannot {verb} {card}: {name} does not hold it",
+                code="card_not_held",
+                params={"player": name, "action": verb, "card": card.code},
+                option="actions",
+            )
         if card.bit & self._taken_bit():
-            raise RuleViolation(f"cannot {verb} {card}: it was just taken from the discard"
-                                " pile", code="card_just_taken",
-                                params={"player": name, "action": verb, "card": card.code},
-                                option="actions")
+            raise RuleViolation(
+                f"cannot {verb} {card}: it was just taken from the discard pile",
+                code="card_just_taken",
+                params={"player": name, "action": verb, "card": card.code},
+                option="actions",
+            )
         if verb == DISCARD_CARD:
             if self._wall:
-                raise RuleViolation(f"cannot discard {card}: with {WALL} cards left in the"
-                                    f" stock, {name} took the discard and may only knock with"
-                                    " it", code="must_knock",
-                                    params={"player": name, "card": card.code, "left": WALL},
-                                    option="actions")
+                raise RuleViolation(
+                    f"cannot discard {card}: with {WALL} cards left in the"
+                    f" stock, {name} took the discard and may only knock with"
+                    " it",
+                    code="must_knock",
+                    params={"player": name, "card": card.code, "left": WALL},
+                    option="actions",
+                )
             self.hands[player] = hand ^ card.bit
             self._pile.append(card)
             self._taken = None
@@ -627,15 +741,20 @@ class Deal:
             return
         left = mask_deadwood(hand ^ card.bit)
         if verb == GIN and left:
-            raise RuleViolation(f"cannot go gin discarding {card}: deadwood {left}"
-                                " (gin needs all 10 cards melded)", code="gin_deadwood",
-                                params={"card": card.code, "deadwood": left},
-                                option="actions")
+            raise RuleViolation(
+                f"cannot go gin discarding {card}: deadwood {left} (gin needs all 10 cards melded)",
+                code="gin_deadwood",
+                params={"card": card.code, "deadwood": left},
+                option="actions",
+            )
         if left > self.knock_limit:
             message, params = over_limit(left, self.knock_limit, self.rules, self.upcard)
-            raise RuleViolation(f"cannot knock discarding {card}: {message}",
-                                code="knock_over_limit", params={**params, "card": card.code},
-                                option="actions")
+            raise RuleViolation(
+                f"cannot knock discarding {card}: {message}",
+                code="knock_over_limit",
+                params={**params, "card": card.code},
+                option="actions",
+            )
         self._go_out(player, "gin" if left == 0 else "knock", card)
 
     def _taken_bit(self) -> int:
@@ -674,8 +793,14 @@ class Deal:
         self._taken = None
         self.phase = OVER
         self._result = DealResult(
-            outcome=None, winner=None, points=0, knocker=None, defender=None,
-            breakdown=None, **self._summary(None, True))
+            outcome=None,
+            winner=None,
+            points=0,
+            knocker=None,
+            defender=None,
+            breakdown=None,
+            **self._summary(None, True),
+        )
 
     def _summary(self, winner: int | None, void: bool) -> dict[str, Any]:
         """The :class:`DealResult` fields that tell how the deal went."""
@@ -697,9 +822,13 @@ class Deal:
 
     # ----------------------------------------------------------------- showdown
 
-    def showdown(self, *, knocker_melds: Iterable | None = None,
-                 defender_melds: Iterable | None = None,
-                 layoffs: Iterable | None = None) -> DealResult:
+    def showdown(
+        self,
+        *,
+        knocker_melds: Iterable | None = None,
+        defender_melds: Iterable | None = None,
+        layoffs: Iterable | None = None,
+    ) -> DealResult:
         """Score the showdown after a knock, gin or big gin and end the deal.
 
         Declared melds and layoffs (as in :func:`verify_knock`) are
@@ -713,24 +842,40 @@ class Deal:
         showdown phase).
         """
         if self.phase != SHOWDOWN:
-            raise RuleViolation("there is no showdown: nobody has knocked"
-                                if self.phase != OVER else f"the hand is over: {self._ended()}",
-                                code="no_showdown" if self.phase != OVER else "hand_over",
-                                option="showdown")
+            raise RuleViolation(
+                "there is no showdown: nobody has knocked"
+                if self.phase != OVER
+                else f"the hand is over: {self._ended()}",
+                code="no_showdown" if self.phase != OVER else "hand_over",
+                option="showdown",
+            )
         knocker = self._knocker
         assert knocker is not None  # the knock that opened the showdown set it
         defender = 1 - knocker
         result = verify_knock(
-            mask_cards(self.hands[knocker]), mask_cards(self.hands[defender]),
-            rules=self.rules, upcard=self.upcard, knocker_melds=knocker_melds,
-            defender_melds=defender_melds, layoffs=layoffs)
+            mask_cards(self.hands[knocker]),
+            mask_cards(self.hands[defender]),
+            rules=self.rules,
+            upcard=self.upcard,
+            knocker_melds=knocker_melds,
+            defender_melds=defender_melds,
+            layoffs=layoffs,
+        )
         if self._ending == "gin" and result.outcome != Outcome.GIN:
             self._ending = "knock"  # gin laid out as a knock is scored as one (RULES.md 5)
-        winner = (None if result.winner is None
-                  else {Side.KNOCKER: knocker, Side.DEFENDER: defender}[result.winner])
+        winner = (
+            None
+            if result.winner is None
+            else {Side.KNOCKER: knocker, Side.DEFENDER: defender}[result.winner]
+        )
         self.phase = OVER
         self._result = DealResult(
-            outcome=result.outcome, winner=result.winner, points=result.points,
-            knocker=result.knocker, defender=result.defender, breakdown=result.breakdown,
-            **self._summary(winner, False))
+            outcome=result.outcome,
+            winner=result.winner,
+            points=result.points,
+            knocker=result.knocker,
+            defender=result.defender,
+            breakdown=result.breakdown,
+            **self._summary(winner, False),
+        )
         return self._result

@@ -54,8 +54,14 @@ class ScorekeeperError(ValueError):
 
     field: str | None = None
 
-    def __init__(self, message: str, *, code: str | None = None,
-                 params: Mapping[str, Any] | None = None, field: str | None = None):
+    def __init__(
+        self,
+        message: str,
+        *,
+        code: str | None = None,
+        params: Mapping[str, Any] | None = None,
+        field: str | None = None,
+    ):
         super().__init__(message)
         self.code = code or self.default_code
         self.params = dict(params or {})
@@ -85,8 +91,9 @@ class ScorekeeperError(ValueError):
         E.g. ``within("hand 3", "hands.2")`` of a ``knocker`` error gives
         field ``hands.2.knocker`` (``place`` alone when this error has none).
         """
-        return self.restate(f"{label}: {self}",
-                            field=f"{place}.{self.field}" if self.field else place)
+        return self.restate(
+            f"{label}: {self}", field=f"{place}.{self.field}" if self.field else place
+        )
 
     @classmethod
     def restating(cls, cause: ScorekeeperError, message: str, **attrs: Any) -> Self:
@@ -121,9 +128,16 @@ class CardError(InvalidInputError):
 
     default_code = "bad_card"
 
-    def __init__(self, message: str, *, code: str | None = None,
-                 params: Mapping[str, Any] | None = None, token: str | None = None,
-                 position: int | None = None, field: str | None = None):
+    def __init__(
+        self,
+        message: str,
+        *,
+        code: str | None = None,
+        params: Mapping[str, Any] | None = None,
+        token: str | None = None,
+        position: int | None = None,
+        field: str | None = None,
+    ):
         super().__init__(message, code=code, params=params, field=field)
         self.token = token
         self.position = position
@@ -139,8 +153,14 @@ class RuleError(ScorekeeperError):
 
     default_code = "rule"
 
-    def __init__(self, message: str, *, code: str | None = None,
-                 params: Mapping[str, Any] | None = None, option: str | None = None):
+    def __init__(
+        self,
+        message: str,
+        *,
+        code: str | None = None,
+        params: Mapping[str, Any] | None = None,
+        option: str | None = None,
+    ):
         super().__init__(message, code=code, params=params, field=option)
         self.option = option
 
@@ -177,9 +197,16 @@ class RecordError(ScorekeeperError):
 
     default_code = "bad_record"
 
-    def __init__(self, message: str, *, code: str | None = None,
-                 params: Mapping[str, Any] | None = None, step: int | None = None,
-                 deal: int | None = None, field: str | None = None):
+    def __init__(
+        self,
+        message: str,
+        *,
+        code: str | None = None,
+        params: Mapping[str, Any] | None = None,
+        step: int | None = None,
+        deal: int | None = None,
+        field: str | None = None,
+    ):
         super().__init__(message, code=code, params=params, field=field)
         self.step = step
         self.deal = deal
@@ -222,8 +249,10 @@ class Stale(Conflict):
     default_code = "stale"
 
     def __init__(self, expected: int, version: int):
-        super().__init__(f"the game has changed: it is at version {version}, this change was"
-                         f" based on version {expected}; reload the sheet and try again",
-                         params={"expected": expected, "version": version})
+        super().__init__(
+            f"the game has changed: it is at version {version}, this change was"
+            f" based on version {expected}; reload the sheet and try again",
+            params={"expected": expected, "version": version},
+        )
         self.expected = expected
         self.version = version

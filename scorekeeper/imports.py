@@ -65,8 +65,11 @@ from .rules import Rules
 SOURCES = ("openspiel", "neller")
 
 NELLER_RULES: dict[str, Any] = {
-    "preset": "standard", "next_dealer": "alternate", "first_dealer": "random",
-    "box_bonus": 0, "game_bonus": 0,
+    "preset": "standard",
+    "next_dealer": "alternate",
+    "first_dealer": "random",
+    "box_bonus": 0,
+    "game_bonus": 0,
 }
 """The options under which Neller's GinRummyGame scores (see the module docs)."""
 
@@ -84,8 +87,12 @@ class ImportFault(InvalidRecordError):
 
     def __init__(self, message: str, *, line: int, position: int | None = None):
         where = f"line {line}" if position is None else f"line {line}, position {position}"
-        super().__init__(f"{where}: {message}", code="bad_import",
-                         params={"line": line, "position": position}, field="text")
+        super().__init__(
+            f"{where}: {message}",
+            code="bad_import",
+            params={"line": line, "position": position},
+            field="text",
+        )
         self.line = line
         self.position = position
 
@@ -110,9 +117,12 @@ def import_text(source: str, text: str) -> Imported:
     """Import a whole input of ``source`` (``openspiel`` or ``neller``)."""
     readers = {"openspiel": openspiel_records, "neller": neller_records}
     if source not in readers:
-        raise InvalidRecordError(f"unknown source {source!r}: use {' or '.join(SOURCES)}",
-                                 code="unknown_source", params={"source": source},
-                                 field="source")
+        raise InvalidRecordError(
+            f"unknown source {source!r}: use {' or '.join(SOURCES)}",
+            code="unknown_source",
+            params={"source": source},
+            field="source",
+        )
     result = Imported()
     for item in readers[source](text):
         if isinstance(item, ImportFault):
@@ -127,8 +137,13 @@ def import_text(source: str, text: str) -> Imported:
 DRAW_UPCARD, DRAW_STOCK, PASS, KNOCK, MELD_BASE = 52, 53, 54, 55, 56
 OPENSPIEL_SUITS = "scdh"
 OPENSPIEL_PARAMS: dict[str, Any] = {
-    "oklahoma": False, "knock_card": 10, "gin_bonus": 25, "undercut_bonus": 25,
-    "num_ranks": 13, "num_suits": 4, "hand_size": 10,
+    "oklahoma": False,
+    "knock_card": 10,
+    "gin_bonus": 25,
+    "undercut_bonus": 25,
+    "num_ranks": 13,
+    "num_suits": 4,
+    "hand_size": 10,
 }
 """OpenSpiel's gin_rummy parameters and their defaults."""
 
@@ -151,8 +166,9 @@ def _openspiel_melds() -> list[tuple[Card, ...]]:
     melds: list[tuple[Card, ...]] = []
     for rank in range(13):
         for missing in range(5):
-            melds.append(tuple(openspiel_card(suit * 13 + rank) for suit in range(4)
-                               if suit != missing))
+            melds.append(
+                tuple(openspiel_card(suit * 13 + rank) for suit in range(4) if suit != missing)
+            )
     for size in (3, 4, 5):
         for suit in range(4):
             for low in range(14 - size):
@@ -171,8 +187,10 @@ def openspiel_rules(params: Any, line: int = 1) -> Rules:
         raise ImportFault("params must be an object of OpenSpiel game parameters", line=line)
     for key, value in params.items():
         if key not in OPENSPIEL_PARAMS:
-            raise ImportFault(f"unknown gin_rummy parameter {key!r}; known:"
-                              f" {', '.join(OPENSPIEL_PARAMS)}", line=line)
+            raise ImportFault(
+                f"unknown gin_rummy parameter {key!r}; known: {', '.join(OPENSPIEL_PARAMS)}",
+                line=line,
+            )
         want = type(OPENSPIEL_PARAMS[key])
         if type(value) is not want:
             what = "true or false" if want is bool else "a whole number"
@@ -180,13 +198,19 @@ def openspiel_rules(params: Any, line: int = 1) -> Rules:
     options = {**OPENSPIEL_PARAMS, **params}
     for key in ("num_ranks", "num_suits", "hand_size"):
         if options[key] != OPENSPIEL_PARAMS[key]:
-            raise ImportFault(f"parameter {key} is {options[key]}: only games of 13 ranks,"
-                              " 4 suits and hands of 10 cards can be imported", line=line)
+            raise ImportFault(
+                f"parameter {key} is {options[key]}: only games of 13 ranks,"
+                " 4 suits and hands of 10 cards can be imported",
+                line=line,
+            )
     try:
-        return Rules.preset("openspiel", oklahoma=options["oklahoma"],
-                            knock_limit=10 if options["oklahoma"] else options["knock_card"],
-                            gin_bonus=options["gin_bonus"],
-                            undercut_bonus=options["undercut_bonus"])
+        return Rules.preset(
+            "openspiel",
+            oklahoma=options["oklahoma"],
+            knock_limit=10 if options["oklahoma"] else options["knock_card"],
+            gin_bonus=options["gin_bonus"],
+            undercut_bonus=options["undercut_bonus"],
+        )
     except RuleError as error:
         raise ImportFault(f"params: {error}", line=line) from None
 
@@ -209,20 +233,22 @@ def openspiel_records(text: str) -> Iterator[dict | ImportFault]:
 def openspiel_record(entry: Any, *, line: int = 1) -> dict:
     """The deal record of one ``{"history", "params"}`` entry (see the module docs)."""
     if not isinstance(entry, Mapping) or "history" not in entry:
-        raise ImportFault('expected an object {"history": [action ids], "params": {...}}',
-                          line=line)
+        raise ImportFault(
+            'expected an object {"history": [action ids], "params": {...}}', line=line
+        )
     extra = sorted(set(entry) - {"history", "params"})
     if extra:
-        raise ImportFault(f"unknown key {extra[0]!r}: an entry has history and params",
-                          line=line)
+        raise ImportFault(f"unknown key {extra[0]!r}: an entry has history and params", line=line)
     history = entry["history"]
     if not isinstance(history, list):
         raise ImportFault("history must be a list of action ids", line=line)
     for position, action in enumerate(history):
         if type(action) is not int or not 0 <= action < MELD_BASE + len(OPENSPIEL_MELDS):
-            raise ImportFault(f"{action!r} is not an action id (0 to"
-                              f" {MELD_BASE + len(OPENSPIEL_MELDS) - 1})",
-                              line=line, position=position)
+            raise ImportFault(
+                f"{action!r} is not an action id (0 to {MELD_BASE + len(OPENSPIEL_MELDS) - 1})",
+                line=line,
+                position=position,
+            )
     rules = openspiel_rules(entry.get("params"), line)
     return _OpenSpielDeal(history, rules, line).record()
 
@@ -242,12 +268,19 @@ class _OpenSpielDeal:
                 self.position = position + 1
                 stock.append(self._chance(seen, "the card drawn"))
         self.position = 21
-        self.deal = Deal([dealt[0:10], dealt[10:20]], dealt[20], stock, dealer=1, rules=rules,
-                         stock_complete=False)
+        self.deal = Deal(
+            [dealt[0:10], dealt[10:20]],
+            dealt[20],
+            stock,
+            dealer=1,
+            rules=rules,
+            stock_complete=False,
+        )
 
     def fault(self, message: str, position: int | None = None) -> ImportFault:
-        return ImportFault(message, line=self.line,
-                           position=self.position if position is None else position)
+        return ImportFault(
+            message, line=self.line, position=self.position if position is None else position
+        )
 
     def _chance(self, seen: dict[int, int], what: str) -> Card:
         """The card of the chance outcome at ``self.position`` (and move past it)."""
@@ -256,11 +289,13 @@ class _OpenSpielDeal:
             raise self.fault(f"the history ends during {what}")
         action = self.history[position]
         if action >= 52:
-            raise self.fault(f"{what}: a chance outcome (a card id 0-51) was expected,"
-                             f" not {action}")
+            raise self.fault(
+                f"{what}: a chance outcome (a card id 0-51) was expected, not {action}"
+            )
         if action in seen:
-            raise self.fault(f"{openspiel_card(action)} is dealt twice (also at position"
-                             f" {seen[action]})")
+            raise self.fault(
+                f"{openspiel_card(action)} is dealt twice (also at position {seen[action]})"
+            )
         seen[action] = position
         self.position += 1
         return openspiel_card(action)
@@ -299,18 +334,22 @@ class _OpenSpielDeal:
                 elif action < 52:
                     card = openspiel_card(action)
                     if card == taken and repeated:
-                        raise self.fault(f"{card} is taken and discarded straight back a"
-                                         " second time in a row: OpenSpiel ends the deal 0-0"
-                                         " for this repeated move, which RULES.md does not"
-                                         " have, so it cannot be imported faithfully", position)
+                        raise self.fault(
+                            f"{card} is taken and discarded straight back a"
+                            " second time in a row: OpenSpiel ends the deal 0-0"
+                            " for this repeated move, which RULES.md does not"
+                            " have, so it cannot be imported faithfully",
+                            position,
+                        )
                     repeated = card == taken
                     taken = None
                     self._apply(f"discard {card}", position)
                     if deal.over:  # the wall: the next player could not knock
                         self._wall_pass()
                 else:
-                    raise self.fault(f"{action}: a discard (card id) or 55 (knock) was"
-                                     " expected", position)
+                    raise self.fault(
+                        f"{action}: a discard (card id) or 55 (knock) was expected", position
+                    )
                 continue
             action = self._next("the player to act must draw or pass")
             if deal.wall:
@@ -321,8 +360,9 @@ class _OpenSpielDeal:
                     card = self._card("the knock discard")
                     self._apply(f"knock {card}", self.position - 1)
                 else:
-                    raise self.fault(f"{action}: at the wall 54 (pass) or 55 (knock) was"
-                                     " expected", position)
+                    raise self.fault(
+                        f"{action}: at the wall 54 (pass) or 55 (knock) was expected", position
+                    )
             elif action == DRAW_UPCARD:
                 taken = deal.top
                 self._apply("draw discard", position)
@@ -335,15 +375,19 @@ class _OpenSpielDeal:
             elif action == PASS:
                 self._apply("pass", position)
             else:
-                raise self.fault(f"{action}: 52 (draw upcard), 53 (draw stock) or 54 (pass)"
-                                 " was expected", position)
+                raise self.fault(
+                    f"{action}: 52 (draw upcard), 53 (draw stock) or 54 (pass) was expected",
+                    position,
+                )
         record = deal_record(deal, comment=f"imported from OpenSpiel gin_rummy, line {self.line}")
         if deal.phase == SHOWDOWN:
             record["showdown"] = self._showdown()
         if self.position < len(self.history):
             ended = "void" if deal.void else "scored"
-            raise self.fault(f"the deal is over ({ended}), but the history goes on with"
-                             f" {self.history[self.position]}")
+            raise self.fault(
+                f"the deal is over ({ended}), but the history goes on with"
+                f" {self.history[self.position]}"
+            )
         return record
 
     def _wall_pass(self) -> None:
@@ -363,8 +407,11 @@ class _OpenSpielDeal:
                 raise self.fault(f"{action}: a meld (56 and up) or 54 was expected", position)
             meld = OPENSPIEL_MELDS[action - MELD_BASE]
             if cards_mask(meld) & ~left:
-                raise self.fault(f"meld {' '.join(c.code for c in meld)}: the player does not"
-                                 " hold these cards (or one is in another meld)", position)
+                raise self.fault(
+                    f"meld {' '.join(c.code for c in meld)}: the player does not"
+                    " hold these cards (or one is in another meld)",
+                    position,
+                )
             left &= ~cards_mask(meld)
             melds.append(meld)
 
@@ -387,24 +434,29 @@ class _OpenSpielDeal:
                 if action == PASS:
                     break
                 if action >= 52:
-                    raise self.fault(f"{action}: a layoff (card id) or 54 was expected",
-                                     position)
+                    raise self.fault(f"{action}: a layoff (card id) or 54 was expected", position)
                 card = openspiel_card(action)
                 if not held & card.bit:
-                    raise self.fault(f"layoff {card}: the defender does not hold it (or laid"
-                                     " it off already)", position)
+                    raise self.fault(
+                        f"layoff {card}: the defender does not hold it (or laid it off already)",
+                        position,
+                    )
                 held &= ~card.bit
                 cards.append((card, position))
             layoffs = _assign_layoffs(cards, knocker_melds, self.fault)
         laid_off = sum(parse_card(layoff["card"]).bit for layoff in layoffs)
         defender_melds = self._melds(deal.hand_mask(defender) & ~laid_off)
-        showdown: dict[str, Any] = {"knocker_melds": _codes(knocker_melds),
-                    "defender_melds": _codes(defender_melds), "layoffs": layoffs}
+        showdown: dict[str, Any] = {
+            "knocker_melds": _codes(knocker_melds),
+            "defender_melds": _codes(defender_melds),
+            "layoffs": layoffs,
+        }
         try:
             deal.showdown(**showdown)
         except (RuleError, CardError) as error:
-            raise self.fault(f"the showdown from position {start} is not legal: {error}",
-                             self.position - 1) from None
+            raise self.fault(
+                f"the showdown from position {start} is not legal: {error}", self.position - 1
+            ) from None
         return showdown
 
 
@@ -412,8 +464,9 @@ def _codes(melds: Sequence[Sequence[Card]]) -> list[list[str]]:
     return [[card.code for card in meld] for meld in melds]
 
 
-def _assign_layoffs(cards: list[tuple[Card, int]], melds: list[tuple[Card, ...]],
-                    fault) -> list[dict]:
+def _assign_layoffs(
+    cards: list[tuple[Card, int]], melds: list[tuple[Card, ...]], fault
+) -> list[dict]:
     """Each laid card ``(card, position)`` put on a knocker meld it fits.
 
     A depth-first search in laying order for the first assignment under
@@ -429,7 +482,7 @@ def _assign_layoffs(cards: list[tuple[Card, int]], melds: list[tuple[Card, ...]]
         for m, meld in enumerate(grown):
             bigger = meld | {card}
             if meld_kind(bigger) is not None:
-                rest = place(index + 1, [*grown[:m], bigger, *grown[m + 1:]], count)
+                rest = place(index + 1, [*grown[:m], bigger, *grown[m + 1 :]], count)
                 if rest is not None:
                     return [m, *rest]
         return None
@@ -439,10 +492,15 @@ def _assign_layoffs(cards: list[tuple[Card, int]], melds: list[tuple[Card, ...]]
     if chosen is None:
         count = next(n for n in range(1, len(cards) + 1) if place(0, start, n) is None)
         card, position = cards[count - 1]
-        raise fault(f"layoff {card} does not fit on the knocker's melds"
-                    f" {' '.join(str(_codes([m])[0]) for m in melds) or '(none)'}", position)
-    return [{"card": card.code, "meld": [c.code for c in melds[m]]}
-            for (card, _), m in zip(cards, chosen, strict=True)]
+        raise fault(
+            f"layoff {card} does not fit on the knocker's melds"
+            f" {' '.join(str(_codes([m])[0]) for m in melds) or '(none)'}",
+            position,
+        )
+    return [
+        {"card": card.code, "meld": [c.code for c in melds[m]]}
+        for (card, _), m in zip(cards, chosen, strict=True)
+    ]
 
 
 # --------------------------------------------------------------------------- Neller
@@ -462,8 +520,13 @@ _NELLER_LINES = (
     ("layoff", re.compile(_P + r" lays off (\w\w) on \[([^\]]*)\]\.")),
     ("left", re.compile(_P + r" has \d+ deadwood with \[[^\]]*\]")),
     ("scores", re.compile(_P + r" (scores|undercuts and scores) .*\.")),
-    ("cancelled", re.compile(r"The draw pile was reduced to two cards without knocking, so the"
-                             r" hand is cancelled\.")),
+    (
+        "cancelled",
+        re.compile(
+            r"The draw pile was reduced to two cards without knocking, so the"
+            r" hand is cancelled\."
+        ),
+    ),
     ("forfeit", re.compile(_P + r" .* forfeits\.")),
     ("score_head", re.compile(r"Player\tScore")),
     ("score", re.compile(r"([01])\t(-?\d{1,9})")),
@@ -503,8 +566,9 @@ def neller_records(text: str) -> Iterator[dict | ImportFault]:
                 yield fault
             game = None
     if game is not None:
-        yield fault or ImportFault("the log ends before the game is over (no 'Player N"
-                                   " wins.' line)", line=last)
+        yield fault or ImportFault(
+            "the log ends before the game is over (no 'Player N wins.' line)", line=last
+        )
 
 
 def _neller_line(number: int, line: str) -> tuple[int, str, tuple]:
@@ -520,8 +584,13 @@ class _NellerDeal:
 
     def __init__(self, hands: list, upcard: Card, dealer: int, start: int):
         self.record: dict[str, Any] = {
-            "dealer": dealer, "hands": [[c.code for c in hand] for hand in hands],
-            "upcard": upcard.code, "stock": [], "stock_complete": False, "actions": []}
+            "dealer": dealer,
+            "hands": [[c.code for c in hand] for hand in hands],
+            "upcard": upcard.code,
+            "stock": [],
+            "stock_complete": False,
+            "actions": [],
+        }
         self.lines: list[int] = []  # the line of each action
         self.start = start
         self.pile = [upcard]
@@ -550,8 +619,10 @@ class _NellerDeal:
                 self._act("draw discard", number)
             else:
                 if card.code in self._known():
-                    raise ImportFault(f"{card} is drawn from the stock, but it was dealt or"
-                                      " drawn before", line=number)
+                    raise ImportFault(
+                        f"{card} is drawn from the stock, but it was dealt or drawn before",
+                        line=number,
+                    )
                 self.record["stock"].append(card.code)
                 self._act("draw stock", number)
         elif kind == "discards":
@@ -561,31 +632,39 @@ class _NellerDeal:
         elif kind in ("knocks", "gin"):
             if not actions or not actions[-1].startswith("discard "):
                 raise ImportFault("a knock must follow the knocker's discard", line=number)
-            actions[-1] = "knock" + actions[-1][len("discard"):]
+            actions[-1] = "knock" + actions[-1][len("discard") :]
             self.knocker, self.knock_line = player, number
-            self.record["showdown"] = {"knocker_melds": _codes(_melds_of(groups[1], number)),
-                                       "defender_melds": [], "layoffs": []}
+            self.record["showdown"] = {
+                "knocker_melds": _codes(_melds_of(groups[1], number)),
+                "defender_melds": [],
+                "layoffs": [],
+            }
         elif self.knocker is None or player == self.knocker:
-            raise ImportFault("the defender's melds and layoffs come after the knock",
-                              line=number)
+            raise ImportFault("the defender's melds and layoffs come after the knock", line=number)
         elif kind == "melds":
             self.record["showdown"]["defender_melds"] = _codes(_melds_of(groups[1], number))
         else:  # a layoff, on the knocker's meld as extended by the cards laid before
             card = _cards_of(groups[1], number)[0]
             shown = set(_cards_of(groups[2], number)) - set(self.laid)
             showdown = self.record["showdown"]
-            meld = next((m for m in showdown["knocker_melds"]
-                         if {parse_card(c) for c in m} == shown), None)
+            meld = next(
+                (m for m in showdown["knocker_melds"] if {parse_card(c) for c in m} == shown), None
+            )
             if meld is None:
-                raise ImportFault(f"{card} is laid off on a meld the knocker did not lay",
-                                  line=number)
+                raise ImportFault(
+                    f"{card} is laid off on a meld the knocker did not lay", line=number
+                )
             self.laid.append(card)
             showdown["layoffs"].append({"card": card.code, "meld": meld})
 
     def _known(self) -> set[str]:
         """The cards dealt and drawn from the stock so far."""
-        return {*self.record["hands"][0], *self.record["hands"][1], self.record["upcard"],
-                *self.record["stock"]}
+        return {
+            *self.record["hands"][0],
+            *self.record["hands"][1],
+            self.record["upcard"],
+            *self.record["stock"],
+        }
 
     def _act(self, action: str, line: int) -> None:
         self.record["actions"].append(action)
@@ -627,8 +706,9 @@ class _NellerGame:
         if kind == "unknown":
             raise ImportFault(f"not a line of Neller's verbose log: {groups[0]!r}", line=number)
         if kind == "forfeit":
-            raise ImportFault("a forfeited game cannot be imported (RULES.md has no forfeit)",
-                              line=number)
+            raise ImportFault(
+                "a forfeited game cannot be imported (RULES.md has no forfeit)", line=number
+            )
         if kind in ("holds", "left", "scores", "cancelled", "score_head"):
             return  # stated results: the replay works them out (the totals are checked)
         if kind == "wins":
@@ -644,20 +724,24 @@ class _NellerGame:
 
     def _deal(self, number: int, kind: str, groups: tuple) -> None:
         if self.current is not None and not self.current.totals:
-            raise ImportFault("a new hand begins before the last one's scores are printed",
-                              line=number)
+            raise ImportFault(
+                "a new hand begins before the last one's scores are printed", line=number
+            )
         self.current = None
         if kind == "dealt":
             self.hands[int(groups[0])] = _cards_of(groups[1], number)
         elif kind == "starts":
             self.starter = (int(groups[0]), number)
         elif None in self.hands or self.starter is None:
-            raise ImportFault("the upcard is turned before both hands are dealt and the"
-                              " starting player is named", line=number)
+            raise ImportFault(
+                "the upcard is turned before both hands are dealt and the starting player is named",
+                line=number,
+            )
         else:
             player, line = self.starter
-            self.current = _NellerDeal(self.hands, _cards_of(groups[0], number)[0],
-                                       1 - player, line)
+            self.current = _NellerDeal(
+                self.hands, _cards_of(groups[0], number)[0], 1 - player, line
+            )
             self.deals.append(self.current)
             self.hands, self.starter = [None, None], None
 
@@ -665,25 +749,36 @@ class _NellerGame:
         """The match record, replayed and checked against the totals the log printed."""
         last = self.deals[-1] if self.deals else None
         if last is None or not last.totals or self.winner is None:
-            raise ImportFault("the game ends before its last hand is scored",
-                              line=self.winner[1] if self.winner else self.first_line)
-        record = {"format": MATCH_FORMAT, "rules": dict(NELLER_RULES),
-                  "players": ["player 0", "player 1"],
-                  "deals": [deal.record for deal in self.deals],
-                  "comment": f"imported from Neller's GinRummyGame log, line {self.first_line}"}
+            raise ImportFault(
+                "the game ends before its last hand is scored",
+                line=self.winner[1] if self.winner else self.first_line,
+            )
+        record = {
+            "format": MATCH_FORMAT,
+            "rules": dict(NELLER_RULES),
+            "players": ["player 0", "player 1"],
+            "deals": [deal.record for deal in self.deals],
+            "comment": f"imported from Neller's GinRummyGame log, line {self.first_line}",
+        }
         try:
             sheet = replay_match(record).to_dict()["sheet"]
         except RecordError as error:
-            where = (self.deals[error.deal].line_of(error) if error.deal is not None
-                     else self.first_line)
+            where = (
+                self.deals[error.deal].line_of(error) if error.deal is not None else self.first_line
+            )
             raise ImportFault(str(error), line=where) from None
         for deal, row in zip(self.deals, sheet["hands"], strict=True):
             if list(row["totals"]) != deal.totals:
-                raise ImportFault(f"the log's running totals {deal.totals} differ from the"
-                                  f" replay's {list(row['totals'])}", line=deal.totals_line)
+                raise ImportFault(
+                    f"the log's running totals {deal.totals} differ from the"
+                    f" replay's {list(row['totals'])}",
+                    line=deal.totals_line,
+                )
         player, line = self.winner
         if not sheet["over"] or sheet["result"]["winner"] != player:
-            raise ImportFault(f"the log says player {player} wins, but the replayed game"
-                              f" {'has another winner' if sheet['over'] else 'is not over'}",
-                              line=line)
+            raise ImportFault(
+                f"the log says player {player} wins, but the replayed game"
+                f" {'has another winner' if sheet['over'] else 'is not over'}",
+                line=line,
+            )
         return record

@@ -192,10 +192,11 @@ def _chains(meld: int) -> tuple[tuple[int, ...], ...]:
     """The chains of a meld from the table; a mask that is no meld of the deck (a stored
     result read back, cards a table names) has them worked out as for one."""
     return _CHAINS.get(meld) or _chains_of(meld)
+
+
 _REACH = {meld: _reach_of(meld) for meld in _ALL_MELDS}
 _NEIGHBOURS = {meld: _neighbours_of(meld) for meld in _ALL_MELDS}
 _MELD_POINTS = {meld: mask_points(meld) for meld in _ALL_MELDS}
-
 
 
 def _packings(hand: int, limit: int, melds: list[int]) -> list[tuple[int, tuple[int, ...]]]:
@@ -253,19 +254,27 @@ def _parse_melds(spec: Iterable, hand: int, *, field: str, owner: str) -> list[i
         mask = cards_mask(cards)
         for card in cards:
             if not hand & card.bit:
-                raise CardError(f"{where}: {card} is not in the {owner}'s hand",
-                                code="card_not_in_hand",
-                                params={"card": card.code, "owner": owner, "meld": i},
-                                token=card.code, field=field)
+                raise CardError(
+                    f"{where}: {card} is not in the {owner}'s hand",
+                    code="card_not_in_hand",
+                    params={"card": card.code, "owner": owner, "meld": i},
+                    token=card.code,
+                    field=field,
+                )
             if used & card.bit:
-                raise CardError(f"{where}: {card} is already in another meld",
-                                code="card_in_two_melds", params={"card": card.code, "meld": i},
-                                token=card.code, field=field)
+                raise CardError(
+                    f"{where}: {card} is already in another meld",
+                    code="card_in_two_melds",
+                    params={"card": card.code, "meld": i},
+                    token=card.code,
+                    field=field,
+                )
         if meld_kind(cards) is None:
             raise RuleViolation(
                 f"{where}: {' '.join(c.code for c in cards)} is not a meld (a set is 3 or 4"
                 " cards of one rank, a run 3 or more consecutive cards of one suit, ace low)",
-                code="not_a_meld", params={"cards": [c.code for c in cards], "meld": i},
+                code="not_a_meld",
+                params={"cards": [c.code for c in cards], "meld": i},
                 option=field,
             )
         used |= mask
@@ -278,40 +287,57 @@ def _parse_layoffs(
 ) -> list[tuple[int, int]]:
     """Declared layoffs as (card bit, knocker meld) pairs, validated as a whole."""
     if isinstance(spec, str) or not isinstance(spec, Iterable):
-        raise CardError("layoffs must be a list of {card, meld} objects", code="bad_layoffs",
-                        field="layoffs")
+        raise CardError(
+            "layoffs must be a list of {card, meld} objects", code="bad_layoffs", field="layoffs"
+        )
     pairs = []
     laid = 0
     for i, item in enumerate(spec):
         where = f"layoffs[{i}]"
         if not isinstance(item, dict) or "card" not in item or "meld" not in item:
-            raise CardError(f"{where}: a layoff is an object with a card and a meld",
-                            code="bad_layoffs", params={"layoff": i}, field="layoffs")
+            raise CardError(
+                f"{where}: a layoff is an object with a card and a meld",
+                code="bad_layoffs",
+                params={"layoff": i},
+                field="layoffs",
+            )
         card = parse_cards([item["card"]], field=f"{where}.card")[0]
         meld = cards_mask(parse_cards(item["meld"], field=f"{where}.meld"))
         if meld not in knocker_melds:
-            raise InvalidValueError(f"{where}: {' '.join(mask_codes(meld))} is not one of the"
-                                    " knocker's melds", code="not_a_knocker_meld",
-                                    params={"meld": mask_codes(meld), "layoff": i},
-                                    option="layoffs")
+            raise InvalidValueError(
+                f"{where}: {' '.join(mask_codes(meld))} is not one of the knocker's melds",
+                code="not_a_knocker_meld",
+                params={"meld": mask_codes(meld), "layoff": i},
+                option="layoffs",
+            )
         if not available & card.bit:
-            raise CardError(f"{where}: {card} is not among the defender's unmelded cards",
-                            code="card_not_available", params={"card": card.code, "layoff": i},
-                            token=card.code, field="layoffs")
+            raise CardError(
+                f"{where}: {card} is not among the defender's unmelded cards",
+                code="card_not_available",
+                params={"card": card.code, "layoff": i},
+                token=card.code,
+                field="layoffs",
+            )
         if laid & card.bit:
-            raise CardError(f"{where}: {card} is laid off twice", code="card_laid_off_twice",
-                            params={"card": card.code, "layoff": i}, token=card.code,
-                            field="layoffs")
+            raise CardError(
+                f"{where}: {card} is laid off twice",
+                code="card_laid_off_twice",
+                params={"card": card.code, "layoff": i},
+                token=card.code,
+                field="layoffs",
+            )
         laid |= card.bit
         pairs.append((card.bit, meld))
     for meld in knocker_melds:
         onto = [bit for bit, target in pairs if target == meld]
         if onto and not _fits(meld, onto):
             cards = [DECK[b.bit_length() - 1].code for b in onto]
-            raise RuleViolation(f"layoffs: {' '.join(cards)} cannot be laid off on"
-                                f" {' '.join(mask_codes(meld))}", code="layoff_does_not_fit",
-                                params={"cards": cards, "meld": mask_codes(meld)},
-                                option="layoffs")
+            raise RuleViolation(
+                f"layoffs: {' '.join(cards)} cannot be laid off on {' '.join(mask_codes(meld))}",
+                code="layoff_does_not_fit",
+                params={"cards": cards, "meld": mask_codes(meld)},
+                option="layoffs",
+            )
     return pairs
 
 
@@ -429,17 +455,24 @@ def verify_knock(
     other = cards_mask(defender_cards)
     if hand & other:
         card = DECK[(hand & other & -(hand & other)).bit_length() - 1]
-        raise CardError(f"{card} is in both the knocker's and the defender's hand",
-                        code="card_in_both_hands", params={"card": card.code},
-                        token=card.code, field="defender")
+        raise CardError(
+            f"{card} is in both the knocker's and the defender's hand",
+            code="card_in_both_hands",
+            params={"card": card.code},
+            token=card.code,
+            field="defender",
+        )
     up = parse_cards([upcard], field="upcard")[0] if upcard is not None else None
     limit = rules.knock_limit_for(up)
     multiplier = rules.multiplier_for(up)
     big = len(knocker_cards) == 11
     if big and rules.big_gin_bonus is None:
-        raise RuleViolation("big gin (11 cards) is not allowed under these rules"
-                            " (big_gin_bonus is null): the knocker must hold 10 cards",
-                            code="big_gin_not_allowed", option="knocker")
+        raise RuleViolation(
+            "big gin (11 cards) is not allowed under these rules"
+            " (big_gin_bonus is null): the knocker must hold 10 cards",
+            code="big_gin_not_allowed",
+            option="knocker",
+        )
 
     fixed = None
     if defender_melds is not None:
@@ -456,9 +489,12 @@ def verify_knock(
     # the fault lies with the declared melds when there are some, else with the hand
     at_fault = "knocker_melds" if knocker_melds is not None else "knocker"
     if big and dead:
-        raise RuleViolation(f"big gin needs all 11 cards melded; deadwood is {dead}",
-                            code="big_gin_deadwood", params={"deadwood": dead},
-                            option=at_fault)
+        raise RuleViolation(
+            f"big gin needs all 11 cards melded; deadwood is {dead}",
+            code="big_gin_deadwood",
+            params={"deadwood": dead},
+            option=at_fault,
+        )
     if dead > limit:
         message, params = over_limit(dead, limit, rules, up)
         raise RuleViolation(message, code="knock_over_limit", params=params, option=at_fault)
@@ -466,8 +502,7 @@ def verify_knock(
 
     if gin:
         if layoffs:
-            raise RuleViolation("no layoffs against gin", code="layoff_on_gin",
-                                option="layoffs")
+            raise RuleViolation("no layoffs against gin", code="layoff_on_gin", option="layoffs")
         laid_pairs: list[tuple[int, int]] = []
         best = mask_deadwood(other)
         defender_dead = evaluate(available) if fixed is not None else best
@@ -493,20 +528,30 @@ def verify_knock(
 
     score = score_hand(dead, defender_dead, rules, big_gin=big, multiplier=multiplier)
     knocker_melds_out, knocker_deadwood_cards, knocker_dead = _arrangement(
-        melds, hand & ~sum(melds))
+        melds, hand & ~sum(melds)
+    )
     shown_melds, shown_deadwood_cards, shown_dead = _arrangement(
-        defender_melds_out, defender_deadwood_cards)
+        defender_melds_out, defender_deadwood_cards
+    )
     return KnockResult(
         outcome=score.outcome,
         winner=score.winner,
         points=score.points,
-        knocker=KnockerHand(cards=codes_of(hand), melds=knocker_melds_out,
-                            deadwood_cards=knocker_deadwood_cards, deadwood=knocker_dead),
+        knocker=KnockerHand(
+            cards=codes_of(hand),
+            melds=knocker_melds_out,
+            deadwood_cards=knocker_deadwood_cards,
+            deadwood=knocker_dead,
+        ),
         defender=DefenderHand(
             cards=codes_of(other),
             melds=shown_melds,
-            layoffs=tuple([Layoff(card=DECK[bit.bit_length() - 1].code, meld=codes_of(meld))
-                           for bit, meld in laid_pairs]),
+            layoffs=tuple(
+                [
+                    Layoff(card=DECK[bit.bit_length() - 1].code, meld=codes_of(meld))
+                    for bit, meld in laid_pairs
+                ]
+            ),
             deadwood_cards=shown_deadwood_cards,
             deadwood=shown_dead,
             best_deadwood=best,
@@ -515,15 +560,25 @@ def verify_knock(
     )
 
 
-def _arrangement(melds: Iterable[int], dead: int
-                 ) -> tuple[tuple[tuple[str, ...], ...], tuple[str, ...], int]:
+def _arrangement(
+    melds: Iterable[int], dead: int
+) -> tuple[tuple[tuple[str, ...], ...], tuple[str, ...], int]:
     """An arrangement as a result holds it: (melds in display order, deadwood cards, count)."""
-    return (tuple([codes_of(meld) for meld in sorted(melds, key=meld_sort_key)]),
-            codes_of(dead), mask_points(dead))
+    return (
+        tuple([codes_of(meld) for meld in sorted(melds, key=meld_sort_key)]),
+        codes_of(dead),
+        mask_points(dead),
+    )
 
 
-def score_hand(knocker_deadwood: int, defender_deadwood: int, rules: Rules, *,
-               big_gin: bool = False, multiplier: int = 1) -> Score:
+def score_hand(
+    knocker_deadwood: int,
+    defender_deadwood: int,
+    rules: Rules,
+    *,
+    big_gin: bool = False,
+    multiplier: int = 1,
+) -> Score:
     """The score of a showdown from the two deadwood counts (RULES.md section 6).
 
     Big gin when ``big_gin``, gin when the knocker has 0 (never undercut), a
@@ -540,26 +595,42 @@ def score_hand(knocker_deadwood: int, defender_deadwood: int, rules: Rules, *,
     """
     k, d = knocker_deadwood, defender_deadwood
     if not big_gin and k and k == d and rules.tie == "no_score":
-        return Score(outcome=Outcome.TIE, winner=None, points=0,
-                     breakdown=Breakdown(difference=0, bonus=0, multiplier=multiplier))
+        return Score(
+            outcome=Outcome.TIE,
+            winner=None,
+            points=0,
+            breakdown=Breakdown(difference=0, bonus=0, multiplier=multiplier),
+        )
     outcome: Outcome
     if big_gin:  # callers refuse big gin when big_gin_bonus is null
-        outcome, winner, difference, bonus = (Outcome.BIG_GIN, Side.KNOCKER, d,
-                                              rules.big_gin_bonus or 0)
+        outcome, winner, difference, bonus = (
+            Outcome.BIG_GIN,
+            Side.KNOCKER,
+            d,
+            rules.big_gin_bonus or 0,
+        )
     elif k == 0:
         outcome, winner, difference, bonus = Outcome.GIN, Side.KNOCKER, d, rules.gin_bonus
     elif k < d:
         outcome, winner, difference, bonus = Outcome.KNOCK, Side.KNOCKER, d - k, 0
     else:
-        outcome, winner, difference, bonus = (Outcome.UNDERCUT, Side.DEFENDER, k - d,
-                                              rules.undercut_bonus)
-    return Score(outcome=outcome, winner=winner, points=(difference + bonus) * multiplier,
-                 breakdown=Breakdown(difference=difference, bonus=bonus,
-                                     multiplier=multiplier))
+        outcome, winner, difference, bonus = (
+            Outcome.UNDERCUT,
+            Side.DEFENDER,
+            k - d,
+            rules.undercut_bonus,
+        )
+    return Score(
+        outcome=outcome,
+        winner=winner,
+        points=(difference + bonus) * multiplier,
+        breakdown=Breakdown(difference=difference, bonus=bonus, multiplier=multiplier),
+    )
 
 
-def _choose_knocker_melds(hand: int, other: int, limit: int, rules: Rules, big: bool
-                          ) -> tuple[list[int], int, list[tuple[int, list[int]]] | None]:
+def _choose_knocker_melds(
+    hand: int, other: int, limit: int, rules: Rules, big: bool
+) -> tuple[list[int], int, list[tuple[int, list[int]]] | None]:
     """The knocker's best legal arrangement against the defender's best reply.
 
     Returns ``(melds, deadwood, options)``: ``options`` are the melds'
@@ -588,8 +659,9 @@ def _choose_knocker_melds(hand: int, other: int, limit: int, rules: Rules, big: 
         # the only legal arrangement: no reply to weigh
         best_index = 0
     else:
-        per_meld = {meld: layoff_options((meld,), other)
-                    for meld in all_melds if _REACH[meld] & other}
+        per_meld = {
+            meld: layoff_options((meld,), other) for meld in all_melds if _REACH[meld] & other
+        }
         base = mask_deadwood(other)
         bounds = [(_net(dead, base, rules), -dead) for dead, _ in packings]
         replies: dict[tuple, int] = {}
@@ -597,12 +669,12 @@ def _choose_knocker_melds(hand: int, other: int, limit: int, rules: Rules, big: 
         best_index = 0
         for index in sorted(range(len(packings)), key=bounds.__getitem__, reverse=True):
             bound = bounds[index]
-            if best_key is not None and (bound < best_key
-                                         or (bound == best_key and index > best_index)):
+            if best_key is not None and (
+                bound < best_key or (bound == best_key and index > best_index)
+            ):
                 break
             dead, packing = packings[index]
-            options = [option for meld in packing if meld in per_meld
-                       for option in per_meld[meld]]
+            options = [option for meld in packing if meld in per_meld for option in per_meld[meld]]
             if options:
                 signature = tuple(tuple(prefixes) for _, prefixes in options)
                 reply = replies.get(signature)
@@ -647,9 +719,13 @@ class KnockArrangement(Result):
     layoffs: tuple[Layoff, ...]
 
 
-def knock_arrangements(knocker: Any, defender: Any, *,
-                       rules: Rules | Mapping[str, Any] | str | None = None,
-                       upcard: str | Card | None = None) -> list[KnockArrangement]:
+def knock_arrangements(
+    knocker: Any,
+    defender: Any,
+    *,
+    rules: Rules | Mapping[str, Any] | str | None = None,
+    upcard: str | Card | None = None,
+) -> list[KnockArrangement]:
     """Every arrangement the knocker may lay down, the best first (RULES.md 5).
 
     Any arrangement whose deadwood is within the knock limit is legal, gin or
@@ -674,15 +750,28 @@ def knock_arrangements(knocker: Any, defender: Any, *,
     limit = 0 if len(best.knocker.cards) == 11 else rules.knock_limit_for(up)
     found = [best]
     for _, packing in _packings(hand, limit, mask_all_melds(hand)):
-        shown = verify_knock(knocker, defender, rules=rules, upcard=upcard,
-                             knocker_melds=[mask_codes(meld) for meld in packing])
+        shown = verify_knock(
+            knocker,
+            defender,
+            rules=rules,
+            upcard=upcard,
+            knocker_melds=[mask_codes(meld) for meld in packing],
+        )
         if shown.knocker.melds != best.knocker.melds:
             found.append(shown)
     found[1:] = sorted(found[1:], key=lambda r: (-knocker_points(r), r.knocker.deadwood))
-    return [KnockArrangement(melds=r.knocker.melds, deadwood_cards=r.knocker.deadwood_cards,
-                             deadwood=r.knocker.deadwood, outcome=r.outcome,
-                             points=knocker_points(r), defender_deadwood=r.defender.deadwood,
-                             layoffs=r.defender.layoffs) for r in found]
+    return [
+        KnockArrangement(
+            melds=r.knocker.melds,
+            deadwood_cards=r.knocker.deadwood_cards,
+            deadwood=r.knocker.deadwood,
+            outcome=r.outcome,
+            points=knocker_points(r),
+            defender_deadwood=r.defender.deadwood,
+            layoffs=r.defender.layoffs,
+        )
+        for r in found
+    ]
 
 
 def place_layoffs(knocker_melds: Iterable, cards: Iterable) -> list[Layoff]:
@@ -705,32 +794,42 @@ def place_layoffs(knocker_melds: Iterable, cards: Iterable) -> list[Layoff]:
     laid = parse_cards(cards, field="layoffs")
     candidates = []
     for card in laid:
-        places = [meld for meld in melds
-                  if any(card.bit in chain for chain in _chains(meld))]
+        places = [meld for meld in melds if any(card.bit in chain for chain in _chains(meld))]
         if not places:
-            raise RuleViolation(f"layoffs: {card} fits none of the knocker's melds",
-                                code="layoff_does_not_fit",
-                                params={"cards": [card.code], "meld": None, "missing": []},
-                                option="layoffs")
+            raise RuleViolation(
+                f"layoffs: {card} fits none of the knocker's melds",
+                code="layoff_does_not_fit",
+                params={"cards": [card.code], "meld": None, "missing": []},
+                option="layoffs",
+            )
         candidates.append(places)
     for choice in product(*candidates):
-        if all(_fits(meld, [c.bit for c, m in zip(laid, choice, strict=True) if m == meld])
-               for meld in set(choice)):
-            return [Layoff(card=c.code, meld=tuple(mask_codes(m)))
-                    for c, m in zip(laid, choice, strict=True)]
+        if all(
+            _fits(meld, [c.bit for c, m in zip(laid, choice, strict=True) if m == meld])
+            for meld in set(choice)
+        ):
+            return [
+                Layoff(card=c.code, meld=tuple(mask_codes(m)))
+                for c, m in zip(laid, choice, strict=True)
+            ]
     # no placement fits: name the first meld that cannot take its cards in the first one
     first = [places[0] for places in candidates]
-    meld = next(m for m in melds
-                if not _fits(m, [c.bit for c, p in zip(laid, first, strict=True) if p == m]))
+    meld = next(
+        m
+        for m in melds
+        if not _fits(m, [c.bit for c, p in zip(laid, first, strict=True) if p == m])
+    )
     onto = [c for c, p in zip(laid, first, strict=True) if p == meld]
     missing = _gaps(meld, sum(c.bit for c in onto))
     names = [c.code for c in onto]
-    raise RuleViolation(f"layoffs: {' '.join(names)} cannot be laid off on"
-                        f" {' '.join(mask_codes(meld))}"
-                        + (f" without {' '.join(mask_codes(missing))}" if missing else ""),
-                        code="layoff_does_not_fit",
-                        params={"cards": names, "meld": mask_codes(meld),
-                                "missing": mask_codes(missing)}, option="layoffs")
+    raise RuleViolation(
+        f"layoffs: {' '.join(names)} cannot be laid off on"
+        f" {' '.join(mask_codes(meld))}"
+        + (f" without {' '.join(mask_codes(missing))}" if missing else ""),
+        code="layoff_does_not_fit",
+        params={"cards": names, "meld": mask_codes(meld), "missing": mask_codes(missing)},
+        option="layoffs",
+    )
 
 
 def _gaps(meld: int, laid: int) -> int:
@@ -739,5 +838,5 @@ def _gaps(meld: int, laid: int) -> int:
     for chain in _chains(meld):
         reached = [i for i, bit in enumerate(chain) if laid & bit]
         if reached:
-            gaps |= sum(bit for bit in chain[:reached[-1]] if not laid & bit)
+            gaps |= sum(bit for bit in chain[: reached[-1]] if not laid & bit)
     return gaps

@@ -47,15 +47,19 @@ def _blocks(pattern: int) -> list[tuple[int, int]]:
 
 def _runs(pattern: int) -> tuple[int, ...]:
     """The maximal runs (blocks of 3+ consecutive ranks) of a 13-bit pattern."""
-    return tuple(((1 << (high - low + 1)) - 1) << low
-                 for low, high in _blocks(pattern) if high - low >= 2)
+    return tuple(
+        ((1 << (high - low + 1)) - 1) << low for low, high in _blocks(pattern) if high - low >= 2
+    )
 
 
 def _sub_runs(pattern: int) -> tuple[int, ...]:
     """Every run (3+ consecutive ranks) inside a 13-bit pattern."""
-    return tuple(((1 << (end - start + 1)) - 1) << start
-                 for low, high in _blocks(pattern)
-                 for start in range(low, high - 1) for end in range(start + 2, high + 1))
+    return tuple(
+        ((1 << (end - start + 1)) - 1) << start
+        for low, high in _blocks(pattern)
+        for start in range(low, high - 1)
+        for end in range(start + 2, high + 1)
+    )
 
 
 _RUNS: tuple[tuple[int, ...], ...] = tuple(_runs(p) for p in range(1 << 13))
@@ -67,7 +71,6 @@ _RUN_DEADWOOD: tuple[int, ...] = tuple(
 """Deadwood of one suit's 13-bit pattern when only runs may be formed."""
 
 
-
 def _code_table(suit: int) -> tuple[tuple[str, ...], ...]:
     """[13-bit pattern] -> the codes of those cards of ``suit``, in rank order.
 
@@ -75,7 +78,7 @@ def _code_table(suit: int) -> tuple[tuple[str, ...], ...]:
     with r's code added.
     """
     table: list[tuple[str, ...]] = [()]
-    for card in DECK[suit * 13:suit * 13 + 13]:
+    for card in DECK[suit * 13 : suit * 13 + 13]:
         table += [(*codes, card.code) for codes in table]
     return tuple(table)
 
@@ -98,8 +101,9 @@ def _set_options() -> dict[tuple[int, int], tuple[int, ...]]:
                 continue
             choices = [0, sum(1 << (s * 13 + rank) for s in suits)]
             if len(suits) == 4:
-                choices += [sum(1 << (s * 13 + rank) for s in trio)
-                            for trio in combinations(suits, 3)]
+                choices += [
+                    sum(1 << (s * 13 + rank) for s in trio) for trio in combinations(suits, 3)
+                ]
             options[rank, pattern] = tuple(choices)
     return options
 
@@ -135,8 +139,12 @@ def hand_mask(cards: int | str | Iterable[str | Card]) -> int:
 
 def mask_points(mask: int) -> int:
     """The point value of all cards in a mask."""
-    return (_POINTS[mask & SUIT_MASK] + _POINTS[mask >> 13 & SUIT_MASK]
-            + _POINTS[mask >> 26 & SUIT_MASK] + _POINTS[mask >> 39 & SUIT_MASK])
+    return (
+        _POINTS[mask & SUIT_MASK]
+        + _POINTS[mask >> 13 & SUIT_MASK]
+        + _POINTS[mask >> 26 & SUIT_MASK]
+        + _POINTS[mask >> 39 & SUIT_MASK]
+    )
 
 
 def _set_ranks(a: int, b: int, c: int, d: int) -> int:
@@ -151,10 +159,13 @@ def _set_choices(mask: int, ranks: int) -> list[int]:
         low = ranks & -ranks
         rank = low.bit_length() - 1
         ranks ^= low
-        pattern = ((mask >> rank & 1) | (mask >> (rank + 12) & 2)
-                   | (mask >> (rank + 24) & 4) | (mask >> (rank + 36) & 8))
-        choices = [chosen | option for chosen in choices
-                   for option in _SET_OPTIONS[rank, pattern]]
+        pattern = (
+            (mask >> rank & 1)
+            | (mask >> (rank + 12) & 2)
+            | (mask >> (rank + 24) & 4)
+            | (mask >> (rank + 36) & 8)
+        )
+        choices = [chosen | option for chosen in choices for option in _SET_OPTIONS[rank, pattern]]
     return choices
 
 
@@ -173,8 +184,13 @@ def _set_deadwood(a: int, b: int, c: int, d: int, ranks: int) -> int:
     four = a & b & c & d & rank
     if others:
         best = _set_deadwood(a, b, c, d, others)
-        for option in ((a2, b2, c2, d2), (a, b2, c2, d2), (a2, b, c2, d2),
-                       (a2, b2, c, d2), (a2, b2, c2, d))[:5 if four else 1]:
+        for option in (
+            (a2, b2, c2, d2),
+            (a, b2, c2, d2),
+            (a2, b, c2, d2),
+            (a2, b2, c, d2),
+            (a2, b2, c2, d),
+        )[: 5 if four else 1]:
             value = _set_deadwood(*option, others)
             if value < best:
                 best = value
@@ -263,8 +279,12 @@ def _split(mask: int, taken: int) -> tuple[list[int], int]:
 
 def codes_of(mask: int) -> tuple[str, ...]:
     """Codes of the cards in a mask, in index order: four table look-ups (one per suit)."""
-    return (_CLUB_CODES[mask & SUIT_MASK] + _DIAMOND_CODES[mask >> 13 & SUIT_MASK]
-            + _HEART_CODES[mask >> 26 & SUIT_MASK] + _SPADE_CODES[mask >> 39])
+    return (
+        _CLUB_CODES[mask & SUIT_MASK]
+        + _DIAMOND_CODES[mask >> 13 & SUIT_MASK]
+        + _HEART_CODES[mask >> 26 & SUIT_MASK]
+        + _SPADE_CODES[mask >> 39]
+    )
 
 
 def mask_codes(mask: int) -> list[str]:
@@ -315,8 +335,12 @@ def mask_arrangements(mask: int) -> list[tuple[list[int], int]]:
     scored = []
     for taken in _set_choices(mask, ranks):
         rest = mask & ~taken
-        value = (table[rest & SUIT_MASK] + table[rest >> 13 & SUIT_MASK]
-                 + table[rest >> 26 & SUIT_MASK] + table[rest >> 39])
+        value = (
+            table[rest & SUIT_MASK]
+            + table[rest >> 13 & SUIT_MASK]
+            + table[rest >> 26 & SUIT_MASK]
+            + table[rest >> 39]
+        )
         scored.append((value, taken))
     best = min(value for value, _ in scored)
     found = [_split(mask, taken) for value, taken in scored if value == best]
@@ -361,8 +385,11 @@ def discard_options(cards: int | str | Iterable[str | Card]) -> list[dict]:
     hand = parse_cards(cards, count=11) if type(cards) is not int else None
     mask = hand_mask(hand if hand is not None else cards)
     if mask.bit_count() != 11:
-        raise CardError(f"expected 11 cards, got {mask.bit_count()}", code="wrong_card_count",
-                        params={"expected": [11], "count": mask.bit_count()})
+        raise CardError(
+            f"expected 11 cards, got {mask.bit_count()}",
+            code="wrong_card_count",
+            params={"expected": [11], "count": mask.bit_count()},
+        )
     options = sorted((left, bit.bit_length() - 1) for bit, left in mask_discards(mask))
     return [{"discard": DECK[index].code, "deadwood": value} for value, index in options]
 
@@ -383,7 +410,8 @@ def mask_all_melds(mask: int) -> list[int]:
         low = ranks & -ranks
         ranks ^= low
         melds += _SET_MELDS[low.bit_length() - 1][
-            (a & low and 1) | (b & low and 2) | (c & low and 4) | (d & low and 8)]
+            (a & low and 1) | (b & low and 2) | (c & low and 4) | (d & low and 8)
+        ]
     return melds
 
 
@@ -396,8 +424,9 @@ def _suit_runs(suit: int, pattern: int) -> tuple[int, ...]:
 _SET_MELDS: tuple[tuple[tuple[int, ...], ...], ...] = tuple(
     tuple(
         (*(sum(trio) for trio in combinations(held, 3)), *((sum(held),) if len(held) == 4 else ()))
-        for held in ([1 << (s * 13 + rank) for s in range(4) if pattern >> s & 1]
-                     for pattern in range(16))
+        for held in (
+            [1 << (s * 13 + rank) for s in range(4) if pattern >> s & 1] for pattern in range(16)
+        )
     )
     for rank in range(13)
 )
@@ -426,4 +455,3 @@ def meld_kind(cards: Iterable[Card]) -> str | None:
 def is_meld(cards: Iterable[Card]) -> bool:
     """True when the cards form a set or a run."""
     return meld_kind(cards) is not None
-

@@ -28,10 +28,10 @@ MAX_NAME_LENGTH = 40
 """Longest player name, in characters after cleaning (the one home of this limit)."""
 
 REFUSED_CHARACTERS = (
-    "\x00-\x1f\x7f-\x9f"   # C0 controls, DEL, C1 controls
-    "\u061c\u200e\u200f"    # Arabic letter mark, left-to-right and right-to-left marks
-    "\u202a-\u202e"         # bidi embeddings and overrides
-    "\u2066-\u2069"         # bidi isolates
+    "\x00-\x1f\x7f-\x9f"  # C0 controls, DEL, C1 controls
+    "\u061c\u200e\u200f"  # Arabic letter mark, left-to-right and right-to-left marks
+    "\u202a-\u202e"  # bidi embeddings and overrides
+    "\u2066-\u2069"  # bidi isolates
     "\u200b-\u200d\u2060\ufeff"  # zero-width space, non-joiner, joiner, word joiner, BOM
 )
 """The characters a name may not hold, as the inside of a regular expression class.
@@ -72,19 +72,24 @@ def clean_name(value: Any, *, field: str = "name") -> str:
     name = unicodedata.normalize("NFC", value)
     bad = _REFUSED.search(name)
     if bad:
-        raise InvalidValueError(f"a name may not hold the invisible or layout-changing"
-                                f" character {_describe(bad.group())} (character"
-                                f" {bad.start() + 1})", code="name_character",
-                                params={"character": _describe(bad.group()),
-                                        "position": bad.start() + 1}, option=field)
+        raise InvalidValueError(
+            f"a name may not hold the invisible or layout-changing"
+            f" character {_describe(bad.group())} (character"
+            f" {bad.start() + 1})",
+            code="name_character",
+            params={"character": _describe(bad.group()), "position": bad.start() + 1},
+            option=field,
+        )
     name = name.strip()
     if not name:
         raise InvalidValueError("the name is empty", code="name_empty", option=field)
     if len(name) > MAX_NAME_LENGTH:
-        raise InvalidValueError(f"a name has at most {MAX_NAME_LENGTH} characters, this one"
-                                f" has {len(name)}", code="name_too_long",
-                                params={"limit": MAX_NAME_LENGTH, "length": len(name)},
-                                option=field)
+        raise InvalidValueError(
+            f"a name has at most {MAX_NAME_LENGTH} characters, this one has {len(name)}",
+            code="name_too_long",
+            params={"limit": MAX_NAME_LENGTH, "length": len(name)},
+            option=field,
+        )
     return name
 
 

@@ -69,8 +69,18 @@ DEFAULT_PLAYERS = ("player 0", "player 1")
 SHOWDOWN_KEYS = ("knocker_melds", "defender_melds", "layoffs")
 _CARD_KEYS = ("hands", "upcard", "stock")
 _NOTE_KEYS = ("seed", "comment")
-_DEAL_KEYS = ("format", "rules", "players", "dealer", *_CARD_KEYS, "stock_complete", "deck",
-              "actions", "showdown", *_NOTE_KEYS)
+_DEAL_KEYS = (
+    "format",
+    "rules",
+    "players",
+    "dealer",
+    *_CARD_KEYS,
+    "stock_complete",
+    "deck",
+    "actions",
+    "showdown",
+    *_NOTE_KEYS,
+)
 _MATCH_DEAL_KEYS = tuple(k for k in _DEAL_KEYS if k not in ("rules", "players"))
 _MATCH_KEYS = ("format", "rules", "players", "deals", *_NOTE_KEYS)
 
@@ -119,8 +129,9 @@ def replay(record: Mapping[str, Any] | str | bytes) -> ReplayedDeal | ReplayedMa
         try:
             record = json.loads(record)
         except ValueError as error:
-            raise InvalidRecordError(f"not valid JSON: {error}",
-                                     code="bad_json", params={"detail": str(error)}) from None
+            raise InvalidRecordError(
+                f"not valid JSON: {error}", code="bad_json", params={"detail": str(error)}
+            ) from None
     if not isinstance(record, Mapping):
         raise InvalidRecordError("a record must be a JSON object")
     kind = record.get("format")
@@ -128,8 +139,12 @@ def replay(record: Mapping[str, Any] | str | bytes) -> ReplayedDeal | ReplayedMa
         return replay_deal(record)
     if kind == MATCH_FORMAT:
         return replay_match(record)
-    raise InvalidRecordError(f"format must be {DEAL_FORMAT!r} or {MATCH_FORMAT!r}, not {kind!r}",
-                             code="bad_format", params={"format": kind}, field="format")
+    raise InvalidRecordError(
+        f"format must be {DEAL_FORMAT!r} or {MATCH_FORMAT!r}, not {kind!r}",
+        code="bad_format",
+        params={"format": kind},
+        field="format",
+    )
 
 
 def replay_deal(record: Mapping[str, Any]) -> ReplayedDeal:
@@ -154,8 +169,9 @@ def replay_match(record: Mapping[str, Any]) -> ReplayedMatch:
             result = _play(deal, actions, showdown)
         except RecordError as error:
             text = f"deal {index}, {error}" if error.step is not None else f"deal {index}: {error}"
-            raise RecordError.restating(error, text, step=error.step, deal=index,
-                                        field=error.field) from error
+            raise RecordError.restating(
+                error, text, step=error.step, deal=index, field=error.field
+            ) from error
         results.append(result)
         entries.append(deal_entry(result).to_dict())
     first = results[0].dealer if results else 0
@@ -166,8 +182,9 @@ def replay_match(record: Mapping[str, Any]) -> ReplayedMatch:
     return ReplayedMatch(deals=tuple(results), sheet=sheet)
 
 
-def match_deals(record: Mapping[str, Any]) -> tuple[tuple[str, ...], list[tuple[Deal, list,
-                                                                        Mapping | None]]]:
+def match_deals(
+    record: Mapping[str, Any],
+) -> tuple[tuple[str, ...], list[tuple[Deal, list, Mapping | None]]]:
     """A match record's players and each of its deals loaded (:func:`load_deal`), unplayed.
 
     The whole match is replayed first (:func:`replay_match`), so a record
@@ -187,12 +204,12 @@ def deal_entry(result: DealResult) -> Entry:
     winner = result.winner_player
     if result.void or winner is None:
         return Entry(void=True)
-    return Entry(winner=winner, loser=1 - winner, points=result.points,
-                 outcome=result.outcome)
+    return Entry(winner=winner, loser=1 - winner, points=result.points, outcome=result.outcome)
 
 
-def load_deal(record: Any, *, rules: Rules | None = None,
-              players: Sequence[str] | None = None) -> tuple[Deal, list, Mapping | None]:
+def load_deal(
+    record: Any, *, rules: Rules | None = None, players: Sequence[str] | None = None
+) -> tuple[Deal, list, Mapping | None]:
     """Check a deal record's header and build the deal: ``(deal, actions, showdown)``.
 
     With ``rules`` and ``players`` (from a match) the record is a deal of a
@@ -206,68 +223,102 @@ def load_deal(record: Any, *, rules: Rules | None = None,
             raise TypeError("a deal of a match needs the match's players as well as its rules")
         for key in ("rules", "players"):
             if key in record:
-                raise InvalidRecordError(f"{key} belong to the match record, not to its deals",
-                                         code="misplaced_key", params={"key": key}, field=key)
+                raise InvalidRecordError(
+                    f"{key} belong to the match record, not to its deals",
+                    code="misplaced_key",
+                    params={"key": key},
+                    field=key,
+                )
         _check_keys(record, _MATCH_DEAL_KEYS, "a deal record")
         if record.get("format", DEAL_FORMAT) != DEAL_FORMAT:
-            raise InvalidRecordError(f"format must be {DEAL_FORMAT!r} or left out, not"
-                                     f" {record.get('format')!r}",
-                                     code="bad_format", params={"format": record.get("format")},
-                                     field="format")
+            raise InvalidRecordError(
+                f"format must be {DEAL_FORMAT!r} or left out, not {record.get('format')!r}",
+                code="bad_format",
+                params={"format": record.get("format")},
+                field="format",
+            )
     else:
         rules, players = _header(record, DEAL_FORMAT, _DEAL_KEYS, "a deal record")
     if "dealer" not in record:
-        raise InvalidRecordError("dealer is missing: the index of the dealer in players (0 or 1)",
-                                 code="missing_value", params={"key": "dealer"}, field="dealer")
+        raise InvalidRecordError(
+            "dealer is missing: the index of the dealer in players (0 or 1)",
+            code="missing_value",
+            params={"key": "dealer"},
+            field="dealer",
+        )
     dealer = record["dealer"]
     if type(dealer) is not int or dealer not in (0, 1):
-        raise InvalidRecordError(f"dealer must be 0 or 1 (an index into players), not {dealer!r}",
-                                 code="bad_value", params={"key": "dealer", "value": dealer},
-                                 field="dealer")
+        raise InvalidRecordError(
+            f"dealer must be 0 or 1 (an index into players), not {dealer!r}",
+            code="bad_value",
+            params={"key": "dealer", "value": dealer},
+            field="dealer",
+        )
     complete = record.get("stock_complete", True)
     if not isinstance(complete, bool):
-        raise InvalidRecordError(f"stock_complete must be true or false, not {complete!r}",
-                                 code="bad_value",
-                                 params={"key": "stock_complete", "value": complete},
-                                 field="stock_complete")
+        raise InvalidRecordError(
+            f"stock_complete must be true or false, not {complete!r}",
+            code="bad_value",
+            params={"key": "stock_complete", "value": complete},
+            field="stock_complete",
+        )
     if "deck" in record:
         given = [key for key in (*_CARD_KEYS, "stock_complete") if key in record]
         if given:
-            raise InvalidRecordError(f"give either deck or hands, upcard and stock, not deck and"
-                                     f" {', '.join(given)}",
-                                     code="deck_and_hands", params={"keys": given}, field="deck")
+            raise InvalidRecordError(
+                f"give either deck or hands, upcard and stock, not deck and {', '.join(given)}",
+                code="deck_and_hands",
+                params={"keys": given},
+                field="deck",
+            )
         stock: Sequence[Card]
         hands, upcard, stock = deal_cards(_cards(record["deck"], 52, "deck"), dealer)
     else:
         missing = [key for key in _CARD_KEYS if key not in record]
         if missing:
-            raise InvalidRecordError(f"{', '.join(missing)} missing: give hands, upcard and stock,"
-                                     " or deck",
-                                     code="missing_value", params={"keys": missing},
-                                     field=missing[0])
+            raise InvalidRecordError(
+                f"{', '.join(missing)} missing: give hands, upcard and stock, or deck",
+                code="missing_value",
+                params={"keys": missing},
+                field=missing[0],
+            )
         raw = record["hands"]
         if isinstance(raw, str) or not isinstance(raw, Sequence) or len(raw) != 2:
-            raise InvalidRecordError("hands must be a list of two hands of 10 cards",
-                                     code="bad_cards", field="hands")
+            raise InvalidRecordError(
+                "hands must be a list of two hands of 10 cards", code="bad_cards", field="hands"
+            )
         hands = [_cards(raw[0], 10, "hands[0]"), _cards(raw[1], 10, "hands[1]")]
         upcard = _card(record["upcard"], "upcard")
         stock = _cards(record["stock"], 31 if complete else range(32), "stock")
-        _check_deck((("hands[0]", hands[0]), ("hands[1]", hands[1]), ("upcard", (upcard,)),
-                     ("stock", stock)))
+        _check_deck(
+            (
+                ("hands[0]", hands[0]),
+                ("hands[1]", hands[1]),
+                ("upcard", (upcard,)),
+                ("stock", stock),
+            )
+        )
     actions = record.get("actions")
     if not isinstance(actions, list):
-        raise InvalidRecordError("actions must be a list of actions such as \"draw stock\"",
-                                 code="bad_actions", field="actions")
+        raise InvalidRecordError(
+            'actions must be a list of actions such as "draw stock"',
+            code="bad_actions",
+            field="actions",
+        )
     showdown = record.get("showdown")
     if showdown is not None:
         if not isinstance(showdown, Mapping):
-            raise InvalidRecordError("showdown must be an object with knocker_melds, defender_melds"
-                                     " and layoffs (each optional)",
-                                     code="bad_showdown", field="showdown")
+            raise InvalidRecordError(
+                "showdown must be an object with knocker_melds, defender_melds"
+                " and layoffs (each optional)",
+                code="bad_showdown",
+                field="showdown",
+            )
         _check_keys(showdown, SHOWDOWN_KEYS, "showdown", prefix="showdown: ")
     try:
-        deal = Deal(hands, upcard, stock, dealer=dealer, rules=rules, names=players,
-                    stock_complete=complete)
+        deal = Deal(
+            hands, upcard, stock, dealer=dealer, rules=rules, names=players, stock_complete=complete
+        )
     except ScorekeeperError as error:  # pragma: no cover - checked above
         raise RecordError.restating(error, str(error), field=error.field) from error
     return deal, actions, showdown
@@ -294,8 +345,12 @@ def deal_record(deal: Deal, *, players: Sequence[str] | None = None, **notes: An
         record["stock_complete"] = False
     for key, value in notes.items():
         if key not in _NOTE_KEYS:
-            raise InvalidRecordError(f"unknown note {key!r}: use {' or '.join(_NOTE_KEYS)}",
-                                     code="unknown_key", params={"key": key}, field=key)
+            raise InvalidRecordError(
+                f"unknown note {key!r}: use {' or '.join(_NOTE_KEYS)}",
+                code="unknown_key",
+                params={"key": key},
+                field=key,
+            )
         if value is not None:
             record[key] = value
     return record
@@ -333,16 +388,23 @@ def read_records(text: str) -> list[tuple[str, Any]]:
         try:
             found.append((f"line {number}", json.loads(line)))
         except ValueError as error:
-            found.append((f"line {number}", InvalidRecordError(
-                f"not valid JSON: {error}", code="bad_json", params={"detail": str(error)})))
+            found.append(
+                (
+                    f"line {number}",
+                    InvalidRecordError(
+                        f"not valid JSON: {error}", code="bad_json", params={"detail": str(error)}
+                    ),
+                )
+            )
     return found
 
 
 # --------------------------------------------------------------------------- replay
 
 
-def play_steps(deal: Deal, actions: list, showdown: Mapping | None = None
-               ) -> Iterator[tuple[int, str, int]]:
+def play_steps(
+    deal: Deal, actions: list, showdown: Mapping | None = None
+) -> Iterator[tuple[int, str, int]]:
     """Play a loaded deal record (:func:`load_deal`) one action at a time.
 
     Yields ``(step, action, player)`` after each action, ``player`` being
@@ -354,38 +416,53 @@ def play_steps(deal: Deal, actions: list, showdown: Mapping | None = None
     """
     for step, action in enumerate(actions):
         if type(action) is not str:
-            raise InvalidRecordError(f"step {step}: an action must be text such as \"draw stock\","
-                                     f" not {action!r}", step=step,
-                                     code="bad_action", params={"action": repr(action)},
-                                     field="actions")
+            raise InvalidRecordError(
+                f'step {step}: an action must be text such as "draw stock", not {action!r}',
+                step=step,
+                code="bad_action",
+                params={"action": repr(action)},
+                field="actions",
+            )
         player = deal.turn
         try:
             deal.apply(action)
         except ScorekeeperError as error:
-            raise RecordError.restating(error, f"step {step}: {error}", step=step,
-                                        field="actions") from error
+            raise RecordError.restating(
+                error, f"step {step}: {error}", step=step, field="actions"
+            ) from error
         yield step, action, player
     if deal.phase == SHOWDOWN:
-        declared = {key: showdown[key] for key in SHOWDOWN_KEYS
-                    if showdown is not None and showdown.get(key) is not None}
+        declared = {
+            key: showdown[key]
+            for key in SHOWDOWN_KEYS
+            if showdown is not None and showdown.get(key) is not None
+        }
         try:
             deal.showdown(**declared)
         except ScorekeeperError as error:
             step = len(actions) - 1
-            raise RecordError.restating(error, f"step {step}: showdown: {error}", step=step,
-                                        field="showdown") from error
+            raise RecordError.restating(
+                error, f"step {step}: showdown: {error}", step=step, field="showdown"
+            ) from error
     elif deal.over:
         if showdown is not None:
             step = len(actions) - 1
-            raise IllegalRecordError(f"step {step}: showdown given, but the hand is void (the stock"
-                                     " is down to 2 cards): there is no showdown", step=step,
-                                     code="showdown_on_void", field="showdown")
+            raise IllegalRecordError(
+                f"step {step}: showdown given, but the hand is void (the stock"
+                " is down to 2 cards): there is no showdown",
+                step=step,
+                code="showdown_on_void",
+                field="showdown",
+            )
     else:
         step = len(actions)
-        raise InvalidRecordError(f"step {step}: the actions end before the hand is over: "
-                                 f"{_expected(deal)}", step=step,
-                                 code="unfinished_hand", params={"expected": _expected(deal)},
-                                 field="actions")
+        raise InvalidRecordError(
+            f"step {step}: the actions end before the hand is over: {_expected(deal)}",
+            step=step,
+            code="unfinished_hand",
+            params={"expected": _expected(deal)},
+            field="actions",
+        )
 
 
 def _play(deal: Deal, actions: list, showdown: Mapping | None) -> ReplayedDeal:
@@ -407,8 +484,9 @@ def _expected(deal: Deal) -> str:
     return "the hand is not over"  # pragma: no cover - no other phase is open
 
 
-def _check_rotation(dealer: int, previous: DealResult, index: int, rules: Rules,
-                    names: Sequence[str]) -> None:
+def _check_rotation(
+    dealer: int, previous: DealResult, index: int, rules: Rules, names: Sequence[str]
+) -> None:
     expected = previous.next_dealer
     if dealer == expected:
         return
@@ -417,15 +495,23 @@ def _check_rotation(dealer: int, previous: DealResult, index: int, rules: Rules,
         why = f"deal {last} was void, so the same dealer deals again"
     else:
         winner = names[previous.winner_player]
-        why = {"winner": f"{winner} won deal {last} and the winner deals",
-               "loser": f"{winner} won deal {last} and the loser deals",
-               "alternate": "the deal alternates"}[rules.next_dealer]
+        why = {
+            "winner": f"{winner} won deal {last} and the winner deals",
+            "loser": f"{winner} won deal {last} and the loser deals",
+            "alternate": "the deal alternates",
+        }[rules.next_dealer]
         why += f" (next_dealer: {rules.next_dealer})"
-    raise IllegalRecordError(f"dealer must be {names[expected]} ({expected}): {why}",
-                             code="dealer_rotation",
-                             params={"expected": names[expected], "expected_seat": expected,
-                                     "dealer": names[dealer], "dealer_seat": dealer},
-                             field="dealer")
+    raise IllegalRecordError(
+        f"dealer must be {names[expected]} ({expected}): {why}",
+        code="dealer_rotation",
+        params={
+            "expected": names[expected],
+            "expected_seat": expected,
+            "dealer": names[dealer],
+            "dealer_seat": dealer,
+        },
+        field="dealer",
+    )
 
 
 def _sheet_error(entries, names, rules, first, error: RuleError) -> RecordError:
@@ -435,40 +521,55 @@ def _sheet_error(entries, names, rules, first, error: RuleError) -> RecordError:
             score_sheet(entries[:index], players=names, rules=rules, dealer=first)
         except RuleError:
             return RecordError.restating(
-                error, f"deal {index - 1}: the game is already over after deal {index - 2};"
-                f" this deal cannot be scored ({error})", deal=index - 1, field="deals")
-    return RecordError.restating(error, f"score sheet: {error}",  # pragma: no cover
-                                 field="deals")
+                error,
+                f"deal {index - 1}: the game is already over after deal {index - 2};"
+                f" this deal cannot be scored ({error})",
+                deal=index - 1,
+                field="deals",
+            )
+    return RecordError.restating(
+        error,
+        f"score sheet: {error}",  # pragma: no cover
+        field="deals",
+    )
 
 
 # --------------------------------------------------------------------------- header checks
 
 
-def _header(record: Mapping, kind: str, allowed: Sequence[str],
-            what: str) -> tuple[Rules, tuple[str, ...]]:
+def _header(
+    record: Mapping, kind: str, allowed: Sequence[str], what: str
+) -> tuple[Rules, tuple[str, ...]]:
     """A stand-alone record's keys and format checked; its rules and players."""
     _check_keys(record, allowed, what)
     if record.get("format") != kind:
-        raise InvalidRecordError(f"format must be {kind!r}, not {record.get('format')!r}",
-                                 code="bad_format", params={"format": record.get("format")},
-                                 field="format")
+        raise InvalidRecordError(
+            f"format must be {kind!r}, not {record.get('format')!r}",
+            code="bad_format",
+            params={"format": record.get("format")},
+            field="format",
+        )
     return _rules(record.get("rules")), _players(record.get("players"))
 
 
 def _check_keys(record: Mapping, allowed: Sequence[str], what: str, prefix: str = "") -> None:
     for key in record:
         if key not in allowed:
-            raise InvalidRecordError(f"{prefix}unknown key {key!r} in {what}; allowed:"
-                                     f" {', '.join(allowed)}",
-                                     code="unknown_key", params={"key": str(key)}, field=str(key))
+            raise InvalidRecordError(
+                f"{prefix}unknown key {key!r} in {what}; allowed: {', '.join(allowed)}",
+                code="unknown_key",
+                params={"key": str(key)},
+                field=str(key),
+            )
 
 
 def _rules(value: Any) -> Rules:
     if value is None:
         return PRESETS["standard"]
     if isinstance(value, Mapping) and not all(isinstance(key, str) for key in value):
-        raise InvalidRecordError("rules: option names must be text",
-                                 code="bad_rules", field="rules")
+        raise InvalidRecordError(
+            "rules: option names must be text", code="bad_rules", field="rules"
+        )
     try:
         return Rules.from_dict(dict(value) if isinstance(value, Mapping) else value)
     except RuleError as error:
@@ -479,23 +580,29 @@ def _players(value: Any) -> tuple[str, ...]:
     if value is None:
         return DEFAULT_PLAYERS
     if isinstance(value, str) or not isinstance(value, Sequence) or len(value) != 2:
-        raise InvalidRecordError("players must be a list of two names",
-                                 code="bad_players", field="players")
+        raise InvalidRecordError(
+            "players must be a list of two names", code="bad_players", field="players"
+        )
     for i, name in enumerate(value):
         if not isinstance(name, str) or not name.strip():
-            raise InvalidRecordError(f"players[{i}] must be a non-empty name, not {name!r}",
-                                     code="bad_players", field="players")
+            raise InvalidRecordError(
+                f"players[{i}] must be a non-empty name, not {name!r}",
+                code="bad_players",
+                field="players",
+            )
     if value[0] == value[1]:
-        raise InvalidRecordError("the two players must have different names",
-                                 code="bad_players", field="players")
+        raise InvalidRecordError(
+            "the two players must have different names", code="bad_players", field="players"
+        )
     return tuple(value)
 
 
 def _cards(value: Any, count: int | range, field: str) -> tuple:
     if isinstance(value, Mapping):
         size = count if isinstance(count, int) else f"up to {count[-1]}"
-        raise InvalidRecordError(f"{field} must be a list of {size} card codes",
-                                 code="bad_cards", field=field)
+        raise InvalidRecordError(
+            f"{field} must be a list of {size} card codes", code="bad_cards", field=field
+        )
     try:
         return parse_cards(value, count=count, field=field)
     except CardError as error:
@@ -514,9 +621,11 @@ def _check_deck(parts) -> None:
     for field, cards in parts:
         for card in cards:
             if card in seen:
-                raise InvalidRecordError(f"{card} appears twice: in {seen[card]} and in"
-                                         f" {field} (a deck has 52 distinct cards)",
-                                         code="duplicate_card",
-                                         params={"card": card.code, "first": seen[card],
-                                                 "second": field}, field=field)
+                raise InvalidRecordError(
+                    f"{card} appears twice: in {seen[card]} and in"
+                    f" {field} (a deck has 52 distinct cards)",
+                    code="duplicate_card",
+                    params={"card": card.code, "first": seen[card], "second": field},
+                    field=field,
+                )
             seen[card] = field

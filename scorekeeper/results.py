@@ -136,11 +136,13 @@ def _class_reader(cls: type[Result]) -> Callable[[Any], Any]:
     with a default may be left out), each read as its field's type (only the fields whose
     type changes a plain value are converted)."""
     names = {f.name for f in fields(cls)}
-    required = {f.name for f in fields(cls)
-                if f.default is MISSING and f.default_factory is MISSING}
+    required = {
+        f.name for f in fields(cls) if f.default is MISSING and f.default_factory is MISSING
+    }
     hints = typing.get_type_hints(cls)
-    converted = [(name, convert) for name in names
-                 if (convert := _reader(hints[name])) is not _as_it_is]
+    converted = [
+        (name, convert) for name in names if (convert := _reader(hints[name])) is not _as_it_is
+    ]
 
     def read(data: Any) -> Any:
         if not isinstance(data, Mapping) or not required <= data.keys() <= names:
@@ -150,6 +152,7 @@ def _class_reader(cls: type[Result]) -> Callable[[Any], Any]:
             if name in values:
                 values[name] = convert(values[name])
         return cls(**values)
+
     return read
 
 
@@ -162,8 +165,11 @@ def _value_reader(kind: Any) -> Callable[[Any], Any]:
     """The reader of a field type that is not one result: a union, a tuple, an enum, or
     a plain value (read as it is). ``None`` is always read as ``None``."""
     origin = typing.get_origin(kind)
-    options = ([arg for arg in typing.get_args(kind) if arg is not type(None)]
-               if origin is typing.Union or origin is types.UnionType else [kind])
+    options = (
+        [arg for arg in typing.get_args(kind) if arg is not type(None)]
+        if origin is typing.Union or origin is types.UnionType
+        else [kind]
+    )
     if len(options) == 1:
         kind = options[0]
         origin = typing.get_origin(kind)
@@ -172,8 +178,9 @@ def _value_reader(kind: Any) -> Callable[[Any], Any]:
     if len(options) > 1:
         sequences = [arg for arg in options if typing.get_origin(arg) is tuple]
         as_sequence = _reader(sequences[0]) if sequences else None
-        enum = next((arg for arg in options
-                     if isinstance(arg, type) and issubclass(arg, StrEnum)), None)
+        enum = next(
+            (arg for arg in options if isinstance(arg, type) and issubclass(arg, StrEnum)), None
+        )
 
         def read_union(value: Any) -> Any:
             if value is None:
@@ -183,6 +190,7 @@ def _value_reader(kind: Any) -> Callable[[Any], Any]:
             if isinstance(value, list):
                 return as_sequence(value) if as_sequence is not None else value
             return enum(value) if enum is not None and isinstance(value, str) else value
+
         return read_union
     if as_record is not None:
         return lambda value: as_record(value) if isinstance(value, Mapping) else value
@@ -192,8 +200,11 @@ def _value_reader(kind: Any) -> Callable[[Any], Any]:
             item = _reader(args[0])
             return lambda value: None if value is None else tuple(map(item, value))
         items = [_reader(arg) for arg in args]
-        return lambda value: None if value is None else tuple(
-            read(item) for read, item in zip(items, value, strict=True))
+        return lambda value: (
+            None
+            if value is None
+            else tuple(read(item) for read, item in zip(items, value, strict=True))
+        )
     if isinstance(kind, type) and issubclass(kind, StrEnum):
         enum_kind = kind
         return lambda value: None if value is None else enum_kind(value)
@@ -204,22 +215,25 @@ def _records_reader(kinds: list[type[Result]]) -> Callable[[Mapping[str, Any]], 
     """A dict read as the first of ``kinds`` (or of their subclasses, as found when the
     reader is first needed) whose :meth:`Result.from_dict` takes it, those whose fields
     are exactly its keys tried first."""
-    candidates = [(c, frozenset(f.name for f in fields(c)))
-                  for c in dict.fromkeys(_with_subclasses(kinds))]
+    candidates = [
+        (c, frozenset(f.name for f in fields(c))) for c in dict.fromkeys(_with_subclasses(kinds))
+    ]
     orders: dict[frozenset[str], list[type[Result]]] = {}  # per set of keys met
 
     def read(value: Mapping[str, Any]) -> Result:
         keys = frozenset(value)
         order = orders.get(keys)
         if order is None:
-            order = orders[keys] = ([c for c, names in candidates if names == keys]
-                                    + [c for c, names in candidates if names != keys])
+            order = orders[keys] = [c for c, names in candidates if names == keys] + [
+                c for c, names in candidates if names != keys
+            ]
         for candidate in order:
             try:
                 return candidate.from_dict(value)
             except ValueError:
                 continue
         raise ValueError(f"not a {' or '.join(k.__name__ for k in kinds)}: keys {sorted(value)}")
+
     return read
 
 

@@ -88,7 +88,9 @@ class Rules:
         if name not in PRESETS:
             raise InvalidValueError(
                 f"unknown preset {name!r}; choose one of {', '.join(PRESETS)}",
-                code="unknown_preset", params={"preset": name}, option="preset",
+                code="unknown_preset",
+                params={"preset": name},
+                option="preset",
             )
         for key in overrides:
             _check_known(key)
@@ -118,14 +120,20 @@ class Rules:
         if isinstance(data, str):
             return cls.preset(data)
         if not isinstance(data, Mapping):
-            raise InvalidValueError("rules must be a preset name or an object of options",
-                                    code="bad_rules", option="rules")
+            raise InvalidValueError(
+                "rules must be a preset name or an object of options",
+                code="bad_rules",
+                option="rules",
+            )
         options = dict(data)
         name = options.pop("preset", "standard")
         if not isinstance(name, str):
-            raise InvalidValueError("preset must be a string", code="bad_option_value",
-                                    params={"option": "preset", "value": name},
-                                    option="preset")
+            raise InvalidValueError(
+                "preset must be a string",
+                code="bad_option_value",
+                params={"option": "preset", "value": name},
+                option="preset",
+            )
         return cls.preset(name, **options)
 
     def knock_limit_for(self, upcard: Any = None) -> int:
@@ -137,8 +145,11 @@ class Rules:
         if not self.oklahoma:
             return self.knock_limit
         if upcard is None:
-            raise InvalidValueError("Oklahoma rules need the upcard to set the knock limit",
-                                    code="missing_upcard", option="upcard")
+            raise InvalidValueError(
+                "Oklahoma rules need the upcard to set the knock limit",
+                code="missing_upcard",
+                option="upcard",
+            )
         if upcard.rank == 0:
             return min(0 if self.ace_upcard == "gin_only" else 1, self.knock_limit)
         return min(upcard.value, self.knock_limit)
@@ -152,16 +163,23 @@ class Rules:
         if not self.spade_doubles:
             return 1
         if upcard is None:
-            raise InvalidValueError("spade_doubles is on: the upcard is needed to score the"
-                                    " hand (a spade upcard doubles it)",
-                                    code="missing_upcard", option="upcard")
+            raise InvalidValueError(
+                "spade_doubles is on: the upcard is needed to score the"
+                " hand (a spade upcard doubles it)",
+                code="missing_upcard",
+                option="upcard",
+            )
         return 2 if upcard.suit == "s" else 1
 
 
 def _check_known(key: str) -> None:
     if key not in _FIELD_NAMES:
-        raise InvalidValueError(f"unknown rule option {key!r}", code="unknown_option",
-                                params={"option": key}, option=key)
+        raise InvalidValueError(
+            f"unknown rule option {key!r}",
+            code="unknown_option",
+            params={"option": key},
+            option=key,
+        )
 
 
 def is_whole_number(value: Any) -> TypeGuard[int]:
@@ -171,9 +189,12 @@ def is_whole_number(value: Any) -> TypeGuard[int]:
 
 def _validate(rules: Rules) -> None:
     if not isinstance(rules.based_on, str):
-        raise InvalidValueError("preset must be a string", code="bad_option_value",
-                                params={"option": "preset", "value": rules.based_on},
-                                option="preset")
+        raise InvalidValueError(
+            "preset must be a string",
+            code="bad_option_value",
+            params={"option": "preset", "value": rules.based_on},
+            option="preset",
+        )
     if not is_whole_number(rules.knock_limit) or not 0 <= rules.knock_limit <= 10:
         raise InvalidValueError(
             f"knock_limit must be a whole number from 0 to 10, not {rules.knock_limit!r}",
@@ -183,16 +204,20 @@ def _validate(rules: Rules) -> None:
         )
     for name in BOOLEANS:
         if not isinstance(getattr(rules, name), bool):
-            raise InvalidValueError(f"{name} must be true or false", code="bad_option_value",
-                                    params={"option": name, "value": getattr(rules, name),
-                                            "allowed": [True, False]}, option=name)
+            raise InvalidValueError(
+                f"{name} must be true or false",
+                code="bad_option_value",
+                params={"option": name, "value": getattr(rules, name), "allowed": [True, False]},
+                option=name,
+            )
     for name in POINTS:
         value = getattr(rules, name)
         if not is_whole_number(value) or not 0 <= value <= MAX_POINTS:
             raise InvalidValueError(
                 f"{name} must be a whole number from 0 to {MAX_POINTS}, not {value!r}",
                 code="bad_option_value",
-                params={"option": name, "value": value, "low": 0, "high": MAX_POINTS}, option=name,
+                params={"option": name, "value": value, "low": 0, "high": MAX_POINTS},
+                option=name,
             )
     optional = (("big_gin_bonus", 0, "not allowed"), ("max_discard_draws", 1, "no cap"))
     for name, low, null in optional:
@@ -210,7 +235,8 @@ def _validate(rules: Rules) -> None:
             raise InvalidValueError(
                 f"{name} must be one of {', '.join(allowed)}, not {value!r}",
                 code="bad_option_value",
-                params={"option": name, "value": value, "allowed": list(allowed)}, option=name,
+                params={"option": name, "value": value, "allowed": list(allowed)},
+                option=name,
             )
 
 
@@ -236,14 +262,24 @@ PRESETS: dict[str, Rules] = {
     ),
     "modern": replace(_STANDARD, based_on="modern", big_gin_bonus=31, shutout="double_total"),
     "oklahoma": replace(
-        _STANDARD, based_on="oklahoma", oklahoma=True, spade_doubles=True, target=150,
-        undercut_bonus=20, next_dealer="alternate", first_dealer="random",
+        _STANDARD,
+        based_on="oklahoma",
+        oklahoma=True,
+        spade_doubles=True,
+        target=150,
+        undercut_bonus=20,
+        next_dealer="alternate",
+        first_dealer="random",
     ),
     "straight": replace(_STANDARD, based_on="straight", knock_limit=0),
     "hollywood": replace(_STANDARD, based_on="hollywood", scoring="hollywood"),
     "slovenian": replace(_STANDARD, based_on="slovenian", box_bonus=20),
     "openspiel": replace(
-        _STANDARD, based_on="openspiel", tie="no_score", discard_taken="allowed",
-        max_discard_draws=50, wall="knock_only_at_two",
+        _STANDARD,
+        based_on="openspiel",
+        tie="no_score",
+        discard_taken="allowed",
+        max_discard_draws=50,
+        wall="knock_only_at_two",
     ),
 }

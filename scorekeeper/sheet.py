@@ -152,8 +152,12 @@ class Entry(Result):
         """``{"void": True}``, or ``{"winner", "loser", "points", "outcome"}``."""
         if self.void:
             return {"void": True}
-        return {"winner": self.winner, "loser": self.loser, "points": self.points,
-                "outcome": None if self.outcome is None else self.outcome.value}
+        return {
+            "winner": self.winner,
+            "loser": self.loser,
+            "points": self.points,
+            "outcome": None if self.outcome is None else self.outcome.value,
+        }
 
 
 @dataclass(frozen=True, slots=True)
@@ -391,22 +395,37 @@ def next_dealer(
     rules = Rules.from_dict(rules)
     sides = 2 if players == 4 else players
     if players not in (2, 3, 4):
-        raise InvalidValueError(f"players must be 2, 3 or 4, not {players!r}",
-                                code="bad_value", params={"value": players}, option="players")
+        raise InvalidValueError(
+            f"players must be 2, 3 or 4, not {players!r}",
+            code="bad_value",
+            params={"value": players},
+            option="players",
+        )
     if not is_whole_number(dealer) or not 0 <= dealer < sides:
-        raise InvalidValueError(f"dealer must be an index 0..{sides - 1}, not {dealer!r}",
-                                code="bad_value", params={"value": dealer}, option="dealer")
+        raise InvalidValueError(
+            f"dealer must be an index 0..{sides - 1}, not {dealer!r}",
+            code="bad_value",
+            params={"value": dealer},
+            option="dealer",
+        )
     if void:
         return dealer
     if players == 4 and winner is None:
         return dealer
     if not is_whole_number(winner) or not 0 <= winner < sides:
-        raise InvalidValueError(f"winner must be an index 0..{sides - 1}, not {winner!r}",
-                                code="bad_value", params={"value": winner}, option="winner")
+        raise InvalidValueError(
+            f"winner must be an index 0..{sides - 1}, not {winner!r}",
+            code="bad_value",
+            params={"value": winner},
+            option="winner",
+        )
     if players == 3:
         if winner == dealer:
-            raise RuleViolation("with three players the dealer sits out and cannot win",
-                                code="dealer_sits_out", option="winner")
+            raise RuleViolation(
+                "with three players the dealer sits out and cannot win",
+                code="dealer_sits_out",
+                option="winner",
+            )
         if rules.three_player_dealer == "rotate":
             return (dealer + 1) % 3
         return 3 - dealer - winner
@@ -492,17 +511,29 @@ def score_sheet(
     names = _check_players(players)
     count = len(names)
     if not is_whole_number(dealer) or not 0 <= dealer < count:
-        raise InvalidValueError(f"dealer must be a player index 0..{count - 1}, not {dealer!r}",
-                                code="bad_value", params={"value": dealer}, option="dealer")
+        raise InvalidValueError(
+            f"dealer must be a player index 0..{count - 1}, not {dealer!r}",
+            code="bad_value",
+            params={"value": dealer},
+            option="dealer",
+        )
     stake = _check_stake(stake)
     if isinstance(hands, (str, bytes, Mapping)) or not isinstance(hands, Sequence):
-        raise InvalidValueError("hands must be a list of hand entries",
-                                code="bad_value", option="hands")
+        raise InvalidValueError(
+            "hands must be a list of hand entries", code="bad_value", option="hands"
+        )
     if rules.scoring == "hollywood" and count != 2:
-        raise RuleViolation("Hollywood scoring is for two players only",
-                            code="hollywood_two_players", option="scoring")
-    head = {"players": tuple(names), "rules": rules.to_dict(), "scoring": rules.scoring,
-            "stake": stake}
+        raise RuleViolation(
+            "Hollywood scoring is for two players only",
+            code="hollywood_two_players",
+            option="scoring",
+        )
+    head = {
+        "players": tuple(names),
+        "rules": rules.to_dict(),
+        "scoring": rules.scoring,
+        "stake": stake,
+    }
     start = _Start.of(after, dealer, count)
     if count == 4:
         return _score_partnership(hands, names, rules, start, stake, head)
@@ -538,8 +569,13 @@ class _Start:
         result = after["result"]
         if after["scoring"] == "hollywood":  # the match result: the columns hold the games'
             result = None
-        return cls(after["hands"], list(after["totals"]), list(after["boxes"]),
-                   after["next_dealer"], None if result is None else GameResult.from_dict(result))
+        return cls(
+            after["hands"],
+            list(after["totals"]),
+            list(after["boxes"]),
+            after["next_dealer"],
+            None if result is None else GameResult.from_dict(result),
+        )
 
     @property
     def ended(self) -> int | None:
@@ -550,11 +586,22 @@ class _Start:
 # --------------------------------------------------------------------------- scoring
 
 
-def _score_single(hands: Sequence[Any], names: list[str], rules: Rules, start: _Start,
-                  stake: float | None, head: dict[str, Any]) -> Sheet:
+def _score_single(
+    hands: Sequence[Any],
+    names: list[str],
+    rules: Rules,
+    start: _Start,
+    stake: float | None,
+    head: dict[str, Any],
+) -> Sheet:
     count = len(names)
-    totals, boxes, dealer, result, ended = (start.totals, start.boxes, start.dealer,
-                                            start.result, start.ended)
+    totals, boxes, dealer, result, ended = (
+        start.totals,
+        start.boxes,
+        start.dealer,
+        start.result,
+        start.ended,
+    )
     records: list[HandRecord] = []
     for n, entry in enumerate(hands, start.before + 1):
         if result is not None:
@@ -562,38 +609,67 @@ def _score_single(hands: Sequence[Any], names: list[str], rules: Rules, start: _
             raise RuleViolation(
                 f"the game is over after hand {ended} ({who} reached the target of"
                 f" {rules.target}); hand {n} cannot be entered",
-                code="game_over", params={"after": ended, "hand": n}, option="hands")
+                code="game_over",
+                params={"after": ended, "hand": n},
+                option="hands",
+            )
         seats = (0, 1) if count == 2 else tuple(p for p in range(3) if p != dealer)
-        hand = _parse_hand(entry, f"hand {n}", rules, names, seats,
-                           need_loser=count == 3, sitting_out=dealer if count == 3 else None)
+        hand = _parse_hand(
+            entry,
+            f"hand {n}",
+            rules,
+            names,
+            seats,
+            need_loser=count == 3,
+            sitting_out=dealer if count == 3 else None,
+        )
         winner = hand.winner
         if winner is not None:
             totals[winner] += hand.points
             boxes[winner] += 1
         over = max(totals) >= rules.target
-        record = {"n": n, "dealer": dealer, **field_values(hand), "totals": tuple(totals),
-                  "game_over_after": over}
-        records.append(ThreePlayerHandRecord(**record, sits_out=dealer) if count == 3
-                       else HandRecord(**record))
+        record = {
+            "n": n,
+            "dealer": dealer,
+            **field_values(hand),
+            "totals": tuple(totals),
+            "game_over_after": over,
+        }
+        records.append(
+            ThreePlayerHandRecord(**record, sits_out=dealer) if count == 3 else HandRecord(**record)
+        )
         if over and winner is not None:
             ended = n
             result = _result(rules, totals, boxes, winner, stake)
         dealer = next_dealer(rules, dealer, winner, hand.void, players=count)
-    return Sheet(**head, hands=tuple(records), totals=tuple(totals), boxes=tuple(boxes),
-                 needed=_needed(rules, totals), next_dealer=dealer, over=result is not None,
-                 result=result)
+    return Sheet(
+        **head,
+        hands=tuple(records),
+        totals=tuple(totals),
+        boxes=tuple(boxes),
+        needed=_needed(rules, totals),
+        next_dealer=dealer,
+        over=result is not None,
+        result=result,
+    )
 
 
-def _score_hollywood(hands: Sequence[Any], names: list[str], rules: Rules, start: _Start,
-                     stake: float | None, head: dict[str, Any],
-                     after: Mapping[str, Any] | None) -> HollywoodSheet:
+def _score_hollywood(
+    hands: Sequence[Any],
+    names: list[str],
+    rules: Rules,
+    start: _Start,
+    stake: float | None,
+    head: dict[str, Any],
+    after: Mapping[str, Any] | None,
+) -> HollywoodSheet:
     earlier = after["columns"] if after is not None else [None] * COLUMNS
     totals = [list(col["totals"]) if col else [0, 0] for col in earlier]
     col_boxes = [list(col["boxes"]) if col else [0, 0] for col in earlier]
     opened_by = [list(col["opened"]) if col else [False, False] for col in earlier]
     results: list[GameResult | None] = [
-        GameResult.from_dict(col["result"]) if col and col["result"] else None
-        for col in earlier]
+        GameResult.from_dict(col["result"]) if col and col["result"] else None for col in earlier
+    ]
     boxes, dealer = start.boxes, start.dealer
     records: list[HollywoodHandRecord] = []
     ended = start.before if after is not None and after["over"] else None
@@ -602,7 +678,10 @@ def _score_hollywood(hands: Sequence[Any], names: list[str], rules: Rules, start
             raise RuleViolation(
                 f"the game is over after hand {ended} (all three Hollywood columns are"
                 f" closed); hand {n} cannot be entered",
-                code="game_over", params={"after": ended, "hand": n}, option="hands")
+                code="game_over",
+                params={"after": ended, "hand": n},
+                option="hands",
+            )
         hand = _parse_hand(entry, f"hand {n}", rules, names, (0, 1))
         entered: list[int] = []
         opened = None
@@ -610,8 +689,9 @@ def _score_hollywood(hands: Sequence[Any], names: list[str], rules: Rules, start
         winner = hand.winner
         if winner is not None:
             boxes[winner] += 1
-            opened = next((c for c in range(COLUMNS)
-                           if results[c] is None and not opened_by[c][winner]), None)
+            opened = next(
+                (c for c in range(COLUMNS) if results[c] is None and not opened_by[c][winner]), None
+            )
             if opened is not None:
                 opened_by[opened][winner] = True
             entered = [c for c in range(COLUMNS) if results[c] is None and opened_by[c][winner]]
@@ -622,31 +702,60 @@ def _score_hollywood(hands: Sequence[Any], names: list[str], rules: Rules, start
                     results[c] = _result(rules, totals[c], col_boxes[c], winner, stake)
                     closed.append(c)
         over = all(r is not None for r in results)
-        records.append(HollywoodHandRecord(
-            n=n, dealer=dealer, **field_values(hand), columns=tuple(entered), opened=opened,
-            closed=tuple(closed), totals=_sum_rows(totals),
-            column_totals=tuple(tuple(row) for row in totals), game_over_after=over))
+        records.append(
+            HollywoodHandRecord(
+                n=n,
+                dealer=dealer,
+                **field_values(hand),
+                columns=tuple(entered),
+                opened=opened,
+                closed=tuple(closed),
+                totals=_sum_rows(totals),
+                column_totals=tuple(tuple(row) for row in totals),
+                game_over_after=over,
+            )
+        )
         if over:
             ended = n
         dealer = next_dealer(rules, dealer, winner, hand.void)
-    columns = tuple(Column(
-        game=c + 1, totals=tuple(totals[c]), boxes=tuple(col_boxes[c]),
-        opened=tuple(opened_by[c]), over=results[c] is not None, result=results[c],
-        needed=(0, 0) if results[c] is not None else _needed(rules, totals[c]))
-        for c in range(COLUMNS))
+    columns = tuple(
+        Column(
+            game=c + 1,
+            totals=tuple(totals[c]),
+            boxes=tuple(col_boxes[c]),
+            opened=tuple(opened_by[c]),
+            over=results[c] is not None,
+            result=results[c],
+            needed=(0, 0) if results[c] is not None else _needed(rules, totals[c]),
+        )
+        for c in range(COLUMNS)
+    )
     open_needs = [col.needed for col in columns if not col.over]
     needed = tuple(min(need[p] for need in open_needs) for p in (0, 1)) if open_needs else (0, 0)
     finished = [r for r in results if r is not None]
     result = _match_result(finished, stake) if ended is not None else None
     return HollywoodSheet(
-        **head, hands=tuple(records), columns=columns,
+        **head,
+        hands=tuple(records),
+        columns=columns,
         opened=tuple(tuple(c for c in range(COLUMNS) if opened_by[c][p]) for p in (0, 1)),
-        totals=_sum_rows(totals), boxes=tuple(boxes), needed=needed, next_dealer=dealer,
-        over=result is not None, result=result)
+        totals=_sum_rows(totals),
+        boxes=tuple(boxes),
+        needed=needed,
+        next_dealer=dealer,
+        over=result is not None,
+        result=result,
+    )
 
 
-def _score_partnership(hands: Sequence[Any], names: list[str], rules: Rules, start: _Start,
-                       stake: float | None, head: dict[str, Any]) -> PartnershipSheet:
+def _score_partnership(
+    hands: Sequence[Any],
+    names: list[str],
+    rules: Rules,
+    start: _Start,
+    stake: float | None,
+    head: dict[str, Any],
+) -> PartnershipSheet:
     team_of = _team_of()
     deal_team = team_of[start.dealer]
     totals, boxes, result, ended = start.totals, start.boxes, start.result, start.ended
@@ -657,7 +766,10 @@ def _score_partnership(hands: Sequence[Any], names: list[str], rules: Rules, sta
             raise RuleViolation(
                 f"the game is over after hand {ended} ({who} reached the target of"
                 f" {rules.target}); hand {n} cannot be entered",
-                code="game_over", params={"after": ended, "hand": n}, option="hands")
+                code="game_over",
+                params={"after": ended, "hand": n},
+                option="hands",
+            )
         games = _deal_games(n - 1, deal_team)
         parsed = _parse_deal(entry, n, rules, names, games)
         team_points = [0, 0]
@@ -679,25 +791,44 @@ def _score_partnership(hands: Sequence[Any], names: list[str], rules: Rules, sta
                 totals[scorer] += abs(diff)
                 boxes[scorer] += 1
             game_winner = scorer if max(totals) >= rules.target else None
-        records.append(PartnershipHandRecord(
-            n=n, dealer=games[0].dealer, dealer_team=deal_team,
-            void=all(game.void for game in parsed),
-            winner=scorer, loser=None if scorer is None else 1 - scorer,
-            outcome=None, points=abs(diff), team_points=tuple(team_points),
-            games=parsed, totals=tuple(totals), game_over_after=game_winner is not None))
+        records.append(
+            PartnershipHandRecord(
+                n=n,
+                dealer=games[0].dealer,
+                dealer_team=deal_team,
+                void=all(game.void for game in parsed),
+                winner=scorer,
+                loser=None if scorer is None else 1 - scorer,
+                outcome=None,
+                points=abs(diff),
+                team_points=tuple(team_points),
+                games=parsed,
+                totals=tuple(totals),
+                game_over_after=game_winner is not None,
+            )
+        )
         if game_winner is not None:
             ended = n
             result = _result(rules, totals, boxes, game_winner, stake)
         deal_team = next_dealer(rules, deal_team, scorer, False, players=4)
     upcoming = _deal_games(start.before + len(records), deal_team)
     return PartnershipSheet(
-        **head, teams=TEAMS, hands=tuple(records), totals=tuple(totals), boxes=tuple(boxes),
-        needed=_needed(rules, totals), next_dealer=upcoming[0].dealer, next_games=upcoming,
-        over=result is not None, result=result)
+        **head,
+        teams=TEAMS,
+        hands=tuple(records),
+        totals=tuple(totals),
+        boxes=tuple(boxes),
+        needed=_needed(rules, totals),
+        next_dealer=upcoming[0].dealer,
+        next_games=upcoming,
+        over=result is not None,
+        result=result,
+    )
 
 
-def _result(rules: Rules, totals: Sequence[int], boxes: Sequence[int], winner: int,
-            stake: float | None) -> GameResult:
+def _result(
+    rules: Rules, totals: Sequence[int], boxes: Sequence[int], winner: int, stake: float | None
+) -> GameResult:
     """The end of a game won by side ``winner``: bonuses, finals, net, settlement."""
     sides = len(totals)
     losers = [p for p in range(sides) if p != winner]
@@ -723,10 +854,20 @@ def _result(rules: Rules, totals: Sequence[int], boxes: Sequence[int], winner: i
         payments = tuple(_payment(winner, p, differences[p], stake) for p in losers)
         settlement = payments[0] if sides == 2 else payments
     return GameResult(
-        winner=winner, loser=losers[0] if sides == 2 else None, losers=tuple(losers),
-        totals=tuple(totals), game_bonus=game_bonus, box_bonus=tuple(box_bonus),
-        shutout=shutout, final=tuple(final), net=nets[winner], nets=tuple(nets), stake=stake,
-        settlement=settlement, shut_out=shut_out)
+        winner=winner,
+        loser=losers[0] if sides == 2 else None,
+        losers=tuple(losers),
+        totals=tuple(totals),
+        game_bonus=game_bonus,
+        box_bonus=tuple(box_bonus),
+        shutout=shutout,
+        final=tuple(final),
+        net=nets[winner],
+        nets=tuple(nets),
+        stake=stake,
+        settlement=settlement,
+        shut_out=shut_out,
+    )
 
 
 def _match_result(columns: Sequence[GameResult], stake: float | None) -> HollywoodResult:
@@ -741,21 +882,28 @@ def _match_result(columns: Sequence[GameResult], stake: float | None) -> Hollywo
     if stake is not None and winner is not None:
         settlement = _payment(winner, 1 - winner, net, stake)
     return HollywoodResult(
-        winner=winner, loser=None if winner is None else 1 - winner,
+        winner=winner,
+        loser=None if winner is None else 1 - winner,
         losers=() if winner is None else (1 - winner,),
-        totals=_sum_rows([col.totals for col in columns]), game_bonuses=tuple(game_bonuses),
+        totals=_sum_rows([col.totals for col in columns]),
+        game_bonuses=tuple(game_bonuses),
         box_bonus=_sum_rows([col.box_bonus for col in columns]),
         shutouts=tuple(col.shutout for col in columns),
         column_winners=tuple(col.winner for col in columns),
-        final=final, net=net, nets=(final[0] - final[1], final[1] - final[0]),
-        stake=stake, settlement=settlement)
+        final=final,
+        net=net,
+        nets=(final[0] - final[1], final[1] - final[0]),
+        stake=stake,
+        settlement=settlement,
+    )
 
 
 def _payment(winner: int, loser: int, difference: int, stake: float) -> Payment:
     """What ``loser`` pays ``winner`` for a ``difference`` (the other way if negative)."""
     payer, payee = (loser, winner) if difference >= 0 else (winner, loser)
     amount = (Decimal(abs(difference)) * Decimal(str(stake))).quantize(
-        Decimal("0.01"), rounding=ROUND_HALF_UP)
+        Decimal("0.01"), rounding=ROUND_HALF_UP
+    )
     return Payment(payer=payer, payee=payee, amount=float(amount))
 
 
@@ -779,10 +927,10 @@ def _team_of() -> list[int]:
 def _deal_games(index: int, deal_team: int) -> tuple[GameSeat, ...]:
     """The two games of deal ``index`` (0-based): players and dealer of each."""
     opponents = (1, 3) if index % 2 == 0 else (3, 1)
-    return tuple(GameSeat(game=number, players=(own, other),
-                          dealer=own if deal_team == 0 else other)
-                 for number, (own, other) in enumerate(zip(TEAMS[0], opponents,
-                                                           strict=True), 1))
+    return tuple(
+        GameSeat(game=number, players=(own, other), dealer=own if deal_team == 0 else other)
+        for number, (own, other) in enumerate(zip(TEAMS[0], opponents, strict=True), 1)
+    )
 
 
 # --------------------------------------------------------------------------- validation
@@ -790,34 +938,57 @@ def _deal_games(index: int, deal_team: int) -> tuple[GameSeat, ...]:
 
 def _check_players(players: Any) -> list[str]:
     if isinstance(players, (str, bytes, Mapping)) or not isinstance(players, Sequence):
-        raise InvalidValueError("players must be a list of 2, 3 or 4 names",
-                                code="bad_players", option="players")
+        raise InvalidValueError(
+            "players must be a list of 2, 3 or 4 names", code="bad_players", option="players"
+        )
     names = list(players)
     if len(names) not in (2, 3, 4):
-        raise InvalidValueError(f"players must be a list of 2, 3 or 4 names, not {len(names)}",
-                                code="bad_players", option="players")
+        raise InvalidValueError(
+            f"players must be a list of 2, 3 or 4 names, not {len(names)}",
+            code="bad_players",
+            option="players",
+        )
     for i, name in enumerate(names):
         if not isinstance(name, str) or not name.strip():
-            raise InvalidValueError(f"player {i} must have a non-empty name, not {name!r}",
-                                    code="bad_players", option="players")
+            raise InvalidValueError(
+                f"player {i} must have a non-empty name, not {name!r}",
+                code="bad_players",
+                option="players",
+            )
     if len(set(names)) != len(names):
-        raise InvalidValueError("player names must be distinct",
-                                code="bad_players", option="players")
+        raise InvalidValueError(
+            "player names must be distinct", code="bad_players", option="players"
+        )
     return names
 
 
 def _check_stake(stake: Any) -> float | None:
     if stake is None:
         return None
-    if not isinstance(stake, (int, float)) or isinstance(stake, bool) or not math.isfinite(
-            stake) or stake < 0:
-        raise InvalidValueError(f"stake must be a number >= 0 or null, not {stake!r}",
-                                code="bad_value", params={"value": stake}, option="stake")
+    if (
+        not isinstance(stake, (int, float))
+        or isinstance(stake, bool)
+        or not math.isfinite(stake)
+        or stake < 0
+    ):
+        raise InvalidValueError(
+            f"stake must be a number >= 0 or null, not {stake!r}",
+            code="bad_value",
+            params={"value": stake},
+            option="stake",
+        )
     return stake
 
 
-def check_seat(value: Any, key: str, names: Sequence[str], seats: Sequence[int],
-               sitting_out: int | None = None, *, label: str = "") -> int:
+def check_seat(
+    value: Any,
+    key: str,
+    names: Sequence[str],
+    seats: Sequence[int],
+    sitting_out: int | None = None,
+    *,
+    label: str = "",
+) -> int:
     """``value`` as the index of a player of a hand, or a :class:`RuleError` naming ``key``.
 
     It must be a player index (``bad_value``), not the three-player dealer
@@ -827,79 +998,115 @@ def check_seat(value: Any, key: str, names: Sequence[str], seats: Sequence[int],
     """
     where = f"{label}: " if label else ""
     if not is_whole_number(value) or not 0 <= value < len(names):
-        raise InvalidValueError(f"{where}{key} must be a player index 0..{len(names) - 1},"
-                                f" not {value!r}",
-                                code="bad_value", params={"value": value}, option=key)
+        raise InvalidValueError(
+            f"{where}{key} must be a player index 0..{len(names) - 1}, not {value!r}",
+            code="bad_value",
+            params={"value": value},
+            option=key,
+        )
     if value == sitting_out:
-        raise RuleViolation(f"{where}{key} {names[value]} deals this hand and sits out",
-                            code="dealer_sits_out", params={"player": names[value]}, option=key)
+        raise RuleViolation(
+            f"{where}{key} {names[value]} deals this hand and sits out",
+            code="dealer_sits_out",
+            params={"player": names[value]},
+            option=key,
+        )
     if value not in seats:
-        raise RuleViolation(f"{where}{key} must be {names[seats[0]]} ({seats[0]}) or"
-                            f" {names[seats[1]]} ({seats[1]}), who play this game",
-                            code="not_in_this_game", params={"player": names[value]},
-                            option=key)
+        raise RuleViolation(
+            f"{where}{key} must be {names[seats[0]]} ({seats[0]}) or"
+            f" {names[seats[1]]} ({seats[1]}), who play this game",
+            code="not_in_this_game",
+            params={"player": names[value]},
+            option=key,
+        )
     return value
 
 
-def _parse_deal(entry: Any, n: int, rules: Rules, names: list[str],
-                games: Sequence[GameSeat]) -> tuple[GameRecord, ...]:
+def _parse_deal(
+    entry: Any, n: int, rules: Rules, names: list[str], games: Sequence[GameSeat]
+) -> tuple[GameRecord, ...]:
     """The two games of a four-player deal entry, each parsed and annotated."""
     label = f"hand {n}"
     if not isinstance(entry, Mapping):
-        raise InvalidValueError(f"{label}: an entry must be an object",
-                                code="bad_value", option="hands")
+        raise InvalidValueError(
+            f"{label}: an entry must be an object", code="bad_value", option="hands"
+        )
     raw = entry.get("games")
     if raw is None:
         if entry.get("void") is True:
             raw = [{"void": True}, {"void": True}]
         else:
-            raise InvalidValueError(f"{label}: a four-player entry needs games: [game 1, game 2]"
-                                    " (or void: true)",
-                                    code="missing_value", option="games")
+            raise InvalidValueError(
+                f"{label}: a four-player entry needs games: [game 1, game 2] (or void: true)",
+                code="missing_value",
+                option="games",
+            )
     if isinstance(raw, (str, bytes, Mapping)) or not isinstance(raw, Sequence) or len(raw) != 2:
-        raise InvalidValueError(f"{label}: games must be a list of two entries, one per game",
-                                code="bad_value", option="games")
+        raise InvalidValueError(
+            f"{label}: games must be a list of two entries, one per game",
+            code="bad_value",
+            option="games",
+        )
     parsed = tuple(
-        GameRecord(**field_values(game), **field_values(
-            _parse_hand(sub, f"{label}, game {game.game}", rules, names, game.players)))
-        for game, sub in zip(games, raw, strict=True))
+        GameRecord(
+            **field_values(game),
+            **field_values(
+                _parse_hand(sub, f"{label}, game {game.game}", rules, names, game.players)
+            ),
+        )
+        for game, sub in zip(games, raw, strict=True)
+    )
     if entry.get("void") is True and not all(g.void for g in parsed):
-        raise InvalidValueError(f"{label}: a void deal cannot have a game result",
-                                code="bad_value", option="void")
+        raise InvalidValueError(
+            f"{label}: a void deal cannot have a game result", code="bad_value", option="void"
+        )
     return parsed
 
 
-def _parse_hand(entry: Any, label: str, rules: Rules, names: list[str],
-                seats: tuple[int, ...], need_loser: bool = False,
-                sitting_out: int | None = None) -> Entry:
+def _parse_hand(
+    entry: Any,
+    label: str,
+    rules: Rules,
+    names: list[str],
+    seats: tuple[int, ...],
+    need_loser: bool = False,
+    sitting_out: int | None = None,
+) -> Entry:
     """One two-player hand entry, checked, as an :class:`Entry` (the loser filled in).
 
     ``seats`` are the two players of the hand; ``sitting_out`` the three-player dealer.
     """
     if not isinstance(entry, Mapping):
-        raise InvalidValueError(f"{label}: an entry must be an object",
-                                code="bad_value", option="hands")
+        raise InvalidValueError(
+            f"{label}: an entry must be an object", code="bad_value", option="hands"
+        )
     if entry.get("games") is not None:
-        raise InvalidValueError(f"{label}: only a four-player deal entry has games",
-                                code="bad_value", option="games")
+        raise InvalidValueError(
+            f"{label}: only a four-player deal entry has games", code="bad_value", option="games"
+        )
     void = entry.get("void", False)
     if not isinstance(void, bool):
-        raise InvalidValueError(f"{label}: void must be true or false, not {void!r}",
-                                code="bad_value", params={"value": void}, option="void")
+        raise InvalidValueError(
+            f"{label}: void must be true or false, not {void!r}",
+            code="bad_value",
+            params={"value": void},
+            option="void",
+        )
     if void:
         for key in ("winner", "loser", "outcome"):
             if entry.get(key) is not None:
-                raise InvalidValueError(f"{label}: a void hand has no {key}",
-                                        code="bad_value", option=key)
+                raise InvalidValueError(
+                    f"{label}: a void hand has no {key}", code="bad_value", option=key
+                )
         if entry.get("points") not in (None, 0):
-            raise InvalidValueError(f"{label}: a void hand scores no points",
-                                    code="bad_value", option="points")
+            raise InvalidValueError(
+                f"{label}: a void hand scores no points", code="bad_value", option="points"
+            )
         return Entry(void=True)
 
     def seat(key: str) -> int:
         if key not in entry or entry[key] is None:
-            raise InvalidValueError(f"{label}: {key} is missing",
-                                    code="missing_value", option=key)
+            raise InvalidValueError(f"{label}: {key} is missing", code="missing_value", option=key)
         return check_seat(entry[key], key, names, seats, sitting_out, label=label)
 
     winner = seat("winner")
@@ -909,36 +1116,58 @@ def _parse_hand(entry: Any, label: str, rules: Rules, names: list[str],
     else:
         loser = seat("loser")
         if loser == winner:
-            raise InvalidValueError(f"{label}: loser must not be the winner",
-                                    code="bad_value", option="loser")
+            raise InvalidValueError(
+                f"{label}: loser must not be the winner", code="bad_value", option="loser"
+            )
     if "outcome" not in entry or entry["outcome"] is None:
-        raise InvalidValueError(f"{label}: outcome is missing",
-                                code="missing_value", option="outcome")
+        raise InvalidValueError(
+            f"{label}: outcome is missing", code="missing_value", option="outcome"
+        )
     outcome = entry["outcome"]
     if outcome not in OUTCOMES:
-        raise InvalidValueError(f"{label}: outcome must be one of {', '.join(OUTCOMES)},"
-                                f" not {outcome!r}",
-                                code="bad_value", params={"value": outcome}, option="outcome")
+        raise InvalidValueError(
+            f"{label}: outcome must be one of {', '.join(OUTCOMES)}, not {outcome!r}",
+            code="bad_value",
+            params={"value": outcome},
+            option="outcome",
+        )
     if "points" not in entry or entry["points"] is None:
-        raise InvalidValueError(f"{label}: points is missing",
-                                code="missing_value", option="points")
+        raise InvalidValueError(
+            f"{label}: points is missing", code="missing_value", option="points"
+        )
     points = entry["points"]
     if not is_whole_number(points) or points < 0:
-        raise InvalidValueError(f"{label}: points must be a whole number >= 0, not {points!r}",
-                                code="bad_value", params={"value": points}, option="points")
+        raise InvalidValueError(
+            f"{label}: points must be a whole number >= 0, not {points!r}",
+            code="bad_value",
+            params={"value": points},
+            option="points",
+        )
     if outcome == "big_gin" and rules.big_gin_bonus is None:
-        raise RuleViolation(f"{label}: big gin is not allowed under these rules (big_gin_bonus"
-                            " is null)",
-                            code="big_gin_not_allowed", option="outcome")
+        raise RuleViolation(
+            f"{label}: big gin is not allowed under these rules (big_gin_bonus is null)",
+            code="big_gin_not_allowed",
+            option="outcome",
+        )
     if outcome in ("knock", "undercut") and rules.knock_limit == 0:
-        raise RuleViolation(f"{label}: with knock limit 0 only gin ends a hand, not {outcome}",
-                            code="gin_only", params={"outcome": outcome}, option="outcome")
-    least = {"knock": 1, "gin": rules.gin_bonus, "undercut": rules.undercut_bonus,
-             "big_gin": rules.big_gin_bonus or 0}[outcome]  # None was refused above
+        raise RuleViolation(
+            f"{label}: with knock limit 0 only gin ends a hand, not {outcome}",
+            code="gin_only",
+            params={"outcome": outcome},
+            option="outcome",
+        )
+    least = {
+        "knock": 1,
+        "gin": rules.gin_bonus,
+        "undercut": rules.undercut_bonus,
+        "big_gin": rules.big_gin_bonus or 0,
+    }[outcome]  # None was refused above
     if points < least:
-        raise RuleViolation(f"{label}: points {points} are too few for"
-                            f" {outcome.replace('_', ' ')} (at least {least})",
-                            code="too_few_points",
-                            params={"points": points, "least": least, "outcome": outcome},
-                            option="points")
+        raise RuleViolation(
+            f"{label}: points {points} are too few for"
+            f" {outcome.replace('_', ' ')} (at least {least})",
+            code="too_few_points",
+            params={"points": points, "least": least, "outcome": outcome},
+            option="points",
+        )
     return Entry(winner=winner, loser=loser, points=points, outcome=Outcome(outcome))

@@ -10,8 +10,14 @@ from pathlib import Path
 CHROMIUM = shutil.which("chromium") or "/usr/bin/chromium"
 """The chromium binary (tests/run.sh installs Debian's); the browser tests skip without it."""
 
-ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking",
-        "--disable-component-update", "--disable-sync", "--no-first-run"]
+ARGS = [
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+    "--no-first-run",
+]
 """chromium's command line: no sandbox (containers), no network chatter of its own."""
 
 AXE = Path(__file__).resolve().parent / "node_modules" / "axe-core" / "axe.min.js"
@@ -57,5 +63,9 @@ def axe_problems(page, state: str, rules: tuple[str, ...] = ()) -> list[str]:
     if not page.evaluate("() => typeof window.axe === 'object'"):
         page.evaluate(_axe_source())
     violations = page.evaluate(_RUN, ["rule", list(rules)] if rules else ["tag", list(AXE_TAGS)])
-    return [f"{state}: {v['id']} ({v['impact']}): {v['help']}: {node['target']}: {node['why']}"
-            for v in violations if v["impact"] in BLOCKING for node in v["nodes"]]
+    return [
+        f"{state}: {v['id']} ({v['impact']}): {v['help']}: {node['target']}: {node['why']}"
+        for v in violations
+        if v["impact"] in BLOCKING
+        for node in v["nodes"]
+    ]

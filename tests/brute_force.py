@@ -148,8 +148,10 @@ def canonical(melds: Iterable[Meld]) -> Arrangement:
     melds = [Meld(m) for m in melds]
     result = [m for m in melds if not is_run(m)]
     for s in SUITS:
-        runs = sorted((m for m in melds if is_run(m) and suit(next(iter(m))) == s),
-                      key=lambda m: min(rank(c) for c in m))
+        runs = sorted(
+            (m for m in melds if is_run(m) and suit(next(iter(m))) == s),
+            key=lambda m: min(rank(c) for c in m),
+        )
         merged: list[Meld] = []
         for run in runs:
             if merged and max(rank(c) for c in merged[-1]) + 1 == min(rank(c) for c in run):
@@ -164,8 +166,7 @@ def optimal_arrangements(cards: str | Iterable[Any]) -> set[Arrangement]:
     """Every distinct optimal arrangement, canonical, as a set of frozensets of melds."""
     cards = hand(cards)
     best = _deadwood(cards)
-    return {canonical(a) for a in arrangements_all(cards)
-            if arrangement_deadwood(cards, a) == best}
+    return {canonical(a) for a in arrangements_all(cards) if arrangement_deadwood(cards, a) == best}
 
 
 def discard_options(cards: str | Iterable[Any]) -> dict[str, int]:
@@ -197,7 +198,7 @@ def layoff_sets(defender: frozenset[str], knocker_melds: Iterable[Meld]) -> set[
         for card in defender - laid:
             for i, meld in enumerate(state):
                 if is_meld(meld | {card}):
-                    stack.append((*state[:i], meld | {card}, *state[i + 1:]))
+                    stack.append((*state[:i], meld | {card}, *state[i + 1 :]))
     return {frozenset().union(*state) - knocker_cards for state in seen}
 
 
@@ -269,8 +270,13 @@ def _score(k: int, d: int, rules: Any, mult: int) -> tuple[str, str, int, int]:
     return "undercut", "defender", net * mult, -net
 
 
-def verify_knock(knocker: Any, defender: Any, rules: Any, upcard: Any = None,
-                 knocker_melds: Iterable[Iterable[Any]] | None = None) -> KnockResult:
+def verify_knock(
+    knocker: Any,
+    defender: Any,
+    rules: Any,
+    upcard: Any = None,
+    knocker_melds: Iterable[Iterable[Any]] | None = None,
+) -> KnockResult:
     """The result of a knock.
 
     Without ``knocker_melds`` the knocker lays down whichever legal
@@ -294,8 +300,11 @@ def verify_knock(knocker: Any, defender: Any, rules: Any, upcard: Any = None,
     limit = knock_limit(rules, upcard)
     if knocker_melds is not None:
         melds = [hand(m) for m in knocker_melds]
-        if not all(is_meld(m) for m in melds) or sum(map(len, melds)) != len(
-                frozenset().union(*melds)) or not frozenset().union(*melds) <= knocker:
+        if (
+            not all(is_meld(m) for m in melds)
+            or sum(map(len, melds)) != len(frozenset().union(*melds))
+            or not frozenset().union(*melds) <= knocker
+        ):
             raise IllegalKnock("the declared knocker melds are not disjoint melds of the hand")
         candidates = {canonical(melds)}
     else:

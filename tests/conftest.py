@@ -106,8 +106,7 @@ class Backend:
         if os.geteuid() != 0:
             pytest.skip("filling a disk under PostgreSQL mounts a small tmpfs: needs root")
         folder = tempfile.mkdtemp(prefix="scorekeeper_full_")
-        subprocess.run(["mount", "-t", "tmpfs", "-o", f"size={ROOM}", "tmpfs", folder],
-                       check=True)
+        subprocess.run(["mount", "-t", "tmpfs", "-o", f"size={ROOM}", "tmpfs", folder], check=True)
         try:
             shutil.chown(folder, USER, USER)
             space = os.path.basename(folder)
@@ -125,8 +124,10 @@ class Backend:
     def _move_hands(self, space: str) -> None:
         """Move the ``hands`` table and its indexes to tablespace ``space`` (PostgreSQL)."""
         self.sql(f"ALTER TABLE hands SET TABLESPACE {space}")
-        for (index,) in self.sql("SELECT indexname FROM pg_indexes WHERE tablename = 'hands'"
-                                 " AND schemaname = current_schema()"):
+        for (index,) in self.sql(
+            "SELECT indexname FROM pg_indexes WHERE tablename = 'hands'"
+            " AND schemaname = current_schema()"
+        ):
             self.sql(f"ALTER INDEX {index} SET TABLESPACE {space}")
 
     def intact(self, store: Store) -> bool:
@@ -139,11 +140,15 @@ class Backend:
         """
         if self.name == "sqlite":
             conn = store.db.conn
-            return (not conn.in_transaction
-                    and conn.execute("PRAGMA integrity_check").fetchone()[0] == "ok")
+            return (
+                not conn.in_transaction
+                and conn.execute("PRAGMA integrity_check").fetchone()[0] == "ok"
+            )
         self.sql("CREATE EXTENSION IF NOT EXISTS amcheck SCHEMA public")  # one per database
-        checked = self.sql("SELECT public.bt_index_check(indexrelid, true) FROM pg_index"
-                           " WHERE indrelid = 'hands'::regclass")
+        checked = self.sql(
+            "SELECT public.bt_index_check(indexrelid, true) FROM pg_index"
+            " WHERE indrelid = 'hands'::regclass"
+        )
         return len(checked) == 2  # the primary key and the idempotency keys
 
     @contextmanager
@@ -195,11 +200,13 @@ def backend(request, tmp_path) -> Backend:
 @pytest.fixture
 def store(backend) -> Iterator[Store]:
     """The store over this test's database (each backend in turn)."""
-    opened = (Storage(backend.address, durable=False) if backend.name == "sqlite"
-              else open_store(backend.address))
+    opened = (
+        Storage(backend.address, durable=False)
+        if backend.name == "sqlite"
+        else open_store(backend.address)
+    )
     yield opened
     opened.close()
-
 
 
 class Live:
@@ -213,8 +220,7 @@ class Live:
     def new_game(self, session: requests.Session | None = None, **settings) -> tuple[str, dict]:
         """A new game of Ana and Ben: (its API URL, the Authorization header to write)."""
         settings.setdefault("players", ["Ana", "Ben"])
-        response = (session or requests).post(f"{self.url}/api/v1/games", json=settings,
-                                              timeout=10)
+        response = (session or requests).post(f"{self.url}/api/v1/games", json=settings, timeout=10)
         assert response.status_code == 201, response.text
         body = response.json()
         return f"{self.url}{body['url']}", {"Authorization": f"Bearer {body['edit_token']}"}

@@ -25,8 +25,17 @@ def cards(text: str) -> list[str]:
     return text.split()
 
 
-def make_record(hands: tuple[str, str], upcard: str, stock_top: str = "", *, dealer: int = 1,
-                actions=(), rules=None, players=("Ana", "Ben"), showdown=None) -> dict:
+def make_record(
+    hands: tuple[str, str],
+    upcard: str,
+    stock_top: str = "",
+    *,
+    dealer: int = 1,
+    actions=(),
+    rules=None,
+    players=("Ana", "Ben"),
+    showdown=None,
+) -> dict:
     """A deal record; the stock is ``stock_top`` then the rest of the deck in index order.
 
     With the default ``dealer=1`` Ana (player 0) is the non-dealer and acts first.
@@ -34,9 +43,15 @@ def make_record(hands: tuple[str, str], upcard: str, stock_top: str = "", *, dea
     used = cards(hands[0]) + cards(hands[1]) + [upcard] + cards(stock_top)
     assert len(set(used)) == len(used), "test deck has a duplicate"
     stock = cards(stock_top) + [c for c in DECK if c not in used]
-    record = {"format": "gin-rummy-deal/1", "players": list(players), "dealer": dealer,
-              "hands": [cards(hands[0]), cards(hands[1])], "upcard": upcard, "stock": stock,
-              "actions": list(actions)}
+    record = {
+        "format": "gin-rummy-deal/1",
+        "players": list(players),
+        "dealer": dealer,
+        "hands": [cards(hands[0]), cards(hands[1])],
+        "upcard": upcard,
+        "stock": stock,
+        "actions": list(actions),
+    }
     if rules is not None:
         record["rules"] = rules
     if showdown is not None:
@@ -81,8 +96,11 @@ def check_result(result: DealResult, rules: dict, *, optimal: bool = True) -> No
     """
     upcard = result.upcard
     if rules["oklahoma"]:
-        limit = min(0 if rules["ace_upcard"] == "gin_only" else 1, rules["knock_limit"]) \
-            if upcard[0] == "A" else min(value(upcard), rules["knock_limit"])
+        limit = (
+            min(0 if rules["ace_upcard"] == "gin_only" else 1, rules["knock_limit"])
+            if upcard[0] == "A"
+            else min(value(upcard), rules["knock_limit"])
+        )
     else:
         limit = rules["knock_limit"]
     assert result.knock_limit == limit

@@ -17,8 +17,12 @@ def hand_for(rng: random.Random) -> dict:
     if rng.random() < 1 / 3:
         return {"kind": "void"}
     k = rng.randint(1, 10)
-    return {"kind": "quick", "knocker": rng.randrange(2), "knocker_deadwood": k,
-            "defender_deadwood": k + rng.randint(1, 4)}
+    return {
+        "kind": "quick",
+        "knocker": rng.randrange(2),
+        "knocker_deadwood": k,
+        "defender_deadwood": k + rng.randint(1, 4),
+    }
 
 
 class Trickle:

@@ -21,8 +21,13 @@ from pathlib import Path
 from scorekeeper.imports import openspiel_card
 from scorekeeper.melds import mask_discards
 
-PARAMS = ({}, {"oklahoma": True}, {"knock_card": 5}, {"gin_bonus": 20, "undercut_bonus": 10},
-          {"oklahoma": True, "knock_card": 5, "undercut_bonus": 20})
+PARAMS = (
+    {},
+    {"oklahoma": True},
+    {"knock_card": 5},
+    {"gin_bonus": 20, "undercut_bonus": 10},
+    {"oklahoma": True, "knock_card": 5, "undercut_bonus": 20},
+)
 """The parameter sets played in turn."""
 
 DATA = Path(__file__).parent / "data"
@@ -51,8 +56,11 @@ def _choose(state, rng: random.Random, style: str) -> int:
         return 55
     player = state.current_player()
     hand = list(state.hands()[player])
-    if len(hand) == 11 and all(a < 52 or a == 55 for a in legal) and (
-            style != "eager" or rng.random() < 0.85):
+    if (
+        len(hand) == 11
+        and all(a < 52 or a == 55 for a in legal)
+        and (style != "eager" or rng.random() < 0.85)
+    ):
         taken = state.prev_upcard() if state.history()[-1] == 52 else None
         choices = [card for card in _best_discards(hand) if card in legal and card != taken]
         if not choices and style == "hoarder":
@@ -80,13 +88,17 @@ def play(seed: int, count: int) -> list[dict]:
                 state.apply_action(rng.choice([a for a, _ in state.chance_outcomes()]))
             else:
                 state.apply_action(_choose(state, rng, STYLES[index % len(STYLES)]))
-        deals.append({
-            "entry": {"history": list(state.history()), "params": params},
-            "facts": {"returns": [int(r) for r in state.returns()],
-                      "deadwood": list(state.deadwood()),
-                      "layoffs": [openspiel_card(c).code for c in state.layoffs()],
-                      "knocked": list(state.knocked())},
-        })
+        deals.append(
+            {
+                "entry": {"history": list(state.history()), "params": params},
+                "facts": {
+                    "returns": [int(r) for r in state.returns()],
+                    "deadwood": list(state.deadwood()),
+                    "layoffs": [openspiel_card(c).code for c in state.layoffs()],
+                    "knocked": list(state.knocked()),
+                },
+            }
+        )
     return deals
 
 
@@ -110,10 +122,12 @@ def main() -> None:
     chosen: list[dict] = []
     for name in ("gin", "knock", "undercut", "tie", "draw cap", "wall", "repeated move"):
         chosen += [deal for deal in deals if kind(deal) == name][:5]
-    chosen += [deal for deal in deals if deal not in chosen][:40 - len(chosen)]
+    chosen += [deal for deal in deals if deal not in chosen][: 40 - len(chosen)]
     chosen.sort(key=deals.index)
-    with open(DATA / "openspiel-sample.jsonl", "w") as entries, \
-            open(DATA / "openspiel-sample-facts.jsonl", "w") as facts:
+    with (
+        open(DATA / "openspiel-sample.jsonl", "w") as entries,
+        open(DATA / "openspiel-sample-facts.jsonl", "w") as facts,
+    ):
         for deal in chosen:
             entries.write(json.dumps(deal["entry"]) + "\n")
             facts.write(json.dumps(deal["facts"]) + "\n")

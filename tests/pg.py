@@ -35,14 +35,17 @@ USER = "postgres"
 
 def bin_dir() -> str:
     """The folder of the newest installed PostgreSQL's ``initdb`` and ``postgres``."""
-    found = sorted(glob.glob("/usr/lib/postgresql/*/bin/initdb"),
-                   key=lambda p: int(p.split("/")[4]))
+    found = sorted(
+        glob.glob("/usr/lib/postgresql/*/bin/initdb"), key=lambda p: int(p.split("/")[4])
+    )
     if found:
         return os.path.dirname(found[-1])
     initdb = shutil.which("initdb")
     if initdb is None:
-        raise RuntimeError("PostgreSQL is not installed (no initdb): tests/run.sh installs"
-                           " Debian's postgresql package")
+        raise RuntimeError(
+            "PostgreSQL is not installed (no initdb): tests/run.sh installs"
+            " Debian's postgresql package"
+        )
     return os.path.dirname(initdb)
 
 
@@ -66,19 +69,52 @@ class PostgresServer:
             shutil.chown(self.folder, USER, USER)
         data = os.path.join(self.folder, "data")
         bins = bin_dir()
-        subprocess.run([os.path.join(bins, "initdb"), "-D", data, "-U", USER,
-                        "--auth=trust", "--encoding=UTF8", "--locale=C.UTF-8", "--no-sync"],
-                       check=True, capture_output=True, cwd=self.folder, **self._user)
+        subprocess.run(
+            [
+                os.path.join(bins, "initdb"),
+                "-D",
+                data,
+                "-U",
+                USER,
+                "--auth=trust",
+                "--encoding=UTF8",
+                "--locale=C.UTF-8",
+                "--no-sync",
+            ],
+            check=True,
+            capture_output=True,
+            cwd=self.folder,
+            **self._user,
+        )
         self._log = open(os.path.join(self.folder, "server.log"), "wb")  # noqa: SIM115
         self.process = subprocess.Popen(
-            [os.path.join(bins, "postgres"), "-D", data, "-p", str(self.port),
-             "-c", "listen_addresses=127.0.0.1", "-c", f"unix_socket_directories={self.folder}",
-             "-c", "max_connections=200",
-             # nothing here outlives the tests: no waiting for the disk (an application
-             # killed mid-write is still tested; PostgreSQL itself is never killed)
-             "-c", "fsync=off", "-c", "synchronous_commit=off", "-c", "full_page_writes=off"],
-            stdout=self._log, stderr=subprocess.STDOUT, cwd=self.folder,
-            start_new_session=True, **self._user)
+            [
+                os.path.join(bins, "postgres"),
+                "-D",
+                data,
+                "-p",
+                str(self.port),
+                "-c",
+                "listen_addresses=127.0.0.1",
+                "-c",
+                f"unix_socket_directories={self.folder}",
+                "-c",
+                "max_connections=200",
+                # nothing here outlives the tests: no waiting for the disk (an application
+                # killed mid-write is still tested; PostgreSQL itself is never killed)
+                "-c",
+                "fsync=off",
+                "-c",
+                "synchronous_commit=off",
+                "-c",
+                "full_page_writes=off",
+            ],
+            stdout=self._log,
+            stderr=subprocess.STDOUT,
+            cwd=self.folder,
+            start_new_session=True,
+            **self._user,
+        )
         self._wait_until_ready()
 
     def url(self, schema: str | None = None) -> str:

@@ -7,8 +7,14 @@ from hypothesis import strategies as st
 from scorekeeper.rules import Rules
 from scorekeeper.sheet import score_sheet
 
-TABLES = [(2, None), (2, "hollywood"), (3, None), (3, {"three_player_dealer": "rotate"}),
-          (4, None), (4, {"partnership_netting": "per_game"})]
+TABLES = [
+    (2, None),
+    (2, "hollywood"),
+    (3, None),
+    (3, {"three_player_dealer": "rotate"}),
+    (4, None),
+    (4, {"partnership_netting": "per_game"}),
+]
 """Table formats: two players (single and Hollywood), three (both dealer rules), four (both
 nettings)."""
 
@@ -20,8 +26,12 @@ def _two_player_entry(data, seats, rules):
     winner = data.draw(st.sampled_from(seats))
     outcome = data.draw(st.sampled_from(["knock", "gin", "undercut"]))
     least = {"knock": 1, "gin": rules.gin_bonus, "undercut": rules.undercut_bonus}[outcome]
-    return {"winner": winner, "loser": seats[1] if winner == seats[0] else seats[0],
-            "points": data.draw(st.integers(least, least + 40)), "outcome": outcome}
+    return {
+        "winner": winner,
+        "loser": seats[1] if winner == seats[0] else seats[0],
+        "points": data.draw(st.integers(least, least + 40)),
+        "outcome": outcome,
+    }
 
 
 def scored_game(data) -> tuple[dict, list[dict], object]:
@@ -30,11 +40,16 @@ def scored_game(data) -> tuple[dict, list[dict], object]:
     players, rules = data.draw(st.sampled_from(TABLES))
     names = ["Ana", "Ben", "Cy", "Dan"][:players]
     target = data.draw(st.sampled_from([60, 100, 150]))
-    settings = {"players": names, "dealer": data.draw(st.integers(0, players - 1)),
-                "stake": data.draw(st.sampled_from([None, 0.1, 1])),
-                "rules": {**(rules if isinstance(rules, dict) else {}),
-                          **({"preset": rules} if isinstance(rules, str) else {}),
-                          "target": target}}
+    settings = {
+        "players": names,
+        "dealer": data.draw(st.integers(0, players - 1)),
+        "stake": data.draw(st.sampled_from([None, 0.1, 1])),
+        "rules": {
+            **(rules if isinstance(rules, dict) else {}),
+            **({"preset": rules} if isinstance(rules, str) else {}),
+            "target": target,
+        },
+    }
     entries: list[dict] = []
     sheet = score_sheet(entries, **settings)
     for _ in range(data.draw(st.integers(0, 14))):
@@ -42,9 +57,15 @@ def scored_game(data) -> tuple[dict, list[dict], object]:
             break
         parsed = Rules.from_dict(sheet.rules)
         if players == 4:
-            entry = ({"void": True} if data.draw(st.integers(0, 9)) == 0 else
-                     {"games": [_two_player_entry(data, game.players, parsed)
-                                for game in sheet.next_games]})
+            entry = (
+                {"void": True}
+                if data.draw(st.integers(0, 9)) == 0
+                else {
+                    "games": [
+                        _two_player_entry(data, game.players, parsed) for game in sheet.next_games
+                    ]
+                }
+            )
         else:
             seats = tuple(p for p in range(players) if players == 2 or p != sheet.next_dealer)
             entry = _two_player_entry(data, seats, parsed)

@@ -11,8 +11,13 @@ from scorekeeper.store import games
 
 
 def quick(knocker, k, d, **extra):
-    return {"kind": "quick", "knocker": knocker, "knocker_deadwood": k,
-            "defender_deadwood": d, **extra}
+    return {
+        "kind": "quick",
+        "knocker": knocker,
+        "knocker_deadwood": k,
+        "defender_deadwood": d,
+        **extra,
+    }
 
 
 def new_game(store, **settings):
@@ -32,12 +37,12 @@ def deal(first, second):
 ABC = ["Ana", "Ben", "Cy"]
 
 THREE_PLAYERS = [
-    quick(1, 9, 5),     # Ana deals, sits out; Ben knocks 9, Cy undercuts: 4 + 25 = 29
-    quick(0, 0, 30),    # Ben (the loser) deals; Ana gins against Cy: 30 + 25 = 55
-    VOID,               # Cy (the loser) deals; void: Cy deals again
-    quick(1, 0, 40),    # Cy deals; Ben gins against Ana: 65
-    quick(2, 2, 12),    # Ana (the loser) deals; Cy knocks against Ben: 10, Cy 39
-    quick(0, 3, 49),    # Ben deals; Ana knocks against Cy: 46, Ana 101: game
+    quick(1, 9, 5),  # Ana deals, sits out; Ben knocks 9, Cy undercuts: 4 + 25 = 29
+    quick(0, 0, 30),  # Ben (the loser) deals; Ana gins against Cy: 30 + 25 = 55
+    VOID,  # Cy (the loser) deals; void: Cy deals again
+    quick(1, 0, 40),  # Cy deals; Ben gins against Ana: 65
+    quick(2, 2, 12),  # Ana (the loser) deals; Cy knocks against Ben: 10, Cy 39
+    quick(0, 3, 49),  # Ben deals; Ana knocks against Cy: 46, Ana 101: game
 ]
 """Totals (101, 65, 39), boxes (2, 1, 2); finals Ana 101 + 2 x 25 + 100 = 251,
 Ben 65 + 25 = 90, Cy 39 + 2 x 25 = 89: Ben pays Ana 161, Cy 162."""
@@ -45,11 +50,11 @@ Ben 65 + 25 = 90, Cy 39 + 2 x 25 = 89: Ben pays Ana 161, Cy 162."""
 ABCD = ["Ana", "Ben", "Cy", "Dan"]  # teams Ana + Cy (0) and Ben + Dan (1)
 
 PARTNERSHIP = [
-    deal(quick(0, 5, 25), quick(3, 0, 10)),   # 0-1: Ana 20; 2-3: Dan gin 35 -> (20, 35)
-    deal(quick(3, 9, 4), VOID),               # 0-3: Dan knocks 9, Ana undercuts 30 -> (30, 0)
-    VOID,                                     # both games void
-    deal(quick(0, 0, 50), quick(1, 2, 12)),   # 0-3: Ana gin 75; 2-1: Ben 10 -> (75, 10)
-    deal(quick(1, 3, 6), quick(2, 1, 9)),     # 0-1: Ben 3; 2-3: Cy 8 -> (8, 3)
+    deal(quick(0, 5, 25), quick(3, 0, 10)),  # 0-1: Ana 20; 2-3: Dan gin 35 -> (20, 35)
+    deal(quick(3, 9, 4), VOID),  # 0-3: Dan knocks 9, Ana undercuts 30 -> (30, 0)
+    VOID,  # both games void
+    deal(quick(0, 0, 50), quick(1, 2, 12)),  # 0-3: Ana gin 75; 2-1: Ben 10 -> (75, 10)
+    deal(quick(1, 3, 6), quick(2, 1, 9)),  # 0-1: Ben 3; 2-3: Cy 8 -> (8, 3)
 ]
 """Per deal (standard): team 1 + 15, team 0 + 30, nothing, team 0 + 65, team 0 + 5: totals
 (100, 15), boxes (3, 1); finals 100 + 75 + 100 = 275 and 15 + 25 = 40, net 235."""

@@ -29,14 +29,17 @@ QUICK = {"kind": "quick", "knocker": 0, "knocker_deadwood": 3, "defender_deadwoo
 def row_counts(db) -> tuple[int, int]:
     """(games, log rows) in the SQLite file."""
     with sqlite3.connect(db) as conn:
-        return (conn.execute("SELECT count(*) FROM games").fetchone()[0],
-                conn.execute("SELECT count(*) FROM hands").fetchone()[0])
+        return (
+            conn.execute("SELECT count(*) FROM games").fetchone()[0],
+            conn.execute("SELECT count(*) FROM hands").fetchone()[0],
+        )
 
 
 def log_of(db, game_id: str) -> list:
     with sqlite3.connect(db) as conn:
-        return conn.execute("SELECT * FROM hands WHERE game_id = ? ORDER BY seq",
-                            (game_id,)).fetchall()
+        return conn.execute(
+            "SELECT * FROM hands WHERE game_id = ? ORDER BY seq", (game_id,)
+        ).fetchall()
 
 
 def test_api_writes_need_the_games_edit_token(live):
@@ -45,16 +48,21 @@ def test_api_writes_need_the_games_edit_token(live):
     requests.post(f"{url}/hands", json=QUICK, headers=auth, timeout=10)
     game_id = url.rsplit("/", 1)[1]
     before = log_of(live.db, game_id)
-    attempts = [("POST", "/hands", QUICK), ("PUT", "/hands/1", QUICK),
-                ("DELETE", "/hands/last", None)]
+    attempts = [
+        ("POST", "/hands", QUICK),
+        ("PUT", "/hands/1", QUICK),
+        ("DELETE", "/hands/last", None),
+    ]
     for method, path, body in attempts:
-        for headers, status in [({}, 401), ({"Authorization": "Bearer"}, 401),
-                                ({"Authorization": "Basic QW5hOkJlbg=="}, 401),
-                                ({"Authorization": "Bearer wrong"}, 403),
-                                (other_auth, 403),  # another game's token
-                                ({"Authorization": auth["Authorization"][:-1]}, 403)]:
-            response = requests.request(method, url + path, json=body, headers=headers,
-                                        timeout=10)
+        for headers, status in [
+            ({}, 401),
+            ({"Authorization": "Bearer"}, 401),
+            ({"Authorization": "Basic QW5hOkJlbg=="}, 401),
+            ({"Authorization": "Bearer wrong"}, 403),
+            (other_auth, 403),  # another game's token
+            ({"Authorization": auth["Authorization"][:-1]}, 403),
+        ]:
+            response = requests.request(method, url + path, json=body, headers=headers, timeout=10)
             assert response.status_code == status, (method, path, headers)
             error = response.json()["error"]
             assert error["field"] == "Authorization" and error["message"]
@@ -65,12 +73,14 @@ def test_api_writes_need_the_games_edit_token(live):
 
 
 def test_the_store_keeps_only_a_hash_of_the_token(live):
-    response = requests.post(f"{live.url}/api/v1/games", json={"players": ["Ana", "Ben"]},
-                             timeout=10).json()
+    response = requests.post(
+        f"{live.url}/api/v1/games", json={"players": ["Ana", "Ben"]}, timeout=10
+    ).json()
     token = response["edit_token"]
     with sqlite3.connect(live.db) as conn:
-        stored = conn.execute("SELECT token_hash FROM games WHERE id = ?",
-                              (response["id"],)).fetchone()[0]
+        stored = conn.execute(
+            "SELECT token_hash FROM games WHERE id = ?", (response["id"],)
+        ).fetchone()[0]
         conn.execute("PRAGMA wal_checkpoint(FULL)")
     assert stored == hashlib.sha256(token.encode()).hexdigest()
     for path in (live.db, f"{live.db}-wal"):
@@ -97,8 +107,12 @@ def test_tokens_are_compared_in_constant_time(monkeypatch):
 
 
 def test_game_ids_are_random_not_sequential(live):
-    ids = [requests.post(f"{live.url}/api/v1/games", json={"players": ["Ana", "Ben"]},
-                         timeout=10).json()["id"] for _ in range(30)]
+    ids = [
+        requests.post(
+            f"{live.url}/api/v1/games", json={"players": ["Ana", "Ben"]}, timeout=10
+        ).json()["id"]
+        for _ in range(30)
+    ]
     assert len(set(ids)) == len(ids)
     assert all(re.fullmatch(r"[A-Za-z0-9_-]{16}", i) for i in ids)
     for a, b in itertools.pairwise(ids):  # consecutive ids share next to nothing
@@ -115,14 +129,33 @@ def pad_token(session: requests.Session, url: str) -> str:
 def pad_game(live):
     """A game started in the scorepad by one browser: (that browser's session, sheet URL)."""
     owner = requests.Session()
-    response = owner.post(f"{live.url}/games", allow_redirects=False, timeout=10, data={
-        "csrf_token": pad_token(owner, f"{live.url}/"), "player_0": "Ana", "player_1": "Bor",
-        "preset": "standard", "options_for": "standard", "dealer": "0"})
+    response = owner.post(
+        f"{live.url}/games",
+        allow_redirects=False,
+        timeout=10,
+        data={
+            "csrf_token": pad_token(owner, f"{live.url}/"),
+            "player_0": "Ana",
+            "player_1": "Bor",
+            "preset": "standard",
+            "options_for": "standard",
+            "dealer": "0",
+        },
+    )
     assert response.status_code == 303
     sheet = live.url + response.headers["Location"]
-    hand = owner.post(f"{sheet}/hand", timeout=10, data={
-        "csrf_token": pad_token(owner, sheet), "mode": "quick", "knocker": "0",
-        "kind": "knock", "knocker_deadwood": "3", "defender_deadwood": "12"})
+    hand = owner.post(
+        f"{sheet}/hand",
+        timeout=10,
+        data={
+            "csrf_token": pad_token(owner, sheet),
+            "mode": "quick",
+            "knocker": "0",
+            "kind": "knock",
+            "knocker_deadwood": "3",
+            "defender_deadwood": "12",
+        },
+    )
     assert hand.status_code == 200 and hand.url.startswith(sheet)
     yield owner, sheet
     owner.close()
@@ -137,9 +170,12 @@ def test_share_links_are_read_only(live, pad_game):
         assert page.status_code == 200 and "read-only" in page.text
         assert "Undo the last hand" not in page.text
         token = pad_token(guest, sheet)  # a valid CSRF token of the guest's own browser
-        for path, data in [("/undo", {}), ("/hand", {"mode": "quick", "knocker": "1",
-                                                      "kind": "gin", "defender_deadwood": "5"}),
-                           ("/hands/1/void", {}), ("/rematch", {})]:
+        for path, data in [
+            ("/undo", {}),
+            ("/hand", {"mode": "quick", "knocker": "1", "kind": "gin", "defender_deadwood": "5"}),
+            ("/hands/1/void", {}),
+            ("/rematch", {}),
+        ]:
             response = guest.post(sheet + path, data={"csrf_token": token, **data}, timeout=10)
             assert response.status_code == 403, path
             assert "read-only" in response.text
@@ -155,16 +191,18 @@ def test_forms_need_their_csrf_token(live, pad_game):
     games_before, _ = row_counts(live.db)
     before = log_of(live.db, game_id)
     forged = pad_token(owner, sheet)[:-2] + "xx"
-    for data, headers in [({}, {}), ({"csrf_token": ""}, {}), ({"csrf_token": forged}, {}),
-                          ({"csrf_token": pad_token(owner, sheet)},
-                           {"Origin": "https://evil.example"})]:
+    for data, headers in [
+        ({}, {}),
+        ({"csrf_token": ""}, {}),
+        ({"csrf_token": forged}, {}),
+        ({"csrf_token": pad_token(owner, sheet)}, {"Origin": "https://evil.example"}),
+    ]:
         for path in ("/undo", "/hands/1/void", "/rematch"):
             response = owner.post(sheet + path, data=data, headers=headers, timeout=10)
             assert response.status_code == 400, (path, data, headers)
             # no Origin of this site: refused, and nothing offered to send again
             assert "Nothing was saved" in response.text and "Send again" not in response.text
-    refused = owner.post(f"{live.url}/games", data={"player_0": "X", "player_1": "Y"},
-                         timeout=10)
+    refused = owner.post(f"{live.url}/games", data={"player_0": "X", "player_1": "Y"}, timeout=10)
     assert refused.status_code == 400
     assert log_of(live.db, game_id) == before and row_counts(live.db)[0] == games_before
     undo = owner.post(sheet + "/undo", data={"csrf_token": pad_token(owner, sheet)}, timeout=10)
@@ -178,16 +216,20 @@ def test_every_response_carries_the_security_headers(live, pad_game):
         requests.get(f"{live.url}/api/openapi.json", timeout=10),
         requests.get(url, timeout=10),
         requests.post(f"{url}/hands", json=QUICK, headers=auth, timeout=10),
-        requests.post(f"{url}/hands", json=QUICK, timeout=10),                     # 401
+        requests.post(f"{url}/hands", json=QUICK, timeout=10),  # 401
         requests.post(f"{url}/hands", json={"kind": "x"}, headers=auth, timeout=10),  # 422
-        requests.get(f"{live.url}/api/v1/verify", timeout=10),                     # 405
-        requests.get(f"{live.url}/api/v1/nowhere", timeout=10),                    # 404
-        requests.post(f"{live.url}/api/v1/melds", data="{", timeout=10,
-                      headers={"Content-Type": "application/json"}),               # 400
+        requests.get(f"{live.url}/api/v1/verify", timeout=10),  # 405
+        requests.get(f"{live.url}/api/v1/nowhere", timeout=10),  # 404
+        requests.post(
+            f"{live.url}/api/v1/melds",
+            data="{",
+            timeout=10,
+            headers={"Content-Type": "application/json"},
+        ),  # 400
         owner.get(f"{live.url}/", timeout=10),
         owner.get(sheet, timeout=10),
-        owner.get(f"{live.url}/games/nowhere-at-all", timeout=10),                 # 404 page
-        owner.post(sheet + "/undo", timeout=10),                                  # CSRF 400
+        owner.get(f"{live.url}/games/nowhere-at-all", timeout=10),  # 404 page
+        owner.post(sheet + "/undo", timeout=10),  # CSRF 400
         owner.get(f"{live.url}/static/pad.css", timeout=10),
         owner.get(f"{live.url}/pad/melds?cards=As+2s+3s", timeout=10),
     ]

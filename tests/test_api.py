@@ -19,8 +19,7 @@ from scorekeeper.bots import simulate_match
 from scorekeeper.names import MAX_NAME_LENGTH
 from scorekeeper.rules import Rules
 
-KNOCK = {"knocker": "As 2s 3s 7c 7d 7h 9d Td Jd 2c",
-         "defender": "4s 5s 6s 8c 8d 8h Kd Qd Jh Th"}
+KNOCK = {"knocker": "As 2s 3s 7c 7d 7h 9d Td Jd 2c", "defender": "4s 5s 6s 8c 8d 8h Kd Qd Jh Th"}
 
 
 class Client:
@@ -74,8 +73,13 @@ def game(call):
 
 
 def quick(knocker, k, d, **extra):
-    return {"kind": "quick", "knocker": knocker, "knocker_deadwood": k,
-            "defender_deadwood": d, **extra}
+    return {
+        "kind": "quick",
+        "knocker": knocker,
+        "knocker_deadwood": k,
+        "defender_deadwood": d,
+        **extra,
+    }
 
 
 def version(call, game_id):
@@ -91,11 +95,15 @@ def test_melds(call):
     assert response.status_code == 200
     assert response.json["arrangements"][0]["deadwood"] == 10
     assert "discards" not in response.json
-    eleven = call("POST", "/api/v1/melds", json={"cards": [
-        "As", "2s", "3s", "7c", "7d", "7h", "9d", "Td", "Jd", "Kc", "Qh"]})
+    eleven = call(
+        "POST",
+        "/api/v1/melds",
+        json={"cards": ["As", "2s", "3s", "7c", "7d", "7h", "9d", "Td", "Jd", "Kc", "Qh"]},
+    )
     assert eleven.json["discards"][0] == {"discard": "Kc", "deadwood": 10}
-    error = error_of(call("POST", "/api/v1/melds", json={"cards": "As 2s Zz"}), 422,
-                     "bad_card", "cards")
+    error = error_of(
+        call("POST", "/api/v1/melds", json={"cards": "As 2s Zz"}), 422, "bad_card", "cards"
+    )
     assert "'Zz'" in error["message"] and "position 3" in error["message"]
 
 
@@ -105,44 +113,67 @@ def test_verify(call):
     assert response.status_code == 200
     assert (response.json["outcome"], response.json["points"]) == ("knock", 18)
     assert response.json["defender"]["layoffs"]
-    classic = call("POST", "/api/v1/verify", json={
-        **KNOCK, "rules": {"preset": "classic"}, "knocker_melds": [
-            "7c 7d 7h", "9d Td Jd", "As 2s 3s"], "defender_melds": ["4s 5s 6s", "8c 8d 8h"],
-        "layoffs": [{"card": "Qd", "meld": ["9d", "Td", "Jd"]}]})
+    classic = call(
+        "POST",
+        "/api/v1/verify",
+        json={
+            **KNOCK,
+            "rules": {"preset": "classic"},
+            "knocker_melds": ["7c 7d 7h", "9d Td Jd", "As 2s 3s"],
+            "defender_melds": ["4s 5s 6s", "8c 8d 8h"],
+            "layoffs": [{"card": "Qd", "meld": ["9d", "Td", "Jd"]}],
+        },
+    )
     assert classic.status_code == 200 and classic.json["defender"]["deadwood"] == 30
-    oklahoma = call("POST", "/api/v1/verify", json={**KNOCK, "rules": "oklahoma",
-                                                    "upcard": "2s"})
+    oklahoma = call("POST", "/api/v1/verify", json={**KNOCK, "rules": "oklahoma", "upcard": "2s"})
     assert oklahoma.json["points"] == 36  # the spade upcard doubles 18
 
 
 @pytest.mark.one_backend
-@pytest.mark.parametrize(("body", "code", "field"), [
-    ({"knocker": KNOCK["knocker"]}, "invalid", "defender"),
-    ({**KNOCK, "knocker": 5}, "invalid", "knocker"),
-    ({**KNOCK, "extra": 1}, "invalid", "extra"),
-    ({**KNOCK, "defender": KNOCK["knocker"]}, "bad_card", "defender"),
-    ({**KNOCK, "knocker": "As 2s 3s"}, "bad_card", "knocker"),
-    ({**KNOCK, "rules": {"gin_bonus": -3}}, "rule", "gin_bonus"),
-    ({**KNOCK, "rules": "bridge"}, "rule", "preset"),
-    ({**KNOCK, "rules": "oklahoma"}, "rule", "upcard"),
-    ({**KNOCK, "knocker_melds": ["9d Td Jd"]}, "rule", "knocker_melds"),
-    ({**KNOCK, "layoffs": [{"card": "Qh", "meld": "9d Td Jd"}]}, "bad_card", "layoffs"),
-    ({**KNOCK, "knocker": "As " * 200}, "invalid", "knocker"),
-    ([1, 2], "invalid", None),
-])
+@pytest.mark.parametrize(
+    ("body", "code", "field"),
+    [
+        ({"knocker": KNOCK["knocker"]}, "invalid", "defender"),
+        ({**KNOCK, "knocker": 5}, "invalid", "knocker"),
+        ({**KNOCK, "extra": 1}, "invalid", "extra"),
+        ({**KNOCK, "defender": KNOCK["knocker"]}, "bad_card", "defender"),
+        ({**KNOCK, "knocker": "As 2s 3s"}, "bad_card", "knocker"),
+        ({**KNOCK, "rules": {"gin_bonus": -3}}, "rule", "gin_bonus"),
+        ({**KNOCK, "rules": "bridge"}, "rule", "preset"),
+        ({**KNOCK, "rules": "oklahoma"}, "rule", "upcard"),
+        ({**KNOCK, "knocker_melds": ["9d Td Jd"]}, "rule", "knocker_melds"),
+        ({**KNOCK, "layoffs": [{"card": "Qh", "meld": "9d Td Jd"}]}, "bad_card", "layoffs"),
+        ({**KNOCK, "knocker": "As " * 200}, "invalid", "knocker"),
+        ([1, 2], "invalid", None),
+    ],
+)
 def test_verify_refusals_name_the_field(call, body, code, field):
     error_of(call("POST", "/api/v1/verify", json=body), 422, code, field)
 
 
 @pytest.mark.one_backend
 def test_bad_json_too_large_and_unknown_routes(call, app):
-    error_of(call("POST", "/api/v1/verify", data="{nope", content_type="application/json"),
-             400, "invalid_json", "body")
-    error_of(call("POST", "/api/v1/games", data='{"players": ["Ana", "Ben"]}',
-                  content_type="text/plain"), 400, "not_json", "Content-Type")
+    error_of(
+        call("POST", "/api/v1/verify", data="{nope", content_type="application/json"),
+        400,
+        "invalid_json",
+        "body",
+    )
+    error_of(
+        call(
+            "POST", "/api/v1/games", data='{"players": ["Ana", "Ben"]}', content_type="text/plain"
+        ),
+        400,
+        "not_json",
+        "Content-Type",
+    )
     big = '{"cards": "' + "A" * (app.config["MAX_CONTENT_LENGTH"] + 10) + '"}'
-    error_of(call("POST", "/api/v1/melds", data=big, content_type="application/json"),
-             413, "too_large", "body")
+    error_of(
+        call("POST", "/api/v1/melds", data=big, content_type="application/json"),
+        413,
+        "too_large",
+        "body",
+    )
     error_of(call("GET", "/api/v1/nowhere"), 404, "not_found")
     not_allowed = call("GET", "/api/v1/verify")
     error_of(not_allowed, 405, "method_not_allowed")
@@ -166,9 +197,16 @@ def test_replay(call):
 
 
 def test_create_and_read_a_game(call):
-    response = call("POST", "/api/v1/games", json={
-        "players": ["Ana", "Ben"], "rules": {"preset": "hollywood", "target": 50},
-        "dealer": 1, "stake": 0.1})
+    response = call(
+        "POST",
+        "/api/v1/games",
+        json={
+            "players": ["Ana", "Ben"],
+            "rules": {"preset": "hollywood", "target": 50},
+            "dealer": 1,
+            "stake": 0.1,
+        },
+    )
     assert response.status_code == 201
     body = response.json
     assert response.headers["Location"] == body["url"] == f"/api/v1/games/{body['id']}"
@@ -185,25 +223,32 @@ def test_create_and_read_a_game(call):
     error_of(call("GET", "/api/v1/games/unknown"), 404, "not_found")  # not shaped like an id
 
 
-@pytest.mark.parametrize(("body", "field"), [
-    ({}, "players"),
-    ({"players": ["Ana"]}, "players"),
-    ({"players": ["Ana", "ANA"]}, "players"),
-    ({"players": ["Ana", "x" * 41]}, "players.1"),
-    ({"players": ["Ana", "Ben"], "dealer": 3}, "dealer"),
-    ({"players": ["Ana", "Ben", "Cy"], "dealer": 3}, "dealer"),
-    ({"players": ["Ana", "Ben", "Cy", "Dan"], "dealer": 4}, "dealer"),
-    ({"players": ["Ana", "Ben", "Cy", "Dan", "Eve"]}, "players"),
-    ({"players": ["Ana", "Ben", "Cy", "ana"]}, "players"),
-    ({"players": ["Ana", "Ben", "Cy"], "rules": "hollywood"}, "scoring"),
-    ({"players": ["Ana", "Ben", "Cy"], "rules": {"three_player_dealer": "left"}},
-     "three_player_dealer"),
-    ({"players": ["Ana", "Ben", "Cy", "Dan"], "rules": {"partnership_netting": "never"}},
-     "partnership_netting"),
-    ({"players": ["Ana", "Ben"], "stake": -1}, "stake"),
-    ({"players": ["Ana", "Ben"], "stake": "a lot"}, "stake"),
-    ({"players": ["Ana", "Ben"], "rules": {"knock_limit": 11}}, "knock_limit"),
-])
+@pytest.mark.parametrize(
+    ("body", "field"),
+    [
+        ({}, "players"),
+        ({"players": ["Ana"]}, "players"),
+        ({"players": ["Ana", "ANA"]}, "players"),
+        ({"players": ["Ana", "x" * 41]}, "players.1"),
+        ({"players": ["Ana", "Ben"], "dealer": 3}, "dealer"),
+        ({"players": ["Ana", "Ben", "Cy"], "dealer": 3}, "dealer"),
+        ({"players": ["Ana", "Ben", "Cy", "Dan"], "dealer": 4}, "dealer"),
+        ({"players": ["Ana", "Ben", "Cy", "Dan", "Eve"]}, "players"),
+        ({"players": ["Ana", "Ben", "Cy", "ana"]}, "players"),
+        ({"players": ["Ana", "Ben", "Cy"], "rules": "hollywood"}, "scoring"),
+        (
+            {"players": ["Ana", "Ben", "Cy"], "rules": {"three_player_dealer": "left"}},
+            "three_player_dealer",
+        ),
+        (
+            {"players": ["Ana", "Ben", "Cy", "Dan"], "rules": {"partnership_netting": "never"}},
+            "partnership_netting",
+        ),
+        ({"players": ["Ana", "Ben"], "stake": -1}, "stake"),
+        ({"players": ["Ana", "Ben"], "stake": "a lot"}, "stake"),
+        ({"players": ["Ana", "Ben"], "rules": {"knock_limit": 11}}, "knock_limit"),
+    ],
+)
 def test_bad_games_are_refused(call, body, field):
     error_of(call("POST", "/api/v1/games", json=body), 422, field=field)
 
@@ -214,9 +259,17 @@ def test_entering_hands(call, game):
     response = call("POST", url, json=quick(0, 7, 22), headers=auth)
     assert response.status_code == 201
     assert response.json["hand"]["points"] == 15 and response.json["sheet"]["totals"] == [15, 0]
-    cards = call("POST", url, headers=auth, json={
-        "kind": "cards", "knocker": 1, "knocker_cards": KNOCK["knocker"],
-        "defender_cards": KNOCK["defender"]})
+    cards = call(
+        "POST",
+        url,
+        headers=auth,
+        json={
+            "kind": "cards",
+            "knocker": 1,
+            "knocker_cards": KNOCK["knocker"],
+            "defender_cards": KNOCK["defender"],
+        },
+    )
     assert cards.status_code == 201 and cards.json["hand"]["winner"] == 1
     assert cards.json["hand"]["detail"]["knocker"]["deadwood"] == 2
     void = call("POST", url, json={"kind": "void"}, headers=auth)
@@ -230,20 +283,31 @@ def test_null_means_absent(call, game):
     """A field the document calls nullable, sent as null, counts as left out."""
     game_id, auth = game
     url = f"/api/v1/games/{game_id}/hands"
-    void = call("POST", url, headers=auth, json={"kind": "void", "upcard": None,
-                                                 "knocker_melds": None, "layoffs": None})
+    void = call(
+        "POST",
+        url,
+        headers=auth,
+        json={"kind": "void", "upcard": None, "knocker_melds": None, "layoffs": None},
+    )
     assert void.status_code == 201 and void.json["hand"]["input"] == {"kind": "void"}
-    quick_hand = call("POST", url, json=quick(0, 7, 22, upcard=None, defender_melds=None),
-                      headers=auth)
+    quick_hand = call(
+        "POST", url, json=quick(0, 7, 22, upcard=None, defender_melds=None), headers=auth
+    )
     assert quick_hand.status_code == 201 and quick_hand.json["hand"]["points"] == 15
-    created = call("POST", "/api/v1/games",
-                   json={"players": ["Ana", "Ben"], "rules": None, "stake": None})
+    created = call(
+        "POST", "/api/v1/games", json={"players": ["Ana", "Ben"], "rules": None, "stake": None}
+    )
     assert created.status_code == 201 and created.json["game"]["stake"] is None
-    assert created.json["game"]["rules"] == call("POST", "/api/v1/games", json={
-        "players": ["Ana", "Ben"]}).json["game"]["rules"]
+    assert (
+        created.json["game"]["rules"]
+        == call("POST", "/api/v1/games", json={"players": ["Ana", "Ben"]}).json["game"]["rules"]
+    )
     error_of(call("POST", url, json={"kind": None}, headers=auth), 422, field="kind")
-    error_of(call("POST", url, json={**quick(0, 7, 22), "knocker": None}, headers=auth),
-             422, field="knocker")
+    error_of(
+        call("POST", url, json={**quick(0, 7, 22), "knocker": None}, headers=auth),
+        422,
+        field="knocker",
+    )
     assert version(call, game_id) == 2
 
 
@@ -251,56 +315,87 @@ def test_a_record_hand(call):
     record = simulate(5, dealer=0)
     created = call("POST", "/api/v1/games", json={"players": record["players"]}).json
     auth = {"Authorization": f"Bearer {created['edit_token']}"}
-    response = call("POST", f"/api/v1/games/{created['id']}/hands", headers=auth,
-                    json={"kind": "record", "record": record})
+    response = call(
+        "POST",
+        f"/api/v1/games/{created['id']}/hands",
+        headers=auth,
+        json={"kind": "record", "record": record},
+    )
     assert response.status_code == 201
     assert response.json["hand"]["points"] == response.json["hand"]["detail"]["points"]
-    error_of(call("POST", f"/api/v1/games/{created['id']}/hands", headers=auth,
-                  json={"kind": "record", "record": simulate(6, dealer=1)}),
-             422, "bad_record")
+    error_of(
+        call(
+            "POST",
+            f"/api/v1/games/{created['id']}/hands",
+            headers=auth,
+            json={"kind": "record", "record": simulate(6, dealer=1)},
+        ),
+        422,
+        "bad_record",
+    )
 
 
 def test_writes_need_the_edit_token(call, game):
     game_id, auth = game
     url = f"/api/v1/games/{game_id}/hands"
-    error = error_of(call("POST", url, json=quick(0, 7, 22)), 401, "unauthorized",
-                     "Authorization")
+    error = error_of(call("POST", url, json=quick(0, 7, 22)), 401, "unauthorized", "Authorization")
     assert "Bearer" in error["message"]
     error_of(call("POST", url, json={"kind": "nonsense"}), 401)  # the token comes first
-    error_of(call("POST", url, json=quick(0, 7, 22), headers={"Authorization": "Bearer no"}),
-             403, "forbidden")
+    error_of(
+        call("POST", url, json=quick(0, 7, 22), headers={"Authorization": "Bearer no"}),
+        403,
+        "forbidden",
+    )
     error_of(call("DELETE", f"{url}/last", headers={"Authorization": "Basic eA=="}), 401)
-    error_of(call("PUT", f"{url}/1", json=quick(0, 7, 22),
-                  headers={"Authorization": "Bearer no"}), 403)
-    error_of(call("POST", "/api/v1/games/no-such-game-id0/hands", json=quick(0, 7, 22),
-                  headers=auth),
-             404)
+    error_of(
+        call("PUT", f"{url}/1", json=quick(0, 7, 22), headers={"Authorization": "Bearer no"}), 403
+    )
+    error_of(
+        call("POST", "/api/v1/games/no-such-game-id0/hands", json=quick(0, 7, 22), headers=auth),
+        404,
+    )
     assert version(call, game_id) == 0
 
 
-@pytest.mark.parametrize(("hand", "code", "field"), [
-    ({"kind": "quick", "knocker": 0, "knocker_deadwood": 7}, "invalid", "defender_deadwood"),
-    (quick(0, 7, 22, layoffs=[]), "invalid", "layoffs"),
-    (quick(2, 7, 22), "rule", "knocker"),  # a player index, but Ana and Ben's game has two
-    (quick(4, 7, 22), "invalid", "knocker"),  # no table has five
-    ({"kind": "deal", "games": [quick(0, 7, 22), quick(1, 7, 22)]}, "rule", "kind"),
-    (quick(0, 11, 22), "rule", "knocker_deadwood"),
-    (quick(0, 7, 99), "invalid", "defender_deadwood"),
-    (quick(0, 7, 22, big_gin=True), "rule", "big_gin"),
-    ({"kind": "cards", "knocker": 0, "knocker_cards": "As 2s 3s",
-      "defender_cards": KNOCK["defender"]}, "bad_card", "knocker"),
-    ({"kind": "record", "record": {"format": "gin-rummy-deal/1"}}, "bad_record",
-     "record.dealer"),
-    ({"kind": "undo"}, "invalid", "kind"),
-    ({"kind": "void", "points": 3}, "invalid", "points"),
-])
+@pytest.mark.parametrize(
+    ("hand", "code", "field"),
+    [
+        ({"kind": "quick", "knocker": 0, "knocker_deadwood": 7}, "invalid", "defender_deadwood"),
+        (quick(0, 7, 22, layoffs=[]), "invalid", "layoffs"),
+        (quick(2, 7, 22), "rule", "knocker"),  # a player index, but Ana and Ben's game has two
+        (quick(4, 7, 22), "invalid", "knocker"),  # no table has five
+        ({"kind": "deal", "games": [quick(0, 7, 22), quick(1, 7, 22)]}, "rule", "kind"),
+        (quick(0, 11, 22), "rule", "knocker_deadwood"),
+        (quick(0, 7, 99), "invalid", "defender_deadwood"),
+        (quick(0, 7, 22, big_gin=True), "rule", "big_gin"),
+        (
+            {
+                "kind": "cards",
+                "knocker": 0,
+                "knocker_cards": "As 2s 3s",
+                "defender_cards": KNOCK["defender"],
+            },
+            "bad_card",
+            "knocker",
+        ),
+        (
+            {"kind": "record", "record": {"format": "gin-rummy-deal/1"}},
+            "bad_record",
+            "record.dealer",
+        ),
+        ({"kind": "undo"}, "invalid", "kind"),
+        ({"kind": "void", "points": 3}, "invalid", "points"),
+    ],
+)
 def test_bad_hands_change_nothing(call, game, hand, code, field):
     game_id, auth = game
     call("POST", f"/api/v1/games/{game_id}/hands", json=quick(0, 7, 22), headers=auth)
-    error_of(call("POST", f"/api/v1/games/{game_id}/hands", json=hand, headers=auth),
-             422, code, field)
-    error_of(call("PUT", f"/api/v1/games/{game_id}/hands/1", json=hand, headers=auth),
-             422, code, field)
+    error_of(
+        call("POST", f"/api/v1/games/{game_id}/hands", json=hand, headers=auth), 422, code, field
+    )
+    error_of(
+        call("PUT", f"/api/v1/games/{game_id}/hands/1", json=hand, headers=auth), 422, code, field
+    )
     assert version(call, game_id) == 1
 
 
@@ -311,8 +406,10 @@ def new_table(call, players, **settings):
     """A new game of ``players``: (its hands URL, auth headers)."""
     created = call("POST", "/api/v1/games", json={"players": players, **settings})
     assert created.status_code == 201, created.json
-    return (f"/api/v1/games/{created.json['id']}/hands",
-            {"Authorization": f"Bearer {created.json['edit_token']}"})
+    return (
+        f"/api/v1/games/{created.json['id']}/hands",
+        {"Authorization": f"Bearer {created.json['edit_token']}"},
+    )
 
 
 def test_three_player_hands_and_sheets_are_as_documented(call):
@@ -325,11 +422,16 @@ def test_three_player_hands_and_sheets_are_as_documented(call):
     assert (hand["sits_out"], hand["winner"], hand["loser"], hand["points"]) == (0, 2, 1, 29)
     assert sheet["totals"] == [0, 0, 29] and sheet["next_dealer"] == 1
     assert sheet["rules"]["three_player_dealer"] == "rotate"
-    error = error_of(call("POST", url, json=THREE_PLAYERS[3], headers=auth), 422, "rule",
-                     "knocker")  # Ben knocks: he deals hand 2
+    error = error_of(
+        call("POST", url, json=THREE_PLAYERS[3], headers=auth), 422, "rule", "knocker"
+    )  # Ben knocks: he deals hand 2
     assert error["reason"] == "dealer_sits_out" and "Ben" in error["message"]
-    error = error_of(call("POST", url, json={"kind": "record", "record": simulate(3)},
-                          headers=auth), 422, "rule", "kind")
+    error = error_of(
+        call("POST", url, json={"kind": "record", "record": simulate(3)}, headers=auth),
+        422,
+        "rule",
+        "kind",
+    )
     assert error["reason"] == "record_two_players"
     # Ana's gin against Cy: 55; the whole game rescored from the corrected hand 1
     call("POST", url, json=THREE_PLAYERS[1], headers=auth)
@@ -341,22 +443,27 @@ def test_three_player_hands_and_sheets_are_as_documented(call):
     over = call("POST", url, json=quick(1, 0, 10), headers=auth).json["sheet"]
     # Ben gins Cy: 35; a shutout of both: 35 + 25 + 2 x 100 = 260, each pays 26.00
     assert over["result"]["final"] == [0, 260, 0] and over["result"]["loser"] is None
-    assert over["result"]["settlement"] == [{"payer": 0, "payee": 1, "amount": 26.0},
-                                            {"payer": 2, "payee": 1, "amount": 26.0}]
+    assert over["result"]["settlement"] == [
+        {"payer": 0, "payee": 1, "amount": 26.0},
+        {"payer": 2, "payee": 1, "amount": 26.0},
+    ]
 
 
-@pytest.mark.parametrize(("hand", "code", "field"), [
-    (quick(0, 5, 20), "rule", "kind"),
-    ({"kind": "deal"}, "invalid", "games"),
-    (deal(VOID, VOID) | {"knocker": 0}, "invalid", "knocker"),
-    ({"kind": "deal", "games": [VOID]}, "invalid", "games"),
-    (deal(VOID, {"kind": "record", "record": {}}), "invalid", "games.1.kind"),
-    (deal(VOID, quick(7, 5, 20)), "invalid", "games.1.knocker"),
-    (deal(VOID, {"kind": "quick", "knocker": 2}), "invalid", "games.1.defender_deadwood"),
-    (deal(quick(2, 5, 20), VOID), "rule", "games.0.knocker"),  # Ana and Ben play game 1
-    (deal(VOID, quick(0, 5, 20)), "rule", "games.1.knocker"),  # Cy and Dan play game 2
-    (deal(VOID, quick(2, 12, 20)), "rule", "games.1.knocker_deadwood"),
-])
+@pytest.mark.parametrize(
+    ("hand", "code", "field"),
+    [
+        (quick(0, 5, 20), "rule", "kind"),
+        ({"kind": "deal"}, "invalid", "games"),
+        (deal(VOID, VOID) | {"knocker": 0}, "invalid", "knocker"),
+        ({"kind": "deal", "games": [VOID]}, "invalid", "games"),
+        (deal(VOID, {"kind": "record", "record": {}}), "invalid", "games.1.kind"),
+        (deal(VOID, quick(7, 5, 20)), "invalid", "games.1.knocker"),
+        (deal(VOID, {"kind": "quick", "knocker": 2}), "invalid", "games.1.defender_deadwood"),
+        (deal(quick(2, 5, 20), VOID), "rule", "games.0.knocker"),  # Ana and Ben play game 1
+        (deal(VOID, quick(0, 5, 20)), "rule", "games.1.knocker"),  # Cy and Dan play game 2
+        (deal(VOID, quick(2, 12, 20)), "rule", "games.1.knocker_deadwood"),
+    ],
+)
 def test_bad_deals_change_nothing(call, hand, code, field):
     url, auth = new_table(call, ABCD)
     error = error_of(call("POST", url, json=hand, headers=auth), 422, code, field)
@@ -368,7 +475,9 @@ def test_partnership_deals_and_sheets_are_as_documented(call):
     url, auth = new_table(call, ABCD, dealer=1, rules={"partnership_netting": "per_game"})
     sheet = call("GET", url.removesuffix("/hands")).json
     assert sheet["teams"] == [[0, 2], [1, 3]] and sheet["next_games"] == [
-        {"game": 1, "players": [0, 1], "dealer": 1}, {"game": 2, "players": [2, 3], "dealer": 3}]
+        {"game": 1, "players": [0, 1], "dealer": 1},
+        {"game": 2, "players": [2, 3], "dealer": 3},
+    ]
     first = call("POST", url, json=PARTNERSHIP[0], headers=auth).json
     # Ana 20, Dan's gin 35: per game both teams score and box
     assert first["hand"]["team_points"] == [20, 35] and first["hand"]["dealer_team"] == 1
@@ -382,8 +491,9 @@ def test_partnership_deals_and_sheets_are_as_documented(call):
 
 
 def test_a_hand_after_the_end_is_409(call):
-    created = call("POST", "/api/v1/games", json={"players": ["Ana", "Ben"],
-                                                   "rules": {"target": 30}}).json
+    created = call(
+        "POST", "/api/v1/games", json={"players": ["Ana", "Ben"], "rules": {"target": 30}}
+    ).json
     auth = {"Authorization": f"Bearer {created['edit_token']}"}
     url = f"/api/v1/games/{created['id']}/hands"
     over = call("POST", url, json=quick(1, 0, 10), headers=auth).json["sheet"]
@@ -402,11 +512,17 @@ def test_idempotency_key(call, game):
     assert first.status_code == 201 and again.status_code == 201  # the first answer again
     assert again.headers["Idempotent-Replayed"] == "true"
     assert again.json["hand"] == first.json["hand"] and again.json["sheet"]["version"] == 1
-    error_of(call("POST", url, json=quick(0, 8, 22), headers=headers), 422,
-             "idempotency_key_reused", "Idempotency-Key")
-    error_of(call("POST", url, json=quick(0, 8, 22),
-                  headers={**auth, "Idempotency-Key": "k" * 201}), 422,
-             field="Idempotency-Key")
+    error_of(
+        call("POST", url, json=quick(0, 8, 22), headers=headers),
+        422,
+        "idempotency_key_reused",
+        "Idempotency-Key",
+    )
+    error_of(
+        call("POST", url, json=quick(0, 8, 22), headers={**auth, "Idempotency-Key": "k" * 201}),
+        422,
+        field="Idempotency-Key",
+    )
     assert version(call, game_id) == 1
 
 
@@ -414,22 +530,36 @@ def test_etag_and_if_match(call, game):
     game_id, auth = game
     url = f"/api/v1/games/{game_id}"
     assert call("GET", url).headers["ETag"] == '"0"'
-    first = call("POST", f"{url}/hands", json=quick(0, 7, 22),
-                 headers={**auth, "If-Match": '"0"', "Idempotency-Key": "a"})
+    first = call(
+        "POST",
+        f"{url}/hands",
+        json=quick(0, 7, 22),
+        headers={**auth, "If-Match": '"0"', "Idempotency-Key": "a"},
+    )
     assert first.status_code == 201 and first.headers["ETag"] == '"1"'
     stale = call("POST", f"{url}/hands", json=quick(1, 7, 22), headers={**auth, "If-Match": '"0"'})
     error = error_of(stale, 409, "stale", "If-Match")
     assert "version 1" in error["message"] and stale.headers["ETag"] == '"1"'
-    error_of(call("PUT", f"{url}/hands/1", json=quick(0, 5, 22), headers={**auth, "If-Match": "0"}),
-             409, "stale")
-    error_of(call("DELETE", f"{url}/hands/last", headers={**auth, "If-Match": '"7"'}), 409,
-             "stale")
+    error_of(
+        call("PUT", f"{url}/hands/1", json=quick(0, 5, 22), headers={**auth, "If-Match": "0"}),
+        409,
+        "stale",
+    )
+    error_of(call("DELETE", f"{url}/hands/last", headers={**auth, "If-Match": '"7"'}), 409, "stale")
     for bad in ('W/"1"', "abc", '"1', "-1"):
-        error_of(call("DELETE", f"{url}/hands/last", headers={**auth, "If-Match": bad}), 422,
-                 "invalid", "If-Match")
+        error_of(
+            call("DELETE", f"{url}/hands/last", headers={**auth, "If-Match": bad}),
+            422,
+            "invalid",
+            "If-Match",
+        )
     assert version(call, game_id) == 1
-    retry = call("POST", f"{url}/hands", json=quick(0, 7, 22),
-                 headers={**auth, "If-Match": '"0"', "Idempotency-Key": "a"})
+    retry = call(
+        "POST",
+        f"{url}/hands",
+        json=quick(0, 7, 22),
+        headers={**auth, "If-Match": '"0"', "Idempotency-Key": "a"},
+    )
     assert retry.status_code == 201 and retry.json["hand"] == first.json["hand"]
     fixed = call("PUT", f"{url}/hands/1", json=quick(0, 5, 22), headers={**auth, "If-Match": "1"})
     assert fixed.status_code == 200 and fixed.headers["ETag"] == '"2"'
@@ -461,8 +591,12 @@ def test_if_none_match_an_unchanged_sheet_is_304(call, game, backend):
 def test_prefer_return_minimal_leaves_the_sheet_out(call, game):
     game_id, auth = game
     url = f"/api/v1/games/{game_id}/hands"
-    short = call("POST", url, json=quick(0, 7, 22),
-                 headers={**auth, "Prefer": "respond-async, return=minimal"})
+    short = call(
+        "POST",
+        url,
+        json=quick(0, 7, 22),
+        headers={**auth, "Prefer": "respond-async, return=minimal"},
+    )
     assert short.status_code == 201 and short.json["sheet"] is None
     assert short.json["hand"]["points"] == 15 and short.headers["ETag"] == '"1"'
     assert short.headers["Preference-Applied"] == "return=minimal"
@@ -474,8 +608,15 @@ def test_a_full_disk_is_507_and_writes_nothing(call, app, backend, game):
     game_id, auth = game
     store = app.extensions["scorekeeper.store.sqlite"]  # the test client's thread
     with backend.little_room(store):
-        statuses = [call("POST", f"/api/v1/games/{game_id}/hands", json={"kind": "void"},
-                         headers={**auth, "Idempotency-Key": f"{i:0>150}"}) for i in range(60)]
+        statuses = [
+            call(
+                "POST",
+                f"/api/v1/games/{game_id}/hands",
+                json={"kind": "void"},
+                headers={**auth, "Idempotency-Key": f"{i:0>150}"},
+            )
+            for i in range(60)
+        ]
         stored = sum(r.status_code == 201 for r in statuses)
         full = [r for r in statuses if r.status_code != 201]
         assert stored and full
@@ -489,8 +630,7 @@ def test_a_database_busy_for_too_long_is_503(call, app, backend, game):
     game_id, auth = game
     backend.shorten_wait(app.extensions["scorekeeper.store.sqlite"])  # the client's thread
     with backend.writer_holding(game_id):
-        busy = call("POST", f"/api/v1/games/{game_id}/hands", json={"kind": "void"},
-                    headers=auth)
+        busy = call("POST", f"/api/v1/games/{game_id}/hands", json={"kind": "void"}, headers=auth)
     error_of(busy, 503, "busy")
     assert busy.headers["Retry-After"] == "1" and version(call, game_id) == 0
 
@@ -512,8 +652,9 @@ def test_undo_and_correct(call, game):
 
 
 def test_a_correction_that_would_end_the_game_early_is_409(call):
-    created = call("POST", "/api/v1/games", json={"players": ["Ana", "Ben"],
-                                                   "rules": {"target": 40}}).json
+    created = call(
+        "POST", "/api/v1/games", json={"players": ["Ana", "Ben"], "rules": {"target": 40}}
+    ).json
     auth = {"Authorization": f"Bearer {created['edit_token']}"}
     url = f"/api/v1/games/{created['id']}/hands"
     call("POST", url, json=quick(0, 5, 20), headers=auth)
@@ -534,10 +675,15 @@ def test_export_and_import(call, game):
     match = call("POST", "/api/v1/games/import", json=simulate_match(4))
     assert match.status_code == 201 and match.json["game"]["status"] == "over"
     bad = {**exported.json, "hands": [quick(0, 7, 22), quick(0, 12, 22)]}
-    error_of(call("POST", "/api/v1/games/import", json=bad), 422, "rule",
-             "hands.1.knocker_deadwood")
-    error_of(call("POST", "/api/v1/games/import", json={**exported.json, "hands": [
-        {"kind": "quick"}]}), 422, "invalid", "hands.0.defender_deadwood")
+    error_of(
+        call("POST", "/api/v1/games/import", json=bad), 422, "rule", "hands.1.knocker_deadwood"
+    )
+    error_of(
+        call("POST", "/api/v1/games/import", json={**exported.json, "hands": [{"kind": "quick"}]}),
+        422,
+        "invalid",
+        "hands.0.defender_deadwood",
+    )
     error_of(call("GET", "/api/v1/games/unknown/export"), 404)
 
 
@@ -552,12 +698,15 @@ def test_player_stats(call, game):
     error_of(call("GET", "/api/v1/players/nobody/stats"), 404, "not_found", "name")
 
 
-@pytest.mark.parametrize(("name", "shown"), [
-    ("Ana\u202eroB", "U+202E"),   # RIGHT-TO-LEFT OVERRIDE: would show "Ana" + "Bor"
-    ("Ana\x00", "U+0000"),
-    ("Ana\r\nBen", "U+000D"),
-    ("A\u200dna", "U+200D"),      # ZERO WIDTH JOINER: looks like "Ana"
-])
+@pytest.mark.parametrize(
+    ("name", "shown"),
+    [
+        ("Ana\u202eroB", "U+202E"),  # RIGHT-TO-LEFT OVERRIDE: would show "Ana" + "Bor"
+        ("Ana\x00", "U+0000"),
+        ("Ana\r\nBen", "U+000D"),
+        ("A\u200dna", "U+200D"),  # ZERO WIDTH JOINER: looks like "Ana"
+    ],
+)
 def test_names_that_could_deceive_are_refused(call, backend, name, shown):
     for path in ("/api/v1/games", "/api/v1/games/import"):
         for players, field in (([name, "Cy"], "players.0"), (["Cy", name], "players.1")):
@@ -575,8 +724,12 @@ def test_names_are_one_player_however_written(call):
         assert stats.status_code == 200, spelling
         assert stats.json["games"] == (3 if "n" in spelling.lower() else 2)
     assert call("GET", "/api/v1/players/STRASSE/stats").json["name"] == "Straße"
-    error_of(call("POST", "/api/v1/games", json={"players": ["\u00c9mile", "E\u0301MILE"]}),
-             422, "rule", "players")
+    error_of(
+        call("POST", "/api/v1/games", json={"players": ["\u00c9mile", "E\u0301MILE"]}),
+        422,
+        "rule",
+        "players",
+    )
     error_of(call("GET", "/api/v1/players/Ana%E2%80%AE/stats"), 422, "rule", "name")
     error_of(call("GET", "/api/v1/players/%20%20/stats"), 422, "rule", "name")
 
@@ -587,8 +740,11 @@ def test_an_import_does_not_change_anyones_record(call, game):
     before = call("GET", "/api/v1/players/Ana/stats").json
     assert (before["games"], before["hands_won"], before["imported_games"]) == (1, 1, 0)
     # anyone may import a game without a token: here a finished loss for Ana
-    loss = {"players": ["Ana", "Ben"], "rules": {"target": 50},
-            "hands": [quick(1, 0, 30)]}  # Ben gins: 55, over
+    loss = {
+        "players": ["Ana", "Ben"],
+        "rules": {"target": 50},
+        "hands": [quick(1, 0, 30)],
+    }  # Ben gins: 55, over
     imported = call("POST", "/api/v1/games/import", json=loss)
     assert imported.status_code == 201 and imported.json["game"]["status"] == "over"
     after = call("GET", "/api/v1/players/Ana/stats").json
@@ -602,11 +758,20 @@ def test_the_openapi_document(call):
     spec = call.client.get("/api/openapi.json").json
     assert spec["openapi"].startswith("3.")
     assert set(spec["paths"]) == {
-        "/api/v1/melds", "/api/v1/verify", "/api/v1/replay", "/api/v1/analyse", "/api/v1/games",
-        "/api/v1/games/import", "/api/v1/games/{game_id}", "/api/v1/games/{game_id}/hands",
-        "/api/v1/games/{game_id}/hands/last", "/api/v1/games/{game_id}/hands/{n}",
-        "/api/v1/games/{game_id}/export", "/api/v1/players/{name}/stats",
-        "/api/v1/imports/{source}"}
+        "/api/v1/melds",
+        "/api/v1/verify",
+        "/api/v1/replay",
+        "/api/v1/analyse",
+        "/api/v1/games",
+        "/api/v1/games/import",
+        "/api/v1/games/{game_id}",
+        "/api/v1/games/{game_id}/hands",
+        "/api/v1/games/{game_id}/hands/last",
+        "/api/v1/games/{game_id}/hands/{n}",
+        "/api/v1/games/{game_id}/export",
+        "/api/v1/players/{name}/stats",
+        "/api/v1/imports/{source}",
+    }
     hands = spec["paths"]["/api/v1/games/{game_id}/hands"]["post"]
     assert {"201", "401", "403", "404", "409", "422"} <= set(hands["responses"])
     assert hands["security"] == [{"bearerAuth": []}]
@@ -616,5 +781,9 @@ def test_the_openapi_document(call):
     assert "imported_games" in stats["required"]
     players = spec["components"]["schemas"]["GameRequest"]["properties"]["players"]["items"]
     assert players["maxLength"] == MAX_NAME_LENGTH and "\u202e" in players["pattern"]
-    assert all("default" not in op["responses"] for path in spec["paths"].values()
-               for op in path.values() if isinstance(op, dict))
+    assert all(
+        "default" not in op["responses"]
+        for path in spec["paths"].values()
+        for op in path.values()
+        if isinstance(op, dict)
+    )

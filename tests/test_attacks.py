@@ -80,18 +80,21 @@ def pad_game(page, url: str) -> str:
 
 
 @pytest.mark.skipif(not os.path.exists(CHROMIUM), reason="chromium is not installed")
-@pytest.mark.parametrize("meta", ["", '<meta name="referrer" content="no-referrer">'],
-                         ids=["with-origin", "origin-hidden"])
-def test_a_forged_cross_site_post_is_refused_and_never_offered_again(live, browser, attacker,
-                                                                    meta):
+@pytest.mark.parametrize(
+    "meta",
+    ["", '<meta name="referrer" content="no-referrer">'],
+    ids=["with-origin", "origin-hidden"],
+)
+def test_a_forged_cross_site_post_is_refused_and_never_offered_again(live, browser, attacker, meta):
     base, folder = attacker
     context = browser.new_context()
     page = context.new_page()
     page.set_default_timeout(10_000)
     try:
         game_id = pad_game(page, live.url)
-        (folder / "win.html").write_text(FORGED.format(
-            meta=meta, action=f"{live.url}/games/{game_id}/hand"))
+        (folder / "win.html").write_text(
+            FORGED.format(meta=meta, action=f"{live.url}/games/{game_id}/hand")
+        )
         with page.expect_navigation(url=f"{live.url}/**"):
             page.goto(f"{base}/win.html")
         page.wait_for_load_state()
@@ -119,18 +122,35 @@ def pad_session(url: str) -> tuple[requests.Session, str]:
     return session, token
 
 
-@pytest.mark.parametrize("target", [
-    "/\t/evil.example", "//evil.example", "/\\evil.example", "\\\\evil.example",
-    "\\/evil.example", " //evil.example", "/\\/evil.example", "https://evil.example/",
-    "http:evil.example", "javascript:alert(1)", "/%09/evil.example", "//evil.example@x",
-    "\x00//evil.example", "evil.example", "https:/\\evil.example",
-])
+@pytest.mark.parametrize(
+    "target",
+    [
+        "/\t/evil.example",
+        "//evil.example",
+        "/\\evil.example",
+        "\\\\evil.example",
+        "\\/evil.example",
+        " //evil.example",
+        "/\\/evil.example",
+        "https://evil.example/",
+        "http:evil.example",
+        "javascript:alert(1)",
+        "/%09/evil.example",
+        "//evil.example@x",
+        "\x00//evil.example",
+        "evil.example",
+        "https:/\\evil.example",
+    ],
+)
 def test_settings_never_sends_the_browser_to_another_site(live, target):
     session, token = pad_session(live.url)
     with session:
-        response = session.post(f"{live.url}/settings", timeout=10, allow_redirects=False,
-                                data={"csrf_token": token, "next": target,
-                                      "four_colour": "on"})
+        response = session.post(
+            f"{live.url}/settings",
+            timeout=10,
+            allow_redirects=False,
+            data={"csrf_token": token, "next": target, "four_colour": "on"},
+        )
     assert response.status_code in (303, 400), response.status_code
     if response.status_code == 400:
         assert "next" in response.text and "control character" in response.text
@@ -143,12 +163,17 @@ def test_settings_never_sends_the_browser_to_another_site(live, target):
 def test_settings_goes_back_to_the_page_it_came_from(live):
     session, token = pad_session(live.url)
     with session:
-        response = session.post(f"{live.url}/settings", timeout=10, allow_redirects=False,
-                                data={"csrf_token": token, "next": "/check?x=1#y"})
+        response = session.post(
+            f"{live.url}/settings",
+            timeout=10,
+            allow_redirects=False,
+            data={"csrf_token": token, "next": "/check?x=1#y"},
+        )
     assert response.status_code == 303 and response.headers["Location"] == "/check?x=1#y"
 
 
 # ----------------------------------------------------------------------------- no 5xx
+
 
 def stored_games(db) -> int:
     with sqlite3.connect(f"file:{db}?mode=ro", uri=True) as conn:
@@ -159,23 +184,36 @@ DEEP = "[" * 1000 + "]" * 1000
 LONG = "1" * 5000
 
 
-@pytest.mark.parametrize(("path", "body", "field"), [
-    ("/api/v1/games", f'{{"players": {DEEP}}}', "body"),
-    ("/api/v1/games", '{"players": ["Ana", "Ben"], "x": %s}' % ("[" * 40 + "]" * 40),
-     "x." + ".".join(["0"] * 31)),
-    ("/api/v1/games", '{"players": ["\\ud800", "Ben"]}', "players.0"),
-    ("/api/v1/games", f'{{"players": ["Ana", "Ben"], "dealer": {LONG}}}', "dealer"),
-    ("/api/v1/games", f'{{"players": ["Ana", "Ben"], "stake": -{LONG}}}', "stake"),
-    ("/api/v1/replay", '{"format": "gin-rummy-deal/1", "comment": "a\\udfffb"}', "comment"),
-    ("/api/v1/games/import", '{"players": ["Ana", "Ben"], "hands": [{"kind": "record",'
-     ' "record": {"format": "gin-rummy-deal/1", "comment": "\\ud800"}}]}',
-     "hands.0.record.comment"),
-    ("/api/v1/melds", '{"cards": "As", "\\ud800": 1}', "body"),
-])
+@pytest.mark.parametrize(
+    ("path", "body", "field"),
+    [
+        ("/api/v1/games", f'{{"players": {DEEP}}}', "body"),
+        (
+            "/api/v1/games",
+            '{"players": ["Ana", "Ben"], "x": %s}' % ("[" * 40 + "]" * 40),
+            "x." + ".".join(["0"] * 31),
+        ),
+        ("/api/v1/games", '{"players": ["\\ud800", "Ben"]}', "players.0"),
+        ("/api/v1/games", f'{{"players": ["Ana", "Ben"], "dealer": {LONG}}}', "dealer"),
+        ("/api/v1/games", f'{{"players": ["Ana", "Ben"], "stake": -{LONG}}}', "stake"),
+        ("/api/v1/replay", '{"format": "gin-rummy-deal/1", "comment": "a\\udfffb"}', "comment"),
+        (
+            "/api/v1/games/import",
+            '{"players": ["Ana", "Ben"], "hands": [{"kind": "record",'
+            ' "record": {"format": "gin-rummy-deal/1", "comment": "\\ud800"}}]}',
+            "hands.0.record.comment",
+        ),
+        ("/api/v1/melds", '{"cards": "As", "\\ud800": 1}', "body"),
+    ],
+)
 def test_api_input_python_cannot_keep_is_a_422_naming_the_field(live, path, body, field):
     before = stored_games(live.db)
-    response = requests.post(live.url + path, data=body.encode(), timeout=10,
-                             headers={"Content-Type": "application/json"})
+    response = requests.post(
+        live.url + path,
+        data=body.encode(),
+        timeout=10,
+        headers={"Content-Type": "application/json"},
+    )
     assert response.status_code == 422, response.text
     error = response.json()["error"]
     assert error["field"] == field and error["message"].startswith(f"{field}: ")
@@ -185,14 +223,23 @@ def test_api_input_python_cannot_keep_is_a_422_naming_the_field(live, path, body
 def test_api_hand_with_a_surrogate_or_a_huge_number_is_refused_and_not_stored(live):
     url, auth = live.new_game()
     for body, field in [
-        ('{"kind": "record", "record": {"format": "gin-rummy-deal/1", "comment": "\\ud800"}}',
-         "record.comment"),
-        (f'{{"kind": "quick", "knocker": 0, "knocker_deadwood": {LONG},'
-         ' "defender_deadwood": 3}', "knocker_deadwood"),
+        (
+            '{"kind": "record", "record": {"format": "gin-rummy-deal/1", "comment": "\\ud800"}}',
+            "record.comment",
+        ),
+        (
+            f'{{"kind": "quick", "knocker": 0, "knocker_deadwood": {LONG},'
+            ' "defender_deadwood": 3}',
+            "knocker_deadwood",
+        ),
         (f'{{"kind": "void", "k": {DEEP}}}', "body"),
     ]:
-        response = requests.post(f"{url}/hands", data=body.encode(), timeout=10,
-                                 headers={**auth, "Content-Type": "application/json"})
+        response = requests.post(
+            f"{url}/hands",
+            data=body.encode(),
+            timeout=10,
+            headers={**auth, "Content-Type": "application/json"},
+        )
         assert response.status_code == 422 and response.json()["error"]["field"] == field
     assert requests.get(url, timeout=10).json()["version"] == 0
 
@@ -200,9 +247,17 @@ def test_api_hand_with_a_surrogate_or_a_huge_number_is_refused_and_not_stored(li
 def test_pad_input_python_cannot_keep_is_a_message_on_the_page(live):
     session, token = pad_session(live.url)
     with session:
-        started = session.post(f"{live.url}/games", timeout=10, data={
-            "csrf_token": token, "player_0": "Ana", "player_1": "Ben", "preset": "standard",
-            "dealer": "0"})
+        started = session.post(
+            f"{live.url}/games",
+            timeout=10,
+            data={
+                "csrf_token": token,
+                "player_0": "Ana",
+                "player_1": "Ben",
+                "preset": "standard",
+                "dealer": "0",
+            },
+        )
         assert started.status_code == 200 and "/games/" in started.url
         game = started.url
         for record, words in [
@@ -211,12 +266,17 @@ def test_pad_input_python_cannot_keep_is_a_message_on_the_page(live):
             (f'{{"format": "gin-rummy-deal/1", "x": {DEEP}}}', "nesting deeper"),
         ]:
             for path in (f"{game}/hand", f"{live.url}/replay"):
-                response = session.post(path, timeout=10, data={
-                    "csrf_token": token, "mode": "record", "record": record})
+                response = session.post(
+                    path, timeout=10, data={"csrf_token": token, "mode": "record", "record": record}
+                )
                 assert response.status_code == 422, (path, response.status_code)
                 assert words in response.text and "record" in response.text
-        response = session.post(f"{live.url}/settings", timeout=10, allow_redirects=False,
-                                data={"csrf_token": token, "next": "/check\r\nX-Evil: 1"})
+        response = session.post(
+            f"{live.url}/settings",
+            timeout=10,
+            allow_redirects=False,
+            data={"csrf_token": token, "next": "/check\r\nX-Evil: 1"},
+        )
         assert response.status_code == 400 and "next:" in response.text
         assert "X-Evil" not in response.headers
         sheet = requests.get(game.replace("/games/", "/api/v1/games/"), timeout=10).json()
@@ -229,9 +289,18 @@ def test_pad_input_python_cannot_keep_is_a_message_on_the_page(live):
 def test_the_pads_cookies_live_for_a_season(live):
     session, token = pad_session(live.url)
     with session:
-        response = session.post(f"{live.url}/games", timeout=10, allow_redirects=False, data={
-            "csrf_token": token, "player_0": "Ana", "player_1": "Ben", "preset": "standard",
-            "dealer": "0"})
+        response = session.post(
+            f"{live.url}/games",
+            timeout=10,
+            allow_redirects=False,
+            data={
+                "csrf_token": token,
+                "player_0": "Ana",
+                "player_1": "Ben",
+                "preset": "standard",
+                "dealer": "0",
+            },
+        )
         fresh = requests.get(live.url + "/", timeout=10)
     for answer, name in ((response, "sk_device"), (fresh, "sk_csrf")):
         cookies = [c for c in answer.raw.headers.getlist("Set-Cookie") if c.startswith(name)]
@@ -249,8 +318,10 @@ def test_the_default_rate_limits_bite_across_workers(tmp_path):
     with mock.patch.dict(os.environ, env, clear=True):
         process, url = spawn(db, workers=4)
     try:
-        created = [requests.post(f"{url}/api/v1/games", json={"players": ["Ana", "Ben"]},
-                                 timeout=10) for _ in range(30)]
+        created = [
+            requests.post(f"{url}/api/v1/games", json={"players": ["Ana", "Ben"]}, timeout=10)
+            for _ in range(30)
+        ]
         assert [r.status_code for r in created] == [201] * 30
         for path in ("/api/v1/games", "/api/v1/games/import"):
             refused = requests.post(url + path, json={"players": ["Cy", "Di"]}, timeout=10)
@@ -259,20 +330,39 @@ def test_the_default_rate_limits_bite_across_workers(tmp_path):
             assert error["code"] == "too_many_requests" and "30 per 1 minute" in error["message"]
         session, token = pad_session(url)
         with session:
-            page = session.post(f"{url}/games", timeout=10, allow_redirects=False, data={
-                "csrf_token": token, "player_0": "Cy", "player_1": "Di", "preset": "standard",
-                "dealer": "0"})
+            page = session.post(
+                f"{url}/games",
+                timeout=10,
+                allow_redirects=False,
+                data={
+                    "csrf_token": token,
+                    "player_0": "Cy",
+                    "player_1": "Di",
+                    "preset": "standard",
+                    "dealer": "0",
+                },
+            )
         assert page.status_code == 429 and "Wait" in page.text and page.headers["Retry-After"]
         assert stored_games(db) == 30
 
         game = created[0].json()
         hands = f"{url}{game['url']}/hands"
-        wrong = [requests.post(hands, json={"kind": "void"}, timeout=10,
-                               headers={"Authorization": f"Bearer wrong-{i}"}).status_code
-                 for i in range(20)]
+        wrong = [
+            requests.post(
+                hands,
+                json={"kind": "void"},
+                timeout=10,
+                headers={"Authorization": f"Bearer wrong-{i}"},
+            ).status_code
+            for i in range(20)
+        ]
         assert wrong == [403] * 20
-        right = requests.post(hands, json={"kind": "void"}, timeout=10,
-                              headers={"Authorization": f"Bearer {game['edit_token']}"})
+        right = requests.post(
+            hands,
+            json={"kind": "void"},
+            timeout=10,
+            headers={"Authorization": f"Bearer {game['edit_token']}"},
+        )
         assert right.status_code == 429 and right.json()["error"]["code"] == "too_many_requests"
         assert requests.get(f"{url}{game['url']}", timeout=10).json()["version"] == 0
         assert os.path.exists(f"{db}-limits")  # the counters all workers share
@@ -285,9 +375,14 @@ def test_heavy_requests_run_one_at_a_time_and_the_others_are_told_to_retry(tmp_p
     arrive meanwhile get 503 busy with Retry-After and store nothing; sent again after it,
     each is stored once."""
     rng = random.Random(7)
-    record = {"format": "scorekeeper.game", "version": 1, "players": ["Ana", "Ben"],
-              "rules": {"target": TARGET}, "dealer": 0,
-              "hands": [hand_for(rng) for _ in range(1000)]}
+    record = {
+        "format": "scorekeeper.game",
+        "version": 1,
+        "players": ["Ana", "Ben"],
+        "rules": {"target": TARGET},
+        "dealer": 0,
+        "hands": [hand_for(rng) for _ in range(1000)],
+    }
     db = tmp_path / "heavy.db"
     process, url = spawn(db, workers=1)
     try:
@@ -323,10 +418,13 @@ def test_heavy_requests_run_one_at_a_time_and_the_others_are_told_to_retry(tmp_p
 
 def test_429_is_documented_where_limits_apply(live):
     paths = requests.get(f"{live.url}/api/openapi.json", timeout=10).json()["paths"]
-    for path, method in [("/api/v1/games", "post"), ("/api/v1/games/import", "post"),
-                         ("/api/v1/games/{game_id}/hands", "post"),
-                         ("/api/v1/games/{game_id}/hands/last", "delete"),
-                         ("/api/v1/games/{game_id}/hands/{n}", "put")]:
+    for path, method in [
+        ("/api/v1/games", "post"),
+        ("/api/v1/games/import", "post"),
+        ("/api/v1/games/{game_id}/hands", "post"),
+        ("/api/v1/games/{game_id}/hands/last", "delete"),
+        ("/api/v1/games/{game_id}/hands/{n}", "put"),
+    ]:
         assert "429" in paths[path][method]["responses"], (path, method)
 
 
@@ -334,24 +432,36 @@ def test_429_is_documented_where_limits_apply(live):
 
 
 def quick_hand(knocker: int, mine: int, theirs: int) -> dict:
-    return {"kind": "quick", "knocker": knocker, "knocker_deadwood": mine,
-            "defender_deadwood": theirs}
+    return {
+        "kind": "quick",
+        "knocker": knocker,
+        "knocker_deadwood": mine,
+        "defender_deadwood": theirs,
+    }
 
 
 def answer(response: requests.Response) -> tuple:
     """What a client sees of an answer: status, body and the headers that describe it."""
-    return (response.status_code, response.json(),
-            {k: response.headers.get(k) for k in ("ETag", "Location", "Content-Type")})
+    return (
+        response.status_code,
+        response.json(),
+        {k: response.headers.get(k) for k in ("ETag", "Location", "Content-Type")},
+    )
 
 
 def test_a_repeated_write_gets_its_first_answer_whatever_happened_since(live):
     url, auth = live.new_game()
-    send = {"hand": lambda: requests.post(f"{url}/hands", json=quick_hand(0, 3, 20),
-                                          headers={**auth, "Idempotency-Key": "hand"}),
-            "fix": lambda: requests.put(f"{url}/hands/1", json=quick_hand(0, 4, 20),
-                                        headers={**auth, "Idempotency-Key": "fix"}),
-            "undo": lambda: requests.delete(f"{url}/hands/last",
-                                            headers={**auth, "Idempotency-Key": "undo"})}
+    send = {
+        "hand": lambda: requests.post(
+            f"{url}/hands", json=quick_hand(0, 3, 20), headers={**auth, "Idempotency-Key": "hand"}
+        ),
+        "fix": lambda: requests.put(
+            f"{url}/hands/1", json=quick_hand(0, 4, 20), headers={**auth, "Idempotency-Key": "fix"}
+        ),
+        "undo": lambda: requests.delete(
+            f"{url}/hands/last", headers={**auth, "Idempotency-Key": "undo"}
+        ),
+    }
     first = {name: answer(request()) for name, request in send.items()}
     assert [first[n][0] for n in send] == [201, 200, 200]
     requests.post(f"{url}/hands", json=quick_hand(1, 0, 30), headers=auth, timeout=10)
@@ -366,32 +476,54 @@ def test_a_repeated_write_gets_its_first_answer_whatever_happened_since(live):
 def test_a_repeated_create_or_import_gives_the_same_game_and_token(live):
     key = "create-7f3c"
     games_before = stored_games(live.db)
-    first, again = (requests.post(f"{live.url}/api/v1/games", timeout=10,
-                                  json={"players": ["Ana", "Ben"], "stake": 0.1},
-                                  headers={"Idempotency-Key": key}) for _ in range(2))
+    first, again = (
+        requests.post(
+            f"{live.url}/api/v1/games",
+            timeout=10,
+            json={"players": ["Ana", "Ben"], "stake": 0.1},
+            headers={"Idempotency-Key": key},
+        )
+        for _ in range(2)
+    )
     assert answer(first) == answer(again) and first.status_code == 201
     game = first.json()
     auth = {"Authorization": f"Bearer {game['edit_token']}"}
-    hand = requests.post(f"{live.url}{game['url']}/hands", json={"kind": "void"},
-                         headers=auth, timeout=10)
+    hand = requests.post(
+        f"{live.url}{game['url']}/hands", json={"kind": "void"}, headers=auth, timeout=10
+    )
     assert hand.status_code == 201  # the token works
-    later = requests.post(f"{live.url}/api/v1/games", timeout=10,
-                          json={"players": ["Ana", "Ben"], "stake": 0.1},
-                          headers={"Idempotency-Key": key})
+    later = requests.post(
+        f"{live.url}/api/v1/games",
+        timeout=10,
+        json={"players": ["Ana", "Ben"], "stake": 0.1},
+        headers={"Idempotency-Key": key},
+    )
     assert answer(later) == answer(first)  # the game as created, not as it is now
-    other = requests.post(f"{live.url}/api/v1/games", json={"players": ["Ana", "Cy"]},
-                          headers={"Idempotency-Key": key}, timeout=10)
+    other = requests.post(
+        f"{live.url}/api/v1/games",
+        json={"players": ["Ana", "Cy"]},
+        headers={"Idempotency-Key": key},
+        timeout=10,
+    )
     assert other.status_code == 422
     assert other.json()["error"]["code"] == "idempotency_key_reused"
     export = requests.get(f"{live.url}{game['url']}/export", timeout=10).json()
-    imported = [requests.post(f"{live.url}/api/v1/games/import", json=export, timeout=10,
-                              headers={"Idempotency-Key": "import-9d1e"}) for _ in range(2)]
+    imported = [
+        requests.post(
+            f"{live.url}/api/v1/games/import",
+            json=export,
+            timeout=10,
+            headers={"Idempotency-Key": "import-9d1e"},
+        )
+        for _ in range(2)
+    ]
     assert answer(imported[0]) == answer(imported[1]) and imported[0].status_code == 201
     assert imported[0].json()["game"]["version"] == 1
     assert stored_games(live.db) == games_before + 2
     with sqlite3.connect(f"file:{live.db}?mode=ro", uri=True) as conn:
-        rows = conn.execute("SELECT * FROM games WHERE id IN (?, ?)",
-                            (game["id"], imported[0].json()["id"])).fetchall()
+        rows = conn.execute(
+            "SELECT * FROM games WHERE id IN (?, ?)", (game["id"], imported[0].json()["id"])
+        ).fetchall()
     stored = repr(rows)  # tokens are kept hashed only
     assert game["edit_token"] not in stored
     assert imported[0].json()["edit_token"] not in stored
@@ -410,10 +542,16 @@ BIG = "\x00digits:"
 cannot hold integers past 4,300 digits, so :func:`dumps` writes it into the text)."""
 
 JSON = st.recursive(
-    st.none() | st.booleans() | st.integers() | TEXT | st.text(st.characters(), max_size=5)
-    | st.floats(allow_nan=False) | st.integers(100, 6000).map(lambda n: f"{BIG}{n}"),
+    st.none()
+    | st.booleans()
+    | st.integers()
+    | TEXT
+    | st.text(st.characters(), max_size=5)
+    | st.floats(allow_nan=False)
+    | st.integers(100, 6000).map(lambda n: f"{BIG}{n}"),
     lambda inner: st.lists(inner, max_size=4) | st.dictionaries(TEXT, inner, max_size=4),
-    max_leaves=30)
+    max_leaves=30,
+)
 """JSON values, with huge integers and lone surrogates (written as \\ud800 escapes)."""
 
 
@@ -425,10 +563,20 @@ def dumps(value) -> str:
 DEEP_JSON = st.integers(1, 3000).map(lambda n: "[" * n + "]" * n)
 
 RECORDS = st.one_of(
-    JSON.map(dumps), DEEP_JSON, TEXT, DIGITS,
-    st.builds(lambda extra: dumps({"format": "gin-rummy-deal/1", **extra}),
-              st.dictionaries(st.sampled_from(["dealer", "comment", "seed", "players", "deck",
-                                               "actions", "rules", "upcard"]), JSON)))
+    JSON.map(dumps),
+    DEEP_JSON,
+    TEXT,
+    DIGITS,
+    st.builds(
+        lambda extra: dumps({"format": "gin-rummy-deal/1", **extra}),
+        st.dictionaries(
+            st.sampled_from(
+                ["dealer", "comment", "seed", "players", "deck", "actions", "rules", "upcard"]
+            ),
+            JSON,
+        ),
+    ),
+)
 """Deal records as pasted: any JSON, deep nesting, text, and deal-record lookalikes."""
 
 VALUES = {
@@ -445,19 +593,47 @@ VALUES = {
 }
 """Values for a form field by name; any other field gets numbers or text or card codes."""
 
-CARD_CODES = st.lists(st.sampled_from(["As", "Td", "10h", "Kc", "2s", "Zz", "", "♠A"]) | TEXT,
-                      max_size=12)
+CARD_CODES = st.lists(
+    st.sampled_from(["As", "Td", "10h", "Kc", "2s", "Zz", "", "♠A"]) | TEXT, max_size=12
+)
 
 FORMS = {
-    "/games": ["player_0", "player_1", "preset", "options_for", "dealer", "stake", "action",
-               *OPTION_LABELS],
+    "/games": [
+        "player_0",
+        "player_1",
+        "preset",
+        "options_for",
+        "dealer",
+        "stake",
+        "action",
+        *OPTION_LABELS,
+    ],
     "/games/{game}/undo": [],
     "/games/{game}/rematch": [],
-    "/games/{game}/hand": ["mode", "knocker", "kind", "knocker_deadwood", "defender_deadwood",
-                           "upcard", "record", "cards_0", "cards_1", "action"],
-    "/games/{game}/hands/1/edit": ["mode", "knocker", "kind", "knocker_deadwood",
-                                   "defender_deadwood", "upcard", "record", "cards_0",
-                                   "cards_1", "action"],
+    "/games/{game}/hand": [
+        "mode",
+        "knocker",
+        "kind",
+        "knocker_deadwood",
+        "defender_deadwood",
+        "upcard",
+        "record",
+        "cards_0",
+        "cards_1",
+        "action",
+    ],
+    "/games/{game}/hands/1/edit": [
+        "mode",
+        "knocker",
+        "kind",
+        "knocker_deadwood",
+        "defender_deadwood",
+        "upcard",
+        "record",
+        "cards_0",
+        "cards_1",
+        "action",
+    ],
     "/games/{game}/hands/1/void": [],
     "/replay": ["record", "step"],
     "/check": ["preset", "upcard", "knocker_cards", "defender_cards"],
@@ -486,44 +662,95 @@ def pad_owner(live):
     """A scorepad session that started a game (edit rights) with two hands: (session, token,
     game id)."""
     session, token = pad_session(live.url)
-    started = session.post(f"{live.url}/games", timeout=10, data={
-        "csrf_token": token, "player_0": "Ana", "player_1": "Ben", "preset": "standard",
-        "dealer": "0", "target": "10000", "options_for": "standard"})
+    started = session.post(
+        f"{live.url}/games",
+        timeout=10,
+        data={
+            "csrf_token": token,
+            "player_0": "Ana",
+            "player_1": "Ben",
+            "preset": "standard",
+            "dealer": "0",
+            "target": "10000",
+            "options_for": "standard",
+        },
+    )
     game = urlsplit(started.url).path.rsplit("/", 1)[1]
     for _ in range(2):
-        session.post(f"{live.url}/games/{game}/hand", timeout=10, data={
-            "csrf_token": token, "mode": "quick", "knocker": "0", "kind": "knock",
-            "knocker_deadwood": "3", "defender_deadwood": "20"})
+        session.post(
+            f"{live.url}/games/{game}/hand",
+            timeout=10,
+            data={
+                "csrf_token": token,
+                "mode": "quick",
+                "knocker": "0",
+                "kind": "knock",
+                "knocker_deadwood": "3",
+                "defender_deadwood": "20",
+            },
+        )
     yield session, token, game
     session.close()
 
 
-@settings(max_examples=400, deadline=None, derandomize=True,
-          suppress_health_check=list(HealthCheck))
+@settings(
+    max_examples=400, deadline=None, derandomize=True, suppress_health_check=list(HealthCheck)
+)
 @given(pad_posts())
 def test_fuzzed_scorepad_forms_never_get_a_5xx(live, pad_owner, post):
     session, token, game = pad_owner
     path, form = post
-    response = session.post(live.url + path.format(game=game), timeout=30,
-                            data={**form, "csrf_token": token}, allow_redirects=False)
+    response = session.post(
+        live.url + path.format(game=game),
+        timeout=30,
+        data={**form, "csrf_token": token},
+        allow_redirects=False,
+    )
     assert response.status_code < 500, (path, form, response.status_code)
     if response.status_code == 400:  # refused: the page says which field
         assert "next" in response.text or "Nothing was saved" in response.text
 
 
-API_POSTS = ["/api/v1/games", "/api/v1/games/import", "/api/v1/melds", "/api/v1/verify",
-             "/api/v1/replay"]
+API_POSTS = [
+    "/api/v1/games",
+    "/api/v1/games/import",
+    "/api/v1/melds",
+    "/api/v1/verify",
+    "/api/v1/replay",
+]
 
 
-@settings(max_examples=200, deadline=None, derandomize=True,
-          suppress_health_check=list(HealthCheck))
-@given(st.sampled_from(API_POSTS), JSON.map(dumps) | DEEP_JSON
-       | st.dictionaries(st.sampled_from(["players", "cards", "knocker", "format", "hands",
-                                          "rules", "stake", "dealer", "comment"]),
-                         JSON).map(dumps))
+@settings(
+    max_examples=200, deadline=None, derandomize=True, suppress_health_check=list(HealthCheck)
+)
+@given(
+    st.sampled_from(API_POSTS),
+    JSON.map(dumps)
+    | DEEP_JSON
+    | st.dictionaries(
+        st.sampled_from(
+            [
+                "players",
+                "cards",
+                "knocker",
+                "format",
+                "hands",
+                "rules",
+                "stake",
+                "dealer",
+                "comment",
+            ]
+        ),
+        JSON,
+    ).map(dumps),
+)
 def test_fuzzed_api_json_never_gets_a_5xx(live, path, body):
-    response = requests.post(live.url + path, data=body.encode(), timeout=30,
-                             headers={"Content-Type": "application/json"})
+    response = requests.post(
+        live.url + path,
+        data=body.encode(),
+        timeout=30,
+        headers={"Content-Type": "application/json"},
+    )
     assert response.status_code < 500, (path, body[:200], response.status_code)
     if response.status_code >= 400:
         assert response.json()["error"]["message"]

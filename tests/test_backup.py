@@ -32,8 +32,9 @@ from scorekeeper.store.sqlite import SCHEMA_VERSION, Storage
 
 def log_rows(db) -> list[tuple]:
     with sqlite3.connect(db) as conn:
-        return conn.execute("SELECT game_id, seq, idempotency_key, payload FROM hands"
-                            " ORDER BY game_id, seq").fetchall()
+        return conn.execute(
+            "SELECT game_id, seq, idempotency_key, payload FROM hands ORDER BY game_id, seq"
+        ).fetchall()
 
 
 def test_backup_while_the_server_writes(tmp_path):
@@ -42,10 +43,12 @@ def test_backup_while_the_server_writes(tmp_path):
     acknowledged: list[str] = []
     done = threading.Event()
     try:
-        created = requests.post(f"{url}/api/v1/games", timeout=10, json={
-            "players": ["Ana", "Ben"], "rules": {"target": 10_000}}).json()
-        headers = {"Authorization": f"Bearer {created['edit_token']}",
-                   "Prefer": "return=minimal"}
+        created = requests.post(
+            f"{url}/api/v1/games",
+            timeout=10,
+            json={"players": ["Ana", "Ben"], "rules": {"target": 10_000}},
+        ).json()
+        headers = {"Authorization": f"Bearer {created['edit_token']}", "Prefer": "return=minimal"}
 
         def writer(w: int) -> None:
             with requests.Session() as session:
@@ -53,9 +56,12 @@ def test_backup_while_the_server_writes(tmp_path):
                     if done.is_set():
                         return
                     key = f"w{w}-{i}"
-                    response = session.post(f"{url}{created['url']}/hands", timeout=10,
-                                            json={"kind": "void"},
-                                            headers={**headers, "Idempotency-Key": key})
+                    response = session.post(
+                        f"{url}{created['url']}/hands",
+                        timeout=10,
+                        json={"kind": "void"},
+                        headers={**headers, "Idempotency-Key": key},
+                    )
                     assert response.status_code == 201
                     acknowledged.append(key)
 
@@ -83,7 +89,7 @@ def test_backup_while_the_server_writes(tmp_path):
     assert not os.path.exists(f"{copy}-wal")
     backed_up, live = log_rows(copy), log_rows(db)
     assert before <= {row[2] for row in backed_up}
-    assert backed_up == live[:len(backed_up)] and len(backed_up) < len(live)
+    assert backed_up == live[: len(backed_up)] and len(backed_up) < len(live)
 
 
 @pytest.fixture
@@ -93,8 +99,11 @@ def store_with_a_game(tmp_path):
     store = Storage(path)
     sheet, _ = games.create_game(store, ["Ana", "Ben"])
     games.add_hand(store, sheet.id, {"kind": "void"})
-    games.add_hand(store, sheet.id, {"kind": "quick", "knocker": 0, "knocker_deadwood": 3,
-                                        "defender_deadwood": 9})
+    games.add_hand(
+        store,
+        sheet.id,
+        {"kind": "quick", "knocker": 0, "knocker_deadwood": 3, "defender_deadwood": 9},
+    )
     store.close()
     return path, sheet.id
 
@@ -112,12 +121,14 @@ def not_scorekeeper_files(folder, good) -> dict[str, tuple[object, str]]:
         target.execute(f"PRAGMA user_version = {SCHEMA_VERSION + 1}")
     damaged = folder / "damaged.db"
     data = bytearray(good.read_bytes())
-    data[4096 + 200:4096 * 3] = bytes(4096 * 3 - 4096 - 200)  # wipe pages 2 and 3
+    data[4096 + 200 : 4096 * 3] = bytes(4096 * 3 - 4096 - 200)  # wipe pages 2 and 3
     damaged.write_bytes(bytes(data))
-    return {"text": (text, "not a SQLite database"),
-            "other tables": (other, "not a scorekeeper database: it has no table players"),
-            "newer": (newer, f"schema version {SCHEMA_VERSION + 1}"),
-            "damaged": (damaged, "damaged")}
+    return {
+        "text": (text, "not a SQLite database"),
+        "other tables": (other, "not a scorekeeper database: it has no table players"),
+        "newer": (newer, f"schema version {SCHEMA_VERSION + 1}"),
+        "damaged": (damaged, "damaged"),
+    }
 
 
 def test_restore_refuses_what_is_not_a_scorekeeper_database(store_with_a_game, tmp_path):
@@ -128,13 +139,13 @@ def test_restore_refuses_what_is_not_a_scorekeeper_database(store_with_a_game, t
     fresh = tmp_path / "fresh.db"
     for label, (path, words) in not_scorekeeper_files(tmp_path, good).items():
         for target in (db, fresh):
-            result = CliRunner().invoke(main, ["restore", str(path), "--db", str(target),
-                                               "--force"])
+            result = CliRunner().invoke(
+                main, ["restore", str(path), "--db", str(target), "--force"]
+            )
             assert result.exit_code == 1, (label, result.output)
             assert result.output.startswith("Error: ") and words in result.output, label
     assert log_rows(db) == before and not os.path.exists(fresh)
-    missing = CliRunner().invoke(main, ["restore", str(tmp_path / "nowhere.db"),
-                                        "--db", str(db)])
+    missing = CliRunner().invoke(main, ["restore", str(tmp_path / "nowhere.db"), "--db", str(db)])
     assert missing.exit_code == 2 and "does not exist" in missing.output
     itself = CliRunner().invoke(main, ["backup", str(db), "--db", str(db)])
     assert itself.exit_code == 1 and "the database itself" in itself.output
@@ -147,8 +158,9 @@ def test_restore_into_a_running_server(store_with_a_game, tmp_path):
     process, url = spawn(db, workers=2)
     try:
         sheet = f"{url}/api/v1/games/{game_id}"
-        later = requests.post(f"{url}/api/v1/games", json={"players": ["Cy", "Di"]},
-                              timeout=10).json()
+        later = requests.post(
+            f"{url}/api/v1/games", json={"players": ["Cy", "Di"]}, timeout=10
+        ).json()
         assert requests.get(sheet, timeout=10).json()["version"] == 2
         refused = CliRunner().invoke(main, ["restore", str(saved), "--db", str(db)])
         assert refused.exit_code == 1 and "holds 2 games" in refused.output
@@ -160,8 +172,11 @@ def test_restore_into_a_running_server(store_with_a_game, tmp_path):
         assert requests.get(f"{url}{later['url']}", timeout=10).status_code == 404
         restored = requests.get(sheet, timeout=10).json()
         assert restored["version"] == 2 and restored["totals"] == [6, 0]
-        copied = requests.post(f"{url}/api/v1/games/import", timeout=10, json=requests.get(
-            f"{sheet}/export", timeout=10).json())
+        copied = requests.post(
+            f"{url}/api/v1/games/import",
+            timeout=10,
+            json=requests.get(f"{sheet}/export", timeout=10).json(),
+        )
         assert copied.status_code == 201  # the restored server writes as before
     finally:
         assert stop(process) == 0
@@ -176,8 +191,9 @@ def test_backup_into_a_missing_folder_is_one_line(store_with_a_game, tmp_path):
     target = tmp_path / "no such folder" / "copy.db"
     result = CliRunner().invoke(main, ["backup", str(target), "--db", str(db)])
     assert result.exit_code == 2, result.output
-    assert result.output == (f"Error: cannot write {target}: the folder {target.parent} does"
-                             " not exist\n")
+    assert result.output == (
+        f"Error: cannot write {target}: the folder {target.parent} does not exist\n"
+    )
     assert not target.parent.exists()
 
 
@@ -205,8 +221,9 @@ def test_a_killed_backup_leaves_nothing_behind_after_the_next(store_with_a_game,
     folder.mkdir()
     env = {**os.environ, "PYTHONPATH": os.pathsep.join(sys.path)}
     for _ in range(5):
-        killed = subprocess.run([sys.executable, "-c", KILLED_BACKUP, str(db), str(folder)],
-                                env=env, timeout=60)
+        killed = subprocess.run(
+            [sys.executable, "-c", KILLED_BACKUP, str(db), str(folder)], env=env, timeout=60
+        )
         if killed.returncode == -signal.SIGKILL:
             break
         (folder / "copy.db").unlink()  # it finished before it was killed: again

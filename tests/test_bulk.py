@@ -42,7 +42,10 @@ def run(*args: str):
 
 def same_run(one, other) -> None:
     assert (other.exit_code, other.stdout, other.stderr.count("\n")) == (
-        one.exit_code, one.stdout, one.stderr.count("\n"))
+        one.exit_code,
+        one.stdout,
+        one.stderr.count("\n"),
+    )
     errors = [line for line in one.stderr.splitlines() if line.startswith("line ")]
     assert errors == [line for line in other.stderr.splitlines() if line.startswith("line ")]
 
@@ -53,8 +56,9 @@ def test_jobs_give_the_one_process_output_in_input_order(archive):
     assert one.exit_code == 1
     assert f"line 8: {BAD_MESSAGE}" in one.stderr and "line 61: not valid JSON" in one.stderr
     good = [replay(r).to_dict() for i, r in enumerate(records) if i != 7]
-    assert [json.loads(line) for line in one.stdout.splitlines()
-            if "error" not in json.loads(line)] == good
+    assert [
+        json.loads(line) for line in one.stdout.splitlines() if "error" not in json.loads(line)
+    ] == good
     pooled = run("--json", "--jobs", "2", str(path))
     same_run(one, pooled)
     assert pooled.stderr.count("replaying") >= 1
@@ -73,9 +77,14 @@ def test_replay_on_a_local_dask_cluster_equals_the_local_replay(archive):
     distributed = pytest.importorskip("distributed")
     path, _ = archive
     local = run("--json", "--jobs", "1", str(path))
-    with distributed.LocalCluster(n_workers=1, threads_per_worker=2, processes=False,
-                                  protocol="tcp", host="127.0.0.1",
-                                  dashboard_address=None) as cluster:
+    with distributed.LocalCluster(
+        n_workers=1,
+        threads_per_worker=2,
+        processes=False,
+        protocol="tcp",
+        host="127.0.0.1",
+        dashboard_address=None,
+    ) as cluster:
         assert cluster.scheduler_address.startswith("tcp://127.0.0.1:")
         on_cluster = run("--json", "--scheduler", cluster.scheduler_address, str(path))
         human = run("--scheduler", cluster.scheduler_address, str(path))
@@ -86,7 +95,8 @@ def test_replay_on_a_local_dask_cluster_equals_the_local_replay(archive):
 def test_scheduler_refusals():
     both = run("--jobs", "2", "--scheduler", "tcp://127.0.0.1:9", "-")
     assert both.exit_code == 2 and "--jobs and --scheduler cannot be combined" in both.stderr
-    away = CliRunner().invoke(main, ["replay", "--scheduler", "tcp://127.0.0.1:9", "-"],
-                              input=json.dumps(KNOCK))
+    away = CliRunner().invoke(
+        main, ["replay", "--scheduler", "tcp://127.0.0.1:9", "-"], input=json.dumps(KNOCK)
+    )
     assert away.exit_code == 2
     assert "cannot reach the Dask scheduler at tcp://127.0.0.1:9" in away.stderr

@@ -16,10 +16,17 @@ from scorekeeper import replay, simulate
 from scorekeeper.bots import simulate_match
 from scorekeeper.cli import main
 
-KNOCK = make_record(("4s 5s 6s Qc Qd Qh Ac 2c 3c 9h", "7s 8s Kc Kh Jd Jh 5d 3h 2d 4d"), "Js",
-                    "Kd", actions=["pass", "pass", "draw stock", "knock Kd"])
-BAD = make_record(("Ac 5c 9c Kc 2d 6d Td 3h 7h Js", "2c 6c Tc 3d 7d Jd 4h 8h Qh Ks"), "Qd",
-                  actions=["draw discard", "discard Js", "draw discard", "discard Js"])
+KNOCK = make_record(
+    ("4s 5s 6s Qc Qd Qh Ac 2c 3c 9h", "7s 8s Kc Kh Jd Jh 5d 3h 2d 4d"),
+    "Js",
+    "Kd",
+    actions=["pass", "pass", "draw stock", "knock Kd"],
+)
+BAD = make_record(
+    ("Ac 5c 9c Kc 2d 6d Td 3h 7h Js", "2c 6c Tc 3d 7d Jd 4h 8h Qh Ks"),
+    "Qd",
+    actions=["draw discard", "discard Js", "draw discard", "discard Js"],
+)
 BAD_MESSAGE = "step 3: cannot discard Js: it was just taken from the discard pile"
 
 
@@ -53,8 +60,9 @@ def test_replay_json_lines_with_json_output(runner, tmp_path):
 
 def test_replay_human_summary_for_many_records(runner, tmp_path):
     path = tmp_path / "deals.jsonl"
-    path.write_text("\n".join(json.dumps(simulate(seed)) for seed in range(3)) + "\n\n",
-                    encoding="utf-8")
+    path.write_text(
+        "\n".join(json.dumps(simulate(seed)) for seed in range(3)) + "\n\n", encoding="utf-8"
+    )
     result = runner.invoke(main, ["replay", str(path)])
     assert result.exit_code == 0
     lines = result.stdout.splitlines()
@@ -64,8 +72,9 @@ def test_replay_human_summary_for_many_records(runner, tmp_path):
 
 def test_a_bad_record_exits_non_zero_with_the_step_message(runner, tmp_path):
     path = tmp_path / "mixed.jsonl"
-    path.write_text("\n".join([json.dumps(KNOCK), json.dumps(BAD), "{oops"]) + "\n",
-                    encoding="utf-8")
+    path.write_text(
+        "\n".join([json.dumps(KNOCK), json.dumps(BAD), "{oops"]) + "\n", encoding="utf-8"
+    )
     result = runner.invoke(main, ["replay", str(path)])
     assert result.exit_code == 1
     assert f"line 2: {BAD_MESSAGE}" in result.stderr
@@ -76,8 +85,13 @@ def test_a_bad_record_exits_non_zero_with_the_step_message(runner, tmp_path):
     as_json = runner.invoke(main, ["replay", "--json", str(path)])
     assert as_json.exit_code == 1
     lines = [json.loads(line) for line in as_json.stdout.splitlines()]
-    assert lines[1] == {"record": "line 2", "error": BAD_MESSAGE, "step": 3, "deal": None,
-                        "field": "actions"}
+    assert lines[1] == {
+        "record": "line 2",
+        "error": BAD_MESSAGE,
+        "step": 3,
+        "deal": None,
+        "field": "actions",
+    }
 
 
 def test_replay_a_match_record(runner):
@@ -92,8 +106,9 @@ def test_replay_a_match_record(runner):
 
 def test_progress_bar_on_long_files(runner, tmp_path):
     path = tmp_path / "many.jsonl"
-    path.write_text("".join(json.dumps(simulate(seed)) + "\n" for seed in range(250)),
-                    encoding="utf-8")
+    path.write_text(
+        "".join(json.dumps(simulate(seed)) + "\n" for seed in range(250)), encoding="utf-8"
+    )
     result = runner.invoke(main, ["replay", "--json", str(path)])
     assert result.exit_code == 0
     assert "replaying" in result.stderr
@@ -102,8 +117,10 @@ def test_progress_bar_on_long_files(runner, tmp_path):
 
 def test_simulate_writes_records_that_replay(runner, tmp_path):
     out = tmp_path / "deals.jsonl"
-    result = runner.invoke(main, ["simulate", "--games", "4", "--seed", "10",
-                                  "--players", "greedy,random", "-o", str(out)])
+    result = runner.invoke(
+        main,
+        ["simulate", "--games", "4", "--seed", "10", "--players", "greedy,random", "-o", str(out)],
+    )
     assert result.exit_code == 0, result.output
     assert "simulated 4 deal(s) (seeds 10..13)" in result.stderr
     records = [json.loads(line) for line in out.read_text(encoding="utf-8").splitlines()]
@@ -128,15 +145,21 @@ def installed_command() -> str:
 def test_the_installed_command_simulates_and_replays(tmp_path):
     command = installed_command()
     out = tmp_path / "deals.jsonl"
-    simulated = subprocess.run([command, "simulate", "--games", "20", "--seed", "3",
-                                "-o", str(out)], capture_output=True, text=True, timeout=60)
+    simulated = subprocess.run(
+        [command, "simulate", "--games", "20", "--seed", "3", "-o", str(out)],
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
     assert simulated.returncode == 0, simulated.stderr
-    replayed = subprocess.run([command, "replay", str(out)], capture_output=True, text=True,
-                              timeout=60)
+    replayed = subprocess.run(
+        [command, "replay", str(out)], capture_output=True, text=True, timeout=60
+    )
     assert replayed.returncode == 0, replayed.stderr
     assert "20 of 20 record(s) replayed" in replayed.stdout
-    bad = subprocess.run([command, "replay", "-"], input=json.dumps(BAD), capture_output=True,
-                         text=True, timeout=60)
+    bad = subprocess.run(
+        [command, "replay", "-"], input=json.dumps(BAD), capture_output=True, text=True, timeout=60
+    )
     assert bad.returncode == 1
     assert BAD_MESSAGE in bad.stderr
 
@@ -154,8 +177,13 @@ def test_melds_lists_the_arrangements_and_with_eleven_cards_the_discards(runner)
 
 
 def test_verify_shows_the_showdown_and_names_bad_cards(runner):
-    args = ["verify", "--knocker", "As 5s 6s 7s 5c 6c 7c 5d 6d 7d",
-            "--defender", "3s 4s 8s 4c 8c 4d 8d 5h 6h 7h"]
+    args = [
+        "verify",
+        "--knocker",
+        "As 5s 6s 7s 5c 6c 7c 5d 6d 7d",
+        "--defender",
+        "3s 4s 8s 4c 8c 4d 8d 5h 6h 7h",
+    ]
     out = runner.invoke(main, args)
     assert out.exit_code == 0
     assert "knocker   melds [5♣ 5♦ 5♠] [6♣ 6♦ 6♠] [7♣ 7♦ 7♠]  deadwood A♠ = 1" in out.output

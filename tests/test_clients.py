@@ -51,8 +51,12 @@ def document(tmp_path_factory) -> Path:
 def test_the_document_validates(document):
     spec = json.loads(document.read_text())
     validate(spec)
-    operations = [operation for item in spec["paths"].values()
-                  for method, operation in item.items() if method != "parameters"]
+    operations = [
+        operation
+        for item in spec["paths"].values()
+        for method, operation in item.items()
+        if method != "parameters"
+    ]
     ids = [op["operationId"] for op in operations]
     assert len(ids) == len(set(ids)) == len(operations)
     assert spec["servers"]
@@ -105,16 +109,20 @@ class Attrs(Generated):
 
     def call(self, operation, token=None, body=None, **params):
         client = importlib.import_module(f"{self.package}.client")
-        http = (client.AuthenticatedClient(base_url=self.url, token=token) if token
-                else client.Client(base_url=self.url))
+        http = (
+            client.AuthenticatedClient(base_url=self.url, token=token)
+            if token
+            else client.Client(base_url=self.url)
+        )
         if body is not None:
             model, value = body
             params["body"] = self.model(model).from_dict(value)
         module = importlib.import_module(f"{self.package}.api.api_v1.{operation}")
         with http:
             answer = module.sync_detailed(client=http, **params)
-        assert answer.parsed is not None and not isinstance(answer.parsed,
-                                                            self.model("Error")), answer
+        assert answer.parsed is not None and not isinstance(answer.parsed, self.model("Error")), (
+            answer
+        )
         return int(answer.status_code), lower(answer.headers), answer.parsed.to_dict()
 
 
@@ -124,13 +132,38 @@ def generated(document, tmp_path_factory) -> Path:
     folder = tmp_path_factory.mktemp("clients")
     java = shutil.which("java")
     assert java, "openapi-generator needs Java (tests/run.sh installs default-jre-headless)"
-    _generate([str(BIN / "openapi-generator-cli"), "generate", "-g", "python", "-i",
-               str(document), "-o", "pydantic", "--package-name", "sk_pydantic"], folder)
+    _generate(
+        [
+            str(BIN / "openapi-generator-cli"),
+            "generate",
+            "-g",
+            "python",
+            "-i",
+            str(document),
+            "-o",
+            "pydantic",
+            "--package-name",
+            "sk_pydantic",
+        ],
+        folder,
+    )
     config = folder / "opc.json"
     config.write_text(json.dumps({"post_hooks": [], "package_name_override": "sk_attrs"}))
-    _generate([str(BIN / "openapi-python-client"), "generate", "--path", str(document),
-               "--output-path", "sk_attrs", "--meta", "none", "--config", str(config)],
-              folder)
+    _generate(
+        [
+            str(BIN / "openapi-python-client"),
+            "generate",
+            "--path",
+            str(document),
+            "--output-path",
+            "sk_attrs",
+            "--meta",
+            "none",
+            "--config",
+            str(config),
+        ],
+        folder,
+    )
     sys.path[:0] = [str(folder / "pydantic"), str(folder)]
     return folder
 
@@ -142,8 +175,10 @@ def client(request, generated, live) -> Generated:
     return Attrs("sk_attrs", live.url)
 
 
-KNOCK = {"knocker_cards": "As 2s 3s 7c 7d 7h 9d Td Jd 2c",
-         "defender_cards": "4s 5s 6s 8c 8d 8h Kd Qd Jh Th"}
+KNOCK = {
+    "knocker_cards": "As 2s 3s 7c 7d 7h 9d Td Jd 2c",
+    "defender_cards": "4s 5s 6s 8c 8d 8h Kd Qd Jh Th",
+}
 
 
 def quick(knocker: int, k: int, d: int) -> dict:
@@ -152,15 +187,19 @@ def quick(knocker: int, k: int, d: int) -> dict:
 
 def test_a_whole_game(client):
     record = simulate(5, dealer=0)
-    status, headers, new = client.call("create_game", body=("GameRequest", {
-        "players": record["players"], "rules": {"target": 100}, "stake": 0.5}))
+    status, headers, new = client.call(
+        "create_game",
+        body=(
+            "GameRequest",
+            {"players": record["players"], "rules": {"target": 100}, "stake": 0.5},
+        ),
+    )
     assert status == 201 and headers["location"] == new["url"] and headers["etag"] == '"0"'
     assert new["game"]["result"] is None and new["game"]["status"] == "active"
     game, token = new["id"], new["edit_token"]
 
     def hand(body: dict, **params: Any) -> tuple[int, dict, dict]:
-        return client.call("add_hand", token, body=("HandRequest", body), game_id=game,
-                           **params)
+        return client.call("add_hand", token, body=("HandRequest", body), game_id=game, **params)
 
     assert hand({"kind": "record", "record": record})[0] == 201
     status, _, void = hand({"kind": "void"})
@@ -168,23 +207,25 @@ def test_a_whole_game(client):
     assert void["hand"]["winner"] is None and void["sheet"]["result"] is None
     _, _, cards = hand({"kind": "cards", "knocker": 1, **KNOCK})
     assert cards["hand"]["winner"] == 1 and cards["hand"]["detail"]["knocker"]["deadwood"] == 2
-    status, headers, minimal = hand(quick(0, 7, 22), prefer="return=minimal",
-                                    idempotency_key="one-quick-hand")
+    status, headers, minimal = hand(
+        quick(0, 7, 22), prefer="return=minimal", idempotency_key="one-quick-hand"
+    )
     assert status == 201 and headers["preference-applied"] == "return=minimal"
     assert minimal["sheet"] is None and minimal["hand"]["points"] == 15
-    status, headers, again = hand(quick(0, 7, 22), prefer="return=minimal",
-                                  idempotency_key="one-quick-hand")
+    status, headers, again = hand(
+        quick(0, 7, 22), prefer="return=minimal", idempotency_key="one-quick-hand"
+    )
     assert headers["idempotent-replayed"] == "true" and again["hand"] == minimal["hand"]
 
     status, headers, sheet = client.call("get_game", game_id=game)
     assert status == 200 and headers["etag"] == f'"{sheet["version"]}"'
     assert sheet["result"] is None and sheet["status"] == "active"
     assert [h["kind"] for h in sheet["hands"]] == ["record", "void", "cards", "quick"]
-    _, _, undone = client.call("undo_last_hand", token, game_id=game,
-                               if_match=headers["etag"])
+    _, _, undone = client.call("undo_last_hand", token, game_id=game, if_match=headers["etag"])
     assert undone["hand"]["n"] == 4 and len(undone["sheet"]["hands"]) == 3
-    _, _, corrected = client.call("correct_hand", token, body=("HandRequest", quick(1, 0, 30)),
-                                  game_id=game, n=3)
+    _, _, corrected = client.call(
+        "correct_hand", token, body=("HandRequest", quick(1, 0, 30)), game_id=game, n=3
+    )
     assert corrected["hand"]["corrected"] and corrected["hand"]["outcome"] == "gin"
     totals = corrected["sheet"]["totals"]
     while True:  # knocks by seat 0 until the game (to 100) is over
@@ -208,9 +249,9 @@ def test_a_whole_game(client):
 def test_replays(client):
     _, _, deal = client.call("replay_record", body=("RecordRequest", simulate(3)))
     assert deal["void"] is False and deal["points"] > 0 and deal["knocker"]["cards"]
-    _, _, void = client.call("replay_record",
-                             body=("RecordRequest", void_deal(0, match=False)))
+    _, _, void = client.call("replay_record", body=("RecordRequest", void_deal(0, match=False)))
     assert void["void"] is True and void["knocker"] is None and void["outcome"] is None
-    _, _, analysis = client.call("analyse_record",
-                                 body=("RecordRequest", void_deal(0, match=False)))
+    _, _, analysis = client.call(
+        "analyse_record", body=("RecordRequest", void_deal(0, match=False))
+    )
     assert analysis["void"] is True and analysis["showdown"] is None and analysis["decisions"]

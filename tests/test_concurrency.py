@@ -43,13 +43,19 @@ RETRY_EVERY = 7
 
 def stored_log(db, game_id: str) -> list[tuple]:
     """(seq, kind, payload, idempotency key) of each log row, read from the database."""
-    return [(seq, kind, json.loads(payload), key) for seq, kind, payload, key in
-            query(db, "SELECT seq, kind, payload, idempotency_key FROM hands"
-                      " WHERE game_id = ? ORDER BY seq", (game_id,))]
+    return [
+        (seq, kind, json.loads(payload), key)
+        for seq, kind, payload, key in query(
+            db,
+            "SELECT seq, kind, payload, idempotency_key FROM hands WHERE game_id = ? ORDER BY seq",
+            (game_id,),
+        )
+    ]
 
 
-def enter_hands(url: str, auth: dict, clients: list[tuple[int, str]],
-                hands: int) -> list[tuple[str, dict, int]]:
+def enter_hands(
+    url: str, auth: dict, clients: list[tuple[int, str]], hands: int
+) -> list[tuple[str, dict, int]]:
     """Each client ``(c, hands URL)`` enters ``hands`` hands at once: (key, hand, seq) acked.
 
     Every :data:`RETRY_EVERY` hands a client sends the same request again
@@ -118,8 +124,12 @@ def test_racing_writes_with_if_match_never_overwrite(live_server):
         with requests.Session() as session:
             for _ in range(rounds):
                 tag = session.get(url, timeout=30).headers["ETag"]
-                response = session.post(f"{url}/hands", json={"kind": "void"}, timeout=30,
-                                        headers={**auth, "If-Match": tag})
+                response = session.post(
+                    f"{url}/hands",
+                    json={"kind": "void"},
+                    timeout=30,
+                    headers={**auth, "If-Match": tag},
+                )
                 code = response.json()["error"]["code"] if response.status_code >= 400 else None
                 seen.append((int(tag.strip('"')), response.status_code, code))
         return seen

@@ -25,8 +25,11 @@ def _instance(tmp_path, text: str) -> str:
 
 
 def test_each_source_overrides_the_ones_before_it(tmp_path, monkeypatch):
-    folder = _instance(tmp_path, f"DB = {str(tmp_path / 'file.db')!r}\n"
-                                 "MAX_CONTENT_LENGTH = 2048\nSECRET_KEY = 'from the file'\n")
+    folder = _instance(
+        tmp_path,
+        f"DB = {str(tmp_path / 'file.db')!r}\n"
+        "MAX_CONTENT_LENGTH = 2048\nSECRET_KEY = 'from the file'\n",
+    )
     monkeypatch.delenv("SCOREKEEPER_DB", raising=False)
     monkeypatch.delenv("SCOREKEEPER_SECRET_KEY", raising=False)
     app = create_app(instance_path=folder)
@@ -74,15 +77,17 @@ def test_database_is_still_read_as_the_old_name_of_db(tmp_path, monkeypatch):
     assert create_app(instance_path=folder).config["DB"] == str(tmp_path / "old.db")
     app = create_app({"DATABASE": str(tmp_path / "given.db")}, instance_path=folder)
     assert app.config["DB"] == str(tmp_path / "given.db") and "DATABASE" not in app.config
-    both = create_app({"DATABASE": str(tmp_path / "old.db"), "DB": str(tmp_path / "new.db")},
-                      instance_path=folder)
+    both = create_app(
+        {"DATABASE": str(tmp_path / "old.db"), "DB": str(tmp_path / "new.db")}, instance_path=folder
+    )
     assert both.config["DB"] == str(tmp_path / "new.db")
 
 
 def test_backup_takes_the_database_from_the_environment_when_no_option_names_it(tmp_path):
     db = tmp_path / "env.db"
     games.create_game(Storage(db), ["Ana", "Ben"])
-    result = CliRunner().invoke(main, ["backup", str(tmp_path / "copy.db")],
-                                env={"SCOREKEEPER_DB": str(db)})
+    result = CliRunner().invoke(
+        main, ["backup", str(tmp_path / "copy.db")], env={"SCOREKEEPER_DB": str(db)}
+    )
     assert result.exit_code == 0, result.output
     assert result.output.startswith("backed up 1 game(s), 0 log entries to ")

@@ -36,11 +36,13 @@ def test_kill_9_mid_burst_loses_no_acknowledged_hand(backend):
     sent: list[str] = []
     lock = threading.Lock()
     try:
-        created = requests.post(f"{url}/api/v1/games", timeout=10, json={
-            "players": ["Ana", "Ben"], "rules": {"target": 10_000}}).json()
+        created = requests.post(
+            f"{url}/api/v1/games",
+            timeout=10,
+            json={"players": ["Ana", "Ben"], "rules": {"target": 10_000}},
+        ).json()
         hands = f"{url}{created['url']}/hands"
-        auth = {"Authorization": f"Bearer {created['edit_token']}",
-                "Prefer": "return=minimal"}
+        auth = {"Authorization": f"Bearer {created['edit_token']}", "Prefer": "return=minimal"}
 
         def writer(c: int) -> None:
             with requests.Session() as session:
@@ -49,8 +51,12 @@ def test_kill_9_mid_burst_loses_no_acknowledged_hand(backend):
                     with lock:
                         sent.append(key)
                     try:
-                        response = session.post(hands, json={"kind": "void"}, timeout=10,
-                                                headers={**auth, "Idempotency-Key": key})
+                        response = session.post(
+                            hands,
+                            json={"kind": "void"},
+                            timeout=10,
+                            headers={**auth, "Idempotency-Key": key},
+                        )
                     except requests.RequestException:
                         # the server is gone (refused, reset, or cut off mid-answer):
                         # this request's fate is unknown
@@ -79,8 +85,10 @@ def test_kill_9_mid_burst_loses_no_acknowledged_hand(backend):
         store = open_store(db)
         assert backend.intact(store)
         store.close()
-        rows = backend.sql("SELECT seq, idempotency_key FROM hands WHERE game_id = ?"
-                           " ORDER BY seq", (created["id"],))
+        rows = backend.sql(
+            "SELECT seq, idempotency_key FROM hands WHERE game_id = ? ORDER BY seq",
+            (created["id"],),
+        )
         assert [seq for seq, _ in rows] == list(range(1, len(rows) + 1))
         found = [key for _, key in rows]
         assert len(set(found)) == len(found)
@@ -88,8 +96,12 @@ def test_kill_9_mid_burst_loses_no_acknowledged_hand(backend):
         assert len(found) - len(acknowledged) <= WRITERS
         sheet = requests.get(f"{url}{created['url']}", timeout=10).json()
         assert sheet["version"] == len(rows)
-        after = requests.post(f"{url}{created['url']}/hands", json={"kind": "void"},
-                              headers={"Authorization": auth["Authorization"]}, timeout=10)
+        after = requests.post(
+            f"{url}{created['url']}/hands",
+            json={"kind": "void"},
+            headers={"Authorization": auth["Authorization"]},
+            timeout=10,
+        )
         assert after.status_code == 201 and after.json()["hand"]["seq"] == len(rows) + 1
     finally:
         assert stop(process) == 0

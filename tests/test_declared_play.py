@@ -32,9 +32,17 @@ def test_two_arrangements_best_first_with_their_scores():
     # A-2-3 of hearts: deadwood 3c 3d As 2c = 9, Bor lays off 4h 5h: 53 - 9 = 44, Ana +35
     first, second = knock_arrangements(ANA, BOR)
     assert (first.melds, first.deadwood, first.points, first.layoffs) == (
-        (("3c", "3d", "3h"), ("9c", "9d", "9s")), 6, 47, ())
+        (("3c", "3d", "3h"), ("9c", "9d", "9s")),
+        6,
+        47,
+        (),
+    )
     assert (second.melds, second.deadwood, second.defender_deadwood, second.points) == (
-        (("9c", "9d", "9s"), ("Ah", "2h", "3h")), 9, 44, 35)
+        (("9c", "9d", "9s"), ("Ah", "2h", "3h")),
+        9,
+        44,
+        35,
+    )
     assert [x.card for x in second.layoffs] == ["4h", "5h"]
     assert second.to_dict()["outcome"] == "knock"
 
@@ -57,7 +65,10 @@ def test_layoffs_named_without_their_meld_go_where_they_fit():
     # 5h fits both 2-3-4 and 6-7-8 of hearts; 4c only the set
     placed = place_layoffs(["2h 3h 4h", "6h 7h 8h", "4s 4d 4h"], ["5h", "9h", "4c"])
     assert [(x.card, x.meld) for x in placed] == [
-        ("5h", ("2h", "3h", "4h")), ("9h", ("6h", "7h", "8h")), ("4c", ("4d", "4h", "4s"))]
+        ("5h", ("2h", "3h", "4h")),
+        ("9h", ("6h", "7h", "8h")),
+        ("4c", ("4d", "4h", "4s")),
+    ]
     # with the 9h gone, 5h and Ah both still fit (one at each end of 2-3-4)
     assert {x.card for x in place_layoffs(["2h 3h 4h"], ["Ah", "5h"])} == {"Ah", "5h"}
 
@@ -66,8 +77,7 @@ def test_layoffs_that_do_not_fit_are_refused_naming_what_is_missing():
     with pytest.raises(RuleError) as caught:
         place_layoffs(["4h 5h 6h"], ["8h"])
     assert caught.value.code == "layoff_does_not_fit"
-    assert caught.value.params == {"cards": ["8h"], "meld": ["4h", "5h", "6h"],
-                                   "missing": ["7h"]}
+    assert caught.value.params == {"cards": ["8h"], "meld": ["4h", "5h", "6h"], "missing": ["7h"]}
     with pytest.raises(RuleError, match="Qs fits none of the knocker's melds"):
         place_layoffs(["4h 5h 6h"], ["7h", "Qs"])
 
@@ -78,14 +88,24 @@ def test_review_names_the_better_arrangement_and_the_missed_layoffs():
     review = review_knock(laid, rules=STANDARD)
     # Ana: 35 against Bor's best reply, 47 with the set of threes
     assert review.knocker.to_dict() == {
-        "deadwood": 9, "best_deadwood": 6, "points": 35, "best_points": 47, "cost": 12,
+        "deadwood": 9,
+        "best_deadwood": 6,
+        "points": 35,
+        "best_points": 47,
+        "cost": 12,
         "best_melds": [["3c", "3d", "3h"], ["9c", "9d", "9s"]],
-        "missed_melds": [["3c", "3d", "3h"]]}
+        "missed_melds": [["3c", "3d", "3h"]],
+    }
     # Bor laid nothing off: 4h and 5h would have saved 9 points
     assert (review.defender.points, review.defender.best_points, review.defender.cost) == (
-        -44, -35, 9)
+        -44,
+        -35,
+        9,
+    )
     assert [(x.card, x.meld) for x in review.defender.missed_layoffs] == [
-        ("4h", ("Ah", "2h", "3h")), ("5h", ("Ah", "2h", "3h"))]
+        ("4h", ("Ah", "2h", "3h")),
+        ("5h", ("Ah", "2h", "3h")),
+    ]
 
 
 def test_review_of_optimal_play_finds_nothing():
@@ -123,8 +143,11 @@ def _deals(count: int, seed: int):
 
 def _canonical_legal(knocker, limit=10) -> set:
     cards = bf.hand(knocker)
-    return {bf.canonical(a) for a in bf.arrangements_all(cards)
-            if bf.arrangement_deadwood(cards, a) <= limit}
+    return {
+        bf.canonical(a)
+        for a in bf.arrangements_all(cards)
+        if bf.arrangement_deadwood(cards, a) <= limit
+    }
 
 
 def _signed(result: bf.KnockResult) -> int:
@@ -144,10 +167,10 @@ def test_arrangements_are_every_legal_one_scored_as_the_oracle_scores_them():
             if a.deadwood:
                 d = bf.defender_best(bf.hand(defender), melds_of(a))
                 assert a.defender_deadwood == d
-                assert a.points == _signed(bf.verify_knock(knocker, defender, rules,
-                                                           knocker_melds=a.melds))
-        assert [a.points for a in shown[1:]] == sorted((a.points for a in shown[1:]),
-                                                       reverse=True)
+                assert a.points == _signed(
+                    bf.verify_knock(knocker, defender, rules, knocker_melds=a.melds)
+                )
+        assert [a.points for a in shown[1:]] == sorted((a.points for a in shown[1:]), reverse=True)
 
 
 def test_placed_layoffs_are_legal_and_the_review_adds_up():
@@ -162,16 +185,21 @@ def test_placed_layoffs_are_legal_and_the_review_adds_up():
         for cards in sorted(legal, key=sorted):
             placed = place_layoffs(arrangement.melds, sorted(cards))
             assert bf.layoffs_are_legal(melds, {x.card: frozenset(x.meld) for x in placed})
-            laid = verify_knock(knocker, defender, knocker_melds=arrangement.melds,
-                                layoffs=[x.to_dict() for x in placed])
+            laid = verify_knock(
+                knocker,
+                defender,
+                knocker_melds=arrangement.melds,
+                layoffs=[x.to_dict() for x in placed],
+            )
             review = review_knock(laid)
             best = bf.verify_knock(knocker, defender, STANDARD.to_dict())
             assert review.knocker.best_points == _signed(best)
             assert review.knocker.points == arrangement.points
             assert review.defender.best_deadwood == bf.defender_best(bf.hand(defender), melds)
             assert review.defender.cost == knocker_points(laid) - arrangement.points >= 0
-            assert bool(review.defender.missed_layoffs or review.defender.needless_layoffs) \
-                == (review.defender.cost > 0)
+            assert bool(review.defender.missed_layoffs or review.defender.needless_layoffs) == (
+                review.defender.cost > 0
+            )
             checked += 1
         # a card next to no meld end cannot be laid off
         stray = [c for c in defender if not any(c in s for s in legal)]

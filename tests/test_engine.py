@@ -22,13 +22,15 @@ JUNK_D = "Ac 5c 9c Kc 2d 6d Td 3h 8h Ks"  # no meld, no card in common with NINE
 JUNK_C = "5c 8c Jc 3d 6d Jd 2h 4h 8h Qh"  # no meld, deadwood 66, no card in common with NINE
 
 
-def make_deal(a: str, b: str, upcard: str, stock_top: str = "", *, dealer: int = 1,
-              rules=None) -> Deal:
+def make_deal(
+    a: str, b: str, upcard: str, stock_top: str = "", *, dealer: int = 1, rules=None
+) -> Deal:
     used = cards(a) + cards(b) + [upcard] + cards(stock_top)
     assert len(set(used)) == len(used), "test deck has a duplicate"
     stock = cards(stock_top) + [c for c in CODES if c not in used]
-    return Deal([cards(a), cards(b)], upcard, stock, dealer=dealer, rules=rules,
-                names=("Ana", "Ben"))
+    return Deal(
+        [cards(a), cards(b)], upcard, stock, dealer=dealer, rules=rules, names=("Ana", "Ben")
+    )
 
 
 def play(deal: Deal, *actions: str) -> Deal:
@@ -52,8 +54,12 @@ def test_from_deck_deals_alternately_non_dealer_first():
 
 def test_shuffled_is_deterministic_and_cuts_for_the_dealer():
     one, two = Deal.shuffled(42), Deal.shuffled(42)
-    assert (one.dealt, one.upcard, one.stock, one.dealer) == (two.dealt, two.upcard,
-                                                              two.stock, two.dealer)
+    assert (one.dealt, one.upcard, one.stock, one.dealer) == (
+        two.dealt,
+        two.upcard,
+        two.stock,
+        two.dealer,
+    )
     assert {Deal.shuffled(seed).dealer for seed in range(20)} == {0, 1}
     assert Deal.shuffled(1).dealt != Deal.shuffled(2).dealt
 
@@ -63,11 +69,17 @@ def test_the_52_cards_must_be_one_deck():
         Deal([cards(JUNK_A), cards(JUNK_B)], "Qd", [c for c in CODES if c != "Qd"][:31])
 
 
-@pytest.mark.parametrize("text, expected", [
-    ("pass", ("pass", None)), ("Draw  Stock", ("draw stock", None)),
-    ("draw discard", ("draw discard", None)), ("knock 10♠", ("knock", parse_cards("Ts")[0])),
-    ("GIN qh", ("gin", parse_cards("Qh")[0])), ("big gin", ("big gin", None)),
-])
+@pytest.mark.parametrize(
+    "text, expected",
+    [
+        ("pass", ("pass", None)),
+        ("Draw  Stock", ("draw stock", None)),
+        ("draw discard", ("draw discard", None)),
+        ("knock 10♠", ("knock", parse_cards("Ts")[0])),
+        ("GIN qh", ("gin", parse_cards("Qh")[0])),
+        ("big gin", ("big gin", None)),
+    ],
+)
 def test_parse_action(text, expected):
     assert parse_action(text) == expected
 
@@ -103,8 +115,9 @@ def test_non_dealer_passes_dealer_takes_then_non_dealer_draws():
 def test_both_pass_and_the_non_dealer_must_draw_from_the_stock():
     deal = play(make_deal(JUNK_A, JUNK_B, "Qd", "5h"), "pass", "pass")
     assert (deal.turn, deal.phase, deal.legal_actions()) == (0, "draw", ["draw stock"])
-    with pytest.raises(RuleError, match="both players passed the upcard, so Ana must draw"
-                                        " from the stock"):
+    with pytest.raises(
+        RuleError, match="both players passed the upcard, so Ana must draw from the stock"
+    ):
         deal.apply("draw discard")
     play(deal, "draw stock", "discard 5h")  # a card drawn from the stock may go at once
     assert deal.legal_actions() == ["draw stock", "draw discard"]
@@ -139,8 +152,9 @@ def test_draw_before_discarding_and_not_twice():
 
 def test_the_card_just_taken_cannot_be_discarded_or_knocked_with():
     deal = play(make_deal(NINE, JUNK_C, "Kd"), "draw discard")
-    with pytest.raises(RuleError, match="cannot discard Kd: it was just taken from the discard"
-                                        " pile"):
+    with pytest.raises(
+        RuleError, match="cannot discard Kd: it was just taken from the discard pile"
+    ):
         deal.apply("discard Kd")
     with pytest.raises(RuleError, match="cannot knock Kd: it was just taken"):
         deal.apply("knock Kd")
@@ -162,15 +176,14 @@ def test_taking_the_upcard_and_knocking_at_once_is_allowed():
 
 
 def test_knock_over_the_limit_is_refused_and_legal_knocks_match_deadwood():
-    deal = play(make_deal(NINE, JUNK_C, "Kh", "5h"), "pass", "pass",
-                "draw stock")
-    with pytest.raises(RuleError, match="cannot knock discarding 2c: deadwood 21 exceeds the"
-                                        " knock limit 10"):
+    deal = play(make_deal(NINE, JUNK_C, "Kh", "5h"), "pass", "pass", "draw stock")
+    with pytest.raises(
+        RuleError, match="cannot knock discarding 2c: deadwood 21 exceeds the knock limit 10"
+    ):
         deal.apply("knock 2c")
     hand = deal.hand(0)
     knocks = {a.split()[1] for a in deal.legal_actions() if a.startswith("knock")}
-    assert knocks == {c.code for c in hand
-                      if 0 < deadwood([x for x in hand if x != c]) <= 10}
+    assert knocks == {c.code for c in hand if 0 < deadwood([x for x in hand if x != c]) <= 10}
     assert knocks == {"9d", "5h"}
     deal.apply("knock 9d")
     result = deal.showdown()
@@ -191,8 +204,7 @@ def test_gin_scores_bonus_and_refuses_layoffs():
     assert result.defender.deadwood == 61
     assert result.points == 25 + 61
     with pytest.raises(RuleError, match="cannot go gin discarding"):
-        play(make_deal(NINE, JUNK_C, "Kh", "5h"), "pass", "pass",
-             "draw stock", "gin 9d")
+        play(make_deal(NINE, JUNK_C, "Kh", "5h"), "pass", "pass", "draw stock", "gin 9d")
 
 
 def test_chained_layoffs_on_a_run():
@@ -200,8 +212,10 @@ def test_chained_layoffs_on_a_run():
     ben = "7s 8s Kc Kh Jd Jh 5d 3h 2d 4d"
     deal = play(make_deal(ana, ben, "Js", "Kd"), "pass", "pass", "draw stock", "knock Kd")
     result = deal.showdown()
-    assert result.defender.layoffs == (Layoff(card="7s", meld=("4s", "5s", "6s")),
-                                       Layoff(card="8s", meld=("4s", "5s", "6s")))
+    assert result.defender.layoffs == (
+        Layoff(card="7s", meld=("4s", "5s", "6s")),
+        Layoff(card="8s", meld=("4s", "5s", "6s")),
+    )
     assert (result.knocker.deadwood, result.defender.deadwood) == (9, 54)
     assert (result.outcome, result.points) == ("knock", 45)
 
@@ -216,8 +230,13 @@ def test_declared_showdown_is_validated_and_gin_laid_out_as_a_knock_scores_as_on
     result = deal.showdown(layoffs=[{"card": "7s", "meld": ["4s", "5s", "6s"]}])
     assert result.defender.deadwood == 62 and result.points == 53
 
-    gin = play(make_deal("2c 3c 4c 7d 7h 7s Ts Js Qs Kd", JUNK_C, "Kh", "Ks"),
-               "pass", "pass", "draw stock", "gin Kd")
+    gin = play(
+        make_deal("2c 3c 4c 7d 7h 7s Ts Js Qs Kd", JUNK_C, "Kh", "Ks"),
+        "pass",
+        "pass",
+        "draw stock",
+        "gin Kd",
+    )
     # RULES.md 5: laid out with deadwood, a gin hand is scored as the knock it is
     laid = gin.showdown(knocker_melds=[["2c", "3c", "4c"], ["7d", "7h", "7s"], ["Ts", "Js", "Qs"]])
     assert laid.outcome == "knock" and laid.knocker.deadwood == 10
@@ -235,8 +254,7 @@ def test_big_gin_only_when_the_rules_allow_it():
         standard.apply("big gin")
     assert {"gin 5c", "gin 2c", "gin Ks"} <= set(standard.legal_actions())
 
-    modern = play(make_deal(ana, ben, "Qh", "5c", rules="modern"), "pass", "pass",
-                  "draw stock")
+    modern = play(make_deal(ana, ben, "Qh", "5c", rules="modern"), "pass", "pass", "draw stock")
     assert "big gin" in modern.legal_actions()
     modern.apply("big gin")
     result = modern.showdown()
@@ -244,8 +262,7 @@ def test_big_gin_only_when_the_rules_allow_it():
     assert result.discard is None
     assert result.points == 31 + result.defender.deadwood
 
-    not_yet = play(make_deal(ana, ben, "Qh", "Kd", rules="modern"), "pass", "pass",
-                   "draw stock")
+    not_yet = play(make_deal(ana, ben, "Qh", "Kd", rules="modern"), "pass", "pass", "draw stock")
     with pytest.raises(RuleError, match="the 11 cards leave deadwood 10"):
         not_yet.apply("big gin")
 
@@ -255,33 +272,43 @@ def test_big_gin_only_when_the_rules_allow_it():
 
 def test_oklahoma_ace_upcard_means_gin_only_or_one_by_option():
     ben = JUNK_C
-    deal = play(make_deal(NINE, ben, "Ad", "Ah", rules="oklahoma"), "pass", "pass",
-                "draw stock")
+    deal = play(make_deal(NINE, ben, "Ad", "Ah", rules="oklahoma"), "pass", "pass", "draw stock")
     assert deal.knock_limit == 0
     assert not any(a.startswith("knock") for a in deal.legal_actions())
-    with pytest.raises(RuleError, match="deadwood 1 exceeds the knock limit 0 set by the upcard"
-                                        " Ad: only gin ends the hand"):
+    with pytest.raises(
+        RuleError,
+        match="deadwood 1 exceeds the knock limit 0 set by the upcard Ad: only gin ends the hand",
+    ):
         deal.apply("knock 9d")
-    one = play(make_deal(NINE, ben, "Ad", "Ah", rules={"preset": "oklahoma",
-                                                       "ace_upcard": "one"}),
-               "pass", "pass", "draw stock", "knock 9d")
+    one = play(
+        make_deal(NINE, ben, "Ad", "Ah", rules={"preset": "oklahoma", "ace_upcard": "one"}),
+        "pass",
+        "pass",
+        "draw stock",
+        "knock 9d",
+    )
     assert one.showdown().knocker.deadwood == 1
 
 
 def test_oklahoma_upcard_sets_the_limit_and_a_spade_doubles():
     ben = JUNK_C
-    deal = play(make_deal(NINE, ben, "5d", "Ah", rules="oklahoma"), "pass", "pass",
-                "draw stock")
+    deal = play(make_deal(NINE, ben, "5d", "Ah", rules="oklahoma"), "pass", "pass", "draw stock")
     assert deal.knock_limit == 5
-    with pytest.raises(RuleError, match="deadwood 9 exceeds the knock limit 5 set by the"
-                                        " upcard 5d"):
+    with pytest.raises(
+        RuleError, match="deadwood 9 exceeds the knock limit 5 set by the upcard 5d"
+    ):
         deal.apply("knock Ah")
     deal.apply("knock 9d")
     plain = deal.showdown()
     assert plain.breakdown.multiplier == 1
 
-    spade = play(make_deal(NINE, ben.replace("Ks", "Kd"), "9s", "Ah", rules="oklahoma"),
-                 "pass", "pass", "draw stock", "knock 9d")
+    spade = play(
+        make_deal(NINE, ben.replace("Ks", "Kd"), "9s", "Ah", rules="oklahoma"),
+        "pass",
+        "pass",
+        "draw stock",
+        "knock 9d",
+    )
     result = spade.showdown()
     assert spade.knock_limit == 9
     assert result.breakdown.multiplier == 2
@@ -348,8 +375,7 @@ def test_knock_only_at_two_lets_the_next_player_take_the_discard_to_knock():
 
 
 def test_knock_only_at_two_is_void_at_once_when_the_discard_cannot_help():
-    deal = play(make_deal(NINE, JUNK_C, "Qd", rules={"wall": "knock_only_at_two"}),
-                "pass", "pass")
+    deal = play(make_deal(NINE, JUNK_C, "Qd", rules={"wall": "knock_only_at_two"}), "pass", "pass")
     stock = stock_of(deal)
     for i in range(29):
         play(deal, "draw stock", f"discard {stock[i]}")
@@ -361,9 +387,13 @@ def test_knock_only_at_two_is_void_at_once_when_the_discard_cannot_help():
 
 @pytest.mark.parametrize("option, expected", [("winner", 0), ("loser", 1), ("alternate", 0)])
 def test_next_dealer_follows_the_option(option, expected):
-    deal = play(make_deal(NINE, JUNK_C, "Kh", "5h",
-                          rules={"next_dealer": option}),
-                "pass", "pass", "draw stock", "knock 9d")
+    deal = play(
+        make_deal(NINE, JUNK_C, "Kh", "5h", rules={"next_dealer": option}),
+        "pass",
+        "pass",
+        "draw stock",
+        "knock 9d",
+    )
     result = deal.showdown()
     assert result.winner_player == 0
     assert result.next_dealer == expected
@@ -373,11 +403,20 @@ def test_next_dealer_follows_the_option(option, expected):
 
 
 ALL_ACTIONS = ["pass", "draw stock", "draw discard", "big gin"] + [
-    f"{verb} {card.code}" for verb in ("discard", "knock", "gin") for card in DECK]
+    f"{verb} {card.code}" for verb in ("discard", "knock", "gin") for card in DECK
+]
 
 
-@pytest.mark.parametrize("seed, rules", [(1, None), (2, "modern"), (3, "oklahoma"),
-                                         (4, {"wall": "knock_only_at_two"}), (5, "straight")])
+@pytest.mark.parametrize(
+    "seed, rules",
+    [
+        (1, None),
+        (2, "modern"),
+        (3, "oklahoma"),
+        (4, {"wall": "knock_only_at_two"}),
+        (5, "straight"),
+    ],
+)
 def test_legal_actions_are_exactly_the_actions_apply_accepts(seed, rules):
     rng = random.Random(seed)
     for game in range(3):

@@ -36,13 +36,21 @@ from hypothesis.stateful import RuleBasedStateMachine, initialize, invariant, ru
 
 from scorekeeper import Deal, RuleError, Rules, deadwood
 
-RULE_SETS = ["standard", "modern", "oklahoma", "straight", "classic",
-             {"wall": "knock_only_at_two"}, {"preset": "modern", "next_dealer": "alternate"},
-             {"next_dealer": "loser", "knock_limit": 5}]
+RULE_SETS = [
+    "standard",
+    "modern",
+    "oklahoma",
+    "straight",
+    "classic",
+    {"wall": "knock_only_at_two"},
+    {"preset": "modern", "next_dealer": "alternate"},
+    {"next_dealer": "loser", "knock_limit": 5},
+]
 """The rules deals are played under: every wall, dealer rotation and knock limit kind."""
 
 ALL_ACTIONS = ["pass", "draw stock", "draw discard", "big gin"] + [
-    f"{verb} {code}" for verb in ("discard", "knock", "gin") for code in bf.ALL_CODES]
+    f"{verb} {code}" for verb in ("discard", "knock", "gin") for code in bf.ALL_CODES
+]
 
 GOING_OUT = ("knock ", "gin ", "big gin")
 PLAYING = ("upcard_offer", "draw", "discard")
@@ -55,8 +63,9 @@ def codes(cards) -> set[str]:
 class DealMachine(RuleBasedStateMachine):
     """One table: a deal, then the next one, each followed by the model."""
 
-    @initialize(seed=st.integers(0, 2**32 - 1), dealer=st.integers(0, 1),
-                rules=st.sampled_from(RULE_SETS))
+    @initialize(
+        seed=st.integers(0, 2**32 - 1), dealer=st.integers(0, 1), rules=st.sampled_from(RULE_SETS)
+    )
     def first_deal(self, seed, dealer, rules):
         self.rules = Rules.from_dict(rules).to_dict()
         self.start(seed, dealer)
@@ -90,8 +99,9 @@ class DealMachine(RuleBasedStateMachine):
 
     def follow(self, action: str) -> None:
         """Play ``action`` on the model (RULES.md 3-5 and the engine's documented choices)."""
-        verb, _, card = action.rpartition(" ") if action[-2:] in bf.ALL_CODES else (
-            action, "", None)
+        verb, _, card = (
+            action.rpartition(" ") if action[-2:] in bf.ALL_CODES else (action, "", None)
+        )
         player = self.turn
         if action == "pass" and self.phase == "upcard_offer":
             self.passes += 1
@@ -112,7 +122,8 @@ class DealMachine(RuleBasedStateMachine):
             self.turn, self.phase, self.taken = 1 - player, "draw", None
             if len(self.stock) <= 2:
                 if self.rules["wall"] == "knock_only_at_two" and self.can_go_out_with(
-                        1 - player, card):
+                    1 - player, card
+                ):
                     self.wall = True
                 else:
                     self.phase = "over"
@@ -132,8 +143,11 @@ class DealMachine(RuleBasedStateMachine):
                 return {"draw discard", "pass"}
             return {"draw stock"} if self.passes == 2 else {"draw stock", "draw discard"}
         if self.phase == "discard":
-            return set() if self.wall else {
-                f"discard {c}" for c in self.hands[self.turn] - {self.taken}}
+            return (
+                set()
+                if self.wall
+                else {f"discard {c}" for c in self.hands[self.turn] - {self.taken}}
+            )
         return set()
 
     def expected_going_out(self) -> set[str]:
@@ -154,13 +168,24 @@ class DealMachine(RuleBasedStateMachine):
         """RULES.md 3: a void hand is dealt again by the same dealer, else by the option."""
         if winner is None:
             return self.dealer
-        return {"winner": winner, "loser": 1 - winner,
-                "alternate": 1 - self.dealer}[self.rules["next_dealer"]]
+        return {"winner": winner, "loser": 1 - winner, "alternate": 1 - self.dealer}[
+            self.rules["next_dealer"]
+        ]
 
     def snapshot(self) -> tuple:
         deal = self.deal
-        return (deal.phase, deal.turn, list(deal.hands), deal.stock, deal.discard_pile,
-                deal.actions, deal.taken, deal.wall, deal.must_draw_stock, deal.result)
+        return (
+            deal.phase,
+            deal.turn,
+            list(deal.hands),
+            deal.stock,
+            deal.discard_pile,
+            deal.actions,
+            deal.taken,
+            deal.wall,
+            deal.must_draw_stock,
+            deal.result,
+        )
 
     # ------------------------------------------------------------------ steps
 
@@ -245,14 +270,19 @@ class DealMachine(RuleBasedStateMachine):
         self.phase = "over"
         knocker, defender = self.knocker, 1 - self.knocker
         check_result(typed, self.rules)
-        oracle = bf.verify_knock(self.hands[knocker], self.hands[defender], self.rules,
-                                 self.deal.upcard.code)
+        oracle = bf.verify_knock(
+            self.hands[knocker], self.hands[defender], self.rules, self.deal.upcard.code
+        )
         assert (result["outcome"], result["points"]) == (oracle.outcome, oracle.points)
         assert (result["knocker"]["deadwood"], result["defender"]["deadwood"]) in (
-            oracle.optimal_pairs)
+            oracle.optimal_pairs
+        )
         winner = knocker if oracle.winner == "knocker" else defender
         assert (result["void"], result["knocker_player"], result["winner_player"]) == (
-            False, knocker, winner)
+            False,
+            knocker,
+            winner,
+        )
         assert result["discard"] == self.down
         assert [set(hand) for hand in result["hands"]] == self.hands
         assert result["next_dealer"] == self.next_dealer(winner)
@@ -311,6 +341,9 @@ class DealMachine(RuleBasedStateMachine):
 
 
 DealMachine.TestCase.settings = settings(
-    max_examples=15, stateful_step_count=80, deadline=None,
-    suppress_health_check=[HealthCheck.too_slow, HealthCheck.filter_too_much])
+    max_examples=15,
+    stateful_step_count=80,
+    deadline=None,
+    suppress_health_check=[HealthCheck.too_slow, HealthCheck.filter_too_much],
+)
 TestDealMachine = DealMachine.TestCase

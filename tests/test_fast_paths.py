@@ -46,9 +46,9 @@ def outcome(verify, *args, **kwargs):
 @given(knock_deal())
 def test_verify_knock_gives_the_previous_result(deal):
     knocker, defender, rules, upcard = deal
-    assert (outcome(verify_knock, knocker, defender, rules=rules, upcard=upcard)
-            == outcome(previous_knock.verify_knock, knocker, defender, rules=rules,
-                       upcard=upcard))
+    assert outcome(verify_knock, knocker, defender, rules=rules, upcard=upcard) == outcome(
+        previous_knock.verify_knock, knocker, defender, rules=rules, upcard=upcard
+    )
 
 
 @settings(FAST, max_examples=150)
@@ -56,9 +56,9 @@ def test_verify_knock_gives_the_previous_result(deal):
 def test_big_gin_gives_the_previous_result(deal):
     knocker, defender, rules, upcard = deal
     rules = rules.preset(rules.based_on, big_gin_bonus=31)
-    assert (outcome(verify_knock, knocker, defender, rules=rules, upcard=upcard)
-            == outcome(previous_knock.verify_knock, knocker, defender, rules=rules,
-                       upcard=upcard))
+    assert outcome(verify_knock, knocker, defender, rules=rules, upcard=upcard) == outcome(
+        previous_knock.verify_knock, knocker, defender, rules=rules, upcard=upcard
+    )
 
 
 @settings(FAST, max_examples=400)

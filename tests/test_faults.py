@@ -23,8 +23,11 @@ from api.server import spawn, stop
 from scorekeeper.store import games
 from scorekeeper.store.sqlite import Storage
 
-WITHOUT_OVERRIDE = ["setpriv", "--inh-caps=-dac_override,-dac_read_search",
-                    "--bounding-set=-dac_override,-dac_read_search"]
+WITHOUT_OVERRIDE = [
+    "setpriv",
+    "--inh-caps=-dac_override,-dac_read_search",
+    "--bounding-set=-dac_override,-dac_read_search",
+]
 """Runs a command as root but bound by file permissions."""
 
 BUSY_TIMEOUT = 5.0
@@ -72,8 +75,12 @@ def test_a_read_only_database_file_is_503_while_it_lasts_and_heals_after(game):
             db.chmod(0o444)
             try:
                 reads = list(pool.map(lambda _: timed("GET", sheet), range(8)))
-                during = list(pool.map(lambda _: timed("POST", hands, json={"kind": "void"},
-                                                       headers=auth), range(8)))
+                during = list(
+                    pool.map(
+                        lambda _: timed("POST", hands, json={"kind": "void"}, headers=auth),
+                        range(8),
+                    )
+                )
             finally:
                 db.chmod(0o644)
             assert all(response.status_code == 200 for response, _ in reads)
@@ -82,8 +89,11 @@ def test_a_read_only_database_file_is_503_while_it_lasts_and_heals_after(game):
                 assert response.headers["Retry-After"] == "1"
                 assert response.json()["error"]["code"] == "unavailable"
             # Healed at once: the connections opened read-only are opened afresh.
-            after = list(pool.map(lambda _: timed("POST", hands, json={"kind": "void"},
-                                                  headers=auth), range(8)))
+            after = list(
+                pool.map(
+                    lambda _: timed("POST", hands, json={"kind": "void"}, headers=auth), range(8)
+                )
+            )
         assert [response.status_code for response, _ in after] == [201] * 8
         assert requests.get(sheet, timeout=10).json()["version"] == 8
     finally:
@@ -99,8 +109,10 @@ def test_a_database_locked_by_another_process_keeps_reads_quick_and_writes_get_5
         locker.execute("BEGIN EXCLUSIVE")  # another process holds the database
         try:
             with ThreadPoolExecutor(16) as pool:
-                writes = [pool.submit(timed, "POST", hands, json={"kind": "void"},
-                                      headers=auth) for _ in range(8)]
+                writes = [
+                    pool.submit(timed, "POST", hands, json={"kind": "void"}, headers=auth)
+                    for _ in range(8)
+                ]
                 time.sleep(0.5)  # the writers are in and waiting
                 reads = [pool.submit(timed, "GET", sheet) for _ in range(8)]
                 read_results = [future.result() for future in reads]

@@ -114,21 +114,29 @@ def test_two_hundred_trickling_connections_do_not_starve_normal_requests(server)
             sock.close()
 
 
-@pytest.mark.parametrize(("request_bytes", "status"), [
-    (b"GARBAGE\r\n\r\n", 400),
-    (b"get /api/openapi.json HTTP/1.1\r\nHost: x\r\n\r\n", 400),
-    (b"GET /" + b"a" * 5000 + b" HTTP/1.1\r\nHost: x\r\n\r\n", 414),
-    (b"GET /" + b"a" * 20000 + b" HTTP/1.1\r\nHost: x\r\n\r\n", 414),
-    (b"GET / HTTP/1.1\r\nHost: x\r\nX-Big: " + b"a" * 20000 + b"\r\n\r\n", 431),
-    (b"GET / HTTP/1.1\r\nHost: x\r\n" + b"".join(b"X-F%d: 1\r\n" % i for i in range(150))
-     + b"\r\n", 431),
-    (b"POST /api/v1/games HTTP/1.1\r\nHost: x\r\nContent-Length: 99999999\r\n\r\n", 413),
-    (b"GET / HTTP/1.1\r\nHost: x\r\nno colon here\r\n\r\n", 400),
-    (b"POST /api/v1/games HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: chunked\r\n\r\n"
-     b"zz\r\n", 400),
-])
-def test_errors_before_the_app_have_the_headers_and_the_error_format(server, request_bytes,
-                                                                     status):
+@pytest.mark.parametrize(
+    ("request_bytes", "status"),
+    [
+        (b"GARBAGE\r\n\r\n", 400),
+        (b"get /api/openapi.json HTTP/1.1\r\nHost: x\r\n\r\n", 400),
+        (b"GET /" + b"a" * 5000 + b" HTTP/1.1\r\nHost: x\r\n\r\n", 414),
+        (b"GET /" + b"a" * 20000 + b" HTTP/1.1\r\nHost: x\r\n\r\n", 414),
+        (b"GET / HTTP/1.1\r\nHost: x\r\nX-Big: " + b"a" * 20000 + b"\r\n\r\n", 431),
+        (
+            b"GET / HTTP/1.1\r\nHost: x\r\n"
+            + b"".join(b"X-F%d: 1\r\n" % i for i in range(150))
+            + b"\r\n",
+            431,
+        ),
+        (b"POST /api/v1/games HTTP/1.1\r\nHost: x\r\nContent-Length: 99999999\r\n\r\n", 413),
+        (b"GET / HTTP/1.1\r\nHost: x\r\nno colon here\r\n\r\n", 400),
+        (
+            b"POST /api/v1/games HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: chunked\r\n\r\nzz\r\n",
+            400,
+        ),
+    ],
+)
+def test_errors_before_the_app_have_the_headers_and_the_error_format(server, request_bytes, status):
     answered, headers, body = raw(server, request_bytes)
     assert answered == status
     assert_hardened(headers)
@@ -154,8 +162,10 @@ def test_a_chunked_body_and_keep_alive_work_through_the_front(server):
     chunked = b"%x\r\n%s\r\n0\r\n\r\n" % (len(body), body)
     with socket.create_connection((host, port), timeout=10) as sock:
         for _ in range(2):  # two requests on one connection
-            sock.sendall(b"POST /api/v1/games HTTP/1.1\r\nHost: x\r\nContent-Type:"
-                         b" application/json\r\nTransfer-Encoding: chunked\r\n\r\n" + chunked)
+            sock.sendall(
+                b"POST /api/v1/games HTTP/1.1\r\nHost: x\r\nContent-Type:"
+                b" application/json\r\nTransfer-Encoding: chunked\r\n\r\n" + chunked
+            )
             answer = b""
             while not _complete(answer):
                 answer += sock.recv(65536)

@@ -17,15 +17,18 @@ from scorekeeper.store.hands import (
 )
 
 
-@pytest.mark.parametrize(("k", "d", "outcome", "winner", "points"), [
-    (9, 2, "undercut", "defender", 32),    # RULES.md 6: 7 + 25
-    (10, 6, "undercut", "defender", 29),   # 4 + 25
-    (10, 10, "undercut", "defender", 25),  # a tie is an undercut
-    (0, 21, "gin", "knocker", 46),         # 21 + 25
-    (0, 0, "gin", "knocker", 25),          # gin is never undercut
-    (3, 12, "knock", "knocker", 9),
-    (7, 22, "knock", "knocker", 15),
-])
+@pytest.mark.parametrize(
+    ("k", "d", "outcome", "winner", "points"),
+    [
+        (9, 2, "undercut", "defender", 32),  # RULES.md 6: 7 + 25
+        (10, 6, "undercut", "defender", 29),  # 4 + 25
+        (10, 10, "undercut", "defender", 25),  # a tie is an undercut
+        (0, 21, "gin", "knocker", 46),  # 21 + 25
+        (0, 0, "gin", "knocker", 25),  # gin is never undercut
+        (3, 12, "knock", "knocker", 9),
+        (7, 22, "knock", "knocker", 15),
+    ],
+)
 def test_rule_book_examples(k, d, outcome, winner, points):
     result = score_deadwood(k, d)
     assert (result.outcome, result.winner, result.points) == (outcome, winner, points)
@@ -53,38 +56,49 @@ def test_oklahoma_upcard_sets_the_limit_and_a_spade_doubles():
         score_deadwood(3, 12, rules="oklahoma", upcard="5x")
 
 
-@pytest.mark.parametrize(("kwargs", "field"), [
-    ({"knocker_deadwood": 11, "defender_deadwood": 20}, "knocker_deadwood"),
-    ({"knocker_deadwood": -1, "defender_deadwood": 20}, "knocker_deadwood"),
-    ({"knocker_deadwood": 2.5, "defender_deadwood": 20}, "knocker_deadwood"),
-    ({"knocker_deadwood": 5, "defender_deadwood": 99}, "defender_deadwood"),
-    ({"knocker_deadwood": 5, "defender_deadwood": True}, "defender_deadwood"),
-    ({"knocker_deadwood": 0, "defender_deadwood": 9, "big_gin": True}, "big_gin"),
-    ({"knocker_deadwood": 1, "defender_deadwood": 9, "big_gin": True, "rules": "modern"},
-     "knocker_deadwood"),
-    ({"knocker_deadwood": 1, "defender_deadwood": 9, "rules": "straight"}, "knocker_deadwood"),
-])
+@pytest.mark.parametrize(
+    ("kwargs", "field"),
+    [
+        ({"knocker_deadwood": 11, "defender_deadwood": 20}, "knocker_deadwood"),
+        ({"knocker_deadwood": -1, "defender_deadwood": 20}, "knocker_deadwood"),
+        ({"knocker_deadwood": 2.5, "defender_deadwood": 20}, "knocker_deadwood"),
+        ({"knocker_deadwood": 5, "defender_deadwood": 99}, "defender_deadwood"),
+        ({"knocker_deadwood": 5, "defender_deadwood": True}, "defender_deadwood"),
+        ({"knocker_deadwood": 0, "defender_deadwood": 9, "big_gin": True}, "big_gin"),
+        (
+            {"knocker_deadwood": 1, "defender_deadwood": 9, "big_gin": True, "rules": "modern"},
+            "knocker_deadwood",
+        ),
+        ({"knocker_deadwood": 1, "defender_deadwood": 9, "rules": "straight"}, "knocker_deadwood"),
+    ],
+)
 def test_out_of_range_counts_name_the_field(kwargs, field):
     kwargs = dict(kwargs)
     with pytest.raises(RuleError) as error:
-        score_deadwood(kwargs.pop("knocker_deadwood"), kwargs.pop("defender_deadwood"),
-                       **kwargs)
+        score_deadwood(kwargs.pop("knocker_deadwood"), kwargs.pop("defender_deadwood"), **kwargs)
     assert error.value.field == field
 
 
 def test_sheet_entry_maps_seats():
     assert sheet_entry(1, score_deadwood(3, 12)) == Entry(
-        winner=1, loser=0, points=9, outcome=Outcome.KNOCK)
+        winner=1, loser=0, points=9, outcome=Outcome.KNOCK
+    )
     assert sheet_entry(1, score_deadwood(9, 2)).winner == 0
 
 
 def test_evaluate_each_kind():
-    quick = evaluate_hand({"kind": "quick", "knocker": 1, "knocker_deadwood": 0,
-                           "defender_deadwood": 21})
+    quick = evaluate_hand(
+        {"kind": "quick", "knocker": 1, "knocker_deadwood": 0, "defender_deadwood": 21}
+    )
     assert quick.entry == Entry(winner=1, loser=0, points=46, outcome=Outcome.GIN)
-    cards = evaluate_hand({"kind": "cards", "knocker": 0,
-                           "knocker_cards": "As 2s 3s 7c 7d 7h 9d Td Jd 2c",
-                           "defender_cards": "4s 5s 6s 8c 8d 8h Kd Qd Jh Th"})
+    cards = evaluate_hand(
+        {
+            "kind": "cards",
+            "knocker": 0,
+            "knocker_cards": "As 2s 3s 7c 7d 7h 9d Td Jd 2c",
+            "defender_cards": "4s 5s 6s 8c 8d 8h Kd Qd Jh Th",
+        }
+    )
     assert cards.entry == Entry(winner=0, loser=1, points=18, outcome=Outcome.KNOCK)
     assert cards.detail.defender.layoffs
     assert evaluate_hand({"kind": "void"}) == HandEvaluation(entry=Entry(void=True), detail=None)
@@ -92,8 +106,9 @@ def test_evaluate_each_kind():
         evaluate_hand({"kind": "guess"})
     assert error.value.field == "kind"
     with pytest.raises(RuleError) as error:
-        evaluate_hand({"kind": "quick", "knocker": 2, "knocker_deadwood": 0,
-                       "defender_deadwood": 1})
+        evaluate_hand(
+            {"kind": "quick", "knocker": 2, "knocker_deadwood": 0, "defender_deadwood": 1}
+        )
     assert error.value.field == "knocker"
 
 

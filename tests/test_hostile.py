@@ -47,15 +47,38 @@ from scorekeeper.store import games
 from scorekeeper.store.sqlite import Storage
 
 SPEC = create_app({"DB": ":memory:"}).test_client().get("/api/openapi.json").json
-REJECTIONS = ["400", "401", "403", "404", "405", "406", "409", "413", "415", "422", "428", "429",
-              "5xx"]
+REJECTIONS = [
+    "400",
+    "401",
+    "403",
+    "404",
+    "405",
+    "406",
+    "409",
+    "413",
+    "415",
+    "422",
+    "428",
+    "429",
+    "5xx",
+]
 """What counts as refusing invalid data: schemathesis' own list plus 413, which every body
 endpoint documents (a generated string past ``maxLength`` can also pass the body limit)."""
-schema = schemathesis.openapi.from_dict(SPEC, config=SchemathesisConfig.from_dict(
-    {"checks": {"negative_data_rejection": {"expected-statuses": REJECTIONS}}}))
+schema = schemathesis.openapi.from_dict(
+    SPEC,
+    config=SchemathesisConfig.from_dict(
+        {"checks": {"negative_data_rejection": {"expected-statuses": REJECTIONS}}}
+    ),
+)
 
-CHECKS = [not_a_server_error, status_code_conformance, content_type_conformance,
-          response_headers_conformance, response_schema_conformance, negative_data_rejection]
+CHECKS = [
+    not_a_server_error,
+    status_code_conformance,
+    content_type_conformance,
+    response_headers_conformance,
+    response_schema_conformance,
+    negative_data_rejection,
+]
 
 
 @pytest.fixture(scope="module")
@@ -79,8 +102,9 @@ def test_the_live_server_serves_this_document(live):
 
 
 @schema.parametrize()
-@settings(max_examples=100, derandomize=True, deadline=None,
-          suppress_health_check=list(HealthCheck))
+@settings(
+    max_examples=100, derandomize=True, deadline=None, suppress_health_check=list(HealthCheck)
+)
 def test_no_5xx_and_every_response_as_documented(case, live, session, target):
     game_id, authorization = target
     path = case.path_parameters or {}
@@ -103,8 +127,9 @@ def test_bodies_over_the_limit_get_413_and_change_nothing(live):
     big = b'{"kind": "void", "x": "' + b"x" * limit + b'"}'
     headers = {**auth, "Content-Type": "application/json"}
     sized = requests.post(f"{url}/hands", data=big, headers=headers, timeout=30)
-    chunked = requests.post(f"{url}/hands", data=iter([big[:1000], big[1000:]]),
-                            headers=headers, timeout=30)  # no Content-Length
+    chunked = requests.post(
+        f"{url}/hands", data=iter([big[:1000], big[1000:]]), headers=headers, timeout=30
+    )  # no Content-Length
     for response in (sized, chunked):
         assert response.status_code == 413
         error = response.json()["error"]
@@ -118,23 +143,29 @@ def test_bodies_over_the_limit_get_413_and_change_nothing(live):
 LONG = "x" * 1001
 
 
-@pytest.mark.parametrize(("path", "body", "field"), [
-    ("/games", {"players": ["Ana", "x" * 41]}, "players.1"),
-    ("/games", {"players": ["Ana", "Ben", "Cy", "Dan", "Eve"]}, "players"),
-    ("/melds", {"cards": "As " * 134}, "cards"),
-    ("/melds", {"cards": ["As"] * 53}, "cards"),
-    ("/melds", {"cards": ["As", "x" * 9]}, "cards"),
-    ("/verify", {"knocker": "As", "defender": "2s", "layoffs": [{"card": "As", "meld": "2s"}]
-                 * 53}, "layoffs"),
-    ("/verify", {"knocker": "As", "defender": "2s", "rules": {"gin_bonus": LONG}}, "rules"),
-    ("/replay", {"format": "gin-rummy-deal/1", "comment": LONG}, None),
-    ("/replay", {"format": "gin-rummy-deal/1", "actions": ["draw"] * 1001}, None),
-    ("/replay", {"format": "gin-rummy-deal/1", "x": [[[[[[[[[[1]]]]]]]]]]}, None),
-    ("/games/import", {"players": ["Ana", "Ben"], "hands": [{"kind": "void"}] * 1001}, "hands"),
-    ("/games/import", {"players": ["Ana", "Ben"], "comment": LONG}, "comment"),
-    ("/games/import", {"players": ["Ana", "Ben"], "seed": LONG}, "seed"),
-    ("/games/import", {"format": "gin-rummy-match/1", "deals": [{"comment": LONG}]}, "deals.0"),
-])
+@pytest.mark.parametrize(
+    ("path", "body", "field"),
+    [
+        ("/games", {"players": ["Ana", "x" * 41]}, "players.1"),
+        ("/games", {"players": ["Ana", "Ben", "Cy", "Dan", "Eve"]}, "players"),
+        ("/melds", {"cards": "As " * 134}, "cards"),
+        ("/melds", {"cards": ["As"] * 53}, "cards"),
+        ("/melds", {"cards": ["As", "x" * 9]}, "cards"),
+        (
+            "/verify",
+            {"knocker": "As", "defender": "2s", "layoffs": [{"card": "As", "meld": "2s"}] * 53},
+            "layoffs",
+        ),
+        ("/verify", {"knocker": "As", "defender": "2s", "rules": {"gin_bonus": LONG}}, "rules"),
+        ("/replay", {"format": "gin-rummy-deal/1", "comment": LONG}, None),
+        ("/replay", {"format": "gin-rummy-deal/1", "actions": ["draw"] * 1001}, None),
+        ("/replay", {"format": "gin-rummy-deal/1", "x": [[[[[[[[[[1]]]]]]]]]]}, None),
+        ("/games/import", {"players": ["Ana", "Ben"], "hands": [{"kind": "void"}] * 1001}, "hands"),
+        ("/games/import", {"players": ["Ana", "Ben"], "comment": LONG}, "comment"),
+        ("/games/import", {"players": ["Ana", "Ben"], "seed": LONG}, "seed"),
+        ("/games/import", {"format": "gin-rummy-match/1", "deals": [{"comment": LONG}]}, "deals.0"),
+    ],
+)
 def test_strings_and_lists_have_maximum_lengths(live, path, body, field):
     response = requests.post(f"{live.url}/api/v1{path}", json=body, timeout=10)
     assert response.status_code == 422, response.text
@@ -144,11 +175,19 @@ def test_strings_and_lists_have_maximum_lengths(live, path, body, field):
 
 def test_a_record_hand_with_a_long_comment_is_refused(live):
     url, auth = live.new_game()
-    response = requests.post(f"{url}/hands", headers={**auth, "Idempotency-Key": "x" * 201},
-                             json={"kind": "void"}, timeout=10)
+    response = requests.post(
+        f"{url}/hands",
+        headers={**auth, "Idempotency-Key": "x" * 201},
+        json={"kind": "void"},
+        timeout=10,
+    )
     assert response.status_code == 422 and response.json()["error"]["field"] == "Idempotency-Key"
-    response = requests.post(f"{url}/hands", headers=auth, timeout=10, json={
-        "kind": "record", "record": {"format": "gin-rummy-deal/1", "comment": LONG}})
+    response = requests.post(
+        f"{url}/hands",
+        headers=auth,
+        timeout=10,
+        json={"kind": "record", "record": {"format": "gin-rummy-deal/1", "comment": LONG}},
+    )
     error = response.json()["error"]
     assert response.status_code == 422 and error["field"] == "record"
     assert "comment" in error["message"] and "1000" in error["message"]
@@ -159,8 +198,13 @@ def _bounds_missing(schema: dict, where: str, seen: frozenset) -> list[str]:
     """Request schema nodes without a maximum (strings: maxLength, arrays: maxItems)."""
     if "$ref" in schema:
         name = schema["$ref"].rsplit("/", 1)[1]
-        return [] if name in seen else _bounds_missing(
-            SPEC["components"]["schemas"][name], f"{where}->{name}", seen | {name})
+        return (
+            []
+            if name in seen
+            else _bounds_missing(
+                SPEC["components"]["schemas"][name], f"{where}->{name}", seen | {name}
+            )
+        )
     missing = []
     if schema.get("type") == "string" and not {"maxLength", "enum"} & schema.keys():
         missing.append(where)
@@ -182,14 +226,16 @@ def test_every_documented_request_string_and_list_has_a_maximum():
     missing = []
     for path, item in SPEC["paths"].items():
         for parameter in item.get("parameters", []):  # path parameters
-            missing += _bounds_missing(parameter["schema"], f"{path} {parameter['name']}",
-                                       frozenset())
+            missing += _bounds_missing(
+                parameter["schema"], f"{path} {parameter['name']}", frozenset()
+            )
         for method, operation in item.items():
             if method == "parameters":
                 continue
             for parameter in operation.get("parameters", []):
-                missing += _bounds_missing(parameter["schema"], f"{method} {path}"
-                                           f" {parameter['name']}", frozenset())
+                missing += _bounds_missing(
+                    parameter["schema"], f"{method} {path} {parameter['name']}", frozenset()
+                )
             body = operation.get("requestBody", {}).get("content", {}).get("application/json")
             if body:
                 missing += _bounds_missing(body["schema"], f"{method} {path} body", frozenset())
@@ -198,9 +244,12 @@ def test_every_documented_request_string_and_list_has_a_maximum():
 
 # ----------------------------------------------------------------------------- fuzzing the domain
 
-CARD_TEXT = st.text(alphabet=st.sampled_from(
-    [*"A23456789TJQK10cdhsCDHS♠♥♦♣", " ", ",", ";", "\t", "x", "é", "\x00", "🂡"]),
-    max_size=60) | st.text(max_size=30)
+CARD_TEXT = st.text(
+    alphabet=st.sampled_from(
+        [*"A23456789TJQK10cdhsCDHS♠♥♦♣", " ", ",", ";", "\t", "x", "é", "\x00", "🂡"]
+    ),
+    max_size=60,
+) | st.text(max_size=30)
 
 
 @settings(max_examples=300, deadline=None, derandomize=True)
@@ -215,21 +264,37 @@ def test_card_notation_parses_or_names_the_problem(text):
     assert len(set(cards)) == len(cards)
     # the documented notation admits all the domain parses (so outside it is always a 4xx)
     assert re.fullmatch(s.CARDS_PATTERN, text)
-    assert all(re.fullmatch(s.CARD_PATTERN, token) for token in re.split(r"[\s,;]+", text)
-               if token)
+    assert all(re.fullmatch(s.CARD_PATTERN, token) for token in re.split(r"[\s,;]+", text) if token)
 
 
-JSON = st.recursive(st.none() | st.booleans() | st.integers(-3, 120) | st.text(max_size=12),
-                    lambda inner: st.lists(inner, max_size=3)
-                    | st.dictionaries(st.text(max_size=8), inner, max_size=3), max_leaves=8)
-HAND_KEYS = ["knocker", "knocker_deadwood", "defender_deadwood", "big_gin", "upcard",
-             "knocker_cards", "defender_cards", "knocker_melds", "defender_melds", "layoffs",
-             "record", "games"]
+JSON = st.recursive(
+    st.none() | st.booleans() | st.integers(-3, 120) | st.text(max_size=12),
+    lambda inner: (
+        st.lists(inner, max_size=3) | st.dictionaries(st.text(max_size=8), inner, max_size=3)
+    ),
+    max_leaves=8,
+)
+HAND_KEYS = [
+    "knocker",
+    "knocker_deadwood",
+    "defender_deadwood",
+    "big_gin",
+    "upcard",
+    "knocker_cards",
+    "defender_cards",
+    "knocker_melds",
+    "defender_melds",
+    "layoffs",
+    "record",
+    "games",
+]
 HANDS = st.fixed_dictionaries(
     {"kind": st.sampled_from(["quick", "cards", "record", "void", "deal"])},
-    optional={key: st.integers(-1, 120) | st.booleans() | JSON | st.just("As 2s 3s 4s 5s 6s"
-                                                                         " 7s 8s 9s Ts")
-              for key in HAND_KEYS})
+    optional={
+        key: st.integers(-1, 120) | st.booleans() | JSON | st.just("As 2s 3s 4s 5s 6s 7s 8s 9s Ts")
+        for key in HAND_KEYS
+    },
+)
 
 
 @pytest.fixture(scope="module")
@@ -239,8 +304,12 @@ def fuzz_store(tmp_path_factory):
     return store, sheet.id
 
 
-@settings(max_examples=300, deadline=None, derandomize=True,
-          suppress_health_check=[HealthCheck.function_scoped_fixture])
+@settings(
+    max_examples=300,
+    deadline=None,
+    derandomize=True,
+    suppress_health_check=[HealthCheck.function_scoped_fixture],
+)
 @given(HANDS)
 def test_fuzzed_hands_are_stored_whole_or_refused_leaving_the_log_as_it_was(fuzz_store, hand):
     store, game_id = fuzz_store

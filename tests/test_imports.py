@@ -64,8 +64,7 @@ def check_against_openspiel(record: dict, facts: dict) -> str:
         deadwood[knocker] = result["knocker"]["deadwood"]
         deadwood[1 - knocker] = result["defender"]["deadwood"]
         assert deadwood == facts["deadwood"]
-        assert sorted(x["card"] for x in result["defender"]["layoffs"]) == sorted(
-            facts["layoffs"])
+        assert sorted(x["card"] for x in result["defender"]["layoffs"]) == sorted(facts["layoffs"])
         return result["outcome"]
     assert result["void"] and facts["returns"] == [0, 0]
     return "void"
@@ -117,22 +116,26 @@ def test_openspiel_parameters_become_rule_options():
 
 def test_openspiel_sample_without_pyspiel():
     entries = (DATA / "openspiel-sample.jsonl").read_text()
-    facts = [json.loads(line) for line in
-             (DATA / "openspiel-sample-facts.jsonl").read_text().splitlines()]
+    facts = [
+        json.loads(line)
+        for line in (DATA / "openspiel-sample-facts.jsonl").read_text().splitlines()
+    ]
     result = import_text("openspiel", entries)
     refused = [25, 26, 29, 30, 34]  # the sample's repeated moves
     assert [e.line for e in result.errors] == refused
     assert all("repeated move" in str(e) for e in result.errors)
     kept = [f for n, f in enumerate(facts, 1) if n not in refused]
     assert len(result.records) == len(kept) == 35
-    outcomes = Counter(check_against_openspiel(r, f)
-                       for r, f in zip(result.records, kept, strict=True))
+    outcomes = Counter(
+        check_against_openspiel(r, f) for r, f in zip(result.records, kept, strict=True)
+    )
     assert set(outcomes) == {"gin", "knock", "undercut", "tie", "void"}
     for record in result.records:
         assert record["dealer"] == 1 and record["stock_complete"] is False
     actions = [record["actions"] for record in result.records]
-    assert any(a[-2:] == ["draw discard", a[-1]] and a[-1].startswith("knock")
-               for a in actions)  # a knock at the wall, after OpenSpiel's 55 there
+    assert any(
+        a[-2:] == ["draw discard", a[-1]] and a[-1].startswith("knock") for a in actions
+    )  # a knock at the wall, after OpenSpiel's 55 there
 
 
 def test_openspiel_faults_name_line_and_position():
@@ -142,11 +145,19 @@ def test_openspiel_faults_name_line_and_position():
     bad_action = {"history": [*good["history"][:21], 99], "params": {}}
     dealt = good["history"][0]
     wrong = {"history": [*good["history"][:21], 54, 54, 53, dealt], "params": {}}
-    text = "\n".join([
-        sample[0], "{not json", json.dumps(cut), json.dumps(bad_action),
-        json.dumps({"history": good["history"], "params": {"num_ranks": 10}}),
-        json.dumps({"history": good["history"], "params": {"decks": 2}}),
-        json.dumps(wrong), "", sample[1]])
+    text = "\n".join(
+        [
+            sample[0],
+            "{not json",
+            json.dumps(cut),
+            json.dumps(bad_action),
+            json.dumps({"history": good["history"], "params": {"num_ranks": 10}}),
+            json.dumps({"history": good["history"], "params": {"decks": 2}}),
+            json.dumps(wrong),
+            "",
+            sample[1],
+        ]
+    )
     result = import_text("openspiel", text)
     assert len(result.records) == 2
     assert result.records[0] == openspiel_record(good)
@@ -176,8 +187,14 @@ def neller_facts(text: str) -> list[dict]:
     lines = text.splitlines()
     for i, line in enumerate(lines):
         if m := re.fullmatch(r"Player (\d) starts\.", line):
-            hand = {"starter": int(m[1]), "layoffs": [], "knocker_deadwood": None,
-                    "defender_deadwood": None, "winner": None, "points": 0}
+            hand = {
+                "starter": int(m[1]),
+                "layoffs": [],
+                "knocker_deadwood": None,
+                "defender_deadwood": None,
+                "winner": None,
+                "points": 0,
+            }
             game["hands"].append(hand)
         elif m := re.fullmatch(r"Player (\d) melds .* with (\d+) deadwood from .*", line):
             hand["knocker"], hand["knocker_deadwood"] = int(m[1]), int(m[2])
@@ -187,12 +204,14 @@ def neller_facts(text: str) -> list[dict]:
             hand["layoffs"].append(m[1].lower()[0].upper() + m[1][1].lower())
         elif m := re.fullmatch(r"Player \d has (\d+) deadwood with .*", line):
             hand["defender_deadwood"] = int(m[1])
-        elif m := re.fullmatch(r"Player (\d) (?:scores|undercuts and scores) .*?(\d+)"
-                               r"(?: total points)?\.", line):
+        elif m := re.fullmatch(
+            r"Player (\d) (?:scores|undercuts and scores) .*?(\d+)"
+            r"(?: total points)?\.",
+            line,
+        ):
             hand["winner"], hand["points"] = int(m[1]), int(m[2])
         elif line == "Player\tScore":
-            hand["totals"] = [int(lines[i + 1].split("\t")[1]),
-                              int(lines[i + 2].split("\t")[1])]
+            hand["totals"] = [int(lines[i + 1].split("\t")[1]), int(lines[i + 2].split("\t")[1])]
         elif m := re.fullmatch(r"Player (\d) wins\.", line):
             game["winner"] = int(m[1])
             games.append(game)
@@ -212,8 +231,9 @@ def test_neller_games_replay_as_the_java_program_scored_them():
         replay_result = replayed(record)
         sheet = replay_result["sheet"]
         assert len(replay_result["deals"]) == len(game["hands"])
-        for deal, hand, row in zip(replay_result["deals"], game["hands"], sheet["hands"],
-                                   strict=True):
+        for deal, hand, row in zip(
+            replay_result["deals"], game["hands"], sheet["hands"], strict=True
+        ):
             assert deal["dealer"] == 1 - hand["starter"]
             assert row["totals"] == hand["totals"]
             if hand["knocker_deadwood"] is None:
@@ -237,8 +257,11 @@ def test_neller_games_replay_as_the_java_program_scored_them():
 def test_neller_faults_name_the_line_and_other_games_still_import():
     lines = neller_text().splitlines()
     ends = [i for i, line in enumerate(lines) if re.fullmatch(r"Player \d wins\.", line)]
-    first, second, third = (lines[:ends[0] + 1], lines[ends[0] + 1:ends[1] + 1],
-                            lines[ends[1] + 1:ends[2] + 1])
+    first, second, third = (
+        lines[: ends[0] + 1],
+        lines[ends[0] + 1 : ends[1] + 1],
+        lines[ends[1] + 1 : ends[2] + 1],
+    )
     # game 2: a line the log never prints
     odd = list(second)
     odd[5] = "Player 0 sneezes."
@@ -251,8 +274,11 @@ def test_neller_faults_name_the_line_and_other_games_still_import():
     text = "\n".join(first + odd + tampered + first[:30])
     result = import_text("neller", text)
     assert len(result.records) == 1
-    assert [e.line for e in result.errors] == [offset2 + 6, offset3 + at + 1, len(
-        first + odd + tampered) + 30]
+    assert [e.line for e in result.errors] == [
+        offset2 + 6,
+        offset3 + at + 1,
+        len(first + odd + tampered) + 30,
+    ]
     assert "not a line of Neller's verbose log" in str(result.errors[0])
     assert "running totals" in str(result.errors[1])
     assert "ends before the game is over" in str(result.errors[2])
@@ -281,17 +307,18 @@ def test_cli_import_writes_good_records_and_reports_bad_lines(tmp_path):
     source = tmp_path / "deals.jsonl"
     source.write_text("\n".join([sample[0], '{"history": [1, 2]}', sample[2]]) + "\n")
     out = tmp_path / "out.jsonl"
-    run = CliRunner().invoke(main, ["import", "--from", "openspiel", str(source), "-o",
-                                    str(out)])
+    run = CliRunner().invoke(main, ["import", "--from", "openspiel", str(source), "-o", str(out)])
     assert run.exit_code == 1
     assert "line 2, position 2: the history ends during the deal" in run.stderr
     written = [json.loads(line) for line in out.read_text().splitlines()]
-    assert written == [openspiel_record(json.loads(sample[0])),
-                       openspiel_record(json.loads(sample[2]), line=3)]
+    assert written == [
+        openspiel_record(json.loads(sample[0])),
+        openspiel_record(json.loads(sample[2]), line=3),
+    ]
     log = tmp_path / "neller.log"
     lines = neller_text().splitlines()
     end = lines.index(next(x for x in lines if re.fullmatch(r"Player \d wins\.", x)))
-    log.write_text("\n".join(lines[:end + 1]))
+    log.write_text("\n".join(lines[: end + 1]))
     run = CliRunner().invoke(main, ["import", "--from", "neller", str(log)])
     assert run.exit_code == 0, run.stderr
     assert replayed(json.loads(run.stdout))["sheet"]["over"]
@@ -307,13 +334,16 @@ def test_api_imports(call):
     text = "\n".join([sample[0], "[1]", sample[1]])
     answer = call("POST", "/api/v1/imports/openspiel", json={"text": text})
     assert answer.status_code == 200
-    assert answer.json["records"] == [openspiel_record(json.loads(sample[0])),
-                                      openspiel_record(json.loads(sample[1]), line=3)]
-    assert answer.json["errors"] == [{"line": 2, "position": None, "message": str(
-        import_text("openspiel", text).errors[0])}]
+    assert answer.json["records"] == [
+        openspiel_record(json.loads(sample[0])),
+        openspiel_record(json.loads(sample[1]), line=3),
+    ]
+    assert answer.json["errors"] == [
+        {"line": 2, "position": None, "message": str(import_text("openspiel", text).errors[0])}
+    ]
     lines = neller_text().splitlines()
     end = lines.index(next(x for x in lines if re.fullmatch(r"Player \d wins\.", x)))
-    answer = call("POST", "/api/v1/imports/neller", json={"text": "\n".join(lines[:end + 1])})
+    answer = call("POST", "/api/v1/imports/neller", json={"text": "\n".join(lines[: end + 1])})
     assert answer.status_code == 200 and answer.json["errors"] == []
     assert replayed(answer.json["records"][0])["sheet"]["over"]
     assert call("POST", "/api/v1/imports/pokerstars", json={"text": ""}).status_code == 404
@@ -327,18 +357,19 @@ def test_api_imports(call):
 
 # --------------------------------------------------------------------------- damaged input
 
-EDITS = st.tuples(st.sampled_from(["drop", "repeat", "change"]), st.integers(0, 10_000),
-                  st.integers(0, 240))
+EDITS = st.tuples(
+    st.sampled_from(["drop", "repeat", "change"]), st.integers(0, 10_000), st.integers(0, 240)
+)
 
 
 def edited(items: list, edit: tuple) -> list:
     kind, where, value = edit
     at = where % len(items)
     if kind == "drop":
-        return items[:at] + items[at + 1:]
+        return items[:at] + items[at + 1 :]
     if kind == "repeat":
         return [*items[:at], items[at], *items[at:]]
-    return [*items[:at], value, *items[at + 1:]]
+    return [*items[:at], value, *items[at + 1 :]]
 
 
 def imports_cleanly(source: str, text: str) -> None:
@@ -365,7 +396,7 @@ def test_damaged_openspiel_histories_are_refused_by_line_or_import_faithfully(li
 def test_damaged_neller_logs_are_refused_by_line_or_import_faithfully(edits):
     lines = neller_text().splitlines()
     end = lines.index(next(x for x in lines if re.fullmatch(r"Player \d wins\.", x)))
-    game = lines[:end + 1]
+    game = lines[: end + 1]
     cards = [f"Player 0 draws {r}{s}." for r in "A5TK" for s in "CDHS"]
     for kind, where, value in edits:
         game = edited(game, (kind, where, cards[value % len(cards)]))

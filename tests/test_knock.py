@@ -15,6 +15,7 @@ def layoff_cards(result):
 
 # ---- the worked examples of RULES.md section 6 -------------------------------------------
 
+
 def test_knock_k3_d12_scores_9():
     result = verify_knock("5c 5d 5h 9c 9d 9h Ts Js Qs 3d", "Kc Kd Kh Ks 6h 7h 8h 4c 6d 2c")
     assert result.knocker.deadwood == 3 and result.defender.deadwood == 12
@@ -57,6 +58,7 @@ def test_gin_is_never_undercut():
 
 # ---- presets' prices ------------------------------------------------------------------------
 
+
 def test_classic_prices():
     undercut = verify_knock(KNOCKER_BASE + " Td", "8c 9c Tc Kc Kd Kh 4h 5h 6h 6d", rules="classic")
     assert undercut.points == 4 + 10
@@ -85,33 +87,43 @@ def test_oklahoma_limit_from_upcard_and_spade_doubling():
     assert doubled.points == 18 and doubled.breakdown.multiplier == 2
     plain = verify_knock(knocker, defender, rules="oklahoma", upcard="3h")
     assert plain.points == 9
-    with pytest.raises(RuleError,
-                       match="deadwood 3 exceeds the knock limit 2 set by the upcard 2h"):
+    with pytest.raises(
+        RuleError, match="deadwood 3 exceeds the knock limit 2 set by the upcard 2h"
+    ):
         verify_knock(knocker, defender, rules="oklahoma", upcard="2h")
     with pytest.raises(RuleError, match="knock limit 0"):
         verify_knock(knocker, defender, rules="oklahoma", upcard="Ah")
-    one = verify_knock("5c 5d 5h 9c 9d 9h Ts Js Qs Ad", defender,
-                       rules=Rules.preset("oklahoma", ace_upcard="one"), upcard="Ah")
+    one = verify_knock(
+        "5c 5d 5h 9c 9d 9h Ts Js Qs Ad",
+        defender,
+        rules=Rules.preset("oklahoma", ace_upcard="one"),
+        upcard="Ah",
+    )
     assert one.outcome == "knock" and one.points == 11
 
 
 def test_straight_gin_allows_only_gin():
     with pytest.raises(RuleError, match="only gin ends the hand"):
-        verify_knock("5c 5d 5h 9c 9d 9h Ts Js Qs Ad", "Kc Kd Kh Ks 6h 7h 8h 4c 6d 2c",
-                     rules="straight")
+        verify_knock(
+            "5c 5d 5h 9c 9d 9h Ts Js Qs Ad", "Kc Kd Kh Ks 6h 7h 8h 4c 6d 2c", rules="straight"
+        )
     gin = verify_knock(KNOCKER_BASE + " 5c", "Kc Kd Kh 3h 4h 5h 6h 9d Jd 2d", rules="straight")
     assert gin.outcome == "gin"
 
 
 # ---- illegal knocks -------------------------------------------------------------------------
 
+
 def test_deadwood_over_the_limit_gives_the_numbers():
     with pytest.raises(RuleError, match="deadwood 12 exceeds the knock limit 10") as raised:
         verify_knock("2c 3c 4c 5c 7d 7h 7s Ad 2h 9h", "Kc Kd Kh 3h 4h 5h 6h 9d Jd 2d")
     assert raised.value.field == "knocker"
     with pytest.raises(RuleError, match="deadwood 40 exceeds the knock limit 10") as raised:
-        verify_knock(KNOCKER_BASE + " Qd", "Kc Kd Kh 3h 4h 5h 6h 9d Jd 2d",
-                     knocker_melds=["2c 3c 4c", "7d 7h 7s"])
+        verify_knock(
+            KNOCKER_BASE + " Qd",
+            "Kc Kd Kh 3h 4h 5h 6h 9d Jd 2d",
+            knocker_melds=["2c 3c 4c", "7d 7h 7s"],
+        )
     assert raised.value.field == "knocker_melds"
 
 
@@ -142,13 +154,19 @@ DEFENDER_SETS_OR_RUNS = "3s 4s 8s 4c 8c 4d 8d 5h 6h 7h"
 def test_knocker_lays_the_arrangement_best_against_the_defender():
     result = verify_knock(KNOCKER_SETS_OR_RUNS, DEFENDER_SETS_OR_RUNS)
     assert (result.outcome, result.points) == ("knock", 2)
-    assert sorted(result.knocker.melds) == [("5c", "5d", "5s"), ("6c", "6d", "6s"),
-                                            ("7c", "7d", "7s")]
+    assert sorted(result.knocker.melds) == [
+        ("5c", "5d", "5s"),
+        ("6c", "6d", "6s"),
+        ("7c", "7d", "7s"),
+    ]
 
 
 def test_laying_three_runs_would_lose_26():
-    result = verify_knock(KNOCKER_SETS_OR_RUNS, DEFENDER_SETS_OR_RUNS,
-                          knocker_melds=["5s 6s 7s", "5c 6c 7c", "5d 6d 7d"])
+    result = verify_knock(
+        KNOCKER_SETS_OR_RUNS,
+        DEFENDER_SETS_OR_RUNS,
+        knocker_melds=["5s 6s 7s", "5c 6c 7c", "5d 6d 7d"],
+    )
     assert (result.outcome, result.winner, result.points) == ("undercut", "defender", 26)
 
 
@@ -159,12 +177,13 @@ def test_knocker_may_keep_a_card_out_of_a_run_to_block_a_chain():
     defender = "6h 7h 9c Jc Qd 3s 5s 8d 4c 9s"
     result = verify_knock("2h 3h 4h 5h Kc Kd Ks Ac 2c 2d", defender)
     assert result.knocker.deadwood == 10
-    assert result.knocker.melds == (('Kc', 'Kd', 'Ks'), ('2h', '3h', '4h'))
+    assert result.knocker.melds == (("Kc", "Kd", "Ks"), ("2h", "3h", "4h"))
     assert result.defender.layoffs == ()
     assert (result.outcome, result.points) == ("knock", 71 - 10)
 
 
 # ---- the defender's layoffs -----------------------------------------------------------------
+
 
 def test_set_takes_its_fourth_card():
     result = verify_knock(KNOCKER_BASE + " 9d", "7c Ah 2h 4d 5d 9h Jd Kc Qh 3h")
@@ -173,14 +192,16 @@ def test_set_takes_its_fourth_card():
 
 def test_runs_take_chains():
     result = verify_knock("6s 7s 8s 2c 2d 2h Kc Kd Kh 3d", "9s Ts Js Qc Ah 4c 5h 8h 9h Jh")
-    assert [x.card for x in result.defender.layoffs] == ["9s", "Ts", "Js"] or \
-        result.defender.melds == (("9s", "Ts", "Js"),)
+    assert [x.card for x in result.defender.layoffs] == [
+        "9s",
+        "Ts",
+        "Js",
+    ] or result.defender.melds == (("9s", "Ts", "Js"),)
     assert result.defender.deadwood == 10 + 1 + 4 + 5 + 8 + 9 + 10
 
 
 def test_run_chain_at_both_ends_never_past_ace_or_king():
-    result = verify_knock("2s 3s 4s Jh Qh Kh 9c 9d 9h 4d",
-                          "As 5s 6s Th 8h Ac 3c 5c 7c 2d")
+    result = verify_knock("2s 3s 4s Jh Qh Kh 9c 9d 9h 4d", "As 5s 6s Th 8h Ac 3c 5c 7c 2d")
     laid = layoff_cards(result)
     assert {"As", "5s", "6s", "Th"} <= laid
     assert result.defender.deadwood == 8 + 1 + 3 + 5 + 7 + 2
@@ -205,9 +226,11 @@ def test_fourth_card_of_a_set_extends_a_run_when_that_is_better():
 
 # ---- declared melds and layoffs (a physical table) -----------------------------------------
 
+
 def test_declared_defender_melds_optimise_undeclared_layoffs():
-    result = verify_knock(KNOCKER_BASE + " 9d", "Ks 5c Ah Ad 9h Th Jh 3s 3d 3h",
-                          defender_melds=["9h Th Jh"])
+    result = verify_knock(
+        KNOCKER_BASE + " 9d", "Ks 5c Ah Ad 9h Th Jh 3s 3d 3h", defender_melds=["9h Th Jh"]
+    )
     # without the set of threes declared, the threes are deadwood; Ks and 5c are laid off
     assert layoff_cards(result) == {"Ks", "5c"}
     assert result.defender.deadwood == 1 + 1 + 9
@@ -218,8 +241,7 @@ def test_declared_defender_melds_optimise_undeclared_layoffs():
 def test_declared_layoffs_are_validated():
     knocker = KNOCKER_BASE + " 9d"
     defender = "Ks 5c Ah Ad 9h Th Jh 3s 3d 3h"
-    result = verify_knock(knocker, defender,
-                          layoffs=[{"card": "5c", "meld": ["2c", "3c", "4c"]}])
+    result = verify_knock(knocker, defender, layoffs=[{"card": "5c", "meld": ["2c", "3c", "4c"]}])
     assert layoff_cards(result) == {"5c"}
     assert result.defender.deadwood == 12 and result.defender.best_deadwood == 2
     assert result.outcome == "knock" and result.points == 3
@@ -233,8 +255,11 @@ def test_declared_layoffs_are_validated():
 
 def test_no_layoffs_against_gin():
     with pytest.raises(RuleError, match="no layoffs against gin"):
-        verify_knock(KNOCKER_BASE + " 5c", "Kc Kd Kh 3h 4h 6c 6h 9d Jd 2d",
-                     layoffs=[{"card": "6c", "meld": ["2c", "3c", "4c", "5c"]}])
+        verify_knock(
+            KNOCKER_BASE + " 5c",
+            "Kc Kd Kh 3h 4h 6c 6h 9d Jd 2d",
+            layoffs=[{"card": "6c", "meld": ["2c", "3c", "4c", "5c"]}],
+        )
 
 
 def test_result_shape():
@@ -242,6 +267,12 @@ def test_result_shape():
     data = result.to_dict()
     assert set(data) == {"outcome", "winner", "points", "knocker", "defender", "breakdown"}
     assert set(data["knocker"]) == {"cards", "melds", "deadwood_cards", "deadwood"}
-    assert set(data["defender"]) == {"cards", "melds", "layoffs", "deadwood_cards",
-                                     "deadwood", "best_deadwood"}
+    assert set(data["defender"]) == {
+        "cards",
+        "melds",
+        "layoffs",
+        "deadwood_cards",
+        "deadwood",
+        "best_deadwood",
+    }
     assert all(len(code) == 2 for code in result.knocker.cards)

@@ -23,8 +23,12 @@ def test_import_contracts_hold():
 
 
 def test_mypy_finds_no_type_errors():
-    run = subprocess.run([sys.executable, "-m", "mypy", "scorekeeper", "api"], cwd=ROOT,
-                         capture_output=True, text=True)
+    run = subprocess.run(
+        [sys.executable, "-m", "mypy", "scorekeeper", "api"],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+    )
     assert run.returncode == 0, run.stdout + run.stderr
     assert "Success: no issues found" in run.stdout
 

@@ -32,15 +32,21 @@ def _serve_and_read(tmp_path, name: str, args: list[str], port: int = 0) -> tupl
 
 def _access_lines(text: str, path: str) -> list[str]:
     """The access log lines of the test's requests (not of spawn's readiness probe)."""
-    return re.findall(rf'^127\.0\.0\.1 .*"GET {re.escape(path)} HTTP/1\.1" 200 .*'
-                      r'"python-requests/[^"]*"$', text, re.MULTILINE)
+    return re.findall(
+        rf'^127\.0\.0\.1 .*"GET {re.escape(path)} HTTP/1\.1" 200 .*'
+        r'"python-requests/[^"]*"$',
+        text,
+        re.MULTILINE,
+    )
 
 
 def test_the_log_level_and_the_access_log_switch_on_and_off(tmp_path):
-    quiet_access, url = _serve_and_read(tmp_path, "info",
-                                        ["--no-access-log", "--log-level", "info"])
-    database = re.compile(r"^\[[^]]+\] \[\d+\] \[INFO\] database (\S+) \(schema version \d+\)$",
-                          re.MULTILINE)
+    quiet_access, url = _serve_and_read(
+        tmp_path, "info", ["--no-access-log", "--log-level", "info"]
+    )
+    database = re.compile(
+        r"^\[[^]]+\] \[\d+\] \[INFO\] database (\S+) \(schema version \d+\)$", re.MULTILINE
+    )
     opened = database.findall(quiet_access)
     assert len(opened) == 2, quiet_access  # the master, then the worker
     assert set(opened) == {str(tmp_path / "info.db")}
@@ -48,8 +54,9 @@ def test_the_log_level_and_the_access_log_switch_on_and_off(tmp_path):
     assert not any(_access_lines(quiet_access, path) for path in PATHS), quiet_access
 
     port = int(url.rsplit(":", 1)[1])  # the first server's port: known, as no line names it
-    loud_access, _ = _serve_and_read(tmp_path, "warning",
-                                     ["--access-log", "--log-level", "warning"], port=port)
+    loud_access, _ = _serve_and_read(
+        tmp_path, "warning", ["--access-log", "--log-level", "warning"], port=port
+    )
     for path in PATHS:
         assert len(_access_lines(loud_access, path)) == 1, loud_access
     assert "[INFO]" not in loud_access and not database.search(loud_access), loud_access

@@ -30,8 +30,16 @@ def test_deadwood_takes_cards_codes_and_both_mixed_in_any_container():
     codes = "As 2s 3s 7c 7d 7h 9d Td Jd Kc".split()
     cards = [Card(code) for code in codes]
     mixed = [cards[0], *codes[1:5], *cards[5:]]
-    for given in (tuple(cards), cards, tuple(codes), codes, tuple(mixed), mixed,
-                  iter(mixed), " ".join(codes)):
+    for given in (
+        tuple(cards),
+        cards,
+        tuple(codes),
+        codes,
+        tuple(mixed),
+        mixed,
+        iter(mixed),
+        " ".join(codes),
+    ):
         assert deadwood(given) == 10, given
     with pytest.raises(CardError, match="'Zz'"):
         deadwood((cards[0], "Zz"))
@@ -42,7 +50,10 @@ def test_deadwood_takes_cards_codes_and_both_mixed_in_any_container():
 def test_all_melds_lists_overlapping_melds():
     found = {tuple(m) for m in all_melds("As 2s 3s 4s 3c 3d")}
     assert found == {
-        ("As", "2s", "3s"), ("2s", "3s", "4s"), ("As", "2s", "3s", "4s"), ("3c", "3d", "3s"),
+        ("As", "2s", "3s"),
+        ("2s", "3s", "4s"),
+        ("As", "2s", "3s", "4s"),
+        ("3c", "3d", "3s"),
     }
     four = all_melds("9c 9d 9h 9s")
     assert len(four) == 5 and ["9c", "9d", "9h", "9s"] in four
@@ -52,18 +63,29 @@ def test_ties_are_all_listed_each_once():
     found = arrangements("As 5s 6s 7s 5c 6c 7c 5d 6d 7d")
     assert len(found) == 2
     assert as_sets(found) == {
-        frozenset({frozenset({"5c", "5d", "5s"}), frozenset({"6c", "6d", "6s"}),
-                   frozenset({"7c", "7d", "7s"})}),
-        frozenset({frozenset({"5s", "6s", "7s"}), frozenset({"5c", "6c", "7c"}),
-                   frozenset({"5d", "6d", "7d"})}),
+        frozenset(
+            {
+                frozenset({"5c", "5d", "5s"}),
+                frozenset({"6c", "6d", "6s"}),
+                frozenset({"7c", "7d", "7s"}),
+            }
+        ),
+        frozenset(
+            {
+                frozenset({"5s", "6s", "7s"}),
+                frozenset({"5c", "6c", "7c"}),
+                frozenset({"5d", "6d", "7d"}),
+            }
+        ),
     }
     assert all(a["deadwood"] == 1 and a["deadwood_cards"] == ["As"] for a in found)
 
 
 def test_fourth_card_of_a_set_may_go_to_a_run():
     found = arrangements("7c 7d 7h 7s 8s 9s 2c")
-    assert as_sets(found) == {frozenset({frozenset({"7c", "7d", "7h"}),
-                                         frozenset({"7s", "8s", "9s"})})}
+    assert as_sets(found) == {
+        frozenset({frozenset({"7c", "7d", "7h"}), frozenset({"7s", "8s", "9s"})})
+    }
     assert found[0]["deadwood_cards"] == ["2c"]
 
 
@@ -75,11 +97,13 @@ def test_touching_runs_are_one_run():
 def test_fourth_card_goes_where_it_melds():
     # 8s melds either in the set of four or in the run 8-9-T of spades
     found = arrangements("8c 8d 8h 8s 9s Ts")
-    assert as_sets(found) == {frozenset({frozenset({"8c", "8d", "8h"}),
-                                         frozenset({"8s", "9s", "Ts"})})}
+    assert as_sets(found) == {
+        frozenset({frozenset({"8c", "8d", "8h"}), frozenset({"8s", "9s", "Ts"})})
+    }
     found = arrangements("8c 8d 8h 8s 6s 7s")
-    assert as_sets(found) == {frozenset({frozenset({"8c", "8d", "8h"}),
-                                         frozenset({"6s", "7s", "8s"})})}
+    assert as_sets(found) == {
+        frozenset({frozenset({"8c", "8d", "8h"}), frozenset({"6s", "7s", "8s"})})
+    }
 
 
 def test_eleven_card_discards_find_the_true_best_ten():

@@ -31,8 +31,7 @@ BOR = "5s 6s 4s 7c 8c 9c Kh Qh Jh 3d".split()
 
 @pytest.fixture
 def client(tmp_path):
-    app = create_app({"DB": str(tmp_path / "pad.db"), "SECRET_KEY": "test",
-                      "TESTING": True})
+    app = create_app({"DB": str(tmp_path / "pad.db"), "SECRET_KEY": "test", "TESTING": True})
     return app.test_client()
 
 
@@ -42,17 +41,33 @@ def token(client, path="/") -> str:
 
 
 def start(client, preset="standard", **extra) -> str:
-    data = {"csrf_token": token(client), "player_0": "Ana", "player_1": "Bor",
-            "preset": preset, "options_for": preset, "dealer": "0", **extra}
+    data = {
+        "csrf_token": token(client),
+        "player_0": "Ana",
+        "player_1": "Bor",
+        "preset": preset,
+        "options_for": preset,
+        "dealer": "0",
+        **extra,
+    }
     response = client.post("/games", data=data)
     assert response.status_code == 303, response.get_data(as_text=True)
     return response.headers["Location"]
 
 
 def quick(client, game, knocker, kind, k, d, **extra):
-    return client.post(game + "/hand", data={
-        "csrf_token": token(client, game), "mode": "quick", "knocker": str(knocker),
-        "kind": kind, "knocker_deadwood": str(k), "defender_deadwood": str(d), **extra})
+    return client.post(
+        game + "/hand",
+        data={
+            "csrf_token": token(client, game),
+            "mode": "quick",
+            "knocker": str(knocker),
+            "kind": kind,
+            "knocker_deadwood": str(k),
+            "defender_deadwood": str(d),
+            **extra,
+        },
+    )
 
 
 def text(response) -> str:
@@ -89,10 +104,20 @@ def test_post_without_a_valid_csrf_token_is_refused_and_keeps_the_fields(client)
         html = client.post(game + "/hand", data=form, headers=origin).get_data(as_text=True)
         main = html.split("<main")[1].split("</main>")[0]
         assert "Nothing was saved" in main and "37" not in html and "<form" not in main, origin
-    assert client.post("/games", data={"csrf_token": "forged", "player_0": "X",
-                                       "player_1": "Y"}).status_code == 400
-    assert client.post(game + "/undo", data={"csrf_token": token(client)},
-                       headers={"Origin": "https://evil.example"}).status_code == 400
+    assert (
+        client.post(
+            "/games", data={"csrf_token": "forged", "player_0": "X", "player_1": "Y"}
+        ).status_code
+        == 400
+    )
+    assert (
+        client.post(
+            game + "/undo",
+            data={"csrf_token": token(client)},
+            headers={"Origin": "https://evil.example"},
+        ).status_code
+        == 400
+    )
     assert "No hands yet" in text(client.get(game))
 
 
@@ -131,23 +156,37 @@ def test_quick_errors_are_next_to_their_field_and_keep_what_was_typed(client):
     html = response.get_data(as_text=True)
     assert re.search(r'id="err-knocker_deadwood"[^>]*>A knock needs 10 or less', html)
     assert 'value="40"' in html and 'value="11"' in html
-    response = client.post(game + "/hand", data={"csrf_token": token(client), "mode": "quick",
-                                                 "kind": "knock", "defender_deadwood": "5"})
+    response = client.post(
+        game + "/hand",
+        data={
+            "csrf_token": token(client),
+            "mode": "quick",
+            "kind": "knock",
+            "defender_deadwood": "5",
+        },
+    )
     assert "Choose who went out" in text(response)
 
 
 def test_cards_check_then_save_and_duplicate_card(client):
     game = start(client)
-    data = {"csrf_token": token(client), "mode": "cards", "knocker": "0", "cards_0": ANA,
-            "cards_1": BOR, "action": "check"}
+    data = {
+        "csrf_token": token(client),
+        "mode": "cards",
+        "knocker": "0",
+        "cards_0": ANA,
+        "cards_1": BOR,
+        "action": "check",
+    }
     response = client.post(game + "/hand", data=data)
     assert response.status_code == 200 and "Ana knocks and scores 1" in text(response)
     assert "No hands yet" in text(client.get(game))
     twice = {**data, "cards_1": [*BOR[:9], "As"]}
     response = client.post(game + "/hand", data=twice)
     assert response.status_code == 422
-    assert re.search(r'id="err-cards_1"[^>]*>A♠ is tapped for both players',
-                     response.get_data(as_text=True))
+    assert re.search(
+        r'id="err-cards_1"[^>]*>A♠ is tapped for both players', response.get_data(as_text=True)
+    )
     response = client.post(game + "/hand", data={**data, "action": "save"})
     assert response.status_code == 303
     assert "Ana knocked: 1" in text(client.get(game))
@@ -155,15 +194,23 @@ def test_cards_check_then_save_and_duplicate_card(client):
 
 def test_void_correct_and_undo(client):
     game = start(client)
-    quick(client, game, 0, "knock", 3, 12)           # Ana 9
-    quick(client, game, 1, "gin", 0, 20)             # Bor 45
+    quick(client, game, 0, "knock", 3, 12)  # Ana 9
+    quick(client, game, 1, "gin", 0, 20)  # Bor 45
     response = client.post(game + "/hands/1/void", data={"csrf_token": token(client)})
     assert response.status_code == 303
     page = text(client.get(game))
     assert "Void hand" in page and "Bor went gin: 45" in page
-    client.post(game + "/hands/2/edit", data={
-        "csrf_token": token(client), "mode": "quick", "knocker": "1", "kind": "gin",
-        "knocker_deadwood": "0", "defender_deadwood": "5"})
+    client.post(
+        game + "/hands/2/edit",
+        data={
+            "csrf_token": token(client),
+            "mode": "quick",
+            "knocker": "1",
+            "kind": "gin",
+            "knocker_deadwood": "0",
+            "defender_deadwood": "5",
+        },
+    )
     assert "Bor went gin: 30" in text(client.get(game))
     client.post(game + "/undo", data={"csrf_token": token(client)})
     assert "Bor went gin" not in text(client.get(game))
@@ -172,7 +219,7 @@ def test_void_correct_and_undo(client):
 def test_hollywood_sheet_shows_three_columns(client):
     game = start(client, "hollywood")
     for _ in range(3):
-        quick(client, game, 0, "gin", 0, 10)          # 35 each: columns 1, 1-2, 1-3
+        quick(client, game, 0, "gin", 0, 10)  # 35 each: columns 1, 1-2, 1-3
     html = client.get(game).get_data(as_text=True)
     assert "Hollywood: three games" in html
     rows = re.findall(r'<tr><th scope="row">(\d)</th>(.*?)</tr>', html, re.S)
@@ -186,14 +233,22 @@ def test_oklahoma_needs_the_upcard_and_spades_double(client):
     assert response.status_code == 422 and "Pick the first upcard" in text(response)
     response = quick(client, game, 0, "knock", 3, 12, upcard="5s")
     assert response.status_code == 303
-    assert "Ana knocked: 18" in text(client.get(game))    # (12 - 3) x 2
+    assert "Ana knocked: 18" in text(client.get(game))  # (12 - 3) x 2
 
 
 def test_start_form_errors_and_custom_options(client):
-    response = client.post("/games", data={"csrf_token": token(client), "player_0": "Ana",
-                                           "player_1": "ana", "preset": "standard",
-                                           "options_for": "standard", "gin_bonus": "x",
-                                           "stake": "lots"})
+    response = client.post(
+        "/games",
+        data={
+            "csrf_token": token(client),
+            "player_0": "Ana",
+            "player_1": "ana",
+            "preset": "standard",
+            "options_for": "standard",
+            "gin_bonus": "x",
+            "stake": "lots",
+        },
+    )
     assert response.status_code == 422
     html = response.get_data(as_text=True)
     assert "need different names" in html and "whole number" in html and "stake per point" in html
@@ -201,8 +256,9 @@ def test_start_form_errors_and_custom_options(client):
     game = start(client, "standard", gin_bonus="30", target="50")
     assert "gin bonus 30" in text(client.get(game)) and "to 50" in text(client.get(game))
     limited = start(client, "standard", knock_limit="7")
-    assert 'name="knocker_deadwood" min="0" max="7"' in \
-        client.get(limited + "/hand?mode=quick").get_data(as_text=True)
+    assert 'name="knocker_deadwood" min="0" max="7"' in client.get(
+        limited + "/hand?mode=quick"
+    ).get_data(as_text=True)
 
 
 def test_game_over_and_rematch(client):
@@ -212,8 +268,9 @@ def test_game_over_and_rematch(client):
     page = text(client.get(game))
     assert "Game over: Bor wins" in page and "Ana pays Bor 38.00" in page  # (105+75+200) x 0.1
     assert "stake 0.1 a point" in page
-    assert 'role="group" aria-label="Bor: 105 points, 3 boxes"' in \
-        client.get(game).get_data(as_text=True)
+    assert 'role="group" aria-label="Bor: 105 points, 3 boxes"' in client.get(game).get_data(
+        as_text=True
+    )
     response = client.post(game + "/rematch", data={"csrf_token": token(client)})
     assert response.status_code == 303
     assert "Bor deals" in text(client.get(response.headers["Location"]))
@@ -221,9 +278,9 @@ def test_game_over_and_rematch(client):
 
 def test_replay_page_without_javascript(client):
     record = sk.simulate(11, dealer=1)
-    response = client.post("/replay", data={"csrf_token": token(client),
-                                            "record": json.dumps(record),
-                                            "step": "2"})
+    response = client.post(
+        "/replay", data={"csrf_token": token(client), "record": json.dumps(record), "step": "2"}
+    )
     # a good record is answered with a link carrying it: stepping is GET, Back works
     assert response.status_code == 303 and response.headers["Location"].startswith("/replay?r=")
     response = client.get(response.headers["Location"])
@@ -242,10 +299,11 @@ def test_a_bad_deal_record_in_a_game_is_shown_next_to_the_record(client):
     record = sk.simulate(11, dealer=0)
     record.pop("rules"), record.pop("players")
     taken = record["actions"].index("draw discard")
-    bad = {**record, "actions": [*record["actions"][:taken + 1],
-                                 "discard " + record["upcard"]]}
-    response = client.post(game + "/hand", data={"csrf_token": token(client, game),
-                                                 "mode": "record", "record": json.dumps(bad)})
+    bad = {**record, "actions": [*record["actions"][: taken + 1], "discard " + record["upcard"]]}
+    response = client.post(
+        game + "/hand",
+        data={"csrf_token": token(client, game), "mode": "record", "record": json.dumps(bad)},
+    )
     assert response.status_code == 422
     page = html.unescape(text(response))
     # the step is counted from 1, as the replay viewer shows it
@@ -253,15 +311,18 @@ def test_a_bad_deal_record_in_a_game_is_shown_next_to_the_record(client):
     assert f"Step {taken + 2} ('discard {upcard}') is not legal" in page
     assert "just taken from the discard pile" in page
     other = {k: v for k, v in sk.simulate(11, dealer=1).items() if k not in ("rules", "players")}
-    response = client.post(game + "/hand", data={"csrf_token": token(client, game),
-                                                 "mode": "record", "record": json.dumps(other)})
+    response = client.post(
+        game + "/hand",
+        data={"csrf_token": token(client, game), "mode": "record", "record": json.dumps(other)},
+    )
     assert response.status_code == 422
     assert "Ana (0) deals this hand, not Bor (1)" in text(response)
 
 
 def test_four_colour_setting_and_live_melds(client):
-    response = client.post("/settings", data={"csrf_token": token(client), "four_colour": "on",
-                                              "next": "/check"})
+    response = client.post(
+        "/settings", data={"csrf_token": token(client), "four_colour": "on", "next": "/check"}
+    )
     assert response.headers["Location"] == "/check"
     assert 'class="four"' in client.get("/check").get_data(as_text=True)
     data = client.get("/pad/melds?cards=As 2s 3s Kd").get_json()
@@ -273,22 +334,31 @@ def test_four_colour_setting_and_live_melds(client):
 
 
 def test_card_info_labels_for_people_and_screen_readers():
-    assert pad_labels.card_info("Ts") == {"code": "Ts", "rank": "10", "suit": "s", "symbol": "♠",
-                                        "label": "10♠", "name": "ten of spades",
-                                        "suit_name": "spades"}
+    assert pad_labels.card_info("Ts") == {
+        "code": "Ts",
+        "rank": "10",
+        "suit": "s",
+        "symbol": "♠",
+        "label": "10♠",
+        "name": "ten of spades",
+        "suit_name": "spades",
+    }
     grid = pad_labels.card_grid()
     assert [row["suit"] for row in grid] == list("shdc")
     assert all(len(row["cards"]) == 13 for row in grid)
 
 
-@pytest.mark.parametrize(("kind", "k", "d", "field", "words"), [
-    ("knock", "12", "20", "knocker_deadwood", "10 or less"),
-    ("knock", "", "20", "knocker_deadwood", "whole number"),
-    ("gin", "4", "20", "knocker_deadwood", "Gin means no deadwood"),
-    ("knock", "3", "99", "defender_deadwood", "at most 98"),
-    ("big_gin", "0", "20", "kind", "not played"),
-    ("fold", "0", "1", "kind", "Choose"),
-])
+@pytest.mark.parametrize(
+    ("kind", "k", "d", "field", "words"),
+    [
+        ("knock", "12", "20", "knocker_deadwood", "10 or less"),
+        ("knock", "", "20", "knocker_deadwood", "whole number"),
+        ("gin", "4", "20", "knocker_deadwood", "Gin means no deadwood"),
+        ("knock", "3", "99", "defender_deadwood", "at most 98"),
+        ("big_gin", "0", "20", "kind", "not played"),
+        ("fold", "0", "1", "kind", "Choose"),
+    ],
+)
 def test_quick_input_refusals(kind, k, d, field, words):
     with pytest.raises(RuleError) as error:
         pad_forms.quick_input("standard", "0", kind, k, d)
@@ -297,7 +367,11 @@ def test_quick_input_refusals(kind, k, d, field, words):
 
 def test_quick_input_builds_hand_inputs():
     assert pad_forms.quick_input(None, "1", "knock", "0", "7") == {
-        "kind": "quick", "knocker": 1, "knocker_deadwood": 0, "defender_deadwood": 7}
+        "kind": "quick",
+        "knocker": 1,
+        "knocker_deadwood": 0,
+        "defender_deadwood": 7,
+    }
     assert pad_forms.quick_input(None, "", "void") == {"kind": "void"}
     assert pad_forms.quick_input("modern", "0", "big_gin", "", "12")["big_gin"] is True
     with pytest.raises(RuleError, match="only gin ends a hand"):
@@ -310,8 +384,9 @@ def test_rules_from_form_follows_the_chosen_preset_without_javascript():
     rules = pad_forms.rules_from_form({"preset": "oklahoma", "options_for": "standard", **values})
     assert rules == Rules.preset("oklahoma")
     # A field changed from what was shown is applied on top of the chosen preset.
-    rules = pad_forms.rules_from_form({"preset": "oklahoma", "options_for": "standard",
-                                      **values, "undercut_bonus": "10"})
+    rules = pad_forms.rules_from_form(
+        {"preset": "oklahoma", "options_for": "standard", **values, "undercut_bonus": "10"}
+    )
     assert rules == Rules.preset("oklahoma", undercut_bonus=10)
     rules = pad_forms.rules_from_form({"preset": "standard", **values, "big_gin_bonus": "40"})
     assert rules.big_gin_bonus == 40
@@ -324,26 +399,31 @@ def test_showdown_view_and_what_could_be_laid_off():
     assert view["breakdown"] == "1 deadwood difference = 1"
     possible = {(x["card"]["code"], x["meld"][0]["code"]) for x in view["could_lay_off"]}
     assert possible == {("4s", "4c"), ("4s", "As"), ("5s", "As"), ("6s", "As")}
-    undercut = pad_views.showdown_view(sk.verify_knock(
-        "As 2s 3s 4c 4d 4h 9d Td Jd Tc", "5c 5d 5h 7c 8c 9c Kh Qh Jh 2d"), ["Ana", "Bor"])
+    undercut = pad_views.showdown_view(
+        sk.verify_knock("As 2s 3s 4c 4d 4h 9d Td Jd Tc", "5c 5d 5h 7c 8c 9c Kh Qh Jh 2d"),
+        ["Ana", "Bor"],
+    )
     assert undercut["outcome"] == "undercut"
     assert "Undercut! <bdi>Bor</bdi> scores" in undercut["headline"]
     # /check names the players "the knocker" and "the defender": a sentence starts capitalised
-    gin = pad_views.showdown_view(sk.verify_knock(
-        "As 2s 3s 4c 5c 6c 7d 8d 9d Td", "Ac Ad Ah 2h 3h 4h 5h 6h 7h 8h"),
-        ["the knocker", "the defender"])
+    gin = pad_views.showdown_view(
+        sk.verify_knock("As 2s 3s 4c 5c 6c 7d 8d 9d Td", "Ac Ad Ah 2h 3h 4h 5h 6h 7h 8h"),
+        ["the knocker", "the defender"],
+    )
     assert gin["headline"] == "Gin! <bdi>The knocker</bdi> scores 25."
 
 
 def test_chart_geometry():
-    sheet = sk.sheet.score_sheet([{"winner": 0, "points": 50, "outcome": "knock"}],
-                                 players=["A", "B"])
+    sheet = sk.sheet.score_sheet(
+        [{"winner": 0, "points": 50, "outcome": "knock"}], players=["A", "B"]
+    )
     chart = pad_views.chart(sheet, width=100, height=60)
     assert chart["lines"][0]["points"] == "8.0,52.0 92.0,30.0"
     assert chart["target_y"] == 8.0 and chart["lines"][1]["total"] == 0
     # Hollywood totals are three games summed: no single target line fits them
-    hollywood = sk.sheet.score_sheet([{"winner": 0, "points": 50, "outcome": "knock"}],
-                                     players=["A", "B"], rules="hollywood")
+    hollywood = sk.sheet.score_sheet(
+        [{"winner": 0, "points": 50, "outcome": "knock"}], players=["A", "B"], rules="hollywood"
+    )
     assert pad_views.chart(hollywood)["target_y"] is None
 
 
@@ -357,17 +437,35 @@ def test_worded_messages():
     """Worded from each error's code and params (the domain's messages are not parsed)."""
     error = _refusal(sk.parse_cards, "Ts 3h Ts", field="knocker")
     assert pad_labels.worded(error) == "Duplicate card 10♠ at position 3 (already at position 1)."
-    oklahoma = _refusal(sk.verify_knock, "As 2s 3s 4c 5c 6c 7d 8d 9d 5h",
-                        "Ac Ad Ah 2h 3h Jh Kh Qh Qs Qc", rules="oklahoma", upcard="4h")
-    assert pad_labels.worded(oklahoma) == \
-        "These cards leave 5 deadwood; a knock needs 4 or less (set by the upcard 4♥)."
-    straight = _refusal(sk.verify_knock, "As 2s 3s 4c 5c 6c 7d 8d 9d 5h",
-                        "Ac Ad Ah 2h 3h Jh Kh Qh Qs Qc", rules={"knock_limit": 0})
+    oklahoma = _refusal(
+        sk.verify_knock,
+        "As 2s 3s 4c 5c 6c 7d 8d 9d 5h",
+        "Ac Ad Ah 2h 3h Jh Kh Qh Qs Qc",
+        rules="oklahoma",
+        upcard="4h",
+    )
+    assert (
+        pad_labels.worded(oklahoma)
+        == "These cards leave 5 deadwood; a knock needs 4 or less (set by the upcard 4♥)."
+    )
+    straight = _refusal(
+        sk.verify_knock,
+        "As 2s 3s 4c 5c 6c 7d 8d 9d 5h",
+        "Ac Ad Ah 2h 3h Jh Kh Qh Qs Qc",
+        rules={"knock_limit": 0},
+    )
     assert pad_labels.worded(straight) == "These cards leave 5 deadwood: only gin ends the hand."
-    ace = _refusal(sk.verify_knock, "As 2s 3s 4c 5c 6c 7d 8d 9d 5h",
-                   "Ac Ad Kc 2h 3h Jh Kh Qh Qs Qc", rules="oklahoma", upcard="Ah")
-    assert pad_labels.worded(ace) == \
-        "These cards leave 5 deadwood; under the upcard A♥ only gin ends the hand."
+    ace = _refusal(
+        sk.verify_knock,
+        "As 2s 3s 4c 5c 6c 7d 8d 9d 5h",
+        "Ac Ad Kc 2h 3h Jh Kh Qh Qs Qc",
+        rules="oklahoma",
+        upcard="Ah",
+    )
+    assert (
+        pad_labels.worded(ace)
+        == "These cards leave 5 deadwood; under the upcard A♥ only gin ends the hand."
+    )
 
 
 def test_replay_steps_of_a_simulated_deal():
@@ -382,21 +480,33 @@ def test_replay_steps_of_a_simulated_deal():
     if not result.void:
         assert last["showdown"]["points"] == result.points
     # actions are free in case and card notation, and read the same either way
-    shouted = {**record, "actions": [re.sub(r"\bT([cdhs])$", r"10\1", a).upper()
-                                     for a in record["actions"]]}
+    shouted = {
+        **record,
+        "actions": [re.sub(r"\bT([cdhs])$", r"10\1", a).upper() for a in record["actions"]],
+    }
     assert [s["text"] for s in pad_replay.replay_steps(shouted)] == [s["text"] for s in steps]
 
 
-@pytest.mark.parametrize(("name", "shown"), [
-    ("Ana\u202eroB", "U+202E (RIGHT-TO-LEFT OVERRIDE)"),
-    ("A\u200dna", "U+200D (ZERO WIDTH JOINER)"),
-    ("Ana\r\nBor", "U+000D"),
-])
-def test_the_start_form_refuses_a_deceiving_name_next_to_its_field(client, tmp_path, name,
-                                                                   shown):
-    response = client.post("/games", data={"csrf_token": token(client), "player_0": "Cy",
-                                           "player_1": name, "preset": "standard",
-                                           "options_for": "standard", "dealer": "0"})
+@pytest.mark.parametrize(
+    ("name", "shown"),
+    [
+        ("Ana\u202eroB", "U+202E (RIGHT-TO-LEFT OVERRIDE)"),
+        ("A\u200dna", "U+200D (ZERO WIDTH JOINER)"),
+        ("Ana\r\nBor", "U+000D"),
+    ],
+)
+def test_the_start_form_refuses_a_deceiving_name_next_to_its_field(client, tmp_path, name, shown):
+    response = client.post(
+        "/games",
+        data={
+            "csrf_token": token(client),
+            "player_0": "Cy",
+            "player_1": name,
+            "preset": "standard",
+            "options_for": "standard",
+            "dealer": "0",
+        },
+    )
     assert response.status_code == 422
     page = response.get_data(as_text=True)
     error = re.search(r'<p class="error" id="err-player_1" role="alert">([^<]*)</p>', page)
@@ -407,11 +517,18 @@ def test_the_start_form_refuses_a_deceiving_name_next_to_its_field(client, tmp_p
 
 
 def test_the_start_form_takes_names_as_one_player_would(client):
-    response = client.post("/games", data={"csrf_token": token(client), "player_0": "E\u0301mile",
-                                           "player_1": "\u00c9MILE ", "preset": "standard",
-                                           "options_for": "standard", "dealer": "0"})
-    assert response.status_code == 422 and "need different names" in response.get_data(
-        as_text=True)
+    response = client.post(
+        "/games",
+        data={
+            "csrf_token": token(client),
+            "player_0": "E\u0301mile",
+            "player_1": "\u00c9MILE ",
+            "preset": "standard",
+            "options_for": "standard",
+            "dealer": "0",
+        },
+    )
+    assert response.status_code == 422 and "need different names" in response.get_data(as_text=True)
     limit = f'maxlength="{MAX_NAME_LENGTH}"'
     assert limit in client.get("/").get_data(as_text=True)
 
@@ -428,9 +545,10 @@ def test_every_name_on_the_pages_is_isolated(client):
         # outside <bdi>: only in attributes and the page title (isolated there)
         outside = [m.start() for m in re.finditer(re.escape(shown), bare)]
         for at in outside:
-            context = bare[max(0, at - 120):at]
-            assert ('aria-label="' in context or "<desc" in context
-                    or bare[at - 1] == "\u2068"), bare[at - 120:at + 40]
+            context = bare[max(0, at - 120) : at]
+            assert 'aria-label="' in context or "<desc" in context or bare[at - 1] == "\u2068", (
+                bare[at - 120 : at + 40]
+            )
     assert "<title>\u2068" + rtl + "\u2069 vs \u2068" + html.escape(other) in page
     assert "<bdi>Bor &lt;b&gt;</bdi> went gin: 35" in page
     assert "<bdi>" + rtl + "</bdi> pays <bdi>Bor &lt;b&gt;</bdi>" in page

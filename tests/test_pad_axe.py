@@ -43,10 +43,12 @@ import scorekeeper as sk
 from api.server import spawn, stop
 
 pytestmark = [
-    pytest.mark.skipif(not os.path.exists(CHROMIUM),
-                       reason="chromium is not installed (tests/run.sh installs it)"),
-    pytest.mark.skipif(not AXE.exists(),
-                       reason="axe-core is not installed (tests/run.sh: npm ci --prefix tests)"),
+    pytest.mark.skipif(
+        not os.path.exists(CHROMIUM), reason="chromium is not installed (tests/run.sh installs it)"
+    ),
+    pytest.mark.skipif(
+        not AXE.exists(), reason="axe-core is not installed (tests/run.sh: npm ci --prefix tests)"
+    ),
 ]
 
 
@@ -108,8 +110,9 @@ class Walk:
     def hand_form(self, mode: str) -> None:
         self.go(f"{self.game}/hand?mode={mode}")
 
-    def quick(self, who: str, kind: str, mine: str, theirs: str,
-              button: str = "Add to the sheet") -> None:
+    def quick(
+        self, who: str, kind: str, mine: str, theirs: str, button: str = "Add to the sheet"
+    ) -> None:
         """Fill the quick form (already open) and press ``button``."""
         self.choose(who)
         self.choose(kind)
@@ -231,8 +234,10 @@ class Walk:
     def foreign_form(self) -> None:
         """A form on another page (here: about:blank) posting to the scorepad."""
         self.page.goto("about:blank")
-        self.page.set_content(f'<form method="post" action="{self.url}/games">'
-                              '<input name="player_0" value="Eve"><button>Go</button></form>')
+        self.page.set_content(
+            f'<form method="post" action="{self.url}/games">'
+            '<input name="player_0" value="Eve"><button>Go</button></form>'
+        )
         self.page.click("button")
         expect(self.page.locator("h1")).to_have_text("Nothing was saved")
 
@@ -266,14 +271,16 @@ class Walk:
 STATES: list[tuple[str, str, Callable[[Walk], object]]] = [
     ("start", "#player_0", lambda w: w.go("/")),
     ("start-errors", "#err-player_1", lambda w: w.start_form(("Ana", "ana"), stake="lots")),
-    ("start-option-errors", "#err-gin_bonus",
-     lambda w: w.start_form(("Ana", "Bor"), gin_bonus="-5")),
+    (
+        "start-option-errors",
+        "#err-gin_bonus",
+        lambda w: w.start_form(("Ana", "Bor"), gin_bonus="-5"),
+    ),
     ("sheet-empty", ".board", lambda w: w.new_game()),
     ("hand-record", "#record", lambda w: w.hand_form("record")),
     ("hand-record-error", "#err-record", lambda w: w.record_hand("{not json")),
     ("hand-detail-record", ".showdown", lambda w: w.record_hand(json.dumps(RECORD))),
-    ("replay-hand-start", ".steps",
-     lambda w: w.click("Replay this deal step by step", "link")),
+    ("replay-hand-start", ".steps", lambda w: w.click("Replay this deal step by step", "link")),
     ("replay-hand-end", ".analysis", lambda w: w.step("end")),
     ("hand-cards", "[data-grid=p0]", lambda w: w.hand_form("cards")),
     ("hand-cards-typed", "#live-p1 .melds", lambda w: w.type_cards()),
@@ -281,17 +288,25 @@ STATES: list[tuple[str, str, Callable[[Walk], object]]] = [
     ("hand-detail-cards", ".notice", lambda w: w.click("Add to the sheet")),
     ("hand-detail-four-colour", ".four .showdown", lambda w: w.click("Four-colour deck")),
     ("hand-cards-errors", ".error-summary", lambda w: w.too_few_cards()),
-    ("hand-quick", "#knocker_deadwood",
-     lambda w: (w.click("Two-colour deck"), w.hand_form("quick"))),
-    ("hand-quick-errors", "#err-knocker_deadwood",
-     lambda w: w.quick("Bor", "Knock", "12", "30")),
-    ("hand-quick-preview", "#result",
-     lambda w: w.quick("Bor", "Knock", "5", "3", "Preview the score")),
+    (
+        "hand-quick",
+        "#knocker_deadwood",
+        lambda w: (w.click("Two-colour deck"), w.hand_form("quick")),
+    ),
+    ("hand-quick-errors", "#err-knocker_deadwood", lambda w: w.quick("Bor", "Knock", "12", "30")),
+    (
+        "hand-quick-preview",
+        "#result",
+        lambda w: w.quick("Bor", "Knock", "5", "3", "Preview the score"),
+    ),
     ("sheet-mid-game", ".chart", lambda w: w.click("Add to the sheet")),
     ("hand-detail", "#fix-title", lambda w: w.click("Hand 3 details", "link")),
     ("hand-correct", "h1:has-text('Correct hand 3')", lambda w: w.click("Correct hand 3", "link")),
-    ("hand-detail-corrected", ".notice:has-text('corrected')",
-     lambda w: w.click("Save the correction")),
+    (
+        "hand-detail-corrected",
+        ".notice:has-text('corrected')",
+        lambda w: w.click("Save the correction"),
+    ),
     ("sheet-voided", "#hand-3 .badge.void", lambda w: w.click("Void hand 3")),
     ("sheet-undone", ".notice:has-text('taken back')", lambda w: w.click("Undo the last hand")),
     ("hand-stale", "#changed-title", lambda w: w.stale_form()),
@@ -305,47 +320,76 @@ STATES: list[tuple[str, str, Callable[[Walk], object]]] = [
     ("error-403", "h1:has-text('Read-only')", lambda w: w.expect_status(f"{w.game}/hand", 403)),
     ("join", "#label", lambda w: w.go(w.link)),
     ("join-errors", "#err-label", lambda w: w.join_with_bad_label()),
-    ("join-dead-link", ".banner:has-text('no longer works')",
-     lambda w: (w.expect_status(f"{w.game}/join?key=old", 403), w.as_owner())),
-    ("phones-link-off", ".notice:has-text('turned off')",
-     lambda w: (w.go(f"{w.game}/phones"), w.click("Turn the link off"))),
+    (
+        "join-dead-link",
+        ".banner:has-text('no longer works')",
+        lambda w: (w.expect_status(f"{w.game}/join?key=old", 403), w.as_owner()),
+    ),
+    (
+        "phones-link-off",
+        ".notice:has-text('turned off')",
+        lambda w: (w.go(f"{w.game}/phones"), w.click("Turn the link off")),
+    ),
     ("sheet-over", "section.over", lambda w: w.quick_hand("Ana", "Gin", "", "98")),
     ("sheet-tally", ".tally-now", lambda w: w.click("New game with the same players")),
     ("tally", "ol.tally", lambda w: w.click("The tally, game by game", "link")),
     ("players-record", "table.record", lambda w: w.go("/players?name=Ana")),
     ("head-to-head", "h1:has-text('vs')", lambda w: w.click("Ana vs Bor", "link")),
     ("start-recent", "#recent-title", lambda w: w.go("/")),
-    ("sheet-hollywood", "table.columns",
-     lambda w: (w.new_game(("Cleo", "Dan"), "Hollywood"), w.quick_hand("Cleo", "Gin", "", "10"),
-                w.quick_hand("Dan", "Knock", "2", "30"))),
+    (
+        "sheet-hollywood",
+        "table.columns",
+        lambda w: (
+            w.new_game(("Cleo", "Dan"), "Hollywood"),
+            w.quick_hand("Cleo", "Gin", "", "10"),
+            w.quick_hand("Dan", "Knock", "2", "30"),
+        ),
+    ),
     ("sheet-three", ".board.three", lambda w: w.new_game(("Ana", "Bor", "Cy"))),
     ("hand-three-quick", "#knocker_deadwood", lambda w: w.hand_form("quick")),
     ("sheet-three-hand", ".sat-out", lambda w: w.quick("Bor", "Knock", "3", "20")),
-    ("sheet-partners", "h1:has-text('Ana & Cy')",
-     lambda w: w.new_game(("Ana", "Bor", "Cy", "Dan"))),
+    (
+        "sheet-partners",
+        "h1:has-text('Ana & Cy')",
+        lambda w: w.new_game(("Ana", "Bor", "Cy", "Dan")),
+    ),
     ("hand-deal", "fieldset.game-entry", lambda w: w.hand_form("deal")),
     ("hand-deal-cards-checked", "[data-game='1'] .play-choice", lambda w: w.deal_cards_checked()),
     ("check", "[data-grid=k]", lambda w: w.go("/check")),
-    ("check-errors", "#err-defender_cards",
-     lambda w: (tap(w.page, "k", ANA), tap(w.page, "d", BOR[:9]), w.click("Check the hand"))),
-    ("check-result", "#result .showdown",
-     lambda w: (tap(w.page, "d", BOR[9:]), w.click("Check the hand"))),
+    (
+        "check-errors",
+        "#err-defender_cards",
+        lambda w: (tap(w.page, "k", ANA), tap(w.page, "d", BOR[:9]), w.click("Check the hand")),
+    ),
+    (
+        "check-result",
+        "#result .showdown",
+        lambda w: (tap(w.page, "d", BOR[9:]), w.click("Check the hand")),
+    ),
     ("replay", "#record", lambda w: w.go("/replay")),
-    ("replay-errors", "#err-record",
-     lambda w: (w.page.fill("#record", "{not json"), w.click("Replay from the start"))),
+    (
+        "replay-errors",
+        "#err-record",
+        lambda w: (w.page.fill("#record", "{not json"), w.click("Replay from the start")),
+    ),
     ("replay-start", ".steps", lambda w: w.replay_record()),
     ("replay-middle", ".steps", lambda w: w.step("middle")),
     ("replay-end", "details[open] ol.decisions", lambda w: w.step("end")),
-    ("replay-decision", ".analysis-here",
-     lambda w: w.page.locator("ol.decisions a").first.click()),
-    ("error-404", "h1:has-text('Not found')",
-     lambda w: w.expect_status("/games/no-such-game", 404)),
+    ("replay-decision", ".analysis-here", lambda w: w.page.locator("ol.decisions a").first.click()),
+    (
+        "error-404",
+        "h1:has-text('Not found')",
+        lambda w: w.expect_status("/games/no-such-game", 404),
+    ),
     ("expired", "h1:has-text('Please send that again')", lambda w: w.stale_token()),
     ("expired-foreign", "h1:has-text('Nothing was saved')", lambda w: w.foreign_form()),
     # the phone stays offline from here on
     ("offline-sheet", ".queue.offline", lambda w: w.offline_sheet()),
-    ("offline-no-copy", "h1:has-text('No connection')",
-     lambda w: w.expect_status(f"{w.game}/hands/99", 503)),
+    (
+        "offline-no-copy",
+        "h1:has-text('No connection')",
+        lambda w: w.expect_status(f"{w.game}/hands/99", 503),
+    ),
 ]
 """The walk, in order: (state, a selector of what the state shows, the step from
 the state before to this one)."""
@@ -375,8 +419,9 @@ def look(page, state: str) -> list[str]:
 
 def test_every_page_state_passes_axe_in_light_and_dark(browser, served):
     ARTIFACTS.mkdir(parents=True, exist_ok=True)
-    context = browser.new_context(viewport=PHONE, device_scale_factor=1, is_mobile=True,
-                                  has_touch=True, color_scheme="light")
+    context = browser.new_context(
+        viewport=PHONE, device_scale_factor=1, is_mobile=True, has_touch=True, color_scheme="light"
+    )
     page = context.new_page()
     page.set_default_timeout(15000)  # a shared, busy machine: pages may take a while
     errors: list[str] = []

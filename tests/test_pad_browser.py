@@ -29,8 +29,9 @@ ROOT = Path(__file__).resolve().parent.parent
 ARTIFACTS = ROOT / "tests" / "artifacts"
 PHONE = {"width": 390, "height": 844}
 
-pytestmark = pytest.mark.skipif(not os.path.exists(CHROMIUM),
-                                reason="chromium is not installed (tests/run.sh installs it)")
+pytestmark = pytest.mark.skipif(
+    not os.path.exists(CHROMIUM), reason="chromium is not installed (tests/run.sh installs it)"
+)
 
 # Ana goes out with A-2-3 of spades, three fours and 9-10-J of diamonds, 2 of clubs
 # left (deadwood 2); Bor has 4-5-6 of spades, 7-8-9 of clubs and J-Q-K of hearts,
@@ -49,12 +50,26 @@ def _free_port() -> int:
 def server(tmp_path_factory):
     """A real gunicorn serving ``api:create_app()`` on a temporary database."""
     port = _free_port()
-    env = {**os.environ, "SCOREKEEPER_DB": str(tmp_path_factory.mktemp("pad") / "pad.db"),
-           "SCOREKEEPER_SECRET_KEY": "browser-tests"}
+    env = {
+        **os.environ,
+        "SCOREKEEPER_DB": str(tmp_path_factory.mktemp("pad") / "pad.db"),
+        "SCOREKEEPER_SECRET_KEY": "browser-tests",
+    }
     gunicorn = Path(sys.executable).with_name("gunicorn")
     process = subprocess.Popen(
-        [str(gunicorn), "-b", f"127.0.0.1:{port}", "-w", "2", "--log-level", "warning",
-         "api:create_app()"], cwd=ROOT, env=env)
+        [
+            str(gunicorn),
+            "-b",
+            f"127.0.0.1:{port}",
+            "-w",
+            "2",
+            "--log-level",
+            "warning",
+            "api:create_app()",
+        ],
+        cwd=ROOT,
+        env=env,
+    )
     url = f"http://127.0.0.1:{port}"
     deadline = time.monotonic() + 20
     while True:
@@ -73,14 +88,21 @@ def server(tmp_path_factory):
 
 @pytest.fixture
 def page(browser):
-    context = browser.new_context(viewport=PHONE, device_scale_factor=1, is_mobile=True,
-                                  has_touch=True)
+    context = browser.new_context(
+        viewport=PHONE, device_scale_factor=1, is_mobile=True, has_touch=True
+    )
     page = context.new_page()
     page.set_default_timeout(5000)
     errors: list[str] = []
     page.on("pageerror", lambda error: errors.append(str(error)))
-    page.on("console", lambda msg: errors.append(msg.text) if msg.type == "error"
-            and "Failed to load resource" not in msg.text else None)
+    page.on(
+        "console",
+        lambda msg: (
+            errors.append(msg.text)
+            if msg.type == "error" and "Failed to load resource" not in msg.text
+            else None
+        ),
+    )
     page.on("dialog", lambda dialog: dialog.accept())
     yield page
     context.close()
@@ -150,14 +172,14 @@ def test_game_from_start_to_finish(page, server, browser):
     live.get_by_text("deadwood 2").wait_for()
     assert "10 cards" in live.inner_text()
     assert live.locator(".meld").count() == 3
-    assert page.locator("#p1-As").is_disabled()   # Ana holds the ace of spades
+    assert page.locator("#p1-As").is_disabled()  # Ana holds the ace of spades
     tap(page, "p1", BOR)
     page.locator("#live-p1").get_by_text("deadwood 3").wait_for()
     shot(page, "cards")
     page.get_by_role("button", name="Check the hand").click()
     result = page.locator("#result")
     assert "Ana knocks and scores 1" in result.inner_text()
-    assert page.locator("#p0-As").is_checked()     # what was tapped is kept
+    assert page.locator("#p0-As").is_checked()  # what was tapped is kept
     shot(page, "cards-checked")
     page.get_by_role("button", name="Add to the sheet").click()
     main = page.inner_text("main")
@@ -180,8 +202,8 @@ def test_game_from_start_to_finish(page, server, browser):
     shot(page, "quick-error")
     page.fill("#knocker_deadwood", "5")
     page.get_by_role("button", name="Add to the sheet").click()
-    expect_totals(page, ["1", "25"])             # Bor knocks 5 v 30
-    quick_hand(page, "Ana", "Gin", None, "20")     # Ana: 25 + 20
+    expect_totals(page, ["1", "25"])  # Bor knocks 5 v 30
+    quick_hand(page, "Ana", "Gin", None, "20")  # Ana: 25 + 20
     expect_totals(page, ["46", "25"])
 
     # Undo the last hand, then correct hand 2 and void hand 1.
@@ -210,7 +232,7 @@ def test_game_from_start_to_finish(page, server, browser):
     assert "Game over: Bor wins" in text and "Shutout" in text
     assert "Game bonus (doubled: shutout)" in text and "200" in text
     assert "Box bonus (25 a box)" in text and "415" in text  # 115 + 100 + 200
-    assert "Ana pays Bor 20.75" in text                       # 415 x 0.05
+    assert "Ana pays Bor 20.75" in text  # 415 x 0.05
     assert page.locator(".chart polyline").count() == 2
     shot(page, "game-over")
 
@@ -304,7 +326,10 @@ def test_hollywood_four_colour_deck_and_desktop(page, server):
     # Cleo: 35 in game 1; 45 in games 1-2; 30 in games 1-3 (game 1 closes at 110).
     # Dan was shut out of game 1, so his first win (28) opens game 2.
     assert [row.split()[:3] for row in columns] == [
-        ["1", "110", "·"], ["2", "75", "28"], ["3", "30", "·"]]
+        ["1", "110", "·"],
+        ["2", "75", "28"],
+        ["3", "30", "·"],
+    ]
     assert "Cleo wins" in columns[0]
     page.get_by_role("button", name="Four-colour deck").click()
     assert page.locator("html.four").count() == 1
@@ -312,11 +337,13 @@ def test_hollywood_four_colour_deck_and_desktop(page, server):
     tap(page, "p0", ["Ad", "2d", "3d", "Kc"])
     page.locator("#live-p0").get_by_text("deadwood 10").wait_for()
     colour = page.eval_on_selector("label[for='p0-Ad']", "e => getComputedStyle(e).backgroundColor")
-    assert colour == "rgb(19, 80, 184)"                      # diamonds are blue
+    assert colour == "rgb(19, 80, 184)"  # diamonds are blue
     shot(page, "hollywood-four-colour-cards")
     page.set_viewport_size({"width": 1280, "height": 900})
-    assert page.eval_on_selector(".grid", "e => getComputedStyle(e).gridTemplateColumns"
-                                 ).count("px") == 13
+    assert (
+        page.eval_on_selector(".grid", "e => getComputedStyle(e).gridTemplateColumns").count("px")
+        == 13
+    )
     shot(page, "desktop-cards")
 
 
@@ -327,5 +354,8 @@ def test_narrow_phone_has_no_sideways_scrolling(page, server):
         page.goto(server + path)
         width = page.evaluate("document.documentElement.scrollWidth")
         assert width <= 360, f"{path} is {width} px wide at 360 px"
-        assert page.get_by_role("link", name="Replay").bounding_box()["x"] + \
-            page.get_by_role("link", name="Replay").bounding_box()["width"] <= 360
+        assert (
+            page.get_by_role("link", name="Replay").bounding_box()["x"]
+            + page.get_by_role("link", name="Replay").bounding_box()["width"]
+            <= 360
+        )

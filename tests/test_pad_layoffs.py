@@ -33,9 +33,18 @@ def client(tmp_path):
 
 
 def cards_form(client, game, action, **extra):
-    return client.post(game + "/hand", data={
-        "csrf_token": token(client, game), "mode": "cards", "knocker": "0", "cards_0": ANA,
-        "cards_1": BOR, "action": action, **extra})
+    return client.post(
+        game + "/hand",
+        data={
+            "csrf_token": token(client, game),
+            "mode": "cards",
+            "knocker": "0",
+            "cards_0": ANA,
+            "cards_1": BOR,
+            "action": action,
+            **extra,
+        },
+    )
 
 
 def stored(client, game) -> dict:
@@ -44,13 +53,13 @@ def stored(client, game) -> dict:
 
 
 def radios(html: str) -> list[tuple[str, bool]]:
-    return [(v, bool(c)) for v, c in re.findall(
-        r'name="arrangement" value="([^"]+)"( checked)?', html)]
+    return [
+        (v, bool(c)) for v, c in re.findall(r'name="arrangement" value="([^"]+)"( checked)?', html)
+    ]
 
 
 def boxes(html: str) -> list[tuple[str, bool]]:
-    return [(v, bool(c)) for v, c in re.findall(
-        r'name="layoffs" value="([^"]+)"( checked)?', html)]
+    return [(v, bool(c)) for v, c in re.findall(r'name="layoffs" value="([^"]+)"( checked)?', html)]
 
 
 def test_checking_the_cards_offers_every_arrangement_the_best_chosen(client):
@@ -62,8 +71,10 @@ def test_checking_the_cards_offers_every_arrangement_the_best_chosen(client):
     assert boxes(html) == []  # nothing of Bor's fits the sets
     assert "Nothing Bor holds fits these melds" in text(response)
     data = json.loads(re.search(r'id="play-data">(.*?)</script>', html, re.S).group(1))
-    assert [(a["value"], [x["card"]["code"] for x in a["layoffs"] if x["best"]])
-            for a in data] == [(SETS, []), (RUN, ["4h", "5h"])]
+    assert [(a["value"], [x["card"]["code"] for x in a["layoffs"] if x["best"]]) for a in data] == [
+        (SETS, []),
+        (RUN, ["4h", "5h"]),
+    ]
     assert "Ana knocks and scores 47" in text(response)
     assert "With the best play" not in text(response)
 
@@ -77,13 +88,13 @@ def test_a_worse_arrangement_and_a_missed_layoff_are_scored_as_declared(client):
     assert boxes(html) == [("4h", True), ("5h", True)]
     assert "Ana knocks and scores 35" in text(shown)  # 53 - 4 - 5 - 9
     # Bor only laid off the 4h: 49 - 9 = 40
-    checked = cards_form(client, game, "check", arrangement=RUN, layoffs_for=RUN,
-                         layoffs=["4h"])
+    checked = cards_form(client, game, "check", arrangement=RUN, layoffs_for=RUN, layoffs=["4h"])
     words = text(checked)
     assert "Ana knocks and scores 40" in words
     assert boxes(checked.get_data(as_text=True)) == [("4h", True), ("5h", False)]
-    assert ("Ana could have knocked with 3 less deadwood by melding 3♣ 3♦ 3♥: 12 points."
-            in words)  # 47 against Bor's best reply, not 35
+    assert (
+        "Ana could have knocked with 3 less deadwood by melding 3♣ 3♦ 3♥: 12 points." in words
+    )  # 47 against Bor's best reply, not 35
     assert "Bor could have laid off 5♥: 5 points." in words  # 40 against 35
     saved = cards_form(client, game, "save", arrangement=RUN, layoffs_for=RUN, layoffs=["4h"])
     assert saved.status_code == 303
@@ -107,34 +118,65 @@ def test_a_worse_arrangement_and_a_missed_layoff_are_scored_as_declared(client):
 
 def test_the_best_play_saved_has_nothing_to_regret(client):
     game = start(client)
-    assert cards_form(client, game, "save", arrangement=SETS, layoffs_for=SETS).status_code \
-        == 303
+    assert cards_form(client, game, "save", arrangement=SETS, layoffs_for=SETS).status_code == 303
     assert stored(client, game)["totals"] == [47, 0]
     page = text(client.get(game))
     assert "Ana knocked: 47" in page and "could have" not in page
 
 
-@pytest.mark.parametrize(("extra", "field", "message"), [
-    ({"arrangement": RUN, "layoffs_for": RUN, "layoffs": ["5h"]}, "layoffs",
-     "5♥ cannot be laid off on A♥ 2♥ 3♥ without 4♥ laid off first."),
-    ({"arrangement": SETS, "layoffs_for": SETS, "layoffs": ["4h"]}, "layoffs",
-     "4♥ fits none of the melds laid down."),
-    ({"arrangement": RUN, "layoffs_for": RUN, "layoffs": ["Kc"]}, "layoffs",
-     "K♣ fits none of the melds laid down."),
-    ({"arrangement": RUN, "layoffs_for": RUN, "layoffs": ["4x"]}, "layoffs",
-     "'4x' is not a card"),
-    ({"arrangement": "9c 9d 9s", "layoffs_for": "9c 9d 9s"}, "arrangement",
-     "These cards leave 15 deadwood; a knock needs 10 or less."),
-    ({"arrangement": "9c 9d 9s|Ah 2h 3h 4h", "layoffs_for": "9c 9d 9s|Ah 2h 3h 4h"},
-     "arrangement", "The cards changed after the arrangement was chosen"),
-    ({"arrangement": RUN, "layoffs_for": SETS, "layoffs": ["4h"]}, "layoffs",
-     "Tick what \u2068Bor\u2069 laid off on this arrangement, then save."),
-    # a damaged or forged form: no meld of the deck in the arrangement (was a 500)
-    ({"arrangement": "Ah 2h 3c|9c 9d 9s", "layoffs_for": "Ah 2h 3c|9c 9d 9s",
-      "layoffs": ["Ac"]}, "layoffs", "A♣ cannot be laid off on 3♣ A♥ 2♥"),
-])
+@pytest.mark.parametrize(
+    ("extra", "field", "message"),
+    [
+        (
+            {"arrangement": RUN, "layoffs_for": RUN, "layoffs": ["5h"]},
+            "layoffs",
+            "5♥ cannot be laid off on A♥ 2♥ 3♥ without 4♥ laid off first.",
+        ),
+        (
+            {"arrangement": SETS, "layoffs_for": SETS, "layoffs": ["4h"]},
+            "layoffs",
+            "4♥ fits none of the melds laid down.",
+        ),
+        (
+            {"arrangement": RUN, "layoffs_for": RUN, "layoffs": ["Kc"]},
+            "layoffs",
+            "K♣ fits none of the melds laid down.",
+        ),
+        (
+            {"arrangement": RUN, "layoffs_for": RUN, "layoffs": ["4x"]},
+            "layoffs",
+            "'4x' is not a card",
+        ),
+        (
+            {"arrangement": "9c 9d 9s", "layoffs_for": "9c 9d 9s"},
+            "arrangement",
+            "These cards leave 15 deadwood; a knock needs 10 or less.",
+        ),
+        (
+            {"arrangement": "9c 9d 9s|Ah 2h 3h 4h", "layoffs_for": "9c 9d 9s|Ah 2h 3h 4h"},
+            "arrangement",
+            "The cards changed after the arrangement was chosen",
+        ),
+        (
+            {"arrangement": RUN, "layoffs_for": SETS, "layoffs": ["4h"]},
+            "layoffs",
+            "Tick what \u2068Bor\u2069 laid off on this arrangement, then save.",
+        ),
+        # a damaged or forged form: no meld of the deck in the arrangement (was a 500)
+        (
+            {
+                "arrangement": "Ah 2h 3c|9c 9d 9s",
+                "layoffs_for": "Ah 2h 3c|9c 9d 9s",
+                "layoffs": ["Ac"],
+            },
+            "layoffs",
+            "A♣ cannot be laid off on 3♣ A♥ 2♥",
+        ),
+    ],
+)
 def test_bad_or_ill_fitting_play_is_refused_in_words_and_nothing_is_stored(
-        client, extra, field, message):
+    client, extra, field, message
+):
     game = start(client)
     response = cards_form(client, game, "save", **extra)
     assert response.status_code == 422
@@ -160,26 +202,40 @@ def test_what_the_best_play_would_have_changed_in_words():
     assert (first.points, worst.points) == (14, -25)
     assert said(ana, bor, knocker_melds=worst.melds) == [
         "Ana could have laid down 4♦ 4♥ 4♠ and 5♦ 6♦ 7♦ instead, leaving Bor less to lay"
-        " off: 39 points."]
+        " off: 39 points."
+    ]
     # gin laid down as a knock with the 7c as deadwood: Bor 40, gin 40 + 25 = 65, knock 33
-    assert said("4c 5c 6c 7c 8c 8d 8h 9c 9d 9h", "Kc Kd 2s 3s 4s Qh Jh 7d 6d 5d",
-                knocker_melds=["4c 5c 6c", "8c 8d 8h", "9c 9d 9h"]) == [
-        "Ana could have gone gin by melding 4♣ 5♣ 6♣ 7♣: 32 points."]
+    assert said(
+        "4c 5c 6c 7c 8c 8d 8h 9c 9d 9h",
+        "Kc Kd 2s 3s 4s Qh Jh 7d 6d 5d",
+        knocker_melds=["4c 5c 6c", "8c 8d 8h", "9c 9d 9h"],
+    ) == ["Ana could have gone gin by melding 4♣ 5♣ 6♣ 7♣: 32 points."]
     # Bor laid off the 7h that made 7-7-7 with his 7c 7d: 62 deadwood against 48
-    assert said("4h 5h 6h 9s 9d 9c Ks Kd Kc As", "7h 7c 7d 2s 3s Qh Jh Td 8d 5c",
-                layoffs=[{"card": "7h", "meld": ["4h", "5h", "6h"]}]) == [
-        "Bor could have kept 7♥ for own melds: 14 points."]
+    assert said(
+        "4h 5h 6h 9s 9d 9c Ks Kd Kc As",
+        "7h 7c 7d 2s 3s Qh Jh Td 8d 5c",
+        layoffs=[{"card": "7h", "meld": ["4h", "5h", "6h"]}],
+    ) == ["Bor could have kept 7♥ for own melds: 14 points."]
 
 
 def test_the_checked_form_keeps_its_key_and_version_and_saves_once(client):
     game = start(client)
-    html = cards_form(client, game, "check", arrangement=RUN, layoffs_for=RUN,
-                      layoffs=["4h"]).get_data(as_text=True)
+    html = cards_form(
+        client, game, "check", arrangement=RUN, layoffs_for=RUN, layoffs=["4h"]
+    ).get_data(as_text=True)
     key = re.search(r'name="form_key" value="([^"]+)"', html).group(1)
     version = re.search(r'name="version" value="([^"]+)"', html).group(1)
     for _ in range(2):  # a double tap on Save
-        response = cards_form(client, game, "save", arrangement=RUN, layoffs_for=RUN,
-                              layoffs=["4h"], form_key=key, version=version)
+        response = cards_form(
+            client,
+            game,
+            "save",
+            arrangement=RUN,
+            layoffs_for=RUN,
+            layoffs=["4h"],
+            form_key=key,
+            version=version,
+        )
         assert response.status_code == 303
     assert "done=again" in response.headers["Location"]
     assert [h["points"] for h in stored(client, game)["hands"]] == [40]
@@ -187,8 +243,10 @@ def test_the_checked_form_keeps_its_key_and_version_and_saves_once(client):
 
 def test_a_declared_run_split_in_two_is_the_one_run_of_the_list():
     # gin is best; 3-8 of spades and three nines leave the 9s (a knock), declared split
-    hand = {"knocker_cards": "3s 4s 5s 6s 7s 8s 9c 9d 9h 9s".split(),
-            "defender_cards": "Kc Kd 2h 3h 4h Qh Jh 7d 6d 5d".split()}
+    hand = {
+        "knocker_cards": "3s 4s 5s 6s 7s 8s 9c 9d 9h 9s".split(),
+        "defender_cards": "Kc Kd 2h 3h 4h Qh Jh 7d 6d 5d".split(),
+    }
     choice = play_choice({}, hand, "9c 9d 9h|6s 7s 8s|3s 4s 5s", None)
     assert choice["arrangements"][0]["gin"] and not choice["chosen"]["gin"]
     assert choice["chosen"]["value"] == "9c 9d 9h|3s 4s 5s 6s 7s 8s"

@@ -22,8 +22,9 @@ from api.server import spawn, stop
 ANA = "Ah 2h 3h 3c 3d 9s 9d 9c As 2c"
 BOR = "4h 5h Kc Kd Ks Js Qs 8d 6s Tc"
 
-pytestmark = pytest.mark.skipif(not os.path.exists(CHROMIUM),
-                                reason="chromium is not installed (tests/run.sh installs it)")
+pytestmark = pytest.mark.skipif(
+    not os.path.exists(CHROMIUM), reason="chromium is not installed (tests/run.sh installs it)"
+)
 
 
 @pytest.fixture(scope="module")
@@ -41,8 +42,12 @@ def shot(target, name: str) -> None:
 
 
 def test_choosing_a_worse_arrangement_and_one_layoff_scores_them(browser, server):
-    context = browser.new_context(viewport={"width": 390, "height": 844},
-                                  device_scale_factor=1, is_mobile=True, has_touch=True)
+    context = browser.new_context(
+        viewport={"width": 390, "height": 844},
+        device_scale_factor=1,
+        is_mobile=True,
+        has_touch=True,
+    )
     page = context.new_page()
     page.set_default_timeout(5000)
     errors: list[str] = []
@@ -69,7 +74,7 @@ def test_choosing_a_worse_arrangement_and_one_layoff_scores_them(browser, server
     boxes = choice.locator("input[name=layoffs]")
     expect(boxes).to_have_count(2)
     expect(boxes.nth(0)).to_be_checked()
-    expect(boxes.nth(1)).to_be_checked()   # 4h and 5h, the best reply
+    expect(boxes.nth(1)).to_be_checked()  # 4h and 5h, the best reply
     choice.locator("label.layoff", has=page.locator("[aria-label='five of hearts']")).click()
     expect(boxes.nth(1)).not_to_be_checked()
     expect(page.locator("#result .stale-note")).to_be_visible()
@@ -79,7 +84,8 @@ def test_choosing_a_worse_arrangement_and_one_layoff_scores_them(browser, server
     expect(result).to_contain_text("Ana knocks and scores 40")
     expect(result).to_contain_text("40 deadwood difference = 40")
     expect(result).to_contain_text(
-        "Ana could have knocked with 3 less deadwood by melding 3♣ 3♦ 3♥: 12 points.")
+        "Ana could have knocked with 3 less deadwood by melding 3♣ 3♦ 3♥: 12 points."
+    )
     expect(result).to_contain_text("Bor could have laid off 5♥: 5 points.")
     expect(radios.nth(1)).to_be_checked()
     choice.scroll_into_view_if_needed()

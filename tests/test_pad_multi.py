@@ -41,17 +41,32 @@ def words(page: str) -> str:
 
 
 def start(client, names, preset="standard", dealer="0", **extra) -> str:
-    data = {"csrf_token": token(client), **names, "preset": preset, "options_for": preset,
-            "dealer": dealer, **extra}
+    data = {
+        "csrf_token": token(client),
+        **names,
+        "preset": preset,
+        "options_for": preset,
+        "dealer": dealer,
+        **extra,
+    }
     response = client.post("/games", data=data)
     assert response.status_code == 303, text(response)
     return response.headers["Location"]
 
 
 def quick(client, game, knocker, kind, k, d, **extra):
-    return client.post(game + "/hand", data={
-        "csrf_token": token(client, game), "mode": "quick", "knocker": str(knocker),
-        "kind": kind, "knocker_deadwood": str(k), "defender_deadwood": str(d), **extra})
+    return client.post(
+        game + "/hand",
+        data={
+            "csrf_token": token(client, game),
+            "mode": "quick",
+            "knocker": str(knocker),
+            "kind": kind,
+            "knocker_deadwood": str(k),
+            "defender_deadwood": str(d),
+            **extra,
+        },
+    )
 
 
 def deal(client, game, first, second, path="/hand", **extra):
@@ -62,8 +77,14 @@ def deal(client, game, first, second, path="/hand", **extra):
             data[f"g{i}_kind"] = "void"
             continue
         knocker, kind, k, d = given
-        data.update({f"g{i}_knocker": str(knocker), f"g{i}_kind": kind,
-                     f"g{i}_knocker_deadwood": str(k), f"g{i}_defender_deadwood": str(d)})
+        data.update(
+            {
+                f"g{i}_knocker": str(knocker),
+                f"g{i}_kind": kind,
+                f"g{i}_knocker_deadwood": str(k),
+                f"g{i}_defender_deadwood": str(d),
+            }
+        )
     return client.post(game + path, data=data)
 
 
@@ -91,24 +112,43 @@ def test_the_start_form_takes_three_or_four_players_and_the_table_options(client
     assert "Next deal: Bor deals to Ana; Dan deals to Cy." in page
 
 
-@pytest.mark.parametrize("names, dealer, field, words", [
-    ({**THREE, "player_2": "", "player_3": "Dan"}, "0", "player_2", "Type player 3's name too"),
-    ({**THREE, "player_2": "ana"}, "0", "player_2", "need different names"),
-    (THREE, "3", "dealer", "Player 4 has no name, so cannot deal"),
-])
+@pytest.mark.parametrize(
+    "names, dealer, field, words",
+    [
+        ({**THREE, "player_2": "", "player_3": "Dan"}, "0", "player_2", "Type player 3's name too"),
+        ({**THREE, "player_2": "ana"}, "0", "player_2", "need different names"),
+        (THREE, "3", "dealer", "Player 4 has no name, so cannot deal"),
+    ],
+)
 def test_the_start_form_refuses_players_out_of_place(client, names, dealer, field, words):
-    response = client.post("/games", data={"csrf_token": token(client), **names,
-                                           "preset": "standard", "options_for": "standard",
-                                           "dealer": dealer})
+    response = client.post(
+        "/games",
+        data={
+            "csrf_token": token(client),
+            **names,
+            "preset": "standard",
+            "options_for": "standard",
+            "dealer": dealer,
+        },
+    )
     assert response.status_code == 422
-    assert re.search(rf'id="err-{field}"[^>]*>[^<]*{re.escape(words)}',
-                     html.unescape(response.get_data(as_text=True)))
+    assert re.search(
+        rf'id="err-{field}"[^>]*>[^<]*{re.escape(words)}',
+        html.unescape(response.get_data(as_text=True)),
+    )
 
 
 def test_hollywood_with_three_players_is_refused_above_the_form(client):
-    response = client.post("/games", data={"csrf_token": token(client), **THREE,
-                                           "preset": "hollywood", "options_for": "hollywood",
-                                           "dealer": "0"})
+    response = client.post(
+        "/games",
+        data={
+            "csrf_token": token(client),
+            **THREE,
+            "preset": "hollywood",
+            "options_for": "hollywood",
+            "dealer": "0",
+        },
+    )
     assert response.status_code == 422
     assert "Hollywood scoring is for two players only" in text(response)
 
@@ -117,9 +157,13 @@ def test_cut_for_the_deal_among_three_and_four():
     import random
 
     for count in (3, 4):
-        dealers = {pad_forms.game_from_form({**FOUR, "player_3": "Dan" if count == 4 else "",
-                                             "dealer": "cut"}, random.Random(seed))[0]["dealer"]
-                   for seed in range(40)}
+        dealers = {
+            pad_forms.game_from_form(
+                {**FOUR, "player_3": "Dan" if count == 4 else "", "dealer": "cut"},
+                random.Random(seed),
+            )[0]["dealer"]
+            for seed in range(40)
+        }
         assert dealers == set(range(count))
 
 
@@ -127,25 +171,31 @@ def test_cut_for_the_deal_among_three_and_four():
 
 
 def test_three_players_offer_only_the_two_who_play_and_say_who_sits_out(client):
-    game = start(client, THREE)                       # Ana deals first and sits out
+    game = start(client, THREE)  # Ana deals first and sits out
     html = client.get(game + "/hand").get_data(as_text=True)
     assert radios(html, "knocker") == ["1", "2"]
     assert "Ana deals this hand and sits out: Bor plays Cy." in text(client.get(game + "/hand"))
-    assert ">Record<" not in html                     # a deal record is two-player only
+    assert ">Record<" not in html  # a deal record is two-player only
     cards = client.get(game + "/hand?mode=cards").get_data(as_text=True)
     assert 'name="cards_1"' in cards and 'name="cards_2"' in cards and 'name="cards_0"' not in cards
     response = quick(client, game, 0, "knock", 3, 12)
     assert response.status_code == 422
-    assert re.search(r'id="err-knocker"[^>]*>Ana deals this hand and sits out: choose one of'
-                     r' the two who play it\.', response.get_data(as_text=True))
+    assert re.search(
+        r'id="err-knocker"[^>]*>Ana deals this hand and sits out: choose one of'
+        r" the two who play it\.",
+        response.get_data(as_text=True),
+    )
     preview = quick(client, game, 2, "knock", 3, 12, action="check")
     assert "Cy beat Bor: 9" in text(preview) and "Nothing is saved yet" in text(preview)
     assert quick(client, game, 2, "knock", 3, 12).status_code == 303
     page = text(client.get(game))
     assert "knock Cy beat Bor: 9 Ana sat out" in page
-    assert "Next hand: Bor deals and sits out; Ana plays Cy." in page   # the loser deals
-    assert re.findall(r'class="total">(\d+)<', client.get(game).get_data(as_text=True)) == \
-        ["0", "0", "9"]
+    assert "Next hand: Bor deals and sits out; Ana plays Cy." in page  # the loser deals
+    assert re.findall(r'class="total">(\d+)<', client.get(game).get_data(as_text=True)) == [
+        "0",
+        "0",
+        "9",
+    ]
     assert radios(client.get(game + "/hand").get_data(as_text=True), "knocker") == ["0", "2"]
     detail = text(client.get(game + "/hands/1"))
     assert "Ana dealt and sat out" in detail and "Cy went out with deadwood 3; Bor had 12" in detail
@@ -153,19 +203,35 @@ def test_three_players_offer_only_the_two_who_play_and_say_who_sits_out(client):
 
 def test_three_players_correct_void_and_undo(client):
     game = start(client, THREE)
-    quick(client, game, 2, "knock", 3, 12)            # hand 1: Cy beats Bor 9; Bor deals
-    quick(client, game, 0, "gin", 0, 10)              # hand 2: Ana beats Cy 35; Cy deals
+    quick(client, game, 2, "knock", 3, 12)  # hand 1: Cy beats Bor 9; Bor deals
+    quick(client, game, 0, "gin", 0, 10)  # hand 2: Ana beats Cy 35; Cy deals
     edit = client.get(game + "/hands/1/edit").get_data(as_text=True)
     assert radios(edit, "knocker") == ["1", "2"] and 'value="2" checked' in edit
     # Bor winning hand 1 would make Cy the loser, so Cy (who played hand 2) would deal it
-    response = client.post(game + "/hands/1/edit", data={
-        "csrf_token": token(client), "mode": "quick", "knocker": "1", "kind": "gin",
-        "knocker_deadwood": "0", "defender_deadwood": "5"})
+    response = client.post(
+        game + "/hands/1/edit",
+        data={
+            "csrf_token": token(client),
+            "mode": "quick",
+            "knocker": "1",
+            "kind": "gin",
+            "knocker_deadwood": "0",
+            "defender_deadwood": "5",
+        },
+    )
     assert response.status_code == 409
     assert "With this correction Cy would deal a later hand that they played" in text(response)
-    client.post(game + "/hands/1/edit", data={
-        "csrf_token": token(client), "mode": "quick", "knocker": "2", "kind": "knock",
-        "knocker_deadwood": "2", "defender_deadwood": "12"})
+    client.post(
+        game + "/hands/1/edit",
+        data={
+            "csrf_token": token(client),
+            "mode": "quick",
+            "knocker": "2",
+            "kind": "knock",
+            "knocker_deadwood": "2",
+            "defender_deadwood": "12",
+        },
+    )
     assert "Cy beat Bor: 10" in text(client.get(game))
     client.post(game + "/undo", data={"csrf_token": token(client)})
     client.post(game + "/hands/1/void", data={"csrf_token": token(client)})
@@ -176,7 +242,7 @@ def test_three_players_correct_void_and_undo(client):
 
 def test_three_player_rotation_option(client):
     game = start(client, THREE, three_player_dealer="rotate")
-    quick(client, game, 2, "knock", 3, 12)            # Cy beats Bor; the seat moves on
+    quick(client, game, 2, "knock", 3, 12)  # Cy beats Bor; the seat moves on
     assert "Next hand: Bor deals and sits out; Ana plays Cy." in text(client.get(game))
     quick(client, game, 0, "knock", 3, 12)
     assert "Next hand: Cy deals and sits out; Ana plays Bor." in text(client.get(game))
@@ -184,41 +250,48 @@ def test_three_player_rotation_option(client):
 
 def test_three_player_settlement_in_words():
     # Ana 100 (2 boxes), Bor 15 (1), Cy 68 (2): finals 250, 40, 118
-    entries = [{"winner": 1, "loser": 2, "points": 15, "outcome": "knock"},
-               {"winner": 0, "loser": 1, "points": 55, "outcome": "gin"},
-               {"winner": 2, "loser": 0, "points": 27, "outcome": "undercut"},
-               {"void": True},
-               {"winner": 2, "loser": 1, "points": 41, "outcome": "gin"},
-               {"winner": 0, "loser": 2, "points": 45, "outcome": "gin"}]
+    entries = [
+        {"winner": 1, "loser": 2, "points": 15, "outcome": "knock"},
+        {"winner": 0, "loser": 1, "points": 55, "outcome": "gin"},
+        {"winner": 2, "loser": 0, "points": 27, "outcome": "undercut"},
+        {"void": True},
+        {"winner": 2, "loser": 1, "points": 41, "outcome": "gin"},
+        {"winner": 0, "loser": 2, "points": 45, "outcome": "gin"},
+    ]
     sheet = score_sheet(entries, players=["Ana", "Bor", "Cy"], stake=0.1)
     view = pad_views.sheet_view(sheet)
     assert [str(line) for line in view["result"]["payments"]] == [
         "<bdi>Bor</bdi> pays <bdi>Ana</bdi> 21.00 (210 points).",
-        "<bdi>Cy</bdi> pays <bdi>Ana</bdi> 13.20 (132 points)."]
+        "<bdi>Cy</bdi> pays <bdi>Ana</bdi> 13.20 (132 points).",
+    ]
     sheet = score_sheet(entries, players=["Ana", "Bor", "Cy"])
     assert [str(line) for line in pad_views.sheet_view(sheet)["result"]["payments"]] == [
         "<bdi>Bor</bdi> pays <bdi>Ana</bdi> 210 points.",
-        "<bdi>Cy</bdi> pays <bdi>Ana</bdi> 132 points."]
-
+        "<bdi>Cy</bdi> pays <bdi>Ana</bdi> 132 points.",
+    ]
 
 
 def test_a_three_player_shutout_doubles_against_that_loser_only_in_words():
     # Bor beats Cy 40, Ana beats Bor 30, Ana beats Cy 75 (gin): Cy won no hand.
     # Ana 105 + 2 boxes 50 = 155; + 100 against Bor (65): 190; + 200 against Cy (0): 355.
-    entries = [{"winner": 1, "loser": 2, "points": 40, "outcome": "knock"},
-               {"winner": 0, "loser": 1, "points": 30, "outcome": "knock"},
-               {"winner": 0, "loser": 2, "points": 75, "outcome": "gin"}]
+    entries = [
+        {"winner": 1, "loser": 2, "points": 40, "outcome": "knock"},
+        {"winner": 0, "loser": 1, "points": 30, "outcome": "knock"},
+        {"winner": 0, "loser": 2, "points": 75, "outcome": "gin"},
+    ]
     sheet = score_sheet(entries, players=["Ana", "Bor", "Cy"], stake=0.1)
     assert [str(line) for line in pad_views.sheet_view(sheet)["result"]["payments"]] == [
         "<bdi>Bor</bdi> pays <bdi>Ana</bdi> 19.00 (190 points).",
         "<bdi>Cy</bdi> pays <bdi>Ana</bdi> 35.50 (355 points). <bdi>Cy</bdi> won no hand:"
-        " shutout, doubled against <bdi>Cy</bdi> only."]
+        " shutout, doubled against <bdi>Cy</bdi> only.",
+    ]
+
 
 # ----------------------------------------------------------------------------- partnerships
 
 
 def test_the_deal_form_has_both_games_and_only_their_players(client):
-    game = start(client, FOUR)                        # Ana's team deals first
+    game = start(client, FOUR)  # Ana's team deals first
     html = client.get(game + "/hand").get_data(as_text=True)
     assert radios(html, "g0_knocker") == ["0", "1"] and radios(html, "g1_knocker") == ["2", "3"]
     page = text(client.get(game + "/hand"))
@@ -226,12 +299,17 @@ def test_the_deal_form_has_both_games_and_only_their_players(client):
     assert "data-queue-one" in html  # offline, one deal at a time: the next pairing is the server's
     response = deal(client, game, (0, "knock", 4, 14), (1, "gin", 0, 20))
     assert response.status_code == 422
-    assert re.search(r'id="err-g1_knocker"[^>]*>Bor does not play in this game: choose one of'
-                     r' its two players\.', response.get_data(as_text=True))
+    assert re.search(
+        r'id="err-g1_knocker"[^>]*>Bor does not play in this game: choose one of'
+        r" its two players\.",
+        response.get_data(as_text=True),
+    )
     response = deal(client, game, (0, "knock", 12, 14), (3, "gin", 0, 20))
-    assert re.search(r'id="err-g0_knocker_deadwood"[^>]*>A knock needs 10 or less',
-                     response.get_data(as_text=True))
-    assert 'value="20"' in response.get_data(as_text=True)   # what was typed is kept
+    assert re.search(
+        r'id="err-g0_knocker_deadwood"[^>]*>A knock needs 10 or less',
+        response.get_data(as_text=True),
+    )
+    assert 'value="20"' in response.get_data(as_text=True)  # what was typed is kept
     preview = text(deal(client, game, (0, "knock", 4, 14), (3, "gin", 0, 20), action="check"))
     assert "Ana beat Bor: 10" in preview and "Dan beat Cy: 45" in preview
     assert "No deals yet" in text(client.get(game))
@@ -241,10 +319,11 @@ def test_a_partnership_deal_on_the_sheet_correct_void_and_undo(client):
     game = start(client, FOUR, stake="0.1")
     assert deal(client, game, (0, "knock", 4, 14), (3, "gin", 0, 20)).status_code == 303
     page = text(client.get(game))
-    assert "Ana v Bor: knock Ana beat Bor: 10 Cy v Dan: gin Dan beat Cy: 45 Bor & Dan +35" \
-        in page
-    assert re.findall(r'class="total">(\d+)<', client.get(game).get_data(as_text=True)) == \
-        ["0", "35"]
+    assert "Ana v Bor: knock Ana beat Bor: 10 Cy v Dan: gin Dan beat Cy: 45 Bor & Dan +35" in page
+    assert re.findall(r'class="total">(\d+)<', client.get(game).get_data(as_text=True)) == [
+        "0",
+        "35",
+    ]
     # partners swap opponents; the team that scored deals
     assert "Next deal: Dan deals to Ana; Bor deals to Cy." in page
     html = client.get(game + "/hand").get_data(as_text=True)
@@ -268,25 +347,31 @@ def test_per_game_netting_scores_both_teams(client):
     deal(client, game, (0, "knock", 4, 14), (3, "gin", 0, 20))
     page = text(client.get(game))
     assert "Ana & Cy +10, Bor & Dan +45" in page
-    assert re.findall(r'class="total">(\d+)<', client.get(game).get_data(as_text=True)) == \
-        ["10", "45"]
+    assert re.findall(r'class="total">(\d+)<', client.get(game).get_data(as_text=True)) == [
+        "10",
+        "45",
+    ]
 
 
 def test_partnership_settlement_in_words():
     # Ana & Cy 123 (3 boxes), Bor & Dan 35 (1): finals 298 and 60
     def win(winner, points, outcome="knock"):
         return {"winner": winner, "points": points, "outcome": outcome}
-    entries = [{"games": [win(0, 10), win(3, 45, "gin")]},
-               {"games": [win(0, 60, "gin"), win(2, 10)]},
-               {"games": [{"void": True}, win(2, 27, "undercut")]},
-               {"games": [win(3, 7), win(2, 33, "gin")]}]
+
+    entries = [
+        {"games": [win(0, 10), win(3, 45, "gin")]},
+        {"games": [win(0, 60, "gin"), win(2, 10)]},
+        {"games": [{"void": True}, win(2, 27, "undercut")]},
+        {"games": [win(3, 7), win(2, 33, "gin")]},
+    ]
     sheet = score_sheet(entries, players=["Ana", "Bor", "Cy", "Dan"], stake=0.1)
     result = pad_views.sheet_view(sheet)["result"]
     assert result["winner"] == "Ana & Cy"
     assert [row["final"] for row in result["rows"]] == [298, 60]
     assert [str(line) for line in result["payments"]] == [
         "<bdi>Bor</bdi> &amp; <bdi>Dan</bdi> pay <bdi>Ana</bdi> &amp; <bdi>Cy</bdi> 23.80"
-        " (238 points)."]
+        " (238 points)."
+    ]
 
 
 def test_a_deal_entered_card_by_card(client):
@@ -295,17 +380,23 @@ def test_a_deal_entered_card_by_card(client):
     for grid in ("g0_cards_0", "g0_cards_1", "g1_cards_2", "g1_cards_3"):
         assert f'name="{grid}"' in page
     assert 'name="g0_cards_2"' not in page and radios(page, "g1_knocker") == ["2", "3"]
-    data = {"csrf_token": token(client, game), "mode": "deal_cards",
-            "g0_knocker": "1", "g0_cards_1": test_pad.ANA, "g0_cards_0": test_pad.BOR,
-            "g1_knocker": "void"}
+    data = {
+        "csrf_token": token(client, game),
+        "mode": "deal_cards",
+        "g0_knocker": "1",
+        "g0_cards_1": test_pad.ANA,
+        "g0_cards_0": test_pad.BOR,
+        "g1_knocker": "void",
+    }
     # Bor went out with Ana's cards of test_pad: deadwood 2 against 3, he scores 1
     check = text(client.post(game + "/hand", data={**data, "action": "check"}))
     assert "Bor knocks and scores 1." in check and "Void: nobody scores" in check
     twice = {**data, "g0_cards_0": [*test_pad.BOR[:9], "As"]}
     response = client.post(game + "/hand", data=twice)
     assert response.status_code == 422
-    assert re.search(r'id="err-g0_cards_0"[^>]*>A♠ is tapped for both players',
-                     response.get_data(as_text=True))
+    assert re.search(
+        r'id="err-g0_cards_0"[^>]*>A♠ is tapped for both players', response.get_data(as_text=True)
+    )
     saved = client.post(game + "/hand", data={**data, "action": "save"})
     assert saved.status_code == 303
     detail = text(client.get(saved.headers["Location"]))
@@ -314,17 +405,26 @@ def test_a_deal_entered_card_by_card(client):
     assert "Bor & Dan +1" in text(client.get(game))
     edit = client.get(game + "/hands/1/edit").get_data(as_text=True)
     assert 'aria-current="page">Cards<' in edit
-    assert 'id="g0_p1-As" name="g0_cards_1" value="As" aria-label="ace of spades" checked' \
+    assert (
+        'id="g0_p1-As" name="g0_cards_1" value="As" aria-label="ace of spades" checked'
         in re.sub(r"\s+", " ", edit)
+    )
 
 
 def test_three_players_card_by_card(client):
-    game = start(client, THREE)                       # Ana deals: Bor plays Cy
-    data = {"csrf_token": token(client, game), "mode": "cards", "knocker": "2",
-            "cards_2": test_pad.ANA, "cards_1": test_pad.BOR}
+    game = start(client, THREE)  # Ana deals: Bor plays Cy
+    data = {
+        "csrf_token": token(client, game),
+        "mode": "cards",
+        "knocker": "2",
+        "cards_2": test_pad.ANA,
+        "cards_1": test_pad.BOR,
+    }
     short = client.post(game + "/hand", data={**data, "cards_1": test_pad.BOR[:9]})
-    assert re.search(r'id="err-cards_1"[^>]*>Tap 10 cards for the other player; 9 tapped',
-                     short.get_data(as_text=True))
+    assert re.search(
+        r'id="err-cards_1"[^>]*>Tap 10 cards for the other player; 9 tapped',
+        short.get_data(as_text=True),
+    )
     saved = client.post(game + "/hand", data={**data, "action": "save"})
     detail = text(client.get(saved.headers["Location"]))
     assert "Cy knocks and scores 1." in detail and "Bor: deadwood 3 after layoffs" in detail

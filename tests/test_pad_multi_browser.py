@@ -22,8 +22,9 @@ from test_pad_browser import expect_totals, shot, tap
 
 from api.server import spawn, stop
 
-pytestmark = pytest.mark.skipif(not os.path.exists(CHROMIUM),
-                                reason="chromium is not installed (tests/run.sh installs it)")
+pytestmark = pytest.mark.skipif(
+    not os.path.exists(CHROMIUM), reason="chromium is not installed (tests/run.sh installs it)"
+)
 
 SMALL = {"width": 360, "height": 740}
 BIG = {"width": 390, "height": 844}
@@ -62,12 +63,14 @@ def choose(scope, label: str) -> None:
     scope.locator("label.choice", has_text=re.compile(f"^{re.escape(label)}$")).click()
 
 
-def three_hand(page, sits_out: str, who: str | None, kind: str, mine: str = "0",
-               theirs: str = "") -> None:
+def three_hand(
+    page, sits_out: str, who: str | None, kind: str, mine: str = "0", theirs: str = ""
+) -> None:
     """One hand of three: the form offers only the two who play, and says who sits out."""
     page.get_by_role("link", name="+ Quick hand").click()
     expect(page.locator("[data-dealer-line]")).to_contain_text(
-        f"{sits_out} deals this hand and sits out")
+        f"{sits_out} deals this hand and sits out"
+    )
     offered = page.locator("[data-who] label.choice").all_inner_texts()
     assert sits_out not in offered and len(offered) == 2, offered
     if kind == "void":
@@ -84,14 +87,16 @@ def three_hand(page, sits_out: str, who: str | None, kind: str, mine: str = "0",
 def test_three_players_to_the_end(page, server):
     start(page, server, ("Ana", "Bor", "Cy"), "three")
     expect(page.locator("[data-next]")).to_have_text(
-        "Next hand: Ana deals and sits out; Bor plays Cy.")
+        "Next hand: Ana deals and sits out; Bor plays Cy."
+    )
     # the loser deals next and sits out; a void hand is dealt again by the same dealer
-    three_hand(page, "Ana", "Bor", "Knock", "5", "20")     # Bor 15 (Cy lost: Cy deals)
+    three_hand(page, "Ana", "Bor", "Knock", "5", "20")  # Bor 15 (Cy lost: Cy deals)
     expect_totals(page, ["0", "15", "0"])
-    three_hand(page, "Cy", "Ana", "Gin", theirs="30")      # Ana 25 + 30 = 55 (Bor deals)
+    three_hand(page, "Cy", "Ana", "Gin", theirs="30")  # Ana 25 + 30 = 55 (Bor deals)
     expect_totals(page, ["55", "15", "0"])
     expect(page.locator("[data-next]")).to_have_text(
-        "Next hand: Bor deals and sits out; Ana plays Cy.")
+        "Next hand: Bor deals and sits out; Ana plays Cy."
+    )
     page.set_viewport_size(SMALL)
     fits(page)
     shot(page, "three-sheet-360")
@@ -101,13 +106,13 @@ def test_three_players_to_the_end(page, server):
     page.set_viewport_size(BIG)
     shot(page, "three-hand")
     page.get_by_role("link", name="Back to the sheet").first.click()
-    three_hand(page, "Bor", "Ana", "Knock", "8", "6")      # undercut: Cy 25 + 2 = 27
+    three_hand(page, "Bor", "Ana", "Knock", "8", "6")  # undercut: Cy 25 + 2 = 27
     expect_totals(page, ["55", "15", "27"])
     expect(page.locator("#hand-3")).to_contain_text("Cy undercut Ana: 27 Bor sat out")
-    three_hand(page, "Ana", None, "void")                  # Ana deals again
-    three_hand(page, "Ana", "Cy", "Gin", theirs="16")      # Cy 25 + 16 = 41: 68
+    three_hand(page, "Ana", None, "void")  # Ana deals again
+    three_hand(page, "Ana", "Cy", "Gin", theirs="16")  # Cy 25 + 16 = 41: 68
     expect_totals(page, ["55", "15", "68"])
-    three_hand(page, "Bor", "Ana", "Gin", theirs="20")     # Ana 25 + 20 = 45: 100, over
+    three_hand(page, "Bor", "Ana", "Gin", theirs="20")  # Ana 25 + 20 = 45: 100, over
     expect_totals(page, ["100", "15", "68"])
     over = page.locator("section.over")
     expect(over.locator("h2")).to_have_text("Game over: Ana wins")
@@ -115,8 +120,9 @@ def test_three_players_to_the_end(page, server):
     finals = over.locator("tr", has_text="Final").locator("td")
     expect(finals).to_have_text(["250", "40", "118"])
     # each loser pays the difference x 0.10: Bor 210 -> 21.00, Cy 132 -> 13.20
-    expect(over.locator("ul.payments li")).to_have_text([
-        "Bor pays Ana 21.00 (210 points).", "Cy pays Ana 13.20 (132 points)."])
+    expect(over.locator("ul.payments li")).to_have_text(
+        ["Bor pays Ana 21.00 (210 points).", "Cy pays Ana 13.20 (132 points)."]
+    )
     expect(page.locator("#hand-4")).to_contain_text("Void hand: nobody scores Ana sat out")
     shot(page, "three-over")
     page.set_viewport_size(SMALL)
@@ -161,12 +167,19 @@ def test_partnerships_to_the_end(page, server):
     page.set_viewport_size(BIG)
     page.get_by_role("link", name="Back to the sheet").first.click()
     # deal 1: Ana 4 v Bor 14 -> Ana 10; Dan gin v Cy 20 -> Dan 45: Bor & Dan +35
-    partners_deal(page, "Game 1: Ana deals to Bor; Game 2: Cy deals to Dan",
-                  ("Ana", "Knock", "4", "14"), ("Dan", "Gin", "0", "20"), preview=True)
-    expect(page.locator("p.preview")).to_have_text(["knock Ana beat Bor: 10 (10 deadwood"
-                                                    " difference = 10)",
-                                                    "gin Dan beat Cy: 45 (20 deadwood"
-                                                    " difference + 25 gin bonus = 45)"])
+    partners_deal(
+        page,
+        "Game 1: Ana deals to Bor; Game 2: Cy deals to Dan",
+        ("Ana", "Knock", "4", "14"),
+        ("Dan", "Gin", "0", "20"),
+        preview=True,
+    )
+    expect(page.locator("p.preview")).to_have_text(
+        [
+            "knock Ana beat Bor: 10 (10 deadwood difference = 10)",
+            "gin Dan beat Cy: 45 (20 deadwood difference + 25 gin bonus = 45)",
+        ]
+    )
     shot(page, "partners-deal")
     page.set_viewport_size(SMALL)
     fits(page)
@@ -177,24 +190,34 @@ def test_partnerships_to_the_end(page, server):
     expect(page.locator("#hand-1")).to_contain_text("Bor & Dan +35")
     # partners swap opponents; the team that scored deals
     # deal 2: Ana gin v Dan 35 -> 60; Cy 2 v Bor 12 -> 10: Ana & Cy +70
-    partners_deal(page, "Game 1: Dan deals to Ana; Game 2: Bor deals to Cy",
-                  ("Ana", "Gin", "0", "35"), ("Cy", "Knock", "2", "12"))
+    partners_deal(
+        page,
+        "Game 1: Dan deals to Ana; Game 2: Bor deals to Cy",
+        ("Ana", "Gin", "0", "35"),
+        ("Cy", "Knock", "2", "12"),
+    )
     expect_totals(page, ["70", "35"])
     # deal 3: game 1 void; Dan knocks 9 v Cy 7: undercut, Cy 25 + 2 = 27: Ana & Cy +27
-    partners_deal(page, "Game 1: Ana deals to Bor; Game 2: Cy deals to Dan",
-                  None, ("Dan", "Knock", "9", "7"))
+    partners_deal(
+        page, "Game 1: Ana deals to Bor; Game 2: Cy deals to Dan", None, ("Dan", "Knock", "9", "7")
+    )
     expect_totals(page, ["97", "35"])
     expect(page.locator("#hand-3")).to_contain_text("Cy v Dan: undercut Cy undercut Dan: 27")
     # deal 4: Dan 3 v Ana 10 -> Dan 7; Cy gin v Bor 8 -> 33: Ana & Cy +26 = 123, over
-    partners_deal(page, "Game 1: Ana deals to Dan; Game 2: Cy deals to Bor",
-                  ("Dan", "Knock", "3", "10"), ("Cy", "Gin", "0", "8"))
+    partners_deal(
+        page,
+        "Game 1: Ana deals to Dan; Game 2: Cy deals to Bor",
+        ("Dan", "Knock", "3", "10"),
+        ("Cy", "Gin", "0", "8"),
+    )
     expect_totals(page, ["123", "35"])
     over = page.locator("section.over")
     expect(over.locator("h2")).to_have_text("Game over: Ana & Cy win")
     # finals: 123 + 3 boxes x 25 + game 100 = 298; 35 + 25 = 60; 238 x 0.10 = 23.80
     expect(over.locator("tr", has_text="Final").locator("td")).to_have_text(["298", "60"])
     expect(over.locator("ul.payments li")).to_have_text(
-        ["Bor & Dan pay Ana & Cy 23.80 (238 points)."])
+        ["Bor & Dan pay Ana & Cy 23.80 (238 points)."]
+    )
     shot(page, "partners-over")
     page.set_viewport_size(SMALL)
     fits(page)
@@ -222,19 +245,20 @@ def test_a_partnership_deal_by_cards_records_a_worse_play_in_one_game(page, serv
     ana = first.locator("[data-play-choice]")
     arrangements = ana.locator("input[name=g0_arrangement]")
     expect(arrangements).to_have_count(2)
-    expect(arrangements.nth(0)).to_be_checked()            # the threes, the best
+    expect(arrangements.nth(0)).to_be_checked()  # the threes, the best
     expect(second.locator("input[name=g1_arrangement]")).to_have_count(1)
     expect(second.locator("input[name=g1_layoffs]")).not_to_be_checked()
     expect(first.locator("[data-result]")).to_contain_text("Ana knocks and scores 47")
     ana.locator("label.arrangement", has_text="deadwood 9").click()
     layoffs = ana.locator("input[name=g0_layoffs]")
     expect(layoffs).to_have_count(2)
-    expect(layoffs.nth(1)).to_be_checked()                 # 4h and 5h, the best reply
+    expect(layoffs.nth(1)).to_be_checked()  # 4h and 5h, the best reply
     ana.locator("label.layoff", has=page.locator("[aria-label='five of hearts']")).click()
     expect(layoffs.nth(1)).not_to_be_checked()
     # only game 1's score is out of date
     expect(first.locator(".stale-note")).to_have_text(
-        "Changed: press Check the hands to see the score of this choice.")
+        "Changed: press Check the hands to see the score of this choice."
+    )
     expect(second.locator(".stale-note")).to_have_count(0)
     page.get_by_role("button", name="Check the hands").click()
 
@@ -242,7 +266,8 @@ def test_a_partnership_deal_by_cards_records_a_worse_play_in_one_game(page, serv
     expect(result).to_contain_text("Ana knocks and scores 40")
     expect(result.locator(".hindsight")).to_contain_text(
         "Ana could have knocked with 3 less deadwood by melding 3♣ 3♦ 3♥: 12 points."
-        "Bor could have laid off 5♥: 5 points.")
+        "Bor could have laid off 5♥: 5 points."
+    )
     expect(second.locator("[data-result]")).to_contain_text("Dan knocks and scores 47")
     expect(second.locator(".hindsight")).to_have_count(0)
     expect(ana.locator("input[name=g0_arrangement]").nth(1)).to_be_checked()
@@ -250,10 +275,16 @@ def test_a_partnership_deal_by_cards_records_a_worse_play_in_one_game(page, serv
     top, bottom = ana.bounding_box(), result.bounding_box()
     assert top and bottom
     scrolled = page.evaluate("window.scrollY")
-    page.screenshot(path=str(test_pad_browser.ARTIFACTS / "partnership-declared.png"),
-                    full_page=True, clip={"x": 0, "y": top["y"] + scrolled - 8, "width": 390,
-                                          "height": bottom["y"] + bottom["height"] - top["y"]
-                                          + 16})
+    page.screenshot(
+        path=str(test_pad_browser.ARTIFACTS / "partnership-declared.png"),
+        full_page=True,
+        clip={
+            "x": 0,
+            "y": top["y"] + scrolled - 8,
+            "width": 390,
+            "height": bottom["y"] + bottom["height"] - top["y"] + 16,
+        },
+    )
     page.set_viewport_size(SMALL)
     fits(page)
     page.set_viewport_size(BIG)
@@ -261,7 +292,8 @@ def test_a_partnership_deal_by_cards_records_a_worse_play_in_one_game(page, serv
     page.get_by_role("button", name="Add to the sheet").click()
     expect(page.locator("main")).to_contain_text("Deal 1 added")
     expect(page.locator(".game-detail").nth(0).locator(".hindsight")).to_contain_text(
-        "Bor could have laid off 5♥: 5 points.")
+        "Bor could have laid off 5♥: 5 points."
+    )
     expect(page.locator(".game-detail").nth(1).locator(".hindsight")).to_have_count(0)
     page.get_by_role("link", name="Back to the sheet").first.click()
     expect_totals(page, ["0", "7"])
@@ -269,7 +301,8 @@ def test_a_partnership_deal_by_cards_records_a_worse_play_in_one_game(page, serv
     expect(row).to_contain_text("Ana v Bor: knock Ana beat Bor: 40")
     expect(row.locator(".missed")).to_have_text(
         "Game 1: Ana could have knocked with 3 less deadwood by melding 3♣ 3♦ 3♥: 12 points."
-        " Bor could have laid off 5♥: 5 points.")
+        " Bor could have laid off 5♥: 5 points."
+    )
     page.set_viewport_size(SMALL)
     fits(page)
     shot(page, "partners-declared-sheet-360")

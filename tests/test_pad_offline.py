@@ -25,8 +25,9 @@ from test_serve_tls import make_certificate
 
 from api.server import spawn, stop
 
-pytestmark = pytest.mark.skipif(not os.path.exists(CHROMIUM),
-                                reason="chromium is not installed (tests/run.sh installs it)")
+pytestmark = pytest.mark.skipif(
+    not os.path.exists(CHROMIUM), reason="chromium is not installed (tests/run.sh installs it)"
+)
 
 SIZES = {"390": {"width": 390, "height": 844}, "360": {"width": 360, "height": 740}}
 
@@ -41,8 +42,13 @@ def served(tmp_path_factory):
 
 
 def new_page(browser, dark: bool = False):
-    context = browser.new_context(viewport=SIZES["390"], device_scale_factor=1, is_mobile=True,
-                                  has_touch=True, color_scheme="dark" if dark else "light")
+    context = browser.new_context(
+        viewport=SIZES["390"],
+        device_scale_factor=1,
+        is_mobile=True,
+        has_touch=True,
+        color_scheme="dark" if dark else "light",
+    )
     page = context.new_page()
     page.set_default_timeout(15000)  # a shared, busy machine: pages may take a while
     page.errors = []
@@ -96,8 +102,10 @@ def until(page, script: str, timeout: float = 45.0) -> None:
                 const r = await navigator.serviceWorker.getRegistration();
                 return r ? [r.installing, r.waiting, r.active].map((w) => w && w.state) : null;
             }""")
-            pytest.fail(f"still false after {timeout} s: {script} (service worker: {worker},"
-                        f" page {page.url})")
+            pytest.fail(
+                f"still false after {timeout} s: {script} (service worker: {worker},"
+                f" page {page.url})"
+            )
         time.sleep(0.1)
 
 
@@ -105,20 +113,24 @@ def worker_ready(page, mode: str = "quick") -> None:
     """Wait until the service worker controls the page and has kept the hand forms
     (the form of ``mode``: ``deal`` at a table of four)."""
     until(page, "() => Boolean(navigator.serviceWorker && navigator.serviceWorker.controller)")
-    until(page, f"""async () => {{
+    until(
+        page,
+        f"""async () => {{
         for (const name of await caches.keys()) {{
           const keys = (await (await caches.open(name)).keys()).map((r) => r.url);
           if (keys.some((u) => u.includes('/hand?mode={mode}'))) return true;
         }}
         return false;
-    }}""")
+    }}""",
+    )
 
 
 def stored_hands(db, game_id: str) -> list[tuple[str, dict]]:
     """The game's log as stored: (idempotency key, hand input) per entry, in order."""
     with sqlite3.connect(db) as conn:
-        rows = conn.execute("SELECT idempotency_key, payload FROM hands WHERE game_id = ?"
-                            " ORDER BY seq", (game_id,)).fetchall()
+        rows = conn.execute(
+            "SELECT idempotency_key, payload FROM hands WHERE game_id = ? ORDER BY seq", (game_id,)
+        ).fetchall()
     return [(key, json.loads(payload)) for key, payload in rows]
 
 
@@ -134,8 +146,9 @@ def quick(page, who: str, kind: str, mine: str, theirs: str) -> None:
 def test_app_shell_and_sheet_open_offline_after_a_first_visit(page, served):
     url, _ = served
     sheet = start(page, url)
-    manifest = page.evaluate("fetch(document.querySelector('link[rel=manifest]').href)"
-                             ".then((r) => r.json())")
+    manifest = page.evaluate(
+        "fetch(document.querySelector('link[rel=manifest]').href).then((r) => r.json())"
+    )
     assert manifest["start_url"] == "/" and manifest["display"] == "standalone"
     assert {icon["sizes"] for icon in manifest["icons"]} >= {"192x192", "512x512"}
     worker_ready(page)
@@ -149,7 +162,7 @@ def test_app_shell_and_sheet_open_offline_after_a_first_visit(page, served):
     expect(page.locator("h1")).to_have_text("Hand 1")
     page.goto(url + "/")
     expect(page.get_by_role("button", name="Start the game")).to_be_visible()
-    page.goto(sheet + "/hands/7")   # never seen: the worker's own offline page
+    page.goto(sheet + "/hands/7")  # never seen: the worker's own offline page
     expect(page.locator("h1")).to_have_text("No connection")
     page.context.set_offline(False)
     page.goto(sheet)
@@ -178,12 +191,13 @@ def test_hands_typed_offline_wait_and_sync_once_in_order(page, served):
         quick(page, who, kind, mine, theirs)
         panel = page.locator(".queue")
         expect(panel.locator("h2")).to_have_text(
-            f"Waiting to sync: {count} hand{'s' if count > 1 else ''}")
+            f"Waiting to sync: {count} hand{'s' if count > 1 else ''}"
+        )
         expect(panel.locator("li")).to_have_count(count)
         expect(page.locator("h1")).to_have_text(f"Hand {count + 1}")
     expect(page.locator(".queue li .badge")).to_have_text(["waiting to sync"] * 3)
     assert "Hand 2: Ana: Gin" in page.locator(".queue li").nth(1).inner_text()
-    assert stored_hands(db, game_id) == []          # nothing reached the server
+    assert stored_hands(db, game_id) == []  # nothing reached the server
     shots(page, "offline-waiting")
 
     # A hand typed while others wait goes behind them, even once online again.
@@ -194,12 +208,16 @@ def test_hands_typed_offline_wait_and_sync_once_in_order(page, served):
     shots(page, "offline-synced")
     log = stored_hands(db, game_id)
     assert [(h["knocker"], h["knocker_deadwood"], h["defender_deadwood"]) for _, h in log] == [
-        (1, 5, 30), (0, 0, 20), (1, 2, 9)]
+        (1, 5, 30),
+        (0, 0, 20),
+        (1, 2, 9),
+    ]
     keys = [key for key, _ in log]
     assert all(keys) and len(set(keys)) == 3
 
     # Sending a queued hand again with its key (an answer lost on the way) stores nothing.
-    again = page.evaluate("""async (key) => {
+    again = page.evaluate(
+        """async (key) => {
         const form = document.querySelector('form[data-queue-game]');
         const body = new URLSearchParams(new FormData(form));
         body.set('knocker', '1'); body.set('kind', 'knock'); body.set('knocker_deadwood', '2');
@@ -207,17 +225,22 @@ def test_hands_typed_offline_wait_and_sync_once_in_order(page, served):
         body.set('form_key', key); body.delete('version');  // as the queue sends it
         const response = await fetch(form.getAttribute('action'), {method: 'POST', body});
         return [response.status, response.redirected];
-    }""", keys[2])
+    }""",
+        keys[2],
+    )
     assert again == [200, True]
     assert stored_hands(db, game_id) == log
-    too_long = page.evaluate("""async (key) => {
+    too_long = page.evaluate(
+        """async (key) => {
         const form = document.querySelector('form[data-queue-game]');
         const body = new URLSearchParams(new FormData(form));
         body.set('knocker', '0'); body.set('kind', 'gin'); body.set('defender_deadwood', '9');
         body.set('action', 'save'); body.set('form_key', key); body.delete('version');
         const response = await fetch(form.getAttribute('action'), {method: 'POST', body});
         return [response.status, await response.text()];
-    }""", "k" * 201)
+    }""",
+        "k" * 201,
+    )
     assert too_long[0] == 400 and "This form&#39;s key is damaged" in too_long[1]
     assert stored_hands(db, game_id) == log
 
@@ -246,8 +269,10 @@ def test_a_hand_sent_while_the_server_is_gone_waits_and_syncs(browser, tmp_path)
         process, _ = spawn(db, workers=1, port=int(url.rsplit(":", 1)[1]))
         page.evaluate("window.dispatchEvent(new Event('online'))")
         expect(page.locator(".queue h2")).to_have_text("All hands synced", timeout=15000)
-        assert [(h["knocker"], h["knocker_deadwood"], h["defender_deadwood"])
-                for _, h in stored_hands(db, game_id)] == [(1, 5, 30)]
+        assert [
+            (h["knocker"], h["knocker_deadwood"], h["defender_deadwood"])
+            for _, h in stored_hands(db, game_id)
+        ] == [(1, 5, 30)]
         assert not page.errors, page.errors
     finally:
         page.context.close()
@@ -260,7 +285,7 @@ def test_refused_hand_is_kept_and_holds_back_the_later_ones(page, served):
     game_id = sheet.rsplit("/", 1)[1]
     page.goto(sheet + "/hand?mode=quick")
     page.context.set_offline(True)
-    quick(page, "Ana", "Knock", "14", "30")        # over the knock limit: the server refuses
+    quick(page, "Ana", "Knock", "14", "30")  # over the knock limit: the server refuses
     quick(page, "Bor", "Gin", "", "10")
     page.context.set_offline(False)
     refused = page.locator(".queue li").first
@@ -270,8 +295,7 @@ def test_refused_hand_is_kept_and_holds_back_the_later_ones(page, served):
     assert stored_hands(db, game_id) == []
     refused.get_by_role("button", name="Discard hand 1").click()
     expect(page.locator(".queue h2")).to_have_text("All hands synced", timeout=15000)
-    assert [(h["knocker"], h["knocker_deadwood"]) for _, h in stored_hands(db, game_id)] == [
-        (1, 0)]
+    assert [(h["knocker"], h["knocker_deadwood"]) for _, h in stored_hands(db, game_id)] == [(1, 0)]
 
 
 def test_typed_cards_give_what_tapping_gives(page, served):
@@ -284,7 +308,7 @@ def test_typed_cards_give_what_tapping_gives(page, served):
     expect(page.locator("#live-p0")).to_contain_text("deadwood 2")
     expect(page.locator("#live-p1")).to_contain_text("deadwood 3")
     tapped = [page.locator(f"#live-{p}").inner_text() for p in ("p0", "p1")]
-    assert page.input_value("#p0-typed") == " ".join(ANA)   # a tap shows in the typed line
+    assert page.input_value("#p0-typed") == " ".join(ANA)  # a tap shows in the typed line
 
     page.goto(sheet + "/hand?mode=cards")
     page.locator("label.choice", has_text="Ana").click()
@@ -294,8 +318,9 @@ def test_typed_cards_give_what_tapping_gives(page, served):
     expect(page.locator("#live-p1")).to_contain_text("deadwood 3")
     assert [page.locator(f"#live-{p}").inner_text() for p in ("p0", "p1")] == tapped
     for prefix, cards in (("p0", ANA), ("p1", BOR)):
-        ticked = page.eval_on_selector_all(f"[data-grid={prefix}] input:checked",
-                                           "boxes => boxes.map(b => b.value)")
+        ticked = page.eval_on_selector_all(
+            f"[data-grid={prefix}] input:checked", "boxes => boxes.map(b => b.value)"
+        )
         assert sorted(ticked) == sorted(cards)
     assert page.locator("#p1-As").is_disabled()
     shots(page, "typed-entry")
@@ -325,7 +350,7 @@ def test_quick_form_previews_the_score_before_saving(page, served):
     assert "2 deadwood difference + 25 undercut bonus = 27" in result.inner_text()
     until(page, "() => document.activeElement.id === 'result'")
     assert stored_hands(db, game_id) == []
-    assert page.input_value("#knocker_deadwood") == "5"   # the form keeps what was typed
+    assert page.input_value("#knocker_deadwood") == "5"  # the form keeps what was typed
     page.get_by_role("button", name="Add to the sheet").click()
     expect(page.locator(".player .total")).to_have_text(["0", "27"])
     # Offline there is no preview, and the page says why instead of failing.
@@ -398,11 +423,10 @@ def test_the_screen_stays_awake_while_a_sheet_is_open(page, served):
     if not page.evaluate("'wakeLock' in navigator"):
         pytest.skip("this chromium has no Wake Lock API")
     until(page, "() => window.wakeLocks.length === 1")
-    assert page.evaluate("window.wakeLocks.map((l) => [l.type, l.released])") == [
-        ["screen", False]]
+    assert page.evaluate("window.wakeLocks.map((l) => [l.type, l.released])") == [["screen", False]]
     page.goto(sheet + "/hand?mode=quick")
     until(page, "() => window.wakeLocks.length === 1 && !window.wakeLocks[0].released")
-    page.goto(url + "/check")   # not a sheet: no lock asked for
+    page.goto(url + "/check")  # not a sheet: no lock asked for
     page.wait_for_load_state("load")
     time.sleep(0.5)
     assert page.evaluate("window.wakeLocks.length") == 0
@@ -416,11 +440,13 @@ def test_over_https_the_worker_keeps_the_sheet_for_offline(browser, tmp_path):
     ``--ignore-certificate-errors`` (a phone would trust the certificate instead).
     """
     cert, key = make_certificate(tmp_path)
-    process, url = spawn(tmp_path / "tls.db", workers=1,
-                         args=["--certfile", str(cert), "--keyfile", str(key)])
+    process, url = spawn(
+        tmp_path / "tls.db", workers=1, args=["--certfile", str(cert), "--keyfile", str(key)]
+    )
     try:
-        lenient = browser.browser_type.launch(executable_path=CHROMIUM,
-                                              args=[*ARGS, "--ignore-certificate-errors"])
+        lenient = browser.browser_type.launch(
+            executable_path=CHROMIUM, args=[*ARGS, "--ignore-certificate-errors"]
+        )
         try:
             page = new_page(lenient)
             sheet = start(page, url)
@@ -445,7 +471,6 @@ def test_service_worker_and_manifest_are_served_from_the_root(served):
     with urllib.request.urlopen(url + "/manifest.webmanifest") as response:
         assert response.headers["Content-Type"] == "application/manifest+json"
         assert json.load(response)["scope"] == "/"
-
 
 
 def test_three_players_offline_keep_the_hand_typed_and_wait_for_it(page, served):
@@ -495,12 +520,14 @@ def test_a_partnership_deal_typed_offline_is_kept_and_synced(page, served):
         page.fill(f"#g{i}_defender_deadwood", theirs)
     page.get_by_role("button", name="Add to the sheet").click()
     expect(page.locator(".queue h2")).to_have_text("Waiting to sync: 1 hand")
-    assert ("Deal 1: game 1: Ana: Knock, deadwood 3 against 20; game 2: Dan: Knock, deadwood 5"
-            " against 12") in page.locator(".queue li").inner_text()
+    assert (
+        "Deal 1: game 1: Ana: Knock, deadwood 3 against 20; game 2: Dan: Knock, deadwood 5"
+        " against 12"
+    ) in page.locator(".queue li").inner_text()
     assert stored_hands(db, game_id) == []
     page.context.set_offline(False)
     expect(page.locator(".queue h2")).to_have_text("All hands synced", timeout=15000)
-    (_, deal), = stored_hands(db, game_id)
+    ((_, deal),) = stored_hands(db, game_id)
     assert deal["kind"] == "deal" and [g["knocker"] for g in deal["games"]] == [0, 3]
     page.goto(f"{url}/games/{game_id}")
     # Ana & Cy won 17, Bor & Dan 7: the team of Ana and Cy scores the difference, 10

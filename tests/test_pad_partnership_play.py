@@ -40,16 +40,33 @@ AGAINST_GIN = "Kc Kd 2s 3s 4s Qh Jh 7d 6d 5d".split()
 client = test_pad.client
 """The fixture of test_pad: the app on a real SQLite file, through Flask's test client."""
 
-DECLARED = {"g0_arrangement": RUN, "g0_layoffs_for": RUN, "g0_layoffs": ["4h"],
-            "g1_arrangement": DANS, "g1_layoffs_for": DANS, "g1_layoffs": ["7h"]}
+DECLARED = {
+    "g0_arrangement": RUN,
+    "g0_layoffs_for": RUN,
+    "g0_layoffs": ["4h"],
+    "g1_arrangement": DANS,
+    "g1_layoffs_for": DANS,
+    "g1_layoffs": ["7h"],
+}
 
 
 def deal_cards(client, game, action, path="/hand", **extra):
     """Post the deal's cards: Ana knocks against Bor, Dan against Cy."""
-    return client.post(game + path, data={
-        "csrf_token": token(client, game), "mode": "deal_cards", "action": action,
-        "g0_knocker": "0", "g0_cards_0": ANA, "g0_cards_1": BOR,
-        "g1_knocker": "3", "g1_cards_3": DAN, "g1_cards_2": CY, **extra})
+    return client.post(
+        game + path,
+        data={
+            "csrf_token": token(client, game),
+            "mode": "deal_cards",
+            "action": action,
+            "g0_knocker": "0",
+            "g0_cards_0": ANA,
+            "g0_cards_1": BOR,
+            "g1_knocker": "3",
+            "g1_cards_3": DAN,
+            "g1_cards_2": CY,
+            **extra,
+        },
+    )
 
 
 def sheet_of(client, game) -> dict:
@@ -59,19 +76,26 @@ def sheet_of(client, game) -> dict:
 def game_part(html: str, i: int) -> str:
     """The deal form's fieldset of game ``i`` (up to the next game's, or the actions)."""
     start_at = html.index(f'data-game="{i}"')
-    end = html.find('data-game="1"', start_at + 1) if i == 0 else html.find(
-        'class="actions"', start_at)
+    end = (
+        html.find('data-game="1"', start_at + 1)
+        if i == 0
+        else html.find('class="actions"', start_at)
+    )
     return html[start_at:end]
 
 
 def radios(html: str, prefix: str) -> list[tuple[str, bool]]:
-    return [(v, bool(c)) for v, c in re.findall(
-        rf'name="{prefix}arrangement" value="([^"]+)"( checked)?', html)]
+    return [
+        (v, bool(c))
+        for v, c in re.findall(rf'name="{prefix}arrangement" value="([^"]+)"( checked)?', html)
+    ]
 
 
 def boxes(html: str, prefix: str) -> list[tuple[str, bool]]:
-    return [(v, bool(c)) for v, c in re.findall(
-        rf'name="{prefix}layoffs" value="([^"]+)"( checked)?', html)]
+    return [
+        (v, bool(c))
+        for v, c in re.findall(rf'name="{prefix}layoffs" value="([^"]+)"( checked)?', html)
+    ]
 
 
 def test_each_game_of_the_deal_offers_its_own_choice_the_best_chosen(client):
@@ -100,8 +124,15 @@ def test_a_worse_play_is_chosen_saved_and_scored_as_declared_game_by_game(client
     game = start(client, FOUR)
     # without JavaScript: game 1's run chosen, its layoffs asked for (the best ticked);
     # game 2 untouched keeps its own choice
-    shown = deal_cards(client, game, "check", g0_arrangement=RUN, g0_layoffs_for=SETS,
-                       g1_arrangement=DANS, g1_layoffs_for=DANS)
+    shown = deal_cards(
+        client,
+        game,
+        "check",
+        g0_arrangement=RUN,
+        g0_layoffs_for=SETS,
+        g1_arrangement=DANS,
+        g1_layoffs_for=DANS,
+    )
     html = shown.get_data(as_text=True)
     assert radios(html, "g0_") == [(SETS, False), (RUN, True)]
     assert boxes(html, "g0_") == [("4h", True), ("5h", True)]
@@ -114,8 +145,9 @@ def test_a_worse_play_is_chosen_saved_and_scored_as_declared_game_by_game(client
     assert boxes(html, "g1_") == [("7h", True)]
     assert "Ana knocks and scores 40." in first and "Dan knocks and scores 61." in second
     # each game's hindsight in its own part: what the best play would have changed
-    assert ("Ana could have knocked with 3 less deadwood by melding 3♣ 3♦ 3♥: 12 points."
-            in first)  # 47 against Bor's best reply, not 35
+    assert (
+        "Ana could have knocked with 3 less deadwood by melding 3♣ 3♦ 3♥: 12 points." in first
+    )  # 47 against Bor's best reply, not 35
     assert "Bor could have laid off 5♥: 5 points." in first  # 40 against 35
     assert "Cy could have kept 7♥ for own melds: 14 points." in second  # 61 against 47
     assert "Cy could have" not in first and "Bor could have" not in second
@@ -136,12 +168,14 @@ def test_a_worse_play_is_chosen_saved_and_scored_as_declared_game_by_game(client
     page = text(client.get(game))
     assert "Ana v Bor: knock Ana beat Bor: 40 Cy v Dan: knock Dan beat Cy: 61" in page
     assert "Bor & Dan +21" in page
-    assert ("Game 1: Ana could have knocked with 3 less deadwood by melding 3♣ 3♦ 3♥:"
-            " 12 points. Bor could have laid off 5♥: 5 points. Game 2: Cy could"
-            " have kept 7♥ for own melds: 14 points.") in page
+    assert (
+        "Game 1: Ana could have knocked with 3 less deadwood by melding 3♣ 3♦ 3♥:"
+        " 12 points. Bor could have laid off 5♥: 5 points. Game 2: Cy could"
+        " have kept 7♥ for own melds: 14 points."
+    ) in page
     detail = client.get(saved.headers["Location"]).get_data(as_text=True)
-    game_1 = words(detail[detail.index('id="game-1"'):detail.index('id="game-2"')])
-    game_2 = words(detail[detail.index('id="game-2"'):])
+    game_1 = words(detail[detail.index('id="game-1"') : detail.index('id="game-2"')])
+    game_2 = words(detail[detail.index('id="game-2"') :])
     assert "Bor: deadwood 49 after layoffs" in game_1
     assert "Bor could have laid off 5♥: 5 points." in game_1 and "Cy could" not in game_1
     assert "Cy: deadwood 62 after layoffs" in game_2
@@ -153,8 +187,7 @@ def test_a_worse_play_is_chosen_saved_and_scored_as_declared_game_by_game(client
     assert boxes(edit, "g0_") == [("4h", True), ("5h", False)]
     assert radios(edit, "g1_") == [(DANS, True)] and boxes(edit, "g1_") == [("7h", True)]
     # game 2 corrected to the best play: Dan 47 against Ana's 40, Bor & Dan +7
-    fixed = deal_cards(client, game, "save", path="/hands/1/edit",
-                       **{**DECLARED, "g1_layoffs": []})
+    fixed = deal_cards(client, game, "save", path="/hands/1/edit", **{**DECLARED, "g1_layoffs": []})
     assert fixed.status_code == 303
     sheet = sheet_of(client, game)
     assert "layoffs" in sheet["hands"][0]["input"]["games"][1]
@@ -165,9 +198,18 @@ def test_a_worse_play_is_chosen_saved_and_scored_as_declared_game_by_game(client
 
 def test_a_gin_game_has_no_layoffs_to_choose_and_a_void_game_no_choice(client):
     game = start(client, FOUR)
-    response = client.post(game + "/hand", data={
-        "csrf_token": token(client, game), "mode": "deal_cards", "action": "check",
-        "g0_knocker": "void", "g1_knocker": "3", "g1_cards_3": GIN, "g1_cards_2": AGAINST_GIN})
+    response = client.post(
+        game + "/hand",
+        data={
+            "csrf_token": token(client, game),
+            "mode": "deal_cards",
+            "action": "check",
+            "g0_knocker": "void",
+            "g1_knocker": "3",
+            "g1_cards_3": GIN,
+            "g1_cards_2": AGAINST_GIN,
+        },
+    )
     html = response.get_data(as_text=True)
     assert radios(html, "g0_") == [] and 'name="g0_layoffs_for"' not in html
     second = game_part(html, 1)
@@ -176,35 +218,66 @@ def test_a_gin_game_has_no_layoffs_to_choose_and_a_void_game_no_choice(client):
     assert boxes(second, "g1_") == [] and "No layoffs against gin." in words(second)
     # Cy: Kc Kd Qh Jh (40) beside 2-3-4 of spades and 5-6-7 of diamonds: 25 + 40
     assert "Gin! Dan scores 65." in words(second)
-    saved = client.post(game + "/hand", data={
-        "csrf_token": token(client, game), "mode": "deal_cards", "action": "save",
-        "g0_knocker": "void", "g1_knocker": "3", "g1_cards_3": GIN, "g1_cards_2": AGAINST_GIN,
-        "g1_arrangement": "8c 8d 8h|9c 9d 9h|4c 5c 6c 7c",
-        "g1_layoffs_for": "8c 8d 8h|9c 9d 9h|4c 5c 6c 7c"})
+    saved = client.post(
+        game + "/hand",
+        data={
+            "csrf_token": token(client, game),
+            "mode": "deal_cards",
+            "action": "save",
+            "g0_knocker": "void",
+            "g1_knocker": "3",
+            "g1_cards_3": GIN,
+            "g1_cards_2": AGAINST_GIN,
+            "g1_arrangement": "8c 8d 8h|9c 9d 9h|4c 5c 6c 7c",
+            "g1_layoffs_for": "8c 8d 8h|9c 9d 9h|4c 5c 6c 7c",
+        },
+    )
     assert saved.status_code == 303
     sheet = sheet_of(client, game)
-    assert sheet["totals"] == [0, 65] and sheet["hands"][0]["input"]["games"][0] == {
-        "kind": "void"}
+    assert sheet["totals"] == [0, 65] and sheet["hands"][0]["input"]["games"][0] == {"kind": "void"}
     assert "could have" not in text(client.get(game))
 
 
-@pytest.mark.parametrize(("extra", "field", "message"), [
-    ({"g1_layoffs": ["5c"]}, "g1_layoffs", "Game 2: 5♣ fits none of the melds laid down."),
-    ({"g1_layoffs": ["4x"]}, "g1_layoffs", "Game 2: '4x' is not a card"),
-    ({"g1_arrangement": "zz", "g1_layoffs_for": "zz"}, "g1_arrangement",
-     "Game 2: Choose the arrangement laid down from the list."),
-    ({"g1_arrangement": DANS + " As", "g1_layoffs_for": DANS + " As", "g1_layoffs": []},
-     "g1_arrangement", "Game 2: 4♥ 5♥ 6♥ A♠ is not a meld"),
-    # a forged arrangement of no meld with a layoff ticked (was a 500 for two players)
-    ({"g0_arrangement": "Ah 2h 3c|9c 9d 9s", "g0_layoffs_for": "Ah 2h 3c|9c 9d 9s",
-      "g0_layoffs": ["Ac"]}, "g0_layoffs", "Game 1: A♣ cannot be laid off on 3♣ A♥ 2♥"),
-    ({"g0_arrangement": "9c 9d 9s", "g0_layoffs_for": "9c 9d 9s", "g0_layoffs": []},
-     "g0_arrangement", "Game 1: These cards leave 15 deadwood; a knock needs 10 or less."),
-    ({"g0_layoffs_for": SETS}, "g0_layoffs",
-     "Game 1: Tick what \u2068Bor\u2069 laid off on this arrangement, then save."),
-])
+@pytest.mark.parametrize(
+    ("extra", "field", "message"),
+    [
+        ({"g1_layoffs": ["5c"]}, "g1_layoffs", "Game 2: 5♣ fits none of the melds laid down."),
+        ({"g1_layoffs": ["4x"]}, "g1_layoffs", "Game 2: '4x' is not a card"),
+        (
+            {"g1_arrangement": "zz", "g1_layoffs_for": "zz"},
+            "g1_arrangement",
+            "Game 2: Choose the arrangement laid down from the list.",
+        ),
+        (
+            {"g1_arrangement": DANS + " As", "g1_layoffs_for": DANS + " As", "g1_layoffs": []},
+            "g1_arrangement",
+            "Game 2: 4♥ 5♥ 6♥ A♠ is not a meld",
+        ),
+        # a forged arrangement of no meld with a layoff ticked (was a 500 for two players)
+        (
+            {
+                "g0_arrangement": "Ah 2h 3c|9c 9d 9s",
+                "g0_layoffs_for": "Ah 2h 3c|9c 9d 9s",
+                "g0_layoffs": ["Ac"],
+            },
+            "g0_layoffs",
+            "Game 1: A♣ cannot be laid off on 3♣ A♥ 2♥",
+        ),
+        (
+            {"g0_arrangement": "9c 9d 9s", "g0_layoffs_for": "9c 9d 9s", "g0_layoffs": []},
+            "g0_arrangement",
+            "Game 1: These cards leave 15 deadwood; a knock needs 10 or less.",
+        ),
+        (
+            {"g0_layoffs_for": SETS},
+            "g0_layoffs",
+            "Game 1: Tick what \u2068Bor\u2069 laid off on this arrangement, then save.",
+        ),
+    ],
+)
 def test_a_bad_or_forged_play_is_refused_naming_its_game_and_nothing_is_stored(
-        client, extra, field, message):
+    client, extra, field, message
+):
     game = start(client, FOUR)
     response = deal_cards(client, game, "save", **{**DECLARED, **extra})
     assert response.status_code == 422
@@ -217,11 +290,13 @@ def test_a_bad_or_forged_play_is_refused_naming_its_game_and_nothing_is_stored(
 
 def test_both_games_wrong_at_once_are_both_named(client):
     game = start(client, FOUR)
-    response = deal_cards(client, game, "save",
-                          **{**DECLARED, "g0_layoffs": ["5h"], "g1_layoffs": ["5c"]})
+    response = deal_cards(
+        client, game, "save", **{**DECLARED, "g0_layoffs": ["5h"], "g1_layoffs": ["5c"]}
+    )
     assert response.status_code == 422
-    summary = re.search(r'class="error-summary".*?</ul>', response.get_data(as_text=True),
-                        re.S).group(0)
+    summary = re.search(
+        r'class="error-summary".*?</ul>', response.get_data(as_text=True), re.S
+    ).group(0)
     assert re.findall(r'href="#err-([^"]+)"', summary) == ["g0_layoffs", "g1_layoffs"]
     assert "Game 1: 5♥ cannot be laid off on A♥ 2♥ 3♥ without 4♥" in summary
     assert "Game 2: 5♣ fits none of the melds laid down." in summary
@@ -233,11 +308,21 @@ def test_a_deal_declared_through_the_api_is_scored_so_and_reviewed_on_the_sheet(
     game_id = created.get_json()["id"]
     auth = {"Authorization": f"Bearer {created.get_json()['edit_token']}"}
     url = f"/api/v1/games/{game_id}/hands"
-    one = {"kind": "cards", "knocker": 0, "knocker_cards": ANA, "defender_cards": BOR,
-           "knocker_melds": [["9c", "9d", "9s"], ["Ah", "2h", "3h"]],
-           "layoffs": [{"card": "4h", "meld": ["Ah", "2h", "3h"]}]}
-    two = {"kind": "cards", "knocker": 3, "knocker_cards": DAN, "defender_cards": CY,
-           "layoffs": [{"card": "5c", "meld": ["4h", "5h", "6h"]}]}
+    one = {
+        "kind": "cards",
+        "knocker": 0,
+        "knocker_cards": ANA,
+        "defender_cards": BOR,
+        "knocker_melds": [["9c", "9d", "9s"], ["Ah", "2h", "3h"]],
+        "layoffs": [{"card": "4h", "meld": ["Ah", "2h", "3h"]}],
+    }
+    two = {
+        "kind": "cards",
+        "knocker": 3,
+        "knocker_cards": DAN,
+        "defender_cards": CY,
+        "layoffs": [{"card": "5c", "meld": ["4h", "5h", "6h"]}],
+    }
     refused = client.post(url, json={"kind": "deal", "games": [one, two]}, headers=auth)
     assert refused.status_code == 422
     assert refused.get_json()["error"]["field"] == "games.1.layoffs"
@@ -249,5 +334,7 @@ def test_a_deal_declared_through_the_api_is_scored_so_and_reviewed_on_the_sheet(
     assert [g["points"] for g in added.get_json()["hand"]["games"]] == [40, 61]
     assert added.get_json()["sheet"]["totals"] == [0, 21]
     page = text(client.get(f"/games/{game_id}"))
-    assert ("12 points. Bor could have laid off 5♥: 5 points. Game 2: Cy could have kept 7♥"
-            " for own melds: 14 points.") in page
+    assert (
+        "12 points. Bor could have laid off 5♥: 5 points. Game 2: Cy could have kept 7♥"
+        " for own melds: 14 points."
+    ) in page

@@ -16,8 +16,9 @@ from browser_kit import CHROMIUM
 from playwright.sync_api import expect
 from test_pad_browser import ANA, ARTIFACTS, BOR, page, quick_hand, start_game, tap
 
-pytestmark = pytest.mark.skipif(not os.path.exists(CHROMIUM),
-                                reason="chromium is not installed (tests/run.sh installs it)")
+pytestmark = pytest.mark.skipif(
+    not os.path.exists(CHROMIUM), reason="chromium is not installed (tests/run.sh installs it)"
+)
 
 SIZES = {"360": {"width": 360, "height": 740}, "390": {"width": 390, "height": 844}}
 LONG = ("Alexandra", "Bartholomew")
@@ -54,8 +55,9 @@ STICKING_OUT = """width => Array.from(document.querySelectorAll('body *'))
 def no_sideways_scroll(page, what: str) -> None:
     width = page.viewport_size["width"]
     scroll = page.evaluate("document.documentElement.scrollWidth")
-    assert scroll <= width, (f"{what} is {scroll} px wide at {width} px:"
-                             f" {page.evaluate(STICKING_OUT, width)}")
+    assert scroll <= width, (
+        f"{what} is {scroll} px wide at {width} px: {page.evaluate(STICKING_OUT, width)}"
+    )
 
 
 def shots(page, name: str) -> None:
@@ -84,8 +86,8 @@ def test_records_tally_and_voided_hands_at_360_px(page, live):
     url = live.url
     start(page, url, target="60")
     sheet = page.url
-    quick_hand(page, "Alexandra", "Knock", "3", "12")            # 9
-    quick_hand(page, "Bartholomew", "Gin", None, "10")           # 35
+    quick_hand(page, "Alexandra", "Knock", "3", "12")  # 9
+    quick_hand(page, "Bartholomew", "Gin", None, "10")  # 35
     page.get_by_role("link", name="Hand 1 details").click()
     no_sideways_scroll(page, "a hand's page")
     page.get_by_role("button", name="Void hand 1").click()
@@ -99,12 +101,12 @@ def test_records_tally_and_voided_hands_at_360_px(page, live):
         shots(page, "voided" if scheme == "light" else "voided-dark")
     page.emulate_media(color_scheme="light")
 
-    quick_hand(page, "Bartholomew", "Gin", None, "10")           # 70: game over
+    quick_hand(page, "Bartholomew", "Gin", None, "10")  # 70: game over
     over = page.locator("section.over").inner_text()
     assert "Alexandra pays Bartholomew" in over and "points" in over and "Net:" not in over
     page.get_by_role("button", name="New game with the same players").click()
     expect(page).not_to_have_url(sheet)
-    quick_hand(page, "Alexandra", "Gin", None, "40")             # 65: over
+    quick_hand(page, "Alexandra", "Gin", None, "40")  # 65: over
     tally_line = page.locator("section.tally-now")
     expect(tally_line).to_contain_text("Game 2 with the same players")
     page.get_by_role("link", name="The tally, game by game").click()
@@ -153,14 +155,16 @@ def test_melds_strip_by_keyboard_and_card_entry_at_360_px(page, live):
             break
     assert page.evaluate("document.activeElement.matches('#live-p0 .melds')")
     # three melds are wider than a 360 px phone: the strip hides some (else nothing to show)
-    page.wait_for_function("(() => { const e = document.querySelector('#live-p0 .melds');"
-                           " return e && e.scrollWidth > e.clientWidth; })()")
+    page.wait_for_function(
+        "(() => { const e = document.querySelector('#live-p0 .melds');"
+        " return e && e.scrollWidth > e.clientWidth; })()"
+    )
     page.focus("#live-p0 .melds")  # the strip again, if a late read-out replaced it
     page.keyboard.press("Enter")
     page.wait_for_function("document.querySelector('#live-p0 .melds').scrollLeft > 0")
     # Both hands' wrong counts are told at once.
     tap(page, "p1", BOR[:8])
-    page.locator("label[for='p0-2c']").click()                    # Christopher: 9 cards
+    page.locator("label[for='p0-2c']").click()  # Christopher: 9 cards
     page.get_by_role("button", name="Check the hand").click()
     summary = page.locator(".error-summary li")
     expect(summary).to_have_count(2)

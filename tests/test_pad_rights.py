@@ -21,8 +21,13 @@ import pytest
 from api import create_app
 from scorekeeper.store import games
 
-QUICK = {"mode": "quick", "knocker": "0", "kind": "knock", "knocker_deadwood": "3",
-         "defender_deadwood": "12"}
+QUICK = {
+    "mode": "quick",
+    "knocker": "0",
+    "kind": "knock",
+    "knocker_deadwood": "3",
+    "defender_deadwood": "12",
+}
 
 
 def new_app(db, secret="test"):
@@ -47,18 +52,31 @@ def page(client, path) -> str:
 
 def fields(markup: str, form_action: str) -> dict[str, str]:
     """The hidden fields of the form posting to ``form_action`` on a page."""
-    form = re.search(rf'<form[^>]*action="{re.escape(form_action)}"[^>]*>(.*?)</form>', markup,
-                     re.S)
+    form = re.search(
+        rf'<form[^>]*action="{re.escape(form_action)}"[^>]*>(.*?)</form>', markup, re.S
+    )
     assert form, form_action
-    return {name: html.unescape(value) for name, value in re.findall(
-        r'<input type="hidden" name="([^"]+)" value="([^"]*)"', form.group(1))}
+    return {
+        name: html.unescape(value)
+        for name, value in re.findall(
+            r'<input type="hidden" name="([^"]+)" value="([^"]*)"', form.group(1)
+        )
+    }
 
 
 def start(client) -> str:
     token = fields(page(client, "/"), "/games")["csrf_token"]
-    response = client.post("/games", data={
-        "csrf_token": token, "player_0": "Ana", "player_1": "Bor", "preset": "standard",
-        "options_for": "standard", "dealer": "0"})
+    response = client.post(
+        "/games",
+        data={
+            "csrf_token": token,
+            "player_0": "Ana",
+            "player_1": "Bor",
+            "preset": "standard",
+            "options_for": "standard",
+            "dealer": "0",
+        },
+    )
     assert response.status_code == 303
     return response.headers["Location"]
 
@@ -82,16 +100,17 @@ def hand_over(owner, game) -> str:
     made = owner.post(game + "/handover", data={"csrf_token": csrf, "action": "new"})
     assert made.status_code == 303
     shown = page(owner, made.headers["Location"])
-    assert '<svg' in shown and 'class="qr"' in shown
-    assert not re.search(r"\sstyle=|<script>", shown)               # the CSP allows neither
+    assert "<svg" in shown and 'class="qr"' in shown
+    assert not re.search(r"\sstyle=|<script>", shown)  # the CSP allows neither
     link = html.unescape(re.search(r'id="handover-link" value="([^"]+)"', shown).group(1))
     return link.split("localhost", 1)[1]
 
 
 def join(client, link, label="Bor's phone"):
     markup = page(client, link)
-    return client.post(link.split("?")[0], data={**fields(markup, link.split("?")[0]),
-                                                 "label": label})
+    return client.post(
+        link.split("?")[0], data={**fields(markup, link.split("?")[0]), "label": label}
+    )
 
 
 # ----------------------------------------------------------------------------- hand-over
@@ -102,7 +121,7 @@ def test_a_second_phone_takes_over_by_the_hand_over_link(client, db):
     other = client.application.test_client()
     assert other.get(game + "/hand").status_code == 403
     link = hand_over(client, game)
-    assert other.get(game + "/hand").status_code == 403        # opening the link grants nothing
+    assert other.get(game + "/hand").status_code == 403  # opening the link grants nothing
     assert "Keep the score on this phone" in page(other, link)
     joined = join(other, link)
     assert joined.status_code == 303 and joined.headers["Location"].endswith("done=joined")
@@ -137,13 +156,19 @@ def test_the_owner_revokes_a_phone_and_rotates_or_ends_the_link(client):
     new = hand_over(client, game)
     refused = other.get(old)
     assert refused.status_code == 403 and "no longer works" in text(refused)
-    stale = other.post(old.split("?")[0], data={
-        "csrf_token": fields(page(other, new), new.split("?")[0])["csrf_token"],
-        "key": old.split("key=")[1]})
+    stale = other.post(
+        old.split("?")[0],
+        data={
+            "csrf_token": fields(page(other, new), new.split("?")[0])["csrf_token"],
+            "key": old.split("key=")[1],
+        },
+    )
     assert stale.status_code == 403 and other.get(game + "/hand").status_code == 403
     # turned off, the new link stops working too
-    client.post(game + "/handover", data={**fields(page(client, game + "/phones"),
-                                                   game + "/handover"), "action": "off"})
+    client.post(
+        game + "/handover",
+        data={**fields(page(client, game + "/phones"), game + "/handover"), "action": "off"},
+    )
     assert other.get(new).status_code == 403
     # the owner can give up its own right: the sheet is then read-only there too
     markup = page(client, game + "/phones")
@@ -168,7 +193,7 @@ def test_a_refused_phone_label_is_named_and_grants_nothing(client):
 def test_rights_survive_a_restart_and_need_the_signed_device_id(client, db):
     game = start(client)
     device = client.get_cookie("sk_device").value
-    restarted = new_app(db).test_client()      # a new process: the same file and key
+    restarted = new_app(db).test_client()  # a new process: the same file and key
     restarted.set_cookie("sk_device", device)
     assert restarted.get(game + "/hand").status_code == 200
     forged = new_app(db).test_client()
@@ -185,7 +210,7 @@ def test_an_old_edit_cookie_becomes_a_device_right_and_is_dropped(client, db):
     client.set_cookie(f"sk_edit_{sheet.id}", token)
     client.set_cookie("sk_edit_nowhere", "x")
     home = client.get("/")
-    assert "Cy" in text(home) and "Dee" in text(home)              # listed as this phone's
+    assert "Cy" in text(home) and "Dee" in text(home)  # listed as this phone's
     dropped = [h for h in home.headers.getlist("Set-Cookie") if h.startswith("sk_edit_")]
     assert len(dropped) == 2 and all("Max-Age=0" in h for h in dropped)
     assert client.get_cookie(f"sk_edit_{sheet.id}") is None
@@ -201,7 +226,7 @@ def test_cookies_stay_few_and_small_and_last_a_season(client):
     jar = [client.get_cookie(name) for name in ("sk_csrf", "sk_device", "sk_deck")]
     held = [c for c in jar if c is not None]
     assert len(held) == 2 and sum(len(c.key) + len(c.value) for c in held) < 300
-    assert text(client.get("/")).count(" vs Bor") == 8               # the 8 last games
+    assert text(client.get("/")).count(" vs Bor") == 8  # the 8 last games
 
 
 # ----------------------------------------------------------------------------- form keys
@@ -221,8 +246,14 @@ def test_a_stale_form_says_the_sheet_changed_and_keeps_what_was_typed(client):
     game = start(client)
     mine = hand_form(client, game)
     client.post(game + "/hand", data={**hand_form(client, game), **QUICK})  # another phone
-    typed = {**mine, "mode": "quick", "knocker": "1", "kind": "knock",
-             "knocker_deadwood": "4", "defender_deadwood": "29"}
+    typed = {
+        **mine,
+        "mode": "quick",
+        "knocker": "1",
+        "kind": "knock",
+        "knocker_deadwood": "4",
+        "defender_deadwood": "29",
+    }
     response = client.post(game + "/hand", data=typed)
     assert response.status_code == 409 and version(client, game) == 1
     body = response.get_data(as_text=True)
@@ -230,7 +261,7 @@ def test_a_stale_form_says_the_sheet_changed_and_keeps_what_was_typed(client):
     assert 'value="29"' in body and 'name="knocker" value="1" checked' in body
     kept = fields(body, game + "/hand")
     assert kept["version"] == "1" and kept["form_key"] != mine["form_key"]
-    assert 'class="total">9<' in body                                # Ana's 9 is shown
+    assert 'class="total">9<' in body  # Ana's 9 is shown
     assert client.post(game + "/hand", data={**typed, **kept}).status_code == 303
     assert version(client, game) == 2
 
@@ -268,7 +299,7 @@ def test_undo_and_void_are_idempotent_and_version_checked(client):
     undo = fields(page(client, game), game + "/undo")
     assert client.post(game + "/undo", data=undo).headers["Location"].endswith("n=2")
     assert "done=again" in client.post(game + "/undo", data=undo).headers["Location"]
-    assert version(client, game) == 3                                # two hands, one undo
+    assert version(client, game) == 3  # two hands, one undo
     stale_void = fields(page(client, game + "/hands/1"), game + "/hands/1/void")
     client.post(game + "/hand", data={**hand_form(client, game), **QUICK})
     changed = client.post(game + "/hands/1/void", data=stale_void)
@@ -286,13 +317,19 @@ def test_a_stale_correction_keeps_the_typed_correction_or_says_the_hand_is_gone(
         client.post(game + "/hand", data={**hand_form(client, game), **QUICK})
     edit = game + "/hands/2/edit"
     mine = fields(page(client, edit), edit)
-    client.post(game + "/hands/1/edit", data={**fields(page(client, game + "/hands/1/edit"),
-                                                       game + "/hands/1/edit"),
-                                              **QUICK, "defender_deadwood": "20"})
+    client.post(
+        game + "/hands/1/edit",
+        data={
+            **fields(page(client, game + "/hands/1/edit"), game + "/hands/1/edit"),
+            **QUICK,
+            "defender_deadwood": "20",
+        },
+    )
     response = client.post(edit, data={**mine, **QUICK, "defender_deadwood": "30"})
     assert response.status_code == 409 and "The sheet changed" in text(response)
     assert "Save the correction" in text(response) and 'value="30"' in response.get_data(
-        as_text=True)
+        as_text=True
+    )
     assert version(client, game) == 3
     # once hand 2 is taken back, its stale correction goes to the sheet, which says so
     undo = fields(page(client, game), game + "/undo")
@@ -311,8 +348,14 @@ def games_in(db) -> int:
 
 
 def test_a_start_form_sent_twice_starts_one_game(client, db):
-    form = {**fields(page(client, "/"), "/games"), "player_0": "Ana", "player_1": "Bor",
-            "preset": "standard", "options_for": "standard", "dealer": "0"}
+    form = {
+        **fields(page(client, "/"), "/games"),
+        "player_0": "Ana",
+        "player_1": "Bor",
+        "preset": "standard",
+        "options_for": "standard",
+        "dealer": "0",
+    }
     assert form["form_key"] and "version" not in form  # a key; no sheet to have a version
     assert client.get("/").headers["Cache-Control"] == "private, no-cache"  # Back keeps it
     first = client.post("/games", data=form)
@@ -329,8 +372,14 @@ def test_a_start_form_sent_twice_starts_one_game(client, db):
 
 
 def test_a_revoked_phone_gets_nothing_back_by_sending_its_start_form_again(client, db):
-    form = {**fields(page(client, "/"), "/games"), "player_0": "Ana", "player_1": "Bor",
-            "preset": "standard", "options_for": "standard", "dealer": "0"}
+    form = {
+        **fields(page(client, "/"), "/games"),
+        "player_0": "Ana",
+        "player_1": "Bor",
+        "preset": "standard",
+        "options_for": "standard",
+        "dealer": "0",
+    }
     game = client.post("/games", data=form).headers["Location"]
     other = client.application.test_client()
     join(other, hand_over(client, game))
@@ -346,8 +395,16 @@ def test_a_revoked_phone_gets_nothing_back_by_sending_its_start_form_again(clien
 def test_new_game_with_the_same_players_twice_is_one_game(client, db):
     game = start(client)
     for _ in range(2):  # two gins of 65: the game is over
-        client.post(game + "/hand", data={**hand_form(client, game), **QUICK, "kind": "gin",
-                                          "knocker_deadwood": "0", "defender_deadwood": "40"})
+        client.post(
+            game + "/hand",
+            data={
+                **hand_form(client, game),
+                **QUICK,
+                "kind": "gin",
+                "knocker_deadwood": "0",
+                "defender_deadwood": "40",
+            },
+        )
     markup = page(client, game)
     form = fields(markup, game + "/rematch")
     assert form["form_key"]

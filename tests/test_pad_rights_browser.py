@@ -24,8 +24,9 @@ from api.server import spawn, stop
 BIG = {"width": 390, "height": 844}
 SMALL = {"width": 360, "height": 740}
 
-pytestmark = pytest.mark.skipif(not os.path.exists(CHROMIUM),
-                                reason="chromium is not installed (tests/run.sh installs it)")
+pytestmark = pytest.mark.skipif(
+    not os.path.exists(CHROMIUM), reason="chromium is not installed (tests/run.sh installs it)"
+)
 
 
 class Server:
@@ -65,8 +66,9 @@ def phones(browser):
     contexts, errors = [], []
 
     def phone(size=BIG):
-        context = browser.new_context(viewport=size, device_scale_factor=1, is_mobile=True,
-                                      has_touch=True)
+        context = browser.new_context(
+            viewport=size, device_scale_factor=1, is_mobile=True, has_touch=True
+        )
         contexts.append(context)
         page = context.new_page()
         page.set_default_timeout(10000)
@@ -164,9 +166,18 @@ def test_a_thousand_games_on_one_phone_and_every_page_still_loads(phones, server
     csrf = page.locator("form[action='/games'] input[name=csrf_token]").get_attribute("value")
     began = time.monotonic()
     for i in range(1000):
-        response = page.request.post(server.url + "/games", max_redirects=0, form={
-            "csrf_token": csrf, "player_0": f"Ana {i}", "player_1": "Bor", "preset": "standard",
-            "options_for": "standard", "dealer": "0"})
+        response = page.request.post(
+            server.url + "/games",
+            max_redirects=0,
+            form={
+                "csrf_token": csrf,
+                "player_0": f"Ana {i}",
+                "player_1": "Bor",
+                "preset": "standard",
+                "options_for": "standard",
+                "dealer": "0",
+            },
+        )
         assert response.status == 303, (i, response.status)
         last = response.headers["location"]
     took = time.monotonic() - began
@@ -176,8 +187,15 @@ def test_a_thousand_games_on_one_phone_and_every_page_still_loads(phones, server
     assert sum(len(c["name"]) + len(c["value"]) for c in cookies) < 300
     assert all(c["expires"] - time.time() <= 120 * 86400 + 60 for c in cookies)
     first = None
-    for path in ("/", last, last + "/hand", last + "/hand?mode=cards", last + "/phones",
-                 "/check", "/replay"):
+    for path in (
+        "/",
+        last,
+        last + "/hand",
+        last + "/hand?mode=cards",
+        last + "/phones",
+        "/check",
+        "/replay",
+    ):
         response = page.goto(server.url + path if path.startswith("/") else path)
         assert response.status == 200, path
         first = first or page.locator("section[aria-labelledby=recent-title] li").count()
@@ -192,7 +210,7 @@ def test_back_then_save_and_a_double_tap_store_one_hand(phones, server):
     sheet_url = new_game(page, server)
     quick_hand(page, "Ana", "Knock", "3", "12")
     expect_totals(page, ["9", "0"])
-    page.go_back()                           # the filled form again
+    page.go_back()  # the filled form again
     expect(page.get_by_role("button", name="Add to the sheet")).to_be_visible()
     page.get_by_role("button", name="Add to the sheet").click()
     expect(page.locator("main")).to_contain_text("already saved")
@@ -218,8 +236,7 @@ def test_back_then_save_and_a_double_tap_store_one_hand(phones, server):
     page.locator("label.choice", has_text="Ana").click()
     page.locator("label.choice", has_text=re.compile("^Gin$")).click()
     page.fill("#defender_deadwood", "5")
-    form = page.eval_on_selector("form[data-quick]",
-                                 "f => Object.fromEntries(new FormData(f))")
+    form = page.eval_on_selector("form[data-quick]", "f => Object.fromEntries(new FormData(f))")
     action = server.url + page.get_attribute("form[data-quick]", "action")
     statuses = [page.request.post(action, form=form, max_redirects=0).status for _ in range(2)]
     assert statuses == [303, 303] and server.version(sheet_url) == 3
@@ -257,7 +274,7 @@ def test_a_stale_form_shows_the_changed_sheet_and_keeps_what_was_typed(phones, s
     ana.locator("label.choice", has_text="Bor").click()
     ana.fill("#knocker_deadwood", "4")
     ana.fill("#defender_deadwood", "29")
-    quick_hand(bor, "Ana", "Gin", None, "10")          # meanwhile, on Bor's phone
+    quick_hand(bor, "Ana", "Gin", None, "10")  # meanwhile, on Bor's phone
     ana.get_by_role("button", name="Add to the sheet").click()
     banner = ana.locator(".changed")
     expect(banner).to_contain_text("The sheet changed")
@@ -270,7 +287,7 @@ def test_a_stale_form_shows_the_changed_sheet_and_keeps_what_was_typed(phones, s
     no_sideways_scrolling(ana)
     shot(ana, "rights-sheet-changed")
     ana.get_by_role("button", name="Add to the sheet").click()
-    expect_totals(ana, ["35", "25"])                  # Bor knocks 4 v 29
+    expect_totals(ana, ["35", "25"])  # Bor knocks 4 v 29
     assert server.version(sheet_url) == 2
     bor.reload()
     expect_totals(bor, ["35", "25"])

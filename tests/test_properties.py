@@ -24,8 +24,15 @@ from scorekeeper.knock import KnockResult
 
 RANKS = bf.RANKS
 CODES = bf.ALL_CODES
-STANDARD = {"knock_limit": 10, "oklahoma": False, "ace_upcard": "gin_only",
-            "spade_doubles": False, "gin_bonus": 25, "big_gin_bonus": None, "undercut_bonus": 25}
+STANDARD = {
+    "knock_limit": 10,
+    "oklahoma": False,
+    "ace_upcard": "gin_only",
+    "spade_doubles": False,
+    "gin_bonus": 25,
+    "big_gin_bonus": None,
+    "undercut_bonus": 25,
+}
 FAST = settings(deadline=None, suppress_health_check=[HealthCheck.too_slow])
 
 
@@ -67,7 +74,8 @@ def test_oracle_arrangements_ties_and_canonical_runs():
     assert len(list(bf.arrangements_all(bf.hand("3s 4s 5s 6s 7s 8s")))) > 3
     assert bf.optimal_arrangements("3s 4s 5s 6s 7s 8s") == {arr("3s 4s 5s 6s 7s 8s")}
     assert bf.canonical([frozenset({"3s", "4s", "5s"}), frozenset({"7s", "8s", "9s"})]) == arr(
-        "3s 4s 5s", "7s 8s 9s")
+        "3s 4s 5s", "7s 8s 9s"
+    )
 
 
 def test_oracle_gin_after_discard():
@@ -83,7 +91,10 @@ def test_oracle_layoffs():
     assert frozenset({"9s", "Ts", "Js"}) in bf.layoff_sets(bf.hand("9s Ts Js"), run)
     assert bf.layoff_sets(bf.hand("Ts Js"), run) == {frozenset()}  # 9s is missing
     assert bf.layoff_sets(bf.hand("5s 4s 3c"), run) == {
-        frozenset(), frozenset({"5s"}), frozenset({"5s", "4s"})}
+        frozenset(),
+        frozenset({"5s"}),
+        frozenset({"5s", "4s"}),
+    }
     assert bf.layoff_sets(bf.hand("As"), [frozenset("Js Qs Ks".split())]) == {frozenset()}
     sets = [frozenset("7c 7d 7h".split())]
     assert bf.layoff_sets(bf.hand("7s 8s"), sets) == {frozenset(), frozenset({"7s"})}
@@ -123,8 +134,7 @@ def test_oracle_scoring_examples():
     # gin: 25 + D, never undercut, even against 0
     gin = bf.verify_knock("As 2s 3s 4s 7c 7d 7h 9d Td Jd", "Ac 2c 3c 4c 5c 8s 8h 8d Qh Kh", rules)
     assert (gin.outcome, gin.winner, gin.points) == ("gin", "knocker", 25 + 20)
-    gin0 = bf.verify_knock("As 2s 3s 4s 7c 7d 7h 9d Td Jd", "Ac 2c 3c 8s 8h 8d Qh Qs Qd Qc",
-                           rules)
+    gin0 = bf.verify_knock("As 2s 3s 4s 7c 7d 7h 9d Td Jd", "Ac 2c 3c 8s 8h 8d Qh Qs Qd Qc", rules)
     assert (gin0.outcome, gin0.winner, gin0.points) == ("gin", "knocker", 25)
     # Laying 2s-4s (K = 1) lets 5s 6s go off: D = 1, undercut. Keeping 2s-4s as
     # deadwood (K = 10, D = 12) wins 2: any arrangement within the limit is legal.
@@ -133,8 +143,9 @@ def test_oracle_scoring_examples():
     best = bf.verify_knock(knocker, defender, rules)
     assert (best.outcome, best.winner, best.points) == ("knock", "knocker", 2)
     assert best.optimal_pairs == {(10, 12)}
-    laid = bf.verify_knock(knocker, defender, rules,
-                           knocker_melds=["2s 3s 4s", "7c 7d 7h", "Jd Qd Kd"])
+    laid = bf.verify_knock(
+        knocker, defender, rules, knocker_melds=["2s 3s 4s", "7c 7d 7h", "Jd Qd Kd"]
+    )
     assert (laid.outcome, laid.winner, laid.points) == ("undercut", "defender", 25)
     assert (laid.knocker_deadwood, laid.best_deadwood) == (1, 1)
 
@@ -164,8 +175,9 @@ def test_oracle_limits_doubling_and_big_gin():
     big = bf.verify_knock(eleven, defender, {**STANDARD, "big_gin_bonus": 31})
     assert (big.outcome, big.winner, big.points) == ("big_gin", "knocker", 31 + 43)
     with pytest.raises(bf.IllegalKnock):
-        bf.verify_knock("7c 7d 7h 7s 8s 9s Ts 5c 5d 5h 4s", defender,
-                        {**STANDARD, "big_gin_bonus": 31})
+        bf.verify_knock(
+            "7c 7d 7h 7s 8s 9s Ts 5c 5d 5h 4s", defender, {**STANDARD, "big_gin_bonus": 31}
+        )
 
 
 # --------------------------------------------------------------------------- strategies
@@ -181,8 +193,9 @@ def dense_pool(draw, suits: int = 3, widths: tuple[int, ...] = (6, 7)) -> list[s
 
 
 def some(pool, n: int):
-    return st.lists(st.sampled_from(sorted(pool, key=bf.index)), min_size=n, max_size=n,
-                    unique=True)
+    return st.lists(
+        st.sampled_from(sorted(pool, key=bf.index)), min_size=n, max_size=n, unique=True
+    )
 
 
 def random_hand(n: int):
@@ -201,15 +214,32 @@ def hands(n: int):
 @st.composite
 def rules_and_upcard(draw, rest: list[str]):
     """Rules (a preset, sometimes with overrides) and an upcard from ``rest``."""
-    name = draw(st.sampled_from(["standard", "standard", "standard", "classic", "modern",
-                                 "oklahoma", "oklahoma", "straight"]))
-    overrides = draw(st.fixed_dictionaries({}, optional={
-        "knock_limit": st.sampled_from([0, 3, 5, 7, 9, 10, 10, 10, 10, 10, 10, 10]),
-        "undercut_bonus": st.sampled_from([0, 10, 25]),
-        "gin_bonus": st.sampled_from([0, 20, 25]),
-        "ace_upcard": st.sampled_from(["gin_only", "one"]),
-        "spade_doubles": st.booleans(),
-    }))
+    name = draw(
+        st.sampled_from(
+            [
+                "standard",
+                "standard",
+                "standard",
+                "classic",
+                "modern",
+                "oklahoma",
+                "oklahoma",
+                "straight",
+            ]
+        )
+    )
+    overrides = draw(
+        st.fixed_dictionaries(
+            {},
+            optional={
+                "knock_limit": st.sampled_from([0, 3, 5, 7, 9, 10, 10, 10, 10, 10, 10, 10]),
+                "undercut_bonus": st.sampled_from([0, 10, 25]),
+                "gin_bonus": st.sampled_from([0, 20, 25]),
+                "ace_upcard": st.sampled_from(["gin_only", "one"]),
+                "spade_doubles": st.booleans(),
+            },
+        )
+    )
     rules = Rules.preset(name, **overrides)
     upcard = draw(st.sampled_from(sorted(rest, key=bf.index)))
     if not (rules.oklahoma or rules.spade_doubles) and draw(st.booleans()):
@@ -226,7 +256,8 @@ def neighbours(cards: list[str]) -> list[str]:
             continue
         for card in cards:
             if bf.rank(code) == bf.rank(card) or (
-                    bf.suit(code) == bf.suit(card) and abs(bf.rank(code) - bf.rank(card)) <= 2):
+                bf.suit(code) == bf.suit(card) and abs(bf.rank(code) - bf.rank(card)) <= 2
+            ):
                 near.add(code)
     return sorted(near, key=bf.index)
 
@@ -240,8 +271,9 @@ def meld(draw) -> list[str]:
         s = draw(st.sampled_from(bf.SUITS))
         return [RANKS[r] + s for r in range(low, low + length)]
     r = draw(st.integers(0, 12))
-    return [RANKS[r] + s for s in draw(st.sampled_from(
-        [*combinations(bf.SUITS, 3), tuple(bf.SUITS)]))]
+    return [
+        RANKS[r] + s for s in draw(st.sampled_from([*combinations(bf.SUITS, 3), tuple(bf.SUITS)]))
+    ]
 
 
 @st.composite
@@ -261,8 +293,9 @@ def meldy_hand(draw, n: int, taken: tuple[str, ...] = ()) -> list[str]:
 @st.composite
 def knock_deal(draw, knocker_cards: int = 10):
     """(knocker, defender, rules, upcard); 21 or 22 distinct cards."""
-    kind = draw(st.sampled_from(["meldy", "meldy", "meldy", "meldy", "narrow", "dense", "block",
-                                 "random"]))
+    kind = draw(
+        st.sampled_from(["meldy", "meldy", "meldy", "meldy", "narrow", "dense", "block", "random"])
+    )
     reply = "-"
     if kind == "random":
         cards = draw(some(CODES, knocker_cards + 10))
@@ -314,8 +347,9 @@ def check_layout(cards: list[str], melds: list[frozenset[str]], deadwood_cards, 
     assert bf.points(deadwood_cards) == deadwood
 
 
-def check_result(result: KnockResult, expected: bf.KnockResult, knocker: list[str],
-                 defender: list[str]):
+def check_result(
+    result: KnockResult, expected: bf.KnockResult, knocker: list[str], defender: list[str]
+):
     got = (result.outcome, result.winner, result.points)
     assert got == (expected.outcome, expected.winner, expected.points), expected
     breakdown = result.breakdown
@@ -353,7 +387,8 @@ def compare_knock(knocker, defender, rules, upcard, **declared):
     assert result.defender.deadwood == result.defender.best_deadwood
     if "knocker_melds" in declared:
         assert bf.canonical(melds_of(result.knocker.melds)) == bf.canonical(
-            melds_of(declared["knocker_melds"]))
+            melds_of(declared["knocker_melds"])
+        )
     return result
 
 
@@ -400,9 +435,14 @@ def test_verify_knock_declared_melds(deal, data):
     """The knocker lays down a given legal arrangement, not necessarily the best."""
     knocker, defender, rules, upcard = deal
     limit = bf.knock_limit(rules, upcard)
-    legal = sorted({bf.canonical(a) for a in bf.arrangements_all(frozenset(knocker))
-                    if bf.arrangement_deadwood(frozenset(knocker), a) <= limit},
-                   key=lambda a: sorted(sorted(m) for m in a))
+    legal = sorted(
+        {
+            bf.canonical(a)
+            for a in bf.arrangements_all(frozenset(knocker))
+            if bf.arrangement_deadwood(frozenset(knocker), a) <= limit
+        },
+        key=lambda a: sorted(sorted(m) for m in a),
+    )
     if not legal:
         return
     chosen = data.draw(st.sampled_from(legal))

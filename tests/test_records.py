@@ -31,8 +31,7 @@ def gin_deal(winner: int, dealer: int, *, match: bool = True) -> dict:
     """A deal in which ``winner`` takes the upcard Ks and goes gin: 25 + 66 = 91 points."""
     hands = [JUNK_C, JUNK_C]
     hands[winner] = GIN10
-    actions = ["draw discard", "gin Kd"] if winner != dealer else ["pass", "draw discard",
-                                                                     "gin Kd"]
+    actions = ["draw discard", "gin Kd"] if winner != dealer else ["pass", "draw discard", "gin Kd"]
     record = make_record(tuple(hands), "Ks", dealer=dealer, actions=actions)
     return strip(record) if match else record
 
@@ -54,8 +53,9 @@ def refused(record) -> RecordError:
 
 
 def test_the_issue_example_message_for_the_card_just_taken():
-    record = make_record((JUNK_A, JUNK_B), "Qd",
-                         actions=["draw discard", "discard Js", "draw discard", "discard Js"])
+    record = make_record(
+        (JUNK_A, JUNK_B), "Qd", actions=["draw discard", "discard Js", "draw discard", "discard Js"]
+    )
     error = refused(record)
     assert str(error) == "step 3: cannot discard Js: it was just taken from the discard pile"
     assert error.step == 3 and error.deal is None
@@ -63,27 +63,33 @@ def test_the_issue_example_message_for_the_card_just_taken():
 
 
 def test_a_knock_replays_to_the_verify_knock_shape_plus_the_deal_fields():
-    record = make_record(("4s 5s 6s Qc Qd Qh Ac 2c 3c 9h", "7s 8s Kc Kh Jd Jh 5d 3h 2d 4d"),
-                         "Js", "Kd", actions=["pass", "pass", "draw stock", "knock Kd"])
+    record = make_record(
+        ("4s 5s 6s Qc Qd Qh Ac 2c 3c 9h", "7s 8s Kc Kh Jd Jh 5d 3h 2d 4d"),
+        "Js",
+        "Kd",
+        actions=["pass", "pass", "draw stock", "knock Kd"],
+    )
     result = replay(record)
     assert {"outcome", "winner", "points", "knocker", "defender", "breakdown"} <= set(
-        result.to_dict())
+        result.to_dict()
+    )
     assert (result.outcome, result.points, result.void) == ("knock", 45, False)
     assert (result.knocker_player, result.winner_player) == (0, 0)
-    assert (result.next_dealer, result.stock_left, result.players) == (0, 30,
-                                                                       ("Ana", "Ben"))
-    assert result.defender.layoffs == (Layoff(card="7s", meld=("4s", "5s", "6s")),
-                                       Layoff(card="8s", meld=("4s", "5s", "6s")))
+    assert (result.next_dealer, result.stock_left, result.players) == (0, 30, ("Ana", "Ben"))
+    assert result.defender.layoffs == (
+        Layoff(card="7s", meld=("4s", "5s", "6s")),
+        Layoff(card="8s", meld=("4s", "5s", "6s")),
+    )
     assert replay(json.dumps(record)) == result  # JSON text is accepted too
 
 
 def test_deck_form_deals_one_at_a_time_non_dealer_first():
-    record = make_record((JUNK_A, JUNK_B), "Qd", dealer=1, actions=["pass", "pass",
-                                                                   "draw stock"])
+    record = make_record((JUNK_A, JUNK_B), "Qd", dealer=1, actions=["pass", "pass", "draw stock"])
     record["actions"].append(f"discard {record['stock'][0]}")
     record["actions"] += draw_and_discard(record["stock"], 1, 28)
-    deck = [card for pair in zip(record["hands"][0], record["hands"][1], strict=True)
-            for card in pair] + [record["upcard"], *record["stock"]]
+    deck = [
+        card for pair in zip(record["hands"][0], record["hands"][1], strict=True) for card in pair
+    ] + [record["upcard"], *record["stock"]]
     by_deck = {k: v for k, v in record.items() if k not in ("hands", "upcard", "stock")}
     by_deck["deck"] = deck
     assert replay(by_deck) == replay(record)
@@ -109,8 +115,10 @@ def test_actions_that_stop_early_name_the_missing_step():
     record = make_record((JUNK_A, JUNK_B), "Qd", actions=["pass", "pass", "draw stock"])
     error = refused(record)
     assert error.step == 3
-    assert str(error) == ("step 3: the actions end before the hand is over: Ana has drawn and"
-                          " must discard, knock or go gin")
+    assert str(error) == (
+        "step 3: the actions end before the hand is over: Ana has drawn and"
+        " must discard, knock or go gin"
+    )
 
 
 def test_an_action_after_the_knock_is_refused():
@@ -122,8 +130,12 @@ def test_an_action_after_the_knock_is_refused():
 
 
 def test_declared_showdown_is_checked_and_errors_carry_the_knock_step():
-    base = make_record(("4s 5s 6s Qc Qd Qh Ac 2c 3c 9h", "7s 8s Kc Kh Jd Jh 5d 3h 2d 4d"),
-                       "Js", "Kd", actions=["pass", "pass", "draw stock", "knock Kd"])
+    base = make_record(
+        ("4s 5s 6s Qc Qd Qh Ac 2c 3c 9h", "7s 8s Kc Kh Jd Jh 5d 3h 2d 4d"),
+        "Js",
+        "Kd",
+        actions=["pass", "pass", "draw stock", "knock Kd"],
+    )
     ok = dict(base, showdown={"layoffs": [{"card": "7s", "meld": ["4s", "5s", "6s"]}]})
     assert replay(ok).points == 62 - 9
     bad = dict(base, showdown={"layoffs": [{"card": "8s", "meld": ["4s", "5s", "6s"]}]})
@@ -151,34 +163,39 @@ def with_changes(**changes) -> dict:
     return record
 
 
-@pytest.mark.parametrize("record, message", [
-    (with_changes(format=KeyError), "format must be"),
-    (with_changes(format="gin-rummy-deal/2"), "format must be"),
-    (with_changes(dealer=2), "dealer must be 0 or 1"),
-    (with_changes(dealer=True), "dealer must be 0 or 1"),
-    (with_changes(dealer="1"), "dealer must be 0 or 1"),
-    (with_changes(dealer=KeyError), "dealer is missing"),
-    (with_changes(upcard="Zz"), "upcard: unknown card 'Zz'"),
-    (with_changes(upcard=KeyError), "upcard missing"),
-    (with_changes(hands=[JUNK_A.split()[:9], JUNK_B.split()]), "hands[0]: expected 10 cards"),
-    (with_changes(hands=[JUNK_A.split(), JUNK_A.split()]),
-     "Ac appears twice: in hands[0] and in hands[1]"),
-    (with_changes(hands="Ac 2c"), "hands must be a list of two hands"),
-    (with_changes(upcard="Ac"), "Ac appears twice: in hands[0] and in upcard"),
-    (with_changes(stock=["Ac"] * 31), "stock: duplicate card Ac"),
-    (with_changes(stock={"a": 1}), "stock must be a list"),
-    (with_changes(deck=DECK), "give either deck or hands"),
-    (with_changes(showdwn={}), "unknown key 'showdwn'"),
-    (with_changes(rules={"preset": "nope"}), "rules: unknown preset 'nope'"),
-    (with_changes(rules={"knock_limit": 11}), "rules: knock_limit must be"),
-    (with_changes(rules=5), "rules: rules must be a preset name"),
-    (with_changes(players=["Ana", "Ana"]), "different names"),
-    (with_changes(players="Ana"), "players must be a list of two names"),
-    (with_changes(actions="draw stock"), "actions must be a list"),
-    (with_changes(showdown=[]), "showdown must be an object"),
-    ([1, 2], "a record must be a JSON object"),
-    ("{not json", "not valid JSON"),
-])
+@pytest.mark.parametrize(
+    "record, message",
+    [
+        (with_changes(format=KeyError), "format must be"),
+        (with_changes(format="gin-rummy-deal/2"), "format must be"),
+        (with_changes(dealer=2), "dealer must be 0 or 1"),
+        (with_changes(dealer=True), "dealer must be 0 or 1"),
+        (with_changes(dealer="1"), "dealer must be 0 or 1"),
+        (with_changes(dealer=KeyError), "dealer is missing"),
+        (with_changes(upcard="Zz"), "upcard: unknown card 'Zz'"),
+        (with_changes(upcard=KeyError), "upcard missing"),
+        (with_changes(hands=[JUNK_A.split()[:9], JUNK_B.split()]), "hands[0]: expected 10 cards"),
+        (
+            with_changes(hands=[JUNK_A.split(), JUNK_A.split()]),
+            "Ac appears twice: in hands[0] and in hands[1]",
+        ),
+        (with_changes(hands="Ac 2c"), "hands must be a list of two hands"),
+        (with_changes(upcard="Ac"), "Ac appears twice: in hands[0] and in upcard"),
+        (with_changes(stock=["Ac"] * 31), "stock: duplicate card Ac"),
+        (with_changes(stock={"a": 1}), "stock must be a list"),
+        (with_changes(deck=DECK), "give either deck or hands"),
+        (with_changes(showdwn={}), "unknown key 'showdwn'"),
+        (with_changes(rules={"preset": "nope"}), "rules: unknown preset 'nope'"),
+        (with_changes(rules={"knock_limit": 11}), "rules: knock_limit must be"),
+        (with_changes(rules=5), "rules: rules must be a preset name"),
+        (with_changes(players=["Ana", "Ana"]), "different names"),
+        (with_changes(players="Ana"), "players must be a list of two names"),
+        (with_changes(actions="draw stock"), "actions must be a list"),
+        (with_changes(showdown=[]), "showdown must be an object"),
+        ([1, 2], "a record must be a JSON object"),
+        ("{not json", "not valid JSON"),
+    ],
+)
 def test_bad_headers_raise_record_error_without_a_step(record, message):
     error = refused(record)
     assert message in str(error)
@@ -192,12 +209,15 @@ def test_a_deck_that_is_not_52_distinct_cards():
     assert "deck: duplicate card Ac" in str(refused(record))
 
 
-@pytest.mark.parametrize("action, message", [
-    (5, "step 3: an action must be text"),
-    ("fold", "step 3: unknown action 'fold'"),
-    ("discard Zz", "step 3: unknown card 'Zz'"),
-    ("discard 9h", "step 3: cannot discard 9h: Ana does not hold it"),
-])
+@pytest.mark.parametrize(
+    "action, message",
+    [
+        (5, "step 3: an action must be text"),
+        ("fold", "step 3: unknown action 'fold'"),
+        ("discard Zz", "step 3: unknown card 'Zz'"),
+        ("discard 9h", "step 3: cannot discard 9h: Ana does not hold it"),
+    ],
+)
 def test_bad_actions_name_their_step(action, message):
     record = good_record()
     record["actions"].append(action)
@@ -226,12 +246,14 @@ def test_match_checks_the_dealer_rotation_and_scores_the_game():
     wrong[1]["actions"] = void_deal(1)["actions"]
     error = refused(match(wrong))
     assert (error.deal, error.step) == (1, None)
-    assert str(error) == ("deal 1: dealer must be Ana (0): Ana won deal 0 and the winner deals"
-                          " (next_dealer: winner)")
+    assert str(error) == (
+        "deal 1: dealer must be Ana (0): Ana won deal 0 and the winner deals (next_dealer: winner)"
+    )
     wrong = copy.deepcopy(deals)
     wrong[2] = gin_deal(1, 1)
-    assert str(refused(match(wrong))) == ("deal 2: dealer must be Ana (0): deal 1 was void,"
-                                          " so the same dealer deals again")
+    assert str(refused(match(wrong))) == (
+        "deal 2: dealer must be Ana (0): deal 1 was void, so the same dealer deals again"
+    )
 
 
 def test_match_rotation_follows_the_next_dealer_option():
@@ -247,8 +269,9 @@ def test_a_deal_after_the_game_is_over_is_refused():
     rules = {"next_dealer": "loser"}
     deals = [gin_deal(0, 1), gin_deal(0, 1), gin_deal(0, 1)]
     error = refused(match(deals, rules=rules))
-    assert error.deal == 2 and str(error).startswith("deal 2: the game is already over after"
-                                                     " deal 1")
+    assert error.deal == 2 and str(error).startswith(
+        "deal 2: the game is already over after deal 1"
+    )
 
 
 def test_errors_inside_a_match_name_the_deal_and_the_step():
@@ -256,8 +279,9 @@ def test_errors_inside_a_match_name_the_deal_and_the_step():
     deals[1]["actions"] = ["draw discard", "discard Ks"]
     error = refused(match(deals))
     assert (error.deal, error.step) == (1, 1)
-    assert str(error) == ("deal 1, step 1: cannot discard Ks: it was just taken from the"
-                          " discard pile")
+    assert str(error) == (
+        "deal 1, step 1: cannot discard Ks: it was just taken from the discard pile"
+    )
     deals[1] = dict(gin_deal(1, 0), rules="standard")
     assert "rules belong to the match record" in str(refused(match(deals)))
 
@@ -297,24 +321,48 @@ def test_simulated_matches_replay_and_score_like_a_hand_count():
 
 # --------------------------------------------------------------------------- fuzzing
 
-SEEDS = [simulate(seed, players=kinds, rules=rules)
-         for seed, kinds, rules in [(1, ("greedy", "greedy"), None),
-                                    (2, ("greedy", "random"), None),
-                                    (3, ("greedy", "greedy"), "modern"),
-                                    (4, ("greedy", "greedy"), "oklahoma"),
-                                    (5, ("random", "random"), {"wall": "knock_only_at_two"})]]
+SEEDS = [
+    simulate(seed, players=kinds, rules=rules)
+    for seed, kinds, rules in [
+        (1, ("greedy", "greedy"), None),
+        (2, ("greedy", "random"), None),
+        (3, ("greedy", "greedy"), "modern"),
+        (4, ("greedy", "greedy"), "oklahoma"),
+        (5, ("random", "random"), {"wall": "knock_only_at_two"}),
+    ]
+]
 CARD_CODES = st.one_of(st.sampled_from(DECK), st.sampled_from(["Zz", "", "10h", "A♠", "1s"]))
-JSON = st.recursive(st.none() | st.booleans() | st.integers(-3, 60) | st.text(max_size=6),
-                    lambda inner: st.lists(inner, max_size=4)
-                    | st.dictionaries(st.text(max_size=6), inner, max_size=4), max_leaves=8)
+JSON = st.recursive(
+    st.none() | st.booleans() | st.integers(-3, 60) | st.text(max_size=6),
+    lambda inner: (
+        st.lists(inner, max_size=4) | st.dictionaries(st.text(max_size=6), inner, max_size=4)
+    ),
+    max_leaves=8,
+)
 
 
 @st.composite
 def mutated(draw):
     record = copy.deepcopy(draw(st.sampled_from([*SEEDS, gin_deal(0, 1, match=False)])))
-    kinds = draw(st.lists(st.sampled_from(["card", "duplicate", "drop", "swap", "action_card",
-                                           "insert", "dealer", "value", "showdown"]),
-                          min_size=1, max_size=3))
+    kinds = draw(
+        st.lists(
+            st.sampled_from(
+                [
+                    "card",
+                    "duplicate",
+                    "drop",
+                    "swap",
+                    "action_card",
+                    "insert",
+                    "dealer",
+                    "value",
+                    "showdown",
+                ]
+            ),
+            min_size=1,
+            max_size=3,
+        )
+    )
     # the structural mutations first: "value" may replace a whole field
     for kind in sorted(kinds, key=lambda k: k == "value"):
         mutate(draw, record, kind)
@@ -345,10 +393,13 @@ def mutate(draw, record: dict, kind: str) -> None:
         verb = actions[i].split()[0] if isinstance(actions[i], str) else "discard"
         actions[i] = f"{verb} {draw(CARD_CODES)}"
     elif kind == "insert":
-        action = draw(st.sampled_from(["pass", "draw stock", "draw discard", "big gin"])
-                      | st.builds(lambda v, c: f"{v} {c}",
-                                  st.sampled_from(["discard", "knock", "gin"]), CARD_CODES)
-                      | JSON)
+        action = draw(
+            st.sampled_from(["pass", "draw stock", "draw discard", "big gin"])
+            | st.builds(
+                lambda v, c: f"{v} {c}", st.sampled_from(["discard", "knock", "gin"]), CARD_CODES
+            )
+            | JSON
+        )
         actions.insert(draw(st.integers(0, len(actions))), action)
     elif kind == "dealer":
         record["dealer"] = draw(st.sampled_from([0, 1, 2, -1, "0", None, 1.0]))
@@ -356,9 +407,13 @@ def mutate(draw, record: dict, kind: str) -> None:
         key = draw(st.sampled_from(sorted(record)))
         record[key] = draw(JSON)
     elif kind == "showdown":
-        record["showdown"] = draw(st.dictionaries(
-            st.sampled_from(["knocker_melds", "defender_melds", "layoffs", "x"]), JSON,
-            max_size=3))
+        record["showdown"] = draw(
+            st.dictionaries(
+                st.sampled_from(["knocker_melds", "defender_melds", "layoffs", "x"]),
+                JSON,
+                max_size=3,
+            )
+        )
 
 
 @settings(max_examples=400, deadline=None, suppress_health_check=[HealthCheck.too_slow])
@@ -370,8 +425,11 @@ def test_mutated_records_give_record_error_or_a_valid_result(record):
         assert error.step is None or isinstance(error.step, int)
         return
     if not result.void:
-        check_result(result, Rules.from_dict(record.get("rules")).to_dict(),
-                     optimal=not record.get("showdown"))
+        check_result(
+            result,
+            Rules.from_dict(record.get("rules")).to_dict(),
+            optimal=not record.get("showdown"),
+        )
 
 
 @settings(max_examples=100, deadline=None, suppress_health_check=[HealthCheck.too_slow])

@@ -25,8 +25,9 @@ BEN = "2c 6c Tc 3d 7d Jd 4h 8h Qh Ks"  # no meld
 def deal(rules, upcard="5s", stock_top=""):
     used = cards(ANA) + cards(BEN) + [upcard] + cards(stock_top)
     stock = cards(stock_top) + [c for c in DECK if c not in used]
-    return Deal([cards(ANA), cards(BEN)], upcard, stock, dealer=1, rules=rules,
-                names=("Ana", "Ben"))
+    return Deal(
+        [cards(ANA), cards(BEN)], upcard, stock, dealer=1, rules=rules, names=("Ana", "Ben")
+    )
 
 
 # --------------------------------------------------------------------------- tie
@@ -34,8 +35,7 @@ def deal(rules, upcard="5s", stock_top=""):
 
 def test_a_tied_knock_is_an_undercut_by_default_and_scores_nothing_under_no_score():
     standard = verify_knock(KNOCKER, DEFENDER)
-    assert (standard.outcome, standard.winner, standard.points) == (
-        "undercut", "defender", 25)
+    assert (standard.outcome, standard.winner, standard.points) == ("undercut", "defender", 25)
     tie = verify_knock(KNOCKER, DEFENDER, rules="openspiel")
     assert (tie.outcome, tie.winner, tie.points) == ("tie", None, 0)
     assert tie.knocker.deadwood == tie.defender.deadwood == 5
@@ -46,8 +46,9 @@ def test_a_tied_quick_hand_under_no_score_is_a_void_sheet_entry():
     assert score_deadwood(0, 0, rules="openspiel").outcome == "gin"  # gin is never a tie
     hand = {"kind": "quick", "knocker": 1, "knocker_deadwood": 6, "defender_deadwood": 6}
     assert evaluate_hand(hand, "openspiel").entry == Entry(void=True)
-    assert evaluate_hand(hand, "standard").entry == Entry(winner=0, loser=1, points=25,
-                                                          outcome=Outcome.UNDERCUT)
+    assert evaluate_hand(hand, "standard").entry == Entry(
+        winner=0, loser=1, points=25, outcome=Outcome.UNDERCUT
+    )
 
 
 # --------------------------------------------------------------------------- discard_taken
@@ -73,8 +74,14 @@ def test_the_capped_discard_draw_is_not_made_and_voids_the_deal():
     rules = {"preset": "standard", "max_discard_draws": 3, "discard_taken": "allowed"}
     game = deal(rules, stock_top="Qs")
     # the upcard offer's take does not count (OpenSpiel counts draw-phase draws only)
-    for action in ("draw discard", "discard 5s", "draw discard", "discard Ks",  # 1
-                   "draw discard", "discard Js"):  # 2
+    for action in (
+        "draw discard",
+        "discard 5s",
+        "draw discard",
+        "discard Ks",  # 1
+        "draw discard",
+        "discard Js",
+    ):  # 2
         game.apply(action)
     assert not game.over
     before = game.hand_mask(1)
@@ -91,8 +98,9 @@ def test_the_capped_discard_draw_is_not_made_and_voids_the_deal():
 def test_spade_doubles_refuses_a_hand_without_its_upcard_naming_upcard():
     rules = {"preset": "standard", "spade_doubles": True}
     with pytest.raises(RuleError) as quick:
-        evaluate_hand({"kind": "quick", "knocker": 0, "knocker_deadwood": 3,
-                       "defender_deadwood": 12}, rules)
+        evaluate_hand(
+            {"kind": "quick", "knocker": 0, "knocker_deadwood": 3, "defender_deadwood": 12}, rules
+        )
     assert quick.value.option == "upcard"
     with pytest.raises(RuleError) as cards_hand:
         verify_knock(KNOCKER, DEFENDER, rules=rules)
@@ -105,10 +113,13 @@ def test_spade_doubles_refuses_a_hand_without_its_upcard_naming_upcard():
 
 def test_a_replayed_gin_hand_laid_out_with_deadwood_is_scored_as_the_knock_it_is():
     gin_hand = "2c 3c 4c 7d 7h 7s Ts Js Qs Kd"
-    record = make_record((gin_hand, "5c 8c Jc 3d 6d Jd 2h 4h 8h Qh"), "Kh", "Ks",
-                         actions=["pass", "pass", "draw stock", "gin Kd"],
-                         showdown={"knocker_melds": [["2c", "3c", "4c"], ["7d", "7h", "7s"],
-                                                     ["Ts", "Js", "Qs"]]})
+    record = make_record(
+        (gin_hand, "5c 8c Jc 3d 6d Jd 2h 4h 8h Qh"),
+        "Kh",
+        "Ks",
+        actions=["pass", "pass", "draw stock", "gin Kd"],
+        showdown={"knocker_melds": [["2c", "3c", "4c"], ["7d", "7h", "7s"], ["Ts", "Js", "Qs"]]},
+    )
     result = replay(record)
     assert result.outcome in ("knock", "undercut") and result.knocker.deadwood == 10
     assert result.breakdown.bonus in (0, 25)
@@ -134,8 +145,16 @@ def test_a_record_listing_only_the_drawn_stock_cards_replays_as_the_full_one():
 
 
 def test_replay_refuses_only_where_play_needs_an_unlisted_stock_card():
-    actions = ["pass", "pass", "draw stock", "discard Qs", "draw stock", "discard 8s",
-               "draw stock", "discard Ac"]
+    actions = [
+        "pass",
+        "pass",
+        "draw stock",
+        "discard Qs",
+        "draw stock",
+        "discard 8s",
+        "draw stock",
+        "discard Ac",
+    ]
     _, partial = full_and_partial(actions)
     with pytest.raises(RecordError) as caught:
         replay(partial)
@@ -160,8 +179,13 @@ def test_a_partial_stock_must_say_so_and_hold_distinct_cards():
 
 
 def test_a_tie_replayed_under_no_score_is_a_void_sheet_entry():
-    record = make_record((KNOCKER.replace("5c", "Jc"), DEFENDER), "5s", "5c",
-                         actions=["pass", "pass", "draw stock", "knock Jc"], rules="openspiel")
+    record = make_record(
+        (KNOCKER.replace("5c", "Jc"), DEFENDER),
+        "5s",
+        "5c",
+        actions=["pass", "pass", "draw stock", "knock Jc"],
+        rules="openspiel",
+    )
     result = replay(record)
     assert (result.outcome, result.winner_player, result.points) == ("tie", None, 0)
     assert result.next_dealer == record["dealer"]
@@ -185,8 +209,10 @@ def test_the_cut_follows_first_dealer():
             if a.rank != b.rank:
                 break
         assert dealer == (0 if a.rank < b.rank else 1)
-        assert cut_for_dealer({"preset": "standard", "first_dealer": "high"},
-                              random.Random(seed)) == 1 - dealer
+        assert (
+            cut_for_dealer({"preset": "standard", "first_dealer": "high"}, random.Random(seed))
+            == 1 - dealer
+        )
     tosses = {cut_for_dealer("oklahoma", random.Random(seed)) for seed in range(20)}
     assert tosses == {0, 1}
 
@@ -198,14 +224,20 @@ def test_every_preset_has_the_loser_dealing_and_netting_per_deal():
     for name in Rules.preset_names():
         options = Rules.preset(name).to_dict()
         assert (options["three_player_dealer"], options["partnership_netting"]) == (
-            "loser", "per_deal"), name
+            "loser",
+            "per_deal",
+        ), name
 
 
-@pytest.mark.parametrize("option, value, allowed", [
-    ("three_player_dealer", "winner", ["loser", "rotate"]),
-    ("three_player_dealer", None, ["loser", "rotate"]),
-    ("partnership_netting", "per_hand", ["per_deal", "per_game"]),
-    ("partnership_netting", True, ["per_deal", "per_game"])])
+@pytest.mark.parametrize(
+    "option, value, allowed",
+    [
+        ("three_player_dealer", "winner", ["loser", "rotate"]),
+        ("three_player_dealer", None, ["loser", "rotate"]),
+        ("partnership_netting", "per_hand", ["per_deal", "per_game"]),
+        ("partnership_netting", True, ["per_deal", "per_game"]),
+    ],
+)
 def test_the_table_options_refuse_bad_values_by_name(option, value, allowed):
     with pytest.raises(RuleError) as caught:
         Rules.from_dict({"preset": "slovenian", option: value})
@@ -216,8 +248,11 @@ def test_the_table_options_refuse_bad_values_by_name(option, value, allowed):
 
 
 def test_the_table_options_round_trip_and_differ_from_the_preset():
-    rules = Rules.from_dict({"preset": "slovenian", "three_player_dealer": "rotate",
-                             "partnership_netting": "per_game"})
+    rules = Rules.from_dict(
+        {"preset": "slovenian", "three_player_dealer": "rotate", "partnership_netting": "per_game"}
+    )
     assert Rules.from_dict(rules.to_dict()) == rules
-    assert rules.differences() == {"three_player_dealer": "rotate",
-                                   "partnership_netting": "per_game"}
+    assert rules.differences() == {
+        "three_player_dealer": "rotate",
+        "partnership_netting": "per_game",
+    }

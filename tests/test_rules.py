@@ -57,13 +57,25 @@ def test_slovenian_and_openspiel_presets_are_standard_with_their_changes():
         return {k: other[k] for k in standard if k != "preset" and standard[k] != other[k]}
 
     assert changes("slovenian") == {"box_bonus": 20}
-    assert changes("openspiel") == {"tie": "no_score", "discard_taken": "allowed",
-                                    "max_discard_draws": 50, "wall": "knock_only_at_two"}
+    assert changes("openspiel") == {
+        "tie": "no_score",
+        "discard_taken": "allowed",
+        "max_discard_draws": 50,
+        "wall": "knock_only_at_two",
+    }
 
 
-@pytest.mark.parametrize("option, value", [
-    ("first_dealer", "lowest"), ("tie", "split"), ("discard_taken", True),
-    ("max_discard_draws", 0), ("max_discard_draws", 2.5), ("max_discard_draws", "50")])
+@pytest.mark.parametrize(
+    "option, value",
+    [
+        ("first_dealer", "lowest"),
+        ("tie", "split"),
+        ("discard_taken", True),
+        ("max_discard_draws", 0),
+        ("max_discard_draws", 2.5),
+        ("max_discard_draws", "50"),
+    ],
+)
 def test_new_options_refuse_bad_values_by_name(option, value):
     with pytest.raises(RuleError) as caught:
         Rules.preset("standard", **{option: value})

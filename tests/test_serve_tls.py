@@ -25,9 +25,28 @@ pytestmark = pytest.mark.skipif(shutil.which("openssl") is None, reason="needs t
 def make_certificate(folder: Path) -> tuple[Path, Path]:
     """A self-signed certificate and key for 127.0.0.1 (PEM files)."""
     cert, key = folder / "cert.pem", folder / "key.pem"
-    subprocess.run(["openssl", "req", "-x509", "-newkey", "rsa:2048", "-nodes", "-days", "2",
-                    "-subj", "/CN=127.0.0.1", "-addext", "subjectAltName=IP:127.0.0.1",
-                    "-keyout", str(key), "-out", str(cert)], check=True, capture_output=True)
+    subprocess.run(
+        [
+            "openssl",
+            "req",
+            "-x509",
+            "-newkey",
+            "rsa:2048",
+            "-nodes",
+            "-days",
+            "2",
+            "-subj",
+            "/CN=127.0.0.1",
+            "-addext",
+            "subjectAltName=IP:127.0.0.1",
+            "-keyout",
+            str(key),
+            "-out",
+            str(cert),
+        ],
+        check=True,
+        capture_output=True,
+    )
     return cert, key
 
 
@@ -35,8 +54,9 @@ def make_certificate(folder: Path) -> tuple[Path, Path]:
 def tls_server(tmp_path_factory):
     folder = tmp_path_factory.mktemp("tls")
     cert, key = make_certificate(folder)
-    process, url = spawn(folder / "tls.db", workers=1,
-                         args=["--certfile", str(cert), "--keyfile", str(key)])
+    process, url = spawn(
+        folder / "tls.db", workers=1, args=["--certfile", str(cert), "--keyfile", str(key)]
+    )
     yield url, cert
     stop(process)
 
@@ -66,7 +86,11 @@ def test_an_untrusted_client_is_refused(tls_server):
 
 def test_keyfile_alone_is_refused(tmp_path):
     _, key = make_certificate(tmp_path)
-    done = subprocess.run([str(Path(sys.executable).with_name("scorekeeper")), "serve", "--keyfile",
-                           str(key)], capture_output=True, text=True, timeout=60)
+    done = subprocess.run(
+        [str(Path(sys.executable).with_name("scorekeeper")), "serve", "--keyfile", str(key)],
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
     assert done.returncode == 2
     assert "--keyfile needs --certfile" in done.stderr

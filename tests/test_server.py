@@ -15,17 +15,22 @@ def test_hands_survive_a_restart(tmp_path):
     db = tmp_path / "served.db"
     process, url = spawn(db)
     try:
-        created = requests.post(f"{url}/api/v1/games", json={"players": ["Ana", "Ben"]},
-                                timeout=10)
+        created = requests.post(f"{url}/api/v1/games", json={"players": ["Ana", "Ben"]}, timeout=10)
         assert created.status_code == 201
         game = created.json()
         auth = {"Authorization": f"Bearer {game['edit_token']}"}
         for i, (knocker, k, d) in enumerate([(0, 7, 22), (1, 0, 10), (0, 9, 2)]):
             response = requests.post(
-                f"{url}/api/v1/games/{game['id']}/hands", timeout=10,
+                f"{url}/api/v1/games/{game['id']}/hands",
+                timeout=10,
                 headers={**auth, "Idempotency-Key": f"hand-{i}"},
-                json={"kind": "quick", "knocker": knocker, "knocker_deadwood": k,
-                      "defender_deadwood": d})
+                json={
+                    "kind": "quick",
+                    "knocker": knocker,
+                    "knocker_deadwood": k,
+                    "defender_deadwood": d,
+                },
+            )
             assert response.status_code == 201, response.text
         before = requests.get(f"{url}{game['url']}", timeout=10).json()
     finally:
@@ -37,12 +42,15 @@ def test_hands_survive_a_restart(tmp_path):
         after = requests.get(f"{url}{game['url']}", timeout=10).json()
         assert after == before
         retry = requests.post(
-            f"{url}/api/v1/games/{game['id']}/hands", timeout=10,
+            f"{url}/api/v1/games/{game['id']}/hands",
+            timeout=10,
             headers={**auth, "Idempotency-Key": "hand-2"},
-            json={"kind": "quick", "knocker": 0, "knocker_deadwood": 9, "defender_deadwood": 2})
+            json={"kind": "quick", "knocker": 0, "knocker_deadwood": 9, "defender_deadwood": 2},
+        )
         assert retry.status_code == 201 and retry.json()["sheet"]["version"] == 3
-        refused = requests.post(f"{url}/api/v1/games/{game['id']}/hands", timeout=10,
-                                json={"kind": "void"})
+        refused = requests.post(
+            f"{url}/api/v1/games/{game['id']}/hands", timeout=10, json={"kind": "void"}
+        )
         assert refused.status_code == 401 and refused.json()["error"]["field"] == "Authorization"
     finally:
         assert stop(process) == 0

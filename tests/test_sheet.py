@@ -69,8 +69,9 @@ def test_game_to_100_with_game_and_box_bonus_net_and_settlement():
 
 def test_one_point_short_is_not_the_end_and_box_bonus_does_not_count():
     # A at 99 with 3 boxes (75 box points) has not reached the target.
-    sheet = score_sheet([win(0, 20), win(1, 30, "gin"), win(0, 32, "undercut"), win(0, 47)],
-                        players=AB)
+    sheet = score_sheet(
+        [win(0, 20), win(1, 30, "gin"), win(0, 32, "undercut"), win(0, 47)], players=AB
+    )
     assert sheet.totals == (99, 30)
     assert sheet.needed == (1, 70)
     assert sheet.over is False
@@ -137,8 +138,9 @@ def test_box_bonuses_can_turn_the_net_around():
 def test_classic_preset_prices():
     rules = Rules.preset("classic")
     # gin 20 + D 25 = 45; undercut 10 + 2 = 12; knock 55. A = 100, B = 12.
-    sheet = score_sheet([win(0, 45, "gin"), win(1, 12, "undercut"), win(0, 55)],
-                        players=AB, rules=rules, stake=0.01)
+    sheet = score_sheet(
+        [win(0, 45, "gin"), win(1, 12, "undercut"), win(0, 55)], players=AB, rules=rules, stake=0.01
+    )
     result = sheet.result
     assert sheet.rules["preset"] == "classic"
     assert result.box_bonus == (40, 20)  # 20 a box
@@ -180,9 +182,17 @@ def dealers(sheet):
 def test_void_hand_scores_nothing_and_same_dealer_deals_again():
     sheet = score_sheet([VOID, VOID, win(1, 10)], players=AB, dealer=1)
     assert dealers(sheet) == [1, 1, 1]
-    assert sheet.hands[0] == HandRecord(n=1, dealer=1, void=True, winner=None, loser=None,
-                                        outcome=None, points=0, totals=(0, 0),
-                                        game_over_after=False)
+    assert sheet.hands[0] == HandRecord(
+        n=1,
+        dealer=1,
+        void=True,
+        winner=None,
+        loser=None,
+        outcome=None,
+        points=0,
+        totals=(0, 0),
+        game_over_after=False,
+    )
     assert sheet.boxes == (0, 1)
 
 
@@ -193,15 +203,17 @@ def test_next_dealer_winner_default():
 
 
 def test_next_dealer_loser():
-    sheet = score_sheet([win(1, 10), VOID, win(0, 10)], players=AB, dealer=0,
-                        rules={"next_dealer": "loser"})
+    sheet = score_sheet(
+        [win(1, 10), VOID, win(0, 10)], players=AB, dealer=0, rules={"next_dealer": "loser"}
+    )
     assert dealers(sheet) == [0, 0, 0]
     assert sheet.next_dealer == 1
 
 
 def test_next_dealer_alternate():
-    sheet = score_sheet([win(1, 10), VOID, win(1, 10)], players=AB, dealer=0,
-                        rules={"next_dealer": "alternate"})
+    sheet = score_sheet(
+        [win(1, 10), VOID, win(1, 10)], players=AB, dealer=0, rules={"next_dealer": "alternate"}
+    )
     assert dealers(sheet) == [0, 1, 1]
     assert sheet.next_dealer == 0
 
@@ -222,13 +234,13 @@ def test_next_dealer_helper():
 # ----------------------------------------------------------------------------- Hollywood
 
 HOLLYWOOD = [
-    win(0, 10),              # A's 1st win opens game 1: g1 A 10
-    win(0, 20),              # 2nd opens game 2: g1 30, g2 20
-    win(0, 30),              # 3rd opens game 3: g1 60, g2 50, g3 30
-    win(0, 40),              # all three: g1 100 (closes), g2 90, g3 70
-    win(1, 30, "gin"),       # B shut out of game 1 starts in game 2: g2 B 30
-    win(1, 20),              # B opens game 3: g2 B 50, g3 B 20
-    win(0, 10),              # A: g2 100 (closes), g3 80
+    win(0, 10),  # A's 1st win opens game 1: g1 A 10
+    win(0, 20),  # 2nd opens game 2: g1 30, g2 20
+    win(0, 30),  # 3rd opens game 3: g1 60, g2 50, g3 30
+    win(0, 40),  # all three: g1 100 (closes), g2 90, g3 70
+    win(1, 30, "gin"),  # B shut out of game 1 starts in game 2: g2 B 30
+    win(1, 20),  # B opens game 3: g2 B 50, g3 B 20
+    win(0, 10),  # A: g2 100 (closes), g3 80
     win(1, 90, "undercut"),  # B: g3 110 (closes) -> match over
 ]
 
@@ -264,8 +276,7 @@ def test_hollywood_match():
     assert all(c.over for c in sheet.columns)
     game2 = sheet.columns[1].result
     # A: 100 + 100 + 100 = 300; B: 50 + 50 = 100.
-    assert (game2.winner, game2.shutout, game2.final, game2.net) == (
-        0, False, (300, 100), 200)
+    assert (game2.winner, game2.shutout, game2.final, game2.net) == (0, False, (300, 100), 200)
     game3 = sheet.columns[2].result
     # B: 110 + 50 + 100 = 260; A: 80 + 75 = 155.
     assert (game3.winner, game3.final, game3.net) == (1, (155, 260), 105)
@@ -299,11 +310,11 @@ ABC = ["Ana", "Bor", "Cid"]
 
 def test_three_players():
     hands = [
-        win(1, 30, loser=2),              # A deals and sits out; B beats C
-        win(0, 40, "gin", loser=1),       # C (loser) deals; A beats B
-        VOID,                             # B deals; void: B deals again
+        win(1, 30, loser=2),  # A deals and sits out; B beats C
+        win(0, 40, "gin", loser=1),  # C (loser) deals; A beats B
+        VOID,  # B deals; void: B deals again
         win(2, 35, "undercut", loser=0),  # B deals; C beats A
-        win(1, 70, loser=2),              # A deals; B beats C: B 100
+        win(1, 70, loser=2),  # A deals; B beats C: B 100
     ]
     sheet = score_sheet(hands, players=ABC, dealer=0, stake=0.1)
     assert dealers(sheet) == [0, 2, 1, 1, 0]
@@ -319,8 +330,10 @@ def test_three_players():
     assert result.final == (65, 250, 60)
     assert result.net == 185 + 190
     assert result.nets == (-185, 375, -190)
-    assert result.settlement == (Payment(payer=0, payee=1, amount=18.5),
-                                 Payment(payer=2, payee=1, amount=19.0))
+    assert result.settlement == (
+        Payment(payer=0, payee=1, amount=18.5),
+        Payment(payer=2, payee=1, amount=19.0),
+    )
 
 
 def test_three_player_shutout_and_seat_checks():
@@ -353,11 +366,12 @@ def test_three_players_the_shutout_doubles_against_each_loser_on_its_own():
     # B: 40 + 25 = 65; C: 0.
     assert result.game_bonus == 100 and result.final == (255, 65, 0)
     assert result.nets == (190 + 355, -190, -355)
-    assert result.settlement == (Payment(payer=1, payee=0, amount=19.0),
-                                 Payment(payer=2, payee=0, amount=35.5))
+    assert result.settlement == (
+        Payment(payer=1, payee=0, amount=19.0),
+        Payment(payer=2, payee=0, amount=35.5),
+    )
     # With double_total, the winner's whole final doubles against C only: 2 x 255 = 510.
-    total = score_sheet(hands, players=ABC, dealer=0,
-                        rules={"shutout": "double_total"}).result
+    total = score_sheet(hands, players=ABC, dealer=0, rules={"shutout": "double_total"}).result
     assert total.final == (255, 65, 0) and total.nets == (190 + 510, -190, -510)
     # Two players keep their one shutout: the loser is the list.
     two = score_sheet([win(0, 100, "gin")], players=["Ana", "Bor"]).result
@@ -369,11 +383,11 @@ ROTATE = {"three_player_dealer": "rotate"}
 
 def test_three_players_rotating_dealer():
     hands = [
-        win(1, 30, loser=2),              # A deals, sits out; B beats C: B 30; B deals next
-        win(2, 40, "gin", loser=0),       # B sits out; C gins A: C 40; C deals next
-        VOID,                             # C deals; void: C deals again
+        win(1, 30, loser=2),  # A deals, sits out; B beats C: B 30; B deals next
+        win(2, 40, "gin", loser=0),  # B sits out; C gins A: C 40; C deals next
+        VOID,  # C deals; void: C deals again
         win(0, 35, "undercut", loser=1),  # C sits out; A undercuts B: A 35; A deals next
-        win(1, 70, loser=2),              # A sits out; B beats C: B 30 + 70 = 100, game
+        win(1, 70, loser=2),  # A sits out; B beats C: B 30 + 70 = 100, game
     ]
     sheet = score_sheet(hands, players=ABC, rules=ROTATE, dealer=0, stake=0.1)
     assert dealers(sheet) == [0, 1, 2, 2, 0]
@@ -386,8 +400,10 @@ def test_three_players_rotating_dealer():
     # A 35 + 25 = 60; B 100 + 2 x 25 + 100 = 250; C 40 + 25 = 65.
     assert result.final == (60, 250, 65)
     assert result.nets == (-190, 375, -185)
-    assert result.settlement == (Payment(payer=0, payee=1, amount=19.0),
-                                 Payment(payer=2, payee=1, amount=18.5))
+    assert result.settlement == (
+        Payment(payer=0, payee=1, amount=19.0),
+        Payment(payer=2, payee=1, amount=18.5),
+    )
     # The default (the loser of hand 1, C, deals hand 2) refuses C winning hand 2.
     with pytest.raises(RuleError, match=r"hand 2.*sits out") as caught:
         score_sheet(hands, players=ABC, dealer=0)
@@ -399,9 +415,9 @@ def test_three_players_rotating_dealer():
 
 
 def test_rotating_dealer_helper():
-    assert next_dealer(ROTATE, 0, 2, False, players=3) == 1   # the winner may deal next
+    assert next_dealer(ROTATE, 0, 2, False, players=3) == 1  # the winner may deal next
     assert next_dealer(ROTATE, 0, 1, False, players=3) == 1
-    assert next_dealer(ROTATE, 2, 1, False, players=3) == 0   # round the table
+    assert next_dealer(ROTATE, 2, 1, False, players=3) == 0  # round the table
     assert next_dealer(ROTATE, 2, None, True, players=3) == 2  # void: same dealer
     assert next_dealer(ROTATE, 0, 1, False) == 1  # two players: next_dealer rules
 
@@ -427,15 +443,19 @@ def deal(first, second):
 
 def test_partnerships():
     hands = [
-        deal(win(0, 16), win(2, 12)),    # 0-1, 2-3: both team 0 -> team 0 scores 28
-        deal(win(0, 7), win(1, 13)),     # 0-3, 2-1: split 7 vs 13 -> team 1 scores 6
-        deal(win(0, 10), win(3, 10)),    # 0-1, 2-3: equal -> nobody scores
-        deal(VOID, win(2, 72, "gin")),   # 0-3, 2-1: one void -> team 0 scores 72: 100
+        deal(win(0, 16), win(2, 12)),  # 0-1, 2-3: both team 0 -> team 0 scores 28
+        deal(win(0, 7), win(1, 13)),  # 0-3, 2-1: split 7 vs 13 -> team 1 scores 6
+        deal(win(0, 10), win(3, 10)),  # 0-1, 2-3: equal -> nobody scores
+        deal(VOID, win(2, 72, "gin")),  # 0-3, 2-1: one void -> team 0 scores 72: 100
     ]
     sheet = score_sheet(hands, players=ABCD, dealer=0, stake=0.5)
     assert sheet.teams == ((0, 2), (1, 3))
     assert [[g.players for g in h.games] for h in sheet.hands] == [
-        [(0, 1), (2, 3)], [(0, 3), (2, 1)], [(0, 1), (2, 3)], [(0, 3), (2, 1)]]
+        [(0, 1), (2, 3)],
+        [(0, 3), (2, 1)],
+        [(0, 1), (2, 3)],
+        [(0, 3), (2, 1)],
+    ]
     assert [h.team_points for h in sheet.hands] == [(28, 0), (7, 13), (10, 10), (72, 0)]
     assert [h.winner for h in sheet.hands] == [0, 1, None, 0]
     assert [h.points for h in sheet.hands] == [28, 6, 0, 72]
@@ -443,8 +463,7 @@ def test_partnerships():
     # team 0 deals, wins -> deals again; team 1 scored deal 2 -> deals 3 and, nobody
     # scoring, deal 4 too.
     assert [h.dealer_team for h in sheet.hands] == [0, 0, 1, 1]
-    assert [[g.dealer for g in h.games] for h in sheet.hands] == [
-        [0, 2], [0, 2], [1, 3], [3, 1]]
+    assert [[g.dealer for g in h.games] for h in sheet.hands] == [[0, 2], [0, 2], [1, 3], [3, 1]]
     assert dealers(sheet) == [0, 0, 1, 3]
     assert sheet.boxes == (2, 1)  # deals scored
     assert sheet.needed == (0, 94)
@@ -455,8 +474,10 @@ def test_partnerships():
     assert result.net == 219
     assert result.settlement == Payment(payer=1, payee=0, amount=109.5)
     assert sheet.next_dealer == 0
-    assert sheet.next_games == (GameSeat(game=1, players=(0, 1), dealer=0),
-                                GameSeat(game=2, players=(2, 3), dealer=2))
+    assert sheet.next_games == (
+        GameSeat(game=1, players=(0, 1), dealer=0),
+        GameSeat(game=2, players=(2, 3), dealer=2),
+    )
 
 
 def test_partnership_void_deal_and_wrong_opponent():
@@ -479,10 +500,10 @@ PER_GAME = {"partnership_netting": "per_game"}
 
 def test_partnerships_netted_per_game():
     hands = [
-        deal(win(0, 16), win(3, 12)),          # 0-1, 2-3: teams 16 and 12, both box
-        deal(win(3, 30, "gin"), win(1, 20)),   # 0-3, 2-1: team 1 wins both: 50
-        VOID,                                  # nobody scores, no box
-        deal(win(0, 50), win(2, 40)),          # 0-3, 2-1: team 0 wins both: 90
+        deal(win(0, 16), win(3, 12)),  # 0-1, 2-3: teams 16 and 12, both box
+        deal(win(3, 30, "gin"), win(1, 20)),  # 0-3, 2-1: team 1 wins both: 50
+        VOID,  # nobody scores, no box
+        deal(win(0, 50), win(2, 40)),  # 0-3, 2-1: team 0 wins both: 90
     ]
     sheet = score_sheet(hands, players=ABCD, rules=PER_GAME, dealer=0, stake=0.5)
     assert [h.team_points for h in sheet.hands] == [(16, 12), (0, 50), (0, 0), (90, 0)]
@@ -498,8 +519,9 @@ def test_partnerships_netted_per_game():
     assert result.winner == 0 and result.final == (256, 112) and result.net == 144
     assert result.shutout is False
     assert result.settlement == Payment(payer=1, payee=0, amount=72.0)
-    assert scored_in_steps(hands, players=ABCD, rules=PER_GAME, dealer=0, stake=0.5) == \
-        summary(sheet, 4)
+    assert scored_in_steps(hands, players=ABCD, rules=PER_GAME, dealer=0, stake=0.5) == summary(
+        sheet, 4
+    )
     # netted per deal the same deals give 4, 4 + 50 ... team 0 only 94: not over
     per_deal = score_sheet(hands, players=ABCD, dealer=0)
     assert per_deal.totals == (94, 50) and per_deal.over is False
@@ -507,14 +529,14 @@ def test_partnerships_netted_per_game():
 
 def test_per_game_netting_at_the_target_together():
     rules = {**PER_GAME, "target": 50}
-    first = deal(win(0, 30), win(3, 30))                  # (30, 30)
-    level = deal(win(0, 25, "gin"), win(1, 25, "gin"))    # (55, 55): both there, level
-    ahead = deal(win(0, 30, "gin"), win(1, 25, "gin"))    # (60, 55): team 0 ahead
+    first = deal(win(0, 30), win(3, 30))  # (30, 30)
+    level = deal(win(0, 25, "gin"), win(1, 25, "gin"))  # (55, 55): both there, level
+    ahead = deal(win(0, 30, "gin"), win(1, 25, "gin"))  # (60, 55): team 0 ahead
     sheet = score_sheet([first, ahead], players=ABCD, rules=rules)
     assert sheet.totals == (60, 55) and sheet.result.winner == 0
     # team 0: 60 + 2 x 25 + 100 = 210; team 1: 55 + 2 x 25 = 105
     assert sheet.result.final == (210, 105)
-    hands = [first, level, deal(win(1, 5), VOID)]          # 0-1: team 1 5 -> (55, 60)
+    hands = [first, level, deal(win(1, 5), VOID)]  # 0-1: team 1 5 -> (55, 60)
     sheet = score_sheet(hands[:2], players=ABCD, rules=rules)
     assert sheet.totals == (55, 55) and sheet.over is False and sheet.needed == (0, 0)
     assert sheet.hands[-1].game_over_after is False
@@ -529,11 +551,20 @@ def test_per_game_netting_at_the_target_together():
 
 
 def test_incremental_scoring_of_three_and_four_players():
-    three = [win(1, 30, loser=2), win(2, 40, "gin", loser=0), VOID,
-             win(0, 35, "undercut", loser=1), win(1, 70, loser=2)]
+    three = [
+        win(1, 30, loser=2),
+        win(2, 40, "gin", loser=0),
+        VOID,
+        win(0, 35, "undercut", loser=1),
+        win(1, 70, loser=2),
+    ]
     assert scored_in_steps(three, players=ABC, rules=ROTATE)["totals"] == [35, 100, 40]
-    four = [deal(win(0, 16), win(2, 12)), deal(win(0, 7), win(1, 13)),
-            deal(win(0, 10), win(3, 10)), deal(VOID, win(2, 72, "gin"))]
+    four = [
+        deal(win(0, 16), win(2, 12)),
+        deal(win(0, 7), win(1, 13)),
+        deal(win(0, 10), win(3, 10)),
+        deal(VOID, win(2, 72, "gin")),
+    ]
     assert scored_in_steps(four, players=ABCD, dealer=0)["totals"] == [100, 6]
 
 

@@ -57,8 +57,17 @@ def test_round_trip_over_thousands_of_seeds(kinds):
         assert outcomes["void"] > 1000 and outcomes["knock"] > 0
 
 
-@pytest.mark.parametrize("rules", ["modern", "oklahoma", "straight", "classic",
-                                   {"wall": "knock_only_at_two"}, {"next_dealer": "loser"}])
+@pytest.mark.parametrize(
+    "rules",
+    [
+        "modern",
+        "oklahoma",
+        "straight",
+        "classic",
+        {"wall": "knock_only_at_two"},
+        {"next_dealer": "loser"},
+    ],
+)
 def test_round_trip_under_other_rules(rules):
     for seed in range(150):
         for kinds in (("greedy", "greedy"), ("greedy", "random")):
@@ -80,8 +89,14 @@ def test_scores_recomputed_independently():
 
 
 def test_big_gin_happens_under_modern_rules():
-    found = next((seed for seed in range(3000)
-                  if simulate_deal(seed, rules="modern")[1].outcome == "big_gin"), None)
+    found = next(
+        (
+            seed
+            for seed in range(3000)
+            if simulate_deal(seed, rules="modern")[1].outcome == "big_gin"
+        ),
+        None,
+    )
     assert found is not None, "no big gin in 3000 greedy deals"
     result = replay(simulate(found, rules="modern"))
     assert len(result.knocker.cards) == 11 and result.discard is None
@@ -90,8 +105,13 @@ def test_big_gin_happens_under_modern_rules():
 def test_greedy_knocks_as_soon_as_it_can_and_takes_only_helpful_discards():
     for seed in range(150):
         record = simulate(seed)
-        deal = Deal(record["hands"], record["upcard"], record["stock"],
-                    dealer=record["dealer"], rules=record["rules"])
+        deal = Deal(
+            record["hands"],
+            record["upcard"],
+            record["stock"],
+            dealer=record["dealer"],
+            rules=record["rules"],
+        )
         for action in record["actions"]:
             legal = deal.legal_actions()
             hand = list(deal.hand(deal.turn))
@@ -100,15 +120,18 @@ def test_greedy_knocks_as_soon_as_it_can_and_takes_only_helpful_discards():
                 assert action.startswith(("knock", "gin")) == can_go_out
             elif "draw discard" in legal and not deal.wall:
                 top = deal.top
-                helps = any(deadwood([*hand, top][:i] + [*hand, top][i + 1:]) < deadwood(hand)
-                            for i in range(10))
+                helps = any(
+                    deadwood([*hand, top][:i] + [*hand, top][i + 1 :]) < deadwood(hand)
+                    for i in range(10)
+                )
                 assert (action == "draw discard") == helps
             deal.apply(action)
 
 
 def test_random_player_is_uniform_on_the_upcard_offer():
-    first = Counter(simulate(seed, players=("random", "random"))["actions"][0]
-                    for seed in range(1000))
+    first = Counter(
+        simulate(seed, players=("random", "random"))["actions"][0] for seed in range(1000)
+    )
     assert set(first) == {"pass", "draw discard"}
     assert 400 < first["pass"] < 600
 

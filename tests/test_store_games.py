@@ -19,9 +19,9 @@ from scorekeeper.store.base import KeyReused, NotFound
 
 
 def test_create_game_stores_the_rules_snapshot_and_only_a_token_hash(store):
-    sheet, token = games.create_game(store, ["Ana ", "Ben"], rules={"preset": "classic",
-                                                                     "target": 150},
-                                     dealer=1, stake=0.1)
+    sheet, token = games.create_game(
+        store, ["Ana ", "Ben"], rules={"preset": "classic", "target": 150}, dealer=1, stake=0.1
+    )
     game = store.game(sheet.id)
     assert game["players"] == ["Ana", "Ben"]
     assert game["rules"]["gin_bonus"] == 20 and game["rules"]["target"] == 150
@@ -32,15 +32,18 @@ def test_create_game_stores_the_rules_snapshot_and_only_a_token_hash(store):
     assert len(sheet.id) >= 16 and sheet.hands == () and sheet.next_dealer == 1
 
 
-@pytest.mark.parametrize(("settings", "field"), [
-    ({"players": ["Ana"]}, "players"),
-    ({"players": ["Ana", "ana"]}, "players"),
-    ({"players": ["Ana", "  "]}, "players"),
-    ({"players": ["Ana", "Ben"], "dealer": 2}, "dealer"),
-    ({"players": ["Ana", "Ben"], "stake": -1}, "stake"),
-    ({"players": ["Ana", "Ben"], "rules": {"gin_bonus": "lots"}}, "gin_bonus"),
-    ({"players": ["Ana", "Ben"], "rules": "bridge"}, "preset"),
-])
+@pytest.mark.parametrize(
+    ("settings", "field"),
+    [
+        ({"players": ["Ana"]}, "players"),
+        ({"players": ["Ana", "ana"]}, "players"),
+        ({"players": ["Ana", "  "]}, "players"),
+        ({"players": ["Ana", "Ben"], "dealer": 2}, "dealer"),
+        ({"players": ["Ana", "Ben"], "stake": -1}, "stake"),
+        ({"players": ["Ana", "Ben"], "rules": {"gin_bonus": "lots"}}, "gin_bonus"),
+        ({"players": ["Ana", "Ben"], "rules": "bridge"}, "preset"),
+    ],
+)
 def test_bad_game_settings_store_nothing(store, backend, settings, field):
     with pytest.raises(RuleError) as error:
         games.create_game(store, **settings)
@@ -51,8 +54,9 @@ def test_bad_game_settings_store_nothing(store, backend, settings, field):
 def test_the_store_itself_refuses_a_name_that_is_none_naming_its_seat(store, backend):
     # the check the SQL layer keeps for callers other than games.create_game
     with pytest.raises(RuleError) as error:
-        store.create_game(game_id="g", players=["Ana", "  "], rules={}, dealer=0, stake=None,
-                          token_hash="0" * 64)
+        store.create_game(
+            game_id="g", players=["Ana", "  "], rules={}, dealer=0, stake=None, token_hash="0" * 64
+        )
     assert error.value.field == "players.1"
     assert backend.sql("SELECT count(*) FROM games") == [(0,)]
     assert backend.sql("SELECT count(*) FROM players") == [(0,)]
@@ -109,11 +113,12 @@ def test_a_keyed_create_is_stored_once_and_gives_its_token_again(store, backend)
     first = games.create_game(store, ["Ana", "Ben"], idempotency_key="g1", secret="s")
     again = games.create_game(store, ["Ana", "Ben"], idempotency_key="g1", secret="s")
     assert again == first and games.token_matches(store.game(first[0].id), first[1])
-    for other in ({"players": ["Ana", "Cy"], "secret": "s"},
-                  {"players": ["Ana", "Ben"], "secret": "another secret"}):
+    for other in (
+        {"players": ["Ana", "Cy"], "secret": "s"},
+        {"players": ["Ana", "Ben"], "secret": "another secret"},
+    ):
         with pytest.raises(KeyReused):
-            games.create_game(store, other["players"], idempotency_key="g1",
-                              secret=other["secret"])
+            games.create_game(store, other["players"], idempotency_key="g1", secret=other["secret"])
     assert backend.sql("SELECT count(*) FROM games") == [(1,)]
 
 
@@ -124,31 +129,32 @@ def test_a_write_based_on_an_old_version_is_stale_and_stores_nothing(store):
         games.add_hand(store, game_id, quick(1, 5, 20), expected_version=0)
     assert (error.value.expected, error.value.version, error.value.code) == (0, 1, "stale")
     assert "version 1" in str(error.value)
-    for stale in (lambda: games.undo_last(store, game_id, expected_version=3),
-                  lambda: games.correct_hand(store, game_id, 1, quick(0, 6, 20),
-                                             expected_version=0)):
+    for stale in (
+        lambda: games.undo_last(store, game_id, expected_version=3),
+        lambda: games.correct_hand(store, game_id, 1, quick(0, 6, 20), expected_version=0),
+    ):
         with pytest.raises(Stale):
             stale()
     assert len(store.log(game_id)) == 1
     # a retry of the acknowledged write returns its answer, though its version is old now
-    record, sheet, created = games.add_hand(store, game_id, quick(0, 5, 20),
-                                            expected_version=0, idempotency_key="a")
+    record, sheet, created = games.add_hand(
+        store, game_id, quick(0, 5, 20), expected_version=0, idempotency_key="a"
+    )
     assert not created and record.n == 1 and sheet.version == 1
     assert games.undo_last(store, game_id, expected_version=1)[1].version == 2
 
 
 def test_undo_and_correct_are_new_log_entries(store):
     game_id, _ = new_game(store)
-    games.add_hand(store, game_id, quick(0, 5, 20))           # Ana 15
-    games.add_hand(store, game_id, quick(1, 2, 10))           # Ben 8
+    games.add_hand(store, game_id, quick(0, 5, 20))  # Ana 15
+    games.add_hand(store, game_id, quick(1, 2, 10))  # Ben 8
     undone, sheet, _ = games.undo_last(store, game_id)
     assert undone.n == 2 and undone.points == 8
     assert sheet.totals == (15, 0) and len(sheet.hands) == 1
     hand, sheet, _ = games.correct_hand(store, game_id, 1, quick(0, 5, 30))
     assert hand.corrected and hand.points == 25 and sheet.totals == (25, 0)
     games.add_hand(store, game_id, quick(1, 0, 10))
-    assert [e["kind"] for e in store.log(game_id)] == ["quick", "quick", "undo", "correct",
-                                                        "quick"]
+    assert [e["kind"] for e in store.log(game_id)] == ["quick", "quick", "undo", "correct", "quick"]
     sheet = games.load_sheet(store, game_id)
     assert [h.seq for h in sheet.hands] == [4, 5]
     assert sheet.totals == (25, 35) and sheet.version == 5
@@ -173,15 +179,17 @@ def test_a_correction_that_changes_who_deals_a_recorded_deal_is_refused(store):
     with pytest.raises(Conflict, match="hand 2 would be dealt by greedy 2") as error:
         games.correct_hand(store, game_id, 1, quick(1, 5, 20))
     assert (error.value.code, error.value.params) == (
-        "dealer_rotation", {"hand": 2, "expected": "greedy 2", "dealer": "greedy 1"})
+        "dealer_rotation",
+        {"hand": 2, "expected": "greedy 2", "dealer": "greedy 1"},
+    )
     assert len(store.log(game_id)) == 2
 
 
 def test_corrections_recompute_the_end_of_the_game(store):
     game_id, _ = new_game(store, rules={"target": 50})
-    games.add_hand(store, game_id, quick(0, 5, 20))           # Ana 15
-    games.add_hand(store, game_id, quick(0, 5, 25))           # Ana 35
-    _, sheet, _ = games.add_hand(store, game_id, quick(0, 0, 0))   # Ana 60: over
+    games.add_hand(store, game_id, quick(0, 5, 20))  # Ana 15
+    games.add_hand(store, game_id, quick(0, 5, 25))  # Ana 35
+    _, sheet, _ = games.add_hand(store, game_id, quick(0, 0, 0))  # Ana 60: over
     assert sheet.over
     _, sheet, _ = games.correct_hand(store, game_id, 3, quick(0, 5, 6))  # Ana 36: open again
     assert not sheet.over and sheet.status == "active"
@@ -198,9 +206,17 @@ def test_export_and_import_round_trip(store):
     game_id, _ = new_game(store, rules="oklahoma", stake=0.25)
     games.add_hand(store, game_id, quick(0, 3, 20, upcard="5s"))
     games.add_hand(store, game_id, {"kind": "void"})
-    games.add_hand(store, game_id, {"kind": "cards", "knocker": 1, "upcard": "Kd",
-                                    "knocker_cards": "As 2s 3s 7c 7d 7h 9d Td Jd 2c",
-                                    "defender_cards": "4s 5s 6s 8c 8d 8h Kd Qd Jh Th"})
+    games.add_hand(
+        store,
+        game_id,
+        {
+            "kind": "cards",
+            "knocker": 1,
+            "upcard": "Kd",
+            "knocker_cards": "As 2s 3s 7c 7d 7h 9d Td Jd 2c",
+            "defender_cards": "4s 5s 6s 8c 8d 8h Kd Qd Jh Th",
+        },
+    )
     games.undo_last(store, game_id)
     record = games.export_game(store, game_id)
     assert record["format"] == "scorekeeper.game" and len(record["hands"]) == 2
@@ -234,15 +250,17 @@ def test_names_are_stored_cleaned(store):
     assert sheet.players == ("\u00c9mile", "Ana María")
 
 
-@pytest.mark.parametrize(("players", "words"), [
-    (["E\u0301mile", "\u00e9MILE"], "different names"),
-    (["Straße", "STRASSE"], "different names"),
-    (["Ana", "B\u202eob"], "player 2: a name may not hold"),
-    (["\x00", "Ben"], "player 1: a name may not hold"),
-    (["Ana", "x" * 41], "player 2: a name has at most 40"),
-])
-def test_names_that_are_one_player_or_could_deceive_are_refused(store, backend, players,
-                                                                words):
+@pytest.mark.parametrize(
+    ("players", "words"),
+    [
+        (["E\u0301mile", "\u00e9MILE"], "different names"),
+        (["Straße", "STRASSE"], "different names"),
+        (["Ana", "B\u202eob"], "player 2: a name may not hold"),
+        (["\x00", "Ben"], "player 1: a name may not hold"),
+        (["Ana", "x" * 41], "player 2: a name has at most 40"),
+    ],
+)
+def test_names_that_are_one_player_or_could_deceive_are_refused(store, backend, players, words):
     with pytest.raises(RuleError, match=words) as error:
         games.create_game(store, players)
     assert error.value.field == "players"
@@ -263,6 +281,7 @@ def test_only_imported_games_are_marked_imported(store):
 
 # ----------------------------------------------------------------------------- three players
 
+
 def test_a_three_player_game_to_the_end(store):
     game_id, _ = new_game(store, players=ABC, dealer=0, stake=0.1)
     hands = THREE_PLAYERS
@@ -270,27 +289,37 @@ def test_a_three_player_game_to_the_end(store):
         record, sheet, _ = games.add_hand(store, game_id, hand)
     assert record.sits_out == record.dealer == 1 and record.input == hands[-1]
     assert [h.sits_out for h in sheet.hands] == [0, 1, 2, 2, 0, 1]
-    assert [(h.winner, h.loser, h.points) for h in sheet.hands if not h.void] \
-        == [(2, 1, 29), (0, 2, 55), (1, 0, 65), (2, 1, 10), (0, 2, 46)]
+    assert [(h.winner, h.loser, h.points) for h in sheet.hands if not h.void] == [
+        (2, 1, 29),
+        (0, 2, 55),
+        (1, 0, 65),
+        (2, 1, 10),
+        (0, 2, 46),
+    ]
     assert sheet.totals == (101, 65, 39) and sheet.boxes == (2, 1, 2)
     assert sheet.status == "over" and sheet.next_dealer == 2  # Cy lost the last hand
     result = sheet.result
     # Ana 101 + 2 x 25 + 100 = 251; Ben 65 + 25 = 90; Cy 39 + 2 x 25 = 89
     assert result.final == (251, 90, 89) and result.shutout is False
     assert result.nets == (161 + 162, -161, -162)
-    assert result.settlement == (Payment(payer=1, payee=0, amount=16.1),
-                                 Payment(payer=2, payee=0, amount=16.2))
+    assert result.settlement == (
+        Payment(payer=1, payee=0, amount=16.1),
+        Payment(payer=2, payee=0, amount=16.2),
+    )
     assert sheet == games.load_sheet(store, game_id)
     copy, _ = games.import_game(store, games.export_game(store, game_id))
     assert replace(copy, id=sheet.id, created=sheet.created, updated=sheet.updated) == sheet
 
 
-@pytest.mark.parametrize(("hand", "field", "code"), [
-    (quick(0, 5, 20), "knocker", "dealer_sits_out"),      # Ana deals hand 1
-    (quick(3, 5, 20), "knocker", "bad_value"),
-    ({"kind": "record", "record": {}}, "kind", "record_two_players"),
-    ({"kind": "deal", "games": [quick(1, 5, 20), quick(2, 5, 20)]}, "kind", "bad_kind"),
-])
+@pytest.mark.parametrize(
+    ("hand", "field", "code"),
+    [
+        (quick(0, 5, 20), "knocker", "dealer_sits_out"),  # Ana deals hand 1
+        (quick(3, 5, 20), "knocker", "bad_value"),
+        ({"kind": "record", "record": {}}, "kind", "record_two_players"),
+        ({"kind": "deal", "games": [quick(1, 5, 20), quick(2, 5, 20)]}, "kind", "bad_kind"),
+    ],
+)
 def test_a_bad_three_player_hand_is_refused_naming_the_field(store, hand, field, code):
     game_id, _ = new_game(store, players=ABC)
     with pytest.raises(RuleError) as error:
@@ -305,8 +334,8 @@ def test_a_bad_three_player_hand_is_refused_naming_the_field(store, hand, field,
 
 def test_three_player_corrections_keep_who_sat_out(store):
     game_id, _ = new_game(store, players=ABC, rules={"three_player_dealer": "rotate"})
-    games.add_hand(store, game_id, quick(1, 5, 20))   # Ana sits out; Ben 15; Ben deals next
-    games.add_hand(store, game_id, quick(2, 4, 10))   # Ben sits out; Cy 6; Cy deals next
+    games.add_hand(store, game_id, quick(1, 5, 20))  # Ana sits out; Ben 15; Ben deals next
+    games.add_hand(store, game_id, quick(2, 4, 10))  # Ben sits out; Cy 6; Cy deals next
     with pytest.raises(RuleError) as error:
         games.add_hand(store, game_id, quick(2, 4, 10))
     assert (error.value.field, error.value.code) == ("knocker", "dealer_sits_out")
@@ -314,8 +343,8 @@ def test_three_player_corrections_keep_who_sat_out(store):
     assert sheet.totals == (0, 0, 12) and sheet.next_dealer == 2
     # loser rule: making Ben lose hand 1 would have Ben deal hand 2, which he played
     loser, _ = new_game(store, players=ABC)
-    games.add_hand(store, loser, quick(1, 5, 20))     # Ben beats Cy; Cy deals hand 2
-    games.add_hand(store, loser, quick(1, 5, 20))     # Ben beats Ana
+    games.add_hand(store, loser, quick(1, 5, 20))  # Ben beats Cy; Cy deals hand 2
+    games.add_hand(store, loser, quick(1, 5, 20))  # Ben beats Ana
     with pytest.raises(Conflict, match="undo the later hands") as error:
         games.correct_hand(store, loser, 1, quick(2, 5, 20))
     assert (error.value.code, error.value.field) == ("dealer_sits_out", "n")
@@ -324,10 +353,13 @@ def test_three_player_corrections_keep_who_sat_out(store):
 
 # ----------------------------------------------------------------------------- partnerships
 
+
 def test_a_partnership_game_to_the_end(store):
     game_id, _ = new_game(store, players=ABCD, dealer=1, stake=0.5)
     assert games.load_sheet(store, game_id).next_games == (
-        GameSeat(game=1, players=(0, 1), dealer=1), GameSeat(game=2, players=(2, 3), dealer=3))
+        GameSeat(game=1, players=(0, 1), dealer=1),
+        GameSeat(game=2, players=(2, 3), dealer=3),
+    )
     for hand in PARTNERSHIP[:3]:
         games.add_hand(store, game_id, hand)
     # a wrong deal 4 (Ana gin 65, Ben 10: team 0 + 55), corrected to Ana's gin 75
@@ -336,14 +368,26 @@ def test_a_partnership_game_to_the_end(store):
     assert record.team_points == (75, 10) and sheet.totals == (95, 15)
     record, sheet, _ = games.add_hand(store, game_id, PARTNERSHIP[4])
     # per deal: team 1 + 15; team 0 + 30; nothing; team 0 + 65; team 0 + 5
-    assert [h.totals for h in sheet.hands] == [(0, 15), (30, 15), (30, 15), (95, 15),
-                                               (100, 15)]
+    assert [h.totals for h in sheet.hands] == [(0, 15), (30, 15), (30, 15), (95, 15), (100, 15)]
     # team 1 deals (it scores deal 1, deals 2), team 0 scores deal 2 and deals on
     assert [h.dealer_team for h in sheet.hands] == [1, 1, 0, 0, 0]
     assert [[g.dealer for g in h.games] for h in sheet.hands] == [
-        [1, 3], [3, 1], [0, 2], [0, 2], [0, 2]]
-    assert record.games[1] == GameRecord(game=2, players=(2, 3), dealer=2, void=False,
-                                         winner=2, loser=3, outcome=Outcome.KNOCK, points=8)
+        [1, 3],
+        [3, 1],
+        [0, 2],
+        [0, 2],
+        [0, 2],
+    ]
+    assert record.games[1] == GameRecord(
+        game=2,
+        players=(2, 3),
+        dealer=2,
+        void=False,
+        winner=2,
+        loser=3,
+        outcome=Outcome.KNOCK,
+        points=8,
+    )
     assert sheet.boxes == (3, 1) and sheet.status == "over"
     result = sheet.result
     # team 0: 100 + 3 x 25 + 100 = 275; team 1: 15 + 25 = 40; 235 x 0.50
@@ -361,8 +405,13 @@ def test_a_partnership_game_to_the_end(store):
 
 
 def test_a_partnership_game_netted_per_game(store):
-    game_id, _ = new_game(store, players=ABCD, dealer=1, stake=0.5,
-                          rules={"preset": "slovenian", "partnership_netting": "per_game"})
+    game_id, _ = new_game(
+        store,
+        players=ABCD,
+        dealer=1,
+        stake=0.5,
+        rules={"preset": "slovenian", "partnership_netting": "per_game"},
+    )
     for hand in PARTNERSHIP[:4]:
         _, sheet, _ = games.add_hand(store, game_id, hand)
     # (20, 35); (50, 35); (50, 35); (125, 45): team 0 is past 100
@@ -375,17 +424,20 @@ def test_a_partnership_game_netted_per_game(store):
     assert sheet == games.load_sheet(store, game_id)
 
 
-@pytest.mark.parametrize(("hand", "field", "code"), [
-    (quick(0, 5, 20), "kind", "bad_kind"),
-    ({"kind": "record", "record": {}}, "kind", "record_two_players"),
-    (deal("quick 0 5 20", VOID), "games.0.kind", "bad_value"),
-    ({"kind": "deal", "games": [quick(0, 5, 20)]}, "games", "bad_games"),
-    ({"kind": "deal"}, "games", "bad_games"),
-    (deal(quick(2, 5, 20), VOID), "games.0.knocker", "not_in_this_game"),  # 0-1 play game 1
-    (deal(VOID, quick(1, 5, 20)), "games.1.knocker", "not_in_this_game"),  # 2-3 play game 2
-    (deal(VOID, {"kind": "record", "record": {}}), "games.1.kind", "bad_value"),
-    (deal(quick(0, 12, 20), VOID), "games.0.knocker_deadwood", "knock_over_limit"),
-])
+@pytest.mark.parametrize(
+    ("hand", "field", "code"),
+    [
+        (quick(0, 5, 20), "kind", "bad_kind"),
+        ({"kind": "record", "record": {}}, "kind", "record_two_players"),
+        (deal("quick 0 5 20", VOID), "games.0.kind", "bad_value"),
+        ({"kind": "deal", "games": [quick(0, 5, 20)]}, "games", "bad_games"),
+        ({"kind": "deal"}, "games", "bad_games"),
+        (deal(quick(2, 5, 20), VOID), "games.0.knocker", "not_in_this_game"),  # 0-1 play game 1
+        (deal(VOID, quick(1, 5, 20)), "games.1.knocker", "not_in_this_game"),  # 2-3 play game 2
+        (deal(VOID, {"kind": "record", "record": {}}), "games.1.kind", "bad_value"),
+        (deal(quick(0, 12, 20), VOID), "games.0.knocker_deadwood", "knock_over_limit"),
+    ],
+)
 def test_a_bad_deal_is_refused_naming_the_field(store, hand, field, code):
     game_id, _ = new_game(store, players=ABCD)
     with pytest.raises(RuleError) as error:

@@ -55,15 +55,31 @@ from scorekeeper.store.sqlite import Storage
 CODES = [r + s for s in "cdhs" for r in "A23456789TJQK"]
 
 # RULES.md section 9, the options the scoring of quick hands depends on.
-STANDARD = {"knock_limit": 10, "oklahoma": False, "spade_doubles": False, "gin_bonus": 25,
-            "big_gin_bonus": None, "undercut_bonus": 25, "box_bonus": 25, "game_bonus": 100,
-            "shutout": "double_bonus", "target": 100, "next_dealer": "winner",
-            "scoring": "single"}
+STANDARD = {
+    "knock_limit": 10,
+    "oklahoma": False,
+    "spade_doubles": False,
+    "gin_bonus": 25,
+    "big_gin_bonus": None,
+    "undercut_bonus": 25,
+    "box_bonus": 25,
+    "game_bonus": 100,
+    "shutout": "double_bonus",
+    "target": 100,
+    "next_dealer": "winner",
+    "scoring": "single",
+}
 TABLE = {
     "standard": STANDARD,
     "modern": STANDARD | {"big_gin_bonus": 31, "shutout": "double_total"},
-    "oklahoma": STANDARD | {"oklahoma": True, "spade_doubles": True, "undercut_bonus": 20,
-                            "target": 150, "next_dealer": "alternate"},
+    "oklahoma": STANDARD
+    | {
+        "oklahoma": True,
+        "spade_doubles": True,
+        "undercut_bonus": 20,
+        "target": 150,
+        "next_dealer": "alternate",
+    },
     "hollywood": STANDARD | {"scoring": "hollywood"},
 }
 GAMES = {
@@ -115,15 +131,14 @@ def close_column(rules: dict, column: dict, winner: int) -> None:
     """RULES.md 7: game, box and shutout bonuses of a game ``winner`` has just won."""
     loser = 1 - winner
     shutout = column["boxes"][loser] == 0
-    game_bonus = rules["game_bonus"] * (2 if shutout and rules["shutout"] == "double_bonus"
-                                        else 1)
-    final = [t + rules["box_bonus"] * b for t, b in zip(column["totals"], column["boxes"],
-                                                         strict=True)]
+    game_bonus = rules["game_bonus"] * (2 if shutout and rules["shutout"] == "double_bonus" else 1)
+    final = [
+        t + rules["box_bonus"] * b for t, b in zip(column["totals"], column["boxes"], strict=True)
+    ]
     final[winner] += game_bonus
     if shutout and rules["shutout"] == "double_total":
         final[winner] *= 2
-    column.update(over=True, winner=winner, shutout=shutout, game_bonus=game_bonus,
-                  final=final)
+    column.update(over=True, winner=winner, shutout=shutout, game_bonus=game_bonus, final=final)
 
 
 def model_sheet(rules: dict, dealer: int, hands: list[dict]) -> dict:
@@ -134,8 +149,10 @@ def model_sheet(rules: dict, dealer: int, hands: list[dict]) -> dict:
     which the game (every column) was over, ``None`` while it goes on.
     """
     hollywood = rules["scoring"] == "hollywood"
-    columns = [{"totals": [0, 0], "boxes": [0, 0], "opened": [not hollywood] * 2,
-                "over": False} for _ in range(3 if hollywood else 1)]
+    columns = [
+        {"totals": [0, 0], "boxes": [0, 0], "opened": [not hollywood] * 2, "over": False}
+        for _ in range(3 if hollywood else 1)
+    ]
     won = [0, 0]
     rows, ended = [], None
     for n, hand in enumerate(hands, 1):
@@ -143,8 +160,7 @@ def model_sheet(rules: dict, dealer: int, hands: list[dict]) -> dict:
         if not hand["void"]:
             winner = hand["winner"]
             won[winner] += 1
-            fresh = next((c for c in columns if not c["over"] and not c["opened"][winner]),
-                         None)
+            fresh = next((c for c in columns if not c["over"] and not c["opened"][winner]), None)
             if fresh is not None:
                 fresh["opened"][winner] = True
             for column in columns:
@@ -153,16 +169,23 @@ def model_sheet(rules: dict, dealer: int, hands: list[dict]) -> dict:
                     column["boxes"][winner] += 1
                     if column["totals"][winner] >= rules["target"]:
                         close_column(rules, column, winner)
-            dealer = {"winner": winner, "loser": 1 - winner,
-                      "alternate": 1 - dealer}[rules["next_dealer"]]
+            dealer = {"winner": winner, "loser": 1 - winner, "alternate": 1 - dealer}[
+                rules["next_dealer"]
+            ]
         row["totals"] = [sum(c["totals"][p] for c in columns) for p in (0, 1)]
         row["over"] = all(c["over"] for c in columns)
         rows.append(row)
         if row["over"] and ended is None:
             ended = n
-    return {"rows": rows, "columns": columns, "boxes": won, "next_dealer": dealer,
-            "over": all(c["over"] for c in columns), "ended": ended,
-            "totals": [sum(c["totals"][p] for c in columns) for p in (0, 1)]}
+    return {
+        "rows": rows,
+        "columns": columns,
+        "boxes": won,
+        "next_dealer": dealer,
+        "over": all(c["over"] for c in columns),
+        "ended": ended,
+        "totals": [sum(c["totals"][p] for c in columns) for p in (0, 1)],
+    }
 
 
 # --------------------------------------------------------------------------- inputs
@@ -183,8 +206,12 @@ def quick_hands(draw, rules: dict, legal: bool = True, least: int = 0) -> dict:
         k = draw(st.integers(0, limit))
     else:
         k = draw(st.integers(limit + 1, limit + 5))
-    hand = {"kind": "quick", "knocker": draw(st.integers(0, 1)), "knocker_deadwood": k,
-            "defender_deadwood": draw(st.integers(least, 98))}
+    hand = {
+        "kind": "quick",
+        "knocker": draw(st.integers(0, 1)),
+        "knocker_deadwood": k,
+        "defender_deadwood": draw(st.integers(least, 98)),
+    }
     if upcard is not None:
         hand["upcard"] = upcard
     if big:
@@ -222,8 +249,10 @@ def machine_for(name: str) -> type[RuleBasedStateMachine]:
 
         def options(self, key: bool, pin: bool) -> dict:
             """Write options: a fresh Idempotency-Key and/or the current version."""
-            return {"idempotency_key": f"key-{next(self.keys)}" if key else None,
-                    "expected_version": self.version if pin else None}
+            return {
+                "idempotency_key": f"key-{next(self.keys)}" if key else None,
+                "expected_version": self.version if pin else None,
+            }
 
         def write(self, op: str, payload, options: dict):
             """One service call: ``add`` (payload a hand), ``undo``, ``correct`` ((n, hand))."""
@@ -244,19 +273,32 @@ def machine_for(name: str) -> type[RuleBasedStateMachine]:
             return (op, payload, options, record, sheet)
 
         def scored(self, hand: dict, seq: int, corrected: bool) -> dict:
-            return {**score_hand(rules, hand), "seq": seq, "kind": hand["kind"],
-                    "input": hand, "corrected": corrected}
+            return {
+                **score_hand(rules, hand),
+                "seq": seq,
+                "kind": hand["kind"],
+                "input": hand,
+                "corrected": corrected,
+            }
 
         def expected_record(self, n: int, model: dict | None = None) -> dict:
             model = model or self.model()
             hand, row = self.hands[n - 1], model["rows"][n - 1]
-            return {"n": n, "dealer": row["dealer"], "totals": row["totals"],
-                    "game_over_after": row["over"], "void": hand["void"],
-                    "winner": hand["winner"],
-                    "loser": None if hand["void"] else 1 - hand["winner"],
-                    "outcome": hand["outcome"], "points": hand["points"], "seq": hand["seq"],
-                    "kind": hand["kind"], "input": hand["input"],
-                    "corrected": hand["corrected"]}
+            return {
+                "n": n,
+                "dealer": row["dealer"],
+                "totals": row["totals"],
+                "game_over_after": row["over"],
+                "void": hand["void"],
+                "winner": hand["winner"],
+                "loser": None if hand["void"] else 1 - hand["winner"],
+                "outcome": hand["outcome"],
+                "points": hand["points"],
+                "seq": hand["seq"],
+                "kind": hand["kind"],
+                "input": hand["input"],
+                "corrected": hand["corrected"],
+            }
 
         def check_record(self, record, n: int, model: dict | None = None) -> None:
             expected = self.expected_record(n, model)
@@ -287,18 +329,35 @@ def machine_for(name: str) -> type[RuleBasedStateMachine]:
             winner, final = column["winner"], column["final"]
             net = final[winner] - final[1 - winner]
             data = result.to_dict()  # the result as JSON, against the model's
-            assert {k: data[k] for k in ("winner", "loser", "totals", "game_bonus",
-                                         "box_bonus", "shutout", "final", "net")} == {
-                "winner": winner, "loser": 1 - winner, "totals": column["totals"],
+            assert {
+                k: data[k]
+                for k in (
+                    "winner",
+                    "loser",
+                    "totals",
+                    "game_bonus",
+                    "box_bonus",
+                    "shutout",
+                    "final",
+                    "net",
+                )
+            } == {
+                "winner": winner,
+                "loser": 1 - winner,
+                "totals": column["totals"],
                 "game_bonus": column["game_bonus"],
                 "box_bonus": [rules["box_bonus"] * b for b in column["boxes"]],
-                "shutout": column["shutout"], "final": final, "net": net}
+                "shutout": column["shutout"],
+                "final": final,
+                "net": net,
+            }
             if self.stake is None:
                 assert result.settlement is None
             else:  # the stake is 5 cents: the amount is exact
                 payer, payee = (1 - winner, winner) if net >= 0 else (winner, 1 - winner)
-                assert result.settlement == Payment(payer=payer, payee=payee,
-                                                    amount=abs(net) * 5 / 100)
+                assert result.settlement == Payment(
+                    payer=payer, payee=payee, amount=abs(net) * 5 / 100
+                )
 
         def check_columns(self, sheet: GameSheet, model: dict) -> None:
             for column, expected in zip(sheet.columns, model["columns"], strict=True):
@@ -324,9 +383,13 @@ def machine_for(name: str) -> type[RuleBasedStateMachine]:
         @initialize(dealer=st.integers(0, 1), stake=st.sampled_from([None, 0.05]))
         def create(self, dealer, stake):
             self.dealer, self.stake = dealer, stake
-            sheet, token = create_game(self.store, [" Ana ", "Ben"],
-                                       rules={"preset": preset, **overrides}, dealer=dealer,
-                                       stake=stake)
+            sheet, token = create_game(
+                self.store,
+                [" Ana ", "Ben"],
+                rules={"preset": preset, **overrides},
+                dealer=dealer,
+                stake=stake,
+            )
             self.gid = sheet.id
             self.game = self.store.game(self.gid)
             assert token and sheet.players == ("Ana", "Ben")
@@ -350,8 +413,9 @@ def machine_for(name: str) -> type[RuleBasedStateMachine]:
         def add_quick(self, hand, key, pin):
             return self.add(hand, key, pin)
 
-        @rule(target=requests, hand=quick_hands(rules, least=40), key=st.booleans(),
-              pin=st.booleans())
+        @rule(
+            target=requests, hand=quick_hands(rules, least=40), key=st.booleans(), pin=st.booleans()
+        )
         def add_big_hand(self, hand, key, pin):
             """A hand worth many points, so that games end within the steps."""
             return self.add(hand, key, pin)
@@ -427,8 +491,10 @@ def machine_for(name: str) -> type[RuleBasedStateMachine]:
         @rule(data=st.data(), hand=hands, key=st.booleans())
         def stale_write(self, data, hand, key):
             """A write based on another version (mostly an older one) is refused, whatever it is."""
-            behind = data.draw(st.integers(0, self.version + 2).filter(
-                lambda v: v != self.version), label="expected_version")
+            behind = data.draw(
+                st.integers(0, self.version + 2).filter(lambda v: v != self.version),
+                label="expected_version",
+            )
             op = data.draw(st.sampled_from(["add", "undo", "correct"]), label="op")
             payload = (1, hand) if op == "correct" else hand
             options = self.options(key, False) | {"expected_version": behind}
@@ -442,7 +508,7 @@ def machine_for(name: str) -> type[RuleBasedStateMachine]:
             log = self.store.log(self.gid)
             assert len(log) == self.version
             assert len(log) - len(self.log) in (0, 1)  # one step, at most one entry
-            assert log[:len(self.log)] == self.log  # earlier entries untouched
+            assert log[: len(self.log)] == self.log  # earlier entries untouched
             game = self.store.game(self.gid)
             if len(log) == len(self.log):  # a refused or replayed step touched nothing
                 assert game == self.game
@@ -453,8 +519,11 @@ def machine_for(name: str) -> type[RuleBasedStateMachine]:
 
     StoredGame.__name__ = f"StoredGame_{name}"
     StoredGame.TestCase.settings = settings(
-        max_examples=15, stateful_step_count=35, deadline=None,
-        suppress_health_check=[HealthCheck.too_slow, HealthCheck.filter_too_much])
+        max_examples=15,
+        stateful_step_count=35,
+        deadline=None,
+        suppress_health_check=[HealthCheck.too_slow, HealthCheck.filter_too_much],
+    )
     return StoredGame
 
 

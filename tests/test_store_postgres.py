@@ -59,22 +59,37 @@ def test_schema_version_table_constraints_and_the_append_only_log(address, conne
     store = connect()
     assert store.schema_version() == SCHEMA_VERSION
     assert query(address, "SELECT version FROM schema_version") == [(SCHEMA_VERSION,)]
-    tables = {row[0] for row in query(
-        address, "SELECT table_name FROM information_schema.tables"
-                 " WHERE table_schema = current_schema()")}
-    assert tables == {"schema_version", "players", "games", "game_players", "hands",
-                      "edit_rights", "handovers", "sheet_hands"}
+    tables = {
+        row[0]
+        for row in query(
+            address,
+            "SELECT table_name FROM information_schema.tables"
+            " WHERE table_schema = current_schema()",
+        )
+    }
+    assert tables == {
+        "schema_version",
+        "players",
+        "games",
+        "game_players",
+        "hands",
+        "edit_rights",
+        "handovers",
+        "sheet_hands",
+    }
     with pytest.raises(psycopg.errors.ForeignKeyViolation):
-        query(address, "INSERT INTO hands (game_id, seq, kind, payload, result, created)"
-                       " VALUES ('nope', 1, 'void', '{}', '{}', 'now')")
+        query(
+            address,
+            "INSERT INTO hands (game_id, seq, kind, payload, result, created)"
+            " VALUES ('nope', 1, 'void', '{}', '{}', 'now')",
+        )
     sheet, _ = games.create_game(store, ["Ana", "Ben"])
     games.add_hand(store, sheet.id, {"kind": "void"})
     with pytest.raises(psycopg.errors.RaiseException, match="append-only"):
         query(address, "TRUNCATE hands CASCADE")
     assert query(address, "SELECT imported FROM games") == [(False,)]
     with pytest.raises(psycopg.errors.UniqueViolation):
-        query(address, "INSERT INTO players (name, name_key, created)"
-                       " VALUES ('ANA', 'ana', 'now')")
+        query(address, "INSERT INTO players (name, name_key, created) VALUES ('ANA', 'ana', 'now')")
     assert connect().schema_version() == SCHEMA_VERSION  # reopening migrates nothing
     assert len(store.log(sheet.id)) == 1
 
@@ -113,7 +128,9 @@ def test_players_are_found_by_their_name_key(address, connect):
     assert store.player(" zoË ")["name"] == composed
     assert store.player(decomposed)["id"] == store.player(composed)["id"]
     assert query(address, "SELECT name, name_key FROM players ORDER BY name_key") == [
-        ("Ben", "ben"), (composed, "zoë")]  # one row per player, as first written
+        ("Ben", "ben"),
+        (composed, "zoë"),
+    ]  # one row per player, as first written
     assert len(store.games_of("ben")) == 2
     with pytest.raises(NotFound):
         store.player("Zed")
@@ -121,9 +138,16 @@ def test_players_are_found_by_their_name_key(address, connect):
 
 def test_an_imported_game_is_marked(address, connect):
     store = connect()
-    game = store.create_game(game_id="g1", players=["Ana", "Ben"], rules={}, dealer=0,
-                             stake=None, token_hash="0" * 64, imported=True,
-                             entries=[("void", {"kind": "void"}, {"points": 0})])
+    game = store.create_game(
+        game_id="g1",
+        players=["Ana", "Ben"],
+        rules={},
+        dealer=0,
+        stake=None,
+        token_hash="0" * 64,
+        imported=True,
+        entries=[("void", {"kind": "void"}, {"points": 0})],
+    )
     assert game["imported"] and store.game("g1")["imported"]
     assert [e["seq"] for e in store.log("g1")] == [1]
 
@@ -147,8 +171,11 @@ def test_a_forked_process_opens_its_own_pool(address, connect):
 def test_connections_cut_by_the_server_cost_no_failed_request(address, connect):
     store = connect()
     sheet, _ = games.create_game(store, ["Ana", "Ben"])
-    cut = query(address, "SELECT pg_terminate_backend(pid) FROM pg_stat_activity"
-                         " WHERE application_name = ?", (f"scorekeeper-{os.getpid()}",))
+    cut = query(
+        address,
+        "SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE application_name = ?",
+        (f"scorekeeper-{os.getpid()}",),
+    )
     assert cut and all(done for (done,) in cut)  # as when the database server restarts
     assert games.add_hand(store, sheet.id, {"kind": "void"})[1].version == 1
 
@@ -156,8 +183,7 @@ def test_connections_cut_by_the_server_cost_no_failed_request(address, connect):
 def test_the_wsgi_entry_point_reads_the_url_from_scorekeeper_db(address):
     process, url = spawn(address, wsgi=True, workers=1)
     try:
-        created = requests.post(f"{url}/api/v1/games", json={"players": ["Ana", "Ben"]},
-                                timeout=10)
+        created = requests.post(f"{url}/api/v1/games", json={"players": ["Ana", "Ben"]}, timeout=10)
         assert created.status_code == 201
     finally:
         assert stop(process) == 0
@@ -165,8 +191,7 @@ def test_the_wsgi_entry_point_reads_the_url_from_scorekeeper_db(address):
 
 
 @pytest.mark.parametrize("command", [["backup", "copy.db"], ["restore", "copy.db"]])
-def test_backup_and_restore_refuse_postgresql_and_point_to_pg_dump(address, tmp_path,
-                                                                   command):
+def test_backup_and_restore_refuse_postgresql_and_point_to_pg_dump(address, tmp_path, command):
     (tmp_path / "copy.db").write_bytes(b"")
     with pytest.MonkeyPatch.context() as patch:
         patch.chdir(tmp_path)
@@ -180,16 +205,34 @@ def test_pg_dump_and_pg_restore_as_the_readme_says(postgres, address, connect, t
     store = connect()
     sheet, token = games.create_game(store, ["Ana", "Ben"], rules={"target": 50})
     games.add_hand(store, sheet.id, {"kind": "void"}, idempotency_key="k")
-    games.add_hand(store, sheet.id, {"kind": "quick", "knocker": 0, "knocker_deadwood": 3,
-                                        "defender_deadwood": 20})
+    games.add_hand(
+        store,
+        sheet.id,
+        {"kind": "quick", "knocker": 0, "knocker_deadwood": 3, "defender_deadwood": 20},
+    )
     dump = tmp_path / "games.dump"
     schema = address.rsplit("%3D", 1)[1]  # this test's schema: the dump holds it alone
-    subprocess.run([os.path.join(bin_dir(), "pg_dump"), "--format=custom", f"--file={dump}",
-                    f"--schema={schema}", postgres.url()], check=True)
+    subprocess.run(
+        [
+            os.path.join(bin_dir(), "pg_dump"),
+            "--format=custom",
+            f"--file={dump}",
+            f"--schema={schema}",
+            postgres.url(),
+        ],
+        check=True,
+    )
     query(postgres.url(), "CREATE DATABASE restored")
     restored_url = postgres.url(schema).replace("/postgres?", "/restored?")
-    subprocess.run([os.path.join(bin_dir(), "pg_restore"), "--exit-on-error",
-                    f"--dbname={restored_url.split('?')[0]}", str(dump)], check=True)
+    subprocess.run(
+        [
+            os.path.join(bin_dir(), "pg_restore"),
+            "--exit-on-error",
+            f"--dbname={restored_url.split('?')[0]}",
+            str(dump),
+        ],
+        check=True,
+    )
     restored = open_store(restored_url)
     try:
         assert games.load_sheet(restored, sheet.id) == games.load_sheet(store, sheet.id)
@@ -197,8 +240,9 @@ def test_pg_dump_and_pg_restore_as_the_readme_says(postgres, address, connect, t
         assert games.token_matches(restored.game(sheet.id), token)
         with pytest.raises(psycopg.errors.RaiseException, match="append-only"):
             query(restored_url, "DELETE FROM hands")  # the trigger came back too
-        _, again, created = games.add_hand(restored, sheet.id, {"kind": "void"},
-                                           idempotency_key="k")
+        _, again, created = games.add_hand(
+            restored, sheet.id, {"kind": "void"}, idempotency_key="k"
+        )
         # idempotency keys too: the repeat gets its first answer (the sheet at entry 1)
         assert not created and again.version == 1
     finally:
@@ -211,11 +255,13 @@ def test_migration_4_counts_versions_and_the_next_write_scores_an_old_game(addre
     store = connect()
     sheet, _ = games.create_game(store, ["Ana", "Ben"])
     for knocker in (0, 1, 1):
-        games.add_hand(store, sheet.id, {"kind": "quick", "knocker": knocker,
-                                            "knocker_deadwood": 2, "defender_deadwood": 20})
+        games.add_hand(
+            store,
+            sheet.id,
+            {"kind": "quick", "knocker": knocker, "knocker_deadwood": 2, "defender_deadwood": 20},
+        )
     query(address, "DROP TABLE sheet_hands")
-    query(address, "ALTER TABLE games DROP COLUMN version, DROP COLUMN scored,"
-                   " DROP COLUMN follows")
+    query(address, "ALTER TABLE games DROP COLUMN version, DROP COLUMN scored, DROP COLUMN follows")
     query(address, "UPDATE schema_version SET version = 3")
     store.close()
     store = connect()

@@ -21,8 +21,12 @@ from scorekeeper.store.games import effective_hands, score_log
 from scorekeeper.store.hands import evaluate_hand
 from scorekeeper.store.sheets import GameSheet
 
-RULES = [None, {"scoring": "hollywood"}, {"target": 250, "next_dealer": "alternate"},
-         {"target": 60, "next_dealer": "loser"}]
+RULES = [
+    None,
+    {"scoring": "hollywood"},
+    {"target": 250, "next_dealer": "alternate"},
+    {"target": 60, "next_dealer": "loser"},
+]
 
 
 def random_hand(rng: random.Random, seats: tuple[int, ...] = (0, 1)) -> dict:
@@ -32,8 +36,9 @@ def random_hand(rng: random.Random, seats: tuple[int, ...] = (0, 1)) -> dict:
     return quick(rng.choice(seats), rng.choice([0, 0, rng.randint(1, 10)]), rng.randint(0, 40))
 
 
-def random_table_hand(rng: random.Random, players: int, dealer: int,
-                      games: list[dict] | None) -> dict:
+def random_table_hand(
+    rng: random.Random, players: int, dealer: int, games: list[dict] | None
+) -> dict:
     """A random hand for a table of ``players``: ``dealer`` deals it, ``games`` its pairings."""
     if players == 4:
         if rng.random() < 0.1:
@@ -57,13 +62,23 @@ def correction_refusal(store, game_id: str, n: int, hand: dict) -> str | None:
     game, log = store.game_and_log(game_id)
     hands = effective_hands(log)
     record = score_log(game, log).hands[n - 1].to_dict()
-    entry = evaluate_hand(hand, game["rules"], players=game["players"], dealer=record["dealer"],
-                          games=record.get("games"))
+    entry = evaluate_hand(
+        hand,
+        game["rules"],
+        players=game["players"],
+        dealer=record["dealer"],
+        games=record.get("games"),
+    )
     entries = [h["entry"] for h in hands]
     entries[n - 1] = entry.to_dict()["entry"]
     try:
-        score_sheet(entries, players=game["players"], rules=game["rules"],
-                    dealer=game["dealer"], stake=game["stake"])
+        score_sheet(
+            entries,
+            players=game["players"],
+            rules=game["rules"],
+            dealer=game["dealer"],
+            stake=game["stake"],
+        )
     except RuleError as error:
         return error.code
     return None
@@ -77,10 +92,12 @@ def test_random_writes_answer_as_scoring_the_whole_log(store, seed):
         play_at_random(store, rng, seed, ["Ana", "Ben"], rules, 60, answered)
 
 
-TABLES = [(["Ana", "Ben", "Cy"], {"target": 150}),
-          (["Ana", "Ben", "Cy"], {"three_player_dealer": "rotate", "next_dealer": "loser"}),
-          (["Ana", "Ben", "Cy", "Dan"], {"target": 250}),
-          (["Ana", "Ben", "Cy", "Dan"], {"partnership_netting": "per_game", "target": 200})]
+TABLES = [
+    (["Ana", "Ben", "Cy"], {"target": 150}),
+    (["Ana", "Ben", "Cy"], {"three_player_dealer": "rotate", "next_dealer": "loser"}),
+    (["Ana", "Ben", "Cy", "Dan"], {"target": 250}),
+    (["Ana", "Ben", "Cy", "Dan"], {"partnership_netting": "per_game", "target": 200}),
+]
 
 
 @pytest.mark.parametrize("seed", range(2))
@@ -91,14 +108,26 @@ def test_random_writes_at_tables_of_three_and_four(store, seed):
         play_at_random(store, rng, seed, players, rules, 30, answered)
 
 
-def play_at_random(store, rng: random.Random, seed: int, players: list[str], rules: dict | None,
-                   steps: int, answered: list[tuple]) -> None:
+def play_at_random(
+    store,
+    rng: random.Random,
+    seed: int,
+    players: list[str],
+    rules: dict | None,
+    steps: int,
+    answered: list[tuple],
+) -> None:
     """``steps`` random writes to a new game, each answer compared with scoring from scratch.
 
     ``answered`` collects (op, args, options, first answer) of keyed writes to repeat.
     """
-    sheet, _ = games.create_game(store, players, rules=rules, dealer=rng.randrange(len(players)),
-                                 stake=rng.choice([None, 0.5]))
+    sheet, _ = games.create_game(
+        store,
+        players,
+        rules=rules,
+        dealer=rng.randrange(len(players)),
+        stake=rng.choice([None, 0.5]),
+    )
     game_id = sheet.id
     assert store.game(game_id)["scored"] == summary(score_log(store.game(game_id), []), 0)
     for step in range(steps):
@@ -115,15 +144,28 @@ def play_at_random(store, rng: random.Random, seed: int, players: list[str], rul
             assert scratch(store, game_id).version == before.version
             continue
         if roll < 0.55 or not before.hands:
-            op, args = "add_hand", (game_id, random_table_hand(
-                rng, len(players), before.next_dealer, getattr(before, "next_games", None)))
+            op, args = (
+                "add_hand",
+                (
+                    game_id,
+                    random_table_hand(
+                        rng, len(players), before.next_dealer, getattr(before, "next_games", None)
+                    ),
+                ),
+            )
         elif roll < 0.75:
             op, args = "undo_last", (game_id,)
         else:
             n = rng.randint(1, len(before.hands))
             hand = before.hands[n - 1]
-            op, args = "correct_hand", (game_id, n, random_table_hand(
-                rng, len(players), hand.dealer, getattr(hand, "games", None)))
+            op, args = (
+                "correct_hand",
+                (
+                    game_id,
+                    n,
+                    random_table_hand(rng, len(players), hand.dealer, getattr(hand, "games", None)),
+                ),
+            )
         try:
             record, sheet, created = getattr(games, op)(store, *args, **options)
         except Conflict as refused:

@@ -30,14 +30,15 @@ def test_schema_wal_and_foreign_keys(tmp_path):
     assert store.schema_version() == SCHEMA_VERSION
     conn = sqlite3.connect(path)
     assert conn.execute("PRAGMA journal_mode").fetchone()[0] == "wal"
-    tables = {row[0] for row in conn.execute("SELECT name FROM sqlite_master WHERE type"
-                                             " = 'table'")}
+    tables = {row[0] for row in conn.execute("SELECT name FROM sqlite_master WHERE type = 'table'")}
     assert {"players", "games", "game_players", "hands"} <= tables
     assert store.db.conn.execute("PRAGMA foreign_keys").fetchone()[0] == 1
     assert store.db.conn.execute("PRAGMA synchronous").fetchone()[0] == 2  # FULL
     with pytest.raises(sqlite3.IntegrityError):
-        store.db.conn.execute("INSERT INTO hands (game_id, seq, kind, payload, result, created)"
-                              " VALUES ('nope', 1, 'void', '{}', '{}', 'now')")
+        store.db.conn.execute(
+            "INSERT INTO hands (game_id, seq, kind, payload, result, created)"
+            " VALUES ('nope', 1, 'void', '{}', '{}', 'now')"
+        )
     assert Storage(path).schema_version() == SCHEMA_VERSION  # reopening migrates nothing
 
 
@@ -46,10 +47,12 @@ def test_a_file_of_the_first_schema_is_migrated_and_keeps_its_games(tmp_path):
     db = sqlite_utils.Database(path)
     MIGRATIONS[0](db)
     db.execute("PRAGMA user_version = 1")
-    db.execute("INSERT INTO games (id, players, rules, dealer, stake, created, updated, status,"
-               " token_hash) VALUES ('old-game-000001', '[\"Ana\",\"Ben\"]', ?, 0, NULL,"
-               " 'then', 'then', 'active', ?)",
-               [json.dumps(Rules.preset("standard").to_dict()), games.hash_token("t")])
+    db.execute(
+        "INSERT INTO games (id, players, rules, dealer, stake, created, updated, status,"
+        " token_hash) VALUES ('old-game-000001', '[\"Ana\",\"Ben\"]', ?, 0, NULL,"
+        " 'then', 'then', 'active', ?)",
+        [json.dumps(Rules.preset("standard").to_dict()), games.hash_token("t")],
+    )
     db.conn.commit()
     db.conn.close()
     store = Storage(path)
@@ -70,8 +73,7 @@ def test_a_newer_file_is_refused(tmp_path):
         Storage(path)
 
 
-def test_the_default_file_is_in_the_working_folder_whatever_the_environment(tmp_path,
-                                                                             monkeypatch):
+def test_the_default_file_is_in_the_working_folder_whatever_the_environment(tmp_path, monkeypatch):
     monkeypatch.chdir(tmp_path)
     monkeypatch.setenv("SCOREKEEPER_DB", str(tmp_path / "env.db"))  # the app's setting only
     assert Storage().path == "scorekeeper.db"
@@ -94,8 +96,7 @@ def test_a_full_disk_rolls_the_write_back(store, backend):
     with backend.little_room(store):
         with pytest.raises(StorageFull) as error:
             for i in range(500):
-                games.add_hand(store, game_id, {"kind": "void"},
-                               idempotency_key=f"{i:0>150}")
+                games.add_hand(store, game_id, {"kind": "void"}, idempotency_key=f"{i:0>150}")
                 stored += 1
         assert error.value.code == "storage_full" and "nothing was written" in str(error.value)
         assert stored > 0 and backend.intact(store)
@@ -122,10 +123,12 @@ def test_concurrent_writers_lose_nothing(store, backend):
         store = open_store(backend.address)
         try:
             for i in range(15):
-                games.add_hand(store, game_id, quick(knocker, 5, 6),
-                               idempotency_key=f"{knocker}-{i}")
-                games.add_hand(store, game_id, quick(knocker, 5, 6),
-                               idempotency_key=f"{knocker}-{i}")  # a retry
+                games.add_hand(
+                    store, game_id, quick(knocker, 5, 6), idempotency_key=f"{knocker}-{i}"
+                )
+                games.add_hand(
+                    store, game_id, quick(knocker, 5, 6), idempotency_key=f"{knocker}-{i}"
+                )  # a retry
         except Exception as error:  # reported below
             errors.append(error)
         finally:
@@ -145,8 +148,9 @@ def test_concurrent_writers_lose_nothing(store, backend):
 @pytest.mark.one_backend
 def test_unit_test_stores_do_not_sync_and_others_do(store, tmp_path):
     assert store.db.conn.execute("PRAGMA synchronous").fetchone()[0] == 0  # OFF
-    assert Storage(tmp_path / "durable.db").db.conn.execute(
-        "PRAGMA synchronous").fetchone()[0] == 2  # FULL, the default
+    assert (
+        Storage(tmp_path / "durable.db").db.conn.execute("PRAGMA synchronous").fetchone()[0] == 2
+    )  # FULL, the default
 
 
 @pytest.mark.one_backend
@@ -157,8 +161,9 @@ def test_players_have_a_unique_name_key(store):
     assert rows == [("\u00c9mile", "\u00e9mile"), ("Ben", "ben")]
     for values in (("Other", "ben"), ("Other", None)):
         with pytest.raises(sqlite3.IntegrityError):
-            store.db.conn.execute("INSERT INTO players (name, name_key, created)"
-                                  " VALUES (?, ?, 'now')", values)
+            store.db.conn.execute(
+                "INSERT INTO players (name, name_key, created) VALUES (?, ?, 'now')", values
+            )
 
 
 def _schema_1_file(path):
@@ -177,10 +182,10 @@ def test_migration_2_keys_players_and_merges_the_names_that_fold_together(tmp_pa
     void = evaluate_hand({"kind": "void"}, rules, players=["A", "B"], dealer=0).to_dict()
     players = [  # id, name, created: the NOCASE index of schema 1 let all of these in
         (1, "Ana", "2024-01-01T00:00:00.000Z"),
-        (2, "E\u0301mile", "2024-01-02T00:00:00.000Z"),    # decomposed: the oldest Émile
-        (3, "\u00e9mile", "2024-01-03T00:00:00.000Z"),      # precomposed, lower case
+        (2, "E\u0301mile", "2024-01-02T00:00:00.000Z"),  # decomposed: the oldest Émile
+        (3, "\u00e9mile", "2024-01-03T00:00:00.000Z"),  # precomposed, lower case
         (4, "Straße", "2024-01-05T00:00:00.000Z"),
-        (5, "STRASSE", "2024-01-04T00:00:00.000Z"),         # older than Straße, higher id
+        (5, "STRASSE", "2024-01-04T00:00:00.000Z"),  # older than Straße, higher id
     ]
     db.conn.executemany("INSERT INTO players (id, name, created) VALUES (?, ?, ?)", players)
     games_ = [  # id, seat 0, seat 1, hand time (== created: written with the game, imported)
@@ -195,13 +200,23 @@ def test_migration_2_keys_players_and_merges_the_names_that_fold_together(tmp_pa
         db.conn.execute(
             "INSERT INTO games (id, players, rules, dealer, stake, created, updated, status,"
             " token_hash) VALUES (?, ?, ?, 0, NULL, ?, ?, 'active', 'x')",
-            (game_id, json.dumps([names[first], names[second]]), json.dumps(rules),
-             created, created))
-        db.conn.executemany("INSERT INTO game_players (game_id, seat, player_id)"
-                            " VALUES (?, ?, ?)", [(game_id, 0, first), (game_id, 1, second)])
-        db.conn.execute("INSERT INTO hands (game_id, seq, kind, payload, result, created)"
-                        " VALUES (?, 1, 'void', ?, ?, ?)",
-                        (game_id, json.dumps({"kind": "void"}), json.dumps(void), hand_time))
+            (
+                game_id,
+                json.dumps([names[first], names[second]]),
+                json.dumps(rules),
+                created,
+                created,
+            ),
+        )
+        db.conn.executemany(
+            "INSERT INTO game_players (game_id, seat, player_id) VALUES (?, ?, ?)",
+            [(game_id, 0, first), (game_id, 1, second)],
+        )
+        db.conn.execute(
+            "INSERT INTO hands (game_id, seq, kind, payload, result, created)"
+            " VALUES (?, 1, 'void', ?, ?, ?)",
+            (game_id, json.dumps({"kind": "void"}), json.dumps(void), hand_time),
+        )
     db.conn.commit()
     db.conn.close()
 
@@ -209,31 +224,47 @@ def test_migration_2_keys_players_and_merges_the_names_that_fold_together(tmp_pa
     conn = store.db.conn
     assert store.schema_version() == SCHEMA_VERSION
     assert conn.execute("SELECT id, name, name_key FROM players ORDER BY id").fetchall() == [
-        (1, "Ana", "ana"), (2, "E\u0301mile", "\u00e9mile"), (5, "STRASSE", "strasse")]
-    seats = conn.execute("SELECT game_id, seat, player_id FROM game_players"
-                         " ORDER BY game_id, seat").fetchall()
-    assert seats == [("game-emile-nfc", 0, 2), ("game-emile-nfc", 1, 1),
-                     ("game-emile-nfd", 0, 2), ("game-emile-nfd", 1, 1),
-                     ("game-strasse-1", 0, 5), ("game-strasse-1", 1, 1),
-                     ("game-strasse-2", 0, 5), ("game-strasse-2", 1, 1)]
+        (1, "Ana", "ana"),
+        (2, "E\u0301mile", "\u00e9mile"),
+        (5, "STRASSE", "strasse"),
+    ]
+    seats = conn.execute(
+        "SELECT game_id, seat, player_id FROM game_players ORDER BY game_id, seat"
+    ).fetchall()
+    assert seats == [
+        ("game-emile-nfc", 0, 2),
+        ("game-emile-nfc", 1, 1),
+        ("game-emile-nfd", 0, 2),
+        ("game-emile-nfd", 1, 1),
+        ("game-strasse-1", 0, 5),
+        ("game-strasse-1", 1, 1),
+        ("game-strasse-2", 0, 5),
+        ("game-strasse-2", 1, 1),
+    ]
     assert conn.execute("SELECT id, imported FROM games ORDER BY id").fetchall() == [
-        ("game-emile-nfc", 0), ("game-emile-nfd", 1), ("game-strasse-1", 0),
-        ("game-strasse-2", 1)]
+        ("game-emile-nfc", 0),
+        ("game-emile-nfd", 1),
+        ("game-strasse-1", 0),
+        ("game-strasse-2", 1),
+    ]
     assert conn.execute("PRAGMA foreign_key_check").fetchall() == []
     assert conn.execute("PRAGMA integrity_check").fetchone()[0] == "ok"
     assert conn.execute("PRAGMA foreign_keys").fetchone()[0] == 1  # on again for writes
     # the games keep their names as entered; every spelling finds the one player
     assert store.game("game-emile-nfc")["players"] == ["\u00e9mile", "Ana"]
     assert store.player("\u00c9MILE")["id"] == store.player("e\u0301mile")["id"] == 2
-    assert [g["id"] for g, _ in store.games_of("straße")] == ["game-strasse-1",
-                                                               "game-strasse-2"]
+    assert [g["id"] for g, _ in store.games_of("straße")] == ["game-strasse-1", "game-strasse-2"]
     stats = player_stats(store, "Strasse")
     assert (stats["name"], stats["games"], stats["imported_games"]) == ("STRASSE", 1, 1)
     assert player_stats(store, "ana")["games"] == 2  # of 4: two were imported
     # a new game finds the merged player by key, and the merge is not run again
     sheet, _ = games.create_game(store, ["\u00c9mile", "Cy"])
-    assert conn.execute("SELECT player_id FROM game_players WHERE game_id = ? AND seat = 0",
-                        (sheet.id,)).fetchone()[0] == 2
+    assert (
+        conn.execute(
+            "SELECT player_id FROM game_players WHERE game_id = ? AND seat = 0", (sheet.id,)
+        ).fetchone()[0]
+        == 2
+    )
     assert Storage(path).schema_version() == SCHEMA_VERSION
     assert conn.execute("SELECT count(*) FROM players").fetchone()[0] == 4
 
@@ -242,8 +273,10 @@ def test_a_migration_that_would_break_a_foreign_key_is_rolled_back(tmp_path, mon
     path = tmp_path / "v1.db"
     db = _schema_1_file(path)
     db.conn.execute("INSERT INTO players (id, name, created) VALUES (1, 'Ana', 'now')")
-    db.conn.execute("INSERT INTO games (id, players, rules, dealer, created, updated, status,"
-                    " token_hash) VALUES ('g', '[]', '{}', 0, 'now', 'now', 'active', 'x')")
+    db.conn.execute(
+        "INSERT INTO games (id, players, rules, dealer, created, updated, status,"
+        " token_hash) VALUES ('g', '[]', '{}', 0, 'now', 'now', 'active', 'x')"
+    )
     db.conn.execute("INSERT INTO game_players VALUES ('g', 0, 1)")
     db.conn.commit()
     db.conn.close()
@@ -251,8 +284,9 @@ def test_a_migration_that_would_break_a_foreign_key_is_rolled_back(tmp_path, mon
     def forgetful(db):  # a faulty migration: it drops a player who still sits in a game
         db.execute("DELETE FROM players")
 
-    monkeypatch.setattr("scorekeeper.store.sqlite.MIGRATIONS",
-                        (MIGRATIONS[0], forgetful, *MIGRATIONS[2:]))
+    monkeypatch.setattr(
+        "scorekeeper.store.sqlite.MIGRATIONS", (MIGRATIONS[0], forgetful, *MIGRATIONS[2:])
+    )
     with pytest.raises(StorageError, match="without their parent row"):
         Storage(path)
     conn = sqlite3.connect(path)
@@ -269,16 +303,21 @@ def test_migration_5_counts_versions_and_the_next_write_scores_an_old_game(tmp_p
         migration(db)
     db.execute("PRAGMA user_version = 4")
     rules = Rules.from_dict(None).to_dict()
-    db.execute("INSERT INTO games (id, players, rules, dealer, stake, created, updated, status,"
-               " token_hash) VALUES ('old', '[\"Ana\",\"Ben\"]', ?, 0, NULL, 't', 't', 'active',"
-               " 'x')", (json.dumps(rules),))
+    db.execute(
+        "INSERT INTO games (id, players, rules, dealer, stake, created, updated, status,"
+        " token_hash) VALUES ('old', '[\"Ana\",\"Ben\"]', ?, 0, NULL, 't', 't', 'active',"
+        " 'x')",
+        (json.dumps(rules),),
+    )
     log = [quick(0, 2, 20), quick(1, 4, 30), {"kind": "void"}]
     dealer = 0
     for seq, hand in enumerate(log, 1):
         result = evaluate_hand(hand, rules, players=["Ana", "Ben"], dealer=dealer).to_dict()
-        db.execute("INSERT INTO hands (game_id, seq, kind, payload, result, created)"
-                   " VALUES ('old', ?, ?, ?, ?, 't')",
-                   (seq, hand["kind"], json.dumps(hand), json.dumps(result)))
+        db.execute(
+            "INSERT INTO hands (game_id, seq, kind, payload, result, created)"
+            " VALUES ('old', ?, ?, ?, ?, 't')",
+            (seq, hand["kind"], json.dumps(hand), json.dumps(result)),
+        )
         dealer = result["entry"].get("winner", dealer)
     db.conn.commit()
     db.conn.close()
@@ -301,9 +340,12 @@ def test_migration_6_adds_follows_and_older_games_follow_nothing(tmp_path):
     for migration in MIGRATIONS[:5]:
         migration(db)
     db.execute("PRAGMA user_version = 5")
-    db.execute("INSERT INTO games (id, players, rules, dealer, stake, created, updated, status,"
-               " token_hash) VALUES ('old', '[\"Ana\",\"Ben\"]', ?, 0, NULL, 't', 't', 'active',"
-               " 'x')", (json.dumps(Rules.from_dict(None).to_dict()),))
+    db.execute(
+        "INSERT INTO games (id, players, rules, dealer, stake, created, updated, status,"
+        " token_hash) VALUES ('old', '[\"Ana\",\"Ben\"]', ?, 0, NULL, 't', 't', 'active',"
+        " 'x')",
+        (json.dumps(Rules.from_dict(None).to_dict()),),
+    )
     db.conn.commit()
     db.conn.close()
     store = Storage(path, durable=False)

@@ -49,25 +49,50 @@ VOID = {"kind": "void"}
 def old_sheet(game: Mapping, log: list) -> dict:
     """The sheet dict as the store built it before it was typed (the reference)."""
     hands = effective_hands(log)
-    sheet = score_sheet([h["entry"] for h in hands], players=game["players"],
-                        rules=game["rules"], dealer=game["dealer"], stake=game["stake"])
+    sheet = score_sheet(
+        [h["entry"] for h in hands],
+        players=game["players"],
+        rules=game["rules"],
+        dealer=game["dealer"],
+        stake=game["stake"],
+    )
     body = sheet.to_dict()
     for record, hand in zip(body["hands"], hands, strict=True):
-        record.update(seq=hand["seq"], kind=hand["kind"], input=hand["input"],
-                      detail=hand["detail"], corrected=hand["corrected"])
-    return {"id": game["id"], "created": game["created"], "updated": game["updated"],
-            "status": "over" if sheet.over else "active", "version": len(log),
-            "dealer": game["dealer"], **body}
+        record.update(
+            seq=hand["seq"],
+            kind=hand["kind"],
+            input=hand["input"],
+            detail=hand["detail"],
+            corrected=hand["corrected"],
+        )
+    return {
+        "id": game["id"],
+        "created": game["created"],
+        "updated": game["updated"],
+        "status": "over" if sheet.over else "active",
+        "version": len(log),
+        "dealer": game["dealer"],
+        **body,
+    }
 
 
 def old_answer(game: Mapping, rows: list[dict] | None) -> dict:
     """A write's answer as the store built it before it was typed (the reference): the
     game after the write, its stored summary, and its rows' records (``None``: minimal)."""
-    body = {key: rows if key == "hands" else value for key, value in game["scored"].items()
-            if key != "hands" or rows is not None}
+    body = {
+        key: rows if key == "hands" else value
+        for key, value in game["scored"].items()
+        if key != "hands" or rows is not None
+    }
     sheet = {"id": game["id"], "dealer": game["dealer"], **body}
-    return {"id": sheet["id"], "created": game["created"], "updated": game["updated"],
-            "status": game["status"], "version": game["version"], **sheet}
+    return {
+        "id": sheet["id"],
+        "created": game["created"],
+        "updated": game["updated"],
+        "status": game["status"],
+        "version": game["version"],
+        **sheet,
+    }
 
 
 def same_bytes(typed, reference) -> None:
@@ -97,8 +122,12 @@ class Checked:
 
     def rows(self) -> list[dict]:
         """The records of the game's stored sheet rows."""
-        return [json.loads(record) for (record,) in self.backend.sql(
-            "SELECT record FROM sheet_hands WHERE game_id = ? ORDER BY n", (self.id,))]
+        return [
+            json.loads(record)
+            for (record,) in self.backend.sql(
+                "SELECT record FROM sheet_hands WHERE game_id = ? ORDER BY n", (self.id,)
+            )
+        ]
 
     def written(self) -> dict:
         """The reference of a write's answer (the game as the write left it): the old
@@ -111,8 +140,12 @@ class Checked:
             given = self.submitted[record["seq"]]
             record["input"] = given
             record["detail"] = evaluate_hand(
-                given, game["rules"], players=game["players"], dealer=record["dealer"],
-                games=record.get("games")).to_dict()["detail"]
+                given,
+                game["rules"],
+                players=game["players"],
+                dealer=record["dealer"],
+                games=record.get("games"),
+            ).to_dict()["detail"]
         return sheet
 
     def check(self, answer, full: bool, undone: dict | None = None) -> None:
@@ -122,11 +155,16 @@ class Checked:
         hand, sheet, created = answer
         assert created
         reference = self.written()
-        same_bytes(sheet, reference if full else
-                   {key: value for key, value in reference.items() if key != "hands"})
+        same_bytes(
+            sheet,
+            reference
+            if full
+            else {key: value for key, value in reference.items() if key != "hands"},
+        )
         assert sheet.minimal == (not full) and (full or sheet.hands == ())
-        assert json.dumps(old_answer(self.store.game(self.id), self.rows())) == \
-            json.dumps(reference)
+        assert json.dumps(old_answer(self.store.game(self.id), self.rows())) == json.dumps(
+            reference
+        )
         if undone is None:
             version = self.store.game(self.id)["version"]
             undone = next(h for h in reference["hands"] if h["seq"] == version)
@@ -153,14 +191,21 @@ class Checked:
         key = f"k{self.answers}"
         write(*args, idempotency_key=key)
         seq = len(self.store.log(self.id))
-        again = {self.add: games.add_hand, self.undo: games.undo_last,
-                 self.correct: games.correct_hand}[write]
+        again = {
+            self.add: games.add_hand,
+            self.undo: games.undo_last,
+            self.correct: games.correct_hand,
+        }[write]
         hand, sheet, created = again(self.store, self.id, *args, idempotency_key=key)
         assert not created
         reference = self.reference(seq)
         same_bytes(sheet, reference)
-        same_bytes(hand, self.reference(seq - 1)["hands"][-1] if write == self.undo else
-                   next(h for h in reference["hands"] if h["seq"] == seq))
+        same_bytes(
+            hand,
+            self.reference(seq - 1)["hands"][-1]
+            if write == self.undo
+            else next(h for h in reference["hands"] if h["seq"] == seq),
+        )
 
     def loaded(self) -> GameSheet:
         sheet = games.load_sheet(self.store, self.id)
@@ -169,16 +214,23 @@ class Checked:
 
 
 def cards(knocker: int, **extra) -> dict:
-    return {"kind": "cards", "knocker": knocker, "knocker_cards": KNOCKER,
-            "defender_cards": DEFENDER, **extra}
+    return {
+        "kind": "cards",
+        "knocker": knocker,
+        "knocker_cards": KNOCKER,
+        "defender_cards": DEFENDER,
+        **extra,
+    }
 
 
 def record(seed: int, sheet: GameSheet, rules=None) -> dict:
     """A deal record dealt by the sheet's next dealer (its players and rules left out: the
     game's)."""
     played = simulate(seed, rules=rules, dealer=sheet.next_dealer)
-    return {"kind": "record", "record": {key: value for key, value in played.items()
-                                         if key not in ("players", "rules")}}
+    return {
+        "kind": "record",
+        "record": {key: value for key, value in played.items() if key not in ("players", "rules")},
+    }
 
 
 def play(game: Checked, hands, minimal_every: int = 2) -> None:
@@ -189,8 +241,17 @@ def play(game: Checked, hands, minimal_every: int = 2) -> None:
 
 def test_two_players_quick_cards_void_record_undo_correct(store, backend):
     game = Checked(store, backend, games.create_game(store, ["Ana", "Ben"], stake=0.25)[0])
-    play(game, [quick(0, 7, 22), cards(1), VOID, quick(1, 0, 30), lambda s: record(3, s),
-                lambda s: record(8, s)])
+    play(
+        game,
+        [
+            quick(0, 7, 22),
+            cards(1),
+            VOID,
+            quick(1, 0, 30),
+            lambda s: record(3, s),
+            lambda s: record(8, s),
+        ],
+    )
     game.undo(full=True)  # the deal records go (a correction before them may move the deal)
     game.undo(full=False)
     game.correct(2, quick(0, 2, 40), full=True)
@@ -207,10 +268,13 @@ def test_two_players_quick_cards_void_record_undo_correct(store, backend):
 
 
 def test_hollywood(store, backend):
-    game = Checked(store, backend, games.create_game(store, ["Ana", "Ben"],
-                                            rules="hollywood", stake=1)[0])
-    play(game, [quick(0, 5, 30), quick(1, 0, 40), cards(0), VOID,
-                lambda s: record(5, s, "hollywood")])
+    game = Checked(
+        store, backend, games.create_game(store, ["Ana", "Ben"], rules="hollywood", stake=1)[0]
+    )
+    play(
+        game,
+        [quick(0, 5, 30), quick(1, 0, 40), cards(0), VOID, lambda s: record(5, s, "hollywood")],
+    )
     game.correct(1, cards(1), full=False)
     game.undo()
     game.repeated(game.add, quick(1, 2, 50))
@@ -224,14 +288,17 @@ def test_hollywood(store, backend):
 def three(sheet: GameSheet, kind: str) -> dict:
     """A hand for the next three-player hand: the first seat not dealing knocks."""
     knocker = next(p for p in range(3) if p != sheet.next_dealer)
-    return cards(knocker) if kind == "cards" else (
-        VOID if kind == "void" else quick(knocker, 3, 30))
+    return (
+        cards(knocker) if kind == "cards" else (VOID if kind == "void" else quick(knocker, 3, 30))
+    )
 
 
 def test_three_players(store, backend):
     game = Checked(store, backend, games.create_game(store, ["Ana", "Ben", "Cy"], stake=0.1)[0])
-    play(game, [lambda s, k=kind: three(s, k)
-                for kind in ("quick", "cards", "void", "quick", "cards")])
+    play(
+        game,
+        [lambda s, k=kind: three(s, k) for kind in ("quick", "cards", "void", "quick", "cards")],
+    )
     game.undo(full=False)
     game.correct(len(game.loaded().hands), VOID, full=True)  # the last: no deal moves
     game.repeated(game.add, three(game.sheet, "quick"))
@@ -246,18 +313,36 @@ def deal(sheet: GameSheet, kinds: tuple[str, str]) -> dict:
     hands = []
     for seat, kind in zip(sheet.next_games, kinds, strict=True):
         knocker = seat.players[0]
-        hands.append(cards(knocker) if kind == "cards" else (
-            VOID if kind == "void" else quick(knocker, 2, 25)))
+        hands.append(
+            cards(knocker)
+            if kind == "cards"
+            else (VOID if kind == "void" else quick(knocker, 2, 25))
+        )
     return {"kind": "deal", "games": hands}
 
 
 @pytest.mark.parametrize("netting", ["per_deal", "per_game"])
 def test_four_players(store, backend, netting):
-    game = Checked(store, backend, games.create_game(store, ["Ana", "Ben", "Cy", "Dan"],
-                                            rules={"partnership_netting": netting},
-                                            dealer=1, stake=0.5)[0])
-    play(game, [lambda s: deal(s, ("quick", "cards")), VOID,
-                lambda s: deal(s, ("void", "quick")), lambda s: deal(s, ("cards", "cards"))])
+    game = Checked(
+        store,
+        backend,
+        games.create_game(
+            store,
+            ["Ana", "Ben", "Cy", "Dan"],
+            rules={"partnership_netting": netting},
+            dealer=1,
+            stake=0.5,
+        )[0],
+    )
+    play(
+        game,
+        [
+            lambda s: deal(s, ("quick", "cards")),
+            VOID,
+            lambda s: deal(s, ("void", "quick")),
+            lambda s: deal(s, ("cards", "cards")),
+        ],
+    )
     game.undo(full=True)
     game.correct(1, {"kind": "deal", "games": [VOID, VOID]}, full=False)
     game.repeated(game.undo)
@@ -289,22 +374,32 @@ def test_stored_sheets_of_every_format_round_trip(data):
     """``X.from_dict(x.to_dict()) == x`` for stored sheets (whole and minimal) and hands
     around real sheets of every table format (their provenance drawn at random)."""
     _, _, scored = scored_game(data)
-    hands = tuple(StoredHand(record=record, seq=record.n + data.draw(st.integers(0, 3)),
-                             kind=data.draw(st.sampled_from(list(HandKind))),
-                             input={"kind": "void"}, detail=data.draw(st.sampled_from(
-                                 [None, {"outcome": "gin", "points": 25}])),
-                             corrected=data.draw(st.booleans()))
-                  for record in scored.hands)
-    game = {"id": "g", "created": "2026-11-30T17:00:00.000Z",
-            "updated": "2026-11-30T18:00:00.000Z", "dealer": 0}
-    for sheet in (GameSheet.of(game, len(hands), scored, hands),
-                  GameSheet.of(game, len(hands), scored, None)):
+    hands = tuple(
+        StoredHand(
+            record=record,
+            seq=record.n + data.draw(st.integers(0, 3)),
+            kind=data.draw(st.sampled_from(list(HandKind))),
+            input={"kind": "void"},
+            detail=data.draw(st.sampled_from([None, {"outcome": "gin", "points": 25}])),
+            corrected=data.draw(st.booleans()),
+        )
+        for record in scored.hands
+    )
+    game = {
+        "id": "g",
+        "created": "2026-11-30T17:00:00.000Z",
+        "updated": "2026-11-30T18:00:00.000Z",
+        "dealer": 0,
+    }
+    for sheet in (
+        GameSheet.of(game, len(hands), scored, hands),
+        GameSheet.of(game, len(hands), scored, None),
+    ):
         data_dict = sheet.to_dict()
         assert GameSheet.from_dict(data_dict) == sheet
         assert GameSheet.from_dict(json.loads(json.dumps(data_dict))) == sheet
         assert ("hands" in data_dict) is not sheet.minimal
-        assert list(data_dict)[:6] == ["id", "created", "updated", "status", "version",
-                                       "dealer"]
+        assert list(data_dict)[:6] == ["id", "created", "updated", "status", "version", "dealer"]
         assert sheet.status == ("over" if scored.over else "active")
     for hand in hands:
         assert StoredHand.from_dict(hand.to_dict()) == hand

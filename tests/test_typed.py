@@ -53,8 +53,14 @@ def results() -> list[Result]:
     found: list[Result] = [
         verify_knock(KNOCKER, DEFENDER),
         verify_knock(*GIN),
-        verify_knock(KNOCKER, DEFENDER, rules="oklahoma", upcard="5s",
-                     defender_melds=[["8c", "8d", "8h"]], layoffs=[]),
+        verify_knock(
+            KNOCKER,
+            DEFENDER,
+            rules="oklahoma",
+            upcard="5s",
+            defender_melds=[["8c", "8d", "8h"]],
+            layoffs=[],
+        ),
         score_deadwood(3, 12),
         score_deadwood(0, 30, rules="modern", big_gin=True),
         simulate_deal(4)[1],
@@ -62,19 +68,40 @@ def results() -> list[Result]:
         replay(simulate_match(2)),
         replay(simulate_match(4, rules="hollywood")),
         score_sheet([win(0, 60), win(1, 30, "gin"), win(0, 45)], players=["A", "B"], stake=0.1),
-        score_sheet([win(0, 10), win(0, 20), win(0, 30), win(0, 40), win(1, 30, "gin"),
-                     win(1, 20), win(0, 10), win(1, 90, "undercut")], players=["A", "B"],
-                    rules="hollywood", stake=1),
-        score_sheet([win(1, 30, loser=2), win(0, 80, "gin", loser=1)], players=["A", "B", "C"],
-                    stake=0.5),
-        score_sheet([{"games": [win(0, 40), win(2, 30)]}, {"void": True},
-                     {"games": [win(1, 10), win(2, 60, "gin")]}],
-                    players=["A", "B", "C", "D"], stake=0.5),
+        score_sheet(
+            [
+                win(0, 10),
+                win(0, 20),
+                win(0, 30),
+                win(0, 40),
+                win(1, 30, "gin"),
+                win(1, 20),
+                win(0, 10),
+                win(1, 90, "undercut"),
+            ],
+            players=["A", "B"],
+            rules="hollywood",
+            stake=1,
+        ),
+        score_sheet(
+            [win(1, 30, loser=2), win(0, 80, "gin", loser=1)], players=["A", "B", "C"], stake=0.5
+        ),
+        score_sheet(
+            [
+                {"games": [win(0, 40), win(2, 30)]},
+                {"void": True},
+                {"games": [win(1, 10), win(2, 60, "gin")]},
+            ],
+            players=["A", "B", "C", "D"],
+            stake=0.5,
+        ),
         evaluate_hand({"kind": "void"}),
-        evaluate_hand({"kind": "quick", "knocker": 1, "knocker_deadwood": 4,
-                       "defender_deadwood": 30}),
-        evaluate_hand({"kind": "cards", "knocker": 0, "knocker_cards": KNOCKER,
-                       "defender_cards": DEFENDER}),
+        evaluate_hand(
+            {"kind": "quick", "knocker": 1, "knocker_deadwood": 4, "defender_deadwood": 30}
+        ),
+        evaluate_hand(
+            {"kind": "cards", "knocker": 0, "knocker_cards": KNOCKER, "defender_cards": DEFENDER}
+        ),
     ]
     record = simulate(9, dealer=0)
     found.append(evaluate_hand({"kind": "record", "record": record}, players=record["players"]))
@@ -82,8 +109,10 @@ def results() -> list[Result]:
     deal = Deal.shuffled(3, dealer=0)
     while not deal.over:
         legal = deal.legal_actions()
-        deal.apply(next((a for a in legal if a in ("pass", "draw stock")), None)
-                   or next(a for a in legal if a.startswith("discard")))
+        deal.apply(
+            next((a for a in legal if a in ("pass", "draw stock")), None)
+            or next(a for a in legal if a.startswith("discard"))
+        )
     found.append(deal.result)
     return found
 
@@ -93,8 +122,17 @@ RESULTS = results()
 
 def test_every_kind_of_result_is_covered():
     kinds = {type(r) for r in RESULTS}
-    assert {KnockResult, DeadwoodResult, DealResult, ReplayedDeal, ReplayedMatch, Sheet,
-            HollywoodSheet, PartnershipSheet, HandEvaluation} <= kinds
+    assert {
+        KnockResult,
+        DeadwoodResult,
+        DealResult,
+        ReplayedDeal,
+        ReplayedMatch,
+        Sheet,
+        HollywoodSheet,
+        PartnershipSheet,
+        HandEvaluation,
+    } <= kinds
     assert any(isinstance(r, DealResult) and r.void for r in RESULTS)
     three = next(r for r in RESULTS if isinstance(r, Sheet) and len(r.players) == 3)
     assert all(isinstance(h, ThreePlayerHandRecord) for h in three.hands)
@@ -115,8 +153,14 @@ def test_results_are_frozen(result):
         setattr(result, first, None)
     with pytest.raises((AttributeError, TypeError)):  # slots: no new attributes either
         result.extra = 1
-    nested = next((getattr(result, f.name) for f in dataclasses.fields(result)
-                   if isinstance(getattr(result, f.name), Result)), None)
+    nested = next(
+        (
+            getattr(result, f.name)
+            for f in dataclasses.fields(result)
+            if isinstance(getattr(result, f.name), Result)
+        ),
+        None,
+    )
     if nested is not None:
         with pytest.raises(dataclasses.FrozenInstanceError):
             setattr(nested, dataclasses.fields(nested)[0].name, None)
@@ -129,11 +173,19 @@ def test_enums_are_values_and_serialise_as_their_strings():
     data = result.to_dict()
     assert type(data["outcome"]) is str and type(data["winner"]) is str
     assert list(data) == ["outcome", "winner", "points", "knocker", "defender", "breakdown"]
-    assert list(data["defender"]) == ["cards", "melds", "layoffs", "deadwood_cards", "deadwood",
-                                      "best_deadwood"]
+    assert list(data["defender"]) == [
+        "cards",
+        "melds",
+        "layoffs",
+        "deadwood_cards",
+        "deadwood",
+        "best_deadwood",
+    ]
     deal = Deal.shuffled(1)
-    assert deal.phase is Phase.UPCARD_OFFER and deal.legal_actions() == [Verb.PASS,
-                                                                         Verb.DRAW_DISCARD]
+    assert deal.phase is Phase.UPCARD_OFFER and deal.legal_actions() == [
+        Verb.PASS,
+        Verb.DRAW_DISCARD,
+    ]
     deal.apply("pass")
     assert deal.actions == ["pass"] and type(deal.actions[0]) is str
 
@@ -146,8 +198,9 @@ def test_entries_serialise_as_the_sheet_takes_them():
     assert Entry.from_dict({"void": True}) == Entry(void=True)
     # a sheet's hand records fed back as entries give the same sheet
     sheet = next(r for r in RESULTS if isinstance(r, Sheet) and len(r.players) == 2)
-    again = score_sheet([h.to_dict() for h in sheet.hands], players=sheet.players,
-                        stake=sheet.stake)
+    again = score_sheet(
+        [h.to_dict() for h in sheet.hands], players=sheet.players, stake=sheet.stake
+    )
     assert again == sheet
 
 
@@ -168,33 +221,35 @@ def test_api_json_is_built_from_to_dict(tmp_path):
     created = client.post("/api/v1/games", json={"players": ["Ana", "Ben"], "stake": 0.1})
     game_id = created.get_json()["id"]
     auth = {"Authorization": f"Bearer {created.get_json()['edit_token']}"}
-    hands = [{"kind": "quick", "knocker": 0, "knocker_deadwood": 3, "defender_deadwood": 20},
-             {"kind": "cards", "knocker": 1, "knocker_cards": KNOCKER,
-              "defender_cards": DEFENDER},
-             {"kind": "void"}]
+    hands = [
+        {"kind": "quick", "knocker": 0, "knocker_deadwood": 3, "defender_deadwood": 20},
+        {"kind": "cards", "knocker": 1, "knocker_cards": KNOCKER, "defender_cards": DEFENDER},
+        {"kind": "void"},
+    ]
     evaluations = []
     for hand in hands:
         added = client.post(f"/api/v1/games/{game_id}/hands", json=hand, headers=auth)
         assert added.status_code == 201, added.get_json()
         evaluations.append(evaluate_hand(hand, players=["Ana", "Ben"]))
         detail = evaluations[-1].detail
-        same_json(added.get_json()["hand"]["detail"],
-                  None if detail is None else detail.to_dict())
-    expected = score_sheet([e.entry.to_dict() for e in evaluations], players=["Ana", "Ben"],
-                           stake=0.1).to_dict()
+        same_json(added.get_json()["hand"]["detail"], None if detail is None else detail.to_dict())
+    expected = score_sheet(
+        [e.entry.to_dict() for e in evaluations], players=["Ana", "Ben"], stake=0.1
+    ).to_dict()
     body = client.get(f"/api/v1/games/{game_id}").get_json()
     for key, value in expected.items():
         if key != "hands":
             same_json(body[key], value)
-    for record, want, evaluation in zip(body["hands"], expected["hands"], evaluations,
-                                        strict=True):
+    for record, want, evaluation in zip(body["hands"], expected["hands"], evaluations, strict=True):
         same_json({key: record[key] for key in want}, want)
-        assert list(record)[:len(want)] == list(want)  # the sheet's keys first, in order
-        assert record["detail"] == (None if evaluation.detail is None
-                                    else evaluation.detail.to_dict())
+        assert list(record)[: len(want)] == list(want)  # the sheet's keys first, in order
+        assert record["detail"] == (
+            None if evaluation.detail is None else evaluation.detail.to_dict()
+        )
 
 
 # ------------------------------------------------------------------ round trips of real sheets
+
 
 @settings(deadline=None, max_examples=150, suppress_health_check=[HealthCheck.too_slow])
 @given(st.data())
@@ -205,5 +260,6 @@ def test_real_sheets_round_trip(data):
     assert from_plain(AnySheet, data_dict) == sheet  # the format read back from the keys
     for hand in sheet.hands:
         assert from_plain(AnyHandRecord, hand.to_dict()) == hand
-    assert json.dumps(from_plain(AnySheet, json.loads(json.dumps(data_dict))).to_dict()) \
-        == json.dumps(data_dict)
+    assert json.dumps(
+        from_plain(AnySheet, json.loads(json.dumps(data_dict))).to_dict()
+    ) == json.dumps(data_dict)

@@ -47,12 +47,23 @@ def wheel(tmp_path_factory) -> Path:
     source, dist = tmp_path_factory.mktemp("source"), tmp_path_factory.mktemp("dist")
     for name in SOURCES:
         if (ROOT / name).is_dir():
-            shutil.copytree(ROOT / name, source / name,
-                            ignore=shutil.ignore_patterns("__pycache__"))
+            shutil.copytree(
+                ROOT / name, source / name, ignore=shutil.ignore_patterns("__pycache__")
+            )
         else:
             shutil.copy2(ROOT / name, source / name)
-    _run(sys.executable, "-m", "pip", "wheel", "--no-deps", "-q", "-w", str(dist), str(source),
-         env=_clean_env())
+    _run(
+        sys.executable,
+        "-m",
+        "pip",
+        "wheel",
+        "--no-deps",
+        "-q",
+        "-w",
+        str(dist),
+        str(source),
+        env=_clean_env(),
+    )
     (built,) = dist.glob("scorekeeper-*.whl")
     return built
 
@@ -63,10 +74,27 @@ def venv(wheel, tmp_path_factory) -> Path:
     home = tmp_path_factory.mktemp("venv")
     _run(sys.executable, "-m", "venv", "--without-pip", str(home))
     python = home / "bin" / "python"
-    _run(sys.executable, "-m", "pip", "--python", str(python), "install", "-q", "--no-deps",
-         "--no-index", str(wheel), env=_clean_env())
-    site = Path(_run(str(python), "-c", "import sysconfig; print(sysconfig.get_path('purelib'))",
-                     env=_clean_env()).strip())
+    _run(
+        sys.executable,
+        "-m",
+        "pip",
+        "--python",
+        str(python),
+        "install",
+        "-q",
+        "--no-deps",
+        "--no-index",
+        str(wheel),
+        env=_clean_env(),
+    )
+    site = Path(
+        _run(
+            str(python),
+            "-c",
+            "import sysconfig; print(sysconfig.get_path('purelib'))",
+            env=_clean_env(),
+        ).strip()
+    )
     lent = {sysconfig.get_path("purelib"), sysconfig.get_path("platlib")}
     (site / "zz_lent_dependencies.pth").write_text("".join(f"{p}\n" for p in sorted(lent)))
     return home
@@ -78,38 +106,57 @@ def _clean_env() -> dict[str, str]:
 
 def test_the_wheel_carries_code_templates_static_files_and_metadata(wheel):
     names = set(zipfile.ZipFile(wheel).namelist())
-    for folder, prefix in ((ROOT / "scorekeeper", "scorekeeper/"), (ROOT / "api", "api/"),
-                           (ROOT / "templates", "api/templates/")):
+    for folder, prefix in (
+        (ROOT / "scorekeeper", "scorekeeper/"),
+        (ROOT / "api", "api/"),
+        (ROOT / "templates", "api/templates/"),
+    ):
         for path in folder.rglob("*"):
             if path.is_file() and "__pycache__" not in path.parts:
                 assert prefix + path.relative_to(folder).as_posix() in names
-    assert {"api/static/pad.css", "api/static/pad.js", "api/templates/pad/error.html",
-            "scorekeeper/py.typed", "api/py.typed", "wsgi.py"} <= names
+    assert {
+        "api/static/pad.css",
+        "api/static/pad.js",
+        "api/templates/pad/error.html",
+        "scorekeeper/py.typed",
+        "api/py.typed",
+        "wsgi.py",
+    } <= names
     assert not any(name.startswith(("templates/", "tests/", "bench/")) for name in names)
     info = zipfile.ZipFile(wheel)
     metadata = info.read("scorekeeper-0.1.0.dist-info/METADATA").decode()
     assert "License-Expression: MIT" in metadata and "License-File: LICENSE" in metadata
     # the test tools are a dependency group; the one published extra is Dask's bulk replay
     assert re.findall(r"^Provides-Extra: (.+)$", metadata, re.MULTILINE) == ["dask"]
-    assert info.read("scorekeeper-0.1.0.dist-info/licenses/LICENSE") == (
-        ROOT / "LICENSE").read_bytes()
+    assert (
+        info.read("scorekeeper-0.1.0.dist-info/licenses/LICENSE") == (ROOT / "LICENSE").read_bytes()
+    )
 
 
 def test_the_installed_server_serves_every_page_from_another_folder(venv, tmp_path):
-    where = _run(str(venv / "bin" / "python"), "-c",
-                 "import api, scorekeeper; print(api.__file__); print(scorekeeper.__file__)",
-                 cwd=tmp_path, env=_clean_env()).split()
+    where = _run(
+        str(venv / "bin" / "python"),
+        "-c",
+        "import api, scorekeeper; print(api.__file__); print(scorekeeper.__file__)",
+        cwd=tmp_path,
+        env=_clean_env(),
+    ).split()
     assert all(Path(path).is_relative_to(venv) for path in where), where
     process, url = spawn(tmp_path / "installed.db", installed=venv / "bin")
     try:
-        pages = {path: requests.get(url + path, timeout=10)
-                 for path in ("/", "/check", "/replay", "/static/pad.css", "/api/openapi.json")}
+        pages = {
+            path: requests.get(url + path, timeout=10)
+            for path in ("/", "/check", "/replay", "/static/pad.css", "/api/openapi.json")
+        }
     finally:
         assert stop(process) == 0
     for path, response in pages.items():
         assert response.status_code == 200, (path, response.text[:300])
-    for path, heading in (("/", "New game"), ("/check", "Check a knock"),
-                          ("/replay", "Replay a deal")):
+    for path, heading in (
+        ("/", "New game"),
+        ("/check", "Check a knock"),
+        ("/replay", "Replay a deal"),
+    ):
         assert f"<h1>{heading}</h1>" in pages[path].text
         assert 'name="csrf_token"' in pages[path].text
     assert pages["/static/pad.css"].content == (ROOT / "api/static/pad.css").read_bytes()

@@ -60,8 +60,12 @@ def _meld_set(melds: Any) -> frozenset[int]:
     return frozenset(merged + others)
 
 
-def play_choice(rules: Mapping[str, Any], hand: Mapping[str, Any], arrangement: str,
-                layoffs: Sequence[str] | None) -> dict[str, Any]:
+def play_choice(
+    rules: Mapping[str, Any],
+    hand: Mapping[str, Any],
+    arrangement: str,
+    layoffs: Sequence[str] | None,
+) -> dict[str, Any]:
     """The arrangement and layoff choice of a checked card hand, for the hand form.
 
     ``arrangement`` is the form's value (empty: the best is chosen) and
@@ -72,8 +76,9 @@ def play_choice(rules: Mapping[str, Any], hand: Mapping[str, Any], arrangement: 
     value, "data": the same per arrangement for ``pad.js``}``. Raises the
     domain's errors for a hand that is no legal knock.
     """
-    found = knock_arrangements(hand["knocker_cards"], hand["defender_cards"], rules=rules,
-                               upcard=hand.get("upcard"))
+    found = knock_arrangements(
+        hand["knocker_cards"], hand["defender_cards"], rules=rules, upcard=hand.get("upcard")
+    )
     try:
         wanted = _meld_set(pad_forms.arrangement_melds(arrangement)) if arrangement else None
     except ScorekeeperError:  # a damaged or forged value: the form's error says so
@@ -87,31 +92,58 @@ def play_choice(rules: Mapping[str, Any], hand: Mapping[str, Any], arrangement: 
         fits: dict[str, dict[str, Any]] = {}
         if not gin:
             for fit in layoff_fits(option.melds, hand["defender_cards"]):
-                fits.setdefault(fit["card"]["code"], {
-                    **fit, "best": fit["card"]["code"] in best_laid,
-                    "checked": fit["card"]["code"] in ticked})
-        shown.append({"value": pad_forms.arrangement_value(option.melds),
-                      "melds": [cards_info(meld) for meld in option.melds],
-                      "deadwood_cards": cards_info(option.deadwood_cards),
-                      "deadwood": option.deadwood, "gin": gin, "best": i == 0,
-                      "checked": i == index, "layoffs": list(fits.values())})
-    return {"arrangements": shown, "chosen": shown[index], "layoffs_for": shown[index]["value"],
-            "data": [{"value": a["value"], "gin": a["gin"], "layoffs": a["layoffs"]}
-                     for a in shown]}
+                fits.setdefault(
+                    fit["card"]["code"],
+                    {
+                        **fit,
+                        "best": fit["card"]["code"] in best_laid,
+                        "checked": fit["card"]["code"] in ticked,
+                    },
+                )
+        shown.append(
+            {
+                "value": pad_forms.arrangement_value(option.melds),
+                "melds": [cards_info(meld) for meld in option.melds],
+                "deadwood_cards": cards_info(option.deadwood_cards),
+                "deadwood": option.deadwood,
+                "gin": gin,
+                "best": i == 0,
+                "checked": i == index,
+                "layoffs": list(fits.values()),
+            }
+        )
+    return {
+        "arrangements": shown,
+        "chosen": shown[index],
+        "layoffs_for": shown[index]["value"],
+        "data": [{"value": a["value"], "gin": a["gin"], "layoffs": a["layoffs"]} for a in shown],
+    }
 
 
-def best_layoffs(rules: Mapping[str, Any], hand: Mapping[str, Any], arrangement: str,
-                 seating: pad_forms.Seating | None = None, prefix: str = "") -> list[str]:
+def best_layoffs(
+    rules: Mapping[str, Any],
+    hand: Mapping[str, Any],
+    arrangement: str,
+    seating: pad_forms.Seating | None = None,
+    prefix: str = "",
+) -> list[str]:
     """The cards the defender's best reply lays off on the chosen arrangement (errors
     name the form's fields as :func:`~.forms.check_cards` does)."""
-    result = pad_forms.check_cards(rules, pad_forms.declare_play(hand, arrangement, None, prefix),
-                                   seating, prefix)
+    result = pad_forms.check_cards(
+        rules, pad_forms.declare_play(hand, arrangement, None, prefix), seating, prefix
+    )
     return [x.card for x in result.defender.layoffs]
 
 
-def declare_from_form(rules: Mapping[str, Any], hand: Mapping[str, Any],
-                      values: dict[str, Any], seating: pad_forms.Seating, prefix: str = "",
-                      *, saving: bool) -> dict[str, Any]:
+def declare_from_form(
+    rules: Mapping[str, Any],
+    hand: Mapping[str, Any],
+    values: dict[str, Any],
+    seating: pad_forms.Seating,
+    prefix: str = "",
+    *,
+    saving: bool,
+) -> dict[str, Any]:
     """A card hand of the hand form with the play its form declares, the same way for a
     hand of two or three players and for each game of a partnership deal.
 
@@ -130,8 +162,10 @@ def declare_from_form(rules: Mapping[str, Any], hand: Mapping[str, Any],
         values[prefix + "layoffs"] = best_layoffs(rules, hand, arrangement, seating, prefix)
         if saving:
             defender = seating.names[seating.other(hand["knocker"])]
-            raise RuleError(f"Tick what {isolated(defender)} laid off on this arrangement,"
-                            " then save.", option=prefix + "layoffs")
+            raise RuleError(
+                f"Tick what {isolated(defender)} laid off on this arrangement, then save.",
+                option=prefix + "layoffs",
+            )
     return pad_forms.declare_play(hand, arrangement, values.get(prefix + "layoffs"), prefix)
 
 
@@ -161,63 +195,80 @@ def hindsight(review: KnockReview, names: Sequence[str]) -> list[Markup]:
             text = Markup("{} could have gone gin by melding {}").format(knocker, melds)
         elif mine.best_deadwood < mine.deadwood:
             text = Markup("{} could have knocked with {} less deadwood by melding {}").format(
-                knocker, mine.deadwood - mine.best_deadwood, melds)
+                knocker, mine.deadwood - mine.best_deadwood, melds
+            )
         else:  # the deadwood was no worse: what the defender could lay off made the loss
-            text = Markup("{} could have laid down {} instead, leaving {} less to lay"
-                          " off").format(knocker, _melds_words(mine.best_melds) or "no melds",
-                                         defender)
+            text = Markup("{} could have laid down {} instead, leaving {} less to lay off").format(
+                knocker, _melds_words(mine.best_melds) or "no melds", defender
+            )
         said.append(Markup("{}: {}.").format(text, point_count(mine.cost)))
     if theirs.cost:
         parts = []
         if theirs.missed_layoffs:
             parts.append("laid off " + _cards_words([x.card for x in theirs.missed_layoffs]))
         if theirs.needless_layoffs:
-            parts.append("kept " + _cards_words(theirs.needless_layoffs)
-                         + " for own melds")
-        what = " and ".join(parts) or (f"had {theirs.best_deadwood} deadwood, not"
-                                       f" {theirs.deadwood}")
-        said.append(Markup("{} could have {}: {}.").format(defender, what,
-                                                           point_count(theirs.cost)))
+            parts.append("kept " + _cards_words(theirs.needless_layoffs) + " for own melds")
+        what = " and ".join(parts) or (
+            f"had {theirs.best_deadwood} deadwood, not {theirs.deadwood}"
+        )
+        said.append(
+            Markup("{} could have {}: {}.").format(defender, what, point_count(theirs.cost))
+        )
     return said
 
 
-def review_words(result: KnockResult, rules: Mapping[str, Any], upcard: str | None,
-                 names: Sequence[str]) -> list[Markup]:
+def review_words(
+    result: KnockResult, rules: Mapping[str, Any], upcard: str | None, names: Sequence[str]
+) -> list[Markup]:
     """:func:`hindsight` of a scored showdown (a verify result)."""
     return hindsight(review_knock(result, rules=rules, upcard=upcard), names)
 
 
-def _regrets(given: Mapping[str, Any], detail: Mapping[str, Any] | None,
-             rules: Mapping[str, Any], names: Sequence[str], seats: Sequence[int]
-             ) -> list[Markup]:
+def _regrets(
+    given: Mapping[str, Any],
+    detail: Mapping[str, Any] | None,
+    rules: Mapping[str, Any],
+    names: Sequence[str],
+    seats: Sequence[int],
+) -> list[Markup]:
     """:func:`hindsight` of one stored two-player hand between ``seats``, when it was
     entered card by card with a declared play (the others were scored as the best play:
     nothing to say)."""
-    if (given.get("kind") != "cards" or not detail or not detail.get("knocker")
-            or not ("knocker_melds" in given or "layoffs" in given)):
+    if (
+        given.get("kind") != "cards"
+        or not detail
+        or not detail.get("knocker")
+        or not ("knocker_melds" in given or "layoffs" in given)
+    ):
         return []
     k = given["knocker"]
     defender = seats[1] if k == seats[0] else seats[0]
     try:
-        return review_words(KnockResult.from_dict(detail), rules, given.get("upcard"),
-                            [names[k], names[defender]])
+        return review_words(
+            KnockResult.from_dict(detail), rules, given.get("upcard"), [names[k], names[defender]]
+        )
     except (ScorekeeperError, ValueError):  # not reviewable: the sheet still shows
         return []
 
 
-def missed_by_game(record: StoredHand, names: Sequence[str],
-                   rules: Mapping[str, Any]) -> list[list[Markup]]:
+def missed_by_game(
+    record: StoredHand, names: Sequence[str], rules: Mapping[str, Any]
+) -> list[list[Markup]]:
     """What the best play would have changed in a sheet's hand record, per game: one list
     of :func:`hindsight` sentences for a hand of two or three players, one per game of a
     partnership deal (empty lists: nothing to say)."""
     given = record.input or {}
     detail = record.detail or {}
     if hasattr(record, "games"):
-        return [_regrets(sub, sub_detail, rules, names, game.players)
-                for game, sub, sub_detail in zip(record.games,
-                                                 given.get("games") or [{}] * 2,
-                                                 detail.get("games") or [None] * 2,
-                                                 strict=True)]
+        return [
+            _regrets(sub, sub_detail, rules, names, game.players)
+            for game, sub, sub_detail in zip(
+                record.games,
+                given.get("games") or [{}] * 2,
+                detail.get("games") or [None] * 2,
+                strict=True,
+            )
+        ]
     seats = [p for p in range(len(names)) if p != getattr(record, "sits_out", None)]
     return [_regrets(given, detail, rules, names, seats)]
 
@@ -229,9 +280,15 @@ def missed_by_hand(sheet: GameSheet) -> dict[int, list[Markup]]:
     found = {}
     for record in sheet.hands:
         games = missed_by_game(record, sheet.players, sheet.rules)
-        said = games[0] if len(games) == 1 else [
-            Markup("Game {}: {}").format(i, Markup(" ").join(sentences))
-            for i, sentences in enumerate(games, 1) if sentences]
+        said = (
+            games[0]
+            if len(games) == 1
+            else [
+                Markup("Game {}: {}").format(i, Markup(" ").join(sentences))
+                for i, sentences in enumerate(games, 1)
+                if sentences
+            ]
+        )
         if said:
             found[record.n] = said
     return found

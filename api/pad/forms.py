@@ -61,17 +61,26 @@ CHOICE_LABELS = {
     "ace_upcard": {"gin_only": "gin only", "one": "knock with 1"},
     "shutout": {"double_bonus": "double the game bonus", "double_total": "double the total"},
     "next_dealer": {"winner": "the winner", "loser": "the loser", "alternate": "take turns"},
-    "wall": {"void_at_two": "the hand is void",
-             "knock_only_at_two": "only a knock from the discard"},
+    "wall": {
+        "void_at_two": "the hand is void",
+        "knock_only_at_two": "only a knock from the discard",
+    },
     "scoring": {"single": "one game", "hollywood": "Hollywood (three games)"},
-    "first_dealer": {"low": "the lower card deals", "high": "the higher card deals",
-                     "random": "a coin toss"},
+    "first_dealer": {
+        "low": "the lower card deals",
+        "high": "the higher card deals",
+        "random": "a coin toss",
+    },
     "tie": {"undercut": "is an undercut", "no_score": "scores nothing"},
-    "discard_taken": {"forbidden": "may not be thrown back that turn",
-                      "allowed": "may be thrown back at once"},
+    "discard_taken": {
+        "forbidden": "may not be thrown back that turn",
+        "allowed": "may be thrown back at once",
+    },
     "three_player_dealer": {"loser": "the loser of the hand", "rotate": "round the table"},
-    "partnership_netting": {"per_deal": "the difference of its two games, each deal",
-                            "per_game": "every game its players win (netted at the end)"},
+    "partnership_netting": {
+        "per_deal": "the difference of its two games, each deal",
+        "per_game": "every game its players win (netted at the end)",
+    },
 }
 
 PRESET_NOTES = {
@@ -79,12 +88,12 @@ PRESET_NOTES = {
     "classic": "Older scoring: gin 20, undercut 10, box 20.",
     "modern": "Big gin 31; a shutout doubles the winner's total.",
     "oklahoma": "The first upcard sets the knock limit, spades double, undercut 20, the deal"
-                " alternates, to 150.",
+    " alternates, to 150.",
     "straight": "No knocking: only gin ends a hand.",
     "hollywood": "Three games scored at once.",
     "slovenian": "As standard, with box 20 (the Slovenian rules).",
     "openspiel": "As OpenSpiel plays: a tie scores nothing, the card taken may be thrown"
-                 " back, the hand is void at 50 discard draws.",
+    " back, the hand is void at 50 discard draws.",
 }
 
 
@@ -102,14 +111,24 @@ def rules_form(rules: Rules | None = None) -> list[dict[str, Any]]:
         if name in CHOICE_LABELS:
             field.update(kind="choice", choices=list(CHOICE_LABELS[name].items()))
         elif isinstance(values[name], bool):
-            field.update(kind="bool", choices=[("on", "on"), ("off", "off")],
-                         value="on" if values[name] else "off")
+            field.update(
+                kind="bool",
+                choices=[("on", "on"), ("off", "off")],
+                value="on" if values[name] else "off",
+            )
         elif name in ("big_gin_bonus", "max_discard_draws"):
-            field.update(kind="optional_number", min=0 if name == "big_gin_bonus" else 1,
-                         max=10_000, value="" if values[name] is None else values[name])
+            field.update(
+                kind="optional_number",
+                min=0 if name == "big_gin_bonus" else 1,
+                max=10_000,
+                value="" if values[name] is None else values[name],
+            )
         else:
-            field.update(kind="number", min=1 if name == "target" else 0,
-                         max=10 if name == "knock_limit" else 10_000)
+            field.update(
+                kind="number",
+                min=1 if name == "target" else 0,
+                max=10 if name == "knock_limit" else 10_000,
+            )
         fields.append(field)
     return fields
 
@@ -152,16 +171,20 @@ def rules_from_form(form: Mapping[str, Any]) -> Rules:
             overrides[key] = raw == "on"
         elif field["kind"] == "choice":
             if raw not in CHOICE_LABELS[key]:
-                raise RuleError(f"{OPTION_LABELS[key]}: choose one of the listed values.",
-                                option=key)
+                raise RuleError(
+                    f"{OPTION_LABELS[key]}: choose one of the listed values.", option=key
+                )
             overrides[key] = raw
         else:
             if raw == "" and field["kind"] == "optional_number":
                 overrides[key] = None
                 continue
             if not re.fullmatch(r"\d{1,5}", raw):
-                raise RuleError(f"{OPTION_LABELS[key]}: type a whole number from {field['min']}"
-                                f" to {field['max']}.", option=key)
+                raise RuleError(
+                    f"{OPTION_LABELS[key]}: type a whole number from {field['min']}"
+                    f" to {field['max']}.",
+                    option=key,
+                )
             overrides[key] = int(raw)
     try:
         return Rules.preset(name, **overrides)
@@ -173,8 +196,9 @@ MAX_PLAYERS = 4
 """Name fields on the start form: two players, three, or four in two partnerships."""
 
 
-def game_from_form(form: Mapping[str, Any], rng: Any = None
-                   ) -> tuple[dict[str, Any], dict[str, str]]:
+def game_from_form(
+    form: Mapping[str, Any], rng: Any = None
+) -> tuple[dict[str, Any], dict[str, str]]:
     """The settings of a new game from the start form, and every problem found.
 
     Returns ``({"players", "rules" (a Rules), "dealer", "stake"}, errors)``
@@ -201,19 +225,22 @@ def game_from_form(form: Mapping[str, Any], rng: Any = None
     raws = [str(form.get(f"player_{i}", "")) for i in range(MAX_PLAYERS)]
     count = 4 if raws[3].strip() else 3 if raws[2].strip() else 2
     if not raws[2].strip() and raws[3].strip():
-        errors["player_2"] = ("Type player 3's name too: with four players, 1 and 3 play"
-                              " against 2 and 4.")
+        errors["player_2"] = (
+            "Type player 3's name too: with four players, 1 and 3 play against 2 and 4."
+        )
     for i, raw in enumerate(raws[:count]):
         try:
             names.append(clean_name(raw))
         except RuleError as error:
             names.append(raw.strip())
-            errors.setdefault(f"player_{i}", "Type a name for this player." if not raw.strip()
-                              else worded(error))
+            errors.setdefault(
+                f"player_{i}", "Type a name for this player." if not raw.strip() else worded(error)
+            )
     for i in range(1, len(names)):
         if f"player_{i}" not in errors and any(
-                f"player_{j}" not in errors and name_key(names[i]) == name_key(names[j])
-                for j in range(i)):
+            f"player_{j}" not in errors and name_key(names[i]) == name_key(names[j])
+            for j in range(i)
+        ):
             errors[f"player_{i}"] = "The players need different names."
     rules = None
     try:
@@ -222,15 +249,19 @@ def game_from_form(form: Mapping[str, Any], rng: Any = None
         errors[error.option or "preset"] = str(error)
     dealer_raw = str(form.get("dealer", "0"))
     if dealer_raw == "cut":
-        dealer = cut_for_dealer(rules or PRESETS["standard"], rng or secrets.SystemRandom(),
-                                players=len(names))
+        dealer = cut_for_dealer(
+            rules or PRESETS["standard"], rng or secrets.SystemRandom(), players=len(names)
+        )
     elif dealer_raw in tuple(str(p) for p in range(len(names))):
         dealer = int(dealer_raw)
     else:
         dealer = 0
-        errors["dealer"] = ("Choose who deals first." if dealer_raw not in ("2", "3") else
-                            f"Player {int(dealer_raw) + 1} has no name, so cannot deal: choose"
-                            " who deals first among the players named.")
+        errors["dealer"] = (
+            "Choose who deals first."
+            if dealer_raw not in ("2", "3")
+            else f"Player {int(dealer_raw) + 1} has no name, so cannot deal: choose"
+            " who deals first among the players named."
+        )
     stake = None
     raw = str(form.get("stake", "")).strip().replace(",", ".")
     if raw:
@@ -296,24 +327,30 @@ def quick_input(
     up = _upcard(rules, upcard)
     limit = rules.knock_limit_for(up)
     if kind == "knock":
-        k = _whole(knocker_deadwood, "knocker_deadwood", "the deadwood of who went out",
-                   MAX_DEADWOOD)
+        k = _whole(
+            knocker_deadwood, "knocker_deadwood", "the deadwood of who went out", MAX_DEADWOOD
+        )
         if k and limit == 0:
-            why = ("these rules" if not rules.oklahoma
-                   else f"the upcard {card_info(up)['label']}")
+            why = "these rules" if not rules.oklahoma else f"the upcard {card_info(up)['label']}"
             raise RuleError(f"Under {why} only gin ends a hand: no knocking.", option="kind")
         if k > limit:
-            raise RuleError(f"A knock needs {limit} or less deadwood; {k} is too much.",
-                            option="knocker_deadwood")
+            raise RuleError(
+                f"A knock needs {limit} or less deadwood; {k} is too much.",
+                option="knocker_deadwood",
+            )
     else:
         k = 0
         if str(knocker_deadwood or "0").strip() not in ("", "0"):
-            raise RuleError("Gin means no deadwood: leave it at 0 or choose knock.",
-                            option="knocker_deadwood")
-    d = _whole(defender_deadwood, "defender_deadwood", "the other player's deadwood",
-               MAX_DEADWOOD)
-    hand: dict[str, Any] = {"kind": "quick", "knocker": seat, "knocker_deadwood": k,
-                            "defender_deadwood": d}
+            raise RuleError(
+                "Gin means no deadwood: leave it at 0 or choose knock.", option="knocker_deadwood"
+            )
+    d = _whole(defender_deadwood, "defender_deadwood", "the other player's deadwood", MAX_DEADWOOD)
+    hand: dict[str, Any] = {
+        "kind": "quick",
+        "knocker": seat,
+        "knocker_deadwood": k,
+        "defender_deadwood": d,
+    }
     if kind == "big_gin":
         hand["big_gin"] = True
     if up is not None:
@@ -344,8 +381,10 @@ def cards_input(
     problems = {"knocker_cards": mine_problem, "defender_cards": theirs_problem}
     both = [code for code in theirs if code in mine]
     if both and not theirs_problem:
-        problems["defender_cards"] = (f"{card_info(both[0])['label']} is tapped for both"
-                                      " players; a card can be in one hand only.")
+        problems["defender_cards"] = (
+            f"{card_info(both[0])['label']} is tapped for both"
+            " players; a card can be in one hand only."
+        )
     allowed = (10, 11) if rules.big_gin_bonus is not None else (10,)
     if len(mine) not in allowed and not mine_problem:
         need = "10 cards (11 for big gin)" if len(allowed) == 2 else "10 cards"
@@ -357,8 +396,12 @@ def cards_input(
         field, message = next(iter(found.items()))
         raise RuleError(message, option=field, params={"fields": found})
     up = _upcard(rules, upcard)
-    hand: dict[str, Any] = {"kind": "cards", "knocker": seat, "knocker_cards": mine,
-                            "defender_cards": theirs}
+    hand: dict[str, Any] = {
+        "kind": "cards",
+        "knocker": seat,
+        "knocker_cards": mine,
+        "defender_cards": theirs,
+    }
     if up is not None:
         hand["upcard"] = up.code
     return hand
@@ -385,14 +428,14 @@ def arrangement_melds(value: str) -> list[list[str]]:
     for part in value.split("|"):
         codes, problem = selection(part)
         if problem or not codes:
-            raise RuleError("Choose the arrangement laid down from the list.",
-                            option="arrangement")
+            raise RuleError("Choose the arrangement laid down from the list.", option="arrangement")
         melds.append(codes)
     return melds
 
 
-def declare_play(hand: Mapping[str, Any], arrangement: str, layoffs: Any,
-                 prefix: str = "") -> dict[str, Any]:
+def declare_play(
+    hand: Mapping[str, Any], arrangement: str, layoffs: Any, prefix: str = ""
+) -> dict[str, Any]:
     """A :func:`cards_input` hand with the play the table declares, when it declares one.
 
     ``arrangement`` is the chosen :func:`arrangement_value` (empty: not
@@ -426,9 +469,12 @@ def declare_play(hand: Mapping[str, Any], arrangement: str, layoffs: Any,
     return declared
 
 
-def check_cards(rules: Rules | Mapping[str, Any] | str | None,
-                hand: Mapping[str, Any], seating: Seating | None = None,
-                prefix: str = "") -> KnockResult:
+def check_cards(
+    rules: Rules | Mapping[str, Any] | str | None,
+    hand: Mapping[str, Any],
+    seating: Seating | None = None,
+    prefix: str = "",
+) -> KnockResult:
     """Verify a :func:`cards_input` hand without storing it (the verify result).
 
     The melds and layoffs :func:`declare_play` adds are scored as declared.
@@ -441,20 +487,29 @@ def check_cards(rules: Rules | Mapping[str, Any] | str | None,
     changed after the arrangement was chosen, and says so.
     """
     try:
-        return verify_knock(hand["knocker_cards"], hand["defender_cards"],
-                            rules=Rules.from_dict(rules), upcard=hand.get("upcard"),
-                            knocker_melds=hand.get("knocker_melds"),
-                            layoffs=hand.get("layoffs"))
+        return verify_knock(
+            hand["knocker_cards"],
+            hand["defender_cards"],
+            rules=Rules.from_dict(rules),
+            upcard=hand.get("upcard"),
+            knocker_melds=hand.get("knocker_melds"),
+            layoffs=hand.get("layoffs"),
+        )
     except ScorekeeperError as error:
         field = _card_field(error)
         if field == "arrangement" and error.code == "card_not_in_hand":
-            raise RuleError("The cards changed after the arrangement was chosen: choose the"
-                            " arrangement laid down again.", option=field) from error
+            raise RuleError(
+                "The cards changed after the arrangement was chosen: choose the"
+                " arrangement laid down again.",
+                option=field,
+            ) from error
         if seating is not None:
             knocker = hand["knocker"]
-            field = prefix + {"knocker_cards": f"cards_{knocker}", "upcard": "upcard",
-                              "defender_cards": f"cards_{seating.other(knocker)}"}.get(field,
-                                                                                      field)
+            field = prefix + {
+                "knocker_cards": f"cards_{knocker}",
+                "upcard": "upcard",
+                "defender_cards": f"cards_{seating.other(knocker)}",
+            }.get(field, field)
         raise RuleError(worded(error), option=field) from error
 
 
@@ -471,9 +526,12 @@ def _card_field(error: ScorekeeperError) -> str:
     return "knocker_cards"
 
 
-def cards_form_input(rules: Rules | Mapping[str, Any] | str | None,
-                     values: Mapping[str, Any], seating: Seating,
-                     prefix: str = "") -> dict[str, Any]:
+def cards_form_input(
+    rules: Rules | Mapping[str, Any] | str | None,
+    values: Mapping[str, Any],
+    seating: Seating,
+    prefix: str = "",
+) -> dict[str, Any]:
     """The :func:`cards_input` of a form with a tap grid per player of the hand.
 
     Fields ``<prefix>knocker``, ``<prefix>cards_<p>`` (the grid of player
@@ -483,16 +541,16 @@ def cards_form_input(rules: Rules | Mapping[str, Any] | str | None,
     raw = str(values.get(f"{prefix}knocker"))
     seat = int(raw) if raw in (str(p) for p in seating.seats) else None
     mine = values.get(f"{prefix}cards_{seat}", []) if seat is not None else []
-    theirs = (values.get(f"{prefix}cards_{seating.other(seat)}", []) if seat is not None
-              else [])
+    theirs = values.get(f"{prefix}cards_{seating.other(seat)}", []) if seat is not None else []
     try:
-        return cards_input(rules, raw, mine, theirs, values.get(f"{prefix}upcard"),
-                           seating=seating)
+        return cards_input(rules, raw, mine, theirs, values.get(f"{prefix}upcard"), seating=seating)
     except RuleError as error:
         if seat is None or error.field not in ("knocker_cards", "defender_cards"):
             raise
-        grid = {"knocker_cards": f"{prefix}cards_{seat}",
-                "defender_cards": f"{prefix}cards_{seating.other(seat)}"}
+        grid = {
+            "knocker_cards": f"{prefix}cards_{seat}",
+            "defender_cards": f"{prefix}cards_{seating.other(seat)}",
+        }
         restated = error.restate(str(error), field=grid[error.field])
         if "fields" in error.params:  # both hands at fault: each at its grid
             restated.params["fields"] = {grid[f]: m for f, m in error.params["fields"].items()}
@@ -512,8 +570,9 @@ def _whole(value: Any, field: str, what: str, high: int) -> int:
 def _upcard(rules: Rules, upcard: Any) -> Any:
     if upcard in (None, ""):
         if rules.oklahoma:
-            raise RuleError("Pick the first upcard: in Oklahoma it sets the knock limit.",
-                            option="upcard")
+            raise RuleError(
+                "Pick the first upcard: in Oklahoma it sets the knock limit.", option="upcard"
+            )
         return None
     try:
         return parse_card(upcard)
@@ -536,12 +595,18 @@ def _knocker(value: Any, seating: Seating | None) -> int:
     if seating is not None and raw in (str(p) for p in range(len(seating.names))):
         player = seating.names[int(raw)]
         if int(raw) == seating.sits_out:
-            raise RuleViolation(f"knocker {player} deals this hand and sits out",
-                                code="dealer_sits_out", params={"player": player},
-                                option="knocker")
-        raise RuleViolation(f"knocker {player} does not play this game",
-                            code="not_in_this_game", params={"player": player},
-                            option="knocker")
+            raise RuleViolation(
+                f"knocker {player} deals this hand and sits out",
+                code="dealer_sits_out",
+                params={"player": player},
+                option="knocker",
+            )
+        raise RuleViolation(
+            f"knocker {player} does not play this game",
+            code="not_in_this_game",
+            params={"player": player},
+            option="knocker",
+        )
     raise RuleError("Choose who went out.", option="knocker")
 
 
@@ -574,8 +639,7 @@ def seatings(sheet: GameSheet, n: int | None = None) -> list[Seating]:
     names = list(sheet.players)
     if len(names) == 4:
         games = sheet.next_games if n is None else sheet.hands[n - 1].games
-        return [Seating(names, (game.players[0], game.players[1]), game.dealer)
-                for game in games]
+        return [Seating(names, (game.players[0], game.players[1]), game.dealer) for game in games]
     dealer = sheet.next_dealer if n is None else sheet.hands[n - 1].dealer
     seats = (0, 1) if len(names) == 2 else tuple(p for p in range(3) if p != dealer)
     return [Seating(names, (seats[0], seats[1]), dealer)]
@@ -585,8 +649,12 @@ DEAL_FIELDS = ("knocker", "kind", "knocker_deadwood", "defender_deadwood", "upca
 """The quick fields of each game of a partnership deal form, prefixed ``g0_``, ``g1_``."""
 
 
-def deal_input(rules: Rules | Mapping[str, Any] | str | None, values: Mapping[str, Any],
-               games: Sequence[Seating], cards: bool = False) -> dict[str, Any]:
+def deal_input(
+    rules: Rules | Mapping[str, Any] | str | None,
+    values: Mapping[str, Any],
+    games: Sequence[Seating],
+    cards: bool = False,
+) -> dict[str, Any]:
     """The partnership deal input of the deal form: ``{"kind": "deal", "games": [hand,
     hand]}``, each game's hand a :func:`quick_input` of its fields ``g<i>_knocker``
     etc., or with ``cards`` a :func:`cards_form_input` of ``g<i>_knocker`` and its
@@ -599,12 +667,23 @@ def deal_input(rules: Rules | Mapping[str, Any] | str | None, values: Mapping[st
         given = {name: values.get(prefix + name) for name in DEAL_FIELDS}
         try:
             if cards:
-                hands.append({"kind": "void"} if given["knocker"] == "void"
-                             else cards_form_input(rules, values, seating, prefix))
+                hands.append(
+                    {"kind": "void"}
+                    if given["knocker"] == "void"
+                    else cards_form_input(rules, values, seating, prefix)
+                )
                 continue
-            hands.append(quick_input(rules, given["knocker"], given["kind"],
-                                     given["knocker_deadwood"], given["defender_deadwood"],
-                                     given["upcard"], seating=seating))
+            hands.append(
+                quick_input(
+                    rules,
+                    given["knocker"],
+                    given["kind"],
+                    given["knocker_deadwood"],
+                    given["defender_deadwood"],
+                    given["upcard"],
+                    seating=seating,
+                )
+            )
         except RuleError as error:
             if (error.option or "").startswith(prefix):
                 raise
@@ -622,12 +701,16 @@ def parse_record(text: Any) -> Any:
         return load_json(text)
     except Unstorable as error:
         where = "" if error.field == "body" else f" (at {error.field})"
-        raise RecordError(f"This record cannot be kept: it has {error.message}{where}.",
-                          field="record") from None
+        raise RecordError(
+            f"This record cannot be kept: it has {error.message}{where}.", field="record"
+        ) from None
     except ValueError as error:
         where = f"line {getattr(error, 'lineno', '?')}, column {getattr(error, 'colno', '?')}"
-        raise RecordError(f"This is not a deal record: the JSON text breaks at {where}."
-                          " Paste the whole record, from { to }.", field="record") from None
+        raise RecordError(
+            f"This is not a deal record: the JSON text breaks at {where}."
+            " Paste the whole record, from { to }.",
+            field="record",
+        ) from None
 
 
 def record_input(text: Any) -> dict[str, Any]:
@@ -636,6 +719,7 @@ def record_input(text: Any) -> dict[str, Any]:
         raise RecordError("Paste a deal record first.", field="record")
     record = parse_record(text)
     if not isinstance(record, Mapping) or record.get("format") != DEAL_FORMAT:
-        raise RecordError(f"This is not a deal record: it needs \"format\": \"{DEAL_FORMAT}\".",
-                          field="record")
+        raise RecordError(
+            f'This is not a deal record: it needs "format": "{DEAL_FORMAT}".', field="record"
+        )
     return {"kind": "record", "record": record}

@@ -104,9 +104,15 @@ def cards_info(cards: Any) -> list[dict[str, str]]:
 
 def card_grid() -> list[dict[str, Any]]:
     """The 4 x 13 tap grid: one row per suit (``GRID_SUITS`` order), ace to king."""
-    return [{"suit": suit, "suit_name": SUIT_NAMES[suit], "symbol": SUIT_SYMBOLS[suit],
-             "cards": [card_info(card) for card in DECK if card.suit == suit]}
-            for suit in GRID_SUITS]
+    return [
+        {
+            "suit": suit,
+            "suit_name": SUIT_NAMES[suit],
+            "symbol": SUIT_SYMBOLS[suit],
+            "cards": [card_info(card) for card in DECK if card.suit == suit],
+        }
+        for suit in GRID_SUITS
+    ]
 
 
 def _label(code: str) -> str:
@@ -121,11 +127,15 @@ def _wrong_count(p: dict, error: ScorekeeperError) -> str:
     field = error.field or ""
     if field.startswith("hands["):  # a deal record's hand: nothing was tapped
         seat = int(field[6:-1]) + 1 if field[6:-1].isdigit() else "a"
-        return (f"Player {seat}'s hand in the record has {p['count']} cards; a hand has"
-                f" {' or '.join(map(str, p['expected']))}")
+        return (
+            f"Player {seat}'s hand in the record has {p['count']} cards; a hand has"
+            f" {' or '.join(map(str, p['expected']))}"
+        )
     if field == "stock":
-        return (f"The record's stock has {p['count']} cards; after the deal it has"
-                f" {' or '.join(map(str, p['expected']))}")
+        return (
+            f"The record's stock has {p['count']} cards; after the deal it has"
+            f" {' or '.join(map(str, p['expected']))}"
+        )
     if p["expected"] == [10, 11]:
         return f"Tap 10 cards (11 for big gin); {p['count']} tapped so far"
     if p["expected"] == [10]:
@@ -135,26 +145,33 @@ def _wrong_count(p: dict, error: ScorekeeperError) -> str:
 
 def _duplicate(p: dict, error: ScorekeeperError) -> str:
     if "position" in p:
-        return (f"Duplicate card {_label(p['card'])} at position {p['position']}"
-                f" (already at position {p['first']})")
+        return (
+            f"Duplicate card {_label(p['card'])} at position {p['position']}"
+            f" (already at position {p['first']})"
+        )
     return f"{_label(p['card'])} appears twice: in {p['first']} and in {p['second']}"
 
 
 def _bad_card(p: dict, error: ScorekeeperError) -> str:
     where = f" (position {p['position']})" if p.get("position") is not None else ""
-    return (f"{p['token']!r}{where} is not a card: use a rank A 2-9 10 J Q K and a suit"
-            " ♣ ♦ ♥ ♠")
+    return f"{p['token']!r}{where} is not a card: use a rank A 2-9 10 J Q K and a suit ♣ ♦ ♥ ♠"
 
 
 def _over_limit(p: dict, error: ScorekeeperError) -> str:
     dead, limit, up = p["deadwood"], p["limit"], p.get("upcard")
     if error.field == "knocker_deadwood":
         return f"A knock needs {limit} or less deadwood; {dead} is too much"
-    lead = (f"Discarding {_label(p['card'])} leaves {dead} deadwood" if "card" in p
-            else f"These cards leave {dead} deadwood")
+    lead = (
+        f"Discarding {_label(p['card'])} leaves {dead} deadwood"
+        if "card" in p
+        else f"These cards leave {dead} deadwood"
+    )
     if limit == 0:
-        return (f"{lead}; under the upcard {_label(up)} only gin ends the hand" if up
-                else f"{lead}: only gin ends the hand")
+        return (
+            f"{lead}; under the upcard {_label(up)} only gin ends the hand"
+            if up
+            else f"{lead}: only gin ends the hand"
+        )
     needs = f"{lead}; a knock needs {limit} or less"
     return f"{needs} (set by the upcard {_label(up)})" if up else needs
 
@@ -173,23 +190,31 @@ def _option_value(p: dict, error: ScorekeeperError) -> str:
 
 def _game_over(p: dict, error: ScorekeeperError) -> str:
     if error.field == "n":
-        return (f"With this correction the game would be over after hand {p['after']};"
-                " undo the later hands first")
+        return (
+            f"With this correction the game would be over after hand {p['after']};"
+            " undo the later hands first"
+        )
     return f"The game is over after hand {p['after']}; no more hands can be entered"
 
 
 def _rotation(p: dict, error: ScorekeeperError) -> str:
     if "hand" in p:
-        return (f"With this correction hand {p['hand']} would be dealt by {p['expected']},"
-                f" but its deal record has {p['dealer']} dealing; undo the later hands first")
-    return (f"{p['expected']} ({p['expected_seat']}) deals this hand, not {p['dealer']}"
-            f" ({p['dealer_seat']})")
+        return (
+            f"With this correction hand {p['hand']} would be dealt by {p['expected']},"
+            f" but its deal record has {p['dealer']} dealing; undo the later hands first"
+        )
+    return (
+        f"{p['expected']} ({p['expected_seat']}) deals this hand, not {p['dealer']}"
+        f" ({p['dealer_seat']})"
+    )
 
 
 def _sits_out(p: dict, error: ScorekeeperError) -> str:
     if error.field == "n":  # a correction that re-seats a later hand
-        return (f"With this correction {p['player']} would deal a later hand that they"
-                " played; undo the later hands first")
+        return (
+            f"With this correction {p['player']} would deal a later hand that they"
+            " played; undo the later hands first"
+        )
     return f"{p['player']} deals this hand and sits out: choose one of the two who play it"
 
 
@@ -198,22 +223,27 @@ def _no_fit(p: dict, error: ScorekeeperError) -> str:
     if not p.get("meld"):
         return f"{cards} fits none of the melds laid down"
     if p.get("missing"):
-        return (f"{cards} cannot be laid off on {_labels(p['meld'])} without"
-                f" {_labels(p['missing'])} laid off first")
+        return (
+            f"{cards} cannot be laid off on {_labels(p['meld'])} without"
+            f" {_labels(p['missing'])} laid off first"
+        )
     return f"{cards} cannot be laid off on {_labels(p['meld'])}"
 
 
 def _bad_value(p: dict, error: ScorekeeperError) -> str:
     if p.get("key") == "dealer" or error.field == "dealer":
-        return (f"Dealer must be 0 or 1 in the record (0: the first player, 1: the second),"
-                f" not {p.get('value')!r}")
+        return (
+            f"Dealer must be 0 or 1 in the record (0: the first player, 1: the second),"
+            f" not {p.get('value')!r}"
+        )
     return str(_original(error))
 
 
 def _bad_players(p: dict, error: ScorekeeperError) -> str:
     if isinstance(error, RecordError):  # a deal record's players
-        return ("The record's players must be two different names, like [\"Ana\", \"Bor\"],"
-                " or be left out")
+        return (
+            'The record\'s players must be two different names, like ["Ana", "Bor"], or be left out'
+        )
     return "A game is for 2, 3 or 4 players, each with a different name"
 
 
@@ -229,17 +259,16 @@ WORDINGS: dict[str, str | Wording] = {
     "card_not_available": "{card} is not among the defender's unmelded cards",
     "card_laid_off_twice": "{card} is laid off twice",
     "not_a_meld": "{cards} is not a meld: a set is 3 or 4 cards of one rank, a run 3 or more"
-                  " cards in a row of one suit (ace low)",
+    " cards in a row of one suit (ace low)",
     "not_a_knocker_meld": "{meld} is not one of the knocker's melds",
     "layoff_does_not_fit": _no_fit,
     "layoff_on_gin": "There are no layoffs against gin",
     "knock_over_limit": _over_limit,
     "big_gin_not_allowed": "Big gin is not played under these rules",
     "big_gin_deadwood": "Big gin needs all 11 cards melded; these leave {deadwood} deadwood",
-    "gin_deadwood": "Discarding {card} leaves {deadwood} deadwood: gin needs all 10 cards"
-                    " melded",
+    "gin_deadwood": "Discarding {card} leaves {deadwood} deadwood: gin needs all 10 cards melded",
     "gin_laid_out": "The knocker holds gin and lays it out as gin; the melds given leave"
-                    " {deadwood} deadwood",
+    " {deadwood} deadwood",
     "unknown_option": "There is no rule option called {option}",
     "unknown_preset": "There is no preset called {preset}",
     "bad_option_value": _option_value,
@@ -247,40 +276,39 @@ WORDINGS: dict[str, str | Wording] = {
     "hand_over": "The hand is already over",
     "upcard_offer": "{player} must first take the upcard or pass",
     "stock_exhausted": "The stock is down to {left} cards: {player} may only take the discard"
-                       " to knock, or pass (the hand is void)",
+    " to knock, or pass (the hand is void)",
     "must_draw_stock": "Both players passed the upcard, so {player} must draw from the stock",
     "discard_pile_empty": "The discard pile is empty",
     "cannot_pass": "The upcard offer is over: {player} must draw from the stock or the"
-                   " discard pile",
+    " discard pile",
     "must_draw": "{player} must draw first",
     "must_discard": "{player} has drawn and must discard, knock or go gin",
     "card_not_held": "{player} does not hold {card}",
     "card_just_taken": "{card} was just taken from the discard pile: it cannot be thrown back"
-                       " at once",
+    " at once",
     "must_knock": "With {left} cards left in the stock, {player} took the discard and may"
-                  " only knock with it",
+    " only knock with it",
     "no_showdown": "Nobody has knocked, so there is no showdown",
-    "showdown_on_void": "The hand is void (the stock ran down to 2 cards): there is no"
-                        " showdown",
+    "showdown_on_void": "The hand is void (the stock ran down to 2 cards): there is no showdown",
     "unfinished_hand": "The record stops before the hand is over: {expected}",
     "dealer_rotation": _rotation,
     "players_differ": "The record's players must be this game's players ({players}), or be"
-                      " left out",
+    " left out",
     "rules_differ": "The record's rules differ from this game's rules; leave them out",
     "game_over": _game_over,
     "nothing_to_undo": "There is no hand to undo",
     "stale": "The game has changed meanwhile: reload the sheet and try again",
     "dealer_sits_out": _sits_out,
     "record_two_players": "A deal record is of a two-player deal: with {players} players enter"
-                          " the hand quickly or card by card",
+    " the hand quickly or card by card",
     "not_in_this_game": "{player} does not play in this game: choose one of its two players",
     "bad_players": _bad_players,
     "hollywood_two_players": "Hollywood scoring is for two players only: leave players 3 and"
-                             " 4 empty, or choose one-game scoring",
+    " 4 empty, or choose one-game scoring",
     "bad_value": _bad_value,
-    "bad_format": "This is not a deal record: it needs \"format\": \"gin-rummy-deal/1\", not"
-                  " {format!r}",
-    "bad_actions": "The record's actions must be a list, like [\"draw stock\", \"discard 7h\"]",
+    "bad_format": 'This is not a deal record: it needs "format": "gin-rummy-deal/1", not'
+    " {format!r}",
+    "bad_actions": 'The record\'s actions must be a list, like ["draw stock", "discard 7h"]',
     "name_empty": "Type a name for this player",
     "name_not_text": "A name must be written as text",
     "name_too_long": "A name has at most {limit} characters; this one has {length}",
@@ -316,9 +344,12 @@ def _original(error: BaseException) -> BaseException:
     The scorepad's own errors (plain ``RuleError``/``RecordError``, kind
     ``""``) are their own original.
     """
-    while (isinstance(error, ScorekeeperError) and error.kind
-           and isinstance(error.__cause__, ScorekeeperError)
-           and error.__cause__.code == error.code):
+    while (
+        isinstance(error, ScorekeeperError)
+        and error.kind
+        and isinstance(error.__cause__, ScorekeeperError)
+        and error.__cause__.code == error.code
+    ):
         error = error.__cause__
     return error
 
@@ -334,8 +365,11 @@ def worded(error: BaseException) -> str:
     """
     wording = WORDINGS.get(getattr(error, "code", None) or "")
     if wording is not None and isinstance(error, ScorekeeperError):
-        message = (wording.format(**_shown(error.params)) if isinstance(wording, str)
-                   else wording(error.params, error))
+        message = (
+            wording.format(**_shown(error.params))
+            if isinstance(wording, str)
+            else wording(error.params, error)
+        )
     else:
         message = str(_original(error))
     message = message[:1].upper() + message[1:]

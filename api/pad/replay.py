@@ -31,13 +31,20 @@ from .views import showdown_view
 PACKED_LIMIT = 3000
 """The longest packed record put in a link (gunicorn's request line holds 4094 bytes)."""
 
-_VERB_WORDS = {"pass": "passes", "draw stock": "draws from the stock",
-               "draw discard": "takes", "discard": "discards", "knock": "knocks, discarding",
-               "gin": "goes gin, discarding", "big gin": "goes big gin"}
+_VERB_WORDS = {
+    "pass": "passes",
+    "draw stock": "draws from the stock",
+    "draw discard": "takes",
+    "discard": "discards",
+    "knock": "knocks, discarding",
+    "gin": "goes gin, discarding",
+    "big gin": "goes big gin",
+}
 
 
-def replay_steps(record: Any, names: Sequence[str] | None = None,
-                 rules: Mapping[str, Any] | None = None) -> list[dict[str, Any]]:
+def replay_steps(
+    record: Any, names: Sequence[str] | None = None, rules: Mapping[str, Any] | None = None
+) -> list[dict[str, Any]]:
     """Every state of a recorded deal, for the step-by-step viewer.
 
     Step 0 is the deal; each later step follows one action; the last is the
@@ -60,26 +67,51 @@ def replay_steps(record: Any, names: Sequence[str] | None = None,
         hands = []
         for p in (0, 1):
             cards = sorted(deal.hand(p), key=lambda c: (GRID_SUITS.index(c.suit), c.rank))
-            hands.append({"name": labels[p], "cards": cards_info(cards), "count": len(cards),
-                          "deadwood": deadwood(cards), "to_act": acting == p,
-                          "dealer": deal.dealer == p})
+            hands.append(
+                {
+                    "name": labels[p],
+                    "cards": cards_info(cards),
+                    "count": len(cards),
+                    "deadwood": deadwood(cards),
+                    "to_act": acting == p,
+                    "dealer": deal.dealer == p,
+                }
+            )
         pile = deal.discard_pile
-        return {"n": n, "text": text, "hands": hands, "upcard": card_info(deal.upcard),
-                "pile": cards_info(pile), "top": card_info(pile[-1]) if pile else None,
-                "stock": deal.stock_left, "new": list(moved), "showdown": None, "void": False,
-                "knock_limit": deal.knock_limit}
+        return {
+            "n": n,
+            "text": text,
+            "hands": hands,
+            "upcard": card_info(deal.upcard),
+            "pile": cards_info(pile),
+            "top": card_info(pile[-1]) if pile else None,
+            "stock": deal.stock_left,
+            "new": list(moved),
+            "showdown": None,
+            "void": False,
+            "knock_limit": deal.knock_limit,
+        }
 
-    steps = [snapshot(0, Markup("{} deals. The upcard is {}; {} may take it or pass.").format(
-        bdi(labels[deal.dealer]), card_info(deal.upcard)["label"],
-        bdi(labels[1 - deal.dealer])), ())]
+    steps = [
+        snapshot(
+            0,
+            Markup("{} deals. The upcard is {}; {} may take it or pass.").format(
+                bdi(labels[deal.dealer]),
+                card_info(deal.upcard)["label"],
+                bdi(labels[1 - deal.dealer]),
+            ),
+            (),
+        )
+    ]
     held = [{c.code for c in deal.hand(p)} for p in (0, 1)]
     try:
         for step, action, player in play_steps(deal, actions, declared):
             before, after = held[player], {c.code for c in deal.hand(player)}
             held[player] = after
             moved = sorted(after - before) + sorted(before - after)
-            steps.append(snapshot(step + 1, _action_text(labels[player], action, after - before),
-                                  moved))
+            steps.append(
+                snapshot(step + 1, _action_text(labels[player], action, after - before), moved)
+            )
     except RecordError as error:
         raise _in_players_words(error, actions) from error
     if deal.void:
@@ -97,12 +129,15 @@ def replay_steps(record: Any, names: Sequence[str] | None = None,
     return steps
 
 
-def _as_played(record: Any, names: Sequence[str] | None,
-               rules: Mapping[str, Any] | None) -> Any:
+def _as_played(record: Any, names: Sequence[str] | None, rules: Mapping[str, Any] | None) -> Any:
     """The record as a stored game scored it: under the game's rules and players."""
     if rules is not None and isinstance(record, Mapping):
-        return {**record, "format": record.get("format", DEAL_FORMAT),
-                "rules": dict(rules), "players": list(names or ())}
+        return {
+            **record,
+            "format": record.get("format", DEAL_FORMAT),
+            "rules": dict(rules),
+            "players": list(names or ()),
+        }
     return record
 
 
@@ -118,12 +153,14 @@ def unpack_record(packed: str) -> str:
         data = base64.urlsafe_b64decode(packed + "=" * (-len(packed) % 4))
         return zlib.decompressobj().decompress(data, 1024 * 1024).decode()
     except (ValueError, binascii.Error, zlib.error) as error:
-        raise RecordError("This replay link is damaged: paste the deal record again.",
-                          field="record") from error
+        raise RecordError(
+            "This replay link is damaged: paste the deal record again.", field="record"
+        ) from error
 
 
-def analysis_view(record: Any, names: Sequence[str] | None = None,
-                  rules: Mapping[str, Any] | None = None) -> dict[str, Any]:
+def analysis_view(
+    record: Any, names: Sequence[str] | None = None, rules: Mapping[str, Any] | None = None
+) -> dict[str, Any]:
     """Where the deal was won or lost, in players' words, by viewer step.
 
     ``{"summary": [sentence per player], "decisions": [(viewer step, sentence)],
@@ -139,8 +176,13 @@ def analysis_view(record: Any, names: Sequence[str] | None = None,
     showdown: list[Markup] = []
     for said in remarks(report):
         # the words hold only numbers besides the names and cards, escaped here
-        words = Markup(said.words(prose=True, name=lambda seat: bdi(labels[seat]),
-                                  card=lambda code: escape(card_info(code)["label"])))
+        words = Markup(
+            said.words(
+                prose=True,
+                name=lambda seat: bdi(labels[seat]),
+                card=lambda code: escape(card_info(code)["label"]),
+            )
+        )
         if said.part == "decision":
             decisions.append((said.step, words))
         else:

@@ -80,7 +80,7 @@ def adopt_old_cookies() -> None:
             continue
         web.drop_cookie(name)
         try:
-            game = store.game(name[len(OLD_COOKIE):])
+            game = store.game(name[len(OLD_COOKIE) :])
         except StorageError:
             continue
         if token_matches(game, token):
@@ -96,8 +96,15 @@ def recent_games(limit: int = 8) -> list[dict]:
 def phones(game_id: str) -> list[dict]:
     """The phones holding the right, oldest first: ``{"id", "label", "created", "this"}``."""
     mine = _device_hash()
-    return [{"id": r["id"], "label": r["label"], "created": r["created"],
-             "this": r["device_hash"] == mine} for r in get_storage().edit_rights(game_id)]
+    return [
+        {
+            "id": r["id"],
+            "label": r["label"],
+            "created": r["created"],
+            "this": r["device_hash"] == mine,
+        }
+        for r in get_storage().edit_rights(game_id)
+    ]
 
 
 def revoke(game_id: str, right_id: int) -> bool:
@@ -138,5 +145,13 @@ def handover_url(game_id: str, secret: str) -> str:
 def qr_svg(url: str) -> Markup:
     """The link as a QR code, inline SVG (error correction M, the standard quiet zone)."""
     code = segno.make(url, error="m")
-    return Markup(code.svg_inline(scale=1, omitsize=True, dark="#000", light="#fff",
-                                  svgclass="qr", title="QR code of the hand-over link"))
+    return Markup(
+        code.svg_inline(
+            scale=1,
+            omitsize=True,
+            dark="#000",
+            light="#fff",
+            svgclass="qr",
+            title="QR code of the hand-over link",
+        )
+    )

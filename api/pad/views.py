@@ -37,12 +37,18 @@ from .labels import (
     sides_html,
 )
 
-OUTCOME_LABELS = {"knock": "knock", "gin": "gin", "big_gin": "big gin",
-                  "undercut": "undercut", "tie": "tie", "void": "void", "deal": "deal"}
+OUTCOME_LABELS = {
+    "knock": "knock",
+    "gin": "gin",
+    "big_gin": "big gin",
+    "undercut": "undercut",
+    "tie": "tie",
+    "void": "void",
+    "deal": "deal",
+}
 
 
-def sheet_view(sheet: GameSheet,
-               voided: Mapping[int, Entry] | None = None) -> dict[str, Any]:
+def sheet_view(sheet: GameSheet, voided: Mapping[int, Entry] | None = None) -> dict[str, Any]:
     """Everything the score sheet page shows, from a ``game_sheet`` (a core
     :func:`~scorekeeper.sheet.score_sheet` reads the same, its hands without
     ``kind`` and ``corrected``).
@@ -65,47 +71,83 @@ def sheet_view(sheet: GameSheet,
     dealing = TEAMS_OF[sheet.next_dealer] if count == 4 else sheet.next_dealer
     players = []
     for p, name in enumerate(sides):
-        players.append({"index": p, "name": name, "html": sides_html(names)[p],
-                        "total": sheet.totals[p], "boxes": sheet.boxes[p],
-                        "needed": sheet.needed[p],
-                        "deals_next": dealing == p and not sheet.over})
+        players.append(
+            {
+                "index": p,
+                "name": name,
+                "html": sides_html(names)[p],
+                "total": sheet.totals[p],
+                "boxes": sheet.boxes[p],
+                "needed": sheet.needed[p],
+                "deals_next": dealing == p and not sheet.over,
+            }
+        )
     view: dict[str, Any] = {
-        "names": names, "sides": sides, "sides_html": sides_html(names), "count": count,
+        "names": names,
+        "sides": sides,
+        "sides_html": sides_html(names),
+        "count": count,
         "unit": "deal" if count == 4 else "hand",
-        "players": players, "hands": _hand_rows(sheet, voided), "rules": rules,
-        "hollywood": hollywood, "over": sheet.over, "target": rules["target"],
-        "next_dealer": names[sheet.next_dealer], "next": _next_line(sheet),
+        "players": players,
+        "hands": _hand_rows(sheet, voided),
+        "rules": rules,
+        "hollywood": hollywood,
+        "over": sheet.over,
+        "target": rules["target"],
+        "next_dealer": names[sheet.next_dealer],
+        "next": _next_line(sheet),
         "chart": chart(sheet),
         "stake": None if sheet.stake is None else f"{sheet.stake:g}",
-        "result": None, "columns": [],
-        "title": game_title(names), "heading": matchup(names),
+        "result": None,
+        "columns": [],
+        "title": game_title(names),
+        "heading": matchup(names),
         "rules_line": rules_summary(rules),
     }
     if hollywood:
         for col in sheet.columns:
-            view["columns"].append({
-                "game": col.game, "totals": col.totals, "boxes": col.boxes,
-                "needed": col.needed, "opened": col.opened, "over": col.over,
-                "winner": names[col.result.winner] if col.result else None,
-                "result": (_result_view(col.result, names, rules, col.boxes)
-                           if col.result else None),
-            })
+            view["columns"].append(
+                {
+                    "game": col.game,
+                    "totals": col.totals,
+                    "boxes": col.boxes,
+                    "needed": col.needed,
+                    "opened": col.opened,
+                    "over": col.over,
+                    "winner": names[col.result.winner] if col.result else None,
+                    "result": (
+                        _result_view(col.result, names, rules, col.boxes) if col.result else None
+                    ),
+                }
+            )
     result = sheet.result
     if result:
         if hollywood:
             winner = result.winner
             view["result"] = result_view = {
                 "winner": names[winner] if winner is not None else None,
-                "rows": [{"name": name, "final": result.final[p],
-                          "items": [("Hand points, three games", result.totals[p]),
-                                    ("Box bonuses", result.box_bonus[p]),
-                                    ("Game bonuses", result.game_bonuses[p])],
-                          "winner": p == winner} for p, name in enumerate(names)],
-                "net": result.net, "shutout": any(result.shutouts),
-                "table": None, "payments": None,
+                "rows": [
+                    {
+                        "name": name,
+                        "final": result.final[p],
+                        "items": [
+                            ("Hand points, three games", result.totals[p]),
+                            ("Box bonuses", result.box_bonus[p]),
+                            ("Game bonuses", result.game_bonuses[p]),
+                        ],
+                        "winner": p == winner,
+                    }
+                    for p, name in enumerate(names)
+                ],
+                "net": result.net,
+                "shutout": any(result.shutouts),
+                "table": None,
+                "payments": None,
                 "pays": game_over_line(result, names),
-                "shutouts": [names[w] if w is not None and shut else None for w, shut in
-                             zip(result.column_winners, result.shutouts, strict=True)],
+                "shutouts": [
+                    names[w] if w is not None and shut else None
+                    for w, shut in zip(result.column_winners, result.shutouts, strict=True)
+                ],
             }
             result_view["table"] = _table(result_view["rows"])
         else:
@@ -118,8 +160,7 @@ TEAMS_OF = {p: t for t, team in enumerate(TEAMS) for p in team}
 """The partnership (0 or 1) of each of four players."""
 
 
-def _hand_rows(sheet: GameSheet,
-               voided: Mapping[int, Entry]) -> list[dict[str, Any]]:
+def _hand_rows(sheet: GameSheet, voided: Mapping[int, Entry]) -> list[dict[str, Any]]:
     """The hand list of a sheet: per hand its badge, summary, dealer and totals.
 
     Three players add ``sat_out``; a partnership deal has ``games`` (each
@@ -131,22 +172,34 @@ def _hand_rows(sheet: GameSheet,
     rows = []
     before = [0] * len(sheet.totals)
     for hand in sheet.hands:
-        row = {"n": hand.n, "badge": badge(hand), "label": OUTCOME_LABELS[badge(hand)],
-               "text": None if hasattr(hand, "games") else describe_hand(hand, names),
-               "dealer": names[hand.dealer],
-               "totals": hand.totals, "winner": hand.winner,
-               "corrected": getattr(hand, "corrected", False), "kind": getattr(hand, "kind", None),
-               "columns": [c + 1 for c in getattr(hand, "columns", [])],
-               "sat_out": (names[hand.sits_out] if getattr(hand, "sits_out", None) is not None
-                           else None),
-               "games": None, "scored": None,
-               "was": (describe_hand(voided[hand.n], names) if hand.n in voided
-                       else None)}
+        row = {
+            "n": hand.n,
+            "badge": badge(hand),
+            "label": OUTCOME_LABELS[badge(hand)],
+            "text": None if hasattr(hand, "games") else describe_hand(hand, names),
+            "dealer": names[hand.dealer],
+            "totals": hand.totals,
+            "winner": hand.winner,
+            "corrected": getattr(hand, "corrected", False),
+            "kind": getattr(hand, "kind", None),
+            "columns": [c + 1 for c in getattr(hand, "columns", [])],
+            "sat_out": (
+                names[hand.sits_out] if getattr(hand, "sits_out", None) is not None else None
+            ),
+            "games": None,
+            "scored": None,
+            "was": (describe_hand(voided[hand.n], names) if hand.n in voided else None),
+        }
         if hasattr(hand, "games"):
-            row["games"] = [{"players": Markup(" v ").join(bdi(names[p]) for p in g.players),
-                             "badge": badge(g), "label": OUTCOME_LABELS[badge(g)],
-                             "text": describe_hand(g, names, against=True)}
-                            for g in hand.games]
+            row["games"] = [
+                {
+                    "players": Markup(" v ").join(bdi(names[p]) for p in g.players),
+                    "badge": badge(g),
+                    "label": OUTCOME_LABELS[badge(g)],
+                    "text": describe_hand(g, names, against=True),
+                }
+                for g in hand.games
+            ]
             row["scored"] = _deal_scored(before, hand.totals, names)
         before = list(hand.totals)
         rows.append(row)
@@ -166,16 +219,19 @@ def _next_line(sheet: GameSheet) -> Markup:
     """Who deals the next hand, and with three or four players who plays whom."""
     names = list(sheet.players)
     if len(names) == 4:
-        games = [Markup("{} deals to {}").format(
-            bdi(names[g.dealer]), bdi(names[g.players[0] + g.players[1]
-                                           - g.dealer]))
-            for g in sheet.next_games]
+        games = [
+            Markup("{} deals to {}").format(
+                bdi(names[g.dealer]), bdi(names[g.players[0] + g.players[1] - g.dealer])
+            )
+            for g in sheet.next_games
+        ]
         return Markup("Next deal: {}; {}.").format(*games)
     dealer = sheet.next_dealer
     if len(names) == 3:
         a, b = (p for p in range(3) if p != dealer)
         return Markup("Next hand: <b>{}</b> deals and sits out; {} plays {}.").format(
-            bdi(names[dealer]), bdi(names[a]), bdi(names[b]))
+            bdi(names[dealer]), bdi(names[a]), bdi(names[b])
+        )
     return Markup("Next hand: <b>{}</b> deals.").format(bdi(names[dealer]))
 
 
@@ -190,23 +246,37 @@ def _score_cards(view: dict[str, Any]) -> None:
     """
     for player in view["players"]:
         p = player["index"]
-        player["games"] = [{"game": col["game"], "won": col["winner"] == player["name"],
-                            "total": col["totals"][p] if col["opened"][p] else None}
-                           for col in view["columns"]]
+        player["games"] = [
+            {
+                "game": col["game"],
+                "won": col["winner"] == player["name"],
+                "total": col["totals"][p] if col["opened"][p] else None,
+            }
+            for col in view["columns"]
+        ]
         if view["hollywood"]:
-            shut = [str(col["game"]) for col in view["columns"]
-                    if col["result"] and col["result"]["shutout"]
-                    and col["winner"] == player["name"]]
-            player["shutout"] = (f"Shutout in game{'s' if len(shut) > 1 else ''}"
-                                 f" {' and '.join(shut)}" if shut else None)
+            shut = [
+                str(col["game"])
+                for col in view["columns"]
+                if col["result"] and col["result"]["shutout"] and col["winner"] == player["name"]
+            ]
+            player["shutout"] = (
+                f"Shutout in game{'s' if len(shut) > 1 else ''} {' and '.join(shut)}"
+                if shut
+                else None
+            )
         else:
             result = view["result"]
-            player["shutout"] = ("Shutout!" if result and result["shutout"]
-                                 and result["winner"] == player["name"] else None)
+            player["shutout"] = (
+                "Shutout!"
+                if result and result["shutout"] and result["winner"] == player["name"]
+                else None
+            )
 
 
-def _result_view(result: GameResult, names: Sequence[str], rules: Mapping[str, Any],
-                 boxes: Sequence[int]) -> dict[str, Any]:
+def _result_view(
+    result: GameResult, names: Sequence[str], rules: Mapping[str, Any], boxes: Sequence[int]
+) -> dict[str, Any]:
     """One finished game's bonuses itemised (a ``score_sheet`` result, the boxes won).
 
     Rows are per side (players, or partnerships with four). ``pays`` says
@@ -230,18 +300,31 @@ def _result_view(result: GameResult, names: Sequence[str], rules: Mapping[str, A
             if result.shutout and rules["shutout"] == "double_total":
                 subtotal = sum(v for _, v in items)
                 items.append(("Shutout: total doubled", subtotal))
-        rows.append({"name": name, "html": html, "items": items, "final": result.final[p],
-                     "winner": p == winner, "boxes": boxes[p]})
+        rows.append(
+            {
+                "name": name,
+                "html": html,
+                "items": items,
+                "final": result.final[p],
+                "winner": p == winner,
+                "boxes": boxes[p],
+            }
+        )
     loser = result.loser
     two = len(names) == 2
-    return {"winner": sides[winner], "winner_html": sides_html(names)[winner],
-            "loser": None if loser is None else sides[loser],
-            "rows": rows, "table": _table(rows), "shutout": result.shutout,
-            "net": result.net,
-            "pays": game_over_line(result, names) if two else None,
-            "payments": None if two else _payments(result, names),
-            "finals": [result.final[winner]] + [final for p, final in
-                                                enumerate(result.final) if p != winner]}
+    return {
+        "winner": sides[winner],
+        "winner_html": sides_html(names)[winner],
+        "loser": None if loser is None else sides[loser],
+        "rows": rows,
+        "table": _table(rows),
+        "shutout": result.shutout,
+        "net": result.net,
+        "pays": game_over_line(result, names) if two else None,
+        "payments": None if two else _payments(result, names),
+        "finals": [result.final[winner]]
+        + [final for p, final in enumerate(result.final) if p != winner],
+    }
 
 
 def _payments(result: GameResult, names: Sequence[str]) -> list[Markup]:
@@ -255,7 +338,8 @@ def _payments(result: GameResult, names: Sequence[str]) -> list[Markup]:
         line = _loser_line(plain, loser, names)
         if loser in result.shut_out and not result.shutout:
             line += Markup(" {} won no hand: shutout, doubled against {} only.").format(
-                sides[loser], sides[loser])
+                sides[loser], sides[loser]
+            )
         lines.append(line)
     return lines
 
@@ -265,8 +349,10 @@ def _table(rows: Sequence[Mapping[str, Any]]) -> list[dict[str, Any]]:
     labels: list[str] = []
     for row in rows:
         labels += [label for label, _ in row["items"] if label not in labels]
-    return [{"label": label, "values": [dict(row["items"]).get(label) for row in rows]}
-            for label in labels]
+    return [
+        {"label": label, "values": [dict(row["items"]).get(label) for row in rows]}
+        for label in labels
+    ]
 
 
 def _money(amount: float) -> str:
@@ -279,8 +365,9 @@ def rules_summary(rules: Mapping[str, Any]) -> str:
     changed = current.differences()
     text = f"{current.based_on} rules"
     if changed:
-        text += " with " + ", ".join(f"{k.replace('_', ' ')} {_show(v)}"
-                                     for k, v in changed.items())
+        text += " with " + ", ".join(
+            f"{k.replace('_', ' ')} {_show(v)}" for k, v in changed.items()
+        )
     return text
 
 
@@ -292,8 +379,9 @@ def _show(value: Any) -> str:
     return str(value).replace("_", " ")
 
 
-def hand_view(record: StoredHand, names: Sequence[str],
-              before: Sequence[int] | None = None) -> dict[str, Any]:
+def hand_view(
+    record: StoredHand, names: Sequence[str], before: Sequence[int] | None = None
+) -> dict[str, Any]:
     """One hand of the sheet as its page shows it: summary, input and showdown.
 
     A three-player hand adds who sat out; a partnership deal has ``games``,
@@ -302,45 +390,72 @@ def hand_view(record: StoredHand, names: Sequence[str],
     """
     given = record.input or {}
     kind = given.get("kind", "quick")
-    view: dict[str, Any] = {"n": record.n, "badge": badge(record),
-                            "label": OUTCOME_LABELS[badge(record)],
-                            "text": describe_hand(record, names), "kind": kind,
-                            "dealer": names[record.dealer], "totals": record.totals,
-                            "corrected": record.corrected, "showdown": None,
-                            "counts": None, "upcard": None, "replay": kind == "record",
-                            "sat_out": (names[record.sits_out]
-                                        if getattr(record, "sits_out", None) is not None
-                                        else None),
-                            "games": None}
+    view: dict[str, Any] = {
+        "n": record.n,
+        "badge": badge(record),
+        "label": OUTCOME_LABELS[badge(record)],
+        "text": describe_hand(record, names),
+        "kind": kind,
+        "dealer": names[record.dealer],
+        "totals": record.totals,
+        "corrected": record.corrected,
+        "showdown": None,
+        "counts": None,
+        "upcard": None,
+        "replay": kind == "record",
+        "sat_out": (
+            names[record.sits_out] if getattr(record, "sits_out", None) is not None else None
+        ),
+        "games": None,
+    }
     detail = record.detail
     if hasattr(record, "games"):
         given_games = given.get("games") or [{"kind": "void"}] * 2
         details = (detail or {}).get("games") or [None, None]
         view["text"] = None
         view["scored"] = _deal_scored(before or [0, 0], record.totals, names)
-        view["games"] = [{
-            "players": Markup(" v ").join(bdi(names[p]) for p in game.players),
-            "dealer": names[game.dealer], "badge": badge(game),
-            "label": OUTCOME_LABELS[badge(game)],
-            "text": describe_hand(game, names, against=True),
-            "counts": (_counts(sub, sub_detail, names, game.players)
-                       if sub.get("kind") == "quick" else None),
-            "showdown": (showdown_view(KnockResult.from_dict(sub_detail), [
-                names[sub["knocker"]], names[_opponent(game.players, sub["knocker"])]])
-                if sub.get("kind") == "cards" and sub_detail else None)}
-            for game, sub, sub_detail in zip(record.games, given_games, details, strict=True)]
+        view["games"] = [
+            {
+                "players": Markup(" v ").join(bdi(names[p]) for p in game.players),
+                "dealer": names[game.dealer],
+                "badge": badge(game),
+                "label": OUTCOME_LABELS[badge(game)],
+                "text": describe_hand(game, names, against=True),
+                "counts": (
+                    _counts(sub, sub_detail, names, game.players)
+                    if sub.get("kind") == "quick"
+                    else None
+                ),
+                "showdown": (
+                    showdown_view(
+                        KnockResult.from_dict(sub_detail),
+                        [names[sub["knocker"]], names[_opponent(game.players, sub["knocker"])]],
+                    )
+                    if sub.get("kind") == "cards" and sub_detail
+                    else None
+                ),
+            }
+            for game, sub, sub_detail in zip(record.games, given_games, details, strict=True)
+        ]
         return view
-    seats = (0, 1) if getattr(record, "sits_out", None) is None else tuple(
-        p for p in range(3) if p != record.sits_out)
+    seats = (
+        (0, 1)
+        if getattr(record, "sits_out", None) is None
+        else tuple(p for p in range(3) if p != record.sits_out)
+    )
     if given.get("upcard"):
         view["upcard"] = card_info(given["upcard"])
     if kind in ("cards", "record") and detail and detail.get("knocker"):
         knocker = given.get("knocker", detail.get("knocker_player"))
-        showdown = (ReplayedDeal.from_dict(detail).showdown if kind == "record"
-                    else KnockResult.from_dict(detail))
+        showdown = (
+            ReplayedDeal.from_dict(detail).showdown
+            if kind == "record"
+            else KnockResult.from_dict(detail)
+        )
         if showdown is not None:
-            view["showdown"] = showdown_view(showdown, [names[knocker],
-                                                        names[_opponent(seats, knocker)]])
+            view["showdown"] = showdown_view(
+                showdown, [names[knocker], names[_opponent(seats, knocker)]]
+            )
         if detail.get("upcard"):
             view["upcard"] = card_info(detail["upcard"])
     elif kind == "quick":
@@ -352,19 +467,26 @@ def _opponent(seats: Sequence[int], seat: int) -> int:
     return seats[1] if seat == seats[0] else seats[0]
 
 
-def _counts(given: Mapping[str, Any], detail: Mapping[str, Any] | None,
-            names: Sequence[str], seats: Sequence[int]) -> dict[str, Any]:
+def _counts(
+    given: Mapping[str, Any],
+    detail: Mapping[str, Any] | None,
+    names: Sequence[str],
+    seats: Sequence[int],
+) -> dict[str, Any]:
     """A quick hand's deadwood counts as the hand page words them."""
     knocker = given["knocker"]
-    return {"knocker": names[knocker], "defender": names[_opponent(seats, knocker)],
-            "knocker_deadwood": given["knocker_deadwood"],
-            "defender_deadwood": given["defender_deadwood"],
-            "breakdown": (_breakdown_line(DeadwoodResult.from_dict(detail))
-                          if detail else None)}
+    return {
+        "knocker": names[knocker],
+        "defender": names[_opponent(seats, knocker)],
+        "knocker_deadwood": given["knocker_deadwood"],
+        "defender_deadwood": given["defender_deadwood"],
+        "breakdown": (_breakdown_line(DeadwoodResult.from_dict(detail)) if detail else None),
+    }
 
 
-def quick_previews(rules: Mapping[str, Any], hand: Mapping[str, Any],
-                   seatings: Sequence[Any]) -> list[dict[str, Any]]:
+def quick_previews(
+    rules: Mapping[str, Any], hand: Mapping[str, Any], seatings: Sequence[Any]
+) -> list[dict[str, Any]]:
     """The score of a quick hand, or of each game of a partnership deal, before it is saved.
 
     Each game is scored as the two-player hand it is (its knocker given as
@@ -380,20 +502,29 @@ def quick_previews(rules: Mapping[str, Any], hand: Mapping[str, Any],
         if "knocker" in own:
             own["knocker"] = seating.seats.index(own["knocker"])
         result = evaluate_hand(own, rules, players=pair)
-        previews.append({**quick_preview(result, pair, len(seating.names) > 2 or None),
-                         "players": Markup(" v ").join(bdi(name) for name in pair)})
+        previews.append(
+            {
+                **quick_preview(result, pair, len(seating.names) > 2 or None),
+                "players": Markup(" v ").join(bdi(name) for name in pair),
+            }
+        )
     return previews
 
 
-def quick_preview(result: HandEvaluation, names: Sequence[str],
-                  against: bool | None = None) -> dict[str, Any]:
+def quick_preview(
+    result: HandEvaluation, names: Sequence[str], against: bool | None = None
+) -> dict[str, Any]:
     """A quick hand's score before it is saved (``evaluate_hand``'s result) for the page
     (``against``: as :func:`describe_hand`)."""
     entry = result.entry
-    return {"badge": badge(entry), "label": OUTCOME_LABELS[badge(entry)],
-            "text": describe_hand(entry, names, against),
-            "breakdown": (_breakdown_line(result.detail)
-                          if isinstance(result.detail, DeadwoodResult) else None)}
+    return {
+        "badge": badge(entry),
+        "label": OUTCOME_LABELS[badge(entry)],
+        "text": describe_hand(entry, names, against),
+        "breakdown": (
+            _breakdown_line(result.detail) if isinstance(result.detail, DeadwoodResult) else None
+        ),
+    }
 
 
 def _breakdown_line(detail: DeadwoodResult | KnockResult) -> str:
@@ -415,33 +546,51 @@ def showdown_view(showdown: KnockResult, names: Sequence[str]) -> dict[str, Any]
     k, d = showdown.knocker, showdown.defender
     knocker, defender = names
     outcome = showdown.outcome
-    winner = (None if showdown.winner is None
-              else {Side.KNOCKER: knocker, Side.DEFENDER: defender}[showdown.winner])
+    winner = (
+        None
+        if showdown.winner is None
+        else {Side.KNOCKER: knocker, Side.DEFENDER: defender}[showdown.winner]
+    )
     if outcome == Outcome.UNDERCUT:
-        headline = Markup("Undercut! {} scores {}.").format(bdi(capfirst(defender)),
-                                                            showdown.points)
+        headline = Markup("Undercut! {} scores {}.").format(
+            bdi(capfirst(defender)), showdown.points
+        )
     elif outcome in (Outcome.GIN, Outcome.BIG_GIN):
-        headline = Markup("{}! {} scores {}.").format(OUTCOME_LABELS[outcome].capitalize(),
-                                                      bdi(capfirst(knocker)), showdown.points)
+        headline = Markup("{}! {} scores {}.").format(
+            OUTCOME_LABELS[outcome].capitalize(), bdi(capfirst(knocker)), showdown.points
+        )
     elif outcome == Outcome.TIE:
         headline = Markup("A tie: {} and {} have the same deadwood; nobody scores.").format(
-            bdi(capfirst(knocker)), bdi(defender))
+            bdi(capfirst(knocker)), bdi(defender)
+        )
     else:
-        headline = Markup("{} knocks and scores {}.").format(bdi(capfirst(knocker)),
-                                                             showdown.points)
+        headline = Markup("{} knocks and scores {}.").format(
+            bdi(capfirst(knocker)), showdown.points
+        )
     laid = [{"card": card_info(x.card), "meld": cards_info(x.meld)} for x in d.layoffs]
     laid_codes = {x.card for x in d.layoffs}
     possible = could_lay_off(showdown)
     return {
-        "outcome": outcome.value, "label": OUTCOME_LABELS[outcome], "winner": winner,
-        "points": showdown.points, "headline": headline,
+        "outcome": outcome.value,
+        "label": OUTCOME_LABELS[outcome],
+        "winner": winner,
+        "points": showdown.points,
+        "headline": headline,
         "breakdown": _breakdown_line(showdown),
-        "knocker": {"name": knocker, "melds": [cards_info(m) for m in k.melds],
-                    "deadwood_cards": cards_info(k.deadwood_cards), "deadwood": k.deadwood},
-        "defender": {"name": defender, "melds": [cards_info(m) for m in d.melds],
-                     "deadwood_cards": cards_info(d.deadwood_cards),
-                     "deadwood": d.deadwood, "best_deadwood": d.best_deadwood,
-                     "layoffs": laid},
+        "knocker": {
+            "name": knocker,
+            "melds": [cards_info(m) for m in k.melds],
+            "deadwood_cards": cards_info(k.deadwood_cards),
+            "deadwood": k.deadwood,
+        },
+        "defender": {
+            "name": defender,
+            "melds": [cards_info(m) for m in d.melds],
+            "deadwood_cards": cards_info(d.deadwood_cards),
+            "deadwood": d.deadwood,
+            "best_deadwood": d.best_deadwood,
+            "layoffs": laid,
+        },
         "could_lay_off": possible,
         "missed": [x for x in possible if x["card"]["code"] not in laid_codes],
         "gin": outcome in (Outcome.GIN, Outcome.BIG_GIN),
@@ -472,8 +621,7 @@ def layoff_fits(melds: Sequence[Sequence[str]], defender: Sequence[str]) -> list
     return found
 
 
-def describe_hand(hand: Any, names: Sequence[str],
-                  against: bool | None = None) -> Markup:
+def describe_hand(hand: Any, names: Sequence[str], against: bool | None = None) -> Markup:
     """One line for the hand list: ``Ana knocked: 12`` / ``Bor undercut Ana: 29`` (HTML).
 
     With three players (a hand with ``sits_out``) or for one game of a
@@ -484,16 +632,25 @@ def describe_hand(hand: Any, names: Sequence[str],
         return Markup("Void hand: nobody scores" if against is None else "Void: nobody scores")
     if against is None:
         against = getattr(hand, "sits_out", None) is not None
-    verb = {"knock": "{w} knocked", "gin": "{w} went gin", "big_gin": "{w} went big gin",
-            "undercut": "{w} undercut {l}"}
-    line = verb["undercut"] if hand.outcome == "undercut" else (
-        "{w} beat {l}" if against else verb.get(hand.outcome, "{w}"))
+    verb = {
+        "knock": "{w} knocked",
+        "gin": "{w} went gin",
+        "big_gin": "{w} went big gin",
+        "undercut": "{w} undercut {l}",
+    }
+    line = (
+        verb["undercut"]
+        if hand.outcome == "undercut"
+        else ("{w} beat {l}" if against else verb.get(hand.outcome, "{w}"))
+    )
     return Markup(line + ": {points}").format(
-        w=bdi(names[hand.winner]), l=bdi(names[hand.loser]), points=hand.points)
+        w=bdi(names[hand.winner]), l=bdi(names[hand.loser]), points=hand.points
+    )
 
 
-def voided_originals(log: Sequence[Mapping[str, Any]],
-                     hands: Sequence[StoredHand]) -> dict[int, Entry]:
+def voided_originals(
+    log: Sequence[Mapping[str, Any]], hands: Sequence[StoredHand]
+) -> dict[int, Entry]:
     """What each hand a correction made void had scored before: ``{n: score-sheet entry}``.
 
     ``hands`` are the sheet's hand records (with ``seq``, the log entry that
@@ -507,7 +664,7 @@ def voided_originals(log: Sequence[Mapping[str, Any]],
             continue
         seq = hand.seq
         while True:
-            before = effective_hands(log[:seq - 1])[hand.n - 1]
+            before = effective_hands(log[: seq - 1])[hand.n - 1]
             if before["entry"].get("winner") is not None:  # it scored (not a deal of four)
                 found[hand.n] = Entry.from_dict(before["entry"])
                 break
@@ -554,10 +711,22 @@ def chart(sheet: GameSheet, width: int = 320, height: int = 140) -> dict[str, An
     lines = []
     for p in range(series_count):
         coords = [(x(i), y(row[p])) for i, row in enumerate(rows)]
-        lines.append({"player": p, "points": " ".join(f"{a},{b}" for a, b in coords),
-                      "last": coords[-1], "total": rows[-1][p]})
-    return {"width": width, "height": height, "lines": lines,
-            "target_y": None if target is None else y(target), "top": top, "target": target}
+        lines.append(
+            {
+                "player": p,
+                "points": " ".join(f"{a},{b}" for a, b in coords),
+                "last": coords[-1],
+                "total": rows[-1][p],
+            }
+        )
+    return {
+        "width": width,
+        "height": height,
+        "lines": lines,
+        "target_y": None if target is None else y(target),
+        "top": top,
+        "target": target,
+    }
 
 
 def live_melds(cards: Any) -> dict[str, Any]:
@@ -571,13 +740,18 @@ def live_melds(cards: Any) -> dict[str, Any]:
         return {"count": 0, "deadwood": 0, "melds": [], "deadwood_cards": [], "ties": 0}
     found = arrangements(codes)
     best = found[0]
-    return {"count": len(codes), "deadwood": best["deadwood"],
-            "melds": [cards_info(meld) for meld in best["melds"]],
-            "deadwood_cards": cards_info(best["deadwood_cards"]), "ties": len(found) - 1}
+    return {
+        "count": len(codes),
+        "deadwood": best["deadwood"],
+        "melds": [cards_info(meld) for meld in best["melds"]],
+        "deadwood_cards": cards_info(best["deadwood_cards"]),
+        "ties": len(found) - 1,
+    }
 
 
-def payment_line(nets: Sequence[int], names: Sequence[str], amount: float | None = None,
-                 verb: str = "pays") -> Markup:
+def payment_line(
+    nets: Sequence[int], names: Sequence[str], amount: float | None = None, verb: str = "pays"
+) -> Markup:
     """Who pays whom how much, from the points each seat won (+) or paid (-).
 
     ``Bor pays Ana 320 points.``, or at a stake ``Bor pays Ana 16.00 (320
@@ -593,8 +767,7 @@ def payment_line(nets: Sequence[int], names: Sequence[str], amount: float | None
     return _pays(bdi(names[payer]), verb, bdi(names[payee]), points, amount)
 
 
-def _pays(payer: Markup, verb: str, payee: Markup, points: int, amount: float | None
-          ) -> Markup:
+def _pays(payer: Markup, verb: str, payee: Markup, points: int, amount: float | None) -> Markup:
     """``Bor pays Ana 320 points.``, at a stake ``Bor pays Ana 16.00 (320 points).``"""
     count = point_count(points)
     if amount is None:
@@ -610,12 +783,14 @@ def game_over_line(result: GameResult | HollywoodResult, names: Sequence[str]) -
     never "-28 points to Ana". A tied Hollywood match pays nothing.
     """
     settlement = result.settlement
-    line = payment_line(result.nets, names,
-                        settlement.amount if isinstance(settlement, Payment) else None)
+    line = payment_line(
+        result.nets, names, settlement.amount if isinstance(settlement, Payment) else None
+    )
     winner = result.winner
     if winner is not None and result.nets[winner] < 0:
         line = Markup("{} wins the game, but the box bonuses count for more: {}").format(
-            bdi(names[winner]), line)
+            bdi(names[winner]), line
+        )
     return line
 
 
@@ -635,24 +810,43 @@ def tally_view(tally: Mapping[str, Any]) -> dict[str, Any]:
         elif game["winner"] is None:
             result = Markup("A tie: nobody pays.")
         elif len(names) == 3:
-            result = Markup("{} won. {}").format(bdi(names[game["winner"]]), Markup(" ").join(
-                _loser_line(game, p, names) for p in range(3) if p != game["winner"]))
+            result = Markup("{} won. {}").format(
+                bdi(names[game["winner"]]),
+                Markup(" ").join(
+                    _loser_line(game, p, names) for p in range(3) if p != game["winner"]
+                ),
+            )
         else:
             paid = game["settlement"]
             result = Markup("{} won. {}").format(
                 bdi(names[game["winner"]]),
-                payment_line(game["nets"], names, paid[0]["amount"] if len(paid) == 1
-                             else None))
+                payment_line(game["nets"], names, paid[0]["amount"] if len(paid) == 1 else None),
+            )
         money = game["money"]
-        running = (_standing(game["points"], names, money) if len(names) == 3 else
-                   payment_line(game["points"], names,
-                                None if money is None else max(money), verb="owes"))
-        games.append({"id": game["id"], "number": game["number"], "over": game["over"],
-                      "winner": None if game["winner"] is None else names[game["winner"]],
-                      "result": result, "running": running})
-    return {"names": names, "games": games, "count": len(games),
-            "standing": games[-1]["running"] if games else None,
-            "title": game_title(names)}
+        running = (
+            _standing(game["points"], names, money)
+            if len(names) == 3
+            else payment_line(
+                game["points"], names, None if money is None else max(money), verb="owes"
+            )
+        )
+        games.append(
+            {
+                "id": game["id"],
+                "number": game["number"],
+                "over": game["over"],
+                "winner": None if game["winner"] is None else names[game["winner"]],
+                "result": result,
+                "running": running,
+            }
+        )
+    return {
+        "names": names,
+        "games": games,
+        "count": len(games),
+        "standing": games[-1]["running"] if games else None,
+        "title": game_title(names),
+    }
 
 
 def _loser_line(game: Mapping[str, Any], loser: int, names: Sequence[str]) -> Markup:
@@ -677,12 +871,12 @@ def _loser_line(game: Mapping[str, Any], loser: int, names: Sequence[str]) -> Ma
     settled = game.get("settlement") or []
     paid = [settled] if isinstance(settled, Mapping) else settled
     amount = next((p["amount"] for p in paid if loser in (p["payer"], p["payee"])), None)
-    return _pays(sides[payer], "pay" if len(names) == 4 else "pays", sides[payee],
-                 abs(difference), amount)
+    return _pays(
+        sides[payer], "pay" if len(names) == 4 else "pays", sides[payee], abs(difference), amount
+    )
 
 
-def _standing(points: Sequence[int], names: Sequence[str],
-              money: Sequence[float] | None) -> Markup:
+def _standing(points: Sequence[int], names: Sequence[str], money: Sequence[float] | None) -> Markup:
     """Three players' running totals: who is up and who is down, in points (and money).
 
     ``Ana is up 274 points (27.40); Bor is down 190 (19.00); Cy is down 84 (8.40).``
@@ -693,8 +887,11 @@ def _standing(points: Sequence[int], names: Sequence[str],
         if points[p] == 0:
             parts.append(Markup("{} is even").format(bdi(name)))
         else:
-            parts.append(Markup("{} is {} {} points{}").format(
-                bdi(name), "up" if points[p] > 0 else "down", abs(points[p]), cash))
+            parts.append(
+                Markup("{} is {} {} points{}").format(
+                    bdi(name), "up" if points[p] > 0 else "down", abs(points[p]), cash
+                )
+            )
     return Markup("; ").join(parts) + "."
 
 
@@ -706,20 +903,22 @@ def record_view(stats: Mapping[str, Any]) -> dict[str, Any]:
     counted (their hands were not entered under the game's scorekeeping).
     """
     average = stats["average_hand"]
-    rows = [("Games", stats["games"]),
-            ("Games finished", stats["finished"]),
-            ("Games won", stats["wins"]),
-            ("Games lost", stats["losses"]),
-            ("Hands played", stats["hands"]),
-            ("Hands won", stats["hands_won"]),
-            ("Gins", stats["gins"]),
-            ("Undercuts", stats["undercuts"]),
-            ("Average hand won", "no hand won yet" if average is None
-             else f"{average:g} points")]
+    rows = [
+        ("Games", stats["games"]),
+        ("Games finished", stats["finished"]),
+        ("Games won", stats["wins"]),
+        ("Games lost", stats["losses"]),
+        ("Hands played", stats["hands"]),
+        ("Hands won", stats["hands_won"]),
+        ("Gins", stats["gins"]),
+        ("Undercuts", stats["undercuts"]),
+        ("Average hand won", "no hand won yet" if average is None else f"{average:g} points"),
+    ]
     imported = stats["imported_games"]
-    note = ("Imported games are not counted; there are none for this player."
-            if not imported else
-            f"{imported} imported game{'s are' if imported != 1 else ' is'} left out:"
-            " only games scored here count.")
-    return {"name": stats["name"], "rows": rows, "imported": note,
-            "rivals": stats["head_to_head"]}
+    note = (
+        "Imported games are not counted; there are none for this player."
+        if not imported
+        else f"{imported} imported game{'s are' if imported != 1 else ' is'} left out:"
+        " only games scored here count."
+    )
+    return {"name": stats["name"], "rows": rows, "imported": note, "rivals": stats["head_to_head"]}

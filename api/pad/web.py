@@ -80,8 +80,15 @@ def _serializer(salt: str = "scorepad-csrf") -> URLSafeSerializer | None:
 
 
 def _cookie(response, name: str, value: str) -> None:
-    response.set_cookie(name, value, max_age=COOKIE_AGE, httponly=True, samesite="Lax",
-                        secure=request.is_secure, path="/")
+    response.set_cookie(
+        name,
+        value,
+        max_age=COOKIE_AGE,
+        httponly=True,
+        samesite="Lax",
+        secure=request.is_secure,
+        path="/",
+    )
 
 
 def _nonce() -> str:
@@ -174,8 +181,7 @@ def finish(response):
         _cookie(response, CSRF_COOKIE, g._csrf_nonce)
     if g.get("_device"):
         serializer = _serializer("scorepad-device")
-        _cookie(response, DEVICE_COOKIE,
-                serializer.dumps(g._device) if serializer else g._device)
+        _cookie(response, DEVICE_COOKIE, serializer.dumps(g._device) if serializer else g._device)
     for name in g.get("_drop_cookies", ()):
         response.delete_cookie(name, path="/")
     if response.mimetype == "text/html":
@@ -219,11 +225,15 @@ def change_options() -> dict:
     key = request.form.get(KEY_FIELD, "")
     version = request.form.get(VERSION_FIELD, "")
     if key and not _FORM_KEY.fullmatch(key):
-        abort(400, "This form's key is damaged (it must be 16 to 64 letters, digits, - or _):"
-                   " reload the page and enter the hand again.")
-    return {"idempotency_key": key or None,
-            "expected_version": int(version) if version.isdigit() and len(version) < 10
-            else None}
+        abort(
+            400,
+            "This form's key is damaged (it must be 16 to 64 letters, digits, - or _):"
+            " reload the page and enter the hand again.",
+        )
+    return {
+        "idempotency_key": key or None,
+        "expected_version": int(version) if version.isdigit() and len(version) < 10 else None,
+    }
 
 
 def four_colour() -> bool:
@@ -256,7 +266,12 @@ def safe_next(target: str | None, default: str) -> str:
     text = _BROWSER_STRIPS.sub("", target.strip("".join(map(chr, range(0x21)))))
     text = text.replace("\\", "/")
     parts = urlsplit(text)
-    if (parts.scheme or parts.netloc or not parts.path.startswith("/")
-            or parts.path.startswith("//") or has_controls(text)):
+    if (
+        parts.scheme
+        or parts.netloc
+        or not parts.path.startswith("/")
+        or parts.path.startswith("//")
+        or has_controls(text)
+    ):
         return default
     return text

@@ -13,8 +13,12 @@ from .base import Store, is_postgres
 from .sqlite import BUSY_TIMEOUT, Storage
 
 
-def open_store(address: str | os.PathLike[str], *, busy_timeout: float | None = None,
-               waiting_writers: int | None = None) -> Store:
+def open_store(
+    address: str | os.PathLike[str],
+    *,
+    busy_timeout: float | None = None,
+    waiting_writers: int | None = None,
+) -> Store:
     """The store at ``address``: a PostgreSQL database for a ``postgresql://`` (or
     ``postgres://``) URL, else the SQLite file at that path.
 
@@ -28,9 +32,11 @@ def open_store(address: str | os.PathLike[str], *, busy_timeout: float | None = 
         if busy_timeout is None:
             return PostgresStore(os.fspath(address))
         return PostgresStore(os.fspath(address), busy_timeout=float(busy_timeout))
-    return Storage(address,
-                   busy_timeout=BUSY_TIMEOUT if busy_timeout is None else float(busy_timeout),
-                   waiting_writers=1 if waiting_writers is None else int(waiting_writers))
+    return Storage(
+        address,
+        busy_timeout=BUSY_TIMEOUT if busy_timeout is None else float(busy_timeout),
+        waiting_writers=1 if waiting_writers is None else int(waiting_writers),
+    )
 
 
 __all__ = ["Store", "open_store"]

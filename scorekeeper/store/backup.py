@@ -55,9 +55,11 @@ class BackupError(Exception):
 def _refuse_postgres(address: str | os.PathLike) -> None:
     """Raise :class:`BackupError` for a PostgreSQL address: its backups are PostgreSQL's job."""
     if is_postgres(address):
-        raise BackupError("the database is PostgreSQL: back it up with pg_dump and restore"
-                          " it with pg_restore (see README, Backups); scorekeeper backup and"
-                          " restore work on SQLite files")
+        raise BackupError(
+            "the database is PostgreSQL: back it up with pg_dump and restore"
+            " it with pg_restore (see README, Backups); scorekeeper backup and"
+            " restore work on SQLite files"
+        )
 
 
 class MissingFolder(BackupError):
@@ -94,25 +96,31 @@ def check(path: str | os.PathLike) -> dict:
             conn.execute("SELECT count(*) FROM sqlite_master").fetchone()
         except sqlite3.DatabaseError as error:
             raise BackupError(f"{name} is not a SQLite database ({error})") from None
-        tables = {row[0] for row in conn.execute(
-            "SELECT name FROM sqlite_master WHERE type = 'table'")}
+        tables = {
+            row[0] for row in conn.execute("SELECT name FROM sqlite_master WHERE type = 'table'")
+        }
         missing = [t for t in TABLES if t not in tables]
         if missing:
-            raise BackupError(f"{name} is not a scorekeeper database: it has no table"
-                              f" {', '.join(missing)}")
+            raise BackupError(
+                f"{name} is not a scorekeeper database: it has no table {', '.join(missing)}"
+            )
         version = conn.execute("PRAGMA user_version").fetchone()[0]
         if not 1 <= version <= SCHEMA_VERSION:
-            raise BackupError(f"{name} has schema version {version}; this scorekeeper reads"
-                              f" versions 1 to {SCHEMA_VERSION}")
+            raise BackupError(
+                f"{name} has schema version {version}; this scorekeeper reads"
+                f" versions 1 to {SCHEMA_VERSION}"
+            )
         try:
             problems = [row[0] for row in conn.execute("PRAGMA integrity_check")]
         except sqlite3.DatabaseError as error:
             raise BackupError(f"{name} is damaged: {error}") from None
         if problems != ["ok"]:
             raise BackupError(f"{name} is damaged: {'; '.join(problems[:3])}")
-        return {"version": version,
-                "games": conn.execute("SELECT count(*) FROM games").fetchone()[0],
-                "entries": conn.execute("SELECT count(*) FROM hands").fetchone()[0]}
+        return {
+            "version": version,
+            "games": conn.execute("SELECT count(*) FROM games").fetchone()[0],
+            "entries": conn.execute("SELECT count(*) FROM hands").fetchone()[0],
+        }
     finally:
         conn.close()
 
@@ -229,9 +237,11 @@ def restore(source: str | os.PathLike, db: str | os.PathLike, *, force: bool = F
     if not force and os.path.exists(db) and os.path.getsize(db) > 0:
         current = check(db)
         if current["games"]:
-            raise BackupError(f"{db} holds {current['games']} games"
-                              f" ({current['entries']} log entries); restoring would replace"
-                              " them: use --force to do it anyway")
+            raise BackupError(
+                f"{db} holds {current['games']} games"
+                f" ({current['entries']} log entries); restoring would replace"
+                " them: use --force to do it anyway"
+            )
     try:
         reader = _open_read_only(source)
         try:

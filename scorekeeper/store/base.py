@@ -68,15 +68,27 @@ def dumps_in_order(value: Any) -> str:
 
 def game_from_row(row: Sequence[Any]) -> dict:
     """A game dict from its table's columns, in :data:`GAME_COLUMNS` order (JSON decoded)."""
-    return {"id": row[0], "players": json.loads(row[1]), "rules": json.loads(row[2]),
-            "dealer": row[3], "stake": row[4], "created": row[5], "updated": row[6],
-            "status": row[7], "token_hash": row[8], "imported": bool(row[9]),
-            "version": row[10], "scored": None if row[11] is None else json.loads(row[11]),
-            "follows": row[12]}
+    return {
+        "id": row[0],
+        "players": json.loads(row[1]),
+        "rules": json.loads(row[2]),
+        "dealer": row[3],
+        "stake": row[4],
+        "created": row[5],
+        "updated": row[6],
+        "status": row[7],
+        "token_hash": row[8],
+        "imported": bool(row[9]),
+        "version": row[10],
+        "scored": None if row[11] is None else json.loads(row[11]),
+        "follows": row[12],
+    }
 
 
-GAME_COLUMNS = ("id, players, rules, dealer, stake, created, updated, status, token_hash,"
-                " imported, version, scored, follows")
+GAME_COLUMNS = (
+    "id, players, rules, dealer, stake, created, updated, status, token_hash,"
+    " imported, version, scored, follows"
+)
 """The columns of ``games`` as :func:`game_from_row` reads them."""
 
 LOG_COLUMNS = "seq, kind, payload, result, idempotency_key, created"
@@ -85,9 +97,17 @@ LOG_COLUMNS = "seq, kind, payload, result, idempotency_key, created"
 
 def log_entries(found: Any) -> list[dict]:
     """Log entries from rows of :data:`LOG_COLUMNS` (JSON decoded)."""
-    return [{"seq": seq, "kind": kind, "payload": json.loads(payload),
-             "result": json.loads(result), "idempotency_key": key, "created": created}
-            for seq, kind, payload, result, key, created in found]
+    return [
+        {
+            "seq": seq,
+            "kind": kind,
+            "payload": json.loads(payload),
+            "result": json.loads(result),
+            "idempotency_key": key,
+            "created": created,
+        }
+        for seq, kind, payload, result, key, created in found
+    ]
 
 
 def sheet_rows(found: Sequence[tuple[int, str, str, str]]) -> list[dict]:
@@ -96,13 +116,20 @@ def sheet_rows(found: Sequence[tuple[int, str, str, str]]) -> list[dict]:
     Each column is decoded as one JSON array (a long game's rows are read
     by three calls of the JSON decoder, not three per row).
     """
+
     def column(texts: list[str]) -> list[Any]:
         return json.loads("[" + ",".join(texts) + "]")
 
-    return [{"n": row[0], "entry": entry, "record": record, "summary": summary}
-            for row, entry, record, summary in zip(
-                found, column([row[1] for row in found]), column([row[2] for row in found]),
-                column([row[3] for row in found]), strict=True)]
+    return [
+        {"n": row[0], "entry": entry, "record": record, "summary": summary}
+        for row, entry, record, summary in zip(
+            found,
+            column([row[1] for row in found]),
+            column([row[2] for row in found]),
+            column([row[3] for row in found]),
+            strict=True,
+        )
+    ]
 
 
 class StorageError(Exception):
@@ -152,8 +179,9 @@ class StorageUnavailable(StorageError):
     default_code = "busy"
 
 
-def replayed_seq(stored: tuple[int, str, str] | None, kind: str, payload: Any,
-                 idempotency_key: str) -> int | None:
+def replayed_seq(
+    stored: tuple[int, str, str] | None, kind: str, payload: Any, idempotency_key: str
+) -> int | None:
     """The sequence number of the entry a repeated ``idempotency_key`` was stored with.
 
     ``stored`` is that entry's ``(seq, kind, payload JSON)``, ``None`` when the
@@ -164,8 +192,11 @@ def replayed_seq(stored: tuple[int, str, str] | None, kind: str, payload: Any,
         return None
     seq, stored_kind, stored_payload = stored
     if stored_kind != kind or stored_payload != dumps(payload):
-        raise KeyReused(f"Idempotency-Key {idempotency_key!r} was already used for a"
-                        f" different request (entry {seq})", field="Idempotency-Key")
+        raise KeyReused(
+            f"Idempotency-Key {idempotency_key!r} was already used for a"
+            f" different request (entry {seq})",
+            field="Idempotency-Key",
+        )
     return seq
 
 
@@ -221,12 +252,24 @@ class Store(Protocol):
     def games_of(self, name: str) -> list[tuple[dict, list[dict]]]:
         """Every game the player ``name`` sits in, oldest first, each with its log."""
 
-    def create_game(self, *, game_id: str, players: Sequence[str], rules: dict, dealer: int,
-                    stake: float | None, token_hash: str, status: str = "active",
-                    entries: Sequence[tuple[str, Any, Any]] = (),
-                    imported: bool = False, idempotency_key: str | None = None,
-                    request_hash: str | None = None, scored: dict | None = None,
-                    rows: Sequence[dict] = (), follows: str | None = None) -> dict:
+    def create_game(
+        self,
+        *,
+        game_id: str,
+        players: Sequence[str],
+        rules: dict,
+        dealer: int,
+        stake: float | None,
+        token_hash: str,
+        status: str = "active",
+        entries: Sequence[tuple[str, Any, Any]] = (),
+        imported: bool = False,
+        idempotency_key: str | None = None,
+        request_hash: str | None = None,
+        scored: dict | None = None,
+        rows: Sequence[dict] = (),
+        follows: str | None = None,
+    ) -> dict:
         """Store a new game, its players and ``entries`` (log rows) in one transaction.
 
         ``scored`` and ``rows`` are its summary and sheet rows (see the module docs);
@@ -238,9 +281,16 @@ class Store(Protocol):
         ``game_id``), nothing written; by another request: :class:`KeyReused`.
         """
 
-    def append(self, game_id: str, kind: str, payload: Any, decide: Decide, *,
-               idempotency_key: str | None = None,
-               expected_version: int | None = None) -> tuple[dict, bool, dict, list[dict]]:
+    def append(
+        self,
+        game_id: str,
+        kind: str,
+        payload: Any,
+        decide: Decide,
+        *,
+        idempotency_key: str | None = None,
+        expected_version: int | None = None,
+    ) -> tuple[dict, bool, dict, list[dict]]:
         """Append one entry in one transaction that locks the game: ``(entry, created, game, log)``.
 
         ``decide(game, view)`` computes the entry's result, the game's new

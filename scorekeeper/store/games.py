@@ -104,8 +104,9 @@ def derive_token(secret: str, game_id: str, idempotency_key: str) -> str:
     HMAC-SHA256 under ``secret`` (the app's ``SECRET_KEY``) of the game id
     and the key: unguessable without the secret, and the same each time.
     """
-    digest = hmac.new(secret.encode(), f"edit-token\0{game_id}\0{idempotency_key}".encode(),
-                      hashlib.sha256).digest()
+    digest = hmac.new(
+        secret.encode(), f"edit-token\0{game_id}\0{idempotency_key}".encode(), hashlib.sha256
+    ).digest()
     return base64.urlsafe_b64encode(digest[:24]).decode()
 
 
@@ -140,13 +141,24 @@ def effective_hands(log: Sequence[Mapping]) -> list[dict]:
 
 
 def _slot(seq: int, hand: Mapping, result: Mapping, corrected: bool) -> dict:
-    return {"seq": seq, "kind": hand["kind"], "input": hand, "entry": result["entry"],
-            "detail": result["detail"], "corrected": corrected}
+    return {
+        "seq": seq,
+        "kind": hand["kind"],
+        "input": hand,
+        "entry": result["entry"],
+        "detail": result["detail"],
+        "corrected": corrected,
+    }
 
 
 def _score(game: Mapping, hands: Sequence[Mapping]) -> AnySheet:
-    return score_sheet([h["entry"] for h in hands], players=game["players"],
-                       rules=game["rules"], dealer=game["dealer"], stake=game["stake"])
+    return score_sheet(
+        [h["entry"] for h in hands],
+        players=game["players"],
+        rules=game["rules"],
+        dealer=game["dealer"],
+        stake=game["stake"],
+    )
 
 
 def score_log(game: Mapping, log: Sequence[Mapping]) -> AnySheet:
@@ -154,8 +166,7 @@ def score_log(game: Mapping, log: Sequence[Mapping]) -> AnySheet:
     return _score(game, effective_hands(log))
 
 
-def game_sheet(game: Mapping, log: Sequence[Mapping],
-               scored: AnySheet | None = None) -> GameSheet:
+def game_sheet(game: Mapping, log: Sequence[Mapping], scored: AnySheet | None = None) -> GameSheet:
     """The game's score sheet, derived from its log.
 
     A :class:`~scorekeeper.store.sheets.GameSheet`: the
@@ -170,29 +181,45 @@ def game_sheet(game: Mapping, log: Sequence[Mapping],
     hands = effective_hands(log)
     sheet = scored if scored is not None else _score(game, hands)
     records: tuple[AnyHandRecord, ...] = sheet.hands
-    return GameSheet.of(game, len(log), sheet, tuple(
-        _stored(record, hand) for record, hand in zip(records, hands, strict=True)))
+    return GameSheet.of(
+        game,
+        len(log),
+        sheet,
+        tuple(_stored(record, hand) for record, hand in zip(records, hands, strict=True)),
+    )
 
 
 def _stored(record: AnyHandRecord, hand: Mapping) -> StoredHand:
     """Hand ``record`` of a sheet with where it came from (``hand`` as :func:`effective_hands`
     gives it)."""
-    return StoredHand(record=record, seq=hand["seq"], kind=HandKind(hand["kind"]),
-                      input=hand["input"], detail=hand["detail"], corrected=hand["corrected"])
+    return StoredHand(
+        record=record,
+        seq=hand["seq"],
+        kind=HandKind(hand["kind"]),
+        input=hand["input"],
+        detail=hand["detail"],
+        corrected=hand["corrected"],
+    )
 
 
-def check_new_game(players: Any, rules: Any = None, dealer: Any = 0,
-                   stake: Any = None) -> tuple[list[str], dict]:
+def check_new_game(
+    players: Any, rules: Any = None, dealer: Any = 0, stake: Any = None
+) -> tuple[list[str], dict]:
     """Validate a new game's settings; returns the cleaned names and the rules snapshot.
 
     Each name goes through :func:`~scorekeeper.names.clean_name`; a refused
     name is reported as field ``players``, the message saying which player
     (the API's schema, checked first, names ``players.<i>``).
     """
-    if (isinstance(players, str) or not isinstance(players, Sequence)
-            or len(players) not in (2, 3, 4) or not all(isinstance(p, str) for p in players)):
-        raise InvalidValueError("players must be a list of 2, 3 or 4 names",
-                                code="bad_players", option="players")
+    if (
+        isinstance(players, str)
+        or not isinstance(players, Sequence)
+        or len(players) not in (2, 3, 4)
+        or not all(isinstance(p, str) for p in players)
+    ):
+        raise InvalidValueError(
+            "players must be a list of 2, 3 or 4 names", code="bad_players", option="players"
+        )
     names = []
     for i, name in enumerate(players):
         try:
@@ -200,17 +227,28 @@ def check_new_game(players: Any, rules: Any = None, dealer: Any = 0,
         except RuleError as error:
             raise error.restate(f"player {i + 1}: {error}", field="players") from error
     if len({name_key(name) for name in names}) != len(names):
-        raise InvalidValueError("the players need different names (letter case, and how"
-                                " an accent is encoded, do not count)", code="bad_players",
-                                option="players")
+        raise InvalidValueError(
+            "the players need different names (letter case, and how"
+            " an accent is encoded, do not count)",
+            code="bad_players",
+            option="players",
+        )
     snapshot = Rules.from_dict(rules).to_dict()
     score_sheet([], players=names, rules=snapshot, dealer=dealer, stake=stake)
     return names, snapshot
 
 
-def create_game(store: Store, players: Any, rules: Any = None, dealer: Any = 0,
-                stake: Any = None, *, idempotency_key: str | None = None,
-                secret: str | None = None, follows: str | None = None) -> tuple[GameSheet, str]:
+def create_game(
+    store: Store,
+    players: Any,
+    rules: Any = None,
+    dealer: Any = 0,
+    stake: Any = None,
+    *,
+    idempotency_key: str | None = None,
+    secret: str | None = None,
+    follows: str | None = None,
+) -> tuple[GameSheet, str]:
     """Store a new game; returns ``(sheet, edit token)``. The token is not kept, only its hash.
 
     With an ``idempotency_key`` (and the ``secret`` its token is derived
@@ -226,13 +264,24 @@ def create_game(store: Store, players: Any, rules: Any = None, dealer: Any = 0,
         store.game(follows)
         request["create"]["follows"] = follows
         game["follows"] = follows
-    return _store_game(store, {**game, "status": "active", "scored": _summary_of(game, [], None)},
-                       [], request, idempotency_key, secret)
+    return _store_game(
+        store,
+        {**game, "status": "active", "scored": _summary_of(game, [], None)},
+        [],
+        request,
+        idempotency_key,
+        secret,
+    )
 
 
-def _store_game(store: Store, settings: dict, entries: list[tuple[str, Any, Any]],
-                request: Any, idempotency_key: str | None, secret: str | None
-                ) -> tuple[GameSheet, str]:
+def _store_game(
+    store: Store,
+    settings: dict,
+    entries: list[tuple[str, Any, Any]],
+    request: Any,
+    idempotency_key: str | None,
+    secret: str | None,
+) -> tuple[GameSheet, str]:
     """Store a game with its first log ``entries``: ``(the sheet as created, edit token)``."""
     game_id = secrets.token_urlsafe(12)
     keyed: dict[str, Any]
@@ -243,15 +292,18 @@ def _store_game(store: Store, settings: dict, entries: list[tuple[str, Any, Any]
             raise ValueError("a game created with an idempotency key needs a secret")
         token = derive_token(secret, game_id, idempotency_key)
         keyed = {"idempotency_key": idempotency_key, "request_hash": _request_hash(request)}
-    game = store.create_game(game_id=game_id, token_hash=hash_token(token), entries=entries,
-                             **settings, **keyed)
+    game = store.create_game(
+        game_id=game_id, token_hash=hash_token(token), entries=entries, **settings, **keyed
+    )
     if game["id"] != game_id:  # a repeat: the game the key created
         token = derive_token(secret or "", game["id"], idempotency_key or "")
         if not token_matches(game, token):
-            raise KeyReused(f"the game of Idempotency-Key {idempotency_key!r} was created"
-                            " under another secret key: its edit token cannot be given again",
-                            field="Idempotency-Key")
-    log = store.log(game["id"])[:len(entries)] if entries else []
+            raise KeyReused(
+                f"the game of Idempotency-Key {idempotency_key!r} was created"
+                " under another secret key: its edit token cannot be given again",
+                field="Idempotency-Key",
+            )
+    log = store.log(game["id"])[: len(entries)] if entries else []
     return game_sheet({**game, "updated": game["created"]}, log), token
 
 
@@ -263,7 +315,7 @@ def load_sheet(store: Store, game_id: str) -> GameSheet:
 
 def _as_answered(entry: dict, game: dict, log: list[dict]) -> tuple[dict, list[dict]]:
     """The game and log as they were when log ``entry`` was written (its first answer)."""
-    return {**game, "updated": entry["created"]}, log[:entry["seq"]]
+    return {**game, "updated": entry["created"]}, log[: entry["seq"]]
 
 
 Answer = tuple[StoredHand | None, GameSheet, bool]
@@ -274,8 +326,7 @@ _Made = tuple[StoredHand, dict, list[dict] | None]
 the sheet's rows (``None``: the minimal answer); :func:`_dated` makes the sheet of them."""
 
 
-def _result(entry: dict, created: bool, game: dict, log: list[dict],
-            answer: list[_Made]) -> Answer:
+def _result(entry: dict, created: bool, game: dict, log: list[dict], answer: list[_Made]) -> Answer:
     """(the hand record whose content came from log ``entry``, the sheet, created).
 
     ``answer`` holds what a write's ``decide`` made (if it ran). A repeated
@@ -289,23 +340,32 @@ def _result(entry: dict, created: bool, game: dict, log: list[dict],
     return next((h for h in sheet.hands if h.seq == entry["seq"]), None), sheet, created
 
 
-def _evaluate(game: Mapping, hand: Mapping, dealer: int,
-              games: Sequence[Mapping] | None) -> dict:
+def _evaluate(game: Mapping, hand: Mapping, dealer: int, games: Sequence[Mapping] | None) -> dict:
     """The evaluation (``{"entry", "detail"}``) of a hand input of ``game``.
 
     ``dealer`` deals the hand and ``games`` are a four-player deal's pairings
     (a summary's ``next_dealer`` and ``next_games``, or a hand record's
     ``dealer`` and ``games``).
     """
-    return evaluate_hand(hand, game["rules"], players=game["players"], dealer=dealer,
-                         games=games).to_dict()
+    return evaluate_hand(
+        hand, game["rules"], players=game["players"], dealer=dealer, games=games
+    ).to_dict()
 
 
 def _summary_of(game: Mapping, hands: Sequence[Mapping], after: Mapping | None) -> dict:
     """The summary of the game after ``hands`` (entries) following summary ``after``."""
     count = (after["hands"] if after is not None else 0) + len(hands)
-    return summary(score_sheet(hands, players=game["players"], rules=game["rules"],
-                               dealer=game["dealer"], stake=game["stake"], after=after), count)
+    return summary(
+        score_sheet(
+            hands,
+            players=game["players"],
+            rules=game["rules"],
+            dealer=game["dealer"],
+            stake=game["stake"],
+            after=after,
+        ),
+        count,
+    )
 
 
 def _scored_rows(game: Mapping, hands: Sequence[Mapping], after: dict) -> list[dict]:
@@ -316,11 +376,22 @@ def _scored_rows(game: Mapping, hands: Sequence[Mapping], after: dict) -> list[d
     """
     rows = []
     for hand in hands:
-        scored = score_sheet([hand["entry"]], players=game["players"], rules=game["rules"],
-                             stake=game["stake"], after=after)
+        scored = score_sheet(
+            [hand["entry"]],
+            players=game["players"],
+            rules=game["rules"],
+            stake=game["stake"],
+            after=after,
+        )
         after = summary(scored, after["hands"] + 1)
-        rows.append({"n": after["hands"], "entry": hand["entry"],
-                     "record": _stored(scored.hands[0], hand).to_dict(), "summary": after})
+        rows.append(
+            {
+                "n": after["hands"],
+                "entry": hand["entry"],
+                "record": _stored(scored.hands[0], hand).to_dict(),
+                "summary": after,
+            }
+        )
     return rows
 
 
@@ -332,8 +403,14 @@ def _hand_of(row: Mapping) -> StoredHand:
 def _as_hand(row: Mapping) -> dict:
     """A sheet row as :func:`effective_hands` gives a hand (to score it again)."""
     record = row["record"]
-    return {"seq": record["seq"], "kind": record["kind"], "input": record["input"],
-            "entry": row["entry"], "detail": record["detail"], "corrected": record["corrected"]}
+    return {
+        "seq": record["seq"],
+        "kind": record["kind"],
+        "input": record["input"],
+        "entry": row["entry"],
+        "detail": record["detail"],
+        "corrected": record["corrected"],
+    }
 
 
 SAME_IN_EVERY_ROW = ("players", "rules", "stake")
@@ -364,7 +441,7 @@ class _Scored:
     def rows(self, start: int) -> list[dict]:
         """The rows of hands ``start`` (>= 1), ``start + 1``, ... (read from the store)."""
         if self.rebuilt is not None:
-            return self.rebuilt[start - 1:]
+            return self.rebuilt[start - 1 :]
         return self.view.rows(start)
 
     def before(self, n: int, rows: Sequence[dict]) -> dict:
@@ -381,14 +458,21 @@ class _Scored:
         leaves out): a long game's rows stay small and quick to read.
         """
         if self.rebuilt is not None:
-            start, rows = 1, [*self.rebuilt[:start - 1], *rows]
+            start, rows = 1, [*self.rebuilt[: start - 1], *rows]
         return {"scored": scored, "start": start, "rows": _kept(rows)}
 
 
 def _kept(rows: Sequence[dict]) -> list[dict]:
     """Sheet rows as the store keeps them: their summaries without :data:`SAME_IN_EVERY_ROW`."""
-    return [{**row, "summary": {key: value for key, value in row["summary"].items()
-                                if key not in SAME_IN_EVERY_ROW}} for row in rows]
+    return [
+        {
+            **row,
+            "summary": {
+                key: value for key, value in row["summary"].items() if key not in SAME_IN_EVERY_ROW
+            },
+        }
+        for row in rows
+    ]
 
 
 def _dated(game: Mapping, scored: dict, rows: list[dict] | None) -> GameSheet:
@@ -399,8 +483,9 @@ def _dated(game: Mapping, scored: dict, rows: list[dict] | None) -> GameSheet:
     nothing read or built that grows with the game).
     """
     core = from_plain(AnySheet, {**scored, "hands": []})
-    return GameSheet.of(game, game["version"], core,
-                        None if rows is None else tuple(_hand_of(row) for row in rows))
+    return GameSheet.of(
+        game, game["version"], core, None if rows is None else tuple(_hand_of(row) for row in rows)
+    )
 
 
 def _status_of(scored: Mapping) -> str:
@@ -408,9 +493,15 @@ def _status_of(scored: Mapping) -> str:
     return GameStatus.of(scored["over"]).value
 
 
-def add_hand(store: Store, game_id: str, hand: Mapping, *,
-             idempotency_key: str | None = None, expected_version: int | None = None,
-             full: bool = True) -> Answer:
+def add_hand(
+    store: Store,
+    game_id: str,
+    hand: Mapping,
+    *,
+    idempotency_key: str | None = None,
+    expected_version: int | None = None,
+    full: bool = True,
+) -> Answer:
     """Enter a new hand; returns ``(hand record, sheet, created)``.
 
     Raises :class:`~scorekeeper.errors.Conflict` (``game_over``) once the
@@ -431,25 +522,41 @@ def add_hand(store: Store, game_id: str, hand: Mapping, *,
     def decide(game: dict, view: GameView) -> tuple[dict, str, dict]:
         state = _Scored(game, view)
         if state.summary["over"]:
-            raise Conflict(f"the game is over (after hand {state.count}); no more hands can"
-                           " be entered", code="game_over", params={"after": state.count})
-        result = _evaluate(game, hand, state.summary["next_dealer"],
-                           state.summary.get("next_games"))
-        rows = _scored_rows(game, [_slot(game["version"] + 1, hand, result, False)],
-                            state.summary)
+            raise Conflict(
+                f"the game is over (after hand {state.count}); no more hands can be entered",
+                code="game_over",
+                params={"after": state.count},
+            )
+        result = _evaluate(
+            game, hand, state.summary["next_dealer"], state.summary.get("next_games")
+        )
+        rows = _scored_rows(game, [_slot(game["version"] + 1, hand, result, False)], state.summary)
         scored = rows[-1]["summary"]
         every = [*state.rows(1), *rows] if full else None
         answer.append((_hand_of(rows[-1]), scored, every))
         return result, _status_of(scored), state.change(scored, state.count + 1, rows)
 
-    return _result(*store.append(game_id, hand["kind"], dict(hand), decide,
-                                 idempotency_key=idempotency_key,
-                                 expected_version=expected_version), answer)
+    return _result(
+        *store.append(
+            game_id,
+            hand["kind"],
+            dict(hand),
+            decide,
+            idempotency_key=idempotency_key,
+            expected_version=expected_version,
+        ),
+        answer,
+    )
 
 
-def undo_last(store: Store, game_id: str, *, idempotency_key: str | None = None,
-              expected_version: int | None = None,
-              full: bool = True) -> Answer:
+def undo_last(
+    store: Store,
+    game_id: str,
+    *,
+    idempotency_key: str | None = None,
+    expected_version: int | None = None,
+    full: bool = True,
+) -> Answer:
     """Take back the last hand on the sheet; returns ``(the undone hand record, sheet, created)``.
 
     Raises :class:`~scorekeeper.errors.Conflict` (``nothing_to_undo``) when
@@ -466,23 +573,34 @@ def undo_last(store: Store, game_id: str, *, idempotency_key: str | None = None,
         rows = state.rows(max(n - 1, 1))
         undone = _hand_of(rows[-1])
         scored = state.before(n, rows)
-        every = state.rows(1)[:n - 1] if full else None
+        every = state.rows(1)[: n - 1] if full else None
         answer.append((undone, scored, every))
-        return ({"undoes": undone.seq, "hand": n}, _status_of(scored),
-                state.change(scored, n, []))
+        return ({"undoes": undone.seq, "hand": n}, _status_of(scored), state.change(scored, n, []))
 
-    entry, created, game, log = store.append(game_id, "undo", {}, decide,
-                                             idempotency_key=idempotency_key,
-                                             expected_version=expected_version)
+    entry, created, game, log = store.append(
+        game_id,
+        "undo",
+        {},
+        decide,
+        idempotency_key=idempotency_key,
+        expected_version=expected_version,
+    )
     if created:
         return _result(entry, created, game, log, answer)
     game, log = _as_answered(entry, game, log)
     return game_sheet(game, log[:-1]).hands[-1], game_sheet(game, log), created
 
 
-def correct_hand(store: Store, game_id: str, n: int, hand: Mapping, *,
-                 idempotency_key: str | None = None, expected_version: int | None = None,
-                 full: bool = True) -> Answer:
+def correct_hand(
+    store: Store,
+    game_id: str,
+    n: int,
+    hand: Mapping,
+    *,
+    idempotency_key: str | None = None,
+    expected_version: int | None = None,
+    full: bool = True,
+) -> Answer:
     """Score hand ``n`` (1-based) as ``hand`` instead; returns ``(hand record, sheet, created)``.
 
     Raises :class:`~scorekeeper.store.sqlite.NotFound` for a hand not on the
@@ -496,21 +614,26 @@ def correct_hand(store: Store, game_id: str, n: int, hand: Mapping, *,
     def decide(game: dict, view: GameView) -> tuple[dict, str, dict]:
         state = _Scored(game, view)
         if not 1 <= n <= state.count:
-            raise NotFound(f"there is no hand {n} on the sheet (it has {state.count})",
-                           field="n")
+            raise NotFound(f"there is no hand {n} on the sheet (it has {state.count})", field="n")
         rows = state.rows(max(n - 1, 1))
         later = rows[1:] if n > 1 else rows
         replaced = later[0]["record"]
         result = _evaluate(game, hand, replaced["dealer"], replaced.get("games"))
-        changed = [_slot(game["version"] + 1, hand, result, True),
-                   *(_as_hand(row) for row in later[1:])]
+        changed = [
+            _slot(game["version"] + 1, hand, result, True),
+            *(_as_hand(row) for row in later[1:]),
+        ]
         try:
             rescored = _scored_rows(game, changed, state.before(n, rows))
         except RuleError as error:
             if error.code not in ("game_over", "dealer_sits_out"):
                 raise
-            raise Conflict(f"with this correction {error}; undo the later hands first",
-                           field="n", code=error.code, params=error.params) from error
+            raise Conflict(
+                f"with this correction {error}; undo the later hands first",
+                field="n",
+                code=error.code,
+                params=error.params,
+            ) from error
         for old, new in zip(later[1:], rescored[1:], strict=True):
             record = new["record"]
             if old["record"]["kind"] != "record":
@@ -521,18 +644,34 @@ def correct_hand(store: Store, game_id: str, n: int, hand: Mapping, *,
                     f"with this correction hand {record['n']} would be dealt by"
                     f" {game['players'][record['dealer']]}, but its deal record has"
                     f" {game['players'][dealer]} dealing; undo the later hands first",
-                    field="n", code="dealer_rotation",
-                    params={"hand": record["n"], "expected": game["players"][record["dealer"]],
-                            "dealer": game["players"][dealer]})
+                    field="n",
+                    code="dealer_rotation",
+                    params={
+                        "hand": record["n"],
+                        "expected": game["players"][record["dealer"]],
+                        "dealer": game["players"][dealer],
+                    },
+                )
         scored = rescored[-1]["summary"]
-        every = [*state.rows(1)[:n - 1], *rescored] if full else None
+        every = [*state.rows(1)[: n - 1], *rescored] if full else None
         answer.append((_hand_of(rescored[0]), scored, every))
-        return ({"replaces": replaced["seq"], **result}, _status_of(scored),
-                state.change(scored, n, rescored))
+        return (
+            {"replaces": replaced["seq"], **result},
+            _status_of(scored),
+            state.change(scored, n, rescored),
+        )
 
-    return _result(*store.append(game_id, "correct", {"hand": n, "with": dict(hand)}, decide,
-                                 idempotency_key=idempotency_key,
-                                 expected_version=expected_version), answer)
+    return _result(
+        *store.append(
+            game_id,
+            "correct",
+            {"hand": n, "with": dict(hand)},
+            decide,
+            idempotency_key=idempotency_key,
+            expected_version=expected_version,
+        ),
+        answer,
+    )
 
 
 def export_game(store: Store, game_id: str) -> dict:
@@ -543,10 +682,16 @@ def export_game(store: Store, game_id: str) -> dict:
     reads it back.
     """
     game, log = store.game_and_log(game_id)
-    return {"format": EXPORT_FORMAT, "version": EXPORT_VERSION, "players": game["players"],
-            "rules": game["rules"], "dealer": game["dealer"], "stake": game["stake"],
-            "created": game["created"],
-            "hands": [hand["input"] for hand in effective_hands(log)]}
+    return {
+        "format": EXPORT_FORMAT,
+        "version": EXPORT_VERSION,
+        "players": game["players"],
+        "rules": game["rules"],
+        "dealer": game["dealer"],
+        "stake": game["stake"],
+        "created": game["created"],
+        "hands": [hand["input"] for hand in effective_hands(log)],
+    }
 
 
 def _from_match(record: Mapping) -> dict:
@@ -555,13 +700,18 @@ def _from_match(record: Mapping) -> dict:
     if not isinstance(deals, list):
         raise InvalidRecordError("deals must be a list of deal records", field="deals")
     first = deals[0].get("dealer", 0) if deals and isinstance(deals[0], Mapping) else 0
-    return {"players": record.get("players", list(DEFAULT_PLAYERS)),
-            "rules": record.get("rules"), "dealer": first, "stake": None,
-            "hands": [{"kind": "record", "record": deal} for deal in deals]}
+    return {
+        "players": record.get("players", list(DEFAULT_PLAYERS)),
+        "rules": record.get("rules"),
+        "dealer": first,
+        "stake": None,
+        "hands": [{"kind": "record", "record": deal} for deal in deals],
+    }
 
 
-def import_game(store: Store, record: Mapping, *, idempotency_key: str | None = None,
-                secret: str | None = None) -> tuple[GameSheet, str]:
+def import_game(
+    store: Store, record: Mapping, *, idempotency_key: str | None = None, secret: str | None = None
+) -> tuple[GameSheet, str]:
     """Store a new game from an exported game or an engine match record.
 
     Returns ``(sheet, edit token)``. A ``gin-rummy-match/1`` record becomes a
@@ -577,34 +727,53 @@ def import_game(store: Store, record: Mapping, *, idempotency_key: str | None = 
     if record.get("format") == MATCH_FORMAT:
         record = _from_match(record)
     if record.get("format", EXPORT_FORMAT) != EXPORT_FORMAT:
-        raise InvalidValueError(f"format must be {EXPORT_FORMAT!r} or {MATCH_FORMAT!r}",
-                                code="bad_format", params={"format": record.get("format")},
-                                option="format")
+        raise InvalidValueError(
+            f"format must be {EXPORT_FORMAT!r} or {MATCH_FORMAT!r}",
+            code="bad_format",
+            params={"format": record.get("format")},
+            option="format",
+        )
     if record.get("version", EXPORT_VERSION) != EXPORT_VERSION:
-        raise InvalidValueError(f"version must be {EXPORT_VERSION}",
-                                code="bad_version", params={"version": record.get("version")},
-                                option="version")
-    names, snapshot = check_new_game(record.get("players"), record.get("rules"),
-                                     record.get("dealer", 0), record.get("stake"))
-    game = {"players": names, "rules": snapshot, "dealer": record.get("dealer", 0),
-            "stake": record.get("stake")}
+        raise InvalidValueError(
+            f"version must be {EXPORT_VERSION}",
+            code="bad_version",
+            params={"version": record.get("version")},
+            option="version",
+        )
+    names, snapshot = check_new_game(
+        record.get("players"), record.get("rules"), record.get("dealer", 0), record.get("stake")
+    )
+    game = {
+        "players": names,
+        "rules": snapshot,
+        "dealer": record.get("dealer", 0),
+        "stake": record.get("stake"),
+    }
     entries: list[tuple[str, Any, Any]] = []
     rows: list[dict] = []
     after = _summary_of(game, [], None)
     for i, hand in enumerate(record.get("hands") or []):
         try:
             if after["over"]:
-                raise RuleViolation(f"the game is over after hand {i}; hand {i + 1} cannot be"
-                                    " entered",
-                                    code="game_over", params={"after": i, "hand": i + 1},
-                                    option="hands")
+                raise RuleViolation(
+                    f"the game is over after hand {i}; hand {i + 1} cannot be entered",
+                    code="game_over",
+                    params={"after": i, "hand": i + 1},
+                    option="hands",
+                )
             result = _evaluate(game, hand, after["next_dealer"], after.get("next_games"))
             rows += _scored_rows(game, [_slot(i + 1, hand, result, False)], after)
         except ScorekeeperError as error:
             raise error.within(f"hand {i + 1}", f"hands.{i}") from error
         after = rows[-1]["summary"]
         entries.append((hand["kind"], dict(hand), result))
-    settings = {**game, "status": _status_of(after), "imported": True, "scored": after,
-                "rows": _kept(rows)}
-    return _store_game(store, settings, entries, {"import": dict(original)}, idempotency_key,
-                       secret)
+    settings = {
+        **game,
+        "status": _status_of(after),
+        "imported": True,
+        "scored": after,
+        "rows": _kept(rows),
+    }
+    return _store_game(
+        store, settings, entries, {"import": dict(original)}, idempotency_key, secret
+    )

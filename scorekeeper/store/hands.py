@@ -62,6 +62,7 @@ from ..sheet import Entry, check_seat
 MAX_DEADWOOD = 98
 """The most deadwood 10 cards can hold (e.g. 9 T Q K of clubs and diamonds, two jacks)."""
 
+
 class HandKind(StrEnum):
     """The kind of a hand input (its ``kind``): how the table entered the hand."""
 
@@ -146,42 +147,71 @@ def score_deadwood(
     up = parse_cards([upcard], field="upcard")[0] if upcard is not None else None
     limit = rules.knock_limit_for(up)
     if not is_whole_number(knocker_deadwood) or knocker_deadwood < 0:
-        raise InvalidValueError(f"knocker_deadwood must be a whole number >= 0, not"
-                                f" {knocker_deadwood!r}",
-                                code="bad_value", params={"value": knocker_deadwood},
-                                option="knocker_deadwood")
+        raise InvalidValueError(
+            f"knocker_deadwood must be a whole number >= 0, not {knocker_deadwood!r}",
+            code="bad_value",
+            params={"value": knocker_deadwood},
+            option="knocker_deadwood",
+        )
     if knocker_deadwood > limit:
         reason = f" (set by the upcard {up})" if rules.oklahoma else ""
         params: dict[str, Any] = {"deadwood": knocker_deadwood, "limit": limit}
         if rules.oklahoma and up is not None:
             params["upcard"] = up.code
-        raise RuleViolation(f"knocker_deadwood {knocker_deadwood} exceeds the knock limit"
-                            f" {limit}{reason}", code="knock_over_limit", params=params,
-                            option="knocker_deadwood")
+        raise RuleViolation(
+            f"knocker_deadwood {knocker_deadwood} exceeds the knock limit {limit}{reason}",
+            code="knock_over_limit",
+            params=params,
+            option="knocker_deadwood",
+        )
     if not is_whole_number(defender_deadwood) or not 0 <= defender_deadwood <= MAX_DEADWOOD:
-        raise InvalidValueError(f"defender_deadwood must be a whole number from 0 to"
-                                f" {MAX_DEADWOOD}, not {defender_deadwood!r}", code="bad_value",
-                                params={"value": defender_deadwood, "low": 0,
-                                        "high": MAX_DEADWOOD}, option="defender_deadwood")
+        raise InvalidValueError(
+            f"defender_deadwood must be a whole number from 0 to"
+            f" {MAX_DEADWOOD}, not {defender_deadwood!r}",
+            code="bad_value",
+            params={"value": defender_deadwood, "low": 0, "high": MAX_DEADWOOD},
+            option="defender_deadwood",
+        )
     if not isinstance(big_gin, bool):
-        raise InvalidValueError("big_gin must be true or false",
-                                code="bad_value", params={"value": big_gin}, option="big_gin")
+        raise InvalidValueError(
+            "big_gin must be true or false",
+            code="bad_value",
+            params={"value": big_gin},
+            option="big_gin",
+        )
     if big_gin and rules.big_gin_bonus is None:
-        raise RuleViolation("big gin is not allowed under these rules (big_gin_bonus is null)",
-                            code="big_gin_not_allowed", option="big_gin")
+        raise RuleViolation(
+            "big gin is not allowed under these rules (big_gin_bonus is null)",
+            code="big_gin_not_allowed",
+            option="big_gin",
+        )
     if big_gin and knocker_deadwood:
-        raise RuleViolation("big gin means all 11 cards melded: knocker_deadwood must be 0",
-                            code="big_gin_deadwood", params={"deadwood": knocker_deadwood},
-                            option="knocker_deadwood")
-    score = score_hand(knocker_deadwood, defender_deadwood, rules, big_gin=big_gin,
-                       multiplier=rules.multiplier_for(up))
-    return DeadwoodResult(outcome=score.outcome, winner=score.winner, points=score.points,
-                          knocker=Deadwood(knocker_deadwood), defender=Deadwood(defender_deadwood),
-                          breakdown=score.breakdown)
+        raise RuleViolation(
+            "big gin means all 11 cards melded: knocker_deadwood must be 0",
+            code="big_gin_deadwood",
+            params={"deadwood": knocker_deadwood},
+            option="knocker_deadwood",
+        )
+    score = score_hand(
+        knocker_deadwood,
+        defender_deadwood,
+        rules,
+        big_gin=big_gin,
+        multiplier=rules.multiplier_for(up),
+    )
+    return DeadwoodResult(
+        outcome=score.outcome,
+        winner=score.winner,
+        points=score.points,
+        knocker=Deadwood(knocker_deadwood),
+        defender=Deadwood(defender_deadwood),
+        breakdown=score.breakdown,
+    )
 
 
-def sheet_entry(knocker: int, result: DeadwoodResult | KnockResult,
-                defender: int | None = None) -> Entry:
+def sheet_entry(
+    knocker: int, result: DeadwoodResult | KnockResult, defender: int | None = None
+) -> Entry:
     """The sheet entry of a scored knock by player ``knocker`` against ``defender``.
 
     ``defender`` defaults to the other of two players (``1 - knocker``). A
@@ -194,10 +224,14 @@ def sheet_entry(knocker: int, result: DeadwoodResult | KnockResult,
     return Entry(winner=winner, loser=loser, points=result.points, outcome=result.outcome)
 
 
-def evaluate_hand(hand: Mapping, rules: Rules | Mapping | str | None = None, *,
-                  players: Sequence[str] = DEFAULT_PLAYERS,
-                  dealer: int | None = None,
-                  games: Sequence[Mapping[str, Any]] | None = None) -> HandEvaluation:
+def evaluate_hand(
+    hand: Mapping,
+    rules: Rules | Mapping | str | None = None,
+    *,
+    players: Sequence[str] = DEFAULT_PLAYERS,
+    dealer: int | None = None,
+    games: Sequence[Mapping[str, Any]] | None = None,
+) -> HandEvaluation:
     """Score one hand input of a game of ``len(players)`` players: a :class:`HandEvaluation`.
 
     ``entry`` is the :func:`~scorekeeper.sheet.score_sheet` entry, ``detail``
@@ -211,38 +245,48 @@ def evaluate_hand(hand: Mapping, rules: Rules | Mapping | str | None = None, *,
     """
     rules = Rules.from_dict(rules)
     if not isinstance(hand, Mapping):
-        raise InvalidValueError("a hand must be an object with a kind",
-                                code="bad_value", option="kind")
+        raise InvalidValueError(
+            "a hand must be an object with a kind", code="bad_value", option="kind"
+        )
     kind = hand.get("kind")
     count = len(players)
     if kind == "void":
         return HandEvaluation(entry=Entry(void=True), detail=None)
     if kind not in KINDS:
-        raise InvalidValueError(f"kind must be one of {', '.join(KINDS)}, not {kind!r}",
-                                code="bad_value", params={"value": kind}, option="kind")
+        raise InvalidValueError(
+            f"kind must be one of {', '.join(KINDS)}, not {kind!r}",
+            code="bad_value",
+            params={"value": kind},
+            option="kind",
+        )
     if kind == "record":
         if count != 2:
-            raise RuleViolation(f"kind record (a deal record) is for two players; with {count}"
-                                " players enter the hand as "
-                                + ("a deal of two games" if count == 4 else "quick, cards or void"),
-                                code="record_two_players", params={"players": count},
-                                option="kind")
+            raise RuleViolation(
+                f"kind record (a deal record) is for two players; with {count}"
+                " players enter the hand as "
+                + ("a deal of two games" if count == 4 else "quick, cards or void"),
+                code="record_two_players",
+                params={"players": count},
+                option="kind",
+            )
         return _evaluate_record(hand.get("record"), rules, players, dealer)
     if (kind == "deal") != (count == 4):
         raise InvalidValueError(
-            f"a four-player deal is kind deal (or void), not {kind}" if count == 4
+            f"a four-player deal is kind deal (or void), not {kind}"
+            if count == 4
             else "kind deal (the two games of a deal) is for four players",
-            code="bad_kind", params={"value": kind, "players": count}, option="kind")
+            code="bad_kind",
+            params={"value": kind, "players": count},
+            option="kind",
+        )
     if kind == "deal":
         if games is None:
-            raise ValueError("a four-player deal is scored with its games (the sheet's"
-                             " next_games)")
+            raise ValueError("a four-player deal is scored with its games (the sheet's next_games)")
         return _evaluate_deal(hand.get("games"), rules, players, games)
     if count == 3 and dealer is None:
         raise ValueError("a three-player hand is scored knowing its dealer (who sits out)")
     seats = (0, 1) if count == 2 else tuple(p for p in range(3) if p != dealer)
-    entry, detail = _evaluate_knock(hand, rules, players, seats,
-                                    dealer if count == 3 else None)
+    entry, detail = _evaluate_knock(hand, rules, players, seats, dealer if count == 3 else None)
     return HandEvaluation(entry=entry, detail=detail)
 
 
@@ -250,52 +294,80 @@ Scored = tuple[Entry, DeadwoodResult | KnockResult | None]
 """A two-player hand scored: its sheet entry and the detail (``None`` when void)."""
 
 
-def _evaluate_knock(hand: Mapping, rules: Rules, players: Sequence[str],
-                    seats: Sequence[int], sitting_out: int | None) -> Scored:
+def _evaluate_knock(
+    hand: Mapping,
+    rules: Rules,
+    players: Sequence[str],
+    seats: Sequence[int],
+    sitting_out: int | None,
+) -> Scored:
     """A ``quick`` or ``cards`` hand between ``seats`` (``sitting_out`` the 3-player dealer)."""
     knocker = check_seat(hand.get("knocker"), "knocker", players, seats, sitting_out)
     detail: DeadwoodResult | KnockResult
     if hand["kind"] == "quick":
-        detail = score_deadwood(hand.get("knocker_deadwood"), hand.get("defender_deadwood"),
-                                rules=rules, upcard=hand.get("upcard"),
-                                big_gin=hand.get("big_gin", False))
+        detail = score_deadwood(
+            hand.get("knocker_deadwood"),
+            hand.get("defender_deadwood"),
+            rules=rules,
+            upcard=hand.get("upcard"),
+            big_gin=hand.get("big_gin", False),
+        )
     else:
-        detail = verify_knock(hand.get("knocker_cards"), hand.get("defender_cards"),
-                              rules=rules, upcard=hand.get("upcard"),
-                              knocker_melds=hand.get("knocker_melds"),
-                              defender_melds=hand.get("defender_melds"),
-                              layoffs=hand.get("layoffs"))
+        detail = verify_knock(
+            hand.get("knocker_cards"),
+            hand.get("defender_cards"),
+            rules=rules,
+            upcard=hand.get("upcard"),
+            knocker_melds=hand.get("knocker_melds"),
+            defender_melds=hand.get("defender_melds"),
+            layoffs=hand.get("layoffs"),
+        )
     defender = seats[1] if knocker == seats[0] else seats[0]
     return sheet_entry(knocker, detail, defender), detail
 
 
-def _evaluate_deal(hands: Any, rules: Rules, players: Sequence[str],
-                   games: Sequence[Mapping[str, Any]]) -> HandEvaluation:
+def _evaluate_deal(
+    hands: Any, rules: Rules, players: Sequence[str], games: Sequence[Mapping[str, Any]]
+) -> HandEvaluation:
     """The two games of a four-player deal, each scored between its own two players."""
-    if isinstance(hands, (str, bytes, Mapping)) or not isinstance(hands, Sequence) or len(
-            hands) != len(games):
-        raise InvalidValueError(f"games must be a list of {len(games)} hands, one for each game"
-                                " of the deal in the order of next_games",
-                                code="bad_games", params={"games": len(games)}, option="games")
+    if (
+        isinstance(hands, (str, bytes, Mapping))
+        or not isinstance(hands, Sequence)
+        or len(hands) != len(games)
+    ):
+        raise InvalidValueError(
+            f"games must be a list of {len(games)} hands, one for each game"
+            " of the deal in the order of next_games",
+            code="bad_games",
+            params={"games": len(games)},
+            option="games",
+        )
     scored = []
     for i, (game, hand) in enumerate(zip(games, hands, strict=True)):
         try:
             scored.append(_evaluate_game(hand, rules, players, tuple(game["players"])))
         except ScorekeeperError as error:
             raise error.within(f"game {i + 1}", f"games.{i}") from error
-    return HandEvaluation(entry=DealEntry(games=tuple(entry for entry, _ in scored)),
-                          detail=DealDetail(games=tuple(detail for _, detail in scored)))
+    return HandEvaluation(
+        entry=DealEntry(games=tuple(entry for entry, _ in scored)),
+        detail=DealDetail(games=tuple(detail for _, detail in scored)),
+    )
 
 
-def _evaluate_game(hand: Any, rules: Rules, players: Sequence[str],
-                   seats: tuple[int, ...]) -> Scored:
+def _evaluate_game(
+    hand: Any, rules: Rules, players: Sequence[str], seats: tuple[int, ...]
+) -> Scored:
     """One game of a four-player deal: a ``quick``, ``cards`` or ``void`` hand between ``seats``."""
     kind = hand.get("kind") if isinstance(hand, Mapping) else None
     if kind not in GAME_KINDS:
-        raise InvalidValueError(f"kind must be one of {', '.join(GAME_KINDS)}, not {kind!r}"
-                                if isinstance(hand, Mapping)
-                                else "each game's hand must be an object with a kind",
-                                code="bad_value", params={"value": kind}, option="kind")
+        raise InvalidValueError(
+            f"kind must be one of {', '.join(GAME_KINDS)}, not {kind!r}"
+            if isinstance(hand, Mapping)
+            else "each game's hand must be an object with a kind",
+            code="bad_value",
+            params={"value": kind},
+            option="kind",
+        )
     if kind == "void":
         return Entry(void=True), None
     return _evaluate_knock(hand, rules, players, seats, None)
@@ -306,8 +378,9 @@ def _options(rules: Rules) -> dict:
     return {k: v for k, v in rules.to_dict().items() if k != "preset"}
 
 
-def _evaluate_record(record: Any, rules: Rules, players: Sequence[str],
-                     dealer: int | None) -> HandEvaluation:
+def _evaluate_record(
+    record: Any, rules: Rules, players: Sequence[str], dealer: int | None
+) -> HandEvaluation:
     """A deal record replayed under the game's rules and players, and scored.
 
     The record may leave out ``rules`` and ``players`` (as in a match
@@ -320,28 +393,43 @@ def _evaluate_record(record: Any, rules: Rules, players: Sequence[str],
         try:
             own = Rules.from_dict(record["rules"])
         except RuleError as error:
-            raise RecordError.restating(error, f"record.rules: {error}",
-                                        field="record.rules") from error
+            raise RecordError.restating(
+                error, f"record.rules: {error}", field="record.rules"
+            ) from error
         if _options(own) != _options(rules):
-            raise InvalidRecordError("record.rules differ from the game's rules; leave them out",
-                                     code="rules_differ", field="record.rules")
+            raise InvalidRecordError(
+                "record.rules differ from the game's rules; leave them out",
+                code="rules_differ",
+                field="record.rules",
+            )
     if "players" in record and record["players"] != list(players):
-        raise InvalidRecordError(f"record.players must be the game's players {list(players)}"
-                                 " (or left out)",
-                                 code="players_differ", params={"players": list(players)},
-                                 field="record.players")
-    full = {**record, "format": record.get("format", DEAL_FORMAT), "rules": rules.to_dict(),
-            "players": list(players)}
+        raise InvalidRecordError(
+            f"record.players must be the game's players {list(players)} (or left out)",
+            code="players_differ",
+            params={"players": list(players)},
+            field="record.players",
+        )
+    full = {
+        **record,
+        "format": record.get("format", DEAL_FORMAT),
+        "rules": rules.to_dict(),
+        "players": list(players),
+    }
     try:
         result = replay_deal(full)
     except RecordError as error:
         raise error.within("record", "record") from error
     if dealer is not None and result.dealer != dealer:
-        raise IllegalRecordError(f"record: {players[dealer]} ({dealer}) deals this hand, not"
-                                 f" {players[result.dealer]} ({result.dealer})",
-                                 code="dealer_rotation",
-                                 params={"expected": players[dealer], "expected_seat": dealer,
-                                         "dealer": players[result.dealer],
-                                         "dealer_seat": result.dealer},
-                                 field="record.dealer")
+        raise IllegalRecordError(
+            f"record: {players[dealer]} ({dealer}) deals this hand, not"
+            f" {players[result.dealer]} ({result.dealer})",
+            code="dealer_rotation",
+            params={
+                "expected": players[dealer],
+                "expected_seat": dealer,
+                "dealer": players[result.dealer],
+                "dealer_seat": result.dealer,
+            },
+            field="record.dealer",
+        )
     return HandEvaluation(entry=deal_entry(result), detail=result)

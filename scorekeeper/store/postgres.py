@@ -128,8 +128,9 @@ def _migrate_2(conn: psycopg.Connection) -> None:
     Both NULL for a game created without a key (a unique index allows many
     NULLs), as in SQLite's schema 3.
     """
-    conn.execute("ALTER TABLE games ADD COLUMN idempotency_key text UNIQUE,"
-                 " ADD COLUMN request_hash text")
+    conn.execute(
+        "ALTER TABLE games ADD COLUMN idempotency_key text UNIQUE, ADD COLUMN request_hash text"
+    )
 
 
 def _migrate_3(conn: psycopg.Connection) -> None:
@@ -175,7 +176,12 @@ def _migrate_5(conn: psycopg.Connection) -> None:
 
 
 MIGRATIONS: tuple[Callable[[psycopg.Connection], None], ...] = (
-    _migrate_1, _migrate_2, _migrate_3, _migrate_4, _migrate_5)
+    _migrate_1,
+    _migrate_2,
+    _migrate_3,
+    _migrate_4,
+    _migrate_5,
+)
 """Schema migrations in order; migration ``i`` takes the database to version ``i + 1``."""
 
 SCHEMA_VERSION = len(MIGRATIONS)
@@ -185,12 +191,14 @@ SCHEMA_VERSION = len(MIGRATIONS)
 def _unavailable(error: psycopg.Error) -> StorageError | None:
     """The refusal for PostgreSQL's "disk full" and lock-wait errors (``None`` for others)."""
     if isinstance(error, pg_errors.DiskFull):
-        return StorageFull("the server's disk is full: nothing was written",
-                           code="storage_full")
-    if isinstance(error, pg_errors.LockNotAvailable | pg_errors.DeadlockDetected
-                  | psycopg_pool.PoolTimeout):
-        return StorageBusy(f"the database stayed busy for {BUSY_TIMEOUT:g} s: nothing was"
-                           " written; try again", code="busy")
+        return StorageFull("the server's disk is full: nothing was written", code="storage_full")
+    if isinstance(
+        error, pg_errors.LockNotAvailable | pg_errors.DeadlockDetected | psycopg_pool.PoolTimeout
+    ):
+        return StorageBusy(
+            f"the database stayed busy for {BUSY_TIMEOUT:g} s: nothing was written; try again",
+            code="busy",
+        )
     return None
 
 
@@ -222,9 +230,15 @@ class PostgresStore(SqlStore):
         with self._lock:
             if self._pid != os.getpid():
                 self._pool = psycopg_pool.ConnectionPool(
-                    self.url, min_size=1, max_size=POOL_SIZE, timeout=BUSY_TIMEOUT,
-                    check=psycopg_pool.ConnectionPool.check_connection, name="scorekeeper",
-                    kwargs={"application_name": f"scorekeeper-{os.getpid()}"}, open=True)
+                    self.url,
+                    min_size=1,
+                    max_size=POOL_SIZE,
+                    timeout=BUSY_TIMEOUT,
+                    check=psycopg_pool.ConnectionPool.check_connection,
+                    name="scorekeeper",
+                    kwargs={"application_name": f"scorekeeper-{os.getpid()}"},
+                    open=True,
+                )
                 self._pid = os.getpid()
             assert self._pool is not None
             return self._pool
@@ -247,8 +261,10 @@ class PostgresStore(SqlStore):
         try:
             with self._this_process_pool().connection() as conn, conn.transaction():
                 if write:
-                    conn.execute("SELECT set_config('lock_timeout', %s, true)",
-                                 (f"{round(self.busy_timeout * 1000)}ms",))
+                    conn.execute(
+                        "SELECT set_config('lock_timeout', %s, true)",
+                        (f"{round(self.busy_timeout * 1000)}ms",),
+                    )
                 yield conn
         except (psycopg.Error, psycopg_pool.PoolTimeout) as error:
             refusal = _unavailable(error)
@@ -265,8 +281,7 @@ class PostgresStore(SqlStore):
         """
         with psycopg.connect(self.url) as conn, conn.transaction():
             conn.execute("SELECT pg_advisory_xact_lock(%s)", (MIGRATION_LOCK,))
-            conn.execute("CREATE TABLE IF NOT EXISTS schema_version"
-                         " (version integer NOT NULL)")
+            conn.execute("CREATE TABLE IF NOT EXISTS schema_version (version integer NOT NULL)")
             row = conn.execute("SELECT version FROM schema_version").fetchone()
             version = 0 if row is None else row[0]
             for step in pending_steps(version, SCHEMA_VERSION, "the database"):

@@ -95,9 +95,14 @@ class StoredHand(Result):
 
     def to_dict(self) -> dict[str, Any]:
         """The core record's dict, then ``seq``, ``kind``, ``input``, ``detail``, ``corrected``."""
-        return {**self.record.to_dict(), "seq": self.seq, "kind": self.kind.value,
-                "input": plain(self.input), "detail": plain(self.detail),
-                "corrected": self.corrected}
+        return {
+            **self.record.to_dict(),
+            "seq": self.seq,
+            "kind": self.kind.value,
+            "input": plain(self.input),
+            "detail": plain(self.detail),
+            "corrected": self.corrected,
+        }
 
     @classmethod
     def from_dict(cls, data: Mapping[str, Any]) -> Self:
@@ -107,9 +112,14 @@ class StoredHand(Result):
         record = dict(data)
         for key in HAND_KEYS:
             del record[key]
-        return cls(record=from_plain(AnyHandRecord, record), seq=data["seq"],
-                   kind=HandKind(data["kind"]), input=data["input"], detail=data["detail"],
-                   corrected=data["corrected"])
+        return cls(
+            record=from_plain(AnyHandRecord, record),
+            seq=data["seq"],
+            kind=HandKind(data["kind"]),
+            input=data["input"],
+            detail=data["detail"],
+            corrected=data["corrected"],
+        )
 
 
 @dataclass(frozen=True, slots=True)
@@ -130,8 +140,13 @@ class GameSheet(Result):
         return _delegated(self, "scored", name)
 
     @classmethod
-    def of(cls, game: Mapping[str, Any], version: int, scored: AnySheet,
-           hands: tuple[StoredHand, ...] | None) -> Self:
+    def of(
+        cls,
+        game: Mapping[str, Any],
+        version: int,
+        scored: AnySheet,
+        hands: tuple[StoredHand, ...] | None,
+    ) -> Self:
         """The sheet of stored ``game`` (its ``id``, times and first ``dealer``) at ``version``.
 
         ``scored`` is the core sheet (its ``hands`` are replaced by the
@@ -141,16 +156,29 @@ class GameSheet(Result):
         records = () if hands is None else tuple(hand.record for hand in hands)
         if scored.hands != records:  # records of the sheet's own kind (mypy cannot tell)
             scored = replace(scored, hands=records)  # type: ignore[arg-type]
-        return cls(id=game["id"], created=game["created"], updated=game["updated"],
-                   status=GameStatus.of(scored.over), version=version, dealer=game["dealer"],
-                   scored=scored, hands=hands or (), minimal=hands is None)
+        return cls(
+            id=game["id"],
+            created=game["created"],
+            updated=game["updated"],
+            status=GameStatus.of(scored.over),
+            version=version,
+            dealer=game["dealer"],
+            scored=scored,
+            hands=hands or (),
+            minimal=hands is None,
+        )
 
     def to_dict(self) -> dict[str, Any]:
         """``id`` ... ``dealer``, then the core sheet's keys with the stored hands (none if
         ``minimal``)."""
-        body: dict[str, Any] = {"id": self.id, "created": self.created, "updated": self.updated,
-                                "status": self.status.value, "version": self.version,
-                                "dealer": self.dealer}
+        body: dict[str, Any] = {
+            "id": self.id,
+            "created": self.created,
+            "updated": self.updated,
+            "status": self.status.value,
+            "version": self.version,
+            "dealer": self.dealer,
+        }
         for field in fields(self.scored):
             if field.name != "hands":
                 body[field.name] = plain(getattr(self.scored, field.name))

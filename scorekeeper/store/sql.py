@@ -59,42 +59,58 @@ from .base import (
 SELECT_GAME = f"SELECT {GAME_COLUMNS} FROM games WHERE id = ?"
 SELECT_LOG = f"SELECT {LOG_COLUMNS} FROM hands WHERE game_id = ? ORDER BY seq"
 SELECT_PLAYER = "SELECT id, name, created FROM players WHERE name_key = ?"
-SELECT_GAMES_OF = ("SELECT g.id FROM games g JOIN game_players p ON p.game_id = g.id"
-                   " WHERE p.player_id = ? ORDER BY g.created, g.id")
-SELECT_ROWS = ("SELECT n, entry, record, summary FROM sheet_hands"
-               " WHERE game_id = ? AND n >= ? ORDER BY n")
+SELECT_GAMES_OF = (
+    "SELECT g.id FROM games g JOIN game_players p ON p.game_id = g.id"
+    " WHERE p.player_id = ? ORDER BY g.created, g.id"
+)
+SELECT_ROWS = (
+    "SELECT n, entry, record, summary FROM sheet_hands WHERE game_id = ? AND n >= ? ORDER BY n"
+)
 DELETE_ROWS = "DELETE FROM sheet_hands WHERE game_id = ? AND n >= ?"
 INSERT_ROW = "INSERT INTO sheet_hands (game_id, n, entry, record, summary) VALUES (?, ?, ?, ?, ?)"
 
-INSERT_GAME = (f"INSERT INTO games ({GAME_COLUMNS}, idempotency_key, request_hash)"
-               " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"
-               " ON CONFLICT (idempotency_key) DO NOTHING RETURNING id")
+INSERT_GAME = (
+    f"INSERT INTO games ({GAME_COLUMNS}, idempotency_key, request_hash)"
+    " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"
+    " ON CONFLICT (idempotency_key) DO NOTHING RETURNING id"
+)
 SELECT_KEYED_GAME = "SELECT id, request_hash FROM games WHERE idempotency_key = ?"
-INSERT_PLAYER = ("INSERT INTO players (name, name_key, created) VALUES (?, ?, ?)"
-                 " ON CONFLICT (name_key) DO NOTHING")
-INSERT_SEAT = ("INSERT INTO game_players (game_id, seat, player_id) SELECT ?, ?, id"
-               " FROM players WHERE name_key = ?")
-INSERT_IMPORTED_HAND = ("INSERT INTO hands (game_id, seq, kind, payload, result, created)"
-                        " VALUES (?, ?, ?, ?, ?, ?)")
+INSERT_PLAYER = (
+    "INSERT INTO players (name, name_key, created) VALUES (?, ?, ?)"
+    " ON CONFLICT (name_key) DO NOTHING"
+)
+INSERT_SEAT = (
+    "INSERT INTO game_players (game_id, seat, player_id) SELECT ?, ?, id"
+    " FROM players WHERE name_key = ?"
+)
+INSERT_IMPORTED_HAND = (
+    "INSERT INTO hands (game_id, seq, kind, payload, result, created) VALUES (?, ?, ?, ?, ?, ?)"
+)
 
 SELECT_KEYED_HAND = "SELECT seq, kind, payload FROM hands WHERE game_id = ? AND idempotency_key = ?"
-INSERT_HAND = ("INSERT INTO hands (game_id, seq, kind, payload, result, idempotency_key, created)"
-               " VALUES (?, ?, ?, ?, ?, ?, ?)")
+INSERT_HAND = (
+    "INSERT INTO hands (game_id, seq, kind, payload, result, idempotency_key, created)"
+    " VALUES (?, ?, ?, ?, ?, ?, ?)"
+)
 UPDATE_GAME = "UPDATE games SET status = ?, updated = ?, version = ?, scored = ? WHERE id = ?"
 
-GRANT_EDIT = ("INSERT INTO edit_rights (game_id, device_hash, label, created)"
-              " VALUES (?, ?, ?, ?) ON CONFLICT (game_id, device_hash) DO UPDATE"
-              " SET label = excluded.label, created = excluded.created, revoked = NULL"
-              " WHERE edit_rights.revoked IS NOT NULL")
-HAS_EDIT = ("SELECT 1 FROM edit_rights WHERE game_id = ? AND device_hash = ?"
-            " AND revoked IS NULL")
-SELECT_RIGHTS = ("SELECT id, device_hash, label, created FROM edit_rights"
-                 " WHERE game_id = ? AND revoked IS NULL ORDER BY created, id")
-REVOKE_EDIT = ("UPDATE edit_rights SET revoked = ? WHERE game_id = ? AND id = ?"
-               " AND revoked IS NULL")
-SELECT_DEVICE_GAMES = ("SELECT g.id FROM games g JOIN edit_rights r ON r.game_id = g.id"
-                       " WHERE r.device_hash = ? AND r.revoked IS NULL"
-                       " ORDER BY g.updated DESC, g.id LIMIT ?")
+GRANT_EDIT = (
+    "INSERT INTO edit_rights (game_id, device_hash, label, created)"
+    " VALUES (?, ?, ?, ?) ON CONFLICT (game_id, device_hash) DO UPDATE"
+    " SET label = excluded.label, created = excluded.created, revoked = NULL"
+    " WHERE edit_rights.revoked IS NOT NULL"
+)
+HAS_EDIT = "SELECT 1 FROM edit_rights WHERE game_id = ? AND device_hash = ? AND revoked IS NULL"
+SELECT_RIGHTS = (
+    "SELECT id, device_hash, label, created FROM edit_rights"
+    " WHERE game_id = ? AND revoked IS NULL ORDER BY created, id"
+)
+REVOKE_EDIT = "UPDATE edit_rights SET revoked = ? WHERE game_id = ? AND id = ? AND revoked IS NULL"
+SELECT_DEVICE_GAMES = (
+    "SELECT g.id FROM games g JOIN edit_rights r ON r.game_id = g.id"
+    " WHERE r.device_hash = ? AND r.revoked IS NULL"
+    " ORDER BY g.updated DESC, g.id LIMIT ?"
+)
 DELETE_HANDOVER = "DELETE FROM handovers WHERE game_id = ?"
 INSERT_HANDOVER = "INSERT INTO handovers (game_id, secret_hash, created) VALUES (?, ?, ?)"
 SELECT_HANDOVER = "SELECT secret_hash, created FROM handovers WHERE game_id = ?"
@@ -109,8 +125,9 @@ def pending_steps(version: int, latest: int, where: str) -> range:
     range(3, 5)
     """
     if version > latest:
-        raise StorageError(f"{where} has schema version {version}; this scorekeeper knows"
-                           f" up to {latest}")
+        raise StorageError(
+            f"{where} has schema version {version}; this scorekeeper knows up to {latest}"
+        )
     return range(version, latest)
 
 
@@ -205,8 +222,7 @@ class SqlStore(ABC):
 
     def _game(self, conn: Any, game_id: str, *, lock: bool = False) -> dict:
         """The game's row (locked with :data:`LOCK_GAME` when ``lock``); raises NotFound."""
-        row = self._run(conn, SELECT_GAME + (self.LOCK_GAME if lock else ""),
-                        (game_id,)).fetchone()
+        row = self._run(conn, SELECT_GAME + (self.LOCK_GAME if lock else ""), (game_id,)).fetchone()
         if row is None:
             raise NotFound(f"no game with id {game_id!r}", field="id")
         return game_from_row(row)
@@ -220,9 +236,20 @@ class SqlStore(ABC):
     def _put_rows(self, conn: Any, game_id: str, start: int, rows: Sequence[dict]) -> None:
         """Replace the game's sheet rows from hand ``start`` on by ``rows``."""
         self._run(conn, DELETE_ROWS, (game_id, start))
-        self._run_many(conn, INSERT_ROW, [
-            (game_id, row["n"], dumps_in_order(row["entry"]), dumps_in_order(row["record"]),
-             dumps_in_order(row["summary"])) for row in rows])
+        self._run_many(
+            conn,
+            INSERT_ROW,
+            [
+                (
+                    game_id,
+                    row["n"],
+                    dumps_in_order(row["entry"]),
+                    dumps_in_order(row["record"]),
+                    dumps_in_order(row["summary"]),
+                )
+                for row in rows
+            ],
+        )
 
     # ------------------------------------------------------------------ writes
 
@@ -267,26 +294,50 @@ class SqlStore(ABC):
         stamp = now()
         keys = [name_key(name, field=f"players.{seat}") for seat, name in enumerate(players)]
         with self._write() as conn:
-            created = self._run(conn, INSERT_GAME, (
-                game_id, dumps(list(players)), dumps(rules), dealer, stake, stamp, stamp,
-                status, token_hash, imported, len(entries),
-                None if scored is None else dumps_in_order(scored), follows,
-                idempotency_key, request_hash)).fetchall()  # all: SQLite finishes it
+            created = self._run(
+                conn,
+                INSERT_GAME,
+                (
+                    game_id,
+                    dumps(list(players)),
+                    dumps(rules),
+                    dealer,
+                    stake,
+                    stamp,
+                    stamp,
+                    status,
+                    token_hash,
+                    imported,
+                    len(entries),
+                    None if scored is None else dumps_in_order(scored),
+                    follows,
+                    idempotency_key,
+                    request_hash,
+                ),
+            ).fetchall()  # all: SQLite finishes it
             if not created:  # the key's game exists
                 row = self._run(conn, SELECT_KEYED_GAME, (idempotency_key,)).fetchone()
                 assert row is not None  # the conflict that skipped the insert is this row
                 if row[1] != request_hash:
-                    raise KeyReused(f"Idempotency-Key {idempotency_key!r} was already used"
-                                    " for a different request", field="Idempotency-Key")
+                    raise KeyReused(
+                        f"Idempotency-Key {idempotency_key!r} was already used"
+                        " for a different request",
+                        field="Idempotency-Key",
+                    )
                 return self._game(conn, row[0])
             seated = list(zip(keys, players, strict=True))
             for key, name in sorted(seated) if self.PLAYERS_BY_KEY else seated:
                 self._run(conn, INSERT_PLAYER, (name, key, stamp))
             for seat, key in enumerate(keys):
                 self._run(conn, INSERT_SEAT, (game_id, seat, key))
-            self._run_many(conn, INSERT_IMPORTED_HAND, [
-                (game_id, seq, kind, dumps(payload), dumps(result), stamp)
-                for seq, (kind, payload, result) in enumerate(entries, 1)])
+            self._run_many(
+                conn,
+                INSERT_IMPORTED_HAND,
+                [
+                    (game_id, seq, kind, dumps(payload), dumps(result), stamp)
+                    for seq, (kind, payload, result) in enumerate(entries, 1)
+                ],
+            )
             self._put_rows(conn, game_id, 1, rows)
             return self._game(conn, game_id)
 
@@ -324,23 +375,60 @@ class SqlStore(ABC):
             if idempotency_key is not None:
                 seq = replayed_seq(
                     self._run(conn, SELECT_KEYED_HAND, (game_id, idempotency_key)).fetchone(),
-                    kind, payload, idempotency_key)
+                    kind,
+                    payload,
+                    idempotency_key,
+                )
                 if seq is not None:
                     log = self._log(conn, game_id)
                     return log[seq - 1], False, game, log
             check_version(expected_version, game["version"])
-            result, status, change = decide(game, GameView(
-                rows=lambda start: self._rows(conn, game_id, start),
-                log=lambda: self._log(conn, game_id)))
-            entry = {"seq": game["version"] + 1, "kind": kind, "payload": payload,
-                     "result": result, "idempotency_key": idempotency_key, "created": now()}
-            self._run(conn, INSERT_HAND, (game_id, entry["seq"], kind, dumps(payload),
-                                          dumps(result), idempotency_key, entry["created"]))
-            self._run(conn, UPDATE_GAME, (status, entry["created"], entry["seq"],
-                                          dumps_in_order(change["scored"]), game_id))
+            result, status, change = decide(
+                game,
+                GameView(
+                    rows=lambda start: self._rows(conn, game_id, start),
+                    log=lambda: self._log(conn, game_id),
+                ),
+            )
+            entry = {
+                "seq": game["version"] + 1,
+                "kind": kind,
+                "payload": payload,
+                "result": result,
+                "idempotency_key": idempotency_key,
+                "created": now(),
+            }
+            self._run(
+                conn,
+                INSERT_HAND,
+                (
+                    game_id,
+                    entry["seq"],
+                    kind,
+                    dumps(payload),
+                    dumps(result),
+                    idempotency_key,
+                    entry["created"],
+                ),
+            )
+            self._run(
+                conn,
+                UPDATE_GAME,
+                (status, entry["created"], entry["seq"], dumps_in_order(change["scored"]), game_id),
+            )
             self._put_rows(conn, game_id, change["start"], change["rows"])
-            return entry, True, {**game, "status": status, "updated": entry["created"],
-                                 "version": entry["seq"], "scored": change["scored"]}, []
+            return (
+                entry,
+                True,
+                {
+                    **game,
+                    "status": status,
+                    "updated": entry["created"],
+                    "version": entry["seq"],
+                    "scored": change["scored"],
+                },
+                [],
+            )
 
     # ------------------------------------------------------------------ scorepad edit rights
 
@@ -362,8 +450,10 @@ class SqlStore(ABC):
         """The unrevoked rights of a game, oldest first: ``{"id", "device_hash", "label",
         "created"}``."""
         with self._read() as conn:
-            return [{"id": i, "device_hash": h, "label": label, "created": created}
-                    for i, h, label, created in self._run(conn, SELECT_RIGHTS, (game_id,))]
+            return [
+                {"id": i, "device_hash": h, "label": label, "created": created}
+                for i, h, label, created in self._run(conn, SELECT_RIGHTS, (game_id,))
+            ]
 
     def revoke_edit(self, game_id: str, right_id: int) -> bool:
         """Revoke right ``right_id`` of the game; False when it held no such right."""
@@ -388,4 +478,3 @@ class SqlStore(ABC):
         with self._read() as conn:
             row = self._run(conn, SELECT_HANDOVER, (game_id,)).fetchone()
         return None if row is None else {"secret_hash": row[0], "created": row[1]}
-

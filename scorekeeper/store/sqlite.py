@@ -116,8 +116,12 @@ FIRST_POLL = 0.0002
 """Seconds between a waiting writer's first and second tries for the lock (then doubled)."""
 
 _BUSY = (sqlite3.SQLITE_BUSY, sqlite3.SQLITE_LOCKED)
-_UNAVAILABLE = (sqlite3.SQLITE_READONLY, sqlite3.SQLITE_CANTOPEN, sqlite3.SQLITE_IOERR,
-                sqlite3.SQLITE_PERM)
+_UNAVAILABLE = (
+    sqlite3.SQLITE_READONLY,
+    sqlite3.SQLITE_CANTOPEN,
+    sqlite3.SQLITE_IOERR,
+    sqlite3.SQLITE_PERM,
+)
 
 
 def _code(error: sqlite3.Error) -> int:
@@ -129,17 +133,18 @@ def _refusal(error: sqlite3.OperationalError, waited: float) -> StorageError | N
     """The refusal for SQLite's "disk full", "busy" and "cannot write" errors (or ``None``)."""
     code = _code(error)
     if code == sqlite3.SQLITE_FULL:
-        return StorageFull("the server's disk is full: nothing was written",
-                           code="storage_full")
+        return StorageFull("the server's disk is full: nothing was written", code="storage_full")
     if code in _BUSY:
-        return StorageBusy(f"the database stayed busy for {waited:g} s: nothing was"
-                           " written; try again", code="busy")
+        return StorageBusy(
+            f"the database stayed busy for {waited:g} s: nothing was written; try again",
+            code="busy",
+        )
     if code in _UNAVAILABLE:
-        return StorageUnavailable(f"the database cannot be used just now ({error}): nothing"
-                                  " was written; try again", code="unavailable")
+        return StorageUnavailable(
+            f"the database cannot be used just now ({error}): nothing was written; try again",
+            code="unavailable",
+        )
     return None
-
-
 
 
 @contextmanager
@@ -168,28 +173,52 @@ def _transaction(conn: sqlite3.Connection) -> Iterator[None]:
 
 def _migrate_1(db: sqlite_utils.Database) -> None:
     """The first schema: players, games, game_players and the hand log."""
-    db.table("players").create({"id": int, "name": str, "created": str}, pk="id",
-                         not_null={"name", "created"})
+    db.table("players").create(
+        {"id": int, "name": str, "created": str}, pk="id", not_null={"name", "created"}
+    )
     db.execute("CREATE UNIQUE INDEX players_name ON players (name COLLATE NOCASE)")
     db.table("games").create(
-        {"id": str, "players": str, "rules": str, "dealer": int, "stake": float,
-         "created": str, "updated": str, "status": str, "token_hash": str},
-        pk="id", not_null={"players", "rules", "dealer", "created", "updated", "status",
-                           "token_hash"})
+        {
+            "id": str,
+            "players": str,
+            "rules": str,
+            "dealer": int,
+            "stake": float,
+            "created": str,
+            "updated": str,
+            "status": str,
+            "token_hash": str,
+        },
+        pk="id",
+        not_null={"players", "rules", "dealer", "created", "updated", "status", "token_hash"},
+    )
     db.table("game_players").create(
-        {"game_id": str, "seat": int, "player_id": int}, pk=("game_id", "seat"),
+        {"game_id": str, "seat": int, "player_id": int},
+        pk=("game_id", "seat"),
         not_null={"player_id"},
-        foreign_keys=[("game_id", "games", "id"), ("player_id", "players", "id")])
+        foreign_keys=[("game_id", "games", "id"), ("player_id", "players", "id")],
+    )
     db.table("game_players").create_index(["player_id"])
     db.table("hands").create(
-        {"game_id": str, "seq": int, "kind": str, "payload": str, "result": str,
-         "idempotency_key": str, "created": str},
-        pk=("game_id", "seq"), not_null={"kind", "payload", "result", "created"},
-        foreign_keys=[("game_id", "games", "id")])
+        {
+            "game_id": str,
+            "seq": int,
+            "kind": str,
+            "payload": str,
+            "result": str,
+            "idempotency_key": str,
+            "created": str,
+        },
+        pk=("game_id", "seq"),
+        not_null={"kind", "payload", "result", "created"},
+        foreign_keys=[("game_id", "games", "id")],
+    )
     db.table("hands").create_index(["game_id", "idempotency_key"], unique=True)
     for action in ("UPDATE", "DELETE"):
-        db.execute(f"CREATE TRIGGER hands_no_{action.lower()} BEFORE {action} ON hands"
-                   " BEGIN SELECT RAISE(ABORT, 'the hand log is append-only'); END")
+        db.execute(
+            f"CREATE TRIGGER hands_no_{action.lower()} BEFORE {action} ON hands"
+            " BEGIN SELECT RAISE(ABORT, 'the hand log is append-only'); END"
+        )
 
 
 def _migrate_2(db: sqlite_utils.Database) -> None:
@@ -211,24 +240,32 @@ def _migrate_2(db: sqlite_utils.Database) -> None:
     stamp; a hand entered at the table comes in a later request).
     """
     conn = db.conn
-    conn.execute("CREATE TABLE players_new (id INTEGER PRIMARY KEY, name TEXT NOT NULL,"
-                  " name_key TEXT NOT NULL UNIQUE, created TEXT NOT NULL)")
+    conn.execute(
+        "CREATE TABLE players_new (id INTEGER PRIMARY KEY, name TEXT NOT NULL,"
+        " name_key TEXT NOT NULL UNIQUE, created TEXT NOT NULL)"
+    )
     kept: dict[str, int] = {}
     for player_id, name, created in conn.execute(
-            "SELECT id, name, created FROM players ORDER BY created, id").fetchall():
+        "SELECT id, name, created FROM players ORDER BY created, id"
+    ).fetchall():
         key = fold(name)
         if key in kept:
-            conn.execute("UPDATE game_players SET player_id = ? WHERE player_id = ?",
-                         (kept[key], player_id))
+            conn.execute(
+                "UPDATE game_players SET player_id = ? WHERE player_id = ?", (kept[key], player_id)
+            )
             continue
         kept[key] = player_id
-        conn.execute("INSERT INTO players_new (id, name, name_key, created)"
-                     " VALUES (?, ?, ?, ?)", (player_id, name, key, created))
+        conn.execute(
+            "INSERT INTO players_new (id, name, name_key, created) VALUES (?, ?, ?, ?)",
+            (player_id, name, key, created),
+        )
     conn.execute("DROP TABLE players")
     conn.execute("ALTER TABLE players_new RENAME TO players")
     conn.execute("ALTER TABLE games ADD COLUMN imported INTEGER NOT NULL DEFAULT 0")
-    conn.execute("UPDATE games SET imported = 1 WHERE EXISTS (SELECT 1 FROM hands h"
-                  " WHERE h.game_id = games.id AND h.created = games.created)")
+    conn.execute(
+        "UPDATE games SET imported = 1 WHERE EXISTS (SELECT 1 FROM hands h"
+        " WHERE h.game_id = games.id AND h.created = games.created)"
+    )
 
 
 def _migrate_3(db: sqlite_utils.Database) -> None:
@@ -245,25 +282,32 @@ def _migrate_3(db: sqlite_utils.Database) -> None:
 def _migrate_4(db: sqlite_utils.Database) -> None:
     """Scorepad edit rights kept server-side: ``edit_rights`` and ``handovers``."""
     conn = db.conn
-    conn.execute("CREATE TABLE edit_rights (id INTEGER PRIMARY KEY,"
-                 " game_id TEXT NOT NULL REFERENCES games (id), device_hash TEXT NOT NULL,"
-                 " label TEXT NOT NULL, created TEXT NOT NULL, revoked TEXT,"
-                 " UNIQUE (game_id, device_hash))")
+    conn.execute(
+        "CREATE TABLE edit_rights (id INTEGER PRIMARY KEY,"
+        " game_id TEXT NOT NULL REFERENCES games (id), device_hash TEXT NOT NULL,"
+        " label TEXT NOT NULL, created TEXT NOT NULL, revoked TEXT,"
+        " UNIQUE (game_id, device_hash))"
+    )
     conn.execute("CREATE INDEX edit_rights_device ON edit_rights (device_hash)")
-    conn.execute("CREATE TABLE handovers (game_id TEXT PRIMARY KEY REFERENCES games (id),"
-                 " secret_hash TEXT NOT NULL, created TEXT NOT NULL)")
+    conn.execute(
+        "CREATE TABLE handovers (game_id TEXT PRIMARY KEY REFERENCES games (id),"
+        " secret_hash TEXT NOT NULL, created TEXT NOT NULL)"
+    )
 
 
 def _migrate_5(db: sqlite_utils.Database) -> None:
     """The scored state: ``games.version`` (counted from the log), ``games.scored`` (NULL:
     the next write to a game scores its log once and fills it) and ``sheet_hands``."""
     db.execute("ALTER TABLE games ADD COLUMN version INTEGER NOT NULL DEFAULT 0")
-    db.execute("UPDATE games SET version = (SELECT count(*) FROM hands h"
-               " WHERE h.game_id = games.id)")
+    db.execute(
+        "UPDATE games SET version = (SELECT count(*) FROM hands h WHERE h.game_id = games.id)"
+    )
     db.execute("ALTER TABLE games ADD COLUMN scored TEXT")
-    db.execute("CREATE TABLE sheet_hands (game_id TEXT NOT NULL REFERENCES games (id),"
-               " n INTEGER NOT NULL, entry TEXT NOT NULL, record TEXT NOT NULL,"
-               " summary TEXT NOT NULL, PRIMARY KEY (game_id, n)) WITHOUT ROWID")
+    db.execute(
+        "CREATE TABLE sheet_hands (game_id TEXT NOT NULL REFERENCES games (id),"
+        " n INTEGER NOT NULL, entry TEXT NOT NULL, record TEXT NOT NULL,"
+        " summary TEXT NOT NULL, PRIMARY KEY (game_id, n)) WITHOUT ROWID"
+    )
 
 
 def _migrate_6(db: sqlite_utils.Database) -> None:
@@ -273,7 +317,13 @@ def _migrate_6(db: sqlite_utils.Database) -> None:
 
 
 MIGRATIONS: tuple[Callable[[sqlite_utils.Database], None], ...] = (
-    _migrate_1, _migrate_2, _migrate_3, _migrate_4, _migrate_5, _migrate_6)
+    _migrate_1,
+    _migrate_2,
+    _migrate_3,
+    _migrate_4,
+    _migrate_5,
+    _migrate_6,
+)
 """Schema migrations in order; migration ``i`` takes the file to version ``i + 1``."""
 
 SCHEMA_VERSION = len(MIGRATIONS)
@@ -291,8 +341,14 @@ class Storage(SqlStore):
     OFF``: fast, but not safe against a crash of the machine.
     """
 
-    def __init__(self, path: str | os.PathLike | None = None, *, durable: bool = True,
-                 busy_timeout: float = BUSY_TIMEOUT, waiting_writers: int = 1):
+    def __init__(
+        self,
+        path: str | os.PathLike | None = None,
+        *,
+        durable: bool = True,
+        busy_timeout: float = BUSY_TIMEOUT,
+        waiting_writers: int = 1,
+    ):
         """Open (and migrate) the file; ``busy_timeout`` and ``waiting_writers`` bound the
         wait for the write lock (see the module docs)."""
         self.path = os.fspath(path) if path is not None else DEFAULT_PATH
@@ -307,8 +363,9 @@ class Storage(SqlStore):
     # ------------------------------------------------------------------ connections
 
     def _connect(self) -> sqlite_utils.Database:
-        conn = sqlite3.connect(self.path, timeout=self.busy_timeout, isolation_level=None,
-                               check_same_thread=False)
+        conn = sqlite3.connect(
+            self.path, timeout=self.busy_timeout, isolation_level=None, check_same_thread=False
+        )
         conn.execute("PRAGMA foreign_keys = ON")
         conn.execute(f"PRAGMA synchronous = {'FULL' if self.durable else 'OFF'}")
         return sqlite_utils.Database(conn)
@@ -385,16 +442,22 @@ class Storage(SqlStore):
                 seen = conn.execute("PRAGMA data_version").fetchone()[0]
                 if seen != version:
                     version, progress = seen, now
-                if now - progress > timeout / 1000 or now - start > max(timeout / 1000,
-                                                                        BUSY_TIMEOUT):
-                    raise StorageBusy(f"the database stayed locked for {timeout / 1000:g} s:"
-                                      " nothing was written; try again", code="busy")
+                if now - progress > timeout / 1000 or now - start > max(
+                    timeout / 1000, BUSY_TIMEOUT
+                ):
+                    raise StorageBusy(
+                        f"the database stayed locked for {timeout / 1000:g} s:"
+                        " nothing was written; try again",
+                        code="busy",
+                    )
                 if not placed and (now - progress > QUICK_WAIT or self._stuck(now)):
                     placed = self._waiting.acquire(blocking=False)
                     if not placed:
-                        raise StorageBusy("the database is locked and other requests already"
-                                          " wait to write: nothing was written; try again",
-                                          code="busy")
+                        raise StorageBusy(
+                            "the database is locked and other requests already"
+                            " wait to write: nothing was written; try again",
+                            code="busy",
+                        )
                 if placed:
                     self._stalled[me] = progress
                 if turn:
@@ -445,8 +508,9 @@ class Storage(SqlStore):
                     db.conn.execute(f"PRAGMA user_version = {step + 1}")
                 broken = db.conn.execute("PRAGMA foreign_key_check").fetchall()
                 if broken:
-                    raise StorageError(f"{self.path}: migrating left rows without their"
-                                       f" parent row: {broken[:5]}")
+                    raise StorageError(
+                        f"{self.path}: migrating left rows without their parent row: {broken[:5]}"
+                    )
             return SCHEMA_VERSION
         finally:
             db.conn.close()

@@ -62,8 +62,20 @@ def player_stats(store: Store, name: str) -> dict:
     """
     player = store.player(name)
     key = fold(player["name"])
-    totals = dict.fromkeys(("games", "finished", "wins", "losses", "hands", "hands_won",
-                            "gins", "undercuts", "points"), 0)
+    totals = dict.fromkeys(
+        (
+            "games",
+            "finished",
+            "wins",
+            "losses",
+            "hands",
+            "hands_won",
+            "gins",
+            "undercuts",
+            "points",
+        ),
+        0,
+    )
     imported = 0
     rivals: dict[str, dict] = {}
     for game, log in store.games_of(name):
@@ -104,15 +116,21 @@ def player_stats(store: Store, name: str) -> dict:
             if won or side[other] == sheet.result.winner:
                 rival["wins" if won else "losses"] += 1
     average = round(totals["points"] / totals["hands_won"], 2) if totals["hands_won"] else None
-    return {"name": player["name"], **totals, "average_hand": average,
-            "imported_games": imported, "head_to_head": list(rivals.values())}
+    return {
+        "name": player["name"],
+        **totals,
+        "average_hand": average,
+        "imported_games": imported,
+        "head_to_head": list(rivals.values()),
+    }
 
 
 def _rival(rivals: dict[str, dict], opponent: str) -> dict:
     """The head-to-head line against ``opponent`` (added, empty, at the first meeting)."""
-    return rivals.setdefault(fold(opponent), {
-        "opponent": opponent, "games": 0, "wins": 0, "losses": 0, "hands_won": 0,
-        "hands_lost": 0})
+    return rivals.setdefault(
+        fold(opponent),
+        {"opponent": opponent, "games": 0, "wins": 0, "losses": 0, "hands_won": 0, "hands_lost": 0},
+    )
 
 
 def _hands(sheet: AnySheet) -> Iterator[tuple[tuple[int, ...], Played]]:
@@ -179,19 +197,27 @@ def rematch_tally(store: Store, game_id: str) -> dict:
                 nets[seat] = net
                 points[seat] += net
             paid = result.settlement or ()
-            settlement = [{"payer": seats[p.payer], "payee": seats[p.payee],
-                           "amount": p.amount}
-                          for p in (paid if isinstance(paid, tuple) else (paid,))]
+            settlement = [
+                {"payer": seats[p.payer], "payee": seats[p.payee], "amount": p.amount}
+                for p in (paid if isinstance(paid, tuple) else (paid,))
+            ]
             for payment in settlement:
                 money = money or [0.0] * len(keys)
                 money[payment["payer"]] -= payment["amount"]
                 money[payment["payee"]] += payment["amount"]
-        games.append({
-            "id": row["id"], "number": number, "over": result is not None,
-            "winner": None if result is None or result.winner is None
-            else seats[result.winner],
-            "final": None if result is None else
-            [result.final[seats.index(s)] for s in range(len(keys))],
-            "nets": nets, "settlement": settlement, "points": list(points),
-            "money": None if money is None else [round(m, 2) for m in money]})
+        games.append(
+            {
+                "id": row["id"],
+                "number": number,
+                "over": result is not None,
+                "winner": None if result is None or result.winner is None else seats[result.winner],
+                "final": None
+                if result is None
+                else [result.final[seats.index(s)] for s in range(len(keys))],
+                "nets": nets,
+                "settlement": settlement,
+                "points": list(points),
+                "money": None if money is None else [round(m, 2) for m in money],
+            }
+        )
     return {"players": list(game["players"]), "stake": game["stake"], "games": games}
