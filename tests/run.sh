@@ -29,6 +29,7 @@ fi
 npm ci --prefix tests --no-audit --no-fund --loglevel=error
 
 .venv/bin/ruff check .
+.venv/bin/ruff format --check .
 # Three processes (pytest-xdist), one test file per process at a time (module
 # fixtures such as a file's own server start once). On a 2-core machine a
 # third process pays: the tests spend a third of their time waiting for
