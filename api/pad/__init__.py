@@ -22,13 +22,13 @@ views live by family:
   ``/players/vs?name=...&other=...`` (two players head to head).
 
 The ``forms_*`` modules read the forms into domain inputs (the start form, a
-hand, its declared play; :mod:`~api.pad.seating` says who plays a hand), the
-``views_*`` modules, :mod:`~api.pad.declared` and :mod:`~api.pad.replay` shape
-results for the templates (``templates/pad/``), :mod:`~api.pad.labels` holds the
-words and card labels, :mod:`~api.pad.web` the cookies and CSRF and
-:mod:`~api.pad.rights` the edit rights. :mod:`~api.pad.shell` serves the service
-worker and the web app manifest from the site's root (the pad offline and on the
-home screen).
+hand, its declared play; who plays a hand is the core's
+:mod:`scorekeeper.seating`), the ``views_*`` modules, :mod:`~api.pad.declared`
+and :mod:`~api.pad.replay` shape results for the templates (``templates/pad/``),
+:mod:`~api.pad.labels` holds the words and card labels, :mod:`~api.pad.web` the
+cookies and CSRF and :mod:`~api.pad.rights` the edit rights.
+:mod:`~api.pad.shell` serves the service worker and the web app manifest from
+the site's root (the pad offline and on the home screen).
 """
 
 # the views register on bp as their modules are imported

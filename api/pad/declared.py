@@ -37,11 +37,11 @@ from scorekeeper.errors import RuleError, ScorekeeperError
 from scorekeeper.knock import KnockResult, knock_arrangements
 from scorekeeper.melds import hand_mask, meld_kind
 from scorekeeper.results import Outcome
+from scorekeeper.seating import Seating
 from scorekeeper.store.sheets import GameSheet, StoredHand
 
 from .forms_play import arrangement_melds, arrangement_value, check_cards, declare_play
 from .labels import bdi, card_info, cards_info, isolated, point_count
-from .seating import Seating
 from .views_hand import layoff_fits
 
 

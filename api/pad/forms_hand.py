@@ -5,7 +5,7 @@ The quick way (who went out, knock or gin, two deadwood counts), card by card
 (:func:`cards_input`, the tap grids: :func:`cards_form_input`), a pasted deal
 record, or with four players the two games of a deal (:func:`deal_input`). Who
 may go out is one of the two players of the hand
-(:class:`~api.pad.seating.Seating`: with three the dealer sits out, with four
+(:class:`~scorekeeper.seating.Seating`: with three the dealer sits out, with four
 each game has its pair). Whatever is wrong raises an error whose message is
 for players and which names the form field at fault: a plain
 :class:`RuleError` or :class:`RecordError` (codes ``rule``, ``bad_record``,
@@ -23,11 +23,11 @@ from scorekeeper.cards import parse_card
 from scorekeeper.errors import CardError, RecordError, RuleError, RuleViolation
 from scorekeeper.records import DEAL_FORMAT
 from scorekeeper.rules import Rules
+from scorekeeper.seating import Seating
 from scorekeeper.store.hands import MAX_DEADWOOD
 
 from ..bodies import Unstorable, load_json
 from .labels import card_info
-from .seating import Seating
 
 
 def selection(text: Any) -> tuple[list[str], str | None]:

@@ -16,10 +16,10 @@ from typing import Any
 from scorekeeper.errors import RuleError, ScorekeeperError
 from scorekeeper.knock import KnockResult, place_layoffs, verify_knock
 from scorekeeper.rules import Rules
+from scorekeeper.seating import Seating
 
 from .forms_hand import selection
 from .labels import worded
-from .seating import Seating
 
 NO_MELDS = "-"
 """The form value of an arrangement without melds."""

@@ -1,15 +1,15 @@
 """The hand form (:mod:`api.pad.routes_hands`): its fields' values, its mode, its page.
 
 Three and four players (RULES.md section 8): a hand form names only the
-players of the hand being entered (:func:`~api.pad.seating.seatings`); with
-four it is the deal form (``mode=deal``: both games of the deal, quick
-entry per game; ``mode=deal_cards``: a tap grid per player, and for each
-game that ends in a knock what was laid down, chosen as in a two-player
-card hand: :func:`_play_choices`). A deal record is two-player only
-(:func:`modes_for`). The offline queue of the hand form keeps one hand (or
-deal) at a time at three or four: the seating of the next hand depends on
-the last one, which only the server knows, so the form refuses a second
-until the first is saved.
+players of the hand being entered (:func:`hand_seatings`, the core's
+:func:`~scorekeeper.seating.seatings`); with four it is the deal form
+(``mode=deal``: both games of the deal, quick entry per game;
+``mode=deal_cards``: a tap grid per player, and for each game that ends in a
+knock what was laid down, chosen as in a two-player card hand:
+:func:`_play_choices`). A deal record is two-player only (:func:`modes_for`).
+The offline queue of the hand form keeps one hand (or deal) at a time at three
+or four: the seating of the next hand depends on the last one, which only the
+server knows, so the form refuses a second until the first is saved.
 """
 
 from __future__ import annotations
@@ -23,12 +23,12 @@ from markupsafe import Markup
 
 from scorekeeper.errors import ScorekeeperError
 from scorekeeper.rules import Rules
+from scorekeeper.seating import Seating, seatings
 from scorekeeper.store.sheets import GameSheet
 
 from . import declared as pad_declared
 from . import forms_hand, forms_play, web
 from . import labels as pad_labels
-from . import seating as pad_seating
 from .blueprint import render
 
 
@@ -39,6 +39,17 @@ def modes_for(players: int) -> tuple[str, ...]:
     return {2: ("quick", "cards", "record"), 3: ("quick", "cards"), 4: ("deal", "deal_cards")}[
         players
     ]
+
+
+def hand_seatings(sheet: GameSheet, n: int | None = None) -> list[Seating]:
+    """Who plays hand ``n`` of a game's sheet (``None``: the next hand): the
+    :func:`~scorekeeper.seating.seatings` of its dealer, with four players of its
+    deal's games (the sheet's ``next_games``, or the deal's ``games`` when correcting)."""
+    four = len(sheet.players) == 4
+    if n is None:
+        return seatings(sheet.players, sheet.next_dealer, sheet.next_games if four else ())
+    hand = sheet.hands[n - 1]
+    return seatings(sheet.players, hand.dealer, hand.games if four else ())
 
 
 def hand_defaults(sheet: GameSheet, n: int | None) -> dict[str, Any]:
@@ -68,7 +79,7 @@ def hand_defaults(sheet: GameSheet, n: int | None) -> dict[str, Any]:
         for i, (game, seating) in enumerate(
             zip(
                 given.get("games") or [{"kind": "void"}] * 2,
-                pad_seating.seatings(sheet, n),
+                hand_seatings(sheet, n),
                 strict=True,
             )
         ):
@@ -88,9 +99,7 @@ def hand_defaults(sheet: GameSheet, n: int | None) -> dict[str, Any]:
         k = given["knocker"]
         values.update(knocker=str(k))
         values[f"cards_{k}"] = list(given["knocker_cards"])
-        values[f"cards_{pad_seating.seatings(sheet, n)[0].other(k)}"] = list(
-            given["defender_cards"]
-        )
+        values[f"cards_{hand_seatings(sheet, n)[0].other(k)}"] = list(given["defender_cards"])
         values.update(_play_values(given))
     elif kind == "record":
         values["record"] = json.dumps(given.get("record"), indent=1)
@@ -170,7 +179,7 @@ def hand_page(
     The form is :func:`~api.pad.web.kept_for_back` (the same key on Back)."""
     rules = Rules.from_dict(sheet.rules)
     names = sheet.players
-    seatings = pad_seating.seatings(sheet, n)
+    seatings = hand_seatings(sheet, n)
     change = change or {"idempotency_key": None, "expected_version": sheet.version}
     choices = (
         _play_choices(sheet.rules, form, seatings, previews is not None)
@@ -211,7 +220,7 @@ def hand_page(
     return response
 
 
-def _deal_line(number: int, seating: pad_seating.Seating) -> Markup:
+def _deal_line(number: int, seating: Seating) -> Markup:
     """One game of a partnership deal as the deal form heads it: ``Game 1: Ana deals to Bor``."""
     names, dealer = seating.names, seating.dealer
     return Markup("Game {}: {} deals to {}").format(

@@ -30,9 +30,16 @@ from . import declared as pad_declared
 from . import forms_hand, forms_play, rights, views_hand, views_sheet, web
 from . import labels as pad_labels
 from . import replay as pad_replay
-from . import seating as pad_seating
 from .blueprint import bp, form_errors, load, render, require_edit
-from .hand_page import default_mode, hand_defaults, hand_page, modes_for, prefixes, submitted
+from .hand_page import (
+    default_mode,
+    hand_defaults,
+    hand_page,
+    hand_seatings,
+    modes_for,
+    prefixes,
+    submitted,
+)
 from .routes_game import voided
 from .routes_tools import step_number
 
@@ -173,7 +180,7 @@ def _save_hand(game_id: str, n: int | None):
     if mode not in modes:
         mode = modes[0]
     values = submitted(len(sheet.players))
-    seatings = pad_seating.seatings(sheet, n)
+    seatings = hand_seatings(sheet, n)
     change = web.change_options()
     if change["expected_version"] is None:
         change["expected_version"] = sheet.version

@@ -192,7 +192,7 @@ def quick_previews(
     """The score of a quick hand, or of each game of a partnership deal, before it is saved.
 
     Each game is scored as the two-player hand it is (its knocker given as
-    seat 0 or 1 of its ``seating``, :class:`api.pad.seating.Seating`), so the
+    seat 0 or 1 of its ``seating``, :class:`scorekeeper.seating.Seating`), so the
     preview needs nothing from the store beyond
     :func:`~scorekeeper.store.hands.evaluate_hand`.
     """
