@@ -41,7 +41,7 @@ from .hand_page import (
     submitted,
 )
 from .routes_game import voided
-from .routes_tools import step_number
+from .routes_tools import replay_page
 
 
 @bp.get("/games/<game_id>/hand")
@@ -337,15 +337,11 @@ def hand_replay(game_id: str, n: int):
         steps = pad_replay.replay_steps(given["record"], sheet.players, sheet.rules)
     except ScorekeeperError as error:
         abort(409, pad_labels.worded(error))
-    step = step_number(len(steps))
-    return render(
-        "pad/replay.html",
-        steps=steps,
-        step=step,
-        current=steps[step],
-        record_text=None,
+    return replay_page(
+        steps,
+        None,
+        pad_replay.analysis_view(given["record"], sheet.players, sheet.rules),
+        lambda k: url_for("pad.hand_replay", game_id=game_id, n=n, step=k),
         game_id=game_id,
         n=n,
-        analysis=pad_replay.analysis_view(given["record"], sheet.players, sheet.rules),
-        link=lambda k: url_for("pad.hand_replay", game_id=game_id, n=n, step=k),
     )

@@ -3,7 +3,11 @@ meld read-out of the tap grid (JSON) and the settings (the four-colour deck)."""
 
 from __future__ import annotations
 
+from collections.abc import Callable, Mapping, Sequence
+from typing import Any
+
 from flask import abort, jsonify, redirect, request, url_for
+from werkzeug.wrappers import Response
 
 from scorekeeper.errors import RecordError, ScorekeeperError
 from scorekeeper.rules import PRESETS, Rules
@@ -14,12 +18,30 @@ from . import replay as pad_replay
 from .blueprint import bp, form_errors, render
 
 
-def step_number(count: int) -> int:
+def replay_page(
+    steps: Sequence[Mapping[str, Any]],
+    record_text: str | None,
+    analysis: Mapping[str, Any],
+    link: Callable[[int], str] | None,
+    **context: Any,
+) -> Response:
+    """The replay page at the step the request asks for (``step``, kept within the
+    record's ``steps``): a pasted record's (``record_text``) or a stored hand's."""
     try:
         step = int(request.values.get("step", 0))
     except ValueError:
         step = 0
-    return max(0, min(step, count - 1))
+    step = max(0, min(step, len(steps) - 1))
+    return render(
+        "pad/replay.html",
+        steps=steps,
+        step=step,
+        current=steps[step],
+        record_text=record_text,
+        analysis=analysis,
+        link=link,
+        **context,
+    )
 
 
 @bp.route("/replay", methods=["GET", "POST"])
@@ -64,16 +86,12 @@ def replay():
         packed = pad_replay.pack_record(text)
         if packed is not None:
             return redirect(url_for("pad.replay", r=packed, step=request.form.get("step", 0)), 303)
-    step = step_number(len(steps))
-    return render(
-        "pad/replay.html",
-        steps=steps,
-        step=step,
-        current=steps[step],
-        record_text=text,
+    return replay_page(
+        steps,
+        text,
+        pad_replay.analysis_view(record),
+        (lambda k: url_for("pad.replay", r=packed, step=k)) if packed else None,
         errors={},
-        analysis=pad_replay.analysis_view(record),
-        link=(lambda k: url_for("pad.replay", r=packed, step=k)) if packed else None,
     )
 
 
