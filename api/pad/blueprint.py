@@ -18,7 +18,9 @@ from __future__ import annotations
 from typing import Any
 
 from flask import Blueprint, abort, current_app, make_response, render_template, request, url_for
+from flask.blueprints import BlueprintSetupState
 from werkzeug.exceptions import HTTPException, InternalServerError
+from werkzeug.wrappers import Response
 
 from scorekeeper.store import games
 from scorekeeper.store.base import (
@@ -38,7 +40,7 @@ bp = Blueprint("pad", __name__, template_folder=TEMPLATES)
 
 
 @bp.record_once
-def _setup(state) -> None:
+def _setup(state: BlueprintSetupState) -> None:
     web.ensure_secret_key(state.app)
 
 
@@ -46,7 +48,7 @@ def _setup(state) -> None:
 
 
 @bp.before_request
-def _csrf() -> Any:
+def _csrf() -> Response | None:
     if request.method == "POST" and not web.csrf_ok():
         return render("pad/expired.html", 400, fields=_kept_fields(), back=_back_link())
     return None
@@ -59,7 +61,7 @@ def _old_edit_cookies() -> None:
 
 
 @bp.after_request
-def _finish(response):
+def _finish(response: Response) -> Response:
     return web.finish(response)
 
 
@@ -79,7 +81,7 @@ bp.add_app_template_filter(pad_labels.matchup, "matchup")
 
 
 @bp.errorhandler(HTTPException)
-def _http_error(error: HTTPException):
+def _http_error(error: HTTPException) -> Response:
     if error.code == 429:
         wait = limits.retry_after()
         page = HTTPException(
@@ -97,7 +99,7 @@ def _http_error(error: HTTPException):
 @bp.errorhandler(StorageFull)
 @bp.errorhandler(StorageBusy)
 @bp.errorhandler(StorageUnavailable)
-def _unavailable(error: StorageError):
+def _unavailable(error: StorageError) -> Response:
     full = isinstance(error, StorageFull)
     page = HTTPException(
         "The server's disk is full, so nothing was saved. Go back and send it again once"
@@ -111,7 +113,7 @@ def _unavailable(error: StorageError):
 
 
 @bp.errorhandler(Exception)
-def _unexpected(error: Exception):
+def _unexpected(error: Exception) -> Response:
     current_app.logger.exception("scorepad error", exc_info=error)
     return render(
         "pad/error.html",
@@ -122,7 +124,8 @@ def _unexpected(error: Exception):
     )
 
 
-def render(template: str, status: int = 200, **context: Any):
+def render(template: str, status: int = 200, **context: Any) -> Response:
+    """A template of ``templates/pad/`` rendered with ``context``, as a response with ``status``."""
     return make_response(render_template(template, **context), status)
 
 
@@ -153,14 +156,14 @@ def load(game_id: str) -> GameSheet:
         abort(404, "There is no game at this address. Check the link.")
 
 
-def game_row(game_id: str) -> dict:
+def game_row(game_id: str) -> dict[str, Any]:
     try:
         return get_storage().game(game_id)
     except NotFound:
         abort(404, "There is no game at this address. Check the link.")
 
 
-def require_edit(game_id: str) -> dict:
+def require_edit(game_id: str) -> dict[str, Any]:
     game = game_row(game_id)
     if not rights.can_edit(game_id):
         abort(

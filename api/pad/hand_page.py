@@ -15,11 +15,12 @@ server knows, so the form refuses a second until the first is saved.
 from __future__ import annotations
 
 import json
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 from flask import request
 from markupsafe import Markup
+from werkzeug.wrappers import Response
 
 from scorekeeper.errors import ScorekeeperError
 from scorekeeper.rules import Rules
@@ -164,14 +165,14 @@ def hand_page(
     sheet: GameSheet,
     n: int | None,
     mode: str,
-    form: dict,
-    errors: dict,
+    form: dict[str, Any],
+    errors: dict[str, Any],
     status: int = 200,
-    preview: dict | None = None,
-    change: dict | None = None,
-    changed: dict | None = None,
-    previews: list | None = None,
-):
+    preview: dict[str, Any] | None = None,
+    change: dict[str, Any] | None = None,
+    changed: dict[str, Any] | None = None,
+    previews: Sequence[dict[str, Any] | None] | None = None,
+) -> Response:
     """The hand form. ``change`` is the submitted form's key and version (kept when
     the form comes back with errors or a preview), new ones by default;
     ``changed`` the sheet view to show above it when the sheet changed.
@@ -228,18 +229,20 @@ def _deal_line(number: int, seating: Seating) -> Markup:
     )
 
 
-def prefixes(seatings: list) -> list[str]:
+def prefixes(seatings: Sequence[Seating]) -> list[str]:
     """The field prefix of each hand of the form: ``g0_``, ``g1_`` for a deal's games."""
     return [f"g{i}_" for i in range(len(seatings))] if len(seatings[0].names) == 4 else [""]
 
 
-def _play_choices(rules: dict, values: dict, seatings: list, checked: bool) -> list[dict | None]:
+def _play_choices(
+    rules: Mapping[str, Any], values: dict[str, Any], seatings: Sequence[Seating], checked: bool
+) -> list[dict[str, Any] | None]:
     """The arrangement and layoff choice of each card hand of the form (the hand, or each
     game of a deal), with its ``prefix``, ``game`` (a deal's game number, else ``None``)
     and ``sides`` (knocker, defender). ``None`` where there is none to show: not checked
     yet and no arrangement chosen, a void game, or cards that are no legal knock (the
     form's errors say why)."""
-    choices: list[dict | None] = []
+    choices: list[dict[str, Any] | None] = []
     for i, (prefix, seating) in enumerate(zip(prefixes(seatings), seatings, strict=True)):
         arrangement = values.get(prefix + "arrangement") or ""
         choice = None

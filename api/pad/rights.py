@@ -25,6 +25,7 @@ game) are turned into device rights on the first visit and deleted.
 from __future__ import annotations
 
 import hmac
+from typing import Any
 
 import segno
 from flask import request, url_for
@@ -87,13 +88,13 @@ def adopt_old_cookies() -> None:
             grant(game["id"], STARTER_LABEL)
 
 
-def recent_games(limit: int = 8) -> list[dict]:
+def recent_games(limit: int = 8) -> list[dict[str, Any]]:
     """The games this device may change, last changed first."""
     device = _device_hash()
     return get_storage().device_games(device, limit) if device else []
 
 
-def phones(game_id: str) -> list[dict]:
+def phones(game_id: str) -> list[dict[str, Any]]:
     """The phones holding the right, oldest first: ``{"id", "label", "created", "this"}``."""
     mine = _device_hash()
     return [
@@ -124,7 +125,7 @@ def end_handover(game_id: str) -> None:
     get_storage().set_handover(game_id, None)
 
 
-def handover(game_id: str) -> dict | None:
+def handover(game_id: str) -> dict[str, Any] | None:
     """The game's hand-over link (``{"secret_hash", "created"}``) if there is one."""
     return get_storage().handover(game_id)
 

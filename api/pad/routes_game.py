@@ -15,6 +15,7 @@ from __future__ import annotations
 from typing import Any
 
 from flask import abort, current_app, redirect, request, url_for
+from werkzeug.wrappers import Response
 
 from scorekeeper.errors import ScorekeeperError
 from scorekeeper.names import MAX_NAME_LENGTH
@@ -32,12 +33,12 @@ from .routes_tally import sheet_tally
 
 
 @bp.get("/")
-def home():
+def home() -> Response:
     web.ensure_device_id()  # before the form is sent: see the module docs
     return web.kept_for_back(_start_page({}, {}))
 
 
-def _start_page(form: dict, errors: dict, status: int = 200):
+def _start_page(form: dict[str, Any], errors: dict[str, Any], status: int = 200) -> Response:
     values = {
         **{f"player_{i}": "" for i in range(forms_start.MAX_PLAYERS)},
         "preset": "standard",
@@ -70,7 +71,7 @@ def _start_page(form: dict, errors: dict, status: int = 200):
 
 
 @bp.post("/games")
-def start_game():
+def start_game() -> Response:
     form = request.form.to_dict()
     if form.get("action") == "show_preset":
         form.pop("options_for", None)
@@ -115,7 +116,7 @@ def _create_options() -> dict[str, Any]:
     }
 
 
-def _started(game_id: str):
+def _started(game_id: str) -> Response:
     """After a start form: the edit right to this phone if nobody holds one (see the
     module docs), and the sheet."""
     if not get_storage().edit_rights(game_id):
@@ -124,7 +125,7 @@ def _started(game_id: str):
 
 
 @bp.get("/games/<game_id>")
-def sheet(game_id: str):
+def sheet(game_id: str) -> Response:
     data = load(game_id)
     editable = rights.can_edit(game_id)
     return render(
@@ -153,7 +154,7 @@ def voided(sheet: GameSheet) -> dict[int, Entry] | None:
 
 
 @bp.post("/games/<game_id>/rematch")
-def rematch(game_id: str):
+def rematch(game_id: str) -> Response:
     require_edit(game_id)
     old = load(game_id)
     try:

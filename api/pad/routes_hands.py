@@ -16,10 +16,15 @@ the hand is stored; the form itself is built by :mod:`api.pad.hand_page`.
 
 from __future__ import annotations
 
+from collections.abc import Mapping, Sequence
+from typing import Any
+
 from flask import abort, redirect, request, url_for
 from marshmallow import ValidationError
+from werkzeug.wrappers import Response
 
 from scorekeeper.errors import Conflict, RecordError, RuleError, ScorekeeperError, Stale
+from scorekeeper.seating import Seating
 from scorekeeper.store import games
 from scorekeeper.store.base import KeyReused, NotFound
 from scorekeeper.store.sheets import GameSheet
@@ -45,7 +50,7 @@ from .routes_tools import replay_page
 
 
 @bp.get("/games/<game_id>/hand")
-def new_hand(game_id: str):
+def new_hand(game_id: str) -> Response:
     require_edit(game_id)
     sheet = load(game_id)
     if sheet.over:
@@ -56,7 +61,7 @@ def new_hand(game_id: str):
 
 
 @bp.get("/games/<game_id>/hands/<int:n>/edit")
-def edit_hand(game_id: str, n: int):
+def edit_hand(game_id: str, n: int) -> Response:
     require_edit(game_id)
     sheet = load(game_id)
     if not 1 <= n <= len(sheet.hands):
@@ -64,7 +69,9 @@ def edit_hand(game_id: str, n: int):
     return hand_page(game_id, sheet, n, default_mode(sheet, n), hand_defaults(sheet, n), {})
 
 
-def _hand_input(rules: dict, mode: str, values: dict, seatings: list) -> dict:
+def _hand_input(
+    rules: Mapping[str, Any], mode: str, values: dict[str, Any], seatings: Sequence[Seating]
+) -> dict[str, Any]:
     """The hand input of the submitted form; raises RuleError naming the form field."""
     seating = seatings[0]
     if mode in ("deal", "deal_cards"):
@@ -92,8 +99,12 @@ def _hand_input(rules: dict, mode: str, values: dict, seatings: list) -> dict:
 
 
 def _declared(
-    sheet: GameSheet, hand: dict, values: dict, seatings: list, saving: bool
-) -> tuple[dict, list[dict | None]]:
+    sheet: GameSheet,
+    hand: dict[str, Any],
+    values: dict[str, Any],
+    seatings: Sequence[Seating],
+    saving: bool,
+) -> tuple[dict[str, Any], list[dict[str, Any] | None]]:
     """The hand of a card form with the play the table declared, and its verified showdown
     as the page shows it (with what the best play would have changed), the same way for
     a hand of two or three players and for each game of a partnership deal (``None``: a
@@ -103,8 +114,8 @@ def _declared(
     names = sheet.players
     four = len(names) == 4
     hands = (hand.get("games") or [{"kind": "void"}] * 2) if four else [hand]
-    played: list[dict] = []
-    shown: list[dict | None] = []
+    played: list[dict[str, Any]] = []
+    shown: list[dict[str, Any] | None] = []
     errors: dict[str, str] = {}
     for i, (prefix, seating, one) in enumerate(
         zip(prefixes(seatings), seatings, hands, strict=True)
@@ -138,7 +149,9 @@ def _declared(
     return ({**hand, "games": played} if hand["kind"] == "deal" else hand), shown
 
 
-def _card_errors(error: ScorekeeperError, values: dict, seatings: list) -> dict[str, str]:
+def _card_errors(
+    error: ScorekeeperError, values: dict[str, Any], seatings: Sequence[Seating]
+) -> dict[str, str]:
     """An error next to its field: a card error at the grid of the player it is about
     (both grids' at once: :func:`~.forms_hand.cards_input`'s ``params["fields"]``), a store
     error about one game of a deal (``games.1.knocker``) at that game's field."""
@@ -161,16 +174,16 @@ def _card_errors(error: ScorekeeperError, values: dict, seatings: list) -> dict[
 
 
 @bp.post("/games/<game_id>/hand")
-def add_hand(game_id: str):
+def add_hand(game_id: str) -> Response:
     return _save_hand(game_id, None)
 
 
 @bp.post("/games/<game_id>/hands/<int:n>/edit")
-def correct_hand(game_id: str, n: int):
+def correct_hand(game_id: str, n: int) -> Response:
     return _save_hand(game_id, n)
 
 
-def _save_hand(game_id: str, n: int | None):
+def _save_hand(game_id: str, n: int | None) -> Response:
     require_edit(game_id)
     sheet = load(game_id)
     if n is not None and not 1 <= n <= len(sheet.hands):
@@ -244,7 +257,9 @@ def _save_hand(game_id: str, n: int | None):
     )
 
 
-def _changed(game_id: str, n: int | None, mode: str, values: dict, error: Exception):
+def _changed(
+    game_id: str, n: int | None, mode: str, values: dict[str, Any], error: Exception
+) -> Response:
     """The hand form again after a stale or already-used form: "the sheet changed",
     the current sheet above it, what was typed kept, a new key and the current version."""
     sheet = load(game_id)
@@ -264,7 +279,7 @@ def _changed(game_id: str, n: int | None, mode: str, values: dict, error: Except
 
 
 @bp.post("/games/<game_id>/hands/<int:n>/void")
-def void_hand(game_id: str, n: int):
+def void_hand(game_id: str, n: int) -> Response:
     require_edit(game_id)
     try:
         _, _, created = games.correct_hand(
@@ -282,7 +297,7 @@ def void_hand(game_id: str, n: int):
 
 
 @bp.post("/games/<game_id>/undo")
-def undo(game_id: str):
+def undo(game_id: str) -> Response:
     require_edit(game_id)
     try:
         undone, _, created = games.undo_last(
@@ -300,7 +315,7 @@ def undo(game_id: str):
 
 
 @bp.get("/games/<game_id>/hands/<int:n>")
-def hand(game_id: str, n: int):
+def hand(game_id: str, n: int) -> Response:
     sheet = load(game_id)
     if not 1 <= n <= len(sheet.hands):
         abort(404, f"There is no hand {n} on this sheet.")
@@ -326,7 +341,7 @@ def hand(game_id: str, n: int):
 
 
 @bp.get("/games/<game_id>/hands/<int:n>/replay")
-def hand_replay(game_id: str, n: int):
+def hand_replay(game_id: str, n: int) -> Response:
     sheet = load(game_id)
     if not 1 <= n <= len(sheet.hands):
         abort(404, f"There is no hand {n} on this sheet.")

@@ -7,7 +7,10 @@ chat app cannot use the link up.
 
 from __future__ import annotations
 
+from typing import Any
+
 from flask import redirect, request, url_for
+from werkzeug.wrappers import Response
 
 from scorekeeper.errors import ScorekeeperError
 
@@ -17,7 +20,7 @@ from .blueprint import bp, form_errors, load, render, require_edit
 
 
 @bp.get("/games/<game_id>/phones")
-def phones(game_id: str):
+def phones(game_id: str) -> Response:
     """Who may change the game, and the hand-over link (shown once, just after it is made)."""
     require_edit(game_id)
     sheet = load(game_id)
@@ -37,7 +40,7 @@ def phones(game_id: str):
 
 
 @bp.post("/games/<game_id>/handover")
-def handover(game_id: str):
+def handover(game_id: str) -> Response:
     """Make a new hand-over link (the old one stops working), or turn it off."""
     require_edit(game_id)
     if request.form.get("action") == "off":
@@ -48,7 +51,7 @@ def handover(game_id: str):
 
 
 @bp.post("/games/<game_id>/phones/<int:right_id>/revoke")
-def revoke(game_id: str, right_id: int):
+def revoke(game_id: str, right_id: int) -> Response:
     require_edit(game_id)
     rights.revoke(game_id, right_id)
     if not rights.can_edit(game_id):  # this phone gave its own right up
@@ -56,7 +59,7 @@ def revoke(game_id: str, right_id: int):
     return redirect(url_for("pad.phones", game_id=game_id, done="revoked"), 303)
 
 
-def _join_page(game_id: str, key: str, errors: dict, status: int = 200):
+def _join_page(game_id: str, key: str, errors: dict[str, Any], status: int = 200) -> Response:
     sheet = load(game_id)
     valid = rights.handover_matches(game_id, key)
     return render(
@@ -74,14 +77,14 @@ def _join_page(game_id: str, key: str, errors: dict, status: int = 200):
 
 
 @bp.get("/games/<game_id>/join")
-def join_page(game_id: str):
+def join_page(game_id: str) -> Response:
     """What a hand-over link opens: a button to take the right (a GET changes nothing,
     so a link preview in a chat app cannot use the link up)."""
     return _join_page(game_id, request.args.get("key", ""), {})
 
 
 @bp.post("/games/<game_id>/join")
-def join(game_id: str):
+def join(game_id: str) -> Response:
     key = request.form.get("key", "")
     if not rights.handover_matches(game_id, key):
         return _join_page(game_id, key, {})

@@ -2,7 +2,10 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 from flask import abort, request
+from werkzeug.wrappers import Response
 
 from scorekeeper.errors import ScorekeeperError
 from scorekeeper.names import fold
@@ -16,7 +19,7 @@ from . import views_tally
 from .blueprint import bp, game_row, render
 
 
-def sheet_tally(sheet: GameSheet) -> dict | None:
+def sheet_tally(sheet: GameSheet) -> dict[str, Any] | None:
     """The rematch tally's view for a sheet's foot, when a game of two or three follows
     another (partnerships settle per team: no running tally for them)."""
     if len(sheet.players) == 4:
@@ -26,7 +29,7 @@ def sheet_tally(sheet: GameSheet) -> dict | None:
 
 
 @bp.get("/games/<game_id>/tally")
-def tally(game_id: str):
+def tally(game_id: str) -> Response:
     """Every game of the chain of rematches up to this one: who won, who paid, the total."""
     if len(game_row(game_id)["players"]) == 4:
         abort(404, "The running tally is kept for games of two or three players.")
@@ -34,7 +37,7 @@ def tally(game_id: str):
     return render("pad/tally.html", tally=views_tally.tally_view(found), game_id=game_id)
 
 
-def _record(name: str) -> tuple[dict | None, str | None]:
+def _record(name: str) -> tuple[dict[str, Any] | None, str | None]:
     """A player's record by name, or ``None`` and what to tell the player instead."""
     if not name.strip():
         return None, "Type a player's name."
@@ -51,7 +54,7 @@ def _record(name: str) -> tuple[dict | None, str | None]:
 
 
 @bp.get("/players")
-def players():
+def players() -> Response:
     """A player's record (``?name=``), or the search form with what went wrong."""
     name = request.args.get("name")
     if name is None:
@@ -67,7 +70,7 @@ def players():
 
 
 @bp.get("/players/vs")
-def head_to_head():
+def head_to_head() -> Response:
     """Two players head to head (``?name=...&other=...``), from the first one's record."""
     found, error = _record(request.args.get("name", ""))
     if found is None:

@@ -7,6 +7,7 @@ from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 from flask import abort, jsonify, redirect, request, url_for
+from flask.typing import ResponseReturnValue
 from werkzeug.wrappers import Response
 
 from scorekeeper.errors import RecordError, ScorekeeperError
@@ -45,7 +46,7 @@ def replay_page(
 
 
 @bp.route("/replay", methods=["GET", "POST"])
-def replay():
+def replay() -> Response:
     """Step through a pasted deal record, with the analysis of its decisions.
 
     A good record posted here is answered by a redirect to ``/replay?r=...``
@@ -96,7 +97,7 @@ def replay():
 
 
 @bp.route("/check", methods=["GET", "POST"])
-def check():
+def check() -> Response:
     form = {
         "preset": request.form.get("preset", "standard"),
         "upcard": request.form.get("upcard", ""),
@@ -130,7 +131,7 @@ def check():
 
 
 @bp.get("/pad/melds")
-def melds():
+def melds() -> ResponseReturnValue:
     """Live read-out of the tap grid: ``?cards=As 2s 3s`` -> deadwood and best melds."""
     codes, problem = forms_hand.selection(request.args.get("cards", ""))
     if problem:
@@ -141,7 +142,7 @@ def melds():
 
 
 @bp.post("/settings")
-def settings():
+def settings() -> Response:
     given = request.form.get("next")
     if given and web.has_controls(given):
         abort(

@@ -29,11 +29,14 @@ import hmac
 import os
 import re
 import secrets
+from typing import Any
 from urllib.parse import urlsplit
 
 from flask import abort, current_app, g, request
+from flask.sansio.app import App
 from itsdangerous import BadSignature, URLSafeSerializer
 from markupsafe import Markup, escape
+from werkzeug.wrappers import Response
 
 CSRF_COOKIE = "sk_csrf"
 CSRF_FIELD = "csrf_token"
@@ -48,7 +51,7 @@ _NONCE = re.compile(r"[A-Za-z0-9_-]{32,64}")
 _FORM_KEY = re.compile(r"[A-Za-z0-9_-]{16,64}")
 
 
-def ensure_secret_key(app) -> None:
+def ensure_secret_key(app: App) -> None:
     """Give the app a ``SECRET_KEY`` (CSRF signatures) if its config has none.
 
     The setting comes from the app's settings (``SCOREKEEPER_SECRET_KEY``
@@ -79,7 +82,7 @@ def _serializer(salt: str = "scorepad-csrf") -> URLSafeSerializer | None:
     return URLSafeSerializer(key, salt=salt) if key else None
 
 
-def _cookie(response, name: str, value: str) -> None:
+def _cookie(response: Response, name: str, value: str) -> None:
     response.set_cookie(
         name,
         value,
@@ -173,7 +176,7 @@ def ensure_device_id() -> str:
     return found
 
 
-def finish(response):
+def finish(response: Response) -> Response:
     """After every scorepad response: the CSRF cookie if new, the device cookie if
     used (so it lives a season after the last visit); pages are ``no-store`` unless
     they set their own ``Cache-Control`` (the hand form does, see its route)."""
@@ -205,7 +208,7 @@ def change_fields(version: int | None = None, key: str | None = None) -> Markup:
     return Markup(fields)
 
 
-def kept_for_back(response):
+def kept_for_back(response: Response) -> Response:
     """A page with a form that makes something, sent ``private, no-cache`` (the others are
     ``no-store``, see :func:`finish`): Back then shows it from the browser's cache as it
     was built, with its own key, so sending it again is recognised. With ``no-store``
@@ -215,7 +218,7 @@ def kept_for_back(response):
     return response
 
 
-def change_options() -> dict:
+def change_options() -> dict[str, Any]:
     """The store options of a posted sheet change: ``{"idempotency_key",
     "expected_version"}``, each ``None`` when the form lacks it (a form from before
     keys existed, or a hand the offline queue sends without its page's version) or
