@@ -1,7 +1,8 @@
 """The architecture's walls: import-linter's contracts hold, and every core module is under them.
 
 And the types agree: mypy (``[tool.mypy]`` in pyproject.toml) finds nothing in ``scorekeeper/``
-and ``api/``; its cache in ``.mypy_cache`` keeps a second run quick.
+and ``api/``, the web layer checked with ``check_untyped_defs`` and ``disallow_any_generics``
+(its override); its cache in ``.mypy_cache`` keeps a second run quick.
 """
 
 from __future__ import annotations
@@ -31,6 +32,13 @@ def test_mypy_finds_no_type_errors():
     )
     assert run.returncode == 0, run.stdout + run.stderr
     assert "Success: no issues found" in run.stdout
+
+
+def test_mypy_checks_the_web_layer_with_its_two_flags():
+    # the run above reads them from here: function bodies checked, generics given arguments
+    overrides = tomllib.loads((ROOT / "pyproject.toml").read_text())["tool"]["mypy"]["overrides"]
+    web = next(o for o in overrides if o["module"] == ["api", "api.*"])
+    assert web["check_untyped_defs"] is True and web["disallow_any_generics"] is True
 
 
 def test_every_core_module_is_bound_by_the_purity_contract():
