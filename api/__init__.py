@@ -23,8 +23,11 @@ the environment or the instance file for settings.
   the database it opened at ``info``, storage failures and unexpected
   errors at ``error``. Under ``scorekeeper serve`` the lines go where
   gunicorn's error log goes (standard error), in its format.
-* ``SECRET_KEY``: the scorepad's CSRF signing key (``SCOREKEEPER_SECRET_KEY``;
-  else kept in the instance folder, see :func:`api.pad.web.ensure_secret_key`).
+* ``SECRET_KEY``: signs the scorepad's CSRF tokens and device cookies, and
+  derives the edit token an API create repeated with its Idempotency-Key
+  gives again (``SCOREKEEPER_SECRET_KEY``; else kept in the instance folder,
+  see :func:`ensure_secret_key`). Every app has one, with or without the
+  scorepad.
 * ``MAX_CONTENT_LENGTH``: the request body limit, default 1 MiB; a larger
   body is a 413, with or without a ``Content-Length``.
 * ``BUSY_TIMEOUT`` (default 5 s): how long a write waits for a lock under
@@ -39,6 +42,8 @@ the environment or the instance file for settings.
 
 from __future__ import annotations
 
+import os
+import secrets
 from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
@@ -125,13 +130,17 @@ def settings(
 
 
 def create_app(
-    config: Mapping[str, Any] | None = None, *, instance_path: str | None = None
+    config: Mapping[str, Any] | None = None,
+    *,
+    instance_path: str | None = None,
+    scorepad: bool = True,
 ) -> Flask:
     """Build the scorekeeper web app; ``config`` overrides every other source of settings.
 
     ``instance_path`` is Flask's instance folder (``config.py``, the secret
     key); by default ``instance/`` beside ``api/`` in a checkout, or
-    ``<prefix>/var/api-instance`` when installed.
+    ``<prefix>/var/api-instance`` when installed. ``scorepad=False`` serves
+    the JSON API alone, without the scorepad's pages.
     """
     from . import errors, limits, openapi, schemas, security, v1
 
@@ -140,6 +149,7 @@ def create_app(
     app.json = DefaultJSONProvider(app)
     app.json.sort_keys = False
     app.config.from_mapping(settings(config, instance_path=app.instance_path))
+    ensure_secret_key(app)
     app.logger.setLevel(log_level(app.config["LOG_LEVEL"]))
     store = open_store(
         app.config["DB"],
@@ -172,13 +182,40 @@ def create_app(
     for name, schema in schemas.COMPONENTS.items():
         api.spec.components.schema(name, schema=schema)
     api.register_blueprint(v1.blp)
-    from .pad import bp as pad_blueprint  # the HTML scorepad (templates/pad/)
-    from .pad.shell import bp as shell_blueprint  # its service worker and manifest
+    if scorepad:
+        from .pad import bp as pad_blueprint  # the HTML scorepad (templates/pad/)
+        from .pad.shell import bp as shell_blueprint  # its service worker and manifest
 
-    app.register_blueprint(pad_blueprint)
+        app.register_blueprint(pad_blueprint)
+        app.register_blueprint(shell_blueprint)
     limits.install(app)
-    app.register_blueprint(shell_blueprint)
     return app
+
+
+def ensure_secret_key(app: Flask) -> None:
+    """Give the app a ``SECRET_KEY`` if its settings have none.
+
+    Without one in the settings (``SCOREKEEPER_SECRET_KEY`` among them) the
+    key is read from ``secret_key`` in the instance folder, created once with
+    a random key (atomically, so gunicorn workers that start together agree
+    on it).
+    """
+    if app.config.get("SECRET_KEY"):
+        return
+    path = os.path.join(app.instance_path, "secret_key")
+    if not os.path.exists(path):
+        os.makedirs(app.instance_path, exist_ok=True)
+        temp = f"{path}.{os.getpid()}.tmp"
+        with open(os.open(temp, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600), "w") as f:
+            f.write(secrets.token_urlsafe(32))
+        try:
+            os.link(temp, path)
+        except FileExistsError:
+            pass
+        finally:
+            os.unlink(temp)
+    with open(path) as f:
+        app.config["SECRET_KEY"] = f.read().strip()
 
 
 def log_level(value: Any) -> str:

@@ -98,3 +98,20 @@ def test_backup_takes_the_database_from_the_environment_when_no_option_names_it(
     )
     assert result.exit_code == 0, result.output
     assert result.output.startswith("backed up 1 game(s), 0 log entries to ")
+
+
+def test_an_app_with_only_the_api_has_a_secret_key(tmp_path, monkeypatch):
+    """The key comes with the app, not with the scorepad: a create repeated with its
+    Idempotency-Key (its token derived from ``SECRET_KEY``) works without the pages."""
+    monkeypatch.delenv("SCOREKEEPER_SECRET_KEY", raising=False)
+    folder = tmp_path / "instance"
+    app = create_app({"DB": str(tmp_path / "api.db")}, instance_path=str(folder), scorepad=False)
+    assert "pad" not in app.blueprints
+    assert app.config["SECRET_KEY"] == (folder / "secret_key").read_text()
+    client = app.test_client()
+    assert client.get("/").status_code == 404  # no scorepad
+    keyed = {"Idempotency-Key": "a1b2c3d4e5f6a7b8"}
+    first = client.post("/api/v1/games", json={"players": ["Ana", "Ben"]}, headers=keyed)
+    again = client.post("/api/v1/games", json={"players": ["Ana", "Ben"]}, headers=keyed)
+    assert first.status_code == again.status_code == 201, first.text
+    assert first.json["edit_token"] == again.json["edit_token"]
