@@ -37,11 +37,6 @@ from . import rights, web
 bp = Blueprint("pad", __name__, template_folder=TEMPLATES)
 
 
-@bp.record_once
-def _setup(state) -> None:
-    web.ensure_secret_key(state.app)
-
-
 # ----------------------------------------------------------------------------- plumbing
 
 
@@ -50,12 +45,6 @@ def _csrf() -> Any:
     if request.method == "POST" and not web.csrf_ok():
         return render("pad/expired.html", 400, fields=_kept_fields(), back=_back_link())
     return None
-
-
-@bp.before_request
-def _old_edit_cookies() -> None:
-    if any(name.startswith(rights.OLD_COOKIE) for name in request.cookies):
-        rights.adopt_old_cookies()
 
 
 @bp.after_request

@@ -24,7 +24,7 @@ from scorekeeper.store import games
 from scorekeeper.store.base import KeyReused, NotFound
 from scorekeeper.store.sheets import GameSheet
 
-from .. import get_storage
+from .. import get_storage, limits
 from ..schemas import check_json_size
 from . import declared as pad_declared
 from . import forms_hand, forms_play, rights, views_hand, views_sheet, web
@@ -45,6 +45,7 @@ from .routes_tools import replay_page
 
 
 @bp.get("/games/<game_id>/hand")
+@limits.wrong_token_limit
 def new_hand(game_id: str):
     require_edit(game_id)
     sheet = load(game_id)
@@ -56,6 +57,7 @@ def new_hand(game_id: str):
 
 
 @bp.get("/games/<game_id>/hands/<int:n>/edit")
+@limits.wrong_token_limit
 def edit_hand(game_id: str, n: int):
     require_edit(game_id)
     sheet = load(game_id)
@@ -161,11 +163,13 @@ def _card_errors(error: ScorekeeperError, values: dict, seatings: list) -> dict[
 
 
 @bp.post("/games/<game_id>/hand")
+@limits.wrong_token_limit
 def add_hand(game_id: str):
     return _save_hand(game_id, None)
 
 
 @bp.post("/games/<game_id>/hands/<int:n>/edit")
+@limits.wrong_token_limit
 def correct_hand(game_id: str, n: int):
     return _save_hand(game_id, n)
 
@@ -264,6 +268,7 @@ def _changed(game_id: str, n: int | None, mode: str, values: dict, error: Except
 
 
 @bp.post("/games/<game_id>/hands/<int:n>/void")
+@limits.wrong_token_limit
 def void_hand(game_id: str, n: int):
     require_edit(game_id)
     try:
@@ -282,6 +287,7 @@ def void_hand(game_id: str, n: int):
 
 
 @bp.post("/games/<game_id>/undo")
+@limits.wrong_token_limit
 def undo(game_id: str):
     require_edit(game_id)
     try:
