@@ -359,6 +359,7 @@ CREATE_REFUSALS = (400, 413, 429, 503, 507)
 class Games(MethodView):
     """Stored games."""
 
+    @limits.create_limit
     @blp.arguments(s.KeyHeader(), location="headers")
     @blp.arguments(s.GameRequest())
     @blp.response(201, s.NewGame, headers=NEW_GAME_HEADERS)
@@ -377,6 +378,7 @@ class Games(MethodView):
 class Import(MethodView):
     """Games from elsewhere."""
 
+    @limits.create_limit
     @blp.arguments(s.KeyHeader(), location="headers")
     @blp.arguments(s.ImportRequest())
     @blp.response(201, s.NewGame, headers=NEW_GAME_HEADERS)
@@ -426,6 +428,7 @@ class Game(MethodView):
 class Hands(MethodView):
     """A game's hands."""
 
+    @limits.wrong_token_limit
     @editor
     @blp.arguments(s.WriteHeaders(), location="headers")
     @blp.arguments(s.HandRequest())
@@ -449,6 +452,7 @@ class Hands(MethodView):
 class LastHand(MethodView):
     """The last hand on the sheet."""
 
+    @limits.wrong_token_limit
     @editor
     @blp.arguments(s.WriteHeaders(), location="headers")
     @blp.response(200, s.HandChange, headers=CHANGE_HEADERS)
@@ -464,6 +468,7 @@ class LastHand(MethodView):
 class HandN(MethodView):
     """Hand n of the sheet."""
 
+    @limits.wrong_token_limit
     @editor
     @blp.arguments(s.WriteHeaders(), location="headers")
     @blp.arguments(s.HandRequest())

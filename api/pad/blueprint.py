@@ -18,7 +18,6 @@ from __future__ import annotations
 from typing import Any
 
 from flask import Blueprint, abort, current_app, make_response, render_template, request, url_for
-from flask.blueprints import BlueprintSetupState
 from werkzeug.exceptions import HTTPException, InternalServerError
 from werkzeug.wrappers import Response
 
@@ -39,11 +38,6 @@ from . import rights, web
 bp = Blueprint("pad", __name__, template_folder=TEMPLATES)
 
 
-@bp.record_once
-def _setup(state: BlueprintSetupState) -> None:
-    web.ensure_secret_key(state.app)
-
-
 # ----------------------------------------------------------------------------- plumbing
 
 
@@ -52,12 +46,6 @@ def _csrf() -> Response | None:
     if request.method == "POST" and not web.csrf_ok():
         return render("pad/expired.html", 400, fields=_kept_fields(), back=_back_link())
     return None
-
-
-@bp.before_request
-def _old_edit_cookies() -> None:
-    if any(name.startswith(rights.OLD_COOKIE) for name in request.cookies):
-        rights.adopt_old_cookies()
 
 
 @bp.after_request

@@ -25,7 +25,7 @@ from scorekeeper.store import games
 from scorekeeper.store.base import KeyReused
 from scorekeeper.store.sheets import GameSheet
 
-from .. import get_storage
+from .. import get_storage, limits
 from . import declared as pad_declared
 from . import forms_start, rights, views_sheet, web
 from .blueprint import bp, form_errors, load, render, require_edit
@@ -71,6 +71,7 @@ def _start_page(form: dict[str, Any], errors: dict[str, Any], status: int = 200)
 
 
 @bp.post("/games")
+@limits.create_limit
 def start_game() -> Response:
     form = request.form.to_dict()
     if form.get("action") == "show_preset":
@@ -154,6 +155,7 @@ def voided(sheet: GameSheet) -> dict[int, Entry] | None:
 
 
 @bp.post("/games/<game_id>/rematch")
+@limits.wrong_token_limit
 def rematch(game_id: str) -> Response:
     require_edit(game_id)
     old = load(game_id)

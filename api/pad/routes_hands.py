@@ -29,7 +29,7 @@ from scorekeeper.store import games
 from scorekeeper.store.base import KeyReused, NotFound
 from scorekeeper.store.sheets import GameSheet
 
-from .. import get_storage
+from .. import get_storage, limits
 from ..schemas import check_json_size
 from . import declared as pad_declared
 from . import forms_hand, forms_play, rights, views_hand, views_sheet, web
@@ -50,6 +50,7 @@ from .routes_tools import replay_page
 
 
 @bp.get("/games/<game_id>/hand")
+@limits.wrong_token_limit
 def new_hand(game_id: str) -> Response:
     require_edit(game_id)
     sheet = load(game_id)
@@ -61,6 +62,7 @@ def new_hand(game_id: str) -> Response:
 
 
 @bp.get("/games/<game_id>/hands/<int:n>/edit")
+@limits.wrong_token_limit
 def edit_hand(game_id: str, n: int) -> Response:
     require_edit(game_id)
     sheet = load(game_id)
@@ -174,11 +176,13 @@ def _card_errors(
 
 
 @bp.post("/games/<game_id>/hand")
+@limits.wrong_token_limit
 def add_hand(game_id: str) -> Response:
     return _save_hand(game_id, None)
 
 
 @bp.post("/games/<game_id>/hands/<int:n>/edit")
+@limits.wrong_token_limit
 def correct_hand(game_id: str, n: int) -> Response:
     return _save_hand(game_id, n)
 
@@ -279,6 +283,7 @@ def _changed(
 
 
 @bp.post("/games/<game_id>/hands/<int:n>/void")
+@limits.wrong_token_limit
 def void_hand(game_id: str, n: int) -> Response:
     require_edit(game_id)
     try:
@@ -297,6 +302,7 @@ def void_hand(game_id: str, n: int) -> Response:
 
 
 @bp.post("/games/<game_id>/undo")
+@limits.wrong_token_limit
 def undo(game_id: str) -> Response:
     require_edit(game_id)
     try:
