@@ -394,7 +394,7 @@ class KnockReview(Result):
 def review_knock(
     result: KnockResult,
     *,
-    rules: Rules | Mapping | str | None = None,
+    rules: Rules | Mapping[str, Any] | str | None = None,
     upcard: str | Card | None = None,
 ) -> KnockReview:
     """A scored showdown (the melds and layoffs as laid down) against optimal play.
@@ -590,7 +590,7 @@ class _Wording(string.Formatter):
             return (" or " if format_spec == "or" else " ").join(map(self.card, value))
         if format_spec == "s":
             return "" if value == 1 else "s"
-        return super().format_field(value, format_spec)
+        return str(super().format_field(value, format_spec))
 
 
 def remarks(deal: DealAnalysis) -> list[Remark]:

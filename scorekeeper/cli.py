@@ -195,6 +195,7 @@ def replay_command(file, as_json: bool, jobs: int | None, scheduler: str | None)
                     click.echo(json.dumps({"record": label, **refusal}, ensure_ascii=False))
                 click.echo(f"{label}: {refusal['error']}", err=True)
                 continue
+            assert result is not None  # a record is either replayed or refused
             if as_json:
                 click.echo(json.dumps(result.to_dict(), ensure_ascii=False))
                 continue

@@ -1,8 +1,8 @@
 """The architecture's walls: import-linter's contracts hold, and every core module is under them.
 
 And the types agree: mypy (``[tool.mypy]`` in pyproject.toml) finds nothing in ``scorekeeper/``
-and ``api/``; its cache in ``.mypy_cache`` keeps a second run quick. Every package they
-import is declared in pyproject.toml.
+and ``api/``, nor ``mypy --strict`` in the rules core; its cache in ``.mypy_cache`` keeps a
+second run quick. Every package they import is declared in pyproject.toml.
 """
 
 from __future__ import annotations
@@ -35,6 +35,22 @@ def test_mypy_finds_no_type_errors():
     )
     assert run.returncode == 0, run.stdout + run.stderr
     assert "Success: no issues found" in run.stdout
+
+
+def test_the_rules_core_is_clean_under_mypy_strict():
+    # every module of scorekeeper/ but the CLI (and the scorekeeper.store package); its
+    # own cache, as --strict's options would invalidate the default run's every time
+    core = sorted(p.stem for p in (ROOT / "scorekeeper").glob("*.py") if p.stem != "cli")
+    modules = ["scorekeeper" if m == "__init__" else f"scorekeeper.{m}" for m in core]
+    run = subprocess.run(
+        [sys.executable, "-m", "mypy", "--strict", "--cache-dir", ".mypy_cache/strict"]
+        + [arg for module in modules for arg in ("-m", module)],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+    )
+    assert run.returncode == 0, run.stdout + run.stderr
+    assert f"Success: no issues found in {len(modules)} source files" in run.stdout
 
 
 def test_every_core_module_is_bound_by_the_purity_contract():
