@@ -196,7 +196,7 @@ class Melds(MethodView):
     @blp.doc(operationId="arrangeMelds")
     def post(self, body: dict[str, Any]) -> Response:
         """Every optimal arrangement; with 11 cards, the deadwood left by each discard."""
-        return jsonify(meld_report(body["cards"]))
+        return jsonify(meld_report(body["cards"]).to_dict())
 
 
 @blp.route("/verify")
@@ -237,7 +237,7 @@ class Analyse(MethodView):
     def post(self, record: dict[str, Any]) -> Response:
         """Each decision of a deal (or of every deal of a match) measured, with a summary."""
         with limits.one_heavy_at_a_time("analysis"):
-            return jsonify(analyse(record))
+            return jsonify(analyse(record).to_dict())
 
 
 @blp.route("/imports/<source:source>")

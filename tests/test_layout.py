@@ -2,8 +2,8 @@
 
 And the types agree: mypy (``[tool.mypy]`` in pyproject.toml) finds nothing in ``scorekeeper/``
 and ``api/``, the web layer checked with ``check_untyped_defs`` and ``disallow_any_generics``
-(its override); its cache in ``.mypy_cache`` keeps a second run quick. Every package they
-import is declared in pyproject.toml.
+(its override), nor ``mypy --strict`` in the rules core; its cache in ``.mypy_cache`` keeps a
+second run quick. Every package they import is declared in pyproject.toml.
 """
 
 from __future__ import annotations
@@ -43,6 +43,22 @@ def test_mypy_checks_the_web_layer_with_its_two_flags():
     overrides = tomllib.loads((ROOT / "pyproject.toml").read_text())["tool"]["mypy"]["overrides"]
     web = next(o for o in overrides if o["module"] == ["api", "api.*"])
     assert web["check_untyped_defs"] is True and web["disallow_any_generics"] is True
+
+
+def test_the_rules_core_is_clean_under_mypy_strict():
+    # every module of scorekeeper/ but the CLI (and the scorekeeper.store package); its
+    # own cache, as --strict's options would invalidate the default run's every time
+    core = sorted(p.stem for p in (ROOT / "scorekeeper").glob("*.py") if p.stem != "cli")
+    modules = ["scorekeeper" if m == "__init__" else f"scorekeeper.{m}" for m in core]
+    run = subprocess.run(
+        [sys.executable, "-m", "mypy", "--strict", "--cache-dir", ".mypy_cache/strict"]
+        + [arg for module in modules for arg in ("-m", module)],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+    )
+    assert run.returncode == 0, run.stdout + run.stderr
+    assert f"Success: no issues found in {len(modules)} source files" in run.stdout
 
 
 def test_every_core_module_is_bound_by_the_purity_contract():

@@ -19,7 +19,7 @@ from typing import Any
 
 from markupsafe import Markup, escape
 
-from scorekeeper.analysis import analyse, remarks
+from scorekeeper.analysis import DealAnalysis, analyse, remarks
 from scorekeeper.engine import DRAW_DISCARD, SHOWDOWN, parse_action
 from scorekeeper.errors import RecordError, ScorekeeperError
 from scorekeeper.melds import deadwood
@@ -170,7 +170,8 @@ def analysis_view(
     Takes the record as :func:`replay_steps` does (it must replay).
     """
     report = analyse(_as_played(record, names, rules))
-    labels = list(names) if names else report["players"]
+    assert isinstance(report, DealAnalysis)  # replay_steps has refused any other record
+    labels = list(names) if names else list(report.players)
     summary: list[Markup] = []
     decisions: list[tuple[int | None, Markup]] = []
     showdown: list[Markup] = []

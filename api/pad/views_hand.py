@@ -336,8 +336,8 @@ def live_melds(cards: Any) -> dict[str, Any]:
     best = found[0]
     return {
         "count": len(codes),
-        "deadwood": best["deadwood"],
-        "melds": [cards_info(meld) for meld in best["melds"]],
-        "deadwood_cards": cards_info(best["deadwood_cards"]),
+        "deadwood": best.deadwood,
+        "melds": [cards_info(meld) for meld in best.melds],
+        "deadwood_cards": cards_info(best.deadwood_cards),
         "ties": len(found) - 1,
     }
