@@ -52,7 +52,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from .cards import DECK, Card
-from .engine import DISCARD, DRAW, UPCARD_OFFER, Deal, DealResult, parse_action
+from .engine import Deal, DealResult, Phase, parse_action
 from .errors import InvalidRecordError
 from .knock import KnockResult, Layoff, knocker_points, verify_knock
 from .melds import hand_mask, mask_all_melds, mask_codes, mask_deadwood, mask_discards
@@ -144,7 +144,7 @@ def _decision(deal: Deal, before: tuple, step: int, action: str, player: int) ->
     phase, _, hand, top, taken, closed = before
     verb, card = parse_action(action)
     base = {"step": step, "player": player, "action": action}
-    if phase in (UPCARD_OFFER, DRAW):
+    if phase in (Phase.UPCARD_OFFER, Phase.DRAW):
         if verb == "draw discard" or top is None or closed:
             return None
         made = _meld_with(hand, top)
@@ -157,7 +157,7 @@ def _decision(deal: Deal, before: tuple, step: int, action: str, player: int) ->
             "kind": "draw",
             "passed_up": {"card": top.code, "meld": mask_codes(made), "deadwood_with_it": least},
         }
-    if phase != DISCARD:
+    if phase != Phase.DISCARD:
         return None
     barred = 0 if taken is None or deal.rules.discard_taken == "allowed" else taken.bit
     options = list(mask_discards(hand, barred))
