@@ -40,9 +40,9 @@ kept waiting for a lock longer than the store's ``busy_timeout``
 (``lock_timeout``), a request kept waiting that long for a pooled
 connection, or a write chosen as a deadlock victim raises
 :class:`StorageBusy`; a full disk raises :class:`StorageFull`; a database
-that cannot be written just now (a read-only standby, a server starting
-up) raises :class:`StorageUnavailable`: the codes SQLite's refusals carry,
-and either way PostgreSQL rolled the write back.
+that cannot be written just now (a read-only standby) raises
+:class:`StorageUnavailable`: the codes SQLite's refusals carry, and either
+way PostgreSQL rolled the write back.
 Commits are durable with PostgreSQL's defaults (``fsync`` and
 ``synchronous_commit`` on): an acknowledged hand survives a crash of the
 scorekeeper server and of the database server alike.
@@ -203,7 +203,7 @@ def _refusal(error: psycopg.Error, waited: float) -> StorageError | None:
         return StorageBusy(
             f"the database stayed busy for {waited:g} s: nothing was written; try again"
         )
-    if isinstance(error, pg_errors.ReadOnlySqlTransaction | pg_errors.CannotConnectNow):
+    if isinstance(error, pg_errors.ReadOnlySqlTransaction):
         return StorageUnavailable(
             f"the database cannot be used just now ({error}): nothing was written; try again"
         )
