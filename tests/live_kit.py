@@ -124,9 +124,10 @@ def serving(
             processes.append(subprocess.Popen(listener, env=env, stdout=log, stderr=log))
     try:
         url = f"http://127.0.0.1:{port}"
-        _wait(lambda: requests.get(f"{url}/api/openapi.json", timeout=2).status_code == 200)
+        logs = (folder / "processes.log", folder / "nginx.log")
+        _wait(lambda: requests.get(f"{url}/api/openapi.json", timeout=2).status_code == 200, logs)
         if len(processes) == 3:
-            _wait(lambda: b"live: listening" in (folder / "processes.log").read_bytes())
+            _wait(lambda: b"live: listening" in logs[0].read_bytes(), logs)
         yield Stack(url, str(db), folder)
     finally:
         for process in processes:
@@ -136,7 +137,7 @@ def serving(
         shutil.rmtree(folder, ignore_errors=True)
 
 
-def _wait(ready, timeout: float = 30.0) -> None:
+def _wait(ready, logs: tuple[Path, ...], timeout: float = 60.0) -> None:
     deadline = time.monotonic() + timeout
     while True:
         try:
@@ -145,7 +146,8 @@ def _wait(ready, timeout: float = 30.0) -> None:
         except (OSError, requests.RequestException):
             pass
         if time.monotonic() > deadline:
-            raise TimeoutError("the live stack did not come up")
+            told = "".join(p.read_text()[-2000:] for p in logs if p.exists())
+            raise TimeoutError(f"the live stack did not come up:\n{told}")
         time.sleep(0.1)
 
 
