@@ -23,7 +23,8 @@ the pad polls instead):
 * SQLite (one machine, one ``serve``): the worker that wrote publishes to
   its nginx, after the commit, from a thread of its own
   (:class:`Publisher`): a write never waits on nginx, and a failure is
-  logged, not raised.
+  logged, not raised. Two writes committed within a moment by two
+  workers may go out in either order: the version says which is newer.
 * PostgreSQL (several servers, each with its own nginx, over one
   database): the write runs ``NOTIFY`` in its transaction (so the news
   goes out exactly when, and only if, it commits, in commit order), and
@@ -50,7 +51,7 @@ from flask import Flask
 from werkzeug.routing import Map, Rule
 
 from scorekeeper.store import Store, open_store
-from scorekeeper.store.base import NotFound, is_postgres
+from scorekeeper.store.base import is_postgres
 from scorekeeper.store.games import minimal_sheet
 from scorekeeper.store.sql import SqlStore
 
@@ -305,11 +306,9 @@ def listen(url: str, publish_socket: str, *, ready: threading.Event | None = Non
 def _republish(store: Store, publish_socket: str, game_id: str, version: int) -> None:
     """Publish the event of game ``game_id``'s change to ``version`` (read back for its sheet)."""
     try:
-        game = store.game(game_id)
-    except (NotFound, OSError):
-        game = {"version": None}
-    except Exception:
-        log.exception("live: reading game %s failed", game_id)
+        game: Mapping[str, Any] = store.game(game_id)
+    except Exception as error:  # the event goes out without the sheet
+        log.warning("live: reading game %s failed: %s", game_id, error)
         game = {"version": None}
     publish(publish_socket, game_id, event(game, version))
 

@@ -10,29 +10,22 @@ another over one PostgreSQL database; idle viewers hold no gunicorn thread.
 
 from __future__ import annotations
 
+import os
 import time
 from concurrent.futures import ThreadPoolExecutor
 
 import pytest
 import requests
 from live_kit import NCHAN, serving
+from test_api import quick
 
 from api import create_app
 from api.security import HEADERS
 
 pytestmark = pytest.mark.skipif(
-    not __import__("os").path.exists(NCHAN),
+    not os.path.exists(NCHAN),
     reason="nginx's nchan module is not installed (tests/run.sh installs libnginx-mod-nchan)",
 )
-
-
-def quick(knocker: int, mine: int, theirs: int) -> dict:
-    return {
-        "kind": "quick",
-        "knocker": knocker,
-        "knocker_deadwood": mine,
-        "defender_deadwood": theirs,
-    }
 
 
 @pytest.fixture(scope="module")
