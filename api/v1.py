@@ -355,6 +355,7 @@ CREATE_REFUSALS = (400, 413, 429, 503, 507)
 class Games(MethodView):
     """Stored games."""
 
+    @limits.create_limit
     @blp.arguments(s.KeyHeader(), location="headers")
     @blp.arguments(s.GameRequest())
     @blp.response(201, s.NewGame, headers=NEW_GAME_HEADERS)
@@ -373,6 +374,7 @@ class Games(MethodView):
 class Import(MethodView):
     """Games from elsewhere."""
 
+    @limits.create_limit
     @blp.arguments(s.KeyHeader(), location="headers")
     @blp.arguments(s.ImportRequest())
     @blp.response(201, s.NewGame, headers=NEW_GAME_HEADERS)
@@ -422,6 +424,7 @@ class Game(MethodView):
 class Hands(MethodView):
     """A game's hands."""
 
+    @limits.wrong_token_limit
     @editor
     @blp.arguments(s.WriteHeaders(), location="headers")
     @blp.arguments(s.HandRequest())
@@ -445,6 +448,7 @@ class Hands(MethodView):
 class LastHand(MethodView):
     """The last hand on the sheet."""
 
+    @limits.wrong_token_limit
     @editor
     @blp.arguments(s.WriteHeaders(), location="headers")
     @blp.response(200, s.HandChange, headers=CHANGE_HEADERS)
@@ -460,6 +464,7 @@ class LastHand(MethodView):
 class HandN(MethodView):
     """Hand n of the sheet."""
 
+    @limits.wrong_token_limit
     @editor
     @blp.arguments(s.WriteHeaders(), location="headers")
     @blp.arguments(s.HandRequest())

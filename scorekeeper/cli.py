@@ -27,7 +27,6 @@ from .results import Outcome
 from .rules import Rules
 from .sheet import AnyHandRecord, HollywoodSheet
 from .store.backup import BackupError, MissingFolder, backup, restore
-from .store.sqlite import DEFAULT_PATH
 
 
 def show_cards(codes: Sequence[str]) -> str:
@@ -409,16 +408,18 @@ DB_OPTION = click.option(
     "--db",
     default=None,
     metavar="PATH",
-    envvar="SCOREKEEPER_DB",
-    help="SQLite database file or postgresql:// URL [default:"
-    " $SCOREKEEPER_DB; else, for serve, the DB setting; else"
-    " ./scorekeeper.db].",
+    help="SQLite database file or postgresql:// URL [default: the DB setting:"
+    " $SCOREKEEPER_DB, else instance/config.py, else ./scorekeeper.db].",
 )
-"""The ``--db`` option of the commands that use the game store.
+"""The ``--db`` option of the commands that use the game store: it overrides the app's
+``DB`` setting, which the app's own loader reads (:func:`api.settings`) when it is not given."""
 
-``serve`` passes it to the app only when given (by the option or
-``$SCOREKEEPER_DB``), so that ``instance/config.py`` may name the file.
-"""
+
+def database(db: str | None) -> str:
+    """The database a store command uses: ``--db``, else the ``DB`` setting ``serve`` opens."""
+    from api import settings  # the web layer's settings loader
+
+    return str(settings({"DB": db} if db else None)["DB"])
 
 
 @main.command()
@@ -520,7 +521,7 @@ def _summary(result: dict) -> str:
 def backup_command(path: str, db: str | None) -> None:
     """Copy the database to PATH with SQLite's online backup (the server may be running)."""
     try:
-        result = backup(db or DEFAULT_PATH, path)
+        result = backup(database(db), path)
     except MissingFolder as error:  # a mistyped PATH: bad input, exit status 2
         raise _BadInput(str(error)) from None
     except BackupError as error:
@@ -539,7 +540,7 @@ def restore_command(path: str, db: str | None, force: bool) -> None:
     version, tables); a running server switches to the restored games at
     once (one transaction).
     """
-    target = db or DEFAULT_PATH
+    target = database(db)
     try:
         result = restore(path, target, force=force)
     except BackupError as error:

@@ -211,7 +211,7 @@ def same_json(got, expected) -> None:
 
 
 def test_api_json_is_built_from_to_dict(tmp_path):
-    client = create_app({"DATABASE": str(tmp_path / "typed.db"), "TESTING": True}).test_client()
+    client = create_app({"DB": str(tmp_path / "typed.db"), "TESTING": True}).test_client()
     verified = client.post("/api/v1/verify", json={"knocker": KNOCKER, "defender": DEFENDER})
     same_json(verified.get_json(), verify_knock(KNOCKER, DEFENDER).to_dict())
     for record in (simulate(3), simulate_match(2)):

@@ -26,7 +26,6 @@ the sheet version it was built from (:func:`change_fields`), read back by
 from __future__ import annotations
 
 import hmac
-import os
 import re
 import secrets
 from urllib.parse import urlsplit
@@ -46,32 +45,6 @@ COOKIE_AGE = 120 * 24 * 3600
 400 days browsers allow; a device that has not been back in a season starts afresh."""
 _NONCE = re.compile(r"[A-Za-z0-9_-]{32,64}")
 _FORM_KEY = re.compile(r"[A-Za-z0-9_-]{16,64}")
-
-
-def ensure_secret_key(app) -> None:
-    """Give the app a ``SECRET_KEY`` (CSRF signatures) if its config has none.
-
-    The setting comes from the app's settings (``SCOREKEEPER_SECRET_KEY``
-    among them, see :mod:`api`); without one the key is read from
-    ``secret_key`` in the instance folder, created once with a random key
-    (atomically, so gunicorn workers that start together agree on it).
-    """
-    if app.config.get("SECRET_KEY"):
-        return
-    path = os.path.join(app.instance_path, "secret_key")
-    if not os.path.exists(path):
-        os.makedirs(app.instance_path, exist_ok=True)
-        temp = f"{path}.{os.getpid()}.tmp"
-        with open(os.open(temp, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600), "w") as f:
-            f.write(secrets.token_urlsafe(32))
-        try:
-            os.link(temp, path)
-        except FileExistsError:
-            pass
-        finally:
-            os.unlink(temp)
-    with open(path) as f:
-        app.config["SECRET_KEY"] = f.read().strip()
 
 
 def _serializer(salt: str = "scorepad-csrf") -> URLSafeSerializer | None:
@@ -182,16 +155,9 @@ def finish(response):
     if g.get("_device"):
         serializer = _serializer("scorepad-device")
         _cookie(response, DEVICE_COOKIE, serializer.dumps(g._device) if serializer else g._device)
-    for name in g.get("_drop_cookies", ()):
-        response.delete_cookie(name, path="/")
     if response.mimetype == "text/html":
         response.headers.setdefault("Cache-Control", "no-store")
     return response
-
-
-def drop_cookie(name: str) -> None:
-    """Delete the cookie ``name`` from this browser with the response."""
-    g._drop_cookies = [*g.get("_drop_cookies", ()), name]
 
 
 def change_fields(version: int | None = None, key: str | None = None) -> Markup:
