@@ -4,7 +4,8 @@ Behind real nginx (nchan) and gunicorn (:func:`live_kit.serving`): one
 phone starts a game and enters hands; a second tab of the same phone (an
 editing sheet) and a read-only viewer of the share link follow each save
 without a reload (a mark set on the page survives), the viewer's page
-also after an undo.
+also after an undo. Without the stream (no nginx) a viewer follows by
+polling.
 """
 
 from __future__ import annotations
@@ -19,6 +20,8 @@ from browser_kit import CHROMIUM
 from live_kit import NCHAN, serving
 from playwright.sync_api import expect
 from test_pad_browser import PHONE, quick_hand, start_game
+
+from api.server import spawn, stop
 
 pytestmark = pytest.mark.skipif(
     not (os.path.exists(CHROMIUM) and os.path.exists(NCHAN)),
@@ -72,3 +75,24 @@ def test_a_saved_hand_reaches_the_other_phones_within_2_s(page, stack, browser):
     assert viewer.evaluate("window.notReloaded") is True
     viewer_context.close()
     assert not errors, errors
+
+
+def test_without_the_stream_the_sheet_polls(page, browser, tmp_path):
+    # plain scorekeeper serve today: nothing published, no stream; the pages poll every 15 s
+    process, url = spawn(tmp_path / "polled.db", workers=1)
+    try:
+        start_game(page, url)
+        page.get_by_role("button", name="Start the game").click()
+        expect(page).to_have_url(re.compile(r"/games/[\w-]+$"))
+        viewer_context = browser.new_context(viewport=PHONE, is_mobile=True, has_touch=True)
+        viewer = viewer_context.new_page()
+        viewer.goto(page.input_value("#share"))
+        assert viewer.locator("[data-live-stream]").count() == 0
+        viewer.evaluate("window.notReloaded = true")
+        quick_hand(page, "Ana", "Knock", "5", "30")
+        expect(page.locator("main")).to_contain_text("Hand 1 added")
+        expect(totals(viewer)).to_have_text(["25", "0"], timeout=20000)
+        assert viewer.evaluate("window.notReloaded") is True
+        viewer_context.close()
+    finally:
+        assert stop(process) == 0
