@@ -231,36 +231,37 @@ def publish(publish_socket: str, game_id: str, data: bytes) -> bool:
 class Publisher:
     """Publishes the changes of this process's writes, in order, from one thread of its own.
 
-    :meth:`changed` (the store's ``on_append``) only queues the event: the
-    writing request never waits on nginx. The thread starts on the first
+    :meth:`changed` (the store's ``on_append``) only queues the game: the
+    writing request neither builds the event nor waits on nginx. The thread starts on the first
     change in each process (gunicorn forks the workers after the app is built).
     """
 
     def __init__(self, publish_socket: str):
         self.publish_socket = publish_socket
-        self._queue: queue.SimpleQueue[tuple[str, bytes]] = queue.SimpleQueue()
+        self._queue: queue.SimpleQueue[dict] = queue.SimpleQueue()
         self._pid: int | None = None
         self._lock = threading.Lock()
 
     def changed(self, game: dict) -> None:
-        """Queue the event of ``game``'s change (as the write left it)."""
-        try:
-            item = (game["id"], event(game, game["version"]))
-        except Exception:  # a live update is never worth a failed write
-            log.exception("live: no event for game %s", game.get("id"))
-            return
+        """Queue ``game``'s change (the game as the write left it)."""
         with self._lock:
             if self._pid != os.getpid():
                 self._queue = queue.SimpleQueue()
                 threading.Thread(target=self._run, name="live-publisher", daemon=True).start()
                 self._pid = os.getpid()
-            self._queue.put(item)
+            self._queue.put(game)
 
     def _run(self) -> None:
-        """Publish the queued events, one after the other, for as long as the process lives."""
+        """Publish the queued changes, one after the other, for as long as the process lives."""
         mine = self._queue
         while True:
-            publish(self.publish_socket, *mine.get())
+            game = mine.get()
+            try:
+                data = event(game, game["version"])
+            except Exception:  # a bad event is logged and skipped; the next one goes out
+                log.exception("live: no event for game %s", game["id"])
+                continue
+            publish(self.publish_socket, game["id"], data)
 
 
 def install(app: Flask, store: Store) -> None:
