@@ -35,6 +35,8 @@ the environment or the instance file for settings.
   threads per process that may wait that long (SQLite); more writers are
   refused at once, so with gunicorn's 2 threads one stays free for reads
   (at most threads - 1 makes sense).
+* ``LIVE_PUBLISH_SOCKET``: the unix socket of nginx's live-sheet publisher
+  (:mod:`api.live`; ``scorekeeper serve`` sets it); unset, nothing is published.
 * ``CREATE_LIMIT`` and ``WRONG_TOKEN_LIMIT``: the rate limits (:mod:`api.limits`).
 * the flask-smorest ``API_*`` / ``OPENAPI_*`` keys (the document is served
   at ``/api/openapi.json``).
@@ -142,7 +144,7 @@ def create_app(
     ``<prefix>/var/api-instance`` when installed. ``scorepad=False`` serves
     the JSON API alone, without the scorepad's pages.
     """
-    from . import errors, limits, openapi, schemas, security, v1
+    from . import errors, limits, live, openapi, schemas, security, v1
 
     app = Flask(__name__, instance_path=instance_path, instance_relative_config=True)
     app.session_interface = _NoSession()
@@ -157,6 +159,7 @@ def create_app(
         waiting_writers=app.config["WAITING_WRITERS"],
     )
     app.extensions[STORAGE_KEY] = store
+    live.install(app, store)
     app.logger.info(
         "database %s (schema version %d)", _shown(app.config["DB"]), store.schema_version()
     )
@@ -182,6 +185,7 @@ def create_app(
     for name, schema in schemas.COMPONENTS.items():
         api.spec.components.schema(name, schema=schema)
     api.register_blueprint(v1.blp)
+    live.document(api, app)
     if scorepad:
         from .pad import bp as pad_blueprint  # the HTML scorepad (templates/pad/)
         from .pad.shell import bp as shell_blueprint  # its service worker and manifest

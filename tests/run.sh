@@ -15,6 +15,8 @@ command -v chromium >/dev/null 2>&1 || MISSING="$MISSING chromium"
 ls /usr/lib/postgresql/*/bin/initdb >/dev/null 2>&1 || MISSING="$MISSING postgresql"
 command -v java >/dev/null 2>&1 || MISSING="$MISSING default-jre-headless"
 command -v npm >/dev/null 2>&1 || MISSING="$MISSING nodejs npm"
+# nginx with its pub/sub module nchan, for the live sheets' tests
+[ -e /usr/lib/nginx/modules/ngx_nchan_module.so ] || MISSING="$MISSING nginx libnginx-mod-nchan"
 if [ -n "$MISSING" ]; then
     SUDO=""
     [ "$(id -u)" = 0 ] || SUDO="sudo"

@@ -18,7 +18,7 @@ importScripts("/static/pad-store.js");
 
 const CACHE = "scorepad-v1";
 const SHELL = ["/", "/static/pad.css", "/static/pad.js", "/static/pad-offline.js",
-               "/static/pad-store.js",
+               "/static/pad-store.js", "/static/pad-live.js",
                "/static/pad-icon.svg", "/static/pad-icon-192.png", "/manifest.webmanifest"];
 
 self.addEventListener("install", (event) => {

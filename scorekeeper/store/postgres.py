@@ -221,6 +221,7 @@ class PostgresStore(SqlStore):
     """
 
     LOCK_GAME = " FOR UPDATE"
+    NOTIFY = "SELECT pg_notify(?, ?)"
     PLAYERS_BY_KEY = True
     sql = staticmethod(pyformat)
 
