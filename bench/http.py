@@ -3,7 +3,7 @@
 For each store (a temporary SQLite file; a throwaway PostgreSQL server
 started from Debian's binaries, as the tests do, unless ``--no-postgres``)
 and each number of gunicorn workers (``--workers``, default 2 and 4), it
-starts ``scorekeeper serve`` (see :func:`api.server.spawn`) and runs three
+starts ``scorekeeper serve`` (see :func:`serve_kit.spawn`) and runs three
 phases in turn, each with ``--clients`` client processes for ``--seconds``
 seconds:
 
@@ -34,6 +34,7 @@ import sys
 # would shadow the standard library's http package.
 _HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path[:] = [p for p in sys.path if os.path.abspath(p or ".") != _HERE]
+sys.path.append(os.path.join(os.path.dirname(_HERE), "tests"))  # serve_kit: the servers
 
 import argparse  # noqa: E402
 import http.client  # noqa: E402
@@ -46,8 +47,9 @@ import time  # noqa: E402
 from pathlib import Path  # noqa: E402
 from urllib.parse import urlsplit  # noqa: E402
 
+from serve_kit import spawn, stop  # noqa: E402
+
 from api.limits import NO_LIMITS_ENV  # noqa: E402
-from api.server import spawn, stop  # noqa: E402
 
 TARGETS = {"verify": (1500, 50.0), "append": (800, None)}
 """Per phase: (requests/s at least, p99 in ms below); judged for SQLite with 2 workers."""

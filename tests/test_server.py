@@ -7,8 +7,7 @@ The first server is started as ``scorekeeper serve``, the second as
 from __future__ import annotations
 
 import requests
-
-from api.server import spawn, stop
+from serve_kit import spawn, stop
 
 
 def test_hands_survive_a_restart(tmp_path):

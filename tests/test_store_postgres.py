@@ -18,8 +18,8 @@ import requests
 from click.testing import CliRunner
 from conftest import query
 from pg import bin_dir
+from serve_kit import spawn, stop
 
-from api.server import spawn, stop
 from scorekeeper.cli import main
 from scorekeeper.store import games, open_store
 from scorekeeper.store.base import NotFound, StorageError

@@ -26,8 +26,7 @@ from pathlib import Path
 
 import pytest
 import requests
-
-from api.server import spawn, stop
+from serve_kit import spawn, stop
 
 ROOT = Path(__file__).resolve().parent.parent
 
