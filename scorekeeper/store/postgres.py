@@ -49,7 +49,10 @@ fork: gunicorn's workers each open their own; a pool inherited from the
 parent is left alone, never closed, as its sockets are the parent's).
 Migrations use a connection of their own, so the gunicorn master that
 runs them before forking holds no pool. A pooled connection is checked
-before each use, so a restarted database server costs no failed request.
+before each use, so a restarted database server costs no failed request;
+while the server is away, requests wait at most :data:`CONNECT_TIMEOUT` for
+a connection before :class:`StorageUnavailable` (503 with ``Retry-After``),
+and the pool reconnects in the background once it is back.
 Each connection's ``application_name`` is ``scorekeeper-<pid>``: in
 ``pg_stat_activity`` an operator sees which worker holds which session.
 """
@@ -65,11 +68,16 @@ import psycopg
 import psycopg_pool
 from psycopg import errors as pg_errors
 
-from .base import StorageBusy, StorageError, StorageFull
+from .base import StorageBusy, StorageError, StorageFull, StorageUnavailable
 from .sql import SqlStore, pending_steps, pyformat
 
 BUSY_TIMEOUT = 30.0
-"""Seconds a write waits for another writer's lock (or a free pooled connection)."""
+"""Seconds a write waits for another writer's lock."""
+
+CONNECT_TIMEOUT = 1.5
+"""Seconds a request waits for a pooled connection (a new one is given libpq's 2 s to
+connect): with the database server away, requests answer 503 within 2 s, not after
+:data:`BUSY_TIMEOUT`."""
 
 POOL_SIZE = 4
 """Connections at most in one process's pool (a gunicorn worker runs 2 threads by default)."""
@@ -188,16 +196,21 @@ SCHEMA_VERSION = len(MIGRATIONS)
 """The schema version this code writes."""
 
 
-def _unavailable(error: psycopg.Error) -> StorageError | None:
-    """The refusal for PostgreSQL's "disk full" and lock-wait errors (``None`` for others)."""
+def _unavailable(error: psycopg.Error | psycopg_pool.PoolTimeout) -> StorageError | None:
+    """The refusal for PostgreSQL's "disk full" and lock-wait errors, and for a database
+    that cannot be reached (no pooled connection in time, a connection lost): ``None``
+    for others."""
     if isinstance(error, pg_errors.DiskFull):
         return StorageFull("the server's disk is full: nothing was written", code="storage_full")
-    if isinstance(
-        error, pg_errors.LockNotAvailable | pg_errors.DeadlockDetected | psycopg_pool.PoolTimeout
-    ):
+    if isinstance(error, pg_errors.LockNotAvailable | pg_errors.DeadlockDetected):
         return StorageBusy(
             f"the database stayed busy for {BUSY_TIMEOUT:g} s: nothing was written; try again",
             code="busy",
+        )
+    if isinstance(error, psycopg_pool.PoolTimeout | psycopg.OperationalError):
+        return StorageUnavailable(
+            "the database cannot be reached just now: nothing was written; try again",
+            code="unavailable",
         )
     return None
 
@@ -233,10 +246,13 @@ class PostgresStore(SqlStore):
                     self.url,
                     min_size=1,
                     max_size=POOL_SIZE,
-                    timeout=BUSY_TIMEOUT,
+                    timeout=CONNECT_TIMEOUT,
                     check=psycopg_pool.ConnectionPool.check_connection,
                     name="scorekeeper",
-                    kwargs={"application_name": f"scorekeeper-{os.getpid()}"},
+                    kwargs={
+                        "application_name": f"scorekeeper-{os.getpid()}",
+                        "connect_timeout": 2,  # libpq's: whole seconds, 2 at least
+                    },
                     open=True,
                 )
                 self._pid = os.getpid()
