@@ -154,7 +154,11 @@ def error_locations() -> str:
 
 
 def site(settings: Site) -> str:
-    """The ``http``-level text of the site: limits, zones, gunicorn upstream, the servers."""
+    """The ``http``-level text of the site: zones, the gunicorn upstream, the servers.
+
+    Every other directive is inside the public ``server`` block, so the text
+    fits in any ``http`` block (Debian's ``sites-enabled/`` as well).
+    """
     public, publisher = live.nginx_locations(settings.publish_socket)
     tls = settings.certfile is not None
     listen = "".join(
@@ -173,6 +177,18 @@ def site(settings: Site) -> str:
         f"{listen}"
         f"server_name {settings.server_name};\n"
         f"{certificate}"
+        "server_tokens off;\n"
+        "underscores_in_headers off;\n"
+        "ignore_invalid_headers on;\n"
+        f"client_header_timeout {HEAD_TIMEOUT}s;\n"
+        f"client_body_timeout {BODY_TIMEOUT}s;\n"
+        f"send_timeout {SEND_TIMEOUT}s;\n"
+        f"keepalive_timeout {HEAD_TIMEOUT}s;\n"
+        f"client_max_body_size {MAX_BODY};\n"
+        "client_body_buffer_size 64k;\n"
+        "large_client_header_buffers 4 8k;\n"
+        "limit_conn_status 429;\n"
+        "limit_conn_log_level warn;\n"
         f"{error_locations()}"
         "location / {\n"
         f"    limit_conn scorekeeper_address {PER_ADDRESS};\n"
@@ -189,20 +205,8 @@ def site(settings: Site) -> str:
         f"{public}"
     )
     return (
-        "server_tokens off;\n"
-        "underscores_in_headers off;\n"
-        "ignore_invalid_headers on;\n"
-        f"client_header_timeout {HEAD_TIMEOUT}s;\n"
-        f"client_body_timeout {BODY_TIMEOUT}s;\n"
-        f"send_timeout {SEND_TIMEOUT}s;\n"
-        f"keepalive_timeout {HEAD_TIMEOUT}s;\n"
-        f"client_max_body_size {MAX_BODY};\n"
-        "client_body_buffer_size 64k;\n"
-        "large_client_header_buffers 4 8k;\n"
         "limit_conn_zone $binary_remote_addr zone=scorekeeper_address:10m;\n"
         "limit_conn_zone $server_name zone=scorekeeper_total:1m;\n"
-        "limit_conn_status 429;\n"
-        "limit_conn_log_level warn;\n"
         "upstream scorekeeper {\n"
         f"    server unix:{settings.app_socket};\n"
         f"    keepalive {UPSTREAM_KEEPALIVE};\n"
@@ -215,9 +219,47 @@ def site(settings: Site) -> str:
     )
 
 
-def main_config(settings: Site, folder: str, *, user: str | None = None) -> str:
-    """A whole ``nginx.conf`` for ``scorekeeper serve``: in the foreground, all its files in
-    ``folder`` (pid, temporary bodies), errors on standard error, nchan loaded.
+RUN_DIR = "/run/scorekeeper"
+"""A club server's sockets (gunicorn's, the live publisher's): systemd's ``RuntimeDirectory``."""
+
+
+def club_site(server_name: str) -> str:
+    """The nginx site of a club's server (``scorekeeper deploy nginx``), for Debian's
+    ``/etc/nginx/sites-available/``: HTTPS and HTTP/2 on port 443 with Let's Encrypt's
+    certificate for ``server_name`` (certbot's paths), port 80 only for certbot's
+    challenges and a redirect, gunicorn and the live publisher in :data:`RUN_DIR`."""
+    live_dir = f"/etc/letsencrypt/live/{server_name}"
+    settings = Site(
+        listen=("443", "[::]:443"),
+        app_socket=f"{RUN_DIR}/gunicorn.sock",
+        publish_socket=f"{RUN_DIR}/publish.sock",
+        certfile=f"{live_dir}/fullchain.pem",
+        keyfile=f"{live_dir}/privkey.pem",
+        server_name=server_name,
+    )
+    return (
+        f"# scorekeeper at https://{server_name}/ (scorekeeper deploy nginx): put in\n"
+        "# /etc/nginx/sites-available/scorekeeper, link from sites-enabled/, nginx -t.\n"
+        "server {\n"
+        "    listen 80;\n"
+        "    listen [::]:80;\n"
+        f"    server_name {server_name};\n"
+        "    server_tokens off;\n"
+        "    location /.well-known/acme-challenge/ {\n"
+        "        root /var/www/html;\n"
+        "    }\n"
+        "    location / {\n"
+        "        return 301 https://$host$request_uri;\n"
+        "    }\n"
+        "}\n"
+        f"{site(settings)}"
+    )
+
+
+def main_config(http: str, folder: str, *, user: str | None = None) -> str:
+    """A whole ``nginx.conf`` for ``scorekeeper serve`` around ``http`` (a :func:`site`):
+    in the foreground, all its files in ``folder`` (pid, temporary bodies), errors on
+    standard error, nchan loaded.
 
     ``user`` is the account nginx's workers run as when started by root
     (they must reach gunicorn's socket in the private folder).
@@ -242,6 +284,6 @@ def main_config(settings: Site, folder: str, *, user: str | None = None) -> str:
         "    access_log off;\n"
         "    default_type application/octet-stream;\n"
         f"{_indented(temp, 4)}"
-        f"{_indented(site(settings), 4)}"
+        f"{_indented(http, 4)}"
         "}\n"
     )

@@ -45,6 +45,18 @@ from gunicorn.app.base import BaseApplication
 
 from . import create_app, log_level, nginx
 
+BEHIND_NGINX = {
+    "worker_class": "gthread",
+    "proc_name": "scorekeeper",
+    "control_socket_disable": True,
+    "keepalive": 75,  # longer than nginx keeps its idle connections to gunicorn (60 s)
+    "limit_request_line": 8190,
+    "limit_request_fields": 32768,
+    "limit_request_field_size": 0,
+}
+"""gunicorn's settings behind nginx (``serve``'s, and a club server's systemd unit's): its
+request limits are looser than nginx's, so it never writes an error page of its own."""
+
 
 class Server(BaseApplication):
     """gunicorn with the scorekeeper app and the given settings."""
@@ -132,7 +144,7 @@ def serve(
         conf = os.path.join(folder, "nginx.conf")
         root = pwd.getpwuid(os.geteuid()).pw_name if os.geteuid() == 0 else None
         with open(conf, "w", encoding="utf-8") as out:
-            out.write(nginx.main_config(site, folder, user=root))
+            out.write(nginx.main_config(nginx.site(site), folder, user=root))
         proxy = _start_nginx(binary, folder, conf, host, port)
         level = log_level(app.config["LOG_LEVEL"])
         if level in ("DEBUG", "INFO"):
@@ -145,16 +157,10 @@ def serve(
             )
         Server(
             {
+                **BEHIND_NGINX,
                 "bind": f"unix:{app_socket}",
                 "workers": workers,
-                "worker_class": "gthread",
                 "threads": threads,
-                "proc_name": "scorekeeper",
-                "control_socket_disable": True,
-                "keepalive": 75,  # longer than nginx keeps its idle connections (60 s)
-                "limit_request_line": 8190,
-                "limit_request_fields": 32768,
-                "limit_request_field_size": 0,
                 "loglevel": level.lower(),
                 "accesslog": "-" if access_log else None,
             },

@@ -2,7 +2,8 @@
 wsgi:app``) in a child process on a loopback port.
 
 :func:`spawn` starts one and waits until it answers; :func:`stop` stops it
-gracefully and :func:`crash` kills it outright. bench/ scripts import this
+gracefully and :func:`crash` kills it outright; :func:`make_certificate` makes a
+self-signed certificate for 127.0.0.1. bench/ scripts import this
 module through ``sys.path`` (the wheel ships no test harness).
 """
 
@@ -133,3 +134,31 @@ def stop(process: subprocess.Popen, timeout: float = 30.0) -> int:
             os.killpg(process.pid, signal.SIGKILL)
             process.wait()
     return process.returncode
+
+
+def make_certificate(folder: Path) -> tuple[Path, Path]:
+    """A self-signed certificate and key for 127.0.0.1 (PEM files)."""
+    cert, key = folder / "cert.pem", folder / "key.pem"
+    subprocess.run(
+        [
+            "openssl",
+            "req",
+            "-x509",
+            "-newkey",
+            "rsa:2048",
+            "-nodes",
+            "-days",
+            "2",
+            "-subj",
+            "/CN=127.0.0.1",
+            "-addext",
+            "subjectAltName=IP:127.0.0.1",
+            "-keyout",
+            str(key),
+            "-out",
+            str(cert),
+        ],
+        check=True,
+        capture_output=True,
+    )
+    return cert, key

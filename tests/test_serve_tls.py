@@ -18,37 +18,9 @@ import urllib.request
 from pathlib import Path
 
 import pytest
-from serve_kit import spawn, stop
+from serve_kit import make_certificate, spawn, stop
 
 pytestmark = pytest.mark.skipif(shutil.which("openssl") is None, reason="needs the openssl CLI")
-
-
-def make_certificate(folder: Path) -> tuple[Path, Path]:
-    """A self-signed certificate and key for 127.0.0.1 (PEM files)."""
-    cert, key = folder / "cert.pem", folder / "key.pem"
-    subprocess.run(
-        [
-            "openssl",
-            "req",
-            "-x509",
-            "-newkey",
-            "rsa:2048",
-            "-nodes",
-            "-days",
-            "2",
-            "-subj",
-            "/CN=127.0.0.1",
-            "-addext",
-            "subjectAltName=IP:127.0.0.1",
-            "-keyout",
-            str(key),
-            "-out",
-            str(cert),
-        ],
-        check=True,
-        capture_output=True,
-    )
-    return cert, key
 
 
 @pytest.fixture(scope="module")
