@@ -34,23 +34,24 @@ def spawn(
     log: str | os.PathLike | None = None,
     installed: str | os.PathLike | None = None,
     wrapper: Sequence[str] = (),
+    app: str = "wsgi:app",
 ) -> tuple[subprocess.Popen, str]:
     """Start a server on a loopback port: ``(process, base URL)``, once it answers.
 
-    By default it runs ``scorekeeper serve --port 0`` (plus ``args``); with
-    ``wsgi`` it runs ``gunicorn wsgi:app`` with ``SCOREKEEPER_DB`` set
-    instead. The port is read from the server's log ("Listening at"), kept
-    in the file ``log`` (standard output and error together; a temporary
-    file by default); ``port`` asks for that port instead of a free one (to
-    restart a server where it was, or for a log level that hides the
-    "Listening at" line). ``installed`` is the ``bin`` folder of another
-    installation (a venv the wheel went into): its ``scorekeeper`` runs from
-    the database's folder without ``PYTHONPATH``, so that only the installed
-    files are used. ``wrapper`` is a command the server is run under (e.g.
-    ``setpriv ...``, which runs it with fewer privileges and so must exec
-    it). With ``--certfile`` among ``args`` the URL is ``https://`` (the
-    certificate is not verified while waiting for the server to answer). The
-    server runs in a process group of its own. Stop it with :func:`stop`.
+    By default it runs ``scorekeeper serve --port 0`` (plus ``args``); with ``wsgi``
+    it runs ``gunicorn wsgi:app`` (plus ``args``; ``app`` names another app) with
+    ``SCOREKEEPER_DB`` set instead. The port is read from the server's log
+    ("Listening at"), kept in the file ``log`` (standard output and error together;
+    a temporary file by default); ``port`` asks for that port instead of a free one
+    (to restart a server where it was, or for a log level that hides the "Listening
+    at" line). ``installed`` is the ``bin`` folder of another installation (a venv
+    the wheel went into): its ``scorekeeper`` runs from the database's folder
+    without ``PYTHONPATH``, so that only the installed files are used. ``wrapper``
+    is a command the server is run under (e.g. ``setpriv ...``, which runs it with
+    fewer privileges and so must exec it). With ``--certfile`` among ``args`` the
+    URL is ``https://`` (the certificate is not verified while waiting for the
+    server to answer). The server runs in a process group of its own. Stop it with
+    :func:`stop`.
     """
     bin_dir = Path(installed) if installed is not None else Path(sys.executable).parent
     env = {**os.environ, "SCOREKEEPER_DB": str(db)}
@@ -68,7 +69,8 @@ def spawn(
             "--workers",
             str(workers),
             "--no-control-socket",
-            "wsgi:app",
+            *args,
+            app,
         ]
     else:
         script = shutil.which("scorekeeper", path=str(bin_dir)) or "scorekeeper"

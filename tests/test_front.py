@@ -13,13 +13,13 @@ from __future__ import annotations
 import contextlib
 import os
 import socket
-import threading
 import time
 from unittest import mock
 from urllib.parse import urlsplit
 
 import pytest
 import requests
+from load_kit import SLOW_BODY, Trickle
 from serve_kit import spawn, stop
 
 from api import nginx
@@ -111,38 +111,16 @@ def normal_requests(url: str, count: int = 20) -> list[float]:
 
 
 def test_slow_heads_and_slow_bodies_do_not_starve_normal_requests(server):
-    _, _, url = server
-    slow = []
-    for _ in range(SLOW):
-        head = connect(server, "127.0.0.3", timeout=5)
-        head.sendall(b"POST /api/v1/games HTTP/1.1\r\nHost: x\r\n")
-        body = connect(server, "127.0.0.4", timeout=5)
-        body.sendall(
-            b"POST /api/v1/games HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\n"
-            b"Content-Length: 100000\r\n\r\n{"
-        )
-        slow += [head, body]
-    stop_trickling = threading.Event()
-
-    def trickle():  # one more byte per connection every 0.2 s, within the head's deadline
-        deadline = time.monotonic() + nginx.HEAD_TIMEOUT - 5
-        while not stop_trickling.is_set() and time.monotonic() < deadline:
-            for sock in slow:
-                with contextlib.suppress(OSError):
-                    sock.send(b"X")
-            time.sleep(0.2)
-
-    trickler = threading.Thread(target=trickle, daemon=True)
-    trickler.start()
+    host, port, url = server
+    heads = Trickle((host, port), SLOW, source="127.0.0.3")
+    bodies = Trickle((host, port), SLOW, SLOW_BODY, source="127.0.0.4")
     try:
         time.sleep(1)  # the slow connections are all in, each holding whatever it holds
         times = normal_requests(url)
         assert max(times) < 1.0, times
     finally:
-        stop_trickling.set()
-        trickler.join()
-        for sock in slow:
-            sock.close()
+        heads.close()
+        bodies.close()
 
 
 def test_one_address_with_a_thousand_connections_does_not_lock_out_another(server):
