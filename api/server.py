@@ -36,6 +36,7 @@ import socket
 import subprocess
 import sys
 import tempfile
+import threading
 import time
 from collections.abc import Mapping
 from typing import Any
@@ -94,11 +95,12 @@ def serve(
     (mode 0700) holds nginx's configuration (:func:`api.nginx.main_config`),
     its pid and temporary files, gunicorn's unix socket and the live sheets'
     publisher socket; it goes when the server stops. nginx runs as a child
-    process in the foreground and stops (gracefully) after gunicorn. The
-    app is told it is behind one proxy (``PROXY_HOPS``) and where to
-    publish live updates (``LIVE_PUBLISH_SOCKET``). Port 0 picks a free
-    port; a busy port fails at once. Without nginx it exits with one line
-    saying how to install it.
+    process in the foreground and stops (gracefully) after gunicorn; if it
+    exits first, gunicorn is stopped too (``serve`` ends). The app is told
+    it is behind one proxy (``PROXY_HOPS``) and where to publish live
+    updates (``LIVE_PUBLISH_SOCKET``). Port 0 picks a free port; a busy port
+    fails at once. Without nginx it exits with one line saying how to
+    install it.
 
     Workers are gunicorn's ``gthread`` kind with ``threads`` threads, each
     with its own SQLite connection (with PostgreSQL each worker has its own
@@ -123,6 +125,7 @@ def serve(
     folder = tempfile.mkdtemp(prefix="scorekeeper-")  # mode 0700
     master = os.getpid()
     proxy: subprocess.Popen | None = None
+    stopping = threading.Event()
     try:
         app_socket = os.path.join(folder, "gunicorn.sock")
         publish_socket = os.path.join(folder, "publish.sock")
@@ -146,6 +149,7 @@ def serve(
         with open(conf, "w", encoding="utf-8") as out:
             out.write(nginx.main_config(nginx.site(site), folder, user=root))
         proxy = _start_nginx(binary, folder, conf, host, port)
+        threading.Thread(target=_stop_without, args=(proxy, stopping), daemon=True).start()
         level = log_level(app.config["LOG_LEVEL"])
         if level in ("DEBUG", "INFO"):
             scheme = "https" if certfile else "http"
@@ -168,6 +172,7 @@ def serve(
         ).run()
     finally:
         if os.getpid() == master:  # a gunicorn worker leaves through here too
+            stopping.set()
             if proxy is not None:
                 _stop_nginx(proxy)
             shutil.rmtree(folder, ignore_errors=True)
@@ -212,6 +217,15 @@ def _start_nginx(binary: str, folder: str, conf: str, host: str, port: int) -> s
         time.sleep(0.02)
     _stop_nginx(process)
     sys.exit(f"nginx did not listen on {host}:{port} within 10 s")
+
+
+def _stop_without(proxy: subprocess.Popen, stopping: threading.Event) -> None:
+    """Stop the server (SIGTERM to this process, gunicorn's master) if nginx exits first:
+    without it nothing answers, and a supervisor should see ``serve`` end."""
+    status = proxy.wait()
+    if not stopping.is_set():
+        logging.getLogger(__package__).error("nginx exited (status %s): stopping", status)
+        os.kill(os.getpid(), signal.SIGTERM)
 
 
 def _stop_nginx(process: subprocess.Popen) -> None:

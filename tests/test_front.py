@@ -12,8 +12,10 @@ from __future__ import annotations
 
 import contextlib
 import os
+import signal
 import socket
 import time
+from pathlib import Path
 from unittest import mock
 from urllib.parse import urlsplit
 
@@ -282,3 +284,22 @@ def test_stopping_closes_idle_kept_alive_connections_at_once(tmp_path):
         closed = time.monotonic() - began
     assert stop(process) == 0
     assert closed < nginx.SHUTDOWN_TIMEOUT, f"the idle connection was closed after {closed:.1f} s"
+
+
+def test_serve_ends_when_nginx_dies(tmp_path):
+    """Without nginx nothing answers: ``serve`` stops gunicorn and exits (a supervisor
+    sees it) rather than run on behind nobody."""
+    process, _ = spawn(tmp_path / "orphan.db", workers=1)
+    try:
+        children = Path(f"/proc/{process.pid}/task/{process.pid}/children").read_text().split()
+        (proxy,) = [
+            pid
+            for pid in map(int, children)
+            if Path(f"/proc/{pid}/comm").read_text().strip() == "nginx"
+        ]
+        os.kill(proxy, signal.SIGKILL)
+        process.wait(30)
+    finally:
+        stop(process)
+        with contextlib.suppress(ProcessLookupError):  # nginx's orphaned worker
+            os.killpg(process.pid, signal.SIGKILL)
