@@ -320,9 +320,10 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--db", required=True, help="the postgresql:// URL")
     parser.add_argument("--publish-socket", required=True, help="nginx's live publisher socket")
     args = parser.parse_args(argv)
-    if not is_postgres(args.db):
-        parser.error("--db: the listener is for PostgreSQL (with SQLite the app publishes)")
     logging.basicConfig(level=logging.INFO, format="%(asctime)s %(levelname)s %(message)s")
+    if not is_postgres(args.db):  # systemd's unit runs whatever the database: nothing to do
+        log.info("live: nothing to listen to: with SQLite the app publishes its changes itself")
+        return
     listen(args.db, args.publish_socket)
 
 
