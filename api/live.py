@@ -238,11 +238,11 @@ class Publisher:
 
     def __init__(self, publish_socket: str):
         self.publish_socket = publish_socket
-        self._queue: queue.SimpleQueue[dict] = queue.SimpleQueue()
+        self._queue: queue.SimpleQueue[dict[str, Any]] = queue.SimpleQueue()
         self._pid: int | None = None
         self._lock = threading.Lock()
 
-    def changed(self, game: dict) -> None:
+    def changed(self, game: dict[str, Any]) -> None:
         """Queue ``game``'s change (the game as the write left it)."""
         with self._lock:
             if self._pid != os.getpid():

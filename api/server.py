@@ -64,7 +64,7 @@ request limits are looser than nginx's, so it never writes an error page of its 
 class Server(BaseApplication):
     """gunicorn with the scorekeeper app and the given settings."""
 
-    def __init__(self, options: dict, config: Mapping[str, Any] | None = None):
+    def __init__(self, options: dict[str, Any], config: Mapping[str, Any] | None = None):
         self.options = options
         self.app_config = dict(config or {})
         super().__init__()
@@ -128,8 +128,8 @@ def serve(
     _log_like_gunicorn()
     folder = tempfile.mkdtemp(prefix="scorekeeper-")  # mode 0700
     master = os.getpid()
-    proxy: subprocess.Popen | None = None
-    listener: subprocess.Popen | None = None
+    proxy: subprocess.Popen[bytes] | None = None
+    listener: subprocess.Popen[bytes] | None = None
     stopping = threading.Event()
     try:
         app_socket = os.path.join(folder, "gunicorn.sock")
@@ -222,7 +222,9 @@ def _free_port(host: str, port: int) -> int:
         return probe.getsockname()[1]
 
 
-def _start_nginx(binary: str, folder: str, conf: str, host: str, port: int) -> subprocess.Popen:
+def _start_nginx(
+    binary: str, folder: str, conf: str, host: str, port: int
+) -> subprocess.Popen[bytes]:
     """Run nginx in the foreground with ``conf``; return once it listens (or exit with why not)."""
     process = subprocess.Popen(
         [binary, "-p", folder + "/", "-c", conf, "-e", os.path.join(folder, "error.log")]
@@ -239,7 +241,7 @@ def _start_nginx(binary: str, folder: str, conf: str, host: str, port: int) -> s
     sys.exit(f"nginx did not listen on {host}:{port} within 10 s")
 
 
-def _stop_without(proxy: subprocess.Popen, stopping: threading.Event) -> None:
+def _stop_without(proxy: subprocess.Popen[bytes], stopping: threading.Event) -> None:
     """Stop the server (SIGTERM to this process, gunicorn's master) if nginx exits first:
     without it nothing answers, and a supervisor should see ``serve`` end."""
     status = proxy.wait()
@@ -248,7 +250,7 @@ def _stop_without(proxy: subprocess.Popen, stopping: threading.Event) -> None:
         os.kill(os.getpid(), signal.SIGTERM)
 
 
-def _stop_nginx(process: subprocess.Popen) -> None:
+def _stop_nginx(process: subprocess.Popen[bytes]) -> None:
     """Stop nginx gracefully (SIGQUIT: requests under way finish, idle connections close)."""
     if process.poll() is None:
         process.send_signal(signal.SIGQUIT)
