@@ -42,7 +42,7 @@ from hypothesis import strategies as st
 from load_kit import TARGET, hand_for
 
 from api.limits import NO_LIMITS_ENV
-from api.pad.forms import OPTION_LABELS
+from api.pad.forms_start import OPTION_LABELS
 from api.server import spawn, stop
 from scorekeeper.rules import PRESETS
 
@@ -639,7 +639,7 @@ FORMS = {
     "/check": ["preset", "upcard", "knocker_cards", "defender_cards"],
     "/settings": ["next", "four_colour"],
 }
-"""Every POST form of the scorepad (api/pad/routes.py) and its fields."""
+"""Every POST form of the scorepad (api/pad/routes_*.py) and its fields."""
 
 MULTI = {"cards_0", "cards_1", "knocker_cards", "defender_cards"}
 
