@@ -17,12 +17,12 @@ from typing import Any
 from flask import abort, current_app, redirect, request, url_for
 
 from scorekeeper.errors import ScorekeeperError
+from scorekeeper.gamesheet import GameSheet
 from scorekeeper.names import MAX_NAME_LENGTH
 from scorekeeper.rules import PRESETS
 from scorekeeper.sheet import Entry
 from scorekeeper.store import games
 from scorekeeper.store.base import KeyReused
-from scorekeeper.store.sheets import GameSheet
 
 from .. import get_storage
 from . import declared as pad_declared
@@ -84,7 +84,7 @@ def start_game():
         sheet, _ = games.create_game(
             get_storage(),
             settings["players"],
-            settings["rules"].to_dict(),
+            settings["rules"],
             settings["dealer"],
             settings["stake"],
             **_create_options(),

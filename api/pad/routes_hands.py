@@ -20,9 +20,10 @@ from flask import abort, redirect, request, url_for
 from marshmallow import ValidationError
 
 from scorekeeper.errors import Conflict, RecordError, RuleError, ScorekeeperError, Stale
+from scorekeeper.gamesheet import GameSheet
+from scorekeeper.rules import Rules
 from scorekeeper.store import games
 from scorekeeper.store.base import KeyReused, NotFound
-from scorekeeper.store.sheets import GameSheet
 
 from .. import get_storage
 from ..schemas import check_json_size
@@ -64,7 +65,7 @@ def edit_hand(game_id: str, n: int):
     return hand_page(game_id, sheet, n, default_mode(sheet, n), hand_defaults(sheet, n), {})
 
 
-def _hand_input(rules: dict, mode: str, values: dict, seatings: list) -> dict:
+def _hand_input(rules: Rules, mode: str, values: dict, seatings: list) -> dict:
     """The hand input of the submitted form; raises RuleError naming the form field."""
     seating = seatings[0]
     if mode in ("deal", "deal_cards"):

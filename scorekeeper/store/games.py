@@ -305,6 +305,9 @@ def create_game(
 ) -> tuple[GameSheet, str]:
     """Store a new game; returns ``(sheet, edit token)``. The token is not kept, only its hash.
 
+    ``rules`` are a :class:`~scorekeeper.rules.Rules` or anything
+    :meth:`~scorekeeper.rules.Rules.from_dict` reads.
+
     With an ``idempotency_key`` (and the ``secret`` its token is derived
     under), a repeat of the same request returns the same game and token,
     and the sheet as it was created; see the module docs. ``follows`` is
@@ -312,7 +315,8 @@ def create_game(
     with the same players"; it must exist, else ``NotFound``).
     """
     game = check_new_game(players, rules, dealer, stake)
-    create: dict[str, Any] = {"players": players, "rules": rules, "dealer": dealer, "stake": stake}
+    given = rules.to_dict() if isinstance(rules, Rules) else rules  # as the request sent them
+    create: dict[str, Any] = {"players": players, "rules": given, "dealer": dealer, "stake": stake}
     if follows is not None:
         store.game(follows)
         create["follows"] = follows
