@@ -1,7 +1,9 @@
 """The architecture's walls: import-linter's contracts hold, and every core module is under them.
 
 And the types agree: mypy (``[tool.mypy]`` in pyproject.toml) finds nothing in ``scorekeeper/``
-and ``api/``; its cache in ``.mypy_cache`` keeps a second run quick.
+and ``api/``, and ``mypy --strict`` nothing in the whole of ``scorekeeper/`` (the core, the
+store and the CLI); a stored sheet declares its attributes (a typo is a type error, not an
+``Any`` forwarded at run time). Its cache in ``.mypy_cache`` keeps a second run quick.
 """
 
 from __future__ import annotations
@@ -31,6 +33,36 @@ def test_mypy_finds_no_type_errors():
     )
     assert run.returncode == 0, run.stdout + run.stderr
     assert "Success: no issues found" in run.stdout
+
+
+def mypy(*args: str) -> subprocess.CompletedProcess[str]:
+    """``python -m mypy *args`` in the checkout."""
+    return subprocess.run(
+        [sys.executable, "-m", "mypy", *args], cwd=ROOT, capture_output=True, text=True
+    )
+
+
+def test_mypy_strict_finds_no_type_errors_in_the_package():
+    run = mypy("--strict", "scorekeeper")
+    assert run.returncode == 0, run.stdout + run.stderr
+    assert "Success: no issues found" in run.stdout
+
+
+def test_a_stored_sheet_forwards_no_attribute(tmp_path):
+    # a reader's typo on the store-to-web seam is caught before it runs
+    probe = tmp_path / "probe.py"
+    probe.write_text(
+        "from scorekeeper.gamesheet import GameSheet, StoredHand\n"
+        "\n"
+        "\n"
+        "def totals(sheet: GameSheet, hand: StoredHand) -> object:\n"
+        "    return sheet.totalz, hand.sits_out, sheet.rules.target, hand.record.n\n"
+    )
+    run = mypy("--strict", str(probe))
+    assert run.returncode == 1, run.stdout + run.stderr
+    assert '"GameSheet" has no attribute "totalz"' in run.stdout
+    assert '"StoredHand" has no attribute "sits_out"' in run.stdout
+    assert "Found 2 errors" in run.stdout
 
 
 def test_every_core_module_is_bound_by_the_purity_contract():
