@@ -2,10 +2,9 @@
 
 Pure shapes (no database): the services of :mod:`scorekeeper.store.games`
 hand out a game's sheet as a :class:`GameSheet`: the game's ``id``, times,
-:class:`GameStatus`,
-``version`` (log entries) and first ``dealer`` around the core score sheet
-(``scored``: a :class:`~scorekeeper.sheet.Sheet`,
-:class:`~scorekeeper.sheet.HollywoodSheet` or
+:class:`GameStatus`, ``version`` (log entries), first ``dealer`` and
+:class:`~scorekeeper.rules.Rules` around the core score sheet (``scored``:
+a :class:`~scorekeeper.sheet.Sheet`, :class:`~scorekeeper.sheet.HollywoodSheet` or
 :class:`~scorekeeper.sheet.PartnershipSheet`), each hand a
 :class:`StoredHand`: the core hand record (``record``) and where it came
 from (``seq``, ``kind``, ``input``, ``detail``, ``corrected``). Both are

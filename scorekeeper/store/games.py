@@ -155,7 +155,7 @@ class EffectiveHand:
 
     seq: int
     kind: str
-    input: dict[str, Any]
+    input: Mapping[str, Any]
     entry: dict[str, Any]
     detail: dict[str, Any] | None
     corrected: bool
@@ -181,7 +181,7 @@ def _slot(
     return EffectiveHand(
         seq=seq,
         kind=hand["kind"],
-        input=dict(hand),
+        input=hand,
         entry=result["entry"],
         detail=result["detail"],
         corrected=corrected,
