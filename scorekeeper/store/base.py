@@ -30,6 +30,7 @@ import os
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime
+from functools import lru_cache
 from typing import Any, Protocol
 
 from ..errors import Stale
@@ -131,12 +132,23 @@ class StoredGame:
     follows: str | None
 
 
+@lru_cache(maxsize=128)
+def rules_of(text: str) -> Rules:
+    """The :class:`~scorekeeper.rules.Rules` a row's ``rules`` JSON text holds.
+
+    Read once per text (a :class:`~scorekeeper.rules.Rules` is immutable): the
+    rows of the games of one table share it, and a request that reads its
+    game twice (the token check, then the write) parses it once.
+    """
+    return Rules.from_dict(json.loads(text))
+
+
 def game_from_row(row: Sequence[Any]) -> StoredGame:
     """A game from its table's columns, in :data:`GAME_COLUMNS` order (JSON decoded)."""
     return StoredGame(
         id=row[0],
         players=tuple(json.loads(row[1])),
-        rules=Rules.from_dict(json.loads(row[2])),
+        rules=rules_of(row[2]),
         dealer=row[3],
         stake=row[4],
         created=row[5],
