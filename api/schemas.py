@@ -21,13 +21,13 @@ import marshmallow as ma
 from marshmallow import fields, validate
 
 from scorekeeper.errors import RuleError
+from scorekeeper.hands import GAME_KINDS, MAX_DEADWOOD
 from scorekeeper.names import MAX_NAME_LENGTH, REFUSED_CHARACTERS, clean_name
 from scorekeeper.records import DEAL_FORMAT, MATCH_FORMAT
 from scorekeeper.results import Side
 from scorekeeper.rules import Rules
 from scorekeeper.sheet import OUTCOMES
 from scorekeeper.store.games import EXPORT_FORMAT, EXPORT_VERSION
-from scorekeeper.store.hands import GAME_KINDS, MAX_DEADWOOD
 
 MAX_CARDS_TEXT = 400
 """Longest card text accepted ("As 2s 3s ..." with any separators and symbols)."""

@@ -22,12 +22,12 @@ from werkzeug.routing import BaseConverter
 
 from scorekeeper import analyse, replay
 from scorekeeper.errors import Stale
+from scorekeeper.gamesheet import GameSheet
 from scorekeeper.imports import SOURCES, import_text
 from scorekeeper.knock import verify_knock
 from scorekeeper.melds import meld_report
 from scorekeeper.names import MAX_NAME_LENGTH
 from scorekeeper.store import games
-from scorekeeper.store.sheets import GameSheet
 from scorekeeper.store.stats import player_stats
 
 from . import bodies, get_storage, limits
@@ -413,7 +413,7 @@ class Game(MethodView):
         With ``If-None-Match: <ETag>`` of the current version, 304 and no body:
         only the game's row is read (the log is neither read nor scored).
         """
-        version = get_storage().game(game_id)["version"]
+        version = get_storage().game(game_id).version
         if request.if_none_match.contains_weak(str(version)):
             response = Response(status=304)
             response.headers["ETag"] = etag(version)
@@ -492,7 +492,7 @@ class ExportGame(MethodView):
     @blp.doc(operationId="exportGame")
     def get(self, game_id: str) -> Response:
         """The settings and every hand as entered; POST it to /games/import to copy the game."""
-        return jsonify(games.export_game(get_storage(), game_id))
+        return jsonify(games.export_game(get_storage(), game_id).to_dict())
 
 
 @blp.route("/players/<player:name>/stats")
@@ -510,4 +510,4 @@ class PlayerStats(MethodView):
         name that no player could have (a control character, only spaces)
         is refused with 422 naming ``name``.
         """
-        return jsonify(player_stats(get_storage(), name))
+        return jsonify(player_stats(get_storage(), name).to_dict())

@@ -12,6 +12,7 @@ import os
 import sys
 from collections.abc import Sequence
 from contextlib import nullcontext
+from typing import IO
 
 import click
 
@@ -151,7 +152,7 @@ PROGRESS_AFTER = 200
     help="Replay on the Dask cluster at this scheduler address (tcp://host:8786)"
     " instead of local processes; needs the dask extra.",
 )
-def replay_command(file, as_json: bool, jobs: int | None, scheduler: str | None) -> None:
+def replay_command(file: IO[str], as_json: bool, jobs: int | None, scheduler: str | None) -> None:
     """Replay deal or match records from FILE (- for standard input).
 
     FILE holds one JSON record, a JSON list of records, or JSON Lines. Every
@@ -229,7 +230,7 @@ def replay_command(file, as_json: bool, jobs: int | None, scheduler: str | None)
     is_flag=True,
     help='Print one JSON analysis per record (JSON Lines), errors as {"error": ...}.',
 )
-def analyse_command(file, as_json: bool) -> None:
+def analyse_command(file: IO[str], as_json: bool) -> None:
     """Where each deal of FILE's records was won or lost (see scorekeeper.analysis).
 
     FILE holds deal or match records as for ``replay``. For each player:
@@ -336,7 +337,7 @@ def format_analysis(deal: DealAnalysis) -> str:
     help="Where to write the records (JSON Lines).",
 )
 def simulate_command(
-    games: int, seed: int, players: str, preset: str, matches: bool, output
+    games: int, seed: int, players: str, preset: str, matches: bool, output: IO[str]
 ) -> None:
     """Play deals with simulated players and write them as JSON Lines records.
 
@@ -387,7 +388,7 @@ def simulate_command(
     show_default=True,
     help="Where to write the records (JSON Lines).",
 )
-def import_command(source: str, file, output) -> None:
+def import_command(source: str, file: IO[str], output: IO[str]) -> None:
     """Import FILE from another system as records, one per line, in input order.
 
     openspiel: JSON lines {"history", "params"} of pyspiel gin_rummy games
@@ -540,7 +541,7 @@ class _BadInput(click.ClickException):
     exit_code = 2
 
 
-def _summary(result: dict) -> str:
+def _summary(result: dict[str, int]) -> str:
     return f"{result['games']} game(s), {result['entries']} log entries"
 
 
@@ -666,5 +667,5 @@ def format_match(result: ReplayedMatch, label: str = "match") -> str:
     return "\n".join(lines)
 
 
-def _pair(names, values) -> str:
+def _pair(names: Sequence[str], values: Sequence[object]) -> str:
     return ", ".join(f"{name} {value}" for name, value in zip(names, values, strict=True))

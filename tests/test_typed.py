@@ -30,6 +30,7 @@ from scorekeeper.analysis import (
 )
 from scorekeeper.bots import simulate_deal, simulate_match
 from scorekeeper.engine import Deal, DealResult, Phase, Verb
+from scorekeeper.hands import DeadwoodResult, HandEvaluation, evaluate_hand, score_deadwood
 from scorekeeper.knock import KnockResult
 from scorekeeper.melds import DiscardReport, MeldReport, meld_report
 from scorekeeper.records import ReplayedDeal, ReplayedMatch
@@ -44,7 +45,6 @@ from scorekeeper.sheet import (
     ThreePlayerHandRecord,
     score_sheet,
 )
-from scorekeeper.store.hands import DeadwoodResult, HandEvaluation, evaluate_hand, score_deadwood
 
 KNOCKER = "As 2s 3s 7c 7d 7h 9d Td Jd 2c"
 DEFENDER = "4s 5s 6s 8c 8d 8h Kd Qd Jh Th"

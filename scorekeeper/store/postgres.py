@@ -28,7 +28,7 @@ mapping of PostgreSQL's errors.
 
 JSON columns hold the same text the SQLite backend writes
 (:func:`~scorekeeper.store.base.dumps`), and times the same ISO 8601 text,
-so both backends return identical dicts and compare a repeated request
+so both backends return identical games and compare a repeated request
 with its idempotency key the same way.
 
 Every write is one transaction. :meth:`PostgresStore.append` first locks
@@ -323,7 +323,8 @@ class PostgresStore(SqlStore):
         with self._read() as conn:
             row = conn.execute("SELECT version FROM schema_version").fetchone()
         assert row is not None  # migrate() wrote the table's one row
-        return row[0]
+        version: int = row[0]
+        return version
 
     def _read(self) -> AbstractContextManager[psycopg.Connection]:
         """A read transaction (READ COMMITTED) on a pooled connection."""
