@@ -47,6 +47,8 @@ from api.limits import NO_LIMITS_ENV
 from api.pad.forms_start import OPTION_LABELS
 from scorekeeper.rules import PRESETS
 
+pytestmark = pytest.mark.slow  # each test starts servers (the live one or its own), or chromium
+
 
 @pytest.fixture(scope="module")
 def attacker(tmp_path_factory):

@@ -23,6 +23,8 @@ from serve_kit import spawn, stop
 from scorekeeper.store import games
 from scorekeeper.store.sqlite import Storage
 
+pytestmark = pytest.mark.slow  # each test starts its own server
+
 WITHOUT_OVERRIDE = [
     "setpriv",
     "--inh-caps=-dac_override,-dac_read_search",

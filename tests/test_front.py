@@ -28,6 +28,8 @@ from api import nginx
 from api.limits import NO_LIMITS_ENV
 from api.security import HEADERS
 
+pytestmark = pytest.mark.slow  # each test starts its own server
+
 SLOW = 200
 """Trickling connections of each kind (heads, bodies) held open during the starvation test."""
 

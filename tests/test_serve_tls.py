@@ -20,7 +20,10 @@ from pathlib import Path
 import pytest
 from serve_kit import make_certificate, spawn, stop
 
-pytestmark = pytest.mark.skipif(shutil.which("openssl") is None, reason="needs the openssl CLI")
+pytestmark = [
+    pytest.mark.skipif(shutil.which("openssl") is None, reason="needs the openssl CLI"),
+    pytest.mark.slow,  # each test starts scorekeeper serve
+]
 
 
 @pytest.fixture(scope="module")

@@ -19,6 +19,8 @@ from serve_kit import spawn, stop
 
 from api.server import INSTALL
 
+pytestmark = pytest.mark.slow  # each test starts its own servers
+
 
 def test_hands_survive_a_restart(tmp_path):
     db = tmp_path / "served.db"

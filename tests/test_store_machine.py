@@ -33,6 +33,7 @@ import tempfile
 from pathlib import Path
 
 import pytest
+from conftest import examples
 from hypothesis import HealthCheck, event, settings
 from hypothesis import strategies as st
 from hypothesis.stateful import (
@@ -519,7 +520,7 @@ def machine_for(name: str) -> type[RuleBasedStateMachine]:
 
     StoredGame.__name__ = f"StoredGame_{name}"
     StoredGame.TestCase.settings = settings(
-        max_examples=15,
+        max_examples=examples(15),
         stateful_step_count=35,
         deadline=None,
         suppress_health_check=[HealthCheck.too_slow, HealthCheck.filter_too_much],

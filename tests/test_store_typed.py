@@ -29,6 +29,7 @@ from collections.abc import Mapping
 from dataclasses import fields
 
 import pytest
+from conftest import examples
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from sheet_kit import scored_game
@@ -377,7 +378,7 @@ def test_created_and_imported_sheets(store, backend):
     assert again == match
 
 
-@settings(deadline=None, max_examples=60, suppress_health_check=[HealthCheck.too_slow])
+@settings(deadline=None, max_examples=examples(60), suppress_health_check=[HealthCheck.too_slow])
 @given(st.data())
 def test_stored_sheets_of_every_format_round_trip(data):
     """``X.from_dict(x.to_dict()) == x`` for stored sheets (whole and minimal) and hands

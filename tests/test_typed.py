@@ -13,6 +13,7 @@ import dataclasses
 import json
 
 import pytest
+from conftest import examples
 from engine_kit import make_record
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
@@ -302,7 +303,7 @@ def test_api_json_is_built_from_to_dict(tmp_path):
 # ------------------------------------------------------------------ round trips of real sheets
 
 
-@settings(deadline=None, max_examples=150, suppress_health_check=[HealthCheck.too_slow])
+@settings(deadline=None, max_examples=examples(150), suppress_health_check=[HealthCheck.too_slow])
 @given(st.data())
 def test_real_sheets_round_trip(data):
     _, _, sheet = scored_game(data)
