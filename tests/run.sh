@@ -37,6 +37,7 @@ npm ci --prefix tests --no-audit --no-fund --loglevel=error
 # Three processes (pytest-xdist), one test file per process at a time (module
 # fixtures such as a file's own server start once). On a 2-core machine a
 # third process pays: the tests spend a third of their time waiting for
-# servers, browsers and PostgreSQL (measured: 1.3 of 2 cores busy with three,
-# 8.6 minutes against 10.8 with two, on the same loaded machine).
+# servers, browsers and PostgreSQL (measured on one loaded machine: 1.3 of
+# 2 cores busy with three, a fifth less time than with two). The README gives
+# the suite's time.
 exec .venv/bin/python -m pytest -n 3 --dist loadfile "$@"
