@@ -85,7 +85,17 @@ FAST_SHARE = 10
 """In the fast tier a hypothesis test tries this share of its examples (:func:`examples`)."""
 
 SLOW_PROGRAMS = frozenset(
-    {"gunicorn", "initdb", "postgres", "chromium", "java", "openapi-generator-cli", "node", "npm"}
+    {
+        "gunicorn",
+        "nginx",
+        "initdb",
+        "postgres",
+        "chromium",
+        "java",
+        "openapi-generator-cli",
+        "node",
+        "npm",
+    }
 )
 """What a ``fast`` test may not start (nor ``scorekeeper serve``): checked as it runs."""
 

@@ -32,7 +32,10 @@ from api.security import HEADERS
 
 NAME = "scores.example.org"
 
-pytestmark = pytest.mark.skipif(shutil.which("openssl") is None, reason="needs the openssl CLI")
+pytestmark = [
+    pytest.mark.skipif(shutil.which("openssl") is None, reason="needs the openssl CLI"),
+    pytest.mark.slow,  # each test starts nginx and gunicorn
+]
 
 
 def printed(*args: str) -> str:

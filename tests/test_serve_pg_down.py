@@ -16,6 +16,8 @@ import requests
 from pg import PostgresServer
 from serve_kit import spawn, stop
 
+pytestmark = pytest.mark.slow  # each test starts PostgreSQL and a server
+
 
 @pytest.fixture
 def database():
