@@ -18,6 +18,8 @@ import tomllib
 from importlib.metadata import packages_distributions
 from pathlib import Path
 
+import pytest
+
 ROOT = Path(__file__).resolve().parent.parent
 LINT = "from importlinter.cli import lint_imports_command; lint_imports_command()"
 
@@ -29,6 +31,7 @@ def test_import_contracts_hold():
     assert "0 broken" in run.stdout
 
 
+@pytest.mark.slow  # type-checks the whole tree: tens of seconds after a change
 def test_mypy_finds_no_type_errors():
     run = subprocess.run(
         [sys.executable, "-m", "mypy", "scorekeeper", "api"],
@@ -58,6 +61,7 @@ def mypy(*args: str) -> subprocess.CompletedProcess[str]:
     )
 
 
+@pytest.mark.slow  # type-checks the whole tree: tens of seconds after a change
 def test_mypy_strict_finds_no_type_errors_in_the_package():
     run = mypy("scorekeeper")
     assert run.returncode == 0, run.stdout + run.stderr
