@@ -165,7 +165,7 @@ def document(api: Any, app: Flask) -> None:
                         "in": "header",
                         "name": "Last-Event-ID",
                         "required": False,
-                        "schema": {"type": "string"},
+                        "schema": {"type": "string", "maxLength": 200},
                         "description": "The id of the last event received: resume after it.",
                     }
                 ],
