@@ -50,6 +50,7 @@ from flask.json.provider import DefaultJSONProvider
 from flask.sessions import SessionInterface, SessionMixin
 from werkzeug.exceptions import RequestEntityTooLarge
 
+from scorekeeper.cards import CARD_NOTATION, CARD_RANK, CARD_SEPARATORS
 from scorekeeper.store import Store, open_store
 from scorekeeper.store.sqlite import DEFAULT_PATH
 
@@ -163,6 +164,11 @@ def create_app(
     from .pad.shell import bp as shell_blueprint  # its service worker and manifest
 
     app.register_blueprint(pad_blueprint)
+    app.jinja_env.globals["card_grammar"] = {  # the pad's typed cards read the core's notation
+        "notation": CARD_NOTATION,
+        "rank": CARD_RANK,
+        "separators": CARD_SEPARATORS,
+    }
     limits.install(app)
     app.register_blueprint(shell_blueprint)
     return app

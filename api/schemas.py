@@ -20,6 +20,7 @@ from typing import Any
 import marshmallow as ma
 from marshmallow import fields, validate
 
+from scorekeeper.cards import CARD_NOTATION, CARD_SEPARATORS, SPACES
 from scorekeeper.errors import RuleError
 from scorekeeper.names import MAX_NAME_LENGTH, REFUSED_CHARACTERS, clean_name
 from scorekeeper.records import DEAL_FORMAT, MATCH_FORMAT
@@ -50,17 +51,19 @@ MAX_DEPTH = 8
 MAX_IMPORT = 1_000_000
 """The longest text ``POST /imports/{source}`` takes (the body is bounded too: 413)."""
 
-_SPACE = r"\s\x1c-\x1f\x85"  # what Python counts as white space, in a JSON Schema class
-_CARD = r"(?:10|[2-9aAtTjJqQkK])[cdhsCDHS♣♦♥♠]\ufe0f?"
-CARD_PATTERN = rf"^[{_SPACE}]*{_CARD}[{_SPACE}]*$"
-"""The card notation (a rank A 2-9 T or 10 J Q K and a suit c d h s or ♣ ♦ ♥ ♠, any case).
+CARD_PATTERN = rf"^[{SPACES}]*{CARD_NOTATION}[{SPACES}]*$"
+"""One card code: :data:`~scorekeeper.cards.CARD_NOTATION`, white space around it allowed.
 
-The documented patterns admit everything the domain parses, so a request
+The documented patterns are the domain's own grammar, so a request
 outside them is always refused; the domain, not the pattern, checks the
 cards, to name the card and its position in its message.
 """
-CARDS_PATTERN = rf"^[{_SPACE},;]*(?:{_CARD}(?:[{_SPACE},;]+{_CARD})*)?[{_SPACE},;]*$"
-"""Cards as text: card codes separated by white space, commas or semicolons."""
+_SEPARATORS = CARD_SEPARATORS.removesuffix("+")
+CARDS_PATTERN = (
+    rf"^{_SEPARATORS}*(?:{CARD_NOTATION}(?:{CARD_SEPARATORS}{CARD_NOTATION})*)?{_SEPARATORS}*$"
+)
+"""Cards as text: cards separated by white space, commas or semicolons
+(:data:`~scorekeeper.cards.CARD_SEPARATORS`)."""
 
 CARD_CODE = {"type": "string", "minLength": 1, "maxLength": 8, "pattern": CARD_PATTERN}
 

@@ -12,13 +12,14 @@
 // offline); the one POST handled here is a new hand's form sent the ordinary
 // way while the phone believes it is online but the server does not answer
 // (Wi-Fi up, laptop gone): the hand joins the same queue, and the form opens
-// again showing it "waiting to sync".
+// again showing it "waiting to sync". The worker is a module worker (registered
+// with type "module"), so it shares pad-store.js with the page as an ES module.
 
-importScripts("/static/pad-store.js");
+import { put as putQueued } from "/static/pad-store.js";
 
 const CACHE = "scorepad-v1";
 const SHELL = ["/", "/static/pad.css", "/static/pad.js", "/static/pad-offline.js",
-               "/static/pad-store.js",
+               "/static/pad-store.js", "/static/pad-dom.js", "/static/pad-cards.js",
                "/static/pad-icon.svg", "/static/pad-icon-192.png", "/manifest.webmanifest"];
 
 self.addEventListener("install", (event) => {
@@ -99,7 +100,7 @@ async function sendOrQueue(request, game) {
     const given = new Map(fields);
     if ((given.get("action") || "save") !== "save") return offlinePage();  // a preview: nothing to keep
     if (!given.has("action")) fields.push(["action", "save"]);
-    await self.padStore.put({ game, url: request.url, fields, created: new Date().toISOString() });
+    await putQueued({ game, url: request.url, fields, created: new Date().toISOString() });
     const form = new URL(request.url);
     form.searchParams.set("mode", given.get("mode") || "quick");
     return Response.redirect(form.href, 303);
