@@ -339,9 +339,11 @@ function registerWorker() {
   if (!("serviceWorker" in navigator) || !window.isSecureContext) return;
   navigator.serviceWorker.register("/sw.js", { type: "module" }).then(() => navigator.serviceWorker.ready)
     .then((registration) => {
-      // Keep the hand forms this sheet links to, so they open offline too.
+      // Keep the hand forms this sheet links to, so they open offline too; and this
+      // page itself when its navigation began before the worker took over.
       const keep = $$("a[data-keep]").map((a) => a.href);
       const claim = !navigator.serviceWorker.controller;
+      if (claim && keep.length) keep.push(location.href);
       if ((keep.length || claim) && registration.active) {
         registration.active.postMessage({ keep, claim });
       }

@@ -75,7 +75,8 @@ async function networkFirst(request) {
 }
 
 // A sheet asks for the pages it links to (its hand forms) to be kept, so that a
-// hand can be entered offline even on a form not opened yet. A page the worker
+// hand can be entered offline even on a form not opened yet (and for itself, when
+// it opened before the worker took over). A page the worker
 // does not control yet asks to be claimed: its navigation began while the
 // worker was still installing (the first game started from the start page),
 // after the worker's own claim at activation, so nothing else would ever make
@@ -85,7 +86,7 @@ self.addEventListener("message", (event) => {
   const urls = (event.data && event.data.keep) || [];
   const same = urls.filter((u) => new URL(u, self.location.href).origin === self.location.origin);
   event.waitUntil(caches.open(CACHE).then((cache) => Promise.all(same.map((u) =>
-    fetch(u, { credentials: "same-origin" }).then((r) => keep(cache, new URL(u, self.location.href).href, r))
+    fetch(u, { credentials: "same-origin" }).then((r) => keep(cache, keptAs(new Request(u)), r))
       .catch(() => null)))));
 });
 
