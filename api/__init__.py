@@ -92,7 +92,7 @@ def create_app(
     key); by default ``instance/`` beside ``api/`` in a checkout, or
     ``<prefix>/var/api-instance`` when installed.
     """
-    from . import errors, limits, openapi, schemas, security, v1
+    from . import errors, limits, openapi, responses, security, v1
 
     app = Flask(__name__, instance_path=instance_path, instance_relative_config=True)
     app.session_interface = _NoSession()
@@ -157,7 +157,7 @@ def create_app(
             "description": "The edit token returned when the game was created.",
         },
     )
-    for name, schema in schemas.COMPONENTS.items():
+    for name, schema in responses.COMPONENTS.items():
         api.spec.components.schema(name, schema=schema)
     api.register_blueprint(v1.blp)
     from .pad import bp as pad_blueprint  # the HTML scorepad (templates/pad/)

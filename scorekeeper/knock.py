@@ -399,6 +399,7 @@ class DefenderHand(Result):
     deadwood_cards: tuple[str, ...]
     deadwood: int
     best_deadwood: int
+    """What an optimal defender would have had."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -407,6 +408,7 @@ class KnockResult(Result):
 
     outcome: Outcome
     winner: Side | None
+    """The winning side; null for a tie that scores nothing."""
     points: int
     knocker: KnockerHand
     defender: DefenderHand

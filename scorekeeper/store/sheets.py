@@ -85,9 +85,12 @@ class StoredHand(Result):
 
     record: AnyHandRecord
     seq: int
+    """The log entry that gave this hand its current content."""
     kind: HandKind
     input: Mapping[str, Any]
+    """The hand as submitted."""
     detail: Mapping[str, Any] | None
+    """The scoring behind it (verify or replay result); null if void."""
     corrected: bool
 
     def __getattr__(self, name: str) -> Any:
@@ -131,7 +134,9 @@ class GameSheet(Result):
     updated: str
     status: GameStatus
     version: int
+    """Log entries so far."""
     dealer: int
+    """The first dealer."""
     scored: AnySheet
     hands: tuple[StoredHand, ...]
     minimal: bool = False
