@@ -6,7 +6,8 @@ the ``/api/v1`` blueprint, the JSON error handlers and the security headers
 of every response (:mod:`api.security`). Other blueprints reach the store
 through :func:`get_storage`.
 
-Settings, each source overriding the ones before it: the defaults below,
+Settings, read by :func:`settings` for the app and the command line alike,
+each source overriding the ones before it: the defaults below,
 ``instance/config.py`` (Flask's instance folder) if present, the
 environment's ``SCOREKEEPER_*`` variables (Flask's ``from_prefixed_env``:
 ``SCOREKEEPER_DB`` is the setting ``DB``; values that read as JSON, such
@@ -17,15 +18,16 @@ the environment or the instance file for settings.
 
 * ``DB``: the database: a SQLite file (default ``./scorekeeper.db``) or a
   ``postgresql://`` URL (see :func:`~scorekeeper.store.open_store`).
-  ``DATABASE``, its earlier name, still works in any source (``DB`` wins
-  when a source gives both).
 * ``LOG_LEVEL``: the application log's level (``debug``, ``info`` (the
   default), ``warning``, ``error`` or ``critical``; any case). The app logs
   the database it opened at ``info``, storage failures and unexpected
   errors at ``error``. Under ``scorekeeper serve`` the lines go where
   gunicorn's error log goes (standard error), in its format.
-* ``SECRET_KEY``: the scorepad's CSRF signing key (``SCOREKEEPER_SECRET_KEY``;
-  else kept in the instance folder, see :func:`api.pad.web.ensure_secret_key`).
+* ``SECRET_KEY``: signs the scorepad's CSRF tokens and device cookies, and
+  derives the edit token an API create repeated with its Idempotency-Key
+  gives again (``SCOREKEEPER_SECRET_KEY``; else kept in the instance folder,
+  see :func:`ensure_secret_key`). Every app has one, with or without the
+  scorepad.
 * ``MAX_CONTENT_LENGTH``: the request body limit, default 1 MiB; a larger
   body is a 413, with or without a ``Content-Length``.
 * ``BUSY_TIMEOUT`` (default 5 s): how long a write waits for a lock under
@@ -40,6 +42,8 @@ the environment or the instance file for settings.
 
 from __future__ import annotations
 
+import os
+import secrets
 from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
@@ -77,28 +81,25 @@ STORAGE_KEY = "scorekeeper.store.sqlite"
 ENV_PREFIX = "SCOREKEEPER"
 """Environment variables ``SCOREKEEPER_<KEY>`` give the setting ``<KEY>``."""
 
-ALIASES = {"DATABASE": "DB"}
-"""Earlier names of settings, still read: {old name: setting}."""
-
 LOG_LEVELS = ("DEBUG", "INFO", "WARNING", "ERROR", "CRITICAL")
 
 
-def create_app(
+def settings(
     config: Mapping[str, Any] | None = None, *, instance_path: str | None = None
-) -> Flask:
-    """Build the scorekeeper web app; ``config`` overrides every other source of settings.
+) -> dict[str, Any]:
+    """Every setting the app reads, each source overriding the ones before it (see the
+    module docs): the defaults, ``config.py`` in the instance folder, the environment's
+    ``SCOREKEEPER_*`` variables, then ``config``.
 
-    ``instance_path`` is Flask's instance folder (``config.py``, the secret
-    key); by default ``instance/`` beside ``api/`` in a checkout, or
-    ``<prefix>/var/api-instance`` when installed.
+    :func:`create_app` builds its config from this, and so does the command line
+    (``scorekeeper backup`` uses the ``DB`` the server would open). ``instance_path``
+    is the instance folder, as for :func:`create_app`.
     """
-    from . import errors, limits, openapi, responses, security, v1
+    from . import limits, openapi
 
-    app = Flask(__name__, instance_path=instance_path, instance_relative_config=True)
-    app.session_interface = _NoSession()
-    app.json = DefaultJSONProvider(app)
-    app.json.sort_keys = False
-    app.config.from_mapping(
+    folder = instance_path or Flask(__name__).instance_path
+    found = Config(folder)
+    found.from_mapping(
         limits.defaults(),
         DB=DEFAULT_PATH,
         LOG_LEVEL="INFO",
@@ -121,13 +122,35 @@ def create_app(
             "servers": openapi.SERVERS,
         },
     )
-    instance_file = Config(app.instance_path)
-    instance_file.from_pyfile("config.py", silent=True)
-    environment = Config(app.instance_path)
+    found.from_pyfile("config.py", silent=True)
+    environment = Config(folder)
     environment.from_prefixed_env(ENV_PREFIX)
-    set_variables = {key: value for key, value in environment.items() if value != ""}
-    for source in (instance_file, set_variables, config or {}):
-        app.config.from_mapping(_with_current_names(source))
+    found.from_mapping({key: value for key, value in environment.items() if value != ""})
+    found.from_mapping(config or {})
+    return dict(found)
+
+
+def create_app(
+    config: Mapping[str, Any] | None = None,
+    *,
+    instance_path: str | None = None,
+    scorepad: bool = True,
+) -> Flask:
+    """Build the scorekeeper web app; ``config`` overrides every other source of settings.
+
+    ``instance_path`` is Flask's instance folder (``config.py``, the secret
+    key); by default ``instance/`` beside ``api/`` in a checkout, or
+    ``<prefix>/var/api-instance`` when installed. ``scorepad=False`` serves
+    the JSON API alone, without the scorepad's pages.
+    """
+    from . import errors, limits, openapi, responses, security, v1
+
+    app = Flask(__name__, instance_path=instance_path, instance_relative_config=True)
+    app.session_interface = _NoSession()
+    app.json = DefaultJSONProvider(app)
+    app.json.sort_keys = False
+    app.config.from_mapping(settings(config, instance_path=app.instance_path))
+    ensure_secret_key(app)
     app.logger.setLevel(log_level(app.config["LOG_LEVEL"]))
     store = open_store(
         app.config["DB"],
@@ -160,27 +183,45 @@ def create_app(
     for name, schema in responses.COMPONENTS.items():
         api.spec.components.schema(name, schema=schema)
     api.register_blueprint(v1.blp)
-    from .pad import bp as pad_blueprint  # the HTML scorepad (templates/pad/)
-    from .pad.shell import bp as shell_blueprint  # its service worker and manifest
+    if scorepad:
+        from .pad import bp as pad_blueprint  # the HTML scorepad (templates/pad/)
+        from .pad.shell import bp as shell_blueprint  # its service worker and manifest
 
-    app.register_blueprint(pad_blueprint)
-    app.jinja_env.globals["card_grammar"] = {  # the pad's typed cards read the core's notation
-        "notation": CARD_NOTATION,
-        "rank": CARD_RANK,
-        "separators": CARD_SEPARATORS,
-    }
+        app.register_blueprint(pad_blueprint)
+        app.register_blueprint(shell_blueprint)
+        app.jinja_env.globals["card_grammar"] = {  # the pad's typed cards read the core's
+            "notation": CARD_NOTATION,
+            "rank": CARD_RANK,
+            "separators": CARD_SEPARATORS,
+        }
     limits.install(app)
-    app.register_blueprint(shell_blueprint)
     return app
 
 
-def _with_current_names(settings: Mapping[str, Any]) -> dict[str, Any]:
-    """``settings`` with the :data:`ALIASES` renamed (the current name wins over the old)."""
-    renamed = {key: value for key, value in settings.items() if key not in ALIASES}
-    for old, new in ALIASES.items():
-        if old in settings:
-            renamed.setdefault(new, settings[old])
-    return renamed
+def ensure_secret_key(app: Flask) -> None:
+    """Give the app a ``SECRET_KEY`` if its settings have none.
+
+    Without one in the settings (``SCOREKEEPER_SECRET_KEY`` among them) the
+    key is read from ``secret_key`` in the instance folder, created once with
+    a random key (atomically, so gunicorn workers that start together agree
+    on it).
+    """
+    if app.config.get("SECRET_KEY"):
+        return
+    path = os.path.join(app.instance_path, "secret_key")
+    if not os.path.exists(path):
+        os.makedirs(app.instance_path, exist_ok=True)
+        temp = f"{path}.{os.getpid()}.tmp"
+        with open(os.open(temp, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600), "w") as f:
+            f.write(secrets.token_urlsafe(32))
+        try:
+            os.link(temp, path)
+        except FileExistsError:
+            pass
+        finally:
+            os.unlink(temp)
+    with open(path) as f:
+        app.config["SECRET_KEY"] = f.read().strip()
 
 
 def log_level(value: Any) -> str:

@@ -133,7 +133,7 @@ def error_response(
     return response
 
 
-def _first_problem(messages: Any, path: tuple = ()) -> tuple[str | None, str]:
+def _first_problem(messages: Any, path: tuple[str, ...] = ()) -> tuple[str | None, str]:
     """The first (field path, message) of marshmallow's nested error messages."""
     if isinstance(messages, Mapping):
         for key, value in messages.items():

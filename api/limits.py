@@ -44,6 +44,7 @@ their cost grows with the body) run one at a time in each worker process
 
 from __future__ import annotations
 
+import functools
 import math
 import os
 import sqlite3
@@ -51,9 +52,9 @@ import threading
 import time
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
-from typing import ClassVar
+from typing import Any, ClassVar, TypeVar, cast
 
-from flask import Flask, Response, current_app
+from flask import Flask, Response, current_app, request
 from flask_limiter import Limiter
 from flask_limiter.util import get_remote_address
 from limits.storage import Storage
@@ -62,24 +63,48 @@ from werkzeug.exceptions import ServiceUnavailable
 from scorekeeper.store.base import is_postgres
 
 LIMITER_KEY = "scorekeeper.limits"
-"""Where the app keeps its :class:`~flask_limiter.Limiter` in ``app.extensions``."""
+"""Where the app keeps its :class:`AppLimits` in ``app.extensions``."""
 
-CREATE_ENDPOINTS = ("api_v1.Games", "api_v1.Import", "pad.start_game")
-"""The endpoints that create a game without any token."""
+CREATE = "create"
+WRONG_TOKEN = "wrong-token"
+SCOPE_ATTRIBUTE = "rate_limit_scope"
+"""The attribute by which a view declared with :func:`create_limit` or
+:func:`wrong_token_limit` names its limit (``create`` or ``wrong-token``)."""
 
-EDIT_ENDPOINTS = (
-    "api_v1.Hands",
-    "api_v1.LastHand",
-    "api_v1.HandN",
-    "pad.new_hand",
-    "pad.edit_hand",
-    "pad.add_hand",
-    "pad.correct_hand",
-    "pad.void_hand",
-    "pad.undo",
-    "pad.rematch",
-)
-"""The endpoints that need the game's edit token (their 401 and 403 answers are counted)."""
+View = TypeVar("View", bound=Callable[..., Any])
+
+
+def create_limit(view: View) -> View:
+    """Declare that ``view`` creates a game without any token: its requests count
+    against ``CREATE_LIMIT`` (one budget shared by every view so declared)."""
+    return _limited(view, CREATE)
+
+
+def wrong_token_limit(view: View) -> View:
+    """Declare that ``view`` needs the game's edit token or edit right: its 401 and 403
+    answers count against ``WRONG_TOKEN_LIMIT``, and over it every request to a view so
+    declared is refused (put it above the decorator that checks the token)."""
+    return _limited(view, WRONG_TOKEN)
+
+
+def _limited(view: View, scope: str) -> View:
+    """``view`` guarded by the current app's limit ``scope`` (see :class:`AppLimits`)."""
+
+    @functools.wraps(view)
+    def limited(*args: Any, **kwargs: Any) -> Any:
+        return current_app.extensions[LIMITER_KEY].guard(view, scope)(*args, **kwargs)
+
+    setattr(limited, SCOPE_ATTRIBUTE, scope)
+    return cast(View, limited)
+
+
+def scope_of(view: Callable[..., Any] | None, method: str) -> str | None:
+    """The limit guarding ``view`` (a view function as routed) for ``method``, or ``None``.
+
+    A class-based view (flask-smorest's) declares it on its method's function.
+    """
+    handler = getattr(getattr(view, "view_class", None), method.lower(), view)
+    return getattr(handler, SCOPE_ATTRIBUTE, None)
 
 
 NO_LIMITS_ENV = {
@@ -150,36 +175,54 @@ def _refused(response: Response) -> bool:
     return response.status_code in (401, 403)
 
 
+class AppLimits:
+    """One app's limiter and its two shared limits, each applied to a declared view on
+    the view's first request (a module's views serve every app built in the process, each
+    counting with its own limiter and counter storage)."""
+
+    def __init__(self, app: Flask):
+        app.config.setdefault("RATELIMIT_STORAGE_URI", storage_uri(str(app.config["DB"])))
+        self.limiter = Limiter(
+            get_remote_address,
+            app=app,
+            strategy="fixed-window",
+            swallow_errors=True,
+            key_prefix="scorekeeper",
+        )
+        # The limits are checked in the declared views only: the limiter's own check before
+        # every request looks for app-wide limits, there are none, and it cost a tenth of a
+        # small request's time in the worker; this filter tells it so at once.
+        self.limiter.request_filter(_unguarded)
+        self._limits = {
+            CREATE: self.limiter.shared_limit(app.config["CREATE_LIMIT"], scope=CREATE),
+            WRONG_TOKEN: self.limiter.shared_limit(
+                app.config["WRONG_TOKEN_LIMIT"], scope=WRONG_TOKEN, deduct_when=_refused
+            ),
+        }
+        self._guarded: dict[tuple[Callable[..., Any], str], Callable[..., Any]] = {}
+
+    def guard(self, view: Callable[..., Any], scope: str) -> Callable[..., Any]:
+        """``view`` under this app's limit ``scope`` (wrapped once, then kept)."""
+        guarded = self._guarded.get((view, scope))
+        if guarded is None:
+            guarded = self._guarded[(view, scope)] = self._limits[scope](view)
+        return guarded
+
+
+def _unguarded() -> bool:
+    """No limit guards this request's view (the limiter then skips it)."""
+    return scope_of(current_app.view_functions.get(request.endpoint or ""), request.method) is None
+
+
 def install(app: Flask) -> None:
-    """Count the app's creates and wrong tokens (call after every blueprint is registered)."""
-    app.config.setdefault("RATELIMIT_STORAGE_URI", storage_uri(str(app.config["DB"])))
-    limiter = Limiter(
-        get_remote_address,
-        app=app,
-        strategy="fixed-window",
-        swallow_errors=True,
-        key_prefix="scorekeeper",
-    )
-    app.extensions[LIMITER_KEY] = limiter
-    # The limits are the decorators below, which check them in the view: the limiter's own
-    # check before every request looks for app-wide limits, there are none, and it cost a
-    # tenth of a small request's time in the worker.
-    app.before_request_funcs[None].remove(limiter._check_request_limit)
-    create = limiter.shared_limit(app.config["CREATE_LIMIT"], scope="create")
-    wrong = limiter.shared_limit(
-        app.config["WRONG_TOKEN_LIMIT"], scope="wrong-token", deduct_when=_refused
-    )
-    for decorate, endpoints in ((create, CREATE_ENDPOINTS), (wrong, EDIT_ENDPOINTS)):
-        for endpoint in endpoints:
-            # flask-limiter types a decorated view as sync-or-async; ours stay sync
-            app.view_functions[endpoint] = decorate(  # type: ignore[assignment]
-                app.view_functions[endpoint]
-            )
+    """Count the app's creates and wrong tokens in the views declared to (:func:`create_limit`,
+    :func:`wrong_token_limit`)."""
+    app.extensions[LIMITER_KEY] = AppLimits(app)
 
 
 def retry_after() -> int:
     """Whole seconds until the limit this request broke lets requests through again."""
-    limit = current_app.extensions[LIMITER_KEY].current_limit
+    limit = current_app.extensions[LIMITER_KEY].limiter.current_limit
     return max(1, math.ceil(limit.reset_at - time.time())) if limit else 60
 
 

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from functools import wraps
+from typing import Any, TypeVar
 
 import flask_smorest
 from flask import Response, current_app, jsonify, request, url_for
@@ -35,6 +36,9 @@ from . import responses as r
 from . import schemas as s
 from .errors import ErrorSchema, error_response
 
+View = TypeVar("View", bound=Callable[..., Any])
+"""A view function, as a decorator hands it back."""
+
 
 class Blueprint(flask_smorest.Blueprint):
     """flask-smorest's Blueprint reading JSON bodies with :class:`api.bodies.Parser`."""
@@ -51,7 +55,7 @@ blp = Blueprint(
 
 
 @blp.before_request
-def _bodies_are_json():
+def _bodies_are_json() -> Response | None:
     """A request body that is not declared JSON is refused by name (400 ``not_json``).
 
     Without this, a JSON text sent as ``text/plain`` (or with no Content-Type)
@@ -78,7 +82,7 @@ class GameIdConverter(BaseConverter):
     regex = GAME_ID
 
 
-def game_id_schema(converter: GameIdConverter) -> dict:
+def game_id_schema(converter: GameIdConverter) -> dict[str, Any]:
     """The OpenAPI schema of a game id path parameter."""
     return {
         "type": "string",
@@ -96,7 +100,7 @@ class PlayerNameConverter(BaseConverter):
     regex = f"[^/]{{1,{MAX_NAME_LENGTH}}}"
 
 
-def player_name_schema(converter: PlayerNameConverter) -> dict:
+def player_name_schema(converter: PlayerNameConverter) -> dict[str, Any]:
     """The OpenAPI schema of a player name path parameter."""
     return {
         "type": "string",
@@ -114,7 +118,7 @@ class SourceConverter(BaseConverter):
     regex = "|".join(SOURCES)
 
 
-def source_schema(converter: SourceConverter) -> dict:
+def source_schema(converter: SourceConverter) -> dict[str, Any]:
     """The OpenAPI schema of an import source path parameter."""
     return {
         "type": "string",
@@ -129,7 +133,7 @@ def etag(version: int) -> str:
     return f'"{version}"'
 
 
-def _header(description: str, required: bool = False) -> dict:
+def _header(description: str, required: bool = False) -> dict[str, Any]:
     """A documented response header (a string)."""
     return {"description": description, "schema": {"type": "string"}, "required": required}
 
@@ -171,10 +175,10 @@ def _stale(error: Stale) -> Response:
     )
 
 
-def refusals(*statuses: int) -> Callable:
+def refusals(*statuses: int) -> Callable[[View], View]:
     """Document the error responses (our error schema) an endpoint may give."""
 
-    def decorate(view: Callable) -> Callable:
+    def decorate(view: View) -> View:
         for status in statuses:
             view = blp.alt_response(status, schema=ErrorSchema, headers=ERROR_HEADERS.get(status))(
                 view
@@ -192,9 +196,9 @@ class Melds(MethodView):
     @blp.response(200, r.MeldsResponse)
     @refusals(400, 413)
     @blp.doc(operationId="arrangeMelds")
-    def post(self, body):
+    def post(self, body: dict[str, Any]) -> Response:
         """Every optimal arrangement; with 11 cards, the deadwood left by each discard."""
-        return jsonify(meld_report(body["cards"]))
+        return jsonify(meld_report(body["cards"]).to_dict())
 
 
 @blp.route("/verify")
@@ -205,7 +209,7 @@ class Verify(MethodView):
     @blp.response(200, r.VerifyResponse)
     @refusals(400, 413)
     @blp.doc(operationId="verifyKnock")
-    def post(self, body):
+    def post(self, body: dict[str, Any]) -> Response:
         """The verify_knock result: melds, layoffs, deadwood, outcome and points."""
         return jsonify(verify_knock(**body).to_dict())
 
@@ -218,7 +222,7 @@ class Replay(MethodView):
     @blp.response(200, r.REPLAY_RESPONSE)
     @refusals(400, 413, 503)
     @blp.doc(operationId="replayRecord")
-    def post(self, record):
+    def post(self, record: dict[str, Any]) -> Response:
         """Check every action of a deal (or every deal of a match) and score it."""
         with limits.one_heavy_at_a_time("replay"):
             return jsonify(replay(record).to_dict())
@@ -232,10 +236,10 @@ class Analyse(MethodView):
     @blp.response(200, r.ANALYSE_RESPONSE)
     @refusals(400, 413, 503)
     @blp.doc(operationId="analyseRecord")
-    def post(self, record):
+    def post(self, record: dict[str, Any]) -> Response:
         """Each decision of a deal (or of every deal of a match) measured, with a summary."""
         with limits.one_heavy_at_a_time("analysis"):
-            return jsonify(analyse(record))
+            return jsonify(analyse(record).to_dict())
 
 
 @blp.route("/imports/<source:source>")
@@ -246,7 +250,7 @@ class Imports(MethodView):
     @blp.response(200, r.SourceImportResponse)
     @refusals(400, 404, 413, 503)
     @blp.doc(operationId="importRecords")
-    def post(self, body, source):
+    def post(self, body: dict[str, Any], source: str) -> Response:
         """Deal records (openspiel, one per line) or match records (neller, one per game).
 
         The body is ``{"text": "..."}``: the whole input as text (bounded by
@@ -258,7 +262,7 @@ class Imports(MethodView):
             return jsonify(import_text(source, body["text"]).to_dict())
 
 
-def editor(view: Callable) -> Callable:
+def editor(view: Callable[..., Response]) -> Callable[..., Response]:
     """Let the request through only with the game's edit token (checked before the body).
 
     Unknown game: 404; no ``Authorization: Bearer <token>``: 401; a wrong
@@ -266,7 +270,7 @@ def editor(view: Callable) -> Callable:
     """
 
     @wraps(view)
-    def check(*args, game_id: str, **kwargs):
+    def check(*args: Any, game_id: str, **kwargs: Any) -> Response:
         game = get_storage().game(game_id)
         scheme, _, token = request.headers.get("Authorization", "").partition(" ")
         if scheme.lower() != "bearer" or not token.strip():
@@ -285,7 +289,7 @@ def editor(view: Callable) -> Callable:
     return check
 
 
-def _sheet(sheet: GameSheet) -> dict:
+def _sheet(sheet: GameSheet) -> dict[str, Any]:
     """The sheet's JSON with its share URL."""
     return {"url": url_for("api_v1.Game", game_id=sheet.id), **sheet.to_dict()}
 
@@ -300,7 +304,7 @@ def _new_game(sheet: GameSheet, token: str) -> Response:
     return response
 
 
-def _change(headers: dict, change: games.Answer, status: int = 200) -> Response:
+def _change(headers: dict[str, Any], change: games.Answer, status: int = 200) -> Response:
     """A hand change (hand, sheet, created) as a response; a replayed request says so.
 
     A replay answers as the first request did (same status; the hand and
@@ -325,7 +329,7 @@ def _change(headers: dict, change: games.Answer, status: int = 200) -> Response:
     return response
 
 
-def _write_options(headers: dict) -> dict:
+def _write_options(headers: dict[str, Any]) -> dict[str, Any]:
     """The storage options of a write from its headers (Idempotency-Key, If-Match, Prefer).
 
     With ``Prefer: return=minimal`` the write builds no sheet of hands: it then
@@ -338,7 +342,7 @@ def _write_options(headers: dict) -> dict:
     }
 
 
-def _create_options(headers: dict) -> dict:
+def _create_options(headers: dict[str, Any]) -> dict[str, Any]:
     """The options of a create from its headers: its key, and the secret its token derives from."""
     return {"idempotency_key": headers.get("key"), "secret": current_app.config["SECRET_KEY"]}
 
@@ -357,12 +361,13 @@ CREATE_REFUSALS = (400, 413, 429, 503, 507)
 class Games(MethodView):
     """Stored games."""
 
+    @limits.create_limit
     @blp.arguments(h.KeyHeader(), location="headers")
     @blp.arguments(s.GameRequest())
     @blp.response(201, r.NewGame, headers=NEW_GAME_HEADERS)
     @refusals(*CREATE_REFUSALS)
     @blp.doc(operationId="createGame")
-    def post(self, headers, body):
+    def post(self, headers: dict[str, Any], body: dict[str, Any]) -> Response:
         """Start a game: 201 with its sheet, its URL and its edit token (shown only now).
 
         With an Idempotency-Key, a repeat answers the same (the same game and edit token).
@@ -375,12 +380,13 @@ class Games(MethodView):
 class Import(MethodView):
     """Games from elsewhere."""
 
+    @limits.create_limit
     @blp.arguments(h.KeyHeader(), location="headers")
     @blp.arguments(s.ImportRequest())
     @blp.response(201, r.NewGame, headers=NEW_GAME_HEADERS)
     @refusals(*CREATE_REFUSALS)
     @blp.doc(operationId="importGame")
-    def post(self, headers, body):
+    def post(self, headers: dict[str, Any], body: dict[str, Any]) -> Response:
         """Store an exported game as a new game (every hand is scored again).
 
         With an Idempotency-Key, a repeat answers the same (the same game and edit token).
@@ -403,7 +409,7 @@ class Game(MethodView):
     )
     @refusals(404)
     @blp.doc(operationId="getGame")
-    def get(self, game_id):
+    def get(self, game_id: str) -> Response:
         """The sheet: hands, running totals, boxes, next dealer, status and the result.
 
         With ``If-None-Match: <ETag>`` of the current version, 304 and no body:
@@ -424,6 +430,7 @@ class Game(MethodView):
 class Hands(MethodView):
     """A game's hands."""
 
+    @limits.wrong_token_limit
     @editor
     @blp.arguments(h.WriteHeaders(), location="headers")
     @blp.arguments(s.HandRequest())
@@ -431,7 +438,7 @@ class Hands(MethodView):
     @refusals(*WRITE_REFUSALS, 413)
     @blp.doc(**WRITE)
     @blp.doc(operationId="addHand")
-    def post(self, headers, hand, game_id):
+    def post(self, headers: dict[str, Any], hand: dict[str, Any], game_id: str) -> Response:
         """Enter a hand (quick, cards, record or void; four players: a deal or void).
 
         Answers the new hand and the updated sheet.
@@ -447,13 +454,14 @@ class Hands(MethodView):
 class LastHand(MethodView):
     """The last hand on the sheet."""
 
+    @limits.wrong_token_limit
     @editor
     @blp.arguments(h.WriteHeaders(), location="headers")
     @blp.response(200, r.HandChange, headers=CHANGE_HEADERS)
     @refusals(*WRITE_REFUSALS)
     @blp.doc(**WRITE)
     @blp.doc(operationId="undoLastHand")
-    def delete(self, headers, game_id):
+    def delete(self, headers: dict[str, Any], game_id: str) -> Response:
         """Undo the last hand (a new log entry): the hand taken back and the updated sheet."""
         return _change(headers, games.undo_last(get_storage(), game_id, **_write_options(headers)))
 
@@ -462,6 +470,7 @@ class LastHand(MethodView):
 class HandN(MethodView):
     """Hand n of the sheet."""
 
+    @limits.wrong_token_limit
     @editor
     @blp.arguments(h.WriteHeaders(), location="headers")
     @blp.arguments(s.HandRequest())
@@ -469,7 +478,7 @@ class HandN(MethodView):
     @refusals(*WRITE_REFUSALS, 413)
     @blp.doc(**WRITE)
     @blp.doc(operationId="correctHand")
-    def put(self, headers, hand, game_id, n):
+    def put(self, headers: dict[str, Any], hand: dict[str, Any], game_id: str, n: int) -> Response:
         """Correct hand n: it is scored anew and the totals and the end of the game recomputed."""
         return _change(
             headers, games.correct_hand(get_storage(), game_id, n, hand, **_write_options(headers))
@@ -483,7 +492,7 @@ class ExportGame(MethodView):
     @blp.response(200, r.Export)
     @refusals(404)
     @blp.doc(operationId="exportGame")
-    def get(self, game_id):
+    def get(self, game_id: str) -> Response:
         """The settings and every hand as entered; POST it to /games/import to copy the game."""
         return jsonify(games.export_game(get_storage(), game_id))
 
@@ -495,7 +504,7 @@ class PlayerStats(MethodView):
     @blp.response(200, r.Stats)
     @refusals(404, 422)
     @blp.doc(operationId="getPlayerStats")
-    def get(self, name):
+    def get(self, name: str) -> Response:
         """Games, wins, hands won, gins, undercuts, average hand and head-to-head.
 
         Only games whose hands were entered under an edit token count;

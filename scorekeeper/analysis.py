@@ -37,27 +37,28 @@ cards its own way (``scorekeeper analyse``, the replay viewer's panel).
 
 >>> import scorekeeper as sk
 >>> report = analyse(sk.simulate(7, players=("random", "greedy")))
->>> [s["player"] for s in report["summary"]]
+>>> [s.player for s in report.summary]
 ['random 1', 'greedy 2']
 >>> said = remarks(report)[0]
->>> said.words(prose=True, name=report["players"].__getitem__, card=str)[:20]
+>>> said.words(prose=True, name=report.players.__getitem__, card=str)[:20]
 'random 1: gave away '
 """
 
 from __future__ import annotations
 
 import string
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
+from enum import StrEnum
 from typing import Any
 
 from .cards import DECK, Card
-from .engine import DISCARD, DRAW, UPCARD_OFFER, Deal, DealResult, parse_action
+from .engine import DISCARD, DRAW, UPCARD_OFFER, Deal, DealResult, Phase, parse_action
 from .errors import InvalidRecordError
 from .knock import KnockResult, Layoff, knocker_points, verify_knock
-from .melds import hand_mask, mask_all_melds, mask_codes, mask_deadwood, mask_discards
+from .melds import codes_of, hand_mask, mask_all_melds, mask_deadwood, mask_discards
 from .records import DEAL_FORMAT, MATCH_FORMAT, load_deal, match_deals, play_steps
-from .results import Result
+from .results import Outcome, Result
 from .rules import Rules
 
 SUMMARY_KEYS = (
@@ -71,25 +72,165 @@ SUMMARY_KEYS = (
 """What a player's summary counts (see the module docs)."""
 
 
-def analyse(record: Mapping[str, Any]) -> dict:
-    """The analysis of a deal record, or of each deal of a match record.
+class DecisionKind(StrEnum):
+    """What a measured decision was: a draw that passed a meld up, or a discard."""
 
-    A deal gives ``{"players", "dealer", "void", "outcome", "points",
-    "decisions": [...], "showdown": {...} | None, "summary": [per player]}``;
-    a match ``{"players", "deals": [deal analyses], "summary": [per player,
-    over all deals]}``. Raises :class:`~scorekeeper.errors.RecordError` (with its step) for a
+    DRAW = "draw"
+    DISCARD = "discard"
+    KNOCK = "knock"
+    BIG_GIN = "big_gin"
+
+
+@dataclass(frozen=True, slots=True)
+class Decision(Result):
+    """A measured decision: its ``step`` (counted from 0), who made it and the action."""
+
+    step: int
+    player: int
+    action: str
+    kind: DecisionKind
+
+
+@dataclass(frozen=True, slots=True)
+class PassedUp(Result):
+    """The upcard or discard a draw passed up, a meld it makes with the hand, and the
+    least deadwood taking it would have left."""
+
+    card: str
+    meld: tuple[str, ...]
+    deadwood_with_it: int
+
+
+@dataclass(frozen=True, slots=True)
+class DrawDecision(Decision):
+    """Taking the stock (or passing the upcard) when the card offered made a meld."""
+
+    passed_up: PassedUp
+
+
+@dataclass(frozen=True, slots=True)
+class BigGinDecision(Decision):
+    """Going big gin: nothing kept, nothing to lose."""
+
+    deadwood: int
+    best_deadwood: int
+    cost: int
+
+
+@dataclass(frozen=True, slots=True)
+class DiscardDecision(Decision):
+    """A discard (plain, or of a knock or gin) against the best discards.
+
+    ``knock_available`` (the least deadwood a knock would have left) and
+    ``gin_available`` are only in :meth:`to_dict` when a knock or gin was
+    missed.
+    """
+
+    deadwood: int
+    best_deadwood: int
+    best_discards: tuple[str, ...]
+    cost: int
+    knock_available: int | None = None
+    gin_available: bool = False
+
+    def to_dict(self) -> dict[str, Any]:
+        """The decision's JSON, without the knock or gin it did not miss."""
+        data = Result.to_dict(self)
+        if self.knock_available is None:
+            del data["knock_available"]
+        if not self.gin_available:
+            del data["gin_available"]
+        return data
+
+
+AnyDecision = DrawDecision | BigGinDecision | DiscardDecision
+"""A measured decision of any kind."""
+
+
+@dataclass(frozen=True, slots=True)
+class KnockerShowdown(Result):
+    """The knocker's arrangement in a deal's showdown, against the best one
+    (``points`` and ``cost`` those actually scored, the defender's mistakes included)."""
+
+    player: int
+    deadwood: int
+    best_deadwood: int
+    points: int
+    best_points: int
+    cost: int
+
+
+@dataclass(frozen=True, slots=True)
+class DefenderShowdown(Result):
+    """The defender's reply in a deal's showdown, against the best one."""
+
+    player: int
+    deadwood: int
+    best_deadwood: int
+    missed_layoffs: tuple[str, ...]
+    points: int
+    best_points: int
+    cost: int
+
+
+@dataclass(frozen=True, slots=True)
+class ShowdownAnalysis(Result):
+    """A deal's showdown: the knocker's arrangement and the defender's reply, measured."""
+
+    knocker: KnockerShowdown
+    defender: DefenderShowdown
+
+
+@dataclass(frozen=True, slots=True)
+class PlayerSummary(Result):
+    """What a player's decisions cost in a deal (or a match): see :data:`SUMMARY_KEYS`."""
+
+    player: str
+    deadwood_given_away: int = 0
+    discards_off_best: int = 0
+    missed_melds: int = 0
+    missed_knocks: int = 0
+    missed_gins: int = 0
+    showdown_cost: int = 0
+
+
+@dataclass(frozen=True, slots=True)
+class DealAnalysis(Result):
+    """The analysis of one deal: how it ended, each measured decision, the showdown
+    (``None`` for a void deal) and each player's summary."""
+
+    players: tuple[str, ...]
+    dealer: int
+    void: bool
+    outcome: Outcome | None
+    points: int
+    decisions: tuple[AnyDecision, ...]
+    showdown: ShowdownAnalysis | None
+    summary: tuple[PlayerSummary, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class MatchAnalysis(Result):
+    """The analysis of each deal of a match, and each player's summary over all of them."""
+
+    players: tuple[str, ...]
+    deals: tuple[DealAnalysis, ...]
+    summary: tuple[PlayerSummary, ...]
+
+
+def analyse(record: Mapping[str, Any]) -> DealAnalysis | MatchAnalysis:
+    """The analysis of a deal record (:class:`DealAnalysis`), or of each deal of a match
+    record (:class:`MatchAnalysis`).
+
+    Raises :class:`~scorekeeper.errors.RecordError` (with its step) for a
     record that does not replay.
     """
     if not isinstance(record, Mapping):
         raise InvalidRecordError("a record must be a JSON object", code="bad_record")
     if record.get("format") == MATCH_FORMAT:
         names, loaded = match_deals(record)
-        deals = [_analyse_deal(deal, actions, showdown) for deal, actions, showdown in loaded]
-        return {
-            "players": list(names),
-            "deals": deals,
-            "summary": _total([d["summary"] for d in deals], names),
-        }
+        deals = tuple(_analyse_deal(deal, actions, showdown) for deal, actions, showdown in loaded)
+        return MatchAnalysis(tuple(names), deals, _total([d.summary for d in deals], names))
     if record.get("format") != DEAL_FORMAT:
         raise InvalidRecordError(
             f"format must be {DEAL_FORMAT!r} or {MATCH_FORMAT!r}", code="bad_format", field="format"
@@ -97,9 +238,11 @@ def analyse(record: Mapping[str, Any]) -> dict:
     return _analyse_deal(*load_deal(record))
 
 
-def _analyse_deal(deal: Deal, actions: list, showdown: Mapping | None) -> dict:
-    names = list(deal.names)
-    decisions: list[dict] = []
+def _analyse_deal(
+    deal: Deal, actions: Sequence[str], showdown: Mapping[str, Any] | None
+) -> DealAnalysis:
+    names = tuple(deal.names)
+    decisions: list[AnyDecision] = []
     before = _state(deal)
     for step, action, player in play_steps(deal, actions, showdown):
         fact = _decision(deal, before, step, action, player)
@@ -109,30 +252,40 @@ def _analyse_deal(deal: Deal, actions: list, showdown: Mapping | None) -> dict:
     result = deal.result
     assert result is not None  # play_steps ends the deal
     shown = None if result.void else _showdown(deal, result)
-    summary = [{"player": name, **dict.fromkeys(SUMMARY_KEYS, 0)} for name in names]
+    counts = [dict.fromkeys(SUMMARY_KEYS, 0) for _ in names]
     for fact in decisions:
-        mine = summary[fact["player"]]
-        mine["deadwood_given_away"] += fact.get("cost", 0)
-        mine["discards_off_best"] += fact.get("cost", 0) > 0
-        mine["missed_melds"] += fact.get("passed_up") is not None
-        mine["missed_knocks"] += fact.get("knock_available") is not None
-        mine["missed_gins"] += bool(fact.get("gin_available"))
+        mine = counts[fact.player]
+        if isinstance(fact, DrawDecision):
+            mine["missed_melds"] += 1
+            continue
+        mine["deadwood_given_away"] += fact.cost
+        mine["discards_off_best"] += fact.cost > 0
+        if isinstance(fact, DiscardDecision):
+            mine["missed_knocks"] += fact.knock_available is not None
+            mine["missed_gins"] += fact.gin_available
     if shown is not None:
-        summary[shown["knocker"]["player"]]["showdown_cost"] += shown["knocker"]["cost"]
-        summary[shown["defender"]["player"]]["showdown_cost"] += shown["defender"]["cost"]
-    return {
-        "players": names,
-        "dealer": deal.dealer,
-        "void": result.void,
-        "outcome": None if result.outcome is None else str(result.outcome),
-        "points": result.points,
-        "decisions": decisions,
-        "showdown": shown,
-        "summary": summary,
-    }
+        counts[shown.knocker.player]["showdown_cost"] += shown.knocker.cost
+        counts[shown.defender.player]["showdown_cost"] += shown.defender.cost
+    return DealAnalysis(
+        players=names,
+        dealer=deal.dealer,
+        void=result.void,
+        outcome=result.outcome,
+        points=result.points,
+        decisions=tuple(decisions),
+        showdown=shown,
+        summary=tuple(
+            PlayerSummary(name, **mine) for name, mine in zip(names, counts, strict=True)
+        ),
+    )
 
 
-def _state(deal: Deal) -> tuple:
+_State = tuple[Phase, int, int, Card | None, Card | None, bool]
+"""What the player to act holds and sees: phase, seat, hand mask, top discard, the card
+just taken, whether the discard pile is closed."""
+
+
+def _state(deal: Deal) -> _State:
     """What the player to act holds and sees before acting."""
     top = deal.top
     # the discard pile cannot be taken at the wall (but to knock) nor after two passes
@@ -140,10 +293,11 @@ def _state(deal: Deal) -> tuple:
     return (deal.phase, deal.turn, deal.hand_mask(deal.turn), top, deal.taken, closed)
 
 
-def _decision(deal: Deal, before: tuple, step: int, action: str, player: int) -> dict | None:
+def _decision(
+    deal: Deal, before: _State, step: int, action: str, player: int
+) -> AnyDecision | None:
     phase, _, hand, top, taken, closed = before
     verb, card = parse_action(action)
-    base = {"step": step, "player": player, "action": action}
     if phase in (UPCARD_OFFER, DRAW):
         if verb == "draw discard" or top is None or closed:
             return None
@@ -152,11 +306,9 @@ def _decision(deal: Deal, before: tuple, step: int, action: str, player: int) ->
             return None
         barred = 0 if deal.rules.discard_taken == "allowed" else top.bit
         least = min(left for _, left in mask_discards(hand | top.bit, barred))
-        return {
-            **base,
-            "kind": "draw",
-            "passed_up": {"card": top.code, "meld": mask_codes(made), "deadwood_with_it": least},
-        }
+        return DrawDecision(
+            step, player, action, DecisionKind.DRAW, PassedUp(top.code, codes_of(made), least)
+        )
     if phase != DISCARD:
         return None
     barred = 0 if taken is None or deal.rules.discard_taken == "allowed" else taken.bit
@@ -164,22 +316,23 @@ def _decision(deal: Deal, before: tuple, step: int, action: str, player: int) ->
     best = min(left for _, left in options)
     gin = best == 0 or (deal.big_gin_allowed and mask_deadwood(hand) == 0)
     if verb == "big gin":
-        return {**base, "kind": "big_gin", "deadwood": 0, "best_deadwood": 0, "cost": 0}
+        return BigGinDecision(step, player, action, DecisionKind.BIG_GIN, 0, 0, 0)
     assert card is not None  # every other discard-phase action names its card
     kept = mask_deadwood(hand & ~card.bit)
-    fact = {
-        **base,
-        "kind": "discard" if verb == "discard" else "knock",
-        "deadwood": kept,
-        "best_deadwood": best,
-        "best_discards": [DECK[bit.bit_length() - 1].code for bit, left in options if left == best],
-        "cost": kept - best,
-    }
-    if verb == "discard" and best <= deal.knock_limit:
-        fact["knock_available"] = best
-    if gin and (verb == "discard" or kept > 0):
-        fact["gin_available"] = True
-    return fact
+    return DiscardDecision(
+        step,
+        player,
+        action,
+        DecisionKind.DISCARD if verb == "discard" else DecisionKind.KNOCK,
+        deadwood=kept,
+        best_deadwood=best,
+        best_discards=tuple(
+            DECK[bit.bit_length() - 1].code for bit, left in options if left == best
+        ),
+        cost=kept - best,
+        knock_available=best if verb == "discard" and best <= deal.knock_limit else None,
+        gin_available=gin and (verb == "discard" or kept > 0),
+    )
 
 
 def _meld_with(hand: int, card: Card) -> int | None:
@@ -241,7 +394,7 @@ class KnockReview(Result):
 def review_knock(
     result: KnockResult,
     *,
-    rules: Rules | Mapping | str | None = None,
+    rules: Rules | Mapping[str, Any] | str | None = None,
     upcard: str | Card | None = None,
 ) -> KnockReview:
     """A scored showdown (the melds and layoffs as laid down) against optimal play.
@@ -301,7 +454,7 @@ def review_knock(
     )
 
 
-def _showdown(deal: Deal, result: DealResult) -> dict:
+def _showdown(deal: Deal, result: DealResult) -> ShowdownAnalysis:
     """The knocker's arrangement and the defender's reply against the best ones.
 
     The knocker's ``points`` and ``cost`` here are those actually scored
@@ -313,34 +466,38 @@ def _showdown(deal: Deal, result: DealResult) -> dict:
     review = review_knock(showdown, rules=deal.rules, upcard=deal.upcard)
     actual = knocker_points(showdown)
     mine, theirs = review.knocker, review.defender
-    return {
-        "knocker": {
-            "player": knocker,
-            "deadwood": mine.deadwood,
-            "best_deadwood": mine.best_deadwood,
-            "points": actual,
-            "best_points": mine.best_points,
-            "cost": max(0, mine.best_points - actual),
-        },
-        "defender": {
-            "player": 1 - knocker,
-            "deadwood": theirs.deadwood,
-            "best_deadwood": theirs.best_deadwood,
-            "missed_layoffs": mask_codes(hand_mask([x.card for x in theirs.missed_layoffs])),
-            "points": theirs.points,
-            "best_points": theirs.best_points,
-            "cost": theirs.cost,
-        },
-    }
+    return ShowdownAnalysis(
+        KnockerShowdown(
+            player=knocker,
+            deadwood=mine.deadwood,
+            best_deadwood=mine.best_deadwood,
+            points=actual,
+            best_points=mine.best_points,
+            cost=max(0, mine.best_points - actual),
+        ),
+        DefenderShowdown(
+            player=1 - knocker,
+            deadwood=theirs.deadwood,
+            best_deadwood=theirs.best_deadwood,
+            missed_layoffs=codes_of(hand_mask([x.card for x in theirs.missed_layoffs])),
+            points=theirs.points,
+            best_points=theirs.best_points,
+            cost=theirs.cost,
+        ),
+    )
 
 
-def _total(summaries: list[list[dict]], names) -> list[dict]:
-    totals = [{"player": name, **dict.fromkeys(SUMMARY_KEYS, 0)} for name in names]
-    for deal in summaries:
-        for total, mine in zip(totals, deal, strict=True):
-            for key in SUMMARY_KEYS:
-                total[key] += mine[key]
-    return totals
+def _total(
+    summaries: Sequence[Sequence[PlayerSummary]], names: Sequence[str]
+) -> tuple[PlayerSummary, ...]:
+    """Each player's summaries over all deals, added up."""
+    return tuple(
+        PlayerSummary(
+            name,
+            **{key: sum(getattr(deal[seat], key) for deal in summaries) for key in SUMMARY_KEYS},
+        )
+        for seat, name in enumerate(names)
+    )
 
 
 WORDS: dict[str, tuple[str, str]] = {
@@ -433,75 +590,74 @@ class _Wording(string.Formatter):
             return (" or " if format_spec == "or" else " ").join(map(self.card, value))
         if format_spec == "s":
             return "" if value == 1 else "s"
-        return super().format_field(value, format_spec)
+        return str(super().format_field(value, format_spec))
 
 
-def remarks(deal: Mapping[str, Any]) -> list[Remark]:
+def remarks(deal: DealAnalysis) -> list[Remark]:
     """What the analysis of one deal (:func:`analyse`) says, in order: each player's summary,
     the decisions that cost (by step), then the showdown choices that cost."""
     said = [
-        Remark("summary", "summary", seat, {key: mine[key] for key in SUMMARY_KEYS})
-        for seat, mine in enumerate(deal["summary"])
+        Remark("summary", "summary", seat, {key: getattr(mine, key) for key in SUMMARY_KEYS})
+        for seat, mine in enumerate(deal.summary)
     ]
-    for fact in deal["decisions"]:
+    for fact in deal.decisions:
         said += _decision_remarks(fact)
-    shown = deal["showdown"]
+    shown = deal.showdown
     if shown is not None:
-        knocker, defender = shown["knocker"], shown["defender"]
-        if knocker["cost"]:
+        knocker, defender = shown.knocker, shown.defender
+        if knocker.cost:
             said.append(
                 Remark(
                     "showdown",
                     "arrangement",
-                    knocker["player"],
-                    {"points": knocker["points"], "best_points": knocker["best_points"]},
+                    knocker.player,
+                    {"points": knocker.points, "best_points": knocker.best_points},
                 )
             )
-        if defender["missed_layoffs"]:
+        if defender.missed_layoffs:
             said.append(
                 Remark(
                     "showdown",
                     "layoffs",
-                    defender["player"],
-                    {"missed_layoffs": tuple(defender["missed_layoffs"]), "cost": defender["cost"]},
+                    defender.player,
+                    {"missed_layoffs": defender.missed_layoffs, "cost": defender.cost},
                 )
             )
     return said
 
 
-def _decision_remarks(fact: Mapping[str, Any]) -> list[Remark]:
+def _decision_remarks(fact: AnyDecision) -> list[Remark]:
     """What one measured decision cost (nothing for a decision that cost nothing)."""
     found: list[tuple[str, dict[str, Any]]] = []
-    passed = fact.get("passed_up")
-    if passed:
+    if isinstance(fact, DrawDecision):
+        passed = fact.passed_up
         found.append(
             (
                 "passed_up",
                 {
-                    "card": (passed["card"],),
-                    "meld": tuple(passed["meld"]),
-                    "deadwood_with_it": passed["deadwood_with_it"],
+                    "card": (passed.card,),
+                    "meld": passed.meld,
+                    "deadwood_with_it": passed.deadwood_with_it,
                 },
             )
         )
-    if fact.get("cost"):
-        found.append(
-            (
-                "kept",
-                {
-                    "deadwood": fact["deadwood"],
-                    "best_deadwood": fact["best_deadwood"],
-                    "best_discards": tuple(fact["best_discards"]),
-                },
+    if isinstance(fact, DiscardDecision):
+        if fact.cost:
+            found.append(
+                (
+                    "kept",
+                    {
+                        "deadwood": fact.deadwood,
+                        "best_deadwood": fact.best_deadwood,
+                        "best_discards": fact.best_discards,
+                    },
+                )
             )
-        )
-    if "knock_available" in fact:
-        found.append(("knock", {"knock_available": fact["knock_available"]}))
-    if fact.get("gin_available"):
-        found.append(("gin", {}))
+        if fact.knock_available is not None:
+            found.append(("knock", {"knock_available": fact.knock_available}))
+        if fact.gin_available:
+            found.append(("gin", {}))
     return [
-        Remark(
-            "decision", kind, fact["player"], {"action": fact["action"], **values}, fact["step"] + 1
-        )
+        Remark("decision", kind, fact.player, {"action": fact.action, **values}, fact.step + 1)
         for kind, values in found
     ]

@@ -25,7 +25,7 @@ match) in the dealer rotation until the score sheet says it is over.
 from __future__ import annotations
 
 import random
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from typing import Any, Protocol
 
 from .cards import DECK, Card
@@ -56,9 +56,11 @@ MAX_MATCH_DEALS = 1000
 
 
 class Player(Protocol):
-    """What the simulator needs of a player."""
+    """What the simulator needs of a player: its kind's name, and a choice of action."""
 
-    def choose(self, deal: Deal, rng: random.Random) -> Any:
+    kind: str
+
+    def choose(self, deal: Deal, rng: random.Random) -> str | tuple[str, Card | None]:
         """One legal action (text or ``(verb, card)``) for ``deal.turn``."""
 
 
@@ -125,11 +127,11 @@ class GreedyPlayer:
         return DISCARD_CARD, card
 
 
-PLAYERS: dict[str, type] = {"random": RandomPlayer, "greedy": GreedyPlayer}
+PLAYERS: dict[str, type[Player]] = {"random": RandomPlayer, "greedy": GreedyPlayer}
 """The built-in player kinds by name."""
 
 
-def make_players(kinds: Sequence[str] | str) -> list:
+def make_players(kinds: Sequence[str] | str) -> list[Player]:
     """Two players from their kind names (``"greedy,random"`` or a pair of names)."""
     if isinstance(kinds, str):
         kinds = [k.strip() for k in kinds.split(",")]
@@ -156,7 +158,7 @@ def player_names(kinds: Sequence[str]) -> list[str]:
     return [f"{kind} {seat}" for seat, kind in enumerate(kinds, 1)]
 
 
-def play(deal: Deal, players: Sequence, rng: random.Random) -> DealResult:
+def play(deal: Deal, players: Sequence[Player], rng: random.Random) -> DealResult:
     """Let ``players`` (by player index) play ``deal`` to the end; returns ``deal.result``."""
     while True:
         phase = deal.phase
@@ -170,10 +172,10 @@ def play(deal: Deal, players: Sequence, rng: random.Random) -> DealResult:
 def simulate_deal(
     seed: Any,
     *,
-    rules: Rules | dict | str | None = None,
+    rules: Rules | Mapping[str, Any] | str | None = None,
     players: Sequence[str] | str = ("greedy", "greedy"),
     dealer: int | None = None,
-) -> tuple[dict, ReplayedDeal]:
+) -> tuple[dict[str, Any], ReplayedDeal]:
     """Play one deal from ``seed``: ``(deal record, result)`` (see :func:`simulate`)."""
     rules = Rules.from_dict(rules)
     agents = make_players(players)
@@ -188,10 +190,10 @@ def simulate_deal(
 def simulate(
     seed: Any,
     *,
-    rules: Rules | dict | str | None = None,
+    rules: Rules | Mapping[str, Any] | str | None = None,
     players: Sequence[str] | str = ("greedy", "greedy"),
     dealer: int | None = None,
-) -> dict:
+) -> dict[str, Any]:
     """A deterministic deal record played by simulated players.
 
     ``seed`` is anything ``random.Random`` takes (an int or a string);
@@ -206,9 +208,9 @@ def simulate(
 def simulate_match(
     seed: Any,
     *,
-    rules: Rules | dict | str | None = None,
+    rules: Rules | Mapping[str, Any] | str | None = None,
     players: Sequence[str] | str = ("greedy", "greedy"),
-) -> dict:
+) -> dict[str, Any]:
     """A match record: deals in the dealer rotation until the score sheet is over.
 
     ``random.Random(seed)`` cuts for the first dealer (by ``first_dealer``,
@@ -221,8 +223,8 @@ def simulate_match(
     names = player_names(kinds)
     rng = random.Random(seed)
     dealer = cut_for_dealer(rules, rng)
-    deals: list[dict] = []
-    entries: list[dict] = []
+    deals: list[dict[str, Any]] = []
+    entries: list[dict[str, Any]] = []
     for _ in range(MAX_MATCH_DEALS):
         record, result = simulate_deal(
             rng.getrandbits(32), rules=rules, players=kinds, dealer=dealer

@@ -24,13 +24,27 @@ from __future__ import annotations
 import os
 from collections.abc import Iterator, Sequence
 from multiprocessing import Pool
-from typing import Any
+from typing import TYPE_CHECKING, Any, TypedDict
 
 from .errors import RecordError
-from .records import replay
+from .records import ReplayedDeal, ReplayedMatch, replay
 
-Outcome = tuple[str, Any, dict | None]
-"""``(label, result or None, error fields or None)``."""
+if TYPE_CHECKING:  # the dask extra may be missing: it is imported when a cluster is used
+    from dask.delayed import Delayed
+    from distributed import Client
+
+
+class Refusal(TypedDict):
+    """Why a record does not replay: the message, and the step, deal and field it names."""
+
+    error: str
+    step: int | None
+    deal: int | None
+    field: str | None
+
+
+Outcome = tuple[str, ReplayedDeal | ReplayedMatch | None, Refusal | None]
+"""``(label, result or None, refusal or None)``."""
 
 PARTITION_SIZE = 100
 """Records per Dask partition: big enough to amortise a task, small enough to spread."""
@@ -58,7 +72,7 @@ def replay_one(item: tuple[str, Any]) -> Outcome:
         return (
             label,
             None,
-            {"error": str(error), "step": error.step, "deal": error.deal, "field": error.field},
+            Refusal(error=str(error), step=error.step, deal=error.deal, field=error.field),
         )
 
 
@@ -100,7 +114,7 @@ def replay_on_cluster(items: Sequence[tuple[str, Any]], scheduler: str) -> Itera
     return _in_order(client, records.map_partitions(replay_partition).to_delayed())
 
 
-def _in_order(client, partitions: list) -> Iterator[Outcome]:
+def _in_order(client: Client, partitions: list[Delayed]) -> Iterator[Outcome]:
     """Compute the partitions on the cluster and yield their outcomes partition by partition."""
     with client:
         for future in client.compute(partitions):

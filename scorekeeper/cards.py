@@ -17,7 +17,8 @@ are built from it.
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
+from typing import Any
 
 from .errors import CardError
 
@@ -110,7 +111,7 @@ class Card:
     def __repr__(self) -> str:
         return f"Card({self.code!r})"
 
-    def __reduce__(self):
+    def __reduce__(self) -> tuple[Callable[[str], Card], tuple[str]]:
         return (parse_card, (self.code,))
 
     def __hash__(self) -> int:
@@ -187,7 +188,7 @@ def parse_cards(
         return cards
     prefix = f"{field}: " if field else ""
     if isinstance(cards, str):
-        tokens: list = [t for t in _SPLIT.split(cards.strip()) if t]
+        tokens: list[object] = [t for t in _SPLIT.split(cards.strip()) if t]
     elif isinstance(cards, Iterable):
         tokens = list(cards)
     else:
@@ -238,7 +239,7 @@ def parse_cards(
     return tuple(result)
 
 
-def card_list_mask(cards: tuple | list) -> int | None:
+def card_list_mask(cards: tuple[Any, ...] | list[Any]) -> int | None:
     """The bitmask of a tuple or list of Card objects, or None if any item is not a Card.
 
     One loop for the hot paths (the solver is handed tuples of cards). Only a

@@ -14,20 +14,19 @@ from contextlib import nullcontext
 
 import click
 
-from .analysis import analyse, remarks
+from .analysis import DealAnalysis, MatchAnalysis, analyse, remarks
 from .bots import make_players, simulate_deal, simulate_match
 from .bulk import all_cores, replay_in_processes, replay_on_cluster
 from .cards import parse_card
 from .errors import RecordError, ScorekeeperError
 from .imports import SOURCES, import_text
 from .knock import KnockResult, verify_knock
-from .melds import meld_report
+from .melds import DiscardReport, meld_report
 from .records import ReplayedDeal, ReplayedMatch, read_records
 from .results import Outcome
 from .rules import Rules
 from .sheet import AnyHandRecord, HollywoodSheet
 from .store.backup import BackupError, MissingFolder, backup, restore
-from .store.sqlite import DEFAULT_PATH
 
 
 def show_cards(codes: Sequence[str]) -> str:
@@ -61,19 +60,19 @@ def melds(cards: str, as_json: bool) -> None:
     except ScorekeeperError as error:
         fail(error)
     if as_json:
-        click.echo(json.dumps(report, ensure_ascii=False))
+        click.echo(json.dumps(report.to_dict(), ensure_ascii=False))
         return
-    found, discards = report["arrangements"], report.get("discards")
-    click.echo(f"deadwood {found[0]['deadwood']}; {len(found)} optimal arrangement(s)")
+    found = report.arrangements
+    click.echo(f"deadwood {found[0].deadwood}; {len(found)} optimal arrangement(s)")
     for arrangement in found:
         click.echo(
-            f"  melds {show_melds(arrangement['melds'])}"
-            f"  deadwood {show_cards(arrangement['deadwood_cards'])}"
+            f"  melds {show_melds(arrangement.melds)}"
+            f"  deadwood {show_cards(arrangement.deadwood_cards)}"
         )
-    if discards:
+    if isinstance(report, DiscardReport) and report.discards:
         click.echo(
             "discards: "
-            + ", ".join(f"{parse_card(d['discard']).symbol} -> {d['deadwood']}" for d in discards)
+            + ", ".join(f"{parse_card(d.discard).symbol} -> {d.deadwood}" for d in report.discards)
         )
 
 
@@ -196,6 +195,7 @@ def replay_command(file, as_json: bool, jobs: int | None, scheduler: str | None)
                     click.echo(json.dumps({"record": label, **refusal}, ensure_ascii=False))
                 click.echo(f"{label}: {refusal['error']}", err=True)
                 continue
+            assert result is not None  # a record is either replayed or refused
             if as_json:
                 click.echo(json.dumps(result.to_dict(), ensure_ascii=False))
                 continue
@@ -261,17 +261,17 @@ def analyse_command(file, as_json: bool) -> None:
             click.echo(f"{label}: {error}", err=True)
             continue
         if as_json:
-            click.echo(json.dumps(report, ensure_ascii=False))
+            click.echo(json.dumps(report.to_dict(), ensure_ascii=False))
             continue
-        deals = report.get("deals", [report])
+        deals = report.deals if isinstance(report, MatchAnalysis) else (report,)
         for number, deal in enumerate(deals, 1):
             where = label if len(deals) == 1 else f"{label}, deal {number}"
             click.echo(
                 f"{where}: "
                 + (
                     "void"
-                    if deal["void"]
-                    else f"{deal['outcome'].replace('_', ' ')} for {deal['points']}"
+                    if deal.void or deal.outcome is None
+                    else f"{deal.outcome.replace('_', ' ')} for {deal.points}"
                 )
             )
             click.echo(format_analysis(deal))
@@ -280,10 +280,10 @@ def analyse_command(file, as_json: bool) -> None:
         sys.exit(1)
 
 
-def format_analysis(deal: dict) -> str:
+def format_analysis(deal: DealAnalysis) -> str:
     """A deal's analysis as lines (:func:`~scorekeeper.analysis.remarks`' terse words): each
     player's summary, then the decisions that cost (indented further), then the showdown."""
-    names = deal["players"]
+    names = deal.players
     return "\n".join(
         ("    " if said.part == "decision" else "  ")
         + said.words(prose=False, name=names.__getitem__, card=lambda code: show_cards([code]))
@@ -409,16 +409,18 @@ DB_OPTION = click.option(
     "--db",
     default=None,
     metavar="PATH",
-    envvar="SCOREKEEPER_DB",
-    help="SQLite database file or postgresql:// URL [default:"
-    " $SCOREKEEPER_DB; else, for serve, the DB setting; else"
-    " ./scorekeeper.db].",
+    help="SQLite database file or postgresql:// URL [default: the DB setting:"
+    " $SCOREKEEPER_DB, else instance/config.py, else ./scorekeeper.db].",
 )
-"""The ``--db`` option of the commands that use the game store.
+"""The ``--db`` option of the commands that use the game store: it overrides the app's
+``DB`` setting, which the app's own loader reads (:func:`api.settings`) when it is not given."""
 
-``serve`` passes it to the app only when given (by the option or
-``$SCOREKEEPER_DB``), so that ``instance/config.py`` may name the file.
-"""
+
+def database(db: str | None) -> str:
+    """The database a store command uses: ``--db``, else the ``DB`` setting ``serve`` opens."""
+    from api import settings  # the web layer's settings loader
+
+    return str(settings({"DB": db} if db else None)["DB"])
 
 
 @main.command()
@@ -520,7 +522,7 @@ def _summary(result: dict) -> str:
 def backup_command(path: str, db: str | None) -> None:
     """Copy the database to PATH with SQLite's online backup (the server may be running)."""
     try:
-        result = backup(db or DEFAULT_PATH, path)
+        result = backup(database(db), path)
     except MissingFolder as error:  # a mistyped PATH: bad input, exit status 2
         raise _BadInput(str(error)) from None
     except BackupError as error:
@@ -539,7 +541,7 @@ def restore_command(path: str, db: str | None, force: bool) -> None:
     version, tables); a running server switches to the restored games at
     once (one transaction).
     """
-    target = db or DEFAULT_PATH
+    target = database(db)
     try:
         result = restore(path, target, force=force)
     except BackupError as error:

@@ -60,7 +60,7 @@ expects):
 from __future__ import annotations
 
 import random
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from enum import StrEnum
 from typing import Any
@@ -251,7 +251,9 @@ def deal_cards(
     return hands, deck[20], list(deck[21:])
 
 
-def cut_for_dealer(rules: Rules | dict | str | None, rng: random.Random, players: int = 2) -> int:
+def cut_for_dealer(
+    rules: Rules | Mapping[str, Any] | str | None, rng: random.Random, players: int = 2
+) -> int:
     """Who deals first (a player index), by the ``first_dealer`` option (RULES.md 3).
 
     ``low``/``high``: each player cuts a card from a shuffled deck (player 0
@@ -325,12 +327,12 @@ class Deal:
 
     def __init__(
         self,
-        hands: Sequence[Iterable],
+        hands: Sequence[str | Iterable[str | Card]],
         upcard: str | Card,
-        stock: Iterable,
+        stock: str | Iterable[str | Card],
         *,
         dealer: int = 0,
-        rules: Rules | dict | str | None = None,
+        rules: Rules | Mapping[str, Any] | str | None = None,
         names: Sequence[str] = ("player 0", "player 1"),
         stock_complete: bool = True,
     ):
@@ -381,10 +383,10 @@ class Deal:
     @classmethod
     def from_deck(
         cls,
-        deck: Iterable,
+        deck: str | Iterable[str | Card],
         *,
         dealer: int = 0,
-        rules: Rules | dict | str | None = None,
+        rules: Rules | Mapping[str, Any] | str | None = None,
         names: Sequence[str] = ("player 0", "player 1"),
     ) -> Deal:
         """A deal from 52 cards in dealing order (see :func:`deal_cards`)."""
@@ -399,7 +401,7 @@ class Deal:
         seed: Any,
         *,
         dealer: int | None = None,
-        rules: Rules | dict | str | None = None,
+        rules: Rules | Mapping[str, Any] | str | None = None,
         names: Sequence[str] = ("player 0", "player 1"),
     ) -> Deal:
         """A deal of a deck shuffled by ``random.Random(seed)``.
@@ -828,9 +830,9 @@ class Deal:
     def showdown(
         self,
         *,
-        knocker_melds: Iterable | None = None,
-        defender_melds: Iterable | None = None,
-        layoffs: Iterable | None = None,
+        knocker_melds: Iterable[Any] | None = None,
+        defender_melds: Iterable[Any] | None = None,
+        layoffs: Iterable[Any] | None = None,
     ) -> DealResult:
         """Score the showdown after a knock, gin or big gin and end the deal.
 

@@ -51,9 +51,9 @@ from __future__ import annotations
 
 import json
 import re
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, TypedDict
 
 from .cards import RANKS, Card, cards_mask, parse_card, parse_cards
 from .engine import DISCARD, DRAW, SHOWDOWN, UPCARD_OFFER, Deal
@@ -96,19 +96,41 @@ class ImportFault(InvalidRecordError):
         self.line = line
         self.position = position
 
-    def to_dict(self) -> dict:
+    def to_dict(self) -> FaultReport:
         """``{"line", "position", "message"}`` as the API and the CLI report it."""
         return {"line": self.line, "position": self.position, "message": str(self)}
+
+
+class FaultReport(TypedDict):
+    """An :class:`ImportFault` as the API and the CLI report it."""
+
+    line: int
+    position: int | None
+    message: str
+
+
+class ImportedReport(TypedDict):
+    """An :class:`Imported` as the API serves it."""
+
+    records: list[dict[str, Any]]
+    errors: list[FaultReport]
+
+
+class DeclaredLayoff(TypedDict):
+    """A layoff in a deal record's showdown: the card and the knocker meld it goes on."""
+
+    card: str
+    meld: list[str]
 
 
 @dataclass
 class Imported:
     """What an import gave: the records in input order and the faults, in input order."""
 
-    records: list[dict] = field(default_factory=list)
+    records: list[dict[str, Any]] = field(default_factory=list)
     errors: list[ImportFault] = field(default_factory=list)
 
-    def to_dict(self) -> dict:
+    def to_dict(self) -> ImportedReport:
         """``{"records": [...], "errors": [{"line", "position", "message"}]}``."""
         return {"records": self.records, "errors": [e.to_dict() for e in self.errors]}
 
@@ -215,7 +237,7 @@ def openspiel_rules(params: Any, line: int = 1) -> Rules:
         raise ImportFault(f"params: {error}", line=line) from None
 
 
-def openspiel_records(text: str) -> Iterator[dict | ImportFault]:
+def openspiel_records(text: str) -> Iterator[dict[str, Any] | ImportFault]:
     """One deal record (or fault) per non-blank line of OpenSpiel JSON lines."""
     for number, raw in enumerate(text.splitlines(), 1):
         if not raw.strip():
@@ -230,7 +252,7 @@ def openspiel_records(text: str) -> Iterator[dict | ImportFault]:
             yield fault
 
 
-def openspiel_record(entry: Any, *, line: int = 1) -> dict:
+def openspiel_record(entry: Any, *, line: int = 1) -> dict[str, Any]:
     """The deal record of one ``{"history", "params"}`` entry (see the module docs)."""
     if not isinstance(entry, Mapping) or "history" not in entry:
         raise ImportFault(
@@ -320,7 +342,7 @@ class _OpenSpielDeal:
             raise self.fault(f"{what}: a card id (0-51) was expected, not {action}", position)
         return openspiel_card(action)
 
-    def record(self) -> dict:
+    def record(self) -> dict[str, Any]:
         deal = self.deal
         taken: Card | None = None  # the card taken from the pile this turn
         repeated = False  # the last discard put the card just taken back
@@ -415,7 +437,7 @@ class _OpenSpielDeal:
             left &= ~cards_mask(meld)
             melds.append(meld)
 
-    def _showdown(self) -> dict:
+    def _showdown(self) -> dict[str, Any]:
         """The declared showdown: the knocker's melds, the layoffs, the defender's melds."""
         deal = self.deal
         knocker = deal.knocker
@@ -424,7 +446,7 @@ class _OpenSpielDeal:
         start = self.position
         knocker_melds = self._melds(deal.hand_mask(knocker))
         laid = sum(cards_mask(meld) for meld in knocker_melds)
-        layoffs: list[dict] = []
+        layoffs: list[DeclaredLayoff] = []
         if mask_points(deal.hand_mask(knocker) & ~laid):
             held = deal.hand_mask(defender)
             cards = []
@@ -465,8 +487,10 @@ def _codes(melds: Sequence[Sequence[Card]]) -> list[list[str]]:
 
 
 def _assign_layoffs(
-    cards: list[tuple[Card, int]], melds: list[tuple[Card, ...]], fault
-) -> list[dict]:
+    cards: list[tuple[Card, int]],
+    melds: list[tuple[Card, ...]],
+    fault: Callable[[str, int | None], ImportFault],
+) -> list[DeclaredLayoff]:
     """Each laid card ``(card, position)`` put on a knocker meld it fits.
 
     A depth-first search in laying order for the first assignment under
@@ -475,7 +499,7 @@ def _assign_layoffs(
     the fault names the first card that no assignment can place.
     """
 
-    def place(index: int, grown: list[frozenset], count: int) -> list[int] | None:
+    def place(index: int, grown: list[frozenset[Card]], count: int) -> list[int] | None:
         if index == count:
             return []
         card = cards[index][0]
@@ -498,7 +522,7 @@ def _assign_layoffs(
             position,
         )
     return [
-        {"card": card.code, "meld": [c.code for c in melds[m]]}
+        DeclaredLayoff(card=card.code, meld=[c.code for c in melds[m]])
         for (card, _), m in zip(cards, chosen, strict=True)
     ]
 
@@ -535,7 +559,7 @@ _NELLER_LINES = (
 _MELD = re.compile(r"\[([^\[\]]*)\]")
 
 
-def neller_records(text: str) -> Iterator[dict | ImportFault]:
+def neller_records(text: str) -> Iterator[dict[str, Any] | ImportFault]:
     """One match record (or fault) per game of a Neller verbose log.
 
     A game ends at its ``Player N wins.`` line; after a fault the rest of
@@ -571,7 +595,7 @@ def neller_records(text: str) -> Iterator[dict | ImportFault]:
         )
 
 
-def _neller_line(number: int, line: str) -> tuple[int, str, tuple]:
+def _neller_line(number: int, line: str) -> tuple[int, str, tuple[str, ...]]:
     for kind, pattern in _NELLER_LINES:
         match = pattern.fullmatch(line)
         if match:
@@ -582,7 +606,9 @@ def _neller_line(number: int, line: str) -> tuple[int, str, tuple]:
 class _NellerDeal:
     """One hand of a Neller log as a deal record, with the line of each action."""
 
-    def __init__(self, hands: list, upcard: Card, dealer: int, start: int):
+    def __init__(
+        self, hands: Sequence[tuple[Card, ...]], upcard: Card, dealer: int, start: int
+    ) -> None:
         self.record: dict[str, Any] = {
             "dealer": dealer,
             "hands": [[c.code for c in hand] for hand in hands],
@@ -606,7 +632,7 @@ class _NellerDeal:
             self.totals_line = number
         self.totals.append(total)
 
-    def play(self, number: int, kind: str, groups: tuple) -> None:
+    def play(self, number: int, kind: str, groups: tuple[str, ...]) -> None:
         """A line of play: a draw, a discard, the knock, the defender's melds or a layoff."""
         player = int(groups[0])
         actions = self.record["actions"]
@@ -697,11 +723,11 @@ class _NellerGame:
         self.first_line = first_line
         self.deals: list[_NellerDeal] = []
         self.current: _NellerDeal | None = None
-        self.hands: list = [None, None]
+        self.hands: list[tuple[Card, ...] | None] = [None, None]
         self.starter: tuple[int, int] | None = None  # (player, line of "starts")
         self.winner: tuple[int, int] | None = None  # (player, line of "wins")
 
-    def feed(self, number: int, kind: str, groups: tuple) -> None:
+    def feed(self, number: int, kind: str, groups: tuple[str, ...]) -> None:
         """Take one classified line (:func:`_neller_line`); raise :class:`ImportFault`."""
         if kind == "unknown":
             raise ImportFault(f"not a line of Neller's verbose log: {groups[0]!r}", line=number)
@@ -722,7 +748,7 @@ class _NellerGame:
         else:
             self.current.play(number, kind, groups)
 
-    def _deal(self, number: int, kind: str, groups: tuple) -> None:
+    def _deal(self, number: int, kind: str, groups: tuple[str, ...]) -> None:
         if self.current is not None and not self.current.totals:
             raise ImportFault(
                 "a new hand begins before the last one's scores are printed", line=number
@@ -732,20 +758,20 @@ class _NellerGame:
             self.hands[int(groups[0])] = _cards_of(groups[1], number)
         elif kind == "starts":
             self.starter = (int(groups[0]), number)
-        elif None in self.hands or self.starter is None:
-            raise ImportFault(
-                "the upcard is turned before both hands are dealt and the starting player is named",
-                line=number,
-            )
         else:
+            hands = [hand for hand in self.hands if hand is not None]
+            if len(hands) < 2 or self.starter is None:
+                raise ImportFault(
+                    "the upcard is turned before both hands are dealt"
+                    " and the starting player is named",
+                    line=number,
+                )
             player, line = self.starter
-            self.current = _NellerDeal(
-                self.hands, _cards_of(groups[0], number)[0], 1 - player, line
-            )
+            self.current = _NellerDeal(hands, _cards_of(groups[0], number)[0], 1 - player, line)
             self.deals.append(self.current)
             self.hands, self.starter = [None, None], None
 
-    def record(self) -> dict:
+    def record(self) -> dict[str, Any]:
         """The match record, replayed and checked against the totals the log printed."""
         last = self.deals[-1] if self.deals else None
         if last is None or not last.totals or self.winner is None:

@@ -27,7 +27,7 @@ one a careful tournament director would make:
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from itertools import pairwise, product
 from typing import Any
@@ -105,13 +105,18 @@ def _reach_of(meld: int) -> int:
     return reach
 
 
-def layoff_options(melds: Iterable[int], available: int) -> list[tuple[int, list[int]]]:
+LayoffOption = tuple[int, list[int]]
+"""A knocker meld and the cumulative masks of one chain of cards that may be laid on it
+(the first, 0, lays nothing): see :func:`layoff_options`."""
+
+
+def layoff_options(melds: Iterable[int], available: int) -> list[LayoffOption]:
     """For each chain with a card in ``available``: (meld, cumulative masks that may be laid).
 
     The chains come from the table of the deck's melds; a mask that is no
     meld (a stored result read back, say) has them worked out as for one.
     """
-    options = []
+    options: list[LayoffOption] = []
     for meld in melds:
         for chain in _chains(meld):
             laid = 0
@@ -126,7 +131,9 @@ def layoff_options(melds: Iterable[int], available: int) -> list[tuple[int, list
     return options
 
 
-def _best_reply(options, available: int, evaluate) -> tuple[int, int, tuple[int, ...]]:
+def _best_reply(
+    options: Sequence[LayoffOption], available: int, evaluate: Callable[[int], int]
+) -> tuple[int, int, tuple[int, ...]]:
     """The defender's best layoffs: (deadwood, laid mask, chosen prefix per option).
 
     ``evaluate(mask)`` prices the cards left after laying off (their minimal
@@ -151,7 +158,7 @@ def _best_reply(options, available: int, evaluate) -> tuple[int, int, tuple[int,
     return value, laid, combo
 
 
-def _layoff_list(options, combo) -> list[tuple[int, int]]:
+def _layoff_list(options: Sequence[LayoffOption], combo: Iterable[int]) -> list[tuple[int, int]]:
     """(card bit, knocker meld) pairs for a chosen combination, in laying order."""
     result = []
     for (meld, prefixes), chosen in zip(options, combo, strict=True):
@@ -242,7 +249,7 @@ def _packings(hand: int, limit: int, melds: list[int]) -> list[tuple[int, tuple[
     return found
 
 
-def _parse_melds(spec: Iterable, hand: int, *, field: str, owner: str) -> list[int]:
+def _parse_melds(spec: object, hand: int, *, field: str, owner: str) -> list[int]:
     """Declared melds (lists of cards or strings) as masks, checked against the hand."""
     if isinstance(spec, str) or not isinstance(spec, Iterable):
         raise CardError(f"{field} must be a list of melds", code="bad_melds", field=field)
@@ -282,9 +289,7 @@ def _parse_melds(spec: Iterable, hand: int, *, field: str, owner: str) -> list[i
     return melds
 
 
-def _parse_layoffs(
-    spec: Iterable, knocker_melds: list[int], available: int
-) -> list[tuple[int, int]]:
+def _parse_layoffs(spec: object, knocker_melds: list[int], available: int) -> list[tuple[int, int]]:
     """Declared layoffs as (card bit, knocker meld) pairs, validated as a whole."""
     if isinstance(spec, str) or not isinstance(spec, Iterable):
         raise CardError(
@@ -415,7 +420,9 @@ class KnockResult(Result):
     breakdown: Breakdown
 
 
-def over_limit(dead: int, limit: int, rules: Rules, upcard: Card | None) -> tuple[str, dict]:
+def over_limit(
+    dead: int, limit: int, rules: Rules, upcard: Card | None
+) -> tuple[str, dict[str, Any]]:
     """Why a knock with ``dead`` deadwood is illegal: the message and its params.
 
     ``("deadwood 12 exceeds the knock limit 4 set by the upcard 4s", {"deadwood":
@@ -438,9 +445,9 @@ def verify_knock(
     *,
     rules: Rules | Mapping[str, Any] | str | None = None,
     upcard: str | Card | None = None,
-    knocker_melds: Iterable | None = None,
-    defender_melds: Iterable | None = None,
-    layoffs: Iterable | None = None,
+    knocker_melds: Iterable[Any] | None = None,
+    defender_melds: Iterable[Any] | None = None,
+    layoffs: Iterable[Any] | None = None,
 ) -> KnockResult:
     """Check a knock and score the hand (see the module docs for the choices).
 
@@ -666,7 +673,7 @@ def _choose_knocker_melds(
         }
         base = mask_deadwood(other)
         bounds = [(_net(dead, base, rules), -dead) for dead, _ in packings]
-        replies: dict[tuple, int] = {}
+        replies: dict[tuple[tuple[int, ...], ...], int] = {}
         best_key: tuple[int, int] | None = None
         best_index = 0
         for index in sorted(range(len(packings)), key=bounds.__getitem__, reverse=True):
@@ -776,7 +783,9 @@ def knock_arrangements(
     ]
 
 
-def place_layoffs(knocker_melds: Iterable, cards: Iterable) -> list[Layoff]:
+def place_layoffs(
+    knocker_melds: Iterable[str | Iterable[str | Card]], cards: str | Iterable[str | Card]
+) -> list[Layoff]:
     """The knocker meld each laid-off card goes on, for cards named without their meld.
 
     A table says "I lay off 7h and 8h"; a card that fits two melds (the

@@ -21,11 +21,13 @@ where a run is cut are the same arrangement and are listed once.
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Iterator
+from dataclasses import dataclass
 from functools import cache, lru_cache
 from itertools import combinations
 
 from .cards import DECK, SUIT_MASK, Card, cards_mask, parse_cards
 from .errors import CardError
+from .results import Result
 
 _VALUES = tuple(min(rank + 1, 10) for rank in range(13))
 
@@ -308,14 +310,42 @@ def _is_set_mask(meld: int) -> bool:
     return meld & ~same_rank == 0
 
 
-def arrangement_dict(melds: Iterable[int], dead: int) -> dict:
-    """The public shape of an arrangement: melds, deadwood cards and count."""
-    ordered = sorted(melds, key=meld_sort_key)
-    return {
-        "melds": [mask_codes(m) for m in ordered],
-        "deadwood_cards": mask_codes(dead),
-        "deadwood": mask_points(dead),
-    }
+@dataclass(frozen=True, slots=True)
+class Arrangement(Result):
+    """One optimal arrangement: the melds (sets before runs, cards in index order, runs
+    whole), the deadwood cards and their count."""
+
+    melds: tuple[tuple[str, ...], ...]
+    deadwood_cards: tuple[str, ...]
+    deadwood: int
+
+    @classmethod
+    def of(cls, melds: Iterable[int], dead: int) -> Arrangement:
+        """The arrangement of these meld masks and deadwood mask."""
+        ordered = sorted(melds, key=meld_sort_key)
+        return cls(tuple(codes_of(m) for m in ordered), codes_of(dead), mask_points(dead))
+
+
+@dataclass(frozen=True, slots=True)
+class DiscardOption(Result):
+    """The deadwood the 10 cards kept leave when ``discard`` is discarded from 11."""
+
+    discard: str
+    deadwood: int
+
+
+@dataclass(frozen=True, slots=True)
+class MeldReport(Result):
+    """What to tell someone who shows some cards: every optimal arrangement."""
+
+    arrangements: tuple[Arrangement, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class DiscardReport(MeldReport):
+    """The report on 11 cards: the arrangements, and the deadwood left by each discard."""
+
+    discards: tuple[DiscardOption, ...]
 
 
 def mask_arrangements(mask: int) -> list[tuple[list[int], int]]:
@@ -349,38 +379,35 @@ def mask_arrangements(mask: int) -> list[tuple[list[int], int]]:
     return found
 
 
-def arrangements(cards: int | str | Iterable[str | Card]) -> list[dict]:
-    """Every optimal arrangement of the cards, each listed once.
+def arrangements(cards: int | str | Iterable[str | Card]) -> tuple[Arrangement, ...]:
+    """Every optimal arrangement of the cards, each listed once (:class:`Arrangement`).
 
-    Each is ``{"melds": [[code, ...], ...], "deadwood_cards": [code, ...],
-    "deadwood": int}``; runs are listed whole (see the module docs). Sets
-    come before runs, cards in index order.
+    Runs are listed whole (see the module docs). Sets come before runs,
+    cards in index order.
 
-    >>> [a["melds"] for a in arrangements("7c 7d 7h 7s 8s 9s")]
-    [[['7c', '7d', '7h'], ['7s', '8s', '9s']]]
+    >>> [a.melds for a in arrangements("7c 7d 7h 7s 8s 9s")]
+    [(('7c', '7d', '7h'), ('7s', '8s', '9s'))]
     """
-    return [arrangement_dict(melds, dead) for melds, dead in mask_arrangements(hand_mask(cards))]
+    return tuple(Arrangement.of(melds, dead) for melds, dead in mask_arrangements(hand_mask(cards)))
 
 
-def meld_report(cards: str | Iterable[str | Card]) -> dict:
-    """What to tell someone who shows these cards: ``{"arrangements": [...]}``,
-    plus ``"discards"`` (:func:`discard_options`) when there are 11 of them.
+def meld_report(cards: str | Iterable[str | Card]) -> MeldReport:
+    """What to tell someone who shows these cards: the arrangements, and the discards
+    (:func:`discard_options`) when there are 11 of them (a :class:`DiscardReport`).
 
     This is the answer of ``POST /api/v1/melds`` and ``scorekeeper melds``.
     """
     hand = parse_cards(cards, field="cards")
-    report = {"arrangements": arrangements(hand)}
     if len(hand) == 11:
-        report["discards"] = discard_options(hand)
-    return report
+        return DiscardReport(arrangements(hand), discard_options(hand))
+    return MeldReport(arrangements(hand))
 
 
-def discard_options(cards: int | str | Iterable[str | Card]) -> list[dict]:
+def discard_options(cards: int | str | Iterable[str | Card]) -> tuple[DiscardOption, ...]:
     """For 11 cards, the deadwood left by each possible discard, lowest first.
 
-    Each option is ``{"discard": code, "deadwood": int}``; ties keep card
-    order. This is the true best 10 of 11, not "meld 11 then drop the highest
-    deadwood card".
+    Each is a :class:`DiscardOption`; ties keep card order. This is the true
+    best 10 of 11, not "meld 11 then drop the highest deadwood card".
     """
     hand = parse_cards(cards, count=11) if type(cards) is not int else None
     mask = hand_mask(hand if hand is not None else cards)
@@ -391,7 +418,7 @@ def discard_options(cards: int | str | Iterable[str | Card]) -> list[dict]:
             params={"expected": [11], "count": mask.bit_count()},
         )
     options = sorted((left, bit.bit_length() - 1) for bit, left in mask_discards(mask))
-    return [{"discard": DECK[index].code, "deadwood": value} for value, index in options]
+    return tuple(DiscardOption(DECK[index].code, value) for value, index in options)
 
 
 def mask_all_melds(mask: int) -> list[int]:

@@ -45,7 +45,7 @@ and the message starts ``deal 2, step 3: ...`` (both are 0-based indexes).
 from __future__ import annotations
 
 import json
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -110,6 +110,11 @@ class ReplayedMatch(Result):
 
 
 # --------------------------------------------------------------------------- public API
+
+
+LoadedDeal = tuple[Deal, list[Any], Mapping[str, Any] | None]
+"""A deal record loaded (:func:`load_deal`): the deal, unplayed; its actions as the record
+gives them (:func:`play_steps` checks each as it plays it); its showdown part, if any."""
 
 
 def replay(record: Mapping[str, Any] | str | bytes) -> ReplayedDeal | ReplayedMatch:
@@ -185,7 +190,7 @@ def replay_match(record: Mapping[str, Any]) -> ReplayedMatch:
 
 def match_deals(
     record: Mapping[str, Any],
-) -> tuple[tuple[str, ...], list[tuple[Deal, list, Mapping | None]]]:
+) -> tuple[tuple[str, ...], list[LoadedDeal]]:
     """A match record's players and each of its deals loaded (:func:`load_deal`), unplayed.
 
     The whole match is replayed first (:func:`replay_match`), so a record
@@ -210,7 +215,7 @@ def deal_entry(result: DealResult) -> Entry:
 
 def load_deal(
     record: Any, *, rules: Rules | None = None, players: Sequence[str] | None = None
-) -> tuple[Deal, list, Mapping | None]:
+) -> LoadedDeal:
     """Check a deal record's header and build the deal: ``(deal, actions, showdown)``.
 
     With ``rules`` and ``players`` (from a match) the record is a deal of a
@@ -325,7 +330,9 @@ def load_deal(
     return deal, actions, showdown
 
 
-def deal_record(deal: Deal, *, players: Sequence[str] | None = None, **notes: Any) -> dict:
+def deal_record(
+    deal: Deal, *, players: Sequence[str] | None = None, **notes: Any
+) -> dict[str, Any]:
     """The deal record of a deal played so far (cards as dealt, actions, no showdown).
 
     ``players`` defaults to the deal's names; ``notes`` (``seed``,
@@ -357,7 +364,7 @@ def deal_record(deal: Deal, *, players: Sequence[str] | None = None, **notes: An
     return record
 
 
-def rules_value(rules: Rules) -> str | dict:
+def rules_value(rules: Rules) -> str | dict[str, Any]:
     """Rules as a record writes them: a preset name, or the preset plus its changes."""
     base = rules.based_on if rules.based_on in PRESETS else "standard"
     changes = rules.differences()
@@ -404,7 +411,7 @@ def read_records(text: str) -> list[tuple[str, Any]]:
 
 
 def play_steps(
-    deal: Deal, actions: list, showdown: Mapping | None = None
+    deal: Deal, actions: Sequence[Any], showdown: Mapping[str, Any] | None = None
 ) -> Iterator[tuple[int, str, int]]:
     """Play a loaded deal record (:func:`load_deal`) one action at a time.
 
@@ -466,7 +473,7 @@ def play_steps(
         )
 
 
-def _play(deal: Deal, actions: list, showdown: Mapping | None) -> ReplayedDeal:
+def _play(deal: Deal, actions: Sequence[Any], showdown: Mapping[str, Any] | None) -> ReplayedDeal:
     """Play the whole deal (:func:`play_steps`): its result, with the players."""
     for _ in play_steps(deal, actions, showdown):
         pass
@@ -515,7 +522,13 @@ def _check_rotation(
     )
 
 
-def _sheet_error(entries, names, rules, first, error: RuleError) -> RecordError:
+def _sheet_error(
+    entries: Sequence[Mapping[str, Any]],
+    names: Sequence[str],
+    rules: Rules,
+    first: int,
+    error: RuleError,
+) -> RecordError:
     """The deal at which the score sheet refused the entries (the game was already over)."""
     for index in range(1, len(entries) + 1):
         try:
@@ -539,7 +552,7 @@ def _sheet_error(entries, names, rules, first, error: RuleError) -> RecordError:
 
 
 def _header(
-    record: Mapping, kind: str, allowed: Sequence[str], what: str
+    record: Mapping[str, Any], kind: str, allowed: Sequence[str], what: str
 ) -> tuple[Rules, tuple[str, ...]]:
     """A stand-alone record's keys and format checked; its rules and players."""
     _check_keys(record, allowed, what)
@@ -553,7 +566,9 @@ def _header(
     return _rules(record.get("rules")), _players(record.get("players"))
 
 
-def _check_keys(record: Mapping, allowed: Sequence[str], what: str, prefix: str = "") -> None:
+def _check_keys(
+    record: Mapping[str, Any], allowed: Sequence[str], what: str, prefix: str = ""
+) -> None:
     for key in record:
         if key not in allowed:
             raise InvalidRecordError(
@@ -598,7 +613,7 @@ def _players(value: Any) -> tuple[str, ...]:
     return tuple(value)
 
 
-def _cards(value: Any, count: int | range, field: str) -> tuple:
+def _cards(value: Any, count: int | range, field: str) -> tuple[Card, ...]:
     if isinstance(value, Mapping):
         size = count if isinstance(count, int) else f"up to {count[-1]}"
         raise InvalidRecordError(
@@ -610,15 +625,15 @@ def _cards(value: Any, count: int | range, field: str) -> tuple:
         raise RecordError.restating(error, str(error), field=field) from error
 
 
-def _card(value: Any, field: str):
+def _card(value: Any, field: str) -> Card:
     try:
         return parse_card(value)
     except CardError as error:
         raise RecordError.restating(error, f"{field}: {error}", field=field) from error
 
 
-def _check_deck(parts) -> None:
-    seen: dict = {}
+def _check_deck(parts: Iterable[tuple[str, Iterable[Card]]]) -> None:
+    seen: dict[Card, str] = {}
     for field, cards in parts:
         for card in cards:
             if card in seen:

@@ -15,6 +15,7 @@ from collections.abc import Mapping
 from dataclasses import asdict, dataclass, fields, replace
 from typing import Any, TypeGuard
 
+from .cards import Card
 from .errors import InvalidValueError
 
 CHOICES = {
@@ -136,7 +137,7 @@ class Rules:
             )
         return cls.preset(name, **options)
 
-    def knock_limit_for(self, upcard: Any = None) -> int:
+    def knock_limit_for(self, upcard: Card | None = None) -> int:
         """The knock limit of a deal whose first upcard is ``upcard`` (a Card).
 
         Oklahoma: the upcard's point value (never above ``knock_limit``); an
@@ -154,7 +155,7 @@ class Rules:
             return min(0 if self.ace_upcard == "gin_only" else 1, self.knock_limit)
         return min(upcard.value, self.knock_limit)
 
-    def multiplier_for(self, upcard: Any = None) -> int:
+    def multiplier_for(self, upcard: Card | None = None) -> int:
         """2 when ``spade_doubles`` is on and the first upcard is a spade, else 1.
 
         With ``spade_doubles`` on, the upcard is needed (RULES.md 6): ``None``

@@ -141,6 +141,14 @@ class PostgresServer:
             conn.execute(f"CREATE SCHEMA {name}")
         return self.url(name)
 
+    def database_of_its_own(self) -> str:
+        """The address of a new empty database (``d1``, ``d2``, ...), for a test that changes
+        a database-wide setting (``ALTER DATABASE``), which a schema cannot hold."""
+        name = f"d{next(self._names)}"
+        with psycopg.connect(self.url(), autocommit=True) as conn:
+            conn.execute(f"CREATE DATABASE {name}")
+        return self.url().removesuffix("/postgres") + f"/{name}"
+
     def stop(self) -> None:
         """Shut the server down (fast: open sessions are ended) and remove its folder."""
         if self.process.poll() is None:

@@ -6,7 +6,14 @@ import pytest
 from engine_kit import make_record
 
 import scorekeeper as sk
-from scorekeeper.analysis import SUMMARY_KEYS, analyse
+from scorekeeper.analysis import (
+    SUMMARY_KEYS,
+    DealAnalysis,
+    DiscardDecision,
+    DrawDecision,
+    MatchAnalysis,
+    analyse,
+)
 from scorekeeper.bots import simulate_match
 
 BEN = "5c 8c Jc 3d 6d Jd 2h 4s 8h Qh"  # no meld; the 4s fits Ana's A-2-3 of spades
@@ -30,8 +37,9 @@ def test_a_passed_up_meld_a_costly_discard_and_a_missed_layoff():
         showdown={"layoffs": []},
     )
     report = analyse(record)
-    assert (report["outcome"], report["points"]) == ("knock", 51)  # D 61 - K 10
-    steps = {fact["step"]: fact for fact in report["decisions"]}
+    assert isinstance(report, DealAnalysis)
+    assert (report.outcome, report.points) == ("knock", 51)  # D 61 - K 10
+    steps = {fact["step"]: fact for fact in report.to_dict()["decisions"]}
     # step 0: Ana passes the 9c, which makes 9c 9d 9h; with it she could keep deadwood 4
     assert steps[0]["passed_up"] == {
         "card": "9c",
@@ -44,8 +52,9 @@ def test_a_passed_up_meld_a_costly_discard_and_a_missed_layoff():
     # step 5: Ben's Qh is one of his best discards
     assert steps[5]["cost"] == 0 and "Qh" in steps[5]["best_discards"]
     assert steps[7]["kind"] == "knock" and steps[7]["cost"] == 0
-    shown = report["showdown"]
-    assert shown["knocker"] == {
+    shown = report.showdown
+    assert shown is not None
+    assert shown.knocker.to_dict() == {
         "player": 0,
         "deadwood": 10,
         "best_deadwood": 10,
@@ -54,11 +63,11 @@ def test_a_passed_up_meld_a_costly_discard_and_a_missed_layoff():
         "cost": 0,
     }
     # Ben could have laid off 4s and then 5s (drawn at step 4) on A-2-3 of spades: 61 - 9
-    assert shown["defender"]["missed_layoffs"] == ["4s", "5s"]
-    assert (shown["defender"]["deadwood"], shown["defender"]["best_deadwood"]) == (61, 52)
-    assert shown["defender"]["cost"] == 9
-    ana, ben = report["summary"]
-    assert ana == {
+    assert shown.defender.missed_layoffs == ("4s", "5s")
+    assert (shown.defender.deadwood, shown.defender.best_deadwood) == (61, 52)
+    assert shown.defender.cost == 9
+    ana, ben = report.summary
+    assert ana.to_dict() == {
         "player": "Ana",
         "deadwood_given_away": 6,
         "discards_off_best": 1,
@@ -67,7 +76,7 @@ def test_a_passed_up_meld_a_costly_discard_and_a_missed_layoff():
         "missed_gins": 0,
         "showdown_cost": 0,
     }
-    assert ben["showdown_cost"] == 9 and ben["deadwood_given_away"] == 0
+    assert ben.showdown_cost == 9 and ben.deadwood_given_away == 0
 
 
 def test_a_missed_gin_and_a_missed_knock():
@@ -78,9 +87,12 @@ def test_a_missed_gin_and_a_missed_knock():
             actions=["draw discard", "knock As"],
         )
     )
-    fact = gin["decisions"][0]
-    assert fact["gin_available"] is True and (fact["deadwood"], fact["cost"]) == (10, 10)
-    assert gin["summary"][0]["missed_gins"] == 1 and gin["outcome"] == "knock"
+    assert isinstance(gin, DealAnalysis)
+    fact = gin.decisions[0]
+    assert isinstance(fact, DiscardDecision)
+    assert fact.gin_available is True and (fact.deadwood, fact.cost) == (10, 10)
+    assert fact.to_dict()["gin_available"] is True
+    assert gin.summary[0].missed_gins == 1 and gin.outcome == "knock"
 
     knock = analyse(
         make_record(
@@ -90,35 +102,39 @@ def test_a_missed_gin_and_a_missed_knock():
             actions=["pass", "pass", "draw stock", "discard Kh", "draw discard", "knock 8s"],
         )
     )
-    missed = knock["decisions"][0]
-    assert missed["step"] == 3 and missed["knock_available"] == 5 and missed["cost"] == 0
-    assert "gin_available" not in missed
-    assert knock["summary"][0]["missed_knocks"] == 1
-    assert (knock["outcome"], knock["points"]) == ("knock", 3)
+    assert isinstance(knock, DealAnalysis)
+    missed = knock.decisions[0]
+    assert isinstance(missed, DiscardDecision)
+    assert missed.step == 3 and missed.knock_available == 5 and missed.cost == 0
+    assert "gin_available" not in missed.to_dict() and not missed.gin_available
+    assert knock.summary[0].missed_knocks == 1
+    assert (knock.outcome, knock.points) == ("knock", 3)
 
 
 def test_a_void_deal_has_no_showdown_and_a_match_adds_up_its_deals():
     match = simulate_match(11, players=("random", "greedy"))
     report = analyse(match)
-    assert len(report["deals"]) == len(match["deals"])
+    assert isinstance(report, MatchAnalysis)
+    assert len(report.deals) == len(match["deals"])
     for key in SUMMARY_KEYS:
         for seat in (0, 1):
-            assert report["summary"][seat][key] == sum(
-                deal["summary"][seat][key] for deal in report["deals"]
+            assert getattr(report.summary[seat], key) == sum(
+                getattr(deal.summary[seat], key) for deal in report.deals
             )
-    assert all((deal["showdown"] is None) == deal["void"] for deal in report["deals"])
+    assert all((deal.showdown is None) == deal.void for deal in report.deals)
     # the greedy bot always discards its best card
-    assert report["summary"][1]["deadwood_given_away"] == 0
+    assert report.summary[1].deadwood_given_away == 0
 
 
 def test_facts_are_consistent_on_simulated_deals():
     for seed in range(40):
         report = analyse(sk.simulate(seed, players=("random", "random")))
-        for fact in report["decisions"]:
-            if "cost" in fact:
-                assert fact["cost"] == fact["deadwood"] - fact["best_deadwood"] >= 0
-            if "passed_up" in fact:
-                assert fact["passed_up"]["card"] in fact["passed_up"]["meld"]
+        assert isinstance(report, DealAnalysis)
+        for fact in report.decisions:
+            if isinstance(fact, DrawDecision):
+                assert fact.passed_up.card in fact.passed_up.meld
+            else:
+                assert fact.cost == fact.deadwood - fact.best_deadwood >= 0
 
 
 def test_a_record_that_does_not_replay_is_refused_with_its_step():
@@ -169,7 +185,7 @@ def test_the_analyse_command_prints_what_cost_each_player(tmp_path):
     assert "    step 4 (Ana, discard 4d): kept deadwood 38; best 32 by discarding K♣ K♠" in lines
     assert "  Ben could have laid off 4♠ 5♠ (9 points)" in lines
     as_json = CliRunner().invoke(main, ["analyse", "--json", str(path)])
-    assert json.loads(as_json.output) == analyse(record)
+    assert json.loads(as_json.output) == analyse(record).to_dict()
     path.write_text(json.dumps({**record, "actions": ["pass", "discard 4d"]}))
     refused = CliRunner().invoke(main, ["analyse", str(path)])
     assert refused.exit_code == 1 and "record 0: step 1:" in refused.output
@@ -188,7 +204,7 @@ def test_post_analyse_answers_as_the_openapi_document_says(tmp_path):
         actions=["pass", "pass", "draw stock", "discard Kh", "draw discard", "knock 8s"],
     )
     deal = call("POST", "/api/v1/analyse", json=record)
-    assert deal.status_code == 200 and deal.json == analyse(record)
+    assert deal.status_code == 200 and deal.json == analyse(record).to_dict()
     assert deal.json["summary"][0]["missed_knocks"] == 1
     match = call("POST", "/api/v1/analyse", json=simulate_match(4))
     assert match.status_code == 200 and len(match.json["deals"]) >= 1

@@ -41,8 +41,9 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from load_kit import TARGET, hand_for
 
+from api import create_app, limits
 from api.limits import NO_LIMITS_ENV
-from api.pad.forms import OPTION_LABELS
+from api.pad.forms_start import OPTION_LABELS
 from api.server import spawn, stop
 from scorekeeper.rules import PRESETS
 
@@ -370,6 +371,46 @@ def test_the_default_rate_limits_bite_across_workers(tmp_path):
         assert stop(process) == 0
 
 
+def test_the_limits_guard_the_views_that_declare_them():
+    """Each limit is a decorator on the views it guards (api.limits): these and no others;
+    a view renamed keeps its limit, a new one that creates or needs rights must say so."""
+    app = create_app({"DB": ":memory:", "SECRET_KEY": "test"})
+    guarded = {
+        (rule.endpoint, method): scope
+        for rule in app.url_map.iter_rules()
+        for method in sorted(rule.methods - {"HEAD", "OPTIONS"})
+        if (scope := limits.scope_of(app.view_functions[rule.endpoint], method))
+    }
+    edits = ("new_hand", "edit_hand", "add_hand", "correct_hand", "void_hand", "undo", "rematch")
+    assert guarded == {
+        ("api_v1.Games", "POST"): "create",
+        ("api_v1.Import", "POST"): "create",
+        ("pad.start_game", "POST"): "create",
+        ("api_v1.Hands", "POST"): "wrong-token",
+        ("api_v1.LastHand", "DELETE"): "wrong-token",
+        ("api_v1.HandN", "PUT"): "wrong-token",
+        **{
+            (f"pad.{name}", method): "wrong-token"
+            for name in edits
+            for rule in app.url_map.iter_rules(f"pad.{name}")
+            for method in rule.methods - {"HEAD", "OPTIONS"}
+        },
+    }
+
+
+def test_an_app_with_only_the_api_counts_its_creates(tmp_path):
+    app = create_app(
+        {"DB": str(tmp_path / "api.db"), "SECRET_KEY": "test", "CREATE_LIMIT": "2 per minute"},
+        scorepad=False,
+    )
+    client = app.test_client()
+    statuses = [
+        client.post("/api/v1/games", json={"players": ["Ana", "Ben"]}).status_code for _ in range(3)
+    ]
+    assert statuses == [201, 201, 429]
+    assert client.get("/api/v1/games/nope").status_code == 404  # reads are not counted
+
+
 def test_heavy_requests_run_one_at_a_time_and_the_others_are_told_to_retry(tmp_path):
     """Four imports of 1,000 hands sent at once to one worker: one runs, the others that
     arrive meanwhile get 503 busy with Retry-After and store nothing; sent again after it,
@@ -639,7 +680,7 @@ FORMS = {
     "/check": ["preset", "upcard", "knocker_cards", "defender_cards"],
     "/settings": ["next", "four_colour"],
 }
-"""Every POST form of the scorepad (api/pad/routes.py) and its fields."""
+"""Every POST form of the scorepad (api/pad/routes_*.py) and its fields."""
 
 MULTI = {"cards_0", "cards_1", "knocker_cards", "defender_cards"}
 

@@ -11,7 +11,7 @@ import sqlite3
 
 from click.testing import CliRunner
 
-from api import create_app
+from api import create_app, settings
 from scorekeeper.cli import main
 from scorekeeper.store import games
 from scorekeeper.store.sqlite import Storage
@@ -71,16 +71,23 @@ def test_an_empty_variable_counts_as_unset(tmp_path, monkeypatch):
     assert app.config["SECRET_KEY"] == (tmp_path / "instance" / "secret_key").read_text()
 
 
-def test_database_is_still_read_as_the_old_name_of_db(tmp_path, monkeypatch):
-    monkeypatch.delenv("SCOREKEEPER_DB", raising=False)
-    folder = _instance(tmp_path, f"DATABASE = {str(tmp_path / 'old.db')!r}\n")
-    assert create_app(instance_path=folder).config["DB"] == str(tmp_path / "old.db")
-    app = create_app({"DATABASE": str(tmp_path / "given.db")}, instance_path=folder)
-    assert app.config["DB"] == str(tmp_path / "given.db") and "DATABASE" not in app.config
-    both = create_app(
-        {"DATABASE": str(tmp_path / "old.db"), "DB": str(tmp_path / "new.db")}, instance_path=folder
+def test_the_command_line_reads_the_settings_the_app_reads(tmp_path, monkeypatch):
+    """One loader: the store commands' database is the app's ``DB`` setting unless
+    ``--db`` names another."""
+    folder = _instance(tmp_path, f"DB = {str(tmp_path / 'file.db')!r}\n")
+    monkeypatch.setenv("SCOREKEEPER_DB", str(tmp_path / "env.db"))
+    assert settings(instance_path=folder)["DB"] == create_app(instance_path=folder).config["DB"]
+    assert settings(instance_path=folder)["DB"] == str(tmp_path / "env.db")
+    monkeypatch.delenv("SCOREKEEPER_DB")
+    assert settings(instance_path=folder)["DB"] == str(tmp_path / "file.db")
+    games.create_game(Storage(tmp_path / "given.db"), ["Ana", "Ben"])
+    result = CliRunner().invoke(
+        main,
+        ["backup", str(tmp_path / "copy.db"), "--db", str(tmp_path / "given.db")],
+        env={"SCOREKEEPER_DB": str(tmp_path / "env.db")},
     )
-    assert both.config["DB"] == str(tmp_path / "new.db")
+    assert result.exit_code == 0, result.output
+    assert result.output.startswith("backed up 1 game(s), 0 log entries to ")
 
 
 def test_backup_takes_the_database_from_the_environment_when_no_option_names_it(tmp_path):
@@ -91,3 +98,20 @@ def test_backup_takes_the_database_from_the_environment_when_no_option_names_it(
     )
     assert result.exit_code == 0, result.output
     assert result.output.startswith("backed up 1 game(s), 0 log entries to ")
+
+
+def test_an_app_with_only_the_api_has_a_secret_key(tmp_path, monkeypatch):
+    """The key comes with the app, not with the scorepad: a create repeated with its
+    Idempotency-Key (its token derived from ``SECRET_KEY``) works without the pages."""
+    monkeypatch.delenv("SCOREKEEPER_SECRET_KEY", raising=False)
+    folder = tmp_path / "instance"
+    app = create_app({"DB": str(tmp_path / "api.db")}, instance_path=str(folder), scorepad=False)
+    assert "pad" not in app.blueprints
+    assert app.config["SECRET_KEY"] == (folder / "secret_key").read_text()
+    client = app.test_client()
+    assert client.get("/").status_code == 404  # no scorepad
+    keyed = {"Idempotency-Key": "a1b2c3d4e5f6a7b8"}
+    first = client.post("/api/v1/games", json={"players": ["Ana", "Ben"]}, headers=keyed)
+    again = client.post("/api/v1/games", json={"players": ["Ana", "Ben"]}, headers=keyed)
+    assert first.status_code == again.status_code == 201, first.text
+    assert first.json["edit_token"] == again.json["edit_token"]

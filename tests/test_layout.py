@@ -1,14 +1,19 @@
 """The architecture's walls: import-linter's contracts hold, and every core module is under them.
 
 And the types agree: mypy (``[tool.mypy]`` in pyproject.toml) finds nothing in ``scorekeeper/``
-and ``api/``; its cache in ``.mypy_cache`` keeps a second run quick.
+and ``api/``, the web layer checked with ``check_untyped_defs`` and ``disallow_any_generics``
+(its override), nor ``mypy --strict`` in the rules core; its cache in ``.mypy_cache`` keeps a
+second run quick. Every package they import is declared in pyproject.toml.
 """
 
 from __future__ import annotations
 
+import ast
+import re
 import subprocess
 import sys
 import tomllib
+from importlib.metadata import packages_distributions
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -33,9 +38,66 @@ def test_mypy_finds_no_type_errors():
     assert "Success: no issues found" in run.stdout
 
 
+def test_mypy_checks_the_web_layer_with_its_two_flags():
+    # the run above reads them from here: function bodies checked, generics given arguments
+    overrides = tomllib.loads((ROOT / "pyproject.toml").read_text())["tool"]["mypy"]["overrides"]
+    web = next(o for o in overrides if o["module"] == ["api", "api.*"])
+    assert web["check_untyped_defs"] is True and web["disallow_any_generics"] is True
+
+
+def test_the_rules_core_is_clean_under_mypy_strict():
+    # every module of scorekeeper/ but the CLI (and the scorekeeper.store package); its
+    # own cache, as --strict's options would invalidate the default run's every time
+    core = sorted(p.stem for p in (ROOT / "scorekeeper").glob("*.py") if p.stem != "cli")
+    modules = ["scorekeeper" if m == "__init__" else f"scorekeeper.{m}" for m in core]
+    run = subprocess.run(
+        [sys.executable, "-m", "mypy", "--strict", "--cache-dir", ".mypy_cache/strict"]
+        + [arg for module in modules for arg in ("-m", module)],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+    )
+    assert run.returncode == 0, run.stdout + run.stderr
+    assert f"Success: no issues found in {len(modules)} source files" in run.stdout
+
+
 def test_every_core_module_is_bound_by_the_purity_contract():
     config = tomllib.loads((ROOT / "pyproject.toml").read_text())["tool"]["importlinter"]
     pure = next(c for c in config["contracts"] if c["name"].startswith("The rules core is pure"))
     modules = {f"scorekeeper.{p.stem}" for p in (ROOT / "scorekeeper").glob("*.py")}
     modules -= {"scorekeeper.__init__", "scorekeeper.cli"}
     assert modules == set(pure["source_modules"])
+
+
+def _distribution(name: str) -> str:
+    """A distribution's name as pip compares them (PEP 503)."""
+    return re.sub(r"[-_.]+", "-", name).lower()
+
+
+def test_every_package_the_code_imports_is_declared():
+    """A package imported by ``scorekeeper/`` or ``api/`` is a dependency (or an extra's),
+    not something another dependency happens to bring along."""
+    project = tomllib.loads((ROOT / "pyproject.toml").read_text())["project"]
+    requirements = [*project["dependencies"]]
+    for extra in project["optional-dependencies"].values():
+        requirements += extra
+    declared = {
+        _distribution(re.split(r"[\[<>=!~; ]", line, maxsplit=1)[0]) for line in requirements
+    }
+    providers = packages_distributions()
+    undeclared: dict[str, set[str]] = {}
+    for path in sorted([*(ROOT / "scorekeeper").rglob("*.py"), *(ROOT / "api").rglob("*.py")]):
+        for node in ast.walk(ast.parse(path.read_text(), str(path))):
+            if isinstance(node, ast.Import):
+                names = [alias.name for alias in node.names]
+            elif isinstance(node, ast.ImportFrom) and node.level == 0 and node.module:
+                names = [node.module]
+            else:
+                continue
+            for name in names:
+                top = name.split(".")[0]
+                if top in sys.stdlib_module_names or top in ("scorekeeper", "api"):
+                    continue
+                if not {_distribution(d) for d in providers.get(top, [top])} & declared:
+                    undeclared.setdefault(top, set()).add(str(path.relative_to(ROOT)))
+    assert undeclared == {}

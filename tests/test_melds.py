@@ -3,11 +3,11 @@
 import pytest
 
 from scorekeeper import Card, CardError, all_melds, arrangements, deadwood, discard_options
-from scorekeeper.melds import is_meld, meld_kind
+from scorekeeper.melds import DiscardOption, is_meld, meld_kind
 
 
 def as_sets(found):
-    return {frozenset(frozenset(m) for m in a["melds"]) for a in found}
+    return {frozenset(frozenset(m) for m in a.melds) for a in found}
 
 
 def test_ace_is_low_only():
@@ -78,7 +78,7 @@ def test_ties_are_all_listed_each_once():
             }
         ),
     }
-    assert all(a["deadwood"] == 1 and a["deadwood_cards"] == ["As"] for a in found)
+    assert all(a.deadwood == 1 and a.deadwood_cards == ("As",) for a in found)
 
 
 def test_fourth_card_of_a_set_may_go_to_a_run():
@@ -86,12 +86,12 @@ def test_fourth_card_of_a_set_may_go_to_a_run():
     assert as_sets(found) == {
         frozenset({frozenset({"7c", "7d", "7h"}), frozenset({"7s", "8s", "9s"})})
     }
-    assert found[0]["deadwood_cards"] == ["2c"]
+    assert found[0].deadwood_cards == ("2c",)
 
 
 def test_touching_runs_are_one_run():
     found = arrangements("3h 4h 5h 6h 7h 8h Kc")
-    assert [a["melds"] for a in found] == [[["3h", "4h", "5h", "6h", "7h", "8h"]]]
+    assert [a.melds for a in found] == [(("3h", "4h", "5h", "6h", "7h", "8h"),)]
 
 
 def test_fourth_card_goes_where_it_melds():
@@ -108,13 +108,14 @@ def test_fourth_card_goes_where_it_melds():
 
 def test_eleven_card_discards_find_the_true_best_ten():
     options = discard_options("As 2s 3s 3c 2d 3d 4d 5d Ah 2h 3h")
-    assert options[0] == {"discard": "3c", "deadwood": 0}
+    assert options[0] == DiscardOption(discard="3c", deadwood=0)
+    assert options[0].to_dict() == {"discard": "3c", "deadwood": 0}
     assert len(options) == 11
-    assert [o["deadwood"] for o in options] == sorted(o["deadwood"] for o in options)
+    assert [o.deadwood for o in options] == sorted(o.deadwood for o in options)
     # the shortcut (meld all 11, then drop the highest deadwood card) misses the gin
     best_eleven = arrangements("As 2s 3s 3c 2d 3d 4d 5d Ah 2h 3h")[0]
-    highest = max(Card(code).value for code in best_eleven["deadwood_cards"])
-    assert best_eleven["deadwood"] - highest > 0
+    highest = max(Card(code).value for code in best_eleven.deadwood_cards)
+    assert best_eleven.deadwood - highest > 0
 
 
 def test_discard_options_need_eleven_cards():

@@ -17,10 +17,9 @@ import pytest
 
 import scorekeeper as sk
 from api import create_app
-from api.pad import forms as pad_forms
+from api.pad import forms_hand, forms_start, views_hand, views_sheet
 from api.pad import labels as pad_labels
 from api.pad import replay as pad_replay
-from api.pad import views as pad_views
 from scorekeeper.errors import RuleError
 from scorekeeper.names import MAX_NAME_LENGTH
 from scorekeeper.rules import Rules
@@ -361,52 +360,52 @@ def test_card_info_labels_for_people_and_screen_readers():
 )
 def test_quick_input_refusals(kind, k, d, field, words):
     with pytest.raises(RuleError) as error:
-        pad_forms.quick_input("standard", "0", kind, k, d)
+        forms_hand.quick_input("standard", "0", kind, k, d)
     assert error.value.option == field and words in str(error.value)
 
 
 def test_quick_input_builds_hand_inputs():
-    assert pad_forms.quick_input(None, "1", "knock", "0", "7") == {
+    assert forms_hand.quick_input(None, "1", "knock", "0", "7") == {
         "kind": "quick",
         "knocker": 1,
         "knocker_deadwood": 0,
         "defender_deadwood": 7,
     }
-    assert pad_forms.quick_input(None, "", "void") == {"kind": "void"}
-    assert pad_forms.quick_input("modern", "0", "big_gin", "", "12")["big_gin"] is True
+    assert forms_hand.quick_input(None, "", "void") == {"kind": "void"}
+    assert forms_hand.quick_input("modern", "0", "big_gin", "", "12")["big_gin"] is True
     with pytest.raises(RuleError, match="only gin ends a hand"):
-        pad_forms.quick_input("straight", "0", "knock", "3", "12")
+        forms_hand.quick_input("straight", "0", "knock", "3", "12")
 
 
 def test_rules_from_form_follows_the_chosen_preset_without_javascript():
-    values = pad_forms.preset_values()["standard"]
+    values = forms_start.preset_values()["standard"]
     # Oklahoma chosen while the fields still show the standard values: Oklahoma's apply.
-    rules = pad_forms.rules_from_form({"preset": "oklahoma", "options_for": "standard", **values})
+    rules = forms_start.rules_from_form({"preset": "oklahoma", "options_for": "standard", **values})
     assert rules == Rules.preset("oklahoma")
     # A field changed from what was shown is applied on top of the chosen preset.
-    rules = pad_forms.rules_from_form(
+    rules = forms_start.rules_from_form(
         {"preset": "oklahoma", "options_for": "standard", **values, "undercut_bonus": "10"}
     )
     assert rules == Rules.preset("oklahoma", undercut_bonus=10)
-    rules = pad_forms.rules_from_form({"preset": "standard", **values, "big_gin_bonus": "40"})
+    rules = forms_start.rules_from_form({"preset": "standard", **values, "big_gin_bonus": "40"})
     assert rules.big_gin_bonus == 40
 
 
 def test_showdown_view_and_what_could_be_laid_off():
     result = sk.verify_knock(ANA, BOR)
-    view = pad_views.showdown_view(result, ["Ana", "Bor"])
+    view = views_hand.showdown_view(result, ["Ana", "Bor"])
     assert view["headline"] == "<bdi>Ana</bdi> knocks and scores 1."  # names isolated
     assert view["breakdown"] == "1 deadwood difference = 1"
     possible = {(x["card"]["code"], x["meld"][0]["code"]) for x in view["could_lay_off"]}
     assert possible == {("4s", "4c"), ("4s", "As"), ("5s", "As"), ("6s", "As")}
-    undercut = pad_views.showdown_view(
+    undercut = views_hand.showdown_view(
         sk.verify_knock("As 2s 3s 4c 4d 4h 9d Td Jd Tc", "5c 5d 5h 7c 8c 9c Kh Qh Jh 2d"),
         ["Ana", "Bor"],
     )
     assert undercut["outcome"] == "undercut"
     assert "Undercut! <bdi>Bor</bdi> scores" in undercut["headline"]
     # /check names the players "the knocker" and "the defender": a sentence starts capitalised
-    gin = pad_views.showdown_view(
+    gin = views_hand.showdown_view(
         sk.verify_knock("As 2s 3s 4c 5c 6c 7d 8d 9d Td", "Ac Ad Ah 2h 3h 4h 5h 6h 7h 8h"),
         ["the knocker", "the defender"],
     )
@@ -417,14 +416,14 @@ def test_chart_geometry():
     sheet = sk.sheet.score_sheet(
         [{"winner": 0, "points": 50, "outcome": "knock"}], players=["A", "B"]
     )
-    chart = pad_views.chart(sheet, width=100, height=60)
+    chart = views_sheet.chart(sheet, width=100, height=60)
     assert chart["lines"][0]["points"] == "8.0,52.0 92.0,30.0"
     assert chart["target_y"] == 8.0 and chart["lines"][1]["total"] == 0
     # Hollywood totals are three games summed: no single target line fits them
     hollywood = sk.sheet.score_sheet(
         [{"winner": 0, "points": 50, "outcome": "knock"}], players=["A", "B"], rules="hollywood"
     )
-    assert pad_views.chart(hollywood)["target_y"] is None
+    assert views_sheet.chart(hollywood)["target_y"] is None
 
 
 def _refusal(call, *args, **kwargs):

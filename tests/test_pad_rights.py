@@ -19,7 +19,6 @@ import sqlite3
 import pytest
 
 from api import create_app
-from scorekeeper.store import games
 
 QUICK = {
     "mode": "quick",
@@ -202,19 +201,6 @@ def test_rights_survive_a_restart_and_need_the_signed_device_id(client, db):
     other_key = new_app(db, secret="another key").test_client()
     other_key.set_cookie("sk_device", device)
     assert other_key.get(game + "/hand").status_code == 403
-
-
-def test_an_old_edit_cookie_becomes_a_device_right_and_is_dropped(client, db):
-    store = client.application.extensions["scorekeeper.store.sqlite"]
-    sheet, token = games.create_game(store, ["Cy", "Dee"])
-    client.set_cookie(f"sk_edit_{sheet.id}", token)
-    client.set_cookie("sk_edit_nowhere", "x")
-    home = client.get("/")
-    assert "Cy" in text(home) and "Dee" in text(home)  # listed as this phone's
-    dropped = [h for h in home.headers.getlist("Set-Cookie") if h.startswith("sk_edit_")]
-    assert len(dropped) == 2 and all("Max-Age=0" in h for h in dropped)
-    assert client.get_cookie(f"sk_edit_{sheet.id}") is None
-    assert client.get(f"/games/{sheet.id}/hand").status_code == 200
 
 
 def test_cookies_stay_few_and_small_and_last_a_season(client):

@@ -405,9 +405,9 @@ def test_arrangements(cards):
     got = sk.arrangements(cards)
     best = bf.deadwood(cards)
     for a in got:
-        check_layout(cards, melds_of(a["melds"]), a["deadwood_cards"], a["deadwood"])
-        assert a["deadwood"] == best
-    as_sets = [bf.canonical(melds_of(a["melds"])) for a in got]
+        check_layout(cards, melds_of(a.melds), a.deadwood_cards, a.deadwood)
+        assert a.deadwood == best
+    as_sets = [bf.canonical(melds_of(a.melds)) for a in got]
     assert len(as_sets) == len(set(as_sets)), "an arrangement is listed twice"
     assert set(as_sets) == expected
 
@@ -417,9 +417,9 @@ def test_arrangements(cards):
 def test_discard_options(cards):
     expected = bf.discard_options(cards)
     got = sk.discard_options(cards)
-    assert {str(o["discard"]): o["deadwood"] for o in got} == expected
+    assert {o.discard: o.deadwood for o in got} == expected
     assert len(got) == 11
-    assert [o["deadwood"] for o in got] == sorted(o["deadwood"] for o in got)
+    assert [o.deadwood for o in got] == sorted(o.deadwood for o in got)
 
 
 @settings(FAST, max_examples=1000)
@@ -511,7 +511,7 @@ def test_verify_big_gin_dense(data):
 
 def test_core_hand_worked_examples():
     options = sk.discard_options("As 2s 3s 3c 2d 3d 4d 5d Ah 2h 3h")
-    assert (str(options[0]["discard"]), options[0]["deadwood"]) == ("3c", 0)
+    assert (options[0].discard, options[0].deadwood) == ("3c", 0)
     result = sk.verify_knock("As 5s 6s 7s 5c 6c 7c 5d 6d 7d", "3s 4s 8s 4c 8c 4d 8d 5h 6h 7h")
     assert (result.outcome, result.winner, result.points) == ("knock", "knocker", 2)
     assert result.defender.best_deadwood == 3

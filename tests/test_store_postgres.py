@@ -10,6 +10,7 @@ from __future__ import annotations
 import os
 import subprocess
 import threading
+import time
 import unicodedata
 
 import psycopg
@@ -22,7 +23,7 @@ from pg import bin_dir
 from api.server import spawn, stop
 from scorekeeper.cli import main
 from scorekeeper.store import games, open_store
-from scorekeeper.store.base import NotFound, StorageError
+from scorekeeper.store.base import NotFound, StorageBusy, StorageError
 from scorekeeper.store.postgres import SCHEMA_VERSION, PostgresStore
 from scorekeeper.store.sqlite import Storage
 
@@ -271,3 +272,27 @@ def test_migration_4_counts_versions_and_the_next_write_scores_an_old_game(addre
     _, after, _ = games.correct_hand(store, sheet.id, 2, {"kind": "void"})
     assert after == games.load_sheet(store, sheet.id) and after.version == 4
     assert query(address, "SELECT count(*) FROM sheet_hands") == [(3,)]
+
+
+def test_the_busy_timeout_bounds_the_wait_for_a_pooled_connection(postgres):
+    """The configured busy timeout reaches the pool, not only the lock waits: with a
+    database that takes no connections for a while, a request is refused (busy) after the
+    store's ``busy_timeout``, not the pool's own 30 s, and heals after."""
+    address = postgres.database_of_its_own()
+    name = address.rsplit("/", 1)[1]
+    store = open_store(address, busy_timeout=0.5)
+    game_id = games.create_game(store, ["Ana", "Ben"])[0].id
+    query(postgres.url(), f"ALTER DATABASE {name} ALLOW_CONNECTIONS false")
+    try:
+        store.close()  # the next request needs a new connection
+        start = time.monotonic()
+        with pytest.raises(StorageBusy) as error:
+            store.game(game_id)
+        waited = time.monotonic() - start
+        assert 0.4 < waited < 5, waited
+        assert error.value.code == "busy" and "stayed busy for 0.5 s" in str(error.value)
+    finally:
+        query(postgres.url(), f"ALTER DATABASE {name} ALLOW_CONNECTIONS true")
+        store.close()
+    assert store.log(game_id) == []
+    store.close()

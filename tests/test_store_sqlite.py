@@ -13,12 +13,12 @@ import threading
 
 import pytest
 import sqlite_utils
-from conftest import DB_ERRORS
+from conftest import DB_ERRORS, query
 from store_kit import new_game, quick
 
 from scorekeeper.rules import Rules
 from scorekeeper.store import games, open_store
-from scorekeeper.store.base import StorageBusy, StorageError, StorageFull
+from scorekeeper.store.base import StorageBusy, StorageError, StorageFull, StorageUnavailable
 from scorekeeper.store.hands import evaluate_hand
 from scorekeeper.store.sqlite import MIGRATIONS, SCHEMA_VERSION, Storage
 from scorekeeper.store.stats import player_stats
@@ -113,6 +113,37 @@ def test_a_writer_kept_waiting_too_long_is_refused_and_writes_nothing(store, bac
     assert error.value.code == "busy" and "nothing was written" in str(error.value)
     assert store.log(game_id) == []
     assert games.add_hand(store, game_id, {"kind": "void"})[1].version == 1
+
+
+def test_a_database_that_cannot_be_written_just_now_is_unavailable(backend, request):
+    """One refusal with one code on both backends: while the database is read-only
+    (SQLite: ``PRAGMA query_only`` on the store's connection; PostgreSQL: the database's
+    ``default_transaction_read_only``, as on a standby), a write is refused with
+    :class:`StorageUnavailable`, code ``unavailable``, and writes nothing; then it heals."""
+    if backend.name == "sqlite":
+        address = backend.address
+    else:
+        server = request.getfixturevalue("postgres")
+        address = server.database_of_its_own()
+        name = address.rsplit("/", 1)[1]
+    store = open_store(address)
+    try:
+        game_id, _ = new_game(store)
+        if backend.name == "sqlite":
+            store.db.conn.execute("PRAGMA query_only = ON")  # the refusal closes it
+        else:
+            query(server.url(), f"ALTER DATABASE {name} SET default_transaction_read_only = on")
+            store.close()  # sessions start afresh: read-only
+        with pytest.raises(StorageUnavailable) as error:
+            games.add_hand(store, game_id, {"kind": "void"})
+        assert error.value.code == "unavailable" and "nothing was written" in str(error.value)
+        if backend.name == "postgresql":
+            query(server.url(), f"ALTER DATABASE {name} RESET default_transaction_read_only")
+            store.close()
+        assert store.log(game_id) == []
+        assert games.add_hand(store, game_id, {"kind": "void"})[1].version == 1
+    finally:
+        store.close()
 
 
 def test_concurrent_writers_lose_nothing(store, backend):

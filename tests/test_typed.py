@@ -13,15 +13,25 @@ import dataclasses
 import json
 
 import pytest
+from engine_kit import make_record
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from sheet_kit import scored_game
 
 from api import create_app
 from scorekeeper import replay, simulate, verify_knock
+from scorekeeper.analysis import (
+    BigGinDecision,
+    DealAnalysis,
+    DiscardDecision,
+    DrawDecision,
+    MatchAnalysis,
+    analyse,
+)
 from scorekeeper.bots import simulate_deal, simulate_match
 from scorekeeper.engine import Deal, DealResult, Phase, Verb
 from scorekeeper.knock import KnockResult
+from scorekeeper.melds import DiscardReport, MeldReport, meld_report
 from scorekeeper.records import ReplayedDeal, ReplayedMatch
 from scorekeeper.results import Outcome, Result, Side, from_plain
 from scorekeeper.sheet import (
@@ -114,6 +124,37 @@ def results() -> list[Result]:
             or next(a for a in legal if a.startswith("discard"))
         )
     found.append(deal.result)
+    found += [meld_report(KNOCKER), meld_report(f"{KNOCKER} Kc")]
+    found += [analyse(simulate(7, players=("random", "greedy"))), analyse(simulate_match(2))]
+    # a missed gin and a missed knock (tests/test_analysis.py), and a big gin
+    ben = "5c 8c Jc 3d 6d Jd 2h 4h 8h Qh"
+    found.append(
+        analyse(
+            make_record(
+                ("As 2s 3s 7c 7d 7h 9d 9h 9c Kc", ben), "4s", actions=["draw discard", "knock As"]
+            )
+        )
+    )
+    found.append(
+        analyse(
+            make_record(
+                ("As 2s 3s 7c 7d 7h 9d 9h 9c 5c", "Ac 2c 3c 4d 5d 6d Jh Qh 2h 8s"),
+                "Kd",
+                "Kh",
+                actions=["pass", "pass", "draw stock", "discard Kh", "draw discard", "knock 8s"],
+            )
+        )
+    )
+    found.append(
+        analyse(
+            make_record(
+                ("As 2s 3s 4s 5s 6s 7s 8s 9s Ts", "Ac 2c 3c 4d 5d 6d Jh Qh 2h 8c"),
+                "Js",
+                actions=["draw discard", "big gin"],
+                rules="modern",
+            )
+        )
+    )
     return found
 
 
@@ -132,7 +173,17 @@ def test_every_kind_of_result_is_covered():
         HollywoodSheet,
         PartnershipSheet,
         HandEvaluation,
+        MeldReport,
+        DiscardReport,
+        DealAnalysis,
+        MatchAnalysis,
     } <= kinds
+    decisions = [d for r in RESULTS if isinstance(r, DealAnalysis) for d in r.decisions]
+    assert {DrawDecision, BigGinDecision, DiscardDecision} <= {type(d) for d in decisions}
+    discards = [d for d in decisions if isinstance(d, DiscardDecision)]
+    assert any(d.gin_available for d in discards)
+    assert any(d.knock_available is not None for d in discards)
+    assert any(d.knock_available is None and not d.gin_available for d in discards)
     assert any(isinstance(r, DealResult) and r.void for r in RESULTS)
     three = next(r for r in RESULTS if isinstance(r, Sheet) and len(r.players) == 3)
     assert all(isinstance(h, ThreePlayerHandRecord) for h in three.hands)
@@ -211,7 +262,7 @@ def same_json(got, expected) -> None:
 
 
 def test_api_json_is_built_from_to_dict(tmp_path):
-    client = create_app({"DATABASE": str(tmp_path / "typed.db"), "TESTING": True}).test_client()
+    client = create_app({"DB": str(tmp_path / "typed.db"), "TESTING": True}).test_client()
     verified = client.post("/api/v1/verify", json={"knocker": KNOCKER, "defender": DEFENDER})
     same_json(verified.get_json(), verify_knock(KNOCKER, DEFENDER).to_dict())
     for record in (simulate(3), simulate_match(2)):

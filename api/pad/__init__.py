@@ -1,14 +1,38 @@
-"""The table-side scorepad: HTML pages for a phone beside the cards.
+"""The table-side scorepad: HTML pages for a phone beside the cards (issue 5).
 
-:mod:`~api.pad.routes` holds the blueprint and its views;
-:mod:`~api.pad.forms` reads the forms into hand inputs,
-:mod:`~api.pad.views` and :mod:`~api.pad.replay` shape results for the
-templates (``templates/pad/``), :mod:`~api.pad.labels` holds the words and
-card labels, and :mod:`~api.pad.web` the cookies, CSRF and edit rights.
-:mod:`~api.pad.shell` serves the service worker and the web app manifest
-from the site's root (the pad offline and on the home screen).
+Every page works without JavaScript; ``static/pad.js`` only adds the live
+deadwood of the tap grids and a few comforts. One blueprint, ``pad``
+(:mod:`~api.pad.blueprint`: its hooks, error pages and shared helpers), whose
+views live by family:
+
+- :mod:`~api.pad.routes_game`: ``/`` (start a game), ``/games/<id>`` (the
+  sheet), ``/games/<id>/rematch`` (a new game that follows this one);
+- :mod:`~api.pad.routes_hands` (the form: :mod:`~api.pad.hand_page`):
+  ``/games/<id>/hand`` (enter a hand: quick, cards or record; a deal),
+  ``/games/<id>/hands/<n>`` (one hand; ``/edit`` corrects it, ``/void`` voids
+  it, ``/replay`` steps through its deal record), ``/games/<id>/undo``;
+- :mod:`~api.pad.routes_phones`: edit rights, ``/games/<id>/phones`` (who may
+  edit, revoke, make a hand-over link), ``/games/<id>/handover`` and
+  ``/games/<id>/join?key=...`` (take the right);
+- :mod:`~api.pad.routes_tools`: ``/check`` (check a knock without a game),
+  ``/replay`` (step through a pasted deal record), ``/pad/melds`` (JSON for the
+  live read-out), ``/settings`` (the four-colour deck);
+- :mod:`~api.pad.routes_tally`: ``/games/<id>/tally`` (the running tally of
+  games chained by rematch), ``/players?name=...`` (a player's record) and
+  ``/players/vs?name=...&other=...`` (two players head to head).
+
+The ``forms_*`` modules read the forms into domain inputs (the start form, a
+hand, its declared play; who plays a hand is the core's
+:mod:`scorekeeper.seating`), the ``views_*`` modules, :mod:`~api.pad.declared`
+and :mod:`~api.pad.replay` shape results for the templates (``templates/pad/``),
+:mod:`~api.pad.labels` holds the words and card labels, :mod:`~api.pad.web` the
+cookies and CSRF and :mod:`~api.pad.rights` the edit rights.
+:mod:`~api.pad.shell` serves the service worker and the web app manifest from
+the site's root (the pad offline and on the home screen).
 """
 
-from .routes import bp
+# the views register on bp as their modules are imported
+from . import routes_game, routes_hands, routes_phones, routes_tally, routes_tools  # noqa: F401
+from .blueprint import bp
 
 __all__ = ["bp"]

@@ -37,11 +37,12 @@ from scorekeeper.errors import RuleError, ScorekeeperError
 from scorekeeper.knock import KnockResult, knock_arrangements
 from scorekeeper.melds import hand_mask, meld_kind
 from scorekeeper.results import Outcome
+from scorekeeper.seating import Seating
 from scorekeeper.store.sheets import GameSheet, StoredHand
 
-from . import forms as pad_forms
+from .forms_play import arrangement_melds, arrangement_value, check_cards, declare_play
 from .labels import bdi, card_info, cards_info, isolated, point_count
-from .views import layoff_fits
+from .views_hand import layoff_fits
 
 
 def _meld_set(melds: Any) -> frozenset[int]:
@@ -80,7 +81,7 @@ def play_choice(
         hand["knocker_cards"], hand["defender_cards"], rules=rules, upcard=hand.get("upcard")
     )
     try:
-        wanted = _meld_set(pad_forms.arrangement_melds(arrangement)) if arrangement else None
+        wanted = _meld_set(arrangement_melds(arrangement)) if arrangement else None
     except ScorekeeperError:  # a damaged or forged value: the form's error says so
         wanted = None
     index = next((i for i, a in enumerate(found) if _meld_set(a.melds) == wanted), 0)
@@ -102,7 +103,7 @@ def play_choice(
                 )
         shown.append(
             {
-                "value": pad_forms.arrangement_value(option.melds),
+                "value": arrangement_value(option.melds),
                 "melds": [cards_info(meld) for meld in option.melds],
                 "deadwood_cards": cards_info(option.deadwood_cards),
                 "deadwood": option.deadwood,
@@ -124,14 +125,12 @@ def best_layoffs(
     rules: Mapping[str, Any],
     hand: Mapping[str, Any],
     arrangement: str,
-    seating: pad_forms.Seating | None = None,
+    seating: Seating | None = None,
     prefix: str = "",
 ) -> list[str]:
     """The cards the defender's best reply lays off on the chosen arrangement (errors
-    name the form's fields as :func:`~.forms.check_cards` does)."""
-    result = pad_forms.check_cards(
-        rules, pad_forms.declare_play(hand, arrangement, None, prefix), seating, prefix
-    )
+    name the form's fields as :func:`~.forms_play.check_cards` does)."""
+    result = check_cards(rules, declare_play(hand, arrangement, None, prefix), seating, prefix)
     return [x.card for x in result.defender.layoffs]
 
 
@@ -139,7 +138,7 @@ def declare_from_form(
     rules: Mapping[str, Any],
     hand: Mapping[str, Any],
     values: dict[str, Any],
-    seating: pad_forms.Seating,
+    seating: Seating,
     prefix: str = "",
     *,
     saving: bool,
@@ -155,7 +154,7 @@ def declare_from_form(
     best reply's to the new one, so the form shows them ticked; saving them
     is refused, asking to tick what the defender laid off: a play the table
     has not seen is never stored. Errors name ``<prefix>arrangement`` or
-    ``<prefix>layoffs`` (:func:`~.forms.declare_play`).
+    ``<prefix>layoffs`` (:func:`~.forms_play.declare_play`).
     """
     arrangement = values.get(prefix + "arrangement") or ""
     if arrangement and values.get(prefix + "layoffs_for") != arrangement:
@@ -166,7 +165,7 @@ def declare_from_form(
                 f"Tick what {isolated(defender)} laid off on this arrangement, then save.",
                 option=prefix + "layoffs",
             )
-    return pad_forms.declare_play(hand, arrangement, values.get(prefix + "layoffs"), prefix)
+    return declare_play(hand, arrangement, values.get(prefix + "layoffs"), prefix)
 
 
 def _melds_words(melds: Sequence[Sequence[str]]) -> str:

@@ -17,7 +17,7 @@ ISOLATE and U+2069 POP DIRECTIONAL ISOLATE (:func:`isolated`, the
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 from markupsafe import Markup
@@ -123,7 +123,7 @@ def _labels(codes: Any) -> str:
     return " ".join(_label(code) for code in codes)
 
 
-def _wrong_count(p: dict, error: ScorekeeperError) -> str:
+def _wrong_count(p: Mapping[str, Any], error: ScorekeeperError) -> str:
     field = error.field or ""
     if field.startswith("hands["):  # a deal record's hand: nothing was tapped
         seat = int(field[6:-1]) + 1 if field[6:-1].isdigit() else "a"
@@ -143,7 +143,7 @@ def _wrong_count(p: dict, error: ScorekeeperError) -> str:
     return f"Give {' or '.join(map(str, p['expected']))} cards, not {p['count']}"
 
 
-def _duplicate(p: dict, error: ScorekeeperError) -> str:
+def _duplicate(p: Mapping[str, Any], error: ScorekeeperError) -> str:
     if "position" in p:
         return (
             f"Duplicate card {_label(p['card'])} at position {p['position']}"
@@ -152,12 +152,12 @@ def _duplicate(p: dict, error: ScorekeeperError) -> str:
     return f"{_label(p['card'])} appears twice: in {p['first']} and in {p['second']}"
 
 
-def _bad_card(p: dict, error: ScorekeeperError) -> str:
+def _bad_card(p: Mapping[str, Any], error: ScorekeeperError) -> str:
     where = f" (position {p['position']})" if p.get("position") is not None else ""
     return f"{p['token']!r}{where} is not a card: use a rank A 2-9 10 J Q K and a suit ♣ ♦ ♥ ♠"
 
 
-def _over_limit(p: dict, error: ScorekeeperError) -> str:
+def _over_limit(p: Mapping[str, Any], error: ScorekeeperError) -> str:
     dead, limit, up = p["deadwood"], p["limit"], p.get("upcard")
     if error.field == "knocker_deadwood":
         return f"A knock needs {limit} or less deadwood; {dead} is too much"
@@ -176,7 +176,7 @@ def _over_limit(p: dict, error: ScorekeeperError) -> str:
     return f"{needs} (set by the upcard {_label(up)})" if up else needs
 
 
-def _option_value(p: dict, error: ScorekeeperError) -> str:
+def _option_value(p: Mapping[str, Any], error: ScorekeeperError) -> str:
     name = str(p.get("option", error.field or "this option")).replace("_", " ")
     name = name[:1].upper() + name[1:]
     if p.get("allowed") == [True, False]:
@@ -188,7 +188,7 @@ def _option_value(p: dict, error: ScorekeeperError) -> str:
     return f"{name} has a value that cannot be used"
 
 
-def _game_over(p: dict, error: ScorekeeperError) -> str:
+def _game_over(p: Mapping[str, Any], error: ScorekeeperError) -> str:
     if error.field == "n":
         return (
             f"With this correction the game would be over after hand {p['after']};"
@@ -197,7 +197,7 @@ def _game_over(p: dict, error: ScorekeeperError) -> str:
     return f"The game is over after hand {p['after']}; no more hands can be entered"
 
 
-def _rotation(p: dict, error: ScorekeeperError) -> str:
+def _rotation(p: Mapping[str, Any], error: ScorekeeperError) -> str:
     if "hand" in p:
         return (
             f"With this correction hand {p['hand']} would be dealt by {p['expected']},"
@@ -209,7 +209,7 @@ def _rotation(p: dict, error: ScorekeeperError) -> str:
     )
 
 
-def _sits_out(p: dict, error: ScorekeeperError) -> str:
+def _sits_out(p: Mapping[str, Any], error: ScorekeeperError) -> str:
     if error.field == "n":  # a correction that re-seats a later hand
         return (
             f"With this correction {p['player']} would deal a later hand that they"
@@ -218,7 +218,7 @@ def _sits_out(p: dict, error: ScorekeeperError) -> str:
     return f"{p['player']} deals this hand and sits out: choose one of the two who play it"
 
 
-def _no_fit(p: dict, error: ScorekeeperError) -> str:
+def _no_fit(p: Mapping[str, Any], error: ScorekeeperError) -> str:
     cards = _labels(p["cards"])
     if not p.get("meld"):
         return f"{cards} fits none of the melds laid down"
@@ -230,7 +230,7 @@ def _no_fit(p: dict, error: ScorekeeperError) -> str:
     return f"{cards} cannot be laid off on {_labels(p['meld'])}"
 
 
-def _bad_value(p: dict, error: ScorekeeperError) -> str:
+def _bad_value(p: Mapping[str, Any], error: ScorekeeperError) -> str:
     if p.get("key") == "dealer" or error.field == "dealer":
         return (
             f"Dealer must be 0 or 1 in the record (0: the first player, 1: the second),"
@@ -239,7 +239,7 @@ def _bad_value(p: dict, error: ScorekeeperError) -> str:
     return str(_original(error))
 
 
-def _bad_players(p: dict, error: ScorekeeperError) -> str:
+def _bad_players(p: Mapping[str, Any], error: ScorekeeperError) -> str:
     if isinstance(error, RecordError):  # a deal record's players
         return (
             'The record\'s players must be two different names, like ["Ana", "Bor"], or be left out'
@@ -247,7 +247,7 @@ def _bad_players(p: dict, error: ScorekeeperError) -> str:
     return "A game is for 2, 3 or 4 players, each with a different name"
 
 
-Wording = Callable[[dict, ScorekeeperError], str]
+Wording = Callable[[Mapping[str, Any], ScorekeeperError], str]
 
 WORDINGS: dict[str, str | Wording] = {
     "bad_card": _bad_card,
@@ -324,7 +324,7 @@ _CARD_KEYS = ("card", "upcard")
 _CARDS_KEYS = ("cards", "meld")
 
 
-def _shown(params: dict) -> dict:
+def _shown(params: Mapping[str, Any]) -> dict[str, Any]:
     shown = dict(params)
     for key in _CARD_KEYS:
         if isinstance(shown.get(key), str):

@@ -19,14 +19,14 @@ from typing import Any
 
 from markupsafe import Markup, escape
 
-from scorekeeper.analysis import analyse, remarks
+from scorekeeper.analysis import DealAnalysis, analyse, remarks
 from scorekeeper.engine import DRAW_DISCARD, SHOWDOWN, parse_action
 from scorekeeper.errors import RecordError, ScorekeeperError
 from scorekeeper.melds import deadwood
 from scorekeeper.records import DEAL_FORMAT, load_deal, play_steps
 
 from .labels import GRID_SUITS, bdi, card_info, cards_info, worded
-from .views import showdown_view
+from .views_hand import showdown_view
 
 PACKED_LIMIT = 3000
 """The longest packed record put in a link (gunicorn's request line holds 4094 bytes)."""
@@ -52,7 +52,7 @@ def replay_steps(
     happened, HTML: the names in ``<bdi>``), "hands": [{"name", "cards",
     "count", "deadwood", "to_act"}], "upcard", "pile" (bottom first),
     "top", "stock", "new" (card codes that just moved), "showdown" (a
-    :func:`~api.pad.views.showdown_view` on the last step), "void"}``.
+    :func:`~api.pad.views_hand.showdown_view` on the last step), "void"}``.
     ``names`` label the players (default: the
     record's); with ``rules`` (a stored game's) the record is replayed under
     the game's rules and players, as :func:`~scorekeeper.store.hands.evaluate_hand`
@@ -170,7 +170,8 @@ def analysis_view(
     Takes the record as :func:`replay_steps` does (it must replay).
     """
     report = analyse(_as_played(record, names, rules))
-    labels = list(names) if names else report["players"]
+    assert isinstance(report, DealAnalysis)  # replay_steps has refused any other record
+    labels = list(names) if names else list(report.players)
     summary: list[Markup] = []
     decisions: list[tuple[int | None, Markup]] = []
     showdown: list[Markup] = []

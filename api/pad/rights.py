@@ -17,27 +17,23 @@ phone that starts a game gets the right; any phone holding it may:
 
 The API's Bearer edit token is separate and unchanged: it is the game's
 editor's token, shown once when a game is made through the API.
-
-Edit-token cookies of the earlier scorepad (``sk_edit_<game id>``, one per
-game) are turned into device rights on the first visit and deleted.
 """
 
 from __future__ import annotations
 
 import hmac
+from typing import Any
 
 import segno
-from flask import request, url_for
+from flask import url_for
 from markupsafe import Markup
 
 from scorekeeper.names import clean_name
-from scorekeeper.store.base import StorageError
-from scorekeeper.store.games import hash_token, new_token, token_matches
+from scorekeeper.store.games import hash_token, new_token
 
 from .. import get_storage
 from . import web
 
-OLD_COOKIE = "sk_edit_"
 STARTER_LABEL = "The phone that started the game"
 JOINED_LABEL = "A phone that joined by the hand-over link"
 
@@ -69,31 +65,13 @@ def clean_label(text: str | None) -> str:
     return clean_name(text, field="label")
 
 
-def adopt_old_cookies() -> None:
-    """Move the rights of old ``sk_edit_<game id>`` cookies to this device; drop the cookies.
-
-    A cookie whose token no longer matches (or whose game is gone) is just dropped.
-    """
-    store = get_storage()
-    for name, token in request.cookies.items():
-        if not name.startswith(OLD_COOKIE):
-            continue
-        web.drop_cookie(name)
-        try:
-            game = store.game(name[len(OLD_COOKIE) :])
-        except StorageError:
-            continue
-        if token_matches(game, token):
-            grant(game["id"], STARTER_LABEL)
-
-
-def recent_games(limit: int = 8) -> list[dict]:
+def recent_games(limit: int = 8) -> list[dict[str, Any]]:
     """The games this device may change, last changed first."""
     device = _device_hash()
     return get_storage().device_games(device, limit) if device else []
 
 
-def phones(game_id: str) -> list[dict]:
+def phones(game_id: str) -> list[dict[str, Any]]:
     """The phones holding the right, oldest first: ``{"id", "label", "created", "this"}``."""
     mine = _device_hash()
     return [
@@ -124,7 +102,7 @@ def end_handover(game_id: str) -> None:
     get_storage().set_handover(game_id, None)
 
 
-def handover(game_id: str) -> dict | None:
+def handover(game_id: str) -> dict[str, Any] | None:
     """The game's hand-over link (``{"secret_hash", "created"}``) if there is one."""
     return get_storage().handover(game_id)
 

@@ -14,11 +14,12 @@ need a secure context: HTTPS, or ``localhost`` (see ``scorekeeper serve
 from __future__ import annotations
 
 from flask import Blueprint, current_app, send_from_directory
+from werkzeug.wrappers import Response
 
 bp = Blueprint("shell", __name__)
 
 
-def _static(filename: str, mimetype: str):
+def _static(filename: str, mimetype: str) -> Response:
     folder = current_app.static_folder
     assert folder is not None  # the app is created with its static folder (api/static)
     response = send_from_directory(folder, filename, mimetype=mimetype, max_age=0)
@@ -27,12 +28,12 @@ def _static(filename: str, mimetype: str):
 
 
 @bp.get("/sw.js")
-def service_worker():
+def service_worker() -> Response:
     """The service worker, from the root so that its scope is the whole site."""
     return _static("sw.js", "text/javascript")
 
 
 @bp.get("/manifest.webmanifest")
-def manifest():
+def manifest() -> Response:
     """The web app manifest (name, icons, start URL): installable to the home screen."""
     return _static("pad.webmanifest", "application/manifest+json")

@@ -26,14 +26,15 @@ the sheet version it was built from (:func:`change_fields`), read back by
 from __future__ import annotations
 
 import hmac
-import os
 import re
 import secrets
+from typing import Any
 from urllib.parse import urlsplit
 
 from flask import abort, current_app, g, request
 from itsdangerous import BadSignature, URLSafeSerializer
 from markupsafe import Markup, escape
+from werkzeug.wrappers import Response
 
 CSRF_COOKIE = "sk_csrf"
 CSRF_FIELD = "csrf_token"
@@ -48,38 +49,12 @@ _NONCE = re.compile(r"[A-Za-z0-9_-]{32,64}")
 _FORM_KEY = re.compile(r"[A-Za-z0-9_-]{16,64}")
 
 
-def ensure_secret_key(app) -> None:
-    """Give the app a ``SECRET_KEY`` (CSRF signatures) if its config has none.
-
-    The setting comes from the app's settings (``SCOREKEEPER_SECRET_KEY``
-    among them, see :mod:`api`); without one the key is read from
-    ``secret_key`` in the instance folder, created once with a random key
-    (atomically, so gunicorn workers that start together agree on it).
-    """
-    if app.config.get("SECRET_KEY"):
-        return
-    path = os.path.join(app.instance_path, "secret_key")
-    if not os.path.exists(path):
-        os.makedirs(app.instance_path, exist_ok=True)
-        temp = f"{path}.{os.getpid()}.tmp"
-        with open(os.open(temp, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600), "w") as f:
-            f.write(secrets.token_urlsafe(32))
-        try:
-            os.link(temp, path)
-        except FileExistsError:
-            pass
-        finally:
-            os.unlink(temp)
-    with open(path) as f:
-        app.config["SECRET_KEY"] = f.read().strip()
-
-
 def _serializer(salt: str = "scorepad-csrf") -> URLSafeSerializer | None:
     key = current_app.config.get("SECRET_KEY") or current_app.secret_key
     return URLSafeSerializer(key, salt=salt) if key else None
 
 
-def _cookie(response, name: str, value: str) -> None:
+def _cookie(response: Response, name: str, value: str) -> None:
     response.set_cookie(
         name,
         value,
@@ -173,7 +148,7 @@ def ensure_device_id() -> str:
     return found
 
 
-def finish(response):
+def finish(response: Response) -> Response:
     """After every scorepad response: the CSRF cookie if new, the device cookie if
     used (so it lives a season after the last visit); pages are ``no-store`` unless
     they set their own ``Cache-Control`` (the hand form does, see its route)."""
@@ -182,16 +157,9 @@ def finish(response):
     if g.get("_device"):
         serializer = _serializer("scorepad-device")
         _cookie(response, DEVICE_COOKIE, serializer.dumps(g._device) if serializer else g._device)
-    for name in g.get("_drop_cookies", ()):
-        response.delete_cookie(name, path="/")
     if response.mimetype == "text/html":
         response.headers.setdefault("Cache-Control", "no-store")
     return response
-
-
-def drop_cookie(name: str) -> None:
-    """Delete the cookie ``name`` from this browser with the response."""
-    g._drop_cookies = [*g.get("_drop_cookies", ()), name]
 
 
 def change_fields(version: int | None = None, key: str | None = None) -> Markup:
@@ -205,7 +173,7 @@ def change_fields(version: int | None = None, key: str | None = None) -> Markup:
     return Markup(fields)
 
 
-def kept_for_back(response):
+def kept_for_back(response: Response) -> Response:
     """A page with a form that makes something, sent ``private, no-cache`` (the others are
     ``no-store``, see :func:`finish`): Back then shows it from the browser's cache as it
     was built, with its own key, so sending it again is recognised. With ``no-store``
@@ -215,7 +183,7 @@ def kept_for_back(response):
     return response
 
 
-def change_options() -> dict:
+def change_options() -> dict[str, Any]:
     """The store options of a posted sheet change: ``{"idempotency_key",
     "expected_version"}``, each ``None`` when the form lacks it (a form from before
     keys existed, or a hand the offline queue sends without its page's version) or

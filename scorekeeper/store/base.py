@@ -171,12 +171,14 @@ class StorageBusy(StorageError):
     """Another writer held the database for too long (or too many writers were waiting);
     nothing was written."""
 
+    default_code = "busy"
+
 
 class StorageUnavailable(StorageError):
     """The database cannot be written (or opened) just now, e.g. its file is read-only;
     nothing was written. A fault that heals: the next request tries afresh."""
 
-    default_code = "busy"
+    default_code = "unavailable"
 
 
 def replayed_seq(

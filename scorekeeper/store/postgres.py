@@ -36,9 +36,13 @@ the game's row (``SELECT ... FOR UPDATE``): writers to one game queue
 there, and the log read after the lock, the ``If-Match`` version check,
 the idempotency-key lookup and the insert all see every write committed
 before. Writers to different games do not wait for each other. A write
-kept waiting for a lock longer than :data:`BUSY_TIMEOUT` (``lock_timeout``)
-or chosen as a deadlock victim raises :class:`StorageBusy`; a full disk
-raises :class:`StorageFull`; either way PostgreSQL rolled it back.
+kept waiting for a lock longer than the store's ``busy_timeout``
+(``lock_timeout``), a request kept waiting that long for a pooled
+connection, or a write chosen as a deadlock victim raises
+:class:`StorageBusy`; a full disk raises :class:`StorageFull`; a database
+that cannot be written just now (a read-only standby, a server starting
+up) raises :class:`StorageUnavailable`: the codes SQLite's refusals carry,
+and either way PostgreSQL rolled the write back.
 Commits are durable with PostgreSQL's defaults (``fsync`` and
 ``synchronous_commit`` on): an acknowledged hand survives a crash of the
 scorekeeper server and of the database server alike.
@@ -65,7 +69,7 @@ import psycopg
 import psycopg_pool
 from psycopg import errors as pg_errors
 
-from .base import StorageBusy, StorageError, StorageFull
+from .base import StorageBusy, StorageError, StorageFull, StorageUnavailable
 from .sql import SqlStore, pending_steps, pyformat
 
 BUSY_TIMEOUT = 30.0
@@ -188,16 +192,20 @@ SCHEMA_VERSION = len(MIGRATIONS)
 """The schema version this code writes."""
 
 
-def _unavailable(error: psycopg.Error) -> StorageError | None:
-    """The refusal for PostgreSQL's "disk full" and lock-wait errors (``None`` for others)."""
+def _refusal(error: psycopg.Error, waited: float) -> StorageError | None:
+    """The refusal for PostgreSQL's "disk full", lock-wait and "cannot write" errors (``None``
+    for others): the classes, codes and words of SQLite's (:mod:`~scorekeeper.store.sqlite`)."""
     if isinstance(error, pg_errors.DiskFull):
-        return StorageFull("the server's disk is full: nothing was written", code="storage_full")
+        return StorageFull("the server's disk is full: nothing was written")
     if isinstance(
         error, pg_errors.LockNotAvailable | pg_errors.DeadlockDetected | psycopg_pool.PoolTimeout
     ):
         return StorageBusy(
-            f"the database stayed busy for {BUSY_TIMEOUT:g} s: nothing was written; try again",
-            code="busy",
+            f"the database stayed busy for {waited:g} s: nothing was written; try again"
+        )
+    if isinstance(error, pg_errors.ReadOnlySqlTransaction | pg_errors.CannotConnectNow):
+        return StorageUnavailable(
+            f"the database cannot be used just now ({error}): nothing was written; try again"
         )
     return None
 
@@ -206,7 +214,8 @@ class PostgresStore(SqlStore):
     """The game store in a PostgreSQL database; see the module docs.
 
     Opening one runs any pending migrations. ``busy_timeout`` is how long a
-    write waits for a lock (default :data:`BUSY_TIMEOUT`). The statements
+    write waits for a lock, and any request for a pooled connection (default
+    :data:`BUSY_TIMEOUT`). The statements
     and their logic are :class:`~scorekeeper.store.sql.SqlStore`'s, with
     ``%s`` placeholders; a write locks its game's row with ``FOR UPDATE``.
     """
@@ -233,7 +242,7 @@ class PostgresStore(SqlStore):
                     self.url,
                     min_size=1,
                     max_size=POOL_SIZE,
-                    timeout=BUSY_TIMEOUT,
+                    timeout=self.busy_timeout,
                     check=psycopg_pool.ConnectionPool.check_connection,
                     name="scorekeeper",
                     kwargs={"application_name": f"scorekeeper-{os.getpid()}"},
@@ -254,9 +263,8 @@ class PostgresStore(SqlStore):
     def _transaction(self, *, write: bool) -> Iterator[psycopg.Connection]:
         """One transaction on a pooled connection: committed if the body returns.
 
-        A write transaction waits at most ``busy_timeout`` for a lock;
-        PostgreSQL's "disk full" and lock-wait errors become
-        :class:`StorageFull` and :class:`StorageBusy`.
+        It waits at most ``busy_timeout`` for a connection, a write as long
+        for a lock; PostgreSQL's errors become refusals (:func:`_refusal`).
         """
         try:
             with self._this_process_pool().connection() as conn, conn.transaction():
@@ -267,7 +275,7 @@ class PostgresStore(SqlStore):
                     )
                 yield conn
         except (psycopg.Error, psycopg_pool.PoolTimeout) as error:
-            refusal = _unavailable(error)
+            refusal = _refusal(error, self.busy_timeout)
             if refusal is None:
                 raise
             raise refusal from error

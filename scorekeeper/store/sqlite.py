@@ -133,16 +133,14 @@ def _refusal(error: sqlite3.OperationalError, waited: float) -> StorageError | N
     """The refusal for SQLite's "disk full", "busy" and "cannot write" errors (or ``None``)."""
     code = _code(error)
     if code == sqlite3.SQLITE_FULL:
-        return StorageFull("the server's disk is full: nothing was written", code="storage_full")
+        return StorageFull("the server's disk is full: nothing was written")
     if code in _BUSY:
         return StorageBusy(
-            f"the database stayed busy for {waited:g} s: nothing was written; try again",
-            code="busy",
+            f"the database stayed busy for {waited:g} s: nothing was written; try again"
         )
     if code in _UNAVAILABLE:
         return StorageUnavailable(
-            f"the database cannot be used just now ({error}): nothing was written; try again",
-            code="unavailable",
+            f"the database cannot be used just now ({error}): nothing was written; try again"
         )
     return None
 
@@ -447,16 +445,14 @@ class Storage(SqlStore):
                 ):
                     raise StorageBusy(
                         f"the database stayed locked for {timeout / 1000:g} s:"
-                        " nothing was written; try again",
-                        code="busy",
+                        " nothing was written; try again"
                     )
                 if not placed and (now - progress > QUICK_WAIT or self._stuck(now)):
                     placed = self._waiting.acquire(blocking=False)
                     if not placed:
                         raise StorageBusy(
                             "the database is locked and other requests already"
-                            " wait to write: nothing was written; try again",
-                            code="busy",
+                            " wait to write: nothing was written; try again"
                         )
                 if placed:
                     self._stalled[me] = progress

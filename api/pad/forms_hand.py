@@ -1,0 +1,329 @@
+"""What players type into the hand forms, read into the hand inputs of
+:mod:`scorekeeper.store.hands` (which scores them).
+
+The quick way (who went out, knock or gin, two deadwood counts), card by card
+(:func:`cards_input`, the tap grids: :func:`cards_form_input`), a pasted deal
+record, or with four players the two games of a deal (:func:`deal_input`). Who
+may go out is one of the two players of the hand
+(:class:`~scorekeeper.seating.Seating`: with three the dealer sits out, with four
+each game has its pair). Whatever is wrong raises an error whose message is
+for players and which names the form field at fault: a plain
+:class:`RuleError` or :class:`RecordError` (codes ``rule``, ``bad_record``,
+which :func:`~api.pad.labels.worded` leaves as they are), raised from the
+domain's error when it rewords one.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from scorekeeper.cards import parse_card
+from scorekeeper.errors import CardError, RecordError, RuleError, RuleViolation
+from scorekeeper.records import DEAL_FORMAT
+from scorekeeper.rules import Rules
+from scorekeeper.seating import Seating
+from scorekeeper.store.hands import MAX_DEADWOOD
+
+from ..bodies import Unstorable, load_json
+from .labels import card_info
+
+
+def selection(text: Any) -> tuple[list[str], str | None]:
+    """Card codes from a form field (text or list), and a message if it is malformed.
+
+    Unknown or repeated cards give a message; the codes that could be read
+    are still returned, so the page can keep what the player tapped.
+    """
+    if isinstance(text, str):
+        tokens = [t for t in re.split(r"[\s,;]+", text.strip()) if t]
+    else:
+        tokens = [str(t) for t in text or ()]
+    codes: list[str] = []
+    problem = None
+    for token in tokens:
+        try:
+            code = parse_card(token).code
+        except CardError:
+            problem = problem or f"{token!r} is not a card (try 10♠, Ts or 7h)."
+            continue
+        if code in codes:
+            problem = problem or f"{card_info(code)['label']} is in there twice."
+            continue
+        codes.append(code)
+    return codes, problem
+
+
+def quick_input(
+    rules: Rules | Mapping[str, Any] | str | None,
+    knocker: Any,
+    kind: Any,
+    knocker_deadwood: Any = None,
+    defender_deadwood: Any = None,
+    upcard: Any = None,
+    seating: Seating | None = None,
+) -> dict[str, Any]:
+    """The hand input (:mod:`scorekeeper.store.hands`) of the quick form, checked.
+
+    ``kind`` is ``knock``, ``gin``, ``big_gin`` or ``void`` (the stock ran
+    out); ``knocker`` the player (index) who went out, one of the two who
+    play this hand (``seating``; players 0 and 1 when not given); the
+    deadwood counts are the form's text, the defender's after layoffs. A
+    knock with 0 deadwood is a gin (RULES.md 5). Raises :class:`RuleError`
+    whose ``option`` names the form field and whose message is for players;
+    scoring is left to :func:`~scorekeeper.store.hands.evaluate_hand`.
+    """
+    rules = Rules.from_dict(rules)
+    if kind == "void":
+        return {"kind": "void"}
+    if kind not in ("knock", "gin", "big_gin"):
+        raise RuleError("Choose knock, gin or void.", option="kind")
+    seat = _knocker(knocker, seating)
+    if kind == "big_gin" and rules.big_gin_bonus is None:
+        raise RuleError("Big gin is not played under these rules.", option="kind")
+    up = _upcard(rules, upcard)
+    limit = rules.knock_limit_for(up)
+    if kind == "knock":
+        k = _whole(
+            knocker_deadwood, "knocker_deadwood", "the deadwood of who went out", MAX_DEADWOOD
+        )
+        if k and limit == 0:
+            why = "these rules" if not rules.oklahoma else f"the upcard {card_info(up)['label']}"
+            raise RuleError(f"Under {why} only gin ends a hand: no knocking.", option="kind")
+        if k > limit:
+            raise RuleError(
+                f"A knock needs {limit} or less deadwood; {k} is too much.",
+                option="knocker_deadwood",
+            )
+    else:
+        k = 0
+        if str(knocker_deadwood or "0").strip() not in ("", "0"):
+            raise RuleError(
+                "Gin means no deadwood: leave it at 0 or choose knock.", option="knocker_deadwood"
+            )
+    d = _whole(defender_deadwood, "defender_deadwood", "the other player's deadwood", MAX_DEADWOOD)
+    hand: dict[str, Any] = {
+        "kind": "quick",
+        "knocker": seat,
+        "knocker_deadwood": k,
+        "defender_deadwood": d,
+    }
+    if kind == "big_gin":
+        hand["big_gin"] = True
+    if up is not None:
+        hand["upcard"] = up.code
+    return hand
+
+
+def cards_input(
+    rules: Rules | Mapping[str, Any] | str | None,
+    knocker: Any,
+    knocker_cards: Any,
+    defender_cards: Any,
+    upcard: Any = None,
+    seating: Seating | None = None,
+) -> dict[str, Any]:
+    """The hand input of the card form, checked (fields ``knocker_cards`` etc.).
+
+    The cards are lists of codes (the tapped checkboxes) or text. Counts,
+    unknown and repeated cards, and a card in both hands give messages for
+    players, both hands' at once: the error names the first field, and its
+    ``params["fields"]`` maps each field at fault to its message. The knock
+    itself is checked by :func:`verify_knock`.
+    """
+    rules = Rules.from_dict(rules)
+    seat = _knocker(knocker, seating)
+    mine, mine_problem = selection(knocker_cards)
+    theirs, theirs_problem = selection(defender_cards)
+    problems = {"knocker_cards": mine_problem, "defender_cards": theirs_problem}
+    both = [code for code in theirs if code in mine]
+    if both and not theirs_problem:
+        problems["defender_cards"] = (
+            f"{card_info(both[0])['label']} is tapped for both"
+            " players; a card can be in one hand only."
+        )
+    allowed = (10, 11) if rules.big_gin_bonus is not None else (10,)
+    if len(mine) not in allowed and not mine_problem:
+        need = "10 cards (11 for big gin)" if len(allowed) == 2 else "10 cards"
+        problems["knocker_cards"] = f"Tap {need} for who went out; {len(mine)} tapped."
+    if len(theirs) != 10 and not problems["defender_cards"]:
+        problems["defender_cards"] = f"Tap 10 cards for the other player; {len(theirs)} tapped."
+    found = {field: message for field, message in problems.items() if message}
+    if found:
+        field, message = next(iter(found.items()))
+        raise RuleError(message, option=field, params={"fields": found})
+    up = _upcard(rules, upcard)
+    hand: dict[str, Any] = {
+        "kind": "cards",
+        "knocker": seat,
+        "knocker_cards": mine,
+        "defender_cards": theirs,
+    }
+    if up is not None:
+        hand["upcard"] = up.code
+    return hand
+
+
+def cards_form_input(
+    rules: Rules | Mapping[str, Any] | str | None,
+    values: Mapping[str, Any],
+    seating: Seating,
+    prefix: str = "",
+) -> dict[str, Any]:
+    """The :func:`cards_input` of a form with a tap grid per player of the hand.
+
+    Fields ``<prefix>knocker``, ``<prefix>cards_<p>`` (the grid of player
+    ``p``) and ``<prefix>upcard``; an error about a hand's cards names the
+    grid of the player it is about (both grids' errors in ``params["fields"]``).
+    """
+    raw = str(values.get(f"{prefix}knocker"))
+    seat = int(raw) if raw in (str(p) for p in seating.seats) else None
+    mine = values.get(f"{prefix}cards_{seat}", []) if seat is not None else []
+    theirs = values.get(f"{prefix}cards_{seating.other(seat)}", []) if seat is not None else []
+    try:
+        return cards_input(rules, raw, mine, theirs, values.get(f"{prefix}upcard"), seating=seating)
+    except RuleError as error:
+        if seat is None or error.field not in ("knocker_cards", "defender_cards"):
+            raise
+        grid = {
+            "knocker_cards": f"{prefix}cards_{seat}",
+            "defender_cards": f"{prefix}cards_{seating.other(seat)}",
+        }
+        restated = error.restate(str(error), field=grid[error.field])
+        if "fields" in error.params:  # both hands at fault: each at its grid
+            restated.params["fields"] = {grid[f]: m for f, m in error.params["fields"].items()}
+        raise restated from error
+
+
+def _whole(value: Any, field: str, what: str, high: int) -> int:
+    raw = str(value if value is not None else "").strip()
+    if not re.fullmatch(r"\d{1,3}", raw):
+        raise RuleError(f"Type {what} as a whole number, like 7.", option=field)
+    number = int(raw)
+    if number > high:
+        raise RuleError(f"{what[0].upper()}{what[1:]} can be at most {high}.", option=field)
+    return number
+
+
+def _upcard(rules: Rules, upcard: Any) -> Any:
+    if upcard in (None, ""):
+        if rules.oklahoma:
+            raise RuleError(
+                "Pick the first upcard: in Oklahoma it sets the knock limit.", option="upcard"
+            )
+        return None
+    try:
+        return parse_card(upcard)
+    except CardError:
+        raise RuleError("Pick the first upcard from the list.", option="upcard") from None
+
+
+def _knocker(value: Any, seating: Seating | None) -> int:
+    """The knocker's player index, one of the hand's two players.
+
+    A player of the game who does not play this hand is refused with the
+    domain's code (``dealer_sits_out``: the three-player dealer;
+    ``not_in_this_game``: a partnership player of the other game), worded by
+    :func:`~api.pad.labels.worded`.
+    """
+    seats = seating.seats if seating else (0, 1)
+    raw = str(value)
+    if raw in (str(p) for p in seats):
+        return int(raw)
+    if seating is not None and raw in (str(p) for p in range(len(seating.names))):
+        player = seating.names[int(raw)]
+        if int(raw) == seating.sits_out:
+            raise RuleViolation(
+                f"knocker {player} deals this hand and sits out",
+                code="dealer_sits_out",
+                params={"player": player},
+                option="knocker",
+            )
+        raise RuleViolation(
+            f"knocker {player} does not play this game",
+            code="not_in_this_game",
+            params={"player": player},
+            option="knocker",
+        )
+    raise RuleError("Choose who went out.", option="knocker")
+
+
+DEAL_FIELDS = ("knocker", "kind", "knocker_deadwood", "defender_deadwood", "upcard")
+"""The quick fields of each game of a partnership deal form, prefixed ``g0_``, ``g1_``."""
+
+
+def deal_input(
+    rules: Rules | Mapping[str, Any] | str | None,
+    values: Mapping[str, Any],
+    games: Sequence[Seating],
+    cards: bool = False,
+) -> dict[str, Any]:
+    """The partnership deal input of the deal form: ``{"kind": "deal", "games": [hand,
+    hand]}``, each game's hand a :func:`quick_input` of its fields ``g<i>_knocker``
+    etc., or with ``cards`` a :func:`cards_form_input` of ``g<i>_knocker`` and its
+    players' grids ``g<i>_cards_<p>`` (``g<i>_knocker`` ``void``: a void game). The two
+    games void is a void deal, ``{"kind": "void"}``. An error names the game's field
+    (``g1_defender_deadwood``, ``g0_cards_3``)."""
+    hands = []
+    for i, seating in enumerate(games):
+        prefix = f"g{i}_"
+        given = {name: values.get(prefix + name) for name in DEAL_FIELDS}
+        try:
+            if cards:
+                hands.append(
+                    {"kind": "void"}
+                    if given["knocker"] == "void"
+                    else cards_form_input(rules, values, seating, prefix)
+                )
+                continue
+            hands.append(
+                quick_input(
+                    rules,
+                    given["knocker"],
+                    given["kind"],
+                    given["knocker_deadwood"],
+                    given["defender_deadwood"],
+                    given["upcard"],
+                    seating=seating,
+                )
+            )
+        except RuleError as error:
+            if (error.option or "").startswith(prefix):
+                raise
+            raise error.restate(str(error), field=prefix + str(error.option)) from error
+    if all(hand["kind"] == "void" for hand in hands):
+        return {"kind": "void"}
+    return {"kind": "deal", "games": hands}
+
+
+def parse_record(text: Any) -> Any:
+    """A pasted deal record (JSON text) as data; :class:`RecordError` in players' words."""
+    if not isinstance(text, str):
+        return text
+    try:
+        return load_json(text)
+    except Unstorable as error:
+        where = "" if error.field == "body" else f" (at {error.field})"
+        raise RecordError(
+            f"This record cannot be kept: it has {error.message}{where}.", field="record"
+        ) from None
+    except ValueError as error:
+        where = f"line {getattr(error, 'lineno', '?')}, column {getattr(error, 'colno', '?')}"
+        raise RecordError(
+            f"This is not a deal record: the JSON text breaks at {where}."
+            " Paste the whole record, from { to }.",
+            field="record",
+        ) from None
+
+
+def record_input(text: Any) -> dict[str, Any]:
+    """The hand input of the record form: ``{"kind": "record", "record": {...}}``."""
+    if isinstance(text, str) and not text.strip():
+        raise RecordError("Paste a deal record first.", field="record")
+    record = parse_record(text)
+    if not isinstance(record, Mapping) or record.get("format") != DEAL_FORMAT:
+        raise RecordError(
+            f'This is not a deal record: it needs "format": "{DEAL_FORMAT}".', field="record"
+        )
+    return {"kind": "record", "record": record}

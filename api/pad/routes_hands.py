@@ -1,0 +1,368 @@
+"""Hand entry: a new hand, correcting one, voiding one, undo, a hand's page and its replay.
+
+Every form that changes a sheet carries an idempotency key and the sheet
+version it was built from. Sent again (Back then Save, a double tap, a
+reload), it stores nothing new and shows the sheet ("already saved"); built
+from an older version than the stored one (another phone changed the game
+meanwhile), it stores nothing and shows "the sheet changed" with the
+current sheet, the hand form keeping what was typed (with a fresh key and
+the current version, so saving again is a deliberate second step). A form
+sent again with the same key but other values (Back, an edit, Save) is
+treated the same way: that form was already used.
+
+A card form checks the play the table declared (:func:`_declared`) before
+the hand is stored; the form itself is built by :mod:`api.pad.hand_page`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from flask import abort, redirect, request, url_for
+from marshmallow import ValidationError
+from werkzeug.wrappers import Response
+
+from scorekeeper.errors import Conflict, RecordError, RuleError, ScorekeeperError, Stale
+from scorekeeper.seating import Seating
+from scorekeeper.store import games
+from scorekeeper.store.base import KeyReused, NotFound
+from scorekeeper.store.sheets import GameSheet
+
+from .. import get_storage, limits
+from ..schemas import check_json_size
+from . import declared as pad_declared
+from . import forms_hand, forms_play, rights, views_hand, views_sheet, web
+from . import labels as pad_labels
+from . import replay as pad_replay
+from .blueprint import bp, form_errors, load, render, require_edit
+from .hand_page import (
+    default_mode,
+    hand_defaults,
+    hand_page,
+    hand_seatings,
+    modes_for,
+    prefixes,
+    submitted,
+)
+from .routes_game import voided
+from .routes_tools import replay_page
+
+
+@bp.get("/games/<game_id>/hand")
+@limits.wrong_token_limit
+def new_hand(game_id: str) -> Response:
+    require_edit(game_id)
+    sheet = load(game_id)
+    if sheet.over:
+        return redirect(url_for("pad.sheet", game_id=game_id), 303)
+    return hand_page(
+        game_id, sheet, None, default_mode(sheet, None), hand_defaults(sheet, None), {}
+    )
+
+
+@bp.get("/games/<game_id>/hands/<int:n>/edit")
+@limits.wrong_token_limit
+def edit_hand(game_id: str, n: int) -> Response:
+    require_edit(game_id)
+    sheet = load(game_id)
+    if not 1 <= n <= len(sheet.hands):
+        abort(404, f"There is no hand {n} on this sheet.")
+    return hand_page(game_id, sheet, n, default_mode(sheet, n), hand_defaults(sheet, n), {})
+
+
+def _hand_input(
+    rules: Mapping[str, Any], mode: str, values: dict[str, Any], seatings: Sequence[Seating]
+) -> dict[str, Any]:
+    """The hand input of the submitted form; raises RuleError naming the form field."""
+    seating = seatings[0]
+    if mode in ("deal", "deal_cards"):
+        return forms_hand.deal_input(rules, values, seatings, cards=mode == "deal_cards")
+    if mode == "quick":
+        return forms_hand.quick_input(
+            rules,
+            values["knocker"],
+            values["kind"],
+            values["knocker_deadwood"],
+            values["defender_deadwood"],
+            values["upcard"],
+            seating=seating,
+        )
+    if mode == "cards":
+        return forms_hand.cards_form_input(rules, values, seating)
+    hand = forms_hand.record_input(values["record"])
+    try:
+        check_json_size(hand["record"])
+    except ValidationError as error:
+        raise RecordError(
+            f"This record is too large to keep: {error.messages[0]}.", field="record"
+        ) from None
+    return hand
+
+
+def _declared(
+    sheet: GameSheet,
+    hand: dict[str, Any],
+    values: dict[str, Any],
+    seatings: Sequence[Seating],
+    saving: bool,
+) -> tuple[dict[str, Any], list[dict[str, Any] | None]]:
+    """The hand of a card form with the play the table declared, and its verified showdown
+    as the page shows it (with what the best play would have changed), the same way for
+    a hand of two or three players and for each game of a partnership deal (``None``: a
+    void game). Raises a :class:`RuleError` with every game's errors (``params["fields"]``),
+    each at its field; an error about a deal's declared play names its game (``Game 2:
+    ...``, at ``g1_layoffs``)."""
+    names = sheet.players
+    four = len(names) == 4
+    hands = (hand.get("games") or [{"kind": "void"}] * 2) if four else [hand]
+    played: list[dict[str, Any]] = []
+    shown: list[dict[str, Any] | None] = []
+    errors: dict[str, str] = {}
+    for i, (prefix, seating, one) in enumerate(
+        zip(prefixes(seatings), seatings, hands, strict=True)
+    ):
+        if one["kind"] != "cards":
+            played.append(one)
+            shown.append(None)
+            continue
+        try:
+            one = pad_declared.declare_from_form(
+                sheet.rules, one, values, seating, prefix, saving=saving
+            )
+            checked = forms_play.check_cards(sheet.rules, one, seating, prefix)
+        except RuleError as error:
+            field = str(error.field)
+            play = prefix and field in (prefix + "arrangement", prefix + "layoffs")
+            errors[field] = (f"Game {i + 1}: " if play else "") + pad_labels.worded(error)
+            continue
+        sides = [names[one["knocker"]], names[seating.other(one["knocker"])]]
+        view = views_hand.showdown_view(checked, sides)
+        view["hindsight"] = pad_declared.review_words(
+            checked, sheet.rules, one.get("upcard"), sides
+        )
+        played.append(one)
+        shown.append(view)
+    if errors:
+        field, message = next(iter(errors.items()))
+        raise RuleError(message, option=field, params={"fields": errors})
+    if not four:
+        return played[0], shown
+    return ({**hand, "games": played} if hand["kind"] == "deal" else hand), shown
+
+
+def _card_errors(
+    error: ScorekeeperError, values: dict[str, Any], seatings: Sequence[Seating]
+) -> dict[str, str]:
+    """An error next to its field: a card error at the grid of the player it is about
+    (both grids' at once: :func:`~.forms_hand.cards_input`'s ``params["fields"]``), a store
+    error about one game of a deal (``games.1.knocker``) at that game's field."""
+    errors = dict(error.params.get("fields") or form_errors(error))
+    seating = seatings[0]
+    seat = str(values.get("knocker"))
+    if seat in (str(p) for p in seating.seats):
+        s = int(seat)
+        for field, target in (
+            ("knocker_cards", f"cards_{s}"),
+            ("defender_cards", f"cards_{seating.other(s)}"),
+        ):
+            if field in errors:
+                errors[target] = errors.pop(field)
+    for field in list(errors):
+        parts = field.split(".")
+        if len(parts) == 3 and parts[0] == "games" and parts[1] in ("0", "1"):
+            errors[f"g{parts[1]}_{parts[2]}"] = errors.pop(field)
+    return errors
+
+
+@bp.post("/games/<game_id>/hand")
+@limits.wrong_token_limit
+def add_hand(game_id: str) -> Response:
+    return _save_hand(game_id, None)
+
+
+@bp.post("/games/<game_id>/hands/<int:n>/edit")
+@limits.wrong_token_limit
+def correct_hand(game_id: str, n: int) -> Response:
+    return _save_hand(game_id, n)
+
+
+def _save_hand(game_id: str, n: int | None) -> Response:
+    require_edit(game_id)
+    sheet = load(game_id)
+    if n is not None and not 1 <= n <= len(sheet.hands):
+        abort(404, f"There is no hand {n} on this sheet.")
+    modes = modes_for(len(sheet.players))
+    mode = request.form.get("mode", "")
+    if mode not in modes:
+        mode = modes[0]
+    values = submitted(len(sheet.players))
+    seatings = hand_seatings(sheet, n)
+    change = web.change_options()
+    if change["expected_version"] is None:
+        change["expected_version"] = sheet.version
+    hand = None
+    try:
+        hand = _hand_input(sheet.rules, mode, values, seatings)
+        if mode in ("quick", "deal") and request.form.get("action") == "check":
+            previews = views_hand.quick_previews(sheet.rules, hand, seatings)
+            return hand_page(
+                game_id, sheet, n, mode, values, {}, preview=previews[0], previews=previews
+            )
+        if mode in ("cards", "deal_cards"):
+            hand, showdowns = _declared(
+                sheet, hand, values, seatings, saving=request.form.get("action") != "check"
+            )
+            if request.form.get("action") == "check":
+                return hand_page(
+                    game_id,
+                    sheet,
+                    n,
+                    mode,
+                    values,
+                    {},
+                    preview=showdowns[0],
+                    change=change,
+                    previews=showdowns,
+                )
+        store = get_storage()
+        if n is None:
+            record, _, created = games.add_hand(store, game_id, hand, full=False, **change)
+        else:
+            record, _, created = games.correct_hand(store, game_id, n, hand, full=False, **change)
+    except (Stale, KeyReused) as error:  # before Conflict: Stale is one
+        return _changed(game_id, n, mode, values, error)
+    except Conflict as error:  # before ScorekeeperError: a Conflict is one
+        return hand_page(
+            game_id, sheet, n, mode, values, {"form": pad_labels.worded(error)}, 409, change=change
+        )
+    except ScorekeeperError as error:
+        if isinstance(error, RecordError):
+            error = pad_replay.record_error(error, hand["record"] if hand else None)
+        return hand_page(
+            game_id,
+            sheet,
+            n,
+            mode,
+            values,
+            _card_errors(error, values, seatings),
+            422,
+            change=change,
+        )
+    if not created:  # this form was saved before: show the sheet as it is
+        return redirect(
+            url_for("pad.sheet", game_id=game_id, done="again", n=record.n if record else None), 303
+        )
+    number = record.n if record else len(sheet.hands) + 1
+    if mode in ("quick", "deal") and n is None:  # the card forms show the showdown
+        return redirect(url_for("pad.sheet", game_id=game_id, done="added", n=number), 303)
+    return redirect(
+        url_for("pad.hand", game_id=game_id, n=number, done="corrected" if n else "added"), 303
+    )
+
+
+def _changed(
+    game_id: str, n: int | None, mode: str, values: dict[str, Any], error: Exception
+) -> Response:
+    """The hand form again after a stale or already-used form: "the sheet changed",
+    the current sheet above it, what was typed kept, a new key and the current version."""
+    sheet = load(game_id)
+    if n is not None and n > len(sheet.hands):
+        return redirect(url_for("pad.sheet", game_id=game_id, done="changed"), 303)
+    reason = "used" if isinstance(error, KeyReused) else "changed"
+    return hand_page(
+        game_id,
+        sheet,
+        n,
+        mode,
+        values,
+        {},
+        409,
+        changed={"reason": reason, "view": views_sheet.sheet_view(sheet)},
+    )
+
+
+@bp.post("/games/<game_id>/hands/<int:n>/void")
+@limits.wrong_token_limit
+def void_hand(game_id: str, n: int) -> Response:
+    require_edit(game_id)
+    try:
+        _, _, created = games.correct_hand(
+            get_storage(), game_id, n, {"kind": "void"}, full=False, **web.change_options()
+        )
+    except NotFound:
+        abort(404, f"There is no hand {n} on this sheet.")
+    except (Stale, KeyReused):
+        return redirect(url_for("pad.sheet", game_id=game_id, done="changed"), 303)
+    except ScorekeeperError as error:  # a Conflict or a bad hand: both 409 here
+        abort(409, pad_labels.worded(error))
+    return redirect(
+        url_for("pad.sheet", game_id=game_id, done="voided" if created else "again", n=n), 303
+    )
+
+
+@bp.post("/games/<game_id>/undo")
+@limits.wrong_token_limit
+def undo(game_id: str) -> Response:
+    require_edit(game_id)
+    try:
+        undone, _, created = games.undo_last(
+            get_storage(), game_id, full=False, **web.change_options()
+        )
+    except (Stale, KeyReused):
+        return redirect(url_for("pad.sheet", game_id=game_id, done="changed"), 303)
+    except Conflict:
+        return redirect(url_for("pad.sheet", game_id=game_id, done="nothing"), 303)
+    if not created:
+        return redirect(url_for("pad.sheet", game_id=game_id, done="again"), 303)
+    return redirect(
+        url_for("pad.sheet", game_id=game_id, done="undone", n=undone.n if undone else None), 303
+    )
+
+
+@bp.get("/games/<game_id>/hands/<int:n>")
+def hand(game_id: str, n: int) -> Response:
+    sheet = load(game_id)
+    if not 1 <= n <= len(sheet.hands):
+        abort(404, f"There is no hand {n} on this sheet.")
+    record = sheet.hands[n - 1]
+    before = sheet.hands[n - 2].totals if n > 1 else [0] * len(record.totals)
+    view = views_hand.hand_view(record, sheet.players, before)
+    was = (voided(sheet) or {}).get(n)
+    return render(
+        "pad/hand_detail.html",
+        sheet=sheet,
+        record=record,
+        view=view,
+        n=n,
+        unit="deal" if len(sheet.players) == 4 else "hand",
+        sides=pad_labels.sides_html(sheet.players),
+        was=views_hand.describe_hand(was, sheet.players) if was else None,
+        missed=pad_declared.missed_by_game(record, sheet.players, sheet.rules),
+        game_id=game_id,
+        editable=rights.can_edit(game_id),
+        done=request.args.get("done"),
+        title=pad_labels.game_title(sheet.players),
+    )
+
+
+@bp.get("/games/<game_id>/hands/<int:n>/replay")
+def hand_replay(game_id: str, n: int) -> Response:
+    sheet = load(game_id)
+    if not 1 <= n <= len(sheet.hands):
+        abort(404, f"There is no hand {n} on this sheet.")
+    given = sheet.hands[n - 1].input or {}
+    if given.get("kind") != "record":
+        abort(404, f"Hand {n} was not entered from a deal record, so there is nothing to replay.")
+    try:
+        steps = pad_replay.replay_steps(given["record"], sheet.players, sheet.rules)
+    except ScorekeeperError as error:
+        abort(409, pad_labels.worded(error))
+    return replay_page(
+        steps,
+        None,
+        pad_replay.analysis_view(given["record"], sheet.players, sheet.rules),
+        lambda k: url_for("pad.hand_replay", game_id=game_id, n=n, step=k),
+        game_id=game_id,
+        n=n,
+    )

@@ -1,0 +1,87 @@
+"""The running tally of games chained by rematch, and players' records (head to head too)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from flask import abort, request
+from werkzeug.wrappers import Response
+
+from scorekeeper.errors import ScorekeeperError
+from scorekeeper.names import fold
+from scorekeeper.store import stats
+from scorekeeper.store.base import NotFound
+from scorekeeper.store.sheets import GameSheet
+
+from .. import get_storage
+from . import labels as pad_labels
+from . import views_tally
+from .blueprint import bp, game_row, render
+
+
+def sheet_tally(sheet: GameSheet) -> dict[str, Any] | None:
+    """The rematch tally's view for a sheet's foot, when a game of two or three follows
+    another (partnerships settle per team: no running tally for them)."""
+    if len(sheet.players) == 4:
+        return None
+    tally = stats.rematch_tally(get_storage(), sheet.id)
+    return views_tally.tally_view(tally) if len(tally["games"]) > 1 else None
+
+
+@bp.get("/games/<game_id>/tally")
+def tally(game_id: str) -> Response:
+    """Every game of the chain of rematches up to this one: who won, who paid, the total."""
+    if len(game_row(game_id)["players"]) == 4:
+        abort(404, "The running tally is kept for games of two or three players.")
+    found = stats.rematch_tally(get_storage(), game_id)
+    return render("pad/tally.html", tally=views_tally.tally_view(found), game_id=game_id)
+
+
+def _record(name: str) -> tuple[dict[str, Any] | None, str | None]:
+    """A player's record by name, or ``None`` and what to tell the player instead."""
+    if not name.strip():
+        return None, "Type a player's name."
+    try:
+        return stats.player_stats(get_storage(), name), None
+    except NotFound:
+        return None, (
+            f"Nobody called “{pad_labels.isolated(name.strip())}” has"
+            " played on this scorepad yet. Check the spelling (capitals and spaces"
+            " around the name do not matter)."
+        )
+    except ScorekeeperError as error:
+        return None, pad_labels.worded(error)
+
+
+@bp.get("/players")
+def players() -> Response:
+    """A player's record (``?name=``), or the search form with what went wrong."""
+    name = request.args.get("name")
+    if name is None:
+        return render("pad/players.html", record=None, error=None, name="")
+    found, error = _record(name)
+    return render(
+        "pad/players.html",
+        200 if found else (422 if not name.strip() else 404),
+        record=views_tally.record_view(found) if found else None,
+        error=error,
+        name=name,
+    )
+
+
+@bp.get("/players/vs")
+def head_to_head() -> Response:
+    """Two players head to head (``?name=...&other=...``), from the first one's record."""
+    found, error = _record(request.args.get("name", ""))
+    if found is None:
+        abort(404, error)
+    other = request.args.get("other", "")
+    rival = next((r for r in found["head_to_head"] if fold(r["opponent"]) == fold(other)), None)
+    if rival is None:
+        abort(
+            404,
+            f"{pad_labels.isolated(found['name'])} and"
+            f" {pad_labels.isolated(other.strip()) if other.strip() else 'that player'}"
+            " have not played each other on this scorepad.",
+        )
+    return render("pad/head_to_head.html", name=found["name"], rival=rival)

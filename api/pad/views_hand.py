@@ -1,0 +1,343 @@
+"""What the scorepad shows of one hand, computed here so the web layer only renders.
+
+A hand with its badge and one-line summary, its page (input, counts,
+showdown), the preview of a quick hand before it is saved, a verified
+showdown (with what the defender could have laid off) and the live
+read-out of the tap grid. Cards in them are :func:`~api.pad.labels.card_info`
+dicts.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from markupsafe import Markup
+
+from scorekeeper.cards import mask_cards, parse_cards
+from scorekeeper.knock import KnockResult, layoff_options
+from scorekeeper.melds import arrangements, hand_mask
+from scorekeeper.records import ReplayedDeal
+from scorekeeper.results import Outcome, Side
+from scorekeeper.store.hands import DeadwoodResult, HandEvaluation, evaluate_hand
+from scorekeeper.store.sheets import StoredHand
+
+from .labels import bdi, capfirst, card_info, cards_info, sides_html
+
+OUTCOME_LABELS = {
+    "knock": "knock",
+    "gin": "gin",
+    "big_gin": "big gin",
+    "undercut": "undercut",
+    "tie": "tie",
+    "void": "void",
+    "deal": "deal",
+}
+
+
+def badge(hand: Any) -> str:
+    """The outcome badge of a hand record: knock, gin, big_gin, undercut, void, or
+    ``deal`` for a partnership deal that scored (its games have their own)."""
+    if hand.void:
+        return "void"
+    if hasattr(hand, "games"):
+        return "deal"
+    return str(hand.outcome or "void")
+
+
+def describe_hand(hand: Any, names: Sequence[str], against: bool | None = None) -> Markup:
+    """One line for the hand list: ``Ana knocked: 12`` / ``Bor undercut Ana: 29`` (HTML).
+
+    With three players (a hand with ``sits_out``) or for one game of a
+    partnership deal (``against``) it says whom the winner beat: ``Ana beat
+    Bor: 12`` (the badge says how).
+    """
+    if hand.void:
+        return Markup("Void hand: nobody scores" if against is None else "Void: nobody scores")
+    if against is None:
+        against = getattr(hand, "sits_out", None) is not None
+    verb = {
+        "knock": "{w} knocked",
+        "gin": "{w} went gin",
+        "big_gin": "{w} went big gin",
+        "undercut": "{w} undercut {l}",
+    }
+    line = (
+        verb["undercut"]
+        if hand.outcome == "undercut"
+        else ("{w} beat {l}" if against else verb.get(hand.outcome, "{w}"))
+    )
+    return Markup(line + ": {points}").format(
+        w=bdi(names[hand.winner]), l=bdi(names[hand.loser]), points=hand.points
+    )
+
+
+def deal_scored(before: Sequence[int], after: Sequence[int], names: Sequence[str]) -> Markup:
+    """What one deal gave the teams: ``Ana & Cy +12`` (both when both scored)."""
+    teams = sides_html(names)
+    gains = [(teams[t], after[t] - before[t]) for t in range(2) if after[t] != before[t]]
+    if not gains:
+        return Markup("Nobody scores")
+    return Markup(", ").join(Markup("{} +{}").format(team, gain) for team, gain in gains)
+
+
+def hand_view(
+    record: StoredHand, names: Sequence[str], before: Sequence[int] | None = None
+) -> dict[str, Any]:
+    """One hand of the sheet as its page shows it: summary, input and showdown.
+
+    A three-player hand adds who sat out; a partnership deal has ``games``,
+    each game's players, dealer, summary and deadwood counts, and ``scored``,
+    what it gave the teams (``before``: the totals before it).
+    """
+    given = record.input or {}
+    kind = given.get("kind", "quick")
+    view: dict[str, Any] = {
+        "n": record.n,
+        "badge": badge(record),
+        "label": OUTCOME_LABELS[badge(record)],
+        "text": describe_hand(record, names),
+        "kind": kind,
+        "dealer": names[record.dealer],
+        "totals": record.totals,
+        "corrected": record.corrected,
+        "showdown": None,
+        "counts": None,
+        "upcard": None,
+        "replay": kind == "record",
+        "sat_out": (
+            names[record.sits_out] if getattr(record, "sits_out", None) is not None else None
+        ),
+        "games": None,
+    }
+    detail = record.detail
+    if hasattr(record, "games"):
+        given_games = given.get("games") or [{"kind": "void"}] * 2
+        details = (detail or {}).get("games") or [None, None]
+        view["text"] = None
+        view["scored"] = deal_scored(before or [0, 0], record.totals, names)
+        view["games"] = [
+            {
+                "players": Markup(" v ").join(bdi(names[p]) for p in game.players),
+                "dealer": names[game.dealer],
+                "badge": badge(game),
+                "label": OUTCOME_LABELS[badge(game)],
+                "text": describe_hand(game, names, against=True),
+                "counts": (
+                    _counts(sub, sub_detail, names, game.players)
+                    if sub.get("kind") == "quick"
+                    else None
+                ),
+                "showdown": (
+                    showdown_view(
+                        KnockResult.from_dict(sub_detail),
+                        [names[sub["knocker"]], names[_opponent(game.players, sub["knocker"])]],
+                    )
+                    if sub.get("kind") == "cards" and sub_detail
+                    else None
+                ),
+            }
+            for game, sub, sub_detail in zip(record.games, given_games, details, strict=True)
+        ]
+        return view
+    seats = (
+        (0, 1)
+        if getattr(record, "sits_out", None) is None
+        else tuple(p for p in range(3) if p != record.sits_out)
+    )
+    if given.get("upcard"):
+        view["upcard"] = card_info(given["upcard"])
+    if kind in ("cards", "record") and detail and detail.get("knocker"):
+        knocker = given.get("knocker", detail.get("knocker_player"))
+        showdown = (
+            ReplayedDeal.from_dict(detail).showdown
+            if kind == "record"
+            else KnockResult.from_dict(detail)
+        )
+        if showdown is not None:
+            view["showdown"] = showdown_view(
+                showdown, [names[knocker], names[_opponent(seats, knocker)]]
+            )
+        if detail.get("upcard"):
+            view["upcard"] = card_info(detail["upcard"])
+    elif kind == "quick":
+        view["counts"] = _counts(given, detail, names, seats)
+    return view
+
+
+def _opponent(seats: Sequence[int], seat: int) -> int:
+    return seats[1] if seat == seats[0] else seats[0]
+
+
+def _counts(
+    given: Mapping[str, Any],
+    detail: Mapping[str, Any] | None,
+    names: Sequence[str],
+    seats: Sequence[int],
+) -> dict[str, Any]:
+    """A quick hand's deadwood counts as the hand page words them."""
+    knocker = given["knocker"]
+    return {
+        "knocker": names[knocker],
+        "defender": names[_opponent(seats, knocker)],
+        "knocker_deadwood": given["knocker_deadwood"],
+        "defender_deadwood": given["defender_deadwood"],
+        "breakdown": (_breakdown_line(DeadwoodResult.from_dict(detail)) if detail else None),
+    }
+
+
+def quick_previews(
+    rules: Mapping[str, Any], hand: Mapping[str, Any], seatings: Sequence[Any]
+) -> list[dict[str, Any]]:
+    """The score of a quick hand, or of each game of a partnership deal, before it is saved.
+
+    Each game is scored as the two-player hand it is (its knocker given as
+    seat 0 or 1 of its ``seating``, :class:`scorekeeper.seating.Seating`), so the
+    preview needs nothing from the store beyond
+    :func:`~scorekeeper.store.hands.evaluate_hand`.
+    """
+    hands = hand["games"] if hand.get("kind") == "deal" else [hand] * len(seatings)
+    previews = []
+    for seating, one in zip(seatings, hands, strict=True):
+        pair = [seating.names[p] for p in seating.seats]
+        own = dict(one)
+        if "knocker" in own:
+            own["knocker"] = seating.seats.index(own["knocker"])
+        result = evaluate_hand(own, rules, players=pair)
+        previews.append(
+            {
+                **quick_preview(result, pair, len(seating.names) > 2 or None),
+                "players": Markup(" v ").join(bdi(name) for name in pair),
+            }
+        )
+    return previews
+
+
+def quick_preview(
+    result: HandEvaluation, names: Sequence[str], against: bool | None = None
+) -> dict[str, Any]:
+    """A quick hand's score before it is saved (``evaluate_hand``'s result) for the page
+    (``against``: as :func:`describe_hand`)."""
+    entry = result.entry
+    return {
+        "badge": badge(entry),
+        "label": OUTCOME_LABELS[badge(entry)],
+        "text": describe_hand(entry, names, against),
+        "breakdown": (
+            _breakdown_line(result.detail) if isinstance(result.detail, DeadwoodResult) else None
+        ),
+    }
+
+
+def _breakdown_line(detail: DeadwoodResult | KnockResult) -> str:
+    """How a hand's points add up, as one line.
+
+    ``(9 deadwood difference + 25 undercut bonus) x 2 for the spade upcard = 68``
+    """
+    b = detail.breakdown
+    line = f"{b.difference} deadwood difference"
+    if b.bonus:
+        line += f" + {b.bonus} {OUTCOME_LABELS[detail.outcome]} bonus"
+    if b.multiplier != 1:
+        line = f"({line}) x {b.multiplier} for the spade upcard"
+    return f"{line} = {detail.points}"
+
+
+def showdown_view(showdown: KnockResult, names: Sequence[str]) -> dict[str, Any]:
+    """A verified showdown as the pages show it (cards as :func:`~.pad_labels.card_info`)."""
+    k, d = showdown.knocker, showdown.defender
+    knocker, defender = names
+    outcome = showdown.outcome
+    winner = (
+        None
+        if showdown.winner is None
+        else {Side.KNOCKER: knocker, Side.DEFENDER: defender}[showdown.winner]
+    )
+    if outcome == Outcome.UNDERCUT:
+        headline = Markup("Undercut! {} scores {}.").format(
+            bdi(capfirst(defender)), showdown.points
+        )
+    elif outcome in (Outcome.GIN, Outcome.BIG_GIN):
+        headline = Markup("{}! {} scores {}.").format(
+            OUTCOME_LABELS[outcome].capitalize(), bdi(capfirst(knocker)), showdown.points
+        )
+    elif outcome == Outcome.TIE:
+        headline = Markup("A tie: {} and {} have the same deadwood; nobody scores.").format(
+            bdi(capfirst(knocker)), bdi(defender)
+        )
+    else:
+        headline = Markup("{} knocks and scores {}.").format(
+            bdi(capfirst(knocker)), showdown.points
+        )
+    laid = [{"card": card_info(x.card), "meld": cards_info(x.meld)} for x in d.layoffs]
+    laid_codes = {x.card for x in d.layoffs}
+    possible = could_lay_off(showdown)
+    return {
+        "outcome": outcome.value,
+        "label": OUTCOME_LABELS[outcome],
+        "winner": winner,
+        "points": showdown.points,
+        "headline": headline,
+        "breakdown": _breakdown_line(showdown),
+        "knocker": {
+            "name": knocker,
+            "melds": [cards_info(m) for m in k.melds],
+            "deadwood_cards": cards_info(k.deadwood_cards),
+            "deadwood": k.deadwood,
+        },
+        "defender": {
+            "name": defender,
+            "melds": [cards_info(m) for m in d.melds],
+            "deadwood_cards": cards_info(d.deadwood_cards),
+            "deadwood": d.deadwood,
+            "best_deadwood": d.best_deadwood,
+            "layoffs": laid,
+        },
+        "could_lay_off": possible,
+        "missed": [x for x in possible if x["card"]["code"] not in laid_codes],
+        "gin": outcome in (Outcome.GIN, Outcome.BIG_GIN),
+    }
+
+
+def could_lay_off(showdown: KnockResult) -> list[dict[str, Any]]:
+    """Every defender card that fits on a knocker meld, with the meld.
+
+    This ignores the defender's own melds (a card used in one could still
+    have been laid off instead) and whether layoffs were allowed (none
+    against gin), so the page can show what was possible.
+    """
+    return layoff_fits(showdown.knocker.melds, showdown.defender.cards)
+
+
+def layoff_fits(melds: Sequence[Sequence[str]], defender: Sequence[str]) -> list[dict[str, Any]]:
+    """Every card of ``defender`` that fits on one of the knocker's ``melds``, with the meld
+    (cards that extend a run one after another included)."""
+    held = hand_mask(list(defender))
+    found = []
+    for meld_codes in melds:
+        fits = 0
+        for _, laid in layoff_options((hand_mask(meld_codes),), held):
+            fits |= laid[-1]
+        for card in mask_cards(fits):
+            found.append({"card": card_info(card), "meld": cards_info(meld_codes)})
+    return found
+
+
+def live_melds(cards: Any) -> dict[str, Any]:
+    """The live read-out while cards are tapped: deadwood and the best melds.
+
+    ``{"count", "deadwood", "melds", "deadwood_cards", "ties"}``; the cards
+    are lists of :func:`~.pad_labels.card_info`. Raises :class:`CardError` for bad cards.
+    """
+    codes = parse_cards(cards)
+    if not codes:
+        return {"count": 0, "deadwood": 0, "melds": [], "deadwood_cards": [], "ties": 0}
+    found = arrangements(codes)
+    best = found[0]
+    return {
+        "count": len(codes),
+        "deadwood": best.deadwood,
+        "melds": [cards_info(meld) for meld in best.melds],
+        "deadwood_cards": cards_info(best.deadwood_cards),
+        "ties": len(found) - 1,
+    }

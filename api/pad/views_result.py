@@ -1,0 +1,173 @@
+"""A finished game's result as the sheet shows it: the bonuses itemised, who pays whom.
+
+The settling sentences (``Bor pays Ana 16.00 (320 points).``) are shared with
+the rematch tally (:mod:`api.pad.views_tally`).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from markupsafe import Markup
+
+from scorekeeper.sheet import GameResult, HollywoodResult, Payment
+
+from .labels import bdi, point_count, side_names, sides_html
+
+
+def game_result_view(
+    result: GameResult, names: Sequence[str], rules: Mapping[str, Any], boxes: Sequence[int]
+) -> dict[str, Any]:
+    """One finished game's bonuses itemised (a ``score_sheet`` result, the boxes won).
+
+    Rows are per side (players, or partnerships with four). ``pays`` says
+    who pays whom with two players (:func:`game_over_line`); with three or
+    four players ``payments`` words the settlement: each loser against the
+    winner, on their own difference of final totals (x stake when there is
+    one; a negative difference, from box bonuses, runs the other way).
+    ``finals`` are the finals winner first (a Hollywood column's result).
+    """
+    winner = result.winner
+    sides = side_names(names)
+    rows = []
+    for p, (name, html) in enumerate(zip(sides, sides_html(names), strict=True)):
+        items = [("Hand points", result.totals[p])]
+        items.append((f"Box bonus ({rules['box_bonus']} a box)", result.box_bonus[p]))
+        if p == winner:
+            label = "Game bonus"
+            if result.shutout and rules["shutout"] == "double_bonus":
+                label += " (doubled: shutout)"
+            items.append((label, result.game_bonus))
+            if result.shutout and rules["shutout"] == "double_total":
+                subtotal = sum(v for _, v in items)
+                items.append(("Shutout: total doubled", subtotal))
+        rows.append(
+            {
+                "name": name,
+                "html": html,
+                "items": items,
+                "final": result.final[p],
+                "winner": p == winner,
+                "boxes": boxes[p],
+            }
+        )
+    loser = result.loser
+    two = len(names) == 2
+    return {
+        "winner": sides[winner],
+        "winner_html": sides_html(names)[winner],
+        "loser": None if loser is None else sides[loser],
+        "rows": rows,
+        "table": table(rows),
+        "shutout": result.shutout,
+        "net": result.net,
+        "pays": game_over_line(result, names) if two else None,
+        "payments": None if two else _payments(result, names),
+        "finals": [result.final[winner]]
+        + [final for p, final in enumerate(result.final) if p != winner],
+    }
+
+
+def _payments(result: GameResult, names: Sequence[str]) -> list[Markup]:
+    """The settlement of a three-player or partnership game, one sentence per loser
+    (:func:`loser_line`, given the result as JSON, as the tally has it), with the shutout
+    of a loser who won no hand."""
+    sides = sides_html(names)
+    plain = result.to_dict()
+    lines = []
+    for loser in result.losers:
+        line = loser_line(plain, loser, names)
+        if loser in result.shut_out and not result.shutout:
+            line += Markup(" {} won no hand: shutout, doubled against {} only.").format(
+                sides[loser], sides[loser]
+            )
+        lines.append(line)
+    return lines
+
+
+def table(rows: Sequence[Mapping[str, Any]]) -> list[dict[str, Any]]:
+    """Per-player items as table rows: ``{"label", "values": [per player, None if absent]}``."""
+    labels: list[str] = []
+    for row in rows:
+        labels += [label for label, _ in row["items"] if label not in labels]
+    return [
+        {"label": label, "values": [dict(row["items"]).get(label) for row in rows]}
+        for label in labels
+    ]
+
+
+def amount_text(amount: float) -> str:
+    return f"{amount:.2f}"
+
+
+def payment_line(
+    nets: Sequence[int], names: Sequence[str], amount: float | None = None, verb: str = "pays"
+) -> Markup:
+    """Who pays whom how much, from the points each seat won (+) or paid (-).
+
+    ``Bor pays Ana 320 points.``, or at a stake ``Bor pays Ana 16.00 (320
+    points).`` (``amount`` is the settlement as the sheet rounded it); all
+    square: ``All square: nobody pays anything.`` ``verb`` is ``pays`` for a game,
+    ``owes`` for a running total.
+    """
+    payer = min(range(len(nets)), key=lambda p: nets[p])
+    payee = max(range(len(nets)), key=lambda p: nets[p])
+    points = nets[payee]
+    if points <= 0:
+        return Markup("All square: nobody {} anything.").format(verb)
+    return _pays(bdi(names[payer]), verb, bdi(names[payee]), points, amount)
+
+
+def _pays(payer: Markup, verb: str, payee: Markup, points: int, amount: float | None) -> Markup:
+    """``Bor pays Ana 320 points.``, at a stake ``Bor pays Ana 16.00 (320 points).``"""
+    count = point_count(points)
+    if amount is None:
+        return Markup("{} {} {} {}.").format(payer, verb, payee, count)
+    return Markup("{} {} {} {} ({}).").format(payer, verb, payee, amount_text(amount), count)
+
+
+def game_over_line(result: GameResult | HollywoodResult, names: Sequence[str]) -> Markup:
+    """The settling line under a finished game: who pays whom, in points and money.
+
+    The winner normally collects; when the loser's box bonuses outweigh the
+    game (the net is negative) the line says so and has the winner pay,
+    never "-28 points to Ana". A tied Hollywood match pays nothing.
+    """
+    settlement = result.settlement
+    line = payment_line(
+        result.nets, names, settlement.amount if isinstance(settlement, Payment) else None
+    )
+    winner = result.winner
+    if winner is not None and result.nets[winner] < 0:
+        line = Markup("{} wins the game, but the box bonuses count for more: {}").format(
+            bdi(names[winner]), line
+        )
+    return line
+
+
+def loser_line(game: Mapping[str, Any], loser: int, names: Sequence[str]) -> Markup:
+    """What one loser of a finished game of three players, or the losing partnership,
+    settles with the winner: one sentence for the sheet's payments and the rematch tally.
+
+    ``game`` is a sheet's result as JSON or a tally's game: its ``winner``, ``nets`` per side
+    (the loser's own difference of finals, negative when the loser's box bonuses outweigh
+    the game: the winner pays) and ``settlement`` (``None`` without a stake, a
+    partnership's one payment, or a list). ``Bor pays Ana 21.00 (210 points).``, without
+    a stake ``Bor pays Ana 210 points.`` (a finished game pays, as with two players: a
+    running total owes); partners ``Bor & Dan pay Ana & Cy ...``. Nothing to settle:
+    ``Ana and Bor are even: nobody pays.``, naming the pair, since a game of three has two
+    settlements and the two-player ``All square`` would not say whose.
+    """
+    sides = sides_html(names)
+    winner = game["winner"]
+    difference = -game["nets"][loser]
+    if difference == 0:
+        return Markup("{} and {} are even: nobody pays.").format(sides[winner], sides[loser])
+    payer, payee = (loser, winner) if difference > 0 else (winner, loser)
+    settled = game.get("settlement") or []
+    paid = [settled] if isinstance(settled, Mapping) else settled
+    amount = next((p["amount"] for p in paid if loser in (p["payer"], p["payee"])), None)
+    return _pays(
+        sides[payer], "pay" if len(names) == 4 else "pays", sides[payee], abs(difference), amount
+    )
