@@ -19,7 +19,7 @@ IF_MATCH = r'^(\*|"[0-9]{1,9}"|[0-9]{1,9})$'
 """What ``If-Match`` may hold: ``*``, the sheet's ETag (``"7"``) or its version (``7``)."""
 
 
-class IfMatch(fields.Field):
+class IfMatch(fields.Field[int | None]):
     """The ``If-Match`` header: the version the change is based on (``None`` for ``*``)."""
 
     def __init__(self, **kwargs: Any):
@@ -45,7 +45,7 @@ class IfMatch(fields.Field):
         return None if text == "*" else int(text.strip('"'))
 
 
-class PreferMinimal(fields.Field):
+class PreferMinimal(fields.Field[bool]):
     """The ``Prefer`` header (RFC 7240): true when it holds ``return=minimal``."""
 
     def __init__(self, **kwargs: Any):

@@ -104,7 +104,7 @@ class Record(fields.Dict):
         return result
 
 
-class Cards(fields.Field):
+class Cards(fields.Field[str | list[str]]):
     """Cards as text (``"As 2s 3s"``, ``"10♥ J♥"``) or a list of card codes."""
 
     def __init__(self, **kwargs: Any):
@@ -146,7 +146,7 @@ RULE_VALUE = (
 )
 
 
-class RulesOption(fields.Field):
+class RulesOption(fields.Field[Any]):
     """Rules: a preset name, or an object ``{"preset"?: name, option: value, ...}``."""
 
     def __init__(self, **kwargs: Any):
@@ -248,7 +248,7 @@ def _upcard() -> fields.String:
     return _card(allow_none=True, metadata={"description": "The deal's first upcard (Oklahoma)."})
 
 
-def _melds(description: str) -> fields.List:
+def _melds(description: str) -> fields.List[Any]:
     return fields.List(
         Cards(),
         validate=validate.Length(max=MAX_LIST),
@@ -343,7 +343,7 @@ class GameHand(Strict):
     )
 
     @ma.validates_schema
-    def _fields_of_kind(self, data: dict, **kwargs: Any) -> None:
+    def _fields_of_kind(self, data: dict[str, Any], **kwargs: Any) -> None:
         kind = data.get("kind")
         if kind not in HAND_FIELDS:
             return
@@ -456,7 +456,7 @@ class RecordRequest(ma.Schema):
     format = fields.String(required=True, validate=validate.OneOf([DEAL_FORMAT, MATCH_FORMAT]))
 
     @ma.validates_schema(pass_original=True)
-    def _size(self, data: dict, original: Any, **kwargs: Any) -> None:
+    def _size(self, data: dict[str, Any], original: Any, **kwargs: Any) -> None:
         check_json_size(original)
 
 
