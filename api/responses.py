@@ -1,22 +1,30 @@
 """Response schemas of the JSON API, for the OpenAPI document only (answers are written by
 ``to_dict()``, never by these).
 
-The shapes of typed results (a verified knock, a replayed deal or match, a
-stored sheet and its hands) are derived from their result types by
-:mod:`api.shapes`; the names here are the document's component names. The
-envelopes the views build around them (a new game, a hand change) and the
-answers still given as plain dicts (melds, analyses, stats, exports,
-imports) are written here.
+The shapes of typed results (melds, a verified knock, a replayed or
+analysed deal or match, a stored sheet and its hands) are derived from
+their result types by :mod:`api.shapes`; the names here are the
+document's component names. The envelopes the views build around them (a
+new game, a hand change) and the answers still given as plain dicts
+(stats, exports, imports) are written here.
 """
 
 from __future__ import annotations
 
 import marshmallow as ma
-from marshmallow import fields, validate
+from marshmallow import fields
 
+from scorekeeper import analysis
+from scorekeeper.analysis import (
+    AnyDecision,
+    DefenderShowdown,
+    DiscardDecision,
+    KnockerShowdown,
+    ShowdownAnalysis,
+)
 from scorekeeper.knock import DefenderHand, KnockerHand, KnockResult, Layoff
+from scorekeeper.melds import DiscardOption, DiscardReport, MeldReport
 from scorekeeper.records import ReplayedDeal, ReplayedMatch
-from scorekeeper.results import Outcome
 from scorekeeper.sheet import (
     OUTCOMES,
     AnyHandRecord,
@@ -49,9 +57,16 @@ SHAPES = Shapes(
         GameSheet: "Sheet",
         ReplayedDeal: "DealResult",
         ReplayedMatch: "MatchResult",
+        MeldReport | DiscardReport: "MeldsResponse",
+        DiscardOption: "Discard",
+        AnyDecision: "Decision",
+        KnockerShowdown: "KnockerReview",
+        DefenderShowdown: "DefenderReview",
+        ShowdownAnalysis: "ShowdownReview",
     },
     flat={GameSheet: ("scored", {"minimal"}), StoredHand: ("record", ())},
     extra={
+        DiscardDecision: {"knock_available": {"nullable": False}},  # left out, never null
         GameResult: {"settlement": {"minItems": 2, "maxItems": 2}},
         **{kind: {"outcome": {"enum": [*OUTCOMES, None]}} for kind in HAND_RECORDS},
     },
@@ -64,31 +79,9 @@ DealResult = SHAPES.schema(ReplayedDeal)
 MatchResult = SHAPES.schema(ReplayedMatch)
 HandRecord = SHAPES.schema(StoredHand)
 Sheet = SHAPES.schema(GameSheet)
-
-SHOWDOWN_OUTCOMES = [outcome.value for outcome in Outcome]
-"""A showdown's outcomes: also ``tie`` (a tied knock under ``tie: no_score``)."""
-
-
-class Arrangement(ma.Schema):
-    """Melds and deadwood of a hand."""
-
-    melds = fields.List(fields.List(fields.String()), required=True)
-    deadwood_cards = fields.List(fields.String(), required=True)
-    deadwood = fields.Integer(required=True)
-
-
-class Discard(ma.Schema):
-    """The deadwood left after one discard."""
-
-    discard = fields.String(required=True)
-    deadwood = fields.Integer(required=True)
-
-
-class MeldsResponse(ma.Schema):
-    """Every optimal arrangement; with 11 cards also the discard options."""
-
-    arrangements = fields.List(fields.Nested(Arrangement), required=True)
-    discards = fields.List(fields.Nested(Discard))
+MeldsResponse = SHAPES.schema(MeldReport | DiscardReport)
+DealAnalysis = SHAPES.schema(analysis.DealAnalysis)
+MatchAnalysis = SHAPES.schema(analysis.MatchAnalysis)
 
 
 class NewGame(ma.Schema):
@@ -197,109 +190,6 @@ REPLAY_RESPONSE = {
 """The replay response: a deal result or a match result."""
 
 
-class PassedUp(ma.Schema):
-    """A card on the discard pile that would have made a meld, not taken."""
-
-    card = fields.String(required=True)
-    meld = fields.List(fields.String(), required=True)
-    deadwood_with_it = fields.Integer(
-        required=True,
-        metadata={
-            "description": "The least deadwood taking it (and discarding the best card) leaves."
-        },
-    )
-
-
-class Decision(ma.Schema):
-    """One decision of a deal, measured from what the player held and had seen."""
-
-    step = fields.Integer(required=True, metadata={"description": "Index into actions."})
-    player = fields.Integer(required=True)
-    action = fields.String(required=True)
-    kind = fields.String(
-        required=True, validate=validate.OneOf(["draw", "discard", "knock", "big_gin"])
-    )
-    deadwood = fields.Integer(metadata={"description": "Deadwood of the 10 cards kept."})
-    best_deadwood = fields.Integer(
-        metadata={"description": "The least any allowed discard would have kept."}
-    )
-    best_discards = fields.List(fields.String())
-    cost = fields.Integer(metadata={"description": "deadwood - best_deadwood."})
-    knock_available = fields.Integer(
-        metadata={
-            "description": "A plain discard when a knock was possible: the least deadwood a knock"
-            " would have kept."
-        }
-    )
-    gin_available = fields.Boolean(metadata={"description": "Gin was possible and not taken."})
-    passed_up = fields.Nested(PassedUp)
-
-
-class KnockerReview(ma.Schema):
-    """The knocker's arrangement against the best legal one (against the best reply)."""
-
-    player = fields.Integer(required=True)
-    deadwood = fields.Integer(required=True)
-    best_deadwood = fields.Integer(required=True)
-    points = fields.Integer(required=True, metadata={"description": "+ won, - lost."})
-    best_points = fields.Integer(required=True)
-    cost = fields.Integer(required=True)
-
-
-class DefenderReview(ma.Schema):
-    """The defender's melds and layoffs against the best reply to the cards laid down."""
-
-    player = fields.Integer(required=True)
-    deadwood = fields.Integer(required=True)
-    best_deadwood = fields.Integer(required=True)
-    missed_layoffs = fields.List(fields.String(), required=True)
-    points = fields.Integer(required=True)
-    best_points = fields.Integer(required=True)
-    cost = fields.Integer(required=True)
-
-
-class ShowdownReview(ma.Schema):
-    """Both sides of a showdown reviewed."""
-
-    knocker = fields.Nested(KnockerReview, required=True)
-    defender = fields.Nested(DefenderReview, required=True)
-
-
-class PlayerSummary(ma.Schema):
-    """What a player's decisions cost over a deal (or a match)."""
-
-    player = fields.String(required=True)
-    deadwood_given_away = fields.Integer(required=True)
-    discards_off_best = fields.Integer(required=True)
-    missed_melds = fields.Integer(required=True)
-    missed_knocks = fields.Integer(required=True)
-    missed_gins = fields.Integer(required=True)
-    showdown_cost = fields.Integer(required=True)
-
-
-class DealAnalysis(ma.Schema):
-    """Where a deal was won or lost (scorekeeper.analyse)."""
-
-    players = fields.List(fields.String(), required=True)
-    dealer = fields.Integer(required=True)
-    void = fields.Boolean(required=True)
-    outcome = fields.String(
-        required=True, allow_none=True, validate=validate.OneOf(SHOWDOWN_OUTCOMES)
-    )
-    points = fields.Integer(required=True)
-    decisions = fields.List(fields.Nested(Decision), required=True)
-    showdown = fields.Nested(ShowdownReview, required=True, allow_none=True)
-    summary = fields.List(fields.Nested(PlayerSummary), required=True)
-
-
-class MatchAnalysis(ma.Schema):
-    """Each deal of a match analysed, and each player's summary over the match."""
-
-    players = fields.List(fields.String(), required=True)
-    deals = fields.List(fields.Nested(DealAnalysis), required=True)
-    summary = fields.List(fields.Nested(PlayerSummary), required=True)
-
-
 ANALYSE_RESPONSE = {
     "oneOf": [
         {"$ref": "#/components/schemas/DealAnalysis"},
@@ -308,9 +198,5 @@ ANALYSE_RESPONSE = {
 }
 """The analyse response: a deal's analysis or a match's."""
 
-COMPONENTS = {
-    **SHAPES.components(),
-    "DealAnalysis": DealAnalysis,
-    "MatchAnalysis": MatchAnalysis,
-}
+COMPONENTS = SHAPES.components()
 """Schemas the OpenAPI document names without a view naming them directly."""

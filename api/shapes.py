@@ -116,8 +116,9 @@ class Shapes:
     ``flat`` names the field its ``to_dict()`` lays out flat and the fields
     that are no keys of its JSON (see the module docs); ``extra`` adds to a
     field's document what its type cannot say (a list's length, to the list
-    branch of a ``oneOf``; the values of an enum that occur), for the class and
-    its subclasses; ``added`` are the fields the API adds to its JSON.
+    branch of a ``oneOf``; the values of an enum that occur; ``nullable``
+    false for a ``None`` that ``to_dict()`` leaves out), for the class and its
+    subclasses; ``added`` are the fields the API adds to its JSON.
     """
 
     def __init__(
@@ -223,7 +224,8 @@ class Shapes:
     ) -> fields.Field[Any]:
         """The marshmallow field of a value of any of ``kinds``."""
         options = list(dict.fromkeys(option for kind in kinds for option in _options(kind)))
-        nullable = type(None) in options
+        extra = dict(extra)
+        nullable = type(None) in options and extra.pop("nullable", True)
         options = [option for option in options if option is not type(None)]
         metadata: dict[str, Any] = {"description": description} if description else {}
         common: dict[str, Any] = {"required": required, "allow_none": nullable}
