@@ -62,6 +62,7 @@ from flask.sessions import SessionInterface, SessionMixin
 from werkzeug.exceptions import RequestEntityTooLarge
 from werkzeug.middleware.proxy_fix import ProxyFix
 
+from scorekeeper.cards import CARD_NOTATION, CARD_RANK, CARD_SEPARATORS
 from scorekeeper.store import Store, open_store
 from scorekeeper.store.sqlite import DEFAULT_PATH
 
@@ -151,7 +152,7 @@ def create_app(
     ``<prefix>/var/api-instance`` when installed. ``scorepad=False`` serves
     the JSON API alone, without the scorepad's pages.
     """
-    from . import errors, limits, live, openapi, schemas, security, v1
+    from . import errors, limits, live, openapi, responses, security, v1
 
     app = Flask(__name__, instance_path=instance_path, instance_relative_config=True)
     app.session_interface = _NoSession()
@@ -192,7 +193,7 @@ def create_app(
             "description": "The edit token returned when the game was created.",
         },
     )
-    for name, schema in schemas.COMPONENTS.items():
+    for name, schema in responses.COMPONENTS.items():
         api.spec.components.schema(name, schema=schema)
     api.register_blueprint(v1.blp)
     live.document(api, app)
@@ -202,6 +203,11 @@ def create_app(
 
         app.register_blueprint(pad_blueprint)
         app.register_blueprint(shell_blueprint)
+        app.jinja_env.globals["card_grammar"] = {  # the pad's typed cards read the core's
+            "notation": CARD_NOTATION,
+            "rank": CARD_RANK,
+            "separators": CARD_SEPARATORS,
+        }
     limits.install(app)
     return app
 

@@ -83,9 +83,12 @@ class StoredHand(Result):
 
     record: AnyHandRecord
     seq: int
+    """The log entry that gave this hand its current content."""
     kind: HandKind
     input: Mapping[str, Any]
+    """The hand as submitted."""
     detail: Mapping[str, Any] | None
+    """The scoring behind it (verify or replay result); null if void."""
     corrected: bool
 
     @property
@@ -171,8 +174,11 @@ class GameSheet(Result):
     updated: str
     status: GameStatus
     version: int
+    """Log entries so far."""
     dealer: int
+    """The first dealer."""
     rules: Rules
+    """The rules the game is scored with (parsed once, when the game is read)."""
     scored: AnySheet
     hands: tuple[StoredHand, ...]
     minimal: bool = False
