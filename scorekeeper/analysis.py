@@ -53,7 +53,7 @@ from enum import StrEnum
 from typing import Any
 
 from .cards import DECK, Card
-from .engine import DISCARD, DRAW, UPCARD_OFFER, Deal, DealResult, Phase, parse_action
+from .engine import Deal, DealResult, Phase, parse_action
 from .errors import InvalidRecordError
 from .knock import KnockResult, Layoff, knocker_points, verify_knock
 from .melds import codes_of, hand_mask, mask_all_melds, mask_deadwood, mask_discards
@@ -307,7 +307,7 @@ def _decision(
 ) -> AnyDecision | None:
     phase, _, hand, top, taken, closed = before
     verb, card = parse_action(action)
-    if phase in (UPCARD_OFFER, DRAW):
+    if phase in (Phase.UPCARD_OFFER, Phase.DRAW):
         if verb == "draw discard" or top is None or closed:
             return None
         made = _meld_with(hand, top)
@@ -318,7 +318,7 @@ def _decision(
         return DrawDecision(
             step, player, action, DecisionKind.DRAW, PassedUp(top.code, codes_of(made), least)
         )
-    if phase != DISCARD:
+    if phase != Phase.DISCARD:
         return None
     barred = 0 if taken is None or deal.rules.discard_taken == "allowed" else taken.bit
     options = list(mask_discards(hand, barred))

@@ -29,22 +29,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any, Protocol
 
 from .cards import DECK, Card
-from .engine import (
-    BIG_GIN,
-    DISCARD,
-    DISCARD_CARD,
-    DRAW,
-    DRAW_DISCARD,
-    DRAW_STOCK,
-    GIN,
-    KNOCK,
-    PASS,
-    SHOWDOWN,
-    UPCARD_OFFER,
-    Deal,
-    DealResult,
-    cut_for_dealer,
-)
+from .engine import Deal, DealResult, Phase, Verb, cut_for_dealer
 from .errors import InvalidValueError, RuleViolation
 from .melds import mask_deadwood, mask_discards
 from .records import MATCH_FORMAT, ReplayedDeal, deal_entry, deal_record, rules_value
@@ -83,17 +68,17 @@ class GreedyPlayer:
         """The greedy action for the player to act (see the module docs)."""
         phase = deal.phase
         hand = deal.hand_mask(deal.turn)
-        if phase == DISCARD:
+        if phase == Phase.DISCARD:
             return self._after_draw(deal, hand)
-        if phase == UPCARD_OFFER:
+        if phase == Phase.UPCARD_OFFER:
             assert deal.top is not None  # the upcard lies on the pile while it is offered
-            return (DRAW_DISCARD if self._helps(hand, deal.top) else PASS), None
-        if phase == DRAW:
+            return (Verb.DRAW_DISCARD if self._helps(hand, deal.top) else Verb.PASS), None
+        if phase == Phase.DRAW:
             if deal.wall:
-                return DRAW_DISCARD, None  # the engine offers it only when a knock follows
+                return Verb.DRAW_DISCARD, None  # the engine offers it only when a knock follows
             if deal.must_draw_stock or deal.top is None:
-                return DRAW_STOCK, None
-            return (DRAW_DISCARD if self._helps(hand, deal.top) else DRAW_STOCK), None
+                return Verb.DRAW_STOCK, None
+            return (Verb.DRAW_DISCARD if self._helps(hand, deal.top) else Verb.DRAW_STOCK), None
         raise RuleViolation(
             f"no action to choose in the {phase} phase", code="hand_over", params={"phase": phase}
         )
@@ -109,7 +94,7 @@ class GreedyPlayer:
     @staticmethod
     def _after_draw(deal: Deal, hand: int) -> tuple[str, Card | None]:
         if deal.big_gin_allowed and mask_deadwood(hand) == 0:
-            return BIG_GIN, None
+            return Verb.BIG_GIN, None
         taken = deal.taken.bit if deal.taken is not None else 0
         # The least deadwood left; among equals the card worth more, then the
         # later card (discards come in index order). Cards are looked at only
@@ -121,10 +106,10 @@ class GreedyPlayer:
                 if after < left or (card is not None and other.value >= card.value):
                     left, card = after, other
         if left == 0:
-            return GIN, card
+            return Verb.GIN, card
         if left <= deal.knock_limit:
-            return KNOCK, card
-        return DISCARD_CARD, card
+            return Verb.KNOCK, card
+        return Verb.DISCARD, card
 
 
 PLAYERS: dict[str, type[Player]] = {"random": RandomPlayer, "greedy": GreedyPlayer}
@@ -162,7 +147,7 @@ def play(deal: Deal, players: Sequence[Player], rng: random.Random) -> DealResul
     """Let ``players`` (by player index) play ``deal`` to the end; returns ``deal.result``."""
     while True:
         phase = deal.phase
-        if phase == SHOWDOWN:
+        if phase == Phase.SHOWDOWN:
             return deal.showdown()
         if deal.result is not None:
             return deal.result

@@ -8,6 +8,7 @@ naming what is wrong.
 from __future__ import annotations
 
 import json
+import os
 import sys
 from collections.abc import Sequence
 from contextlib import nullcontext
@@ -483,9 +484,9 @@ def serve(
     certfile: str | None,
     keyfile: str | None,
 ) -> None:
-    """Run the JSON API (and the scorepad) under gunicorn until interrupted.
+    """Run the JSON API (and the scorepad): nginx before gunicorn, until interrupted.
 
-    With ``--certfile`` it serves HTTPS (gunicorn's TLS), which the scorepad
+    With ``--certfile`` it serves HTTPS and HTTP/2 (nginx's TLS), which the scorepad
     needs to work offline and stay awake on a phone reaching a laptop at a
     LAN address; ``--keyfile`` alone is refused.
     """
@@ -504,6 +505,33 @@ def serve(
         certfile=certfile,
         keyfile=keyfile,
     )
+
+
+@main.group()
+def deploy() -> None:
+    """Print the files of a club's server: an nginx site and systemd units (README)."""
+
+
+@deploy.command("nginx")
+@click.option(
+    "--server-name", required=True, help="The site's host name (its Let's Encrypt certificate)."
+)
+def deploy_nginx(server_name: str) -> None:
+    """Print the nginx site: HTTPS with Let's Encrypt's certificate, the serve limits."""
+    from api.nginx import club_site  # the web layer, loaded only here
+
+    click.echo(club_site(server_name), nl=False)
+
+
+@deploy.command("systemd")
+@click.option("--user", default="scorekeeper", show_default=True, help="The server's account.")
+@click.option("--workers", type=click.IntRange(min=1), default=2, show_default=True)
+@click.option("--threads", type=click.IntRange(min=1), default=2, show_default=True)
+def deploy_systemd(user: str, workers: int, threads: int) -> None:
+    """Print the systemd units: the migrations once, then gunicorn behind nginx."""
+    from api.systemd import units  # the web layer, loaded only here
+
+    click.echo(units(os.path.dirname(sys.executable), user, workers, threads), nl=False)
 
 
 class _BadInput(click.ClickException):

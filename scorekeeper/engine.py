@@ -91,15 +91,6 @@ class Phase(StrEnum):
     OVER = "over"
 
 
-UPCARD_OFFER = Phase.UPCARD_OFFER
-DRAW = Phase.DRAW
-DISCARD = Phase.DISCARD
-SHOWDOWN = Phase.SHOWDOWN
-OVER = Phase.OVER
-PHASES = tuple(Phase)
-"""The phases of a deal, in the order they first occur."""
-
-
 class Verb(StrEnum):
     """The kind of an action; ``discard``, ``knock`` and ``gin`` take a card."""
 
@@ -112,13 +103,6 @@ class Verb(StrEnum):
     BIG_GIN = "big gin"
 
 
-PASS = Verb.PASS
-DRAW_STOCK = Verb.DRAW_STOCK
-DRAW_DISCARD = Verb.DRAW_DISCARD
-DISCARD_CARD = Verb.DISCARD
-KNOCK = Verb.KNOCK
-GIN = Verb.GIN
-BIG_GIN = Verb.BIG_GIN
 VERBS = tuple(Verb)
 """Every action verb; ``discard``, ``knock`` and ``gin`` take a card."""
 
@@ -185,8 +169,13 @@ STOCK = 31
 ACTION_HELP = "use pass, draw stock, draw discard, discard Xx, knock Xx, gin Xx or big gin"
 
 _ACTIONS: dict[str, tuple[Verb, Card | None]] = {}
-_BARE = {"pass": PASS, "draw stock": DRAW_STOCK, "draw discard": DRAW_DISCARD, "big gin": BIG_GIN}
-_WITH_CARD = (DISCARD_CARD, KNOCK, GIN)
+_BARE = {
+    "pass": Verb.PASS,
+    "draw stock": Verb.DRAW_STOCK,
+    "draw discard": Verb.DRAW_DISCARD,
+    "big gin": Verb.BIG_GIN,
+}
+_WITH_CARD = (Verb.DISCARD, Verb.KNOCK, Verb.GIN)
 
 
 def parse_action(text: str) -> tuple[Verb, Card | None]:
@@ -368,7 +357,7 @@ class Deal:
         self.knock_limit = self.rules.knock_limit_for(up)
         self.big_gin_allowed = self.rules.big_gin_bonus is not None
         self.turn = 1 - dealer
-        self.phase = UPCARD_OFFER
+        self.phase = Phase.UPCARD_OFFER
         self._passes = 0
         self._taken: Card | None = None
         self._wall = False
@@ -422,7 +411,7 @@ class Deal:
     @property
     def over(self) -> bool:
         """True once the hand is void or the showdown has been scored."""
-        return self.phase == OVER
+        return self.phase == Phase.OVER
 
     @property
     def stock_left(self) -> int:
@@ -452,7 +441,7 @@ class Deal:
     @property
     def must_draw_stock(self) -> bool:
         """True when both players passed the upcard and the non-dealer must draw from stock."""
-        return self._passes == 2 and self.phase == DRAW
+        return self._passes == 2 and self.phase == Phase.DRAW
 
     @property
     def wall(self) -> bool:
@@ -501,15 +490,15 @@ class Deal:
         each plain discard, then each knock or gin (by its discard), then big gin.
         """
         phase = self.phase
-        if phase == UPCARD_OFFER:
-            return [PASS, DRAW_DISCARD]
-        if phase == DRAW:
+        if phase == Phase.UPCARD_OFFER:
+            return [Verb.PASS, Verb.DRAW_DISCARD]
+        if phase == Phase.DRAW:
             if self._wall:
-                return [DRAW_DISCARD, PASS]
+                return [Verb.DRAW_DISCARD, Verb.PASS]
             if self._passes == 2:
-                return [DRAW_STOCK]
-            return [DRAW_STOCK, DRAW_DISCARD] if self._pile else [DRAW_STOCK]
-        if phase != DISCARD:
+                return [Verb.DRAW_STOCK]
+            return [Verb.DRAW_STOCK, Verb.DRAW_DISCARD] if self._pile else [Verb.DRAW_STOCK]
+        if phase != Phase.DISCARD:
             return []
         hand = self.hands[self.turn]
         taken = self._taken_bit()
@@ -524,7 +513,7 @@ class Deal:
             elif left <= limit:
                 going_out.append("knock " + code)
         if self.big_gin_allowed and mask_deadwood(hand) == 0:
-            going_out.append(BIG_GIN)
+            going_out.append(Verb.BIG_GIN)
         return plain + going_out
 
     def apply(self, action: str | tuple[str, Card | None]) -> None:
@@ -551,11 +540,11 @@ class Deal:
                 )
         phase = self.phase
         player = self.turn
-        if phase == DISCARD:
+        if phase == Phase.DISCARD:
             self._discard_phase(player, verb, card)
-        elif phase == DRAW:
+        elif phase == Phase.DRAW:
             self._draw_phase(player, verb)
-        elif phase == UPCARD_OFFER:
+        elif phase == Phase.UPCARD_OFFER:
             self._offer_phase(player, verb)
         else:
             raise RuleViolation(
@@ -572,20 +561,20 @@ class Deal:
         # only asked once somebody has ended the hand, so both are set
         assert self._ending is not None and self._knocker is not None
         what = {"knock": "knocked", "gin": "went gin", "big_gin": "went big gin"}[self._ending]
-        tail = "" if self.phase == OVER else "; only the showdown is left"
+        tail = "" if self.phase == Phase.OVER else "; only the showdown is left"
         return f"{self._name(self._knocker)} {what}{tail}"
 
     def _offer_phase(self, player: int, verb: str) -> None:
-        if verb == DRAW_DISCARD:
+        if verb == Verb.DRAW_DISCARD:
             self._take(player)
-        elif verb == PASS:
+        elif verb == Verb.PASS:
             self._passes += 1
             if self._passes == 1:
                 self.turn = self.dealer
             else:
                 self.turn = 1 - self.dealer
-                self.phase = DRAW
-        elif verb == DRAW_STOCK:
+                self.phase = Phase.DRAW
+        elif verb == Verb.DRAW_STOCK:
             raise RuleViolation(
                 f"cannot draw from the stock during the upcard offer: "
                 f"{self._name(player)} may take the upcard (draw discard) or"
@@ -605,7 +594,7 @@ class Deal:
 
     def _draw_phase(self, player: int, verb: str) -> None:
         name = self._name(player)
-        if verb == DRAW_STOCK:
+        if verb == Verb.DRAW_STOCK:
             if self._wall:
                 raise RuleViolation(
                     f"cannot draw from the stock: it is down to {WALL} cards;"
@@ -629,8 +618,8 @@ class Deal:
             self.hands[player] |= card.bit
             self._taken = None
             self._passes = 0
-            self.phase = DISCARD
-        elif verb == DRAW_DISCARD:
+            self.phase = Phase.DISCARD
+        elif verb == Verb.DRAW_DISCARD:
             if self._passes == 2:
                 raise RuleViolation(
                     "cannot draw from the discard pile: both players passed"
@@ -654,7 +643,7 @@ class Deal:
                     )
                     return
             self._take(player)
-        elif verb == PASS:
+        elif verb == Verb.PASS:
             if not self._wall:
                 raise RuleViolation(
                     f"cannot pass: the upcard offer is over; {name} must draw"
@@ -676,12 +665,12 @@ class Deal:
         card = self._pile.pop()
         self.hands[player] |= card.bit
         self._taken = card
-        self.phase = DISCARD
+        self.phase = Phase.DISCARD
 
     def _discard_phase(self, player: int, verb: str, card: Card | None) -> None:
         name = self._name(player)
         hand = self.hands[player]
-        if verb == BIG_GIN:
+        if verb == Verb.BIG_GIN:
             if not self.big_gin_allowed:
                 raise RuleViolation(
                     "cannot go big gin: big gin is not allowed under these"
@@ -701,7 +690,7 @@ class Deal:
             self._go_out(player, "big_gin", None)
             return
         if card is None:
-            what = "draw" if verb in (DRAW_STOCK, DRAW_DISCARD) else verb
+            what = "draw" if verb in (Verb.DRAW_STOCK, Verb.DRAW_DISCARD) else verb
             raise RuleViolation(
                 f"cannot {what} now: {name} has drawn and must discard, knock or go gin",
                 code="must_discard",
@@ -722,7 +711,7 @@ class Deal:
                 params={"player": name, "action": verb, "card": card.code},
                 option="actions",
             )
-        if verb == DISCARD_CARD:
+        if verb == Verb.DISCARD:
             if self._wall:
                 raise RuleViolation(
                     f"cannot discard {card}: with {WALL} cards left in the"
@@ -737,7 +726,7 @@ class Deal:
             self._taken = None
             other = 1 - player
             self.turn = other
-            self.phase = DRAW
+            self.phase = Phase.DRAW
             if self._stock_size <= WALL:
                 if self.rules.wall == "knock_only_at_two" and self._can_knock_with(other, card):
                     self._wall = True
@@ -745,7 +734,7 @@ class Deal:
                     self._end_void()
             return
         left = mask_deadwood(hand ^ card.bit)
-        if verb == GIN and left:
+        if verb == Verb.GIN and left:
             raise RuleViolation(
                 f"cannot go gin discarding {card}: deadwood {left} (gin needs all 10 cards melded)",
                 code="gin_deadwood",
@@ -785,7 +774,7 @@ class Deal:
         self._knock_discard = card
         self._taken = None
         self._wall = False
-        self.phase = SHOWDOWN
+        self.phase = Phase.SHOWDOWN
 
     def _end_void(self, reason: str = f"the stock is down to {WALL} cards") -> None:
         """End the hand void; called while applying the action that voids it.
@@ -796,7 +785,7 @@ class Deal:
         self._void_reason = reason
         self._wall = False
         self._taken = None
-        self.phase = OVER
+        self.phase = Phase.OVER
         self._result = DealResult(
             outcome=None,
             winner=None,
@@ -846,12 +835,12 @@ class Deal:
         :class:`CardError` for bad declarations (the deal stays in the
         showdown phase).
         """
-        if self.phase != SHOWDOWN:
+        if self.phase != Phase.SHOWDOWN:
             raise RuleViolation(
                 "there is no showdown: nobody has knocked"
-                if self.phase != OVER
+                if self.phase != Phase.OVER
                 else f"the hand is over: {self._ended()}",
-                code="no_showdown" if self.phase != OVER else "hand_over",
+                code="no_showdown" if self.phase != Phase.OVER else "hand_over",
                 option="showdown",
             )
         knocker = self._knocker
@@ -873,7 +862,7 @@ class Deal:
             if result.winner is None
             else {Side.KNOCKER: knocker, Side.DEFENDER: defender}[result.winner]
         )
-        self.phase = OVER
+        self.phase = Phase.OVER
         self._result = DealResult(
             outcome=result.outcome,
             winner=result.winner,

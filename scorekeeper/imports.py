@@ -56,7 +56,7 @@ from dataclasses import dataclass, field
 from typing import Any, TypedDict
 
 from .cards import RANKS, Card, cards_mask, parse_card, parse_cards
-from .engine import DISCARD, DRAW, SHOWDOWN, UPCARD_OFFER, Deal
+from .engine import Deal, Phase
 from .errors import CardError, InvalidRecordError, RecordError, RuleError
 from .melds import mask_points, meld_kind
 from .records import MATCH_FORMAT, deal_record, replay_match
@@ -346,9 +346,9 @@ class _OpenSpielDeal:
         deal = self.deal
         taken: Card | None = None  # the card taken from the pile this turn
         repeated = False  # the last discard put the card just taken back
-        while deal.phase in (UPCARD_OFFER, DRAW, DISCARD):
+        while deal.phase in (Phase.UPCARD_OFFER, Phase.DRAW, Phase.DISCARD):
             position = self.position
-            if deal.phase == DISCARD:
+            if deal.phase == Phase.DISCARD:
                 action = self._next("the player to act must discard or knock")
                 if action == KNOCK:
                     card = self._card("the knock discard")
@@ -402,7 +402,7 @@ class _OpenSpielDeal:
                     position,
                 )
         record = deal_record(deal, comment=f"imported from OpenSpiel gin_rummy, line {self.line}")
-        if deal.phase == SHOWDOWN:
+        if deal.phase == Phase.SHOWDOWN:
             record["showdown"] = self._showdown()
         if self.position < len(self.history):
             ended = "void" if deal.void else "scored"

@@ -50,7 +50,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from .cards import Card, parse_card, parse_cards
-from .engine import DISCARD, DRAW, SHOWDOWN, UPCARD_OFFER, Deal, DealResult, deal_cards
+from .engine import Deal, DealResult, Phase, deal_cards
 from .errors import (
     CardError,
     IllegalRecordError,
@@ -439,7 +439,7 @@ def play_steps(
                 error, f"step {step}: {error}", step=step, field="actions"
             ) from error
         yield step, action, player
-    if deal.phase == SHOWDOWN:
+    if deal.phase == Phase.SHOWDOWN:
         declared = {
             key: showdown[key]
             for key in SHOWDOWN_KEYS
@@ -483,11 +483,11 @@ def _play(deal: Deal, actions: Sequence[Any], showdown: Mapping[str, Any] | None
 
 def _expected(deal: Deal) -> str:
     name = deal.names[deal.turn]
-    if deal.phase == UPCARD_OFFER:
+    if deal.phase == Phase.UPCARD_OFFER:
         return f"{name} may take the upcard (draw discard) or pass"
-    if deal.phase == DRAW:
+    if deal.phase == Phase.DRAW:
         return f"{name} must {' or '.join(deal.legal_actions())}"
-    if deal.phase == DISCARD:
+    if deal.phase == Phase.DISCARD:
         return f"{name} has drawn and must discard, knock or go gin"
     return "the hand is not over"  # pragma: no cover - no other phase is open
 

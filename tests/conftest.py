@@ -27,9 +27,9 @@ import pytest
 import requests
 from browser_kit import ARGS, CHROMIUM
 from pg import USER, PostgresServer
+from serve_kit import spawn, stop
 
 from api.limits import NO_LIMITS_ENV
-from api.server import spawn, stop
 from scorekeeper.store import Store, open_store
 from scorekeeper.store.base import is_postgres
 from scorekeeper.store.sqlite import Storage

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Runs the whole test suite on a fresh machine: installs what the tests need
 # (Debian's chromium for the browser tests, postgresql for the PostgreSQL
-# backend's tests, which start their own server from its binaries, and a Java
+# backend's tests, which start their own server from its binaries, nginx and its
+# nchan module for ``scorekeeper serve``, which runs them before gunicorn, and a Java
 # runtime for openapi-generator in the generated-client tests; the project
 # and its `test` dependency group (PEP 735, which pip reads from 25.1 on) in
 # ./.venv; node and npm for axe-core, which the accessibility tests inject
@@ -15,6 +16,9 @@ command -v chromium >/dev/null 2>&1 || MISSING="$MISSING chromium"
 ls /usr/lib/postgresql/*/bin/initdb >/dev/null 2>&1 || MISSING="$MISSING postgresql"
 command -v java >/dev/null 2>&1 || MISSING="$MISSING default-jre-headless"
 command -v npm >/dev/null 2>&1 || MISSING="$MISSING nodejs npm"
+# nginx with its pub/sub module nchan: scorekeeper serve, and the live sheets
+[ -x /usr/sbin/nginx ] || MISSING="$MISSING nginx"
+[ -e /usr/lib/nginx/modules/ngx_nchan_module.so ] || MISSING="$MISSING libnginx-mod-nchan"
 if [ -n "$MISSING" ]; then
     SUDO=""
     [ "$(id -u)" = 0 ] || SUDO="sudo"

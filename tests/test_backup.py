@@ -23,8 +23,8 @@ from concurrent.futures import ThreadPoolExecutor
 import pytest
 import requests
 from click.testing import CliRunner
+from serve_kit import spawn, stop
 
-from api.server import spawn, stop
 from scorekeeper.cli import main
 from scorekeeper.store import games
 from scorekeeper.store.sqlite import SCHEMA_VERSION, Storage

@@ -19,8 +19,8 @@ import time
 from concurrent.futures import ThreadPoolExecutor
 
 import requests
+from serve_kit import crash, spawn, stop
 
-from api.server import crash, spawn, stop
 from scorekeeper.store import open_store
 
 WRITERS = 6

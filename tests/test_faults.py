@@ -18,8 +18,8 @@ from concurrent.futures import ThreadPoolExecutor
 
 import pytest
 import requests
+from serve_kit import spawn, stop
 
-from api.server import spawn, stop
 from scorekeeper.store import games
 from scorekeeper.store.sqlite import Storage
 

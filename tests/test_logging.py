@@ -11,9 +11,9 @@ import re
 
 import pytest
 import requests
+from serve_kit import spawn, stop
 
 from api import create_app
-from api.server import spawn, stop
 
 PATHS = ("/check", "/api/openapi.json")
 

@@ -20,7 +20,7 @@ from typing import Any
 from markupsafe import Markup, escape
 
 from scorekeeper.analysis import DealAnalysis, analyse, remarks
-from scorekeeper.engine import DRAW_DISCARD, SHOWDOWN, parse_action
+from scorekeeper.engine import Phase, Verb, parse_action
 from scorekeeper.errors import RecordError, ScorekeeperError
 from scorekeeper.melds import deadwood
 from scorekeeper.records import DEAL_FORMAT, load_deal, play_steps
@@ -63,7 +63,7 @@ def replay_steps(
     labels = list(names) if names else list(deal.names)
 
     def snapshot(n: int, text: str, moved: Sequence[str] = ()) -> dict[str, Any]:
-        acting = None if deal.over or deal.phase == SHOWDOWN else deal.turn
+        acting = None if deal.over or deal.phase == Phase.SHOWDOWN else deal.turn
         hands = []
         for p in (0, 1):
             cards = sorted(deal.hand(p), key=lambda c: (GRID_SUITS.index(c.suit), c.rank))
@@ -233,7 +233,7 @@ def _action_text(name: str, action: str, drawn: set[str]) -> Markup:
     """What one (legal, so parseable) action did, in a sentence (``Ana takes 7♥.``; HTML)."""
     verb, card = parse_action(action)
     text = Markup("{} {}").format(bdi(name), _VERB_WORDS[verb])
-    if verb == DRAW_DISCARD:
+    if verb == Verb.DRAW_DISCARD:
         text += " " + card_info(next(iter(drawn)))["label"] if drawn else " the discard"
     if card is not None:
         text += " " + card_info(card)["label"]

@@ -323,26 +323,6 @@ function setupModeSwitch(scope) {
   sync();
 }
 
-function setupWatch(note) {
-  // A read-only sheet reloads itself when the scorekeeper changes the game (polled with
-  // If-None-Match: an unchanged sheet answers 304, not a re-scored sheet).
-  const check = async () => {
-    if (document.visibilityState !== "visible") return;
-    try {
-      // 304 (not changed since this version) costs the server one row read
-      const response = await fetch(note.dataset.watch, {
-        headers: { Accept: "application/json", "If-None-Match": `"${note.dataset.version}"` },
-      });
-      if (!response.ok) return;
-      const sheet = await response.json();
-      if (String(sheet.version) !== note.dataset.version) window.location.reload();
-    } catch {
-      // offline for a moment: try again later
-    }
-  };
-  setInterval(check, 15000);
-}
-
 function focusOutcome() {
   // After a round trip, the error (the summary of a long form first) or the
   // checked result takes the focus and comes into view; the page's top otherwise.
@@ -361,7 +341,6 @@ function start() {
   $$("[data-copy]").forEach(setupCopy);
   $$("form[data-confirm]").forEach(setupConfirm);
   $$("form[data-quick], [data-game]").forEach(setupModeSwitch);
-  $$("[data-watch]").forEach(setupWatch);
   setupKeys();
   focusOutcome();
   startOffline();

@@ -488,6 +488,13 @@ def _dated(game: Mapping, scored: dict, rows: list[dict] | None) -> GameSheet:
     )
 
 
+def minimal_sheet(game: Mapping) -> GameSheet | None:
+    """The sheet without ``hands`` of a stored game, from its scored state alone (no
+    scoring, no log: what ``Prefer: return=minimal`` answers); ``None`` for a game
+    stored before the scored state was kept, until its next write."""
+    return None if game["scored"] is None else _dated(game, game["scored"], None)
+
+
 def _status_of(scored: Mapping) -> str:
     """The stored status of a game whose summary is ``scored`` (its JSON value)."""
     return GameStatus.of(scored["over"]).value

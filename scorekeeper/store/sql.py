@@ -32,7 +32,7 @@ a :class:`sqlite3.Connection` and a :class:`psycopg.Connection` both are.
 from __future__ import annotations
 
 from abc import ABC, abstractmethod
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from contextlib import AbstractContextManager
 from functools import cache
 from typing import Any
@@ -154,6 +154,19 @@ class SqlStore(ABC):
     """Whether a new game inserts its new players in ``name_key`` order (not seat order):
     where writers run side by side, two games creating the same two players at once
     then take their locks in one order and cannot deadlock."""
+
+    NOTIFY = ""
+    """The statement (``channel, payload``) that tells other servers of an append inside its
+    transaction, so they hear it exactly when it commits (PostgreSQL's ``pg_notify``);
+    empty where the backend has none (SQLite: one machine, see :attr:`on_append`)."""
+
+    notify_channel: str | None = None
+    """Where :data:`NOTIFY` announces each append as ``"<game id> <version>"``; ``None``:
+    nowhere (live sheets, :mod:`api.live`, set it)."""
+
+    on_append: Callable[[dict], None] | None = None
+    """Called with the game as an append left it, once the append has committed; ``None``:
+    nobody is told (live sheets, :mod:`api.live`, set it). It must neither raise nor wait."""
 
     @staticmethod
     def sql(statement: str) -> str:
@@ -368,7 +381,8 @@ class SqlStore(ABC):
         ``expected_version`` (the number of log entries the change was based
         on) that is not the game's ``version``, it raises
         :class:`~scorekeeper.errors.Stale`. Raises :class:`NotFound` for an
-        unknown game.
+        unknown game. A write (not a repeat) is announced: :data:`NOTIFY` in its
+        transaction, :attr:`on_append` after its commit.
         """
         with self._write() as conn:
             game = self._game(conn, game_id, lock=True)
@@ -417,18 +431,18 @@ class SqlStore(ABC):
                 (status, entry["created"], entry["seq"], dumps_in_order(change["scored"]), game_id),
             )
             self._put_rows(conn, game_id, change["start"], change["rows"])
-            return (
-                entry,
-                True,
-                {
-                    **game,
-                    "status": status,
-                    "updated": entry["created"],
-                    "version": entry["seq"],
-                    "scored": change["scored"],
-                },
-                [],
-            )
+            if self.NOTIFY and self.notify_channel:
+                self._run(conn, self.NOTIFY, (self.notify_channel, f"{game_id} {entry['seq']}"))
+        written = {
+            **game,
+            "status": status,
+            "updated": entry["created"],
+            "version": entry["seq"],
+            "scored": change["scored"],
+        }
+        if self.on_append is not None:
+            self.on_append(written)
+        return entry, True, written, []
 
     # ------------------------------------------------------------------ scorepad edit rights
 
