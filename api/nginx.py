@@ -85,8 +85,23 @@ ERRORS = {
 the error ``code``, the message, the field). nginx's 494 (header fields too large) is sent
 as 431, its 497 (plain HTTP to an HTTPS port) as 400."""
 
+PAGE_WORDS = {
+    400: "The request could not be read.",
+    408: "The page took too long to arrive: nothing was saved. Try again.",
+    413: f"That form is too large (over {MAX_BODY} bytes): nothing was saved.",
+    414: "That address is too long.",
+    494: "The request's header fields are too large.",
+    497: "This address speaks HTTPS only: open it with https://.",
+    429: "Too many connections at once from this address: try again in a moment.",
+    502: "The server is not answering: nothing was saved. Try again in a moment.",
+    503: "The server is busy: nothing was saved. Try again in a moment.",
+    504: "The server took too long to answer: look at the sheet before sending again.",
+}
+"""What the scorepad's pages say for each of :data:`ERRORS` (its paths are not the API's)."""
+
 ERROR_PATH = "/.nginx-error/"
-"""Where nginx's error pages are (internal locations: a client asking for them gets a 404)."""
+"""Where nginx's error pages are (internal locations: a client asking for them gets a 404):
+``<status>`` the API's JSON, ``page-<status>`` the scorepad's HTML."""
 
 RETRY_AFTER = (429, 502, 503)
 """The refusals worth retrying soon: they carry ``Retry-After: 1``."""
@@ -131,26 +146,50 @@ def _indented(text: str, spaces: int) -> str:
     return "".join(pad + line if line.strip() else line for line in text.splitlines(True))
 
 
+def _error_pages(prefix: str) -> str:
+    """``error_page`` lines sending each of :data:`ERRORS` to ``ERROR_PATH + prefix + status``."""
+    pages = ""
+    for status, (sent, *_) in ERRORS.items():
+        changed = f"={sent} " if sent != status else ""
+        pages += f"error_page {status} {changed}{ERROR_PATH}{prefix}{status};\n"
+    return pages
+
+
+def _page(message: str) -> str:
+    """The scorepad's error page saying ``message`` (the pad's style sheet, no script)."""
+    return (
+        '<!doctype html><html lang="en"><head><meta charset="utf-8">'
+        '<meta name="viewport" content="width=device-width, initial-scale=1">'
+        f'<title>{message}</title><link rel="stylesheet" href="/static/pad.css"></head>'
+        f'<body><main id="main"><h1>{message}</h1>'
+        '<p><a href="/">Back to the start</a></p></main></body></html>'
+    )
+
+
 def error_locations() -> str:
-    """``error_page`` lines and the internal locations answering them in JSON, with the headers."""
+    """``error_page`` lines (the API's JSON, the server's default) and the internal locations
+    answering them: the API's JSON error, and the scorepad's HTML page (its locations send
+    their errors there: :func:`_error_pages` with ``page-``), each with the headers."""
     security = "".join(
         f"    add_header {name} {_quoted(value)} always;\n" for name, value in HEADERS.items()
     )
-    pages = locations = ""
+    locations = ""
     for status, (sent, code, message, field) in ERRORS.items():
         body = json.dumps({"error": {"code": code, "message": message, "field": field}})
         retry = "    add_header Retry-After 1 always;\n" if sent in RETRY_AFTER else ""
-        changed = f"={sent} " if sent != status else ""
-        pages += f"error_page {status} {changed}{ERROR_PATH}{status};\n"
-        locations += (
-            f"location = {ERROR_PATH}{status} {{\n"
-            "    internal;\n"
-            "    default_type application/json;\n"
-            f"{security}{retry}"
-            f"    return {sent} {_quoted(body)};\n"
-            "}\n"
-        )
-    return pages + locations
+        for prefix, kind, text in (
+            ("", "application/json", body),
+            ("page-", '"text/html; charset=utf-8"', _page(PAGE_WORDS[status])),
+        ):
+            locations += (
+                f"location = {ERROR_PATH}{prefix}{status} {{\n"
+                "    internal;\n"
+                f"    default_type {kind};\n"
+                f"{security}{retry}"
+                f"    return {sent} {_quoted(text)};\n"
+                "}\n"
+            )
+    return _error_pages("") + locations
 
 
 def site(settings: Site) -> str:
@@ -173,6 +212,18 @@ def site(settings: Site) -> str:
             "ssl_session_cache shared:scorekeeper_tls:1m;\n"
         )
     cleared = "".join(f'    proxy_set_header {name} "";\n' for name in CLEARED)
+    proxied = (
+        f"    limit_conn scorekeeper_address {PER_ADDRESS};\n"
+        f"    limit_conn scorekeeper_total {TOTAL};\n"
+        "    proxy_pass http://scorekeeper;\n"
+        "    proxy_http_version 1.1;\n"
+        '    proxy_set_header Connection "";\n'
+        "    proxy_set_header Host $http_host;\n"
+        "    proxy_set_header X-Forwarded-For $remote_addr;\n"
+        f"{cleared}"
+        "    proxy_connect_timeout 5s;\n"
+        "    proxy_read_timeout 120s;\n"
+    )
     server = (
         f"{listen}"
         f"server_name {settings.server_name};\n"
@@ -190,18 +241,8 @@ def site(settings: Site) -> str:
         "limit_conn_status 429;\n"
         "limit_conn_log_level warn;\n"
         f"{error_locations()}"
-        "location / {\n"
-        f"    limit_conn scorekeeper_address {PER_ADDRESS};\n"
-        f"    limit_conn scorekeeper_total {TOTAL};\n"
-        "    proxy_pass http://scorekeeper;\n"
-        "    proxy_http_version 1.1;\n"
-        '    proxy_set_header Connection "";\n'
-        "    proxy_set_header Host $http_host;\n"
-        "    proxy_set_header X-Forwarded-For $remote_addr;\n"
-        f"{cleared}"
-        "    proxy_connect_timeout 5s;\n"
-        "    proxy_read_timeout 120s;\n"
-        "}\n"
+        f"location /api/ {{\n{proxied}}}\n"
+        f"location / {{\n{_indented(_error_pages('page-'), 4)}{proxied}}}\n"
         f"{public}"
     )
     return (
