@@ -97,12 +97,11 @@ team won are added up (``team_points``; a void game counts 0) and, by
 
 Under either, a deal record's ``winner``/``loser`` are the team with more
 ``team_points`` and the other (``None`` when equal) and ``points`` the
-margin, and the next dealing team follows ``next_dealer`` at team level
-from that deal winner (``winner``: the team with more, ``loser``: the
-other, ``alternate``: the other team); when neither team has more (both
-games void, or equal results) the same team deals again. In the sheet, a
-deal's ``dealer`` and ``next_dealer`` are the player dealing game 1, and
-``next_games`` gives the next deal's pairings and dealers.
+margin. The deal passes from team to team after every deal (a void deal
+included), whatever ``next_dealer`` says (section 8: in each pairing a
+player of the dealing team deals). In the sheet, a deal's ``dealer`` and
+``next_dealer`` are the player dealing game 1, and ``next_games`` gives the
+next deal's pairings and dealers.
 
 Hollywood
 ---------
@@ -379,9 +378,9 @@ def next_dealer(
     * Three players, by ``rules.three_player_dealer`` (whatever
       ``rules.next_dealer`` says): ``loser`` (the seat that is neither
       ``dealer`` nor ``winner`` deals) or ``rotate`` (``(dealer + 1) % 3``).
-    * Four players: ``dealer`` and ``winner`` are **team** indexes (0 or 1)
-      and the answer is the next dealing team; ``winner`` is the team that
-      scored the deal, ``None`` when nobody did (then the same team deals).
+    * Four players: ``dealer`` is a **team** index (0 or 1) and the answer
+      is the next dealing team: the other team, after every deal (section
+      8), whoever won and whatever the options say.
 
     >>> next_dealer(None, 0, 1, False)
     1
@@ -408,9 +407,9 @@ def next_dealer(
             params={"value": dealer},
             option="dealer",
         )
+    if players == 4:
+        return 1 - dealer
     if void:
-        return dealer
-    if players == 4 and winner is None:
         return dealer
     if not is_whole_number(winner) or not 0 <= winner < sides:
         raise InvalidValueError(
@@ -810,7 +809,7 @@ def _score_partnership(
         if game_winner is not None:
             ended = n
             result = _result(rules, totals, boxes, game_winner, stake)
-        deal_team = next_dealer(rules, deal_team, scorer, False, players=4)
+        deal_team = next_dealer(rules, deal_team, scorer, records[-1].void, players=4)
     upcoming = _deal_games(start.before + len(records), deal_team)
     return PartnershipSheet(
         **head,

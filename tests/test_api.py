@@ -483,7 +483,7 @@ def test_partnership_deals_and_sheets_are_as_documented(call):
     assert first["hand"]["team_points"] == [20, 35] and first["hand"]["dealer_team"] == 1
     assert [g["winner"] for g in first["hand"]["games"]] == [0, 3]
     assert first["sheet"]["totals"] == [20, 35] and first["sheet"]["boxes"] == [1, 1]
-    assert first["sheet"]["next_games"][0] == {"game": 1, "players": [0, 3], "dealer": 3}
+    assert first["sheet"]["next_games"][0] == {"game": 1, "players": [0, 3], "dealer": 0}
     void = call("POST", url, json=VOID, headers=auth).json
     assert void["hand"]["void"] and [g["void"] for g in void["hand"]["games"]] == [True, True]
     fixed = call("PUT", f"{url}/2", json=PARTNERSHIP[1], headers=auth).json
