@@ -348,12 +348,8 @@ class Breakdown(ma.Schema):
     multiplier = fields.Integer(required=True)
 
 
-def _outcome(**kwargs: Any) -> fields.String:
-    return fields.String(validate=validate.OneOf(OUTCOMES), **kwargs)
-
-
 def _showdown_outcome(**kwargs: Any) -> fields.String:
-    """A scored showdown's outcome: also ``tie`` (a tied knock under ``tie: no_score``)."""
+    """A showdown's or a hand's outcome: also ``tie`` (a tied knock, ``tie: no_score``)."""
     return fields.String(validate=validate.OneOf([*OUTCOMES, "tie"]), **kwargs)
 
 
@@ -706,7 +702,7 @@ class GameRecord(GameSeat):
     void = fields.Boolean(required=True)
     winner = fields.Integer(required=True, allow_none=True)
     loser = fields.Integer(required=True, allow_none=True)
-    outcome = _outcome(required=True, allow_none=True)
+    outcome = _showdown_outcome(required=True, allow_none=True)
     points = fields.Integer(required=True)
 
 
@@ -728,7 +724,7 @@ class HandRecord(ma.Schema):
     void = fields.Boolean(required=True)
     winner = fields.Integer(required=True, allow_none=True)
     loser = fields.Integer(required=True, allow_none=True)
-    outcome = _outcome(required=True, allow_none=True)
+    outcome = _showdown_outcome(required=True, allow_none=True)
     points = fields.Integer(required=True)
     totals = fields.List(fields.Integer(), required=True)
     game_over_after = fields.Boolean(required=True)

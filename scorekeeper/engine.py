@@ -799,8 +799,7 @@ class Deal:
             "void": void,
             "knocker_player": self._knocker,
             "winner_player": winner,
-            # nobody scored (void, or a tie under tie: no_score): the same dealer deals again
-            "next_dealer": next_dealer(self.rules, self.dealer, winner, winner is None),
+            "next_dealer": next_dealer(self.rules, self.dealer, winner, void),
             "stock_left": self._stock_size,
             "dealer": self.dealer,
             "upcard": self.upcard.code,

@@ -36,7 +36,7 @@ OUTCOME_LABELS = {
 
 
 def badge(hand: Any) -> str:
-    """The outcome badge of a hand record: knock, gin, big_gin, undercut, void, or
+    """The outcome badge of a hand record: knock, gin, big_gin, undercut, tie, void, or
     ``deal`` for a partnership deal that scored (its games have their own)."""
     if hand.void:
         return "void"
@@ -54,6 +54,8 @@ def describe_hand(hand: Any, names: Sequence[str], against: bool | None = None) 
     """
     if hand.void:
         return Markup("Void hand: nobody scores" if against is None else "Void: nobody scores")
+    if hand.outcome == Outcome.TIE:
+        return Markup("Tied knock: nobody scores" if against is None else "Tie: nobody scores")
     if against is None:
         against = getattr(hand, "sits_out", None) is not None
     verb = {
