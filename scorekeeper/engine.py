@@ -251,14 +251,71 @@ def cut_for_dealer(
     >>> cut_for_dealer("standard", random.Random(1)) in (0, 1)
     True
     """
+    if Rules.from_dict(rules).first_dealer == "random":
+        return rng.randrange(players)
+    while (dealer := _cut_winner(rules, rng.sample(DECK, players))) is None:
+        pass  # a tie: everybody cuts again
+    return dealer
+
+
+def first_dealer(
+    rules: Rules | Mapping[str, Any] | str | None,
+    players: int,
+    rng: random.Random,
+    *,
+    dealer: int | None = None,
+    cut: Any = None,
+) -> int:
+    """Who deals first in a game of ``players`` when nobody is there to cut (RULES.md 3).
+
+    A named ``dealer`` deals. Otherwise ``cut``, the card each player cut
+    (player 0 first), decides by ``first_dealer`` ``low`` or ``high``; under
+    ``random`` the dealer is drawn by lot from ``rng``. Under ``low`` or
+    ``high`` with neither, :class:`InvalidValueError` names ``dealer``; a
+    cut that is not one card per player, under ``random``, or that ties for
+    the deciding rank, names ``cut``.
+
+    >>> first_dealer("standard", 2, random.Random(1), cut=["9c", "4d"])
+    1
+    >>> first_dealer("standard", 2, random.Random(1), dealer=0)
+    0
+    """
     how = Rules.from_dict(rules).first_dealer
+    if dealer is not None:
+        return dealer
+    if cut is not None:
+        if how == "random":
+            raise InvalidValueError(
+                "first_dealer is random: the first dealer is drawn by lot, not cut",
+                code="no_cut",
+                option="cut",
+            )
+        cards = parse_cards(cut, count=players, field="cut")
+        winner = _cut_winner(rules, cards)
+        if winner is None:
+            raise RuleViolation(
+                f"cut: two players cut the {'lowest' if how == 'low' else 'highest'} rank;"
+                " cut again",
+                code="cut_tie",
+                option="cut",
+            )
+        return winner
     if how == "random":
         return rng.randrange(players)
-    while True:
-        ranks = [card.rank for card in rng.sample(DECK, players)]
-        best = min(ranks) if how == "low" else max(ranks)
-        if ranks.count(best) == 1:
-            return ranks.index(best)
+    raise InvalidValueError(
+        f"first_dealer is {how}: name the dealer, or give the cut (one card per player)",
+        code="missing_value",
+        params={"key": "dealer"},
+        option="dealer",
+    )
+
+
+def _cut_winner(rules: Rules | Mapping[str, Any] | str | None, cut: Sequence[Card]) -> int | None:
+    """Who of the players deals by their cut cards: the lowest (``low``) or highest
+    (``high``) rank, A low, K high; ``None`` when two or more share it."""
+    ranks = [card.rank for card in cut]
+    best = min(ranks) if Rules.from_dict(rules).first_dealer == "low" else max(ranks)
+    return ranks.index(best) if ranks.count(best) == 1 else None
 
 
 def _check_dealer(dealer: Any) -> None:

@@ -269,6 +269,32 @@ def test_the_cut_follows_first_dealer():
     assert tosses == {0, 1}
 
 
+def test_the_first_dealer_without_anybody_to_cut():
+    import random
+
+    from scorekeeper.engine import first_dealer
+    from scorekeeper.errors import ScorekeeperError
+
+    rng = random.Random(5)
+    assert first_dealer("standard", 2, rng, dealer=1) == 1  # a dealer named deals
+    assert first_dealer("standard", 2, rng, cut=["Kc", "3d"]) == 1
+    assert first_dealer({"first_dealer": "high"}, 2, rng, cut=["Kc", "3d"]) == 0
+    assert first_dealer("standard", 3, rng, cut="5c 5d 2h") == 2  # a tie above the lowest
+    assert {first_dealer("oklahoma", 4, random.Random(n)) for n in range(40)} == {0, 1, 2, 3}
+    for rules, players, cut, field in [
+        ("standard", 2, None, "dealer"),  # low or high: the dealer or the cut is needed
+        ({"first_dealer": "high"}, 3, None, "dealer"),
+        ("standard", 2, ["5c", "5d"], "cut"),  # a tie for the lowest: cut again
+        ({"first_dealer": "high"}, 3, ["Kc", "3d", "Kd"], "cut"),
+        ("standard", 2, ["5c"], "cut"),  # one card per player
+        ("standard", 2, ["5c", "5c"], "cut"),
+        ("oklahoma", 2, ["5c", "9d"], "cut"),  # random: drawn by lot, not cut
+    ]:
+        with pytest.raises(ScorekeeperError) as refused:
+            first_dealer(rules, players, rng, cut=cut)
+        assert refused.value.field == field, (rules, cut)
+
+
 # --------------------------------------------------------------------------- three and four
 
 
