@@ -302,7 +302,6 @@ def test_the_first_dealer_follows_first_dealer(call):
     ]
     # a repeat draws the same lot, so it is the same request: the first answer again
     assert [r.status_code for r in keyed] == [201] * 40
-    assert [r.headers.get("Idempotent-Replayed") for r in keyed[20:]] == ["true"] * 20
     assert [r.json["id"] for r in keyed[:20]] == [r.json["id"] for r in keyed[20:]]
     assert {r.json["game"]["dealer"] for r in keyed} == {0, 1}
     error_of(
