@@ -32,6 +32,11 @@ expects):
   Counted as OpenSpiel counts them: draws from the discard pile in the draw
   phase, not the taking of the first upcard during the upcard offer, nor a
   take at the wall (``knock_only_at_two``), which can only end the deal.
+* **A repeated discard** (``repeated_discard: void``, possible only with
+  ``discard_taken: allowed``): a player takes the top discard (the upcard
+  on offer included) and discards it straight back, and the other player
+  does the same with it on the very next turn: the deal ends void at that
+  second discard, as OpenSpiel ends it.
 * **Knock legality** uses the best arrangement of the 10 cards kept; the
   knocker may still lay out another legal arrangement at the showdown. A
   knock with deadwood 0 is gin; a gin hand laid out with deadwood (declared
@@ -51,10 +56,9 @@ expects):
   drawn (``stock_complete=False``: fewer than 31 listed, top first, e.g. a
   record from another system). The stock still holds 31 cards for the wall;
   drawing past the listed cards raises :class:`RuleError` naming the stock.
-* A void hand, and a tied knock under ``tie: no_score``, score nothing and
-  the same dealer deals again; otherwise the next dealer follows the
-  ``next_dealer`` option
-  (:func:`scorekeeper.sheet.next_dealer`).
+* A void hand scores nothing and the same dealer deals again; a tied knock
+  under ``tie: no_score`` scores nothing and is a hand played; who deals
+  next follows :func:`scorekeeper.sheet.next_dealer`.
 """
 
 from __future__ import annotations
@@ -348,6 +352,7 @@ class Deal:
         "_knocker",
         "_passes",
         "_pile",
+        "_repeated",
         "_result",
         "_stock",
         "_stock_size",
@@ -414,6 +419,7 @@ class Deal:
         self.phase = Phase.UPCARD_OFFER
         self._passes = 0
         self._taken: Card | None = None
+        self._repeated = False
         self._wall = False
         self._history: list[str] = []
         self._ending: str | None = None
@@ -777,10 +783,17 @@ class Deal:
                 )
             self.hands[player] = hand ^ card.bit
             self._pile.append(card)
-            self._taken = None
+            straight_back, self._taken = card == self._taken, None
             other = 1 - player
             self.turn = other
             self.phase = Phase.DRAW
+            if straight_back and self._repeated and self.rules.repeated_discard == "void":
+                self._end_void(
+                    f"{card} was taken and discarded straight back twice in a row"
+                    " (repeated_discard)"
+                )
+                return
+            self._repeated = straight_back
             if self._stock_size <= WALL:
                 if self.rules.wall == "knock_only_at_two" and self._can_knock_with(other, card):
                     self._wall = True
@@ -833,7 +846,8 @@ class Deal:
     def _end_void(self, reason: str = f"the stock is down to {WALL} cards") -> None:
         """End the hand void; called while applying the action that voids it.
 
-        The wall, a pass at the wall, or the capped discard draw (``reason``).
+        The wall, a pass at the wall, the capped discard draw or a repeated
+        discard (``reason``).
         """
         self._ending = "void"
         self._void_reason = reason

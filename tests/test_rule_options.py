@@ -142,6 +142,47 @@ def test_the_capped_discard_draw_is_not_made_and_voids_the_deal():
         game.apply("draw stock")
 
 
+# --------------------------------------------------------------------------- repeated_discard
+
+
+def test_a_discard_taken_and_thrown_straight_back_twice_in_a_row_voids_the_deal():
+    repeat = ["draw discard", "discard 5s", "draw discard", "discard 5s"]
+    rules = {"preset": "standard", "discard_taken": "allowed", "repeated_discard": "void"}
+    game = deal(rules)
+    for action in repeat[:3]:
+        game.apply(action)
+    assert not game.over
+    game.apply(repeat[3])  # Ben throws back the 5s Ana threw back: void at this discard
+    assert game.over and game.void and game.result.void and game.result.points == 0
+    assert game.result.next_dealer == 1 and game.result.actions == 4
+    with pytest.raises(RuleError, match=r"void \(5s was taken and discarded straight back twice"):
+        game.apply("draw discard")
+    assert deal("openspiel").rules.repeated_discard == "void"
+    played_on = deal({**rules, "repeated_discard": "play_on"})  # the default
+    for action in [*repeat, "draw discard", "discard 5s"]:
+        played_on.apply(action)
+    assert not played_on.over
+    # once the card taken is kept (or a stock card drawn), the count starts again
+    game = deal(rules, stock_top="Qs")
+    for action in [
+        "draw discard",
+        "discard 5s",  # Ana: straight back
+        "draw stock",
+        "discard Qs",  # Ben: the stock card drawn
+        "draw discard",
+        "discard Qs",  # Ana: straight back
+        "draw discard",
+        "discard Ks",  # Ben keeps the Qs
+        "draw discard",
+        "discard Ks",  # Ana: straight back
+    ]:
+        game.apply(action)
+    assert not game.over
+    game.apply("draw discard")
+    game.apply("discard Ks")  # Ben: straight back, right after Ana's
+    assert game.void
+
+
 # --------------------------------------------------------------------------- spade doubling
 
 
