@@ -765,6 +765,23 @@ def test_player_stats(call, game):
     error_of(call("GET", "/api/v1/players/nobody/stats"), 404, "not_found", "name")
 
 
+def test_a_tied_knock_under_no_score_is_a_hand_played(call):
+    url, auth = new_table(call, ["Ana", "Ben"], dealer=1, rules="openspiel")
+    tie = call("POST", url, json=quick(0, 6, 6), headers=auth)
+    assert tie.status_code == 201, tie.json
+    hand = tie.json["hand"]
+    assert (hand["void"], hand["outcome"], hand["winner"], hand["points"]) == (
+        False,
+        "tie",
+        None,
+        0,
+    )
+    assert tie.json["sheet"]["boxes"] == [0, 0] and tie.json["sheet"]["next_dealer"] == 1
+    stats = call("GET", "/api/v1/players/ana/stats").json
+    assert (stats["hands"], stats["hands_won"]) == (1, 0)
+    assert stats["head_to_head"][0]["hands_lost"] == 0  # a tie is lost by nobody
+
+
 @pytest.mark.parametrize(
     ("name", "shown"),
     [
