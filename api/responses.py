@@ -27,21 +27,14 @@ from scorekeeper.knock import DefenderHand, KnockerHand, KnockResult, Layoff
 from scorekeeper.melds import DiscardOption, DiscardReport, MeldReport
 from scorekeeper.records import ReplayedDeal, ReplayedMatch
 from scorekeeper.sheet import (
-    OUTCOMES,
     AnyHandRecord,
     AnySheet,
-    GameRecord,
     GameResult,
-    HandBase,
     HollywoodResult,
-    PartnershipHandRecord,
     Payment,
 )
 
 from .shapes import Shapes
-
-HAND_RECORDS = (HandBase, GameRecord, PartnershipHandRecord)
-"""The results whose ``outcome`` is a score sheet entry's (never ``tie``: :data:`OUTCOMES`)."""
 
 SHAPES = Shapes(
     {
@@ -68,7 +61,6 @@ SHAPES = Shapes(
     extra={
         DiscardDecision: {"knock_available": {"nullable": False}},  # left out, never null
         GameResult: {"settlement": {"minItems": 2, "maxItems": 2}},
-        **{kind: {"outcome": {"enum": [*OUTCOMES, None]}} for kind in HAND_RECORDS},
     },
     added={GameSheet: {"url": fields.String(required=True)}},
 )

@@ -394,11 +394,22 @@ class GameRequest(Strict):
     rules = RulesOption(load_default=None, allow_none=True)
     dealer = fields.Integer(
         strict=True,
-        load_default=0,
+        allow_none=True,
         validate=validate.Range(0, MAX_PLAYERS - 1),
         metadata={
-            "description": "The first dealer's player index (four"
-            " players: any player of the first dealing team)."
+            "description": "The first dealer's player index (four players: any player"
+            " of the first dealing team). Left out: the cut decides, or under"
+            " first_dealer random a draw by lot; under low or high the dealer or"
+            " the cut is needed."
+        },
+    )
+    cut = fields.List(
+        _card(),
+        allow_none=True,
+        validate=validate.Length(2, MAX_PLAYERS),
+        metadata={
+            "description": "The card each player cut for the deal, in player order"
+            " (first_dealer low or high, when no dealer is named)."
         },
     )
     stake = fields.Float(
@@ -417,6 +428,9 @@ class ImportRequest(GameRequest):
     has players, rules, dealer, stake and hands; a match record (format
     ``gin-rummy-match/1``) has players, rules and deals.
     """
+
+    class Meta(Strict.Meta):
+        exclude = ("cut",)
 
     players = fields.List(PlayerName(), validate=validate.Length(2, MAX_PLAYERS))
     format = fields.String(validate=validate.OneOf([EXPORT_FORMAT, MATCH_FORMAT]))

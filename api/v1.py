@@ -11,6 +11,8 @@ has changed since, checked inside the write's transaction.
 
 from __future__ import annotations
 
+import hmac
+import random
 from collections.abc import Callable
 from functools import wraps
 from typing import Any, TypeVar
@@ -21,6 +23,7 @@ from flask.views import MethodView
 from werkzeug.routing import BaseConverter
 
 from scorekeeper import analyse, replay
+from scorekeeper.engine import first_dealer
 from scorekeeper.errors import Stale
 from scorekeeper.gamesheet import GameSheet
 from scorekeeper.imports import SOURCES, import_text
@@ -347,6 +350,16 @@ def _create_options(headers: dict[str, Any]) -> dict[str, Any]:
     return {"idempotency_key": headers.get("key"), "secret": current_app.config["SECRET_KEY"]}
 
 
+def _lot(options: dict[str, Any]) -> random.Random:
+    """Where a first dealer drawn by lot comes from: the system's random source, or
+    with an Idempotency-Key one seeded by it and the secret, so that a repeat draws
+    the same (and is the same request)."""
+    if options["idempotency_key"] is None:
+        return random.SystemRandom()
+    seed = hmac.new(options["secret"].encode(), options["idempotency_key"].encode(), "sha256")
+    return random.Random(seed.digest())
+
+
 WRITE: dict[str, list[dict[str, list[str]]]] = {"security": [{"bearerAuth": []}]}
 
 WRITE_REFUSALS = (400, 401, 403, 404, 409, 429, 503, 507)
@@ -372,7 +385,17 @@ class Games(MethodView):
 
         With an Idempotency-Key, a repeat answers the same (the same game and edit token).
         """
-        sheet, token = games.create_game(get_storage(), **body, **_create_options(headers))
+        options = _create_options(headers)
+        # the players, rules and stake are refused first, then a missing dealer
+        games.check_new_game(body["players"], body.get("rules"), 0, body.get("stake"))
+        dealer = first_dealer(
+            body.get("rules"),
+            len(body["players"]),
+            _lot(options),
+            dealer=body.pop("dealer", None),
+            cut=body.pop("cut", None),
+        )
+        sheet, token = games.create_game(get_storage(), **body, dealer=dealer, **options)
         return _new_game(sheet, token)
 
 

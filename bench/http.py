@@ -152,7 +152,7 @@ def verify_client(url: str, seconds: float, seed: int) -> dict:
 def floor_client(url: str, seconds: float, seed: int) -> dict:
     """GET one game's unchanged sheet with ``If-None-Match`` until the time is up (304s)."""
     conn = Connection(url)
-    _, created = conn.request("POST", "/api/v1/games", {"players": ["Ana", "Ben"]})
+    _, created = conn.request("POST", "/api/v1/games", {"dealer": 0, "players": ["Ana", "Ben"]})
     path = f"/api/v1/games/{created['id']}"
     _, sheet, _ = conn.send("GET", path)
     unchanged = {"If-None-Match": sheet["ETag"]}
@@ -191,7 +191,9 @@ def append_client(url: str, seconds: float, seed: int) -> dict:
     game = None
     while time.monotonic() < start + seconds:
         if game is None:
-            _, created = setup.request("POST", "/api/v1/games", {"players": ["Ana", "Ben"]})
+            _, created = setup.request(
+                "POST", "/api/v1/games", {"dealer": 0, "players": ["Ana", "Ben"]}
+            )
             game = {
                 "id": created["id"],
                 "hands": [],

@@ -60,7 +60,7 @@ def measure(url: str, game: str, seconds: float) -> dict:
 def run(url: str, slow: int, seconds: float) -> tuple[dict, dict]:
     """The figures with no slow connection, then with ``slow`` of them."""
     created = requests.post(
-        url + "/api/v1/games", json={"players": ["Ana", "Ben"]}, timeout=10
+        url + "/api/v1/games", json={"dealer": 0, "players": ["Ana", "Ben"]}, timeout=10
     ).json()
     quiet = measure(url, created["url"], seconds)
     parts = urlsplit(url)

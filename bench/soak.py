@@ -163,7 +163,9 @@ class Client:
 
     def new_game(self) -> dict | None:
         response = self.send(
-            "POST", "/api/v1/games", json={"players": ["Ana", "Ben"], "rules": {"target": TARGET}}
+            "POST",
+            "/api/v1/games",
+            json={"dealer": 0, "players": ["Ana", "Ben"], "rules": {"target": TARGET}},
         )
         if response is None or response.status_code != 201:
             return None

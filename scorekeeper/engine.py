@@ -32,6 +32,11 @@ expects):
   Counted as OpenSpiel counts them: draws from the discard pile in the draw
   phase, not the taking of the first upcard during the upcard offer, nor a
   take at the wall (``knock_only_at_two``), which can only end the deal.
+* **A repeated discard** (``repeated_discard: void``, possible only with
+  ``discard_taken: allowed``): a player takes the top discard (the upcard
+  on offer included) and discards it straight back, and the other player
+  does the same with it on the very next turn: the deal ends void at that
+  second discard, as OpenSpiel ends it.
 * **Knock legality** uses the best arrangement of the 10 cards kept; the
   knocker may still lay out another legal arrangement at the showdown. A
   knock with deadwood 0 is gin; a gin hand laid out with deadwood (declared
@@ -51,10 +56,9 @@ expects):
   drawn (``stock_complete=False``: fewer than 31 listed, top first, e.g. a
   record from another system). The stock still holds 31 cards for the wall;
   drawing past the listed cards raises :class:`RuleError` naming the stock.
-* A void hand, and a tied knock under ``tie: no_score``, score nothing and
-  the same dealer deals again; otherwise the next dealer follows the
-  ``next_dealer`` option
-  (:func:`scorekeeper.sheet.next_dealer`).
+* A void hand scores nothing and the same dealer deals again; a tied knock
+  under ``tie: no_score`` scores nothing and is a hand played; who deals
+  next follows :func:`scorekeeper.sheet.next_dealer`.
 """
 
 from __future__ import annotations
@@ -254,14 +258,71 @@ def cut_for_dealer(
     >>> cut_for_dealer("standard", random.Random(1)) in (0, 1)
     True
     """
+    if Rules.from_dict(rules).first_dealer == "random":
+        return rng.randrange(players)
+    while (dealer := _cut_winner(rules, rng.sample(DECK, players))) is None:
+        pass  # a tie: everybody cuts again
+    return dealer
+
+
+def first_dealer(
+    rules: Rules | Mapping[str, Any] | str | None,
+    players: int,
+    rng: random.Random,
+    *,
+    dealer: int | None = None,
+    cut: Any = None,
+) -> int:
+    """Who deals first in a game of ``players`` when nobody is there to cut (RULES.md 3).
+
+    A named ``dealer`` deals. Otherwise ``cut``, the card each player cut
+    (player 0 first), decides by ``first_dealer`` ``low`` or ``high``; under
+    ``random`` the dealer is drawn by lot from ``rng``. Under ``low`` or
+    ``high`` with neither, :class:`InvalidValueError` names ``dealer``; a
+    cut that is not one card per player, under ``random``, or that ties for
+    the deciding rank, names ``cut``.
+
+    >>> first_dealer("standard", 2, random.Random(1), cut=["9c", "4d"])
+    1
+    >>> first_dealer("standard", 2, random.Random(1), dealer=0)
+    0
+    """
     how = Rules.from_dict(rules).first_dealer
+    if dealer is not None:
+        return dealer
+    if cut is not None:
+        if how == "random":
+            raise InvalidValueError(
+                "first_dealer is random: the first dealer is drawn by lot, not cut",
+                code="no_cut",
+                option="cut",
+            )
+        cards = parse_cards(cut, count=players, field="cut")
+        winner = _cut_winner(rules, cards)
+        if winner is None:
+            raise RuleViolation(
+                f"cut: two players cut the {'lowest' if how == 'low' else 'highest'} rank;"
+                " cut again",
+                code="cut_tie",
+                option="cut",
+            )
+        return winner
     if how == "random":
         return rng.randrange(players)
-    while True:
-        ranks = [card.rank for card in rng.sample(DECK, players)]
-        best = min(ranks) if how == "low" else max(ranks)
-        if ranks.count(best) == 1:
-            return ranks.index(best)
+    raise InvalidValueError(
+        f"first_dealer is {how}: name the dealer, or give the cut (one card per player)",
+        code="missing_value",
+        params={"key": "dealer"},
+        option="dealer",
+    )
+
+
+def _cut_winner(rules: Rules | Mapping[str, Any] | str | None, cut: Sequence[Card]) -> int | None:
+    """Who of the players deals by their cut cards: the lowest (``low``) or highest
+    (``high``) rank, A low, K high; ``None`` when two or more share it."""
+    ranks = [card.rank for card in cut]
+    best = min(ranks) if Rules.from_dict(rules).first_dealer == "low" else max(ranks)
+    return ranks.index(best) if ranks.count(best) == 1 else None
 
 
 def _check_dealer(dealer: Any) -> None:
@@ -294,6 +355,7 @@ class Deal:
         "_knocker",
         "_passes",
         "_pile",
+        "_repeated",
         "_result",
         "_stock",
         "_stock_size",
@@ -360,6 +422,7 @@ class Deal:
         self.phase = Phase.UPCARD_OFFER
         self._passes = 0
         self._taken: Card | None = None
+        self._repeated = False
         self._wall = False
         self._history: list[str] = []
         self._ending: str | None = None
@@ -723,10 +786,17 @@ class Deal:
                 )
             self.hands[player] = hand ^ card.bit
             self._pile.append(card)
-            self._taken = None
+            straight_back, self._taken = card == self._taken, None
             other = 1 - player
             self.turn = other
             self.phase = Phase.DRAW
+            if straight_back and self._repeated and self.rules.repeated_discard == "void":
+                self._end_void(
+                    f"{card} was taken and discarded straight back twice in a row"
+                    " (repeated_discard)"
+                )
+                return
+            self._repeated = straight_back
             if self._stock_size <= WALL:
                 if self.rules.wall == "knock_only_at_two" and self._can_knock_with(other, card):
                     self._wall = True
@@ -779,7 +849,8 @@ class Deal:
     def _end_void(self, reason: str = f"the stock is down to {WALL} cards") -> None:
         """End the hand void; called while applying the action that voids it.
 
-        The wall, a pass at the wall, or the capped discard draw (``reason``).
+        The wall, a pass at the wall, the capped discard draw or a repeated
+        discard (``reason``).
         """
         self._ending = "void"
         self._void_reason = reason
@@ -802,8 +873,7 @@ class Deal:
             "void": void,
             "knocker_player": self._knocker,
             "winner_player": winner,
-            # nobody scored (void, or a tie under tie: no_score): the same dealer deals again
-            "next_dealer": next_dealer(self.rules, self.dealer, winner, winner is None),
+            "next_dealer": next_dealer(self.rules, self.dealer, winner, void),
             "stock_left": self._stock_size,
             "dealer": self.dealer,
             "upcard": self.upcard.code,

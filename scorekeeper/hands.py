@@ -227,10 +227,10 @@ def sheet_entry(
     """The sheet entry of a scored knock by player ``knocker`` against ``defender``.
 
     ``defender`` defaults to the other of two players (``1 - knocker``). A
-    tied knock that scores nothing (``tie: no_score``) is a void entry.
+    tied knock that scores nothing (``tie: no_score``) is a tie entry.
     """
     if result.winner is None:
-        return Entry(void=True)
+        return Entry(outcome=Outcome.TIE)
     other = 1 - knocker if defender is None else defender
     winner, loser = (knocker, other) if result.winner == Side.KNOCKER else (other, knocker)
     return Entry(winner=winner, loser=loser, points=result.points, outcome=result.outcome)

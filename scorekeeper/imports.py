@@ -22,8 +22,9 @@ At the wall OpenSpiel offers a knock (55) or a pass (54); when the player
 could not knock, the engine voids the deal at the discard itself and the
 trailing 54 is no action of the record; otherwise 54 is ``pass`` and 55 is
 ``draw discard`` followed by ``knock`` with the next card. A deal OpenSpiel
-ended for a repeated move (the upcard taken and discarded straight back
-twice in a row, 0-0) is refused: RULES.md has no such rule.
+ended for a repeated move (the top discard taken and discarded straight
+back twice in a row, 0-0) is a void deal: the preset's ``repeated_discard:
+void``.
 
 **neller**: the text Neller's EAAI ``GinRummyGame`` prints with
 ``setPlayVerbose(true)``, one or more whole games; one match record
@@ -344,8 +345,6 @@ class _OpenSpielDeal:
 
     def record(self) -> dict[str, Any]:
         deal = self.deal
-        taken: Card | None = None  # the card taken from the pile this turn
-        repeated = False  # the last discard put the card just taken back
         while deal.phase in (Phase.UPCARD_OFFER, Phase.DRAW, Phase.DISCARD):
             position = self.position
             if deal.phase == Phase.DISCARD:
@@ -355,18 +354,8 @@ class _OpenSpielDeal:
                     self._apply(f"knock {card}", self.position - 1)
                 elif action < 52:
                     card = openspiel_card(action)
-                    if card == taken and repeated:
-                        raise self.fault(
-                            f"{card} is taken and discarded straight back a"
-                            " second time in a row: OpenSpiel ends the deal 0-0"
-                            " for this repeated move, which RULES.md does not"
-                            " have, so it cannot be imported faithfully",
-                            position,
-                        )
-                    repeated = card == taken
-                    taken = None
                     self._apply(f"discard {card}", position)
-                    if deal.over:  # the wall: the next player could not knock
+                    if deal.over:  # the wall (the next player could not knock), or a repeat
                         self._wall_pass()
                 else:
                     raise self.fault(
@@ -386,10 +375,8 @@ class _OpenSpielDeal:
                         f"{action}: at the wall 54 (pass) or 55 (knock) was expected", position
                     )
             elif action == DRAW_UPCARD:
-                taken = deal.top
                 self._apply("draw discard", position)
             elif action == DRAW_STOCK:
-                taken = None
                 if self.position >= len(self.history):
                     raise self.fault("the history ends before the card drawn from the stock")
                 self._apply("draw stock", position)

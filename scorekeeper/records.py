@@ -59,7 +59,7 @@ from .errors import (
     RuleError,
     ScorekeeperError,
 )
-from .results import Result, field_values
+from .results import Outcome, Result, field_values
 from .rules import PRESETS, Rules
 from .sheet import AnySheet, Entry, score_sheet
 
@@ -204,12 +204,14 @@ def match_deals(
 def deal_entry(result: DealResult) -> Entry:
     """The :func:`~scorekeeper.sheet.score_sheet` entry of a played deal's result.
 
-    A void deal, and a tied knock that scores nothing (``tie: no_score``), is
-    a void entry: nobody scores, no box, the same dealer deals again.
+    A void deal is a void entry; a tied knock that scores nothing (``tie:
+    no_score``) is a tie entry: a hand played, with no winner and no box.
     """
     winner = result.winner_player
-    if result.void or winner is None:
+    if result.void:
         return Entry(void=True)
+    if winner is None:
+        return Entry(outcome=Outcome.TIE)
     return Entry(winner=winner, loser=1 - winner, points=result.points, outcome=result.outcome)
 
 

@@ -27,6 +27,7 @@ CHOICES = {
     "first_dealer": ("low", "high", "random"),
     "tie": ("undercut", "no_score"),
     "discard_taken": ("forbidden", "allowed"),
+    "repeated_discard": ("play_on", "void"),
     "three_player_dealer": ("loser", "rotate"),
     "partnership_netting": ("per_deal", "per_game"),
 }
@@ -66,6 +67,7 @@ class Rules:
     tie: str = "undercut"
     discard_taken: str = "forbidden"
     max_discard_draws: int | None = None
+    repeated_discard: str = "play_on"
     three_player_dealer: str = "loser"
     partnership_netting: str = "per_deal"
 
@@ -281,6 +283,7 @@ PRESETS: dict[str, Rules] = {
         tie="no_score",
         discard_taken="allowed",
         max_discard_draws=50,
+        repeated_discard="void",
         wall="knock_only_at_two",
     ),
 }

@@ -21,6 +21,12 @@ Hand entries
 ------------
 * ``{"void": True}``: a void hand (the stock ran out); nobody scores, it is
   no box, and the same dealer deals again.
+* ``{"outcome": "tie"}`` (``points`` 0 or left out, no ``winner`` or
+  ``loser``): a tied knock under ``tie: no_score`` (section 6). It is a hand
+  played, not a void hand: nobody scores, it is no box, and the same dealer
+  deals again unless ``next_dealer`` is ``alternate`` (three players: under
+  ``three_player_dealer: rotate`` the deal moves on). Under ``tie:
+  undercut`` a tie is an undercut and this entry is refused.
 * ``{"winner": i, "loser": j, "points": n, "outcome": o}``: ``i``/``j`` are
   indexes into ``players``; ``n`` a whole number >= 0 scored by the winner;
   ``o`` one of ``knock``, ``gin``, ``big_gin``, ``undercut`` (the winner of
@@ -97,12 +103,11 @@ team won are added up (``team_points``; a void game counts 0) and, by
 
 Under either, a deal record's ``winner``/``loser`` are the team with more
 ``team_points`` and the other (``None`` when equal) and ``points`` the
-margin, and the next dealing team follows ``next_dealer`` at team level
-from that deal winner (``winner``: the team with more, ``loser``: the
-other, ``alternate``: the other team); when neither team has more (both
-games void, or equal results) the same team deals again. In the sheet, a
-deal's ``dealer`` and ``next_dealer`` are the player dealing game 1, and
-``next_games`` gives the next deal's pairings and dealers.
+margin. The deal passes from team to team after every deal (a void deal
+included), whatever ``next_dealer`` says (section 8: in each pairing a
+player of the dealing team deals). In the sheet, a deal's ``dealer`` and
+``next_dealer`` are the player dealing game 1, and ``next_games`` gives the
+next deal's pairings and dealers.
 
 Hollywood
 ---------
@@ -122,7 +127,7 @@ from .results import Outcome, Result, field_values
 from .rules import Rules, is_whole_number
 
 OUTCOMES = tuple(outcome for outcome in Outcome if outcome != Outcome.TIE)
-"""The ``outcome`` values a hand entry may carry."""
+"""The ``outcome`` values of a hand won (a hand entry may also be a ``tie``)."""
 
 TEAMS = ((0, 2), (1, 3))
 """The four-player partnerships: team 0 and team 1, as player indexes."""
@@ -136,10 +141,12 @@ COLUMNS = 3
 
 @dataclass(frozen=True, slots=True)
 class Entry(Result):
-    """A two-player hand entry: a win (``winner``, ``loser``, ``points``, ``outcome``) or void.
+    """A two-player hand entry: a win (``winner``, ``loser``, ``points``, ``outcome``),
+    a tie (``outcome`` ``tie``, nobody wins: ``tie: no_score``) or void.
 
     ``to_dict()`` is the entry as :func:`score_sheet` takes it:
-    ``{"void": true}`` for a void hand, else the four keys of a win.
+    ``{"void": true}`` for a void hand, else the four keys (a tie: no
+    ``winner`` or ``loser``, 0 points).
     """
 
     winner: int | None = None
@@ -398,9 +405,12 @@ def next_dealer(
     * Three players, by ``rules.three_player_dealer`` (whatever
       ``rules.next_dealer`` says): ``loser`` (the seat that is neither
       ``dealer`` nor ``winner`` deals) or ``rotate`` (``(dealer + 1) % 3``).
-    * Four players: ``dealer`` and ``winner`` are **team** indexes (0 or 1)
-      and the answer is the next dealing team; ``winner`` is the team that
-      scored the deal, ``None`` when nobody did (then the same team deals).
+    * A hand played that nobody won (``winner`` ``None``: a tie under
+      ``tie: no_score``): the same dealer deals again, unless the deal moves
+      on whoever wins (``alternate``; three players ``rotate``).
+    * Four players: ``dealer`` is a **team** index (0 or 1) and the answer
+      is the next dealing team: the other team, after every deal (section
+      8), whoever won and whatever the options say.
 
     >>> next_dealer(None, 0, 1, False)
     1
@@ -410,6 +420,8 @@ def next_dealer(
     1
     >>> next_dealer({"three_player_dealer": "rotate"}, 2, 0, False, players=3)
     0
+    >>> next_dealer("openspiel", 1, None, False)
+    1
     """
     rules = Rules.from_dict(rules)
     sides = 2 if players == 4 else players
@@ -427,10 +439,14 @@ def next_dealer(
             params={"value": dealer},
             option="dealer",
         )
+    if players == 4:
+        return 1 - dealer
     if void:
         return dealer
-    if players == 4 and winner is None:
-        return dealer
+    if winner is None:
+        if players == 3:
+            return (dealer + 1) % 3 if rules.three_player_dealer == "rotate" else dealer
+        return 1 - dealer if rules.next_dealer == "alternate" else dealer
     if not is_whole_number(winner) or not 0 <= winner < sides:
         raise InvalidValueError(
             f"winner must be an index 0..{sides - 1}, not {winner!r}",
@@ -829,7 +845,7 @@ def _score_partnership(
         if game_winner is not None:
             ended = n
             result = _result(rules, totals, boxes, game_winner, stake)
-        deal_team = next_dealer(rules, deal_team, scorer, False, players=4)
+        deal_team = next_dealer(rules, deal_team, scorer, records[-1].void, players=4)
     upcoming = _deal_games(start.before + len(records), deal_team)
     return PartnershipSheet(
         **head,
@@ -1082,6 +1098,24 @@ def _parse_deal(
     return parsed
 
 
+def _parse_tie(entry: Mapping[str, Any], label: str, rules: Rules) -> Entry:
+    """A tied knock's entry: nobody wins, 0 points, allowed only under ``tie: no_score``."""
+    if rules.tie != "no_score":
+        raise RuleViolation(
+            f"{label}: a tied knock is an undercut under these rules (tie is {rules.tie})",
+            code="tie_is_undercut",
+            option="outcome",
+        )
+    for key in ("winner", "loser"):
+        if entry.get(key) is not None:
+            raise InvalidValueError(f"{label}: a tie has no {key}", code="bad_value", option=key)
+    if entry.get("points") not in (None, 0):
+        raise InvalidValueError(
+            f"{label}: a tie scores no points", code="bad_value", option="points"
+        )
+    return Entry(outcome=Outcome.TIE)
+
+
 def _parse_hand(
     entry: Any,
     label: str,
@@ -1122,6 +1156,8 @@ def _parse_hand(
                 f"{label}: a void hand scores no points", code="bad_value", option="points"
             )
         return Entry(void=True)
+    if entry.get("outcome") == Outcome.TIE:
+        return _parse_tie(entry, label, rules)
 
     def seat(key: str) -> int:
         if key not in entry or entry[key] is None:

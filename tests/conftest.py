@@ -292,6 +292,7 @@ class Live:
     def new_game(self, session: requests.Session | None = None, **settings) -> tuple[str, dict]:
         """A new game of Ana and Ben: (its API URL, the Authorization header to write)."""
         settings.setdefault("players", ["Ana", "Ben"])
+        settings.setdefault("dealer", 0)
         response = (session or requests).post(f"{self.url}/api/v1/games", json=settings, timeout=10)
         assert response.status_code == 201, response.text
         body = response.json()

@@ -42,6 +42,7 @@ class Stack:
     def new_game(self, **settings) -> tuple[str, str, dict]:
         """A new game of Ana and Ben: (its id, its API URL, the Authorization header)."""
         settings.setdefault("players", ["Ana", "Ben"])
+        settings.setdefault("dealer", 0)
         response = requests.post(f"{self.url}/api/v1/games", json=settings, timeout=10)
         assert response.status_code == 201, response.text
         body = response.json()

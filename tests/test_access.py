@@ -75,7 +75,7 @@ def test_api_writes_need_the_games_edit_token(live):
 
 def test_the_store_keeps_only_a_hash_of_the_token(live):
     response = requests.post(
-        f"{live.url}/api/v1/games", json={"players": ["Ana", "Ben"]}, timeout=10
+        f"{live.url}/api/v1/games", json={"dealer": 0, "players": ["Ana", "Ben"]}, timeout=10
     ).json()
     token = response["edit_token"]
     with sqlite3.connect(live.db) as conn:
@@ -110,7 +110,7 @@ def test_tokens_are_compared_in_constant_time(monkeypatch):
 def test_game_ids_are_random_not_sequential(live):
     ids = [
         requests.post(
-            f"{live.url}/api/v1/games", json={"players": ["Ana", "Ben"]}, timeout=10
+            f"{live.url}/api/v1/games", json={"dealer": 0, "players": ["Ana", "Ben"]}, timeout=10
         ).json()["id"]
         for _ in range(30)
     ]

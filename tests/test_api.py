@@ -68,7 +68,9 @@ def error_of(response, status, code=None, field=None):
 @pytest.fixture
 def game(call):
     """A new game of Ana and Ben: (id, auth headers)."""
-    response = call("POST", "/api/v1/games", json={"players": ["Ana", "Ben"], "stake": 0.1})
+    response = call(
+        "POST", "/api/v1/games", json={"dealer": 0, "players": ["Ana", "Ben"], "stake": 0.1}
+    )
     return response.json["id"], {"Authorization": f"Bearer {response.json['edit_token']}"}
 
 
@@ -161,7 +163,10 @@ def test_bad_json_too_large_and_unknown_routes(call, app):
     )
     error_of(
         call(
-            "POST", "/api/v1/games", data='{"players": ["Ana", "Ben"]}', content_type="text/plain"
+            "POST",
+            "/api/v1/games",
+            data='{"dealer": 0, "players": ["Ana", "Ben"]}',
+            content_type="text/plain",
         ),
         400,
         "not_json",
@@ -253,6 +258,60 @@ def test_bad_games_are_refused(call, body, field):
     error_of(call("POST", "/api/v1/games", json=body), 422, field=field)
 
 
+def test_the_first_dealer_follows_first_dealer(call):
+    """RULES.md 3: no dealer named: drawn by lot under random; low/high need the cut."""
+
+    def create(**body):
+        return call("POST", "/api/v1/games", json={"players": ["Ana", "Ben"], **body})
+
+    for rules in (None, "standard", {"first_dealer": "high"}):
+        error = error_of(create(rules=rules), 422, "rule", "dealer")
+        assert "first_dealer" in error["message"] and "cut" in error["message"]
+        error_of(create(rules=rules, dealer=None), 422, "rule", "dealer")  # null is absent
+    assert create(cut=["Kc", "3d"]).json["game"]["dealer"] == 1  # low: Ben's 3 deals
+    assert create(cut=["3c", "Ad"]).json["game"]["dealer"] == 1  # the ace is low
+    high = {"first_dealer": "high"}
+    assert create(rules=high, cut=["Kc", "3d"]).json["game"]["dealer"] == 0
+    assert create(rules=high, cut=["Kc", "3d"], dealer=1).json["game"]["dealer"] == 1
+    four = ["Ana", "Ben", "Cy", "Dan"]
+    cut = ["9c", "8d", "2h", "Ks"]  # Cy cuts lowest: her team deals, Cy first
+    created = call("POST", "/api/v1/games", json={"players": four, "cut": cut}).json
+    assert created["game"]["dealer"] == 2 and created["game"]["next_games"][0]["dealer"] == 0
+    error_of(create(cut=["Kc", "Kd"]), 422, "rule", "cut")  # a tie: cut again
+    error_of(create(cut=["Kc"]), 422, None, "cut")
+    error_of(create(cut=["Kc", "3d", "4d"]), 422, "bad_card", "cut")  # two players, three cards
+    error_of(create(cut=["Kc", "Zz"]), 422, "bad_card", "cut")
+    error_of(create(rules="oklahoma", cut=["Kc", "3d"]), 422, "rule", "cut")  # random: no cut
+    drawn = {create(rules="oklahoma").json["game"]["dealer"] for _ in range(40)}
+    assert drawn == {0, 1}  # by lot
+    drawn = {
+        call("POST", "/api/v1/games", json={"players": four, "rules": "oklahoma"}).json["game"][
+            "dealer"
+        ]
+        for _ in range(60)
+    }
+    assert drawn == {0, 1, 2, 3}
+    keyed = [
+        call(
+            "POST",
+            "/api/v1/games",
+            json={"players": ["Ana", "Ben"], "rules": "oklahoma"},
+            headers={"Idempotency-Key": f"lot-{n % 20}"},
+        )
+        for n in range(40)
+    ]
+    # a repeat draws the same lot, so it is the same request: the first answer again
+    assert [r.status_code for r in keyed] == [201] * 40
+    assert [r.json["id"] for r in keyed[:20]] == [r.json["id"] for r in keyed[20:]]
+    assert {r.json["game"]["dealer"] for r in keyed} == {0, 1}
+    error_of(
+        call("POST", "/api/v1/games/import", json={"players": ["Ana", "Ben"], "cut": ["Kc", "3d"]}),
+        422,
+        None,
+        "cut",
+    )
+
+
 def test_entering_hands(call, game):
     game_id, auth = game
     url = f"/api/v1/games/{game_id}/hands"
@@ -295,12 +354,16 @@ def test_null_means_absent(call, game):
     )
     assert quick_hand.status_code == 201 and quick_hand.json["hand"]["points"] == 15
     created = call(
-        "POST", "/api/v1/games", json={"players": ["Ana", "Ben"], "rules": None, "stake": None}
+        "POST",
+        "/api/v1/games",
+        json={"dealer": 0, "players": ["Ana", "Ben"], "rules": None, "stake": None},
     )
     assert created.status_code == 201 and created.json["game"]["stake"] is None
     assert (
         created.json["game"]["rules"]
-        == call("POST", "/api/v1/games", json={"players": ["Ana", "Ben"]}).json["game"]["rules"]
+        == call("POST", "/api/v1/games", json={"dealer": 0, "players": ["Ana", "Ben"]}).json[
+            "game"
+        ]["rules"]
     )
     error_of(call("POST", url, json={"kind": None}, headers=auth), 422, field="kind")
     error_of(
@@ -313,7 +376,7 @@ def test_null_means_absent(call, game):
 
 def test_a_record_hand(call):
     record = simulate(5, dealer=0)
-    created = call("POST", "/api/v1/games", json={"players": record["players"]}).json
+    created = call("POST", "/api/v1/games", json={"dealer": 0, "players": record["players"]}).json
     auth = {"Authorization": f"Bearer {created['edit_token']}"}
     response = call(
         "POST",
@@ -404,7 +467,7 @@ def test_bad_hands_change_nothing(call, game, hand, code, field):
 
 def new_table(call, players, **settings):
     """A new game of ``players``: (its hands URL, auth headers)."""
-    created = call("POST", "/api/v1/games", json={"players": players, **settings})
+    created = call("POST", "/api/v1/games", json={"dealer": 0, "players": players, **settings})
     assert created.status_code == 201, created.json
     return (
         f"/api/v1/games/{created.json['id']}/hands",
@@ -483,7 +546,7 @@ def test_partnership_deals_and_sheets_are_as_documented(call):
     assert first["hand"]["team_points"] == [20, 35] and first["hand"]["dealer_team"] == 1
     assert [g["winner"] for g in first["hand"]["games"]] == [0, 3]
     assert first["sheet"]["totals"] == [20, 35] and first["sheet"]["boxes"] == [1, 1]
-    assert first["sheet"]["next_games"][0] == {"game": 1, "players": [0, 3], "dealer": 3}
+    assert first["sheet"]["next_games"][0] == {"game": 1, "players": [0, 3], "dealer": 0}
     void = call("POST", url, json=VOID, headers=auth).json
     assert void["hand"]["void"] and [g["void"] for g in void["hand"]["games"]] == [True, True]
     fixed = call("PUT", f"{url}/2", json=PARTNERSHIP[1], headers=auth).json
@@ -492,7 +555,9 @@ def test_partnership_deals_and_sheets_are_as_documented(call):
 
 def test_a_hand_after_the_end_is_409(call):
     created = call(
-        "POST", "/api/v1/games", json={"players": ["Ana", "Ben"], "rules": {"target": 30}}
+        "POST",
+        "/api/v1/games",
+        json={"dealer": 0, "players": ["Ana", "Ben"], "rules": {"target": 30}},
     ).json
     auth = {"Authorization": f"Bearer {created['edit_token']}"}
     url = f"/api/v1/games/{created['id']}/hands"
@@ -653,7 +718,9 @@ def test_undo_and_correct(call, game):
 
 def test_a_correction_that_would_end_the_game_early_is_409(call):
     created = call(
-        "POST", "/api/v1/games", json={"players": ["Ana", "Ben"], "rules": {"target": 40}}
+        "POST",
+        "/api/v1/games",
+        json={"dealer": 0, "players": ["Ana", "Ben"], "rules": {"target": 40}},
     ).json
     auth = {"Authorization": f"Bearer {created['edit_token']}"}
     url = f"/api/v1/games/{created['id']}/hands"
@@ -698,6 +765,23 @@ def test_player_stats(call, game):
     error_of(call("GET", "/api/v1/players/nobody/stats"), 404, "not_found", "name")
 
 
+def test_a_tied_knock_under_no_score_is_a_hand_played(call):
+    url, auth = new_table(call, ["Ana", "Ben"], dealer=1, rules="openspiel")
+    tie = call("POST", url, json=quick(0, 6, 6), headers=auth)
+    assert tie.status_code == 201, tie.json
+    hand = tie.json["hand"]
+    assert (hand["void"], hand["outcome"], hand["winner"], hand["points"]) == (
+        False,
+        "tie",
+        None,
+        0,
+    )
+    assert tie.json["sheet"]["boxes"] == [0, 0] and tie.json["sheet"]["next_dealer"] == 1
+    stats = call("GET", "/api/v1/players/ana/stats").json
+    assert (stats["hands"], stats["hands_won"]) == (1, 0)
+    assert stats["head_to_head"][0]["hands_lost"] == 0  # a tie is lost by nobody
+
+
 @pytest.mark.parametrize(
     ("name", "shown"),
     [
@@ -718,14 +802,16 @@ def test_names_that_could_deceive_are_refused(call, backend, name, shown):
 
 def test_names_are_one_player_however_written(call):
     for players in (["Ana", "E\u0301mile"], ["ANA ", "\u00e9mile"], ["Straße", "ana"]):
-        assert call("POST", "/api/v1/games", json={"players": players}).status_code == 201
+        assert (
+            call("POST", "/api/v1/games", json={"dealer": 0, "players": players}).status_code == 201
+        )
     for spelling in ("Ana", "ANA", "Ana%20", "%20ana", "\u00c9MILE", "E\u0301mile"):
         stats = call("GET", f"/api/v1/players/{spelling}/stats")
         assert stats.status_code == 200, spelling
         assert stats.json["games"] == (3 if "n" in spelling.lower() else 2)
     assert call("GET", "/api/v1/players/STRASSE/stats").json["name"] == "Straße"
     error_of(
-        call("POST", "/api/v1/games", json={"players": ["\u00c9mile", "E\u0301MILE"]}),
+        call("POST", "/api/v1/games", json={"dealer": 0, "players": ["\u00c9mile", "E\u0301MILE"]}),
         422,
         "rule",
         "players",

@@ -190,15 +190,15 @@ LONG = "1" * 5000
 @pytest.mark.parametrize(
     ("path", "body", "field"),
     [
-        ("/api/v1/games", f'{{"players": {DEEP}}}', "body"),
+        ("/api/v1/games", f'{{"dealer": 0, "players": {DEEP}}}', "body"),
         (
             "/api/v1/games",
-            '{"players": ["Ana", "Ben"], "x": %s}' % ("[" * 40 + "]" * 40),
+            '{"dealer": 0, "players": ["Ana", "Ben"], "x": %s}' % ("[" * 40 + "]" * 40),
             "x." + ".".join(["0"] * 31),
         ),
-        ("/api/v1/games", '{"players": ["\\ud800", "Ben"]}', "players.0"),
+        ("/api/v1/games", '{"dealer": 0, "players": ["\\ud800", "Ben"]}', "players.0"),
         ("/api/v1/games", f'{{"players": ["Ana", "Ben"], "dealer": {LONG}}}', "dealer"),
-        ("/api/v1/games", f'{{"players": ["Ana", "Ben"], "stake": -{LONG}}}', "stake"),
+        ("/api/v1/games", f'{{"dealer": 0, "players": ["Ana", "Ben"], "stake": -{LONG}}}', "stake"),
         ("/api/v1/replay", '{"format": "gin-rummy-deal/1", "comment": "a\\udfffb"}', "comment"),
         (
             "/api/v1/games/import",
@@ -322,7 +322,9 @@ def test_the_default_rate_limits_bite_across_workers(tmp_path):
         process, url = spawn(db, workers=4)
     try:
         created = [
-            requests.post(f"{url}/api/v1/games", json={"players": ["Ana", "Ben"]}, timeout=10)
+            requests.post(
+                f"{url}/api/v1/games", json={"dealer": 0, "players": ["Ana", "Ben"]}, timeout=10
+            )
             for _ in range(30)
         ]
         assert [r.status_code for r in created] == [201] * 30
@@ -407,7 +409,8 @@ def test_an_app_with_only_the_api_counts_its_creates(tmp_path):
     )
     client = app.test_client()
     statuses = [
-        client.post("/api/v1/games", json={"players": ["Ana", "Ben"]}).status_code for _ in range(3)
+        client.post("/api/v1/games", json={"dealer": 0, "players": ["Ana", "Ben"]}).status_code
+        for _ in range(3)
     ]
     assert statuses == [201, 201, 429]
     assert client.get("/api/v1/games/nope").status_code == 404  # reads are not counted
@@ -523,7 +526,7 @@ def test_a_repeated_create_or_import_gives_the_same_game_and_token(live):
         requests.post(
             f"{live.url}/api/v1/games",
             timeout=10,
-            json={"players": ["Ana", "Ben"], "stake": 0.1},
+            json={"dealer": 0, "players": ["Ana", "Ben"], "stake": 0.1},
             headers={"Idempotency-Key": key},
         )
         for _ in range(2)
@@ -538,13 +541,13 @@ def test_a_repeated_create_or_import_gives_the_same_game_and_token(live):
     later = requests.post(
         f"{live.url}/api/v1/games",
         timeout=10,
-        json={"players": ["Ana", "Ben"], "stake": 0.1},
+        json={"dealer": 0, "players": ["Ana", "Ben"], "stake": 0.1},
         headers={"Idempotency-Key": key},
     )
     assert answer(later) == answer(first)  # the game as created, not as it is now
     other = requests.post(
         f"{live.url}/api/v1/games",
-        json={"players": ["Ana", "Cy"]},
+        json={"dealer": 0, "players": ["Ana", "Cy"]},
         headers={"Idempotency-Key": key},
         timeout=10,
     )

@@ -47,7 +47,7 @@ def test_backup_while_the_server_writes(tmp_path):
         created = requests.post(
             f"{url}/api/v1/games",
             timeout=10,
-            json={"players": ["Ana", "Ben"], "rules": {"target": 10_000}},
+            json={"dealer": 0, "players": ["Ana", "Ben"], "rules": {"target": 10_000}},
         ).json()
         headers = {"Authorization": f"Bearer {created['edit_token']}", "Prefer": "return=minimal"}
 
@@ -161,7 +161,7 @@ def test_restore_into_a_running_server(store_with_a_game, tmp_path):
     try:
         sheet = f"{url}/api/v1/games/{game_id}"
         later = requests.post(
-            f"{url}/api/v1/games", json={"players": ["Cy", "Di"]}, timeout=10
+            f"{url}/api/v1/games", json={"dealer": 0, "players": ["Cy", "Di"]}, timeout=10
         ).json()
         assert requests.get(sheet, timeout=10).json()["version"] == 2
         refused = CliRunner().invoke(main, ["restore", str(saved), "--db", str(db)])

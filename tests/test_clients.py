@@ -191,7 +191,7 @@ def test_a_whole_game(client):
         "create_game",
         body=(
             "GameRequest",
-            {"players": record["players"], "rules": {"target": 100}, "stake": 0.5},
+            {"dealer": 0, "players": record["players"], "rules": {"target": 100}, "stake": 0.5},
         ),
     )
     assert status == 201 and headers["location"] == new["url"] and headers["etag"] == '"0"'

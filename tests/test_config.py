@@ -54,7 +54,7 @@ def test_the_app_opens_the_file_its_settings_name(tmp_path, monkeypatch):
     monkeypatch.setenv("SCOREKEEPER_DB", str(tmp_path / "env.db"))
     monkeypatch.setenv("SCOREKEEPER_SECRET_KEY", "from the environment")
     app = create_app(instance_path=str(tmp_path / "instance"))
-    created = app.test_client().post("/api/v1/games", json={"players": ["Ana", "Ben"]})
+    created = app.test_client().post("/api/v1/games", json={"dealer": 0, "players": ["Ana", "Ben"]})
     assert created.status_code == 201
     stored = sqlite3.connect(tmp_path / "env.db").execute("SELECT id FROM games").fetchall()
     assert stored == [(created.json["id"],)]
@@ -111,7 +111,11 @@ def test_an_app_with_only_the_api_has_a_secret_key(tmp_path, monkeypatch):
     client = app.test_client()
     assert client.get("/").status_code == 404  # no scorepad
     keyed = {"Idempotency-Key": "a1b2c3d4e5f6a7b8"}
-    first = client.post("/api/v1/games", json={"players": ["Ana", "Ben"]}, headers=keyed)
-    again = client.post("/api/v1/games", json={"players": ["Ana", "Ben"]}, headers=keyed)
+    first = client.post(
+        "/api/v1/games", json={"dealer": 0, "players": ["Ana", "Ben"]}, headers=keyed
+    )
+    again = client.post(
+        "/api/v1/games", json={"dealer": 0, "players": ["Ana", "Ben"]}, headers=keyed
+    )
     assert first.status_code == again.status_code == 201, first.text
     assert first.json["edit_token"] == again.json["edit_token"]

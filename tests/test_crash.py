@@ -42,7 +42,7 @@ def test_kill_9_mid_burst_loses_no_acknowledged_hand(backend):
         created = requests.post(
             f"{url}/api/v1/games",
             timeout=10,
-            json={"players": ["Ana", "Ben"], "rules": {"target": 10_000}},
+            json={"dealer": 0, "players": ["Ana", "Ben"], "rules": {"target": 10_000}},
         ).json()
         hands = f"{url}{created['url']}/hands"
         auth = {"Authorization": f"Bearer {created['edit_token']}", "Prefer": "return=minimal"}

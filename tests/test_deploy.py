@@ -134,7 +134,10 @@ def test_the_printed_site_and_units_serve_the_app(tmp_path):
                 assert time.monotonic() < deadline, "no answer through the deployed site"
                 time.sleep(0.1)
         created = requests.post(
-            f"{url}/api/v1/games", json={"players": ["Ana", "Ben"]}, verify=str(cert), timeout=10
+            f"{url}/api/v1/games",
+            json={"dealer": 0, "players": ["Ana", "Ben"]},
+            verify=str(cert),
+            timeout=10,
         )
         assert created.status_code == 201
         big = requests.post(f"{url}/api/v1/games", data=b"x" * 2_000_000, verify=str(cert))

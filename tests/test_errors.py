@@ -376,7 +376,7 @@ def test_api_error_bodies_keep_their_code_and_add_reason_and_params(tmp_path):
         "knock_over_limit",
         {"deadwood": 5, "limit": 4},
     )
-    created = api.post("/api/v1/games", json={"players": ["Ana", "Ben"]}).json
+    created = api.post("/api/v1/games", json={"dealer": 0, "players": ["Ana", "Ben"]}).json
     auth = {"Authorization": f"Bearer {created['edit_token']}"}
     undo = api.delete(f"/api/v1/games/{created['id']}/hands/last", headers=auth)
     assert undo.status_code == 409

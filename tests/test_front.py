@@ -261,7 +261,7 @@ def test_app_answers_have_the_headers_and_no_server_version(server):
 
 
 def test_a_chunked_body_and_keep_alive_work(server):
-    body = b'{"players": ["Ana", "Ben"]}'
+    body = b'{"dealer": 0, "players": ["Ana", "Ben"]}'
     chunked = b"%x\r\n%s\r\n0\r\n\r\n" % (len(body), body)
     with connect(server, "127.0.0.9") as sock:
         for _ in range(2):  # two requests on one connection

@@ -21,6 +21,7 @@ from conftest import examples
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from openspiel_kit import PARAMS, play
+from openspiel_kit import kind as ending
 from test_api import Client
 
 from api import create_app
@@ -29,7 +30,6 @@ from scorekeeper.cli import main
 from scorekeeper.errors import RecordError
 from scorekeeper.imports import (
     OPENSPIEL_MELDS,
-    ImportFault,
     import_text,
     openspiel_record,
     openspiel_rules,
@@ -38,6 +38,11 @@ from scorekeeper.records import replay, rules_value
 
 DATA = Path(__file__).parent / "data"
 NELLER_LOG = DATA / "neller-60-games.log.gz"
+
+
+def as_options(rules: str | dict) -> dict:
+    """A record's rules as a dict of options."""
+    return {"preset": rules} if isinstance(rules, str) else rules
 
 
 def replayed(record) -> dict:
@@ -83,26 +88,40 @@ def test_meld_ids_are_openspiels():
 
 
 @pytest.mark.slow
-def test_openspiel_deals_played_by_pyspiel_replay_as_scored():
+def test_openspiel_deals_played_by_pyspiel_import_and_replay_as_scored(tmp_path):
+    """``scorekeeper import --from openspiel`` refuses nothing pyspiel played to its end.
+
+    The repeated moves among them (the top discard taken and thrown straight
+    back by both players in turn) are void deals under the preset's
+    ``repeated_discard: void``, 0-0 as OpenSpiel scores them.
+    """
     pytest.importorskip("pyspiel")
-    deals = play(2026, 300)
+    deals = play(2026, 600)
+    source, out = tmp_path / "deals.jsonl", tmp_path / "records.jsonl"
+    source.write_text("".join(json.dumps(deal["entry"]) + "\n" for deal in deals))
+    run = CliRunner().invoke(main, ["import", "--from", "openspiel", str(source), "-o", str(out)])
+    assert run.exit_code == 0 and "imported 600 record(s), 0 refused" in run.stderr, run.stderr
+    records = [json.loads(line) for line in out.read_text().splitlines()]
+    assert len(records) == len(deals)
     outcomes: Counter = Counter()
-    for line, deal in enumerate(deals, 1):
-        history = deal["entry"]["history"]
-        try:
-            record = openspiel_record(deal["entry"], line=line)
-        except ImportFault as fault:
-            # only a repeated move is refused: the deal's last action, scored 0-0 there
-            assert "repeated move" in str(fault)
-            assert (fault.line, fault.position) == (line, len(history) - 1)
-            assert deal["facts"]["returns"] == [0, 0]
-            outcomes["refused"] += 1
-            continue
+    for record, deal in zip(records, deals, strict=True):
         assert record["rules"] == "openspiel" or record["rules"]["preset"] == "openspiel"
-        outcomes[check_against_openspiel(record, deal["facts"])] += 1
-    assert outcomes["knock"] > 50 and outcomes["void"] > 50, outcomes
-    assert outcomes["gin"] and outcomes["undercut"] and outcomes["refused"], outcomes
-    assert sum(outcomes.values()) == 300
+        outcome = check_against_openspiel(record, deal["facts"])
+        if ending(deal) == "repeated move":
+            assert outcome == "void" and record["actions"][-1].startswith("discard ")
+            # the same deal played on under repeated_discard: play_on is not over
+            with pytest.raises(RecordError, match="the actions end before the hand is over"):
+                replay(
+                    {
+                        **record,
+                        "rules": {**as_options(record["rules"]), "repeated_discard": "play_on"},
+                    }
+                )
+            outcome = "repeated move"
+        outcomes[outcome] += 1
+    assert outcomes["knock"] > 100 and outcomes["void"] > 100, outcomes
+    assert outcomes["gin"] and outcomes["undercut"] and outcomes["repeated move"] >= 3, outcomes
+    assert sum(outcomes.values()) == 600
 
 
 def test_openspiel_parameters_become_rule_options():
@@ -123,15 +142,15 @@ def test_openspiel_sample_without_pyspiel():
         for line in (DATA / "openspiel-sample-facts.jsonl").read_text().splitlines()
     ]
     result = import_text("openspiel", entries)
-    refused = [25, 26, 29, 30, 34]  # the sample's repeated moves
-    assert [e.line for e in result.errors] == refused
-    assert all("repeated move" in str(e) for e in result.errors)
-    kept = [f for n, f in enumerate(facts, 1) if n not in refused]
-    assert len(result.records) == len(kept) == 35
+    assert result.errors == []
+    assert len(result.records) == len(facts) == 40
     outcomes = Counter(
-        check_against_openspiel(r, f) for r, f in zip(result.records, kept, strict=True)
+        check_against_openspiel(r, f) for r, f in zip(result.records, facts, strict=True)
     )
     assert set(outcomes) == {"gin", "knock", "undercut", "tie", "void"}
+    repeated = [25, 26, 29, 30, 34]  # the sample's repeated moves: void, 0-0
+    for line in repeated:
+        assert replay(result.records[line - 1]).void
     for record in result.records:
         assert record["dealer"] == 1 and record["stock_complete"] is False
     actions = [record["actions"] for record in result.records]

@@ -152,7 +152,7 @@ def test_a_write_never_fails_for_live_updates(tmp_path):
         {"DB": str(tmp_path / "away.db"), "LIVE_PUBLISH_SOCKET": str(tmp_path / "none.sock")}
     )
     client = app.test_client()
-    game = client.post("/api/v1/games", json={"players": ["Ana", "Ben"]}).json
+    game = client.post("/api/v1/games", json={"dealer": 0, "players": ["Ana", "Ben"]}).json
     auth = {"Authorization": f"Bearer {game['edit_token']}"}
     started = time.monotonic()
     for _ in range(5):

@@ -328,7 +328,7 @@ def test_a_partnership_deal_on_the_sheet_correct_void_and_undo(client):
         "0",
         "35",
     ]
-    # partners swap opponents; the team that scored deals
+    # partners swap opponents; the deal passes to the other team
     assert "Next deal: Dan deals to Ana; Bor deals to Cy." in page
     html = client.get(game + "/hand").get_data(as_text=True)
     assert radios(html, "g0_knocker") == ["0", "3"] and radios(html, "g1_knocker") == ["2", "1"]
@@ -344,6 +344,16 @@ def test_a_partnership_deal_on_the_sheet_correct_void_and_undo(client):
     assert "Nobody scores (corrected)" in page and "Deal 1 is now void." in page
     client.post(game + "/undo", data={"csrf_token": token(client)})
     assert "No deals yet" in text(client.get(game))
+
+
+def test_a_tied_knock_under_no_score_is_a_hand_played_on_the_sheet(client):
+    game = start(client, FOUR, preset="openspiel")
+    assert deal(client, game, (0, "knock", 6, 6), (3, "knock", 4, 14)).status_code == 303
+    page = text(client.get(game))
+    assert "Ana v Bor: tie Tie: nobody scores Cy v Dan: knock Dan beat Cy: 10" in page
+    game = start(client, {"player_0": "Ana", "player_1": "Bor"}, preset="openspiel")
+    assert quick(client, game, 1, "knock", 6, 6).status_code == 303
+    assert "tie Tied knock: nobody scores" in text(client.get(game))
 
 
 def test_per_game_netting_scores_both_teams(client):

@@ -304,7 +304,9 @@ def test_both_games_wrong_at_once_are_both_named(client):
 
 
 def test_a_deal_declared_through_the_api_is_scored_so_and_reviewed_on_the_sheet(client):
-    created = client.post("/api/v1/games", json={"players": ["Ana", "Bor", "Cy", "Dan"]})
+    created = client.post(
+        "/api/v1/games", json={"dealer": 0, "players": ["Ana", "Bor", "Cy", "Dan"]}
+    )
     game_id = created.get_json()["id"]
     auth = {"Authorization": f"Bearer {created.get_json()['edit_token']}"}
     url = f"/api/v1/games/{game_id}/hands"

@@ -14,7 +14,7 @@ from scorekeeper import Deal, RecordError, RuleError, Rules, replay, verify_knoc
 from scorekeeper.hands import evaluate_hand, score_deadwood
 from scorekeeper.records import deal_entry
 from scorekeeper.results import Outcome
-from scorekeeper.sheet import Entry
+from scorekeeper.sheet import Entry, score_sheet
 
 KNOCKER = "As 2s 3s 7c 7d 7h 9d 9h 9c 5c"  # deadwood 5 (the 5c), no layoff takes the 5d
 DEFENDER = "Kc Kd Kh 2h 3h 4h Qc Qd Qh 5d"  # deadwood 5 (the 5d)
@@ -41,14 +41,64 @@ def test_a_tied_knock_is_an_undercut_by_default_and_scores_nothing_under_no_scor
     assert tie.knocker.deadwood == tie.defender.deadwood == 5
 
 
-def test_a_tied_quick_hand_under_no_score_is_a_void_sheet_entry():
+def test_a_tied_quick_hand_under_no_score_is_a_hand_played_not_a_void_one():
     assert score_deadwood(6, 6, rules="openspiel").outcome == "tie"
     assert score_deadwood(0, 0, rules="openspiel").outcome == "gin"  # gin is never a tie
     hand = {"kind": "quick", "knocker": 1, "knocker_deadwood": 6, "defender_deadwood": 6}
-    assert evaluate_hand(hand, "openspiel").entry == Entry(void=True)
+    tie = evaluate_hand(hand, "openspiel").entry
+    assert tie == Entry(outcome=Outcome.TIE) and not tie.void
     assert evaluate_hand(hand, "standard").entry == Entry(
         winner=0, loser=1, points=25, outcome=Outcome.UNDERCUT
     )
+    win = {"winner": 0, "points": 12, "outcome": "knock"}
+    sheet = score_sheet([win, tie.to_dict()], players=["Ana", "Ben"], rules="openspiel")
+    played = sheet.hands[1]
+    assert (played.void, played.outcome, played.winner, played.points) == (
+        False,
+        Outcome.TIE,
+        None,
+        0,
+    )
+    assert sheet.totals == (12, 0) and sheet.boxes == (1, 0)  # no winner, no box
+    assert played.dealer == sheet.next_dealer == 0  # Ana won hand 1 and deals on
+
+
+@pytest.mark.parametrize(
+    ("options", "players", "dealer", "after"),
+    [
+        ({}, 2, 1, 1),  # next_dealer winner: the same dealer
+        ({"next_dealer": "loser"}, 2, 1, 1),
+        ({"next_dealer": "alternate"}, 2, 1, 0),  # the deal moves on whoever wins
+        ({}, 3, 2, 2),  # three_player_dealer loser: nobody lost, the same dealer
+        ({"three_player_dealer": "rotate"}, 3, 2, 0),
+    ],
+)
+def test_who_deals_after_a_tie(options, players, dealer, after):
+    names = ["Ana", "Ben", "Cy"][:players]
+    rules = {"preset": "openspiel", **options}
+    sheet = score_sheet([{"outcome": "tie"}], players=names, rules=rules, dealer=dealer)
+    assert sheet.hands[0].void is False and sheet.next_dealer == after
+    void = score_sheet([{"void": True}], players=names, rules=rules, dealer=dealer)
+    assert void.next_dealer == dealer  # a void hand: always the same dealer
+
+
+def test_a_tie_in_a_partnership_game_and_the_ties_refused():
+    names = ["Ana", "Bor", "Cid", "Dan"]
+    deal = {
+        "games": [{"outcome": "tie", "points": 0}, {"winner": 2, "points": 9, "outcome": "knock"}]
+    }
+    sheet = score_sheet([deal], players=names, rules="openspiel")
+    tie, won = sheet.hands[0].games
+    assert won.winner == 2
+    assert (tie.void, tie.outcome, tie.winner) == (False, Outcome.TIE, None)
+    assert sheet.totals == (9, 0) and sheet.hands[0].void is False
+    with pytest.raises(RuleError, match="hand 1: a tied knock is an undercut") as refused:
+        score_sheet([{"outcome": "tie"}], players=names[:2])  # standard: tie undercut
+    assert refused.value.option == "outcome"
+    for bad, key in (({"winner": 0}, "winner"), ({"points": 3}, "points")):
+        with pytest.raises(RuleError, match="a tie") as caught:
+            score_sheet([{"outcome": "tie", **bad}], players=names[:2], rules="openspiel")
+        assert caught.value.option == key
 
 
 # --------------------------------------------------------------------------- discard_taken
@@ -90,6 +140,47 @@ def test_the_capped_discard_draw_is_not_made_and_voids_the_deal():
     assert game.result.void and game.result.points == 0
     with pytest.raises(RuleError, match=r"void \(this would be draw 3 from the discard pile"):
         game.apply("draw stock")
+
+
+# --------------------------------------------------------------------------- repeated_discard
+
+
+def test_a_discard_taken_and_thrown_straight_back_twice_in_a_row_voids_the_deal():
+    repeat = ["draw discard", "discard 5s", "draw discard", "discard 5s"]
+    rules = {"preset": "standard", "discard_taken": "allowed", "repeated_discard": "void"}
+    game = deal(rules)
+    for action in repeat[:3]:
+        game.apply(action)
+    assert not game.over
+    game.apply(repeat[3])  # Ben throws back the 5s Ana threw back: void at this discard
+    assert game.over and game.void and game.result.void and game.result.points == 0
+    assert game.result.next_dealer == 1 and game.result.actions == 4
+    with pytest.raises(RuleError, match=r"void \(5s was taken and discarded straight back twice"):
+        game.apply("draw discard")
+    assert deal("openspiel").rules.repeated_discard == "void"
+    played_on = deal({**rules, "repeated_discard": "play_on"})  # the default
+    for action in [*repeat, "draw discard", "discard 5s"]:
+        played_on.apply(action)
+    assert not played_on.over
+    # once the card taken is kept (or a stock card drawn), the count starts again
+    game = deal(rules, stock_top="Qs")
+    for action in [
+        "draw discard",
+        "discard 5s",  # Ana: straight back
+        "draw stock",
+        "discard Qs",  # Ben: the stock card drawn
+        "draw discard",
+        "discard Qs",  # Ana: straight back
+        "draw discard",
+        "discard Ks",  # Ben keeps the Qs
+        "draw discard",
+        "discard Ks",  # Ana: straight back
+    ]:
+        game.apply(action)
+    assert not game.over
+    game.apply("draw discard")
+    game.apply("discard Ks")  # Ben: straight back, right after Ana's
+    assert game.void
 
 
 # --------------------------------------------------------------------------- spade doubling
@@ -178,7 +269,7 @@ def test_a_partial_stock_must_say_so_and_hold_distinct_cards():
     assert flag.value.field == "stock_complete"
 
 
-def test_a_tie_replayed_under_no_score_is_a_void_sheet_entry():
+def test_a_tie_replayed_under_no_score_is_a_tie_sheet_entry():
     record = make_record(
         (KNOCKER.replace("5c", "Jc"), DEFENDER),
         "5s",
@@ -188,8 +279,10 @@ def test_a_tie_replayed_under_no_score_is_a_void_sheet_entry():
     )
     result = replay(record)
     assert (result.outcome, result.winner_player, result.points) == ("tie", None, 0)
-    assert result.next_dealer == record["dealer"]
-    assert deal_entry(result) == Entry(void=True)
+    assert result.next_dealer == record["dealer"] and not result.void
+    assert deal_entry(result) == Entry(outcome=Outcome.TIE)
+    alternate = replay({**record, "rules": {"preset": "openspiel", "next_dealer": "alternate"}})
+    assert alternate.next_dealer == 1 - record["dealer"]
 
 
 # --------------------------------------------------------------------------- first_dealer
@@ -215,6 +308,32 @@ def test_the_cut_follows_first_dealer():
         )
     tosses = {cut_for_dealer("oklahoma", random.Random(seed)) for seed in range(20)}
     assert tosses == {0, 1}
+
+
+def test_the_first_dealer_without_anybody_to_cut():
+    import random
+
+    from scorekeeper.engine import first_dealer
+    from scorekeeper.errors import ScorekeeperError
+
+    rng = random.Random(5)
+    assert first_dealer("standard", 2, rng, dealer=1) == 1  # a dealer named deals
+    assert first_dealer("standard", 2, rng, cut=["Kc", "3d"]) == 1
+    assert first_dealer({"first_dealer": "high"}, 2, rng, cut=["Kc", "3d"]) == 0
+    assert first_dealer("standard", 3, rng, cut="5c 5d 2h") == 2  # a tie above the lowest
+    assert {first_dealer("oklahoma", 4, random.Random(n)) for n in range(40)} == {0, 1, 2, 3}
+    for rules, players, cut, field in [
+        ("standard", 2, None, "dealer"),  # low or high: the dealer or the cut is needed
+        ({"first_dealer": "high"}, 3, None, "dealer"),
+        ("standard", 2, ["5c", "5d"], "cut"),  # a tie for the lowest: cut again
+        ({"first_dealer": "high"}, 3, ["Kc", "3d", "Kd"], "cut"),
+        ("standard", 2, ["5c"], "cut"),  # one card per player
+        ("standard", 2, ["5c", "5c"], "cut"),
+        ("oklahoma", 2, ["5c", "9d"], "cut"),  # random: drawn by lot, not cut
+    ]:
+        with pytest.raises(ScorekeeperError) as refused:
+            first_dealer(rules, players, rng, cut=cut)
+        assert refused.value.field == field, (rules, cut)
 
 
 # --------------------------------------------------------------------------- three and four

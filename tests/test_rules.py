@@ -24,6 +24,7 @@ PRESET_TABLE = {
     "tie": ("undercut",) * 4,
     "discard_taken": ("forbidden",) * 4,
     "max_discard_draws": (None,) * 4,
+    "repeated_discard": ("play_on",) * 4,
     "three_player_dealer": ("loser",) * 4,
     "partnership_netting": ("per_deal",) * 4,
 }
@@ -61,6 +62,7 @@ def test_slovenian_and_openspiel_presets_are_standard_with_their_changes():
         "tie": "no_score",
         "discard_taken": "allowed",
         "max_discard_draws": 50,
+        "repeated_discard": "void",
         "wall": "knock_only_at_two",
     }
 
@@ -74,6 +76,8 @@ def test_slovenian_and_openspiel_presets_are_standard_with_their_changes():
         ("max_discard_draws", 0),
         ("max_discard_draws", 2.5),
         ("max_discard_draws", "50"),
+        ("repeated_discard", "stop"),
+        ("repeated_discard", True),
     ],
 )
 def test_new_options_refuse_bad_values_by_name(option, value):

@@ -31,7 +31,9 @@ def database():
 def test_requests_fail_fast_while_the_database_is_away_and_heal(database):
     process, url = spawn(database.new_database(), workers=1)
     try:
-        created = requests.post(f"{url}/api/v1/games", json={"players": ["Ana", "Ben"]}, timeout=10)
+        created = requests.post(
+            f"{url}/api/v1/games", json={"dealer": 0, "players": ["Ana", "Ben"]}, timeout=10
+        )
         assert created.status_code == 201
         game, token = created.json()["id"], created.json()["edit_token"]
         sheet = f"{url}/api/v1/games/{game}"

@@ -26,7 +26,9 @@ def test_hands_survive_a_restart(tmp_path):
     db = tmp_path / "served.db"
     process, url = spawn(db)
     try:
-        created = requests.post(f"{url}/api/v1/games", json={"players": ["Ana", "Ben"]}, timeout=10)
+        created = requests.post(
+            f"{url}/api/v1/games", json={"dealer": 0, "players": ["Ana", "Ben"]}, timeout=10
+        )
         assert created.status_code == 201
         game = created.json()
         auth = {"Authorization": f"Bearer {game['edit_token']}"}

@@ -226,7 +226,9 @@ def test_next_dealer_helper():
     assert next_dealer(None, 0, 2, False, players=3) == 1  # the loser (seat 1) deals
     assert next_dealer(None, 2, 1, True, players=3) == 2
     assert next_dealer(None, 0, 1, False, players=4) == 1  # teams
-    assert next_dealer(None, 1, None, False, players=4) == 1  # nobody scored
+    assert next_dealer(None, 0, 0, False, players=4) == 1  # the deal passes, won or not
+    assert next_dealer(None, 1, None, False, players=4) == 0  # nobody scored
+    assert next_dealer(None, 1, None, True, players=4) == 0  # a void deal
     with pytest.raises(RuleError):
         next_dealer(None, 0, 0, False, players=3)
 
@@ -460,11 +462,10 @@ def test_partnerships():
     assert [h.winner for h in sheet.hands] == [0, 1, None, 0]
     assert [h.points for h in sheet.hands] == [28, 6, 0, 72]
     assert [h.totals for h in sheet.hands] == [(28, 0), (28, 6), (28, 6), (100, 6)]
-    # team 0 deals, wins -> deals again; team 1 scored deal 2 -> deals 3 and, nobody
-    # scoring, deal 4 too.
-    assert [h.dealer_team for h in sheet.hands] == [0, 0, 1, 1]
-    assert [[g.dealer for g in h.games] for h in sheet.hands] == [[0, 2], [0, 2], [1, 3], [3, 1]]
-    assert dealers(sheet) == [0, 0, 1, 3]
+    # the deal passes from team to team after every deal, whoever scored it
+    assert [h.dealer_team for h in sheet.hands] == [0, 1, 0, 1]
+    assert [[g.dealer for g in h.games] for h in sheet.hands] == [[0, 2], [3, 1], [0, 2], [3, 1]]
+    assert dealers(sheet) == [0, 3, 0, 3]
     assert sheet.boxes == (2, 1)  # deals scored
     assert sheet.needed == (0, 94)
     result = sheet.result
@@ -485,8 +486,13 @@ def test_partnership_void_deal_and_wrong_opponent():
     assert sheet.hands[0].void is True
     assert sheet.hands[0].dealer_team == 1
     assert sheet.totals == (0, 0)
-    # same team deals again; opponents change: game 1 is 0-3 dealt by 3
-    assert sheet.next_dealer == 3
+    # the other team deals next, a void deal included; opponents change: game 1
+    # is 0-3 dealt by 0
+    assert sheet.next_dealer == 0
+    for next_dealer_option in ("winner", "loser", "alternate"):
+        rules = {"next_dealer": next_dealer_option}
+        sheet = score_sheet([deal(win(0, 10), win(2, 10))], players=ABCD, rules=rules)
+        assert sheet.next_games[0] == GameSeat(game=1, players=(0, 3), dealer=3)
     with pytest.raises(RuleError, match="hand 1, game 1") as caught:
         score_sheet([deal(win(3, 10), win(2, 10))], players=ABCD)
     assert caught.value.option == "winner"
@@ -512,7 +518,7 @@ def test_partnerships_netted_per_game():
     assert [h.game_over_after for h in sheet.hands] == [False, False, False, True]
     # the deal's winner and margin as per deal: who deals next follows them
     assert [(h.winner, h.points) for h in sheet.hands] == [(0, 4), (1, 50), (None, 0), (0, 90)]
-    assert [h.dealer_team for h in sheet.hands] == [0, 0, 1, 1]
+    assert [h.dealer_team for h in sheet.hands] == [0, 1, 0, 1]
     assert sheet.boxes == (2, 2)  # team 0: deals 1 and 4; team 1: deals 1 and 2
     result = sheet.result
     # team 0: 106 + 2 x 25 + 100 = 256; team 1: 62 + 2 x 25 = 112; net 144 x 0.5 = 72

@@ -375,19 +375,19 @@ def test_a_partnership_game_to_the_end(store):
     record, sheet, _ = games.add_hand(store, game_id, PARTNERSHIP[4])
     # per deal: team 1 + 15; team 0 + 30; nothing; team 0 + 65; team 0 + 5
     assert [h.totals for h in sheet.hands] == [(0, 15), (30, 15), (30, 15), (95, 15), (100, 15)]
-    # team 1 deals (it scores deal 1, deals 2), team 0 scores deal 2 and deals on
-    assert [h.record.dealer_team for h in sheet.hands] == [1, 1, 0, 0, 0]
+    # team 1 deals first; the deal passes from team to team after every deal
+    assert [h.record.dealer_team for h in sheet.hands] == [1, 0, 1, 0, 1]
     assert [[g.dealer for g in h.record.games] for h in sheet.hands] == [
         [1, 3],
-        [3, 1],
         [0, 2],
+        [1, 3],
         [0, 2],
-        [0, 2],
+        [1, 3],
     ]
     assert record.record.games[1] == GameRecord(
         game=2,
         players=(2, 3),
-        dealer=2,
+        dealer=3,
         void=False,
         winner=2,
         loser=3,

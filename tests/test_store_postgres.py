@@ -185,7 +185,9 @@ def test_connections_cut_by_the_server_cost_no_failed_request(address, connect):
 def test_the_wsgi_entry_point_reads_the_url_from_scorekeeper_db(address):
     process, url = spawn(address, wsgi=True, workers=1)
     try:
-        created = requests.post(f"{url}/api/v1/games", json={"players": ["Ana", "Ben"]}, timeout=10)
+        created = requests.post(
+            f"{url}/api/v1/games", json={"dealer": 0, "players": ["Ana", "Ben"]}, timeout=10
+        )
         assert created.status_code == 201
     finally:
         assert stop(process) == 0

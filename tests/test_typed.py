@@ -270,7 +270,9 @@ def test_api_json_is_built_from_to_dict(tmp_path):
         replayed = client.post("/api/v1/replay", json=record)
         same_json(replayed.get_json(), replay(record).to_dict())
 
-    created = client.post("/api/v1/games", json={"players": ["Ana", "Ben"], "stake": 0.1})
+    created = client.post(
+        "/api/v1/games", json={"dealer": 0, "players": ["Ana", "Ben"], "stake": 0.1}
+    )
     game_id = created.get_json()["id"]
     auth = {"Authorization": f"Bearer {created.get_json()['edit_token']}"}
     hands = [

@@ -37,6 +37,7 @@ OPTION_LABELS = {
     "tie": "A tied knock (equal deadwood)",
     "discard_taken": "The card just taken from the discard pile",
     "max_discard_draws": "Draws from the discard pile before the hand is void (empty = no cap)",
+    "repeated_discard": "The top discard taken and thrown straight back by both players in turn",
     "three_player_dealer": "Three players: who deals (and sits out) next",
     "partnership_netting": "Four players (two teams): what a team scores",
 }
@@ -61,6 +62,7 @@ CHOICE_LABELS = {
         "forbidden": "may not be thrown back that turn",
         "allowed": "may be thrown back at once",
     },
+    "repeated_discard": {"play_on": "play goes on", "void": "the hand is void"},
     "three_player_dealer": {"loser": "the loser of the hand", "rotate": "round the table"},
     "partnership_netting": {
         "per_deal": "the difference of its two games, each deal",
@@ -79,7 +81,7 @@ PRESET_NOTES = {
     "hollywood": "Three games scored at once.",
     "slovenian": "As standard, with box 20 (the Slovenian rules).",
     "openspiel": "As OpenSpiel plays: a tie scores nothing, the card taken may be thrown"
-    " back, the hand is void at 50 discard draws.",
+    " back, the hand is void at 50 discard draws or when both throw the same card back.",
 }
 
 

@@ -54,7 +54,7 @@ def _core(hand: Described) -> AnyHandRecord | GameRecord | Entry:
 
 
 def badge(hand: Described) -> str:
-    """The outcome badge of a hand record: knock, gin, big_gin, undercut, void, or
+    """The outcome badge of a hand record: knock, gin, big_gin, undercut, tie, void, or
     ``deal`` for a partnership deal that scored (its games have their own)."""
     if hand.void:
         return "void"
@@ -72,6 +72,8 @@ def describe_hand(hand: Described, names: Sequence[str], against: bool | None = 
     """
     if hand.void:
         return Markup("Void hand: nobody scores" if against is None else "Void: nobody scores")
+    if hand.outcome == Outcome.TIE:
+        return Markup("Tied knock: nobody scores" if against is None else "Tie: nobody scores")
     if against is None:
         against = isinstance(_core(hand), ThreePlayerHandRecord)
     verb = {

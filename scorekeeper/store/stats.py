@@ -153,7 +153,7 @@ def player_stats(store: Store, name: str) -> PlayerStats:
                 totals.gins += hand.outcome in (Outcome.GIN, Outcome.BIG_GIN)
                 totals.undercuts += hand.outcome == Outcome.UNDERCUT
                 rival.hands_won += 1
-            else:
+            elif hand.winner is not None:  # a tie (tie: no_score) is neither
                 rival.hands_lost += 1
         for rival in met.values():
             rival.games += 1
