@@ -993,14 +993,50 @@ class Decision(ma.Schema):
 
 
 class KnockerReview(ma.Schema):
-    """The knocker's arrangement against the best legal one (against the best reply)."""
+    """The knocker's arrangement against the best legal one, both against the defender's
+    best reply (the same as the scorepad's hand review)."""
 
     player = fields.Integer(required=True)
     deadwood = fields.Integer(required=True)
     best_deadwood = fields.Integer(required=True)
-    points = fields.Integer(required=True, metadata={"description": "+ won, - lost."})
+    points = fields.Integer(
+        required=True,
+        metadata={
+            "description": "+ won, - lost: what the arrangement laid down scores against the"
+            " defender's best reply (the deal's points are what was scored)."
+        },
+    )
     best_points = fields.Integer(required=True)
     cost = fields.Integer(required=True)
+
+
+class MissedLayoff(LayoffOut):
+    """A layoff the best reply makes and the reply did not, with what it is worth."""
+
+    cards = fields.List(
+        fields.String(),
+        required=True,
+        metadata={
+            "description": "Unless rearranged: the cards of that one change, in laying order,"
+            " card last (those a run needs first). Rearranged: every card the best reply"
+            " lays off that the reply did not."
+        },
+    )
+    points = fields.Integer(
+        required=True,
+        metadata={
+            "description": "Unless rearranged: what laying off cards alone is worth to the"
+            " defender, everything else as laid down. Rearranged: what the best reply is"
+            " worth against the reply laid down."
+        },
+    )
+    rearranged = fields.Boolean(
+        required=True,
+        metadata={
+            "description": "The card (or one it needs) is in one of the defender's own melds"
+            " as laid down, or laid off elsewhere: only a rearranged reply lays it off."
+        },
+    )
 
 
 class DefenderReview(ma.Schema):
@@ -1013,6 +1049,7 @@ class DefenderReview(ma.Schema):
     points = fields.Integer(required=True)
     best_points = fields.Integer(required=True)
     cost = fields.Integer(required=True)
+    missed_layoff_worth = fields.List(fields.Nested(MissedLayoff), required=True)
 
 
 class ShowdownReview(ma.Schema):

@@ -54,11 +54,13 @@ def test_a_passed_up_meld_a_costly_discard_and_a_missed_layoff():
     assert steps[7]["kind"] == "knock" and steps[7]["cost"] == 0
     shown = report.showdown
     assert shown is not None
+    # Ana is measured against Ben's best reply (52 deadwood: 42 for her), as the pad's
+    # hand review measures her, not against the 51 his mistake let her score
     assert shown.knocker.to_dict() == {
         "player": 0,
         "deadwood": 10,
         "best_deadwood": 10,
-        "points": 51,
+        "points": 42,
         "best_points": 42,
         "cost": 0,
     }
