@@ -105,6 +105,7 @@ class Decision(Result):
     """A measured decision: its ``step`` (counted from 0), who made it and the action."""
 
     step: int
+    """Index into actions."""
     player: int
     action: str
     kind: DecisionKind
@@ -118,6 +119,7 @@ class PassedUp(Result):
     card: str
     meld: tuple[str, ...]
     deadwood_with_it: int
+    """The least deadwood taking it (and discarding the best card) leaves."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -146,11 +148,17 @@ class DiscardDecision(Decision):
     """
 
     deadwood: int
+    """Deadwood of the 10 cards kept."""
     best_deadwood: int
+    """The least any allowed discard would have kept."""
     best_discards: tuple[str, ...]
     cost: int
+    """deadwood - best_deadwood."""
     knock_available: int | None = None
+    """A plain discard when a knock was possible: the least deadwood a knock
+    would have kept."""
     gin_available: bool = False
+    """Gin was possible and not taken."""
 
     def to_dict(self) -> dict[str, Any]:
         """The decision's JSON, without the knock or gin it did not miss."""
@@ -177,6 +185,8 @@ class KnockerShowdown(Result):
     deadwood: int
     best_deadwood: int
     points: int
+    """+ won, - lost: what the arrangement laid down scores against the defender's best
+    reply (the deal's points are what was scored)."""
     best_points: int
     cost: int
 
@@ -195,6 +205,7 @@ class DefenderShowdown(Result):
     best_points: int
     cost: int
     missed_layoff_worth: tuple[MissedLayoff, ...]
+    """The missed layoffs, each with what it is worth."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -403,8 +414,16 @@ class MissedLayoff(Layoff):
     """
 
     cards: tuple[str, ...]
+    """Unless rearranged: the cards of that one change, in laying order, card last (those
+    a run needs first). Rearranged: every card the best reply lays off that the reply
+    did not."""
     points: int
+    """Unless rearranged: what laying off cards alone is worth to the defender, everything
+    else as laid down. Rearranged: what the best reply is worth against the reply laid
+    down."""
     rearranged: bool
+    """The card (or one it needs) is in one of the defender's own melds as laid down, or
+    laid off elsewhere: only a rearranged reply lays it off."""
 
 
 @dataclass(frozen=True, slots=True)

@@ -9,7 +9,7 @@ import pytest
 from test_analysis_claims import dense
 
 
-@pytest.mark.big_run
+@pytest.mark.slow
 def test_ten_thousand_layoffs_that_need_the_reply_rearranged():
     count: Counter = Counter()
     dense(3, 7_800, "rearrange", count)
