@@ -299,6 +299,7 @@ def check_deal(record: Mapping[str, Any], count: Counter) -> DealAnalysis:
     knocker = result.knocker_player
     assert shown.knocker.player == knocker and shown.defender.player == 1 - knocker
     played = result.showdown
+    assert played is not None and knocker is not None
     hands = end["hands"]
     assert set(played.knocker.cards) == hands[knocker]
     assert set(played.defender.cards) == hands[1 - knocker]
