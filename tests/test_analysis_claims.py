@@ -113,6 +113,6 @@ def test_ten_thousand_claims_of_each_kind():
     replies to be rearranged: test_analysis_claims_rearranged.py, in a process of its own)."""
     count: Counter = Counter()
     _simulated(range(1000, 1700), 6, count)
-    dense(2, 5_500, "lay_off", count)
+    dense(2, 6_300, "lay_off", count)
     for kind in ("discard", "knocker", "defender", "layoff"):
         assert count[kind] >= 10_000, (kind, count)
