@@ -19,11 +19,15 @@ held and had seen, never from hidden cards:
   (``gin_available``). Not knocking can be good play; these are facts, not
   verdicts.
 * **The showdown** (:func:`review_knock`, which also reviews a showdown
-  entered card by card): the knocker's arrangement against the best one (the
-  knocker's points against what the best legal arrangement scores against
-  the defender's best reply), and the defender's layoffs and melds against
-  the best (``missed_layoffs``: cards the defender could have laid off, when
-  the reply laid down cost points).
+  entered card by card, so the scorepad and this analysis say the same of
+  a hand): each player measured against the other's best play. The
+  knocker's arrangement against the best legal one, each against the
+  defender's best reply (a defender's mistake never hides a knocker's);
+  the defender's reply against the best reply to the arrangement laid
+  down, and each layoff it missed with what laying off that card alone
+  changes, everything else as laid down, or, when it needs the defender's
+  own melds rearranged, so marked with what the best reply is worth
+  (:class:`MissedLayoff`).
 
 Each player's summary adds these up: deadwood given away by discards,
 discards off the best, melds passed up, knocks and gins missed, points the
@@ -50,13 +54,28 @@ import string
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from enum import StrEnum
+from itertools import pairwise
 from typing import Any
 
 from .cards import DECK, Card
 from .engine import Deal, DealResult, Phase, parse_action
 from .errors import InvalidRecordError
-from .knock import KnockResult, Layoff, knocker_points, verify_knock
-from .melds import codes_of, hand_mask, mask_all_melds, mask_deadwood, mask_discards
+from .knock import (
+    KnockResult,
+    Layoff,
+    knocker_points,
+    layoff_options,
+    score_hand,
+    verify_knock,
+)
+from .melds import (
+    codes_of,
+    hand_mask,
+    mask_all_melds,
+    mask_deadwood,
+    mask_discards,
+    mask_points,
+)
 from .records import DEAL_FORMAT, MATCH_FORMAT, load_deal, match_deals, play_steps
 from .results import Outcome, Result
 from .rules import Rules
@@ -157,21 +176,26 @@ AnyDecision = DrawDecision | BigGinDecision | DiscardDecision
 
 @dataclass(frozen=True, slots=True)
 class KnockerShowdown(Result):
-    """The knocker's arrangement in a deal's showdown, against the best one
-    (``points`` and ``cost`` those actually scored, the defender's mistakes included)."""
+    """The knocker's arrangement in a deal's showdown against the best legal one, both
+    against the defender's best reply (:class:`KnockerReview`: ``points`` is what the
+    arrangement laid down scores against that reply, not what the defender's mistakes
+    let it score; the deal's ``points`` are those)."""
 
     player: int
     deadwood: int
     best_deadwood: int
     points: int
-    """+ won, - lost."""
+    """+ won, - lost: what the arrangement laid down scores against the defender's best
+    reply (the deal's points are what was scored)."""
     best_points: int
     cost: int
 
 
 @dataclass(frozen=True, slots=True)
 class DefenderShowdown(Result):
-    """The defender's reply in a deal's showdown, against the best one."""
+    """The defender's reply in a deal's showdown against the best reply to the same
+    arrangement (:class:`DefenderReview`): ``missed_layoffs`` are the codes of the
+    missed layoffs' cards, ``missed_layoff_worth`` each with what it is worth."""
 
     player: int
     deadwood: int
@@ -180,6 +204,8 @@ class DefenderShowdown(Result):
     points: int
     best_points: int
     cost: int
+    missed_layoff_worth: tuple[MissedLayoff, ...]
+    """The missed layoffs, each with what it is worth."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -372,15 +398,45 @@ class KnockerReview(Result):
 
 
 @dataclass(frozen=True, slots=True)
+class MissedLayoff(Layoff):
+    """A layoff the best reply makes and the reply laid down did not, and what it is worth.
+
+    ``card`` goes on the knocker's ``meld`` (as the best reply lays it).
+    Unless ``rearranged``: ``cards`` are the cards of that one change, in
+    laying order, ``card`` last (the cards a run needs laid off before it
+    first), all deadwood as laid down, and ``points`` what that change alone
+    is worth to the defender, everything else as laid down. ``rearranged``:
+    no such change lays ``card`` off (it, or a card it needs, is in one of
+    the defender's own melds, or laid off elsewhere): only a reply with the
+    defender's own melds (or layoffs) rearranged does; then ``cards`` are
+    every card the best reply lays off and the reply laid down did not, and
+    ``points`` what the best reply is worth against the reply laid down.
+    """
+
+    cards: tuple[str, ...]
+    """Unless rearranged: the cards of that one change, in laying order, card last (those
+    a run needs first). Rearranged: every card the best reply lays off that the reply
+    did not."""
+    points: int
+    """Unless rearranged: what laying off cards alone is worth to the defender, everything
+    else as laid down. Rearranged: what the best reply is worth against the reply laid
+    down."""
+    rearranged: bool
+    """The card (or one it needs) is in one of the defender's own melds as laid down, or
+    laid off elsewhere: only a rearranged reply lays it off."""
+
+
+@dataclass(frozen=True, slots=True)
 class DefenderReview(Result):
     """The defender's reply against the best one to the same arrangement (:func:`review_knock`).
 
     ``points`` is what the defender scored (+ won, - lost), ``best_points``
     what the best reply (own melds and layoffs chosen together) would have
     scored; ``cost`` the difference. When it costs something,
-    ``missed_layoffs`` are the best reply's layoffs not made and
-    ``needless_layoffs`` the cards laid off that the best reply keeps in
-    the defender's own melds (both empty otherwise).
+    ``missed_layoffs`` are the best reply's layoffs not made, each with
+    what it is worth (:class:`MissedLayoff`), and ``needless_layoffs`` the
+    cards laid off that the best reply keeps in the defender's own melds
+    (both empty otherwise).
     """
 
     deadwood: int
@@ -388,7 +444,7 @@ class DefenderReview(Result):
     points: int
     best_points: int
     cost: int
-    missed_layoffs: tuple[Layoff, ...]
+    missed_layoffs: tuple[MissedLayoff, ...]
     needless_layoffs: tuple[str, ...]
 
 
@@ -437,6 +493,7 @@ def review_knock(
     defender_cost = scored - points  # the defender's points are the knocker's, negated
     laid = {x.card for x in result.defender.layoffs}
     kept = {x.card for x in reply.defender.layoffs}
+    missed = [x for x in reply.defender.layoffs if x.card not in laid] if defender_cost else []
     return KnockReview(
         knocker=KnockerReview(
             deadwood=result.knocker.deadwood,
@@ -453,9 +510,7 @@ def review_knock(
             points=-scored,
             best_points=-points,
             cost=defender_cost,
-            missed_layoffs=tuple(x for x in reply.defender.layoffs if x.card not in laid)
-            if defender_cost
-            else (),
+            missed_layoffs=_worth(result, missed, defender_cost, Rules.from_dict(rules)),
             needless_layoffs=tuple(sorted(laid - kept, key=list(defender).index))
             if defender_cost
             else (),
@@ -463,26 +518,67 @@ def review_knock(
     )
 
 
-def _showdown(deal: Deal, result: DealResult) -> ShowdownAnalysis:
-    """The knocker's arrangement and the defender's reply against the best ones.
+def _worth(
+    result: KnockResult,
+    missed: Sequence[Layoff],
+    cost: int,
+    rules: Rules,
+) -> tuple[MissedLayoff, ...]:
+    """Each missed layoff with what laying it off changes, everything else as laid down.
 
-    The knocker's ``points`` and ``cost`` here are those actually scored
-    (the defender's mistakes included), as a deal's summary adds them up.
+    A card is laid off alone (with the cards of its run it needs first) when
+    it and they are deadwood as laid down: the defender's points with that
+    change against the points scored. Otherwise it needs the reply
+    rearranged, and is worth what the best reply is (``cost``).
     """
+    if not missed:
+        return ()
+    shown = result.defender
+    extended = {hand_mask(meld): hand_mask(meld) for meld in result.knocker.melds}
+    for x in shown.layoffs:
+        extended[hand_mask(x.meld)] |= hand_mask([x.card])
+    chains = [
+        [prefix ^ before for before, prefix in pairwise(prefixes)]
+        for _, prefixes in layoff_options(extended.values(), hand_mask(shown.deadwood_cards))
+    ]
+    scored = knocker_points(result)
+    every = tuple(x.card for x in missed)
+    found = []
+    for x in missed:
+        bit = hand_mask([x.card])
+        # the cards laid off one after another up to the card, on the shortest way
+        ways = [chain[: chain.index(bit) + 1] for chain in chains if bit in chain]
+        if not ways:
+            found.append(MissedLayoff(x.card, x.meld, every, cost, True))
+            continue
+        way = min(ways, key=len)
+        change = score_hand(
+            result.knocker.deadwood,
+            shown.deadwood - mask_points(sum(way)),
+            rules,
+            multiplier=result.breakdown.multiplier,
+        )
+        cards = tuple(DECK[b.bit_length() - 1].code for b in way)
+        found.append(MissedLayoff(x.card, x.meld, cards, scored - knocker_points(change), False))
+    return tuple(found)
+
+
+def _showdown(deal: Deal, result: DealResult) -> ShowdownAnalysis:
+    """The knocker's arrangement and the defender's reply against the best ones, as
+    :func:`review_knock` measures them."""
     knocker = result.knocker_player
     showdown = result.showdown
     assert knocker is not None and showdown is not None
     review = review_knock(showdown, rules=deal.rules, upcard=deal.upcard)
-    actual = knocker_points(showdown)
     mine, theirs = review.knocker, review.defender
     return ShowdownAnalysis(
         KnockerShowdown(
             player=knocker,
             deadwood=mine.deadwood,
             best_deadwood=mine.best_deadwood,
-            points=actual,
+            points=mine.points,
             best_points=mine.best_points,
-            cost=max(0, mine.best_points - actual),
+            cost=mine.cost,
         ),
         DefenderShowdown(
             player=1 - knocker,
@@ -492,6 +588,7 @@ def _showdown(deal: Deal, result: DealResult) -> ShowdownAnalysis:
             points=theirs.points,
             best_points=theirs.best_points,
             cost=theirs.cost,
+            missed_layoff_worth=theirs.missed_layoffs,
         ),
     )
 
@@ -538,12 +635,18 @@ WORDS: dict[str, tuple[str, str]] = {
         "{player} could have gone gin.",
     ),
     "arrangement": (
-        "{player}'s arrangement scored {points}; the best would have scored {best_points}",
-        "{player}'s melds scored {points}; the best arrangement would have scored {best_points}.",
+        "{player}'s arrangement scored {points} against the best reply; the best would have"
+        " scored {best_points}",
+        "{player}'s melds would have scored {points} against the best reply; the best"
+        " arrangement {best_points}.",
     ),
     "layoffs": (
-        "{player} could have laid off {missed_layoffs} ({cost} points)",
-        "{player} could have laid off {missed_layoffs}: {cost} points.",
+        "{player} could have laid off {cards} ({points} points)",
+        "{player} could have laid off {cards}: {points} point{points:s}.",
+    ),
+    "rearranged": (
+        "{player} could have laid off {cards} by rearranging ({points} points)",
+        "{player} could have laid off {cards} by rearranging: {points} point{points:s}.",
     ),
 }
 """What a deal's analysis says, by remark kind: ``(line, sentence)``.
@@ -623,15 +726,24 @@ def remarks(deal: DealAnalysis) -> list[Remark]:
                     {"points": knocker.points, "best_points": knocker.best_points},
                 )
             )
-        if defender.missed_layoffs:
-            said.append(
-                Remark(
-                    "showdown",
-                    "layoffs",
-                    defender.player,
-                    {"missed_layoffs": defender.missed_layoffs, "cost": defender.cost},
-                )
-            )
+        said += layoff_remarks(defender.player, defender.missed_layoff_worth)
+    return said
+
+
+def layoff_remarks(player: int, missed: Sequence[MissedLayoff]) -> list[Remark]:
+    """What a defender's missed layoffs (:attr:`DefenderReview.missed_layoffs`) say: one
+    ``"layoffs"`` remark per layoff made alone, one ``"rearranged"`` remark for those
+    that need the reply rearranged (all at once: the best reply)."""
+    said = [
+        Remark("showdown", "layoffs", player, {"cards": x.cards, "points": x.points})
+        for x in missed
+        if not x.rearranged
+    ]
+    whole = next((x for x in missed if x.rearranged), None)
+    if whole is not None:
+        said.append(
+            Remark("showdown", "rearranged", player, {"cards": whole.cards, "points": whole.points})
+        )
     return said
 
 

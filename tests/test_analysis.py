@@ -54,11 +54,13 @@ def test_a_passed_up_meld_a_costly_discard_and_a_missed_layoff():
     assert steps[7]["kind"] == "knock" and steps[7]["cost"] == 0
     shown = report.showdown
     assert shown is not None
+    # Ana is measured against Ben's best reply (52 deadwood: 42 for her), as the pad's
+    # hand review measures her, not against the 51 his mistake let her score
     assert shown.knocker.to_dict() == {
         "player": 0,
         "deadwood": 10,
         "best_deadwood": 10,
-        "points": 51,
+        "points": 42,
         "best_points": 42,
         "cost": 0,
     }
@@ -66,6 +68,24 @@ def test_a_passed_up_meld_a_costly_discard_and_a_missed_layoff():
     assert shown.defender.missed_layoffs == ("4s", "5s")
     assert (shown.defender.deadwood, shown.defender.best_deadwood) == (61, 52)
     assert shown.defender.cost == 9
+    # each missed layoff says what laying off that card alone changes: 4s alone saves 4
+    # points; 5s needs 4s first, and the two save 9
+    assert [x.to_dict() for x in shown.defender.missed_layoff_worth] == [
+        {
+            "card": "4s",
+            "meld": ["As", "2s", "3s"],
+            "cards": ["4s"],
+            "points": 4,
+            "rearranged": False,
+        },
+        {
+            "card": "5s",
+            "meld": ["As", "2s", "3s"],
+            "cards": ["4s", "5s"],
+            "points": 9,
+            "rearranged": False,
+        },
+    ]
     ana, ben = report.summary
     assert ana.to_dict() == {
         "player": "Ana",
@@ -183,6 +203,7 @@ def test_the_analyse_command_prints_what_cost_each_player(tmp_path):
         "    step 1 (Ana, pass): passed up 9♣, which makes [9♣ 9♦ 9♥] (deadwood 4 with it)" in lines
     )
     assert "    step 4 (Ana, discard 4d): kept deadwood 38; best 32 by discarding K♣ K♠" in lines
+    assert "  Ben could have laid off 4♠ (4 points)" in lines
     assert "  Ben could have laid off 4♠ 5♠ (9 points)" in lines
     as_json = CliRunner().invoke(main, ["analyse", "--json", str(path)])
     assert json.loads(as_json.output) == analyse(record).to_dict()
@@ -252,6 +273,7 @@ def test_the_replay_viewer_links_carry_the_record_and_show_the_analysis(tmp_path
     assert "kept deadwood 38; discarding K♣ or K♠ kept 32." in page
     panel = page[page.index('<section class="analysis"') :]
     assert "<bdi>Ana</bdi>: gave away 6 deadwood in 1 discard; passed up 1 meld;" in panel
+    assert "<bdi>Ben</bdi> could have laid off 4♠: 4 points." in panel
     assert "<bdi>Ben</bdi> could have laid off 4♠ 5♠: 9 points." in panel
     links = re.findall(r'<a href="(/replay\?r=[^"&]+&amp;step=(\d+))">Step \d+</a>', panel)
     assert [int(step) for _, step in links] == [1, 4]

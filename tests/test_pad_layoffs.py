@@ -216,6 +216,14 @@ def test_what_the_best_play_would_have_changed_in_words():
         "7h 7c 7d 2s 3s Qh Jh Td 8d 5c",
         layoffs=[{"card": "7h", "meld": ["4h", "5h", "6h"]}],
     ) == ["Bor could have kept 7♥ for own melds: 14 points."]
+    # Bor melded his four sevens and kept 8h as deadwood (50): laying off 7h and 8h on
+    # 4-5-6 of hearts beside 7c 7d 7s leaves 42, but only with his set broken up
+    assert said(
+        "4h 5h 6h 9s 9d 9c 2c 3d Ac As",
+        "7h 7c 7d 7s 8h Kd Qc Jd Ts 2s",
+        defender_melds=["7h 7c 7d 7s"],
+        layoffs=[],
+    ) == ["Bor could have laid off 7♥ 8♥ by rearranging: 8 points."]
 
 
 def test_the_checked_form_keeps_its_key_and_version_and_saves_once(client):

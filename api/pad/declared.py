@@ -29,14 +29,14 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from markupsafe import Markup
+from markupsafe import Markup, escape
 
-from scorekeeper.analysis import KnockReview, review_knock
+from scorekeeper.analysis import KnockReview, layoff_remarks, review_knock
 from scorekeeper.cards import parse_cards
 from scorekeeper.errors import RuleError, ScorekeeperError
 from scorekeeper.gamesheet import GameSheet, StoredHand
 from scorekeeper.knock import KnockResult, knock_arrangements
-from scorekeeper.melds import hand_mask, meld_kind
+from scorekeeper.melds import hand_mask, mask_points, meld_kind
 from scorekeeper.results import Outcome
 from scorekeeper.rules import Rules
 from scorekeeper.seating import Seating
@@ -178,6 +178,10 @@ def _cards_words(codes: Sequence[str]) -> str:
     return " ".join(card_info(code)["label"] for code in codes)
 
 
+def _card_label(code: str) -> str:
+    return escape(card_info(code)["label"])
+
+
 def hindsight(review: KnockReview, names: Sequence[str]) -> list[Markup]:
     """What the best play would have changed, one sentence per player who lost points.
 
@@ -185,7 +189,8 @@ def hindsight(review: KnockReview, names: Sequence[str]) -> list[Markup]:
     with 3 less deadwood by melding 5♠ 6♠ 7♠: 3 points.``, ``Bor could have
     laid off 7♥: 8 points.`` The points are what each player's own choice
     cost them, the other's play taken as the best (see
-    :func:`~scorekeeper.analysis.review_knock`).
+    :func:`~scorekeeper.analysis.review_knock`); a missed layoff's, what laying
+    off that card alone changes (:func:`~scorekeeper.analysis.layoff_remarks`).
     """
     knocker, defender = (bdi(name) for name in names)
     said = []
@@ -203,15 +208,26 @@ def hindsight(review: KnockReview, names: Sequence[str]) -> list[Markup]:
                 knocker, _melds_words(mine.best_melds) or "no melds", defender
             )
         said.append(Markup("{}: {}.").format(text, point_count(mine.cost)))
-    if theirs.cost:
-        parts = []
+    if not theirs.cost:
+        return said
+    rearranged = any(x.rearranged for x in theirs.missed_layoffs)
+    layoffs = layoff_remarks(1, theirs.missed_layoffs)
+    if theirs.needless_layoffs:  # the best reply as a whole: it melds what was laid off
+        layoffs = [x for x in layoffs if x.kind == "layoffs"]
+    said += [
+        Markup(x.words(prose=True, name=lambda _: defender, card=_card_label)) for x in layoffs
+    ]
+    alone = {card for x in theirs.missed_layoffs if not x.rearranged for card in x.cards}
+    parts = []
+    if theirs.needless_layoffs:
         if theirs.missed_layoffs:
             parts.append("laid off " + _cards_words([x.card for x in theirs.missed_layoffs]))
-        if theirs.needless_layoffs:
-            parts.append("kept " + _cards_words(theirs.needless_layoffs) + " for own melds")
-        what = " and ".join(parts) or (
-            f"had {theirs.best_deadwood} deadwood, not {theirs.deadwood}"
-        )
+        parts.append("kept " + _cards_words(theirs.needless_layoffs) + " for own melds")
+    elif not rearranged and mask_points(hand_mask(alone)) != theirs.deadwood - theirs.best_deadwood:
+        # the layoffs that could be made alone do not make the best reply
+        parts.append(f"had {theirs.best_deadwood} deadwood, not {theirs.deadwood}")
+    if parts:
+        what = " and ".join(parts)
         said.append(
             Markup("{} could have {}: {}.").format(defender, what, point_count(theirs.cost))
         )

@@ -1,0 +1,449 @@
+"""Every claim of a deal's analysis re-derived by brute force (issue 19).
+
+:func:`check_deal` walks a deal record on its own (hands, discard pile and
+stock followed card by card from the record, not from the engine) and
+checks each claim :func:`scorekeeper.analysis.analyse` makes against
+:mod:`brute_force`, which enumerates every meld, arrangement and set of
+layoffs. The scoring of a showdown is written here again from RULES.md
+section 6. Only the cards and melds laid down in the showdown are read from
+the replayed result (they are what was played, the input of the review), and
+they are checked to be legal first.
+
+A claim is one statement the analysis makes; each is counted by its kind
+(:data:`KINDS`): a discard's deadwood against the best, a meld passed up, a
+knock or gin missed, the knocker's arrangement and the defender's reply
+against the best, a missed layoff made alone, one that needs the reply
+rearranged, a needless layoff.
+"""
+
+from __future__ import annotations
+
+import random
+from collections import Counter
+from collections.abc import Iterable, Mapping
+from itertools import combinations
+from typing import Any
+
+import brute_force as bf
+
+from scorekeeper.analysis import DealAnalysis, DiscardDecision, DrawDecision, analyse, review_knock
+from scorekeeper.bots import GreedyPlayer, play, simulate
+from scorekeeper.cards import Card
+from scorekeeper.engine import Deal, Verb
+from scorekeeper.knock import place_layoffs, verify_knock
+from scorekeeper.records import deal_record, replay_deal
+from scorekeeper.rules import Rules
+
+KINDS = (
+    "discard",
+    "passed_up",
+    "missed_knock",
+    "missed_gin",
+    "knocker",
+    "defender",
+    "layoff",
+    "rearranged",
+    "needless",
+)
+
+
+_DEADWOOD: dict[frozenset[str], int] = {}
+_INDEX = {code: bf.index(code) for code in bf.ALL_CODES}
+
+
+def deadwood(cards: frozenset[str]) -> int:
+    """The least deadwood of ``cards``: the lowest card (by suit, then rank) is either
+    deadwood or in one meld with cards above it (a set of its rank, or a run it starts:
+    the cards below it in its suit are gone), every way tried (memoised)."""
+    known = _DEADWOOD.get(cards)
+    if known is not None:
+        return known
+    if not cards:
+        return 0
+    if len(_DEADWOOD) > 500_000:
+        _DEADWOOD.clear()
+    low = min(cards, key=_INDEX.__getitem__)
+    rest = cards - {low}
+    best = bf.value(low) + deadwood(rest)
+    same = [low[0] + suit for suit in bf.SUITS if low[0] + suit in rest]
+    for size in (2, 3):
+        for others in combinations(same, size):
+            best = min(best, deadwood(rest.difference(others)))
+    run = [low]
+    for r in range(bf.rank(low) + 1, 13):
+        card = bf.RANKS[r] + low[1]
+        if card not in rest:
+            break
+        run.append(card)
+        if len(run) >= 3:
+            best = min(best, deadwood(cards.difference(run)))
+    _DEADWOOD[cards] = best
+    return best
+
+
+def discard_options(hand: frozenset[str]) -> dict[str, int]:
+    """For each card of an 11-card hand, the least deadwood of the other 10."""
+    return {card: deadwood(hand - {card}) for card in hand}
+
+
+def _verb(action: str) -> tuple[str, str | None]:
+    words = action.split()
+    if words[0] in ("discard", "knock", "gin"):
+        return words[0], words[1]
+    return " ".join(words), None
+
+
+def walk(record: Mapping[str, Any]) -> Iterable[dict[str, Any]]:
+    """Each action of a deal record with what its player held and saw before it.
+
+    Yields ``{"step", "player", "verb", "card", "hand", "top", "taken", "offer"}``
+    (``offer``: the upcard is being offered; ``taken``: the card drawn from the
+    pile this turn), then a last ``{"verb": "end", "hands": [...]}``.
+    """
+    dealer = record["dealer"]
+    hands = [set(h) for h in record["hands"]]
+    pile = [record["upcard"]]
+    stock = list(record["stock"])
+    turn, passes, offer, taken = 1 - dealer, 0, True, None
+    for step, action in enumerate(record["actions"]):
+        verb, card = _verb(action)
+        yield {
+            "step": step,
+            "player": turn,
+            "verb": verb,
+            "card": card,
+            "hand": frozenset(hands[turn]),
+            "top": pile[-1] if pile else None,
+            "taken": taken,
+            "offer": offer,
+            "passes": passes,
+        }
+        if verb == "pass":
+            passes += 1
+            turn = 1 - turn
+            offer = passes < 2
+        elif verb == "draw discard":
+            taken = pile.pop()
+            hands[turn].add(taken)
+        elif verb == "draw stock":
+            hands[turn].add(stock.pop(0))
+            taken = None
+        elif verb in ("discard", "knock", "gin"):
+            hands[turn].remove(card)
+            pile.append(card)
+            turn, taken, offer = 1 - turn, None, False
+    yield {"verb": "end", "hands": [frozenset(h) for h in hands]}
+
+
+def _net(k: int, d: int, rules: Mapping[str, Any], mult: int, big: bool = False) -> int:
+    """The knocker's points (+ won, - lost) for deadwood ``k`` against ``d`` (RULES.md 6)."""
+    if big:
+        return (d + rules["big_gin_bonus"]) * mult
+    if k == 0:
+        return (d + rules["gin_bonus"]) * mult
+    if k < d:
+        return (d - k) * mult
+    if k == d and rules["tie"] == "no_score":
+        return 0
+    return -((k - d) + rules["undercut_bonus"]) * mult
+
+
+_REPLIES: dict[tuple[frozenset[str], frozenset[frozenset[str]]], int] = {}
+
+
+def _best_reply(defender: frozenset[str], melds: Iterable[frozenset[str]], gin: bool) -> int:
+    """The defender's least deadwood against ``melds``: own melds and layoffs together."""
+    if gin:
+        return deadwood(defender)
+    key = (defender, bf.canonical(melds))
+    if key not in _REPLIES:
+        if len(_REPLIES) > 100_000:
+            _REPLIES.clear()
+        _REPLIES[key] = min(deadwood(defender - s) for s in bf.layoff_sets(defender, key[1]))
+    return _REPLIES[key]
+
+
+def check_showdown(
+    knocker: frozenset[str],
+    defender: frozenset[str],
+    played: Any,
+    review: Any,
+    rules: Mapping[str, Any],
+    upcard: str | None,
+    count: Counter,
+) -> None:
+    """Check a review (:func:`review_knock`, or the showdown of :func:`analyse`) of the
+    showdown ``played`` (its knocker and defender parts, as laid down) by brute force."""
+    mult = bf.multiplier(rules, upcard)
+    limit = bf.knock_limit(rules, upcard)
+    big = len(knocker) == 11
+    melds = [frozenset(m) for m in played.knocker.melds]
+    own = [frozenset(m) for m in played.defender.melds]
+    laid = {x.card: frozenset(x.meld) for x in played.defender.layoffs}
+    # what was laid down is legal
+    assert all(bf.is_meld(m) for m in melds + own)
+    assert sum(map(len, melds)) == len(frozenset().union(*melds)) and set().union(*melds) <= knocker
+    assert sum(map(len, own)) == len(frozenset().union(*own)) and set().union(*own) <= defender
+    assert bf.layoffs_are_legal(melds, laid) and not set(laid) & set().union(*own)
+    k = bf.arrangement_deadwood(knocker, melds)
+    gin = k == 0
+    loose = defender - set().union(*own) - set(laid)
+    d = bf.points(loose)
+    assert (played.knocker.deadwood, played.defender.deadwood) == (k, d)
+    scored = _net(k, d, rules, mult, big)
+
+    # the knocker: the arrangement laid down and the best legal one, against the best reply
+    legal = {bf.canonical(a) for a in bf.arrangements_all(knocker)}
+    legal = {a for a in legal if bf.arrangement_deadwood(knocker, a) <= (0 if big else limit)}
+    options = []
+    for arrangement in legal:
+        dead = bf.arrangement_deadwood(knocker, arrangement)
+        reply = _best_reply(defender, list(arrangement), dead == 0)
+        options.append((_net(dead, reply, rules, mult, big), -dead))
+    best_points, minus_dead = max(options)
+    best_d = _best_reply(defender, melds, gin)
+    points = _net(k, best_d, rules, mult, big)
+    mine = review.knocker
+    assert (mine.deadwood, mine.best_deadwood) == (k, -minus_dead)
+    assert (mine.points, mine.best_points, mine.cost) == (points, best_points, best_points - points)
+    count["knocker"] += 1
+
+    # the defender: the reply laid down against the best reply to the same arrangement
+    theirs = review.defender
+    assert (theirs.deadwood, theirs.best_deadwood) == (d, best_d)
+    assert (theirs.points, theirs.best_points) == (-scored, -points)
+    assert theirs.cost == scored - points >= 0
+    count["defender"] += 1
+    if not theirs.cost:
+        assert not theirs.missed_layoffs and not getattr(theirs, "needless_layoffs", ())
+        return
+    every = bf.layoff_sets(defender, melds)
+    best_sets = [s for s in every if deadwood(defender - s) == best_d]
+    before = frozenset(laid)
+    # own melds and layoffs kept as laid down: the knocker's melds with what was laid on them
+    grown = [m | {card for card, onto in laid.items() if onto == m} for m in melds]
+    alone = bf.layoff_sets(loose, grown)
+    for claim in theirs.missed_layoffs:
+        assert claim.card not in laid
+        if claim.rearranged:
+            # no layoff keeping own melds as laid down reaches the card ...
+            assert not any(claim.card in s for s in alone)
+            # ... and a best reply lays off the cards named, worth the points
+            assert any(set(claim.cards) <= s for s in best_sets)
+            assert not set(claim.cards) & before and claim.points == theirs.cost
+            count["rearranged"] += 1
+        else:
+            cards = frozenset(claim.cards)
+            assert claim.cards[-1] == claim.card and len(cards) == len(claim.cards)
+            assert cards <= loose and cards in alone
+            for needed in cards - {claim.card}:
+                assert cards - {needed} not in alone
+            changed = _net(k, d - bf.points(cards), rules, mult, big)
+            assert claim.points == scored - changed > 0
+            count["layoff"] += 1
+    for card in getattr(theirs, "needless_layoffs", ()):
+        assert card in laid and any(card not in s for s in best_sets)
+        count["needless"] += 1
+
+
+def check_deal(record: Mapping[str, Any], count: Counter) -> DealAnalysis:
+    """Check every claim of ``analyse(record)`` (a deal record) by brute force."""
+    report = analyse(record)
+    assert isinstance(report, DealAnalysis)
+    rules = Rules.from_dict(record.get("rules")).to_dict()
+    upcard = record["upcard"]
+    limit = bf.knock_limit(rules, upcard)
+    steps = {fact.step: fact for fact in report.decisions}
+    seen = list(walk(record))
+    end = seen.pop()
+    for state in seen:
+        fact = steps.pop(state["step"], None)
+        hand, top, verb = state["hand"], state["top"], state["verb"]
+        if isinstance(fact, DrawDecision):
+            assert verb in ("pass", "draw stock") and fact.passed_up.card == top
+            meld = frozenset(fact.passed_up.meld)
+            assert bf.is_meld(meld) and top in meld and meld <= hand | {top}
+            longest = max(len(m) for m in bf.all_melds(hand | {top}) if top in m)
+            assert len(meld) == longest
+            barred = set() if rules["discard_taken"] == "allowed" else {top}
+            after = discard_options(hand | {top})
+            assert fact.passed_up.deadwood_with_it == min(
+                v for c, v in after.items() if c not in barred
+            )
+            count["passed_up"] += 1
+        elif verb in ("discard", "knock", "gin"):
+            assert isinstance(fact, DiscardDecision) and fact.action.endswith(state["card"])
+            barred = set() if rules["discard_taken"] == "allowed" else {state["taken"]}
+            after = {c: v for c, v in discard_options(hand).items() if c not in barred}
+            best = min(after.values())
+            assert (fact.deadwood, fact.best_deadwood) == (after[state["card"]], best)
+            assert set(fact.best_discards) == {c for c, v in after.items() if v == best}
+            assert fact.cost == fact.deadwood - best
+            count["discard"] += 1
+            knock = best if verb == "discard" and best <= limit else None
+            assert fact.knock_available == knock
+            count["missed_knock"] += knock is not None
+            big = rules["big_gin_bonus"] is not None and deadwood(hand) == 0
+            gin = (best == 0 or big) and (verb == "discard" or fact.deadwood > 0)
+            assert fact.gin_available == gin
+            count["missed_gin"] += gin
+        else:
+            assert fact is None or verb == "big gin"
+    assert not steps, steps
+    result = replay_deal(record)
+    if result.void:
+        assert report.showdown is None
+        return report
+    shown = report.showdown
+    assert shown is not None
+    knocker = result.knocker_player
+    assert shown.knocker.player == knocker and shown.defender.player == 1 - knocker
+    played = result.showdown
+    assert played is not None and knocker is not None
+    hands = end["hands"]
+    assert set(played.knocker.cards) == hands[knocker]
+    assert set(played.defender.cards) == hands[1 - knocker]
+    review = review_knock(played, rules=record.get("rules"), upcard=upcard)
+    # the analysis and the pad's review say the same of the same hand
+    assert shown.knocker.to_dict() == {
+        "player": knocker,
+        **{key: getattr(review.knocker, key) for key in shown.knocker.to_dict() if key != "player"},
+    }
+    theirs = shown.defender
+    assert theirs.missed_layoff_worth == review.defender.missed_layoffs
+    assert set(theirs.missed_layoffs) == {x.card for x in review.defender.missed_layoffs}
+    assert (theirs.points, theirs.best_points, theirs.cost) == (
+        review.defender.points,
+        review.defender.best_points,
+        review.defender.cost,
+    )
+    check_showdown(hands[knocker], hands[1 - knocker], played, review, rules, upcard, count)
+    return report
+
+
+def with_showdown(record: Mapping[str, Any], rng: random.Random) -> dict[str, Any] | None:
+    """A knocked deal record with a showdown laid down at random (any legal knocker
+    arrangement, any own melds, any layoffs of the rest), or ``None`` for a deal with no
+    knock. Gin keeps the knocker's melds undeclared."""
+    last = record["actions"][-1]
+    if not last.startswith(("knock", "gin")):
+        return None
+    *_, knocked, end = walk(record)
+    ours, theirs = end["hands"][knocked["player"]], end["hands"][1 - knocked["player"]]
+    showdown = _lay_down(ours, theirs, last.split()[0], record.get("rules"), record["upcard"], rng)
+    if showdown is None:
+        return None
+    return {**record, "showdown": showdown}
+
+
+class Hesitant(GreedyPlayer):
+    """Plays as the greedy bot but knocks or goes gin only half the time it would (the
+    rest it discards the same card): missed knocks and gins, long deals, melds passed up."""
+
+    kind = "hesitant"
+
+    def choose(self, deal: Deal, rng: random.Random) -> tuple[str, Card | None]:
+        verb, card = super().choose(deal, rng)
+        if verb in (Verb.KNOCK, Verb.GIN) and rng.random() < 0.5:
+            return Verb.DISCARD, card
+        return verb, card
+
+
+def simulated(seed: int, rules: str = "standard") -> dict[str, Any]:
+    """A deal record played by two :class:`Hesitant` bots (or, one seed in four, by the
+    simulator's random and greedy bots)."""
+    if seed % 4 == 0:
+        return simulate(seed, rules=rules, players=("random", "greedy"))
+    rng = random.Random(seed)
+    deal = Deal.shuffled(rng, rules=Rules.from_dict(rules))
+    play(deal, [Hesitant(), Hesitant()], rng)
+    return deal_record(deal, seed=seed)
+
+
+def showdowns(record: Mapping[str, Any], rng: random.Random, count: int) -> Iterable[Any]:
+    """Up to ``count`` showdowns of a knocked deal laid down at random, scored
+    (:func:`verify_knock`): ``(knocker cards, defender cards, result)``. Half the time the
+    defender's own melds take a card some best reply lays off (to be rearranged)."""
+    last = record["actions"][-1].split()[0]
+    if last not in ("knock", "gin"):
+        return
+    *_, knocked, end = walk(record)
+    ours, theirs = end["hands"][knocked["player"]], end["hands"][1 - knocked["player"]]
+    rules, upcard = record.get("rules"), record["upcard"]
+    for _ in range(count):
+        shown = _lay_down(ours, theirs, last, rules, upcard, rng)
+        if shown is None:
+            return
+        yield (
+            ours,
+            theirs,
+            verify_knock(sorted(ours), sorted(theirs), rules=rules, upcard=upcard, **shown),
+        )
+
+
+def dense_showdowns(seed: int, count: int, steers: tuple[str, ...]) -> Iterable[Any]:
+    """``count`` showdowns dealt from the aces to the fives only (melds, layoffs and melds
+    that could be laid off are common there), laid down at random as :func:`showdowns`
+    does, steered in turn by ``steers`` (see :func:`_lay_down`):
+    ``(knocker cards, defender cards, result)``, standard rules."""
+    rng = random.Random(seed)
+    low = [c for c in bf.ALL_CODES if bf.rank(c) < 5]
+    made = 0
+    while made < count:
+        cards = rng.sample(low, 20)
+        ours, theirs = frozenset(cards[:10]), frozenset(cards[10:])
+        if deadwood(ours) > 10:
+            continue
+        for steer in steers:  # a few showdowns of each deal
+            shown = _lay_down(ours, theirs, "knock", "standard", None, rng, steer)
+            if shown is not None:
+                made += 1
+                yield ours, theirs, verify_knock(cards[:10], cards[10:], **shown)
+
+
+def _lay_down(
+    ours: frozenset[str],
+    theirs: frozenset[str],
+    verb: str,
+    rules_value: Any,
+    upcard: str | None,
+    rng: random.Random,
+    steer: str | None = None,
+) -> dict[str, Any] | None:
+    """A showdown part laid down at random (see :func:`with_showdown`). ``steer``: with
+    ``"rearrange"``, the defender's own melds hold as many cards the best reply lays off
+    as they can; with
+    ``"lay_off"``, they hold none and nothing is laid off (``None`` when no own melds
+    can); unsteered, half the time as with ``"rearrange"`` if they can."""
+    rules = Rules.from_dict(rules_value).to_dict()
+    showdown: dict[str, Any] = {}
+    melds: list[frozenset[str]] = []
+    if verb == "knock":
+        limit = bf.knock_limit(rules, upcard)
+        legal = [a for a in bf.arrangements_all(ours) if bf.arrangement_deadwood(ours, a) <= limit]
+        melds = list(rng.choice(legal))
+        if not bf.arrangement_deadwood(ours, melds):
+            return None  # gin laid down: nothing to lay off
+        showdown["knocker_melds"] = [sorted(m) for m in melds]
+    choices = list(bf.arrangements_all(theirs))
+    if melds and (steer or rng.random() < 0.5):
+        reply = verify_knock(
+            sorted(ours), sorted(theirs), rules=rules_value, upcard=upcard, knocker_melds=melds
+        )
+        wanted = {x.card for x in reply.defender.layoffs}
+        most = max(len(set().union(*a) & wanted) for a in choices)
+        holding = [a for a in choices if most and len(set().union(*a) & wanted) == most]
+        if steer == "lay_off":
+            holding = [a for a in choices if wanted and not set().union(*a) & wanted]
+        if not holding and steer:
+            return None
+        choices = holding or choices
+    own = list(rng.choice(choices))
+    showdown["defender_melds"] = [sorted(m) for m in own]
+    if steer == "lay_off":
+        showdown["layoffs"] = []
+    elif melds:
+        rest = theirs - set().union(*own)
+        cards = rng.choice(sorted(bf.layoff_sets(rest, melds), key=sorted))
+        showdown["layoffs"] = [x.to_dict() for x in place_layoffs(melds, sorted(cards))]
+    return showdown

@@ -1,0 +1,16 @@
+"""The analysis's missed layoffs that need the defender's reply rearranged, 10,000 of
+them re-derived by brute force (the rest of the run: test_analysis_claims.py)."""
+
+from __future__ import annotations
+
+from collections import Counter
+
+import pytest
+from test_analysis_claims import dense
+
+
+@pytest.mark.slow
+def test_ten_thousand_layoffs_that_need_the_reply_rearranged():
+    count: Counter = Counter()
+    dense(3, 7_800, "rearrange", count)
+    assert count["rearranged"] >= 10_000, count
