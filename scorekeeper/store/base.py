@@ -306,11 +306,15 @@ class Store(Protocol):
         ``version`` raises :class:`~scorekeeper.errors.Stale`.
         """
 
-    def grant_edit(self, game_id: str, device_hash: str, label: str) -> None:
+    def grant_edit(
+        self, game_id: str, device_hash: str, label: str, *, handover: str | None = None
+    ) -> bool:
         """Let a scorepad device (by the SHA-256 hash of its id) change the game.
 
         Granting a right the device holds changes nothing; granting a revoked
-        right again restores it, with the new label and time.
+        right again restores it, with the new label and time. With
+        ``handover`` (a hand-over secret's hash) only while that is the game's
+        hand-over secret, in the same transaction: False (nothing granted) when not.
         """
 
     def has_edit(self, game_id: str, device_hash: str) -> bool:
@@ -321,7 +325,8 @@ class Store(Protocol):
         "created"}``."""
 
     def revoke_edit(self, game_id: str, right_id: int) -> bool:
-        """Revoke right ``right_id`` of the game; False when there is no such unrevoked right."""
+        """Revoke right ``right_id`` of the game, ending its hand-over link in the same
+        transaction; False when there is no such unrevoked right (the link then stays)."""
 
     def device_games(self, device_hash: str, limit: int) -> list[dict]:
         """The games (as :meth:`game`) the device may change, last changed first."""
