@@ -55,14 +55,15 @@ def now() -> str:
 
 
 def dumps(value: Any) -> str:
-    """``value`` as the JSON text the tables store: compact, keys sorted, so one request is
-    always the same text (idempotency keys compare requests by it)."""
+    """``value`` as compact JSON text with its keys sorted, so one request is always the
+    same text (idempotency keys compare requests by it; the games' players and rules)."""
     return json.dumps(value, separators=(",", ":"), ensure_ascii=False, sort_keys=True)
 
 
 def dumps_in_order(value: Any) -> str:
-    """``value`` as compact JSON text keeping its keys' order: the scored state, from which
-    answers are built key for key as the sheet orders them."""
+    """``value`` as compact JSON text keeping its keys' order: the log's payloads and
+    results and the scored state, from which answers are built key for key as the first
+    answer ordered them (so a repeated request gets the first answer's very bytes)."""
     return json.dumps(value, separators=(",", ":"), ensure_ascii=False)
 
 
@@ -187,13 +188,14 @@ def replayed_seq(
     """The sequence number of the entry a repeated ``idempotency_key`` was stored with.
 
     ``stored`` is that entry's ``(seq, kind, payload JSON)``, ``None`` when the
-    key is new (then ``None`` is returned). The same key with another
+    key is new (then ``None`` is returned). Requests are compared as values
+    (their keys in any order). The same key with another
     request raises :class:`KeyReused`.
     """
     if stored is None:
         return None
     seq, stored_kind, stored_payload = stored
-    if stored_kind != kind or stored_payload != dumps(payload):
+    if stored_kind != kind or dumps(json.loads(stored_payload)) != dumps(payload):
         raise KeyReused(
             f"Idempotency-Key {idempotency_key!r} was already used for a"
             f" different request (entry {seq})",

@@ -340,7 +340,7 @@ class SqlStore(ABC):
                 conn,
                 INSERT_IMPORTED_HAND,
                 [
-                    (game_id, seq, kind, dumps(payload), dumps(result), stamp)
+                    (game_id, seq, kind, dumps_in_order(payload), dumps_in_order(result), stamp)
                     for seq, (kind, payload, result) in enumerate(entries, 1)
                 ],
             )
@@ -411,8 +411,8 @@ class SqlStore(ABC):
                     game_id,
                     entry["seq"],
                     kind,
-                    dumps(payload),
-                    dumps(result),
+                    dumps_in_order(payload),
+                    dumps_in_order(result),
                     idempotency_key,
                     entry["created"],
                 ),
