@@ -730,6 +730,10 @@ def test_player_stats(call, game):
         ("Ana\x00", "U+0000"),
         ("Ana\r\nBen", "U+000D"),
         ("A\u200dna", "U+200D"),  # ZERO WIDTH JOINER: looks like "Ana"
+        ("An\u00ada", "U+00AD"),  # SOFT HYPHEN: looks like "Ana"
+        ("\u3164", "U+3164"),  # HANGUL FILLER: a blank name
+        ("Ana\u2800", "U+2800"),  # BRAILLE PATTERN BLANK: looks like "Ana"
+        ("Ana\U000e0041", "U+E0041"),  # TAG LATIN CAPITAL LETTER A: hidden text
     ],
 )
 def test_names_that_could_deceive_are_refused(call, backend, name, shown):
