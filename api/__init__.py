@@ -36,6 +36,8 @@ the environment or the instance file for settings.
   refused at once, so with gunicorn's 2 threads one stays free for reads
   (at most threads - 1 makes sense).
 * ``CREATE_LIMIT`` and ``WRONG_TOKEN_LIMIT``: the rate limits (:mod:`api.limits`).
+* ``CORS_ORIGINS``: the origins whose pages may call the JSON API (:mod:`api.cors`;
+  none by default).
 * the flask-smorest ``API_*`` / ``OPENAPI_*`` keys (the document is served
   at ``/api/openapi.json``).
 """
@@ -105,6 +107,7 @@ def settings(
         MAX_CONTENT_LENGTH=1024 * 1024,
         BUSY_TIMEOUT=5.0,
         WAITING_WRITERS=1,
+        CORS_ORIGINS=[],
         API_TITLE="scorekeeper",
         API_VERSION="1",
         OPENAPI_VERSION="3.0.3",
@@ -142,7 +145,7 @@ def create_app(
     ``<prefix>/var/api-instance`` when installed. ``scorepad=False`` serves
     the JSON API alone, without the scorepad's pages.
     """
-    from . import errors, limits, openapi, schemas, security, v1
+    from . import cors, errors, limits, openapi, schemas, security, v1
 
     app = Flask(__name__, instance_path=instance_path, instance_relative_config=True)
     app.session_interface = _NoSession()
@@ -189,6 +192,7 @@ def create_app(
         app.register_blueprint(pad_blueprint)
         app.register_blueprint(shell_blueprint)
     limits.install(app)
+    cors.install(app)
     return app
 
 
