@@ -32,7 +32,7 @@ from .errors import InvalidValueError
 MAX_NAME_LENGTH = 40
 """Longest player name, in characters after cleaning (the one home of this limit)."""
 
-DEFAULT_IGNORABLE = (
+_IGNORABLE_IN_BMP = (
     "\u00ad\u034f\u061c"  # soft hyphen, combining grapheme joiner, Arabic letter mark
     "\u115f\u1160\u17b4\u17b5"  # Hangul choseong/jungseong fillers, Khmer inherent vowels
     "\u180b-\u180f"  # Mongolian free variation selectors, vowel separator
@@ -41,25 +41,35 @@ DEFAULT_IGNORABLE = (
     "\u2060-\u206f"  # word joiner, invisible operators, bidi isolates, deprecated formats
     "\u3164\ufe00-\ufe0f\ufeff\uffa0"  # Hangul filler, variation selectors, BOM, filler
     "\ufff0-\ufff8"  # reserved
+)
+
+REFUSED_BEYOND_BMP = (
     "\U0001bca0-\U0001bca3"  # shorthand format controls
     "\U0001d173-\U0001d17a"  # musical beam and phrase controls
     "\U000e0000-\U000e0fff"  # tag characters, variation selectors 17-256, reserved
 )
+"""The refused characters beyond U+FFFF (all default-ignorable), as the inside of a
+regular expression class."""
+
+DEFAULT_IGNORABLE = _IGNORABLE_IN_BMP + REFUSED_BEYOND_BMP
 """Unicode's Default_Ignorable_Code_Point (DerivedCoreProperties.txt of Unicode 17), as
 the inside of a regular expression class."""
 
-REFUSED_CHARACTERS = (
+REFUSED_IN_BMP = (
     "\x00-\x1f\x7f-\x9f"  # C0 controls, DEL, C1 controls
-    + DEFAULT_IGNORABLE
+    + _IGNORABLE_IN_BMP
     + "\u2028\u2029"  # line and paragraph separators
     + "\u2800"  # braille pattern blank
     + "\ufff9-\ufffb"  # interlinear annotation anchor, separator, terminator
 )
-"""The characters a name may not hold, as the inside of a regular expression class.
+"""The refused characters up to U+FFFF, as the inside of a regular expression class that
+both Python and JSON Schema (ECMA) regular expressions read: the OpenAPI document's
+pattern. (Characters beyond U+FFFF have no spelling in a pattern that every tool reads:
+jsonschema-rs, which schemathesis generates with, rewrites them as ``\\U`` escapes that
+ECMA refuses; so the document states :data:`REFUSED_BEYOND_BMP` in words.)"""
 
-Written so that both Python and JSON Schema (ECMA, Unicode-aware for the
-characters beyond U+FFFF) regular expressions read it.
-"""
+REFUSED_CHARACTERS = REFUSED_IN_BMP + REFUSED_BEYOND_BMP
+"""The characters a name may not hold, as the inside of a (Python) regular expression class."""
 
 _REFUSED = re.compile(f"[{REFUSED_CHARACTERS}]")
 
