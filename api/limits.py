@@ -3,8 +3,9 @@ unauthenticated creates and wrong edit tokens per client address, and one heavy 
 at a time per worker process.
 
 Two limits, each counted per client address (``request.remote_addr``: behind
-a reverse proxy, make it pass the client's address, e.g. with werkzeug's
-``ProxyFix``, or every player shares the proxy's budget):
+a reverse proxy the ``PROXY_HOPS`` setting makes it the client's, through
+werkzeug's ``ProxyFix``, as ``scorekeeper serve`` sets it for its nginx; else
+every player shares the proxy's budget):
 
 * ``CREATE_LIMIT`` (default ``30 per minute``): games created, shared by
   ``POST /api/v1/games``, ``POST /api/v1/games/import`` and the scorepad's

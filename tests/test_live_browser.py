@@ -1,0 +1,97 @@
+"""Live sheets in chromium: a hand saved on one phone shows on the others within 2 s.
+
+Behind real nginx (nchan) and gunicorn (:func:`live_kit.serving`): one
+phone starts a game and enters hands; a second tab of the same phone (an
+editing sheet) and a read-only viewer of the share link follow each save
+without a reload (a mark set on the page survives), the viewer's page
+also after an undo. Without the stream (no nginx) a viewer follows by
+polling.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import time
+
+import pytest
+import test_pad_browser
+from browser_kit import CHROMIUM
+from live_kit import NCHAN, serving
+from playwright.sync_api import expect
+from serve_kit import spawn, stop
+from test_pad_browser import PHONE, quick_hand, start_game
+
+pytestmark = pytest.mark.skipif(
+    not (os.path.exists(CHROMIUM) and os.path.exists(NCHAN)),
+    reason="chromium or nginx's nchan is not installed (tests/run.sh installs them)",
+)
+
+page = test_pad_browser.page
+"""test_pad_browser's phone: a 390 x 844 touch context that fails on any browser error."""
+
+
+@pytest.fixture(scope="module")
+def stack(tmp_path_factory):
+    with serving(tmp_path_factory.mktemp("live-browser") / "live.db") as running:
+        yield running
+
+
+def totals(page):
+    return page.locator(".player .total")
+
+
+def test_a_saved_hand_reaches_the_other_phones_within_2_s(page, stack, browser):
+    start_game(page, stack.url)
+    page.get_by_role("button", name="Start the game").click()
+    expect(page).to_have_url(re.compile(r"/games/[\w-]+$"))
+    sheet_url = page.url
+    share = page.input_value("#share")
+    second_tab = page.context.new_page()  # the same phone: an editing sheet
+    second_tab.goto(sheet_url)
+    viewer_context = browser.new_context(viewport=PHONE, is_mobile=True, has_touch=True)
+    viewer = viewer_context.new_page()  # another phone: read-only
+    errors: list[str] = []
+    viewer.on("pageerror", lambda error: errors.append(str(error)))
+    viewer.goto(share)
+    expect(viewer.locator(".readonly-note")).to_be_visible()
+    for other in (second_tab, viewer):
+        expect(totals(other)).to_have_text(["0", "0"])
+        other.evaluate("window.notReloaded = true")
+        other.wait_for_function("document.querySelector('[data-live-stream]') !== null")
+    time.sleep(0.5)  # the streams are open
+
+    quick_hand(page, "Ana", "Knock", "5", "30")
+    expect(page.locator("main")).to_contain_text("Hand 1 added")
+    for other in (viewer, second_tab):
+        expect(totals(other)).to_have_text(["25", "0"], timeout=2000)
+
+    page.goto(sheet_url)
+    page.get_by_role("button", name=re.compile("Undo the last hand")).click()
+    expect(page.locator("main")).to_contain_text("Hand 1 taken back")
+    expect(totals(viewer)).to_have_text(["0", "0"], timeout=2000)
+    expect(viewer.locator("table.hands")).to_have_count(0)
+    assert viewer.evaluate("window.notReloaded") is True
+    viewer_context.close()
+    assert not errors, errors
+
+
+def test_without_the_stream_the_sheet_polls(page, browser, tmp_path):
+    # plain scorekeeper serve today: nothing published, no stream; the pages poll every 15 s
+    process, url = spawn(tmp_path / "polled.db", workers=1)
+    try:
+        start_game(page, url)
+        page.get_by_role("button", name="Start the game").click()
+        expect(page).to_have_url(re.compile(r"/games/[\w-]+$"))
+        viewer_context = browser.new_context(viewport=PHONE, is_mobile=True, has_touch=True)
+        viewer = viewer_context.new_page()
+        viewer.goto(page.input_value("#share"))
+        assert viewer.locator("[data-live-stream]").count() == 0
+        viewer.evaluate("window.notReloaded = true")
+        quick_hand(page, "Ana", "Knock", "5", "30")
+        expect(page.locator("main")).to_contain_text("Hand 1 added")
+        expect(totals(viewer)).to_have_text(["25", "0"], timeout=20000)
+        assert viewer.evaluate("window.notReloaded") is True
+        viewer_context.close()
+    finally:
+        assert stop(process) == 0
