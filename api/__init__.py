@@ -43,6 +43,8 @@ the environment or the instance file for settings.
   address is the last ``X-Forwarded-For`` value (werkzeug's ``ProxyFix``,
   nothing else of the forwarding headers is believed); with 0 it is the
   connection's peer, as under ``gunicorn wsgi:app`` alone.
+* ``CORS_ORIGINS``: the origins whose pages may call the JSON API (:mod:`api.cors`;
+  none by default).
 * the flask-smorest ``API_*`` / ``OPENAPI_*`` keys (the document is served
   at ``/api/openapi.json``).
 """
@@ -115,6 +117,7 @@ def settings(
         BUSY_TIMEOUT=5.0,
         WAITING_WRITERS=1,
         PROXY_HOPS=0,
+        CORS_ORIGINS=[],
         API_TITLE="scorekeeper",
         API_VERSION="1",
         OPENAPI_VERSION="3.0.3",
@@ -152,7 +155,7 @@ def create_app(
     ``<prefix>/var/api-instance`` when installed. ``scorepad=False`` serves
     the JSON API alone, without the scorepad's pages.
     """
-    from . import errors, limits, live, openapi, responses, security, v1
+    from . import cors, errors, limits, live, openapi, responses, security, v1
 
     app = Flask(__name__, instance_path=instance_path, instance_relative_config=True)
     app.session_interface = _NoSession()
@@ -209,6 +212,7 @@ def create_app(
             "separators": CARD_SEPARATORS,
         }
     limits.install(app)
+    cors.install(app)
     return app
 
 

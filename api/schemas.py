@@ -22,7 +22,7 @@ from marshmallow import fields, validate
 from scorekeeper.cards import CARD_NOTATION, CARD_SEPARATORS, SPACES
 from scorekeeper.errors import RuleError
 from scorekeeper.hands import GAME_KINDS, MAX_DEADWOOD
-from scorekeeper.names import MAX_NAME_LENGTH, REFUSED_CHARACTERS, clean_name
+from scorekeeper.names import MAX_NAME_LENGTH, REFUSED_IN_BMP, clean_name
 from scorekeeper.records import DEAL_FORMAT, MATCH_FORMAT
 from scorekeeper.rules import Rules
 from scorekeeper.store.games import EXPORT_FORMAT, EXPORT_VERSION
@@ -185,8 +185,15 @@ class RulesOption(fields.Field[Any]):
         )
 
 
-NAME_PATTERN = f"^[^{REFUSED_CHARACTERS}]*$"
-"""What a player name may hold, for the OpenAPI document (:func:`~scorekeeper.names.clean_name`)."""
+NAME_PATTERN = f"^[^{REFUSED_IN_BMP}]*$"
+"""What a player name may hold, for the OpenAPI document (:func:`~scorekeeper.names.clean_name`;
+the refused characters beyond U+FFFF are said in :data:`NAME_DESCRIPTION`)."""
+
+NAME_DESCRIPTION = (
+    "A player's name. Refused besides what the pattern refuses: the default-ignorable"
+    " characters beyond U+FFFF (U+1BCA0-1BCA3, U+1D173-1D17A, U+E0000-E0FFF: tag characters"
+    " among them)."
+)
 
 
 class PlayerName(fields.String):
@@ -201,6 +208,7 @@ class PlayerName(fields.String):
             "minLength": 1,
             "maxLength": MAX_NAME_LENGTH,
             "pattern": NAME_PATTERN,
+            "description": NAME_DESCRIPTION,
             **kwargs.get("metadata", {}),
         }
         super().__init__(validate=validate.Length(1, MAX_NAME_LENGTH), **kwargs)

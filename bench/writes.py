@@ -11,7 +11,8 @@ whole sheet, which grows with the game by nature. The SQLite file is
 durable (``synchronous = FULL``: every write waits for its fsync). Prints
 the median and p90 per write kind and the ratio long/short (goal: the
 median within 1.5x for add, correct and undo). PostgreSQL is a throwaway
-server started from the installed binaries (tests/pg.py), or the one named
+server started from the installed binaries (tests/pg.py, with PostgreSQL's
+durable defaults: every commit waits for its WAL's fsync), or the one named
 by ``--postgres``; ``--no-postgres`` skips it.
 Run: ``.venv/bin/python bench/writes.py [--rounds 200]``.
 """
@@ -142,7 +143,7 @@ def main() -> int:
         try:
             url = args.postgres if server is None else server.new_database()
             store = open_store(url)
-            ok &= report("PostgreSQL", measure(store, args.rounds, args.seed))
+            ok &= report("PostgreSQL (durable)", measure(store, args.rounds, args.seed))
             store.close()
         finally:
             if server is not None:

@@ -11,8 +11,13 @@ Names cannot deceive: characters that are invisible or that change how the
 text around them is laid out are refused rather than silently removed
 (removing them could make two different-looking inputs one name, or hide
 what was typed): C0 and C1 control characters (NUL, TAB, CR, LF ...,
-DEL), the bidirectional controls (U+200E/F, U+061C, U+202A-202E,
-U+2066-2069) and the zero-width characters (U+200B-200D, U+2060, U+FEFF).
+DEL), every Default_Ignorable_Code_Point of Unicode (the bidirectional
+controls U+200E/F, U+061C, U+202A-202E, U+2066-2069; the zero-width
+characters U+200B-200D, U+2060, U+FEFF; the soft hyphen U+00AD; the Hangul
+fillers U+115F, U+1160, U+3164, U+FFA0; the variation selectors; the tag
+characters U+E0000-E007F ...), and a few more that show nothing or break
+the line: the blank braille pattern U+2800, the line and paragraph
+separators U+2028/9 and the interlinear annotation characters U+FFF9-FFFB.
 Other spaces inside a name are kept as typed.
 """
 
@@ -27,24 +32,53 @@ from .errors import InvalidValueError
 MAX_NAME_LENGTH = 40
 """Longest player name, in characters after cleaning (the one home of this limit)."""
 
-REFUSED_CHARACTERS = (
-    "\x00-\x1f\x7f-\x9f"  # C0 controls, DEL, C1 controls
-    "\u061c\u200e\u200f"  # Arabic letter mark, left-to-right and right-to-left marks
+_IGNORABLE_IN_BMP = (
+    "\u00ad\u034f\u061c"  # soft hyphen, combining grapheme joiner, Arabic letter mark
+    "\u115f\u1160\u17b4\u17b5"  # Hangul choseong/jungseong fillers, Khmer inherent vowels
+    "\u180b-\u180f"  # Mongolian free variation selectors, vowel separator
+    "\u200b-\u200f"  # zero-width space, non-joiner, joiner; left-to-right, right-to-left marks
     "\u202a-\u202e"  # bidi embeddings and overrides
-    "\u2066-\u2069"  # bidi isolates
-    "\u200b-\u200d\u2060\ufeff"  # zero-width space, non-joiner, joiner, word joiner, BOM
+    "\u2060-\u206f"  # word joiner, invisible operators, bidi isolates, deprecated formats
+    "\u3164\ufe00-\ufe0f\ufeff\uffa0"  # Hangul filler, variation selectors, BOM, filler
+    "\ufff0-\ufff8"  # reserved
 )
-"""The characters a name may not hold, as the inside of a regular expression class.
 
-Written so that both Python and JSON Schema (ECMA) regular expressions read it.
-"""
+REFUSED_BEYOND_BMP = (
+    "\U0001bca0-\U0001bca3"  # shorthand format controls
+    "\U0001d173-\U0001d17a"  # musical beam and phrase controls
+    "\U000e0000-\U000e0fff"  # tag characters, variation selectors 17-256, reserved
+)
+"""The refused characters beyond U+FFFF (all default-ignorable), as the inside of a
+regular expression class."""
+
+DEFAULT_IGNORABLE = _IGNORABLE_IN_BMP + REFUSED_BEYOND_BMP
+"""Unicode's Default_Ignorable_Code_Point (DerivedCoreProperties.txt of Unicode 17), as
+the inside of a regular expression class."""
+
+REFUSED_IN_BMP = (
+    "\x00-\x1f\x7f-\x9f"  # C0 controls, DEL, C1 controls
+    + _IGNORABLE_IN_BMP
+    + "\u2028\u2029"  # line and paragraph separators
+    + "\u2800"  # braille pattern blank
+    + "\ufff9-\ufffb"  # interlinear annotation anchor, separator, terminator
+)
+"""The refused characters up to U+FFFF, as the inside of a regular expression class that
+both Python and JSON Schema (ECMA) regular expressions read: the OpenAPI document's
+pattern. (Characters beyond U+FFFF have no spelling in a pattern that every tool reads:
+jsonschema-rs, which schemathesis generates with, rewrites them as ``\\U`` escapes that
+ECMA refuses; so the document states :data:`REFUSED_BEYOND_BMP` in words.)"""
+
+REFUSED_CHARACTERS = REFUSED_IN_BMP + REFUSED_BEYOND_BMP
+"""The characters a name may not hold, as the inside of a (Python) regular expression class."""
 
 _REFUSED = re.compile(f"[{REFUSED_CHARACTERS}]")
 
 
 def _describe(char: str) -> str:
     """``U+202E (RIGHT-TO-LEFT OVERRIDE)`` for a refused character."""
-    name = unicodedata.name(char, "control character")
+    name = unicodedata.name(char, "") or (
+        "control character" if unicodedata.category(char) == "Cc" else "reserved character"
+    )
     return f"U+{ord(char):04X} ({name})"
 
 

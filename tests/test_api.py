@@ -577,6 +577,7 @@ def test_idempotency_key(call, game):
     assert first.status_code == 201 and again.status_code == 201  # the first answer again
     assert again.headers["Idempotent-Replayed"] == "true"
     assert again.json["hand"] == first.json["hand"] and again.json["sheet"]["version"] == 1
+    assert again.data == first.data  # the first answer's very bytes, key order included
     error_of(
         call("POST", url, json=quick(0, 8, 22), headers=headers),
         422,
@@ -589,6 +590,30 @@ def test_idempotency_key(call, game):
         field="Idempotency-Key",
     )
     assert version(call, game_id) == 1
+
+
+def test_a_replay_is_the_first_answer_byte_for_byte(call, game):
+    """Cards, a correction and an undo, each sent twice with its key: the same bytes
+    (the hand's input in the order sent, its detail as scored), after later changes too."""
+    game_id, auth = game
+    url = f"/api/v1/games/{game_id}"
+    cards = {"defender_cards": KNOCK["defender"], "knocker_cards": KNOCK["knocker"]}
+    writes = [
+        ("POST", "/hands", {**cards, "kind": "cards", "knocker": 0}),
+        ("PUT", "/hands/1", {"defender_deadwood": 30, "knocker": 1, **quick(1, 5, 30)}),
+        ("POST", "/hands", quick(0, 7, 22)),
+        ("DELETE", "/hands/last", None),
+    ]
+    firsts = []
+    for i, (method, path, body) in enumerate(writes):
+        headers = {**auth, "Idempotency-Key": f"write-{i}"}
+        first = call(method, url + path, json=body, headers=headers)
+        again = call(method, url + path, json=body, headers=headers)
+        assert first.status_code in (200, 201) and again.headers["Idempotent-Replayed"] == "true"
+        assert again.data == first.data
+        firsts.append((method, path, body, headers, first.data))
+    for method, path, body, headers, data in firsts:  # after every later change
+        assert call(method, url + path, json=body, headers=headers).data == data
 
 
 def test_etag_and_if_match(call, game):
@@ -789,6 +814,10 @@ def test_a_tied_knock_under_no_score_is_a_hand_played(call):
         ("Ana\x00", "U+0000"),
         ("Ana\r\nBen", "U+000D"),
         ("A\u200dna", "U+200D"),  # ZERO WIDTH JOINER: looks like "Ana"
+        ("An\u00ada", "U+00AD"),  # SOFT HYPHEN: looks like "Ana"
+        ("\u3164", "U+3164"),  # HANGUL FILLER: a blank name
+        ("Ana\u2800", "U+2800"),  # BRAILLE PATTERN BLANK: looks like "Ana"
+        ("Ana\U000e0041", "U+E0041"),  # TAG LATIN CAPITAL LETTER A: hidden text
     ],
 )
 def test_names_that_could_deceive_are_refused(call, backend, name, shown):

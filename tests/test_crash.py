@@ -20,6 +20,7 @@ from concurrent.futures import ThreadPoolExecutor
 
 import pytest
 import requests
+from conftest import query
 from serve_kit import crash, spawn, stop
 
 from scorekeeper.store import open_store
@@ -108,3 +109,14 @@ def test_kill_9_mid_burst_loses_no_acknowledged_hand(backend):
         assert after.status_code == 201 and after.json()["hand"]["seq"] == len(rows) + 1
     finally:
         assert stop(process) == 0
+
+
+def test_the_postgresql_the_crash_test_counts_on_is_durable(postgres):
+    """The suite's PostgreSQL keeps its durable defaults (tests/pg.py): a commit is on
+    disk when it is acknowledged, so what the crash test counts on is a real commit."""
+    settings = query(
+        postgres.url(),
+        "SELECT name, setting FROM pg_settings"
+        " WHERE name IN ('fsync', 'synchronous_commit', 'full_page_writes') ORDER BY name",
+    )
+    assert settings == [("fsync", "on"), ("full_page_writes", "on"), ("synchronous_commit", "on")]

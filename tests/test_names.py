@@ -2,10 +2,14 @@
 
 from __future__ import annotations
 
+import json
+import re
+import subprocess
+
 import pytest
 
 from scorekeeper.errors import RuleError
-from scorekeeper.names import MAX_NAME_LENGTH, clean_name, fold, name_key
+from scorekeeper.names import DEFAULT_IGNORABLE, MAX_NAME_LENGTH, clean_name, fold, name_key
 
 
 def test_a_name_is_stored_nfc_and_trimmed():
@@ -64,6 +68,19 @@ def test_names_that_are_two_players(other):
         ("\u200d", "U+200D"),
         ("\u2060", "U+2060"),
         ("\ufeff", "U+FEFF"),
+        ("\u00ad", "U+00AD (SOFT HYPHEN)"),
+        ("\u3164", "U+3164 (HANGUL FILLER)"),
+        ("\u2800", "U+2800 (BRAILLE PATTERN BLANK)"),
+        ("\U000e0001", "U+E0001 (LANGUAGE TAG)"),
+        ("\U000e0041", "U+E0041 (TAG LATIN CAPITAL LETTER A)"),
+        ("\U000e007f", "U+E007F (CANCEL TAG)"),
+        ("\U000e0000", "U+E0000 (reserved character)"),
+        ("\ufe0f", "U+FE0F (VARIATION SELECTOR-16)"),
+        ("\u034f", "U+034F (COMBINING GRAPHEME JOINER)"),
+        ("\u115f", "U+115F"),
+        ("\uffa0", "U+FFA0"),
+        ("\u2028", "U+2028 (LINE SEPARATOR)"),
+        ("\ufff9", "U+FFF9"),
     ],
 )
 def test_invisible_and_layout_changing_characters_are_refused(char, code):
@@ -90,3 +107,25 @@ def test_empty_long_and_non_text_names_are_refused(value, words):
     with pytest.raises(RuleError, match=words) as error:
         clean_name(value)
     assert error.value.field == "name"
+
+
+def test_every_default_ignorable_code_point_is_refused():
+    """:data:`DEFAULT_IGNORABLE` against an independent list: the
+    ``\\p{Default_Ignorable_Code_Point}`` of node's Unicode-aware regular
+    expressions (ICU's Unicode data); every one of them is refused in a name."""
+    script = (
+        "const r = /\\p{Default_Ignorable_Code_Point}/u; const found = [];"
+        " for (let c = 0; c <= 0x10ffff; c++)"
+        " if ((c < 0xd800 || c > 0xdfff) && r.test(String.fromCodePoint(c))) found.push(c);"
+        " console.log(JSON.stringify(found));"
+    )
+    listed = json.loads(
+        subprocess.run(["node", "-e", script], check=True, capture_output=True, text=True).stdout
+    )
+    ours = re.compile(f"[{DEFAULT_IGNORABLE}]")
+    assert [c for c in range(0x110000) if ours.match(chr(c))] == listed
+    assert len(listed) > 4000
+    for code in listed:
+        with pytest.raises(RuleError) as error:
+            clean_name(f"Ana{chr(code)}", field="players.0")
+        assert error.value.field == "players.0" and f"U+{code:04X}" in str(error.value)

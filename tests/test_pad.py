@@ -495,6 +495,10 @@ def test_replay_steps_of_a_simulated_deal():
         ("Ana\u202eroB", "U+202E (RIGHT-TO-LEFT OVERRIDE)"),
         ("A\u200dna", "U+200D (ZERO WIDTH JOINER)"),
         ("Ana\r\nBor", "U+000D"),
+        ("Bo\u00adr", "U+00AD (SOFT HYPHEN)"),
+        ("\u3164", "U+3164 (HANGUL FILLER)"),
+        ("Bor\u2800", "U+2800 (BRAILLE PATTERN BLANK)"),
+        ("Bor\U000e0020", "U+E0020 (TAG SPACE)"),
     ],
 )
 def test_the_start_form_refuses_a_deceiving_name_next_to_its_field(client, tmp_path, name, shown):

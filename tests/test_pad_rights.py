@@ -177,6 +177,25 @@ def test_the_owner_revokes_a_phone_and_rotates_or_ends_the_link(client):
     assert client.get(game + "/hand").status_code == 403
 
 
+def test_a_revoked_phone_cannot_rejoin_by_the_link_it_joined_by(client):
+    game = start(client)
+    other = client.application.test_client()
+    link = hand_over(client, game)
+    join(other, link)
+    markup = page(client, game + "/phones")
+    right = re.findall(r'action="(' + re.escape(game) + r'/phones/\d+/revoke)"', markup)
+    client.post(right[1], data=fields(markup, right[1]))
+    assert "A hand-over link is active" not in text(client.get(game + "/phones"))
+    refused = other.get(link)
+    assert refused.status_code == 403 and "no longer works" in text(refused)
+    secret = link.split("key=")[1]
+    again = other.post(
+        link.split("?")[0],
+        data={"csrf_token": fields(page(other, "/"), "/games")["csrf_token"], "key": secret},
+    )
+    assert again.status_code == 403 and other.get(game + "/hand").status_code == 403
+
+
 def test_a_refused_phone_label_is_named_and_grants_nothing(client):
     game = start(client)
     other = client.application.test_client()

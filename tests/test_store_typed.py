@@ -6,14 +6,14 @@ The services of :mod:`scorekeeper.store.games` hand out a
 out dicts, built two ways: from the log (``game_sheet``: a read, a create,
 an import, a repeated request) and, for a write's answer, from the game's
 stored summary and sheet rows (``_Scored.sheet`` and ``_dated``). The two
-differ in bytes: the log keeps JSON with sorted keys, the rows keep the
-order a hand was submitted in. :func:`old_sheet` and :func:`old_answer`
-below are copies of those builders as they were, kept here only as the
-reference: for games of two, three and four players and Hollywood, with
-quick, cards, void and record hands, undos and corrections (answered whole
-and minimal), repeated requests, creates and imports, on both backends,
-every answer's ``json.dumps(x.to_dict())`` must be its reference's
-``json.dumps``, key order included.
+differed in bytes: the log kept JSON with sorted keys (it keeps the order
+sent since issue 19), the rows keep the order a hand was submitted in.
+:func:`old_sheet` and :func:`old_answer` below are copies of those builders
+as they were, kept here only as the reference: for games of two, three and
+four players and Hollywood, with quick, cards, void and record hands, undos
+and corrections (answered whole and minimal), repeated requests, creates and
+imports, on both backends, every answer's ``json.dumps(x.to_dict())`` must
+be its reference's ``json.dumps``, key order included.
 
 Why copies of the old builders rather than API answers recorded before the
 change: the reference then runs on the very same stored game (its random
@@ -142,7 +142,7 @@ class Checked:
     def written(self) -> dict:
         """The reference of a write's answer (the game as the write left it): the old
         builders made it from the kept rows, whose hands hold their input as submitted
-        (the log keeps it with sorted keys) and their detail as :func:`evaluate_hand`
+        (the log kept it with sorted keys) and their detail as :func:`evaluate_hand`
         orders it; both are rebuilt here from what this test submitted."""
         game, log = self.store.game_and_log(self.id)
         sheet = old_sheet(game_dict(game), log)

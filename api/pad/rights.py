@@ -14,6 +14,8 @@ phone that starts a game gets the right; any phone holding it may:
   message to oneself), it is the way back for a phone that lost its rights
   (new phone, cleared cookies, a new ``SECRET_KEY``).
 * see the phones holding the right and revoke any of them (itself included).
+  Revoking a phone also ends the hand-over link, which that phone could have
+  kept to join again; a new link is made for the phones still to join.
 
 The API's Bearer edit token is separate and unchanged: it is the game's
 editor's token, shown once when a game is made through the API.
@@ -55,6 +57,13 @@ def grant(game_id: str, label: str) -> None:
     get_storage().grant_edit(game_id, hash_token(web.ensure_device_id()), label)
 
 
+def join(game_id: str, secret: str, label: str) -> bool:
+    """Give this browser's device the right by the hand-over ``secret``: False (nothing
+    granted) unless it is still the game's link when the right is written."""
+    device = hash_token(web.ensure_device_id())
+    return get_storage().grant_edit(game_id, device, label, handover=hash_token(secret))
+
+
 def clean_label(text: str | None) -> str:
     """A phone's label as typed on the join page, or the default when left empty.
 
@@ -87,7 +96,8 @@ def phones(game_id: str) -> list[dict[str, Any]]:
 
 
 def revoke(game_id: str, right_id: int) -> bool:
-    """Take the right ``right_id`` back; False when no phone held it."""
+    """Take the right ``right_id`` back and end the hand-over link (the revoked phone
+    could join again by it); False when no phone held it."""
     return get_storage().revoke_edit(game_id, right_id)
 
 

@@ -92,5 +92,6 @@ def join(game_id: str) -> Response:
         label = rights.clean_label(request.form.get("label"))
     except ScorekeeperError as error:
         return _join_page(game_id, key, form_errors(error, "label"), 422)
-    rights.grant(game_id, label)
+    if not rights.join(game_id, key, label):  # the link ended meanwhile
+        return _join_page(game_id, key, {})
     return redirect(url_for("pad.sheet", game_id=game_id, done="joined"), 303)

@@ -57,14 +57,15 @@ def now() -> str:
 
 
 def dumps(value: Any) -> str:
-    """``value`` as the JSON text the tables store: compact, keys sorted, so one request is
-    always the same text (idempotency keys compare requests by it)."""
+    """``value`` as compact JSON text with its keys sorted, so one request is always the
+    same text (idempotency keys compare requests by it; the games' players and rules)."""
     return json.dumps(value, separators=(",", ":"), ensure_ascii=False, sort_keys=True)
 
 
 def dumps_in_order(value: Any) -> str:
-    """``value`` as compact JSON text keeping its keys' order: the scored state, from which
-    answers are built key for key as the sheet orders them."""
+    """``value`` as compact JSON text keeping its keys' order: the log's payloads and
+    results and the scored state, from which answers are built key for key as the first
+    answer ordered them (so a repeated request gets the first answer's very bytes)."""
     return json.dumps(value, separators=(",", ":"), ensure_ascii=False)
 
 
@@ -317,13 +318,14 @@ def replayed_seq(
     """The sequence number of the entry a repeated ``idempotency_key`` was stored with.
 
     ``stored`` is that entry's ``(seq, kind, payload JSON)``, ``None`` when the
-    key is new (then ``None`` is returned). The same key with another
+    key is new (then ``None`` is returned). Requests are compared as values
+    (their keys in any order). The same key with another
     request raises :class:`KeyReused`.
     """
     if stored is None:
         return None
     seq, stored_kind, stored_payload = stored
-    if stored_kind != kind or stored_payload != dumps(payload):
+    if stored_kind != kind or dumps(json.loads(stored_payload)) != dumps(payload):
         raise KeyReused(
             f"Idempotency-Key {idempotency_key!r} was already used for a"
             f" different request (entry {seq})",
@@ -449,11 +451,15 @@ class Store(Protocol):
         ``version`` raises :class:`~scorekeeper.errors.Stale`.
         """
 
-    def grant_edit(self, game_id: str, device_hash: str, label: str) -> None:
+    def grant_edit(
+        self, game_id: str, device_hash: str, label: str, *, handover: str | None = None
+    ) -> bool:
         """Let a scorepad device (by the SHA-256 hash of its id) change the game.
 
         Granting a right the device holds changes nothing; granting a revoked
-        right again restores it, with the new label and time.
+        right again restores it, with the new label and time. With
+        ``handover`` (a hand-over secret's hash) only while that is the game's
+        hand-over secret, in the same transaction: False (nothing granted) when not.
         """
 
     def has_edit(self, game_id: str, device_hash: str) -> bool:
@@ -463,7 +469,8 @@ class Store(Protocol):
         """The game's unrevoked rights, oldest first."""
 
     def revoke_edit(self, game_id: str, right_id: int) -> bool:
-        """Revoke right ``right_id`` of the game; False when there is no such unrevoked right."""
+        """Revoke right ``right_id`` of the game, ending its hand-over link in the same
+        transaction; False when there is no such unrevoked right (the link then stays)."""
 
     def device_games(self, device_hash: str, limit: int) -> list[StoredGame]:
         """The games (as :meth:`game`) the device may change, last changed first."""

@@ -117,6 +117,10 @@ SELECT_RIGHTS = (
     " WHERE game_id = ? AND revoked IS NULL ORDER BY created, id"
 )
 REVOKE_EDIT = "UPDATE edit_rights SET revoked = ? WHERE game_id = ? AND id = ? AND revoked IS NULL"
+DELETE_HANDOVER_OF_RIGHT = (
+    "DELETE FROM handovers WHERE game_id = ? AND EXISTS (SELECT 1 FROM edit_rights"
+    " WHERE game_id = ? AND id = ? AND revoked IS NULL)"
+)
 SELECT_DEVICE_GAMES = (
     "SELECT g.id FROM games g JOIN edit_rights r ON r.game_id = g.id"
     " WHERE r.device_hash = ? AND r.revoked IS NULL"
@@ -125,6 +129,7 @@ SELECT_DEVICE_GAMES = (
 DELETE_HANDOVER = "DELETE FROM handovers WHERE game_id = ?"
 INSERT_HANDOVER = "INSERT INTO handovers (game_id, secret_hash, created) VALUES (?, ?, ?)"
 SELECT_HANDOVER = "SELECT secret_hash, created FROM handovers WHERE game_id = ?"
+MATCH_HANDOVER = "SELECT 1 FROM handovers WHERE game_id = ? AND secret_hash = ?"
 
 
 def pending_steps(version: int, latest: int, where: str) -> range:
@@ -159,7 +164,8 @@ class SqlStore(ABC):
     docs for what it supplies)."""
 
     LOCK_GAME = ""
-    """Appended to the game's ``SELECT`` in a write, to lock its row until the commit."""
+    """Appended to a write's ``SELECT`` of a game's row (or its hand-over link's), to lock
+    it until the commit."""
 
     PLAYERS_BY_KEY = False
     """Whether a new game inserts its new players in ``name_key`` order (not seat order):
@@ -358,7 +364,7 @@ class SqlStore(ABC):
                 conn,
                 INSERT_IMPORTED_HAND,
                 [
-                    (game_id, seq, kind, dumps(payload), dumps(result), stamp)
+                    (game_id, seq, kind, dumps_in_order(payload), dumps_in_order(result), stamp)
                     for seq, (kind, payload, result) in enumerate(entries, 1)
                 ],
             )
@@ -430,8 +436,8 @@ class SqlStore(ABC):
                     game_id,
                     entry.seq,
                     kind,
-                    dumps(payload),
-                    dumps(decision.result),
+                    dumps_in_order(payload),
+                    dumps_in_order(decision.result),
                     idempotency_key,
                     entry.created,
                 ),
@@ -464,14 +470,25 @@ class SqlStore(ABC):
 
     # ------------------------------------------------------------------ scorepad edit rights
 
-    def grant_edit(self, game_id: str, device_hash: str, label: str) -> None:
+    def grant_edit(
+        self, game_id: str, device_hash: str, label: str, *, handover: str | None = None
+    ) -> bool:
         """Let the device whose id hashes to ``device_hash`` change game ``game_id``.
 
         A device holding the right keeps it as it is (label and time); one
         whose right was revoked gets it back with the new label and time.
+        With ``handover`` (a secret's hash) the right is granted only while
+        that is the game's hand-over secret, checked in the same transaction
+        (its row locked, as :meth:`revoke_edit` deletes it first); False when
+        it is not.
         """
         with self._write() as conn:
+            if handover is not None:
+                match = MATCH_HANDOVER + self.LOCK_GAME
+                if self._run(conn, match, (game_id, handover)).fetchone() is None:
+                    return False
             self._run(conn, GRANT_EDIT, (game_id, device_hash, label, now()))
+            return True
 
     def has_edit(self, game_id: str, device_hash: str) -> bool:
         """True while that device holds an unrevoked right to change the game."""
@@ -487,8 +504,11 @@ class SqlStore(ABC):
             ]
 
     def revoke_edit(self, game_id: str, right_id: int) -> bool:
-        """Revoke right ``right_id`` of the game; False when it held no such right."""
+        """Revoke right ``right_id`` of the game and end its hand-over link (which the
+        revoked device could otherwise use to join again); False when it held no such right.
+        """
         with self._write() as conn:
+            self._run(conn, DELETE_HANDOVER_OF_RIGHT, (game_id, game_id, right_id))
             revoked: bool = self._run(conn, REVOKE_EDIT, (now(), game_id, right_id)).rowcount == 1
             return revoked
 
