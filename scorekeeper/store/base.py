@@ -161,6 +161,12 @@ class KeyReused(StorageError):
     default_code = "idempotency_key_reused"
 
 
+class NameTaken(StorageError):
+    """A name that must be unique (an API key's) is already in use."""
+
+    default_code = "name_taken"
+
+
 class StorageFull(StorageError):
     """The disk (or the database's size limit) is full; the write was rolled back."""
 
@@ -271,11 +277,13 @@ class Store(Protocol):
         scored: dict | None = None,
         rows: Sequence[dict] = (),
         follows: str | None = None,
+        owner: int | None = None,
     ) -> dict:
         """Store a new game, its players and ``entries`` (log rows) in one transaction.
 
         ``scored`` and ``rows`` are its summary and sheet rows (see the module docs);
-        ``follows`` the id of the game it is a rematch of.
+        ``follows`` the id of the game it is a rematch of; ``owner`` the id of the API
+        key it belongs to (:meth:`key_games`).
 
         ``imported`` marks a game made by an import (left out of stats). A
         game already created with this ``idempotency_key`` by the same
@@ -331,3 +339,37 @@ class Store(Protocol):
 
     def handover(self, game_id: str) -> dict | None:
         """The game's hand-over link ``{"secret_hash", "created"}``, or ``None``."""
+
+    def add_api_key(self, name: str, key_hash: str) -> dict:
+        """Store an API key by the SHA-256 hash of its text: ``{"id", "name", "created"}``;
+        raises :class:`NameTaken` when an unrevoked key has this ``name``."""
+
+    def api_key(self, key_hash: str) -> dict | None:
+        """The unrevoked key whose text hashes to ``key_hash``, or ``None``."""
+
+    def api_keys(self) -> list[dict]:
+        """Every key, oldest first: ``{"id", "name", "created", "revoked", "games"}``."""
+
+    def revoke_api_key(self, name: str) -> bool:
+        """Revoke the unrevoked key called ``name``; False when there is none."""
+
+    def key_games(
+        self,
+        key_id: int,
+        *,
+        limit: int,
+        after: tuple[str, str] | None = None,
+        player_key: str | None = None,
+        status: str | None = None,
+        since: str | None = None,
+    ) -> list[dict]:
+        """The games created with API key ``key_id``, newest first (``created``, then id
+        descending), at most ``limit``, after ``(created, id)`` and filtered (see
+        :meth:`~scorekeeper.store.sql.SqlStore.key_games`)."""
+
+    def rotate_token(self, game_id: str, old_hash: str, new_hash: str) -> bool:
+        """Replace the game's edit token hash ``old_hash`` by ``new_hash`` (the old one kept as
+        retired); False when ``old_hash`` is no longer the game's."""
+
+    def token_retired(self, game_id: str, token_hash: str) -> bool:
+        """True when ``token_hash`` was the game's edit token before a rotation."""

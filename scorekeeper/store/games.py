@@ -248,6 +248,7 @@ def create_game(
     idempotency_key: str | None = None,
     secret: str | None = None,
     follows: str | None = None,
+    owner: int | None = None,
 ) -> tuple[GameSheet, str]:
     """Store a new game; returns ``(sheet, edit token)``. The token is not kept, only its hash.
 
@@ -255,7 +256,8 @@ def create_game(
     under), a repeat of the same request returns the same game and token,
     and the sheet as it was created; see the module docs. ``follows`` is
     the id of the game this one is a rematch of (the scorepad's "new game
-    with the same players"; it must exist, else ``NotFound``).
+    with the same players"; it must exist, else ``NotFound``). ``owner`` is the id of
+    the API key creating it (:mod:`scorekeeper.store.access`).
     """
     names, snapshot = check_new_game(players, rules, dealer, stake)
     request = {"create": {"players": players, "rules": rules, "dealer": dealer, "stake": stake}}
@@ -271,6 +273,7 @@ def create_game(
         request,
         idempotency_key,
         secret,
+        owner,
     )
 
 
@@ -281,8 +284,13 @@ def _store_game(
     request: Any,
     idempotency_key: str | None,
     secret: str | None,
+    owner: int | None = None,
 ) -> tuple[GameSheet, str]:
-    """Store a game with its first log ``entries``: ``(the sheet as created, edit token)``."""
+    """Store a game with its first log ``entries``: ``(the sheet as created, edit token)``.
+
+    A game of an API key (``owner``) is another request than the same game without one
+    (or with another key): a repeated Idempotency-Key only finds the game its key made.
+    """
     game_id = secrets.token_urlsafe(12)
     keyed: dict[str, Any]
     if idempotency_key is None:
@@ -291,13 +299,22 @@ def _store_game(
         if not secret:
             raise ValueError("a game created with an idempotency key needs a secret")
         token = derive_token(secret, game_id, idempotency_key)
-        keyed = {"idempotency_key": idempotency_key, "request_hash": _request_hash(request)}
+        owned = request if owner is None else {**request, "owner": owner}
+        keyed = {"idempotency_key": idempotency_key, "request_hash": _request_hash(owned)}
     game = store.create_game(
-        game_id=game_id, token_hash=hash_token(token), entries=entries, **settings, **keyed
+        game_id=game_id,
+        token_hash=hash_token(token),
+        entries=entries,
+        owner=owner,
+        **settings,
+        **keyed,
     )
     if game["id"] != game_id:  # a repeat: the game the key created
         token = derive_token(secret or "", game["id"], idempotency_key or "")
-        if not token_matches(game, token):
+        # after a rotation the repeat answers as the first time, with the token now retired
+        if not token_matches(game, token) and not store.token_retired(
+            game["id"], hash_token(token)
+        ):
             raise KeyReused(
                 f"the game of Idempotency-Key {idempotency_key!r} was created"
                 " under another secret key: its edit token cannot be given again",
@@ -717,7 +734,12 @@ def _from_match(record: Mapping) -> dict:
 
 
 def import_game(
-    store: Store, record: Mapping, *, idempotency_key: str | None = None, secret: str | None = None
+    store: Store,
+    record: Mapping,
+    *,
+    idempotency_key: str | None = None,
+    secret: str | None = None,
+    owner: int | None = None,
 ) -> tuple[GameSheet, str]:
     """Store a new game from an exported game or an engine match record.
 
@@ -728,7 +750,7 @@ def import_game(
     Every hand is scored again under the record's rules; the first bad hand
     raises the domain's error with ``field`` prefixed ``hands.<i>.`` and
     nothing is stored. A game that is over before its last hand is refused.
-    ``idempotency_key`` and ``secret`` as for :func:`create_game`.
+    ``idempotency_key``, ``secret`` and ``owner`` as for :func:`create_game`.
     """
     original = record
     if record.get("format") == MATCH_FORMAT:
@@ -782,5 +804,5 @@ def import_game(
         "rows": _kept(rows),
     }
     return _store_game(
-        store, settings, entries, {"import": dict(original)}, idempotency_key, secret
+        store, settings, entries, {"import": dict(original)}, idempotency_key, secret, owner
     )
