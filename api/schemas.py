@@ -26,8 +26,10 @@ from scorekeeper.records import DEAL_FORMAT, MATCH_FORMAT
 from scorekeeper.results import Side
 from scorekeeper.rules import Rules
 from scorekeeper.sheet import OUTCOMES
+from scorekeeper.store.access import DEFAULT_PAGE, MAX_PAGE
 from scorekeeper.store.games import EXPORT_FORMAT, EXPORT_VERSION
 from scorekeeper.store.hands import GAME_KINDS, MAX_DEADWOOD
+from scorekeeper.store.sheets import GameStatus
 
 MAX_CARDS_TEXT = 400
 """Longest card text accepted ("As 2s 3s ..." with any separators and symbols)."""
@@ -1071,3 +1073,72 @@ COMPONENTS = {
     "MatchAnalysis": MatchAnalysis,
 }
 """Schemas the OpenAPI document names without a view naming them directly."""
+
+
+class GameListQuery(Strict):
+    """The query of ``GET /api/v1/games``: the page wanted and the filters."""
+
+    limit = fields.Integer(
+        load_default=DEFAULT_PAGE,
+        validate=validate.Range(1, MAX_PAGE),
+        metadata={"description": f"Games on the page (default {DEFAULT_PAGE})."},
+    )
+    cursor = fields.String(
+        validate=validate.Length(1, MAX_KEY),
+        metadata={"description": "The previous page's next: the page after it."},
+    )
+    player = PlayerName(
+        metadata={
+            "description": "Only games with this player (letter case, spaces around the name"
+            " and how accents are encoded do not count)."
+        }
+    )
+    status = fields.String(
+        validate=validate.OneOf([status.value for status in GameStatus]),
+        metadata={"description": "Only games going on (active) or ended (over)."},
+    )
+    since = fields.DateTime(
+        format="iso",
+        metadata={
+            "description": "Only games changed at or after this time (ISO 8601; without an"
+            " offset, UTC)."
+        },
+    )
+
+
+class GameSummary(ma.Schema):
+    """A game as a listing shows it."""
+
+    id = fields.String(required=True)
+    url = fields.String(required=True)
+    players = fields.List(fields.String(), required=True)
+    status = fields.String(required=True, validate=validate.OneOf(["active", "over"]))
+    created = fields.String(required=True)
+    updated = fields.String(required=True)
+    hands = fields.Integer(required=True, metadata={"description": "Hands on the sheet."})
+    totals = fields.List(
+        fields.Integer(), required=True, metadata={"description": "As on the sheet."}
+    )
+
+
+class GameList(ma.Schema):
+    """One page of an API key's games, newest first."""
+
+    games = fields.List(fields.Nested(GameSummary), required=True)
+    next = fields.String(
+        required=True,
+        allow_none=True,
+        metadata={"description": "The cursor of the next page; null on the last page."},
+    )
+
+
+class NewToken(ma.Schema):
+    """A game's new edit token (shown only now; the one sent no longer works)."""
+
+    id = fields.String(required=True)
+    edit_token = fields.String(
+        required=True,
+        metadata={
+            "description": "Send as Authorization: Bearer <token> to write; it is not stored."
+        },
+    )

@@ -584,7 +584,7 @@ class SqlStore(ABC):
         :func:`~scorekeeper.names.name_key`, ``status`` those with that status,
         ``since`` (stored time text) those changed at or after it.
         """
-        statement, params = SELECT_KEY_GAMES, [key_id]
+        statement, params = SELECT_KEY_GAMES, list[Any]([key_id])
         for name, value in (("player", player_key), ("status", status), ("since", since)):
             if value is not None:
                 statement += KEY_GAMES_FILTERS[name]
