@@ -38,6 +38,11 @@ the environment or the instance file for settings.
 * ``LIVE_PUBLISH_SOCKET``: the unix socket of nginx's live-sheet publisher
   (:mod:`api.live`; ``scorekeeper serve`` sets it); unset, nothing is published.
 * ``CREATE_LIMIT`` and ``WRONG_TOKEN_LIMIT``: the rate limits (:mod:`api.limits`).
+* ``PROXY_HOPS`` (default 0): the trusted proxies before the app. With 1
+  (``scorekeeper serve`` sets it: nginx before gunicorn) the client's
+  address is the last ``X-Forwarded-For`` value (werkzeug's ``ProxyFix``,
+  nothing else of the forwarding headers is believed); with 0 it is the
+  connection's peer, as under ``gunicorn wsgi:app`` alone.
 * the flask-smorest ``API_*`` / ``OPENAPI_*`` keys (the document is served
   at ``/api/openapi.json``).
 """
@@ -55,7 +60,9 @@ from flask import Config, Flask, Request, Response, current_app, request
 from flask.json.provider import DefaultJSONProvider
 from flask.sessions import SessionInterface, SessionMixin
 from werkzeug.exceptions import RequestEntityTooLarge
+from werkzeug.middleware.proxy_fix import ProxyFix
 
+from scorekeeper.cards import CARD_NOTATION, CARD_RANK, CARD_SEPARATORS
 from scorekeeper.store import Store, open_store
 from scorekeeper.store.sqlite import DEFAULT_PATH
 
@@ -107,6 +114,7 @@ def settings(
         MAX_CONTENT_LENGTH=1024 * 1024,
         BUSY_TIMEOUT=5.0,
         WAITING_WRITERS=1,
+        PROXY_HOPS=0,
         API_TITLE="scorekeeper",
         API_VERSION="1",
         OPENAPI_VERSION="3.0.3",
@@ -144,7 +152,7 @@ def create_app(
     ``<prefix>/var/api-instance`` when installed. ``scorepad=False`` serves
     the JSON API alone, without the scorepad's pages.
     """
-    from . import credentials, errors, limits, live, openapi, schemas, security, v1
+    from . import credentials, errors, limits, live, openapi, responses, security, v1
 
     app = Flask(__name__, instance_path=instance_path, instance_relative_config=True)
     app.session_interface = _NoSession()
@@ -163,6 +171,9 @@ def create_app(
     app.logger.info(
         "database %s (schema version %d)", _shown(app.config["DB"]), store.schema_version()
     )
+    hops = int(app.config["PROXY_HOPS"])
+    if hops:
+        app.wsgi_app = ProxyFix(app.wsgi_app, x_for=hops, x_proto=0)  # type: ignore[method-assign]
     app.before_request(_refuse_long_streams)
     app.after_request(security.add_security_headers)
     app.url_map.converters["game"] = v1.GameIdConverter
@@ -191,7 +202,7 @@ def create_app(
             " with it belong to it, and it lists them.",
         },
     )
-    for name, schema in schemas.COMPONENTS.items():
+    for name, schema in responses.COMPONENTS.items():
         api.spec.components.schema(name, schema=schema)
     api.register_blueprint(v1.blp)
     live.document(api, app)
@@ -204,6 +215,11 @@ def create_app(
         app.register_blueprint(pad_blueprint)
         app.register_blueprint(shell_blueprint)
         holders.append(rights.holds_right)
+        app.jinja_env.globals["card_grammar"] = {  # the pad's typed cards read the core's
+            "notation": CARD_NOTATION,
+            "rank": CARD_RANK,
+            "separators": CARD_SEPARATORS,
+        }
     limits.install(app, holders)
     return app
 

@@ -9,12 +9,10 @@ wrong-token limit.
 
 from __future__ import annotations
 
-from typing import Any
-
 from flask import g, request
 
 from scorekeeper.store import access, games
-from scorekeeper.store.base import NotFound
+from scorekeeper.store.base import ApiKey, NotFound
 
 from . import get_storage
 
@@ -26,13 +24,12 @@ def bearer() -> str | None:
     return credential if scheme.lower() == "bearer" and credential else None
 
 
-def api_key() -> dict[str, Any] | None:
-    """The API key this request sends (``{"id", "name", "created"}``), if it sends a valid
-    one (looked up once per request)."""
+def api_key() -> ApiKey | None:
+    """The API key this request sends, if it sends a valid one (looked up once per request)."""
     if "api_key" not in g:
         credential = bearer()
         g.api_key = None if credential is None else access.find_key(get_storage(), credential)
-    key: dict[str, Any] | None = g.api_key
+    key: ApiKey | None = g.api_key
     return key
 
 

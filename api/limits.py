@@ -23,9 +23,10 @@ Two limits, declared on the views they guard (:func:`create_limit`,
   checks given to :func:`install`) is never counted nor refused: a wrong
   guess from a shared address never locks out the players at the table.
 
-Addresses are ``request.remote_addr``: behind a reverse proxy, make it pass
-the client's address, e.g. with werkzeug's ``ProxyFix``, or every player
-shares the proxy's budget.
+Addresses are ``request.remote_addr``: behind a reverse proxy the
+``PROXY_HOPS`` setting makes it the client's, through werkzeug's
+``ProxyFix``, as ``scorekeeper serve`` sets it for its nginx; else every
+player shares the proxy's budget.
 
 Both are Flask-Limiter limit strings (``"30 per minute"``, ``"100/hour"``),
 settable in the app config, or from ``$SCOREKEEPER_CREATE_LIMIT`` and
@@ -192,7 +193,7 @@ def _client() -> str:
     """Whom a create counts against: the API key the request sends, if valid; else its
     address."""
     key = credentials.api_key()
-    return f"key:{key['id']}" if key is not None else get_remote_address()
+    return f"key:{key.id}" if key is not None else get_remote_address()
 
 
 Holder = Callable[[], bool]

@@ -44,14 +44,13 @@ import queue
 import socket
 import threading
 import time
-from collections.abc import Mapping
 from typing import Any
 
 from flask import Flask
 from werkzeug.routing import Map, Rule
 
 from scorekeeper.store import Store, open_store
-from scorekeeper.store.base import is_postgres
+from scorekeeper.store.base import StoredGame, is_postgres
 from scorekeeper.store.games import minimal_sheet
 from scorekeeper.store.sql import SqlStore
 
@@ -166,7 +165,7 @@ def document(api: Any, app: Flask) -> None:
                         "in": "header",
                         "name": "Last-Event-ID",
                         "required": False,
-                        "schema": {"type": "string"},
+                        "schema": {"type": "string", "maxLength": 200},
                         "description": "The id of the last event received: resume after it.",
                     }
                 ],
@@ -195,10 +194,11 @@ def document(api: Any, app: Flask) -> None:
     )
 
 
-def event(game: Mapping[str, Any], version: int) -> bytes:
-    """The data of the event of ``game``'s change to ``version`` (see the module docs)."""
+def event(game: StoredGame | None, version: int) -> bytes:
+    """The data of the event of ``game``'s change to ``version`` (see the module docs);
+    without the sheet where ``game`` (as read back) is gone or has moved on."""
     data: dict[str, Any] = {"version": version}
-    sheet = minimal_sheet(game) if game["version"] == version else None
+    sheet = minimal_sheet(game) if game is not None and game.version == version else None
     if sheet is not None:
         data["sheet"] = sheet.to_dict()
     return json.dumps(data, separators=(",", ":"), ensure_ascii=False).encode()
@@ -238,11 +238,11 @@ class Publisher:
 
     def __init__(self, publish_socket: str):
         self.publish_socket = publish_socket
-        self._queue: queue.SimpleQueue[dict] = queue.SimpleQueue()
+        self._queue: queue.SimpleQueue[StoredGame] = queue.SimpleQueue()
         self._pid: int | None = None
         self._lock = threading.Lock()
 
-    def changed(self, game: dict) -> None:
+    def changed(self, game: StoredGame) -> None:
         """Queue ``game``'s change (the game as the write left it)."""
         with self._lock:
             if self._pid != os.getpid():
@@ -257,11 +257,11 @@ class Publisher:
         while True:
             game = mine.get()
             try:
-                data = event(game, game["version"])
+                data = event(game, game.version)
             except Exception:  # a bad event is logged and skipped; the next one goes out
-                log.exception("live: no event for game %s", game["id"])
+                log.exception("live: no event for game %s", game.id)
                 continue
-            publish(self.publish_socket, game["id"], data)
+            publish(self.publish_socket, game.id, data)
 
 
 def install(app: Flask, store: Store) -> None:
@@ -306,11 +306,11 @@ def listen(url: str, publish_socket: str, *, ready: threading.Event | None = Non
 
 def _republish(store: Store, publish_socket: str, game_id: str, version: int) -> None:
     """Publish the event of game ``game_id``'s change to ``version`` (read back for its sheet)."""
+    game: StoredGame | None = None
     try:
-        game: Mapping[str, Any] = store.game(game_id)
+        game = store.game(game_id)
     except Exception as error:  # the event goes out without the sheet
         log.warning("live: reading game %s failed: %s", game_id, error)
-        game = {"version": None}
     publish(publish_socket, game_id, event(game, version))
 
 
@@ -320,9 +320,10 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--db", required=True, help="the postgresql:// URL")
     parser.add_argument("--publish-socket", required=True, help="nginx's live publisher socket")
     args = parser.parse_args(argv)
-    if not is_postgres(args.db):
-        parser.error("--db: the listener is for PostgreSQL (with SQLite the app publishes)")
     logging.basicConfig(level=logging.INFO, format="%(asctime)s %(levelname)s %(message)s")
+    if not is_postgres(args.db):  # systemd's unit runs whatever the database: nothing to do
+        log.info("live: nothing to listen to: with SQLite the app publishes its changes itself")
+        return
     listen(args.db, args.publish_socket)
 
 

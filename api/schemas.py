@@ -1,4 +1,4 @@
-"""marshmallow schemas of the JSON API: what requests may hold and what responses hold.
+"""marshmallow schemas of the JSON API's requests: what a request body may hold.
 
 Request schemas check shapes, types and sizes (every string and list has
 a maximum length) and refuse unknown fields; the domain then checks the
@@ -8,37 +8,32 @@ module checks them), so their size is bounded as JSON: strings of at most
 :data:`MAX_TEXT` characters, lists of at most :data:`MAX_HANDS` items,
 nesting at most :data:`MAX_DEPTH` deep. The request body as a whole is
 limited too (``MAX_CONTENT_LENGTH``: 413).
-Response schemas document what the domain returns; the OpenAPI document
-is built from them.
+The response schemas (for the OpenAPI document) are in :mod:`api.responses`,
+the headers of writes in :mod:`api.headers`.
 """
 
 from __future__ import annotations
 
-import re
 from typing import Any
 
 import marshmallow as ma
 from marshmallow import fields, validate
 
+from scorekeeper.cards import CARD_NOTATION, CARD_SEPARATORS, SPACES
 from scorekeeper.errors import RuleError
+from scorekeeper.gamesheet import GameStatus
+from scorekeeper.hands import GAME_KINDS, MAX_DEADWOOD
 from scorekeeper.names import MAX_NAME_LENGTH, REFUSED_CHARACTERS, clean_name
 from scorekeeper.records import DEAL_FORMAT, MATCH_FORMAT
-from scorekeeper.results import Side
 from scorekeeper.rules import Rules
-from scorekeeper.sheet import OUTCOMES
 from scorekeeper.store.access import DEFAULT_PAGE, MAX_PAGE
 from scorekeeper.store.games import EXPORT_FORMAT, EXPORT_VERSION
-from scorekeeper.store.hands import GAME_KINDS, MAX_DEADWOOD
-from scorekeeper.store.sheets import GameStatus
 
 MAX_CARDS_TEXT = 400
 """Longest card text accepted ("As 2s 3s ..." with any separators and symbols)."""
 
 MAX_LIST = 52
 """Most items in any list of cards, melds or layoffs."""
-
-MAX_KEY = 200
-"""Longest ``Idempotency-Key`` header."""
 
 MAX_HANDS = 1000
 """Most hands (or deals) in an imported game."""
@@ -52,17 +47,19 @@ MAX_DEPTH = 8
 MAX_IMPORT = 1_000_000
 """The longest text ``POST /imports/{source}`` takes (the body is bounded too: 413)."""
 
-_SPACE = r"\s\x1c-\x1f\x85"  # what Python counts as white space, in a JSON Schema class
-_CARD = r"(?:10|[2-9aAtTjJqQkK])[cdhsCDHS♣♦♥♠]\ufe0f?"
-CARD_PATTERN = rf"^[{_SPACE}]*{_CARD}[{_SPACE}]*$"
-"""The card notation (a rank A 2-9 T or 10 J Q K and a suit c d h s or ♣ ♦ ♥ ♠, any case).
+CARD_PATTERN = rf"^[{SPACES}]*{CARD_NOTATION}[{SPACES}]*$"
+"""One card code: :data:`~scorekeeper.cards.CARD_NOTATION`, white space around it allowed.
 
-The documented patterns admit everything the domain parses, so a request
+The documented patterns are the domain's own grammar, so a request
 outside them is always refused; the domain, not the pattern, checks the
 cards, to name the card and its position in its message.
 """
-CARDS_PATTERN = rf"^[{_SPACE},;]*(?:{_CARD}(?:[{_SPACE},;]+{_CARD})*)?[{_SPACE},;]*$"
-"""Cards as text: card codes separated by white space, commas or semicolons."""
+_SEPARATORS = CARD_SEPARATORS.removesuffix("+")
+CARDS_PATTERN = (
+    rf"^{_SEPARATORS}*(?:{CARD_NOTATION}(?:{CARD_SEPARATORS}{CARD_NOTATION})*)?{_SEPARATORS}*$"
+)
+"""Cards as text: cards separated by white space, commas or semicolons
+(:data:`~scorekeeper.cards.CARD_SEPARATORS`)."""
 
 CARD_CODE = {"type": "string", "minLength": 1, "maxLength": 8, "pattern": CARD_PATTERN}
 
@@ -109,7 +106,7 @@ class Record(fields.Dict):
         return result
 
 
-class Cards(fields.Field):
+class Cards(fields.Field[str | list[str]]):
     """Cards as text (``"As 2s 3s"``, ``"10♥ J♥"``) or a list of card codes."""
 
     def __init__(self, **kwargs: Any):
@@ -151,7 +148,7 @@ RULE_VALUE = (
 )
 
 
-class RulesOption(fields.Field):
+class RulesOption(fields.Field[Any]):
     """Rules: a preset name, or an object ``{"preset"?: name, option: value, ...}``."""
 
     def __init__(self, **kwargs: Any):
@@ -253,7 +250,7 @@ def _upcard() -> fields.String:
     return _card(allow_none=True, metadata={"description": "The deal's first upcard (Oklahoma)."})
 
 
-def _melds(description: str) -> fields.List:
+def _melds(description: str) -> fields.List[Any]:
     return fields.List(
         Cards(),
         validate=validate.Length(max=MAX_LIST),
@@ -293,86 +290,6 @@ class VerifyRequest(Strict):
         allow_none=True,
         metadata={"description": "Declared layoffs (default: optimal)."},
     )
-
-
-# --------------------------------------------------------------------------- responses
-
-
-class Arrangement(ma.Schema):
-    """Melds and deadwood of a hand."""
-
-    melds = fields.List(fields.List(fields.String()), required=True)
-    deadwood_cards = fields.List(fields.String(), required=True)
-    deadwood = fields.Integer(required=True)
-
-
-class Discard(ma.Schema):
-    """The deadwood left after one discard."""
-
-    discard = fields.String(required=True)
-    deadwood = fields.Integer(required=True)
-
-
-class MeldsResponse(ma.Schema):
-    """Every optimal arrangement; with 11 cards also the discard options."""
-
-    arrangements = fields.List(fields.Nested(Arrangement), required=True)
-    discards = fields.List(fields.Nested(Discard))
-
-
-class KnockerSide(Arrangement):
-    """The knocker's cards as laid out."""
-
-    cards = fields.List(fields.String(), required=True)
-
-
-class LayoffOut(ma.Schema):
-    """A layoff made: a card onto a knocker meld."""
-
-    card = fields.String(required=True)
-    meld = fields.List(fields.String(), required=True)
-
-
-class DefenderSide(KnockerSide):
-    """The defender's cards, melds, layoffs and deadwood after layoffs."""
-
-    layoffs = fields.List(fields.Nested(LayoffOut), required=True)
-    best_deadwood = fields.Integer(
-        required=True, metadata={"description": "What an optimal defender would have had."}
-    )
-
-
-class Breakdown(ma.Schema):
-    """Points = (difference + bonus) x multiplier."""
-
-    difference = fields.Integer(required=True)
-    bonus = fields.Integer(required=True)
-    multiplier = fields.Integer(required=True)
-
-
-def _outcome(**kwargs: Any) -> fields.String:
-    return fields.String(validate=validate.OneOf(OUTCOMES), **kwargs)
-
-
-def _showdown_outcome(**kwargs: Any) -> fields.String:
-    """A scored showdown's outcome: also ``tie`` (a tied knock under ``tie: no_score``)."""
-    return fields.String(validate=validate.OneOf([*OUTCOMES, "tie"]), **kwargs)
-
-
-class VerifyResponse(ma.Schema):
-    """A checked and scored knock."""
-
-    outcome = _showdown_outcome(required=True)
-    winner = fields.String(
-        required=True,
-        allow_none=True,
-        validate=validate.OneOf(list(Side)),
-        metadata={"description": "null for a tie that scores nothing"},
-    )
-    points = fields.Integer(required=True)
-    knocker = fields.Nested(KnockerSide, required=True)
-    defender = fields.Nested(DefenderSide, required=True)
-    breakdown = fields.Nested(Breakdown, required=True)
 
 
 # --------------------------------------------------------------------------- games
@@ -428,7 +345,7 @@ class GameHand(Strict):
     )
 
     @ma.validates_schema
-    def _fields_of_kind(self, data: dict, **kwargs: Any) -> None:
+    def _fields_of_kind(self, data: dict[str, Any], **kwargs: Any) -> None:
         kind = data.get("kind")
         if kind not in HAND_FIELDS:
             return
@@ -541,374 +458,8 @@ class RecordRequest(ma.Schema):
     format = fields.String(required=True, validate=validate.OneOf([DEAL_FORMAT, MATCH_FORMAT]))
 
     @ma.validates_schema(pass_original=True)
-    def _size(self, data: dict, original: Any, **kwargs: Any) -> None:
+    def _size(self, data: dict[str, Any], original: Any, **kwargs: Any) -> None:
         check_json_size(original)
-
-
-IF_MATCH = r'^(\*|"[0-9]{1,9}"|[0-9]{1,9})$'
-"""What ``If-Match`` may hold: ``*``, the sheet's ETag (``"7"``) or its version (``7``)."""
-
-
-class IfMatch(fields.Field):
-    """The ``If-Match`` header: the version the change is based on (``None`` for ``*``)."""
-
-    def __init__(self, **kwargs: Any):
-        kwargs["metadata"] = {
-            "type": "string",
-            "pattern": IF_MATCH,
-            "maxLength": 11,
-            "description": "The ETag of the sheet the change is based on (GET /games/{id}"
-            ' gives it; "7" or 7 for version 7): when the game has changed'
-            " since, the change is refused with 409 (code stale) and nothing"
-            " is written. * (or no header) writes whatever the version.",
-            **kwargs.get("metadata", {}),
-        }
-        super().__init__(**kwargs)
-
-    def _deserialize(self, value: Any, attr: str | None, data: Any, **kwargs: Any) -> Any:
-        if not isinstance(value, str) or not re.fullmatch(IF_MATCH, value.strip()):
-            raise ma.ValidationError(
-                'If-Match must be the sheet\'s ETag (like "7", from GET'
-                " /games/{id}), its version number, or *"
-            )
-        text = value.strip()
-        return None if text == "*" else int(text.strip('"'))
-
-
-class PreferMinimal(fields.Field):
-    """The ``Prefer`` header (RFC 7240): true when it holds ``return=minimal``."""
-
-    def __init__(self, **kwargs: Any):
-        kwargs["metadata"] = {
-            "type": "string",
-            "maxLength": 200,
-            "description": "return=minimal: answer with the hand only (sheet null), for"
-            " long games on slow links; the ETag still gives the version.",
-            **kwargs.get("metadata", {}),
-        }
-        super().__init__(**kwargs)
-
-    def _deserialize(self, value: Any, attr: str | None, data: Any, **kwargs: Any) -> bool:
-        if not isinstance(value, str) or len(value) > 200:
-            raise ma.ValidationError("Prefer must be at most 200 characters")
-        return any(
-            part.split(";")[0].replace(" ", "").lower() == "return=minimal"
-            for part in value.split(",")
-        )
-
-
-class KeyHeader(ma.Schema):
-    """The optional ``Idempotency-Key`` header of a write (a create, too)."""
-
-    class Meta:
-        unknown = ma.EXCLUDE
-
-    key = fields.String(
-        data_key="Idempotency-Key",
-        validate=validate.Length(1, MAX_KEY),
-        metadata={
-            "description": "Repeating a request with the same key"
-            " writes nothing and returns the first answer again (the"
-            " same status and body; header Idempotent-Replayed: true on"
-            " a repeated hand). Another request with a used key is a 422"
-            " (idempotency_key_reused). Use a random UUID per request:"
-            " a repeated create gives the game's edit token again."
-        },
-    )
-
-
-class WriteHeaders(KeyHeader):
-    """The optional ``Idempotency-Key``, ``If-Match`` and ``Prefer`` headers of a write."""
-
-    version = IfMatch(data_key="If-Match")
-    minimal = PreferMinimal(data_key="Prefer")
-
-
-class Settlement(ma.Schema):
-    """Who pays whom, at the stake."""
-
-    payer = fields.Integer(required=True)
-    payee = fields.Integer(required=True)
-    amount = fields.Float(required=True)
-
-
-SETTLEMENT = "#/components/schemas/Settlement"
-
-
-class Settlements(fields.Field):
-    """``result.settlement``: null (no stake), a payment, or with three players a list of two."""
-
-    def __init__(self, **kwargs: Any):
-        kwargs["metadata"] = {
-            "oneOf": [
-                {"allOf": [{"$ref": SETTLEMENT}], "nullable": True},
-                {"type": "array", "items": {"$ref": SETTLEMENT}, "minItems": 2, "maxItems": 2},
-            ],
-            "description": "null without a stake; else who pays whom: one payment, or with"
-            " three players a list of two (each loser pays the winner).",
-            **kwargs.get("metadata", {}),
-        }
-        super().__init__(**kwargs)
-
-
-class GameResult(ma.Schema):
-    """The end of a game (or of a Hollywood match): bonuses, finals, net, settlement.
-
-    Sides are players, or teams with four players. Three players: ``loser``
-    is null and ``losers`` lists both.
-    """
-
-    winner = fields.Integer(required=True, allow_none=True)
-    loser = fields.Integer(required=True, allow_none=True)
-    losers = fields.List(fields.Integer(), required=True)
-    totals = fields.List(fields.Integer(), required=True)
-    game_bonus = fields.Integer()
-    game_bonuses = fields.List(fields.Integer())
-    box_bonus = fields.List(fields.Integer(), required=True)
-    shutout = fields.Boolean()
-    shut_out = fields.List(
-        fields.Integer(),
-        metadata={
-            "description": "The losers who won no hand: the shutout doubling applies against each"
-            " on its own (three players: see the sheet's rules)."
-        },
-    )
-    shutouts = fields.List(fields.Boolean())
-    column_winners = fields.List(fields.Integer())
-    final = fields.List(fields.Integer(), required=True)
-    net = fields.Integer(required=True)
-    nets = fields.List(fields.Integer(), required=True)
-    stake = fields.Float(required=True, allow_none=True)
-    settlement = Settlements(required=True)
-
-
-class Column(ma.Schema):
-    """One of the three Hollywood games."""
-
-    game = fields.Integer(required=True)
-    totals = fields.List(fields.Integer(), required=True)
-    boxes = fields.List(fields.Integer(), required=True)
-    needed = fields.List(fields.Integer(), required=True)
-    opened = fields.List(fields.Boolean(), required=True)
-    over = fields.Boolean(required=True)
-    result = fields.Nested(GameResult, required=True, allow_none=True)
-
-
-class GameSeat(ma.Schema):
-    """One game of a four-player deal: its two players and its dealer."""
-
-    game = fields.Integer(required=True, metadata={"description": "1 or 2."})
-    players = fields.List(fields.Integer(), required=True)
-    dealer = fields.Integer(required=True)
-
-
-class GameRecord(GameSeat):
-    """One game of a four-player deal, scored (players, not teams)."""
-
-    void = fields.Boolean(required=True)
-    winner = fields.Integer(required=True, allow_none=True)
-    loser = fields.Integer(required=True, allow_none=True)
-    outcome = _outcome(required=True, allow_none=True)
-    points = fields.Integer(required=True)
-
-
-class HandRecord(ma.Schema):
-    """One hand on the sheet: who won what, the running totals, and where it came from.
-
-    Four players: a deal, whose ``winner``/``loser`` are teams (the team with
-    more ``team_points`` and the other), ``points`` the margin and ``outcome``
-    null; its ``games`` say who won what.
-    """
-
-    n = fields.Integer(required=True)
-    seq = fields.Integer(
-        required=True,
-        metadata={"description": "The log entry that gave this hand its current content."},
-    )
-    kind = fields.String(required=True, validate=validate.OneOf(list(HAND_FIELDS)))
-    dealer = fields.Integer(required=True)
-    void = fields.Boolean(required=True)
-    winner = fields.Integer(required=True, allow_none=True)
-    loser = fields.Integer(required=True, allow_none=True)
-    outcome = _outcome(required=True, allow_none=True)
-    points = fields.Integer(required=True)
-    totals = fields.List(fields.Integer(), required=True)
-    game_over_after = fields.Boolean(required=True)
-    corrected = fields.Boolean(required=True)
-    input = fields.Dict(required=True, metadata={"description": "The hand as submitted."})
-    detail = fields.Dict(
-        required=True,
-        allow_none=True,
-        metadata={"description": "The scoring behind it (verify or replay result); null if void."},
-    )
-    columns = fields.List(fields.Integer(), metadata={"description": "Hollywood only."})
-    opened = fields.Integer(allow_none=True, metadata={"description": "Hollywood only."})
-    closed = fields.List(fields.Integer(), metadata={"description": "Hollywood only."})
-    column_totals = fields.List(
-        fields.List(fields.Integer()), metadata={"description": "Hollywood only."}
-    )
-    sits_out = fields.Integer(
-        metadata={"description": "Three players only: the dealer, who sat out."}
-    )
-    dealer_team = fields.Integer(metadata={"description": "Four players only."})
-    team_points = fields.List(
-        fields.Integer(),
-        metadata={"description": "Four players only: the points of the games each team won."},
-    )
-    games = fields.List(
-        fields.Nested(GameRecord),
-        metadata={"description": "Four players only: the deal's two games."},
-    )
-
-
-class Sheet(ma.Schema):
-    """A stored game's score sheet, always derived from its hand log."""
-
-    id = fields.String(required=True)
-    url = fields.String(required=True)
-    created = fields.String(required=True)
-    updated = fields.String(required=True)
-    status = fields.String(required=True, validate=validate.OneOf(["active", "over"]))
-    version = fields.Integer(required=True, metadata={"description": "Log entries so far."})
-    players = fields.List(fields.String(), required=True)
-    rules = fields.Dict(required=True, metadata={"description": "Every rule option."})
-    scoring = fields.String(required=True)
-    stake = fields.Float(required=True, allow_none=True)
-    dealer = fields.Integer(required=True, metadata={"description": "The first dealer."})
-    hands = fields.List(fields.Nested(HandRecord), required=True)
-    totals = fields.List(fields.Integer(), required=True)
-    boxes = fields.List(fields.Integer(), required=True)
-    needed = fields.List(fields.Integer(), required=True)
-    next_dealer = fields.Integer(required=True)
-    over = fields.Boolean(required=True)
-    result = fields.Nested(GameResult, required=True, allow_none=True)
-    columns = fields.List(fields.Nested(Column), metadata={"description": "Hollywood only."})
-    opened = fields.List(fields.List(fields.Integer()), metadata={"description": "Hollywood only."})
-    teams = fields.List(
-        fields.List(fields.Integer()),
-        metadata={
-            "description": "Four players only: the partnerships, [[0, 2], [1, 3]]; totals,"
-            " boxes, needed and the result are per team."
-        },
-    )
-    next_games = fields.List(
-        fields.Nested(GameSeat),
-        metadata={
-            "description": "Four players only: the next deal's two games, in the order a deal's"
-            " games are entered."
-        },
-    )
-
-
-class NewGame(ma.Schema):
-    """A created (or imported) game: its sheet, URL and edit token (shown only now)."""
-
-    id = fields.String(required=True)
-    url = fields.String(required=True)
-    edit_token = fields.String(
-        required=True,
-        metadata={
-            "description": "Send as Authorization: Bearer <token> to write; it is not stored."
-        },
-    )
-    game = fields.Nested(Sheet, required=True)
-
-
-class HandChange(ma.Schema):
-    """The hand entered, corrected or undone, and the updated sheet."""
-
-    hand = fields.Nested(HandRecord, required=True, allow_none=True)
-    sheet = fields.Nested(
-        Sheet,
-        required=True,
-        allow_none=True,
-        metadata={"description": "null when the request said Prefer: return=minimal."},
-    )
-
-
-class Export(ma.Schema):
-    """An exported game: settings and every hand on the sheet as entered."""
-
-    format = fields.String(required=True)
-    version = fields.Integer(required=True)
-    players = fields.List(fields.String(), required=True)
-    rules = fields.Dict(required=True)
-    dealer = fields.Integer(required=True)
-    stake = fields.Float(required=True, allow_none=True)
-    created = fields.String(required=True)
-    hands = fields.List(fields.Dict(), required=True)
-
-
-class HeadToHead(ma.Schema):
-    """A player's record against one opponent."""
-
-    opponent = fields.String(required=True)
-    games = fields.Integer(required=True)
-    wins = fields.Integer(required=True)
-    losses = fields.Integer(required=True)
-    hands_won = fields.Integer(required=True)
-    hands_lost = fields.Integer(required=True)
-
-
-class Stats(ma.Schema):
-    """A player's record over every stored game."""
-
-    name = fields.String(required=True)
-    games = fields.Integer(required=True)
-    finished = fields.Integer(required=True)
-    wins = fields.Integer(required=True)
-    losses = fields.Integer(required=True)
-    hands = fields.Integer(required=True)
-    hands_won = fields.Integer(required=True)
-    gins = fields.Integer(required=True)
-    undercuts = fields.Integer(required=True)
-    points = fields.Integer(required=True)
-    average_hand = fields.Float(required=True, allow_none=True)
-    imported_games = fields.Integer(
-        required=True,
-        metadata={
-            "description": "Imported games of the player's, left out of every count above"
-            " (their hands were not entered under an edit token)."
-        },
-    )
-    head_to_head = fields.List(fields.Nested(HeadToHead), required=True)
-
-
-class DealResult(ma.Schema):
-    """A replayed deal: the showdown (as verify gives it) and how the deal went."""
-
-    outcome = _showdown_outcome(required=True, allow_none=True)
-    winner = fields.String(
-        required=True, allow_none=True, validate=validate.OneOf(["knocker", "defender"])
-    )
-    points = fields.Integer(required=True)
-    knocker = fields.Nested(KnockerSide, required=True, allow_none=True)
-    defender = fields.Nested(DefenderSide, required=True, allow_none=True)
-    breakdown = fields.Nested(Breakdown, required=True, allow_none=True)
-    void = fields.Boolean(required=True)
-    knocker_player = fields.Integer(required=True, allow_none=True)
-    winner_player = fields.Integer(required=True, allow_none=True)
-    next_dealer = fields.Integer(required=True)
-    stock_left = fields.Integer(required=True)
-    players = fields.List(fields.String(), required=True)
-    dealer = fields.Integer(required=True)
-    upcard = fields.String(required=True)
-    knock_limit = fields.Integer(required=True)
-    discard = fields.String(required=True, allow_none=True)
-    actions = fields.Integer(required=True, metadata={"description": "Actions played."})
-    dealt = fields.List(
-        fields.List(fields.String()), metadata={"description": "Each player's 10 cards as dealt."}
-    )
-    hands = fields.List(
-        fields.List(fields.String()), metadata={"description": "Each player's cards at the end."}
-    )
-
-
-class MatchResult(ma.Schema):
-    """A replayed match: each deal's result and the match's score sheet."""
-
-    deals = fields.List(fields.Nested(DealResult), required=True)
-    sheet = fields.Dict(required=True, metadata={"description": "The score sheet."})
 
 
 class SourceImportRequest(Strict):
@@ -924,155 +475,8 @@ class SourceImportRequest(Strict):
     )
 
 
-class ImportFaultOut(ma.Schema):
-    """A part of the input that could not be imported."""
-
-    line = fields.Integer(required=True, metadata={"description": "The input line (1-based)."})
-    position = fields.Integer(
-        required=True,
-        allow_none=True,
-        metadata={"description": "The index into the OpenSpiel history of the action at fault."},
-    )
-    message = fields.String(required=True)
-
-
-class SourceImportResponse(ma.Schema):
-    """The records imported, in input order, and what could not be imported."""
-
-    records = fields.List(
-        fields.Dict(),
-        required=True,
-        metadata={"description": "Deal records (openspiel) or match records (neller)."},
-    )
-    errors = fields.List(fields.Nested(ImportFaultOut), required=True)
-
-
-REPLAY_RESPONSE = {
-    "oneOf": [
-        {"$ref": "#/components/schemas/DealResult"},
-        {"$ref": "#/components/schemas/MatchResult"},
-    ]
-}
-"""The replay response: a deal result or a match result."""
-
-
-class PassedUp(ma.Schema):
-    """A card on the discard pile that would have made a meld, not taken."""
-
-    card = fields.String(required=True)
-    meld = fields.List(fields.String(), required=True)
-    deadwood_with_it = fields.Integer(
-        required=True,
-        metadata={
-            "description": "The least deadwood taking it (and discarding the best card) leaves."
-        },
-    )
-
-
-class Decision(ma.Schema):
-    """One decision of a deal, measured from what the player held and had seen."""
-
-    step = fields.Integer(required=True, metadata={"description": "Index into actions."})
-    player = fields.Integer(required=True)
-    action = fields.String(required=True)
-    kind = fields.String(
-        required=True, validate=validate.OneOf(["draw", "discard", "knock", "big_gin"])
-    )
-    deadwood = fields.Integer(metadata={"description": "Deadwood of the 10 cards kept."})
-    best_deadwood = fields.Integer(
-        metadata={"description": "The least any allowed discard would have kept."}
-    )
-    best_discards = fields.List(fields.String())
-    cost = fields.Integer(metadata={"description": "deadwood - best_deadwood."})
-    knock_available = fields.Integer(
-        metadata={
-            "description": "A plain discard when a knock was possible: the least deadwood a knock"
-            " would have kept."
-        }
-    )
-    gin_available = fields.Boolean(metadata={"description": "Gin was possible and not taken."})
-    passed_up = fields.Nested(PassedUp)
-
-
-class KnockerReview(ma.Schema):
-    """The knocker's arrangement against the best legal one (against the best reply)."""
-
-    player = fields.Integer(required=True)
-    deadwood = fields.Integer(required=True)
-    best_deadwood = fields.Integer(required=True)
-    points = fields.Integer(required=True, metadata={"description": "+ won, - lost."})
-    best_points = fields.Integer(required=True)
-    cost = fields.Integer(required=True)
-
-
-class DefenderReview(ma.Schema):
-    """The defender's melds and layoffs against the best reply to the cards laid down."""
-
-    player = fields.Integer(required=True)
-    deadwood = fields.Integer(required=True)
-    best_deadwood = fields.Integer(required=True)
-    missed_layoffs = fields.List(fields.String(), required=True)
-    points = fields.Integer(required=True)
-    best_points = fields.Integer(required=True)
-    cost = fields.Integer(required=True)
-
-
-class ShowdownReview(ma.Schema):
-    """Both sides of a showdown reviewed."""
-
-    knocker = fields.Nested(KnockerReview, required=True)
-    defender = fields.Nested(DefenderReview, required=True)
-
-
-class PlayerSummary(ma.Schema):
-    """What a player's decisions cost over a deal (or a match)."""
-
-    player = fields.String(required=True)
-    deadwood_given_away = fields.Integer(required=True)
-    discards_off_best = fields.Integer(required=True)
-    missed_melds = fields.Integer(required=True)
-    missed_knocks = fields.Integer(required=True)
-    missed_gins = fields.Integer(required=True)
-    showdown_cost = fields.Integer(required=True)
-
-
-class DealAnalysis(ma.Schema):
-    """Where a deal was won or lost (scorekeeper.analyse)."""
-
-    players = fields.List(fields.String(), required=True)
-    dealer = fields.Integer(required=True)
-    void = fields.Boolean(required=True)
-    outcome = _showdown_outcome(required=True, allow_none=True)
-    points = fields.Integer(required=True)
-    decisions = fields.List(fields.Nested(Decision), required=True)
-    showdown = fields.Nested(ShowdownReview, required=True, allow_none=True)
-    summary = fields.List(fields.Nested(PlayerSummary), required=True)
-
-
-class MatchAnalysis(ma.Schema):
-    """Each deal of a match analysed, and each player's summary over the match."""
-
-    players = fields.List(fields.String(), required=True)
-    deals = fields.List(fields.Nested(DealAnalysis), required=True)
-    summary = fields.List(fields.Nested(PlayerSummary), required=True)
-
-
-ANALYSE_RESPONSE = {
-    "oneOf": [
-        {"$ref": "#/components/schemas/DealAnalysis"},
-        {"$ref": "#/components/schemas/MatchAnalysis"},
-    ]
-}
-"""The analyse response: a deal's analysis or a match's."""
-
-COMPONENTS = {
-    "Settlement": Settlement,
-    "DealResult": DealResult,
-    "MatchResult": MatchResult,
-    "DealAnalysis": DealAnalysis,
-    "MatchAnalysis": MatchAnalysis,
-}
-"""Schemas the OpenAPI document names without a view naming them directly."""
+MAX_CURSOR = 200
+"""The longest cursor read (one this server gives is about 60 characters)."""
 
 
 class GameListQuery(Strict):
@@ -1084,7 +488,7 @@ class GameListQuery(Strict):
         metadata={"description": f"Games on the page (default {DEFAULT_PAGE})."},
     )
     cursor = fields.String(
-        validate=validate.Length(1, MAX_KEY),
+        validate=validate.Length(1, MAX_CURSOR),
         metadata={"description": "The previous page's next: the page after it."},
     )
     player = PlayerName(
@@ -1102,43 +506,5 @@ class GameListQuery(Strict):
         metadata={
             "description": "Only games changed at or after this time (ISO 8601; without an"
             " offset, UTC)."
-        },
-    )
-
-
-class GameSummary(ma.Schema):
-    """A game as a listing shows it."""
-
-    id = fields.String(required=True)
-    url = fields.String(required=True)
-    players = fields.List(fields.String(), required=True)
-    status = fields.String(required=True, validate=validate.OneOf(["active", "over"]))
-    created = fields.String(required=True)
-    updated = fields.String(required=True)
-    hands = fields.Integer(required=True, metadata={"description": "Hands on the sheet."})
-    totals = fields.List(
-        fields.Integer(), required=True, metadata={"description": "As on the sheet."}
-    )
-
-
-class GameList(ma.Schema):
-    """One page of an API key's games, newest first."""
-
-    games = fields.List(fields.Nested(GameSummary), required=True)
-    next = fields.String(
-        required=True,
-        allow_none=True,
-        metadata={"description": "The cursor of the next page; null on the last page."},
-    )
-
-
-class NewToken(ma.Schema):
-    """A game's new edit token (shown only now; the one sent no longer works)."""
-
-    id = fields.String(required=True)
-    edit_token = fields.String(
-        required=True,
-        metadata={
-            "description": "Send as Authorization: Bearer <token> to write; it is not stored."
         },
     )

@@ -22,15 +22,17 @@ from werkzeug.routing import BaseConverter
 
 from scorekeeper import analyse, replay
 from scorekeeper.errors import Stale
+from scorekeeper.gamesheet import GameSheet
 from scorekeeper.imports import SOURCES, import_text
 from scorekeeper.knock import verify_knock
 from scorekeeper.melds import meld_report
 from scorekeeper.names import MAX_NAME_LENGTH
 from scorekeeper.store import access, games
-from scorekeeper.store.sheets import GameSheet
 from scorekeeper.store.stats import player_stats
 
 from . import bodies, credentials, get_storage, limits
+from . import headers as h
+from . import responses as r
 from . import schemas as s
 from .errors import ErrorSchema, error_response
 
@@ -196,7 +198,7 @@ class Melds(MethodView):
     """Optimal arrangements of some cards."""
 
     @blp.arguments(s.MeldsRequest())
-    @blp.response(200, s.MeldsResponse)
+    @blp.response(200, r.MeldsResponse)
     @refusals(400, 413)
     @blp.doc(operationId="arrangeMelds")
     def post(self, body: dict[str, Any]) -> Response:
@@ -209,7 +211,7 @@ class Verify(MethodView):
     """Check a knock and score the hand."""
 
     @blp.arguments(s.VerifyRequest())
-    @blp.response(200, s.VerifyResponse)
+    @blp.response(200, r.VerifyResponse)
     @refusals(400, 413)
     @blp.doc(operationId="verifyKnock")
     def post(self, body: dict[str, Any]) -> Response:
@@ -222,7 +224,7 @@ class Replay(MethodView):
     """Replay a deal or match record."""
 
     @blp.arguments(s.RecordRequest())
-    @blp.response(200, s.REPLAY_RESPONSE)
+    @blp.response(200, r.REPLAY_RESPONSE)
     @refusals(400, 413, 503)
     @blp.doc(operationId="replayRecord")
     def post(self, record: dict[str, Any]) -> Response:
@@ -236,7 +238,7 @@ class Analyse(MethodView):
     """Where a recorded deal was won or lost."""
 
     @blp.arguments(s.RecordRequest())
-    @blp.response(200, s.ANALYSE_RESPONSE)
+    @blp.response(200, r.ANALYSE_RESPONSE)
     @refusals(400, 413, 503)
     @blp.doc(operationId="analyseRecord")
     def post(self, record: dict[str, Any]) -> Response:
@@ -250,7 +252,7 @@ class Imports(MethodView):
     """Import records from another system's logs."""
 
     @blp.arguments(s.SourceImportRequest())
-    @blp.response(200, s.SourceImportResponse)
+    @blp.response(200, r.SourceImportResponse)
     @refusals(400, 404, 413, 503)
     @blp.doc(operationId="importRecords")
     def post(self, body: dict[str, Any], source: str) -> Response:
@@ -338,7 +340,7 @@ def _owner() -> int | None:
                 INVALID_TOKEN,
             )
         )
-    return key["id"]
+    return key.id
 
 
 def _sheet(sheet: GameSheet) -> dict[str, Any]:
@@ -428,7 +430,7 @@ class Games(MethodView):
     @limits.wrong_token_limit
     @key_holder
     @blp.arguments(s.GameListQuery(), location="query")
-    @blp.response(200, s.GameList)
+    @blp.response(200, r.GameList)
     @refusals(401, 422, 429)
     @blp.doc(**KEYED)
     @blp.doc(operationId="listGames")
@@ -441,11 +443,11 @@ class Games(MethodView):
         """
         key = credentials.api_key()
         assert key is not None  # key_holder let it through
-        page, after = access.list_games(get_storage(), key["id"], **query)
+        page, after = access.list_games(get_storage(), key.id, **query)
         return jsonify(
             {
                 "games": [
-                    {"url": url_for("api_v1.Game", game_id=game["id"]), **access.game_summary(game)}
+                    {"url": url_for("api_v1.Game", game_id=game.id), **access.game_summary(game)}
                     for game in page
                 ],
                 "next": after,
@@ -453,9 +455,9 @@ class Games(MethodView):
         )
 
     @limits.create_limit
-    @blp.arguments(s.KeyHeader(), location="headers")
+    @blp.arguments(h.KeyHeader(), location="headers")
     @blp.arguments(s.GameRequest())
-    @blp.response(201, s.NewGame, headers=NEW_GAME_HEADERS)
+    @blp.response(201, r.NewGame, headers=NEW_GAME_HEADERS)
     @refusals(*CREATE_REFUSALS)
     @blp.doc(**MAY_BE_KEYED)
     @blp.doc(operationId="createGame")
@@ -474,9 +476,9 @@ class Import(MethodView):
     """Games from elsewhere."""
 
     @limits.create_limit
-    @blp.arguments(s.KeyHeader(), location="headers")
+    @blp.arguments(h.KeyHeader(), location="headers")
     @blp.arguments(s.ImportRequest())
-    @blp.response(201, s.NewGame, headers=NEW_GAME_HEADERS)
+    @blp.response(201, r.NewGame, headers=NEW_GAME_HEADERS)
     @refusals(*CREATE_REFUSALS)
     @blp.doc(**MAY_BE_KEYED)
     @blp.doc(operationId="importGame")
@@ -495,7 +497,7 @@ class Import(MethodView):
 class Game(MethodView):
     """One game's sheet."""
 
-    @blp.response(200, s.Sheet, headers=ETAG)
+    @blp.response(200, r.Sheet, headers=ETAG)
     @blp.alt_response(
         304,
         description="Not Modified: the sheet is still at the version sent"
@@ -510,7 +512,7 @@ class Game(MethodView):
         With ``If-None-Match: <ETag>`` of the current version, 304 and no body:
         only the game's row is read (the log is neither read nor scored).
         """
-        version = get_storage().game(game_id)["version"]
+        version = get_storage().game(game_id).version
         if request.if_none_match.contains_weak(str(version)):
             response = Response(status=304)
             response.headers["ETag"] = etag(version)
@@ -527,7 +529,7 @@ class GameToken(MethodView):
 
     @limits.wrong_token_limit
     @editor
-    @blp.response(200, s.NewToken)
+    @blp.response(200, r.NewToken)
     @refusals(401, 403, 404, 429, 503, 507)
     @blp.doc(**WRITE)
     @blp.doc(operationId="rotateToken")
@@ -551,9 +553,9 @@ class Hands(MethodView):
 
     @limits.wrong_token_limit
     @editor
-    @blp.arguments(s.WriteHeaders(), location="headers")
+    @blp.arguments(h.WriteHeaders(), location="headers")
     @blp.arguments(s.HandRequest())
-    @blp.response(201, s.HandChange, headers=CHANGE_HEADERS)
+    @blp.response(201, r.HandChange, headers=CHANGE_HEADERS)
     @refusals(*WRITE_REFUSALS, 413)
     @blp.doc(**WRITE)
     @blp.doc(operationId="addHand")
@@ -575,8 +577,8 @@ class LastHand(MethodView):
 
     @limits.wrong_token_limit
     @editor
-    @blp.arguments(s.WriteHeaders(), location="headers")
-    @blp.response(200, s.HandChange, headers=CHANGE_HEADERS)
+    @blp.arguments(h.WriteHeaders(), location="headers")
+    @blp.response(200, r.HandChange, headers=CHANGE_HEADERS)
     @refusals(*WRITE_REFUSALS)
     @blp.doc(**WRITE)
     @blp.doc(operationId="undoLastHand")
@@ -591,9 +593,9 @@ class HandN(MethodView):
 
     @limits.wrong_token_limit
     @editor
-    @blp.arguments(s.WriteHeaders(), location="headers")
+    @blp.arguments(h.WriteHeaders(), location="headers")
     @blp.arguments(s.HandRequest())
-    @blp.response(200, s.HandChange, headers=CHANGE_HEADERS)
+    @blp.response(200, r.HandChange, headers=CHANGE_HEADERS)
     @refusals(*WRITE_REFUSALS, 413)
     @blp.doc(**WRITE)
     @blp.doc(operationId="correctHand")
@@ -608,19 +610,19 @@ class HandN(MethodView):
 class ExportGame(MethodView):
     """A game as a match record."""
 
-    @blp.response(200, s.Export)
+    @blp.response(200, r.Export)
     @refusals(404)
     @blp.doc(operationId="exportGame")
     def get(self, game_id: str) -> Response:
         """The settings and every hand as entered; POST it to /games/import to copy the game."""
-        return jsonify(games.export_game(get_storage(), game_id))
+        return jsonify(games.export_game(get_storage(), game_id).to_dict())
 
 
 @blp.route("/players/<player:name>/stats")
 class PlayerStats(MethodView):
     """A player's record."""
 
-    @blp.response(200, s.Stats)
+    @blp.response(200, r.Stats)
     @refusals(404, 422)
     @blp.doc(operationId="getPlayerStats")
     def get(self, name: str) -> Response:
@@ -631,4 +633,4 @@ class PlayerStats(MethodView):
         name that no player could have (a control character, only spaces)
         is refused with 422 naming ``name``.
         """
-        return jsonify(player_stats(get_storage(), name))
+        return jsonify(player_stats(get_storage(), name).to_dict())

@@ -3,7 +3,7 @@
 For each store (a temporary SQLite file; a throwaway PostgreSQL server
 started from Debian's binaries, as the tests do, unless ``--no-postgres``)
 and each number of gunicorn workers (``--workers``, default 2 and 4), it
-starts ``scorekeeper serve`` (see :func:`api.server.spawn`) and runs three
+starts ``scorekeeper serve`` (see :func:`serve_kit.spawn`) and runs three
 phases in turn, each with ``--clients`` client processes for ``--seconds``
 seconds:
 
@@ -15,6 +15,16 @@ seconds:
   deadwood, each with its own ``Idempotency-Key``; every tenth is sent
   twice, as a client retrying) until the game is over, then starts another.
 
+First, ``scorekeeper serve`` side by side with its ceiling, a bare Flask app
+(bench/bare/bare_flask.py) under the same gunicorn gthread workers (SQLite, 2
+workers, two rounds interleaved, rates averaged): the ratios of their floor
+(304) and verify rates (issue 18's targets: at least 0.5 and 0.45; on a
+loaded machine the clients may be the bottleneck, so the server's CPU time
+per request is printed beside them, from /proc), the
+server's CPU time per append through ``serve`` (nginx and gunicorn
+together, from /proc: at most 4 ms) and the floor phase's p99 with 200 slow
+heads and 200 slow bodies trickling (under 100 ms).
+
 Each phase prints requests/s with p50 and p99 latency; then every game is
 read back and checked: its sheet holds exactly the hands the client was
 told were stored, in order, and nothing else (no hand lost, none
@@ -22,7 +32,8 @@ duplicated). At the end one table puts every configuration side by side
 (the same run, the same machine: compare across its rows). Targets (issues
 4 and 12): verify >= 1,500 requests/s with p99 < 50 ms; appends >= 800/s on
 SQLite with 2 workers. Exit status 1 if a check fails.
-Run: ``.venv/bin/python bench/http.py [--clients 4] [--seconds 5] [--workers 2 4]``.
+Run: ``.venv/bin/python bench/http.py [--clients 4] [--seconds 5] [--workers 2 4]
+[--compare-only]``.
 """
 
 from __future__ import annotations
@@ -34,6 +45,7 @@ import sys
 # would shadow the standard library's http package.
 _HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path[:] = [p for p in sys.path if os.path.abspath(p or ".") != _HERE]
+sys.path.append(os.path.join(os.path.dirname(_HERE), "tests"))  # serve_kit: the servers
 
 import argparse  # noqa: E402
 import http.client  # noqa: E402
@@ -41,16 +53,31 @@ import importlib.util  # noqa: E402
 import json  # noqa: E402
 import multiprocessing  # noqa: E402
 import random  # noqa: E402
+import subprocess  # noqa: E402
 import tempfile  # noqa: E402
 import time  # noqa: E402
 from pathlib import Path  # noqa: E402
 from urllib.parse import urlsplit  # noqa: E402
 
+from load_kit import SLOW_BODY, Trickle  # noqa: E402
+from serve_kit import spawn, stop  # noqa: E402
+
 from api.limits import NO_LIMITS_ENV  # noqa: E402
-from api.server import spawn, stop  # noqa: E402
 
 TARGETS = {"verify": (1500, 50.0), "append": (800, None)}
 """Per phase: (requests/s at least, p99 in ms below); judged for SQLite with 2 workers."""
+
+RATIOS = {"floor": 0.5, "verify": 0.45}
+"""Issue 18: ``serve``'s rate at least this share of the bare Flask app's, per phase."""
+
+CPU_PER_APPEND = 4.0
+"""Issue 18: server CPU milliseconds per append through ``serve``, at most."""
+
+SLOW_P99 = 100.0
+"""Issue 18: p99 milliseconds of normal requests with 200 slow heads and 200 slow bodies."""
+
+SLOW = 200
+"""Trickling connections of each kind (heads, bodies) in the slow phase."""
 
 RETRY_EVERY = 10
 """Every this many stored hands a client sends the same request again (a retry)."""
@@ -262,6 +289,105 @@ def measure(db: str, workers: int, args: argparse.Namespace, targeted: bool) -> 
         stop(process)
 
 
+def spawn_bare(db: str, workers: int) -> tuple[subprocess.Popen, str]:
+    """bench/bare/bare_flask.py under gunicorn with ``serve``'s workers (gthread, 2 threads)."""
+    bare = os.path.join(_HERE, "bare")
+    threads = ["--worker-class", "gthread", "--threads", "2"]
+    return spawn(
+        db, workers=workers, wsgi=True, args=["--chdir", bare, *threads], app="bare_flask:app"
+    )
+
+
+def server_cpu(group: int) -> float:
+    """CPU seconds (user and system) used so far by the live processes of process group
+    ``group`` (a spawned server: nginx, gunicorn's master and workers)."""
+    ticks = 0
+    for entry in os.listdir("/proc"):
+        if not entry.isdigit():
+            continue
+        try:
+            with open(f"/proc/{entry}/stat") as stat:
+                fields = stat.read().rsplit(")", 1)[1].split()
+        except OSError:
+            continue
+        if int(fields[2]) == group:
+            ticks += int(fields[11]) + int(fields[12])
+    return ticks / os.sysconf("SC_CLK_TCK")
+
+
+def compare(db: str, args: argparse.Namespace, rounds: int = 2) -> bool:
+    """``serve`` against the bare Flask app, interleaved; print the ratios, CPU, slow p99."""
+    workers = 2
+    rates: dict[str, dict[str, list[float]]] = {"bare": {}, "serve": {}}
+    cpus: dict[str, dict[str, list[float]]] = {"bare": {}, "serve": {}}
+    for _ in range(rounds):
+        for kind in ("bare", "serve"):
+            print(f"{kind}: gunicorn with {workers} workers x 2 threads")
+            if kind == "bare":
+                process, url = spawn_bare(db, workers)
+            else:
+                process, url = spawn(db, workers=workers)
+            try:
+                for name, client in (("floor", floor_client), ("verify", verify_client)):
+                    before = server_cpu(process.pid)
+                    results, figures = run_phase(
+                        name, client, url, args.clients, args.seconds, False
+                    )
+                    requests = sum(len(r["latencies"]) for r in results)
+                    used = (server_cpu(process.pid) - before) * 1000 / requests
+                    rates[kind].setdefault(name, []).append(figures["rate"])
+                    cpus[kind].setdefault(name, []).append(used)
+            finally:
+                stop(process)
+    process, url = spawn(db, workers=workers)
+    try:
+        print("serve: appends, with the server's CPU time")
+        before = server_cpu(process.pid)
+        results, _ = run_phase("append", append_client, url, args.clients, args.seconds, False)
+        appends = sum(len(r["latencies"]) for r in results)
+        cpu = (server_cpu(process.pid) - before) * 1000 / appends
+        ok = check(url, results)
+        parts = urlsplit(url)
+        print(f"serve: the floor with {SLOW} slow heads and {SLOW} slow bodies trickling")
+        heads = Trickle((parts.hostname, parts.port), SLOW, source="127.0.0.2")
+        bodies = Trickle((parts.hostname, parts.port), SLOW, SLOW_BODY, source="127.0.0.3")
+        try:
+            time.sleep(1)
+            _, slow = run_phase("floor", floor_client, url, args.clients, args.seconds, False)
+        finally:
+            heads.close()
+            bodies.close()
+    finally:
+        stop(process)
+    print(
+        "serve against a bare Flask app under the same gunicorn (averaged): rates, and the"
+        " server's CPU ms per request (its inverse ratio: what the rates' ratio is when"
+        " the server, not the clients, is the bottleneck)"
+    )
+    for name, least in RATIOS.items():
+        bare = sum(rates["bare"][name]) / rounds
+        served = sum(rates["serve"][name]) / rounds
+        bare_cpu = sum(cpus["bare"][name]) / rounds
+        served_cpu = sum(cpus["serve"][name]) / rounds
+        met = served / bare >= least
+        ok &= met
+        print(
+            f"  {name:7} bare {bare:7.0f}/s  serve {served:7.0f}/s  ratio {served / bare:.2f}"
+            f"  (target >= {least}: {'met' if met else 'MISSED'});  CPU bare {bare_cpu:.2f}"
+            f" ms  serve {served_cpu:.2f} ms  ratio {bare_cpu / served_cpu:.2f}"
+        )
+    ok &= cpu <= CPU_PER_APPEND and slow["p99"] < SLOW_P99
+    print(
+        f"  server CPU per append {cpu:.2f} ms (target <= {CPU_PER_APPEND:g}:"
+        f" {'met' if cpu <= CPU_PER_APPEND else 'MISSED'})"
+    )
+    print(
+        f"  p99 with {SLOW} slow heads and {SLOW} slow bodies {slow['p99']:.1f} ms"
+        f" (target < {SLOW_P99:g}: {'met' if slow['p99'] < SLOW_P99 else 'MISSED'})"
+    )
+    return ok
+
+
 def main() -> int:
     """Serve each store with each number of workers, run the phases, check, compare."""
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
@@ -275,9 +401,16 @@ def main() -> int:
         help="gunicorn workers (one configuration each)",
     )
     parser.add_argument("--no-postgres", action="store_true", help="SQLite only")
+    parser.add_argument(
+        "--compare-only", action="store_true", help="only serve against the bare Flask app"
+    )
     args = parser.parse_args()
     os.environ.update(NO_LIMITS_ENV)  # all clients are one address: no rate limits
     print(f"{args.clients} client processes, {args.seconds:g} s per phase, {os.cpu_count()} CPUs")
+    with tempfile.TemporaryDirectory() as folder:
+        compared = compare(str(Path(folder) / "compare.db"), args)
+    if args.compare_only:
+        return 0 if compared else 1
     rows = []
     server = None if args.no_postgres else _bench("writes")._postgres_server()
     try:
@@ -304,7 +437,7 @@ def main() -> int:
             for phase in ("floor", "verify", "append")
         )
         print(f"  {name:11} {workers:7d}{cells}  {'ok' if figures['ok'] else 'WRONG'}")
-    return 0 if all(figures["ok"] for *_, figures in rows) else 1
+    return 0 if compared and all(figures["ok"] for *_, figures in rows) else 1
 
 
 if __name__ == "__main__":

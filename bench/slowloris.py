@@ -1,9 +1,9 @@
 """Slow clients: normal-request latency with 0 and ``--slow`` trickling connections open.
 
 Starts two servers on temporary databases, both with ``--workers`` workers
-of 2 threads: ``scorekeeper serve`` (the front of api/front.py before
-gunicorn) and, for comparison, gunicorn alone (``gunicorn wsgi:app`` with
-gthread workers, as ``serve`` ran before the front). For each, it measures
+of 2 threads: ``scorekeeper serve`` (nginx before gunicorn, api/nginx.py)
+and, for comparison, gunicorn alone (``gunicorn wsgi:app`` with the same
+gthread workers). For each, it measures
 normal requests (``GET`` of a game, one client, one after the other, a
 5 s timeout, for ``--seconds``) first with no other traffic, then while
 ``--slow`` connections each send one more byte of a request head every
@@ -23,7 +23,7 @@ import sys
 # folder off the import path (as bench/http.py itself does).
 _HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path[:] = [p for p in sys.path if os.path.abspath(p or ".") != _HERE]
-sys.path.append(os.path.join(os.path.dirname(_HERE), "tests"))  # load_kit: slow clients
+sys.path.append(os.path.join(os.path.dirname(_HERE), "tests"))  # load_kit, serve_kit
 
 import argparse  # noqa: E402
 import statistics  # noqa: E402
@@ -34,8 +34,7 @@ from urllib.parse import urlsplit  # noqa: E402
 
 import requests  # noqa: E402
 from load_kit import Trickle  # noqa: E402
-
-from api.server import spawn, stop  # noqa: E402
+from serve_kit import spawn, stop  # noqa: E402
 
 TIMEOUT = 5.0
 """Seconds a normal request may take before it counts as timed out."""
@@ -95,8 +94,8 @@ def main() -> int:
     args = parser.parse_args()
     results = {}
     with tempfile.TemporaryDirectory() as folder:
-        for name, wsgi in [("scorekeeper serve (front)", False), ("gunicorn alone", True)]:
-            if wsgi:  # the gthread workers serve used before the front
+        for name, wsgi in [("scorekeeper serve (nginx)", False), ("gunicorn alone", True)]:
+            if wsgi:  # the gthread workers serve uses
                 os.environ["GUNICORN_CMD_ARGS"] = "--worker-class gthread --threads 2"
             process, url = spawn(Path(folder) / f"{wsgi}.db", workers=args.workers, wsgi=wsgi)
             try:

@@ -79,8 +79,7 @@ from urllib.parse import urlsplit  # noqa: E402
 
 import requests  # noqa: E402
 from load_kit import TARGET, Trickle, hand_for  # noqa: E402
-
-from api.server import crash, spawn, stop  # noqa: E402
+from serve_kit import crash, spawn, stop  # noqa: E402
 
 SHARE = 4
 """Clients per shared game."""

@@ -86,6 +86,7 @@ class Decision(Result):
     """A measured decision: its ``step`` (counted from 0), who made it and the action."""
 
     step: int
+    """Index into actions."""
     player: int
     action: str
     kind: DecisionKind
@@ -99,6 +100,7 @@ class PassedUp(Result):
     card: str
     meld: tuple[str, ...]
     deadwood_with_it: int
+    """The least deadwood taking it (and discarding the best card) leaves."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -127,11 +129,17 @@ class DiscardDecision(Decision):
     """
 
     deadwood: int
+    """Deadwood of the 10 cards kept."""
     best_deadwood: int
+    """The least any allowed discard would have kept."""
     best_discards: tuple[str, ...]
     cost: int
+    """deadwood - best_deadwood."""
     knock_available: int | None = None
+    """A plain discard when a knock was possible: the least deadwood a knock
+    would have kept."""
     gin_available: bool = False
+    """Gin was possible and not taken."""
 
     def to_dict(self) -> dict[str, Any]:
         """The decision's JSON, without the knock or gin it did not miss."""
@@ -156,6 +164,7 @@ class KnockerShowdown(Result):
     deadwood: int
     best_deadwood: int
     points: int
+    """+ won, - lost."""
     best_points: int
     cost: int
 

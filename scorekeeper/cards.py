@@ -8,6 +8,10 @@ works on masks, everything else on cards.
 :func:`parse_cards` reads the notations players type: ``"As 2s 3s"``,
 commas or spaces, ``10h`` or ``Th``, any case, suit symbols (``A♠``, ``10♥``),
 or an iterable of codes or cards. Output is always the two-character code.
+The notation is one grammar, :data:`CARD_NOTATION` and :data:`CARD_SEPARATORS`
+(regular expressions whose source reads the same in Python, JavaScript and
+JSON Schema): the API's documented patterns and the scorepad's typed cards
+are built from it.
 """
 
 from __future__ import annotations
@@ -45,7 +49,24 @@ RANK_NAMES = dict(
 )
 SUIT_MASK = 0x1FFF
 FULL_DECK_MASK = (1 << 52) - 1
-_SPLIT = re.compile(r"[\s,;]+")
+
+SPACES = r"\t\n\x0b\x0c\r\x1c-\x1f \x85\xa0\u1680\u2000-\u200a\u2028\u2029\u202f\u205f\u3000"
+"""White space as :meth:`str.isspace` (and so :meth:`str.strip`) counts it, as the inside of a
+regex character class: unlike ``\\s``, it means the same in Python, JavaScript and JSON Schema."""
+
+CARD_RANK = "10|[2-9AaTtJjQqKk]"
+"""A rank in the notation: A 2-9 T (or 10) J Q K, either case."""
+
+CARD_NOTATION = rf"({CARD_RANK})([cdhsCDHS]|[♣♦♥♠]\ufe0f?)"
+"""One card: a rank (group 1) and a suit (group 2): ``c d h s`` in either case, or a symbol
+``♣ ♦ ♥ ♠`` (perhaps followed by the emoji variation selector U+FE0F, as phones type them)."""
+
+CARD_SEPARATORS = f"[{SPACES},;]+"
+"""What separates the cards of a text: white space, commas or semicolons."""
+
+_CARD = re.compile(CARD_NOTATION)
+_SPLIT = re.compile(CARD_SEPARATORS)
+_SUIT_OF_SYMBOL = {symbol: suit for suit, symbol in SUIT_SYMBOLS.items()}
 
 
 class Card:
@@ -107,23 +128,22 @@ DECK: tuple[Card, ...] = tuple(Card._make(r, s) for s in range(4) for r in range
 """All 52 cards in index order (clubs, diamonds, hearts, spades; ace to king)."""
 
 _BY_TOKEN: dict[str, Card] = {}
-for _card in DECK:
-    _r, _s = RANKS[_card.rank], _card.suit
-    for _rank in (_r, "10") if _r == "T" else (_r,):
-        for _suit in (_s, SUIT_SYMBOLS[_s]):
-            _BY_TOKEN[_rank + _suit] = _card
-            _BY_TOKEN[(_rank + _suit).upper()] = _card
-            _BY_TOKEN[(_rank + _suit).lower()] = _card
-            _BY_TOKEN[_rank.lower() + _suit.upper()] = _card
-            _BY_TOKEN[_rank.upper() + _suit.lower()] = _card
-_BY_TOKEN.update({c.symbol + "\ufe0f": c for c in DECK})
+"""Each token :data:`CARD_NOTATION` has read so far, and its card (a few hundred at most)."""
 
 
 def parse_card(token: str | Card, *, position: int | None = None) -> Card:
-    """One card from a code (``"Ts"``, ``"10♠"``, ``"tS"``) or a Card."""
+    """One card from a code (``"Ts"``, ``"10♠"``, ``"tS"``: :data:`CARD_NOTATION`) or a Card."""
     if isinstance(token, Card):
         return token
-    card = _BY_TOKEN.get(token.strip()) if isinstance(token, str) else None
+    card = None
+    if isinstance(token, str):
+        text = token.strip()
+        card = _BY_TOKEN.get(text)
+        if card is None and (match := _CARD.fullmatch(text)):
+            rank, suit = match[1], match[2][0]
+            rank = "T" if rank == "10" else rank.upper()
+            suit = _SUIT_OF_SYMBOL.get(suit) or suit.lower()
+            card = _BY_TOKEN[text] = DECK[SUITS.index(suit) * 13 + RANKS.index(rank)]
     if card is None:
         where = f" at position {position}" if position is not None else ""
         raise CardError(

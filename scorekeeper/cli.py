@@ -8,9 +8,11 @@ naming what is wrong.
 from __future__ import annotations
 
 import json
+import os
 import sys
 from collections.abc import Sequence
 from contextlib import nullcontext
+from typing import IO
 
 import click
 
@@ -152,7 +154,7 @@ PROGRESS_AFTER = 200
     help="Replay on the Dask cluster at this scheduler address (tcp://host:8786)"
     " instead of local processes; needs the dask extra.",
 )
-def replay_command(file, as_json: bool, jobs: int | None, scheduler: str | None) -> None:
+def replay_command(file: IO[str], as_json: bool, jobs: int | None, scheduler: str | None) -> None:
     """Replay deal or match records from FILE (- for standard input).
 
     FILE holds one JSON record, a JSON list of records, or JSON Lines. Every
@@ -230,7 +232,7 @@ def replay_command(file, as_json: bool, jobs: int | None, scheduler: str | None)
     is_flag=True,
     help='Print one JSON analysis per record (JSON Lines), errors as {"error": ...}.',
 )
-def analyse_command(file, as_json: bool) -> None:
+def analyse_command(file: IO[str], as_json: bool) -> None:
     """Where each deal of FILE's records was won or lost (see scorekeeper.analysis).
 
     FILE holds deal or match records as for ``replay``. For each player:
@@ -337,7 +339,7 @@ def format_analysis(deal: DealAnalysis) -> str:
     help="Where to write the records (JSON Lines).",
 )
 def simulate_command(
-    games: int, seed: int, players: str, preset: str, matches: bool, output
+    games: int, seed: int, players: str, preset: str, matches: bool, output: IO[str]
 ) -> None:
     """Play deals with simulated players and write them as JSON Lines records.
 
@@ -388,7 +390,7 @@ def simulate_command(
     show_default=True,
     help="Where to write the records (JSON Lines).",
 )
-def import_command(source: str, file, output) -> None:
+def import_command(source: str, file: IO[str], output: IO[str]) -> None:
     """Import FILE from another system as records, one per line, in input order.
 
     openspiel: JSON lines {"history", "params"} of pyspiel gin_rummy games
@@ -485,9 +487,9 @@ def serve(
     certfile: str | None,
     keyfile: str | None,
 ) -> None:
-    """Run the JSON API (and the scorepad) under gunicorn until interrupted.
+    """Run the JSON API (and the scorepad): nginx before gunicorn, until interrupted.
 
-    With ``--certfile`` it serves HTTPS (gunicorn's TLS), which the scorepad
+    With ``--certfile`` it serves HTTPS and HTTP/2 (nginx's TLS), which the scorepad
     needs to work offline and stay awake on a phone reaching a laptop at a
     LAN address; ``--keyfile`` alone is refused.
     """
@@ -508,13 +510,40 @@ def serve(
     )
 
 
+@main.group()
+def deploy() -> None:
+    """Print the files of a club's server: an nginx site and systemd units (README)."""
+
+
+@deploy.command("nginx")
+@click.option(
+    "--server-name", required=True, help="The site's host name (its Let's Encrypt certificate)."
+)
+def deploy_nginx(server_name: str) -> None:
+    """Print the nginx site: HTTPS with Let's Encrypt's certificate, the serve limits."""
+    from api.nginx import club_site  # the web layer, loaded only here
+
+    click.echo(club_site(server_name), nl=False)
+
+
+@deploy.command("systemd")
+@click.option("--user", default="scorekeeper", show_default=True, help="The server's account.")
+@click.option("--workers", type=click.IntRange(min=1), default=2, show_default=True)
+@click.option("--threads", type=click.IntRange(min=1), default=2, show_default=True)
+def deploy_systemd(user: str, workers: int, threads: int) -> None:
+    """Print the systemd units: the migrations once, then gunicorn behind nginx."""
+    from api.systemd import units  # the web layer, loaded only here
+
+    click.echo(units(os.path.dirname(sys.executable), user, workers, threads), nl=False)
+
+
 class _BadInput(click.ClickException):
     """A refusal of bad input: click's plain "Error: ..." message, exit status 2."""
 
     exit_code = 2
 
 
-def _summary(result: dict) -> str:
+def _summary(result: dict[str, int]) -> str:
     return f"{result['games']} game(s), {result['entries']} log entries"
 
 
@@ -582,8 +611,8 @@ def keys_create(name: str, db: str | None) -> None:
 def keys_list(db: str | None) -> None:
     """Every key, oldest first: its name, when it was made, its games, and if it was revoked."""
     for key in open_store(database(db)).api_keys():
-        revoked = f"revoked {key['revoked']}" if key["revoked"] else "in use"
-        click.echo(f"{key['name']}\t{key['created']}\t{key['games']} game(s)\t{revoked}")
+        revoked = f"revoked {key.revoked}" if key.revoked else "in use"
+        click.echo(f"{key.name}\t{key.created}\t{key.games} game(s)\t{revoked}")
 
 
 @keys_group.command("revoke")
@@ -685,5 +714,5 @@ def format_match(result: ReplayedMatch, label: str = "match") -> str:
     return "\n".join(lines)
 
 
-def _pair(names, values) -> str:
+def _pair(names: Sequence[str], values: Sequence[object]) -> str:
     return ", ".join(f"{name} {value}" for name, value in zip(names, values, strict=True))

@@ -134,8 +134,11 @@ class DealResult(Result):
     knock_limit: int
     discard: str | None
     dealt: tuple[tuple[str, ...], ...]
+    """Each player's 10 cards as dealt."""
     hands: tuple[tuple[str, ...], ...]
+    """Each player's cards at the end."""
     actions: int
+    """Actions played."""
 
     @property
     def showdown(self) -> KnockResult | None:

@@ -404,6 +404,7 @@ class DefenderHand(Result):
     deadwood_cards: tuple[str, ...]
     deadwood: int
     best_deadwood: int
+    """What an optimal defender would have had."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -412,6 +413,7 @@ class KnockResult(Result):
 
     outcome: Outcome
     winner: Side | None
+    """The winning side; null for a tie that scores nothing."""
     points: int
     knocker: KnockerHand
     defender: DefenderHand

@@ -106,6 +106,7 @@ class ReplayedMatch(Result):
 
     deals: tuple[ReplayedDeal, ...]
     sheet: AnySheet
+    """The score sheet."""
 
 
 # --------------------------------------------------------------------------- public API

@@ -185,8 +185,11 @@ class GameResult(Result):
     nets: tuple[int, ...]
     stake: float | None
     settlement: Payment | tuple[Payment, ...] | None
+    """null without a stake; else who pays whom: one payment, or with three players a list of two
+    (each loser pays the winner)."""
     shut_out: tuple[int, ...] = ()
-    """The losers who won no hand; the shutout doubling applies against each on its own.
+    """The losers who won no hand: the shutout doubling applies against each on its own (three
+    players: see the sheet's rules).
 
     (Stored before this field existed, a result reads back with none.)"""
 
@@ -236,6 +239,7 @@ class ThreePlayerHandRecord(HandRecord):
     """A hand of a three-player game: also who sat out (the dealer)."""
 
     sits_out: int
+    """Three players only: the dealer, who sat out."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -243,10 +247,14 @@ class HollywoodHandRecord(HandBase):
     """A Hollywood hand: the columns it went into, opened and closed."""
 
     columns: tuple[int, ...]
+    """Hollywood only: the columns the points went into."""
     opened: int | None
+    """Hollywood only: the column this win opened, if any."""
     closed: tuple[int, ...]
+    """Hollywood only: the columns this hand closed."""
     totals: tuple[int, ...]
     column_totals: tuple[tuple[int, ...], ...]
+    """Hollywood only: each column's totals after the hand."""
     game_over_after: bool
 
 
@@ -255,6 +263,7 @@ class GameSeat(Result):
     """One of the two games of a four-player deal: its players and its dealer."""
 
     game: int
+    """1 or 2."""
     players: tuple[int, ...]
     dealer: int
 
@@ -277,13 +286,16 @@ class PartnershipHandRecord(Result):
     n: int
     dealer: int
     dealer_team: int
+    """Four players only: the dealing team."""
     void: bool
     winner: int | None
     loser: int | None
     outcome: Outcome | None
     points: int
     team_points: tuple[int, ...]
+    """Four players only: the points of the games each team won."""
     games: tuple[GameRecord, ...]
+    """Four players only: the deal's two games."""
     totals: tuple[int, ...]
     game_over_after: bool
 
@@ -307,6 +319,7 @@ class SheetHead(Result):
 
     players: tuple[str, ...]
     rules: Mapping[str, Any]
+    """Every rule option."""
     scoring: str
     stake: float | None
 
@@ -315,7 +328,7 @@ class SheetHead(Result):
 class Sheet(SheetHead):
     """A two- or three-player sheet (single scoring)."""
 
-    hands: tuple[HandRecord, ...]
+    hands: tuple[HandRecord | ThreePlayerHandRecord, ...]
     totals: tuple[int, ...]
     boxes: tuple[int, ...]
     needed: tuple[int, ...]
@@ -330,7 +343,9 @@ class HollywoodSheet(SheetHead):
 
     hands: tuple[HollywoodHandRecord, ...]
     columns: tuple[Column, ...]
+    """Hollywood only: the three columns, each a game of its own."""
     opened: tuple[tuple[int, ...], ...]
+    """Hollywood only: per player, the columns opened."""
     totals: tuple[int, ...]
     boxes: tuple[int, ...]
     needed: tuple[int, ...]
@@ -344,12 +359,16 @@ class PartnershipSheet(SheetHead):
     """A four-player sheet: totals and the result per team."""
 
     teams: tuple[tuple[int, ...], ...]
+    """Four players only: the partnerships, [[0, 2], [1, 3]]; totals, boxes, needed and the
+    result are per team."""
     hands: tuple[PartnershipHandRecord, ...]
     totals: tuple[int, ...]
     boxes: tuple[int, ...]
     needed: tuple[int, ...]
     next_dealer: int
     next_games: tuple[GameSeat, ...]
+    """Four players only: the next deal's two games, in the order a deal's games are
+    entered."""
     over: bool
     result: GameResult | None
 
@@ -357,7 +376,7 @@ class PartnershipSheet(SheetHead):
 AnySheet = Sheet | HollywoodSheet | PartnershipSheet
 """What :func:`score_sheet` returns."""
 
-AnyHandRecord = HandRecord | HollywoodHandRecord | PartnershipHandRecord
+AnyHandRecord = HandRecord | ThreePlayerHandRecord | HollywoodHandRecord | PartnershipHandRecord
 """A hand record of any sheet (each has ``n``, ``dealer``, ``points`` and ``totals``)."""
 
 

@@ -9,27 +9,40 @@ open theirs durable). PostgreSQL is a real server (:mod:`pg`) started once
 per session, only when a PostgreSQL test runs. One chromium (Playwright,
 see ``browser_kit``) serves the browser tests (one per session:
 Playwright's sync API cannot run twice at once).
+
+Test tiers: a test is ``fast`` (``python -m pytest -m fast``, the tier to run
+while you work) unless it starts a server, a browser, PostgreSQL, Java or
+node: it uses a fixture of :data:`SLOW_FIXTURES`, runs on the PostgreSQL
+backend, or is marked ``slow`` (itself or its module: it starts one in its
+own body, or it works for seconds on a fixed volume). The rule is checked as
+the tests run: a fast test that starts one of :data:`SLOW_PROGRAMS` fails,
+naming it. The fast tier runs a tenth of each hypothesis test's examples
+(:func:`examples`); the whole suite, or a file run alone, runs them all.
 """
 
 from __future__ import annotations
 
+import inspect
 import os
 import shutil
 import sqlite3
 import subprocess
+import sys
 import tempfile
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
 
+import flask
+import jinja2
 import psycopg
 import pytest
 import requests
 from browser_kit import ARGS, CHROMIUM
 from pg import USER, PostgresServer
+from serve_kit import spawn, stop
 
 from api.limits import NO_LIMITS_ENV
-from api.server import spawn, stop
 from scorekeeper.store import Store, open_store
 from scorekeeper.store.base import is_postgres
 from scorekeeper.store.sqlite import Storage
@@ -50,6 +63,65 @@ DB_ERRORS = (sqlite3.DatabaseError, psycopg.Error)
 
 ROOM = "64k"
 """The size of the tmpfs a PostgreSQL hand log is moved to, to fill it (a few dozen hands)."""
+
+SLOW_FIXTURES = frozenset(
+    {
+        "postgres",  # PostgreSQL
+        "live",  # scorekeeper serve
+        "live_postgres",
+        "live_server",
+        "browser",  # chromium, driven by node (Playwright)
+        "generated",  # test_clients.py: openapi-generator (Java)
+        "server",  # test_front.py, test_pad_*browser.py: a module's own scorekeeper serve
+        "served",  # test_pad_axe.py, test_pad_offline.py: the same
+        "tls_server",  # test_serve_tls.py
+        "wheel",  # test_wheel.py: a wheel built, installed in a venv and served
+    }
+)
+"""The fixtures that start a server, a browser, PostgreSQL, Java or node (directly or not):
+a test that uses one is not ``fast``."""
+
+FAST_SHARE = 10
+"""In the fast tier a hypothesis test tries this share of its examples (:func:`examples`)."""
+
+SLOW_PROGRAMS = frozenset(
+    {
+        "gunicorn",
+        "nginx",
+        "initdb",
+        "postgres",
+        "chromium",
+        "java",
+        "openapi-generator-cli",
+        "node",
+        "npm",
+    }
+)
+"""What a ``fast`` test may not start (nor ``scorekeeper serve``): checked as it runs."""
+
+
+class CompiledTemplates(jinja2.BytecodeCache):
+    """Templates compiled once per test process, for every app the tests create.
+
+    Each test builds an app of its own, and each app's Jinja environment would
+    compile every page it renders again (about half the CPU of a scorepad test).
+    Jinja's own bytecode cache, keyed by each template's source: a changed
+    template is compiled anew. The live servers (other processes) compile their own.
+    """
+
+    def __init__(self) -> None:
+        self._code: dict[str, bytes] = {}
+
+    def load_bytecode(self, bucket: jinja2.bccache.Bucket) -> None:
+        code = self._code.get(bucket.key)
+        if code is not None:
+            bucket.bytecode_from_string(code)
+
+    def dump_bytecode(self, bucket: jinja2.bccache.Bucket) -> None:
+        self._code[bucket.key] = bucket.bytecode_to_string()
+
+
+flask.Flask.jinja_options = {**flask.Flask.jinja_options, "bytecode_cache": CompiledTemplates()}
 
 
 def query(address: str | os.PathLike, statement: str, params: tuple = ()) -> list[tuple]:
@@ -264,3 +336,81 @@ def browser():
         browser = p.chromium.launch(executable_path=CHROMIUM, args=ARGS)
         yield browser
         browser.close()
+
+
+_fast_tier = False
+"""Whether this run is the fast tier (``-m fast``): set when pytest starts."""
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    global _fast_tier
+    _fast_tier = config.getoption("markexpr").strip() == "fast"
+
+
+def examples(full: int) -> int:
+    """How many examples a hypothesis test tries: ``full`` in the whole suite (or a file run
+    alone), a tenth in the fast tier (``-m fast``), at least 5."""
+    return max(full // FAST_SHARE, 5) if _fast_tier else full
+
+
+@pytest.hookimpl(tryfirst=True)
+def pytest_pycollect_makeitem(collector: pytest.Collector, name: str, obj: object):
+    """In the fast tier, a test function that asks for a fixture of :data:`SLOW_FIXTURES`
+    is not collected at all (schemathesis would generate its cases first, for seconds)."""
+    if _fast_tier and callable(obj) and collector.funcnamefilter(name):
+        try:
+            asked = inspect.signature(obj).parameters
+        except (TypeError, ValueError):
+            return None
+        if SLOW_FIXTURES.intersection(asked):
+            return []
+    return None
+
+
+@pytest.hookimpl(tryfirst=True)  # before ``-m`` selects by marker
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    """Mark ``fast`` every test that starts no server, browser, PostgreSQL, Java or node."""
+    for item in items:
+        fixtures = set(getattr(item, "fixturenames", ()))
+        params = getattr(item, "callspec", None)
+        on_postgres = params is not None and params.params.get("backend") == "postgresql"
+        if not (fixtures & SLOW_FIXTURES or on_postgres or item.get_closest_marker("slow")):
+            item.add_marker(pytest.mark.fast)
+
+
+_running_fast: pytest.Item | None = None
+"""The ``fast`` test running now, if one is."""
+
+
+def _slow_program(argv) -> str | None:
+    """What of :data:`SLOW_PROGRAMS` (or ``scorekeeper serve``) command line ``argv`` starts."""
+    words = [os.path.basename(os.fsdecode(word)) for word in argv]
+    if words[:2] == ["scorekeeper", "serve"]:
+        return "scorekeeper serve"
+    return next((word for word in words if word in SLOW_PROGRAMS), None)
+
+
+def _refuse_slow_programs(event: str, args: tuple) -> None:
+    if event != "subprocess.Popen" or _running_fast is None:
+        return
+    argv = args[1]
+    program = _slow_program(argv.split() if isinstance(argv, str | bytes) else argv)
+    if program is not None:
+        raise RuntimeError(
+            f"{_running_fast.nodeid} is marked fast but starts {program}: give it a fixture of"
+            " SLOW_FIXTURES or mark it slow (tests/conftest.py)"
+        )
+
+
+sys.addaudithook(_refuse_slow_programs)
+
+
+@pytest.hookimpl(wrapper=True)
+def pytest_runtest_protocol(item: pytest.Item, nextitem: pytest.Item | None):
+    """Watch a ``fast`` test (its set-up, call and tear-down) for :data:`SLOW_PROGRAMS`."""
+    global _running_fast
+    _running_fast = item if item.get_closest_marker("fast") else None
+    try:
+        return (yield)
+    finally:
+        _running_fast = None

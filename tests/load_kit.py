@@ -25,23 +25,40 @@ def hand_for(rng: random.Random) -> dict:
     }
 
 
+SLOW_HEAD = b"POST /api/v1/games HTTP/1.1\r\nHost: x\r\n"
+"""What a trickling connection sends first: a request head, then one byte at a time."""
+
+SLOW_BODY = SLOW_HEAD + b"Content-Type: application/json\r\nContent-Length: 100000\r\n\r\n{"
+"""The same for a slow body: the whole head, then the body one byte at a time."""
+
+
 class Trickle:
-    """``count`` connections to ``(host, port)`` sending a request head one byte every 0.2 s.
+    """``count`` connections to ``(host, port)`` sending ``start`` (a request head by
+    default: :data:`SLOW_BODY` for slow bodies), then one more byte every 0.2 s.
 
     A connection the server closes (its deadline passed) is opened again, so
-    ``count`` stay open until :meth:`close`.
+    ``count`` stay open until :meth:`close`. ``source`` is the loopback address they
+    come from (another than the normal requests', whose connections nginx counts apart).
     """
 
-    def __init__(self, address: tuple[str, int], count: int):
+    def __init__(
+        self,
+        address: tuple[str, int],
+        count: int,
+        start: bytes = SLOW_HEAD,
+        source: str = "127.0.0.1",
+    ):
         self.address = address
+        self.start = start
+        self.source = source
         self.socks = [self._open() for _ in range(count)]
         self.stopping = threading.Event()
         self.thread = threading.Thread(target=self._run, daemon=True)
         self.thread.start()
 
     def _open(self) -> socket.socket:
-        sock = socket.create_connection(self.address, timeout=5)
-        sock.sendall(b"POST /api/v1/games HTTP/1.1\r\nHost: x\r\n")
+        sock = socket.create_connection(self.address, timeout=5, source_address=(self.source, 0))
+        sock.sendall(self.start)
         return sock
 
     def _run(self) -> None:

@@ -8,7 +8,9 @@ user, which Debian's package creates. :meth:`PostgresServer.new_database`
 gives each test an empty database of its own: a new schema in the one
 database, named in the address (``options=-c search_path=...``), which is
 instant where ``CREATE DATABASE`` takes a third of a second;
-:meth:`PostgresServer.stop` shuts the server down fast and removes the folder.
+:meth:`PostgresServer.halt` and :meth:`PostgresServer.start` take it away and bring it
+back on its port and data; :meth:`PostgresServer.stop` shuts the server down fast and
+removes the folder.
 
 The server keeps PostgreSQL's durable defaults (``fsync`` on): the
 crash tests kill the scorekeeper server, and the commits they count on
@@ -86,12 +88,17 @@ class PostgresServer:
             cwd=self.folder,
             **self._user,
         )
+        self._data = data
         self._log = open(os.path.join(self.folder, "server.log"), "wb")  # noqa: SIM115
+        self.start()
+
+    def start(self) -> None:
+        """Start the server on its folder and port (again, after :meth:`halt`); wait for it."""
         self.process = subprocess.Popen(
             [
-                os.path.join(bins, "postgres"),
+                os.path.join(bin_dir(), "postgres"),
                 "-D",
-                data,
+                self._data,
                 "-p",
                 str(self.port),
                 "-c",
@@ -148,6 +155,11 @@ class PostgresServer:
         with psycopg.connect(self.url(), autocommit=True) as conn:
             conn.execute(f"CREATE DATABASE {name}")
         return self.url().removesuffix("/postgres") + f"/{name}"
+
+    def halt(self) -> None:
+        """Shut the server down (fast), keeping its data: :meth:`start` brings it back."""
+        self.process.send_signal(signal.SIGINT)
+        self.process.wait(30)
 
     def stop(self) -> None:
         """Shut the server down (fast: open sessions are ended) and remove its folder."""

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Runs the whole test suite on a fresh machine: installs what the tests need
 # (Debian's chromium for the browser tests, postgresql for the PostgreSQL
-# backend's tests, which start their own server from its binaries, and a Java
+# backend's tests, which start their own server from its binaries, nginx and its
+# nchan module for ``scorekeeper serve``, which runs them before gunicorn, and a Java
 # runtime for openapi-generator in the generated-client tests; the project
 # and its `test` dependency group (PEP 735, which pip reads from 25.1 on) in
 # ./.venv; node and npm for axe-core, which the accessibility tests inject
@@ -15,8 +16,9 @@ command -v chromium >/dev/null 2>&1 || MISSING="$MISSING chromium"
 ls /usr/lib/postgresql/*/bin/initdb >/dev/null 2>&1 || MISSING="$MISSING postgresql"
 command -v java >/dev/null 2>&1 || MISSING="$MISSING default-jre-headless"
 command -v npm >/dev/null 2>&1 || MISSING="$MISSING nodejs npm"
-# nginx with its pub/sub module nchan, for the live sheets' tests
-[ -e /usr/lib/nginx/modules/ngx_nchan_module.so ] || MISSING="$MISSING nginx libnginx-mod-nchan"
+# nginx with its pub/sub module nchan: scorekeeper serve, and the live sheets
+[ -x /usr/sbin/nginx ] || MISSING="$MISSING nginx"
+[ -e /usr/lib/nginx/modules/ngx_nchan_module.so ] || MISSING="$MISSING libnginx-mod-nchan"
 if [ -n "$MISSING" ]; then
     SUDO=""
     [ "$(id -u)" = 0 ] || SUDO="sudo"
@@ -35,6 +37,7 @@ npm ci --prefix tests --no-audit --no-fund --loglevel=error
 # Three processes (pytest-xdist), one test file per process at a time (module
 # fixtures such as a file's own server start once). On a 2-core machine a
 # third process pays: the tests spend a third of their time waiting for
-# servers, browsers and PostgreSQL (measured: 1.3 of 2 cores busy with three,
-# 8.6 minutes against 10.8 with two, on the same loaded machine).
+# servers, browsers and PostgreSQL (measured on one loaded machine: 1.3 of
+# 2 cores busy with three, a fifth less time than with two). The README gives
+# the suite's time.
 exec .venv/bin/python -m pytest -n 3 --dist loadfile "$@"

@@ -4,8 +4,10 @@ from __future__ import annotations
 
 from hypothesis import strategies as st
 
+from scorekeeper.gamesheet import GameSheet, StoredHand
+from scorekeeper.hands import HandKind
 from scorekeeper.rules import Rules
-from scorekeeper.sheet import score_sheet
+from scorekeeper.sheet import AnySheet, PartnershipHandRecord, score_sheet
 
 TABLES = [
     (2, None),
@@ -72,3 +74,33 @@ def scored_game(data) -> tuple[dict, list[dict], object]:
         entries.append(entry)
         sheet = score_sheet(entries, **settings)
     return settings, entries, sheet
+
+
+def as_stored(core: AnySheet, game_id: str = "g") -> GameSheet:
+    """A core sheet as a stored game's sheet (what the scorepad's views read): each hand
+    as if entered as the entry it holds, nothing corrected."""
+    hands = tuple(
+        StoredHand(
+            record=record,
+            seq=record.n,
+            kind=HandKind.VOID
+            if record.void
+            else HandKind.DEAL
+            if isinstance(record, PartnershipHandRecord)
+            else HandKind.QUICK,
+            input={},
+            detail=None,
+            corrected=False,
+        )
+        for record in core.hands
+    )
+    return GameSheet.of(
+        id=game_id,
+        created="2026-12-01T20:00:00.000Z",
+        updated="2026-12-01T20:00:00.000Z",
+        dealer=core.hands[0].dealer if core.hands else core.next_dealer,
+        rules=Rules.from_dict(core.rules),
+        version=len(hands),
+        scored=core,
+        hands=hands,
+    )

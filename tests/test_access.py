@@ -16,6 +16,7 @@ import itertools
 import os
 import re
 import sqlite3
+from types import SimpleNamespace
 
 import pytest
 import requests
@@ -98,7 +99,7 @@ def test_tokens_are_compared_in_constant_time(monkeypatch):
         compared.append((a, b))
         return compare_digest(a, b)
 
-    game = {"token_hash": games.hash_token("right")}
+    game = SimpleNamespace(token_hash=games.hash_token("right"))  # a stored game's one field
     monkeypatch.setattr(games.hmac, "compare_digest", spy)
     assert games.token_matches(game, "right") and not games.token_matches(game, "wrong!!")
     assert not games.token_matches(game, None)

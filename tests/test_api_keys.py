@@ -67,7 +67,7 @@ def test_keys_are_created_shown_once_listed_and_revoked_from_the_command_line(tm
     with open(db, "rb") as stored:
         assert key.encode() not in stored.read()  # only its hash is stored
     store = open_store(db)
-    assert access.find_key(store, key)["name"] == "club-site"
+    assert access.find_key(store, key).name == "club-site"
 
     again = runner.invoke(main, ["keys", "create", "club-site", "--db", db])
     assert again.exit_code == 1 and "already a key called 'club-site'" in again.output

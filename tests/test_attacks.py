@@ -41,12 +41,14 @@ from browser_kit import CHROMIUM
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from load_kit import TARGET, hand_for
+from serve_kit import spawn, stop
 
 from api import create_app, limits
 from api.limits import NO_LIMITS_ENV
 from api.pad.forms_start import OPTION_LABELS
-from api.server import spawn, stop
 from scorekeeper.rules import PRESETS
+
+pytestmark = pytest.mark.slow  # each test starts servers (the live one or its own), or chromium
 
 
 @pytest.fixture(scope="module")

@@ -23,8 +23,8 @@ from concurrent.futures import ThreadPoolExecutor
 import pytest
 import requests
 from click.testing import CliRunner
+from serve_kit import spawn, stop
 
-from api.server import spawn, stop
 from scorekeeper.cli import main
 from scorekeeper.store import games
 from scorekeeper.store.sqlite import SCHEMA_VERSION, Storage
@@ -37,6 +37,7 @@ def log_rows(db) -> list[tuple]:
         ).fetchall()
 
 
+@pytest.mark.slow
 def test_backup_while_the_server_writes(tmp_path):
     db, copy = tmp_path / "live.db", tmp_path / "copy.db"
     process, url = spawn(db, workers=4)
@@ -151,6 +152,7 @@ def test_restore_refuses_what_is_not_a_scorekeeper_database(store_with_a_game, t
     assert itself.exit_code == 1 and "the database itself" in itself.output
 
 
+@pytest.mark.slow
 def test_restore_into_a_running_server(store_with_a_game, tmp_path):
     db, game_id = store_with_a_game
     saved = tmp_path / "saved.db"

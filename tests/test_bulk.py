@@ -73,6 +73,7 @@ def test_default_jobs_and_a_single_record(archive):
     assert one.exit_code == 0 and "Ana scores 45" in one.stdout
 
 
+@pytest.mark.slow
 def test_replay_on_a_local_dask_cluster_equals_the_local_replay(archive):
     distributed = pytest.importorskip("distributed")
     path, _ = archive
@@ -92,6 +93,7 @@ def test_replay_on_a_local_dask_cluster_equals_the_local_replay(archive):
     same_run(run("--jobs", "1", str(path)), human)
 
 
+@pytest.mark.slow
 def test_scheduler_refusals():
     both = run("--jobs", "2", "--scheduler", "tcp://127.0.0.1:9", "-")
     assert both.exit_code == 2 and "--jobs and --scheduler cannot be combined" in both.stderr

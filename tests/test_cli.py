@@ -142,6 +142,7 @@ def installed_command() -> str:
     return str(local) if local.exists() else (shutil.which("scorekeeper") or "scorekeeper")
 
 
+@pytest.mark.slow
 def test_the_installed_command_simulates_and_replays(tmp_path):
     command = installed_command()
     out = tmp_path / "deals.jsonl"

@@ -29,8 +29,7 @@ from concurrent.futures import ThreadPoolExecutor
 import requests
 from conftest import Live, query
 from load_kit import TARGET, hand_for
-
-from api.server import spawn, stop
+from serve_kit import spawn, stop
 
 CLIENTS = 8
 HANDS = {"sqlite": 100, "postgresql": 40}

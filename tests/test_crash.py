@@ -18,10 +18,13 @@ import threading
 import time
 from concurrent.futures import ThreadPoolExecutor
 
+import pytest
 import requests
+from serve_kit import crash, spawn, stop
 
-from api.server import crash, spawn, stop
 from scorekeeper.store import open_store
+
+pytestmark = pytest.mark.slow  # each test starts its own servers
 
 WRITERS = 6
 KILL_AFTER = {"sqlite": 150, "postgresql": 60}

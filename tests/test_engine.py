@@ -407,6 +407,7 @@ ALL_ACTIONS = ["pass", "draw stock", "draw discard", "big gin"] + [
 ]
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize(
     "seed, rules",
     [

@@ -29,6 +29,7 @@ import random
 
 import brute_force as bf
 import pytest
+from conftest import examples
 from engine_kit import check_result
 from hypothesis import HealthCheck, event, settings
 from hypothesis import strategies as st
@@ -341,7 +342,7 @@ class DealMachine(RuleBasedStateMachine):
 
 
 DealMachine.TestCase.settings = settings(
-    max_examples=15,
+    max_examples=examples(15),
     stateful_step_count=80,
     deadline=None,
     suppress_health_check=[HealthCheck.too_slow, HealthCheck.filter_too_much],

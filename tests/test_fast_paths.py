@@ -16,6 +16,7 @@ import sys
 from pathlib import Path
 
 import pytest
+from conftest import examples
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from test_properties import FAST, hands, knock_deal
@@ -42,7 +43,7 @@ def outcome(verify, *args, **kwargs):
         return type(error).__name__, error.code
 
 
-@settings(FAST, max_examples=400)
+@settings(FAST, max_examples=examples(400))
 @given(knock_deal())
 def test_verify_knock_gives_the_previous_result(deal):
     knocker, defender, rules, upcard = deal
@@ -51,7 +52,7 @@ def test_verify_knock_gives_the_previous_result(deal):
     )
 
 
-@settings(FAST, max_examples=150)
+@settings(FAST, max_examples=examples(150))
 @given(knock_deal(knocker_cards=11))
 def test_big_gin_gives_the_previous_result(deal):
     knocker, defender, rules, upcard = deal
@@ -61,7 +62,7 @@ def test_big_gin_gives_the_previous_result(deal):
     )
 
 
-@settings(FAST, max_examples=400)
+@settings(FAST, max_examples=examples(400))
 @given(st.one_of(hands(10), hands(11)), st.sampled_from([0, 1, 5, 10, 10, 20, 60]))
 def test_packings_come_in_the_previous_order(cards, limit):
     hand = mask(cards)
@@ -69,7 +70,7 @@ def test_packings_come_in_the_previous_order(cards, limit):
     assert _packings(hand, limit, melds) == previous_knock._packings(hand, limit, melds)
 
 
-@settings(FAST, max_examples=400)
+@settings(FAST, max_examples=examples(400))
 @given(st.one_of(hands(10), hands(11), hands(14)))
 def test_layoff_reach_is_what_the_melds_reach(cards):
     hand = mask(cards)
@@ -79,7 +80,7 @@ def test_layoff_reach_is_what_the_melds_reach(cards):
     assert _layoff_reach(hand) == reach & ~hand
 
 
-@settings(FAST, max_examples=300)
+@settings(FAST, max_examples=examples(300))
 @given(st.one_of(hands(8), hands(10), hands(11)))
 def test_arrangements_in_the_previous_order(cards):
     hand = mask(cards)

@@ -18,10 +18,12 @@ from concurrent.futures import ThreadPoolExecutor
 
 import pytest
 import requests
+from serve_kit import spawn, stop
 
-from api.server import spawn, stop
 from scorekeeper.store import games
 from scorekeeper.store.sqlite import Storage
+
+pytestmark = pytest.mark.slow  # each test starts its own server
 
 WITHOUT_OVERRIDE = [
     "setpriv",

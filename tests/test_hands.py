@@ -1,4 +1,4 @@
-"""Scoring a hand as a table enters it (scorekeeper.store.hands) against RULES.md sections 5-6."""
+"""Scoring a hand as a table enters it (scorekeeper.hands) against RULES.md sections 5-6."""
 
 from __future__ import annotations
 
@@ -6,15 +6,15 @@ import pytest
 
 from scorekeeper import simulate
 from scorekeeper.errors import CardError, RecordError, RuleError
-from scorekeeper.results import Outcome
-from scorekeeper.sheet import Entry
-from scorekeeper.store.hands import (
+from scorekeeper.hands import (
     Deadwood,
     HandEvaluation,
     evaluate_hand,
     score_deadwood,
     sheet_entry,
 )
+from scorekeeper.results import Outcome
+from scorekeeper.sheet import Entry
 
 
 @pytest.mark.parametrize(

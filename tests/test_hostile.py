@@ -27,6 +27,7 @@ import marshmallow as ma
 import pytest
 import requests
 import schemathesis
+from conftest import examples
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from schemathesis.checks import not_a_server_error
@@ -252,7 +253,7 @@ CARD_TEXT = st.text(
 ) | st.text(max_size=30)
 
 
-@settings(max_examples=300, deadline=None, derandomize=True)
+@settings(max_examples=examples(300), deadline=None, derandomize=True)
 @given(CARD_TEXT)
 def test_card_notation_parses_or_names_the_problem(text):
     try:
@@ -305,7 +306,7 @@ def fuzz_store(tmp_path_factory):
 
 
 @settings(
-    max_examples=300,
+    max_examples=examples(300),
     deadline=None,
     derandomize=True,
     suppress_health_check=[HealthCheck.function_scoped_fixture],

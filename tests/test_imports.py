@@ -17,6 +17,7 @@ from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
+from conftest import examples
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from openspiel_kit import PARAMS, play
@@ -81,6 +82,7 @@ def test_meld_ids_are_openspiels():
         assert text == "".join(card.code for card in meld)
 
 
+@pytest.mark.slow
 def test_openspiel_deals_played_by_pyspiel_replay_as_scored():
     pytest.importorskip("pyspiel")
     deals = play(2026, 300)
@@ -381,7 +383,7 @@ def imports_cleanly(source: str, text: str) -> None:
         replayed(record)
 
 
-@settings(max_examples=150, deadline=None, derandomize=True)
+@settings(max_examples=examples(150), deadline=None, derandomize=True)
 @given(line=st.integers(0, 39), edits=st.lists(EDITS, min_size=1, max_size=3))
 def test_damaged_openspiel_histories_are_refused_by_line_or_import_faithfully(line, edits):
     entries = (DATA / "openspiel-sample.jsonl").read_text().splitlines()
@@ -391,7 +393,7 @@ def test_damaged_openspiel_histories_are_refused_by_line_or_import_faithfully(li
     imports_cleanly("openspiel", "\n".join([*entries[:3], json.dumps(entry)]))
 
 
-@settings(max_examples=150, deadline=None, derandomize=True)
+@settings(max_examples=examples(150), deadline=None, derandomize=True)
 @given(edits=st.lists(EDITS, min_size=1, max_size=3))
 def test_damaged_neller_logs_are_refused_by_line_or_import_faithfully(edits):
     lines = neller_text().splitlines()

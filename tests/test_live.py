@@ -22,10 +22,13 @@ from test_api import quick
 from api import create_app
 from api.security import HEADERS
 
-pytestmark = pytest.mark.skipif(
-    not os.path.exists(NCHAN),
-    reason="nginx's nchan module is not installed (tests/run.sh installs libnginx-mod-nchan)",
-)
+pytestmark = [
+    pytest.mark.skipif(
+        not os.path.exists(NCHAN),
+        reason="nginx's nchan module is not installed (tests/run.sh installs libnginx-mod-nchan)",
+    ),
+    pytest.mark.slow,  # each test starts nginx and gunicorn
+]
 
 
 @pytest.fixture(scope="module")

@@ -19,9 +19,8 @@ import test_pad_browser
 from browser_kit import CHROMIUM
 from live_kit import NCHAN, serving
 from playwright.sync_api import expect
+from serve_kit import spawn, stop
 from test_pad_browser import PHONE, quick_hand, start_game
-
-from api.server import spawn, stop
 
 pytestmark = pytest.mark.skipif(
     not (os.path.exists(CHROMIUM) and os.path.exists(NCHAN)),

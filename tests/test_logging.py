@@ -11,9 +11,9 @@ import re
 
 import pytest
 import requests
+from serve_kit import spawn, stop
 
 from api import create_app
-from api.server import spawn, stop
 
 PATHS = ("/check", "/api/openapi.json")
 
@@ -40,6 +40,7 @@ def _access_lines(text: str, path: str) -> list[str]:
     )
 
 
+@pytest.mark.slow
 def test_the_log_level_and_the_access_log_switch_on_and_off(tmp_path):
     quiet_access, url = _serve_and_read(
         tmp_path, "info", ["--no-access-log", "--log-level", "info"]

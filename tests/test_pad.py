@@ -14,6 +14,7 @@ import re
 import sqlite3
 
 import pytest
+from sheet_kit import as_stored
 
 import scorekeeper as sk
 from api import create_app
@@ -360,21 +361,23 @@ def test_card_info_labels_for_people_and_screen_readers():
 )
 def test_quick_input_refusals(kind, k, d, field, words):
     with pytest.raises(RuleError) as error:
-        forms_hand.quick_input("standard", "0", kind, k, d)
+        forms_hand.quick_input(Rules.preset("standard"), "0", kind, k, d)
     assert error.value.option == field and words in str(error.value)
 
 
 def test_quick_input_builds_hand_inputs():
-    assert forms_hand.quick_input(None, "1", "knock", "0", "7") == {
+    assert forms_hand.quick_input(Rules.preset(), "1", "knock", "0", "7") == {
         "kind": "quick",
         "knocker": 1,
         "knocker_deadwood": 0,
         "defender_deadwood": 7,
     }
-    assert forms_hand.quick_input(None, "", "void") == {"kind": "void"}
-    assert forms_hand.quick_input("modern", "0", "big_gin", "", "12")["big_gin"] is True
+    assert forms_hand.quick_input(Rules.preset(), "", "void") == {"kind": "void"}
+    assert (
+        forms_hand.quick_input(Rules.preset("modern"), "0", "big_gin", "", "12")["big_gin"] is True
+    )
     with pytest.raises(RuleError, match="only gin ends a hand"):
-        forms_hand.quick_input("straight", "0", "knock", "3", "12")
+        forms_hand.quick_input(Rules.preset("straight"), "0", "knock", "3", "12")
 
 
 def test_rules_from_form_follows_the_chosen_preset_without_javascript():
@@ -416,14 +419,14 @@ def test_chart_geometry():
     sheet = sk.sheet.score_sheet(
         [{"winner": 0, "points": 50, "outcome": "knock"}], players=["A", "B"]
     )
-    chart = views_sheet.chart(sheet, width=100, height=60)
+    chart = views_sheet.chart(as_stored(sheet), width=100, height=60)
     assert chart["lines"][0]["points"] == "8.0,52.0 92.0,30.0"
     assert chart["target_y"] == 8.0 and chart["lines"][1]["total"] == 0
     # Hollywood totals are three games summed: no single target line fits them
     hollywood = sk.sheet.score_sheet(
         [{"winner": 0, "points": 50, "outcome": "knock"}], players=["A", "B"], rules="hollywood"
     )
-    assert views_sheet.chart(hollywood)["target_y"] is None
+    assert views_sheet.chart(as_stored(hollywood))["target_y"] is None
 
 
 def _refusal(call, *args, **kwargs):

@@ -36,11 +36,11 @@ from collections.abc import Callable
 import pytest
 from browser_kit import AXE, CHROMIUM, COLOUR_RULES, axe_problems
 from playwright.sync_api import expect
+from serve_kit import spawn, stop
 from test_pad_browser import ANA, ARTIFACTS, BOR, PHONE, tap
 from test_pad_offline import worker_ready
 
 import scorekeeper as sk
-from api.server import spawn, stop
 
 pytestmark = [
     pytest.mark.skipif(

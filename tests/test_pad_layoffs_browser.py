@@ -1,6 +1,6 @@
 """What was laid down, chosen in chromium at 390 x 844 (and looked at 360 x 740).
 
-One ``scorekeeper serve`` for the module (:func:`api.server.spawn`, temporary database)
+One ``scorekeeper serve`` for the module (:func:`serve_kit.spawn`, temporary database)
 and the session's Playwright chromium. The hand is the one of test_pad_layoffs.py:
 Ana may lay down her threes as a set (deadwood 6, nothing of Bor's fits: 53 - 6 = 47,
 the best) or A-2-3 of hearts (deadwood 9; Bor's 4h then 5h fit it). The table chose
@@ -15,9 +15,8 @@ import os
 import pytest
 from browser_kit import CHROMIUM
 from playwright.sync_api import expect
+from serve_kit import spawn, stop
 from test_pad_browser import ARTIFACTS, expect_totals, start_game
-
-from api.server import spawn, stop
 
 ANA = "Ah 2h 3h 3c 3d 9s 9d 9c As 2c"
 BOR = "4h 5h Kc Kd Ks Js Qs 8d 6s Tc"

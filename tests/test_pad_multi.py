@@ -14,6 +14,7 @@ import re
 
 import pytest
 import test_pad
+from sheet_kit import as_stored
 from test_pad import token
 
 from api.pad import forms_start, views_sheet
@@ -258,13 +259,15 @@ def test_three_player_settlement_in_words():
         {"winner": 0, "loser": 2, "points": 45, "outcome": "gin"},
     ]
     sheet = score_sheet(entries, players=["Ana", "Bor", "Cy"], stake=0.1)
-    view = views_sheet.sheet_view(sheet)
+    view = views_sheet.sheet_view(as_stored(sheet))
     assert [str(line) for line in view["result"]["payments"]] == [
         "<bdi>Bor</bdi> pays <bdi>Ana</bdi> 21.00 (210 points).",
         "<bdi>Cy</bdi> pays <bdi>Ana</bdi> 13.20 (132 points).",
     ]
     sheet = score_sheet(entries, players=["Ana", "Bor", "Cy"])
-    assert [str(line) for line in views_sheet.sheet_view(sheet)["result"]["payments"]] == [
+    assert [
+        str(line) for line in views_sheet.sheet_view(as_stored(sheet))["result"]["payments"]
+    ] == [
         "<bdi>Bor</bdi> pays <bdi>Ana</bdi> 210 points.",
         "<bdi>Cy</bdi> pays <bdi>Ana</bdi> 132 points.",
     ]
@@ -279,7 +282,9 @@ def test_a_three_player_shutout_doubles_against_that_loser_only_in_words():
         {"winner": 0, "loser": 2, "points": 75, "outcome": "gin"},
     ]
     sheet = score_sheet(entries, players=["Ana", "Bor", "Cy"], stake=0.1)
-    assert [str(line) for line in views_sheet.sheet_view(sheet)["result"]["payments"]] == [
+    assert [
+        str(line) for line in views_sheet.sheet_view(as_stored(sheet))["result"]["payments"]
+    ] == [
         "<bdi>Bor</bdi> pays <bdi>Ana</bdi> 19.00 (190 points).",
         "<bdi>Cy</bdi> pays <bdi>Ana</bdi> 35.50 (355 points). <bdi>Cy</bdi> won no hand:"
         " shutout, doubled against <bdi>Cy</bdi> only.",
@@ -364,7 +369,7 @@ def test_partnership_settlement_in_words():
         {"games": [win(3, 7), win(2, 33, "gin")]},
     ]
     sheet = score_sheet(entries, players=["Ana", "Bor", "Cy", "Dan"], stake=0.1)
-    result = views_sheet.sheet_view(sheet)["result"]
+    result = views_sheet.sheet_view(as_stored(sheet))["result"]
     assert result["winner"] == "Ana & Cy"
     assert [row["final"] for row in result["rows"]] == [298, 60]
     assert [str(line) for line in result["payments"]] == [

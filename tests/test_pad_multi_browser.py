@@ -1,7 +1,7 @@
 """A three-player game and a partnership game played to the end in chromium.
 
 Playwright drives Debian's chromium (see test_pad_browser.py) at 390 x 844
-against ``scorekeeper serve`` (:func:`api.server.spawn`, one per module, on
+against ``scorekeeper serve`` (:func:`serve_kit.spawn`, one per module, on
 a temporary database); each game is typed as a table would, and the
 totals, the finals and the settlement on the page are checked against the
 figures worked out by hand in the comments. At 360 x 740 the hand form and
@@ -18,9 +18,8 @@ import pytest
 import test_pad_browser
 from browser_kit import CHROMIUM
 from playwright.sync_api import expect
+from serve_kit import spawn, stop
 from test_pad_browser import expect_totals, shot, tap
-
-from api.server import spawn, stop
 
 pytestmark = pytest.mark.skipif(
     not os.path.exists(CHROMIUM), reason="chromium is not installed (tests/run.sh installs it)"

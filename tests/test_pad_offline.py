@@ -1,7 +1,7 @@
 """The scorepad at a table without a steady connection, typing cards, and in the dark.
 
 Playwright drives Debian's chromium against a real ``scorekeeper serve``
-(gunicorn, :func:`api.server.spawn`) on ``http://127.0.0.1``, which chromium
+(gunicorn, :func:`serve_kit.spawn`) on ``http://127.0.0.1``, which chromium
 treats as a secure context, so the service worker and IndexedDB run as they
 would over HTTPS. The network is cut with the browser context's offline
 switch. Screenshots at 390 x 844 and 360 x 740 go to ``tests/artifacts/``.
@@ -20,10 +20,9 @@ import urllib.request
 import pytest
 from browser_kit import ARGS, CHROMIUM
 from playwright.sync_api import expect
+from serve_kit import spawn, stop
 from test_pad_browser import ANA, ARTIFACTS, BOR, tap
 from test_serve_tls import make_certificate
-
-from api.server import spawn, stop
 
 pytestmark = pytest.mark.skipif(
     not os.path.exists(CHROMIUM), reason="chromium is not installed (tests/run.sh installs it)"

@@ -106,7 +106,7 @@ def test_rematches_are_chained_and_tallied(client):
     quick(client, first, 1, "gin", 0, 10)  # Bor gin 35: over
     response = client.post(first + "/rematch", data={"csrf_token": token(client, first)})
     second = response.headers["Location"]
-    assert store_of(client).game(game_id(second))["follows"] == game_id(first)
+    assert store_of(client).game(game_id(second)).follows == game_id(first)
     assert "The tally, game by game" not in text(client.get(first))  # first of its chain
     quick(client, second, 0, "knock", 2, 12)  # Ana 10: still on
     sheet = text(client.get(second))

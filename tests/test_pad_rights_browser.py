@@ -3,7 +3,7 @@
 Playwright drives Debian's chromium (see test_pad_browser.py) as two
 phones, one 390 x 844 and one 360 x 740, each a browser context of its own
 (its own cookies), against ``scorekeeper serve`` started by
-:func:`api.server.spawn` on a temporary database (restarted in place where
+:func:`serve_kit.spawn` on a temporary database (restarted in place where
 a test needs it). Screenshots go to ``tests/artifacts/`` (ignored by git).
 """
 
@@ -17,9 +17,8 @@ import pytest
 import requests
 from browser_kit import CHROMIUM
 from playwright.sync_api import expect
+from serve_kit import spawn, stop
 from test_pad_browser import expect_totals, quick_hand, shot, start_game
-
-from api.server import spawn, stop
 
 BIG = {"width": 390, "height": 844}
 SMALL = {"width": 360, "height": 740}

@@ -6,6 +6,7 @@ import copy
 import json
 
 import pytest
+from conftest import examples
 from engine_kit import (
     DECK,
     JUNK_A,
@@ -416,7 +417,7 @@ def mutate(draw, record: dict, kind: str) -> None:
         )
 
 
-@settings(max_examples=400, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=examples(400), deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(mutated())
 def test_mutated_records_give_record_error_or_a_valid_result(record):
     try:
@@ -432,7 +433,7 @@ def test_mutated_records_give_record_error_or_a_valid_result(record):
         )
 
 
-@settings(max_examples=100, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=examples(100), deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(st.data())
 def test_mutated_match_records_give_record_error_or_a_sheet(data):
     record = copy.deepcopy(simulate_match(data.draw(st.integers(0, 3))))

@@ -11,10 +11,10 @@ import pytest
 from engine_kit import DECK, cards, make_record
 
 from scorekeeper import Deal, RecordError, RuleError, Rules, replay, verify_knock
+from scorekeeper.hands import evaluate_hand, score_deadwood
 from scorekeeper.records import deal_entry
 from scorekeeper.results import Outcome
 from scorekeeper.sheet import Entry
-from scorekeeper.store.hands import evaluate_hand, score_deadwood
 
 KNOCKER = "As 2s 3s 7c 7d 7h 9d 9h 9c 5c"  # deadwood 5 (the 5c), no layoff takes the 5d
 DEFENDER = "Kc Kd Kh 2h 3h 4h Qc Qd Qh 5d"  # deadwood 5 (the 5d)

@@ -1,14 +1,25 @@
 """A real gunicorn on loopback: hands written survive a restart of the server.
 
 The first server is started as ``scorekeeper serve``, the second as
-``gunicorn wsgi:app``; both use the same SQLite file in tmp_path.
+``gunicorn wsgi:app``; both use the same SQLite file in tmp_path. Without
+nginx, ``serve`` says how to install it.
 """
 
 from __future__ import annotations
 
-import requests
+import os
+import shutil
+import subprocess
+import sys
+from pathlib import Path
 
-from api.server import spawn, stop
+import pytest
+import requests
+from serve_kit import spawn, stop
+
+from api.server import INSTALL
+
+pytestmark = pytest.mark.slow  # each test starts its own servers
 
 
 def test_hands_survive_a_restart(tmp_path):
@@ -54,3 +65,24 @@ def test_hands_survive_a_restart(tmp_path):
         assert refused.status_code == 401 and refused.json()["error"]["field"] == "Authorization"
     finally:
         assert stop(process) == 0
+
+
+@pytest.mark.skipif(
+    os.geteuid() != 0 or shutil.which("unshare") is None,
+    reason="hides nginx in a mount namespace of its own (root, unshare)",
+)
+def test_serve_without_nginx_says_in_one_line_how_to_install_it(tmp_path):
+    """/usr/sbin/nginx hidden (/dev/null bound over it, in a namespace of its own)."""
+    script = Path(sys.executable).with_name("scorekeeper")
+    hidden = f"mount --bind /dev/null /usr/sbin/nginx && exec {script} serve --port 0"
+    done = subprocess.run(
+        ["unshare", "--mount", "--propagation", "private", "sh", "-c", hidden],
+        capture_output=True,
+        text=True,
+        timeout=60,
+        cwd=tmp_path,
+        env={**os.environ, "PATH": "/usr/sbin:/usr/bin:/bin"},
+    )
+    assert done.returncode == 1
+    assert done.stderr.splitlines() == [INSTALL]
+    assert "apt-get install nginx" in INSTALL

@@ -42,6 +42,7 @@ def test_unknown_player_kinds_are_refused():
         simulate(1, players=("greedy",))
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("kinds", [("greedy", "greedy"), ("random", "random")])
 def test_round_trip_over_thousands_of_seeds(kinds):
     outcomes = Counter()
@@ -75,6 +76,7 @@ def test_round_trip_under_other_rules(rules):
             assert replay(record) == result
 
 
+@pytest.mark.slow
 def test_scores_recomputed_independently():
     checked = Counter()
     for rules in ("standard", "modern", "oklahoma", "classic"):
@@ -88,6 +90,7 @@ def test_scores_recomputed_independently():
     assert checked["knock"] > 500 and checked["gin"] > 0 and checked["undercut"] > 0
 
 
+@pytest.mark.slow
 def test_big_gin_happens_under_modern_rules():
     found = next(
         (
@@ -128,6 +131,7 @@ def test_greedy_knocks_as_soon_as_it_can_and_takes_only_helpful_discards():
             deal.apply(action)
 
 
+@pytest.mark.slow
 def test_random_player_is_uniform_on_the_upcard_offer():
     first = Counter(
         simulate(seed, players=("random", "random"))["actions"][0] for seed in range(1000)

@@ -13,6 +13,7 @@ from store_kit import ABC, ABCD, PARTNERSHIP, THREE_PLAYERS, VOID, deal, new_gam
 from scorekeeper.bots import simulate, simulate_match
 from scorekeeper.errors import Conflict, RuleError, Stale
 from scorekeeper.results import Outcome
+from scorekeeper.rules import Rules
 from scorekeeper.sheet import GameRecord, GameSeat, Payment
 from scorekeeper.store import games
 from scorekeeper.store.base import KeyReused, NotFound
@@ -23,10 +24,10 @@ def test_create_game_stores_the_rules_snapshot_and_only_a_token_hash(store):
         store, ["Ana ", "Ben"], rules={"preset": "classic", "target": 150}, dealer=1, stake=0.1
     )
     game = store.game(sheet.id)
-    assert game["players"] == ["Ana", "Ben"]
-    assert game["rules"]["gin_bonus"] == 20 and game["rules"]["target"] == 150
-    assert (game["dealer"], game["stake"], game["status"]) == (1, 0.1, "active")
-    assert token not in game["token_hash"] and len(game["token_hash"]) == 64
+    assert game.players == ("Ana", "Ben")
+    assert game.rules.gin_bonus == 20 and game.rules.target == 150
+    assert (game.dealer, game.stake, game.status) == (1, 0.1, "active")
+    assert token not in game.token_hash and len(game.token_hash) == 64
     assert games.token_matches(game, token) and not games.token_matches(game, token + "x")
     assert not games.token_matches(game, None)
     assert len(sheet.id) >= 16 and sheet.hands == () and sheet.next_dealer == 1
@@ -55,7 +56,12 @@ def test_the_store_itself_refuses_a_name_that_is_none_naming_its_seat(store, bac
     # the check the SQL layer keeps for callers other than games.create_game
     with pytest.raises(RuleError) as error:
         store.create_game(
-            game_id="g", players=["Ana", "  "], rules={}, dealer=0, stake=None, token_hash="0" * 64
+            game_id="g",
+            players=["Ana", "  "],
+            rules=Rules.preset(),
+            dealer=0,
+            stake=None,
+            token_hash="0" * 64,
         )
     assert error.value.field == "players.1"
     assert backend.sql("SELECT count(*) FROM games") == [(0,)]
@@ -71,10 +77,10 @@ def test_hands_totals_and_the_end_of_the_game(store):
         _, sheet, _ = games.add_hand(store, game_id, quick(1, 0, 20))  # Ben gins: 45 each
     _, sheet, _ = games.add_hand(store, game_id, {"kind": "void"})
     assert sheet.totals == (15, 90) and sheet.status == "active"
-    assert store.game(game_id)["status"] == "active"
+    assert store.game(game_id).status == "active"
     _, sheet, _ = games.add_hand(store, game_id, quick(1, 0, 0))  # Ben gins: 25 more
     assert sheet.totals == (15, 115) and sheet.boxes == (1, 3)
-    assert sheet.status == "over" and store.game(game_id)["status"] == "over"
+    assert sheet.status == "over" and store.game(game_id).status == "over"
     assert sheet.result.winner == 1 and sheet.result.settlement.payer == 0
 
 
@@ -154,7 +160,7 @@ def test_undo_and_correct_are_new_log_entries(store):
     hand, sheet, _ = games.correct_hand(store, game_id, 1, quick(0, 5, 30))
     assert hand.corrected and hand.points == 25 and sheet.totals == (25, 0)
     games.add_hand(store, game_id, quick(1, 0, 10))
-    assert [e["kind"] for e in store.log(game_id)] == ["quick", "quick", "undo", "correct", "quick"]
+    assert [e.kind for e in store.log(game_id)] == ["quick", "quick", "undo", "correct", "quick"]
     sheet = games.load_sheet(store, game_id)
     assert [h.seq for h in sheet.hands] == [4, 5]
     assert sheet.totals == (25, 35) and sheet.version == 5
@@ -218,7 +224,7 @@ def test_export_and_import_round_trip(store):
         },
     )
     games.undo_last(store, game_id)
-    record = games.export_game(store, game_id)
+    record = games.export_game(store, game_id).to_dict()
     assert record["format"] == "scorekeeper.game" and len(record["hands"]) == 2
     sheet, token = games.import_game(store, record)
     original = games.load_sheet(store, game_id)
@@ -246,7 +252,7 @@ def test_import_an_engine_match_record(store):
 
 def test_names_are_stored_cleaned(store):
     sheet, _ = games.create_game(store, ["  E\u0301mile ", "Ana María"])
-    assert store.game(sheet.id)["players"] == ["\u00c9mile", "Ana María"]
+    assert store.game(sheet.id).players == ("\u00c9mile", "Ana María")
     assert sheet.players == ("\u00c9mile", "Ana María")
 
 
@@ -272,11 +278,11 @@ def test_names_that_are_one_player_or_could_deceive_are_refused(store, backend, 
 
 def test_only_imported_games_are_marked_imported(store):
     game_id, _ = new_game(store)
-    assert store.game(game_id)["imported"] is False
-    copy, _ = games.import_game(store, games.export_game(store, game_id))
-    assert store.game(copy.id)["imported"] is True
+    assert store.game(game_id).imported is False
+    copy, _ = games.import_game(store, games.export_game(store, game_id).to_dict())
+    assert store.game(copy.id).imported is True
     match, _ = games.import_game(store, simulate_match(1))
-    assert store.game(match.id)["imported"] is True
+    assert store.game(match.id).imported is True
 
 
 # ----------------------------------------------------------------------------- three players
@@ -287,8 +293,8 @@ def test_a_three_player_game_to_the_end(store):
     hands = THREE_PLAYERS
     for hand in hands:
         record, sheet, _ = games.add_hand(store, game_id, hand)
-    assert record.sits_out == record.dealer == 1 and record.input == hands[-1]
-    assert [h.sits_out for h in sheet.hands] == [0, 1, 2, 2, 0, 1]
+    assert record.record.sits_out == record.dealer == 1 and record.input == hands[-1]
+    assert [h.record.sits_out for h in sheet.hands] == [0, 1, 2, 2, 0, 1]
     assert [(h.winner, h.loser, h.points) for h in sheet.hands if not h.void] == [
         (2, 1, 29),
         (0, 2, 55),
@@ -307,7 +313,7 @@ def test_a_three_player_game_to_the_end(store):
         Payment(payer=2, payee=0, amount=16.2),
     )
     assert sheet == games.load_sheet(store, game_id)
-    copy, _ = games.import_game(store, games.export_game(store, game_id))
+    copy, _ = games.import_game(store, games.export_game(store, game_id).to_dict())
     assert replace(copy, id=sheet.id, created=sheet.created, updated=sheet.updated) == sheet
 
 
@@ -326,7 +332,7 @@ def test_a_bad_three_player_hand_is_refused_naming_the_field(store, hand, field,
         games.add_hand(store, game_id, hand)
     assert (error.value.field, error.value.code) == (field, code)
     assert field in str(error.value)
-    assert store.log(game_id) == [] and store.game(game_id)["scored"]["hands"] == 0
+    assert store.log(game_id) == [] and store.game(game_id).scored.count == 0
     with pytest.raises(RuleError) as error:
         games.import_game(store, {"players": ABC, "hands": [hand]})
     assert error.value.field == f"hands.0.{field}"
@@ -356,7 +362,7 @@ def test_three_player_corrections_keep_who_sat_out(store):
 
 def test_a_partnership_game_to_the_end(store):
     game_id, _ = new_game(store, players=ABCD, dealer=1, stake=0.5)
-    assert games.load_sheet(store, game_id).next_games == (
+    assert games.load_sheet(store, game_id).scored.next_games == (
         GameSeat(game=1, players=(0, 1), dealer=1),
         GameSeat(game=2, players=(2, 3), dealer=3),
     )
@@ -365,20 +371,20 @@ def test_a_partnership_game_to_the_end(store):
     # a wrong deal 4 (Ana gin 65, Ben 10: team 0 + 55), corrected to Ana's gin 75
     games.add_hand(store, game_id, deal(quick(0, 0, 40), quick(1, 2, 12)))
     record, sheet, _ = games.correct_hand(store, game_id, 4, PARTNERSHIP[3])
-    assert record.team_points == (75, 10) and sheet.totals == (95, 15)
+    assert record.record.team_points == (75, 10) and sheet.totals == (95, 15)
     record, sheet, _ = games.add_hand(store, game_id, PARTNERSHIP[4])
     # per deal: team 1 + 15; team 0 + 30; nothing; team 0 + 65; team 0 + 5
     assert [h.totals for h in sheet.hands] == [(0, 15), (30, 15), (30, 15), (95, 15), (100, 15)]
     # team 1 deals (it scores deal 1, deals 2), team 0 scores deal 2 and deals on
-    assert [h.dealer_team for h in sheet.hands] == [1, 1, 0, 0, 0]
-    assert [[g.dealer for g in h.games] for h in sheet.hands] == [
+    assert [h.record.dealer_team for h in sheet.hands] == [1, 1, 0, 0, 0]
+    assert [[g.dealer for g in h.record.games] for h in sheet.hands] == [
         [1, 3],
         [3, 1],
         [0, 2],
         [0, 2],
         [0, 2],
     ]
-    assert record.games[1] == GameRecord(
+    assert record.record.games[1] == GameRecord(
         game=2,
         players=(2, 3),
         dealer=2,
@@ -394,7 +400,7 @@ def test_a_partnership_game_to_the_end(store):
     assert result.final == (275, 40) and result.net == 235
     assert result.settlement == Payment(payer=1, payee=0, amount=117.5)
     assert sheet == games.load_sheet(store, game_id)
-    exported = games.export_game(store, game_id)
+    exported = games.export_game(store, game_id).to_dict()
     assert exported["hands"] == PARTNERSHIP
     copy, _ = games.import_game(store, exported)
 
@@ -443,7 +449,7 @@ def test_a_bad_deal_is_refused_naming_the_field(store, hand, field, code):
     with pytest.raises(RuleError) as error:
         games.add_hand(store, game_id, hand)
     assert (error.value.field, error.value.code) == (field, code)
-    assert store.log(game_id) == [] and store.game(game_id)["scored"]["hands"] == 0
+    assert store.log(game_id) == [] and store.game(game_id).scored.count == 0
 
 
 @pytest.mark.parametrize("players", [ABCD[:1], [*ABCD, "Eve"], ["Ana", "Ben", "ana"]])

@@ -33,6 +33,7 @@ import tempfile
 from pathlib import Path
 
 import pytest
+from conftest import examples
 from hypothesis import HealthCheck, event, settings
 from hypothesis import strategies as st
 from hypothesis.stateful import (
@@ -45,11 +46,11 @@ from hypothesis.stateful import (
 )
 
 from scorekeeper.errors import Conflict, RuleError, Stale
+from scorekeeper.gamesheet import GameSheet
 from scorekeeper.rules import Rules
 from scorekeeper.sheet import Payment
 from scorekeeper.store.base import KeyReused, NotFound
 from scorekeeper.store.games import add_hand, correct_hand, create_game, load_sheet, undo_last
-from scorekeeper.store.sheets import GameSheet
 from scorekeeper.store.sqlite import Storage
 
 CODES = [r + s for s in "cdhs" for r in "A23456789TJQK"]
@@ -360,7 +361,7 @@ def machine_for(name: str) -> type[RuleBasedStateMachine]:
                 )
 
         def check_columns(self, sheet: GameSheet, model: dict) -> None:
-            for column, expected in zip(sheet.columns, model["columns"], strict=True):
+            for column, expected in zip(sheet.scored.columns, model["columns"], strict=True):
                 assert list(column.totals) == expected["totals"]
                 assert list(column.boxes) == expected["boxes"]
                 assert list(column.opened) == expected["opened"]
@@ -393,7 +394,7 @@ def machine_for(name: str) -> type[RuleBasedStateMachine]:
             self.gid = sheet.id
             self.game = self.store.game(self.gid)
             assert token and sheet.players == ("Ana", "Ben")
-            assert {k: sheet.rules[k] for k in rules} == rules
+            assert {k: sheet.scored.rules[k] for k in rules} == rules
             self.check_sheet(sheet)
 
         def add(self, hand: dict, key: bool, pin: bool):
@@ -515,11 +516,11 @@ def machine_for(name: str) -> type[RuleBasedStateMachine]:
             self.log, self.game = log, game
             self.check_sheet(load_sheet(self.store, self.gid))
             event(f"game over: {self.model()['over']}")
-            assert game["status"] == ("over" if self.model()["over"] else "active")
+            assert game.status == ("over" if self.model()["over"] else "active")
 
     StoredGame.__name__ = f"StoredGame_{name}"
     StoredGame.TestCase.settings = settings(
-        max_examples=15,
+        max_examples=examples(15),
         stateful_step_count=35,
         deadline=None,
         suppress_health_check=[HealthCheck.too_slow, HealthCheck.filter_too_much],

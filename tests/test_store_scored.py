@@ -15,11 +15,12 @@ import pytest
 from store_kit import quick
 
 from scorekeeper.errors import Conflict, RuleError
+from scorekeeper.gamesheet import GameSheet
+from scorekeeper.hands import evaluate_hand
 from scorekeeper.sheet import score_sheet, summary
 from scorekeeper.store import games
+from scorekeeper.store.base import Summary
 from scorekeeper.store.games import effective_hands, score_log
-from scorekeeper.store.hands import evaluate_hand
-from scorekeeper.store.sheets import GameSheet
 
 RULES = [
     None,
@@ -64,20 +65,20 @@ def correction_refusal(store, game_id: str, n: int, hand: dict) -> str | None:
     record = score_log(game, log).hands[n - 1].to_dict()
     entry = evaluate_hand(
         hand,
-        game["rules"],
-        players=game["players"],
+        game.rules,
+        players=game.players,
         dealer=record["dealer"],
         games=record.get("games"),
     )
-    entries = [h["entry"] for h in hands]
+    entries = [h.entry for h in hands]
     entries[n - 1] = entry.to_dict()["entry"]
     try:
         score_sheet(
             entries,
-            players=game["players"],
-            rules=game["rules"],
-            dealer=game["dealer"],
-            stake=game["stake"],
+            players=game.players,
+            rules=game.rules,
+            dealer=game.dealer,
+            stake=game.stake,
         )
     except RuleError as error:
         return error.code
@@ -129,7 +130,7 @@ def play_at_random(
         stake=rng.choice([None, 0.5]),
     )
     game_id = sheet.id
-    assert store.game(game_id)["scored"] == summary(score_log(store.game(game_id), []), 0)
+    assert store.game(game_id).scored == Summary(summary(score_log(store.game(game_id), []), 0))
     for step in range(steps):
         before = scratch(store, game_id)
         full = rng.random() < 0.5
@@ -149,7 +150,10 @@ def play_at_random(
                 (
                     game_id,
                     random_table_hand(
-                        rng, len(players), before.next_dealer, getattr(before, "next_games", None)
+                        rng,
+                        len(players),
+                        before.next_dealer,
+                        getattr(before.scored, "next_games", None),
                     ),
                 ),
             )
@@ -163,7 +167,9 @@ def play_at_random(
                 (
                     game_id,
                     n,
-                    random_table_hand(rng, len(players), hand.dealer, getattr(hand, "games", None)),
+                    random_table_hand(
+                        rng, len(players), hand.dealer, getattr(hand.record, "games", None)
+                    ),
                 ),
             )
         try:
@@ -187,7 +193,9 @@ def play_at_random(
             n = args[1] if op == "correct_hand" else len(after.hands)
             assert record == after.hands[n - 1]
         game = store.game(game_id)
-        assert game["scored"] == summary(score_log(game, store.log(game_id)), len(after.hands))
+        assert game.scored == Summary(
+            summary(score_log(game, store.log(game_id)), len(after.hands))
+        )
         if "idempotency_key" in options:
             answered.append((op, args, options, (record, sheet if full else after)))
 
@@ -201,7 +209,7 @@ def test_a_game_stored_before_the_scored_state_is_scored_once_by_its_next_write(
         games.add_hand(store, game_id, quick(knocker, 3, 20))
     backend.sql("UPDATE games SET scored = NULL WHERE id = ?", (game_id,))
     backend.sql("DELETE FROM sheet_hands WHERE game_id = ?", (game_id,))
-    assert store.game(game_id)["scored"] is None and store.game(game_id)["version"] == 4
+    assert store.game(game_id).scored is None and store.game(game_id).version == 4
     record, sheet, _ = games.correct_hand(store, game_id, 2, quick(0, 0, 30))
     assert sheet == scratch(store, game_id) and record == sheet.hands[1]
     _, sheet, _ = games.undo_last(store, game_id)
@@ -220,6 +228,6 @@ def test_import_is_linear_and_answers_as_from_scratch(store):
     sheet, _ = games.import_game(store, record)
     assert sheet == scratch(store, sheet.id) and len(sheet.hands) == 300
     game = store.game(sheet.id)
-    assert game["scored"]["hands"] == 300 and game["version"] == 300
+    assert game.scored.count == 300 and game.version == 300
     _, after, _ = games.correct_hand(store, sheet.id, 150, {"kind": "void"})
     assert after == scratch(store, sheet.id)

@@ -16,10 +16,10 @@ import sqlite_utils
 from conftest import DB_ERRORS, query
 from store_kit import new_game, quick
 
+from scorekeeper.hands import evaluate_hand
 from scorekeeper.rules import Rules
 from scorekeeper.store import games, open_store
 from scorekeeper.store.base import StorageBusy, StorageError, StorageFull, StorageUnavailable
-from scorekeeper.store.hands import evaluate_hand
 from scorekeeper.store.sqlite import MIGRATIONS, SCHEMA_VERSION, Storage
 from scorekeeper.store.stats import player_stats
 
@@ -100,7 +100,7 @@ def test_a_full_disk_rolls_the_write_back(store, backend):
                 stored += 1
         assert error.value.code == "storage_full" and "nothing was written" in str(error.value)
         assert stored > 0 and backend.intact(store)
-        assert [e["seq"] for e in store.log(game_id)] == list(range(1, stored + 1))
+        assert [e.seq for e in store.log(game_id)] == list(range(1, stored + 1))
     # space again: writing goes on
     assert games.add_hand(store, game_id, {"kind": "void"})[1].version == stored + 1
 
@@ -282,12 +282,12 @@ def test_migration_2_keys_players_and_merges_the_names_that_fold_together(tmp_pa
     assert conn.execute("PRAGMA integrity_check").fetchone()[0] == "ok"
     assert conn.execute("PRAGMA foreign_keys").fetchone()[0] == 1  # on again for writes
     # the games keep their names as entered; every spelling finds the one player
-    assert store.game("game-emile-nfc")["players"] == ["\u00e9mile", "Ana"]
-    assert store.player("\u00c9MILE")["id"] == store.player("e\u0301mile")["id"] == 2
-    assert [g["id"] for g, _ in store.games_of("straße")] == ["game-strasse-1", "game-strasse-2"]
-    stats = player_stats(store, "Strasse")
+    assert store.game("game-emile-nfc").players == ("\u00e9mile", "Ana")
+    assert store.player("\u00c9MILE").id == store.player("e\u0301mile").id == 2
+    assert [g.id for g, _ in store.games_of("straße")] == ["game-strasse-1", "game-strasse-2"]
+    stats = player_stats(store, "Strasse").to_dict()
     assert (stats["name"], stats["games"], stats["imported_games"]) == ("STRASSE", 1, 1)
-    assert player_stats(store, "ana")["games"] == 2  # of 4: two were imported
+    assert player_stats(store, "ana").to_dict()["games"] == 2  # of 4: two were imported
     # a new game finds the merged player by key, and the merge is not run again
     sheet, _ = games.create_game(store, ["\u00c9mile", "Cy"])
     assert (
@@ -356,10 +356,10 @@ def test_migration_5_counts_versions_and_the_next_write_scores_an_old_game(tmp_p
     store = Storage(path, durable=False)
     assert store.schema_version() == SCHEMA_VERSION == 7
     game = store.game("old")
-    assert (game["version"], game["scored"]) == (3, None)
+    assert (game.version, game.scored) == (3, None)
     record, sheet, _ = games.undo_last(store, "old")
     assert sheet == games.load_sheet(store, "old") and record.n == 3
-    assert store.game("old")["scored"]["hands"] == 2
+    assert store.game("old").scored.count == 2
     _, sheet, _ = games.add_hand(store, "old", quick(0, 1, 11))
     assert sheet == games.load_sheet(store, "old") and sheet.version == 5
     assert store.db.conn.execute("SELECT count(*) FROM sheet_hands").fetchone()[0] == 3
@@ -381,6 +381,6 @@ def test_migration_6_adds_follows_and_older_games_follow_nothing(tmp_path):
     db.conn.close()
     store = Storage(path, durable=False)
     assert store.schema_version() == SCHEMA_VERSION >= 6
-    assert store.game("old")["follows"] is None
+    assert store.game("old").follows is None
     rematch, _ = games.create_game(store, ["Ana", "Ben"], follows="old")
-    assert store.game(rematch.id)["follows"] == "old"
+    assert store.game(rematch.id).follows == "old"

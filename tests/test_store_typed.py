@@ -1,8 +1,8 @@
 """The store's typed sheet (issue 9) serialises byte for byte as the dict it replaced.
 
 The services of :mod:`scorekeeper.store.games` hand out a
-:class:`~scorekeeper.store.sheets.GameSheet` and
-:class:`~scorekeeper.store.sheets.StoredHand`; until they did, they handed
+:class:`~scorekeeper.gamesheet.GameSheet` and
+:class:`~scorekeeper.gamesheet.StoredHand`; until they did, they handed
 out dicts, built two ways: from the log (``game_sheet``: a read, a create,
 an import, a repeated request) and, for a write's answer, from the game's
 stored summary and sheet rows (``_Scored.sheet`` and ``_dated``). The two
@@ -26,8 +26,10 @@ from __future__ import annotations
 
 import json
 from collections.abc import Mapping
+from dataclasses import fields
 
 import pytest
+from conftest import examples
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from sheet_kit import scored_game
@@ -35,11 +37,13 @@ from store_kit import quick
 
 from scorekeeper import simulate
 from scorekeeper.bots import simulate_match
+from scorekeeper.gamesheet import GameSheet, GameStatus, StoredHand
+from scorekeeper.hands import HandKind, evaluate_hand
+from scorekeeper.rules import Rules
 from scorekeeper.sheet import score_sheet
 from scorekeeper.store import games
+from scorekeeper.store.base import StoredGame
 from scorekeeper.store.games import effective_hands
-from scorekeeper.store.hands import HandKind, evaluate_hand
-from scorekeeper.store.sheets import GameSheet, GameStatus, StoredHand
 
 KNOCKER = "As 2s 3s 7c 7d 7h 9d Td Jd 2c"
 DEFENDER = "4s 5s 6s 8c 8d 8h Kd Qd Jh Th"
@@ -50,7 +54,7 @@ def old_sheet(game: Mapping, log: list) -> dict:
     """The sheet dict as the store built it before it was typed (the reference)."""
     hands = effective_hands(log)
     sheet = score_sheet(
-        [h["entry"] for h in hands],
+        [h.entry for h in hands],
         players=game["players"],
         rules=game["rules"],
         dealer=game["dealer"],
@@ -59,11 +63,11 @@ def old_sheet(game: Mapping, log: list) -> dict:
     body = sheet.to_dict()
     for record, hand in zip(body["hands"], hands, strict=True):
         record.update(
-            seq=hand["seq"],
-            kind=hand["kind"],
-            input=hand["input"],
-            detail=hand["detail"],
-            corrected=hand["corrected"],
+            seq=hand.seq,
+            kind=hand.kind,
+            input=hand.input,
+            detail=hand.detail,
+            corrected=hand.corrected,
         )
     return {
         "id": game["id"],
@@ -95,6 +99,12 @@ def old_answer(game: Mapping, rows: list[dict] | None) -> dict:
     }
 
 
+def game_dict(game: StoredGame) -> dict:
+    """A stored game as the dict the store handed out before it was typed."""
+    found = {f.name: getattr(game, f.name) for f in fields(game)}
+    return {**found, "scored": None if game.scored is None else game.scored.data}
+
+
 def same_bytes(typed, reference) -> None:
     assert json.dumps(typed.to_dict()) == json.dumps(reference)
     assert type(typed).from_dict(typed.to_dict()) == typed
@@ -107,7 +117,7 @@ class Checked:
     def __init__(self, store, backend, sheet: GameSheet):
         self.store, self.backend, self.id = store, backend, sheet.id
         game, log = store.game_and_log(self.id)
-        same_bytes(sheet, old_sheet({**game, "updated": game["created"]}, log))
+        same_bytes(sheet, old_sheet({**game_dict(game), "updated": game.created}, log))
         self.sheet = sheet
         self.answers = 0
         self.submitted: dict[int, dict] = {}
@@ -116,9 +126,9 @@ class Checked:
         """The reference sheet after the last write (or as log entry ``log_end`` left it)."""
         game, log = self.store.game_and_log(self.id)
         if log_end is not None:
-            game = {**game, "updated": log[log_end - 1]["created"]}
             log = log[:log_end]
-        return old_sheet(game, log)
+            return old_sheet({**game_dict(game), "updated": log[-1].created}, log)
+        return old_sheet(game_dict(game), log)
 
     def rows(self) -> list[dict]:
         """The records of the game's stored sheet rows."""
@@ -135,14 +145,14 @@ class Checked:
         (the log keeps it with sorted keys) and their detail as :func:`evaluate_hand`
         orders it; both are rebuilt here from what this test submitted."""
         game, log = self.store.game_and_log(self.id)
-        sheet = old_sheet(game, log)
+        sheet = old_sheet(game_dict(game), log)
         for record in sheet["hands"]:
             given = self.submitted[record["seq"]]
             record["input"] = given
             record["detail"] = evaluate_hand(
                 given,
-                game["rules"],
-                players=game["players"],
+                game.rules,
+                players=game.players,
                 dealer=record["dealer"],
                 games=record.get("games"),
             ).to_dict()["detail"]
@@ -162,11 +172,11 @@ class Checked:
             else {key: value for key, value in reference.items() if key != "hands"},
         )
         assert sheet.minimal == (not full) and (full or sheet.hands == ())
-        assert json.dumps(old_answer(self.store.game(self.id), self.rows())) == json.dumps(
-            reference
-        )
+        assert json.dumps(
+            old_answer(game_dict(self.store.game(self.id)), self.rows())
+        ) == json.dumps(reference)
         if undone is None:
-            version = self.store.game(self.id)["version"]
+            version = self.store.game(self.id).version
             undone = next(h for h in reference["hands"] if h["seq"] == version)
         same_bytes(hand, undone)
         assert isinstance(hand, StoredHand)
@@ -281,7 +291,7 @@ def test_hollywood(store, backend):
     while not game.sheet.over:
         game.add(quick(game.answers % 2, 0, 70), full=game.answers % 3 == 0)
     sheet = game.loaded()
-    assert sheet.result is not None and len(sheet.columns) == 3
+    assert sheet.result is not None and len(sheet.scored.columns) == 3
     game.correct(len(sheet.hands), VOID)
 
 
@@ -311,7 +321,7 @@ def deal(sheet: GameSheet, kinds: tuple[str, str]) -> dict:
     """The next four-player deal: each game a quick, cards or void hand, its first player
     knocking."""
     hands = []
-    for seat, kind in zip(sheet.next_games, kinds, strict=True):
+    for seat, kind in zip(sheet.scored.next_games, kinds, strict=True):
         knocker = seat.players[0]
         hands.append(
             cards(knocker)
@@ -348,7 +358,7 @@ def test_four_players(store, backend, netting):
     game.repeated(game.undo)
     while not game.sheet.over:
         game.add(deal(game.sheet, ("cards", "quick")), full=game.answers % 2 == 1)
-    assert game.loaded().next_games
+    assert game.loaded().scored.next_games
 
 
 def test_created_and_imported_sheets(store, backend):
@@ -358,7 +368,7 @@ def test_created_and_imported_sheets(store, backend):
     assert again == sheet
     source = Checked(store, backend, games.create_game(store, ["Ana", "Ben"])[0])
     play(source, [quick(0, 7, 22), cards(1), VOID, lambda s: record(4, s)])
-    imported, _ = games.import_game(store, games.export_game(store, source.id))
+    imported, _ = games.import_game(store, games.export_game(store, source.id).to_dict())
     Checked(store, backend, imported)
     assert json.dumps(imported.to_dict()["hands"]) != "[]"
     match, _ = games.import_game(store, simulate_match(2), idempotency_key="m", secret="s")
@@ -368,7 +378,7 @@ def test_created_and_imported_sheets(store, backend):
     assert again == match
 
 
-@settings(deadline=None, max_examples=60, suppress_health_check=[HealthCheck.too_slow])
+@settings(deadline=None, max_examples=examples(60), suppress_health_check=[HealthCheck.too_slow])
 @given(st.data())
 def test_stored_sheets_of_every_format_round_trip(data):
     """``X.from_dict(x.to_dict()) == x`` for stored sheets (whole and minimal) and hands
@@ -390,11 +400,11 @@ def test_stored_sheets_of_every_format_round_trip(data):
         "created": "2026-11-30T17:00:00.000Z",
         "updated": "2026-11-30T18:00:00.000Z",
         "dealer": 0,
+        "rules": Rules.from_dict(scored.rules),
+        "version": len(hands),
+        "scored": scored,
     }
-    for sheet in (
-        GameSheet.of(game, len(hands), scored, hands),
-        GameSheet.of(game, len(hands), scored, None),
-    ):
+    for sheet in (GameSheet.of(**game, hands=hands), GameSheet.of(**game, hands=None)):
         data_dict = sheet.to_dict()
         assert GameSheet.from_dict(data_dict) == sheet
         assert GameSheet.from_dict(json.loads(json.dumps(data_dict))) == sheet

@@ -13,6 +13,7 @@ import dataclasses
 import json
 
 import pytest
+from conftest import examples
 from engine_kit import make_record
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
@@ -30,6 +31,7 @@ from scorekeeper.analysis import (
 )
 from scorekeeper.bots import simulate_deal, simulate_match
 from scorekeeper.engine import Deal, DealResult, Phase, Verb
+from scorekeeper.hands import DeadwoodResult, HandEvaluation, evaluate_hand, score_deadwood
 from scorekeeper.knock import KnockResult
 from scorekeeper.melds import DiscardReport, MeldReport, meld_report
 from scorekeeper.records import ReplayedDeal, ReplayedMatch
@@ -44,7 +46,6 @@ from scorekeeper.sheet import (
     ThreePlayerHandRecord,
     score_sheet,
 )
-from scorekeeper.store.hands import DeadwoodResult, HandEvaluation, evaluate_hand, score_deadwood
 
 KNOCKER = "As 2s 3s 7c 7d 7h 9d Td Jd 2c"
 DEFENDER = "4s 5s 6s 8c 8d 8h Kd Qd Jh Th"
@@ -302,7 +303,7 @@ def test_api_json_is_built_from_to_dict(tmp_path):
 # ------------------------------------------------------------------ round trips of real sheets
 
 
-@settings(deadline=None, max_examples=150, suppress_health_check=[HealthCheck.too_slow])
+@settings(deadline=None, max_examples=examples(150), suppress_health_check=[HealthCheck.too_slow])
 @given(st.data())
 def test_real_sheets_round_trip(data):
     _, _, sheet = scored_game(data)

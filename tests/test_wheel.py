@@ -26,8 +26,7 @@ from pathlib import Path
 
 import pytest
 import requests
-
-from api.server import spawn, stop
+from serve_kit import spawn, stop
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -128,6 +127,9 @@ def test_the_wheel_carries_code_templates_static_files_and_metadata(wheel):
     assert "License-Expression: MIT" in metadata and "License-File: LICENSE" in metadata
     # the test tools are a dependency group; the one published extra is Dask's bulk replay
     assert re.findall(r"^Provides-Extra: (.+)$", metadata, re.MULTILINE) == ["dask"]
+    # no test harness (tests/serve_kit.py) and no hand-written front: nginx serves
+    assert b"def spawn" not in info.read("api/server.py")
+    assert "api/front.py" not in names and "Requires-Dist: h11" not in metadata
     assert (
         info.read("scorekeeper-0.1.0.dist-info/licenses/LICENSE") == (ROOT / "LICENSE").read_bytes()
     )

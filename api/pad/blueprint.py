@@ -21,6 +21,7 @@ from flask import Blueprint, abort, current_app, make_response, render_template,
 from werkzeug.exceptions import HTTPException, InternalServerError
 from werkzeug.wrappers import Response
 
+from scorekeeper.gamesheet import GameSheet
 from scorekeeper.store import games
 from scorekeeper.store.base import (
     NotFound,
@@ -28,8 +29,8 @@ from scorekeeper.store.base import (
     StorageError,
     StorageFull,
     StorageUnavailable,
+    StoredGame,
 )
-from scorekeeper.store.sheets import GameSheet
 
 from .. import TEMPLATES, get_storage, limits
 from . import labels as pad_labels
@@ -144,14 +145,14 @@ def load(game_id: str) -> GameSheet:
         abort(404, "There is no game at this address. Check the link.")
 
 
-def game_row(game_id: str) -> dict[str, Any]:
+def game_row(game_id: str) -> StoredGame:
     try:
         return get_storage().game(game_id)
     except NotFound:
         abort(404, "There is no game at this address. Check the link.")
 
 
-def require_edit(game_id: str) -> dict[str, Any]:
+def require_edit(game_id: str) -> StoredGame:
     game = game_row(game_id)
     if not rights.can_edit(game_id):
         abort(

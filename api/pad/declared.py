@@ -34,11 +34,13 @@ from markupsafe import Markup
 from scorekeeper.analysis import KnockReview, review_knock
 from scorekeeper.cards import parse_cards
 from scorekeeper.errors import RuleError, ScorekeeperError
+from scorekeeper.gamesheet import GameSheet, StoredHand
 from scorekeeper.knock import KnockResult, knock_arrangements
 from scorekeeper.melds import hand_mask, meld_kind
 from scorekeeper.results import Outcome
+from scorekeeper.rules import Rules
 from scorekeeper.seating import Seating
-from scorekeeper.store.sheets import GameSheet, StoredHand
+from scorekeeper.sheet import PartnershipHandRecord, ThreePlayerHandRecord
 
 from .forms_play import arrangement_melds, arrangement_value, check_cards, declare_play
 from .labels import bdi, card_info, cards_info, isolated, point_count
@@ -62,7 +64,7 @@ def _meld_set(melds: Any) -> frozenset[int]:
 
 
 def play_choice(
-    rules: Mapping[str, Any],
+    rules: Rules,
     hand: Mapping[str, Any],
     arrangement: str,
     layoffs: Sequence[str] | None,
@@ -122,7 +124,7 @@ def play_choice(
 
 
 def best_layoffs(
-    rules: Mapping[str, Any],
+    rules: Rules,
     hand: Mapping[str, Any],
     arrangement: str,
     seating: Seating | None = None,
@@ -135,7 +137,7 @@ def best_layoffs(
 
 
 def declare_from_form(
-    rules: Mapping[str, Any],
+    rules: Rules,
     hand: Mapping[str, Any],
     values: dict[str, Any],
     seating: Seating,
@@ -217,7 +219,7 @@ def hindsight(review: KnockReview, names: Sequence[str]) -> list[Markup]:
 
 
 def review_words(
-    result: KnockResult, rules: Mapping[str, Any], upcard: str | None, names: Sequence[str]
+    result: KnockResult, rules: Rules, upcard: str | None, names: Sequence[str]
 ) -> list[Markup]:
     """:func:`hindsight` of a scored showdown (a verify result)."""
     return hindsight(review_knock(result, rules=rules, upcard=upcard), names)
@@ -226,7 +228,7 @@ def review_words(
 def _regrets(
     given: Mapping[str, Any],
     detail: Mapping[str, Any] | None,
-    rules: Mapping[str, Any],
+    rules: Rules,
     names: Sequence[str],
     seats: Sequence[int],
 ) -> list[Markup]:
@@ -250,25 +252,25 @@ def _regrets(
         return []
 
 
-def missed_by_game(
-    record: StoredHand, names: Sequence[str], rules: Mapping[str, Any]
-) -> list[list[Markup]]:
+def missed_by_game(record: StoredHand, names: Sequence[str], rules: Rules) -> list[list[Markup]]:
     """What the best play would have changed in a sheet's hand record, per game: one list
     of :func:`hindsight` sentences for a hand of two or three players, one per game of a
     partnership deal (empty lists: nothing to say)."""
     given = record.input or {}
     detail = record.detail or {}
-    if hasattr(record, "games"):
+    core = record.record
+    if isinstance(core, PartnershipHandRecord):
         return [
             _regrets(sub, sub_detail, rules, names, game.players)
             for game, sub, sub_detail in zip(
-                record.games,
+                core.games,
                 given.get("games") or [{}] * 2,
                 detail.get("games") or [None] * 2,
                 strict=True,
             )
         ]
-    seats = [p for p in range(len(names)) if p != getattr(record, "sits_out", None)]
+    out = core.sits_out if isinstance(core, ThreePlayerHandRecord) else None
+    seats = [p for p in range(len(names)) if p != out]
     return [_regrets(given, detail, rules, names, seats)]
 
 

@@ -1,5 +1,5 @@
 """What players type into the hand forms, read into the hand inputs of
-:mod:`scorekeeper.store.hands` (which scores them).
+:mod:`scorekeeper.hands` (which scores them).
 
 The quick way (who went out, knock or gin, two deadwood counts), card by card
 (:func:`cards_input`, the tap grids: :func:`cards_form_input`), a pasted deal
@@ -21,10 +21,10 @@ from typing import Any
 
 from scorekeeper.cards import parse_card
 from scorekeeper.errors import CardError, RecordError, RuleError, RuleViolation
+from scorekeeper.hands import MAX_DEADWOOD
 from scorekeeper.records import DEAL_FORMAT
 from scorekeeper.rules import Rules
 from scorekeeper.seating import Seating
-from scorekeeper.store.hands import MAX_DEADWOOD
 
 from ..bodies import Unstorable, load_json
 from .labels import card_info
@@ -56,7 +56,7 @@ def selection(text: Any) -> tuple[list[str], str | None]:
 
 
 def quick_input(
-    rules: Rules | Mapping[str, Any] | str | None,
+    rules: Rules,
     knocker: Any,
     kind: Any,
     knocker_deadwood: Any = None,
@@ -64,7 +64,7 @@ def quick_input(
     upcard: Any = None,
     seating: Seating | None = None,
 ) -> dict[str, Any]:
-    """The hand input (:mod:`scorekeeper.store.hands`) of the quick form, checked.
+    """The hand input (:mod:`scorekeeper.hands`) of the quick form, checked.
 
     ``kind`` is ``knock``, ``gin``, ``big_gin`` or ``void`` (the stock ran
     out); ``knocker`` the player (index) who went out, one of the two who
@@ -72,9 +72,8 @@ def quick_input(
     deadwood counts are the form's text, the defender's after layoffs. A
     knock with 0 deadwood is a gin (RULES.md 5). Raises :class:`RuleError`
     whose ``option`` names the form field and whose message is for players;
-    scoring is left to :func:`~scorekeeper.store.hands.evaluate_hand`.
+    scoring is left to :func:`~scorekeeper.hands.evaluate_hand`.
     """
-    rules = Rules.from_dict(rules)
     if kind == "void":
         return {"kind": "void"}
     if kind not in ("knock", "gin", "big_gin"):
@@ -117,7 +116,7 @@ def quick_input(
 
 
 def cards_input(
-    rules: Rules | Mapping[str, Any] | str | None,
+    rules: Rules,
     knocker: Any,
     knocker_cards: Any,
     defender_cards: Any,
@@ -132,7 +131,6 @@ def cards_input(
     ``params["fields"]`` maps each field at fault to its message. The knock
     itself is checked by :func:`verify_knock`.
     """
-    rules = Rules.from_dict(rules)
     seat = _knocker(knocker, seating)
     mine, mine_problem = selection(knocker_cards)
     theirs, theirs_problem = selection(defender_cards)
@@ -166,7 +164,7 @@ def cards_input(
 
 
 def cards_form_input(
-    rules: Rules | Mapping[str, Any] | str | None,
+    rules: Rules,
     values: Mapping[str, Any],
     seating: Seating,
     prefix: str = "",
@@ -254,7 +252,7 @@ DEAL_FIELDS = ("knocker", "kind", "knocker_deadwood", "defender_deadwood", "upca
 
 
 def deal_input(
-    rules: Rules | Mapping[str, Any] | str | None,
+    rules: Rules,
     values: Mapping[str, Any],
     games: Sequence[Seating],
     cards: bool = False,

@@ -84,7 +84,7 @@ def declare_play(
 
 
 def check_cards(
-    rules: Rules | Mapping[str, Any] | str | None,
+    rules: Rules,
     hand: Mapping[str, Any],
     seating: Seating | None = None,
     prefix: str = "",
@@ -104,7 +104,7 @@ def check_cards(
         return verify_knock(
             hand["knocker_cards"],
             hand["defender_cards"],
-            rules=Rules.from_dict(rules),
+            rules=rules,
             upcard=hand.get("upcard"),
             knocker_melds=hand.get("knocker_melds"),
             layoffs=hand.get("layoffs"),

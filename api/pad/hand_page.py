@@ -23,9 +23,10 @@ from markupsafe import Markup
 from werkzeug.wrappers import Response
 
 from scorekeeper.errors import ScorekeeperError
+from scorekeeper.gamesheet import GameSheet
 from scorekeeper.rules import Rules
 from scorekeeper.seating import Seating, seatings
-from scorekeeper.store.sheets import GameSheet
+from scorekeeper.sheet import PartnershipHandRecord, PartnershipSheet
 
 from . import declared as pad_declared
 from . import forms_hand, forms_play, web
@@ -46,11 +47,14 @@ def hand_seatings(sheet: GameSheet, n: int | None = None) -> list[Seating]:
     """Who plays hand ``n`` of a game's sheet (``None``: the next hand): the
     :func:`~scorekeeper.seating.seatings` of its dealer, with four players of its
     deal's games (the sheet's ``next_games``, or the deal's ``games`` when correcting)."""
-    four = len(sheet.players) == 4
     if n is None:
-        return seatings(sheet.players, sheet.next_dealer, sheet.next_games if four else ())
+        scored = sheet.scored
+        games = scored.next_games if isinstance(scored, PartnershipSheet) else ()
+        return seatings(sheet.players, sheet.next_dealer, games)
     hand = sheet.hands[n - 1]
-    return seatings(sheet.players, hand.dealer, hand.games if four else ())
+    record = hand.record
+    games = record.games if isinstance(record, PartnershipHandRecord) else ()
+    return seatings(sheet.players, hand.dealer, games)
 
 
 def hand_defaults(sheet: GameSheet, n: int | None) -> dict[str, Any]:
@@ -76,7 +80,7 @@ def hand_defaults(sheet: GameSheet, n: int | None) -> dict[str, Any]:
     kind = given.get("kind")
     if kind in ("void", "quick"):
         values.update(_quick_values(given))
-    elif kind == "deal" or hasattr(hand, "games"):
+    elif kind == "deal" or isinstance(hand.record, PartnershipHandRecord):
         for i, (game, seating) in enumerate(
             zip(
                 given.get("games") or [{"kind": "void"}] * 2,
@@ -178,12 +182,12 @@ def hand_page(
     ``changed`` the sheet view to show above it when the sheet changed.
 
     The form is :func:`~api.pad.web.kept_for_back` (the same key on Back)."""
-    rules = Rules.from_dict(sheet.rules)
+    rules = sheet.rules
     names = sheet.players
     seatings = hand_seatings(sheet, n)
     change = change or {"idempotency_key": None, "expected_version": sheet.version}
     choices = (
-        _play_choices(sheet.rules, form, seatings, previews is not None)
+        _play_choices(rules, form, seatings, previews is not None)
         if mode in ("cards", "deal_cards")
         else None
     )
@@ -235,7 +239,7 @@ def prefixes(seatings: Sequence[Seating]) -> list[str]:
 
 
 def _play_choices(
-    rules: Mapping[str, Any], values: dict[str, Any], seatings: Sequence[Seating], checked: bool
+    rules: Rules, values: dict[str, Any], seatings: Sequence[Seating], checked: bool
 ) -> list[dict[str, Any] | None]:
     """The arrangement and layoff choice of each card hand of the form (the hand, or each
     game of a deal), with its ``prefix``, ``game`` (a deal's game number, else ``None``)

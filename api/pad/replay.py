@@ -24,6 +24,7 @@ from scorekeeper.engine import Phase, Verb, parse_action
 from scorekeeper.errors import RecordError, ScorekeeperError
 from scorekeeper.melds import deadwood
 from scorekeeper.records import DEAL_FORMAT, load_deal, play_steps
+from scorekeeper.rules import Rules
 
 from .labels import GRID_SUITS, bdi, card_info, cards_info, worded
 from .views_hand import showdown_view
@@ -43,7 +44,7 @@ _VERB_WORDS = {
 
 
 def replay_steps(
-    record: Any, names: Sequence[str] | None = None, rules: Mapping[str, Any] | None = None
+    record: Any, names: Sequence[str] | None = None, rules: Rules | None = None
 ) -> list[dict[str, Any]]:
     """Every state of a recorded deal, for the step-by-step viewer.
 
@@ -55,7 +56,7 @@ def replay_steps(
     :func:`~api.pad.views_hand.showdown_view` on the last step), "void"}``.
     ``names`` label the players (default: the
     record's); with ``rules`` (a stored game's) the record is replayed under
-    the game's rules and players, as :func:`~scorekeeper.store.hands.evaluate_hand`
+    the game's rules and players, as :func:`~scorekeeper.hands.evaluate_hand`
     scored it. Raises :class:`RecordError` like :func:`~scorekeeper.replay`,
     in players' words and on the ``record`` field when a play is illegal.
     """
@@ -129,13 +130,13 @@ def replay_steps(
     return steps
 
 
-def _as_played(record: Any, names: Sequence[str] | None, rules: Mapping[str, Any] | None) -> Any:
+def _as_played(record: Any, names: Sequence[str] | None, rules: Rules | None) -> Any:
     """The record as a stored game scored it: under the game's rules and players."""
     if rules is not None and isinstance(record, Mapping):
         return {
             **record,
             "format": record.get("format", DEAL_FORMAT),
-            "rules": dict(rules),
+            "rules": rules.to_dict(),
             "players": list(names or ()),
         }
     return record
@@ -159,7 +160,7 @@ def unpack_record(packed: str) -> str:
 
 
 def analysis_view(
-    record: Any, names: Sequence[str] | None = None, rules: Mapping[str, Any] | None = None
+    record: Any, names: Sequence[str] | None = None, rules: Rules | None = None
 ) -> dict[str, Any]:
     """Where the deal was won or lost, in players' words, by viewer step.
 

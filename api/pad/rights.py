@@ -29,6 +29,7 @@ from flask import request, url_for
 from markupsafe import Markup
 
 from scorekeeper.names import clean_name
+from scorekeeper.store.base import Handover, StoredGame
 from scorekeeper.store.games import hash_token, new_token
 
 from .. import get_storage
@@ -72,7 +73,7 @@ def clean_label(text: str | None) -> str:
     return clean_name(text, field="label")
 
 
-def recent_games(limit: int = 8) -> list[dict[str, Any]]:
+def recent_games(limit: int = 8) -> list[StoredGame]:
     """The games this device may change, last changed first."""
     device = _device_hash()
     return get_storage().device_games(device, limit) if device else []
@@ -83,10 +84,10 @@ def phones(game_id: str) -> list[dict[str, Any]]:
     mine = _device_hash()
     return [
         {
-            "id": r["id"],
-            "label": r["label"],
-            "created": r["created"],
-            "this": r["device_hash"] == mine,
+            "id": r.id,
+            "label": r.label,
+            "created": r.created,
+            "this": r.device_hash == mine,
         }
         for r in get_storage().edit_rights(game_id)
     ]
@@ -109,8 +110,8 @@ def end_handover(game_id: str) -> None:
     get_storage().set_handover(game_id, None)
 
 
-def handover(game_id: str) -> dict[str, Any] | None:
-    """The game's hand-over link (``{"secret_hash", "created"}``) if there is one."""
+def handover(game_id: str) -> Handover | None:
+    """The game's hand-over link if there is one."""
     return get_storage().handover(game_id)
 
 
@@ -119,7 +120,7 @@ def handover_matches(game_id: str, secret: str) -> bool:
     current = handover(game_id)
     if not secret or current is None:
         return False
-    return hmac.compare_digest(hash_token(secret), current["secret_hash"])
+    return hmac.compare_digest(hash_token(secret), current.secret_hash)
 
 
 def handover_url(game_id: str, secret: str) -> str:

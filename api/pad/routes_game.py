@@ -18,12 +18,12 @@ from flask import abort, current_app, redirect, request, url_for
 from werkzeug.wrappers import Response
 
 from scorekeeper.errors import ScorekeeperError
+from scorekeeper.gamesheet import GameSheet
 from scorekeeper.names import MAX_NAME_LENGTH
 from scorekeeper.rules import PRESETS
 from scorekeeper.sheet import Entry
 from scorekeeper.store import games
 from scorekeeper.store.base import KeyReused
-from scorekeeper.store.sheets import GameSheet
 
 from .. import get_storage, limits
 from . import declared as pad_declared
@@ -86,7 +86,7 @@ def start_game() -> Response:
         sheet, _ = games.create_game(
             get_storage(),
             settings["players"],
-            settings["rules"].to_dict(),
+            settings["rules"],
             settings["dealer"],
             settings["stake"],
             **_create_options(),

@@ -16,7 +16,7 @@ the hand is stored; the form itself is built by :mod:`api.pad.hand_page`.
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Sequence
 from typing import Any
 
 from flask import abort, redirect, request, url_for
@@ -24,10 +24,11 @@ from marshmallow import ValidationError
 from werkzeug.wrappers import Response
 
 from scorekeeper.errors import Conflict, RecordError, RuleError, ScorekeeperError, Stale
+from scorekeeper.gamesheet import GameSheet
+from scorekeeper.rules import Rules
 from scorekeeper.seating import Seating
 from scorekeeper.store import games
 from scorekeeper.store.base import KeyReused, NotFound
-from scorekeeper.store.sheets import GameSheet
 
 from .. import get_storage, limits
 from ..schemas import check_json_size
@@ -72,7 +73,7 @@ def edit_hand(game_id: str, n: int) -> Response:
 
 
 def _hand_input(
-    rules: Mapping[str, Any], mode: str, values: dict[str, Any], seatings: Sequence[Seating]
+    rules: Rules, mode: str, values: dict[str, Any], seatings: Sequence[Seating]
 ) -> dict[str, Any]:
     """The hand input of the submitted form; raises RuleError naming the form field."""
     seating = seatings[0]

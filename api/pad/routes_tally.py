@@ -8,10 +8,10 @@ from flask import abort, request
 from werkzeug.wrappers import Response
 
 from scorekeeper.errors import ScorekeeperError
+from scorekeeper.gamesheet import GameSheet
 from scorekeeper.names import fold
 from scorekeeper.store import stats
 from scorekeeper.store.base import NotFound
-from scorekeeper.store.sheets import GameSheet
 
 from .. import get_storage
 from . import labels as pad_labels
@@ -25,19 +25,19 @@ def sheet_tally(sheet: GameSheet) -> dict[str, Any] | None:
     if len(sheet.players) == 4:
         return None
     tally = stats.rematch_tally(get_storage(), sheet.id)
-    return views_tally.tally_view(tally) if len(tally["games"]) > 1 else None
+    return views_tally.tally_view(tally) if len(tally.games) > 1 else None
 
 
 @bp.get("/games/<game_id>/tally")
 def tally(game_id: str) -> Response:
     """Every game of the chain of rematches up to this one: who won, who paid, the total."""
-    if len(game_row(game_id)["players"]) == 4:
+    if len(game_row(game_id).players) == 4:
         abort(404, "The running tally is kept for games of two or three players.")
     found = stats.rematch_tally(get_storage(), game_id)
     return render("pad/tally.html", tally=views_tally.tally_view(found), game_id=game_id)
 
 
-def _record(name: str) -> tuple[dict[str, Any] | None, str | None]:
+def _record(name: str) -> tuple[stats.PlayerStats | None, str | None]:
     """A player's record by name, or ``None`` and what to tell the player instead."""
     if not name.strip():
         return None, "Type a player's name."
@@ -76,12 +76,12 @@ def head_to_head() -> Response:
     if found is None:
         abort(404, error)
     other = request.args.get("other", "")
-    rival = next((r for r in found["head_to_head"] if fold(r["opponent"]) == fold(other)), None)
+    rival = next((r for r in found.head_to_head if fold(r.opponent) == fold(other)), None)
     if rival is None:
         abort(
             404,
-            f"{pad_labels.isolated(found['name'])} and"
+            f"{pad_labels.isolated(found.name)} and"
             f" {pad_labels.isolated(other.strip()) if other.strip() else 'that player'}"
             " have not played each other on this scorepad.",
         )
-    return render("pad/head_to_head.html", name=found["name"], rival=rival)
+    return render("pad/head_to_head.html", name=found.name, rival=rival)

@@ -15,12 +15,20 @@ from typing import Any
 from markupsafe import Markup
 
 from scorekeeper.cards import mask_cards, parse_cards
+from scorekeeper.gamesheet import StoredHand
+from scorekeeper.hands import DeadwoodResult, HandEvaluation, evaluate_hand
 from scorekeeper.knock import KnockResult, layoff_options
 from scorekeeper.melds import arrangements, hand_mask
 from scorekeeper.records import ReplayedDeal
 from scorekeeper.results import Outcome, Side
-from scorekeeper.store.hands import DeadwoodResult, HandEvaluation, evaluate_hand
-from scorekeeper.store.sheets import StoredHand
+from scorekeeper.rules import Rules
+from scorekeeper.sheet import (
+    AnyHandRecord,
+    Entry,
+    GameRecord,
+    PartnershipHandRecord,
+    ThreePlayerHandRecord,
+)
 
 from .labels import bdi, capfirst, card_info, cards_info, sides_html
 
@@ -35,17 +43,27 @@ OUTCOME_LABELS = {
 }
 
 
-def badge(hand: Any) -> str:
+Described = StoredHand | AnyHandRecord | GameRecord | Entry
+"""What the hand list describes: a stored hand, a core hand record, one game of a
+partnership deal, or the score-sheet entry a corrected hand had."""
+
+
+def _core(hand: Described) -> AnyHandRecord | GameRecord | Entry:
+    """The core record of a stored hand (any other as it is)."""
+    return hand.record if isinstance(hand, StoredHand) else hand
+
+
+def badge(hand: Described) -> str:
     """The outcome badge of a hand record: knock, gin, big_gin, undercut, void, or
     ``deal`` for a partnership deal that scored (its games have their own)."""
     if hand.void:
         return "void"
-    if hasattr(hand, "games"):
+    if isinstance(_core(hand), PartnershipHandRecord):
         return "deal"
     return str(hand.outcome or "void")
 
 
-def describe_hand(hand: Any, names: Sequence[str], against: bool | None = None) -> Markup:
+def describe_hand(hand: Described, names: Sequence[str], against: bool | None = None) -> Markup:
     """One line for the hand list: ``Ana knocked: 12`` / ``Bor undercut Ana: 29`` (HTML).
 
     With three players (a hand with ``sits_out``) or for one game of a
@@ -55,7 +73,7 @@ def describe_hand(hand: Any, names: Sequence[str], against: bool | None = None) 
     if hand.void:
         return Markup("Void hand: nobody scores" if against is None else "Void: nobody scores")
     if against is None:
-        against = getattr(hand, "sits_out", None) is not None
+        against = isinstance(_core(hand), ThreePlayerHandRecord)
     verb = {
         "knock": "{w} knocked",
         "gin": "{w} went gin",
@@ -65,8 +83,9 @@ def describe_hand(hand: Any, names: Sequence[str], against: bool | None = None) 
     line = (
         verb["undercut"]
         if hand.outcome == "undercut"
-        else ("{w} beat {l}" if against else verb.get(hand.outcome, "{w}"))
+        else ("{w} beat {l}" if against else verb.get(str(hand.outcome), "{w}"))
     )
+    assert hand.winner is not None and hand.loser is not None  # not void: somebody won
     return Markup(line + ": {points}").format(
         w=bdi(names[hand.winner]), l=bdi(names[hand.loser]), points=hand.points
     )
@@ -92,6 +111,7 @@ def hand_view(
     """
     given = record.input or {}
     kind = given.get("kind", "quick")
+    core = record.record
     view: dict[str, Any] = {
         "n": record.n,
         "badge": badge(record),
@@ -105,13 +125,11 @@ def hand_view(
         "counts": None,
         "upcard": None,
         "replay": kind == "record",
-        "sat_out": (
-            names[record.sits_out] if getattr(record, "sits_out", None) is not None else None
-        ),
+        "sat_out": names[core.sits_out] if isinstance(core, ThreePlayerHandRecord) else None,
         "games": None,
     }
     detail = record.detail
-    if hasattr(record, "games"):
+    if isinstance(core, PartnershipHandRecord):
         given_games = given.get("games") or [{"kind": "void"}] * 2
         details = (detail or {}).get("games") or [None, None]
         view["text"] = None
@@ -137,13 +155,13 @@ def hand_view(
                     else None
                 ),
             }
-            for game, sub, sub_detail in zip(record.games, given_games, details, strict=True)
+            for game, sub, sub_detail in zip(core.games, given_games, details, strict=True)
         ]
         return view
     seats = (
-        (0, 1)
-        if getattr(record, "sits_out", None) is None
-        else tuple(p for p in range(3) if p != record.sits_out)
+        tuple(p for p in range(3) if p != core.sits_out)
+        if isinstance(core, ThreePlayerHandRecord)
+        else (0, 1)
     )
     if given.get("upcard"):
         view["upcard"] = card_info(given["upcard"])
@@ -187,14 +205,14 @@ def _counts(
 
 
 def quick_previews(
-    rules: Mapping[str, Any], hand: Mapping[str, Any], seatings: Sequence[Any]
+    rules: Rules, hand: Mapping[str, Any], seatings: Sequence[Any]
 ) -> list[dict[str, Any]]:
     """The score of a quick hand, or of each game of a partnership deal, before it is saved.
 
     Each game is scored as the two-player hand it is (its knocker given as
     seat 0 or 1 of its ``seating``, :class:`scorekeeper.seating.Seating`), so the
     preview needs nothing from the store beyond
-    :func:`~scorekeeper.store.hands.evaluate_hand`.
+    :func:`~scorekeeper.hands.evaluate_hand`.
     """
     hands = hand["games"] if hand.get("kind") == "deal" else [hand] * len(seatings)
     previews = []
@@ -219,6 +237,7 @@ def quick_preview(
     """A quick hand's score before it is saved (``evaluate_hand``'s result) for the page
     (``against``: as :func:`describe_hand`)."""
     entry = result.entry
+    assert isinstance(entry, Entry)  # a quick hand: one game's entry
     return {
         "badge": badge(entry),
         "label": OUTCOME_LABELS[badge(entry)],

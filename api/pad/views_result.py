@@ -11,13 +11,14 @@ from typing import Any
 
 from markupsafe import Markup
 
+from scorekeeper.rules import Rules
 from scorekeeper.sheet import GameResult, HollywoodResult, Payment
 
 from .labels import bdi, point_count, side_names, sides_html
 
 
 def game_result_view(
-    result: GameResult, names: Sequence[str], rules: Mapping[str, Any], boxes: Sequence[int]
+    result: GameResult, names: Sequence[str], rules: Rules, boxes: Sequence[int]
 ) -> dict[str, Any]:
     """One finished game's bonuses itemised (a ``score_sheet`` result, the boxes won).
 
@@ -33,13 +34,13 @@ def game_result_view(
     rows = []
     for p, (name, html) in enumerate(zip(sides, sides_html(names), strict=True)):
         items = [("Hand points", result.totals[p])]
-        items.append((f"Box bonus ({rules['box_bonus']} a box)", result.box_bonus[p]))
+        items.append((f"Box bonus ({rules.box_bonus} a box)", result.box_bonus[p]))
         if p == winner:
             label = "Game bonus"
-            if result.shutout and rules["shutout"] == "double_bonus":
+            if result.shutout and rules.shutout == "double_bonus":
                 label += " (doubled: shutout)"
             items.append((label, result.game_bonus))
-            if result.shutout and rules["shutout"] == "double_total":
+            if result.shutout and rules.shutout == "double_total":
                 subtotal = sum(v for _, v in items)
                 items.append(("Shutout: total doubled", subtotal))
         rows.append(
@@ -71,13 +72,11 @@ def game_result_view(
 
 def _payments(result: GameResult, names: Sequence[str]) -> list[Markup]:
     """The settlement of a three-player or partnership game, one sentence per loser
-    (:func:`loser_line`, given the result as JSON, as the tally has it), with the shutout
-    of a loser who won no hand."""
+    (:func:`loser_line`), with the shutout of a loser who won no hand."""
     sides = sides_html(names)
-    plain = result.to_dict()
     lines = []
     for loser in result.losers:
-        line = loser_line(plain, loser, names)
+        line = loser_line(result.winner, result.nets, result.settlement, loser, names)
         if loser in result.shut_out and not result.shutout:
             line += Markup(" {} won no hand: shutout, doubled against {} only.").format(
                 sides[loser], sides[loser]
@@ -146,28 +145,32 @@ def game_over_line(result: GameResult | HollywoodResult, names: Sequence[str]) -
     return line
 
 
-def loser_line(game: Mapping[str, Any], loser: int, names: Sequence[str]) -> Markup:
+def loser_line(
+    winner: int,
+    nets: Sequence[int],
+    settlement: Payment | Sequence[Payment] | None,
+    loser: int,
+    names: Sequence[str],
+) -> Markup:
     """What one loser of a finished game of three players, or the losing partnership,
     settles with the winner: one sentence for the sheet's payments and the rematch tally.
 
-    ``game`` is a sheet's result as JSON or a tally's game: its ``winner``, ``nets`` per side
-    (the loser's own difference of finals, negative when the loser's box bonuses outweigh
+    From a sheet's result or a tally's game: its ``winner``, ``nets`` per side (the
+    loser's own difference of finals, negative when the loser's box bonuses outweigh
     the game: the winner pays) and ``settlement`` (``None`` without a stake, a
-    partnership's one payment, or a list). ``Bor pays Ana 21.00 (210 points).``, without
+    partnership's one payment, or several). ``Bor pays Ana 21.00 (210 points).``, without
     a stake ``Bor pays Ana 210 points.`` (a finished game pays, as with two players: a
     running total owes); partners ``Bor & Dan pay Ana & Cy ...``. Nothing to settle:
     ``Ana and Bor are even: nobody pays.``, naming the pair, since a game of three has two
     settlements and the two-player ``All square`` would not say whose.
     """
     sides = sides_html(names)
-    winner = game["winner"]
-    difference = -game["nets"][loser]
+    difference = -nets[loser]
     if difference == 0:
         return Markup("{} and {} are even: nobody pays.").format(sides[winner], sides[loser])
     payer, payee = (loser, winner) if difference > 0 else (winner, loser)
-    settled = game.get("settlement") or []
-    paid = [settled] if isinstance(settled, Mapping) else settled
-    amount = next((p["amount"] for p in paid if loser in (p["payer"], p["payee"])), None)
+    paid = [settlement] if isinstance(settlement, Payment) else settlement or []
+    amount = next((p.amount for p in paid if loser in (p.payer, p.payee)), None)
     return _pays(
         sides[payer], "pay" if len(names) == 4 else "pays", sides[payee], abs(difference), amount
     )

@@ -12,10 +12,20 @@ from typing import Any
 
 from markupsafe import Markup
 
+from scorekeeper.gamesheet import GameSheet, StoredHand
 from scorekeeper.rules import Rules
-from scorekeeper.sheet import TEAMS, Entry
+from scorekeeper.sheet import (
+    TEAMS,
+    Entry,
+    HollywoodHandRecord,
+    HollywoodResult,
+    HollywoodSheet,
+    PartnershipHandRecord,
+    PartnershipSheet,
+    ThreePlayerHandRecord,
+)
+from scorekeeper.store.base import LogEntry
 from scorekeeper.store.games import effective_hands
-from scorekeeper.store.sheets import GameSheet, StoredHand
 
 from .labels import bdi, game_title, matchup, side_names, sides_html
 from .views_hand import OUTCOME_LABELS, badge, deal_scored, describe_hand
@@ -67,7 +77,7 @@ def sheet_view(sheet: GameSheet, voided: Mapping[int, Entry] | None = None) -> d
         "rules": rules,
         "hollywood": hollywood,
         "over": sheet.over,
-        "target": rules["target"],
+        "target": rules.target,
         "next_dealer": names[sheet.next_dealer],
         "next": _next_line(sheet),
         "chart": chart(sheet),
@@ -78,8 +88,8 @@ def sheet_view(sheet: GameSheet, voided: Mapping[int, Entry] | None = None) -> d
         "heading": matchup(names),
         "rules_line": rules_summary(rules),
     }
-    if hollywood:
-        for col in sheet.columns:
+    if isinstance(sheet.scored, HollywoodSheet):
+        for col in sheet.scored.columns:
             view["columns"].append(
                 {
                     "game": col.game,
@@ -98,9 +108,9 @@ def sheet_view(sheet: GameSheet, voided: Mapping[int, Entry] | None = None) -> d
             )
     result = sheet.result
     if result:
-        if hollywood:
+        if isinstance(result, HollywoodResult):
             winner = result.winner
-            view["result"] = result_view = {
+            result_view: dict[str, Any] = {
                 "winner": names[winner] if winner is not None else None,
                 "rows": [
                     {
@@ -126,6 +136,7 @@ def sheet_view(sheet: GameSheet, voided: Mapping[int, Entry] | None = None) -> d
                 ],
             }
             result_view["table"] = table(result_view["rows"])
+            view["result"] = result_view
         else:
             view["result"] = game_result_view(result, names, rules, sheet.boxes)
     _score_cards(view)
@@ -148,25 +159,26 @@ def _hand_rows(sheet: GameSheet, voided: Mapping[int, Entry]) -> list[dict[str, 
     rows = []
     before = [0] * len(sheet.totals)
     for hand in sheet.hands:
+        core = hand.record
         row = {
             "n": hand.n,
             "badge": badge(hand),
             "label": OUTCOME_LABELS[badge(hand)],
-            "text": None if hasattr(hand, "games") else describe_hand(hand, names),
+            "text": None if isinstance(core, PartnershipHandRecord) else describe_hand(hand, names),
             "dealer": names[hand.dealer],
             "totals": hand.totals,
             "winner": hand.winner,
-            "corrected": getattr(hand, "corrected", False),
-            "kind": getattr(hand, "kind", None),
-            "columns": [c + 1 for c in getattr(hand, "columns", [])],
-            "sat_out": (
-                names[hand.sits_out] if getattr(hand, "sits_out", None) is not None else None
-            ),
+            "corrected": hand.corrected,
+            "kind": hand.kind,
+            "columns": [c + 1 for c in core.columns]
+            if isinstance(core, HollywoodHandRecord)
+            else [],
+            "sat_out": names[core.sits_out] if isinstance(core, ThreePlayerHandRecord) else None,
             "games": None,
             "scored": None,
             "was": (describe_hand(voided[hand.n], names) if hand.n in voided else None),
         }
-        if hasattr(hand, "games"):
+        if isinstance(core, PartnershipHandRecord):
             row["games"] = [
                 {
                     "players": Markup(" v ").join(bdi(names[p]) for p in g.players),
@@ -174,7 +186,7 @@ def _hand_rows(sheet: GameSheet, voided: Mapping[int, Entry]) -> list[dict[str, 
                     "label": OUTCOME_LABELS[badge(g)],
                     "text": describe_hand(g, names, against=True),
                 }
-                for g in hand.games
+                for g in core.games
             ]
             row["scored"] = deal_scored(before, hand.totals, names)
         before = list(hand.totals)
@@ -185,12 +197,13 @@ def _hand_rows(sheet: GameSheet, voided: Mapping[int, Entry]) -> list[dict[str, 
 def _next_line(sheet: GameSheet) -> Markup:
     """Who deals the next hand, and with three or four players who plays whom."""
     names = list(sheet.players)
+    scored = sheet.scored
     if len(names) == 4:
         games = [
             Markup("{} deals to {}").format(
                 bdi(names[g.dealer]), bdi(names[g.players[0] + g.players[1] - g.dealer])
             )
-            for g in sheet.next_games
+            for g in (scored.next_games if isinstance(scored, PartnershipSheet) else ())
         ]
         return Markup("Next deal: {}; {}.").format(*games)
     dealer = sheet.next_dealer
@@ -241,9 +254,8 @@ def _score_cards(view: dict[str, Any]) -> None:
             )
 
 
-def rules_summary(rules: Mapping[str, Any]) -> str:
+def rules_summary(current: Rules) -> str:
     """A short line naming the preset and what differs from it."""
-    current = Rules.from_dict(dict(rules))
     changed = current.differences()
     text = f"{current.based_on} rules"
     if changed:
@@ -261,9 +273,7 @@ def _show(value: Any) -> str:
     return str(value).replace("_", " ")
 
 
-def voided_originals(
-    log: Sequence[Mapping[str, Any]], hands: Sequence[StoredHand]
-) -> dict[int, Entry]:
+def voided_originals(log: Sequence[LogEntry], hands: Sequence[StoredHand]) -> dict[int, Entry]:
     """What each hand a correction made void had scored before: ``{n: score-sheet entry}``.
 
     ``hands`` are the sheet's hand records (with ``seq``, the log entry that
@@ -278,12 +288,12 @@ def voided_originals(
         seq = hand.seq
         while True:
             before = effective_hands(log[: seq - 1])[hand.n - 1]
-            if before["entry"].get("winner") is not None:  # it scored (not a deal of four)
-                found[hand.n] = Entry.from_dict(before["entry"])
+            if before.entry.get("winner") is not None:  # it scored (not a deal of four)
+                found[hand.n] = Entry.from_dict(before.entry)
                 break
-            if not (before["entry"].get("void") and before["corrected"]):
+            if not (before.entry.get("void") and before.corrected):
                 break
-            seq = before["seq"]
+            seq = before.seq
     return found
 
 
@@ -300,7 +310,7 @@ def chart(sheet: GameSheet, width: int = 320, height: int = 140) -> dict[str, An
     hands = sheet.hands
     series_count = len(sheet.totals)
     rows = [[0] * series_count] + [list(h.totals) for h in hands]
-    target = None if sheet.rules["scoring"] == "hollywood" else sheet.rules["target"]
+    target = None if sheet.rules.scoring == "hollywood" else sheet.rules.target
     top = max([target or 1] + [t for row in rows for t in row])
     pad_x, pad_top, pad_bottom = 8, 8, 8
     span_x = max(len(rows) - 1, 1)

@@ -3,16 +3,18 @@ only renders."""
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Sequence
 from typing import Any
 
 from markupsafe import Markup
+
+from scorekeeper.store.stats import PlayerStats, RematchTally
 
 from .labels import bdi, game_title
 from .views_result import amount_text, loser_line, payment_line
 
 
-def tally_view(tally: Mapping[str, Any]) -> dict[str, Any]:
+def tally_view(tally: RematchTally) -> dict[str, Any]:
     """The running tally of the games chained by rematch, for its page.
 
     From :func:`~scorekeeper.store.stats.rematch_tally`. Each game: its
@@ -20,40 +22,43 @@ def tally_view(tally: Mapping[str, Any]) -> dict[str, Any]:
     (``Bor owes Ana 2.15 (43 points).``); ``standing`` is the latest running
     total, ``count`` the number of games.
     """
-    names = tally["players"]
+    names = tally.players
     games = []
-    for game in tally["games"]:
-        if not game["over"]:
+    for game in tally.games:
+        winner = game.winner
+        if not game.over:
             result = Markup("Being played.")
-        elif game["winner"] is None:
+        elif winner is None:
             result = Markup("A tie: nobody pays.")
         elif len(names) == 3:
             result = Markup("{} won. {}").format(
-                bdi(names[game["winner"]]),
+                bdi(names[winner]),
                 Markup(" ").join(
-                    loser_line(game, p, names) for p in range(3) if p != game["winner"]
+                    loser_line(winner, game.nets, game.settlement, p, names)
+                    for p in range(3)
+                    if p != winner
                 ),
             )
         else:
-            paid = game["settlement"]
+            paid = game.settlement
             result = Markup("{} won. {}").format(
-                bdi(names[game["winner"]]),
-                payment_line(game["nets"], names, paid[0]["amount"] if len(paid) == 1 else None),
+                bdi(names[winner]),
+                payment_line(game.nets, names, paid[0].amount if len(paid) == 1 else None),
             )
-        money = game["money"]
+        money = game.money
         running = (
-            _standing(game["points"], names, money)
+            _standing(game.points, names, money)
             if len(names) == 3
             else payment_line(
-                game["points"], names, None if money is None else max(money), verb="owes"
+                game.points, names, None if money is None else max(money), verb="owes"
             )
         )
         games.append(
             {
-                "id": game["id"],
-                "number": game["number"],
-                "over": game["over"],
-                "winner": None if game["winner"] is None else names[game["winner"]],
+                "id": game.id,
+                "number": game.number,
+                "over": game.over,
+                "winner": None if winner is None else names[winner],
                 "result": result,
                 "running": running,
             }
@@ -86,30 +91,30 @@ def _standing(points: Sequence[int], names: Sequence[str], money: Sequence[float
     return Markup("; ").join(parts) + "."
 
 
-def record_view(stats: Mapping[str, Any]) -> dict[str, Any]:
+def record_view(stats: PlayerStats) -> dict[str, Any]:
     """A player's record (:func:`~scorekeeper.store.stats.player_stats`) as the page lists it.
 
     ``rows`` are ``(label, value)`` in players' words; ``rivals`` the head to
     head lines; ``imported`` the note on imported games, which are not
     counted (their hands were not entered under the game's scorekeeping).
     """
-    average = stats["average_hand"]
+    average = stats.average_hand
     rows = [
-        ("Games", stats["games"]),
-        ("Games finished", stats["finished"]),
-        ("Games won", stats["wins"]),
-        ("Games lost", stats["losses"]),
-        ("Hands played", stats["hands"]),
-        ("Hands won", stats["hands_won"]),
-        ("Gins", stats["gins"]),
-        ("Undercuts", stats["undercuts"]),
+        ("Games", stats.games),
+        ("Games finished", stats.finished),
+        ("Games won", stats.wins),
+        ("Games lost", stats.losses),
+        ("Hands played", stats.hands),
+        ("Hands won", stats.hands_won),
+        ("Gins", stats.gins),
+        ("Undercuts", stats.undercuts),
         ("Average hand won", "no hand won yet" if average is None else f"{average:g} points"),
     ]
-    imported = stats["imported_games"]
+    imported = stats.imported_games
     note = (
         "Imported games are not counted; there are none for this player."
         if not imported
         else f"{imported} imported game{'s are' if imported != 1 else ' is'} left out:"
         " only games scored here count."
     )
-    return {"name": stats["name"], "rows": rows, "imported": note, "rivals": stats["head_to_head"]}
+    return {"name": stats.name, "rows": rows, "imported": note, "rivals": stats.head_to_head}

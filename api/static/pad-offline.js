@@ -17,13 +17,12 @@
 //   no connection (navigator.onLine false), or while hands of this game wait,
 //   a new hand joins the queue instead: hands reach the sheet in the order typed.
 
-const $ = (sel, root = document) => root.querySelector(sel);
-const $$ = (sel, root = document) => Array.from(root.querySelectorAll(sel));
+import { $, $$ } from "./pad-dom.js";
+import { all as allQueued, put as putQueued, drop as dropQueued } from "./pad-store.js";
+
 const RETRY_MS = 10000;
 
 // ---------------------------------------------------------------- the stored queue
-
-const { all: allQueued, put: putQueued, drop: dropQueued } = self.padStore;  // pad-store.js
 
 async function queuedFor(game) {
   return (await allQueued()).filter((item) => item.game === game);
@@ -338,11 +337,13 @@ function setupQueuedForm(form) {
 
 function registerWorker() {
   if (!("serviceWorker" in navigator) || !window.isSecureContext) return;
-  navigator.serviceWorker.register("/sw.js").then(() => navigator.serviceWorker.ready)
+  navigator.serviceWorker.register("/sw.js", { type: "module" }).then(() => navigator.serviceWorker.ready)
     .then((registration) => {
-      // Keep the hand forms this sheet links to, so they open offline too.
+      // Keep the hand forms this sheet links to, so they open offline too; and this
+      // page itself when its navigation began before the worker took over.
       const keep = $$("a[data-keep]").map((a) => a.href);
       const claim = !navigator.serviceWorker.controller;
+      if (claim && keep.length) keep.push(location.href);
       if ((keep.length || claim) && registration.active) {
         registration.active.postMessage({ keep, claim });
       }

@@ -1,37 +1,33 @@
 // The phone's store of hands not yet sent (IndexedDB "scorepad", object store
-// "hands"), shared by the page (pad-offline.js) and the service worker (sw.js):
-// a classic script, so that both can load it (<script> and importScripts).
+// "hands"), shared by the page (pad-offline.js) and the service worker (sw.js,
+// a module worker): an ES module both import.
 // An entry: {seq (its place in the queue), game, url (the form's address),
 // fields ([name, value] pairs, the idempotency key among them), created,
 // refused (the server's words, once refused), newToken (a fresh CSRF token used)}.
 
-self.padStore = (() => {
-  let opened = null;
+let opened = null;
 
-  function database() {
-    opened ??= new Promise((resolve, reject) => {
-      const request = indexedDB.open("scorepad", 1);
-      request.onupgradeneeded = () =>
-        request.result.createObjectStore("hands", { keyPath: "seq", autoIncrement: true });
-      request.onsuccess = () => resolve(request.result);
-      request.onerror = () => reject(request.error);
-    });
-    return opened;
-  }
+function database() {
+  opened ??= new Promise((resolve, reject) => {
+    const request = indexedDB.open("scorepad", 1);
+    request.onupgradeneeded = () =>
+      request.result.createObjectStore("hands", { keyPath: "seq", autoIncrement: true });
+    request.onsuccess = () => resolve(request.result);
+    request.onerror = () => reject(request.error);
+  });
+  return opened;
+}
 
-  async function inStore(mode, work) {
-    const db = await database();
-    return new Promise((resolve, reject) => {
-      const tx = db.transaction("hands", mode);
-      const request = work(tx.objectStore("hands"));
-      tx.oncomplete = () => resolve(request.result);
-      tx.onerror = () => reject(tx.error);
-    });
-  }
+async function inStore(mode, work) {
+  const db = await database();
+  return new Promise((resolve, reject) => {
+    const tx = db.transaction("hands", mode);
+    const request = work(tx.objectStore("hands"));
+    tx.oncomplete = () => resolve(request.result);
+    tx.onerror = () => reject(tx.error);
+  });
+}
 
-  return {
-    all: () => inStore("readonly", (store) => store.getAll()),
-    put: (item) => inStore("readwrite", (store) => store.put(item)),
-    drop: (seq) => inStore("readwrite", (store) => store.delete(seq)),
-  };
-})();
+export const all = () => inStore("readonly", (store) => store.getAll());
+export const put = (item) => inStore("readwrite", (store) => store.put(item));
+export const drop = (seq) => inStore("readwrite", (store) => store.delete(seq));

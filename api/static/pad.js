@@ -1,11 +1,11 @@
 // The scorepad's enhancements on top of forms that work without JavaScript.
 // No framework, no build step: small ES modules (pad-offline.js: the queue of
-// unsent hands, the service worker and the wake lock).
+// unsent hands, the service worker and the wake lock; pad-cards.js: typed cards;
+// pad-dom.js: the helpers they share).
 
+import { cardReader } from "./pad-cards.js";
+import { $, $$ } from "./pad-dom.js";
 import { startOffline } from "./pad-offline.js";
-
-const $ = (sel, root = document) => root.querySelector(sel);
-const $$ = (sel, root = document) => Array.from(root.querySelectorAll(sel));
 
 function el(tag, attrs = {}, ...children) {
   const node = document.createElement(tag);
@@ -26,38 +26,7 @@ function cardChip(card) {
 
 const meldsUrl = document.documentElement.dataset.meldsUrl;
 
-// Typed cards: "As 2s 3s", "10h", "th", "7♣", any case, spaces or commas (or none:
-// "as2s3s"), as the server reads them (scorekeeper.cards.parse_card).
-const SUIT_OF = { "♣": "c", "♦": "d", "♥": "h", "♠": "s" };
-const CARD = /(10|[2-9akqjt])([cdhs♣♦♥♠])\ufe0f?/iy;
-const RANK_ONLY = /^(10?|[2-9akqjt])$/i;
-const shown = (code) => (code[0] === "T" ? "10" : code[0]) + { c: "♣", d: "♦", h: "♥", s: "♠" }[code[1]];
-
-export function readTyped(text, { typing = false } = {}) {
-  const codes = [];
-  let problem = null;
-  const chunks = text.normalize("NFC").split(/[\s,;]+/).filter(Boolean);
-  chunks.forEach((chunk, index) => {
-    let at = 0;
-    for (;;) {
-      CARD.lastIndex = at;
-      const match = CARD.exec(chunk);
-      if (!match) break;
-      at = CARD.lastIndex;
-      const code = (match[1] === "10" ? "T" : match[1].toUpperCase()) +
-                   (SUIT_OF[match[2]] || match[2].toLowerCase());
-      if (codes.includes(code)) problem ??= `${shown(code)} is in there twice.`;
-      else codes.push(code);
-    }
-    const rest = chunk.slice(at);
-    const last = index === chunks.length - 1;
-    // The card being typed ("7" before its suit) is not a mistake yet.
-    if (rest && !(typing && last && RANK_ONLY.test(rest))) {
-      problem ??= `"${rest}" is not a card (type a rank and a suit: As, 10h, 7♣).`;
-    }
-  });
-  return { codes, problem };
-}
+const readTyped = cardReader(document.documentElement.dataset);
 
 function setupGrid(fieldset) {
   const prefix = fieldset.dataset.grid;

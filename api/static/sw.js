@@ -12,13 +12,15 @@
 // offline); the one POST handled here is a new hand's form sent the ordinary
 // way while the phone believes it is online but the server does not answer
 // (Wi-Fi up, laptop gone): the hand joins the same queue, and the form opens
-// again showing it "waiting to sync".
+// again showing it "waiting to sync". The worker is a module worker (registered
+// with type "module"), so it shares pad-store.js with the page as an ES module.
 
-importScripts("/static/pad-store.js");
+import { put as putQueued } from "/static/pad-store.js";
 
 const CACHE = "scorepad-v1";
 const SHELL = ["/", "/static/pad.css", "/static/pad.js", "/static/pad-offline.js",
-               "/static/pad-store.js", "/static/pad-live.js",
+               "/static/pad-store.js", "/static/pad-live.js", "/static/pad-dom.js",
+               "/static/pad-cards.js",
                "/static/pad-icon.svg", "/static/pad-icon-192.png", "/manifest.webmanifest"];
 
 self.addEventListener("install", (event) => {
@@ -74,7 +76,8 @@ async function networkFirst(request) {
 }
 
 // A sheet asks for the pages it links to (its hand forms) to be kept, so that a
-// hand can be entered offline even on a form not opened yet. A page the worker
+// hand can be entered offline even on a form not opened yet (and for itself, when
+// it opened before the worker took over). A page the worker
 // does not control yet asks to be claimed: its navigation began while the
 // worker was still installing (the first game started from the start page),
 // after the worker's own claim at activation, so nothing else would ever make
@@ -84,7 +87,7 @@ self.addEventListener("message", (event) => {
   const urls = (event.data && event.data.keep) || [];
   const same = urls.filter((u) => new URL(u, self.location.href).origin === self.location.origin);
   event.waitUntil(caches.open(CACHE).then((cache) => Promise.all(same.map((u) =>
-    fetch(u, { credentials: "same-origin" }).then((r) => keep(cache, new URL(u, self.location.href).href, r))
+    fetch(u, { credentials: "same-origin" }).then((r) => keep(cache, keptAs(new Request(u)), r))
       .catch(() => null)))));
 });
 
@@ -99,7 +102,7 @@ async function sendOrQueue(request, game) {
     const given = new Map(fields);
     if ((given.get("action") || "save") !== "save") return offlinePage();  // a preview: nothing to keep
     if (!given.has("action")) fields.push(["action", "save"]);
-    await self.padStore.put({ game, url: request.url, fields, created: new Date().toISOString() });
+    await putQueued({ game, url: request.url, fields, created: new Date().toISOString() });
     const form = new URL(request.url);
     form.searchParams.set("mode", given.get("mode") || "quick");
     return Response.redirect(form.href, 303);

@@ -26,10 +26,10 @@ from datetime import UTC, datetime
 from typing import Any
 
 from ..errors import InvalidValueError
+from ..gamesheet import GameStatus
 from ..names import name_key
-from .base import Store
+from .base import ApiKey, Store, StoredGame
 from .games import hash_token, new_token
-from .sheets import GameStatus
 
 KEY_PREFIX = "sk_"
 """How every API key begins (an edit token never does), so that a log or a config file
@@ -67,9 +67,8 @@ def create_key(store: Store, name: str) -> str:
     return key
 
 
-def find_key(store: Store, key: str) -> dict | None:
-    """The key (``{"id", "name", "created"}``) whose text is ``key``, unless revoked or
-    unknown (``None``)."""
+def find_key(store: Store, key: str) -> ApiKey | None:
+    """The key whose text is ``key``, unless revoked or unknown (``None``)."""
     return store.api_key(hash_token(key)) if key.startswith(KEY_PREFIX) else None
 
 
@@ -80,9 +79,9 @@ def rotate_token(store: Store, game_id: str, token: str) -> str | None:
     return fresh if store.rotate_token(game_id, hash_token(token), hash_token(fresh)) else None
 
 
-def encode_cursor(game: dict) -> str:
+def encode_cursor(game: StoredGame) -> str:
     """The cursor of the page after ``game`` (opaque to clients: URL-safe base64 of JSON)."""
-    text = json.dumps([game["created"], game["id"]], separators=(",", ":"))
+    text = json.dumps([game.created, game.id], separators=(",", ":"))
     return base64.urlsafe_b64encode(text.encode()).decode().rstrip("=")
 
 
@@ -124,7 +123,7 @@ def list_games(
     player: str | None = None,
     status: GameStatus | str | None = None,
     since: datetime | None = None,
-) -> tuple[list[dict], str | None]:
+) -> tuple[list[StoredGame], str | None]:
     """One page of the games key ``key_id`` created, newest first: ``(games, next cursor)``.
 
     Filters: ``player`` (a player's name, matched by
@@ -151,16 +150,16 @@ def list_games(
     return page, encode_cursor(page[-1]) if len(found) > limit else None
 
 
-def game_summary(game: dict) -> dict[str, Any]:
+def game_summary(game: StoredGame) -> dict[str, Any]:
     """What a listing says of a game: id, players, status, created, updated, hands, totals."""
-    scored = game["scored"]
+    scored = game.scored
     assert scored is not None  # a key's games are all newer than the scored state
     return {
-        "id": game["id"],
-        "players": game["players"],
-        "status": game["status"],
-        "created": game["created"],
-        "updated": game["updated"],
-        "hands": scored["hands"],
-        "totals": scored["totals"],
+        "id": game.id,
+        "players": list(game.players),
+        "status": game.status.value,
+        "created": game.created,
+        "updated": game.updated,
+        "hands": scored.count,
+        "totals": scored.data["totals"],
     }

@@ -52,7 +52,7 @@ class BackupError(Exception):
     """A backup or restore that cannot be done; the message says why, and nothing changed."""
 
 
-def _refuse_postgres(address: str | os.PathLike) -> None:
+def _refuse_postgres(address: str | os.PathLike[str]) -> None:
     """Raise :class:`BackupError` for a PostgreSQL address: its backups are PostgreSQL's job."""
     if is_postgres(address):
         raise BackupError(
@@ -78,7 +78,7 @@ def _open_read_only(path: str) -> sqlite3.Connection:
     return sqlite3.connect(f"{Path(path).resolve().as_uri()}?mode=ro", uri=True)
 
 
-def check(path: str | os.PathLike) -> dict:
+def check(path: str | os.PathLike[str]) -> dict[str, int]:
     """Check that ``path`` is a sound scorekeeper database; returns its summary.
 
     ``{"version", "games", "entries"}`` (schema version, games, log
@@ -184,7 +184,7 @@ def _locked_temporary(folder: str) -> tuple[int, str]:
         os.close(fd)
 
 
-def backup(db: str | os.PathLike, target: str | os.PathLike) -> dict:
+def backup(db: str | os.PathLike[str], target: str | os.PathLike[str]) -> dict[str, int]:
     """Copy the database ``db`` to the file ``target`` (replaced if it exists), online.
 
     Returns the copy's :func:`check` summary. Raises :class:`BackupError`
@@ -222,7 +222,9 @@ def backup(db: str | os.PathLike, target: str | os.PathLike) -> dict:
         os.close(fd)
 
 
-def restore(source: str | os.PathLike, db: str | os.PathLike, *, force: bool = False) -> dict:
+def restore(
+    source: str | os.PathLike[str], db: str | os.PathLike[str], *, force: bool = False
+) -> dict[str, int]:
     """Replace the contents of database ``db`` with the backup ``source``; returns its summary.
 
     Refuses (:class:`BackupError`, nothing changed) a source that is not a

@@ -5,10 +5,9 @@
 :class:`~scorekeeper.store.postgres.PostgresStore` (a PostgreSQL database
 several servers can share) implement it, and any other backend that does
 is a drop-in: the services and the web layer only call these methods.
-Games are returned as dicts ``{"id", "players", "rules", "dealer",
-"stake", "created", "updated", "status", "token_hash", "imported",
-"version", "scored", "follows"}`` and log entries as ``{"seq", "kind", "payload",
-"result", "idempotency_key", "created"}`` with JSON decoded. ``follows`` is the id
+Games are returned as :class:`StoredGame`\\ s (their rules a
+:class:`~scorekeeper.rules.Rules`, read once from the row), log entries
+as :class:`LogEntry`\\ s with JSON decoded. ``follows`` is the id
 of the game this one is a rematch of ("new game with the same players"), ``None``
 for a game started afresh: the games chained by it are one evening's match, whose
 running tally :func:`~scorekeeper.store.stats.rematch_tally` counts. The refusals
@@ -17,9 +16,9 @@ every backend raises are defined here.
 Each game also keeps its scored state, written in the same transaction as
 its log (so a write costs the same at hand 1,000 as at hand 10): the
 game's ``version`` (the number of log entries: the ETag), ``scored`` (the
-sheet's summary, :func:`~scorekeeper.sheet.summary`; ``None`` for a game
-stored before it was kept: the next write scores its log once) and one
-*sheet row* per hand on the sheet, ``{"n", "entry", "record", "summary"}``:
+sheet's :class:`Summary`; ``None`` for a game stored before it was kept:
+the next write scores its log once) and one :class:`SheetRow` per hand on
+the sheet, ``n``, ``entry``, ``record`` and ``summary``:
 the hand's score-sheet entry, its record as the sheet shows it and the
 sheet's summary after it (the checkpoint an undo or a correction goes back to).
 """
@@ -28,12 +27,15 @@ from __future__ import annotations
 
 import json
 import os
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime
+from functools import lru_cache
 from typing import Any, Protocol
 
 from ..errors import Stale
+from ..gamesheet import GameStatus, StoredHand
+from ..rules import Rules
 
 POSTGRES_SCHEMES = ("postgresql://", "postgres://")
 """The address prefixes that name a PostgreSQL database (libpq's two URL schemes)."""
@@ -66,23 +68,98 @@ def dumps_in_order(value: Any) -> str:
     return json.dumps(value, separators=(",", ":"), ensure_ascii=False)
 
 
-def game_from_row(row: Sequence[Any]) -> dict:
-    """A game dict from its table's columns, in :data:`GAME_COLUMNS` order (JSON decoded)."""
-    return {
-        "id": row[0],
-        "players": json.loads(row[1]),
-        "rules": json.loads(row[2]),
-        "dealer": row[3],
-        "stake": row[4],
-        "created": row[5],
-        "updated": row[6],
-        "status": row[7],
-        "token_hash": row[8],
-        "imported": bool(row[9]),
-        "version": row[10],
-        "scored": None if row[11] is None else json.loads(row[11]),
-        "follows": row[12],
-    }
+@dataclass(frozen=True, slots=True)
+class Summary:
+    """A sheet's summary as the store keeps it (:func:`~scorekeeper.sheet.summary`).
+
+    ``data`` is the core sheet's ``to_dict()`` with ``hands`` replaced by
+    their number: what :func:`~scorekeeper.sheet.score_sheet` takes as
+    ``after`` (kept as that JSON: a write reads and writes it as it is).
+    """
+
+    data: Mapping[str, Any]
+
+    @property
+    def count(self) -> int:
+        """The number of hands on the sheet."""
+        count: int = self.data["hands"]
+        return count
+
+    @property
+    def over(self) -> bool:
+        """Whether the game has ended."""
+        return bool(self.data["over"])
+
+    @property
+    def status(self) -> GameStatus:
+        """The stored status of a game with this summary."""
+        return GameStatus.of(self.over)
+
+    @property
+    def next_dealer(self) -> int:
+        """Who deals the next hand (four players: the next dealing team)."""
+        dealer: int = self.data["next_dealer"]
+        return dealer
+
+    @property
+    def next_games(self) -> list[dict[str, Any]] | None:
+        """A four-player sheet's pairings of the next deal (``None`` for two or three)."""
+        games: list[dict[str, Any]] | None = self.data.get("next_games")
+        return games
+
+
+@dataclass(frozen=True, slots=True)
+class StoredGame:
+    """A stored game's row: its settings, times, status and scored state.
+
+    ``rules`` are parsed once, when the row is read; ``scored`` is the
+    game's :class:`Summary` (``None`` for a game stored before it was
+    kept); ``follows`` the id of the game this one is a rematch of.
+    """
+
+    id: str
+    players: tuple[str, ...]
+    rules: Rules
+    dealer: int
+    stake: float | None
+    created: str
+    updated: str
+    status: GameStatus
+    token_hash: str
+    imported: bool
+    version: int
+    scored: Summary | None
+    follows: str | None
+
+
+@lru_cache(maxsize=128)
+def rules_of(text: str) -> Rules:
+    """The :class:`~scorekeeper.rules.Rules` a row's ``rules`` JSON text holds.
+
+    Read once per text (a :class:`~scorekeeper.rules.Rules` is immutable): the
+    rows of the games of one table share it, and a request that reads its
+    game twice (the token check, then the write) parses it once.
+    """
+    return Rules.from_dict(json.loads(text))
+
+
+def game_from_row(row: Sequence[Any]) -> StoredGame:
+    """A game from its table's columns, in :data:`GAME_COLUMNS` order (JSON decoded)."""
+    return StoredGame(
+        id=row[0],
+        players=tuple(json.loads(row[1])),
+        rules=rules_of(row[2]),
+        dealer=row[3],
+        stake=row[4],
+        created=row[5],
+        updated=row[6],
+        status=GameStatus(row[7]),
+        token_hash=row[8],
+        imported=bool(row[9]),
+        version=row[10],
+        scored=None if row[11] is None else Summary(json.loads(row[11])),
+        follows=row[12],
+    )
 
 
 GAME_COLUMNS = (
@@ -95,22 +172,47 @@ LOG_COLUMNS = "seq, kind, payload, result, idempotency_key, created"
 """The columns of ``hands`` as :func:`log_entries` reads them."""
 
 
-def log_entries(found: Any) -> list[dict]:
+@dataclass(frozen=True, slots=True)
+class LogEntry:
+    """One entry of a game's log (JSON decoded): a hand, an ``undo`` or a ``correct``.
+
+    ``payload`` is the request (the hand as submitted), ``result`` what it
+    did (see :mod:`scorekeeper.store.games`).
+    """
+
+    seq: int
+    kind: str
+    payload: Any
+    result: Any
+    idempotency_key: str | None
+    created: str
+
+
+def log_entries(found: Any) -> list[LogEntry]:
     """Log entries from rows of :data:`LOG_COLUMNS` (JSON decoded)."""
     return [
-        {
-            "seq": seq,
-            "kind": kind,
-            "payload": json.loads(payload),
-            "result": json.loads(result),
-            "idempotency_key": key,
-            "created": created,
-        }
+        LogEntry(seq, kind, json.loads(payload), json.loads(result), key, created)
         for seq, kind, payload, result, key, created in found
     ]
 
 
-def sheet_rows(found: Sequence[tuple[int, str, str, str]]) -> list[dict]:
+@dataclass(frozen=True, slots=True)
+class SheetRow:
+    """A hand's row of the scored state: its number ``n``, score-sheet ``entry``,
+    ``record`` (the :class:`~scorekeeper.gamesheet.StoredHand`'s JSON) and the sheet's
+    :class:`Summary` after it."""
+
+    n: int
+    entry: dict[str, Any]
+    record: dict[str, Any]
+    summary: Summary
+
+    def hand(self) -> StoredHand:
+        """The stored hand of this row."""
+        return StoredHand.from_dict(self.record)
+
+
+def sheet_rows(found: Sequence[tuple[int, str, str, str]]) -> list[SheetRow]:
     """Sheet rows from their table's ``(n, entry, record, summary)`` columns.
 
     Each column is decoded as one JSON array (a long game's rows are read
@@ -118,10 +220,11 @@ def sheet_rows(found: Sequence[tuple[int, str, str, str]]) -> list[dict]:
     """
 
     def column(texts: list[str]) -> list[Any]:
-        return json.loads("[" + ",".join(texts) + "]")
+        decoded: list[Any] = json.loads("[" + ",".join(texts) + "]")
+        return decoded
 
     return [
-        {"n": row[0], "entry": entry, "record": record, "summary": summary}
+        SheetRow(row[0], entry, record, Summary(summary))
         for row, entry, record, summary in zip(
             found,
             column([row[1] for row in found]),
@@ -130,6 +233,51 @@ def sheet_rows(found: Sequence[tuple[int, str, str, str]]) -> list[dict]:
             strict=True,
         )
     ]
+
+
+@dataclass(frozen=True, slots=True)
+class Player:
+    """A player as stored: ``name`` as first written."""
+
+    id: int
+    name: str
+    created: str
+
+
+@dataclass(frozen=True, slots=True)
+class EditRight:
+    """A scorepad device's right to change a game (by the SHA-256 hash of its id)."""
+
+    id: int
+    device_hash: str
+    label: str
+    created: str
+
+
+@dataclass(frozen=True, slots=True)
+class ApiKey:
+    """An API key in use (:mod:`scorekeeper.store.access`): its id, name and creation time."""
+
+    id: int
+    name: str
+    created: str
+
+
+@dataclass(frozen=True, slots=True)
+class ListedKey(ApiKey):
+    """A key as ``scorekeeper keys list`` shows it: when it was revoked (``None``: in use)
+    and how many games it created."""
+
+    revoked: str | None
+    games: int
+
+
+@dataclass(frozen=True, slots=True)
+class Handover:
+    """A game's hand-over link: the hash of its secret and when it was made."""
+
+    secret_hash: str
+    created: str
 
 
 class StorageError(Exception):
@@ -222,14 +370,27 @@ class GameView:
     ``log()``: the whole log (only a game without ``scored`` needs it).
     """
 
-    rows: Callable[[int], list[dict]]
-    log: Callable[[], list[dict]]
+    rows: Callable[[int], list[SheetRow]]
+    log: Callable[[], list[LogEntry]]
 
 
-Decide = Callable[[dict, GameView], tuple[Any, str, dict]]
-"""``decide(game, view) -> (result, status, change)``: a write's scoring, run inside its
-transaction. ``change`` is ``{"scored", "start", "rows"}``: the game's new summary, and
-the sheet rows from hand ``start`` on are replaced by ``rows``."""
+@dataclass(frozen=True, slots=True)
+class Decision:
+    """What a write's ``decide`` made: the log entry's ``result`` (JSON), and the game's
+    new ``scored`` summary, the sheet rows from hand ``start`` on being replaced by
+    ``rows``. The game's new status is the summary's."""
+
+    result: Any
+    scored: Summary
+    start: int
+    rows: Sequence[SheetRow]
+
+
+Decide = Callable[[StoredGame, GameView], Decision]
+"""``decide(game, view) -> Decision``: a write's scoring, run inside its transaction."""
+
+Appended = tuple[LogEntry, bool, StoredGame, list[LogEntry]]
+"""What :meth:`Store.append` returns: ``(entry, created, game, log)``."""
 
 
 class Store(Protocol):
@@ -242,22 +403,22 @@ class Store(Protocol):
     def close(self) -> None:
         """Release this thread's connection (it reopens on next use)."""
 
-    def game(self, game_id: str) -> dict:
+    def game(self, game_id: str) -> StoredGame:
         """The game ``game_id``; raises :class:`NotFound`."""
 
-    def log(self, game_id: str) -> list[dict]:
+    def log(self, game_id: str) -> list[LogEntry]:
         """The game's log entries in sequence order (``[]`` for an unknown game)."""
 
-    def game_and_log(self, game_id: str) -> tuple[dict, list[dict]]:
+    def game_and_log(self, game_id: str) -> tuple[StoredGame, list[LogEntry]]:
         """The game and its log read in one transaction (a consistent snapshot)."""
 
-    def player(self, name: str) -> dict:
-        """The player called ``name`` as ``{"id", "name", "created"}``; raises :class:`NotFound`.
+    def player(self, name: str) -> Player:
+        """The player called ``name``; raises :class:`NotFound`.
 
         Names are matched by :func:`~scorekeeper.names.name_key`.
         """
 
-    def games_of(self, name: str) -> list[tuple[dict, list[dict]]]:
+    def games_of(self, name: str) -> list[tuple[StoredGame, list[LogEntry]]]:
         """Every game the player ``name`` sits in, oldest first, each with its log."""
 
     def create_game(
@@ -265,20 +426,20 @@ class Store(Protocol):
         *,
         game_id: str,
         players: Sequence[str],
-        rules: dict,
+        rules: Rules,
         dealer: int,
         stake: float | None,
         token_hash: str,
-        status: str = "active",
+        status: GameStatus = GameStatus.ACTIVE,
         entries: Sequence[tuple[str, Any, Any]] = (),
         imported: bool = False,
         idempotency_key: str | None = None,
         request_hash: str | None = None,
-        scored: dict | None = None,
-        rows: Sequence[dict] = (),
+        scored: Summary | None = None,
+        rows: Sequence[SheetRow] = (),
         follows: str | None = None,
         owner: int | None = None,
-    ) -> dict:
+    ) -> StoredGame:
         """Store a new game, its players and ``entries`` (log rows) in one transaction.
 
         ``scored`` and ``rows`` are its summary and sheet rows (see the module docs);
@@ -300,11 +461,11 @@ class Store(Protocol):
         *,
         idempotency_key: str | None = None,
         expected_version: int | None = None,
-    ) -> tuple[dict, bool, dict, list[dict]]:
+    ) -> Appended:
         """Append one entry in one transaction that locks the game: ``(entry, created, game, log)``.
 
-        ``decide(game, view)`` computes the entry's result, the game's new
-        status and its scored state's change (see :data:`Decide`), or
+        ``decide(game, view)`` computes the entry's result and the game's
+        new scored state (a :class:`Decision`), or
         raises (nothing is written); the game returned is as the write left
         it. A repeated ``idempotency_key`` with the same request returns the
         stored entry (``created`` False) and the whole ``log`` (its first
@@ -324,31 +485,30 @@ class Store(Protocol):
     def has_edit(self, game_id: str, device_hash: str) -> bool:
         """True while that device holds an unrevoked right to change the game."""
 
-    def edit_rights(self, game_id: str) -> list[dict]:
-        """The game's unrevoked rights, oldest first: ``{"id", "device_hash", "label",
-        "created"}``."""
+    def edit_rights(self, game_id: str) -> list[EditRight]:
+        """The game's unrevoked rights, oldest first."""
 
     def revoke_edit(self, game_id: str, right_id: int) -> bool:
         """Revoke right ``right_id`` of the game; False when there is no such unrevoked right."""
 
-    def device_games(self, device_hash: str, limit: int) -> list[dict]:
+    def device_games(self, device_hash: str, limit: int) -> list[StoredGame]:
         """The games (as :meth:`game`) the device may change, last changed first."""
 
     def set_handover(self, game_id: str, secret_hash: str | None) -> None:
         """Replace the game's hand-over secret hash (``None``: no hand-over link)."""
 
-    def handover(self, game_id: str) -> dict | None:
-        """The game's hand-over link ``{"secret_hash", "created"}``, or ``None``."""
+    def handover(self, game_id: str) -> Handover | None:
+        """The game's hand-over link, or ``None``."""
 
-    def add_api_key(self, name: str, key_hash: str) -> dict:
-        """Store an API key by the SHA-256 hash of its text: ``{"id", "name", "created"}``;
-        raises :class:`NameTaken` when an unrevoked key has this ``name``."""
+    def add_api_key(self, name: str, key_hash: str) -> ApiKey:
+        """Store an API key by the SHA-256 hash of its text; raises :class:`NameTaken` when
+        an unrevoked key has this ``name``."""
 
-    def api_key(self, key_hash: str) -> dict | None:
+    def api_key(self, key_hash: str) -> ApiKey | None:
         """The unrevoked key whose text hashes to ``key_hash``, or ``None``."""
 
-    def api_keys(self) -> list[dict]:
-        """Every key, oldest first: ``{"id", "name", "created", "revoked", "games"}``."""
+    def api_keys(self) -> list[ListedKey]:
+        """Every key, revoked ones too, oldest first."""
 
     def revoke_api_key(self, name: str) -> bool:
         """Revoke the unrevoked key called ``name``; False when there is none."""
@@ -362,7 +522,7 @@ class Store(Protocol):
         player_key: str | None = None,
         status: str | None = None,
         since: str | None = None,
-    ) -> list[dict]:
+    ) -> list[StoredGame]:
         """The games created with API key ``key_id``, newest first (``created``, then id
         descending), at most ``limit``, after ``(created, id)`` and filtered (see
         :meth:`~scorekeeper.store.sql.SqlStore.key_games`)."""

@@ -5,7 +5,7 @@ always derived from it by :func:`~scorekeeper.sheet.score_sheet`. Log entries:
 
 * a new hand: kind ``quick``, ``cards``, ``record`` or ``void``, the
   submitted hand as payload, ``{"entry", "detail"}`` (see
-  :func:`~scorekeeper.store.hands.evaluate_hand`) as result;
+  :func:`~scorekeeper.hands.evaluate_hand`) as result;
 * ``undo``: payload ``{}``, result ``{"undoes": seq, "hand": n}``; it takes
   back the last hand still on the sheet;
 * ``correct``: payload ``{"hand": n, "with": hand}``, result ``{"replaces":
@@ -25,7 +25,7 @@ tests compare the two after random writes); :func:`load_sheet` and the
 answers to repeated requests still score the log.
 
 Choices: games are for two, three or four players (RULES.md section 8; the
-hand inputs of :mod:`scorekeeper.store.hands` name the knocker by player
+hand inputs of :mod:`scorekeeper.hands` name the knocker by player
 index; Hollywood scoring is for two, as :func:`~scorekeeper.sheet.score_sheet`
 says). A three-player hand is scored knowing its dealer (who sits out), a
 four-player deal knowing its pairings (the sheet's ``next_games``); both
@@ -62,6 +62,7 @@ import hmac
 import json
 import secrets
 from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, replace
 from typing import Any
 
 from ..errors import (
@@ -72,14 +73,24 @@ from ..errors import (
     RuleViolation,
     ScorekeeperError,
 )
+from ..gamesheet import GameSheet, GameStatus, StoredHand
+from ..hands import HandKind, evaluate_hand
 from ..names import clean_name, name_key
 from ..records import DEFAULT_PLAYERS, MATCH_FORMAT
-from ..results import from_plain
+from ..results import Result, from_plain, plain
 from ..rules import Rules
 from ..sheet import AnyHandRecord, AnySheet, score_sheet, summary
-from .base import GameView, KeyReused, NotFound, Store
-from .hands import HandKind, evaluate_hand
-from .sheets import GameSheet, GameStatus, StoredHand
+from .base import (
+    Decision,
+    GameView,
+    KeyReused,
+    LogEntry,
+    NotFound,
+    SheetRow,
+    Store,
+    StoredGame,
+    Summary,
+)
 
 EXPORT_FORMAT = "scorekeeper.game"
 """The ``format`` of an exported game (a match record with every hand's input)."""
@@ -116,64 +127,92 @@ def _request_hash(request: Any) -> str:
     return hashlib.sha256(text.encode("utf-8", "surrogatepass")).hexdigest()
 
 
-def token_matches(game: Mapping, token: str | None) -> bool:
+def token_matches(game: StoredGame, token: str | None) -> bool:
     """True when ``token`` is the game's edit token (constant-time comparison)."""
-    return token is not None and hmac.compare_digest(hash_token(token), game["token_hash"])
+    return token is not None and hmac.compare_digest(hash_token(token), game.token_hash)
 
 
-def effective_hands(log: Sequence[Mapping]) -> list[dict]:
-    """The hands on the sheet, rebuilt from the log.
+@dataclass(frozen=True, slots=True)
+class GameSettings:
+    """What a game is scored with: players, rules, first dealer and stake."""
 
-    Each is ``{"seq", "kind", "input", "entry", "detail", "corrected"}``:
-    ``seq`` the log entry that gave its current content, ``input`` the hand
-    as submitted, ``corrected`` whether a correction replaced the original.
-    """
-    hands: list[dict] = []
+    players: tuple[str, ...]
+    rules: Rules
+    dealer: int
+    stake: float | None
+
+
+Seated = GameSettings | StoredGame
+"""A game as scoring needs it (its settings), stored or about to be."""
+
+
+@dataclass(frozen=True, slots=True)
+class EffectiveHand:
+    """A hand on the sheet as the log gives it: ``seq`` the log entry that gave its
+    current content, ``input`` the hand as submitted (of ``kind``), ``entry`` and
+    ``detail`` its evaluation (JSON), ``corrected`` whether a correction replaced
+    the original."""
+
+    seq: int
+    kind: str
+    input: Mapping[str, Any]
+    entry: dict[str, Any]
+    detail: dict[str, Any] | None
+    corrected: bool
+
+
+def effective_hands(log: Sequence[LogEntry]) -> list[EffectiveHand]:
+    """The hands on the sheet, rebuilt from the log."""
+    hands: list[EffectiveHand] = []
     for item in log:
-        kind, payload, result = item["kind"], item["payload"], item["result"]
-        if kind == "undo":
+        payload, result = item.payload, item.result
+        if item.kind == "undo":
             hands.pop()
-        elif kind == "correct":
-            hands[payload["hand"] - 1] = _slot(item["seq"], payload["with"], result, True)
+        elif item.kind == "correct":
+            hands[payload["hand"] - 1] = _slot(item.seq, payload["with"], result, True)
         else:
-            hands.append(_slot(item["seq"], payload, result, False))
+            hands.append(_slot(item.seq, payload, result, False))
     return hands
 
 
-def _slot(seq: int, hand: Mapping, result: Mapping, corrected: bool) -> dict:
-    return {
-        "seq": seq,
-        "kind": hand["kind"],
-        "input": hand,
-        "entry": result["entry"],
-        "detail": result["detail"],
-        "corrected": corrected,
-    }
-
-
-def _score(game: Mapping, hands: Sequence[Mapping]) -> AnySheet:
-    return score_sheet(
-        [h["entry"] for h in hands],
-        players=game["players"],
-        rules=game["rules"],
-        dealer=game["dealer"],
-        stake=game["stake"],
+def _slot(
+    seq: int, hand: Mapping[str, Any], result: Mapping[str, Any], corrected: bool
+) -> EffectiveHand:
+    return EffectiveHand(
+        seq=seq,
+        kind=hand["kind"],
+        input=hand,
+        entry=result["entry"],
+        detail=result["detail"],
+        corrected=corrected,
     )
 
 
-def score_log(game: Mapping, log: Sequence[Mapping]) -> AnySheet:
+def _score(game: Seated, hands: Sequence[EffectiveHand]) -> AnySheet:
+    return score_sheet(
+        [h.entry for h in hands],
+        players=game.players,
+        rules=game.rules,
+        dealer=game.dealer,
+        stake=game.stake,
+    )
+
+
+def score_log(game: StoredGame, log: Sequence[LogEntry]) -> AnySheet:
     """The typed :func:`~scorekeeper.sheet.score_sheet` result of a game's log."""
     return _score(game, effective_hands(log))
 
 
-def game_sheet(game: Mapping, log: Sequence[Mapping], scored: AnySheet | None = None) -> GameSheet:
+def game_sheet(
+    game: StoredGame, log: Sequence[LogEntry], scored: AnySheet | None = None
+) -> GameSheet:
     """The game's score sheet, derived from its log.
 
-    A :class:`~scorekeeper.store.sheets.GameSheet`: the
+    A :class:`~scorekeeper.gamesheet.GameSheet`: the
     :func:`~scorekeeper.sheet.score_sheet` result with the game's ``id``,
     ``created``, ``updated``, ``status``, ``version`` (the number of log
-    entries) and first ``dealer``, each hand a
-    :class:`~scorekeeper.store.sheets.StoredHand` (the hand record with
+    entries), first ``dealer`` and ``rules``, each hand a
+    :class:`~scorekeeper.gamesheet.StoredHand` (the hand record with
     ``seq``, ``kind``, ``input``, ``detail`` and ``corrected``). ``scored``
     is that ``score_sheet`` result when the caller has just computed it (a
     write does), so that it is not computed twice.
@@ -181,7 +220,7 @@ def game_sheet(game: Mapping, log: Sequence[Mapping], scored: AnySheet | None = 
     hands = effective_hands(log)
     sheet = scored if scored is not None else _score(game, hands)
     records: tuple[AnyHandRecord, ...] = sheet.hands
-    return GameSheet.of(
+    return _sheet_of(
         game,
         len(log),
         sheet,
@@ -189,23 +228,38 @@ def game_sheet(game: Mapping, log: Sequence[Mapping], scored: AnySheet | None = 
     )
 
 
-def _stored(record: AnyHandRecord, hand: Mapping) -> StoredHand:
-    """Hand ``record`` of a sheet with where it came from (``hand`` as :func:`effective_hands`
-    gives it)."""
+def _sheet_of(
+    game: StoredGame, version: int, scored: AnySheet, hands: tuple[StoredHand, ...] | None
+) -> GameSheet:
+    """The :class:`~scorekeeper.gamesheet.GameSheet` of ``game`` at ``version``."""
+    return GameSheet.of(
+        id=game.id,
+        created=game.created,
+        updated=game.updated,
+        dealer=game.dealer,
+        rules=game.rules,
+        version=version,
+        scored=scored,
+        hands=hands,
+    )
+
+
+def _stored(record: AnyHandRecord, hand: EffectiveHand) -> StoredHand:
+    """Hand ``record`` of a sheet with where it came from."""
     return StoredHand(
         record=record,
-        seq=hand["seq"],
-        kind=HandKind(hand["kind"]),
-        input=hand["input"],
-        detail=hand["detail"],
-        corrected=hand["corrected"],
+        seq=hand.seq,
+        kind=HandKind(hand.kind),
+        input=hand.input,
+        detail=hand.detail,
+        corrected=hand.corrected,
     )
 
 
 def check_new_game(
     players: Any, rules: Any = None, dealer: Any = 0, stake: Any = None
-) -> tuple[list[str], dict]:
-    """Validate a new game's settings; returns the cleaned names and the rules snapshot.
+) -> GameSettings:
+    """Validate a new game's settings; returns them with the cleaned names and the rules.
 
     Each name goes through :func:`~scorekeeper.names.clean_name`; a refused
     name is reported as field ``players``, the message saying which player
@@ -233,9 +287,9 @@ def check_new_game(
             code="bad_players",
             option="players",
         )
-    snapshot = Rules.from_dict(rules).to_dict()
-    score_sheet([], players=names, rules=snapshot, dealer=dealer, stake=stake)
-    return names, snapshot
+    parsed = Rules.from_dict(rules)
+    score_sheet([], players=names, rules=parsed, dealer=dealer, stake=stake)
+    return GameSettings(tuple(names), parsed, dealer, stake)
 
 
 def create_game(
@@ -252,6 +306,9 @@ def create_game(
 ) -> tuple[GameSheet, str]:
     """Store a new game; returns ``(sheet, edit token)``. The token is not kept, only its hash.
 
+    ``rules`` are a :class:`~scorekeeper.rules.Rules` or anything
+    :meth:`~scorekeeper.rules.Rules.from_dict` reads.
+
     With an ``idempotency_key`` (and the ``secret`` its token is derived
     under), a repeat of the same request returns the same game and token,
     and the sheet as it was created; see the module docs. ``follows`` is
@@ -259,27 +316,39 @@ def create_game(
     with the same players"; it must exist, else ``NotFound``). ``owner`` is the id of
     the API key creating it (:mod:`scorekeeper.store.access`).
     """
-    names, snapshot = check_new_game(players, rules, dealer, stake)
-    request = {"create": {"players": players, "rules": rules, "dealer": dealer, "stake": stake}}
-    game = {"players": names, "rules": snapshot, "dealer": dealer, "stake": stake}
+    game = check_new_game(players, rules, dealer, stake)
+    given = rules.to_dict() if isinstance(rules, Rules) else rules  # as the request sent them
+    create: dict[str, Any] = {"players": players, "rules": given, "dealer": dealer, "stake": stake}
     if follows is not None:
         store.game(follows)
-        request["create"]["follows"] = follows
-        game["follows"] = follows
+        create["follows"] = follows
     return _store_game(
         store,
-        {**game, "status": "active", "scored": _summary_of(game, [], None)},
+        game,
+        _NewGame(scored=_summary_of(game, [], None), follows=follows),
         [],
-        request,
+        {"create": create},
         idempotency_key,
         secret,
         owner,
     )
 
 
+@dataclass(frozen=True, slots=True)
+class _NewGame:
+    """How a new game is stored besides its settings."""
+
+    scored: Summary
+    status: GameStatus = GameStatus.ACTIVE
+    imported: bool = False
+    rows: Sequence[SheetRow] = ()
+    follows: str | None = None
+
+
 def _store_game(
     store: Store,
-    settings: dict,
+    game: GameSettings,
+    new: _NewGame,
     entries: list[tuple[str, Any, Any]],
     request: Any,
     idempotency_key: str | None,
@@ -292,58 +361,78 @@ def _store_game(
     (or with another key): a repeated Idempotency-Key only finds the game its key made.
     """
     game_id = secrets.token_urlsafe(12)
-    keyed: dict[str, Any]
+    request_hash = None
     if idempotency_key is None:
-        token, keyed = new_token(), {}
+        token = new_token()
     else:
         if not secret:
             raise ValueError("a game created with an idempotency key needs a secret")
         token = derive_token(secret, game_id, idempotency_key)
         owned = request if owner is None else {**request, "owner": owner}
-        keyed = {"idempotency_key": idempotency_key, "request_hash": _request_hash(owned)}
-    game = store.create_game(
+        request_hash = _request_hash(owned)
+    stored = store.create_game(
         game_id=game_id,
         token_hash=hash_token(token),
         entries=entries,
+        players=game.players,
+        rules=game.rules,
+        dealer=game.dealer,
+        stake=game.stake,
+        status=new.status,
+        imported=new.imported,
+        scored=new.scored,
+        rows=new.rows,
+        follows=new.follows,
+        idempotency_key=idempotency_key,
+        request_hash=request_hash,
         owner=owner,
-        **settings,
-        **keyed,
     )
-    if game["id"] != game_id:  # a repeat: the game the key created
-        token = derive_token(secret or "", game["id"], idempotency_key or "")
+    if stored.id != game_id:  # a repeat: the game the key created
+        token = derive_token(secret or "", stored.id, idempotency_key or "")
         # after a rotation the repeat answers as the first time, with the token now retired
-        if not token_matches(game, token) and not store.token_retired(
-            game["id"], hash_token(token)
+        if not token_matches(stored, token) and not store.token_retired(
+            stored.id, hash_token(token)
         ):
             raise KeyReused(
                 f"the game of Idempotency-Key {idempotency_key!r} was created"
                 " under another secret key: its edit token cannot be given again",
                 field="Idempotency-Key",
             )
-    log = store.log(game["id"])[: len(entries)] if entries else []
-    return game_sheet({**game, "updated": game["created"]}, log), token
+    log = store.log(stored.id)[: len(entries)] if entries else []
+    return game_sheet(replace(stored, updated=stored.created), log), token
 
 
 def load_sheet(store: Store, game_id: str) -> GameSheet:
-    """The sheet of game ``game_id``; raises :class:`~scorekeeper.store.sqlite.NotFound`."""
+    """The sheet of game ``game_id``; raises :class:`~scorekeeper.store.base.NotFound`."""
     game, log = store.game_and_log(game_id)
     return game_sheet(game, log)
 
 
-def _as_answered(entry: dict, game: dict, log: list[dict]) -> tuple[dict, list[dict]]:
+def _as_answered(
+    entry: LogEntry, game: StoredGame, log: list[LogEntry]
+) -> tuple[StoredGame, list[LogEntry]]:
     """The game and log as they were when log ``entry`` was written (its first answer)."""
-    return {**game, "updated": entry["created"]}, log[: entry["seq"]]
+    return replace(game, updated=entry.created), log[: entry.seq]
 
 
 Answer = tuple[StoredHand | None, GameSheet, bool]
 """What a hand change returns: (the hand record it is about, the sheet, created)."""
 
-_Made = tuple[StoredHand, dict, list[dict] | None]
-"""What a write's ``decide`` makes for its answer: the hand record, the new summary and
-the sheet's rows (``None``: the minimal answer); :func:`_dated` makes the sheet of them."""
+
+@dataclass(frozen=True, slots=True)
+class _Made:
+    """What a write's ``decide`` makes for its answer: the hand record, the new summary
+    and the sheet's rows (``None``: the minimal answer); :func:`_dated` makes the
+    sheet of them."""
+
+    hand: StoredHand
+    scored: Summary
+    rows: list[SheetRow] | None
 
 
-def _result(entry: dict, created: bool, game: dict, log: list[dict], answer: list[_Made]) -> Answer:
+def _result(
+    entry: LogEntry, created: bool, game: StoredGame, log: list[LogEntry], answer: list[_Made]
+) -> Answer:
     """(the hand record whose content came from log ``entry``, the sheet, created).
 
     ``answer`` holds what a write's ``decide`` made (if it ran). A repeated
@@ -351,13 +440,15 @@ def _result(entry: dict, created: bool, game: dict, log: list[dict], answer: lis
     rebuilt from the log up to its entry.
     """
     if created:
-        hand, scored, rows = answer[-1]
-        return hand, _dated(game, scored, rows), created
+        made = answer[-1]
+        return made.hand, _dated(game, made.scored, made.rows), created
     sheet = game_sheet(*_as_answered(entry, game, log))
-    return next((h for h in sheet.hands if h.seq == entry["seq"]), None), sheet, created
+    return next((h for h in sheet.hands if h.seq == entry.seq), None), sheet, created
 
 
-def _evaluate(game: Mapping, hand: Mapping, dealer: int, games: Sequence[Mapping] | None) -> dict:
+def _evaluate(
+    game: Seated, hand: Mapping[str, Any], dealer: int, games: Sequence[Mapping[str, Any]] | None
+) -> dict[str, Any]:
     """The evaluation (``{"entry", "detail"}``) of a hand input of ``game``.
 
     ``dealer`` deals the hand and ``games`` are a four-player deal's pairings
@@ -365,27 +456,29 @@ def _evaluate(game: Mapping, hand: Mapping, dealer: int, games: Sequence[Mapping
     ``dealer`` and ``games``).
     """
     return evaluate_hand(
-        hand, game["rules"], players=game["players"], dealer=dealer, games=games
+        hand, game.rules, players=game.players, dealer=dealer, games=games
     ).to_dict()
 
 
-def _summary_of(game: Mapping, hands: Sequence[Mapping], after: Mapping | None) -> dict:
+def _summary_of(game: Seated, hands: Sequence[Mapping[str, Any]], after: Summary | None) -> Summary:
     """The summary of the game after ``hands`` (entries) following summary ``after``."""
-    count = (after["hands"] if after is not None else 0) + len(hands)
-    return summary(
-        score_sheet(
-            hands,
-            players=game["players"],
-            rules=game["rules"],
-            dealer=game["dealer"],
-            stake=game["stake"],
-            after=after,
-        ),
-        count,
+    count = (after.count if after is not None else 0) + len(hands)
+    return Summary(
+        summary(
+            score_sheet(
+                hands,
+                players=game.players,
+                rules=game.rules,
+                dealer=game.dealer,
+                stake=game.stake,
+                after=None if after is None else after.data,
+            ),
+            count,
+        )
     )
 
 
-def _scored_rows(game: Mapping, hands: Sequence[Mapping], after: dict) -> list[dict]:
+def _scored_rows(game: Seated, hands: Sequence[EffectiveHand], after: Summary) -> list[SheetRow]:
     """The sheet rows of ``hands`` (as :func:`effective_hands` gives them) after ``after``.
 
     Each hand is scored on its own from the summary before it, so that
@@ -394,40 +487,35 @@ def _scored_rows(game: Mapping, hands: Sequence[Mapping], after: dict) -> list[d
     rows = []
     for hand in hands:
         scored = score_sheet(
-            [hand["entry"]],
-            players=game["players"],
-            rules=game["rules"],
-            stake=game["stake"],
-            after=after,
+            [hand.entry],
+            players=game.players,
+            rules=game.rules,
+            stake=game.stake,
+            after=after.data,
         )
-        after = summary(scored, after["hands"] + 1)
+        after = Summary(summary(scored, after.count + 1))
         rows.append(
-            {
-                "n": after["hands"],
-                "entry": hand["entry"],
-                "record": _stored(scored.hands[0], hand).to_dict(),
-                "summary": after,
-            }
+            SheetRow(
+                n=after.count,
+                entry=hand.entry,
+                record=_stored(scored.hands[0], hand).to_dict(),
+                summary=after,
+            )
         )
     return rows
 
 
-def _hand_of(row: Mapping) -> StoredHand:
-    """The stored hand of a sheet row."""
-    return StoredHand.from_dict(row["record"])
-
-
-def _as_hand(row: Mapping) -> dict:
+def _as_hand(row: SheetRow) -> EffectiveHand:
     """A sheet row as :func:`effective_hands` gives a hand (to score it again)."""
-    record = row["record"]
-    return {
-        "seq": record["seq"],
-        "kind": record["kind"],
-        "input": record["input"],
-        "entry": row["entry"],
-        "detail": record["detail"],
-        "corrected": record["corrected"],
-    }
+    record = row.record
+    return EffectiveHand(
+        seq=record["seq"],
+        kind=record["kind"],
+        input=record["input"],
+        entry=row.entry,
+        detail=record["detail"],
+        corrected=record["corrected"],
+    )
 
 
 SAME_IN_EVERY_ROW = ("players", "rules", "stake")
@@ -441,86 +529,87 @@ class _Scored:
     scored from its log once; the write then stores all its rows.
     """
 
-    def __init__(self, game: dict, view: GameView):
+    def __init__(self, game: StoredGame, view: GameView):
         self.game, self.view = game, view
         self.empty = _summary_of(game, [], None)
-        self.rebuilt: list[dict] | None = None
-        self.summary: dict = game["scored"]
-        if self.summary is None:
+        self.rebuilt: list[SheetRow] | None = None
+        if game.scored is None:
             self.rebuilt = _scored_rows(game, effective_hands(view.log()), self.empty)
-            self.summary = self.rebuilt[-1]["summary"] if self.rebuilt else self.empty
+            self.summary = self.rebuilt[-1].summary if self.rebuilt else self.empty
+        else:
+            self.summary = game.scored
 
     @property
     def count(self) -> int:
         """The number of hands on the sheet."""
-        return self.summary["hands"]
+        return self.summary.count
 
-    def rows(self, start: int) -> list[dict]:
+    def rows(self, start: int) -> list[SheetRow]:
         """The rows of hands ``start`` (>= 1), ``start + 1``, ... (read from the store)."""
         if self.rebuilt is not None:
             return self.rebuilt[start - 1 :]
         return self.view.rows(start)
 
-    def before(self, n: int, rows: Sequence[dict]) -> dict:
+    def before(self, n: int, rows: Sequence[SheetRow]) -> Summary:
         """The summary before hand ``n``, ``rows`` being the rows from hand ``n - 1`` on."""
         if n == 1:
             return self.empty
-        kept = rows[0]["summary"]
-        return {key: kept.get(key, value) for key, value in self.empty.items()}
+        kept = rows[0].summary.data
+        return Summary({key: kept.get(key, value) for key, value in self.empty.data.items()})
 
-    def change(self, scored: dict, start: int, rows: list[dict]) -> dict:
-        """The store's change: summary ``scored``, rows from ``start`` on replaced by ``rows``.
+    def change(self, result: Any, scored: Summary, start: int, rows: list[SheetRow]) -> Decision:
+        """The write's decision: ``result`` logged, summary ``scored``, rows from ``start``
+        on replaced by ``rows``.
 
         Rows are kept by :func:`_kept` (:meth:`before` puts back what it
         leaves out): a long game's rows stay small and quick to read.
         """
         if self.rebuilt is not None:
             start, rows = 1, [*self.rebuilt[: start - 1], *rows]
-        return {"scored": scored, "start": start, "rows": _kept(rows)}
+        return Decision(result=result, scored=scored, start=start, rows=_kept(rows))
 
 
-def _kept(rows: Sequence[dict]) -> list[dict]:
+def _kept(rows: Sequence[SheetRow]) -> list[SheetRow]:
     """Sheet rows as the store keeps them: their summaries without :data:`SAME_IN_EVERY_ROW`."""
     return [
-        {
-            **row,
-            "summary": {
-                key: value for key, value in row["summary"].items() if key not in SAME_IN_EVERY_ROW
-            },
-        }
+        replace(
+            row,
+            summary=Summary(
+                {
+                    key: value
+                    for key, value in row.summary.data.items()
+                    if key not in SAME_IN_EVERY_ROW
+                }
+            ),
+        )
         for row in rows
     ]
 
 
-def _dated(game: Mapping, scored: dict, rows: list[dict] | None) -> GameSheet:
+def _dated(game: StoredGame, scored: Summary, rows: list[SheetRow] | None) -> GameSheet:
     """A write's answer: the sheet of summary ``scored`` with ``game`` as the write left it.
 
     With ``rows`` (all of the new sheet's rows), the whole sheet; with
     ``None``, the sheet without ``hands`` (``Prefer: return=minimal``:
     nothing read or built that grows with the game).
     """
-    core = from_plain(AnySheet, {**scored, "hands": []})
-    return GameSheet.of(
-        game, game["version"], core, None if rows is None else tuple(_hand_of(row) for row in rows)
+    core = from_plain(AnySheet, {**scored.data, "hands": []})
+    return _sheet_of(
+        game, game.version, core, None if rows is None else tuple(row.hand() for row in rows)
     )
 
 
-def minimal_sheet(game: Mapping) -> GameSheet | None:
+def minimal_sheet(game: StoredGame) -> GameSheet | None:
     """The sheet without ``hands`` of a stored game, from its scored state alone (no
     scoring, no log: what ``Prefer: return=minimal`` answers); ``None`` for a game
     stored before the scored state was kept, until its next write."""
-    return None if game["scored"] is None else _dated(game, game["scored"], None)
-
-
-def _status_of(scored: Mapping) -> str:
-    """The stored status of a game whose summary is ``scored`` (its JSON value)."""
-    return GameStatus.of(scored["over"]).value
+    return None if game.scored is None else _dated(game, game.scored, None)
 
 
 def add_hand(
     store: Store,
     game_id: str,
-    hand: Mapping,
+    hand: Mapping[str, Any],
     *,
     idempotency_key: str | None = None,
     expected_version: int | None = None,
@@ -543,22 +632,20 @@ def add_hand(
     """
     answer: list[_Made] = []
 
-    def decide(game: dict, view: GameView) -> tuple[dict, str, dict]:
+    def decide(game: StoredGame, view: GameView) -> Decision:
         state = _Scored(game, view)
-        if state.summary["over"]:
+        if state.summary.over:
             raise Conflict(
                 f"the game is over (after hand {state.count}); no more hands can be entered",
                 code="game_over",
                 params={"after": state.count},
             )
-        result = _evaluate(
-            game, hand, state.summary["next_dealer"], state.summary.get("next_games")
-        )
-        rows = _scored_rows(game, [_slot(game["version"] + 1, hand, result, False)], state.summary)
-        scored = rows[-1]["summary"]
+        result = _evaluate(game, hand, state.summary.next_dealer, state.summary.next_games)
+        rows = _scored_rows(game, [_slot(game.version + 1, hand, result, False)], state.summary)
+        scored = rows[-1].summary
         every = [*state.rows(1), *rows] if full else None
-        answer.append((_hand_of(rows[-1]), scored, every))
-        return result, _status_of(scored), state.change(scored, state.count + 1, rows)
+        answer.append(_Made(rows[-1].hand(), scored, every))
+        return state.change(result, scored, state.count + 1, rows)
 
     return _result(
         *store.append(
@@ -589,17 +676,17 @@ def undo_last(
     """
     answer: list[_Made] = []
 
-    def decide(game: dict, view: GameView) -> tuple[dict, str, dict]:
+    def decide(game: StoredGame, view: GameView) -> Decision:
         state = _Scored(game, view)
         n = state.count
         if not n:
             raise Conflict("there is no hand to undo", code="nothing_to_undo")
         rows = state.rows(max(n - 1, 1))
-        undone = _hand_of(rows[-1])
+        undone = rows[-1].hand()
         scored = state.before(n, rows)
         every = state.rows(1)[: n - 1] if full else None
-        answer.append((undone, scored, every))
-        return ({"undoes": undone.seq, "hand": n}, _status_of(scored), state.change(scored, n, []))
+        answer.append(_Made(undone, scored, every))
+        return state.change({"undoes": undone.seq, "hand": n}, scored, n, [])
 
     entry, created, game, log = store.append(
         game_id,
@@ -619,7 +706,7 @@ def correct_hand(
     store: Store,
     game_id: str,
     n: int,
-    hand: Mapping,
+    hand: Mapping[str, Any],
     *,
     idempotency_key: str | None = None,
     expected_version: int | None = None,
@@ -627,7 +714,7 @@ def correct_hand(
 ) -> Answer:
     """Score hand ``n`` (1-based) as ``hand`` instead; returns ``(hand record, sheet, created)``.
 
-    Raises :class:`~scorekeeper.store.sqlite.NotFound` for a hand not on the
+    Raises :class:`~scorekeeper.store.base.NotFound` for a hand not on the
     sheet and :class:`~scorekeeper.errors.Conflict` (``game_over``) when the
     corrected totals would end the game before its last hand. Hands ``n``
     and later are scored again from the summary kept with hand ``n - 1``.
@@ -635,16 +722,16 @@ def correct_hand(
     """
     answer: list[_Made] = []
 
-    def decide(game: dict, view: GameView) -> tuple[dict, str, dict]:
+    def decide(game: StoredGame, view: GameView) -> Decision:
         state = _Scored(game, view)
         if not 1 <= n <= state.count:
             raise NotFound(f"there is no hand {n} on the sheet (it has {state.count})", field="n")
         rows = state.rows(max(n - 1, 1))
         later = rows[1:] if n > 1 else rows
-        replaced = later[0]["record"]
+        replaced = later[0].record
         result = _evaluate(game, hand, replaced["dealer"], replaced.get("games"))
         changed = [
-            _slot(game["version"] + 1, hand, result, True),
+            _slot(game.version + 1, hand, result, True),
             *(_as_hand(row) for row in later[1:]),
         ]
         try:
@@ -659,31 +746,27 @@ def correct_hand(
                 params=error.params,
             ) from error
         for old, new in zip(later[1:], rescored[1:], strict=True):
-            record = new["record"]
-            if old["record"]["kind"] != "record":
+            record = new.record
+            if old.record["kind"] != "record":
                 continue
-            dealer = old["record"]["detail"]["dealer"]
+            dealer = old.record["detail"]["dealer"]
             if dealer != record["dealer"]:
                 raise Conflict(
                     f"with this correction hand {record['n']} would be dealt by"
-                    f" {game['players'][record['dealer']]}, but its deal record has"
-                    f" {game['players'][dealer]} dealing; undo the later hands first",
+                    f" {game.players[record['dealer']]}, but its deal record has"
+                    f" {game.players[dealer]} dealing; undo the later hands first",
                     field="n",
                     code="dealer_rotation",
                     params={
                         "hand": record["n"],
-                        "expected": game["players"][record["dealer"]],
-                        "dealer": game["players"][dealer],
+                        "expected": game.players[record["dealer"]],
+                        "dealer": game.players[dealer],
                     },
                 )
-        scored = rescored[-1]["summary"]
+        scored = rescored[-1].summary
         every = [*state.rows(1)[: n - 1], *rescored] if full else None
-        answer.append((_hand_of(rescored[0]), scored, every))
-        return (
-            {"replaces": replaced["seq"], **result},
-            _status_of(scored),
-            state.change(scored, n, rescored),
-        )
+        answer.append(_Made(rescored[0].hand(), scored, every))
+        return state.change({"replaces": replaced["seq"], **result}, scored, n, rescored)
 
     return _result(
         *store.append(
@@ -698,27 +781,53 @@ def correct_hand(
     )
 
 
-def export_game(store: Store, game_id: str) -> dict:
-    """The game as a match record: settings and the input of every hand on the sheet.
+@dataclass(frozen=True, slots=True)
+class ExportedGame(Result):
+    """A game as a match record (:func:`export_game`): its settings and every hand's input.
 
-    ``{"format": "scorekeeper.game", "version": 1, "players", "rules",
-    "dealer", "stake", "created", "hands": [hand, ...]}``; :func:`import_game`
-    reads it back.
+    ``to_dict()``: ``{"format": "scorekeeper.game", "version": 1, "players",
+    "rules", "dealer", "stake", "created", "hands": [hand, ...]}``, the
+    rules' options in alphabetical order (as the store has always written
+    them); :func:`import_game` reads it back.
     """
+
+    players: tuple[str, ...]
+    rules: Rules
+    dealer: int
+    stake: float | None
+    created: str
+    hands: tuple[Mapping[str, Any], ...]
+    format: str = EXPORT_FORMAT
+    version: int = EXPORT_VERSION
+
+    def to_dict(self) -> dict[str, Any]:
+        """The export's JSON (see the class docs)."""
+        return {
+            "format": self.format,
+            "version": self.version,
+            "players": list(self.players),
+            "rules": dict(sorted(self.rules.to_dict().items())),
+            "dealer": self.dealer,
+            "stake": self.stake,
+            "created": self.created,
+            "hands": [plain(hand) for hand in self.hands],
+        }
+
+
+def export_game(store: Store, game_id: str) -> ExportedGame:
+    """The game as a match record: settings and the input of every hand on the sheet."""
     game, log = store.game_and_log(game_id)
-    return {
-        "format": EXPORT_FORMAT,
-        "version": EXPORT_VERSION,
-        "players": game["players"],
-        "rules": game["rules"],
-        "dealer": game["dealer"],
-        "stake": game["stake"],
-        "created": game["created"],
-        "hands": [hand["input"] for hand in effective_hands(log)],
-    }
+    return ExportedGame(
+        players=game.players,
+        rules=game.rules,
+        dealer=game.dealer,
+        stake=game.stake,
+        created=game.created,
+        hands=tuple(hand.input for hand in effective_hands(log)),
+    )
 
 
-def _from_match(record: Mapping) -> dict:
+def _from_match(record: Mapping[str, Any]) -> dict[str, Any]:
     """An engine match record (``gin-rummy-match/1``) as an exported game of record hands."""
     deals = record.get("deals")
     if not isinstance(deals, list):
@@ -735,7 +844,7 @@ def _from_match(record: Mapping) -> dict:
 
 def import_game(
     store: Store,
-    record: Mapping,
+    record: Mapping[str, Any],
     *,
     idempotency_key: str | None = None,
     secret: str | None = None,
@@ -769,40 +878,28 @@ def import_game(
             params={"version": record.get("version")},
             option="version",
         )
-    names, snapshot = check_new_game(
+    game = check_new_game(
         record.get("players"), record.get("rules"), record.get("dealer", 0), record.get("stake")
     )
-    game = {
-        "players": names,
-        "rules": snapshot,
-        "dealer": record.get("dealer", 0),
-        "stake": record.get("stake"),
-    }
     entries: list[tuple[str, Any, Any]] = []
-    rows: list[dict] = []
+    rows: list[SheetRow] = []
     after = _summary_of(game, [], None)
     for i, hand in enumerate(record.get("hands") or []):
         try:
-            if after["over"]:
+            if after.over:
                 raise RuleViolation(
                     f"the game is over after hand {i}; hand {i + 1} cannot be entered",
                     code="game_over",
                     params={"after": i, "hand": i + 1},
                     option="hands",
                 )
-            result = _evaluate(game, hand, after["next_dealer"], after.get("next_games"))
+            result = _evaluate(game, hand, after.next_dealer, after.next_games)
             rows += _scored_rows(game, [_slot(i + 1, hand, result, False)], after)
         except ScorekeeperError as error:
             raise error.within(f"hand {i + 1}", f"hands.{i}") from error
-        after = rows[-1]["summary"]
+        after = rows[-1].summary
         entries.append((hand["kind"], dict(hand), result))
-    settings = {
-        **game,
-        "status": _status_of(after),
-        "imported": True,
-        "scored": after,
-        "rows": _kept(rows),
-    }
+    new = _NewGame(scored=after, status=after.status, imported=True, rows=_kept(rows))
     return _store_game(
-        store, settings, entries, {"import": dict(original)}, idempotency_key, secret, owner
+        store, game, new, entries, {"import": dict(original)}, idempotency_key, secret, owner
     )

@@ -31,7 +31,7 @@ mapping of PostgreSQL's errors.
 
 JSON columns hold the same text the SQLite backend writes
 (:func:`~scorekeeper.store.base.dumps`), and times the same ISO 8601 text,
-so both backends return identical dicts and compare a repeated request
+so both backends return identical games and compare a repeated request
 with its idempotency key the same way.
 
 Every write is one transaction. :meth:`PostgresStore.append` first locks
@@ -56,7 +56,10 @@ fork: gunicorn's workers each open their own; a pool inherited from the
 parent is left alone, never closed, as its sockets are the parent's).
 Migrations use a connection of their own, so the gunicorn master that
 runs them before forking holds no pool. A pooled connection is checked
-before each use, so a restarted database server costs no failed request.
+before each use, so a restarted database server costs no failed request;
+while the server is away, requests wait at most :data:`CONNECT_TIMEOUT` for
+a connection before :class:`StorageUnavailable` (503 with ``Retry-After``),
+and the pool reconnects in the background once it is back.
 Each connection's ``application_name`` is ``scorekeeper-<pid>``: in
 ``pg_stat_activity`` an operator sees which worker holds which session.
 """
@@ -76,7 +79,12 @@ from .base import StorageBusy, StorageError, StorageFull, StorageUnavailable
 from .sql import SqlStore, pending_steps, pyformat
 
 BUSY_TIMEOUT = 30.0
-"""Seconds a write waits for another writer's lock (or a free pooled connection)."""
+"""Seconds a write waits for another writer's lock."""
+
+CONNECT_TIMEOUT = 1.5
+"""Seconds a request waits for a pooled connection (a new one is given libpq's 2 s to
+connect): with the database server away, requests answer 503 within 2 s, not after
+:data:`BUSY_TIMEOUT`."""
 
 POOL_SIZE = 4
 """Connections at most in one process's pool (a gunicorn worker runs 2 threads by default)."""
@@ -218,20 +226,24 @@ SCHEMA_VERSION = len(MIGRATIONS)
 """The schema version this code writes."""
 
 
-def _refusal(error: psycopg.Error, waited: float) -> StorageError | None:
-    """The refusal for PostgreSQL's "disk full", lock-wait and "cannot write" errors (``None``
-    for others): the classes, codes and words of SQLite's (:mod:`~scorekeeper.store.sqlite`)."""
+def _refusal(error: psycopg.Error | psycopg_pool.PoolTimeout, waited: float) -> StorageError | None:
+    """The refusal for PostgreSQL's "disk full", lock-wait and "cannot write" errors, and for a
+    database that cannot be reached (no pooled connection in time, a connection lost): the
+    classes, codes and words of SQLite's (:mod:`~scorekeeper.store.sqlite`); ``None`` for
+    others."""
     if isinstance(error, pg_errors.DiskFull):
         return StorageFull("the server's disk is full: nothing was written")
-    if isinstance(
-        error, pg_errors.LockNotAvailable | pg_errors.DeadlockDetected | psycopg_pool.PoolTimeout
-    ):
+    if isinstance(error, pg_errors.LockNotAvailable | pg_errors.DeadlockDetected):
         return StorageBusy(
             f"the database stayed busy for {waited:g} s: nothing was written; try again"
         )
     if isinstance(error, pg_errors.ReadOnlySqlTransaction):
         return StorageUnavailable(
             f"the database cannot be used just now ({error}): nothing was written; try again"
+        )
+    if isinstance(error, psycopg_pool.PoolTimeout | psycopg.OperationalError):
+        return StorageUnavailable(
+            "the database cannot be reached just now: nothing was written; try again"
         )
     return None
 
@@ -269,10 +281,13 @@ class PostgresStore(SqlStore):
                     self.url,
                     min_size=1,
                     max_size=POOL_SIZE,
-                    timeout=self.busy_timeout,
+                    timeout=min(self.busy_timeout, CONNECT_TIMEOUT),
                     check=psycopg_pool.ConnectionPool.check_connection,
                     name="scorekeeper",
-                    kwargs={"application_name": f"scorekeeper-{os.getpid()}"},
+                    kwargs={
+                        "application_name": f"scorekeeper-{os.getpid()}",
+                        "connect_timeout": 2,  # libpq's: whole seconds, 2 at least
+                    },
                     open=True,
                 )
                 self._pid = os.getpid()
@@ -334,7 +349,8 @@ class PostgresStore(SqlStore):
         with self._read() as conn:
             row = conn.execute("SELECT version FROM schema_version").fetchone()
         assert row is not None  # migrate() wrote the table's one row
-        return row[0]
+        version: int = row[0]
+        return version
 
     def _read(self) -> AbstractContextManager[psycopg.Connection]:
         """A read transaction (READ COMMITTED) on a pooled connection."""

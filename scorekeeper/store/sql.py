@@ -34,19 +34,32 @@ from __future__ import annotations
 from abc import ABC, abstractmethod
 from collections.abc import Callable, Sequence
 from contextlib import AbstractContextManager
+from dataclasses import replace
 from functools import cache
 from typing import Any
 
+from ..gamesheet import GameStatus
 from ..names import name_key
+from ..rules import Rules
 from .base import (
     GAME_COLUMNS,
     LOG_COLUMNS,
+    ApiKey,
+    Appended,
     Decide,
+    EditRight,
     GameView,
+    Handover,
     KeyReused,
+    ListedKey,
+    LogEntry,
     NameTaken,
     NotFound,
+    Player,
+    SheetRow,
     StorageError,
+    StoredGame,
+    Summary,
     check_version,
     dumps,
     dumps_in_order,
@@ -199,7 +212,7 @@ class SqlStore(ABC):
     """Where :data:`NOTIFY` announces each append as ``"<game id> <version>"``; ``None``:
     nowhere (live sheets, :mod:`api.live`, set it)."""
 
-    on_append: Callable[[dict], None] | None = None
+    on_append: Callable[[StoredGame], None] | None = None
     """Called with the game as an append left it, once the append has committed; ``None``:
     nobody is told (live sheets, :mod:`api.live`, set it). It must neither raise nor wait."""
 
@@ -234,54 +247,54 @@ class SqlStore(ABC):
 
     # ------------------------------------------------------------------ reads
 
-    def game(self, game_id: str) -> dict:
+    def game(self, game_id: str) -> StoredGame:
         """The game ``game_id``; raises :class:`NotFound`."""
         with self._read() as conn:
             return self._game(conn, game_id)
 
-    def log(self, game_id: str) -> list[dict]:
+    def log(self, game_id: str) -> list[LogEntry]:
         """The game's log entries in sequence order (``[]`` for an unknown game)."""
         with self._read() as conn:
             return self._log(conn, game_id)
 
-    def game_and_log(self, game_id: str) -> tuple[dict, list[dict]]:
+    def game_and_log(self, game_id: str) -> tuple[StoredGame, list[LogEntry]]:
         """The game and its log read in one transaction (a consistent snapshot)."""
         with self._snapshot() as conn:
             return self._game(conn, game_id), self._log(conn, game_id)
 
-    def player(self, name: str) -> dict:
+    def player(self, name: str) -> Player:
         """The player whose :func:`~scorekeeper.names.name_key` is ``name``'s.
 
-        As ``{"id", "name", "created"}`` (the name as first written). A name
+        Its ``name`` is the name as first written. A name
         that is no valid name raises :class:`~scorekeeper.errors.RuleError`.
         """
         with self._read() as conn:
             row = self._run(conn, SELECT_PLAYER, (name_key(name),)).fetchone()
         if row is None:
             raise NotFound(f"no player called {name!r}", field="name")
-        return {"id": row[0], "name": row[1], "created": row[2]}
+        return Player(id=row[0], name=row[1], created=row[2])
 
-    def games_of(self, name: str) -> list[tuple[dict, list[dict]]]:
+    def games_of(self, name: str) -> list[tuple[StoredGame, list[LogEntry]]]:
         """Every game the player ``name`` sits in, oldest first, each with its log."""
         player = self.player(name)
         with self._snapshot() as conn:
-            ids = [row[0] for row in self._run(conn, SELECT_GAMES_OF, (player["id"],))]
+            ids = [row[0] for row in self._run(conn, SELECT_GAMES_OF, (player.id,))]
             return [(self._game(conn, i), self._log(conn, i)) for i in ids]
 
-    def _game(self, conn: Any, game_id: str, *, lock: bool = False) -> dict:
+    def _game(self, conn: Any, game_id: str, *, lock: bool = False) -> StoredGame:
         """The game's row (locked with :data:`LOCK_GAME` when ``lock``); raises NotFound."""
         row = self._run(conn, SELECT_GAME + (self.LOCK_GAME if lock else ""), (game_id,)).fetchone()
         if row is None:
             raise NotFound(f"no game with id {game_id!r}", field="id")
         return game_from_row(row)
 
-    def _log(self, conn: Any, game_id: str) -> list[dict]:
+    def _log(self, conn: Any, game_id: str) -> list[LogEntry]:
         return log_entries(self._run(conn, SELECT_LOG, (game_id,)))
 
-    def _rows(self, conn: Any, game_id: str, start: int) -> list[dict]:
+    def _rows(self, conn: Any, game_id: str, start: int) -> list[SheetRow]:
         return sheet_rows(self._run(conn, SELECT_ROWS, (game_id, start)).fetchall())
 
-    def _put_rows(self, conn: Any, game_id: str, start: int, rows: Sequence[dict]) -> None:
+    def _put_rows(self, conn: Any, game_id: str, start: int, rows: Sequence[SheetRow]) -> None:
         """Replace the game's sheet rows from hand ``start`` on by ``rows``."""
         self._run(conn, DELETE_ROWS, (game_id, start))
         self._run_many(
@@ -290,10 +303,10 @@ class SqlStore(ABC):
             [
                 (
                     game_id,
-                    row["n"],
-                    dumps_in_order(row["entry"]),
-                    dumps_in_order(row["record"]),
-                    dumps_in_order(row["summary"]),
+                    row.n,
+                    dumps_in_order(row.entry),
+                    dumps_in_order(row.record),
+                    dumps_in_order(row.summary.data),
                 )
                 for row in rows
             ],
@@ -306,20 +319,20 @@ class SqlStore(ABC):
         *,
         game_id: str,
         players: Sequence[str],
-        rules: dict,
+        rules: Rules,
         dealer: int,
         stake: float | None,
         token_hash: str,
-        status: str = "active",
+        status: GameStatus = GameStatus.ACTIVE,
         entries: Sequence[tuple[str, Any, Any]] = (),
         imported: bool = False,
         idempotency_key: str | None = None,
         request_hash: str | None = None,
-        scored: dict | None = None,
-        rows: Sequence[dict] = (),
+        scored: Summary | None = None,
+        rows: Sequence[SheetRow] = (),
         follows: str | None = None,
         owner: int | None = None,
-    ) -> dict:
+    ) -> StoredGame:
         """Store a new game (and its players); returns it as :meth:`game` would.
 
         ``entries`` are ``(kind, payload, result)`` log rows written with it
@@ -350,16 +363,16 @@ class SqlStore(ABC):
                 (
                     game_id,
                     dumps(list(players)),
-                    dumps(rules),
+                    dumps(rules.to_dict()),
                     dealer,
                     stake,
                     stamp,
                     stamp,
-                    status,
+                    status.value,
                     token_hash,
                     imported,
                     len(entries),
-                    None if scored is None else dumps_in_order(scored),
+                    None if scored is None else dumps_in_order(scored.data),
                     follows,
                     idempotency_key,
                     request_hash,
@@ -402,13 +415,13 @@ class SqlStore(ABC):
         *,
         idempotency_key: str | None = None,
         expected_version: int | None = None,
-    ) -> tuple[dict, bool, dict, list[dict]]:
+    ) -> Appended:
         """Append one entry to a game's log; returns ``(entry, created, game, log)``.
 
         Inside one write transaction: the game's row is read (and locked,
         :data:`LOCK_GAME`), ``decide(game, view)`` computes the entry's
-        result, the game's new status and scored state (reading the sheet
-        rows it needs through ``view``), or raises and nothing is written;
+        result and the game's new scored state (reading the sheet rows it
+        needs through ``view``), or raises and nothing is written;
         then the entry is inserted with the next sequence number and the
         game's row and sheet rows updated. ``game`` is the game as the write
         left it; ``log`` is empty (the log is not read).
@@ -435,53 +448,60 @@ class SqlStore(ABC):
                 if seq is not None:
                     log = self._log(conn, game_id)
                     return log[seq - 1], False, game, log
-            check_version(expected_version, game["version"])
-            result, status, change = decide(
+            check_version(expected_version, game.version)
+            decision = decide(
                 game,
                 GameView(
                     rows=lambda start: self._rows(conn, game_id, start),
                     log=lambda: self._log(conn, game_id),
                 ),
             )
-            entry = {
-                "seq": game["version"] + 1,
-                "kind": kind,
-                "payload": payload,
-                "result": result,
-                "idempotency_key": idempotency_key,
-                "created": now(),
-            }
+            entry = LogEntry(
+                seq=game.version + 1,
+                kind=kind,
+                payload=payload,
+                result=decision.result,
+                idempotency_key=idempotency_key,
+                created=now(),
+            )
             self._run(
                 conn,
                 INSERT_HAND,
                 (
                     game_id,
-                    entry["seq"],
+                    entry.seq,
                     kind,
                     dumps(payload),
-                    dumps(result),
+                    dumps(decision.result),
                     idempotency_key,
-                    entry["created"],
+                    entry.created,
                 ),
             )
+            status = decision.scored.status
             self._run(
                 conn,
                 UPDATE_GAME,
-                (status, entry["created"], entry["seq"], dumps_in_order(change["scored"]), game_id),
+                (
+                    status.value,
+                    entry.created,
+                    entry.seq,
+                    dumps_in_order(decision.scored.data),
+                    game_id,
+                ),
             )
-            self._put_rows(conn, game_id, change["start"], change["rows"])
+            self._put_rows(conn, game_id, decision.start, decision.rows)
             if self.NOTIFY and self.notify_channel:
-                self._run(conn, self.NOTIFY, (self.notify_channel, f"{game_id} {entry['seq']}"))
-        written = {
-            **game,
-            "status": status,
-            "updated": entry["created"],
-            "version": entry["seq"],
-            "scored": change["scored"],
-        }
+                self._run(conn, self.NOTIFY, (self.notify_channel, f"{game_id} {entry.seq}"))
+            changed = replace(
+                game,
+                status=status,
+                updated=entry.created,
+                version=entry.seq,
+                scored=decision.scored,
+            )
         if self.on_append is not None:
-            self.on_append(written)
-        return entry, True, written, []
+            self.on_append(changed)
+        return entry, True, changed, []
 
     # ------------------------------------------------------------------ scorepad edit rights
 
@@ -499,21 +519,21 @@ class SqlStore(ABC):
         with self._read() as conn:
             return self._run(conn, HAS_EDIT, (game_id, device_hash)).fetchone() is not None
 
-    def edit_rights(self, game_id: str) -> list[dict]:
-        """The unrevoked rights of a game, oldest first: ``{"id", "device_hash", "label",
-        "created"}``."""
+    def edit_rights(self, game_id: str) -> list[EditRight]:
+        """The unrevoked rights of a game, oldest first."""
         with self._read() as conn:
             return [
-                {"id": i, "device_hash": h, "label": label, "created": created}
+                EditRight(id=i, device_hash=h, label=label, created=created)
                 for i, h, label, created in self._run(conn, SELECT_RIGHTS, (game_id,))
             ]
 
     def revoke_edit(self, game_id: str, right_id: int) -> bool:
         """Revoke right ``right_id`` of the game; False when it held no such right."""
         with self._write() as conn:
-            return self._run(conn, REVOKE_EDIT, (now(), game_id, right_id)).rowcount == 1
+            revoked: bool = self._run(conn, REVOKE_EDIT, (now(), game_id, right_id)).rowcount == 1
+            return revoked
 
-    def device_games(self, device_hash: str, limit: int) -> list[dict]:
+    def device_games(self, device_hash: str, limit: int) -> list[StoredGame]:
         """The games the device may change, last changed first (at most ``limit``)."""
         with self._snapshot() as conn:
             ids = [row[0] for row in self._run(conn, SELECT_DEVICE_GAMES, (device_hash, limit))]
@@ -526,16 +546,16 @@ class SqlStore(ABC):
             if secret_hash is not None:
                 self._run(conn, INSERT_HANDOVER, (game_id, secret_hash, now()))
 
-    def handover(self, game_id: str) -> dict | None:
-        """The game's hand-over link as ``{"secret_hash", "created"}``, or ``None``."""
+    def handover(self, game_id: str) -> Handover | None:
+        """The game's hand-over link, or ``None``."""
         with self._read() as conn:
             row = self._run(conn, SELECT_HANDOVER, (game_id,)).fetchone()
-        return None if row is None else {"secret_hash": row[0], "created": row[1]}
+        return None if row is None else Handover(secret_hash=row[0], created=row[1])
 
     # ------------------------------------------------------------------ API keys
 
-    def add_api_key(self, name: str, key_hash: str) -> dict:
-        """Store a new API key by the SHA-256 hash of its text: ``{"id", "name", "created"}``.
+    def add_api_key(self, name: str, key_hash: str) -> ApiKey:
+        """Store a new API key by the SHA-256 hash of its text.
 
         Raises :class:`NameTaken` when an unrevoked key has this ``name``.
         """
@@ -544,21 +564,19 @@ class SqlStore(ABC):
             row = self._run(conn, INSERT_API_KEY, (name, key_hash, stamp)).fetchone()
         if row is None:
             raise NameTaken(f"there is already a key called {name!r}", field="name")
-        return {"id": row[0], "name": name, "created": stamp}
+        return ApiKey(id=row[0], name=name, created=stamp)
 
-    def api_key(self, key_hash: str) -> dict | None:
-        """The unrevoked key whose text hashes to ``key_hash`` (``{"id", "name", "created"}``),
-        or ``None``."""
+    def api_key(self, key_hash: str) -> ApiKey | None:
+        """The unrevoked key whose text hashes to ``key_hash``, or ``None``."""
         with self._read() as conn:
             row = self._run(conn, SELECT_API_KEY, (key_hash,)).fetchone()
-        return None if row is None else {"id": row[0], "name": row[1], "created": row[2]}
+        return None if row is None else ApiKey(id=row[0], name=row[1], created=row[2])
 
-    def api_keys(self) -> list[dict]:
-        """Every key, revoked ones too, oldest first: ``{"id", "name", "created", "revoked",
-        "games"}`` (``revoked`` the time, or ``None``; ``games`` how many it created)."""
+    def api_keys(self) -> list[ListedKey]:
+        """Every key, revoked ones too, oldest first."""
         with self._read() as conn:
             return [
-                {"id": i, "name": name, "created": created, "revoked": revoked, "games": count}
+                ListedKey(id=i, name=name, created=created, revoked=revoked, games=count)
                 for i, name, created, revoked, count in self._run(conn, SELECT_API_KEYS)
             ]
 
@@ -576,7 +594,7 @@ class SqlStore(ABC):
         player_key: str | None = None,
         status: str | None = None,
         since: str | None = None,
-    ) -> list[dict]:
+    ) -> list[StoredGame]:
         """The games of API key ``key_id`` (as :meth:`game`), newest first, at most ``limit``.
 
         ``after`` is the ``(created, id)`` of the last game of the previous page;

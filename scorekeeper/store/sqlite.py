@@ -354,17 +354,15 @@ SCHEMA_VERSION = len(MIGRATIONS)
 class Storage(SqlStore):
     """The game store in one SQLite file; see the module docs for the tables.
 
-    Opening a store runs any pending migrations. Games are returned as dicts
-    ``{"id", "players", "rules", "dealer", "stake", "created", "updated",
-    "status", "token_hash", "imported", "version", "scored", "follows"}`` and log
-    entries as ``{"seq", "kind", "payload", "result", "idempotency_key", "created"}``
-    with JSON decoded. ``durable=False`` (unit tests only) writes with ``synchronous =
-    OFF``: fast, but not safe against a crash of the machine.
+    Opening a store runs any pending migrations. Games are returned as
+    :class:`~scorekeeper.store.base.StoredGame`\\ s and log entries as
+    :class:`~scorekeeper.store.base.LogEntry`\\ s. ``durable=False`` (unit tests
+    only) writes with ``synchronous = OFF``: fast, but not safe against a crash of the machine.
     """
 
     def __init__(
         self,
-        path: str | os.PathLike | None = None,
+        path: str | os.PathLike[str] | None = None,
         *,
         durable: bool = True,
         busy_timeout: float = BUSY_TIMEOUT,
@@ -399,7 +397,8 @@ class Storage(SqlStore):
             local.db = self._connect()
             local.readonly = not os.access(self.path, os.W_OK)
             local.pid = os.getpid()
-        return local.db
+        db: sqlite_utils.Database = local.db
+        return db
 
     def close(self) -> None:
         """Close this thread's connection (it reopens on next use)."""
@@ -539,7 +538,8 @@ class Storage(SqlStore):
     def schema_version(self) -> int:
         """The file's schema version (``PRAGMA user_version``)."""
         with self._read() as conn:
-            return conn.execute("PRAGMA user_version").fetchone()[0]
+            version: int = conn.execute("PRAGMA user_version").fetchone()[0]
+            return version
 
     @contextmanager
     def _snapshot(self) -> Iterator[sqlite3.Connection]:

@@ -32,9 +32,10 @@ its first seat.
 from __future__ import annotations
 
 from collections.abc import Iterator
+from dataclasses import dataclass, fields
 
 from ..names import fold
-from ..results import Outcome
+from ..results import Outcome, Result
 from ..sheet import (
     TEAMS,
     AnySheet,
@@ -43,50 +44,101 @@ from ..sheet import (
     HollywoodHandRecord,
     PartnershipHandRecord,
     PartnershipSheet,
+    Payment,
     ThreePlayerHandRecord,
 )
-from .base import Store
+from .base import Store, StoredGame
 from .games import load_sheet, score_log
 
 Played = HandBase | HollywoodHandRecord | GameRecord
 """A two-player hand of some sheet: ``void``, ``winner``, ``outcome`` and ``points``."""
 
 
-def player_stats(store: Store, name: str) -> dict:
+@dataclass(frozen=True, slots=True)
+class HeadToHead(Result):
+    """A player's record against one ``opponent`` (see the module docs)."""
+
+    opponent: str
+    games: int
+    wins: int
+    losses: int
+    hands_won: int
+    hands_lost: int
+
+
+@dataclass(frozen=True, slots=True)
+class PlayerStats(Result):
+    """A player's record over every stored game (:func:`player_stats`)."""
+
+    name: str
+    games: int
+    finished: int
+    wins: int
+    losses: int
+    hands: int
+    hands_won: int
+    gins: int
+    undercuts: int
+    points: int
+    average_hand: float | None
+    imported_games: int
+    head_to_head: tuple[HeadToHead, ...]
+
+
+@dataclass(slots=True)
+class _Count:
+    """The counts of a record as they are being added up."""
+
+    games: int = 0
+    finished: int = 0
+    wins: int = 0
+    losses: int = 0
+    hands: int = 0
+    hands_won: int = 0
+    gins: int = 0
+    undercuts: int = 0
+    points: int = 0
+
+
+@dataclass(slots=True)
+class _Rival:
+    """A head-to-head line as it is being added up."""
+
+    opponent: str
+    games: int = 0
+    wins: int = 0
+    losses: int = 0
+    hands_won: int = 0
+    hands_lost: int = 0
+
+    def frozen(self) -> HeadToHead:
+        return HeadToHead(
+            self.opponent, self.games, self.wins, self.losses, self.hands_won, self.hands_lost
+        )
+
+
+def player_stats(store: Store, name: str) -> PlayerStats:
     """The record of player ``name`` (matched by name key); raises ``NotFound``.
 
-    ``{"name", "games", "finished", "wins", "losses", "hands", "hands_won",
-    "gins", "undercuts", "points", "average_hand", "imported_games",
+    Its ``to_dict()``: ``{"name", "games", "finished", "wins", "losses", "hands",
+    "hands_won", "gins", "undercuts", "points", "average_hand", "imported_games",
     "head_to_head": [{"opponent", "games", "wins", "losses", "hands_won",
     "hands_lost"}, ...]}``, opponents in order of first meeting.
     """
     player = store.player(name)
-    key = fold(player["name"])
-    totals = dict.fromkeys(
-        (
-            "games",
-            "finished",
-            "wins",
-            "losses",
-            "hands",
-            "hands_won",
-            "gins",
-            "undercuts",
-            "points",
-        ),
-        0,
-    )
+    key = fold(player.name)
+    totals = _Count()
     imported = 0
-    rivals: dict[str, dict] = {}
+    rivals: dict[str, _Rival] = {}
     for game, log in store.games_of(name):
-        if game["imported"]:
+        if game.imported:
             imported += 1
             continue
-        names = game["players"]
+        names = game.players
         seat = [fold(p) for p in names].index(key)
         sheet = score_log(game, log)
         met = {1 - seat: _rival(rivals, names[1 - seat])} if len(names) == 2 else {}
-        totals["games"] += 1
+        totals.games += 1
         for players, hand in _hands(sheet):
             if seat not in players:
                 continue
@@ -94,43 +146,45 @@ def player_stats(store: Store, name: str) -> dict:
             rival = met.setdefault(other, _rival(rivals, names[other]))
             if hand.void:
                 continue
-            totals["hands"] += 1
+            totals.hands += 1
             if hand.winner == seat:
-                totals["hands_won"] += 1
-                totals["points"] += hand.points
-                totals["gins"] += hand.outcome in (Outcome.GIN, Outcome.BIG_GIN)
-                totals["undercuts"] += hand.outcome == Outcome.UNDERCUT
-                rival["hands_won"] += 1
+                totals.hands_won += 1
+                totals.points += hand.points
+                totals.gins += hand.outcome in (Outcome.GIN, Outcome.BIG_GIN)
+                totals.undercuts += hand.outcome == Outcome.UNDERCUT
+                rival.hands_won += 1
             else:
-                rival["hands_lost"] += 1
+                rival.hands_lost += 1
         for rival in met.values():
-            rival["games"] += 1
+            rival.games += 1
         if sheet.result is not None:
-            totals["finished"] += 1
+            totals.finished += 1
         if sheet.result is None or sheet.result.winner is None:
             continue
         side = _side_of(sheet)
         won = side[seat] == sheet.result.winner
-        totals["wins" if won else "losses"] += 1
+        if won:
+            totals.wins += 1
+        else:
+            totals.losses += 1
         for other, rival in met.items():
-            if won or side[other] == sheet.result.winner:
-                rival["wins" if won else "losses"] += 1
-    average = round(totals["points"] / totals["hands_won"], 2) if totals["hands_won"] else None
-    return {
-        "name": player["name"],
-        **totals,
-        "average_hand": average,
-        "imported_games": imported,
-        "head_to_head": list(rivals.values()),
-    }
-
-
-def _rival(rivals: dict[str, dict], opponent: str) -> dict:
-    """The head-to-head line against ``opponent`` (added, empty, at the first meeting)."""
-    return rivals.setdefault(
-        fold(opponent),
-        {"opponent": opponent, "games": 0, "wins": 0, "losses": 0, "hands_won": 0, "hands_lost": 0},
+            if won:
+                rival.wins += 1
+            elif side[other] == sheet.result.winner:
+                rival.losses += 1
+    average = round(totals.points / totals.hands_won, 2) if totals.hands_won else None
+    return PlayerStats(
+        name=player.name,
+        **{f.name: getattr(totals, f.name) for f in fields(totals)},
+        average_hand=average,
+        imported_games=imported,
+        head_to_head=tuple(rival.frozen() for rival in rivals.values()),
     )
+
+
+def _rival(rivals: dict[str, _Rival], opponent: str) -> _Rival:
+    """The head-to-head line against ``opponent`` (added, empty, at the first meeting)."""
+    return rivals.setdefault(fold(opponent), _Rival(opponent))
 
 
 def _hands(sheet: AnySheet) -> Iterator[tuple[tuple[int, ...], Played]]:
@@ -152,7 +206,31 @@ def _side_of(sheet: AnySheet) -> list[int]:
     return list(range(len(sheet.players)))
 
 
-def rematch_tally(store: Store, game_id: str) -> dict:
+@dataclass(frozen=True, slots=True)
+class TallyGame(Result):
+    """One game of a rematch chain (see :func:`rematch_tally`), seats as the last game's."""
+
+    id: str
+    number: int
+    over: bool
+    winner: int | None
+    final: tuple[int, ...] | None
+    nets: tuple[int, ...]
+    settlement: tuple[Payment, ...]
+    points: tuple[int, ...]
+    money: tuple[float, ...] | None
+
+
+@dataclass(frozen=True, slots=True)
+class RematchTally(Result):
+    """The running tally of a chain of rematches (:func:`rematch_tally`)."""
+
+    players: tuple[str, ...]
+    stake: float | None
+    games: tuple[TallyGame, ...]
+
+
+def rematch_tally(store: Store, game_id: str) -> RematchTally:
     """The running tally of the games of two or three players chained by rematch up to ``game_id``.
 
     Raises ``NotFound`` for an unknown game, ``ValueError`` for a partnership
@@ -162,62 +240,61 @@ def rematch_tally(store: Store, game_id: str) -> dict:
     The chain is ``game_id``, the game it ``follows``, the game that one
     follows, and so on back to a game started afresh (or to a game with
     other players: a chain only joins games of the same players, matched
-    by name key, seats mapped to ``game_id``'s). ``{"players": [game_id's
-    names], "stake" (game_id's, or None), "games": [oldest first: {"id",
-    "number" (1, 2, ...), "over", "winner" (seat or None), "final" (per
-    seat or None), "nets" (points won (+) or paid (-) per seat, zeros while
-    unfinished), "settlement" (the payments, ``[{"payer", "payee", "amount"}]``
-    with seats; empty without a stake), "points"
-    and "money" (the running totals per seat after this game; money is None
-    while no game so far had a stake)}]}``. A game still
-    being played counts nothing yet; money adds each game's settlement as it
-    was rounded.
+    by name key, seats mapped to ``game_id``'s). ``players`` are ``game_id``'s
+    names, ``stake`` its stake (or None), ``games`` oldest first: each its
+    ``id``, ``number`` (1, 2, ...), ``over``, ``winner`` (seat or None),
+    ``final`` (per seat or None), ``nets`` (points won (+) or paid (-) per
+    seat, zeros while unfinished), ``settlement`` (the payments, with seats;
+    empty without a stake), ``points`` and ``money`` (the running totals per
+    seat after this game; money is None while no game so far had a stake).
+    A game still being played counts nothing yet; money adds each game's
+    settlement as it was rounded.
     """
     game = store.game(game_id)
-    if len(game["players"]) == 4:
+    if len(game.players) == 4:
         raise ValueError("the rematch tally is for games of two or three players")
-    keys = [fold(p) for p in game["players"]]
-    chain: list[tuple[dict, list[int]]] = []
-    current: dict | None = game
+    keys = [fold(p) for p in game.players]
+    chain: list[tuple[StoredGame, list[int]]] = []
+    current: StoredGame | None = game
     while current is not None:
-        seen = [fold(p) for p in current["players"]]
+        seen = [fold(p) for p in current.players]
         if sorted(seen) != sorted(keys):
             break
         chain.append((current, [keys.index(k) for k in seen]))
-        current = store.game(current["follows"]) if current["follows"] else None
+        current = store.game(current.follows) if current.follows else None
     games = []
     points = [0] * len(keys)
     money: list[float] | None = None
     for number, (row, seats) in enumerate(reversed(chain), 1):
-        result = load_sheet(store, row["id"]).result
+        result = load_sheet(store, row.id).result
         nets = [0] * len(keys)
-        settlement: list[dict] = []
+        settlement: list[Payment] = []
         if result is not None:
             for seat, net in zip(seats, result.nets, strict=True):
                 nets[seat] = net
                 points[seat] += net
             paid = result.settlement or ()
             settlement = [
-                {"payer": seats[p.payer], "payee": seats[p.payee], "amount": p.amount}
+                Payment(payer=seats[p.payer], payee=seats[p.payee], amount=p.amount)
                 for p in (paid if isinstance(paid, tuple) else (paid,))
             ]
             for payment in settlement:
                 money = money or [0.0] * len(keys)
-                money[payment["payer"]] -= payment["amount"]
-                money[payment["payee"]] += payment["amount"]
+                money[payment.payer] -= payment.amount
+                money[payment.payee] += payment.amount
         games.append(
-            {
-                "id": row["id"],
-                "number": number,
-                "over": result is not None,
-                "winner": None if result is None or result.winner is None else seats[result.winner],
-                "final": None
+            TallyGame(
+                id=row.id,
+                number=number,
+                over=result is not None,
+                winner=None if result is None or result.winner is None else seats[result.winner],
+                final=None
                 if result is None
-                else [result.final[seats.index(s)] for s in range(len(keys))],
-                "nets": nets,
-                "settlement": settlement,
-                "points": list(points),
-                "money": None if money is None else [round(m, 2) for m in money],
-            }
+                else tuple(result.final[seats.index(s)] for s in range(len(keys))),
+                nets=tuple(nets),
+                settlement=tuple(settlement),
+                points=tuple(points),
+                money=None if money is None else tuple(round(m, 2) for m in money),
+            )
         )
-    return {"players": list(game["players"]), "stake": game["stake"], "games": games}
+    return RematchTally(players=game.players, stake=game.stake, games=tuple(games))

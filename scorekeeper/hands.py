@@ -43,8 +43,8 @@ from dataclasses import dataclass
 from enum import StrEnum
 from typing import Any
 
-from ..cards import Card, parse_cards
-from ..errors import (
+from .cards import Card, parse_cards
+from .errors import (
     IllegalRecordError,
     InvalidRecordError,
     InvalidValueError,
@@ -53,11 +53,11 @@ from ..errors import (
     RuleViolation,
     ScorekeeperError,
 )
-from ..knock import Breakdown, KnockResult, score_hand, verify_knock
-from ..records import DEAL_FORMAT, DEFAULT_PLAYERS, ReplayedDeal, deal_entry, replay_deal
-from ..results import Outcome, Result, Side
-from ..rules import Rules, is_whole_number
-from ..sheet import Entry, check_seat
+from .knock import Breakdown, KnockResult, score_hand, verify_knock
+from .records import DEAL_FORMAT, DEFAULT_PLAYERS, ReplayedDeal, deal_entry, replay_deal
+from .results import Outcome, Result, Side
+from .rules import Rules, is_whole_number
+from .sheet import Entry, check_seat
 
 MAX_DEADWOOD = 98
 """The most deadwood 10 cards can hold (e.g. 9 T Q K of clubs and diamonds, two jacks)."""
@@ -125,7 +125,7 @@ def score_deadwood(
     knocker_deadwood: object,
     defender_deadwood: object,
     *,
-    rules: Rules | Mapping | str | None = None,
+    rules: Rules | Mapping[str, Any] | str | None = None,
     upcard: str | Card | None = None,
     big_gin: bool = False,
 ) -> DeadwoodResult:
@@ -143,7 +143,19 @@ def score_deadwood(
     >>> score_deadwood(9, 2).points, score_deadwood(3, 12).outcome
     (32, <Outcome.KNOCK: 'knock'>)
     """
-    rules = Rules.from_dict(rules)
+    return _score_deadwood(
+        knocker_deadwood, defender_deadwood, Rules.from_dict(rules), upcard, big_gin
+    )
+
+
+def _score_deadwood(
+    knocker_deadwood: object,
+    defender_deadwood: object,
+    rules: Rules,
+    upcard: str | Card | None,
+    big_gin: object,
+) -> DeadwoodResult:
+    """:func:`score_deadwood` under rules already read."""
     up = parse_cards([upcard], field="upcard")[0] if upcard is not None else None
     limit = rules.knock_limit_for(up)
     if not is_whole_number(knocker_deadwood) or knocker_deadwood < 0:
@@ -225,8 +237,8 @@ def sheet_entry(
 
 
 def evaluate_hand(
-    hand: Mapping,
-    rules: Rules | Mapping | str | None = None,
+    hand: Mapping[str, Any],
+    rules: Rules | Mapping[str, Any] | str | None = None,
     *,
     players: Sequence[str] = DEFAULT_PLAYERS,
     dealer: int | None = None,
@@ -295,7 +307,7 @@ Scored = tuple[Entry, DeadwoodResult | KnockResult | None]
 
 
 def _evaluate_knock(
-    hand: Mapping,
+    hand: Mapping[str, Any],
     rules: Rules,
     players: Sequence[str],
     seats: Sequence[int],
@@ -305,12 +317,12 @@ def _evaluate_knock(
     knocker = check_seat(hand.get("knocker"), "knocker", players, seats, sitting_out)
     detail: DeadwoodResult | KnockResult
     if hand["kind"] == "quick":
-        detail = score_deadwood(
+        detail = _score_deadwood(
             hand.get("knocker_deadwood"),
             hand.get("defender_deadwood"),
-            rules=rules,
-            upcard=hand.get("upcard"),
-            big_gin=hand.get("big_gin", False),
+            rules,
+            hand.get("upcard"),
+            hand.get("big_gin", False),
         )
     else:
         detail = verify_knock(
@@ -373,7 +385,7 @@ def _evaluate_game(
     return _evaluate_knock(hand, rules, players, seats, None)
 
 
-def _options(rules: Rules) -> dict:
+def _options(rules: Rules) -> dict[str, Any]:
     """The rule options without the informational preset name."""
     return {k: v for k, v in rules.to_dict().items() if k != "preset"}
 

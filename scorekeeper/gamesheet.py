@@ -1,10 +1,10 @@
-"""A stored game's sheet as typed results (issue 9): :class:`GameSheet` and :class:`StoredHand`.
+"""A stored game's sheet as typed results: :class:`GameSheet` and :class:`StoredHand`.
 
-The services of :mod:`scorekeeper.store.games` hand out a game's sheet as a
-:class:`GameSheet`: the game's ``id``, times, :class:`GameStatus`,
-``version`` (log entries) and first ``dealer`` around the core score sheet
-(``scored``: a :class:`~scorekeeper.sheet.Sheet`,
-:class:`~scorekeeper.sheet.HollywoodSheet` or
+Pure shapes (no database): the services of :mod:`scorekeeper.store.games`
+hand out a game's sheet as a :class:`GameSheet`: the game's ``id``, times,
+:class:`GameStatus`, ``version`` (log entries), first ``dealer`` and
+:class:`~scorekeeper.rules.Rules` around the core score sheet (``scored``:
+a :class:`~scorekeeper.sheet.Sheet`, :class:`~scorekeeper.sheet.HollywoodSheet` or
 :class:`~scorekeeper.sheet.PartnershipSheet`), each hand a
 :class:`StoredHand`: the core hand record (``record``) and where it came
 from (``seq``, ``kind``, ``input``, ``detail``, ``corrected``). Both are
@@ -19,12 +19,16 @@ and whose ``from_dict()`` reads that back (``X.from_dict(x.to_dict()) == x``).
 
 Choices:
 
-* A stored sheet reads as the core sheet it wraps, a stored hand as its
-  core record: an attribute they do not have themselves is the core one's
-  (``sheet.totals``, a Hollywood sheet's ``columns``, a partnership sheet's
-  ``next_games``; ``hand.totals``, a deal's ``games``), so a reader reads
-  a sheet of any table format one way (mypy types those as ``Any``, the
-  declared fields exactly). ``sheet.hands`` are the stored hands.
+* A stored sheet declares what every table format's sheet has (``players``,
+  ``totals``, ``boxes``, ``needed``, ``next_dealer``, ``over``, ``result``
+  ...), a stored hand what every hand record has (``n``, ``dealer``,
+  ``winner``, ``points``, ``totals`` ...); what only one format has (a
+  Hollywood sheet's ``columns``, a partnership sheet's ``next_games``, a
+  three-player hand's ``sits_out``, a deal's ``games``) is read from
+  ``sheet.scored`` or ``hand.record`` narrowed by ``isinstance``. Nothing
+  is forwarded: mypy checks every attribute a reader reads.
+  ``sheet.hands`` are the stored hands; ``sheet.rules`` the game's
+  :class:`~scorekeeper.rules.Rules`, read once.
 * ``input`` and ``detail`` stay the JSON kept in the game's log: the input
   is what was submitted (inputs are not typed), the detail the scoring as
   it was done then, so an answer once given never changes.
@@ -41,9 +45,10 @@ from dataclasses import dataclass, fields, replace
 from enum import StrEnum
 from typing import Any, Self
 
-from ..results import Result, from_plain, plain
-from ..sheet import AnyHandRecord, AnySheet
 from .hands import HandKind
+from .results import Outcome, Result, from_plain, plain
+from .rules import Rules
+from .sheet import AnyHandRecord, AnySheet, GameResult, HollywoodResult
 
 HAND_KEYS = ("seq", "kind", "input", "detail", "corrected")
 """What a stored hand adds to its core record, in JSON order."""
@@ -66,13 +71,6 @@ class GameStatus(StrEnum):
         return cls.OVER if over else cls.ACTIVE
 
 
-def _delegated(owner: Any, part: str, name: str) -> Any:
-    """Attribute ``name`` of ``owner``'s ``part`` (the core result it wraps)."""
-    if name.startswith("__") or name == part:  # not set yet (being built or copied)
-        raise AttributeError(name)
-    return getattr(getattr(owner, part), name)
-
-
 @dataclass(frozen=True, slots=True)
 class StoredHand(Result):
     """A hand on a stored game's sheet: the core ``record`` and where it came from.
@@ -85,13 +83,58 @@ class StoredHand(Result):
 
     record: AnyHandRecord
     seq: int
+    """The log entry that gave this hand its current content."""
     kind: HandKind
     input: Mapping[str, Any]
+    """The hand as submitted."""
     detail: Mapping[str, Any] | None
+    """The scoring behind it (verify or replay result); null if void."""
     corrected: bool
 
-    def __getattr__(self, name: str) -> Any:
-        return _delegated(self, "record", name)
+    @property
+    def n(self) -> int:
+        """The hand's number on the sheet (from 1)."""
+        return self.record.n
+
+    @property
+    def dealer(self) -> int:
+        """Who dealt (four players: the dealing player)."""
+        return self.record.dealer
+
+    @property
+    def void(self) -> bool:
+        """Whether nobody scored."""
+        return self.record.void
+
+    @property
+    def winner(self) -> int | None:
+        """Who won the hand (four players: the team)."""
+        return self.record.winner
+
+    @property
+    def loser(self) -> int | None:
+        """Who lost the hand (four players: the team)."""
+        return self.record.loser
+
+    @property
+    def outcome(self) -> Outcome | None:
+        """How the hand was won (``None`` when void, and for a four-player deal)."""
+        return self.record.outcome
+
+    @property
+    def points(self) -> int:
+        """What the hand scored."""
+        return self.record.points
+
+    @property
+    def totals(self) -> tuple[int, ...]:
+        """The running totals after the hand (per player, four players per team)."""
+        return self.record.totals
+
+    @property
+    def game_over_after(self) -> bool:
+        """Whether the game (or match) ended with this hand."""
+        return self.record.game_over_after
 
     def to_dict(self) -> dict[str, Any]:
         """The core record's dict, then ``seq``, ``kind``, ``input``, ``detail``, ``corrected``."""
@@ -131,23 +174,29 @@ class GameSheet(Result):
     updated: str
     status: GameStatus
     version: int
+    """Log entries so far."""
     dealer: int
+    """The first dealer."""
+    rules: Rules
+    """The rules the game is scored with (parsed once, when the game is read)."""
     scored: AnySheet
     hands: tuple[StoredHand, ...]
     minimal: bool = False
 
-    def __getattr__(self, name: str) -> Any:
-        return _delegated(self, "scored", name)
-
     @classmethod
     def of(
         cls,
-        game: Mapping[str, Any],
+        *,
+        id: str,
+        created: str,
+        updated: str,
+        dealer: int,
+        rules: Rules,
         version: int,
         scored: AnySheet,
         hands: tuple[StoredHand, ...] | None,
     ) -> Self:
-        """The sheet of stored ``game`` (its ``id``, times and first ``dealer``) at ``version``.
+        """The sheet of stored game ``id`` (its times, first ``dealer``, ``rules``) at ``version``.
 
         ``scored`` is the core sheet (its ``hands`` are replaced by the
         records of ``hands``); ``hands`` None makes the minimal answer. The
@@ -157,16 +206,62 @@ class GameSheet(Result):
         if scored.hands != records:  # records of the sheet's own kind (mypy cannot tell)
             scored = replace(scored, hands=records)  # type: ignore[arg-type]
         return cls(
-            id=game["id"],
-            created=game["created"],
-            updated=game["updated"],
+            id=id,
+            created=created,
+            updated=updated,
             status=GameStatus.of(scored.over),
             version=version,
-            dealer=game["dealer"],
+            dealer=dealer,
+            rules=rules,
             scored=scored,
             hands=hands or (),
             minimal=hands is None,
         )
+
+    @property
+    def players(self) -> tuple[str, ...]:
+        """The players' names, in seat order."""
+        return self.scored.players
+
+    @property
+    def scoring(self) -> str:
+        """``single`` or ``hollywood`` (the rules' scoring)."""
+        return self.scored.scoring
+
+    @property
+    def stake(self) -> float | None:
+        """The per-point stake, if any."""
+        return self.scored.stake
+
+    @property
+    def totals(self) -> tuple[int, ...]:
+        """The running totals (per player, four players per team; Hollywood: summed)."""
+        return self.scored.totals
+
+    @property
+    def boxes(self) -> tuple[int, ...]:
+        """Hands won (per player, four players per team)."""
+        return self.scored.boxes
+
+    @property
+    def needed(self) -> tuple[int, ...]:
+        """The points each side still needs."""
+        return self.scored.needed
+
+    @property
+    def next_dealer(self) -> int:
+        """Who deals the next hand (four players: the dealing team)."""
+        return self.scored.next_dealer
+
+    @property
+    def over(self) -> bool:
+        """Whether the game (or match) has ended."""
+        return self.scored.over
+
+    @property
+    def result(self) -> GameResult | HollywoodResult | None:
+        """The result once the game has ended."""
+        return self.scored.result
 
     def to_dict(self) -> dict[str, Any]:
         """``id`` ... ``dealer``, then the core sheet's keys with the stored hands (none if
@@ -195,7 +290,16 @@ class GameSheet(Result):
         hands = None if given is None else tuple(StoredHand.from_dict(hand) for hand in given)
         body = {key: value for key, value in data.items() if key not in GAME_KEYS}
         scored = from_plain(AnySheet, {**body, "hands": []})
-        sheet = cls.of(data, data["version"], scored, hands)
+        sheet = cls.of(
+            id=data["id"],
+            created=data["created"],
+            updated=data["updated"],
+            dealer=data["dealer"],
+            rules=Rules.from_dict(data["rules"]),
+            version=data["version"],
+            scored=scored,
+            hands=hands,
+        )
         if sheet.status != data["status"]:
             raise ValueError(f"status {data['status']!r} does not match the sheet's over")
         return sheet

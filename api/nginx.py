@@ -1,0 +1,289 @@
+"""nginx before gunicorn: the configuration text, for ``scorekeeper serve`` and a club's server.
+
+Pure string building from a :class:`Site` (no files, no processes:
+:mod:`api.server` runs nginx, ``scorekeeper deploy nginx`` prints a site).
+Both get the same protections (issue 18):
+
+* Requests are read whole by nginx, with deadlines, before gunicorn sees
+  them: a head within :data:`HEAD_TIMEOUT`, a body within
+  :data:`BODY_TIMEOUT` (bodies over the app's own limit, 1 MiB, refused
+  with 413), each response taken within :data:`SEND_TIMEOUT`. A trickling
+  client costs nginx a connection, never a gunicorn thread.
+* Connection caps: requests to gunicorn under way per client address
+  (:data:`PER_ADDRESS`) and in all (:data:`TOTAL`), over which nginx
+  answers 429 (live viewers, held by nginx alone, are not counted); open
+  connections are bounded by nginx's
+  ``worker_connections`` (idle and half-sent ones close at their deadline),
+  so one address cannot lock the others out.
+* One trusted hop: nginx replaces ``X-Forwarded-For`` with the address it
+  sees and clears the other forwarding headers a client may send
+  (``X-Forwarded-Host/Proto/Port/Prefix``, ``Forwarded``, ``X-Real-IP``);
+  header names with an underscore (``SCRIPT_NAME``, which gunicorn would
+  believe) are dropped (``underscores_in_headers off``). The app, told
+  ``PROXY_HOPS = 1``, takes the client's address from that one header
+  (werkzeug's ``ProxyFix``).
+* nginx's own refusals (400, 408, 413, 414, 431, 429, 502, 503, 504) are in
+  the API's JSON error format with the security headers of
+  :mod:`api.security`; no ``Server`` version (``server_tokens off``; the
+  word ``nginx`` remains, the stock build cannot drop the header).
+* Keep-alive connections to gunicorn (an ``upstream`` with ``keepalive``),
+  TLS and HTTP/2 at nginx when a certificate is given.
+* The live sheets' locations (nchan): :func:`api.live.nginx_locations`.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+
+from . import live
+from .security import HEADERS
+
+HEAD_TIMEOUT = 10
+"""Seconds for a request's head (nginx's ``client_header_timeout``)."""
+
+BODY_TIMEOUT = 30
+"""Seconds between two reads of a request's body (``client_body_timeout``)."""
+
+SEND_TIMEOUT = 30
+"""Seconds between two writes of a response to a client (``send_timeout``)."""
+
+MAX_BODY = 1024 * 1024
+"""Largest request body in bytes: the app's own ``MAX_CONTENT_LENGTH`` default."""
+
+PER_ADDRESS = 64
+"""Requests under way at once from one client address (nginx's ``limit_conn``)."""
+
+TOTAL = 2048
+"""Requests under way at once in all (a global ``limit_conn`` zone)."""
+
+WORKER_CONNECTIONS = 8192
+"""Connections each nginx worker holds open (clients, gunicorn, live viewers)."""
+
+NCHAN_MODULE = "/usr/lib/nginx/modules/ngx_nchan_module.so"
+"""Where Debian's ``libnginx-mod-nchan`` puts the module."""
+
+SHUTDOWN_TIMEOUT = 5
+"""Seconds a stopping ``serve`` gives nginx's open connections (live viewers' included)."""
+
+UPSTREAM_KEEPALIVE = 32
+"""Idle keep-alive connections to gunicorn each nginx worker keeps."""
+
+ERRORS = {
+    400: (400, "bad_request", "the request is malformed", None),
+    408: (408, "timeout", "the request did not arrive in time", None),
+    413: (413, "too_large", f"the request body is larger than {MAX_BODY} bytes", "body"),
+    414: (414, "uri_too_long", "the request line is too long", None),
+    494: (431, "headers_too_large", "the request's header fields are too large", None),
+    497: (400, "bad_request", "this port speaks HTTPS only", None),
+    429: (429, "too_many_requests", "too many requests at once from this address", None),
+    502: (502, "bad_gateway", "the server is not answering; try again", None),
+    503: (503, "busy", "the server is busy; try again", None),
+    504: (504, "timeout", "the server took too long to answer", None),
+}
+"""nginx's own refusals, as :mod:`api.errors` answers: nginx's status -> (the status sent,
+the error ``code``, the message, the field). nginx's 494 (header fields too large) is sent
+as 431, its 497 (plain HTTP to an HTTPS port) as 400."""
+
+ERROR_PATH = "/.nginx-error/"
+"""Where nginx's error pages are (internal locations: a client asking for them gets a 404)."""
+
+RETRY_AFTER = (429, 502, 503)
+"""The refusals worth retrying soon: they carry ``Retry-After: 1``."""
+
+CLEARED = (
+    "X-Forwarded-Host",
+    "X-Forwarded-Proto",
+    "X-Forwarded-Port",
+    "X-Forwarded-Prefix",
+    "X-Forwarded-Server",
+    "X-Real-IP",
+    "Forwarded",
+)
+"""Forwarding headers a client may send and gunicorn never sees."""
+
+
+@dataclass(frozen=True)
+class Site:
+    """What differs between one nginx site for the app and another."""
+
+    listen: tuple[str, ...]
+    """nginx ``listen`` addresses (``127.0.0.1:8000``, ``[::]:443``)."""
+    app_socket: str
+    """gunicorn's unix socket (a path)."""
+    publish_socket: str
+    """The live sheets' publisher socket (a path; see :func:`api.live.nginx_locations`)."""
+    certfile: str | None = None
+    """TLS certificate (PEM, absolute path): HTTPS and HTTP/2 on every address."""
+    keyfile: str | None = None
+    """Its key (PEM, absolute path; default: in the certificate file)."""
+    server_name: str = "_"
+    """The ``server_name`` (the site's host name; ``_``: any)."""
+
+
+def _quoted(text: str) -> str:
+    """``text`` as an nginx single-quoted string."""
+    return "'" + text.replace("\\", "\\\\").replace("'", "\\'") + "'"
+
+
+def _indented(text: str, spaces: int) -> str:
+    pad = " " * spaces
+    return "".join(pad + line if line.strip() else line for line in text.splitlines(True))
+
+
+def error_locations() -> str:
+    """``error_page`` lines and the internal locations answering them in JSON, with the headers."""
+    security = "".join(
+        f"    add_header {name} {_quoted(value)} always;\n" for name, value in HEADERS.items()
+    )
+    pages = locations = ""
+    for status, (sent, code, message, field) in ERRORS.items():
+        body = json.dumps({"error": {"code": code, "message": message, "field": field}})
+        retry = "    add_header Retry-After 1 always;\n" if sent in RETRY_AFTER else ""
+        changed = f"={sent} " if sent != status else ""
+        pages += f"error_page {status} {changed}{ERROR_PATH}{status};\n"
+        locations += (
+            f"location = {ERROR_PATH}{status} {{\n"
+            "    internal;\n"
+            "    default_type application/json;\n"
+            f"{security}{retry}"
+            f"    return {sent} {_quoted(body)};\n"
+            "}\n"
+        )
+    return pages + locations
+
+
+def site(settings: Site) -> str:
+    """The ``http``-level text of the site: zones, the gunicorn upstream, the servers.
+
+    Every other directive is inside the public ``server`` block, so the text
+    fits in any ``http`` block (Debian's ``sites-enabled/`` as well).
+    """
+    public, publisher = live.nginx_locations(settings.publish_socket)
+    tls = settings.certfile is not None
+    listen = "".join(
+        f"listen {address}{' ssl http2' if tls else ''};\n" for address in settings.listen
+    )
+    certificate = ""
+    if tls:
+        certificate = (
+            f"ssl_certificate {settings.certfile};\n"
+            f"ssl_certificate_key {settings.keyfile or settings.certfile};\n"
+            "ssl_protocols TLSv1.2 TLSv1.3;\n"
+            "ssl_session_cache shared:scorekeeper_tls:1m;\n"
+        )
+    cleared = "".join(f'    proxy_set_header {name} "";\n' for name in CLEARED)
+    server = (
+        f"{listen}"
+        f"server_name {settings.server_name};\n"
+        f"{certificate}"
+        "server_tokens off;\n"
+        "underscores_in_headers off;\n"
+        "ignore_invalid_headers on;\n"
+        f"client_header_timeout {HEAD_TIMEOUT}s;\n"
+        f"client_body_timeout {BODY_TIMEOUT}s;\n"
+        f"send_timeout {SEND_TIMEOUT}s;\n"
+        f"keepalive_timeout {HEAD_TIMEOUT}s;\n"
+        f"client_max_body_size {MAX_BODY};\n"
+        "client_body_buffer_size 64k;\n"
+        "large_client_header_buffers 4 8k;\n"
+        "limit_conn_status 429;\n"
+        "limit_conn_log_level warn;\n"
+        f"{error_locations()}"
+        "location / {\n"
+        f"    limit_conn scorekeeper_address {PER_ADDRESS};\n"
+        f"    limit_conn scorekeeper_total {TOTAL};\n"
+        "    proxy_pass http://scorekeeper;\n"
+        "    proxy_http_version 1.1;\n"
+        '    proxy_set_header Connection "";\n'
+        "    proxy_set_header Host $http_host;\n"
+        "    proxy_set_header X-Forwarded-For $remote_addr;\n"
+        f"{cleared}"
+        "    proxy_connect_timeout 5s;\n"
+        "    proxy_read_timeout 120s;\n"
+        "}\n"
+        f"{public}"
+    )
+    return (
+        "limit_conn_zone $binary_remote_addr zone=scorekeeper_address:10m;\n"
+        "limit_conn_zone $server_name zone=scorekeeper_total:1m;\n"
+        "upstream scorekeeper {\n"
+        f"    server unix:{settings.app_socket};\n"
+        f"    keepalive {UPSTREAM_KEEPALIVE};\n"
+        "    keepalive_timeout 60s;\n"
+        "}\n"
+        "server {\n"
+        f"{_indented(server, 4)}"
+        "}\n"
+        f"{publisher}"
+    )
+
+
+RUN_DIR = "/run/scorekeeper"
+"""A club server's sockets (gunicorn's, the live publisher's): systemd's ``RuntimeDirectory``."""
+
+
+def club_site(server_name: str) -> str:
+    """The nginx site of a club's server (``scorekeeper deploy nginx``), for Debian's
+    ``/etc/nginx/sites-available/``: HTTPS and HTTP/2 on port 443 with Let's Encrypt's
+    certificate for ``server_name`` (certbot's paths), port 80 only for certbot's
+    challenges and a redirect, gunicorn and the live publisher in :data:`RUN_DIR`."""
+    live_dir = f"/etc/letsencrypt/live/{server_name}"
+    settings = Site(
+        listen=("443", "[::]:443"),
+        app_socket=f"{RUN_DIR}/gunicorn.sock",
+        publish_socket=f"{RUN_DIR}/publish.sock",
+        certfile=f"{live_dir}/fullchain.pem",
+        keyfile=f"{live_dir}/privkey.pem",
+        server_name=server_name,
+    )
+    return (
+        f"# scorekeeper at https://{server_name}/ (scorekeeper deploy nginx): put in\n"
+        "# /etc/nginx/sites-available/scorekeeper, link from sites-enabled/, nginx -t.\n"
+        "server {\n"
+        "    listen 80;\n"
+        "    listen [::]:80;\n"
+        f"    server_name {server_name};\n"
+        "    server_tokens off;\n"
+        "    location /.well-known/acme-challenge/ {\n"
+        "        root /var/www/html;\n"
+        "    }\n"
+        "    location / {\n"
+        "        return 301 https://$host$request_uri;\n"
+        "    }\n"
+        "}\n"
+        f"{site(settings)}"
+    )
+
+
+def main_config(http: str, folder: str, *, user: str | None = None) -> str:
+    """A whole ``nginx.conf`` for ``scorekeeper serve`` around ``http`` (a :func:`site`):
+    in the foreground, all its files in ``folder`` (pid, temporary bodies), errors on
+    standard error, nchan loaded.
+
+    ``user`` is the account nginx's workers run as when started by root
+    (they must reach gunicorn's socket in the private folder).
+    """
+    temp = "".join(
+        f"{kind}_temp_path {folder}/{kind};\n"
+        for kind in ("client_body", "proxy", "fastcgi", "uwsgi", "scgi")
+    )
+    return (
+        f"{'user ' + user + ';' + chr(10) if user else ''}"
+        "daemon off;\n"
+        "worker_processes 1;\n"
+        f"worker_rlimit_nofile {2 * WORKER_CONNECTIONS + 64};\n"
+        f"pid {folder}/nginx.pid;\n"
+        "error_log stderr error;\n"
+        f"worker_shutdown_timeout {SHUTDOWN_TIMEOUT}s;\n"
+        f"load_module {NCHAN_MODULE};\n"
+        "events {\n"
+        f"    worker_connections {WORKER_CONNECTIONS};\n"
+        "}\n"
+        "http {\n"
+        "    access_log off;\n"
+        "    default_type application/octet-stream;\n"
+        f"{_indented(temp, 4)}"
+        f"{_indented(http, 4)}"
+        "}\n"
+    )

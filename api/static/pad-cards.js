@@ -1,0 +1,43 @@
+// Typed cards, read with the server's own grammar (scorekeeper.cards: CARD_NOTATION,
+// CARD_RANK and CARD_SEPARATORS, which the page carries as <html data-card-notation
+// data-card-rank data-card-separators>): "As 2s 3s", "10h", "th", "7♣", any case,
+// separated by white space, commas or semicolons. The typed box also takes cards run
+// together ("as2s3s") and turns them into separate ticks: the server is sent the ticks.
+
+const SUIT_OF = { "♣": "c", "♦": "d", "♥": "h", "♠": "s" };
+const SHOWN = { c: "♣", d: "♦", h: "♥", s: "♠" };
+const shown = (code) => (code[0] === "T" ? "10" : code[0]) + SHOWN[code[1]];
+
+// The reader of typed text under the grammar ``{cardNotation, cardRank, cardSeparators}``
+// (an element's dataset): text -> {codes, problem}. With typing, a last rank without its
+// suit yet ("7", "1" of "10") is not a problem.
+export function cardReader({ cardNotation, cardRank, cardSeparators }) {
+  const card = new RegExp(cardNotation, "y");
+  const rankOnly = new RegExp(`^(?:${cardRank}|1)$`);
+  const separators = new RegExp(cardSeparators);
+  return function readTyped(text, { typing = false } = {}) {
+    const codes = [];
+    let problem = null;
+    const chunks = text.split(separators).filter(Boolean);
+    chunks.forEach((chunk, index) => {
+      let at = 0;
+      for (;;) {
+        card.lastIndex = at;
+        const match = card.exec(chunk);
+        if (!match) break;
+        at = card.lastIndex;
+        const code = (match[1] === "10" ? "T" : match[1].toUpperCase()) +
+                     (SUIT_OF[match[2][0]] || match[2].toLowerCase());
+        if (codes.includes(code)) problem ??= `${shown(code)} is in there twice.`;
+        else codes.push(code);
+      }
+      const rest = chunk.slice(at);
+      const last = index === chunks.length - 1;
+      // The card being typed ("7" before its suit) is not a mistake yet.
+      if (rest && !(typing && last && rankOnly.test(rest))) {
+        problem ??= `"${rest}" is not a card (type a rank and a suit: As, 10h, 7♣).`;
+      }
+    });
+    return { codes, problem };
+  };
+}

@@ -1,0 +1,166 @@
+"""Servers for the tests and the HTTP benchmarks: ``scorekeeper serve`` (or ``gunicorn
+wsgi:app``) in a child process on a loopback port.
+
+:func:`spawn` starts one and waits until it answers; :func:`stop` stops it
+gracefully and :func:`crash` kills it outright; :func:`make_certificate` makes a
+self-signed certificate for 127.0.0.1. bench/ scripts import this
+module through ``sys.path`` (the wheel ships no test harness).
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import shutil
+import signal
+import ssl
+import subprocess
+import sys
+import tempfile
+import time
+import urllib.request
+from collections.abc import Sequence
+from pathlib import Path
+
+
+def spawn(
+    db: str | os.PathLike,
+    *,
+    workers: int = 2,
+    wsgi: bool = False,
+    timeout: float = 30.0,
+    port: int = 0,
+    args: Sequence[str] = (),
+    log: str | os.PathLike | None = None,
+    installed: str | os.PathLike | None = None,
+    wrapper: Sequence[str] = (),
+    app: str = "wsgi:app",
+) -> tuple[subprocess.Popen, str]:
+    """Start a server on a loopback port: ``(process, base URL)``, once it answers.
+
+    By default it runs ``scorekeeper serve --port 0`` (plus ``args``); with ``wsgi``
+    it runs ``gunicorn wsgi:app`` (plus ``args``; ``app`` names another app) with
+    ``SCOREKEEPER_DB`` set instead. The port is read from the server's log
+    ("Listening at"), kept in the file ``log`` (standard output and error together;
+    a temporary file by default); ``port`` asks for that port instead of a free one
+    (to restart a server where it was, or for a log level that hides the "Listening
+    at" line). ``installed`` is the ``bin`` folder of another installation (a venv
+    the wheel went into): its ``scorekeeper`` runs from the database's folder
+    without ``PYTHONPATH``, so that only the installed files are used. ``wrapper``
+    is a command the server is run under (e.g. ``setpriv ...``, which runs it with
+    fewer privileges and so must exec it). With ``--certfile`` among ``args`` the
+    URL is ``https://`` (the certificate is not verified while waiting for the
+    server to answer). The server runs in a process group of its own. Stop it with
+    :func:`stop`.
+    """
+    bin_dir = Path(installed) if installed is not None else Path(sys.executable).parent
+    env = {**os.environ, "SCOREKEEPER_DB": str(db)}
+    cwd = None
+    if installed is not None:
+        env.pop("PYTHONPATH", None)
+        cwd = Path(db).parent
+    if wsgi:
+        argv = [
+            sys.executable,
+            "-m",
+            "gunicorn",
+            "--bind",
+            f"127.0.0.1:{port}",
+            "--workers",
+            str(workers),
+            "--no-control-socket",
+            *args,
+            app,
+        ]
+    else:
+        script = shutil.which("scorekeeper", path=str(bin_dir)) or "scorekeeper"
+        argv = [
+            script,
+            "serve",
+            "--port",
+            str(port),
+            "--workers",
+            str(workers),
+            "--db",
+            str(db),
+            *args,
+        ]
+    scheme = "https" if "--certfile" in args else "http"
+    given = f"{scheme}://127.0.0.1:{port}" if port else None
+    with open(log, "w+b") if log is not None else tempfile.TemporaryFile() as out:
+        process = subprocess.Popen(
+            [*wrapper, *argv], stdout=out, stderr=out, env=env, cwd=cwd, start_new_session=True
+        )  # the child keeps its own handle
+        deadline = time.monotonic() + timeout
+        while time.monotonic() < deadline:
+            out.seek(0)
+            text = out.read().decode(errors="replace")
+            found = re.search(r"Listening at: (https?://127\.0\.0\.1:\d+)", text)
+            url = found.group(1) if found else given
+            if url and _answers(url):
+                return process, url
+            if process.poll() is not None:
+                raise RuntimeError(f"the server exited with status {process.returncode}:\n{text}")
+            time.sleep(0.05)
+    stop(process)
+    raise RuntimeError(f"the server did not answer within {timeout} s")
+
+
+def _answers(url: str) -> bool:
+    # A test server's certificate is made for the test: whether it answers is what counts here.
+    context = ssl._create_unverified_context() if url.startswith("https:") else None
+    try:
+        with urllib.request.urlopen(url + "/api/openapi.json", timeout=5, context=context):
+            return True
+    except OSError:
+        return False
+
+
+def crash(process: subprocess.Popen) -> None:
+    """Kill a server started by :func:`spawn`, master and workers at once (SIGKILL).
+
+    No handler runs and nothing is flushed, as when the machine's OOM killer
+    or ``kill -9`` strikes; for the crash-safety test and the soak benchmark.
+    """
+    os.killpg(process.pid, signal.SIGKILL)
+    process.wait()
+
+
+def stop(process: subprocess.Popen, timeout: float = 30.0) -> int:
+    """Stop a server started by :func:`spawn` (SIGTERM: gunicorn's graceful stop)."""
+    if process.poll() is None:
+        process.send_signal(signal.SIGTERM)
+        try:
+            process.wait(timeout)
+        except subprocess.TimeoutExpired:
+            os.killpg(process.pid, signal.SIGKILL)
+            process.wait()
+    return process.returncode
+
+
+def make_certificate(folder: Path) -> tuple[Path, Path]:
+    """A self-signed certificate and key for 127.0.0.1 (PEM files)."""
+    cert, key = folder / "cert.pem", folder / "key.pem"
+    subprocess.run(
+        [
+            "openssl",
+            "req",
+            "-x509",
+            "-newkey",
+            "rsa:2048",
+            "-nodes",
+            "-days",
+            "2",
+            "-subj",
+            "/CN=127.0.0.1",
+            "-addext",
+            "subjectAltName=IP:127.0.0.1",
+            "-keyout",
+            str(key),
+            "-out",
+            str(cert),
+        ],
+        check=True,
+        capture_output=True,
+    )
+    return cert, key

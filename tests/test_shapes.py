@@ -1,0 +1,88 @@
+"""Response schemas derived from result types (api.shapes), on small results of its own."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from enum import StrEnum
+
+import pytest
+from apispec import APISpec
+from apispec.ext.marshmallow import MarshmallowPlugin
+
+from api.shapes import Shapes
+from scorekeeper.results import Result
+
+
+class Colour(StrEnum):
+    RED = "red"
+    BLUE = "blue"
+
+
+@dataclass(frozen=True, slots=True)
+class Pay(Result):
+    amount: float
+
+
+@dataclass(frozen=True, slots=True)
+class Small(Result):
+    colour: Colour
+    """The colour."""
+    cards: tuple[str, ...]
+    pay: Pay | tuple[Pay, ...] | None
+
+
+@dataclass(frozen=True, slots=True)
+class Large(Result):
+    colour: Colour | None
+    sizes: tuple[tuple[int, ...], ...]
+    note: str
+    """Only the large one has it.
+
+    Not this paragraph."""
+
+
+@dataclass(frozen=True, slots=True)
+class Stored(Result):
+    id: str
+    inner: Small | Large
+    hidden: bool = False
+
+
+def document(shapes: Shapes, *kinds: object) -> dict:
+    spec = APISpec("t", "1", "3.0.3", plugins=[MarshmallowPlugin()])
+    for kind in kinds:
+        spec.components.schema(shapes.name(kind), schema=shapes.schema(kind))
+    for name, schema in shapes.components().items():
+        if name not in spec.components.schemas:
+            spec.components.schema(name, schema=schema)
+    return spec.to_dict()["components"]["schemas"]
+
+
+def test_a_union_is_one_schema_of_every_members_fields():
+    shapes = Shapes({Small | Large: "Either"}, extra={Small: {"pay": {"maxItems": 2}}})
+    either = document(shapes, Small | Large)["Either"]
+    assert list(either["properties"]) == ["colour", "cards", "pay", "sizes", "note"]
+    assert sorted(either["required"]) == ["colour"]
+    colour = either["properties"]["colour"]
+    assert colour["enum"] == ["red", "blue", None] and colour["description"] == "The colour."
+    assert either["properties"]["note"]["description"] == "Only the large one has it."
+    assert either["properties"]["sizes"]["items"] == {"type": "array", "items": {"type": "integer"}}
+    pay = either["properties"]["pay"]["oneOf"]
+    assert pay[0] == {"allOf": [{"$ref": "#/components/schemas/Pay"}], "nullable": True}
+    assert pay[1] == {"type": "array", "items": {"$ref": "#/components/schemas/Pay"}, "maxItems": 2}
+
+
+def test_a_flat_part_takes_the_place_of_its_field():
+    shapes = Shapes({Small | Large: "Either"}, flat={Stored: ("inner", {"hidden"})})
+    stored = document(shapes, Stored)["Stored"]
+    assert list(stored["properties"]) == ["id", "colour", "cards", "pay", "sizes", "note"]
+    assert sorted(stored["required"]) == ["colour", "id"]
+
+
+def test_two_shapes_under_one_name_are_refused():
+    shapes = Shapes({Small: "Same", Large: "Same"})
+    shapes.schema(Small)
+    with pytest.raises(TypeError, match="two shapes named Same"):
+        shapes.schema(Large)
+    with pytest.raises(TypeError, match="name the union"):
+        Shapes().schema(Small | Large)
