@@ -583,7 +583,8 @@ class SqlStore(ABC):
     def revoke_api_key(self, name: str) -> bool:
         """Revoke the unrevoked key called ``name``; False when there is none."""
         with self._write() as conn:
-            return self._run(conn, REVOKE_API_KEY, (now(), name)).rowcount == 1
+            revoked: bool = self._run(conn, REVOKE_API_KEY, (now(), name)).rowcount == 1
+        return revoked
 
     def key_games(
         self,
