@@ -155,7 +155,7 @@ def create_app(
     ``<prefix>/var/api-instance`` when installed. ``scorepad=False`` serves
     the JSON API alone, without the scorepad's pages.
     """
-    from . import cors, errors, limits, live, openapi, responses, security, v1
+    from . import cors, credentials, errors, limits, live, openapi, responses, security, v1
 
     app = Flask(__name__, instance_path=instance_path, instance_relative_config=True)
     app.session_interface = _NoSession()
@@ -196,22 +196,34 @@ def create_app(
             "description": "The edit token returned when the game was created.",
         },
     )
+    api.spec.components.security_scheme(
+        "apiKeyAuth",
+        {
+            "type": "http",
+            "scheme": "bearer",
+            "description": "An API key (made by scorekeeper keys create): the games created"
+            " with it belong to it, and it lists them.",
+        },
+    )
     for name, schema in responses.COMPONENTS.items():
         api.spec.components.schema(name, schema=schema)
     api.register_blueprint(v1.blp)
     live.document(api, app)
+    holders = [credentials.holds_edit_token]
     if scorepad:
         from .pad import bp as pad_blueprint  # the HTML scorepad (templates/pad/)
+        from .pad import rights
         from .pad.shell import bp as shell_blueprint  # its service worker and manifest
 
         app.register_blueprint(pad_blueprint)
         app.register_blueprint(shell_blueprint)
+        holders.append(rights.holds_right)
         app.jinja_env.globals["card_grammar"] = {  # the pad's typed cards read the core's
             "notation": CARD_NOTATION,
             "rank": CARD_RANK,
             "separators": CARD_SEPARATORS,
         }
-    limits.install(app)
+    limits.install(app, holders)
     cors.install(app)
     return app
 

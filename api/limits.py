@@ -1,22 +1,32 @@
-"""Bounds on what clients can make the server do: rate limits (Flask-Limiter) on
-unauthenticated creates and wrong edit tokens per client address, and one heavy request
-at a time per worker process.
+"""Bounds on what clients can make the server do: rate limits (Flask-Limiter) on creates
+and wrong edit tokens, and one heavy request at a time per worker process.
 
-Two limits, each counted per client address (``request.remote_addr``: behind
-a reverse proxy the ``PROXY_HOPS`` setting makes it the client's, through
-werkzeug's ``ProxyFix``, as ``scorekeeper serve`` sets it for its nginx; else
-every player shares the proxy's budget):
+Two limits, declared on the views they guard (:func:`create_limit`,
+:func:`wrong_token_limit`):
 
 * ``CREATE_LIMIT`` (default ``30 per minute``): games created, shared by
   ``POST /api/v1/games``, ``POST /api/v1/games/import`` and the scorepad's
-  start form. A club evening starts a game every few minutes per table;
-  a whole club behind one address stays far below 30 a minute.
+  start form. Counted per API key for a request that sends a valid one
+  (``Authorization: Bearer <key>``, :mod:`api.credentials`), so each club
+  site or bot of a league has its own budget whatever address it shares;
+  per client address otherwise. A club evening starts a game every few
+  minutes per table; a whole club behind one address stays far below 30 a
+  minute.
 * ``WRONG_TOKEN_LIMIT`` (default ``20 per minute``): answers 401 or 403
-  (no edit token, a wrong one, a scorepad without the game's edit cookie)
-  of the endpoints that need edit rights. Only those answers count, but
-  once an address is over the limit every request to those endpoints is
-  refused until the minute is over, whatever its token, so guessing gains
-  nothing from the refusals. Players with the right token never count.
+  (no edit token, a wrong one, a scorepad without the game's edit right, a
+  listing without a valid API key) of the views that need a right. Counted
+  per client address, and only those answers count; once an address is over
+  the limit every request to those views without a valid right is refused
+  until the minute is over, so guessing gains nothing from the refusals. A
+  request bearing a valid right (the game's edit token, a valid API key for
+  a listing, a scorepad device holding the game's edit right: the holder
+  checks given to :func:`install`) is never counted nor refused: a wrong
+  guess from a shared address never locks out the players at the table.
+
+Addresses are ``request.remote_addr``: behind a reverse proxy the
+``PROXY_HOPS`` setting makes it the client's, through werkzeug's
+``ProxyFix``, as ``scorekeeper serve`` sets it for its nginx; else every
+player shares the proxy's budget.
 
 Both are Flask-Limiter limit strings (``"30 per minute"``, ``"100/hour"``),
 settable in the app config, or from ``$SCOREKEEPER_CREATE_LIMIT`` and
@@ -51,7 +61,7 @@ import os
 import sqlite3
 import threading
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from typing import Any, ClassVar, TypeVar, cast
 
@@ -62,6 +72,8 @@ from limits.storage import Storage
 from werkzeug.exceptions import ServiceUnavailable
 
 from scorekeeper.store.base import is_postgres
+
+from . import credentials
 
 LIMITER_KEY = "scorekeeper.limits"
 """Where the app keeps its :class:`AppLimits` in ``app.extensions``."""
@@ -82,9 +94,10 @@ def create_limit(view: View) -> View:
 
 
 def wrong_token_limit(view: View) -> View:
-    """Declare that ``view`` needs the game's edit token or edit right: its 401 and 403
-    answers count against ``WRONG_TOKEN_LIMIT``, and over it every request to a view so
-    declared is refused (put it above the decorator that checks the token)."""
+    """Declare that ``view`` needs the game's edit token or edit right (or an API key): its
+    401 and 403 answers count against ``WRONG_TOKEN_LIMIT``, and over it every request to a
+    view so declared is refused, but for one bearing a valid right (put it above the
+    decorator that checks the token)."""
     return _limited(view, WRONG_TOKEN)
 
 
@@ -176,12 +189,24 @@ def _refused(response: Response) -> bool:
     return response.status_code in (401, 403)
 
 
+def _client() -> str:
+    """Whom a create counts against: the API key the request sends, if valid; else its
+    address."""
+    key = credentials.api_key()
+    return f"key:{key.id}" if key is not None else get_remote_address()
+
+
+Holder = Callable[[], bool]
+"""A check that the current request bears a valid right to the view it asks for."""
+
+
 class AppLimits:
     """One app's limiter and its two shared limits, each applied to a declared view on
     the view's first request (a module's views serve every app built in the process, each
-    counting with its own limiter and counter storage)."""
+    counting with its own limiter and counter storage). ``holders``: the checks of a
+    valid right, which the wrong-token limit lets through."""
 
-    def __init__(self, app: Flask):
+    def __init__(self, app: Flask, holders: Sequence[Holder]):
         app.config.setdefault("RATELIMIT_STORAGE_URI", storage_uri(str(app.config["DB"])))
         self.limiter = Limiter(
             get_remote_address,
@@ -194,13 +219,23 @@ class AppLimits:
         # every request looks for app-wide limits, there are none, and it cost a tenth of a
         # small request's time in the worker; this filter tells it so at once.
         self.limiter.request_filter(_unguarded)
+        self.holders = tuple(holders)
         self._limits = {
-            CREATE: self.limiter.shared_limit(app.config["CREATE_LIMIT"], scope=CREATE),
+            CREATE: self.limiter.shared_limit(
+                app.config["CREATE_LIMIT"], scope=CREATE, key_func=_client
+            ),
             WRONG_TOKEN: self.limiter.shared_limit(
-                app.config["WRONG_TOKEN_LIMIT"], scope=WRONG_TOKEN, deduct_when=_refused
+                app.config["WRONG_TOKEN_LIMIT"],
+                scope=WRONG_TOKEN,
+                deduct_when=_refused,
+                exempt_when=self.holds_right,
             ),
         }
         self._guarded: dict[tuple[Callable[..., Any], str], Callable[..., Any]] = {}
+
+    def holds_right(self) -> bool:
+        """Whether the current request bears a valid right (one of the holder checks)."""
+        return any(holds() for holds in self.holders)
 
     def guard(self, view: Callable[..., Any], scope: str) -> Callable[..., Any]:
         """``view`` under this app's limit ``scope`` (wrapped once, then kept)."""
@@ -215,10 +250,11 @@ def _unguarded() -> bool:
     return scope_of(current_app.view_functions.get(request.endpoint or ""), request.method) is None
 
 
-def install(app: Flask) -> None:
+def install(app: Flask, holders: Sequence[Holder] = ()) -> None:
     """Count the app's creates and wrong tokens in the views declared to (:func:`create_limit`,
-    :func:`wrong_token_limit`)."""
-    app.extensions[LIMITER_KEY] = AppLimits(app)
+    :func:`wrong_token_limit`); a request that one of ``holders`` says bears a valid right
+    passes the wrong-token limit."""
+    app.extensions[LIMITER_KEY] = AppLimits(app, holders)
 
 
 def retry_after() -> int:
@@ -228,10 +264,17 @@ def retry_after() -> int:
 
 
 def refusal_message(description: str) -> str:
-    """What a 429 says: which limit, and when to try again."""
+    """What a 429 says: whose budget (an API key's or the address'), which limit, and when
+    to try again."""
+    limit = current_app.extensions[LIMITER_KEY].limiter.current_limit
+    keyed = (
+        limit is not None
+        and len(limit.request_args) > 1
+        and limit.request_args[1].startswith("key:")
+    )
     return (
-        f"too many requests from this address (at most {description}); try again in"
-        f" {retry_after()} s"
+        f"too many requests from {'this API key' if keyed else 'this address'} (at most"
+        f" {description}); try again in {retry_after()} s"
     )
 
 

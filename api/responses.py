@@ -90,6 +90,44 @@ class NewGame(ma.Schema):
     game = fields.Nested(Sheet, required=True)
 
 
+class NewToken(ma.Schema):
+    """A game's new edit token (shown only now; the one sent no longer works)."""
+
+    id = fields.String(required=True)
+    edit_token = fields.String(
+        required=True,
+        metadata={
+            "description": "Send as Authorization: Bearer <token> to write; it is not stored."
+        },
+    )
+
+
+class GameSummary(ma.Schema):
+    """A game as a listing shows it."""
+
+    id = fields.String(required=True)
+    url = fields.String(required=True)
+    players = fields.List(fields.String(), required=True)
+    status = fields.String(required=True, metadata={"enum": ["active", "over"]})
+    created = fields.String(required=True)
+    updated = fields.String(required=True)
+    hands = fields.Integer(required=True, metadata={"description": "Hands on the sheet."})
+    totals = fields.List(
+        fields.Integer(), required=True, metadata={"description": "As on the sheet."}
+    )
+
+
+class GameList(ma.Schema):
+    """One page of an API key's games, newest first."""
+
+    games = fields.List(fields.Nested(GameSummary), required=True)
+    next = fields.String(
+        required=True,
+        allow_none=True,
+        metadata={"description": "The cursor of the next page; null on the last page."},
+    )
+
+
 class HandChange(ma.Schema):
     """The hand entered, corrected or undone, and the updated sheet."""
 

@@ -21,10 +21,12 @@ from marshmallow import fields, validate
 
 from scorekeeper.cards import CARD_NOTATION, CARD_SEPARATORS, SPACES
 from scorekeeper.errors import RuleError
+from scorekeeper.gamesheet import GameStatus
 from scorekeeper.hands import GAME_KINDS, MAX_DEADWOOD
 from scorekeeper.names import MAX_NAME_LENGTH, REFUSED_IN_BMP, clean_name
 from scorekeeper.records import DEAL_FORMAT, MATCH_FORMAT
 from scorekeeper.rules import Rules
+from scorekeeper.store.access import DEFAULT_PAGE, MAX_PAGE
 from scorekeeper.store.games import EXPORT_FORMAT, EXPORT_VERSION
 
 MAX_CARDS_TEXT = 400
@@ -491,5 +493,40 @@ class SourceImportRequest(Strict):
         metadata={
             "description": 'The whole input: OpenSpiel JSON lines ({"history", "params"} per'
             " line) or a Neller verbose log (one or more whole games)."
+        },
+    )
+
+
+MAX_CURSOR = 200
+"""The longest cursor read (one this server gives is about 60 characters)."""
+
+
+class GameListQuery(Strict):
+    """The query of ``GET /api/v1/games``: the page wanted and the filters."""
+
+    limit = fields.Integer(
+        load_default=DEFAULT_PAGE,
+        validate=validate.Range(1, MAX_PAGE),
+        metadata={"description": f"Games on the page (default {DEFAULT_PAGE})."},
+    )
+    cursor = fields.String(
+        validate=validate.Length(1, MAX_CURSOR),
+        metadata={"description": "The previous page's next: the page after it."},
+    )
+    player = PlayerName(
+        metadata={
+            "description": "Only games with this player (letter case, spaces around the name"
+            " and how accents are encoded do not count)."
+        }
+    )
+    status = fields.String(
+        validate=validate.OneOf([status.value for status in GameStatus]),
+        metadata={"description": "Only games going on (active) or ended (over)."},
+    )
+    since = fields.DateTime(
+        format="iso",
+        metadata={
+            "description": "Only games changed at or after this time (ISO 8601; without an"
+            " offset, UTC)."
         },
     )

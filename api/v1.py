@@ -18,7 +18,7 @@ from functools import wraps
 from typing import Any, TypeVar
 
 import flask_smorest
-from flask import Response, current_app, jsonify, request, url_for
+from flask import Response, abort, current_app, jsonify, request, url_for
 from flask.views import MethodView
 from werkzeug.routing import BaseConverter
 
@@ -30,10 +30,10 @@ from scorekeeper.imports import SOURCES, import_text
 from scorekeeper.knock import verify_knock
 from scorekeeper.melds import meld_report
 from scorekeeper.names import MAX_NAME_LENGTH
-from scorekeeper.store import games
+from scorekeeper.store import access, games
 from scorekeeper.store.stats import player_stats
 
-from . import bodies, get_storage, limits
+from . import bodies, credentials, get_storage, limits
 from . import headers as h
 from . import responses as r
 from . import schemas as s
@@ -158,7 +158,12 @@ CHANGE_HEADERS = {
 """The headers of a hand change."""
 
 ERROR_HEADERS = {
-    401: {"WWW-Authenticate": _header("Bearer: send the edit token.", required=True)},
+    401: {
+        "WWW-Authenticate": _header(
+            "Bearer: send the edit token (an API key, where the operation takes one).",
+            required=True,
+        )
+    },
     409: {"ETag": _header("A stale If-Match: the sheet's current version.")},
     429: {"Retry-After": _header("Seconds until the limit lets a request through.", required=True)},
     503: {"Retry-After": _header("Seconds to wait before trying again.")},
@@ -265,31 +270,80 @@ class Imports(MethodView):
             return jsonify(import_text(source, body["text"]).to_dict())
 
 
+def _unauthorized(message: str, challenge: str = "Bearer") -> Response:
+    """401 naming the Authorization header, with its ``WWW-Authenticate`` challenge."""
+    return error_response(
+        401, message, field="Authorization", headers={"WWW-Authenticate": challenge}
+    )
+
+
+INVALID_TOKEN = 'Bearer error="invalid_token"'
+"""The challenge of a credential that was valid once (RFC 6750)."""
+
+
 def editor(view: Callable[..., Response]) -> Callable[..., Response]:
     """Let the request through only with the game's edit token (checked before the body).
 
-    Unknown game: 404; no ``Authorization: Bearer <token>``: 401; a wrong
-    token: 403.
+    Unknown game: 404; no ``Authorization: Bearer <token>``: 401; a token a
+    rotation replaced: 401; a wrong token: 403.
     """
 
     @wraps(view)
     def check(*args: Any, game_id: str, **kwargs: Any) -> Response:
         game = get_storage().game(game_id)
-        scheme, _, token = request.headers.get("Authorization", "").partition(" ")
-        if scheme.lower() != "bearer" or not token.strip():
-            return error_response(
-                401,
-                "this needs the game's edit token: Authorization: Bearer <token>",
-                field="Authorization",
-                headers={"WWW-Authenticate": "Bearer"},
-            )
-        if not games.token_matches(game, token.strip()):
+        token = credentials.bearer()
+        if token is None:
+            return _unauthorized("this needs the game's edit token: Authorization: Bearer <token>")
+        if not games.token_matches(game, token):
+            if get_storage().token_retired(game_id, games.hash_token(token)):
+                return _unauthorized(
+                    "this edit token was replaced by a new one (POST /games/{id}/token):"
+                    " send the new one",
+                    INVALID_TOKEN,
+                )
             return error_response(
                 403, "the edit token does not match this game", field="Authorization"
             )
         return view(*args, game_id=game_id, **kwargs)
 
     return check
+
+
+def key_holder(view: Callable[..., Response]) -> Callable[..., Response]:
+    """Let the request through only with a valid API key (401 otherwise)."""
+
+    @wraps(view)
+    def check(*args: Any, **kwargs: Any) -> Response:
+        if credentials.api_key() is None:
+            return _unauthorized(
+                "this needs an API key (scorekeeper keys create): Authorization: Bearer <key>"
+                if credentials.bearer() is None
+                else "this API key is unknown or revoked",
+                "Bearer" if credentials.bearer() is None else INVALID_TOKEN,
+            )
+        return view(*args, **kwargs)
+
+    return check
+
+
+def _owner() -> int | None:
+    """The API key a create belongs to: the valid key sent, or ``None`` without a key.
+
+    A credential sent that is no valid key is refused (401): a game meant for a key must
+    not be made without it.
+    """
+    if credentials.bearer() is None:
+        return None
+    key = credentials.api_key()
+    if key is None:
+        abort(
+            _unauthorized(
+                "this API key is unknown or revoked (send no Authorization header to"
+                " create a game that belongs to no key)",
+                INVALID_TOKEN,
+            )
+        )
+    return key.id
 
 
 def _sheet(sheet: GameSheet) -> dict[str, Any]:
@@ -346,8 +400,13 @@ def _write_options(headers: dict[str, Any]) -> dict[str, Any]:
 
 
 def _create_options(headers: dict[str, Any]) -> dict[str, Any]:
-    """The options of a create from its headers: its key, and the secret its token derives from."""
-    return {"idempotency_key": headers.get("key"), "secret": current_app.config["SECRET_KEY"]}
+    """The options of a create from its headers: its key, the secret its token derives from,
+    and the API key it belongs to."""
+    return {
+        "idempotency_key": headers.get("key"),
+        "secret": current_app.config["SECRET_KEY"],
+        "owner": _owner(),
+    }
 
 
 def _lot(options: dict[str, Any]) -> random.Random:
@@ -362,28 +421,64 @@ def _lot(options: dict[str, Any]) -> random.Random:
 
 WRITE: dict[str, list[dict[str, list[str]]]] = {"security": [{"bearerAuth": []}]}
 
+KEYED: dict[str, list[dict[str, list[str]]]] = {"security": [{"apiKeyAuth": []}]}
+"""An operation that needs an API key."""
+
+MAY_BE_KEYED: dict[str, list[dict[str, list[str]]]] = {"security": [{}, {"apiKeyAuth": []}]}
+"""An operation open to all, whose result belongs to the API key sent, if any."""
+
 WRITE_REFUSALS = (400, 401, 403, 404, 409, 429, 503, 507)
 """The error responses of every write (429: too many wrong tokens from this address, see
 :mod:`api.limits`; 503: the database stayed busy; 507: the disk is full)."""
 
-CREATE_REFUSALS = (400, 413, 429, 503, 507)
-"""The error responses of a create (429: too many creates from this address)."""
+CREATE_REFUSALS = (400, 401, 413, 429, 503, 507)
+"""The error responses of a create (401: an API key that is none; 429: too many creates
+from this address, or with this API key)."""
 
 
 @blp.route("/games")
 class Games(MethodView):
     """Stored games."""
 
+    @limits.wrong_token_limit
+    @key_holder
+    @blp.arguments(s.GameListQuery(), location="query")
+    @blp.response(200, r.GameList)
+    @refusals(401, 422, 429)
+    @blp.doc(**KEYED)
+    @blp.doc(operationId="listGames")
+    def get(self, query: dict[str, Any]) -> Response:
+        """The games created with the API key sent, newest first, a page at a time.
+
+        ``next`` is the cursor of the next page (send it as ``cursor``), null on
+        the last. Filters: ``player``, ``status`` and ``since`` (changed at or
+        after). Without a valid API key: 401.
+        """
+        key = credentials.api_key()
+        assert key is not None  # key_holder let it through
+        page, after = access.list_games(get_storage(), key.id, **query)
+        return jsonify(
+            {
+                "games": [
+                    {"url": url_for("api_v1.Game", game_id=game.id), **access.game_summary(game)}
+                    for game in page
+                ],
+                "next": after,
+            }
+        )
+
     @limits.create_limit
     @blp.arguments(h.KeyHeader(), location="headers")
     @blp.arguments(s.GameRequest())
     @blp.response(201, r.NewGame, headers=NEW_GAME_HEADERS)
     @refusals(*CREATE_REFUSALS)
+    @blp.doc(**MAY_BE_KEYED)
     @blp.doc(operationId="createGame")
     def post(self, headers: dict[str, Any], body: dict[str, Any]) -> Response:
         """Start a game: 201 with its sheet, its URL and its edit token (shown only now).
 
         With an Idempotency-Key, a repeat answers the same (the same game and edit token).
+        With an API key (Authorization: Bearer <key>), the game belongs to the key.
         """
         options = _create_options(headers)
         # the players, rules and stake are refused first, then a missing dealer
@@ -408,11 +503,13 @@ class Import(MethodView):
     @blp.arguments(s.ImportRequest())
     @blp.response(201, r.NewGame, headers=NEW_GAME_HEADERS)
     @refusals(*CREATE_REFUSALS)
+    @blp.doc(**MAY_BE_KEYED)
     @blp.doc(operationId="importGame")
     def post(self, headers: dict[str, Any], body: dict[str, Any]) -> Response:
         """Store an exported game as a new game (every hand is scored again).
 
         With an Idempotency-Key, a repeat answers the same (the same game and edit token).
+        With an API key (Authorization: Bearer <key>), the game belongs to the key.
         """
         with limits.one_heavy_at_a_time("import"):
             sheet, token = games.import_game(get_storage(), body, **_create_options(headers))
@@ -447,6 +544,30 @@ class Game(MethodView):
         response = jsonify(_sheet(sheet))
         response.headers["ETag"] = etag(sheet.version)
         return response
+
+
+@blp.route("/games/<game:game_id>/token")
+class GameToken(MethodView):
+    """A game's edit token."""
+
+    @limits.wrong_token_limit
+    @editor
+    @blp.response(200, r.NewToken)
+    @refusals(401, 403, 404, 429, 503, 507)
+    @blp.doc(**WRITE)
+    @blp.doc(operationId="rotateToken")
+    def post(self, game_id: str) -> Response:
+        """Replace the game's edit token: the new one is answered (shown only now) and the
+        one sent is refused from now on (401)."""
+        token = credentials.bearer()
+        assert token is not None  # editor let it through
+        fresh = access.rotate_token(get_storage(), game_id, token)
+        if fresh is None:  # another rotation replaced it after editor checked it
+            return _unauthorized(
+                "this edit token was replaced by a new one just now: send the new one",
+                INVALID_TOKEN,
+            )
+        return jsonify({"id": game_id, "edit_token": fresh})
 
 
 @blp.route("/games/<game:game_id>/hands")

@@ -28,7 +28,9 @@ from .records import ReplayedDeal, ReplayedMatch, read_records
 from .results import Outcome
 from .rules import Rules
 from .sheet import AnyHandRecord, HollywoodSheet
+from .store import access, open_store
 from .store.backup import BackupError, MissingFolder, backup, restore
+from .store.base import NameTaken
 
 
 def show_cards(codes: Sequence[str]) -> str:
@@ -576,6 +578,51 @@ def restore_command(path: str, db: str | None, force: bool) -> None:
     except BackupError as error:
         raise click.ClickException(str(error)) from None
     click.echo(f"restored {_summary(result)} from {path} into {target}")
+
+
+@main.group("keys")
+def keys_group() -> None:
+    """API keys: a club site's or a bot league's credential (Authorization: Bearer <key>).
+
+    A game created with a key belongs to it, and GET /api/v1/games lists the key's games.
+    """
+
+
+@keys_group.command("create")
+@click.argument("name")
+@DB_OPTION
+def keys_create(name: str, db: str | None) -> None:
+    """Make a key called NAME and print it: it is shown only now (the store keeps its hash)."""
+    try:
+        key = access.create_key(open_store(database(db)), name)
+    except ScorekeeperError as error:
+        raise _BadInput(str(error)) from None
+    except NameTaken as error:
+        raise click.ClickException(f"{error} (revoke it first, or choose another name)") from None
+    click.echo(key)
+    click.echo(
+        f"key {name!r} made: it is shown only now; send it as Authorization: Bearer <key>",
+        err=True,
+    )
+
+
+@keys_group.command("list")
+@DB_OPTION
+def keys_list(db: str | None) -> None:
+    """Every key, oldest first: its name, when it was made, its games, and if it was revoked."""
+    for key in open_store(database(db)).api_keys():
+        revoked = f"revoked {key.revoked}" if key.revoked else "in use"
+        click.echo(f"{key.name}\t{key.created}\t{key.games} game(s)\t{revoked}")
+
+
+@keys_group.command("revoke")
+@click.argument("name")
+@DB_OPTION
+def keys_revoke(name: str, db: str | None) -> None:
+    """Revoke the key called NAME: it opens nothing from now on (its games stay)."""
+    if not open_store(database(db)).revoke_api_key(name):
+        raise click.ClickException(f"there is no key called {name!r} in use")
+    click.echo(f"revoked key {name!r}")
 
 
 def _verb(outcome: Outcome) -> str:

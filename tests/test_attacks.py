@@ -14,7 +14,8 @@ visits a page served by a second server on another port (another origin).
   5,000 digits, lone surrogates, a line break in ``next``): a 4xx naming the
   field, in the API and in the scorepad, never a 500, nothing stored.
 * The scorepad's cookies live for a season (120 days).
-* Rate limits: creates and wrong tokens per address, shared by all workers.
+* Rate limits: creates and wrong tokens per address, shared by all workers; a valid
+  token passes the wrong-token limit.
 * Idempotency: a repeated write or create gets its first answer exactly.
 * Hypothesis fuzzes every POST form of the scorepad (with a valid CSRF token
   and edit rights) and the API's JSON bodies: never a 5xx.
@@ -362,14 +363,18 @@ def test_the_default_rate_limits_bite_across_workers(tmp_path):
             for i in range(20)
         ]
         assert wrong == [403] * 20
-        right = requests.post(
+        guess = requests.post(
+            hands, json={"kind": "void"}, timeout=10, headers={"Authorization": "Bearer wrong"}
+        )
+        assert guess.status_code == 429 and guess.json()["error"]["code"] == "too_many_requests"
+        assert requests.get(f"{url}{game['url']}", timeout=10).json()["version"] == 0
+        right = requests.post(  # the same address with the right token: never locked out
             hands,
             json={"kind": "void"},
             timeout=10,
             headers={"Authorization": f"Bearer {game['edit_token']}"},
         )
-        assert right.status_code == 429 and right.json()["error"]["code"] == "too_many_requests"
-        assert requests.get(f"{url}{game['url']}", timeout=10).json()["version"] == 0
+        assert right.status_code == 201
         assert os.path.exists(f"{db}-limits")  # the counters all workers share
     finally:
         assert stop(process) == 0
@@ -393,6 +398,8 @@ def test_the_limits_guard_the_views_that_declare_them():
         ("api_v1.Hands", "POST"): "wrong-token",
         ("api_v1.LastHand", "DELETE"): "wrong-token",
         ("api_v1.HandN", "PUT"): "wrong-token",
+        ("api_v1.Games", "GET"): "wrong-token",
+        ("api_v1.GameToken", "POST"): "wrong-token",
         **{
             (f"pad.{name}", method): "wrong-token"
             for name in edits
@@ -470,6 +477,8 @@ def test_429_is_documented_where_limits_apply(live):
         ("/api/v1/games/{game_id}/hands", "post"),
         ("/api/v1/games/{game_id}/hands/last", "delete"),
         ("/api/v1/games/{game_id}/hands/{n}", "put"),
+        ("/api/v1/games", "get"),
+        ("/api/v1/games/{game_id}/token", "post"),
     ]:
         assert "429" in paths[path][method]["responses"], (path, method)
 

@@ -27,7 +27,7 @@ import hmac
 from typing import Any
 
 import segno
-from flask import url_for
+from flask import request, url_for
 from markupsafe import Markup
 
 from scorekeeper.names import clean_name
@@ -50,6 +50,13 @@ def can_edit(game_id: str) -> bool:
     """True while this browser's device holds an unrevoked right to change the game."""
     device = _device_hash()
     return device is not None and get_storage().has_edit(game_id, device)
+
+
+def holds_right() -> bool:
+    """Whether this browser's device holds the right to change the game in the request's
+    path (the scorepad's holder check for the wrong-token limit, :mod:`api.limits`)."""
+    game_id = (request.view_args or {}).get("game_id")
+    return game_id is not None and can_edit(game_id)
 
 
 def grant(game_id: str, label: str) -> None:

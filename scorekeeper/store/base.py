@@ -256,6 +256,24 @@ class EditRight:
 
 
 @dataclass(frozen=True, slots=True)
+class ApiKey:
+    """An API key in use (:mod:`scorekeeper.store.access`): its id, name and creation time."""
+
+    id: int
+    name: str
+    created: str
+
+
+@dataclass(frozen=True, slots=True)
+class ListedKey(ApiKey):
+    """A key as ``scorekeeper keys list`` shows it: when it was revoked (``None``: in use)
+    and how many games it created."""
+
+    revoked: str | None
+    games: int
+
+
+@dataclass(frozen=True, slots=True)
 class Handover:
     """A game's hand-over link: the hash of its secret and when it was made."""
 
@@ -290,6 +308,12 @@ class KeyReused(StorageError):
     """An idempotency key was sent again with a different request."""
 
     default_code = "idempotency_key_reused"
+
+
+class NameTaken(StorageError):
+    """A name that must be unique (an API key's) is already in use."""
+
+    default_code = "name_taken"
 
 
 class StorageFull(StorageError):
@@ -416,11 +440,13 @@ class Store(Protocol):
         scored: Summary | None = None,
         rows: Sequence[SheetRow] = (),
         follows: str | None = None,
+        owner: int | None = None,
     ) -> StoredGame:
         """Store a new game, its players and ``entries`` (log rows) in one transaction.
 
         ``scored`` and ``rows`` are its summary and sheet rows (see the module docs);
-        ``follows`` the id of the game it is a rematch of.
+        ``follows`` the id of the game it is a rematch of; ``owner`` the id of the API
+        key it belongs to (:meth:`key_games`).
 
         ``imported`` marks a game made by an import (left out of stats). A
         game already created with this ``idempotency_key`` by the same
@@ -480,3 +506,37 @@ class Store(Protocol):
 
     def handover(self, game_id: str) -> Handover | None:
         """The game's hand-over link, or ``None``."""
+
+    def add_api_key(self, name: str, key_hash: str) -> ApiKey:
+        """Store an API key by the SHA-256 hash of its text; raises :class:`NameTaken` when
+        an unrevoked key has this ``name``."""
+
+    def api_key(self, key_hash: str) -> ApiKey | None:
+        """The unrevoked key whose text hashes to ``key_hash``, or ``None``."""
+
+    def api_keys(self) -> list[ListedKey]:
+        """Every key, revoked ones too, oldest first."""
+
+    def revoke_api_key(self, name: str) -> bool:
+        """Revoke the unrevoked key called ``name``; False when there is none."""
+
+    def key_games(
+        self,
+        key_id: int,
+        *,
+        limit: int,
+        after: tuple[str, str] | None = None,
+        player_key: str | None = None,
+        status: str | None = None,
+        since: str | None = None,
+    ) -> list[StoredGame]:
+        """The games created with API key ``key_id``, newest first (``created``, then id
+        descending), at most ``limit``, after ``(created, id)`` and filtered (see
+        :meth:`~scorekeeper.store.sql.SqlStore.key_games`)."""
+
+    def rotate_token(self, game_id: str, old_hash: str, new_hash: str) -> bool:
+        """Replace the game's edit token hash ``old_hash`` by ``new_hash`` (the old one kept as
+        retired); False when ``old_hash`` is no longer the game's."""
+
+    def token_retired(self, game_id: str, token_hash: str) -> bool:
+        """True when ``token_hash`` was the game's edit token before a rotation."""

@@ -302,6 +302,7 @@ def create_game(
     idempotency_key: str | None = None,
     secret: str | None = None,
     follows: str | None = None,
+    owner: int | None = None,
 ) -> tuple[GameSheet, str]:
     """Store a new game; returns ``(sheet, edit token)``. The token is not kept, only its hash.
 
@@ -312,7 +313,8 @@ def create_game(
     under), a repeat of the same request returns the same game and token,
     and the sheet as it was created; see the module docs. ``follows`` is
     the id of the game this one is a rematch of (the scorepad's "new game
-    with the same players"; it must exist, else ``NotFound``).
+    with the same players"; it must exist, else ``NotFound``). ``owner`` is the id of
+    the API key creating it (:mod:`scorekeeper.store.access`).
     """
     game = check_new_game(players, rules, dealer, stake)
     given = rules.to_dict() if isinstance(rules, Rules) else rules  # as the request sent them
@@ -328,6 +330,7 @@ def create_game(
         {"create": create},
         idempotency_key,
         secret,
+        owner,
     )
 
 
@@ -350,8 +353,13 @@ def _store_game(
     request: Any,
     idempotency_key: str | None,
     secret: str | None,
+    owner: int | None = None,
 ) -> tuple[GameSheet, str]:
-    """Store a game with its first log ``entries``: ``(the sheet as created, edit token)``."""
+    """Store a game with its first log ``entries``: ``(the sheet as created, edit token)``.
+
+    A game of an API key (``owner``) is another request than the same game without one
+    (or with another key): a repeated Idempotency-Key only finds the game its key made.
+    """
     game_id = secrets.token_urlsafe(12)
     request_hash = None
     if idempotency_key is None:
@@ -360,7 +368,8 @@ def _store_game(
         if not secret:
             raise ValueError("a game created with an idempotency key needs a secret")
         token = derive_token(secret, game_id, idempotency_key)
-        request_hash = _request_hash(request)
+        owned = request if owner is None else {**request, "owner": owner}
+        request_hash = _request_hash(owned)
     stored = store.create_game(
         game_id=game_id,
         token_hash=hash_token(token),
@@ -376,10 +385,14 @@ def _store_game(
         follows=new.follows,
         idempotency_key=idempotency_key,
         request_hash=request_hash,
+        owner=owner,
     )
     if stored.id != game_id:  # a repeat: the game the key created
         token = derive_token(secret or "", stored.id, idempotency_key or "")
-        if not token_matches(stored, token):
+        # after a rotation the repeat answers as the first time, with the token now retired
+        if not token_matches(stored, token) and not store.token_retired(
+            stored.id, hash_token(token)
+        ):
             raise KeyReused(
                 f"the game of Idempotency-Key {idempotency_key!r} was created"
                 " under another secret key: its edit token cannot be given again",
@@ -835,6 +848,7 @@ def import_game(
     *,
     idempotency_key: str | None = None,
     secret: str | None = None,
+    owner: int | None = None,
 ) -> tuple[GameSheet, str]:
     """Store a new game from an exported game or an engine match record.
 
@@ -845,7 +859,7 @@ def import_game(
     Every hand is scored again under the record's rules; the first bad hand
     raises the domain's error with ``field`` prefixed ``hands.<i>.`` and
     nothing is stored. A game that is over before its last hand is refused.
-    ``idempotency_key`` and ``secret`` as for :func:`create_game`.
+    ``idempotency_key``, ``secret`` and ``owner`` as for :func:`create_game`.
     """
     original = record
     if record.get("format") == MATCH_FORMAT:
@@ -887,5 +901,5 @@ def import_game(
         entries.append((hand["kind"], dict(hand), result))
     new = _NewGame(scored=after, status=after.status, imported=True, rows=_kept(rows))
     return _store_game(
-        store, game, new, entries, {"import": dict(original)}, idempotency_key, secret
+        store, game, new, entries, {"import": dict(original)}, idempotency_key, secret, owner
     )

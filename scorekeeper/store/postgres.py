@@ -20,6 +20,9 @@ row saying which of them ran):
 * the scored state (migration 3, see :mod:`scorekeeper.store.base`):
   ``games.version``, ``games.scored`` and ``sheet_hands``, as in SQLite's
   schema 4.
+* API keys (migration 6): ``api_keys`` (name, the key's SHA-256 hash,
+  created, revoked), ``key_games`` (the key a game was created with) and
+  ``retired_tokens`` (edit tokens replaced by a rotation).
 
 The statements and the logic around them are the SQLite backend's
 (:class:`~scorekeeper.store.sql.SqlStore`, ``%s`` placeholders): this module
@@ -187,12 +190,35 @@ def _migrate_5(conn: psycopg.Connection) -> None:
     conn.execute("ALTER TABLE games ADD COLUMN follows text REFERENCES games (id)")
 
 
+def _migrate_6(conn: psycopg.Connection) -> None:
+    """API keys: ``api_keys``, ``key_games`` and ``retired_tokens``, as in SQLite's schema 7."""
+    conn.execute("""
+        CREATE TABLE api_keys (
+            id bigint GENERATED ALWAYS AS IDENTITY PRIMARY KEY,
+            name text NOT NULL,
+            key_hash text NOT NULL UNIQUE,
+            created text NOT NULL,
+            revoked text);
+        CREATE UNIQUE INDEX api_keys_name ON api_keys (name) WHERE revoked IS NULL;
+        CREATE TABLE key_games (
+            game_id text PRIMARY KEY REFERENCES games (id),
+            key_id bigint NOT NULL REFERENCES api_keys (id));
+        CREATE INDEX key_games_key ON key_games (key_id);
+        CREATE TABLE retired_tokens (
+            game_id text NOT NULL REFERENCES games (id),
+            token_hash text NOT NULL,
+            retired text NOT NULL,
+            PRIMARY KEY (game_id, token_hash));
+    """)
+
+
 MIGRATIONS: tuple[Callable[[psycopg.Connection], None], ...] = (
     _migrate_1,
     _migrate_2,
     _migrate_3,
     _migrate_4,
     _migrate_5,
+    _migrate_6,
 )
 """Schema migrations in order; migration ``i`` takes the database to version ``i + 1``."""
 

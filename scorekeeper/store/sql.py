@@ -44,13 +44,16 @@ from ..rules import Rules
 from .base import (
     GAME_COLUMNS,
     LOG_COLUMNS,
+    ApiKey,
     Appended,
     Decide,
     EditRight,
     GameView,
     Handover,
     KeyReused,
+    ListedKey,
     LogEntry,
+    NameTaken,
     NotFound,
     Player,
     SheetRow,
@@ -130,6 +133,40 @@ DELETE_HANDOVER = "DELETE FROM handovers WHERE game_id = ?"
 INSERT_HANDOVER = "INSERT INTO handovers (game_id, secret_hash, created) VALUES (?, ?, ?)"
 SELECT_HANDOVER = "SELECT secret_hash, created FROM handovers WHERE game_id = ?"
 MATCH_HANDOVER = "SELECT 1 FROM handovers WHERE game_id = ? AND secret_hash = ?"
+
+INSERT_API_KEY = (
+    "INSERT INTO api_keys (name, key_hash, created) VALUES (?, ?, ?)"
+    " ON CONFLICT DO NOTHING RETURNING id"
+)
+SELECT_API_KEY = "SELECT id, name, created FROM api_keys WHERE key_hash = ? AND revoked IS NULL"
+SELECT_API_KEYS = (
+    "SELECT k.id, k.name, k.created, k.revoked,"
+    " (SELECT count(*) FROM key_games o WHERE o.key_id = k.id)"
+    " FROM api_keys k ORDER BY k.created, k.id"
+)
+REVOKE_API_KEY = "UPDATE api_keys SET revoked = ? WHERE name = ? AND revoked IS NULL"
+INSERT_KEY_GAME = "INSERT INTO key_games (game_id, key_id) VALUES (?, ?)"
+SELECT_KEY_GAMES = (
+    f"SELECT {', '.join('g.' + c.strip() for c in GAME_COLUMNS.split(','))}"
+    " FROM key_games o JOIN games g ON g.id = o.game_id WHERE o.key_id = ?"
+)
+KEY_GAMES_FILTERS = {
+    "player": (
+        " AND EXISTS (SELECT 1 FROM game_players s JOIN players p ON p.id = s.player_id"
+        " WHERE s.game_id = g.id AND p.name_key = ?)"
+    ),
+    "status": " AND g.status = ?",
+    "since": " AND g.updated >= ?",
+}
+"""The filters of :meth:`SqlStore.key_games`, each one more condition with one parameter."""
+KEY_GAMES_AFTER = " AND (g.created < ? OR (g.created = ? AND g.id < ?))"
+KEY_GAMES_ORDER = " ORDER BY g.created DESC, g.id DESC LIMIT ?"
+ROTATE_TOKEN = "UPDATE games SET token_hash = ? WHERE id = ? AND token_hash = ?"
+INSERT_RETIRED_TOKEN = (
+    "INSERT INTO retired_tokens (game_id, token_hash, retired) VALUES (?, ?, ?)"
+    " ON CONFLICT DO NOTHING"
+)
+SELECT_RETIRED_TOKEN = "SELECT 1 FROM retired_tokens WHERE game_id = ? AND token_hash = ?"
 
 
 def pending_steps(version: int, latest: int, where: str) -> range:
@@ -300,13 +337,15 @@ class SqlStore(ABC):
         scored: Summary | None = None,
         rows: Sequence[SheetRow] = (),
         follows: str | None = None,
+        owner: int | None = None,
     ) -> StoredGame:
         """Store a new game (and its players); returns it as :meth:`game` would.
 
         ``entries`` are ``(kind, payload, result)`` log rows written with it
         in the same transaction, ``scored`` and ``rows`` its summary and
         sheet rows, ``imported`` marks a game made by an import, ``follows``
-        the game it is a rematch of.
+        the game it is a rematch of, ``owner`` the id of the API key it
+        belongs to (:meth:`key_games`).
 
         With an ``idempotency_key`` already used by a game created by the
         same request (``request_hash``), nothing is written and that game is
@@ -360,6 +399,8 @@ class SqlStore(ABC):
                 self._run(conn, INSERT_PLAYER, (name, key, stamp))
             for seat, key in enumerate(keys):
                 self._run(conn, INSERT_SEAT, (game_id, seat, key))
+            if owner is not None:
+                self._run(conn, INSERT_KEY_GAME, (game_id, owner))
             self._run_many(
                 conn,
                 INSERT_IMPORTED_HAND,
@@ -530,3 +571,83 @@ class SqlStore(ABC):
         with self._read() as conn:
             row = self._run(conn, SELECT_HANDOVER, (game_id,)).fetchone()
         return None if row is None else Handover(secret_hash=row[0], created=row[1])
+
+    # ------------------------------------------------------------------ API keys
+
+    def add_api_key(self, name: str, key_hash: str) -> ApiKey:
+        """Store a new API key by the SHA-256 hash of its text.
+
+        Raises :class:`NameTaken` when an unrevoked key has this ``name``.
+        """
+        stamp = now()
+        with self._write() as conn:
+            row = self._run(conn, INSERT_API_KEY, (name, key_hash, stamp)).fetchone()
+        if row is None:
+            raise NameTaken(f"there is already a key called {name!r}", field="name")
+        return ApiKey(id=row[0], name=name, created=stamp)
+
+    def api_key(self, key_hash: str) -> ApiKey | None:
+        """The unrevoked key whose text hashes to ``key_hash``, or ``None``."""
+        with self._read() as conn:
+            row = self._run(conn, SELECT_API_KEY, (key_hash,)).fetchone()
+        return None if row is None else ApiKey(id=row[0], name=row[1], created=row[2])
+
+    def api_keys(self) -> list[ListedKey]:
+        """Every key, revoked ones too, oldest first."""
+        with self._read() as conn:
+            return [
+                ListedKey(id=i, name=name, created=created, revoked=revoked, games=count)
+                for i, name, created, revoked, count in self._run(conn, SELECT_API_KEYS)
+            ]
+
+    def revoke_api_key(self, name: str) -> bool:
+        """Revoke the unrevoked key called ``name``; False when there is none."""
+        with self._write() as conn:
+            revoked: bool = self._run(conn, REVOKE_API_KEY, (now(), name)).rowcount == 1
+        return revoked
+
+    def key_games(
+        self,
+        key_id: int,
+        *,
+        limit: int,
+        after: tuple[str, str] | None = None,
+        player_key: str | None = None,
+        status: str | None = None,
+        since: str | None = None,
+    ) -> list[StoredGame]:
+        """The games of API key ``key_id`` (as :meth:`game`), newest first, at most ``limit``.
+
+        ``after`` is the ``(created, id)`` of the last game of the previous page;
+        ``player_key`` keeps the games with a player of that
+        :func:`~scorekeeper.names.name_key`, ``status`` those with that status,
+        ``since`` (stored time text) those changed at or after it.
+        """
+        statement, params = SELECT_KEY_GAMES, list[Any]([key_id])
+        for name, value in (("player", player_key), ("status", status), ("since", since)):
+            if value is not None:
+                statement += KEY_GAMES_FILTERS[name]
+                params.append(value)
+        if after is not None:
+            statement += KEY_GAMES_AFTER
+            params += [after[0], after[0], after[1]]
+        with self._read() as conn:
+            rows = self._run(conn, statement + KEY_GAMES_ORDER, [*params, limit]).fetchall()
+        return [game_from_row(row) for row in rows]
+
+    def rotate_token(self, game_id: str, old_hash: str, new_hash: str) -> bool:
+        """Replace the game's edit token hash ``old_hash`` by ``new_hash``, keeping the old one
+        as retired (:meth:`token_retired`); False (nothing changed) when ``old_hash`` is no
+        longer the game's (another rotation came first)."""
+        with self._write() as conn:
+            if self._run(conn, ROTATE_TOKEN, (new_hash, game_id, old_hash)).rowcount != 1:
+                return False
+            self._run(conn, INSERT_RETIRED_TOKEN, (game_id, old_hash, now()))
+            return True
+
+    def token_retired(self, game_id: str, token_hash: str) -> bool:
+        """True when ``token_hash`` was the game's edit token before a rotation."""
+        with self._read() as conn:
+            return (
+                self._run(conn, SELECT_RETIRED_TOKEN, (game_id, token_hash)).fetchone() is not None
+            )

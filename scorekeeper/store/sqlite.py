@@ -37,6 +37,10 @@ Tables:
   JSON, NULL until the first write after the migration) and
   ``sheet_hands``: per game, one row per hand on the sheet (``n``, entry,
   record, summary after it), rewritten from the changed hand on.
+* API keys (schema 7): ``api_keys`` (name, the SHA-256 hash of the key,
+  never the key; created, revoked), ``key_games`` (the key a game was
+  created with) and ``retired_tokens`` (edit tokens a rotation replaced, so
+  an old token is told it was replaced).
 
 Every write is one ``BEGIN IMMEDIATE`` transaction, so concurrent writers
 (several gunicorn workers) are serialised by SQLite and a refused write
@@ -314,6 +318,24 @@ def _migrate_6(db: sqlite_utils.Database) -> None:
     db.execute("ALTER TABLE games ADD COLUMN follows TEXT REFERENCES games (id)")
 
 
+def _migrate_7(db: sqlite_utils.Database) -> None:
+    """API keys: ``api_keys`` (each key's SHA-256 hash, a name unique among unrevoked keys),
+    ``key_games`` (which key created a game) and ``retired_tokens`` (edit tokens replaced by
+    a rotation)."""
+    for statement in (
+        "CREATE TABLE api_keys (id INTEGER PRIMARY KEY, name TEXT NOT NULL,"
+        " key_hash TEXT NOT NULL UNIQUE, created TEXT NOT NULL, revoked TEXT)",
+        "CREATE UNIQUE INDEX api_keys_name ON api_keys (name) WHERE revoked IS NULL",
+        "CREATE TABLE key_games (game_id TEXT PRIMARY KEY REFERENCES games (id),"
+        " key_id INTEGER NOT NULL REFERENCES api_keys (id)) WITHOUT ROWID",
+        "CREATE INDEX key_games_key ON key_games (key_id)",
+        "CREATE TABLE retired_tokens (game_id TEXT NOT NULL REFERENCES games (id),"
+        " token_hash TEXT NOT NULL, retired TEXT NOT NULL,"
+        " PRIMARY KEY (game_id, token_hash)) WITHOUT ROWID",
+    ):
+        db.execute(statement)
+
+
 MIGRATIONS: tuple[Callable[[sqlite_utils.Database], None], ...] = (
     _migrate_1,
     _migrate_2,
@@ -321,6 +343,7 @@ MIGRATIONS: tuple[Callable[[sqlite_utils.Database], None], ...] = (
     _migrate_4,
     _migrate_5,
     _migrate_6,
+    _migrate_7,
 )
 """Schema migrations in order; migration ``i`` takes the file to version ``i + 1``."""
 

@@ -1,0 +1,165 @@
+"""API keys, the games each key created, and rotating a game's edit token.
+
+An API key is a club site's or a bot league's credential, made by the
+operator (``scorekeeper keys create NAME``) and sent as ``Authorization:
+Bearer <key>``. It is shown once, when made: the store keeps only its
+SHA-256 hash (:func:`~scorekeeper.store.games.hash_token`, as for edit
+tokens), its name (unique among the keys not revoked) and when it was
+made and revoked. A game created with a key belongs to it, and the key
+lists its own games (:func:`list_games`), newest first, a page at a time:
+the cursor of the next page is the last game's ``(created, id)``, so pages
+neither repeat nor skip a game when new games arrive meanwhile.
+
+A game's edit token can be replaced (:func:`rotate_token`); the replaced
+one is kept, hashed, as retired, so that it is told apart from a token that
+never was the game's.
+"""
+
+from __future__ import annotations
+
+import base64
+import binascii
+import json
+import re
+import secrets
+from datetime import UTC, datetime
+from typing import Any
+
+from ..errors import InvalidValueError
+from ..gamesheet import GameStatus
+from ..names import name_key
+from .base import ApiKey, Store, StoredGame
+from .games import hash_token, new_token
+
+KEY_PREFIX = "sk_"
+"""How every API key begins (an edit token never does), so that a log or a config file
+shows which kind of secret it holds."""
+
+KEY_NAME = re.compile(r"[A-Za-z0-9][A-Za-z0-9._-]{0,63}")
+"""What a key's name may be: 1 to 64 letters, digits, ``.``, ``_`` or ``-``, starting with
+a letter or digit (it is typed on a command line)."""
+
+DEFAULT_PAGE = 20
+MAX_PAGE = 100
+"""Games on one page of :func:`list_games`: by default, and at most."""
+
+
+def check_key_name(name: str) -> str:
+    """``name`` if it may name a key; else :class:`~scorekeeper.errors.InvalidValueError`."""
+    if not KEY_NAME.fullmatch(name):
+        raise InvalidValueError(
+            f"a key's name is 1 to 64 letters, digits, '.', '_' or '-', starting with a"
+            f" letter or digit; {name!r} is not",
+            code="bad_value",
+            params={"name": name},
+            option="name",
+        )
+    return name
+
+
+def create_key(store: Store, name: str) -> str:
+    """A new API key called ``name``; returns its text (only its hash is stored).
+
+    Raises :class:`~scorekeeper.store.base.NameTaken` when a key not revoked has the name.
+    """
+    key = KEY_PREFIX + secrets.token_urlsafe(32)
+    store.add_api_key(check_key_name(name), hash_token(key))
+    return key
+
+
+def find_key(store: Store, key: str) -> ApiKey | None:
+    """The key whose text is ``key``, unless revoked or unknown (``None``)."""
+    return store.api_key(hash_token(key)) if key.startswith(KEY_PREFIX) else None
+
+
+def rotate_token(store: Store, game_id: str, token: str) -> str | None:
+    """Replace the game's edit token ``token`` by a new one, returned (shown only now);
+    ``None`` when ``token`` is no longer the game's (a rotation came first)."""
+    fresh = new_token()
+    return fresh if store.rotate_token(game_id, hash_token(token), hash_token(fresh)) else None
+
+
+def encode_cursor(game: StoredGame) -> str:
+    """The cursor of the page after ``game`` (opaque to clients: URL-safe base64 of JSON)."""
+    text = json.dumps([game.created, game.id], separators=(",", ":"))
+    return base64.urlsafe_b64encode(text.encode()).decode().rstrip("=")
+
+
+def decode_cursor(cursor: str) -> tuple[str, str]:
+    """The ``(created, id)`` a cursor of :func:`encode_cursor` stands for; a cursor that is
+    not one raises :class:`~scorekeeper.errors.InvalidValueError` naming ``cursor``."""
+    try:
+        value = json.loads(base64.urlsafe_b64decode(cursor + "=" * (-len(cursor) % 4)))
+        if (
+            isinstance(value, list)
+            and len(value) == 2
+            and all(isinstance(part, str) for part in value)
+        ):
+            return value[0], value[1]
+    except (binascii.Error, ValueError):
+        pass
+    raise InvalidValueError(
+        "cursor is not a cursor this server gave: send the 'next' of the previous page",
+        code="bad_value",
+        params={"cursor": cursor},
+        option="cursor",
+    )
+
+
+def stored_time(moment: datetime) -> str:
+    """``moment`` as the store writes times (UTC, milliseconds, ``Z``); a time without
+    an offset is taken as UTC."""
+    if moment.tzinfo is None:
+        moment = moment.replace(tzinfo=UTC)
+    return moment.astimezone(UTC).isoformat(timespec="milliseconds").replace("+00:00", "Z")
+
+
+def list_games(
+    store: Store,
+    key_id: int,
+    *,
+    limit: int = DEFAULT_PAGE,
+    cursor: str | None = None,
+    player: str | None = None,
+    status: GameStatus | str | None = None,
+    since: datetime | None = None,
+) -> tuple[list[StoredGame], str | None]:
+    """One page of the games key ``key_id`` created, newest first: ``(games, next cursor)``.
+
+    Filters: ``player`` (a player's name, matched by
+    :func:`~scorekeeper.names.name_key`), ``status`` (``active`` or ``over``),
+    ``since`` (games changed at or after that time). The cursor is ``None`` on
+    the last page.
+    """
+    if not 1 <= limit <= MAX_PAGE:
+        raise InvalidValueError(
+            f"limit must be 1 to {MAX_PAGE}",
+            code="bad_value",
+            params={"limit": limit},
+            option="limit",
+        )
+    found = store.key_games(
+        key_id,
+        limit=limit + 1,
+        after=None if cursor is None else decode_cursor(cursor),
+        player_key=None if player is None else name_key(player, field="player"),
+        status=None if status is None else GameStatus(status).value,
+        since=None if since is None else stored_time(since),
+    )
+    page = found[:limit]
+    return page, encode_cursor(page[-1]) if len(found) > limit else None
+
+
+def game_summary(game: StoredGame) -> dict[str, Any]:
+    """What a listing says of a game: id, players, status, created, updated, hands, totals."""
+    scored = game.scored
+    assert scored is not None  # a key's games are all newer than the scored state
+    return {
+        "id": game.id,
+        "players": list(game.players),
+        "status": game.status.value,
+        "created": game.created,
+        "updated": game.updated,
+        "hands": scored.count,
+        "totals": scored.data["totals"],
+    }
