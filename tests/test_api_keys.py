@@ -19,7 +19,7 @@ from api import create_app
 from scorekeeper.cli import main
 from scorekeeper.store import access, games, open_store
 
-ANA_BEN = {"players": ["Ana", "Ben"]}
+ANA_BEN = {"players": ["Ana", "Ben"], "dealer": 0}  # first_dealer low: the dealer is named
 
 
 @pytest.fixture

@@ -27,7 +27,7 @@ def club(tmp_path):
 
 def new_game(client, origin=CLUB):
     made = client.post(
-        "/api/v1/games", json={"players": ["Ana", "Ben"]}, headers={"Origin": origin}
+        "/api/v1/games", json={"players": ["Ana", "Ben"], "dealer": 0}, headers={"Origin": origin}
     )
     assert made.status_code == 201
     return made

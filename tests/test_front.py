@@ -180,7 +180,7 @@ def test_forwarding_headers_from_clients_are_not_believed(server):
     _, _, url = server
     lying = requests.Session()
     lying.mount("http://", SourceAdapter("127.0.0.7"))
-    body = {"players": ["Ana", "Ben"]}
+    body = {"players": ["Ana", "Ben"], "dealer": 0}
     for index in range(CREATES):
         forged = {
             "X-Forwarded-For": f"10.0.0.{index}",
