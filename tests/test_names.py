@@ -109,6 +109,7 @@ def test_empty_long_and_non_text_names_are_refused(value, words):
     assert error.value.field == "name"
 
 
+@pytest.mark.slow  # starts node
 def test_every_default_ignorable_code_point_is_refused():
     """:data:`DEFAULT_IGNORABLE` against an independent list: the
     ``\\p{Default_Ignorable_Code_Point}`` of node's Unicode-aware regular

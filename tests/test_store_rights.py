@@ -73,9 +73,9 @@ def test_revoking_a_right_ends_the_hand_over_link_it_could_join_by_again(store):
     assert store.grant_edit(game, OTHER, "joined", handover="1" * 64)
     assert not store.grant_edit(game, "c" * 64, "guessed", handover="2" * 64)
     assert not store.has_edit(game, "c" * 64)
-    joined = store.edit_rights(game)[1]["id"]
+    joined = store.edit_rights(game)[1].id
     assert not store.revoke_edit(game, joined + 100)  # no such right: the link stays
-    assert store.handover(game)["secret_hash"] == "1" * 64
+    assert store.handover(game).secret_hash == "1" * 64
     assert store.revoke_edit(game, joined)
     assert store.handover(game) is None
     assert not store.grant_edit(game, OTHER, "joined again", handover="1" * 64)
