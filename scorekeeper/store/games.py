@@ -62,6 +62,7 @@ import hmac
 import json
 import secrets
 from collections.abc import Mapping, Sequence
+from functools import cached_property
 from typing import Any
 
 from ..errors import (
@@ -426,12 +427,17 @@ class _Scored:
 
     def __init__(self, game: dict, view: GameView):
         self.game, self.view = game, view
-        self.empty = _summary_of(game, [], None)
         self.rebuilt: list[dict] | None = None
         self.summary: dict = game["scored"]
         if self.summary is None:
             self.rebuilt = _scored_rows(game, effective_hands(view.log()), self.empty)
             self.summary = self.rebuilt[-1]["summary"] if self.rebuilt else self.empty
+
+    @cached_property
+    def empty(self) -> dict:
+        """The summary of the game before its first hand (scored only when asked: an
+        append at the end of the sheet never needs it)."""
+        return _summary_of(self.game, [], None)
 
     @property
     def count(self) -> int:
