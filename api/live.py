@@ -166,7 +166,7 @@ def document(api: Any, app: Flask) -> None:
                         "in": "header",
                         "name": "Last-Event-ID",
                         "required": False,
-                        "schema": {"type": "string"},
+                        "schema": {"type": "string", "maxLength": 100},
                         "description": "The id of the last event received: resume after it.",
                     }
                 ],
