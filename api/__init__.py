@@ -37,6 +37,9 @@ the environment or the instance file for settings.
   (at most threads - 1 makes sense).
 * ``LIVE_PUBLISH_SOCKET``: the unix socket of nginx's live-sheet publisher
   (:mod:`api.live`; ``scorekeeper serve`` sets it); unset, nothing is published.
+  ``LIVE_HEARTBEAT`` (default 15): seconds between the live stream's heartbeat
+  comments (``scorekeeper serve``'s nginx; shorter for a proxy that closes
+  streams idle for less than 30 s).
 * ``CREATE_LIMIT`` and ``WRONG_TOKEN_LIMIT``: the rate limits (:mod:`api.limits`).
 * ``PROXY_HOPS`` (default 0): the trusted proxies before the app. With 1
   (``scorekeeper serve`` sets it: nginx before gunicorn) the client's
@@ -105,7 +108,7 @@ def settings(
     (``scorekeeper backup`` uses the ``DB`` the server would open). ``instance_path``
     is the instance folder, as for :func:`create_app`.
     """
-    from . import limits, openapi
+    from . import limits, live, openapi
 
     folder = instance_path or Flask(__name__).instance_path
     found = Config(folder)
@@ -118,6 +121,7 @@ def settings(
         WAITING_WRITERS=1,
         PROXY_HOPS=0,
         CORS_ORIGINS=[],
+        LIVE_HEARTBEAT=live.HEARTBEAT,
         API_TITLE="scorekeeper",
         API_VERSION="1",
         OPENAPI_VERSION="3.0.3",

@@ -134,6 +134,8 @@ class Site:
     """Its key (PEM, absolute path; default: in the certificate file)."""
     server_name: str = "_"
     """The ``server_name`` (the site's host name; ``_``: any)."""
+    heartbeat: int = live.HEARTBEAT
+    """Seconds between the live streams' heartbeat comments."""
 
 
 def _quoted(text: str) -> str:
@@ -198,7 +200,7 @@ def site(settings: Site) -> str:
     Every other directive is inside the public ``server`` block, so the text
     fits in any ``http`` block (Debian's ``sites-enabled/`` as well).
     """
-    public, publisher = live.nginx_locations(settings.publish_socket)
+    public, publisher = live.nginx_locations(settings.publish_socket, heartbeat=settings.heartbeat)
     tls = settings.certfile is not None
     listen = "".join(
         f"listen {address}{' ssl http2' if tls else ''};\n" for address in settings.listen

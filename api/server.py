@@ -148,6 +148,7 @@ def serve(
             publish_socket=publish_socket,
             certfile=os.path.abspath(certfile) if certfile else None,
             keyfile=os.path.abspath(keyfile) if keyfile else None,
+            heartbeat=app.config["LIVE_HEARTBEAT"],
         )
         conf = os.path.join(folder, "nginx.conf")
         root = pwd.getpwuid(os.geteuid()).pw_name if os.geteuid() == 0 else None

@@ -184,13 +184,19 @@ def _stale(error: Stale) -> Response:
 
 
 def refusals(*statuses: int) -> Callable[[View], View]:
-    """Document the error responses (our error schema) an endpoint may give."""
+    """Document the error responses (our error schema) an endpoint may give.
+
+    Only the document: flask-smorest's ``alt_response`` wraps the view in a
+    function that does nothing but call it (a request went through seven such
+    layers); the view keeps the document the wrapper carries instead.
+    """
 
     def decorate(view: View) -> View:
         for status in statuses:
-            view = blp.alt_response(status, schema=ErrorSchema, headers=ERROR_HEADERS.get(status))(
-                view
-            )
+            documented = blp.alt_response(
+                status, schema=ErrorSchema, headers=ERROR_HEADERS.get(status)
+            )(view)
+            view._apidoc = documented._apidoc  # type: ignore[attr-defined]
         return view
 
     return decorate

@@ -22,8 +22,11 @@ workers, two rounds interleaved, rates averaged): the ratios of their floor
 loaded machine the clients may be the bottleneck, so the server's CPU time
 per request is printed beside them, from /proc), the
 server's CPU time per append through ``serve`` (nginx and gunicorn
-together, from /proc: at most 4 ms) and the floor phase's p99 with 200 slow
-heads and 200 slow bodies trickling (under 100 ms).
+together, from /proc: at most 4 ms), the floor phase's p99 with 200 slow
+heads and 200 slow bodies trickling (under 100 ms), and with 500 idle live
+viewers (EventSource connections to one game's ``/events``): the floor's p99
+(under 100 ms), then the time each of a series of updates (a void hand, one
+every 0.2 s) takes from the write's start to reach every viewer (p95 within 2 s).
 
 Each phase prints requests/s with p50 and p99 latency; then every game is
 read back and checked: its sheet holds exactly the hands the client was
@@ -53,13 +56,16 @@ import importlib.util  # noqa: E402
 import json  # noqa: E402
 import multiprocessing  # noqa: E402
 import random  # noqa: E402
+import selectors  # noqa: E402
+import socket  # noqa: E402
 import subprocess  # noqa: E402
 import tempfile  # noqa: E402
+import threading  # noqa: E402
 import time  # noqa: E402
 from pathlib import Path  # noqa: E402
 from urllib.parse import urlsplit  # noqa: E402
 
-from load_kit import SLOW_BODY, Trickle  # noqa: E402
+from load_kit import SLOW_BODY, TARGET, Trickle  # noqa: E402
 from serve_kit import spawn, stop  # noqa: E402
 
 from api.limits import NO_LIMITS_ENV  # noqa: E402
@@ -78,6 +84,15 @@ SLOW_P99 = 100.0
 
 SLOW = 200
 """Trickling connections of each kind (heads, bodies) in the slow phase."""
+
+VIEWERS = 500
+"""Idle live viewers (EventSource connections) in the viewers phase."""
+
+UPDATES = 20
+"""Updates timed to every viewer in the viewers phase (one every 0.2 s)."""
+
+REACH_P95 = 2.0
+"""Issue 18: seconds within which an update reaches every viewer (p95 over the updates)."""
 
 RETRY_EVERY = 10
 """Every this many stored hands a client sends the same request again (a retry)."""
@@ -222,6 +237,94 @@ def append_client(url: str, seconds: float, seed: int) -> dict:
     }
 
 
+class Viewers:
+    """``count`` EventSource connections to game ``game_id``'s ``/events`` on ``(host,
+    port)``, read by one thread: :attr:`arrived` maps each version to when every viewer
+    has had its event so far (a list of ``time.perf_counter()`` values)."""
+
+    def __init__(self, address: tuple[str, int], game_id: str, count: int):
+        request = (
+            f"GET /api/v1/games/{game_id}/events HTTP/1.1\r\nHost: bench\r\n"
+            "Accept: text/event-stream\r\n\r\n"
+        ).encode()
+        self.selector = selectors.DefaultSelector()
+        self.arrived: dict[int, list[float]] = {}
+        self.lock = threading.Lock()
+        self.socks = []
+        for _ in range(count):
+            sock = socket.create_connection(address, timeout=5, source_address=("127.0.0.4", 0))
+            sock.sendall(request)
+            sock.setblocking(False)
+            self.selector.register(sock, selectors.EVENT_READ, [b""])
+            self.socks.append(sock)
+        self.stopping = threading.Event()
+        self.thread = threading.Thread(target=self._run, daemon=True)
+        self.thread.start()
+
+    def _run(self) -> None:
+        while not self.stopping.is_set():
+            for key, _ in self.selector.select(0.2):
+                try:
+                    chunk = key.fileobj.recv(65536)  # type: ignore[union-attr]
+                except BlockingIOError:
+                    continue
+                now = time.perf_counter()
+                if not chunk:
+                    self.selector.unregister(key.fileobj)
+                    continue
+                lines = (key.data[0] + chunk).split(b"\n")
+                key.data[0] = lines.pop()
+                for line in lines:
+                    if line.startswith(b"data:"):
+                        version = json.loads(line[5:])["version"]
+                        with self.lock:
+                            self.arrived.setdefault(version, []).append(now)
+
+    def close(self) -> None:
+        self.stopping.set()
+        self.thread.join()
+        for sock in self.socks:
+            sock.close()
+
+
+def viewers_phase(url: str, args: argparse.Namespace) -> tuple[dict, list[float], int]:
+    """The floor with :data:`VIEWERS` idle live viewers, then :data:`UPDATES` updates timed
+    to every viewer: (the floor's figures, each update's seconds to reach every viewer,
+    the events lost: expected deliveries that never came)."""
+    parts = urlsplit(url)
+    conn = Connection(url)
+    _, created = conn.request(
+        "POST",
+        "/api/v1/games",
+        {"dealer": 0, "players": ["Ana", "Ben"], "rules": {"target": TARGET}},
+    )
+    auth = {"Authorization": f"Bearer {created['edit_token']}"}
+    viewers = Viewers((parts.hostname, parts.port), created["id"], VIEWERS)
+    try:
+        time.sleep(1)
+        _, floor = run_phase("floor", floor_client, url, args.clients, args.seconds, False)
+        sent: dict[int, float] = {}
+        for _ in range(UPDATES):
+            started = time.perf_counter()
+            status, body = conn.request(
+                "POST", f"/api/v1/games/{created['id']}/hands", {"kind": "void"}, auth
+            )
+            assert status == 201, body
+            sent[body["sheet"]["version"]] = started
+            time.sleep(0.2)
+        time.sleep(REACH_P95 + 1)
+        with viewers.lock:
+            arrived = {version: list(times) for version, times in viewers.arrived.items()}
+    finally:
+        viewers.close()
+    reach, lost = [], 0
+    for version, started in sent.items():
+        times = arrived.get(version, [])
+        lost += VIEWERS - len(times)
+        reach.append(max(times) - started if len(times) == VIEWERS else float("inf"))
+    return floor, sorted(reach), lost
+
+
 def run_phase(
     name: str, client, url: str, clients: int, seconds: float, targeted: bool
 ) -> tuple[list[dict], dict]:
@@ -359,6 +462,8 @@ def compare(db: str, args: argparse.Namespace, rounds: int = 2) -> bool:
         finally:
             heads.close()
             bodies.close()
+        print(f"serve: the floor with {VIEWERS} idle live viewers, then {UPDATES} updates")
+        watched, reach, lost = viewers_phase(url, args)
     finally:
         stop(process)
     print(
@@ -386,6 +491,17 @@ def compare(db: str, args: argparse.Namespace, rounds: int = 2) -> bool:
     print(
         f"  p99 with {SLOW} slow heads and {SLOW} slow bodies {slow['p99']:.1f} ms"
         f" (target < {SLOW_P99:g}: {'met' if slow['p99'] < SLOW_P99 else 'MISSED'})"
+    )
+    reach_p95 = reach[min(len(reach) - 1, int(len(reach) * 0.95))]
+    ok &= watched["p99"] < SLOW_P99 and reach_p95 <= REACH_P95 and not lost
+    print(
+        f"  p99 with {VIEWERS} idle live viewers {watched['p99']:.1f} ms"
+        f" (target < {SLOW_P99:g}: {'met' if watched['p99'] < SLOW_P99 else 'MISSED'})"
+    )
+    print(
+        f"  an update reaching all {VIEWERS} viewers: p50 {reach[len(reach) // 2] * 1000:.0f} ms"
+        f"  p95 {reach_p95 * 1000:.0f} ms  max {reach[-1] * 1000:.0f} ms, {lost} events lost"
+        f" (target p95 <= {REACH_P95:g} s: {'met' if reach_p95 <= REACH_P95 else 'MISSED'})"
     )
     return ok
 

@@ -3,12 +3,15 @@ wsgi:app``) in a child process on a loopback port.
 
 :func:`spawn` starts one and waits until it answers; :func:`stop` stops it
 gracefully and :func:`crash` kills it outright; :func:`make_certificate` makes a
-self-signed certificate for 127.0.0.1. bench/ scripts import this
+self-signed certificate for 127.0.0.1; :class:`Stream` reads a game's live
+event stream as a browser's EventSource does. bench/ scripts import this
 module through ``sys.path`` (the wheel ships no test harness).
 """
 
 from __future__ import annotations
 
+import http.client
+import json
 import os
 import re
 import shutil
@@ -164,3 +167,55 @@ def make_certificate(folder: Path) -> tuple[Path, Path]:
         capture_output=True,
     )
     return cert, key
+
+
+class Stream:
+    """One EventSource-like connection to game ``game_id``'s live stream on server ``base``:
+    :meth:`events` reads ``(id, data)`` pairs, :meth:`comments` the comment lines seen so far."""
+
+    def __init__(self, base: str, game_id: str, last_event_id: str | None = None):
+        host = base.split("//", 1)[1]
+        self.conn = http.client.HTTPConnection(host, timeout=5)
+        headers = {"Accept": "text/event-stream"}
+        if last_event_id is not None:
+            headers["Last-Event-ID"] = last_event_id
+        self.conn.request("GET", f"/api/v1/games/{game_id}/events", headers=headers)
+        self.sock = self.conn.sock  # the response keeps reading it (no length: to the end)
+        self.response = self.conn.getresponse()
+        self.seen_comments: list[str] = []
+
+    def events(self, count: int, timeout: float = 5.0) -> list[tuple[str, dict]]:
+        """The next ``count`` events (``(id, data as JSON)``), waiting at most ``timeout`` s."""
+        found: list[tuple[str, dict]] = []
+        event_id, data = "", []
+        deadline = time.monotonic() + timeout
+        while len(found) < count:
+            left = deadline - time.monotonic()
+            if left <= 0:
+                raise TimeoutError(f"{len(found)} of {count} events came")
+            self.sock.settimeout(left)
+            line = self.response.fp.readline().decode().rstrip("\n")
+            if line.startswith(":"):
+                self.seen_comments.append(line[1:].strip())
+            elif line.startswith("id:"):
+                event_id = line[3:].strip()
+            elif line.startswith("data:"):
+                data.append(line[5:].strip())
+            elif not line and data:
+                found.append((event_id, json.loads("\n".join(data))))
+                data = []
+        return found
+
+    def comments(self, seconds: float) -> list[str]:
+        """The comment lines that came within ``seconds`` (no event may come meanwhile)."""
+        try:
+            self.events(1, timeout=seconds)
+        except (TimeoutError, OSError):
+            pass
+        else:
+            raise AssertionError("an event came")
+        return self.seen_comments
+
+    def close(self) -> None:
+        self.response.close()
+        self.conn.close()

@@ -1,34 +1,80 @@
-"""Live sheets: the event stream of a game, through real nginx (nchan) and real gunicorn.
+"""Live sheets: the event stream of a game, through ``scorekeeper serve`` (real nginx with
+nchan before real gunicorn).
 
-Each test runs :func:`live_kit.serving` (nginx on a loopback port before
-gunicorn on a unix socket, plus the listener with PostgreSQL) and reads the
-stream as a browser's EventSource does: one event per change, in order,
-carrying the new version; a reconnect with ``Last-Event-ID`` gets what it
-missed; heartbeat comments; a write on one server reaches viewers of
-another over one PostgreSQL database; idle viewers hold no gunicorn thread.
+Each test runs ``scorekeeper serve`` (:func:`serve_kit.spawn`; over
+PostgreSQL it starts its listener too) and reads the stream as a browser's
+EventSource does (:class:`serve_kit.Stream`): one event per change, in
+order, carrying the new version; a reconnect with ``Last-Event-ID`` gets
+what it missed; heartbeat comments; a write on one server reaches viewers
+of another over one PostgreSQL database; idle viewers hold no gunicorn
+thread.
 """
 
 from __future__ import annotations
 
 import os
 import time
+from collections.abc import Iterator
 from concurrent.futures import ThreadPoolExecutor
+from contextlib import contextmanager
+from pathlib import Path
 
 import pytest
 import requests
-from live_kit import NCHAN, serving
+from serve_kit import Stream, spawn, stop
 from test_api import quick
 
 from api import create_app
+from api.nginx import NCHAN_MODULE
 from api.security import HEADERS
 
 pytestmark = [
     pytest.mark.skipif(
-        not os.path.exists(NCHAN),
+        not os.path.exists(NCHAN_MODULE),
         reason="nginx's nchan module is not installed (tests/run.sh installs libnginx-mod-nchan)",
     ),
     pytest.mark.slow,  # each test starts nginx and gunicorn
 ]
+
+
+class Served:
+    """A running ``scorekeeper serve``: its base ``url``."""
+
+    def __init__(self, url: str):
+        self.url = url
+
+    def new_game(self, **settings) -> tuple[str, str, dict]:
+        """A new game of Ana and Ben: (its id, its API URL, the Authorization header)."""
+        settings.setdefault("players", ["Ana", "Ben"])
+        settings.setdefault("dealer", 0)  # first_dealer low: the dealer is named
+        response = requests.post(f"{self.url}/api/v1/games", json=settings, timeout=10)
+        assert response.status_code == 201, response.text
+        body = response.json()
+        return (
+            body["id"],
+            f"{self.url}{body['url']}",
+            {"Authorization": f"Bearer {body['edit_token']}"},
+        )
+
+    def stream(self, game_id: str, last_event_id: str | None = None) -> Stream:
+        """An open event stream of game ``game_id``."""
+        return Stream(self.url, game_id, last_event_id)
+
+
+@contextmanager
+def serving(db, *, workers: int = 2, threads: int = 2, log=None) -> Iterator[Served]:
+    """``scorekeeper serve`` over ``db`` (a SQLite file or a PostgreSQL URL) for the block;
+    over PostgreSQL once its listener listens (``log``: the server's log file)."""
+    process, url = spawn(db, workers=workers, args=("--threads", str(threads)), log=log)
+    try:
+        if log is not None:
+            deadline = time.monotonic() + 30
+            while b"live: listening" not in Path(log).read_bytes():
+                assert time.monotonic() < deadline, Path(log).read_text()
+                time.sleep(0.05)
+        yield Served(url)
+    finally:
+        assert stop(process) == 0
 
 
 @pytest.fixture(scope="module")
@@ -92,8 +138,9 @@ def test_a_reconnecting_viewer_catches_up_from_last_event_id(stack):
     fresh.close()
 
 
-def test_a_heartbeat_keeps_an_idle_stream_talking(tmp_path):
-    with serving(tmp_path / "beat.db", heartbeat=1) as quick_beat:
+def test_a_heartbeat_keeps_an_idle_stream_talking(tmp_path, monkeypatch):
+    monkeypatch.setenv("SCOREKEEPER_LIVE_HEARTBEAT", "1")  # the setting (default 15 s)
+    with serving(tmp_path / "beat.db") as quick_beat:
         game_id, _, _ = quick_beat.new_game()
         stream = quick_beat.stream(game_id)
         assert stream.comments(3.5).count("heartbeat") >= 2
@@ -129,9 +176,12 @@ def test_idle_viewers_hold_no_gunicorn_thread(tmp_path):
             viewer.close()
 
 
-def test_a_write_on_one_server_reaches_viewers_of_another(postgres):
+def test_a_write_on_one_server_reaches_viewers_of_another(postgres, tmp_path):
     db = postgres.new_database()
-    with serving(db) as first, serving(db) as second:
+    with (
+        serving(db, log=tmp_path / "a.log") as first,
+        serving(db, log=tmp_path / "b.log") as second,
+    ):
         game_id, url, auth = first.new_game()
         here, there = first.stream(game_id), second.stream(game_id)
         other_url = url.replace(first.url, second.url)

@@ -1,11 +1,11 @@
 """Live sheets in chromium: a hand saved on one phone shows on the others within 2 s.
 
-Behind real nginx (nchan) and gunicorn (:func:`live_kit.serving`): one
+Through ``scorekeeper serve`` (real nginx with nchan before gunicorn): one
 phone starts a game and enters hands; a second tab of the same phone (an
 editing sheet) and a read-only viewer of the share link follow each save
 without a reload (a mark set on the page survives), the viewer's page
-also after an undo. Without the stream (no nginx) a viewer follows by
-polling.
+also after an undo. Without the stream (gunicorn alone, no nginx) a
+viewer follows by polling.
 """
 
 from __future__ import annotations
@@ -17,13 +17,14 @@ import time
 import pytest
 import test_pad_browser
 from browser_kit import CHROMIUM
-from live_kit import NCHAN, serving
 from playwright.sync_api import expect
 from serve_kit import spawn, stop
 from test_pad_browser import PHONE, quick_hand, start_game
 
+from api.nginx import NCHAN_MODULE
+
 pytestmark = pytest.mark.skipif(
-    not (os.path.exists(CHROMIUM) and os.path.exists(NCHAN)),
+    not (os.path.exists(CHROMIUM) and os.path.exists(NCHAN_MODULE)),
     reason="chromium or nginx's nchan is not installed (tests/run.sh installs them)",
 )
 
@@ -32,17 +33,19 @@ page = test_pad_browser.page
 
 
 @pytest.fixture(scope="module")
-def stack(tmp_path_factory):
-    with serving(tmp_path_factory.mktemp("live-browser") / "live.db") as running:
-        yield running
+def served(tmp_path_factory):
+    """``scorekeeper serve``'s base URL."""
+    process, url = spawn(tmp_path_factory.mktemp("live-browser") / "live.db")
+    yield url
+    assert stop(process) == 0
 
 
 def totals(page):
     return page.locator(".player .total")
 
 
-def test_a_saved_hand_reaches_the_other_phones_within_2_s(page, stack, browser):
-    start_game(page, stack.url)
+def test_a_saved_hand_reaches_the_other_phones_within_2_s(page, served, browser):
+    start_game(page, served)
     page.get_by_role("button", name="Start the game").click()
     expect(page).to_have_url(re.compile(r"/games/[\w-]+$"))
     sheet_url = page.url
@@ -77,8 +80,8 @@ def test_a_saved_hand_reaches_the_other_phones_within_2_s(page, stack, browser):
 
 
 def test_without_the_stream_the_sheet_polls(page, browser, tmp_path):
-    # plain scorekeeper serve today: nothing published, no stream; the pages poll every 15 s
-    process, url = spawn(tmp_path / "polled.db", workers=1)
+    # gunicorn alone: nothing published, no stream; the pages poll every 15 s
+    process, url = spawn(tmp_path / "polled.db", workers=1, wsgi=True)
     try:
         start_game(page, url)
         page.get_by_role("button", name="Start the game").click()

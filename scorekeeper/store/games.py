@@ -63,6 +63,7 @@ import json
 import secrets
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
+from functools import cached_property
 from typing import Any
 
 from ..errors import (
@@ -531,13 +532,18 @@ class _Scored:
 
     def __init__(self, game: StoredGame, view: GameView):
         self.game, self.view = game, view
-        self.empty = _summary_of(game, [], None)
         self.rebuilt: list[SheetRow] | None = None
         if game.scored is None:
             self.rebuilt = _scored_rows(game, effective_hands(view.log()), self.empty)
             self.summary = self.rebuilt[-1].summary if self.rebuilt else self.empty
         else:
             self.summary = game.scored
+
+    @cached_property
+    def empty(self) -> Summary:
+        """The summary of the game before its first hand (scored only when asked: an
+        append at the end of the sheet never needs it)."""
+        return _summary_of(self.game, [], None)
 
     @property
     def count(self) -> int:
