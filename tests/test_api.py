@@ -10,10 +10,9 @@ from __future__ import annotations
 import re
 
 import pytest
-import schemathesis
 from store_kit import ABC, ABCD, PARTNERSHIP, THREE_PLAYERS, VOID, deal
 
-from api import create_app
+from api import STORAGE_KEY, create_app, open_storage
 from scorekeeper import simulate
 from scorekeeper.bots import simulate_match
 from scorekeeper.names import MAX_NAME_LENGTH
@@ -25,10 +24,10 @@ KNOCK = {"knocker": "As 2s 3s 7c 7d 7h 9d Td Jd 2c", "defender": "4s 5s 6s 8c 8d
 class Client:
     """The test client; each response is validated against the served OpenAPI document."""
 
-    def __init__(self, app):
+    def __init__(self, app, spec):
         self.app = app
         self.client = app.test_client()
-        self.spec = schemathesis.openapi.from_dict(self.client.get("/api/openapi.json").json)
+        self.spec = spec
         self.adapter = app.url_map.bind("localhost")
 
     def __call__(self, method, path, **kwargs):
@@ -42,16 +41,35 @@ class Client:
         return response
 
 
-@pytest.fixture
-def app(backend):
-    app = create_app({"DB": backend.address, "TESTING": True})
-    yield app
-    app.extensions["scorekeeper.store.sqlite"].close()
+@pytest.fixture(scope="module")
+def module_app(tmp_path_factory):
+    """One app for the module's tests (building one costs a tenth of a second of CPU and
+    more): each test gives it a database of its own (:func:`app`)."""
+    app = create_app({"DB": str(tmp_path_factory.mktemp("api") / "unused.db"), "TESTING": True})
+    app.extensions[STORAGE_KEY].close()  # no test writes to it
+    return app
+
+
+@pytest.fixture(scope="module")
+def spec(module_app):
+    """The OpenAPI document the app serves, read by schemathesis (its validators compiled once)."""
+    import schemathesis  # at first use: a second of collection otherwise
+
+    return schemathesis.openapi.from_dict(module_app.test_client().get("/api/openapi.json").json)
 
 
 @pytest.fixture
-def call(app):
-    return Client(app)
+def app(module_app, backend):
+    """The module's app over this test's empty database (each backend in turn)."""
+    module_app.config["DB"] = backend.address
+    store = open_storage(module_app)
+    yield module_app
+    store.close()
+
+
+@pytest.fixture
+def call(app, spec):
+    return Client(app, spec)
 
 
 def error_of(response, status, code=None, field=None):
@@ -606,7 +624,7 @@ def test_prefer_return_minimal_leaves_the_sheet_out(call, game):
 
 def test_a_full_disk_is_507_and_writes_nothing(call, app, backend, game):
     game_id, auth = game
-    store = app.extensions["scorekeeper.store.sqlite"]  # the test client's thread
+    store = app.extensions[STORAGE_KEY]  # the test client's thread
     with backend.little_room(store):
         statuses = [
             call(
@@ -628,7 +646,7 @@ def test_a_full_disk_is_507_and_writes_nothing(call, app, backend, game):
 
 def test_a_database_busy_for_too_long_is_503(call, app, backend, game):
     game_id, auth = game
-    backend.shorten_wait(app.extensions["scorekeeper.store.sqlite"])  # the client's thread
+    backend.shorten_wait(app.extensions[STORAGE_KEY])  # the client's thread
     with backend.writer_holding(game_id):
         busy = call("POST", f"/api/v1/games/{game_id}/hands", json={"kind": "void"}, headers=auth)
     error_of(busy, 503, "busy")
