@@ -10,9 +10,10 @@ from __future__ import annotations
 import re
 
 import pytest
+from conftest import serving_database
 from store_kit import ABC, ABCD, PARTNERSHIP, THREE_PLAYERS, VOID, deal
 
-from api import STORAGE_KEY, create_app, open_storage
+from api import STORAGE_KEY
 from scorekeeper import simulate
 from scorekeeper.bots import simulate_match
 from scorekeeper.names import MAX_NAME_LENGTH
@@ -42,15 +43,6 @@ class Client:
 
 
 @pytest.fixture(scope="module")
-def module_app(tmp_path_factory):
-    """One app for the module's tests (building one costs a tenth of a second of CPU and
-    more): each test gives it a database of its own (:func:`app`)."""
-    app = create_app({"DB": str(tmp_path_factory.mktemp("api") / "unused.db"), "TESTING": True})
-    app.extensions[STORAGE_KEY].close()  # no test writes to it
-    return app
-
-
-@pytest.fixture(scope="module")
 def spec(module_app):
     """The OpenAPI document the app serves, read by schemathesis (its validators compiled once)."""
     import schemathesis  # at first use: a second of collection otherwise
@@ -61,10 +53,8 @@ def spec(module_app):
 @pytest.fixture
 def app(module_app, backend):
     """The module's app over this test's empty database (each backend in turn)."""
-    module_app.config["DB"] = backend.address
-    store = open_storage(module_app)
-    yield module_app
-    store.close()
+    with serving_database(module_app, backend.address):
+        yield module_app
 
 
 @pytest.fixture
