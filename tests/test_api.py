@@ -25,10 +25,10 @@ KNOCK = {"knocker": "As 2s 3s 7c 7d 7h 9d Td Jd 2c", "defender": "4s 5s 6s 8c 8d
 class Client:
     """The test client; each response is validated against the served OpenAPI document."""
 
-    def __init__(self, app, spec):
+    def __init__(self, app, spec=None):
         self.app = app
         self.client = app.test_client()
-        self.spec = spec
+        self.spec = served_document(app) if spec is None else spec
         self.adapter = app.url_map.bind("localhost")
 
     def __call__(self, method, path, **kwargs):
@@ -42,12 +42,18 @@ class Client:
         return response
 
 
-@pytest.fixture(scope="module")
-def spec(module_app):
-    """The OpenAPI document the app serves, read by schemathesis (its validators compiled once)."""
+def served_document(app):
+    """The OpenAPI document ``app`` serves, read by schemathesis (it compiles each
+    operation's validators at its first use)."""
     import schemathesis  # at first use: a second of collection otherwise
 
-    return schemathesis.openapi.from_dict(module_app.test_client().get("/api/openapi.json").json)
+    return schemathesis.openapi.from_dict(app.test_client().get("/api/openapi.json").json)
+
+
+@pytest.fixture(scope="module")
+def spec(module_app):
+    """:func:`served_document` once for the module's tests."""
+    return served_document(module_app)
 
 
 @pytest.fixture
