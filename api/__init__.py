@@ -168,16 +168,7 @@ def create_app(
     app.config.from_mapping(settings(config, instance_path=app.instance_path))
     ensure_secret_key(app)
     app.logger.setLevel(log_level(app.config["LOG_LEVEL"]))
-    store = open_store(
-        app.config["DB"],
-        busy_timeout=app.config["BUSY_TIMEOUT"],
-        waiting_writers=app.config["WAITING_WRITERS"],
-    )
-    app.extensions[STORAGE_KEY] = store
-    live.install(app, store)
-    app.logger.info(
-        "database %s (schema version %d)", _shown(app.config["DB"]), store.schema_version()
-    )
+    open_storage(app)
     hops = int(app.config["PROXY_HOPS"])
     if hops:
         app.wsgi_app = ProxyFix(app.wsgi_app, x_for=hops, x_proto=0)  # type: ignore[method-assign]
@@ -230,6 +221,28 @@ def create_app(
     limits.install(app, holders)
     cors.install(app)
     return app
+
+
+def open_storage(app: Flask) -> Store:
+    """Open the game store over ``app.config["DB"]`` and make it the app's (:func:`get_storage`).
+
+    :func:`create_app` calls it once; a test may call it again, with another
+    ``DB``, to serve a fresh database from the same app (the caller closes
+    the store it replaces).
+    """
+    from . import live
+
+    store = open_store(
+        app.config["DB"],
+        busy_timeout=app.config["BUSY_TIMEOUT"],
+        waiting_writers=app.config["WAITING_WRITERS"],
+    )
+    app.extensions[STORAGE_KEY] = store
+    live.install(app, store)
+    app.logger.info(
+        "database %s (schema version %d)", _shown(app.config["DB"]), store.schema_version()
+    )
+    return store
 
 
 def ensure_secret_key(app: Flask) -> None:

@@ -42,6 +42,7 @@ from browser_kit import ARGS, CHROMIUM
 from pg import USER, PostgresServer
 from serve_kit import spawn, stop
 
+from api import STORAGE_KEY, create_app, open_storage
 from api.limits import NO_LIMITS_ENV
 from scorekeeper.store import Store, open_store
 from scorekeeper.store.base import is_postgres
@@ -279,6 +280,31 @@ def store(backend) -> Iterator[Store]:
     )
     yield opened
     opened.close()
+
+
+@pytest.fixture(scope="module")
+def module_app(tmp_path_factory) -> flask.Flask:
+    """One app (JSON API and scorepad) for a module's tests, ``TESTING``, secret key ``test``.
+
+    Building an app costs about a tenth of a second of CPU (flask-smorest copies every
+    view's documentation as it registers them): a test gives it an empty database of
+    its own with :func:`serving_database`. Its first database is left unused.
+    """
+    folder = tmp_path_factory.mktemp("app")
+    app = create_app({"DB": str(folder / "unused.db"), "SECRET_KEY": "test", "TESTING": True})
+    app.extensions[STORAGE_KEY].close()
+    return app
+
+
+@contextmanager
+def serving_database(app: flask.Flask, address: str | os.PathLike) -> Iterator[flask.Flask]:
+    """``app`` (:func:`module_app`) serving the database at ``address`` until the block ends."""
+    app.config["DB"] = str(address)
+    store = open_storage(app)
+    try:
+        yield app
+    finally:
+        store.close()
 
 
 class Live:

@@ -10,10 +10,10 @@ from __future__ import annotations
 import re
 
 import pytest
-import schemathesis
+from conftest import serving_database
 from store_kit import ABC, ABCD, PARTNERSHIP, THREE_PLAYERS, VOID, deal
 
-from api import create_app
+from api import STORAGE_KEY
 from scorekeeper import simulate
 from scorekeeper.bots import simulate_match
 from scorekeeper.names import MAX_NAME_LENGTH
@@ -25,10 +25,10 @@ KNOCK = {"knocker": "As 2s 3s 7c 7d 7h 9d Td Jd 2c", "defender": "4s 5s 6s 8c 8d
 class Client:
     """The test client; each response is validated against the served OpenAPI document."""
 
-    def __init__(self, app):
+    def __init__(self, app, spec=None):
         self.app = app
         self.client = app.test_client()
-        self.spec = schemathesis.openapi.from_dict(self.client.get("/api/openapi.json").json)
+        self.spec = served_document(app) if spec is None else spec
         self.adapter = app.url_map.bind("localhost")
 
     def __call__(self, method, path, **kwargs):
@@ -42,16 +42,30 @@ class Client:
         return response
 
 
-@pytest.fixture
-def app(backend):
-    app = create_app({"DB": backend.address, "TESTING": True})
-    yield app
-    app.extensions["scorekeeper.store.sqlite"].close()
+def served_document(app):
+    """The OpenAPI document ``app`` serves, read by schemathesis (it compiles each
+    operation's validators at its first use)."""
+    import schemathesis  # at first use: a second of collection otherwise
+
+    return schemathesis.openapi.from_dict(app.test_client().get("/api/openapi.json").json)
+
+
+@pytest.fixture(scope="module")
+def spec(module_app):
+    """:func:`served_document` once for the module's tests."""
+    return served_document(module_app)
 
 
 @pytest.fixture
-def call(app):
-    return Client(app)
+def app(module_app, backend):
+    """The module's app over this test's empty database (each backend in turn)."""
+    with serving_database(module_app, backend.address):
+        yield module_app
+
+
+@pytest.fixture
+def call(app, spec):
+    return Client(app, spec)
 
 
 def error_of(response, status, code=None, field=None):
@@ -696,7 +710,7 @@ def test_prefer_return_minimal_leaves_the_sheet_out(call, game):
 
 def test_a_full_disk_is_507_and_writes_nothing(call, app, backend, game):
     game_id, auth = game
-    store = app.extensions["scorekeeper.store.sqlite"]  # the test client's thread
+    store = app.extensions[STORAGE_KEY]  # the test client's thread
     with backend.little_room(store):
         statuses = [
             call(
@@ -718,7 +732,7 @@ def test_a_full_disk_is_507_and_writes_nothing(call, app, backend, game):
 
 def test_a_database_busy_for_too_long_is_503(call, app, backend, game):
     game_id, auth = game
-    backend.shorten_wait(app.extensions["scorekeeper.store.sqlite"])  # the client's thread
+    backend.shorten_wait(app.extensions[STORAGE_KEY])  # the client's thread
     with backend.writer_holding(game_id):
         busy = call("POST", f"/api/v1/games/{game_id}/hands", json={"kind": "void"}, headers=auth)
     error_of(busy, 503, "busy")

@@ -14,10 +14,10 @@ import re
 import sqlite3
 
 import pytest
+from conftest import serving_database
 from sheet_kit import as_stored
 
 import scorekeeper as sk
-from api import create_app
 from api.pad import forms_hand, forms_start, views_hand, views_sheet
 from api.pad import labels as pad_labels
 from api.pad import replay as pad_replay
@@ -30,9 +30,10 @@ BOR = "5s 6s 4s 7c 8c 9c Kh Qh Jh 3d".split()
 
 
 @pytest.fixture
-def client(tmp_path):
-    app = create_app({"DB": str(tmp_path / "pad.db"), "SECRET_KEY": "test", "TESTING": True})
-    return app.test_client()
+def client(module_app, tmp_path):
+    """A test client of the module's app, over an empty database of this test's own."""
+    with serving_database(module_app, tmp_path / "pad.db") as app:
+        yield app.test_client()
 
 
 def token(client, path="/") -> str:

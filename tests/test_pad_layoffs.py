@@ -13,9 +13,9 @@ import json
 import re
 
 import pytest
+from conftest import serving_database
 from test_pad import start, text, token
 
-from api import create_app
 from api.pad.declared import play_choice, review_words
 from scorekeeper import verify_knock
 from scorekeeper.knock import knock_arrangements
@@ -27,9 +27,10 @@ RUN = "9c 9d 9s|Ah 2h 3h"
 
 
 @pytest.fixture
-def client(tmp_path):
-    app = create_app({"DB": str(tmp_path / "pad.db"), "SECRET_KEY": "test", "TESTING": True})
-    return app.test_client()
+def client(module_app, tmp_path):
+    """A test client of the module's app, over an empty database of this test's own."""
+    with serving_database(module_app, tmp_path / "pad.db") as app:
+        yield app.test_client()
 
 
 def cards_form(client, game, action, **extra):
