@@ -15,7 +15,8 @@ schemas):
   appearance, a field required when every member has it, its type the union
   of its types in the members (``HandRecord | HollywoodHandRecord``: the
   Hollywood fields optional). A union of a result and a list of them (a
-  settlement) is a ``oneOf``.
+  settlement) is a ``oneOf`` (nullable as a whole, never in a branch: a
+  generator reads ``nullable`` beside the ``oneOf``, not inside it).
 * A field's description is its docstring's first paragraph (the string
   literal below it in the class body), where it has one.
 * A result whose ``to_dict()`` lays a part out flat (a stored sheet around
@@ -236,11 +237,8 @@ class Shapes:
             items = [arg for kind in lists for arg in _item_types(kind)]
             one = self.schema(_union(results)).__name__
             many = self.schema(_union(items)).__name__
-            branch: dict[str, Any] = {"allOf": [_ref(one)]}
-            if nullable:
-                branch["nullable"] = True
             array = {"type": "array", "items": _ref(many), **extra}
-            return fields.Raw(**common, metadata={"oneOf": [branch, array], **metadata})
+            return fields.Raw(**common, metadata={"oneOf": [_ref(one), array], **metadata})
         metadata.update(extra)
         if len(results) == len(options):
             return fields.Nested(self.schema(_union(results)), **common, metadata=metadata)
