@@ -1,7 +1,9 @@
 """Clients generated from the OpenAPI document play a whole game against a real server.
 
-The served document is validated (openapi-spec-validator), then two
-generators write a Python client from it, once per session:
+The served document is validated (openapi-spec-validator), openapi-generator's
+``typescript-fetch`` client is compiled with ``tsc --strict`` (typescript from
+npm, tests/package.json), then two generators write a Python client from
+it, once per session:
 openapi-generator 7 (``python``, pydantic models; PyPI
 ``openapi-generator-cli``, which runs Java) and openapi-python-client
 (attrs models, httpx). Each client, imported from its temporary folder,
@@ -188,6 +190,38 @@ def generated(document, tmp_path_factory) -> Path:
     )
     sys.path[:0] = [str(folder / "pydantic"), str(folder)]
     return folder
+
+
+TSC = Path(__file__).parent / "node_modules" / ".bin" / "tsc"
+
+
+@pytest.mark.slow  # openapi-generator runs Java, tsc node
+def test_the_typescript_client_compiles(document, tmp_path):
+    """openapi-generator's ``typescript-fetch`` client compiles with ``tsc --strict``."""
+    assert TSC.exists(), "tsc comes from npm: npm ci in tests/ (tests/package.json)"
+    _generate(
+        [
+            str(BIN / "openapi-generator-cli"),
+            "generate",
+            "-g",
+            "typescript-fetch",
+            "-i",
+            str(document),
+            "-o",
+            "ts",
+        ],
+        tmp_path,
+    )
+    options = ["--strict", "--noEmit", "--target", "es2020", "--module", "esnext"]
+    options += ["--moduleResolution", "bundler", "--lib", "es2020,dom"]
+    done = subprocess.run(
+        [str(TSC), *options, "index.ts"],
+        capture_output=True,
+        text=True,
+        timeout=300,
+        cwd=tmp_path / "ts",
+    )
+    assert done.returncode == 0, done.stdout[-3000:] + done.stderr[-3000:]
 
 
 @pytest.fixture(params=["openapi-generator", "openapi-python-client"])
