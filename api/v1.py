@@ -139,13 +139,6 @@ def _header(description: str, required: bool = False) -> dict[str, Any]:
 
 
 ETAG = {"ETag": _header("The sheet's version, quoted: send it back in If-Match.", required=True)}
-IF_NONE_MATCH = {
-    "in": "header",
-    "name": "If-None-Match",
-    "required": False,
-    "schema": {"type": "string"},
-    "description": "The sheet's ETag from an earlier read: 304 and no body while it is current.",
-}
 """The documented ETag header of responses that carry a sheet."""
 
 NEW_GAME_HEADERS = {**ETAG, "Location": _header("The new game's URL.", required=True)}
@@ -414,9 +407,10 @@ class Game(MethodView):
         " in If-None-Match (no body).",
         headers=ETAG,
     )
+    @blp.arguments(h.ReadHeaders(), location="headers")
     @refusals(404)
-    @blp.doc(operationId="getGame", parameters=[IF_NONE_MATCH])
-    def get(self, game_id: str) -> Response:
+    @blp.doc(operationId="getGame")
+    def get(self, headers: dict[str, Any], game_id: str) -> Response:
         """The sheet: hands, running totals, boxes, next dealer, status and the result.
 
         With ``If-None-Match: <ETag>`` of the current version, 304 and no body:
