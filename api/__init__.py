@@ -202,6 +202,8 @@ def create_app(
     )
     for name, schema in responses.COMPONENTS.items():
         api.spec.components.schema(name, schema=schema)
+    for name, component in responses.ALIASES.items():
+        api.spec.components.schema(name, component=component)
     api.register_blueprint(v1.blp)
     live.document(api, app)
     holders = [credentials.holds_edit_token]

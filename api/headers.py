@@ -1,4 +1,5 @@
-"""The headers of the JSON API's writes: ``Idempotency-Key``, ``If-Match`` and ``Prefer``.
+"""The headers of the JSON API: a write's ``Idempotency-Key``, ``If-Match`` and ``Prefer``,
+a read's ``If-None-Match``.
 
 Each is read (and refused with a message naming it) by a marshmallow field;
 the OpenAPI document describes them from the same fields.
@@ -92,3 +93,19 @@ class WriteHeaders(KeyHeader):
 
     version = IfMatch(data_key="If-Match")
     minimal = PreferMinimal(data_key="Prefer")
+
+
+class ReadHeaders(ma.Schema):
+    """The optional ``If-None-Match`` header of a sheet's read."""
+
+    class Meta:
+        unknown = ma.EXCLUDE
+
+    none_match = fields.String(
+        data_key="If-None-Match",
+        validate=validate.Length(max=200),
+        metadata={
+            "description": "The sheet's ETag from an earlier read: 304 and no body while"
+            " it is current."
+        },
+    )

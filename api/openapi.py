@@ -7,8 +7,9 @@ openapi-python-client) read every real answer:
 * A nullable object is ``{"allOf": [{"$ref": ...}], "nullable": true}``,
   the 3.0 form, instead of apispec's ``anyOf`` of an untyped nullable
   object and the reference (:func:`nullable`).
-* ``nullable`` stands only beside a ``type`` (3.0.3 ignores it elsewhere);
-  a field without one (a ``oneOf``) says in its branches which may be null.
+* ``nullable`` stands beside a ``type``, an ``allOf`` or a ``oneOf``: on the
+  field itself, never inside one branch of a ``oneOf`` (openapi-generator's
+  ``python`` client refuses a null there).
 * In a request, null means absent: a field the document calls nullable may
   be sent as null, and the request is read as if it were left out
   (:class:`api.schemas.Strict`).
@@ -31,14 +32,14 @@ def nullable(self: Any, field: ma.fields.Field, ret: dict, **kwargs: Any) -> dic
 
     Replaces apispec's ``field2nullable`` (bound to its converter like it).
     A reference becomes an ``allOf`` of it (apispec writes one already for
-    a nested field with a description); a field with neither a type nor an
-    ``allOf`` (a ``oneOf``) gets nothing here: its branches say it.
+    a nested field with a description); a ``oneOf`` (one result or a list
+    of them) is nullable as a whole.
     """
     if not field.allow_none:
         return {}
     if "$ref" in ret:
         return {"allOf": [{"$ref": ret.pop("$ref")}], "nullable": True}
-    return {"nullable": True} if "type" in ret or "allOf" in ret else {}
+    return {"nullable": True} if {"type", "allOf", "oneOf"} & ret.keys() else {}
 
 
 def install(api: Any) -> None:

@@ -230,3 +230,6 @@ ANALYSE_RESPONSE = {
 
 COMPONENTS = SHAPES.components()
 """Schemas the OpenAPI document names without a view naming them directly."""
+
+ALIASES = SHAPES.aliases()
+"""Components that only name another schema (see :meth:`api.shapes.Shapes.aliases`)."""

@@ -15,7 +15,11 @@ schemas):
   appearance, a field required when every member has it, its type the union
   of its types in the members (``HandRecord | HollywoodHandRecord``: the
   Hollywood fields optional). A union of a result and a list of them (a
-  settlement) is a ``oneOf``.
+  settlement) is a ``oneOf`` (nullable as a whole, never in a branch: a
+  generator reads ``nullable`` beside the ``oneOf``, not inside it). Its
+  list's items name the result by an alias of its own (``SettlementItem``:
+  an ``allOf`` of ``Settlement``, :meth:`Shapes.aliases`): typescript-fetch
+  imports each branch's model, and one name twice does not compile.
 * A field's description is its docstring's first paragraph (the string
   literal below it in the class body), where it has one.
 * A result whose ``to_dict()`` lays a part out flat (a stored sheet around
@@ -23,8 +27,9 @@ schemas):
   (the outer fields of the same name win); fields that are no keys of the
   JSON are left out.
 
-Every schema made is kept (:meth:`Shapes.components`), so the document can
-register the ones only named inside a ``oneOf``.
+Every schema made is kept (:meth:`Shapes.components`, the aliases
+:meth:`Shapes.aliases`), so the document can register the ones only named
+inside a ``oneOf``.
 """
 
 from __future__ import annotations
@@ -135,6 +140,7 @@ class Shapes:
         self._added = added
         self._made: dict[frozenset[type], type[ma.Schema]] = {}
         self._by_name: dict[str, frozenset[type]] = {}
+        self._aliases: dict[str, str] = {}
 
     @staticmethod
     def _key(kind: Any) -> frozenset[type]:
@@ -178,6 +184,10 @@ class Shapes:
     def components(self) -> dict[str, type[ma.Schema]]:
         """Every schema made so far, by component name."""
         return {schema.__name__: schema for schema in self._made.values()}
+
+    def aliases(self) -> dict[str, dict[str, Any]]:
+        """The components that only name another (the items of a list beside one of them)."""
+        return {alias: {"allOf": [_ref(name)]} for alias, name in self._aliases.items()}
 
     def _merge(self, key: frozenset[type]) -> dict[str, _Field]:
         """The fields of the members of ``key``, in order of appearance (see the module docs)."""
@@ -236,11 +246,11 @@ class Shapes:
             items = [arg for kind in lists for arg in _item_types(kind)]
             one = self.schema(_union(results)).__name__
             many = self.schema(_union(items)).__name__
-            branch: dict[str, Any] = {"allOf": [_ref(one)]}
-            if nullable:
-                branch["nullable"] = True
+            if many == one:  # typescript-fetch imports a model once per branch: twice is no TS
+                many = f"{one}Item"
+                self._aliases[many] = one
             array = {"type": "array", "items": _ref(many), **extra}
-            return fields.Raw(**common, metadata={"oneOf": [branch, array], **metadata})
+            return fields.Raw(**common, metadata={"oneOf": [_ref(one), array], **metadata})
         metadata.update(extra)
         if len(results) == len(options):
             return fields.Nested(self.schema(_union(results)), **common, metadata=metadata)

@@ -533,9 +533,10 @@ class Game(MethodView):
         " in If-None-Match (no body).",
         headers=ETAG,
     )
+    @blp.arguments(h.ReadHeaders(), location="headers")
     @refusals(404)
     @blp.doc(operationId="getGame")
-    def get(self, game_id: str) -> Response:
+    def get(self, headers: dict[str, Any], game_id: str) -> Response:
         """The sheet: hands, running totals, boxes, next dealer, status and the result.
 
         With ``If-None-Match: <ETag>`` of the current version, 304 and no body:

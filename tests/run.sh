@@ -6,7 +6,9 @@
 # runtime for openapi-generator in the generated-client tests; the project
 # and its `test` dependency group (PEP 735, which pip reads from 25.1 on) in
 # ./.venv; node and npm for axe-core, which the accessibility tests inject
-# into the pages, pinned by tests/package-lock.json into tests/node_modules),
+# into the pages, and typescript, whose tsc compiles the generated
+# typescript-fetch client, pinned by tests/package-lock.json into
+# tests/node_modules),
 # then `ruff check` and pytest (in three processes). Extra arguments go to pytest.
 set -euo pipefail
 cd "$(dirname "$0")/.."

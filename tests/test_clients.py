@@ -1,15 +1,20 @@
 """Clients generated from the OpenAPI document play a whole game against a real server.
 
-The served document is validated (openapi-spec-validator), then two
-generators write a Python client from it, once per session:
+The served document is validated (openapi-spec-validator), openapi-generator's
+``typescript-fetch`` client is compiled with ``tsc --strict`` (typescript from
+npm, tests/package.json), then two generators write a Python client from
+it, once per session:
 openapi-generator 7 (``python``, pydantic models; PyPI
 ``openapi-generator-cli``, which runs Java) and openapi-python-client
 (attrs models, httpx). Each client, imported from its temporary folder,
 plays through the live gunicorn server (``live``, rate limits off): a game
 with every kind of hand (quick, cards, a deal record, void), the unfinished
 game read back, an undo, a correction, ``Prefer: return=minimal``, a
-replayed request, the export and an import of it, the players' stats; the
-replay of a normal deal and of a void one, and the void one analysed.
+replayed request, the export and an import of it, the players' stats; games
+to their end with two players and no stake, three and a stake (a list of
+payments), four and no stake (a null settlement), each read back and then
+read with ``If-None-Match`` (304, no body); a knock verified, the replay of
+a normal deal and of a void one, and the void one analysed.
 Every answer must be parsed by the client into its documented model (a
 generated client raises, or gives nothing, on an answer its document does
 not describe).
@@ -101,7 +106,17 @@ class Pydantic(Generated):
                 params[snake] = self.model(model).from_dict(value)
             answer = getattr(api, f"{operation}_with_http_info")(**params)
         assert answer.data is not None and not isinstance(answer.data, self.model("Error"))
-        return answer.status_code, lower(answer.headers), answer.data.to_dict()
+        # to_json, not to_dict: a list branch of a oneOf stays a list of models in to_dict
+        return answer.status_code, lower(answer.headers), json.loads(answer.data.to_json())
+
+    def unchanged(self, game_id: str, etag: str) -> tuple[int, dict[str, str], bytes]:
+        """Read the sheet with ``If-None-Match``: the generator raises on every status
+        outside 2xx, so the 304 arrives as its ``ApiException`` (status, headers, no body)."""
+        client = importlib.import_module(self.package)
+        config = client.Configuration(host=self.url)
+        with client.ApiClient(config) as api_client, pytest.raises(client.ApiException) as raised:
+            client.ApiV1Api(api_client).get_game(game_id=game_id, if_none_match=etag)
+        return raised.value.status, lower(raised.value.headers), raised.value.body or b""
 
 
 class Attrs(Generated):
@@ -124,6 +139,15 @@ class Attrs(Generated):
             answer
         )
         return int(answer.status_code), lower(answer.headers), answer.parsed.to_dict()
+
+    def unchanged(self, game_id: str, etag: str) -> tuple[int, dict[str, str], bytes]:
+        """Read the sheet with ``If-None-Match``: (status, headers, body)."""
+        client = importlib.import_module(f"{self.package}.client")
+        module = importlib.import_module(f"{self.package}.api.api_v1.get_game")
+        with client.Client(base_url=self.url) as http:
+            answer = module.sync_detailed(client=http, game_id=game_id, if_none_match=etag)
+        assert answer.parsed is None, answer
+        return int(answer.status_code), lower(answer.headers), answer.content
 
 
 @pytest.fixture(scope="session")
@@ -168,6 +192,38 @@ def generated(document, tmp_path_factory) -> Path:
     return folder
 
 
+TSC = Path(__file__).parent / "node_modules" / ".bin" / "tsc"
+
+
+@pytest.mark.slow  # openapi-generator runs Java, tsc node
+def test_the_typescript_client_compiles(document, tmp_path):
+    """openapi-generator's ``typescript-fetch`` client compiles with ``tsc --strict``."""
+    assert TSC.exists(), "tsc comes from npm: npm ci in tests/ (tests/package.json)"
+    _generate(
+        [
+            str(BIN / "openapi-generator-cli"),
+            "generate",
+            "-g",
+            "typescript-fetch",
+            "-i",
+            str(document),
+            "-o",
+            "ts",
+        ],
+        tmp_path,
+    )
+    options = ["--strict", "--noEmit", "--target", "es2020", "--module", "esnext"]
+    options += ["--moduleResolution", "bundler", "--lib", "es2020,dom"]
+    done = subprocess.run(
+        [str(TSC), *options, "index.ts"],
+        capture_output=True,
+        text=True,
+        timeout=300,
+        cwd=tmp_path / "ts",
+    )
+    assert done.returncode == 0, done.stdout[-3000:] + done.stderr[-3000:]
+
+
 @pytest.fixture(params=["openapi-generator", "openapi-python-client"])
 def client(request, generated, live) -> Generated:
     if request.param == "openapi-generator":
@@ -178,6 +234,12 @@ def client(request, generated, live) -> Generated:
 KNOCK = {
     "knocker_cards": "As 2s 3s 7c 7d 7h 9d Td Jd 2c",
     "defender_cards": "4s 5s 6s 8c 8d 8h Kd Qd Jh Th",
+}
+
+
+VERIFY = {
+    "knocker": KNOCK["knocker_cards"],
+    "defender": KNOCK["defender_cards"],
 }
 
 
@@ -246,7 +308,54 @@ def test_a_whole_game(client):
     assert stats["games"] >= 1 and stats["head_to_head"]
 
 
+GAMES = {
+    "two players, no stake": (["Ana", "Ben"], None),
+    "three players, a stake": (["Ana", "Ben", "Cy"], 0.5),
+    "four players, no stake": (["Ana", "Ben", "Cy", "Dan"], None),
+}
+
+
+def gin(sheet: dict) -> dict:
+    """A gin (0 against 40) by a player of the next hand (every game of a four-player deal)."""
+    if sheet.get("next_games"):
+        games = [quick(game["players"][0], 0, 40) for game in sheet["next_games"]]
+        return {"kind": "deal", "games": games}
+    if len(sheet["players"]) == 3:  # the dealer sits out
+        return quick((sheet["next_dealer"] + 1) % 3, 0, 40)
+    return quick(0, 0, 40)
+
+
+@pytest.mark.parametrize("players, stake", GAMES.values(), ids=GAMES)
+def test_a_game_to_its_end(client, players, stake):
+    _, _, new = client.call(
+        "create_game",
+        body=("GameRequest", {"players": players, "rules": {"target": 100}, "stake": stake}),
+    )
+    game, token, sheet = new["id"], new["edit_token"], new["game"]
+    hands = 0
+    while not sheet["over"]:
+        body = ("HandRequest", gin(sheet))
+        status, _, change = client.call("add_hand", token, body=body, game_id=game)
+        assert status == 201
+        sheet, hands = change["sheet"], hands + 1
+    assert sheet["status"] == "over" and len(sheet["hands"]) == hands
+    result = sheet["result"]
+    if stake is None:
+        assert result["settlement"] is None
+    else:  # three players: each loser pays the winner
+        payments = result["settlement"]
+        assert len(payments) == 2 and all(pay["payee"] == result["winner"] for pay in payments)
+
+    status, headers, read = client.call("get_game", game_id=game)
+    assert status == 200 and read == sheet and headers["etag"] == f'"{sheet["version"]}"'
+    status, headers, body = client.unchanged(game, headers["etag"])
+    assert (status, headers["etag"], body) == (304, f'"{sheet["version"]}"', b"")
+
+
 def test_replays(client):
+    _, _, verified = client.call("verify_knock", body=("VerifyRequest", VERIFY))
+    assert (verified["outcome"], verified["points"]) == ("knock", 18)
+    assert verified["defender"]["layoffs"]
     _, _, deal = client.call("replay_record", body=("RecordRequest", simulate(3)))
     assert deal["void"] is False and deal["points"] > 0 and deal["knocker"]["cards"]
     _, _, void = client.call("replay_record", body=("RecordRequest", void_deal(0, match=False)))

@@ -67,9 +67,13 @@ def test_a_union_is_one_schema_of_every_members_fields():
     assert colour["enum"] == ["red", "blue", None] and colour["description"] == "The colour."
     assert either["properties"]["note"]["description"] == "Only the large one has it."
     assert either["properties"]["sizes"]["items"] == {"type": "array", "items": {"type": "integer"}}
+    assert either["properties"]["pay"]["nullable"] is True  # on the field, not in a branch
     pay = either["properties"]["pay"]["oneOf"]
-    assert pay[0] == {"allOf": [{"$ref": "#/components/schemas/Pay"}], "nullable": True}
-    assert pay[1] == {"type": "array", "items": {"$ref": "#/components/schemas/Pay"}, "maxItems": 2}
+    assert pay[0] == {"$ref": "#/components/schemas/Pay"}
+    # the list's items name Pay by an alias (one model in two branches: no typescript-fetch)
+    items = {"$ref": "#/components/schemas/PayItem"}
+    assert pay[1] == {"type": "array", "items": items, "maxItems": 2}
+    assert shapes.aliases() == {"PayItem": {"allOf": [{"$ref": "#/components/schemas/Pay"}]}}
 
 
 def test_a_flat_part_takes_the_place_of_its_field():
