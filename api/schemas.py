@@ -527,6 +527,7 @@ class GameListQuery(Strict):
         format="iso",
         metadata={
             "description": "Only games changed at or after this time (ISO 8601; without an"
-            " offset, UTC)."
+            " offset, UTC).",
+            "maxLength": 40,  # longer is no ISO 8601 time: refused as one (422)
         },
     )

@@ -57,8 +57,8 @@ def test_a_partnership_game_over_http(live_server):
     for hand in PARTNERSHIP[:4]:
         sheet = post(url, auth, hand)["sheet"]
     assert sheet["totals"] == [95, 15] and sheet["next_games"] == [
-        {"game": 1, "players": [0, 1], "dealer": 0},
-        {"game": 2, "players": [2, 3], "dealer": 2},
+        {"game": 1, "players": [0, 1], "dealer": 1},
+        {"game": 2, "players": [2, 3], "dealer": 3},
     ]
     # a wrong opponent in deal 5's second game: Cy plays Dan
     error = post(url, auth, deal(quick(1, 3, 6), quick(1, 1, 9)), status=422)["error"]

@@ -329,7 +329,10 @@ def gin(sheet: dict) -> dict:
 def test_a_game_to_its_end(client, players, stake):
     _, _, new = client.call(
         "create_game",
-        body=("GameRequest", {"players": players, "rules": {"target": 100}, "stake": stake}),
+        body=(
+            "GameRequest",
+            {"dealer": 0, "players": players, "rules": {"target": 100}, "stake": stake},
+        ),
     )
     game, token, sheet = new["id"], new["edit_token"], new["game"]
     hands = 0

@@ -187,7 +187,7 @@ def test_partnerships_to_the_end(page, server):
     page.get_by_role("button", name="Add to the sheet").click()
     expect_totals(page, ["0", "35"])
     expect(page.locator("#hand-1")).to_contain_text("Bor & Dan +35")
-    # partners swap opponents; the team that scored deals
+    # partners swap opponents; the deal passes from team to team (RULES.md section 8)
     # deal 2: Ana gin v Dan 35 -> 60; Cy 2 v Bor 12 -> 10: Ana & Cy +70
     partners_deal(
         page,
@@ -205,7 +205,7 @@ def test_partnerships_to_the_end(page, server):
     # deal 4: Dan 3 v Ana 10 -> Dan 7; Cy gin v Bor 8 -> 33: Ana & Cy +26 = 123, over
     partners_deal(
         page,
-        "Game 1: Ana deals to Dan; Game 2: Cy deals to Bor",
+        "Game 1: Dan deals to Ana; Game 2: Bor deals to Cy",
         ("Dan", "Knock", "3", "10"),
         ("Cy", "Gin", "0", "8"),
     )

@@ -59,7 +59,9 @@ runs them before forking holds no pool. A pooled connection is checked
 before each use, so a restarted database server costs no failed request;
 while the server is away, requests wait at most :data:`CONNECT_TIMEOUT` for
 a connection before :class:`StorageUnavailable` (503 with ``Retry-After``),
-and the pool reconnects in the background once it is back.
+and for :data:`AWAY_FOR` after that others are refused at once (a request
+that reads twice waits once); the pool reconnects in the background once it
+is back.
 Each connection's ``application_name`` is ``scorekeeper-<pid>``: in
 ``pg_stat_activity`` an operator sees which worker holds which session.
 """
@@ -68,6 +70,7 @@ from __future__ import annotations
 
 import os
 import threading
+import time
 from collections.abc import Callable, Iterator
 from contextlib import AbstractContextManager, contextmanager
 
@@ -85,6 +88,12 @@ CONNECT_TIMEOUT = 1.5
 """Seconds a request waits for a pooled connection (a new one is given libpq's 2 s to
 connect): with the database server away, requests answer 503 within 2 s, not after
 :data:`BUSY_TIMEOUT`."""
+
+AWAY_FOR = 1.0
+"""Seconds after a request found the database unreachable during which others are refused
+at once (a request that reads twice, a token check then its write, must not wait twice);
+the next request after that tries again, so the server heals as soon as the database is
+back."""
 
 POOL_SIZE = 4
 """Connections at most in one process's pool (a gunicorn worker runs 2 threads by default)."""
@@ -269,6 +278,7 @@ class PostgresStore(SqlStore):
         self._pool: psycopg_pool.ConnectionPool | None = None
         self._pid: int | None = None
         self._lock = threading.Lock()
+        self._away_until = 0.0  # time.monotonic() before which the database counts as away
         self.migrate()
 
     # ------------------------------------------------------------------ connections
@@ -300,6 +310,7 @@ class PostgresStore(SqlStore):
             if self._pid == os.getpid() and self._pool is not None:
                 self._pool.close()
             self._pool, self._pid = None, None
+            self._away_until = 0.0  # a new pool tries the database afresh
 
     @contextmanager
     def _transaction(self, *, write: bool) -> Iterator[psycopg.Connection]:
@@ -308,6 +319,10 @@ class PostgresStore(SqlStore):
         It waits at most ``busy_timeout`` for a connection, a write as long
         for a lock; PostgreSQL's errors become refusals (:func:`_refusal`).
         """
+        if time.monotonic() < self._away_until:
+            raise StorageUnavailable(
+                "the database cannot be reached just now: nothing was written; try again"
+            )
         try:
             with self._this_process_pool().connection() as conn, conn.transaction():
                 if write:
@@ -320,6 +335,8 @@ class PostgresStore(SqlStore):
             refusal = _refusal(error, self.busy_timeout)
             if refusal is None:
                 raise
+            if isinstance(error, psycopg_pool.PoolTimeout | psycopg.OperationalError):
+                self._away_until = time.monotonic() + AWAY_FOR
             raise refusal from error
 
     def migrate(self) -> int:
