@@ -87,6 +87,7 @@ def test_filters_player_by_name_key_status_and_since(store):
     emile, _ = _owned(store, mine, ("Émile", "Ben"))
     over, _ = _owned(store, mine, ("Ana", "Ben"), rules={"target": 10})
     games.add_hand(store, over, quick(0, 0, 20))
+    time.sleep(0.002)  # times are kept to the millisecond: middle is after over's change
     middle = datetime.now(UTC)
     time.sleep(0.002)
     late, _ = _owned(store, mine, ("Ana", "Cy"))

@@ -235,6 +235,19 @@ SCHEMA_VERSION = len(MIGRATIONS)
 """The schema version this code writes."""
 
 
+def _unreachable(error: psycopg.Error | psycopg_pool.PoolTimeout) -> bool:
+    """Whether ``error`` says the database cannot be reached (no pooled connection in time, a
+    connection lost or refused, the server shutting down), not that it refused a statement
+    (a full disk, a lock wait: those are subclasses of psycopg's OperationalError too)."""
+    return (
+        isinstance(error, psycopg_pool.PoolTimeout)
+        or type(error) is psycopg.OperationalError
+        or isinstance(
+            error, pg_errors.AdminShutdown | pg_errors.CrashShutdown | pg_errors.CannotConnectNow
+        )
+    )
+
+
 def _refusal(error: psycopg.Error | psycopg_pool.PoolTimeout, waited: float) -> StorageError | None:
     """The refusal for PostgreSQL's "disk full", lock-wait and "cannot write" errors, and for a
     database that cannot be reached (no pooled connection in time, a connection lost): the
@@ -335,7 +348,7 @@ class PostgresStore(SqlStore):
             refusal = _refusal(error, self.busy_timeout)
             if refusal is None:
                 raise
-            if isinstance(error, psycopg_pool.PoolTimeout | psycopg.OperationalError):
+            if _unreachable(error):
                 self._away_until = time.monotonic() + AWAY_FOR
             raise refusal from error
 
