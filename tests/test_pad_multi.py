@@ -15,7 +15,7 @@ import re
 import pytest
 import test_pad
 from sheet_kit import as_stored
-from test_pad import token
+from test_pad import quick, token
 
 from api.pad import forms_start, views_sheet
 from scorekeeper.sheet import score_sheet
@@ -52,21 +52,6 @@ def start(client, names, preset="standard", dealer="0", **extra) -> str:
     response = client.post("/games", data=data)
     assert response.status_code == 303, text(response)
     return response.headers["Location"]
-
-
-def quick(client, game, knocker, kind, k, d, **extra):
-    return client.post(
-        game + "/hand",
-        data={
-            "csrf_token": token(client, game),
-            "mode": "quick",
-            "knocker": str(knocker),
-            "kind": kind,
-            "knocker_deadwood": str(k),
-            "defender_deadwood": str(d),
-            **extra,
-        },
-    )
 
 
 def deal(client, game, first, second, path="/hand", **extra):
