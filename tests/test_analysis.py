@@ -19,8 +19,9 @@ from scorekeeper.bots import simulate_match
 BEN = "5c 8c Jc 3d 6d Jd 2h 4s 8h Qh"  # no meld; the 4s fits Ana's A-2-3 of spades
 
 
-def test_a_passed_up_meld_a_costly_discard_and_a_missed_layoff():
-    record = make_record(
+def passed_up_deal() -> dict:
+    """A deal with a passed-up meld (the upcard 9♣), a costly discard and a missed layoff."""
+    return make_record(
         ("As 2s 3s 7c 7d 7h 9d 9h Kc 4d", BEN),
         "9c",
         "Ks 5s 9s",
@@ -36,6 +37,10 @@ def test_a_passed_up_meld_a_costly_discard_and_a_missed_layoff():
         ],
         showdown={"layoffs": []},
     )
+
+
+def test_a_passed_up_meld_a_costly_discard_and_a_missed_layoff():
+    record = passed_up_deal()
     report = analyse(record)
     assert isinstance(report, DealAnalysis)
     assert (report.outcome, report.points) == ("knock", 51)  # D 61 - K 10
@@ -173,22 +178,7 @@ def test_the_analyse_command_prints_what_cost_each_player(tmp_path):
 
     from scorekeeper.cli import main
 
-    record = make_record(
-        ("As 2s 3s 7c 7d 7h 9d 9h Kc 4d", BEN),
-        "9c",
-        "Ks 5s 9s",
-        actions=[
-            "pass",
-            "pass",
-            "draw stock",
-            "discard 4d",
-            "draw stock",
-            "discard Qh",
-            "draw stock",
-            "knock Ks",
-        ],
-        showdown={"layoffs": []},
-    )
+    record = passed_up_deal()
     path = tmp_path / "deal.json"
     path.write_text(json.dumps(record))
     shown = CliRunner().invoke(main, ["analyse", str(path)])
@@ -247,22 +237,7 @@ def test_the_replay_viewer_links_carry_the_record_and_show_the_analysis(tmp_path
     client = create_app({"DB": str(tmp_path / "pad.db"), "TESTING": True}).test_client()
     form = client.get("/replay").get_data(as_text=True)
     token = re.search(r'name="csrf_token" value="([^"]+)"', form).group(1)
-    record = make_record(
-        ("As 2s 3s 7c 7d 7h 9d 9h Kc 4d", BEN),
-        "9c",
-        "Ks 5s 9s",
-        actions=[
-            "pass",
-            "pass",
-            "draw stock",
-            "discard 4d",
-            "draw stock",
-            "discard Qh",
-            "draw stock",
-            "knock Ks",
-        ],
-        showdown={"layoffs": []},
-    )
+    record = passed_up_deal()
     posted = client.post(
         "/replay", data={"record": json.dumps(record), "step": "4", "csrf_token": token}
     )
