@@ -159,7 +159,7 @@ def create_app(
     ``<prefix>/var/api-instance`` when installed. ``scorepad=False`` serves
     the JSON API alone, without the scorepad's pages.
     """
-    from . import cors, credentials, errors, limits, live, openapi, responses, security, v1
+    from . import cors, credentials, errors, i18n, limits, live, openapi, responses, security, v1
 
     app = Flask(__name__, instance_path=instance_path, instance_relative_config=True)
     app.session_interface = _NoSession()
@@ -168,6 +168,7 @@ def create_app(
     app.config.from_mapping(settings(config, instance_path=app.instance_path))
     ensure_secret_key(app)
     app.logger.setLevel(log_level(app.config["LOG_LEVEL"]))
+    i18n.install(app)
     open_storage(app)
     hops = int(app.config["PROXY_HOPS"])
     if hops:
