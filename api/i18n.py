@@ -17,9 +17,10 @@ left untranslated or fuzzy in any catalog.
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Any
 
 from flask import Flask, request
-from flask_babel import Babel
+from flask_babel import Babel, get_locale
 
 LANGUAGES = ("en", "sl", "pl", "fr", "nb", "el")
 """The scorepad's languages, as BCP 47 tags (``<html lang>``), English first (the default)."""
@@ -56,6 +57,12 @@ def chosen_language() -> str:
     return best or LANGUAGES[0]
 
 
+def page_language() -> dict[str, Any]:
+    """What every page's template gets: ``lang`` (this request's language, for
+    ``<html lang>``) and ``languages`` (code -> own name, for the switch)."""
+    return {"lang": str(get_locale() or LANGUAGES[0]), "languages": LANGUAGE_NAMES}
+
+
 def install(app: Flask) -> None:
     """Give ``app`` Flask-Babel with the catalogs and the language choice above."""
     Babel(
@@ -63,3 +70,4 @@ def install(app: Flask) -> None:
         locale_selector=chosen_language,
         default_translation_directories=str(TRANSLATIONS),
     )
+    app.context_processor(page_language)

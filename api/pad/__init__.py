@@ -16,7 +16,8 @@ views live by family:
   ``/games/<id>/join?key=...`` (take the right);
 - :mod:`~api.pad.routes_tools`: ``/check`` (check a knock without a game),
   ``/replay`` (step through a pasted deal record), ``/pad/melds`` (JSON for the
-  live read-out), ``/settings`` (the four-colour deck);
+  live read-out), ``/settings`` (the four-colour deck), ``/language`` (the language
+  switch's cookie);
 - :mod:`~api.pad.routes_tally`: ``/games/<id>/tally`` (the running tally of
   games chained by rematch), ``/players?name=...`` (a player's record) and
   ``/players/vs?name=...&other=...`` (two players head to head).

@@ -1,5 +1,6 @@
 """The pages that need no game: check a knock, replay a pasted deal record, the live
-meld read-out of the tap grid (JSON) and the settings (the four-colour deck)."""
+meld read-out of the tap grid (JSON) and the settings (the four-colour deck, the
+language)."""
 
 from __future__ import annotations
 
@@ -8,11 +9,13 @@ from typing import Any
 
 from flask import abort, jsonify, redirect, request, url_for
 from flask.typing import ResponseReturnValue
+from flask_babel import gettext as _
 from werkzeug.wrappers import Response
 
 from scorekeeper.errors import RecordError, ScorekeeperError
 from scorekeeper.rules import PRESETS, Rules
 
+from .. import i18n
 from . import forms_hand, forms_play, views_hand, web
 from . import labels as pad_labels
 from . import replay as pad_replay
@@ -141,8 +144,9 @@ def melds() -> ResponseReturnValue:
     return jsonify(views_hand.live_melds(codes))
 
 
-@bp.post("/settings")
-def settings() -> Response:
+def _back() -> Response:
+    """The redirect after a setting: to the form's ``next`` when it is a page of this site,
+    else to the start page; a ``next`` holding a control character is refused."""
     given = request.form.get("next")
     if given and web.has_controls(given):
         abort(
@@ -150,8 +154,12 @@ def settings() -> Response:
             "next: the page to go back to holds a control character (a tab or a line"
             " break); open the settings from a page of this site.",
         )
-    target = web.safe_next(given, url_for("pad.home"))
-    response = redirect(target, 303)
+    return redirect(web.safe_next(given, url_for("pad.home")), 303)
+
+
+@bp.post("/settings")
+def settings() -> Response:
+    response = _back()
     if request.form.get("four_colour") == "on":
         response.set_cookie(
             web.DECK_COOKIE,
@@ -163,4 +171,28 @@ def settings() -> Response:
         )
     else:
         response.delete_cookie(web.DECK_COOKIE)
+    return response
+
+
+@bp.post("/language")
+def language() -> Response:
+    """The language switch: keep the chosen language (``lang``) in the ``sk_lang`` cookie."""
+    chosen = request.form.get("lang", "")
+    if chosen not in i18n.LANGUAGES:
+        abort(
+            400,
+            _(
+                "lang: choose one of the languages offered (%(codes)s).",
+                codes=", ".join(i18n.LANGUAGES),
+            ),
+        )
+    response = _back()
+    response.set_cookie(
+        i18n.LANG_COOKIE,
+        chosen,
+        max_age=web.COOKIE_AGE,
+        httponly=True,
+        samesite="Lax",
+        secure=request.is_secure,
+    )
     return response
