@@ -8,7 +8,8 @@ path is added as it is: the ``.pth`` files inside, such as an editable
 install's finder, are not run). The build runs on a copy of the files it
 reads, so that setuptools' ``build/`` and ``*.egg-info`` stay out of the
 checkout. The installed ``scorekeeper serve`` then
-runs from a temporary folder without ``PYTHONPATH``: pages, templates,
+runs from a temporary folder without ``PYTHONPATH``: pages, templates, the
+compiled catalogs of the six languages,
 static files and the OpenAPI document must all come out of the wheel.
 """
 
@@ -27,6 +28,8 @@ from pathlib import Path
 import pytest
 import requests
 from serve_kit import spawn, stop
+
+from api.i18n import LANGUAGES
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -165,3 +168,28 @@ def test_the_installed_server_serves_every_page_from_another_folder(venv, tmp_pa
     spec = json.loads(pages["/api/openapi.json"].text)
     assert "/api/v1/games" in spec["paths"] and spec["info"]["title"] == "scorekeeper"
     assert (tmp_path / "installed.db").exists()
+
+
+def test_the_installed_server_speaks_each_language_from_the_wheels_catalogs(wheel, venv, tmp_path):
+    names = set(zipfile.ZipFile(wheel).namelist())
+    translated = [lang for lang in LANGUAGES if lang != "en"]
+    missing = [
+        lang
+        for lang in translated
+        if f"api/translations/{lang}/LC_MESSAGES/messages.mo" not in names
+    ]
+    process, url = spawn(tmp_path / "languages.db", installed=venv / "bin")
+    try:
+        pages = {
+            lang: requests.get(url + "/", headers={"Accept-Language": lang}, timeout=10)
+            for lang in LANGUAGES
+        }
+    finally:
+        assert stop(process) == 0
+    for lang, response in pages.items():
+        assert response.status_code == 200, (lang, response.text[:300])
+        assert f'<html lang="{lang}" dir="ltr"' in response.text, lang
+    assert "<h1>New game</h1>" in pages["en"].text
+    assert not missing, f"no compiled catalog in the wheel for {missing}"
+    # the start page's heading comes out of each language's compiled catalog
+    assert [lang for lang in translated if "<h1>New game</h1>" in pages[lang].text] == []
