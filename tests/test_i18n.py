@@ -169,12 +169,15 @@ def test_the_checker_finds_each_kind_of_fault(tmp_path):
     _write(tmp_path / "bad", bad, "sl")
     (tmp_path / "bad/sl/LC_MESSAGES/messages.mo").write_bytes(b"stale")
     found = "\n".join(catalog_problems(template, tmp_path / "bad", "sl"))
-    assert "sl: untranslated 'Language'" in found
-    assert "sl: placeholders of '%(name)s deals'" in found
-    assert "sl: not all 4 plural forms of '%(num)d game'" in found
-    assert "sl: fuzzy 'Undo'" in found
-    assert "sl: missing 'Replay'" in found
-    assert "is not the compiled messages.po" in found
+    for fault in (
+        "sl: untranslated 'Language'",
+        "sl: placeholders of '%(name)s deals'",
+        "sl: not all 4 plural forms of '%(num)d game'",
+        "sl: fuzzy 'Undo'",
+        "sl: missing 'Replay'",
+        "is not the compiled messages.po",
+    ):
+        assert fault in found
     assert catalog_problems(template, tmp_path / "bad", "pl") == [
         f"pl: no catalog {tmp_path / 'bad/pl/LC_MESSAGES/messages.po'}"
     ]
