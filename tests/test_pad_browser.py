@@ -359,3 +359,21 @@ def test_narrow_phone_has_no_sideways_scrolling(page, server):
             + page.get_by_role("link", name="Replay").bounding_box()["width"]
             <= 360
         )
+
+
+def test_the_language_switch_at_360_px(page, server):
+    # the footer's switch: a labelled list of the languages and a button, a plain form
+    page.set_viewport_size({"width": 360, "height": 780})
+    page.goto(server + "/check?x=1")
+    switch = page.get_by_label("Language")
+    button = page.locator("footer .language button")
+    for part in (switch, button):
+        box = part.bounding_box()
+        assert box["x"] >= 0 and box["x"] + box["width"] <= 360 and box["height"] >= 40
+    switch.select_option(label="Ελληνικά")
+    button.click()
+    expect(page.locator("html")).to_have_attribute("lang", "el")
+    assert page.url == server + "/check?x=1"
+    assert page.evaluate("document.getElementById('language').value") == "el"
+    assert page.evaluate("document.documentElement.scrollWidth") <= 360
+    shot(page, "language-switch")
