@@ -228,9 +228,9 @@ def _save_hand(game_id: str, n: int | None) -> Response:
                 )
         store = get_storage()
         if n is None:
-            record, _, created = games.add_hand(store, game_id, hand, full=False, **change)
+            record, __, created = games.add_hand(store, game_id, hand, full=False, **change)
         else:
-            record, _, created = games.correct_hand(store, game_id, n, hand, full=False, **change)
+            record, __, created = games.correct_hand(store, game_id, n, hand, full=False, **change)
     except (Stale, KeyReused) as error:  # before Conflict: Stale is one
         return _changed(game_id, n, mode, values, error)
     except Conflict as error:  # before ScorekeeperError: a Conflict is one
@@ -288,7 +288,7 @@ def _changed(
 def void_hand(game_id: str, n: int) -> Response:
     require_edit(game_id)
     try:
-        _, _, created = games.correct_hand(
+        __, ___, created = games.correct_hand(
             get_storage(), game_id, n, {"kind": "void"}, full=False, **web.change_options()
         )
     except NotFound:
@@ -307,7 +307,7 @@ def void_hand(game_id: str, n: int) -> Response:
 def undo(game_id: str) -> Response:
     require_edit(game_id)
     try:
-        undone, _, created = games.undo_last(
+        undone, __, created = games.undo_last(
             get_storage(), game_id, full=False, **web.change_options()
         )
     except (Stale, KeyReused):

@@ -337,7 +337,7 @@ def layoff_fits(melds: Sequence[Sequence[str]], defender: Sequence[str]) -> list
     found = []
     for meld_codes in melds:
         fits = 0
-        for _, laid in layoff_options((hand_mask(meld_codes),), held):
+        for __, laid in layoff_options((hand_mask(meld_codes),), held):
             fits |= laid[-1]
         for card in mask_cards(fits):
             found.append({"card": card_info(card), "meld": cards_info(meld_codes)})
