@@ -29,6 +29,8 @@ from typing import Any
 import flask_smorest
 import marshmallow as ma
 from flask import Flask, Response, current_app, jsonify
+from flask_babel import force_locale, get_locale
+from flask_babel import gettext as _
 from werkzeug.exceptions import HTTPException
 
 from scorekeeper.errors import CardError, Conflict, RecordError, RuleError, ScorekeeperError
@@ -145,8 +147,8 @@ def _first_problem(messages: Any, path: tuple[str, ...] = ()) -> tuple[str | Non
     if isinstance(messages, list | tuple) and messages:
         return _first_problem(messages[0], path)
     field = ".".join(path) or None
-    text = str(messages)
-    return field, f"{field}: {text}" if field else text
+    text = _(str(messages))  # a catalog's translation of the problem, if it has one
+    return field, _("%(field)s: %(problem)s", field=field, problem=text) if field else text
 
 
 class Api(flask_smorest.Api):
@@ -204,9 +206,29 @@ class Api(flask_smorest.Api):
         )
 
 
+def domain_message(error: ScorekeeperError) -> str:
+    """A domain error's ``message`` in the request's language.
+
+    In English it is the error's own message, as it always was. In another
+    language it is the scorepad's wording of the error's code and params
+    (:func:`api.pad.labels.worded`) where that language's catalog translates
+    it; where it does not, the English message stays.
+    """
+    from .pad.labels import worded  # the scorepad's wordings (imported when first needed)
+
+    locale = get_locale()
+    if locale is None or locale.language == "en":
+        return str(error)
+    local = worded(error)
+    with force_locale("en"):
+        english = worded(error)
+    return local if local != english else str(error)
+
+
 def _domain_error(error: ScorekeeperError) -> Response:
+    message = domain_message(error)
     if isinstance(error, Conflict):
-        return error_response(409, str(error), code=error.code, field=error.field, domain=error)
+        return error_response(409, message, code=error.code, field=error.field, domain=error)
     code = (
         "bad_card"
         if isinstance(error, CardError)
@@ -216,7 +238,7 @@ def _domain_error(error: ScorekeeperError) -> Response:
         if isinstance(error, RecordError)
         else "invalid"
     )
-    return error_response(422, str(error), code=code, field=error.field, domain=error)
+    return error_response(422, message, code=code, field=error.field, domain=error)
 
 
 def _storage_error(error: StorageError) -> Response:
