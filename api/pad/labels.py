@@ -20,8 +20,7 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
-from babel.lists import format_list
-from flask_babel import LazyString, format_number, get_locale, ngettext
+from flask_babel import LazyString, format_number, ngettext
 from flask_babel import gettext as _
 from flask_babel import lazy_gettext as _l
 from markupsafe import Markup
@@ -136,14 +135,22 @@ def _labels(codes: Any) -> str:
     return " ".join(_label(code) for code in codes)
 
 
+def _chained(values: Sequence[Any], join: Callable[[str, str], str]) -> str:
+    shown = [str(v) for v in values]
+    text = shown[0] if shown else ""
+    for value in shown[1:]:
+        text = join(text, value)
+    return text
+
+
 def either(values: Sequence[Any]) -> str:
-    """``10 or 11``: the values as alternatives, in the request's language."""
-    return format_list([str(v) for v in values], style="or", locale=get_locale() or "en")
+    """``10 or 11`` (``A or B or C``): the values as alternatives."""
+    return _chained(values, lambda a, b: _("%(first)s or %(second)s", first=a, second=b))
 
 
 def both(values: Sequence[Any]) -> str:
-    """``Ana and Bor``: the values together, in the request's language."""
-    return format_list([str(v) for v in values], locale=get_locale() or "en")
+    """``Ana and Bor`` (``A and B and C``): the values together."""
+    return _chained(values, lambda a, b: _("%(first)s and %(second)s", first=a, second=b))
 
 
 def _wrong_count(p: Mapping[str, Any], error: ScorekeeperError) -> str:
