@@ -69,6 +69,7 @@ bp.add_app_template_filter(pad_labels.capfirst, "capfirst")
 bp.add_app_template_filter(pad_labels.bdi, "bdi")
 bp.add_app_template_filter(pad_labels.isolated, "isolated")
 bp.add_app_template_filter(pad_labels.matchup, "matchup")
+bp.add_app_template_filter(pad_labels.moment, "moment")
 
 
 @bp.errorhandler(HTTPException)

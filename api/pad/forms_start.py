@@ -79,7 +79,7 @@ def rules_from_form(form: Mapping[str, Any]) -> Rules:
     """
     name = form.get("preset") or "standard"
     if name not in PRESETS:
-        raise RuleError("Choose one of the rule presets.", option="preset")
+        raise RuleError(_("Choose one of the rule presets."), option="preset")
     shown_name = form.get("options_for") or name
     values = preset_values()
     shown = values.get(shown_name, values[name])

@@ -17,10 +17,11 @@ ISOLATE and U+2069 POP DIRECTIONAL ISOLATE (:func:`isolated`, the
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from datetime import datetime
 from typing import Any
 
-from flask_babel import LazyString, format_number, ngettext
+from flask_babel import LazyString, format_datetime, format_number, ngettext
 from flask_babel import gettext as _
 from flask_babel import lazy_gettext as _l
 from markupsafe import Markup
@@ -70,14 +71,36 @@ def sides_html(names: Sequence[str]) -> list[Markup]:
 def matchup(names: Sequence[str]) -> Markup:
     """Who plays whom, for a heading: ``Ana vs Bor``, ``Ana vs Bor vs Cy``, ``Ana & Cy
     vs Bor & Dan`` (HTML, names isolated; also the templates' ``matchup`` filter)."""
-    return Markup(" vs ").join(sides_html(names))
+    return Markup(_versus(sides_html(names)))  # the names escaped in <bdi>, the words ours
 
 
 def game_title(names: Sequence[str]) -> str:
     """A game's plain-text title (a page's ``<title>``): ``Ana vs Bor``, names isolated."""
     if len(names) == 4:
-        return " vs ".join(" & ".join(isolated(names[p]) for p in team) for team in TEAMS)
-    return " vs ".join(isolated(name) for name in names)
+        return _versus(" & ".join(isolated(names[p]) for p in team) for team in TEAMS)
+    return _versus(isolated(name) for name in names)
+
+
+def _versus(sides: Iterable[str]) -> str:
+    # Translators: who plays whom, in a heading or a page title ("Ana vs Bor").
+    return _chained(list(sides), lambda a, b: _("%(first)s vs %(second)s", first=a, second=b))
+
+
+def game_pair(first: str, second: str) -> Markup:
+    """The two players of one game of a partnership deal: ``Ana v Cy`` (HTML, names in
+    ``<bdi>``)."""
+    # Translators: the two players of one game of a partnership deal ("Ana v Cy").
+    return html(_("%(first)s v %(second)s"), first=bdi(first), second=bdi(second))
+
+
+def moment(iso: str) -> Markup:
+    """A stored time (ISO 8601, UTC) for HTML: ``<time datetime="...">`` (the page's script
+    shows it in the phone's time zone) around the time in the locale's form, in UTC
+    (also the templates' ``moment`` filter)."""
+    when = datetime.fromisoformat(iso)
+    return Markup('<time datetime="{}">{}</time>').format(
+        when.isoformat(), _("%(time)s UTC", time=format_datetime(when, "short"))
+    )
 
 
 def point_count(n: int) -> str:

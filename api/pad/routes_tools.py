@@ -8,6 +8,7 @@ from typing import Any
 
 from flask import abort, jsonify, redirect, request, url_for
 from flask.typing import ResponseReturnValue
+from flask_babel import gettext as _
 from werkzeug.wrappers import Response
 
 from scorekeeper.errors import RecordError, ScorekeeperError
@@ -67,7 +68,7 @@ def replay() -> Response:
             "pad/replay.html", 400, steps=None, errors={"record": str(error)}, record_text=""
         )
     if not text.strip():
-        errors = {"record": "Paste a deal record first."} if request.method == "POST" else {}
+        errors = {"record": _("Paste a deal record first.")} if request.method == "POST" else {}
         return render(
             "pad/replay.html", 422 if errors else 200, steps=None, errors=errors, record_text=text
         )
@@ -137,7 +138,9 @@ def melds() -> ResponseReturnValue:
     if problem:
         return jsonify({"message": problem}), 422
     if len(codes) > 11:
-        return jsonify({"message": f"{len(codes)} cards: a hand has 10 (11 for big gin)."}), 422
+        return jsonify(
+            {"message": _("%(count)s cards: a hand has 10 (11 for big gin).", count=len(codes))}
+        ), 422
     return jsonify(views_hand.live_melds(codes))
 
 

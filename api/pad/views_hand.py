@@ -33,7 +33,7 @@ from scorekeeper.sheet import (
     ThreePlayerHandRecord,
 )
 
-from .labels import bdi, capfirst, card_info, cards_info, html, sides_html
+from .labels import bdi, capfirst, card_info, cards_info, game_pair, html, sides_html
 
 OUTCOME_LABELS = {
     # Translators: the badge of a hand won by a knock (the sheet's list of hands).
@@ -160,7 +160,7 @@ def hand_view(
         view["scored"] = deal_scored(before or [0, 0], record.totals, names)
         view["games"] = [
             {
-                "players": Markup(" v ").join(bdi(names[p]) for p in game.players),
+                "players": game_pair(*(names[p] for p in game.players)),
                 "dealer": names[game.dealer],
                 "badge": badge(game),
                 "label": OUTCOME_LABELS[badge(game)],
@@ -249,7 +249,7 @@ def quick_previews(
         previews.append(
             {
                 **quick_preview(result, pair, len(seating.names) > 2 or None),
-                "players": Markup(" v ").join(bdi(name) for name in pair),
+                "players": game_pair(*pair),
             }
         )
     return previews

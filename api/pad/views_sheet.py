@@ -29,7 +29,7 @@ from scorekeeper.sheet import (
 from scorekeeper.store.base import LogEntry
 from scorekeeper.store.games import effective_hands
 
-from .labels import bdi, both, game_title, html, matchup, side_names, sides_html
+from .labels import bdi, both, game_pair, game_title, html, matchup, side_names, sides_html
 from .options import OPTION_NAMES, PRESET_NAMES
 from .views_hand import OUTCOME_LABELS, badge, deal_scored, describe_hand
 from .views_result import game_over_line, game_result_view, table
@@ -184,7 +184,7 @@ def _hand_rows(sheet: GameSheet, voided: Mapping[int, Entry]) -> list[dict[str, 
         if isinstance(core, PartnershipHandRecord):
             row["games"] = [
                 {
-                    "players": Markup(" v ").join(bdi(names[p]) for p in g.players),
+                    "players": game_pair(*(names[p] for p in g.players)),
                     "badge": badge(g),
                     "label": OUTCOME_LABELS[badge(g)],
                     "text": describe_hand(g, names, against=True),
