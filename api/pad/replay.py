@@ -239,12 +239,11 @@ def _shown_action(action: Any) -> str:
 def _action_text(name: str, action: str, drawn: set[str]) -> Markup:
     """What one (legal, so parseable) action did, in a sentence (``Ana takes 7♥.``; HTML)."""
     verb, card = parse_action(action)
-    if verb == Verb.DRAW_DISCARD:
-        if not drawn:
-            return html(_("%(name)s takes the discard."), name=bdi(name))
-        card = next(iter(drawn))
+    if verb == Verb.DRAW_DISCARD and not drawn:
+        return html(_("%(name)s takes the discard."), name=bdi(name))
+    shown = next(iter(drawn)) if verb == Verb.DRAW_DISCARD else card
     return html(
         str(_ACTION_WORDS[verb]),
         name=bdi(name),
-        card="" if card is None else card_info(card)["label"],
+        card="" if shown is None else card_info(shown)["label"],
     )
