@@ -15,6 +15,7 @@ from babel.messages.mofile import write_mo
 
 from api import create_app
 from api.pad import options
+from api.pad.labels import moment
 from api.pad.views_result import amount_text, payment_line
 from scorekeeper.rules import CHOICES, PRESETS, Rules
 
@@ -97,3 +98,14 @@ def test_an_api_error_message_follows_accept_language_where_a_catalog_has_it(fre
     assert _refusal(french_app, "fr", {"knock_limit": 99}) == _refusal(
         french_app, "en", {"knock_limit": 99}
     )
+
+
+@pytest.mark.parametrize(
+    ("language", "shown"),
+    [("en", "12/2/26, 12:15\u202fAM UTC"), ("fr", "02/12/2026 00:15 UTC")],
+)
+def test_a_stored_time_is_machine_readable_with_a_local_fallback(module_app, language, shown):
+    with module_app.test_request_context("/", headers={"Accept-Language": language}):
+        assert moment("2026-12-02T00:15:30.123Z") == (
+            f'<time datetime="2026-12-02T00:15:30.123Z">{shown}</time>'
+        )

@@ -20,7 +20,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from flask_babel import gettext as _
-from flask_babel import lazy_gettext as _l
+from flask_babel import lazy_gettext
 
 from scorekeeper.cards import parse_card
 from scorekeeper.errors import CardError, RecordError, RuleError, RuleViolation
@@ -216,12 +216,12 @@ def cards_form_input(
 
 _WHOLE_WORDS = {
     "knocker_deadwood": (
-        _l("Type the deadwood of who went out as a whole number, like 7."),
-        _l("The deadwood of who went out can be at most %(high)s."),
+        lazy_gettext("Type the deadwood of who went out as a whole number, like 7."),
+        lazy_gettext("The deadwood of who went out can be at most %(high)s."),
     ),
     "defender_deadwood": (
-        _l("Type the other player's deadwood as a whole number, like 7."),
-        _l("The other player's deadwood can be at most %(high)s."),
+        lazy_gettext("Type the other player's deadwood as a whole number, like 7."),
+        lazy_gettext("The other player's deadwood can be at most %(high)s."),
     ),
 }
 """A deadwood field's refusals, by field: not a whole number, too high."""

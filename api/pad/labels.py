@@ -21,9 +21,8 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 from datetime import datetime
 from typing import Any
 
-from flask_babel import LazyString, format_datetime, format_number, ngettext
+from flask_babel import LazyString, format_datetime, format_number, lazy_gettext, ngettext
 from flask_babel import gettext as _
-from flask_babel import lazy_gettext as _l
 from markupsafe import Markup
 
 from scorekeeper.cards import DECK, RANKS, SUIT_NAMES, SUIT_SYMBOLS, parse_card, parse_cards
@@ -97,10 +96,8 @@ def moment(iso: str) -> Markup:
     """A stored time (ISO 8601, UTC) for HTML: ``<time datetime="...">`` (the page's script
     shows it in the phone's time zone) around the time in the locale's form, in UTC
     (also the templates' ``moment`` filter)."""
-    when = datetime.fromisoformat(iso)
-    return Markup('<time datetime="{}">{}</time>').format(
-        when.isoformat(), _("%(time)s UTC", time=format_datetime(when, "short"))
-    )
+    shown = format_datetime(datetime.fromisoformat(iso), "short")
+    return Markup('<time datetime="{}">{}</time>').format(iso, _("%(time)s UTC", time=shown))
 
 
 def point_count(n: int) -> str:
@@ -395,83 +392,95 @@ WORDINGS: dict[str, LazyString | Wording] = {
     "bad_card": _bad_card,
     "duplicate_card": _duplicate,
     "wrong_card_count": _wrong_count,
-    "card_in_both_hands": _l("%(card)s is in both hands; a card can be in one hand only"),
+    "card_in_both_hands": lazy_gettext("%(card)s is in both hands; a card can be in one hand only"),
     # Translators: owner is "knocker" or "defender" (the core's word, not translated yet).
-    "card_not_in_hand": _l("%(card)s is not in the %(owner)s's hand"),
-    "card_in_two_melds": _l("%(card)s is in two melds"),
-    "card_not_available": _l("%(card)s is not among the defender's unmelded cards"),
-    "card_laid_off_twice": _l("%(card)s is laid off twice"),
-    "not_a_meld": _l(
+    "card_not_in_hand": lazy_gettext("%(card)s is not in the %(owner)s's hand"),
+    "card_in_two_melds": lazy_gettext("%(card)s is in two melds"),
+    "card_not_available": lazy_gettext("%(card)s is not among the defender's unmelded cards"),
+    "card_laid_off_twice": lazy_gettext("%(card)s is laid off twice"),
+    "not_a_meld": lazy_gettext(
         "%(cards)s is not a meld: a set is 3 or 4 cards of one rank, a run 3 or more"
         " cards in a row of one suit (ace low)"
     ),
-    "not_a_knocker_meld": _l("%(meld)s is not one of the knocker's melds"),
+    "not_a_knocker_meld": lazy_gettext("%(meld)s is not one of the knocker's melds"),
     "layoff_does_not_fit": _no_fit,
-    "layoff_on_gin": _l("There are no layoffs against gin"),
+    "layoff_on_gin": lazy_gettext("There are no layoffs against gin"),
     "knock_over_limit": _over_limit,
-    "big_gin_not_allowed": _l("Big gin is not played under these rules"),
-    "big_gin_deadwood": _l("Big gin needs all 11 cards melded; these leave %(deadwood)s deadwood"),
-    "gin_deadwood": _l(
+    "big_gin_not_allowed": lazy_gettext("Big gin is not played under these rules"),
+    "big_gin_deadwood": lazy_gettext(
+        "Big gin needs all 11 cards melded; these leave %(deadwood)s deadwood"
+    ),
+    "gin_deadwood": lazy_gettext(
         "Discarding %(card)s leaves %(deadwood)s deadwood: gin needs all 10 cards melded"
     ),
-    "gin_laid_out": _l(
+    "gin_laid_out": lazy_gettext(
         "The knocker holds gin and lays it out as gin; the melds given leave %(deadwood)s deadwood"
     ),
-    "unknown_option": _l("There is no rule option called %(option)s"),
-    "unknown_preset": _l("There is no preset called %(preset)s"),
+    "unknown_option": lazy_gettext("There is no rule option called %(option)s"),
+    "unknown_preset": lazy_gettext("There is no preset called %(preset)s"),
     "bad_option_value": _option_value,
-    "missing_upcard": _l("Pick the first upcard: in Oklahoma it sets the knock limit"),
-    "hand_over": _l("The hand is already over"),
-    "upcard_offer": _l("%(player)s must first take the upcard or pass"),
-    "stock_exhausted": _l(
+    "missing_upcard": lazy_gettext("Pick the first upcard: in Oklahoma it sets the knock limit"),
+    "hand_over": lazy_gettext("The hand is already over"),
+    "upcard_offer": lazy_gettext("%(player)s must first take the upcard or pass"),
+    "stock_exhausted": lazy_gettext(
         "The stock is down to %(left)s cards: %(player)s may only take the discard"
         " to knock, or pass (the hand is void)"
     ),
-    "must_draw_stock": _l("Both players passed the upcard, so %(player)s must draw from the stock"),
-    "discard_pile_empty": _l("The discard pile is empty"),
-    "cannot_pass": _l(
+    "must_draw_stock": lazy_gettext(
+        "Both players passed the upcard, so %(player)s must draw from the stock"
+    ),
+    "discard_pile_empty": lazy_gettext("The discard pile is empty"),
+    "cannot_pass": lazy_gettext(
         "The upcard offer is over: %(player)s must draw from the stock or the discard pile"
     ),
-    "must_draw": _l("%(player)s must draw first"),
-    "must_discard": _l("%(player)s has drawn and must discard, knock or go gin"),
-    "card_not_held": _l("%(player)s does not hold %(card)s"),
-    "card_just_taken": _l(
+    "must_draw": lazy_gettext("%(player)s must draw first"),
+    "must_discard": lazy_gettext("%(player)s has drawn and must discard, knock or go gin"),
+    "card_not_held": lazy_gettext("%(player)s does not hold %(card)s"),
+    "card_just_taken": lazy_gettext(
         "%(card)s was just taken from the discard pile: it cannot be thrown back at once"
     ),
-    "must_knock": _l(
+    "must_knock": lazy_gettext(
         "With %(left)s cards left in the stock, %(player)s took the discard and may"
         " only knock with it"
     ),
-    "no_showdown": _l("Nobody has knocked, so there is no showdown"),
-    "showdown_on_void": _l(
+    "no_showdown": lazy_gettext("Nobody has knocked, so there is no showdown"),
+    "showdown_on_void": lazy_gettext(
         "The hand is void (the stock ran down to 2 cards): there is no showdown"
     ),
-    "unfinished_hand": _l("The record stops before the hand is over: %(expected)s"),
+    "unfinished_hand": lazy_gettext("The record stops before the hand is over: %(expected)s"),
     "dealer_rotation": _rotation,
-    "players_differ": _l(
+    "players_differ": lazy_gettext(
         "The record's players must be this game's players (%(players)s), or be left out"
     ),
-    "rules_differ": _l("The record's rules differ from this game's rules; leave them out"),
+    "rules_differ": lazy_gettext(
+        "The record's rules differ from this game's rules; leave them out"
+    ),
     "game_over": _game_over,
-    "nothing_to_undo": _l("There is no hand to undo"),
-    "stale": _l("The game has changed meanwhile: reload the sheet and try again"),
+    "nothing_to_undo": lazy_gettext("There is no hand to undo"),
+    "stale": lazy_gettext("The game has changed meanwhile: reload the sheet and try again"),
     "dealer_sits_out": _sits_out,
-    "record_two_players": _l(
+    "record_two_players": lazy_gettext(
         "A deal record is of a two-player deal: with %(players)s players enter"
         " the hand quickly or card by card"
     ),
-    "not_in_this_game": _l("%(player)s does not play in this game: choose one of its two players"),
+    "not_in_this_game": lazy_gettext(
+        "%(player)s does not play in this game: choose one of its two players"
+    ),
     "bad_players": _bad_players,
-    "hollywood_two_players": _l(
+    "hollywood_two_players": lazy_gettext(
         "Hollywood scoring is for two players only: leave players 3 and"
         " 4 empty, or choose one-game scoring"
     ),
     "bad_value": _bad_value,
     "bad_format": _bad_format,
-    "bad_actions": _l('The record\'s actions must be a list, like ["draw stock", "discard 7h"]'),
-    "name_empty": _l("Type a name for this player"),
-    "name_not_text": _l("A name must be written as text"),
-    "name_too_long": _l("A name has at most %(limit)s characters; this one has %(length)s"),
+    "bad_actions": lazy_gettext(
+        'The record\'s actions must be a list, like ["draw stock", "discard 7h"]'
+    ),
+    "name_empty": lazy_gettext("Type a name for this player"),
+    "name_not_text": lazy_gettext("A name must be written as text"),
+    "name_too_long": lazy_gettext(
+        "A name has at most %(limit)s characters; this one has %(length)s"
+    ),
 }
 """How the scorepad words each error code, from the error's ``params``, in the
 request's language.

@@ -18,7 +18,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from flask_babel import gettext as _
-from flask_babel import lazy_gettext as _l
+from flask_babel import lazy_gettext
 from markupsafe import Markup
 
 from scorekeeper.analysis import DealAnalysis, analyse, remarks
@@ -36,13 +36,13 @@ PACKED_LIMIT = 3000
 """The longest packed record put in a link (gunicorn's request line holds 4094 bytes)."""
 
 _ACTION_WORDS = {
-    "pass": _l("%(name)s passes."),
-    "draw stock": _l("%(name)s draws from the stock."),
-    "draw discard": _l("%(name)s takes %(card)s."),
-    "discard": _l("%(name)s discards %(card)s."),
-    "knock": _l("%(name)s knocks, discarding %(card)s."),
-    "gin": _l("%(name)s goes gin, discarding %(card)s."),
-    "big gin": _l("%(name)s goes big gin."),
+    "pass": lazy_gettext("%(name)s passes."),
+    "draw stock": lazy_gettext("%(name)s draws from the stock."),
+    "draw discard": lazy_gettext("%(name)s takes %(card)s."),
+    "discard": lazy_gettext("%(name)s discards %(card)s."),
+    "knock": lazy_gettext("%(name)s knocks, discarding %(card)s."),
+    "gin": lazy_gettext("%(name)s goes gin, discarding %(card)s."),
+    "big gin": lazy_gettext("%(name)s goes big gin."),
 }
 """What each action of a replayed deal did, by the record's verb (the card: the one
 taken or thrown)."""

@@ -12,9 +12,8 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from flask_babel import format_number
+from flask_babel import format_number, lazy_gettext
 from flask_babel import gettext as _
-from flask_babel import lazy_gettext as _l
 from markupsafe import Markup
 
 from scorekeeper.cards import mask_cards, parse_cards
@@ -37,23 +36,23 @@ from .labels import bdi, capfirst, card_info, cards_info, game_pair, html, sides
 
 OUTCOME_LABELS = {
     # Translators: the badge of a hand won by a knock (the sheet's list of hands).
-    "knock": _l("knock"),
-    "gin": _l("gin"),
-    "big_gin": _l("big gin"),
-    "undercut": _l("undercut"),
+    "knock": lazy_gettext("knock"),
+    "gin": lazy_gettext("gin"),
+    "big_gin": lazy_gettext("big gin"),
+    "undercut": lazy_gettext("undercut"),
     # Translators: the badge of a tied knock (equal deadwood, nobody scores).
-    "tie": _l("tie"),
+    "tie": lazy_gettext("tie"),
     # Translators: the badge of a void hand (nobody scores).
-    "void": _l("void"),
+    "void": lazy_gettext("void"),
     # Translators: the badge of a partnership deal (two games played at once).
-    "deal": _l("deal"),
+    "deal": lazy_gettext("deal"),
 }
 """Each hand outcome's badge, as the sheet's list of hands shows it."""
 
 _BONUS_WORDS = {
-    "gin": _l("%(line)s + %(bonus)s gin bonus"),
-    "big_gin": _l("%(line)s + %(bonus)s big gin bonus"),
-    "undercut": _l("%(line)s + %(bonus)s undercut bonus"),
+    "gin": lazy_gettext("%(line)s + %(bonus)s gin bonus"),
+    "big_gin": lazy_gettext("%(line)s + %(bonus)s big gin bonus"),
+    "undercut": lazy_gettext("%(line)s + %(bonus)s undercut bonus"),
 }
 """A breakdown's bonus by outcome: ``9 deadwood difference + 25 undercut bonus``."""
 

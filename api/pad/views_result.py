@@ -9,9 +9,8 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from flask_babel import format_decimal
+from flask_babel import format_decimal, lazy_gettext
 from flask_babel import gettext as _
-from flask_babel import lazy_gettext as _l
 from markupsafe import Markup
 
 from scorekeeper.rules import Rules
@@ -110,21 +109,21 @@ def amount_text(amount: float) -> str:
 
 _PAYS = {
     "pays": (
-        _l("%(payer)s pays %(payee)s %(points)s."),
-        _l("%(payer)s pays %(payee)s %(amount)s (%(points)s)."),
-        _l("All square: nobody pays anything."),
+        lazy_gettext("%(payer)s pays %(payee)s %(points)s."),
+        lazy_gettext("%(payer)s pays %(payee)s %(amount)s (%(points)s)."),
+        lazy_gettext("All square: nobody pays anything."),
     ),
     # Translators: a partnership (two players) pays the other.
     "pay": (
-        _l("%(payer)s pay %(payee)s %(points)s."),
-        _l("%(payer)s pay %(payee)s %(amount)s (%(points)s)."),
-        _l("All square: nobody pays anything."),
+        lazy_gettext("%(payer)s pay %(payee)s %(points)s."),
+        lazy_gettext("%(payer)s pay %(payee)s %(amount)s (%(points)s)."),
+        lazy_gettext("All square: nobody pays anything."),
     ),
     # Translators: a running total between games: what one player owes the other so far.
     "owes": (
-        _l("%(payer)s owes %(payee)s %(points)s."),
-        _l("%(payer)s owes %(payee)s %(amount)s (%(points)s)."),
-        _l("All square: nobody owes anything."),
+        lazy_gettext("%(payer)s owes %(payee)s %(points)s."),
+        lazy_gettext("%(payer)s owes %(payee)s %(amount)s (%(points)s)."),
+        lazy_gettext("All square: nobody owes anything."),
     ),
 }
 """The settling sentences by verb: in points, at a stake, all square."""
