@@ -172,7 +172,7 @@ class Api(flask_smorest.Api):
         if status == 400 and "messages" in data:  # webargs: the body is not JSON
             return error_response(
                 400,
-                "the request body is not valid JSON",
+                _("the request body is not valid JSON"),
                 code="invalid_json",
                 field="body",
                 headers=headers,
@@ -183,7 +183,10 @@ class Api(flask_smorest.Api):
         if status == 413:
             limit = current_app.config.get("MAX_CONTENT_LENGTH")
             return error_response(
-                413, f"the request body is larger than {limit} bytes", field="body", headers=headers
+                413,
+                _("the request body is larger than %(limit)s bytes", limit=limit),
+                field="body",
+                headers=headers,
             )
         if status == 429:
             return error_response(
@@ -199,7 +202,7 @@ class Api(flask_smorest.Api):
                 headers={**headers, "Retry-After": "1"},
             )
         if status >= 500:
-            return error_response(status, "internal error", headers=headers)
+            return error_response(status, _("internal error"), headers=headers)
         message = data.get("message") or error.description or error.name
         return error_response(
             status, message, code=data.get("code"), field=data.get("field"), headers=headers
@@ -254,12 +257,12 @@ def _storage_error(error: StorageError) -> Response:
     if isinstance(error, StorageBusy | StorageUnavailable):
         return error_response(503, str(error), code=error.code, headers={"Retry-After": "1"})
     current_app.logger.error("storage error: %s", error)
-    return error_response(500, "internal error")
+    return error_response(500, _("internal error"))
 
 
 def _unexpected(error: Exception) -> Response:
     current_app.logger.exception("unexpected error", exc_info=error)
-    return error_response(500, "internal error")
+    return error_response(500, _("internal error"))
 
 
 def register(app: Flask) -> None:
