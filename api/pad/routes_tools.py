@@ -14,7 +14,7 @@ from werkzeug.wrappers import Response
 from scorekeeper.errors import RecordError, ScorekeeperError
 from scorekeeper.rules import PRESETS, Rules
 
-from . import forms_hand, forms_play, views_hand, web
+from . import forms_hand, forms_play, options, views_hand, web
 from . import labels as pad_labels
 from . import replay as pad_replay
 from .blueprint import bp, form_errors, render
@@ -127,6 +127,7 @@ def check() -> Response:
         errors=errors,
         view=view,
         presets=list(PRESETS),
+        preset_names=options.PRESET_NAMES,
         grid_rows=pad_labels.card_grid(),
     )
 
