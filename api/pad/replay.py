@@ -22,7 +22,7 @@ from flask_babel import lazy_gettext
 from markupsafe import Markup
 
 from scorekeeper.analysis import DealAnalysis, analyse, remarks
-from scorekeeper.engine import Phase, Verb, parse_action
+from scorekeeper.engine import WALL, Deal, Phase, Verb, parse_action
 from scorekeeper.errors import RecordError, ScorekeeperError
 from scorekeeper.melds import deadwood
 from scorekeeper.records import DEAL_FORMAT, load_deal, play_steps
@@ -123,9 +123,7 @@ def replay_steps(
         raise _in_players_words(error, actions) from error
     if deal.void:
         steps[-1]["void"] = True
-        steps[-1]["text"] += Markup(" ") + html(
-            _("The hand is void: %(reason)s."), reason=deal.void_reason
-        )
+        steps[-1]["text"] += Markup(" ") + html(_void_words(deal))
     else:
         result = deal.result  # play_steps ended the hand, and not void: a showdown
         assert result is not None and result.showdown is not None
@@ -136,6 +134,23 @@ def replay_steps(
         last["text"] = last["showdown"]["headline"]
         steps.append(last)
     return steps
+
+
+def _void_words(deal: Deal) -> str:
+    """Why a replayed hand ended void, in a sentence (from :attr:`~Deal.void_kind`)."""
+    if deal.void_kind == "discard_draws":
+        return _(
+            "The hand is void: this would be draw %(cap)s from the discard pile"
+            " (max_discard_draws).",
+            cap=deal.rules.max_discard_draws,
+        )
+    if deal.void_kind == "repeated_discard":
+        return _(
+            "The hand is void: %(card)s was taken and discarded straight back twice in a row"
+            " (repeated_discard).",
+            card=card_info(deal.discard_pile[-1])["label"],
+        )
+    return _("The hand is void: the stock is down to %(wall)s cards.", wall=WALL)
 
 
 def _as_played(record: Any, names: Sequence[str] | None, rules: Rules | None) -> Any:
