@@ -379,6 +379,12 @@ def _bad_players(p: Mapping[str, Any], error: ScorekeeperError) -> str:
     return _("A game is for 2, 3 or 4 players, each with a different name")
 
 
+def _not_in_hand(p: Mapping[str, Any], error: ScorekeeperError) -> str:
+    if p.get("owner") == "defender":
+        return _("%(card)s is not in the defender's hand", card=_label(p["card"]))
+    return _("%(card)s is not in the knocker's hand", card=_label(p["card"]))
+
+
 def _bad_format(p: Mapping[str, Any], error: ScorekeeperError) -> str:
     return _(
         'This is not a deal record: it needs "format": "gin-rummy-deal/1", not %(format)s',
@@ -393,8 +399,7 @@ WORDINGS: dict[str, LazyString | Wording] = {
     "duplicate_card": _duplicate,
     "wrong_card_count": _wrong_count,
     "card_in_both_hands": lazy_gettext("%(card)s is in both hands; a card can be in one hand only"),
-    # Translators: owner is "knocker" or "defender" (the core's word, not translated yet).
-    "card_not_in_hand": lazy_gettext("%(card)s is not in the %(owner)s's hand"),
+    "card_not_in_hand": _not_in_hand,
     "card_in_two_melds": lazy_gettext("%(card)s is in two melds"),
     "card_not_available": lazy_gettext("%(card)s is not among the defender's unmelded cards"),
     "card_laid_off_twice": lazy_gettext("%(card)s is laid off twice"),
