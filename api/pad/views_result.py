@@ -113,14 +113,14 @@ _PAYS = {
         lazy_gettext("%(payer)s pays %(payee)s %(amount)s (%(points)s)."),
         lazy_gettext("All square: nobody pays anything."),
     ),
-    # Translators: a partnership (two players) pays the other.
     "pay": (
+        # Translators: a partnership (two players) pays the other partnership.
         lazy_gettext("%(payer)s pay %(payee)s %(points)s."),
         lazy_gettext("%(payer)s pay %(payee)s %(amount)s (%(points)s)."),
         lazy_gettext("All square: nobody pays anything."),
     ),
-    # Translators: a running total between games: what one player owes the other so far.
     "owes": (
+        # Translators: a running total over games: what one player owes the other so far.
         lazy_gettext("%(payer)s owes %(payee)s %(points)s."),
         lazy_gettext("%(payer)s owes %(payee)s %(amount)s (%(points)s)."),
         lazy_gettext("All square: nobody owes anything."),
