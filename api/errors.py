@@ -29,6 +29,8 @@ from typing import Any
 import flask_smorest
 import marshmallow as ma
 from flask import Flask, Response, current_app, jsonify
+from flask_babel import force_locale, get_locale
+from flask_babel import gettext as _
 from werkzeug.exceptions import HTTPException
 
 from scorekeeper.errors import CardError, Conflict, RecordError, RuleError, ScorekeeperError
@@ -145,8 +147,8 @@ def _first_problem(messages: Any, path: tuple[str, ...] = ()) -> tuple[str | Non
     if isinstance(messages, list | tuple) and messages:
         return _first_problem(messages[0], path)
     field = ".".join(path) or None
-    text = str(messages)
-    return field, f"{field}: {text}" if field else text
+    text = _(str(messages))  # a catalog's translation of the problem, if it has one
+    return field, _("%(field)s: %(problem)s", field=field, problem=text) if field else text
 
 
 class Api(flask_smorest.Api):
@@ -170,7 +172,7 @@ class Api(flask_smorest.Api):
         if status == 400 and "messages" in data:  # webargs: the body is not JSON
             return error_response(
                 400,
-                "the request body is not valid JSON",
+                _("the request body is not valid JSON"),
                 code="invalid_json",
                 field="body",
                 headers=headers,
@@ -181,7 +183,10 @@ class Api(flask_smorest.Api):
         if status == 413:
             limit = current_app.config.get("MAX_CONTENT_LENGTH")
             return error_response(
-                413, f"the request body is larger than {limit} bytes", field="body", headers=headers
+                413,
+                _("the request body is larger than %(limit)s bytes", limit=limit),
+                field="body",
+                headers=headers,
             )
         if status == 429:
             return error_response(
@@ -197,16 +202,36 @@ class Api(flask_smorest.Api):
                 headers={**headers, "Retry-After": "1"},
             )
         if status >= 500:
-            return error_response(status, "internal error", headers=headers)
+            return error_response(status, _("internal error"), headers=headers)
         message = data.get("message") or error.description or error.name
         return error_response(
             status, message, code=data.get("code"), field=data.get("field"), headers=headers
         )
 
 
+def domain_message(error: ScorekeeperError) -> str:
+    """A domain error's ``message`` in the request's language.
+
+    In English it is the error's own message, as it always was. In another
+    language it is the scorepad's wording of the error's code and params
+    (:func:`api.pad.labels.worded`) where that language's catalog translates
+    it; where it does not, the English message stays.
+    """
+    from .pad.labels import worded  # the scorepad's wordings (imported when first needed)
+
+    locale = get_locale()
+    if locale is None or locale.language == "en":
+        return str(error)
+    local = worded(error)
+    with force_locale("en"):
+        english = worded(error)
+    return local if local != english else str(error)
+
+
 def _domain_error(error: ScorekeeperError) -> Response:
+    message = domain_message(error)
     if isinstance(error, Conflict):
-        return error_response(409, str(error), code=error.code, field=error.field, domain=error)
+        return error_response(409, message, code=error.code, field=error.field, domain=error)
     code = (
         "bad_card"
         if isinstance(error, CardError)
@@ -216,7 +241,7 @@ def _domain_error(error: ScorekeeperError) -> Response:
         if isinstance(error, RecordError)
         else "invalid"
     )
-    return error_response(422, str(error), code=code, field=error.field, domain=error)
+    return error_response(422, message, code=code, field=error.field, domain=error)
 
 
 def _storage_error(error: StorageError) -> Response:
@@ -232,12 +257,12 @@ def _storage_error(error: StorageError) -> Response:
     if isinstance(error, StorageBusy | StorageUnavailable):
         return error_response(503, str(error), code=error.code, headers={"Retry-After": "1"})
     current_app.logger.error("storage error: %s", error)
-    return error_response(500, "internal error")
+    return error_response(500, _("internal error"))
 
 
 def _unexpected(error: Exception) -> Response:
     current_app.logger.exception("unexpected error", exc_info=error)
-    return error_response(500, "internal error")
+    return error_response(500, _("internal error"))
 
 
 def register(app: Flask) -> None:

@@ -29,6 +29,8 @@ from scorekeeper.rules import Rules
 from scorekeeper.store.access import DEFAULT_PAGE, MAX_PAGE
 from scorekeeper.store.games import EXPORT_FORMAT, EXPORT_VERSION
 
+from .errors import domain_message
+
 MAX_CARDS_TEXT = 400
 """Longest card text accepted ("As 2s 3s ..." with any separators and symbols)."""
 
@@ -220,7 +222,7 @@ class PlayerName(fields.String):
         try:
             clean_name(name)
         except RuleError as error:
-            raise ma.ValidationError(str(error)) from None
+            raise ma.ValidationError(domain_message(error)) from None
         return name
 
 

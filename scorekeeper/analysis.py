@@ -35,9 +35,9 @@ showdown choices cost. A void deal has no showdown.
 
 What the analysis says, in words, is written here once: :func:`remarks`
 gives a deal's :class:`Remark` s in order (summaries, costly decisions,
-showdown) and :data:`WORDS` their wording, both the command line's terse
-lines and the scorepad's sentences; each front end only shows names and
-cards its own way (``scorekeeper analyse``, the replay viewer's panel).
+showdown) and :data:`WORDS` the command line's terse lines for them
+(``scorekeeper analyse``); the scorepad words them for people in its own
+languages from the same remarks (the replay viewer's panel, the hindsight).
 
 >>> import scorekeeper as sk
 >>> report = analyse(sk.simulate(7, players=("random", "greedy")))
@@ -606,58 +606,26 @@ def _total(
     )
 
 
-WORDS: dict[str, tuple[str, str]] = {
-    "summary": (
-        "{player}: gave away {deadwood_given_away} deadwood in {discards_off_best} discard(s);"
-        " passed up {missed_melds} meld(s); missed {missed_knocks} knock(s) and {missed_gins}"
-        " gin(s); showdown cost {showdown_cost}",
-        "{player}: gave away {deadwood_given_away} deadwood in {discards_off_best}"
-        " discard{discards_off_best:s}; passed up {missed_melds} meld{missed_melds:s};"
-        " missed {missed_knocks} knock{missed_knocks:s} and {missed_gins} gin{missed_gins:s};"
-        " the showdown cost {showdown_cost} point{showdown_cost:s}.",
-    ),
-    "passed_up": (
-        "step {step} ({player}, {action}): passed up {card}, which makes [{meld}]"
-        " (deadwood {deadwood_with_it} with it)",
-        "{player} passed up {card}, which makes {meld} (deadwood {deadwood_with_it} with it).",
-    ),
-    "kept": (
-        "step {step} ({player}, {action}): kept deadwood {deadwood}; best {best_deadwood}"
-        " by discarding {best_discards}",
-        "{player} kept deadwood {deadwood}; discarding {best_discards:or} kept {best_deadwood}.",
-    ),
-    "knock": (
-        "step {step} ({player}, {action}): could have knocked with {knock_available}",
-        "{player} could have knocked with {knock_available}.",
-    ),
-    "gin": (
-        "step {step} ({player}, {action}): could have gone gin",
-        "{player} could have gone gin.",
-    ),
-    "arrangement": (
-        "{player}'s arrangement scored {points} against the best reply; the best would have"
-        " scored {best_points}",
-        "{player}'s melds would have scored {points} against the best reply; the best"
-        " arrangement {best_points}.",
-    ),
-    "layoffs": (
-        "{player} could have laid off {cards} ({points} points)",
-        "{player} could have laid off {cards}: {points} point{points:s}.",
-    ),
-    "rearranged": (
-        "{player} could have laid off {cards} by rearranging ({points} points)",
-        "{player} could have laid off {cards} by rearranging: {points} point{points:s}.",
-    ),
+WORDS: dict[str, str] = {
+    "summary": "{player}: gave away {deadwood_given_away} deadwood in {discards_off_best}"
+    " discard(s); passed up {missed_melds} meld(s); missed {missed_knocks} knock(s) and"
+    " {missed_gins} gin(s); showdown cost {showdown_cost}",
+    "passed_up": "step {step} ({player}, {action}): passed up {card}, which makes [{meld}]"
+    " (deadwood {deadwood_with_it} with it)",
+    "kept": "step {step} ({player}, {action}): kept deadwood {deadwood}; best {best_deadwood}"
+    " by discarding {best_discards}",
+    "knock": "step {step} ({player}, {action}): could have knocked with {knock_available}",
+    "gin": "step {step} ({player}, {action}): could have gone gin",
+    "arrangement": "{player}'s arrangement scored {points} against the best reply; the best"
+    " would have scored {best_points}",
+    "layoffs": "{player} could have laid off {cards} ({points} points)",
+    "rearranged": "{player} could have laid off {cards} by rearranging ({points} points)",
 }
-"""What a deal's analysis says, by remark kind: ``(line, sentence)``.
-
-The line is the command line's terse form (``discard(s)``, the step and its
-action in front); the sentence is the scorepad's, for people (plurals
-agreed, a full stop, the player's name in front). In both, ``{player}`` is
-the name of the player the remark is about, a list of cards is shown
-card by card with spaces between (``{...:or}``: with "or" between), and
-``{n:s}`` is "s" unless ``n`` is 1. ``{action}`` (the record's text) is
-only in the lines.
+"""What a deal's analysis says, by remark kind, as the command line's terse line
+(``discard(s)``, the step and its action in front). ``{player}`` is the name of
+the player the remark is about, a list of cards is shown card by card with
+spaces between. The scorepad words each kind for people in the players'
+languages (``api.pad.remarks``).
 """
 
 
@@ -678,30 +646,25 @@ class Remark:
     values: Mapping[str, Any]
     step: int | None = None
 
-    def words(self, *, prose: bool, name: Callable[[int], str], card: Callable[[str], str]) -> str:
-        """The remark as the scorepad's sentence (``prose``) or the command line's line.
+    def words(self, *, name: Callable[[int], str], card: Callable[[str], str]) -> str:
+        """The remark as the command line's line (:data:`WORDS`).
 
-        ``name(seat)`` and ``card(code)`` show a player and a card; the words
-        hold nothing else but numbers and, in a line, the action's text (so
-        with names and cards escaped, a sentence is safe HTML).
+        ``name(seat)`` and ``card(code)`` show a player and a card.
         """
-        template = WORDS[self.kind][1 if prose else 0]
         return _Wording(card).format(
-            template, **self.values, player=name(self.player), step=self.step
+            WORDS[self.kind], **self.values, player=name(self.player), step=self.step
         )
 
 
 class _Wording(string.Formatter):
-    """Formats :data:`WORDS`: card tuples shown by ``card``, ``:or`` and ``:s`` specs."""
+    """Formats :data:`WORDS`: card tuples shown by ``card``."""
 
     def __init__(self, card: Callable[[str], str]):
         self.card = card
 
     def format_field(self, value: Any, format_spec: str) -> str:
         if isinstance(value, tuple):
-            return (" or " if format_spec == "or" else " ").join(map(self.card, value))
-        if format_spec == "s":
-            return "" if value == 1 else "s"
+            return " ".join(map(self.card, value))
         return str(super().format_field(value, format_spec))
 
 

@@ -290,7 +290,7 @@ def format_analysis(deal: DealAnalysis) -> str:
     names = deal.players
     return "\n".join(
         ("    " if said.part == "decision" else "  ")
-        + said.words(prose=False, name=names.__getitem__, card=lambda code: show_cards([code]))
+        + said.words(name=names.__getitem__, card=lambda code: show_cards([code]))
         for said in remarks(deal)
     )
 

@@ -360,6 +360,7 @@ class Deal:
         "_stock",
         "_stock_size",
         "_taken",
+        "_void_kind",
         "_void_reason",
         "_wall",
         "big_gin_allowed",
@@ -413,6 +414,7 @@ class Deal:
         self.initial_stock = rest
         self._stock = list(reversed(rest))
         self._stock_size = STOCK
+        self._void_kind = ""
         self._void_reason = ""
         self._discard_draws = 0
         self._pile = [up]
@@ -525,6 +527,14 @@ class Deal:
     def void(self) -> bool:
         """True when the hand ended void at the wall."""
         return self._ending == "void"
+
+    @property
+    def void_kind(self) -> str:
+        """Why the hand ended void, as a code (``""`` unless :attr:`void`): ``wall`` (the
+        stock is down to :data:`WALL` cards), ``discard_draws`` (the rules'
+        ``max_discard_draws``) or ``repeated_discard`` (the top discard thrown straight
+        back by both players in turn)."""
+        return self._void_kind
 
     @property
     def void_reason(self) -> str:
@@ -702,7 +712,8 @@ class Deal:
                 self._discard_draws += 1
                 if self._discard_draws == cap:
                     self._end_void(
-                        f"this would be draw {cap} from the discard pile (max_discard_draws)"
+                        "discard_draws",
+                        f"this would be draw {cap} from the discard pile (max_discard_draws)",
                     )
                     return
             self._take(player)
@@ -792,8 +803,9 @@ class Deal:
             self.phase = Phase.DRAW
             if straight_back and self._repeated and self.rules.repeated_discard == "void":
                 self._end_void(
+                    "repeated_discard",
                     f"{card} was taken and discarded straight back twice in a row"
-                    " (repeated_discard)"
+                    " (repeated_discard)",
                 )
                 return
             self._repeated = straight_back
@@ -846,13 +858,17 @@ class Deal:
         self._wall = False
         self.phase = Phase.SHOWDOWN
 
-    def _end_void(self, reason: str = f"the stock is down to {WALL} cards") -> None:
+    def _end_void(
+        self, kind: str = "wall", reason: str = f"the stock is down to {WALL} cards"
+    ) -> None:
         """End the hand void; called while applying the action that voids it.
 
-        The wall, a pass at the wall, the capped discard draw or a repeated
-        discard (``reason``).
+        The wall or a pass at the wall (``kind`` ``wall``), the capped discard
+        draw (``discard_draws``) or a repeated discard (``repeated_discard``),
+        in words ``reason``.
         """
         self._ending = "void"
+        self._void_kind = kind
         self._void_reason = reason
         self._wall = False
         self._taken = None

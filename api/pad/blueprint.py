@@ -18,6 +18,8 @@ from __future__ import annotations
 from typing import Any
 
 from flask import Blueprint, abort, current_app, make_response, render_template, request, url_for
+from flask_babel import gettext as _
+from flask_babel import ngettext
 from werkzeug.exceptions import HTTPException, InternalServerError
 from werkzeug.wrappers import Response
 
@@ -67,6 +69,7 @@ bp.add_app_template_filter(pad_labels.capfirst, "capfirst")
 bp.add_app_template_filter(pad_labels.bdi, "bdi")
 bp.add_app_template_filter(pad_labels.isolated, "isolated")
 bp.add_app_template_filter(pad_labels.matchup, "matchup")
+bp.add_app_template_filter(pad_labels.moment, "moment")
 
 
 @bp.errorhandler(HTTPException)
@@ -74,9 +77,14 @@ def _http_error(error: HTTPException) -> Response:
     if error.code == 429:
         wait = limits.retry_after()
         page = HTTPException(
-            f"Too many of these from your network just now (at most"
-            f" {error.description}), so nothing was done. Wait {wait} seconds"
-            " and send it again."
+            ngettext(
+                "Too many of these from your network just now (at most %(limit)s),"
+                " so nothing was done. Wait %(num)d second and send it again.",
+                "Too many of these from your network just now (at most %(limit)s),"
+                " so nothing was done. Wait %(num)d seconds and send it again.",
+                wait,
+                limit=error.description,
+            )
         )
         page.code = 429
         response = render("pad/error.html", 429, error=page)
@@ -91,11 +99,15 @@ def _http_error(error: HTTPException) -> Response:
 def _unavailable(error: StorageError) -> Response:
     full = isinstance(error, StorageFull)
     page = HTTPException(
-        "The server's disk is full, so nothing was saved. Go back and send it again once"
-        " whoever runs the server has made room."
+        _(
+            "The server's disk is full, so nothing was saved. Go back and send it again once"
+            " whoever runs the server has made room."
+        )
         if full
-        else "The server could not save this just now (too busy, or its database is out of"
-        " reach for a moment), so nothing was saved. Go back and send it again."
+        else _(
+            "The server could not save this just now (too busy, or its database is out of"
+            " reach for a moment), so nothing was saved. Go back and send it again."
+        )
     )
     page.code = 507 if full else 503
     return render("pad/error.html", page.code, error=page)
@@ -108,7 +120,7 @@ def _unexpected(error: Exception) -> Response:
         "pad/error.html",
         500,
         error=InternalServerError(
-            "Something went wrong on the server. Go back, look at the sheet and try again."
+            _("Something went wrong on the server. Go back, look at the sheet and try again.")
         ),
     )
 
@@ -142,14 +154,14 @@ def load(game_id: str) -> GameSheet:
     try:
         return games.load_sheet(get_storage(), game_id)
     except NotFound:
-        abort(404, "There is no game at this address. Check the link.")
+        abort(404, _("There is no game at this address. Check the link."))
 
 
 def game_row(game_id: str) -> StoredGame:
     try:
         return get_storage().game(game_id)
     except NotFound:
-        abort(404, "There is no game at this address. Check the link.")
+        abort(404, _("There is no game at this address. Check the link."))
 
 
 def require_edit(game_id: str) -> StoredGame:
@@ -157,10 +169,12 @@ def require_edit(game_id: str) -> StoredGame:
     if not rights.can_edit(game_id):
         abort(
             403,
-            "This sheet is read-only here: this phone has no right to change it."
-            " Whoever keeps the score can hand it over (Phones and hand-over, at"
-            " the foot of their sheet); if it is your game, open your hand-over"
-            " link on this phone.",
+            _(
+                "This sheet is read-only here: this phone has no right to change it."
+                " Whoever keeps the score can hand it over (Phones and hand-over, at"
+                " the foot of their sheet); if it is your game, open your hand-over"
+                " link on this phone."
+            ),
         )
     return game
 

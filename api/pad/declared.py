@@ -29,7 +29,8 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from markupsafe import Markup, escape
+from flask_babel import gettext as _
+from markupsafe import Markup
 
 from scorekeeper.analysis import KnockReview, layoff_remarks, review_knock
 from scorekeeper.cards import parse_cards
@@ -43,7 +44,8 @@ from scorekeeper.seating import Seating
 from scorekeeper.sheet import PartnershipHandRecord, ThreePlayerHandRecord
 
 from .forms_play import arrangement_melds, arrangement_value, check_cards, declare_play
-from .labels import bdi, card_info, cards_info, isolated, point_count
+from .labels import bdi, both, card_info, cards_info, html, isolated, point_count
+from .remarks import remark_words
 from .views_hand import layoff_fits
 
 
@@ -164,22 +166,21 @@ def declare_from_form(
         if saving:
             defender = seating.names[seating.other(hand["knocker"])]
             raise RuleError(
-                f"Tick what {isolated(defender)} laid off on this arrangement, then save.",
+                _(
+                    "Tick what %(name)s laid off on this arrangement, then save.",
+                    name=isolated(defender),
+                ),
                 option=prefix + "layoffs",
             )
     return declare_play(hand, arrangement, values.get(prefix + "layoffs"), prefix)
 
 
 def _melds_words(melds: Sequence[Sequence[str]]) -> str:
-    return " and ".join(" ".join(card_info(c)["label"] for c in meld) for meld in melds)
+    return both([" ".join(card_info(c)["label"] for c in meld) for meld in melds])
 
 
 def _cards_words(codes: Sequence[str]) -> str:
     return " ".join(card_info(code)["label"] for code in codes)
-
-
-def _card_label(code: str) -> str:
-    return escape(card_info(code)["label"])
 
 
 def hindsight(review: KnockReview, names: Sequence[str]) -> list[Markup]:
@@ -197,39 +198,88 @@ def hindsight(review: KnockReview, names: Sequence[str]) -> list[Markup]:
     mine, theirs = review.knocker, review.defender
     if mine.cost:
         melds = _melds_words(mine.missed_melds)
+        cost = point_count(mine.cost)
         if mine.best_deadwood == 0:
-            text = Markup("{} could have gone gin by melding {}").format(knocker, melds)
+            text = html(
+                _("%(knocker)s could have gone gin by melding %(melds)s: %(points)s."),
+                knocker=knocker,
+                melds=melds,
+                points=cost,
+            )
         elif mine.best_deadwood < mine.deadwood:
-            text = Markup("{} could have knocked with {} less deadwood by melding {}").format(
-                knocker, mine.deadwood - mine.best_deadwood, melds
+            text = html(
+                _(
+                    "%(knocker)s could have knocked with %(less)s less deadwood by melding"
+                    " %(melds)s: %(points)s."
+                ),
+                knocker=knocker,
+                less=mine.deadwood - mine.best_deadwood,
+                melds=melds,
+                points=cost,
             )
-        else:  # the deadwood was no worse: what the defender could lay off made the loss
-            text = Markup("{} could have laid down {} instead, leaving {} less to lay off").format(
-                knocker, _melds_words(mine.best_melds) or "no melds", defender
+        elif mine.best_melds:  # the deadwood was no worse: the defender's layoffs made the loss
+            text = html(
+                _(
+                    "%(knocker)s could have laid down %(melds)s instead, leaving %(defender)s"
+                    " less to lay off: %(points)s."
+                ),
+                knocker=knocker,
+                melds=_melds_words(mine.best_melds),
+                defender=defender,
+                points=cost,
             )
-        said.append(Markup("{}: {}.").format(text, point_count(mine.cost)))
+        else:
+            text = html(
+                _(
+                    "%(knocker)s could have laid down no melds instead, leaving %(defender)s"
+                    " less to lay off: %(points)s."
+                ),
+                knocker=knocker,
+                defender=defender,
+                points=cost,
+            )
+        said.append(text)
     if not theirs.cost:
         return said
     rearranged = any(x.rearranged for x in theirs.missed_layoffs)
     layoffs = layoff_remarks(1, theirs.missed_layoffs)
     if theirs.needless_layoffs:  # the best reply as a whole: it melds what was laid off
         layoffs = [x for x in layoffs if x.kind == "layoffs"]
-    said += [
-        Markup(x.words(prose=True, name=lambda _: defender, card=_card_label)) for x in layoffs
-    ]
+    said += [remark_words(x, defender) for x in layoffs]
     alone = {card for x in theirs.missed_layoffs if not x.rearranged for card in x.cards}
-    parts = []
+    shown = {"defender": defender, "points": point_count(theirs.cost)}
     if theirs.needless_layoffs:
+        kept = _cards_words(theirs.needless_layoffs)
         if theirs.missed_layoffs:
-            parts.append("laid off " + _cards_words([x.card for x in theirs.missed_layoffs]))
-        parts.append("kept " + _cards_words(theirs.needless_layoffs) + " for own melds")
+            laid = _cards_words([x.card for x in theirs.missed_layoffs])
+            said.append(
+                html(
+                    _(
+                        "%(defender)s could have laid off %(laid)s and kept %(kept)s for own"
+                        " melds: %(points)s."
+                    ),
+                    laid=laid,
+                    kept=kept,
+                    **shown,
+                )
+            )
+        else:
+            said.append(
+                html(
+                    _("%(defender)s could have kept %(kept)s for own melds: %(points)s."),
+                    kept=kept,
+                    **shown,
+                )
+            )
     elif not rearranged and mask_points(hand_mask(alone)) != theirs.deadwood - theirs.best_deadwood:
         # the layoffs that could be made alone do not make the best reply
-        parts.append(f"had {theirs.best_deadwood} deadwood, not {theirs.deadwood}")
-    if parts:
-        what = " and ".join(parts)
         said.append(
-            Markup("{} could have {}: {}.").format(defender, what, point_count(theirs.cost))
+            html(
+                _("%(defender)s could have had %(best)s deadwood, not %(deadwood)s: %(points)s."),
+                best=theirs.best_deadwood,
+                deadwood=theirs.deadwood,
+                **shown,
+            )
         )
     return said
 
@@ -301,7 +351,7 @@ def missed_by_hand(sheet: GameSheet) -> dict[int, list[Markup]]:
             games[0]
             if len(games) == 1
             else [
-                Markup("Game {}: {}").format(i, Markup(" ").join(sentences))
+                html(_("Game %(n)s: %(said)s"), n=i, said=Markup(" ").join(sentences))
                 for i, sentences in enumerate(games, 1)
                 if sentences
             ]

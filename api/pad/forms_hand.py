@@ -19,6 +19,9 @@ import re
 from collections.abc import Mapping, Sequence
 from typing import Any
 
+from flask_babel import gettext as _
+from flask_babel import lazy_gettext
+
 from scorekeeper.cards import parse_card
 from scorekeeper.errors import CardError, RecordError, RuleError, RuleViolation
 from scorekeeper.hands import MAX_DEADWOOD
@@ -46,10 +49,12 @@ def selection(text: Any) -> tuple[list[str], str | None]:
         try:
             code = parse_card(token).code
         except CardError:
-            problem = problem or f"{token!r} is not a card (try 10♠, Ts or 7h)."
+            problem = problem or _(
+                "%(token)s is not a card (try 10♠, Ts or 7h).", token=repr(token)
+            )
             continue
         if code in codes:
-            problem = problem or f"{card_info(code)['label']} is in there twice."
+            problem = problem or _("%(card)s is in there twice.", card=card_info(code)["label"])
             continue
         codes.append(code)
     return codes, problem
@@ -77,31 +82,41 @@ def quick_input(
     if kind == "void":
         return {"kind": "void"}
     if kind not in ("knock", "gin", "big_gin"):
-        raise RuleError("Choose knock, gin or void.", option="kind")
+        raise RuleError(_("Choose knock, gin or void."), option="kind")
     seat = _knocker(knocker, seating)
     if kind == "big_gin" and rules.big_gin_bonus is None:
-        raise RuleError("Big gin is not played under these rules.", option="kind")
+        raise RuleError(_("Big gin is not played under these rules."), option="kind")
     up = _upcard(rules, upcard)
     limit = rules.knock_limit_for(up)
     if kind == "knock":
-        k = _whole(
-            knocker_deadwood, "knocker_deadwood", "the deadwood of who went out", MAX_DEADWOOD
-        )
+        k = _whole(knocker_deadwood, "knocker_deadwood", MAX_DEADWOOD)
         if k and limit == 0:
-            why = "these rules" if not rules.oklahoma else f"the upcard {card_info(up)['label']}"
-            raise RuleError(f"Under {why} only gin ends a hand: no knocking.", option="kind")
+            raise RuleError(
+                _("Under these rules only gin ends a hand: no knocking.")
+                if not rules.oklahoma
+                else _(
+                    "Under the upcard %(upcard)s only gin ends a hand: no knocking.",
+                    upcard=card_info(up)["label"],
+                ),
+                option="kind",
+            )
         if k > limit:
             raise RuleError(
-                f"A knock needs {limit} or less deadwood; {k} is too much.",
+                _(
+                    "A knock needs %(limit)s or less deadwood; %(deadwood)s is too much.",
+                    limit=limit,
+                    deadwood=k,
+                ),
                 option="knocker_deadwood",
             )
     else:
         k = 0
         if str(knocker_deadwood or "0").strip() not in ("", "0"):
             raise RuleError(
-                "Gin means no deadwood: leave it at 0 or choose knock.", option="knocker_deadwood"
+                _("Gin means no deadwood: leave it at 0 or choose knock."),
+                option="knocker_deadwood",
             )
-    d = _whole(defender_deadwood, "defender_deadwood", "the other player's deadwood", MAX_DEADWOOD)
+    d = _whole(defender_deadwood, "defender_deadwood", MAX_DEADWOOD)
     hand: dict[str, Any] = {
         "kind": "quick",
         "knocker": seat,
@@ -137,16 +152,21 @@ def cards_input(
     problems = {"knocker_cards": mine_problem, "defender_cards": theirs_problem}
     both = [code for code in theirs if code in mine]
     if both and not theirs_problem:
-        problems["defender_cards"] = (
-            f"{card_info(both[0])['label']} is tapped for both"
-            " players; a card can be in one hand only."
+        problems["defender_cards"] = _(
+            "%(card)s is tapped for both players; a card can be in one hand only.",
+            card=card_info(both[0])["label"],
         )
     allowed = (10, 11) if rules.big_gin_bonus is not None else (10,)
     if len(mine) not in allowed and not mine_problem:
-        need = "10 cards (11 for big gin)" if len(allowed) == 2 else "10 cards"
-        problems["knocker_cards"] = f"Tap {need} for who went out; {len(mine)} tapped."
+        problems["knocker_cards"] = (
+            _("Tap 10 cards (11 for big gin) for who went out; %(count)s tapped.", count=len(mine))
+            if len(allowed) == 2
+            else _("Tap 10 cards for who went out; %(count)s tapped.", count=len(mine))
+        )
     if len(theirs) != 10 and not problems["defender_cards"]:
-        problems["defender_cards"] = f"Tap 10 cards for the other player; {len(theirs)} tapped."
+        problems["defender_cards"] = _(
+            "Tap 10 cards for the other player; %(count)s tapped.", count=len(theirs)
+        )
     found = {field: message for field, message in problems.items() if message}
     if found:
         field, message = next(iter(found.items()))
@@ -194,13 +214,27 @@ def cards_form_input(
         raise restated from error
 
 
-def _whole(value: Any, field: str, what: str, high: int) -> int:
+_WHOLE_WORDS = {
+    "knocker_deadwood": (
+        lazy_gettext("Type the deadwood of who went out as a whole number, like 7."),
+        lazy_gettext("The deadwood of who went out can be at most %(high)s."),
+    ),
+    "defender_deadwood": (
+        lazy_gettext("Type the other player's deadwood as a whole number, like 7."),
+        lazy_gettext("The other player's deadwood can be at most %(high)s."),
+    ),
+}
+"""A deadwood field's refusals, by field: not a whole number, too high."""
+
+
+def _whole(value: Any, field: str, high: int) -> int:
     raw = str(value if value is not None else "").strip()
+    not_whole, too_high = _WHOLE_WORDS[field]
     if not re.fullmatch(r"\d{1,3}", raw):
-        raise RuleError(f"Type {what} as a whole number, like 7.", option=field)
+        raise RuleError(str(not_whole), option=field)
     number = int(raw)
     if number > high:
-        raise RuleError(f"{what[0].upper()}{what[1:]} can be at most {high}.", option=field)
+        raise RuleError(str(too_high) % {"high": high}, option=field)
     return number
 
 
@@ -208,13 +242,13 @@ def _upcard(rules: Rules, upcard: Any) -> Any:
     if upcard in (None, ""):
         if rules.oklahoma:
             raise RuleError(
-                "Pick the first upcard: in Oklahoma it sets the knock limit.", option="upcard"
+                _("Pick the first upcard: in Oklahoma it sets the knock limit."), option="upcard"
             )
         return None
     try:
         return parse_card(upcard)
     except CardError:
-        raise RuleError("Pick the first upcard from the list.", option="upcard") from None
+        raise RuleError(_("Pick the first upcard from the list."), option="upcard") from None
 
 
 def _knocker(value: Any, seating: Seating | None) -> int:
@@ -244,7 +278,7 @@ def _knocker(value: Any, seating: Seating | None) -> int:
             params={"player": player},
             option="knocker",
         )
-    raise RuleError("Choose who went out.", option="knocker")
+    raise RuleError(_("Choose who went out."), option="knocker")
 
 
 DEAL_FIELDS = ("knocker", "kind", "knocker_deadwood", "defender_deadwood", "upcard")
@@ -302,15 +336,24 @@ def parse_record(text: Any) -> Any:
     try:
         return load_json(text)
     except Unstorable as error:
-        where = "" if error.field == "body" else f" (at {error.field})"
         raise RecordError(
-            f"This record cannot be kept: it has {error.message}{where}.", field="record"
+            _("This record cannot be kept: it has %(problem)s.", problem=error.message)
+            if error.field == "body"
+            else _(
+                "This record cannot be kept: it has %(problem)s (at %(field)s).",
+                problem=error.message,
+                field=error.field,
+            ),
+            field="record",
         ) from None
     except ValueError as error:
-        where = f"line {getattr(error, 'lineno', '?')}, column {getattr(error, 'colno', '?')}"
         raise RecordError(
-            f"This is not a deal record: the JSON text breaks at {where}."
-            " Paste the whole record, from { to }.",
+            _(
+                "This is not a deal record: the JSON text breaks at line %(line)s, column"
+                " %(column)s. Paste the whole record, from { to }.",
+                line=getattr(error, "lineno", "?"),
+                column=getattr(error, "colno", "?"),
+            ),
             field="record",
         ) from None
 
@@ -318,10 +361,11 @@ def parse_record(text: Any) -> Any:
 def record_input(text: Any) -> dict[str, Any]:
     """The hand input of the record form: ``{"kind": "record", "record": {...}}``."""
     if isinstance(text, str) and not text.strip():
-        raise RecordError("Paste a deal record first.", field="record")
+        raise RecordError(_("Paste a deal record first."), field="record")
     record = parse_record(text)
     if not isinstance(record, Mapping) or record.get("format") != DEAL_FORMAT:
         raise RecordError(
-            f'This is not a deal record: it needs "format": "{DEAL_FORMAT}".', field="record"
+            _('This is not a deal record: it needs "format": "%(format)s".', format=DEAL_FORMAT),
+            field="record",
         )
     return {"kind": "record", "record": record}

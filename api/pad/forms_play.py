@@ -13,6 +13,8 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
+from flask_babel import gettext as _
+
 from scorekeeper.errors import RuleError, ScorekeeperError
 from scorekeeper.knock import KnockResult, place_layoffs, verify_knock
 from scorekeeper.rules import Rules
@@ -42,7 +44,9 @@ def arrangement_melds(value: str) -> list[list[str]]:
     for part in value.split("|"):
         codes, problem = selection(part)
         if problem or not codes:
-            raise RuleError("Choose the arrangement laid down from the list.", option="arrangement")
+            raise RuleError(
+                _("Choose the arrangement laid down from the list."), option="arrangement"
+            )
         melds.append(codes)
     return melds
 
@@ -113,8 +117,10 @@ def check_cards(
         field = _card_field(error)
         if field == "arrangement" and error.code == "card_not_in_hand":
             raise RuleError(
-                "The cards changed after the arrangement was chosen: choose the"
-                " arrangement laid down again.",
+                _(
+                    "The cards changed after the arrangement was chosen: choose the"
+                    " arrangement laid down again."
+                ),
                 option=field,
             ) from error
         if seating is not None:

@@ -11,78 +11,15 @@ import re
 from collections.abc import Mapping
 from typing import Any
 
+from flask_babel import gettext as _
+
 from scorekeeper.engine import cut_for_dealer
 from scorekeeper.errors import RuleError
 from scorekeeper.names import clean_name, name_key
 from scorekeeper.rules import PRESETS, Rules
 
 from .labels import worded
-
-OPTION_LABELS = {
-    "knock_limit": "Knock limit (most deadwood you may knock with)",
-    "oklahoma": "Oklahoma: the first upcard sets the knock limit",
-    "ace_upcard": "Oklahoma ace upcard",
-    "spade_doubles": "A spade upcard doubles the hand",
-    "gin_bonus": "Gin bonus",
-    "big_gin_bonus": "Big gin bonus (11 cards; empty = not allowed)",
-    "undercut_bonus": "Undercut bonus",
-    "box_bonus": "Box bonus (per hand won, at the end)",
-    "game_bonus": "Game bonus",
-    "shutout": "Shutout",
-    "target": "Points to win the game",
-    "next_dealer": "Who deals next",
-    "wall": "When the stock is down to 2 cards",
-    "scoring": "Scoring",
-    "first_dealer": "Cutting for the first deal",
-    "tie": "A tied knock (equal deadwood)",
-    "discard_taken": "The card just taken from the discard pile",
-    "max_discard_draws": "Draws from the discard pile before the hand is void (empty = no cap)",
-    "repeated_discard": "The top discard taken and thrown straight back by both players in turn",
-    "three_player_dealer": "Three players: who deals (and sits out) next",
-    "partnership_netting": "Four players (two teams): what a team scores",
-}
-
-
-CHOICE_LABELS = {
-    "ace_upcard": {"gin_only": "gin only", "one": "knock with 1"},
-    "shutout": {"double_bonus": "double the game bonus", "double_total": "double the total"},
-    "next_dealer": {"winner": "the winner", "loser": "the loser", "alternate": "take turns"},
-    "wall": {
-        "void_at_two": "the hand is void",
-        "knock_only_at_two": "only a knock from the discard",
-    },
-    "scoring": {"single": "one game", "hollywood": "Hollywood (three games)"},
-    "first_dealer": {
-        "low": "the lower card deals",
-        "high": "the higher card deals",
-        "random": "a coin toss",
-    },
-    "tie": {"undercut": "is an undercut", "no_score": "scores nothing"},
-    "discard_taken": {
-        "forbidden": "may not be thrown back that turn",
-        "allowed": "may be thrown back at once",
-    },
-    "repeated_discard": {"play_on": "play goes on", "void": "the hand is void"},
-    "three_player_dealer": {"loser": "the loser of the hand", "rotate": "round the table"},
-    "partnership_netting": {
-        "per_deal": "the difference of its two games, each deal",
-        "per_game": "every game its players win (netted at the end)",
-    },
-}
-
-
-PRESET_NOTES = {
-    "standard": "Knock with 10 or less; gin 25, undercut 25, box 25, game 100, to 100.",
-    "classic": "Older scoring: gin 20, undercut 10, box 20.",
-    "modern": "Big gin 31; a shutout doubles the winner's total.",
-    "oklahoma": "The first upcard sets the knock limit, spades double, undercut 20, the deal"
-    " alternates, to 150.",
-    "straight": "No knocking: only gin ends a hand.",
-    "hollywood": "Three games scored at once.",
-    "slovenian": "As standard, with box 20 (the Slovenian rules).",
-    "openspiel": "As OpenSpiel plays: a tie scores nothing, the card taken may be thrown"
-    " back, the hand is void at 50 discard draws or when both throw the same card back.",
-}
+from .options import CHOICE_LABELS, OPTION_LABELS
 
 
 def rules_form(rules: Rules | None = None) -> list[dict[str, Any]]:
@@ -101,7 +38,8 @@ def rules_form(rules: Rules | None = None) -> list[dict[str, Any]]:
         elif isinstance(values[name], bool):
             field.update(
                 kind="bool",
-                choices=[("on", "on"), ("off", "off")],
+                # Translators: the two values of an on/off rule option.
+                choices=[("on", _("on")), ("off", _("off"))],
                 value="on" if values[name] else "off",
             )
         elif name in ("big_gin_bonus", "max_discard_draws"):
@@ -141,7 +79,7 @@ def rules_from_form(form: Mapping[str, Any]) -> Rules:
     """
     name = form.get("preset") or "standard"
     if name not in PRESETS:
-        raise RuleError("Choose one of the rule presets.", option="preset")
+        raise RuleError(_("Choose one of the rule presets."), option="preset")
     shown_name = form.get("options_for") or name
     values = preset_values()
     shown = values.get(shown_name, values[name])
@@ -155,12 +93,15 @@ def rules_from_form(form: Mapping[str, Any]) -> Rules:
             continue
         if field["kind"] == "bool":
             if raw not in ("on", "off"):
-                raise RuleError(f"{OPTION_LABELS[key]}: choose on or off.", option=key)
+                raise RuleError(
+                    _("%(option)s: choose on or off.", option=OPTION_LABELS[key]), option=key
+                )
             overrides[key] = raw == "on"
         elif field["kind"] == "choice":
             if raw not in CHOICE_LABELS[key]:
                 raise RuleError(
-                    f"{OPTION_LABELS[key]}: choose one of the listed values.", option=key
+                    _("%(option)s: choose one of the listed values.", option=OPTION_LABELS[key]),
+                    option=key,
                 )
             overrides[key] = raw
         else:
@@ -169,8 +110,12 @@ def rules_from_form(form: Mapping[str, Any]) -> Rules:
                 continue
             if not re.fullmatch(r"\d{1,5}", raw):
                 raise RuleError(
-                    f"{OPTION_LABELS[key]}: type a whole number from {field['min']}"
-                    f" to {field['max']}.",
+                    _(
+                        "%(option)s: type a whole number from %(low)s to %(high)s.",
+                        option=OPTION_LABELS[key],
+                        low=field["min"],
+                        high=field["max"],
+                    ),
                     option=key,
                 )
             overrides[key] = int(raw)
@@ -213,7 +158,7 @@ def game_from_form(
     raws = [str(form.get(f"player_{i}", "")) for i in range(MAX_PLAYERS)]
     count = 4 if raws[3].strip() else 3 if raws[2].strip() else 2
     if not raws[2].strip() and raws[3].strip():
-        errors["player_2"] = (
+        errors["player_2"] = _(
             "Type player 3's name too: with four players, 1 and 3 play against 2 and 4."
         )
     for i, raw in enumerate(raws[:count]):
@@ -222,14 +167,15 @@ def game_from_form(
         except RuleError as error:
             names.append(raw.strip())
             errors.setdefault(
-                f"player_{i}", "Type a name for this player." if not raw.strip() else worded(error)
+                f"player_{i}",
+                _("Type a name for this player.") if not raw.strip() else worded(error),
             )
     for i in range(1, len(names)):
         if f"player_{i}" not in errors and any(
             f"player_{j}" not in errors and name_key(names[i]) == name_key(names[j])
             for j in range(i)
         ):
-            errors[f"player_{i}"] = "The players need different names."
+            errors[f"player_{i}"] = _("The players need different names.")
     rules = None
     try:
         rules = rules_from_form(form)
@@ -245,16 +191,21 @@ def game_from_form(
     else:
         dealer = 0
         errors["dealer"] = (
-            "Choose who deals first."
+            _("Choose who deals first.")
             if dealer_raw not in ("2", "3")
-            else f"Player {int(dealer_raw) + 1} has no name, so cannot deal: choose"
-            " who deals first among the players named."
+            else _(
+                "Player %(seat)s has no name, so cannot deal: choose"
+                " who deals first among the players named.",
+                seat=int(dealer_raw) + 1,
+            )
         )
     stake = None
     raw = str(form.get("stake", "")).strip().replace(",", ".")
     if raw:
         if not re.fullmatch(r"\d{1,6}(\.\d{1,4})?", raw):
-            errors["stake"] = "Type the stake per point as a number, like 0.05, or leave it empty."
+            errors["stake"] = _(
+                "Type the stake per point as a number, like 0.05, or leave it empty."
+            )
         else:
             stake = float(raw)
     return {"players": names, "rules": rules, "dealer": dealer, "stake": stake}, errors

@@ -19,6 +19,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from flask import request
+from flask_babel import gettext as _
 from markupsafe import Markup
 from werkzeug.wrappers import Response
 
@@ -228,8 +229,11 @@ def hand_page(
 def _deal_line(number: int, seating: Seating) -> Markup:
     """One game of a partnership deal as the deal form heads it: ``Game 1: Ana deals to Bor``."""
     names, dealer = seating.names, seating.dealer
-    return Markup("Game {}: {} deals to {}").format(
-        number, pad_labels.bdi(names[dealer]), pad_labels.bdi(names[seating.other(dealer)])
+    return pad_labels.html(
+        _("Game %(n)s: %(dealer)s deals to %(other)s"),
+        n=number,
+        dealer=pad_labels.bdi(names[dealer]),
+        other=pad_labels.bdi(names[seating.other(dealer)]),
     )
 
 

@@ -17,14 +17,19 @@ ISOLATE and U+2069 POP DIRECTIONAL ISOLATE (:func:`isolated`, the
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from datetime import datetime
 from typing import Any
 
+from flask_babel import LazyString, format_datetime, format_number, lazy_gettext, ngettext
+from flask_babel import gettext as _
 from markupsafe import Markup
 
 from scorekeeper.cards import DECK, RANKS, SUIT_NAMES, SUIT_SYMBOLS, parse_card, parse_cards
 from scorekeeper.errors import RecordError, ScorekeeperError
 from scorekeeper.sheet import TEAMS
+
+from .options import OPTION_NAMES
 
 GRID_SUITS = "shdc"
 """Row order of the card grid: spades, hearts, diamonds, clubs (colours alternate)."""
@@ -33,6 +38,13 @@ GRID_SUITS = "shdc"
 def bdi(name: str) -> Markup:
     """A name for HTML: ``<bdi>name</bdi>``, the name escaped."""
     return Markup("<bdi>{}</bdi>").format(name)
+
+
+def html(text: str, **params: Any) -> Markup:
+    """A translated sentence for HTML: ``text`` escaped, its ``%(name)s`` placeholders
+    filled with ``params`` (escaped unless already :class:`~markupsafe.Markup`, such as
+    a :func:`bdi` name)."""
+    return Markup.escape(text) % params
 
 
 def isolated(name: str) -> str:
@@ -58,19 +70,39 @@ def sides_html(names: Sequence[str]) -> list[Markup]:
 def matchup(names: Sequence[str]) -> Markup:
     """Who plays whom, for a heading: ``Ana vs Bor``, ``Ana vs Bor vs Cy``, ``Ana & Cy
     vs Bor & Dan`` (HTML, names isolated; also the templates' ``matchup`` filter)."""
-    return Markup(" vs ").join(sides_html(names))
+    return Markup(_versus(sides_html(names)))  # the names escaped in <bdi>, the words ours
 
 
 def game_title(names: Sequence[str]) -> str:
     """A game's plain-text title (a page's ``<title>``): ``Ana vs Bor``, names isolated."""
     if len(names) == 4:
-        return " vs ".join(" & ".join(isolated(names[p]) for p in team) for team in TEAMS)
-    return " vs ".join(isolated(name) for name in names)
+        return _versus(" & ".join(isolated(names[p]) for p in team) for team in TEAMS)
+    return _versus(isolated(name) for name in names)
+
+
+def _versus(sides: Iterable[str]) -> str:
+    # Translators: who plays whom, in a heading or a page title ("Ana vs Bor").
+    return _chained(list(sides), lambda a, b: _("%(first)s vs %(second)s", first=a, second=b))
+
+
+def game_pair(first: str, second: str) -> Markup:
+    """The two players of one game of a partnership deal: ``Ana v Cy`` (HTML, names in
+    ``<bdi>``)."""
+    # Translators: the two players of one game of a partnership deal ("Ana v Cy").
+    return html(_("%(first)s v %(second)s"), first=bdi(first), second=bdi(second))
+
+
+def moment(iso: str) -> Markup:
+    """A stored time (ISO 8601, UTC) for HTML: ``<time datetime="...">`` (the page's script
+    shows it in the phone's time zone) around the time in the locale's form, in UTC
+    (also the templates' ``moment`` filter)."""
+    shown = format_datetime(datetime.fromisoformat(iso), "short")
+    return Markup('<time datetime="{}">{}</time>').format(iso, _("%(time)s UTC", time=shown))
 
 
 def point_count(n: int) -> str:
-    """``1 point``, ``12 points``."""
-    return f"{n} point{'' if n == 1 else 's'}"
+    """``1 point``, ``12 points``, the number in the locale's form."""
+    return ngettext("%(count)s point", "%(count)s points", n, count=format_number(n))
 
 
 def capfirst(text: str) -> str:
@@ -123,201 +155,345 @@ def _labels(codes: Any) -> str:
     return " ".join(_label(code) for code in codes)
 
 
+def _chained(values: Sequence[Any], join: Callable[[str, str], str]) -> str:
+    shown = [str(v) for v in values]
+    text = shown[0] if shown else ""
+    for value in shown[1:]:
+        text = join(text, value)
+    return text
+
+
+def either(values: Sequence[Any]) -> str:
+    """``10 or 11`` (``A or B or C``): the values as alternatives."""
+    return _chained(values, lambda a, b: _("%(first)s or %(second)s", first=a, second=b))
+
+
+def both(values: Sequence[Any]) -> str:
+    """``Ana and Bor`` (``A and B and C``): the values together."""
+    return _chained(values, lambda a, b: _("%(first)s and %(second)s", first=a, second=b))
+
+
 def _wrong_count(p: Mapping[str, Any], error: ScorekeeperError) -> str:
     field = error.field or ""
+    expected, count = either(p["expected"]), p["count"]
     if field.startswith("hands["):  # a deal record's hand: nothing was tapped
-        seat = int(field[6:-1]) + 1 if field[6:-1].isdigit() else "a"
-        return (
-            f"Player {seat}'s hand in the record has {p['count']} cards; a hand has"
-            f" {' or '.join(map(str, p['expected']))}"
+        if field[6:-1].isdigit():
+            return _(
+                "Player %(seat)s's hand in the record has %(count)s cards; a hand has %(expected)s",
+                seat=int(field[6:-1]) + 1,
+                count=count,
+                expected=expected,
+            )
+        return _(
+            "Player a's hand in the record has %(count)s cards; a hand has %(expected)s",
+            count=count,
+            expected=expected,
         )
     if field == "stock":
-        return (
-            f"The record's stock has {p['count']} cards; after the deal it has"
-            f" {' or '.join(map(str, p['expected']))}"
+        return _(
+            "The record's stock has %(count)s cards; after the deal it has %(expected)s",
+            count=count,
+            expected=expected,
         )
     if p["expected"] == [10, 11]:
-        return f"Tap 10 cards (11 for big gin); {p['count']} tapped so far"
+        return _("Tap 10 cards (11 for big gin); %(count)s tapped so far", count=count)
     if p["expected"] == [10]:
-        return f"Tap 10 cards; {p['count']} tapped so far"
-    return f"Give {' or '.join(map(str, p['expected']))} cards, not {p['count']}"
+        return _("Tap 10 cards; %(count)s tapped so far", count=count)
+    return _("Give %(expected)s cards, not %(count)s", expected=expected, count=count)
 
 
 def _duplicate(p: Mapping[str, Any], error: ScorekeeperError) -> str:
     if "position" in p:
-        return (
-            f"Duplicate card {_label(p['card'])} at position {p['position']}"
-            f" (already at position {p['first']})"
+        return _(
+            "Duplicate card %(card)s at position %(position)s (already at position %(first)s)",
+            card=_label(p["card"]),
+            position=p["position"],
+            first=p["first"],
         )
-    return f"{_label(p['card'])} appears twice: in {p['first']} and in {p['second']}"
+    return _(
+        "%(card)s appears twice: in %(first)s and in %(second)s",
+        card=_label(p["card"]),
+        first=p["first"],
+        second=p["second"],
+    )
 
 
 def _bad_card(p: Mapping[str, Any], error: ScorekeeperError) -> str:
-    where = f" (position {p['position']})" if p.get("position") is not None else ""
-    return f"{p['token']!r}{where} is not a card: use a rank A 2-9 10 J Q K and a suit ♣ ♦ ♥ ♠"
+    if p.get("position") is not None:
+        return _(
+            "%(token)s (position %(position)s) is not a card: use a rank A 2-9 10 J Q K"
+            " and a suit ♣ ♦ ♥ ♠",
+            token=repr(p["token"]),
+            position=p["position"],
+        )
+    return _(
+        "%(token)s is not a card: use a rank A 2-9 10 J Q K and a suit ♣ ♦ ♥ ♠",
+        token=repr(p["token"]),
+    )
 
 
 def _over_limit(p: Mapping[str, Any], error: ScorekeeperError) -> str:
     dead, limit, up = p["deadwood"], p["limit"], p.get("upcard")
     if error.field == "knocker_deadwood":
-        return f"A knock needs {limit} or less deadwood; {dead} is too much"
-    lead = (
-        f"Discarding {_label(p['card'])} leaves {dead} deadwood"
-        if "card" in p
-        else f"These cards leave {dead} deadwood"
-    )
-    if limit == 0:
-        return (
-            f"{lead}; under the upcard {_label(up)} only gin ends the hand"
-            if up
-            else f"{lead}: only gin ends the hand"
+        return _(
+            "A knock needs %(limit)s or less deadwood; %(deadwood)s is too much",
+            limit=limit,
+            deadwood=dead,
         )
-    needs = f"{lead}; a knock needs {limit} or less"
-    return f"{needs} (set by the upcard {_label(up)})" if up else needs
+    shown = {"deadwood": dead, "limit": limit, "upcard": _label(up) if up else ""}
+    if "card" in p:
+        shown["card"] = _label(p["card"])
+        if limit == 0:
+            if up:
+                return _(
+                    "Discarding %(card)s leaves %(deadwood)s deadwood; under the upcard"
+                    " %(upcard)s only gin ends the hand",
+                    **shown,
+                )
+            return _(
+                "Discarding %(card)s leaves %(deadwood)s deadwood: only gin ends the hand",
+                **shown,
+            )
+        if up:
+            return _(
+                "Discarding %(card)s leaves %(deadwood)s deadwood; a knock needs %(limit)s"
+                " or less (set by the upcard %(upcard)s)",
+                **shown,
+            )
+        return _(
+            "Discarding %(card)s leaves %(deadwood)s deadwood; a knock needs %(limit)s or less",
+            **shown,
+        )
+    if limit == 0:
+        if up:
+            return _(
+                "These cards leave %(deadwood)s deadwood; under the upcard %(upcard)s only"
+                " gin ends the hand",
+                **shown,
+            )
+        return _("These cards leave %(deadwood)s deadwood: only gin ends the hand", **shown)
+    if up:
+        return _(
+            "These cards leave %(deadwood)s deadwood; a knock needs %(limit)s or less"
+            " (set by the upcard %(upcard)s)",
+            **shown,
+        )
+    return _("These cards leave %(deadwood)s deadwood; a knock needs %(limit)s or less", **shown)
 
 
 def _option_value(p: Mapping[str, Any], error: ScorekeeperError) -> str:
-    name = str(p.get("option", error.field or "this option")).replace("_", " ")
-    name = name[:1].upper() + name[1:]
+    key = str(p.get("option", error.field or ""))
+    name = capfirst(
+        str(OPTION_NAMES[key]) if key in OPTION_NAMES else key.replace("_", " ") or _("this option")
+    )
     if p.get("allowed") == [True, False]:
-        return f"{name}: choose on or off"
+        return _("%(option)s: choose on or off", option=name)
     if "allowed" in p:
-        return f"{name} must be one of {', '.join(map(str, p['allowed']))}"
+        return _(
+            "%(option)s must be one of %(allowed)s",
+            option=name,
+            allowed=", ".join(map(str, p["allowed"])),
+        )
     if "low" in p:
-        return f"{name} must be a whole number from {p['low']} to {p['high']}"
-    return f"{name} has a value that cannot be used"
+        return _(
+            "%(option)s must be a whole number from %(low)s to %(high)s",
+            option=name,
+            low=p["low"],
+            high=p["high"],
+        )
+    return _("%(option)s has a value that cannot be used", option=name)
 
 
 def _game_over(p: Mapping[str, Any], error: ScorekeeperError) -> str:
     if error.field == "n":
-        return (
-            f"With this correction the game would be over after hand {p['after']};"
-            " undo the later hands first"
+        return _(
+            "With this correction the game would be over after hand %(after)s;"
+            " undo the later hands first",
+            after=p["after"],
         )
-    return f"The game is over after hand {p['after']}; no more hands can be entered"
+    return _(
+        "The game is over after hand %(after)s; no more hands can be entered", after=p["after"]
+    )
 
 
 def _rotation(p: Mapping[str, Any], error: ScorekeeperError) -> str:
     if "hand" in p:
-        return (
-            f"With this correction hand {p['hand']} would be dealt by {p['expected']},"
-            f" but its deal record has {p['dealer']} dealing; undo the later hands first"
+        return _(
+            "With this correction hand %(hand)s would be dealt by %(expected)s, but its deal"
+            " record has %(dealer)s dealing; undo the later hands first",
+            hand=p["hand"],
+            expected=p["expected"],
+            dealer=p["dealer"],
         )
-    return (
-        f"{p['expected']} ({p['expected_seat']}) deals this hand, not {p['dealer']}"
-        f" ({p['dealer_seat']})"
+    return _(
+        "%(expected)s (%(expected_seat)s) deals this hand, not %(dealer)s (%(dealer_seat)s)",
+        expected=p["expected"],
+        expected_seat=p["expected_seat"],
+        dealer=p["dealer"],
+        dealer_seat=p["dealer_seat"],
     )
 
 
 def _sits_out(p: Mapping[str, Any], error: ScorekeeperError) -> str:
     if error.field == "n":  # a correction that re-seats a later hand
-        return (
-            f"With this correction {p['player']} would deal a later hand that they"
-            " played; undo the later hands first"
+        return _(
+            "With this correction %(player)s would deal a later hand that they played;"
+            " undo the later hands first",
+            player=p["player"],
         )
-    return f"{p['player']} deals this hand and sits out: choose one of the two who play it"
+    return _(
+        "%(player)s deals this hand and sits out: choose one of the two who play it",
+        player=p["player"],
+    )
 
 
 def _no_fit(p: Mapping[str, Any], error: ScorekeeperError) -> str:
     cards = _labels(p["cards"])
     if not p.get("meld"):
-        return f"{cards} fits none of the melds laid down"
+        return _("%(cards)s fits none of the melds laid down", cards=cards)
     if p.get("missing"):
-        return (
-            f"{cards} cannot be laid off on {_labels(p['meld'])} without"
-            f" {_labels(p['missing'])} laid off first"
+        return _(
+            "%(cards)s cannot be laid off on %(meld)s without %(missing)s laid off first",
+            cards=cards,
+            meld=_labels(p["meld"]),
+            missing=_labels(p["missing"]),
         )
-    return f"{cards} cannot be laid off on {_labels(p['meld'])}"
+    return _("%(cards)s cannot be laid off on %(meld)s", cards=cards, meld=_labels(p["meld"]))
 
 
 def _bad_value(p: Mapping[str, Any], error: ScorekeeperError) -> str:
     if p.get("key") == "dealer" or error.field == "dealer":
-        return (
-            f"Dealer must be 0 or 1 in the record (0: the first player, 1: the second),"
-            f" not {p.get('value')!r}"
+        return _(
+            "Dealer must be 0 or 1 in the record (0: the first player, 1: the second),"
+            " not %(value)s",
+            value=repr(p.get("value")),
         )
     return str(_original(error))
 
 
 def _bad_players(p: Mapping[str, Any], error: ScorekeeperError) -> str:
     if isinstance(error, RecordError):  # a deal record's players
-        return (
+        return _(
             'The record\'s players must be two different names, like ["Ana", "Bor"], or be left out'
         )
-    return "A game is for 2, 3 or 4 players, each with a different name"
+    return _("A game is for 2, 3 or 4 players, each with a different name")
+
+
+def _not_in_hand(p: Mapping[str, Any], error: ScorekeeperError) -> str:
+    if p.get("owner") == "defender":
+        return _("%(card)s is not in the defender's hand", card=_label(p["card"]))
+    return _("%(card)s is not in the knocker's hand", card=_label(p["card"]))
+
+
+def _bad_format(p: Mapping[str, Any], error: ScorekeeperError) -> str:
+    return _(
+        'This is not a deal record: it needs "format": "gin-rummy-deal/1", not %(format)s',
+        format=repr(p.get("format")),
+    )
 
 
 Wording = Callable[[Mapping[str, Any], ScorekeeperError], str]
 
-WORDINGS: dict[str, str | Wording] = {
+WORDINGS: dict[str, LazyString | Wording] = {
     "bad_card": _bad_card,
     "duplicate_card": _duplicate,
     "wrong_card_count": _wrong_count,
-    "card_in_both_hands": "{card} is in both hands; a card can be in one hand only",
-    "card_not_in_hand": "{card} is not in the {owner}'s hand",
-    "card_in_two_melds": "{card} is in two melds",
-    "card_not_available": "{card} is not among the defender's unmelded cards",
-    "card_laid_off_twice": "{card} is laid off twice",
-    "not_a_meld": "{cards} is not a meld: a set is 3 or 4 cards of one rank, a run 3 or more"
-    " cards in a row of one suit (ace low)",
-    "not_a_knocker_meld": "{meld} is not one of the knocker's melds",
+    "card_in_both_hands": lazy_gettext("%(card)s is in both hands; a card can be in one hand only"),
+    "card_not_in_hand": _not_in_hand,
+    "card_in_two_melds": lazy_gettext("%(card)s is in two melds"),
+    "card_not_available": lazy_gettext("%(card)s is not among the defender's unmelded cards"),
+    "card_laid_off_twice": lazy_gettext("%(card)s is laid off twice"),
+    "not_a_meld": lazy_gettext(
+        "%(cards)s is not a meld: a set is 3 or 4 cards of one rank, a run 3 or more"
+        " cards in a row of one suit (ace low)"
+    ),
+    "not_a_knocker_meld": lazy_gettext("%(meld)s is not one of the knocker's melds"),
     "layoff_does_not_fit": _no_fit,
-    "layoff_on_gin": "There are no layoffs against gin",
+    "layoff_on_gin": lazy_gettext("There are no layoffs against gin"),
     "knock_over_limit": _over_limit,
-    "big_gin_not_allowed": "Big gin is not played under these rules",
-    "big_gin_deadwood": "Big gin needs all 11 cards melded; these leave {deadwood} deadwood",
-    "gin_deadwood": "Discarding {card} leaves {deadwood} deadwood: gin needs all 10 cards melded",
-    "gin_laid_out": "The knocker holds gin and lays it out as gin; the melds given leave"
-    " {deadwood} deadwood",
-    "unknown_option": "There is no rule option called {option}",
-    "unknown_preset": "There is no preset called {preset}",
+    "big_gin_not_allowed": lazy_gettext("Big gin is not played under these rules"),
+    "big_gin_deadwood": lazy_gettext(
+        "Big gin needs all 11 cards melded; these leave %(deadwood)s deadwood"
+    ),
+    "gin_deadwood": lazy_gettext(
+        "Discarding %(card)s leaves %(deadwood)s deadwood: gin needs all 10 cards melded"
+    ),
+    "gin_laid_out": lazy_gettext(
+        "The knocker holds gin and lays it out as gin; the melds given leave %(deadwood)s deadwood"
+    ),
+    "unknown_option": lazy_gettext("There is no rule option called %(option)s"),
+    "unknown_preset": lazy_gettext("There is no preset called %(preset)s"),
     "bad_option_value": _option_value,
-    "missing_upcard": "Pick the first upcard: in Oklahoma it sets the knock limit",
-    "hand_over": "The hand is already over",
-    "upcard_offer": "{player} must first take the upcard or pass",
-    "stock_exhausted": "The stock is down to {left} cards: {player} may only take the discard"
-    " to knock, or pass (the hand is void)",
-    "must_draw_stock": "Both players passed the upcard, so {player} must draw from the stock",
-    "discard_pile_empty": "The discard pile is empty",
-    "cannot_pass": "The upcard offer is over: {player} must draw from the stock or the"
-    " discard pile",
-    "must_draw": "{player} must draw first",
-    "must_discard": "{player} has drawn and must discard, knock or go gin",
-    "card_not_held": "{player} does not hold {card}",
-    "card_just_taken": "{card} was just taken from the discard pile: it cannot be thrown back"
-    " at once",
-    "must_knock": "With {left} cards left in the stock, {player} took the discard and may"
-    " only knock with it",
-    "no_showdown": "Nobody has knocked, so there is no showdown",
-    "showdown_on_void": "The hand is void (the stock ran down to 2 cards): there is no showdown",
-    "unfinished_hand": "The record stops before the hand is over: {expected}",
+    "missing_upcard": lazy_gettext("Pick the first upcard: in Oklahoma it sets the knock limit"),
+    "hand_over": lazy_gettext("The hand is already over"),
+    "upcard_offer": lazy_gettext("%(player)s must first take the upcard or pass"),
+    "stock_exhausted": lazy_gettext(
+        "The stock is down to %(left)s cards: %(player)s may only take the discard"
+        " to knock, or pass (the hand is void)"
+    ),
+    "must_draw_stock": lazy_gettext(
+        "Both players passed the upcard, so %(player)s must draw from the stock"
+    ),
+    "discard_pile_empty": lazy_gettext("The discard pile is empty"),
+    "cannot_pass": lazy_gettext(
+        "The upcard offer is over: %(player)s must draw from the stock or the discard pile"
+    ),
+    "must_draw": lazy_gettext("%(player)s must draw first"),
+    "must_discard": lazy_gettext("%(player)s has drawn and must discard, knock or go gin"),
+    "card_not_held": lazy_gettext("%(player)s does not hold %(card)s"),
+    "card_just_taken": lazy_gettext(
+        "%(card)s was just taken from the discard pile: it cannot be thrown back at once"
+    ),
+    "must_knock": lazy_gettext(
+        "With %(left)s cards left in the stock, %(player)s took the discard and may"
+        " only knock with it"
+    ),
+    "no_showdown": lazy_gettext("Nobody has knocked, so there is no showdown"),
+    "showdown_on_void": lazy_gettext(
+        "The hand is void (the stock ran down to 2 cards): there is no showdown"
+    ),
+    "unfinished_hand": lazy_gettext("The record stops before the hand is over: %(expected)s"),
     "dealer_rotation": _rotation,
-    "players_differ": "The record's players must be this game's players ({players}), or be"
-    " left out",
-    "rules_differ": "The record's rules differ from this game's rules; leave them out",
+    "players_differ": lazy_gettext(
+        "The record's players must be this game's players (%(players)s), or be left out"
+    ),
+    "rules_differ": lazy_gettext(
+        "The record's rules differ from this game's rules; leave them out"
+    ),
     "game_over": _game_over,
-    "nothing_to_undo": "There is no hand to undo",
-    "stale": "The game has changed meanwhile: reload the sheet and try again",
+    "nothing_to_undo": lazy_gettext("There is no hand to undo"),
+    "stale": lazy_gettext("The game has changed meanwhile: reload the sheet and try again"),
     "dealer_sits_out": _sits_out,
-    "record_two_players": "A deal record is of a two-player deal: with {players} players enter"
-    " the hand quickly or card by card",
-    "not_in_this_game": "{player} does not play in this game: choose one of its two players",
+    "record_two_players": lazy_gettext(
+        "A deal record is of a two-player deal: with %(players)s players enter"
+        " the hand quickly or card by card"
+    ),
+    "not_in_this_game": lazy_gettext(
+        "%(player)s does not play in this game: choose one of its two players"
+    ),
     "bad_players": _bad_players,
-    "hollywood_two_players": "Hollywood scoring is for two players only: leave players 3 and"
-    " 4 empty, or choose one-game scoring",
+    "hollywood_two_players": lazy_gettext(
+        "Hollywood scoring is for two players only: leave players 3 and"
+        " 4 empty, or choose one-game scoring"
+    ),
     "bad_value": _bad_value,
-    "bad_format": 'This is not a deal record: it needs "format": "gin-rummy-deal/1", not'
-    " {format!r}",
-    "bad_actions": 'The record\'s actions must be a list, like ["draw stock", "discard 7h"]',
-    "name_empty": "Type a name for this player",
-    "name_not_text": "A name must be written as text",
-    "name_too_long": "A name has at most {limit} characters; this one has {length}",
+    "bad_format": _bad_format,
+    "bad_actions": lazy_gettext(
+        'The record\'s actions must be a list, like ["draw stock", "discard 7h"]'
+    ),
+    "name_empty": lazy_gettext("Type a name for this player"),
+    "name_not_text": lazy_gettext("A name must be written as text"),
+    "name_too_long": lazy_gettext(
+        "A name has at most %(limit)s characters; this one has %(length)s"
+    ),
 }
-"""How the scorepad words each error code, from the error's ``params``.
+"""How the scorepad words each error code, from the error's ``params``, in the
+request's language.
 
-A text is formatted with the params (cards as labels such as ``10♠``,
-lists of cards joined, lists of names joined with "and"); a function gets
-``(params, error)`` for wordings that depend on them.
+A text (a ``lazy_gettext`` message) is formatted with the params by name
+(cards as labels such as ``10♠``, lists of cards joined, lists of names
+joined with "and"); a function gets ``(params, error)`` for wordings that
+depend on them.
 """
 
 _CARD_KEYS = ("card", "upcard")
@@ -333,7 +509,7 @@ def _shown(params: Mapping[str, Any]) -> dict[str, Any]:
         if isinstance(shown.get(key), list):
             shown[key] = _labels(shown[key])
     if isinstance(shown.get("players"), list):
-        shown["players"] = " and ".join(map(str, shown["players"]))
+        shown["players"] = both(shown["players"])
     return shown
 
 
@@ -366,9 +542,9 @@ def worded(error: BaseException) -> str:
     wording = WORDINGS.get(getattr(error, "code", None) or "")
     if wording is not None and isinstance(error, ScorekeeperError):
         message = (
-            wording.format(**_shown(error.params))
-            if isinstance(wording, str)
-            else wording(error.params, error)
+            wording(error.params, error)
+            if callable(wording)
+            else str(wording) % _shown(error.params)
         )
     else:
         message = str(_original(error))

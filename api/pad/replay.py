@@ -17,30 +17,35 @@ import zlib
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from markupsafe import Markup, escape
+from flask_babel import gettext as _
+from flask_babel import lazy_gettext
+from markupsafe import Markup
 
 from scorekeeper.analysis import DealAnalysis, analyse, remarks
-from scorekeeper.engine import Phase, Verb, parse_action
+from scorekeeper.engine import WALL, Deal, Phase, Verb, parse_action
 from scorekeeper.errors import RecordError, ScorekeeperError
 from scorekeeper.melds import deadwood
 from scorekeeper.records import DEAL_FORMAT, load_deal, play_steps
 from scorekeeper.rules import Rules
 
-from .labels import GRID_SUITS, bdi, card_info, cards_info, worded
+from .labels import GRID_SUITS, bdi, card_info, cards_info, html, worded
+from .remarks import remark_words
 from .views_hand import showdown_view
 
 PACKED_LIMIT = 3000
 """The longest packed record put in a link (gunicorn's request line holds 4094 bytes)."""
 
-_VERB_WORDS = {
-    "pass": "passes",
-    "draw stock": "draws from the stock",
-    "draw discard": "takes",
-    "discard": "discards",
-    "knock": "knocks, discarding",
-    "gin": "goes gin, discarding",
-    "big gin": "goes big gin",
+_ACTION_WORDS = {
+    "pass": lazy_gettext("%(name)s passes."),
+    "draw stock": lazy_gettext("%(name)s draws from the stock."),
+    "draw discard": lazy_gettext("%(name)s takes %(card)s."),
+    "discard": lazy_gettext("%(name)s discards %(card)s."),
+    "knock": lazy_gettext("%(name)s knocks, discarding %(card)s."),
+    "gin": lazy_gettext("%(name)s goes gin, discarding %(card)s."),
+    "big gin": lazy_gettext("%(name)s goes big gin."),
 }
+"""What each action of a replayed deal did, by the record's verb (the card: the one
+taken or thrown)."""
 
 
 def replay_steps(
@@ -96,10 +101,11 @@ def replay_steps(
     steps = [
         snapshot(
             0,
-            Markup("{} deals. The upcard is {}; {} may take it or pass.").format(
-                bdi(labels[deal.dealer]),
-                card_info(deal.upcard)["label"],
-                bdi(labels[1 - deal.dealer]),
+            html(
+                _("%(dealer)s deals. The upcard is %(upcard)s; %(other)s may take it or pass."),
+                dealer=bdi(labels[deal.dealer]),
+                upcard=card_info(deal.upcard)["label"],
+                other=bdi(labels[1 - deal.dealer]),
             ),
             (),
         )
@@ -117,17 +123,34 @@ def replay_steps(
         raise _in_players_words(error, actions) from error
     if deal.void:
         steps[-1]["void"] = True
-        steps[-1]["text"] += f" The hand is void: {deal.void_reason}."
+        steps[-1]["text"] += Markup(" ") + html(_void_words(deal))
     else:
         result = deal.result  # play_steps ended the hand, and not void: a showdown
         assert result is not None and result.showdown is not None
         knocker, showdown = result.knocker_player, result.showdown
         assert knocker is not None
-        last = snapshot(len(steps), "Showdown.")
+        last = snapshot(len(steps), _("Showdown."))
         last["showdown"] = showdown_view(showdown, [labels[knocker], labels[1 - knocker]])
         last["text"] = last["showdown"]["headline"]
         steps.append(last)
     return steps
+
+
+def _void_words(deal: Deal) -> str:
+    """Why a replayed hand ended void, in a sentence (from :attr:`~Deal.void_kind`)."""
+    if deal.void_kind == "discard_draws":
+        return _(
+            "The hand is void: this would be draw %(cap)s from the discard pile"
+            " (max_discard_draws).",
+            cap=deal.rules.max_discard_draws,
+        )
+    if deal.void_kind == "repeated_discard":
+        return _(
+            "The hand is void: %(card)s was taken and discarded straight back twice in a row"
+            " (repeated_discard).",
+            card=card_info(deal.discard_pile[-1])["label"],
+        )
+    return _("The hand is void: the stock is down to %(wall)s cards.", wall=WALL)
 
 
 def _as_played(record: Any, names: Sequence[str] | None, rules: Rules | None) -> Any:
@@ -155,7 +178,7 @@ def unpack_record(packed: str) -> str:
         return zlib.decompressobj().decompress(data, 1024 * 1024).decode()
     except (ValueError, binascii.Error, zlib.error) as error:
         raise RecordError(
-            "This replay link is damaged: paste the deal record again.", field="record"
+            _("This replay link is damaged: paste the deal record again."), field="record"
         ) from error
 
 
@@ -177,14 +200,7 @@ def analysis_view(
     decisions: list[tuple[int | None, Markup]] = []
     showdown: list[Markup] = []
     for said in remarks(report):
-        # the words hold only numbers besides the names and cards, escaped here
-        words = Markup(
-            said.words(
-                prose=True,
-                name=lambda seat: bdi(labels[seat]),
-                card=lambda code: escape(card_info(code)["label"]),
-            )
-        )
+        words = remark_words(said, bdi(labels[said.player]))
         if said.part == "decision":
             decisions.append((said.step, words))
         else:
@@ -215,9 +231,14 @@ def _in_players_words(error: RecordError, actions: Sequence[Any]) -> RecordError
     if step is None:
         return RecordError(text, field="record")
     if error.field is not None and error.field.endswith("showdown"):
-        text = "The showdown is not legal: " + text
+        text = _("The showdown is not legal: %(problem)s", problem=text)
     elif step < len(actions):
-        text = f"Step {step + 1} ('{_shown_action(actions[step])}') is not legal: " + text
+        text = _(
+            "Step %(step)s ('%(action)s') is not legal: %(problem)s",
+            step=step + 1,
+            action=_shown_action(actions[step]),
+            problem=text,
+        )
     return RecordError(text, step=step, field="record")
 
 
@@ -233,9 +254,11 @@ def _shown_action(action: Any) -> str:
 def _action_text(name: str, action: str, drawn: set[str]) -> Markup:
     """What one (legal, so parseable) action did, in a sentence (``Ana takes 7♥.``; HTML)."""
     verb, card = parse_action(action)
-    text = Markup("{} {}").format(bdi(name), _VERB_WORDS[verb])
-    if verb == Verb.DRAW_DISCARD:
-        text += " " + card_info(next(iter(drawn)))["label"] if drawn else " the discard"
-    if card is not None:
-        text += " " + card_info(card)["label"]
-    return text + "."
+    if verb == Verb.DRAW_DISCARD and not drawn:
+        return html(_("%(name)s takes the discard."), name=bdi(name))
+    shown = next(iter(drawn)) if verb == Verb.DRAW_DISCARD else card
+    return html(
+        str(_ACTION_WORDS[verb]),
+        name=bdi(name),
+        card="" if shown is None else card_info(shown)["label"],
+    )

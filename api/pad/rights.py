@@ -28,6 +28,7 @@ from typing import Any
 
 import segno
 from flask import request, url_for
+from flask_babel import gettext as _
 from markupsafe import Markup
 
 from scorekeeper.names import clean_name
@@ -37,8 +38,15 @@ from scorekeeper.store.games import hash_token, new_token
 from .. import get_storage
 from . import web
 
-STARTER_LABEL = "The phone that started the game"
-JOINED_LABEL = "A phone that joined by the hand-over link"
+
+def N_(text: str) -> str:
+    """Marks ``text`` for translation where it is kept in English (a stored label)."""
+    return text
+
+
+STARTER_LABEL = N_("The phone that started the game")
+JOINED_LABEL = N_("A phone that joined by the hand-over link")
+"""The default labels of phones holding the right: stored in English, shown translated."""
 
 
 def _device_hash() -> str | None:
@@ -94,7 +102,7 @@ def phones(game_id: str) -> list[dict[str, Any]]:
     return [
         {
             "id": r.id,
-            "label": r.label,
+            "label": _(r.label) if r.label in (STARTER_LABEL, JOINED_LABEL) else r.label,
             "created": r.created,
             "this": r.device_hash == mine,
         }
@@ -148,6 +156,6 @@ def qr_svg(url: str) -> Markup:
             dark="#000",
             light="#fff",
             svgclass="qr",
-            title="QR code of the hand-over link",
+            title=_("QR code of the hand-over link"),
         )
     )

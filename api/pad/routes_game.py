@@ -15,6 +15,7 @@ from __future__ import annotations
 from typing import Any
 
 from flask import abort, current_app, redirect, request, url_for
+from flask_babel import gettext as _
 from werkzeug.wrappers import Response
 
 from scorekeeper.errors import ScorekeeperError
@@ -27,7 +28,7 @@ from scorekeeper.store.base import KeyReused
 
 from .. import get_storage, limits
 from . import declared as pad_declared
-from . import forms_start, rights, views_sheet, web
+from . import forms_start, options, rights, views_sheet, web
 from .blueprint import bp, form_errors, load, render, require_edit
 from .routes_tally import sheet_tally
 
@@ -63,7 +64,8 @@ def _start_page(form: dict[str, Any], errors: dict[str, Any], status: int = 200)
         fields=fields,
         max_name=MAX_NAME_LENGTH,
         presets=list(PRESETS),
-        notes=forms_start.PRESET_NOTES,
+        notes=options.PRESET_NOTES,
+        preset_names=options.PRESET_NAMES,
         preset_values=forms_start.preset_values(),
         options_for=preset,
         recent=rights.recent_games(),
@@ -83,7 +85,7 @@ def start_game() -> Response:
     if errors:
         return _start_page(form, errors, 422)
     try:
-        sheet, _ = games.create_game(
+        sheet, __ = games.create_game(
             get_storage(),
             settings["players"],
             settings["rules"],
@@ -95,9 +97,11 @@ def start_game() -> Response:
         return _start_page(
             form,
             {
-                "form": "This form has already started a game. Check the"
-                " names and options, then press Start again for"
-                " a new one."
+                "form": _(
+                    "This form has already started a game. Check the"
+                    " names and options, then press Start again for"
+                    " a new one."
+                )
             },
             409,
         )
@@ -160,7 +164,7 @@ def rematch(game_id: str) -> Response:
     require_edit(game_id)
     old = load(game_id)
     try:
-        sheet, _ = games.create_game(
+        sheet, __ = games.create_game(
             get_storage(),
             old.players,
             old.rules,
@@ -170,5 +174,5 @@ def rematch(game_id: str) -> Response:
             **_create_options(),
         )
     except KeyReused:  # the same key for another game's rematch: a forged or broken form
-        abort(409, "This form was already used. Open the sheet again to start a new game.")
+        abort(409, _("This form was already used. Open the sheet again to start a new game."))
     return _started(sheet.id)

@@ -20,6 +20,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from flask import abort, redirect, request, url_for
+from flask_babel import gettext as _
 from marshmallow import ValidationError
 from werkzeug.wrappers import Response
 
@@ -68,7 +69,7 @@ def edit_hand(game_id: str, n: int) -> Response:
     require_edit(game_id)
     sheet = load(game_id)
     if not 1 <= n <= len(sheet.hands):
-        abort(404, f"There is no hand {n} on this sheet.")
+        abort(404, _("There is no hand %(n)s on this sheet.", n=n))
     return hand_page(game_id, sheet, n, default_mode(sheet, n), hand_defaults(sheet, n), {})
 
 
@@ -96,7 +97,8 @@ def _hand_input(
         check_json_size(hand["record"])
     except ValidationError as error:
         raise RecordError(
-            f"This record is too large to keep: {error.messages[0]}.", field="record"
+            _("This record is too large to keep: %(problem)s.", problem=error.messages[0]),
+            field="record",
         ) from None
     return hand
 
@@ -135,7 +137,11 @@ def _declared(
         except RuleError as error:
             field = str(error.field)
             play = prefix and field in (prefix + "arrangement", prefix + "layoffs")
-            errors[field] = (f"Game {i + 1}: " if play else "") + pad_labels.worded(error)
+            errors[field] = (
+                _("Game %(n)s: %(problem)s", n=i + 1, problem=pad_labels.worded(error))
+                if play
+                else pad_labels.worded(error)
+            )
             continue
         sides = [names[one["knocker"]], names[seating.other(one["knocker"])]]
         view = views_hand.showdown_view(checked, sides)
@@ -192,7 +198,7 @@ def _save_hand(game_id: str, n: int | None) -> Response:
     require_edit(game_id)
     sheet = load(game_id)
     if n is not None and not 1 <= n <= len(sheet.hands):
-        abort(404, f"There is no hand {n} on this sheet.")
+        abort(404, _("There is no hand %(n)s on this sheet.", n=n))
     modes = modes_for(len(sheet.players))
     mode = request.form.get("mode", "")
     if mode not in modes:
@@ -228,9 +234,9 @@ def _save_hand(game_id: str, n: int | None) -> Response:
                 )
         store = get_storage()
         if n is None:
-            record, _, created = games.add_hand(store, game_id, hand, full=False, **change)
+            record, __, created = games.add_hand(store, game_id, hand, full=False, **change)
         else:
-            record, _, created = games.correct_hand(store, game_id, n, hand, full=False, **change)
+            record, __, created = games.correct_hand(store, game_id, n, hand, full=False, **change)
     except (Stale, KeyReused) as error:  # before Conflict: Stale is one
         return _changed(game_id, n, mode, values, error)
     except Conflict as error:  # before ScorekeeperError: a Conflict is one
@@ -288,11 +294,11 @@ def _changed(
 def void_hand(game_id: str, n: int) -> Response:
     require_edit(game_id)
     try:
-        _, _, created = games.correct_hand(
+        __, ___, created = games.correct_hand(
             get_storage(), game_id, n, {"kind": "void"}, full=False, **web.change_options()
         )
     except NotFound:
-        abort(404, f"There is no hand {n} on this sheet.")
+        abort(404, _("There is no hand %(n)s on this sheet.", n=n))
     except (Stale, KeyReused):
         return redirect(url_for("pad.sheet", game_id=game_id, done="changed"), 303)
     except ScorekeeperError as error:  # a Conflict or a bad hand: both 409 here
@@ -307,7 +313,7 @@ def void_hand(game_id: str, n: int) -> Response:
 def undo(game_id: str) -> Response:
     require_edit(game_id)
     try:
-        undone, _, created = games.undo_last(
+        undone, __, created = games.undo_last(
             get_storage(), game_id, full=False, **web.change_options()
         )
     except (Stale, KeyReused):
@@ -325,7 +331,7 @@ def undo(game_id: str) -> Response:
 def hand(game_id: str, n: int) -> Response:
     sheet = load(game_id)
     if not 1 <= n <= len(sheet.hands):
-        abort(404, f"There is no hand {n} on this sheet.")
+        abort(404, _("There is no hand %(n)s on this sheet.", n=n))
     record = sheet.hands[n - 1]
     before = sheet.hands[n - 2].totals if n > 1 else [0] * len(record.totals)
     view = views_hand.hand_view(record, sheet.players, before)
@@ -351,10 +357,16 @@ def hand(game_id: str, n: int) -> Response:
 def hand_replay(game_id: str, n: int) -> Response:
     sheet = load(game_id)
     if not 1 <= n <= len(sheet.hands):
-        abort(404, f"There is no hand {n} on this sheet.")
+        abort(404, _("There is no hand %(n)s on this sheet.", n=n))
     given = sheet.hands[n - 1].input or {}
     if given.get("kind") != "record":
-        abort(404, f"Hand {n} was not entered from a deal record, so there is nothing to replay.")
+        abort(
+            404,
+            _(
+                "Hand %(n)s was not entered from a deal record, so there is nothing to replay.",
+                n=n,
+            ),
+        )
     try:
         steps = pad_replay.replay_steps(given["record"], sheet.players, sheet.rules)
     except ScorekeeperError as error:

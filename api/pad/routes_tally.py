@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from flask import abort, request
+from flask_babel import gettext as _
 from werkzeug.wrappers import Response
 
 from scorekeeper.errors import ScorekeeperError
@@ -32,7 +33,7 @@ def sheet_tally(sheet: GameSheet) -> dict[str, Any] | None:
 def tally(game_id: str) -> Response:
     """Every game of the chain of rematches up to this one: who won, who paid, the total."""
     if len(game_row(game_id).players) == 4:
-        abort(404, "The running tally is kept for games of two or three players.")
+        abort(404, _("The running tally is kept for games of two or three players."))
     found = stats.rematch_tally(get_storage(), game_id)
     return render("pad/tally.html", tally=views_tally.tally_view(found), game_id=game_id)
 
@@ -40,14 +41,14 @@ def tally(game_id: str) -> Response:
 def _record(name: str) -> tuple[stats.PlayerStats | None, str | None]:
     """A player's record by name, or ``None`` and what to tell the player instead."""
     if not name.strip():
-        return None, "Type a player's name."
+        return None, _("Type a player's name.")
     try:
         return stats.player_stats(get_storage(), name), None
     except NotFound:
-        return None, (
-            f"Nobody called “{pad_labels.isolated(name.strip())}” has"
-            " played on this scorepad yet. Check the spelling (capitals and spaces"
-            " around the name do not matter)."
+        return None, _(
+            "Nobody called “%(name)s” has played on this scorepad yet. Check the spelling"
+            " (capitals and spaces around the name do not matter).",
+            name=pad_labels.isolated(name.strip()),
         )
     except ScorekeeperError as error:
         return None, pad_labels.worded(error)
@@ -80,8 +81,15 @@ def head_to_head() -> Response:
     if rival is None:
         abort(
             404,
-            f"{pad_labels.isolated(found.name)} and"
-            f" {pad_labels.isolated(other.strip()) if other.strip() else 'that player'}"
-            " have not played each other on this scorepad.",
+            _(
+                "%(name)s and %(other)s have not played each other on this scorepad.",
+                name=pad_labels.isolated(found.name),
+                other=pad_labels.isolated(other.strip()),
+            )
+            if other.strip()
+            else _(
+                "%(name)s and that player have not played each other on this scorepad.",
+                name=pad_labels.isolated(found.name),
+            ),
         )
     return render("pad/head_to_head.html", name=found.name, rival=rival)

@@ -16,7 +16,7 @@ from scorekeeper.errors import RecordError, ScorekeeperError
 from scorekeeper.rules import PRESETS, Rules
 
 from .. import i18n
-from . import forms_hand, forms_play, views_hand, web
+from . import forms_hand, forms_play, options, views_hand, web
 from . import labels as pad_labels
 from . import replay as pad_replay
 from .blueprint import bp, form_errors, render
@@ -70,7 +70,7 @@ def replay() -> Response:
             "pad/replay.html", 400, steps=None, errors={"record": str(error)}, record_text=""
         )
     if not text.strip():
-        errors = {"record": "Paste a deal record first."} if request.method == "POST" else {}
+        errors = {"record": _("Paste a deal record first.")} if request.method == "POST" else {}
         return render(
             "pad/replay.html", 422 if errors else 200, steps=None, errors=errors, record_text=text
         )
@@ -129,6 +129,7 @@ def check() -> Response:
         errors=errors,
         view=view,
         presets=list(PRESETS),
+        preset_names=options.PRESET_NAMES,
         grid_rows=pad_labels.card_grid(),
     )
 
@@ -140,7 +141,9 @@ def melds() -> ResponseReturnValue:
     if problem:
         return jsonify({"message": problem}), 422
     if len(codes) > 11:
-        return jsonify({"message": f"{len(codes)} cards: a hand has 10 (11 for big gin)."}), 422
+        return jsonify(
+            {"message": _("%(count)s cards: a hand has 10 (11 for big gin).", count=len(codes))}
+        ), 422
     return jsonify(views_hand.live_melds(codes))
 
 
@@ -151,8 +154,10 @@ def _back() -> Response:
     if given and web.has_controls(given):
         abort(
             400,
-            "next: the page to go back to holds a control character (a tab or a line"
-            " break); open the settings from a page of this site.",
+            _(
+                "next: the page to go back to holds a control character (a tab or a line"
+                " break); open the settings from a page of this site."
+            ),
         )
     return redirect(web.safe_next(given, url_for("pad.home")), 303)
 

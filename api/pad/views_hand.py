@@ -12,6 +12,8 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
+from flask_babel import format_number, lazy_gettext
+from flask_babel import gettext as _
 from markupsafe import Markup
 
 from scorekeeper.cards import mask_cards, parse_cards
@@ -30,17 +32,29 @@ from scorekeeper.sheet import (
     ThreePlayerHandRecord,
 )
 
-from .labels import bdi, capfirst, card_info, cards_info, sides_html
+from .labels import bdi, capfirst, card_info, cards_info, game_pair, html, sides_html
 
 OUTCOME_LABELS = {
-    "knock": "knock",
-    "gin": "gin",
-    "big_gin": "big gin",
-    "undercut": "undercut",
-    "tie": "tie",
-    "void": "void",
-    "deal": "deal",
+    # Translators: the badge of a hand won by a knock (the sheet's list of hands).
+    "knock": lazy_gettext("knock"),
+    "gin": lazy_gettext("gin"),
+    "big_gin": lazy_gettext("big gin"),
+    "undercut": lazy_gettext("undercut"),
+    # Translators: the badge of a tied knock (equal deadwood, nobody scores).
+    "tie": lazy_gettext("tie"),
+    # Translators: the badge of a void hand (nobody scores).
+    "void": lazy_gettext("void"),
+    # Translators: the badge of a partnership deal (two games played at once).
+    "deal": lazy_gettext("deal"),
 }
+"""Each hand outcome's badge, as the sheet's list of hands shows it."""
+
+_BONUS_WORDS = {
+    "gin": lazy_gettext("%(line)s + %(bonus)s gin bonus"),
+    "big_gin": lazy_gettext("%(line)s + %(bonus)s big gin bonus"),
+    "undercut": lazy_gettext("%(line)s + %(bonus)s undercut bonus"),
+}
+"""A breakdown's bonus by outcome: ``9 deadwood difference + 25 undercut bonus``."""
 
 
 Described = StoredHand | AnyHandRecord | GameRecord | Entry
@@ -71,25 +85,32 @@ def describe_hand(hand: Described, names: Sequence[str], against: bool | None = 
     Bor: 12`` (the badge says how).
     """
     if hand.void:
-        return Markup("Void hand: nobody scores" if against is None else "Void: nobody scores")
+        return html(_("Void hand: nobody scores") if against is None else _("Void: nobody scores"))
     if hand.outcome == Outcome.TIE:
-        return Markup("Tied knock: nobody scores" if against is None else "Tie: nobody scores")
+        return html(_("Tied knock: nobody scores") if against is None else _("Tie: nobody scores"))
     if against is None:
         against = isinstance(_core(hand), ThreePlayerHandRecord)
     verb = {
-        "knock": "{w} knocked",
-        "gin": "{w} went gin",
-        "big_gin": "{w} went big gin",
-        "undercut": "{w} undercut {l}",
+        "knock": _("%(winner)s knocked: %(points)s"),
+        "gin": _("%(winner)s went gin: %(points)s"),
+        "big_gin": _("%(winner)s went big gin: %(points)s"),
+        "undercut": _("%(winner)s undercut %(loser)s: %(points)s"),
     }
     line = (
         verb["undercut"]
         if hand.outcome == "undercut"
-        else ("{w} beat {l}" if against else verb.get(str(hand.outcome), "{w}"))
+        else (
+            _("%(winner)s beat %(loser)s: %(points)s")
+            if against
+            else verb.get(str(hand.outcome), "%(winner)s: %(points)s")
+        )
     )
     assert hand.winner is not None and hand.loser is not None  # not void: somebody won
-    return Markup(line + ": {points}").format(
-        w=bdi(names[hand.winner]), l=bdi(names[hand.loser]), points=hand.points
+    return html(
+        line,
+        winner=bdi(names[hand.winner]),
+        loser=bdi(names[hand.loser]),
+        points=format_number(hand.points),
     )
 
 
@@ -98,7 +119,7 @@ def deal_scored(before: Sequence[int], after: Sequence[int], names: Sequence[str
     teams = sides_html(names)
     gains = [(teams[t], after[t] - before[t]) for t in range(2) if after[t] != before[t]]
     if not gains:
-        return Markup("Nobody scores")
+        return html(_("Nobody scores"))
     return Markup(", ").join(Markup("{} +{}").format(team, gain) for team, gain in gains)
 
 
@@ -138,7 +159,7 @@ def hand_view(
         view["scored"] = deal_scored(before or [0, 0], record.totals, names)
         view["games"] = [
             {
-                "players": Markup(" v ").join(bdi(names[p]) for p in game.players),
+                "players": game_pair(*(names[p] for p in game.players)),
                 "dealer": names[game.dealer],
                 "badge": badge(game),
                 "label": OUTCOME_LABELS[badge(game)],
@@ -227,7 +248,7 @@ def quick_previews(
         previews.append(
             {
                 **quick_preview(result, pair, len(seating.names) > 2 or None),
-                "players": Markup(" v ").join(bdi(name) for name in pair),
+                "players": game_pair(*pair),
             }
         )
     return previews
@@ -256,12 +277,12 @@ def _breakdown_line(detail: DeadwoodResult | KnockResult) -> str:
     ``(9 deadwood difference + 25 undercut bonus) x 2 for the spade upcard = 68``
     """
     b = detail.breakdown
-    line = f"{b.difference} deadwood difference"
+    line = _("%(difference)s deadwood difference", difference=b.difference)
     if b.bonus:
-        line += f" + {b.bonus} {OUTCOME_LABELS[detail.outcome]} bonus"
+        line = str(_BONUS_WORDS[str(detail.outcome)]) % {"line": line, "bonus": b.bonus}
     if b.multiplier != 1:
-        line = f"({line}) x {b.multiplier} for the spade upcard"
-    return f"{line} = {detail.points}"
+        line = _("(%(line)s) x %(times)s for the spade upcard", line=line, times=b.multiplier)
+    return f"{line} = {format_number(detail.points)}"
 
 
 def showdown_view(showdown: KnockResult, names: Sequence[str]) -> dict[str, Any]:
@@ -275,20 +296,30 @@ def showdown_view(showdown: KnockResult, names: Sequence[str]) -> dict[str, Any]
         else {Side.KNOCKER: knocker, Side.DEFENDER: defender}[showdown.winner]
     )
     if outcome == Outcome.UNDERCUT:
-        headline = Markup("Undercut! {} scores {}.").format(
-            bdi(capfirst(defender)), showdown.points
+        headline = html(
+            _("Undercut! %(name)s scores %(points)s."),
+            name=bdi(capfirst(defender)),
+            points=format_number(showdown.points),
         )
     elif outcome in (Outcome.GIN, Outcome.BIG_GIN):
-        headline = Markup("{}! {} scores {}.").format(
-            OUTCOME_LABELS[outcome].capitalize(), bdi(capfirst(knocker)), showdown.points
+        headline = html(
+            _("Gin! %(name)s scores %(points)s.")
+            if outcome == Outcome.GIN
+            else _("Big gin! %(name)s scores %(points)s."),
+            name=bdi(capfirst(knocker)),
+            points=format_number(showdown.points),
         )
     elif outcome == Outcome.TIE:
-        headline = Markup("A tie: {} and {} have the same deadwood; nobody scores.").format(
-            bdi(capfirst(knocker)), bdi(defender)
+        headline = html(
+            _("A tie: %(knocker)s and %(defender)s have the same deadwood; nobody scores."),
+            knocker=bdi(capfirst(knocker)),
+            defender=bdi(defender),
         )
     else:
-        headline = Markup("{} knocks and scores {}.").format(
-            bdi(capfirst(knocker)), showdown.points
+        headline = html(
+            _("%(name)s knocks and scores %(points)s."),
+            name=bdi(capfirst(knocker)),
+            points=format_number(showdown.points),
         )
     laid = [{"card": card_info(x.card), "meld": cards_info(x.meld)} for x in d.layoffs]
     laid_codes = {x.card for x in d.layoffs}
@@ -337,7 +368,7 @@ def layoff_fits(melds: Sequence[Sequence[str]], defender: Sequence[str]) -> list
     found = []
     for meld_codes in melds:
         fits = 0
-        for _, laid in layoff_options((hand_mask(meld_codes),), held):
+        for __, laid in layoff_options((hand_mask(meld_codes),), held):
             fits |= laid[-1]
         for card in mask_cards(fits):
             found.append({"card": card_info(card), "meld": cards_info(meld_codes)})

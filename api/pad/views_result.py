@@ -9,12 +9,14 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
+from flask_babel import format_decimal, lazy_gettext
+from flask_babel import gettext as _
 from markupsafe import Markup
 
 from scorekeeper.rules import Rules
 from scorekeeper.sheet import GameResult, HollywoodResult, Payment
 
-from .labels import bdi, point_count, side_names, sides_html
+from .labels import bdi, html, point_count, side_names, sides_html
 
 
 def game_result_view(
@@ -32,21 +34,23 @@ def game_result_view(
     winner = result.winner
     sides = side_names(names)
     rows = []
-    for p, (name, html) in enumerate(zip(sides, sides_html(names), strict=True)):
-        items = [("Hand points", result.totals[p])]
-        items.append((f"Box bonus ({rules.box_bonus} a box)", result.box_bonus[p]))
+    for p, (name, side_html) in enumerate(zip(sides, sides_html(names), strict=True)):
+        items = [(_("Hand points"), result.totals[p])]
+        items.append((_("Box bonus (%(bonus)s a box)", bonus=rules.box_bonus), result.box_bonus[p]))
         if p == winner:
-            label = "Game bonus"
-            if result.shutout and rules.shutout == "double_bonus":
-                label += " (doubled: shutout)"
+            label = (
+                _("Game bonus (doubled: shutout)")
+                if result.shutout and rules.shutout == "double_bonus"
+                else _("Game bonus")
+            )
             items.append((label, result.game_bonus))
             if result.shutout and rules.shutout == "double_total":
-                subtotal = sum(v for _, v in items)
-                items.append(("Shutout: total doubled", subtotal))
+                subtotal = sum(v for __, v in items)
+                items.append((_("Shutout: total doubled"), subtotal))
         rows.append(
             {
                 "name": name,
-                "html": html,
+                "html": side_html,
                 "items": items,
                 "final": result.final[p],
                 "winner": p == winner,
@@ -78,8 +82,9 @@ def _payments(result: GameResult, names: Sequence[str]) -> list[Markup]:
     for loser in result.losers:
         line = loser_line(result.winner, result.nets, result.settlement, loser, names)
         if loser in result.shut_out and not result.shutout:
-            line += Markup(" {} won no hand: shutout, doubled against {} only.").format(
-                sides[loser], sides[loser]
+            line += Markup(" ") + html(
+                _("%(side)s won no hand: shutout, doubled against %(side)s only."),
+                side=sides[loser],
             )
         lines.append(line)
     return lines
@@ -89,7 +94,7 @@ def table(rows: Sequence[Mapping[str, Any]]) -> list[dict[str, Any]]:
     """Per-player items as table rows: ``{"label", "values": [per player, None if absent]}``."""
     labels: list[str] = []
     for row in rows:
-        labels += [label for label, _ in row["items"] if label not in labels]
+        labels += [label for label, __ in row["items"] if label not in labels]
     return [
         {"label": label, "values": [dict(row["items"]).get(label) for row in rows]}
         for label in labels
@@ -97,7 +102,31 @@ def table(rows: Sequence[Mapping[str, Any]]) -> list[dict[str, Any]]:
 
 
 def amount_text(amount: float) -> str:
-    return f"{amount:.2f}"
+    """Money to 2 decimals with the locale's separators (``21.00``, in French ``21,00``),
+    no currency named."""
+    return format_decimal(amount, format="#,##0.00")
+
+
+_PAYS = {
+    "pays": (
+        lazy_gettext("%(payer)s pays %(payee)s %(points)s."),
+        lazy_gettext("%(payer)s pays %(payee)s %(amount)s (%(points)s)."),
+        lazy_gettext("All square: nobody pays anything."),
+    ),
+    "pay": (
+        # Translators: a partnership (two players) pays the other partnership.
+        lazy_gettext("%(payer)s pay %(payee)s %(points)s."),
+        lazy_gettext("%(payer)s pay %(payee)s %(amount)s (%(points)s)."),
+        lazy_gettext("All square: nobody pays anything."),
+    ),
+    "owes": (
+        # Translators: a running total over games: what one player owes the other so far.
+        lazy_gettext("%(payer)s owes %(payee)s %(points)s."),
+        lazy_gettext("%(payer)s owes %(payee)s %(amount)s (%(points)s)."),
+        lazy_gettext("All square: nobody owes anything."),
+    ),
+}
+"""The settling sentences by verb: in points, at a stake, all square."""
 
 
 def payment_line(
@@ -114,7 +143,7 @@ def payment_line(
     payee = max(range(len(nets)), key=lambda p: nets[p])
     points = nets[payee]
     if points <= 0:
-        return Markup("All square: nobody {} anything.").format(verb)
+        return html(str(_PAYS[verb][2]))
     return _pays(bdi(names[payer]), verb, bdi(names[payee]), points, amount)
 
 
@@ -122,8 +151,10 @@ def _pays(payer: Markup, verb: str, payee: Markup, points: int, amount: float | 
     """``Bor pays Ana 320 points.``, at a stake ``Bor pays Ana 16.00 (320 points).``"""
     count = point_count(points)
     if amount is None:
-        return Markup("{} {} {} {}.").format(payer, verb, payee, count)
-    return Markup("{} {} {} {} ({}).").format(payer, verb, payee, amount_text(amount), count)
+        return html(str(_PAYS[verb][0]), payer=payer, payee=payee, points=count)
+    return html(
+        str(_PAYS[verb][1]), payer=payer, payee=payee, amount=amount_text(amount), points=count
+    )
 
 
 def game_over_line(result: GameResult | HollywoodResult, names: Sequence[str]) -> Markup:
@@ -139,8 +170,10 @@ def game_over_line(result: GameResult | HollywoodResult, names: Sequence[str]) -
     )
     winner = result.winner
     if winner is not None and result.nets[winner] < 0:
-        line = Markup("{} wins the game, but the box bonuses count for more: {}").format(
-            bdi(names[winner]), line
+        line = html(
+            _("%(winner)s wins the game, but the box bonuses count for more: %(line)s"),
+            winner=bdi(names[winner]),
+            line=line,
         )
     return line
 
@@ -167,7 +200,11 @@ def loser_line(
     sides = sides_html(names)
     difference = -nets[loser]
     if difference == 0:
-        return Markup("{} and {} are even: nobody pays.").format(sides[winner], sides[loser])
+        return html(
+            _("%(winner)s and %(loser)s are even: nobody pays."),
+            winner=sides[winner],
+            loser=sides[loser],
+        )
     payer, payee = (loser, winner) if difference > 0 else (winner, loser)
     paid = [settlement] if isinstance(settlement, Payment) else settlement or []
     amount = next((p.amount for p in paid if loser in (p.payer, p.payee)), None)

@@ -10,6 +10,8 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
+from flask_babel import format_decimal, ngettext
+from flask_babel import gettext as _
 from markupsafe import Markup
 
 from scorekeeper.gamesheet import GameSheet, StoredHand
@@ -27,7 +29,8 @@ from scorekeeper.sheet import (
 from scorekeeper.store.base import LogEntry
 from scorekeeper.store.games import effective_hands
 
-from .labels import bdi, game_title, matchup, side_names, sides_html
+from .labels import bdi, both, game_pair, game_title, html, matchup, side_names, sides_html
+from .options import OPTION_NAMES, PRESET_NAMES
 from .views_hand import OUTCOME_LABELS, badge, deal_scored, describe_hand
 from .views_result import game_over_line, game_result_view, table
 
@@ -81,7 +84,7 @@ def sheet_view(sheet: GameSheet, voided: Mapping[int, Entry] | None = None) -> d
         "next_dealer": names[sheet.next_dealer],
         "next": _next_line(sheet),
         "chart": chart(sheet),
-        "stake": None if sheet.stake is None else f"{sheet.stake:g}",
+        "stake": None if sheet.stake is None else format_decimal(sheet.stake, format="#,##0.####"),
         "result": None,
         "columns": [],
         "title": game_title(names),
@@ -117,9 +120,9 @@ def sheet_view(sheet: GameSheet, voided: Mapping[int, Entry] | None = None) -> d
                         "name": name,
                         "final": result.final[p],
                         "items": [
-                            ("Hand points, three games", result.totals[p]),
-                            ("Box bonuses", result.box_bonus[p]),
-                            ("Game bonuses", result.game_bonuses[p]),
+                            (_("Hand points, three games"), result.totals[p]),
+                            (_("Box bonuses"), result.box_bonus[p]),
+                            (_("Game bonuses"), result.game_bonuses[p]),
                         ],
                         "winner": p == winner,
                     }
@@ -181,7 +184,7 @@ def _hand_rows(sheet: GameSheet, voided: Mapping[int, Entry]) -> list[dict[str, 
         if isinstance(core, PartnershipHandRecord):
             row["games"] = [
                 {
-                    "players": Markup(" v ").join(bdi(names[p]) for p in g.players),
+                    "players": game_pair(*(names[p] for p in g.players)),
                     "badge": badge(g),
                     "label": OUTCOME_LABELS[badge(g)],
                     "text": describe_hand(g, names, against=True),
@@ -200,19 +203,23 @@ def _next_line(sheet: GameSheet) -> Markup:
     scored = sheet.scored
     if len(names) == 4:
         games = [
-            Markup("{} deals to {}").format(
-                bdi(names[g.dealer]), bdi(names[g.players[0] + g.players[1] - g.dealer])
+            html(
+                _("%(dealer)s deals to %(other)s"),
+                dealer=bdi(names[g.dealer]),
+                other=bdi(names[g.players[0] + g.players[1] - g.dealer]),
             )
             for g in (scored.next_games if isinstance(scored, PartnershipSheet) else ())
         ]
-        return Markup("Next deal: {}; {}.").format(*games)
+        return html(_("Next deal: %(first)s; %(second)s."), first=games[0], second=games[1])
     dealer = sheet.next_dealer
     if len(names) == 3:
         a, b = (p for p in range(3) if p != dealer)
-        return Markup("Next hand: <b>{}</b> deals and sits out; {} plays {}.").format(
-            bdi(names[dealer]), bdi(names[a]), bdi(names[b])
-        )
-    return Markup("Next hand: <b>{}</b> deals.").format(bdi(names[dealer]))
+        return Markup(_("Next hand: <b>%(dealer)s</b> deals and sits out; %(a)s plays %(b)s.")) % {
+            "dealer": bdi(names[dealer]),
+            "a": bdi(names[a]),
+            "b": bdi(names[b]),
+        }
+    return Markup(_("Next hand: <b>%(dealer)s</b> deals.")) % {"dealer": bdi(names[dealer])}
 
 
 def _score_cards(view: dict[str, Any]) -> None:
@@ -241,14 +248,19 @@ def _score_cards(view: dict[str, Any]) -> None:
                 if col["result"] and col["result"]["shutout"] and col["winner"] == player["name"]
             ]
             player["shutout"] = (
-                f"Shutout in game{'s' if len(shut) > 1 else ''} {' and '.join(shut)}"
+                ngettext(
+                    "Shutout in game %(games)s",
+                    "Shutout in games %(games)s",
+                    len(shut),
+                    games=both(shut),
+                )
                 if shut
                 else None
             )
         else:
             result = view["result"]
             player["shutout"] = (
-                "Shutout!"
+                _("Shutout!")
                 if result and result["shutout"] and result["winner"] == player["name"]
                 else None
             )
@@ -257,19 +269,22 @@ def _score_cards(view: dict[str, Any]) -> None:
 def rules_summary(current: Rules) -> str:
     """A short line naming the preset and what differs from it."""
     changed = current.differences()
-    text = f"{current.based_on} rules"
-    if changed:
-        text += " with " + ", ".join(
-            f"{k.replace('_', ' ')} {_show(v)}" for k, v in changed.items()
-        )
-    return text
+    preset = PRESET_NAMES.get(current.based_on, current.based_on)
+    if not changed:
+        return _("%(preset)s rules", preset=preset)
+    return _(
+        "%(preset)s rules with %(changes)s",
+        preset=preset,
+        changes=", ".join(f"{OPTION_NAMES[k]} {_show(v)}" for k, v in changed.items()),
+    )
 
 
 def _show(value: Any) -> str:
     if value is None:
-        return "not allowed"
+        # Translators: an optional rule (big gin, a cap on discard draws) that is not played.
+        return _("not allowed")
     if isinstance(value, bool):
-        return "on" if value else "off"
+        return _("on") if value else _("off")
     return str(value).replace("_", " ")
 
 

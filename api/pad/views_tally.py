@@ -6,11 +6,13 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
+from flask_babel import format_decimal, format_number, get_translations, ngettext
+from flask_babel import gettext as _
 from markupsafe import Markup
 
 from scorekeeper.store.stats import PlayerStats, RematchTally
 
-from .labels import bdi, game_title
+from .labels import bdi, game_title, html
 from .views_result import amount_text, loser_line, payment_line
 
 
@@ -27,23 +29,25 @@ def tally_view(tally: RematchTally) -> dict[str, Any]:
     for game in tally.games:
         winner = game.winner
         if not game.over:
-            result = Markup("Being played.")
+            result = html(_("Being played."))
         elif winner is None:
-            result = Markup("A tie: nobody pays.")
+            result = html(_("A tie: nobody pays."))
         elif len(names) == 3:
-            result = Markup("{} won. {}").format(
-                bdi(names[winner]),
-                Markup(" ").join(
+            result = (
+                html(_("%(winner)s won."), winner=bdi(names[winner]))
+                + Markup(" ")
+                + Markup(" ").join(
                     loser_line(winner, game.nets, game.settlement, p, names)
                     for p in range(3)
                     if p != winner
-                ),
+                )
             )
         else:
             paid = game.settlement
-            result = Markup("{} won. {}").format(
-                bdi(names[winner]),
-                payment_line(game.nets, names, paid[0].amount if len(paid) == 1 else None),
+            result = (
+                html(_("%(winner)s won."), winner=bdi(names[winner]))
+                + Markup(" ")
+                + payment_line(game.nets, names, paid[0].amount if len(paid) == 1 else None)
             )
         money = game.money
         running = (
@@ -79,16 +83,39 @@ def _standing(points: Sequence[int], names: Sequence[str], money: Sequence[float
     """
     parts = []
     for p, name in enumerate(names):
-        cash = "" if money is None else f" ({amount_text(abs(money[p]))})"
         if points[p] == 0:
-            parts.append(Markup("{} is even").format(bdi(name)))
-        else:
-            parts.append(
-                Markup("{} is {} {} points{}").format(
-                    bdi(name), "up" if points[p] > 0 else "down", abs(points[p]), cash
-                )
-            )
+            parts.append(html(_("%(name)s is even"), name=bdi(name)))
+            continue
+        n = abs(points[p])
+        shown = {"name": bdi(name), "count": format_number(n)}
+        if money is not None:
+            shown["amount"] = amount_text(abs(money[p]))
+        parts.append(html(_standing_words(points[p] > 0, money is not None, n), **shown))
     return Markup("; ").join(parts) + "."
+
+
+def _standing_words(up: bool, cash: bool, n: int) -> str:
+    """One player's running total: up or down ``n`` points, with the money or without
+    (the message unformatted, for :func:`~api.pad.labels.html`)."""
+    if up and cash:
+        return get_translations().ngettext(
+            "%(name)s is up %(count)s point (%(amount)s)",
+            "%(name)s is up %(count)s points (%(amount)s)",
+            n,
+        )
+    if up:
+        return get_translations().ngettext(
+            "%(name)s is up %(count)s point", "%(name)s is up %(count)s points", n
+        )
+    if cash:
+        return get_translations().ngettext(
+            "%(name)s is down %(count)s point (%(amount)s)",
+            "%(name)s is down %(count)s points (%(amount)s)",
+            n,
+        )
+    return get_translations().ngettext(
+        "%(name)s is down %(count)s point", "%(name)s is down %(count)s points", n
+    )
 
 
 def record_view(stats: PlayerStats) -> dict[str, Any]:
@@ -100,21 +127,29 @@ def record_view(stats: PlayerStats) -> dict[str, Any]:
     """
     average = stats.average_hand
     rows = [
-        ("Games", stats.games),
-        ("Games finished", stats.finished),
-        ("Games won", stats.wins),
-        ("Games lost", stats.losses),
-        ("Hands played", stats.hands),
-        ("Hands won", stats.hands_won),
-        ("Gins", stats.gins),
-        ("Undercuts", stats.undercuts),
-        ("Average hand won", "no hand won yet" if average is None else f"{average:g} points"),
+        (_("Games"), stats.games),
+        (_("Games finished"), stats.finished),
+        (_("Games won"), stats.wins),
+        (_("Games lost"), stats.losses),
+        (_("Hands played"), stats.hands),
+        (_("Hands won"), stats.hands_won),
+        (_("Gins"), stats.gins),
+        (_("Undercuts"), stats.undercuts),
+        (
+            _("Average hand won"),
+            _("no hand won yet")
+            if average is None
+            else _("%(points)s points", points=format_decimal(average)),
+        ),
     ]
     imported = stats.imported_games
     note = (
-        "Imported games are not counted; there are none for this player."
+        _("Imported games are not counted; there are none for this player.")
         if not imported
-        else f"{imported} imported game{'s are' if imported != 1 else ' is'} left out:"
-        " only games scored here count."
+        else ngettext(
+            "%(num)d imported game is left out: only games scored here count.",
+            "%(num)d imported games are left out: only games scored here count.",
+            imported,
+        )
     )
     return {"name": stats.name, "rows": rows, "imported": note, "rivals": stats.head_to_head}

@@ -32,6 +32,7 @@ from typing import Any
 from urllib.parse import urlsplit
 
 from flask import abort, current_app, g, request
+from flask_babel import gettext as _
 from itsdangerous import BadSignature, URLSafeSerializer
 from markupsafe import Markup, escape
 from werkzeug.wrappers import Response
@@ -195,8 +196,10 @@ def change_options() -> dict[str, Any]:
     if key and not _FORM_KEY.fullmatch(key):
         abort(
             400,
-            "This form's key is damaged (it must be 16 to 64 letters, digits, - or _):"
-            " reload the page and enter the hand again.",
+            _(
+                "This form's key is damaged (it must be 16 to 64 letters, digits, - or _):"
+                " reload the page and enter the hand again."
+            ),
         )
     return {
         "idempotency_key": key or None,
