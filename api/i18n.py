@@ -19,7 +19,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from flask import Flask, request
-from flask_babel import Babel
+from flask_babel import Babel, get_locale
 
 LANGUAGES = ("en", "sl", "pl", "fr", "nb", "el")
 """The scorepad's languages, as BCP 47 tags (``<html lang>``), English first (the default)."""
@@ -45,6 +45,12 @@ TRANSLATIONS = Path(__file__).resolve().parent / "translations"
 """The gettext catalogs (``<lang>/LC_MESSAGES/messages.po`` and the compiled ``.mo``)."""
 
 
+def N_(message: str) -> str:
+    """Marks ``message`` for extraction (``-k N_``) where it is translated later, outside a
+    request (nginx's error pages are written from the catalogs): ``message`` itself."""
+    return message
+
+
 def chosen_language() -> str:
     """This request's language: the switch's cookie, else ``Accept-Language``, else English."""
     chosen = request.cookies.get(LANG_COOKIE, "")
@@ -54,6 +60,13 @@ def chosen_language() -> str:
     if best in NORWEGIAN:
         return "nb"
     return best or LANGUAGES[0]
+
+
+def current_language() -> str:
+    """The language this request is answered in (one of :data:`LANGUAGES`; English outside
+    a request)."""
+    locale = get_locale()
+    return str(locale) if locale is not None else LANGUAGES[0]
 
 
 def install(app: Flask) -> None:
