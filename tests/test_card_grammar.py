@@ -43,12 +43,9 @@ console.log(JSON.stringify(texts.map((text) => ({
 """
 
 
-@pytest.fixture(scope="module")
-def served() -> dict:
-    """The grammar on the pad's pages and the card patterns of the OpenAPI document."""
-    client = create_app({"DB": ":memory:"}).test_client()
-    page = client.get("/").get_data(as_text=True)
-    grammar = {
+def page_grammar(page: str) -> dict[str, str]:
+    """The typed cards' grammar a pad page carries (``<html data-card-*>``), as its dataset."""
+    return {
         key: html.unescape(re.search(f'data-card-{name}="([^"]*)"', page)[1])
         for key, name in [
             ("cardNotation", "notation"),
@@ -56,6 +53,14 @@ def served() -> dict:
             ("cardSeparators", "separators"),
         ]
     }
+
+
+@pytest.fixture(scope="module")
+def served() -> dict:
+    """The grammar on the pad's pages and the card patterns of the OpenAPI document."""
+    client = create_app({"DB": ":memory:"}).test_client()
+    page = client.get("/").get_data(as_text=True)
+    grammar = page_grammar(page)
     text = json.dumps(client.get("/api/openapi.json").json)
     patterns = [json.loads(f'"{p}"') for p in re.findall(r'"pattern": "((?:[^"\\]|\\.)*)"', text)]
     card = next(p for p in patterns if "(10|" in p and ",;" not in p)
@@ -173,14 +178,7 @@ def test_the_server_reads_the_languages_letters(lang, text, codes):
 def test_the_pads_script_reads_the_languages_letters(lang, text, codes, tmp_path):
     client = create_app({"DB": str(tmp_path / "pad.db")}).test_client()
     page = client.get("/", headers={"Accept-Language": lang}).get_data(as_text=True)
-    grammar = {
-        key: html.unescape(re.search(f'data-card-{name}="([^"]*)"', page)[1])
-        for key, name in [
-            ("cardNotation", "notation"),
-            ("cardRank", "rank"),
-            ("cardSeparators", "separators"),
-        ]
-    }
+    grammar = page_grammar(page)
     words = json.loads(
         re.search(r'<script type="application/json" id="pad-words">(.*?)</script>', page)[1]
     )

@@ -84,7 +84,7 @@ def letters_in(lang: str) -> dict[str, str]:
 def to_core(token: str, lang: str) -> str:
     """A typed card with its local rank letter turned into the core's: ``Vd`` -> ``Jd`` in
     French. Anything else is left as typed, so that the core's error quotes the player."""
-    local = TYPED.get(lang)
+    local = TYPED.get(lang, {})
     match = re.fullmatch(typed_grammar(lang)["notation"], token) if local else None
     if not match:
         return token

@@ -348,8 +348,13 @@ function registerWorker() {
       const keep = $$("a[data-keep]").map((a) => a.href);
       const claim = !navigator.serviceWorker.controller;
       if (claim && keep.length) keep.push(location.href);
-      // The page's language, so that the worker's offline page speaks it too.
-      if (registration.active) registration.active.postMessage({ keep, claim, lang });
+      // The worker's page for addresses it has no copy of speaks the page's language.
+      return caches.match("/offline").then((kept) => {
+        if (!kept || kept.headers.get("Content-Language") !== lang) keep.push("/offline");
+        if ((keep.length || claim) && registration.active) {
+          registration.active.postMessage({ keep, claim });
+        }
+      });
     })
     .catch(() => {});  // no worker: the page and its queue still work online
 }

@@ -18,8 +18,8 @@
 // Languages: pages are kept by address, whatever their language (the phone's choice
 // is in a cookie); network first means that after the language switch the next page
 // opened online speaks the new one. The worker's own page for an address it has no
-// copy of is the server's /offline, kept at install in the phone's language; each page
-// tells the worker its language and /offline is fetched again when it changed.
+// copy of is the server's /offline, kept at install in the phone's language; a page in
+// another language asks for it to be kept again (pad-offline.js).
 
 import { put as putQueued } from "/static/pad-store.js";
 
@@ -44,18 +44,6 @@ async function offlinePage() {
   const kept = await (await caches.open(CACHE)).match("/offline");
   const body = kept ? await kept.text() : "<!doctype html><title>Offline</title><h1>Offline</h1>";
   return new Response(body, { status: 503, headers: { "Content-Type": "text/html; charset=utf-8" } });
-}
-
-// The page's language differs from the kept /offline's: keep it anew in that language.
-async function offlineIn(lang) {
-  const cache = await caches.open(CACHE);
-  const kept = await cache.match("/offline");
-  if (kept && kept.headers.get("Content-Language") === lang) return;
-  try {
-    await keep(cache, "/offline", await fetch("/offline", { credentials: "same-origin" }));
-  } catch {
-    // offline now: the next page that opens online tells again
-  }
 }
 
 // A page is kept under its address without the one-off notice of a redirect
@@ -98,7 +86,6 @@ async function networkFirst(request) {
 // that open sheet work offline.
 self.addEventListener("message", (event) => {
   if (event.data && event.data.claim) event.waitUntil(self.clients.claim());
-  if (event.data && event.data.lang) event.waitUntil(offlineIn(event.data.lang));
   const urls = (event.data && event.data.keep) || [];
   const same = urls.filter((u) => new URL(u, self.location.href).origin === self.location.origin);
   event.waitUntil(caches.open(CACHE).then((cache) => Promise.all(same.map((u) =>
