@@ -18,7 +18,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from flask import Flask, request
+from flask import Flask, g, has_request_context, request
 from flask_babel import Babel, get_locale
 
 LANGUAGES = ("en", "sl", "pl", "fr", "nb", "el")
@@ -64,9 +64,13 @@ def chosen_language() -> str:
 
 def current_language() -> str:
     """The language this request is answered in (one of :data:`LANGUAGES`; English outside
-    a request)."""
-    locale = get_locale()
-    return str(locale) if locale is not None else LANGUAGES[0]
+    a request), found once per request (a page writes hundreds of cards)."""
+    if not has_request_context():
+        return LANGUAGES[0]
+    if "_language" not in g:
+        locale = get_locale()
+        g._language = str(locale) if locale is not None else LANGUAGES[0]
+    return str(g._language)
 
 
 def install(app: Flask) -> None:

@@ -18,12 +18,13 @@ ISOLATE and U+2069 POP DIRECTIONAL ISOLATE (:func:`isolated`, the
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
+from functools import cache
 from typing import Any
 
 from flask_babel import pgettext
 from markupsafe import Markup
 
-from scorekeeper.cards import DECK, RANKS, SUIT_SYMBOLS, parse_card, parse_cards
+from scorekeeper.cards import DECK, SUIT_SYMBOLS, parse_card, parse_cards
 from scorekeeper.errors import RecordError, ScorekeeperError
 from scorekeeper.sheet import TEAMS
 
@@ -132,14 +133,7 @@ def card_info(card: Any) -> dict[str, str]:
     ('10♠', 'ten of spades')
     """
     card = parse_card(card)
-    rank = shown_rank(RANKS[card.rank], current_language())
-    # Translators: a card's name, read out by screen readers: "ten of spades".
-    name = pgettext(
-        "card",
-        "%(rank)s of %(suit)s",
-        rank=_rank_names()[RANKS[card.rank]],
-        suit=_suit_names()[card.suit],
-    )
+    rank, name, suit = _card_words(card.code, current_language())
     return {
         "code": card.code,
         "rank": rank,
@@ -147,8 +141,20 @@ def card_info(card: Any) -> dict[str, str]:
         "symbol": SUIT_SYMBOLS[card.suit],
         "label": rank + SUIT_SYMBOLS[card.suit],
         "name": name,
-        "suit_name": suit_name(card.suit),
+        "suit_name": suit,
     }
+
+
+@cache
+def _card_words(code: str, lang: str) -> tuple[str, str, str]:
+    """The rank shown, the name and the suit's name of the card ``code`` in ``lang`` (the
+    request's): worded once per process, the catalogs do not change while it runs."""
+    rank, suit = code[0], code[1]
+    # Translators: a card's name, read out by screen readers: "ten of spades".
+    name = pgettext(
+        "card", "%(rank)s of %(suit)s", rank=_rank_names()[rank], suit=_suit_names()[suit]
+    )
+    return shown_rank(rank, lang), name, suit_name(suit)
 
 
 def cards_info(cards: Any) -> list[dict[str, str]]:

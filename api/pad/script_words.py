@@ -19,6 +19,7 @@ carries the language's card letters (:mod:`api.pad.card_letters`) for typed card
 from __future__ import annotations
 
 from collections.abc import Callable
+from functools import cache
 from typing import Any
 
 from babel import Locale
@@ -116,6 +117,7 @@ def _counts(forms: Callable[[Callable[[Any, int], str]], dict[str, str]]) -> dic
     }
 
 
+@cache
 def plural_samples(lang: str) -> dict[str, int]:
     """A number of each plural category ``lang`` has (integers only): ``{"one": 1, ...}``."""
     rule = Locale.parse(lang).plural_form
@@ -127,7 +129,13 @@ def plural_samples(lang: str) -> dict[str, int]:
 
 def pad_words() -> dict[str, Any]:
     """The scripts' catalog in this request's language (the page's ``#pad-words`` JSON)."""
-    lang = current_language()
+    return _catalog(current_language())
+
+
+@cache
+def _catalog(lang: str) -> dict[str, Any]:
+    """:func:`pad_words` in ``lang`` (the request's), made once per process: the catalogs
+    do not change while it runs."""
     translations = get_translations()
     samples = plural_samples(lang)
 
