@@ -67,7 +67,6 @@ from flask.sessions import SessionInterface, SessionMixin
 from werkzeug.exceptions import RequestEntityTooLarge
 from werkzeug.middleware.proxy_fix import ProxyFix
 
-from scorekeeper.cards import CARD_NOTATION, CARD_RANK, CARD_SEPARATORS
 from scorekeeper.store import Store, open_store
 from scorekeeper.store.sqlite import DEFAULT_PATH
 
@@ -216,11 +215,9 @@ def create_app(
         app.register_blueprint(pad_blueprint)
         app.register_blueprint(shell_blueprint)
         holders.append(rights.holds_right)
-        app.jinja_env.globals["card_grammar"] = {  # the pad's typed cards read the core's
-            "notation": CARD_NOTATION,
-            "rank": CARD_RANK,
-            "separators": CARD_SEPARATORS,
-        }
+        from .pad.script_words import page_globals  # the typed cards' grammar, the scripts' words
+
+        app.context_processor(page_globals)
     limits.install(app, holders)
     cors.install(app)
     return app

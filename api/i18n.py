@@ -19,7 +19,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-from flask import Flask, request
+from flask import Flask, g, has_request_context, request
 from flask_babel import Babel, get_locale
 
 LANGUAGES = ("en", "sl", "pl", "fr", "nb", "el")
@@ -46,6 +46,12 @@ TRANSLATIONS = Path(__file__).resolve().parent / "translations"
 """The gettext catalogs (``<lang>/LC_MESSAGES/messages.po`` and the compiled ``.mo``)."""
 
 
+def N_(message: str) -> str:
+    """Marks ``message`` for extraction (``-k N_``) where it is translated later, outside a
+    request (nginx's error pages are written from the catalogs): ``message`` itself."""
+    return message
+
+
 def chosen_language() -> str:
     """This request's language: the switch's cookie, else ``Accept-Language``, else English."""
     chosen = request.cookies.get(LANG_COOKIE, "")
@@ -60,7 +66,18 @@ def chosen_language() -> str:
 def page_language() -> dict[str, Any]:
     """What every page's template gets: ``lang`` (this request's language, for
     ``<html lang>``) and ``languages`` (code -> own name, for the switch)."""
-    return {"lang": str(get_locale() or LANGUAGES[0]), "languages": LANGUAGE_NAMES}
+    return {"lang": current_language(), "languages": LANGUAGE_NAMES}
+
+
+def current_language() -> str:
+    """The language this request is answered in (one of :data:`LANGUAGES`; English outside
+    a request), found once per request (a page writes hundreds of cards)."""
+    if not has_request_context():
+        return LANGUAGES[0]
+    if "_language" not in g:
+        locale = get_locale()
+        g._language = str(locale) if locale is not None else LANGUAGES[0]
+    return str(g._language)
 
 
 def install(app: Flask) -> None:

@@ -24,8 +24,11 @@ Both get the same protections (issue 18):
   (werkzeug's ``ProxyFix``).
 * nginx's own refusals (400, 408, 413, 414, 431, 429, 502, 503, 504) are in
   the API's JSON error format with the security headers of
-  :mod:`api.security`; no ``Server`` version (``server_tokens off``; the
-  word ``nginx`` remains, the stock build cannot drop the header).
+  :mod:`api.security`; outside ``/api/`` they are the scorepad's HTML pages, one per
+  language (issue 20), written from the gettext catalogs when the configuration is
+  written and chosen by nginx ``map``s like the app chooses (:func:`language_maps`);
+  no ``Server`` version (``server_tokens off``; the word ``nginx`` remains, the stock
+  build cannot drop the header).
 * Keep-alive connections to gunicorn (an ``upstream`` with ``keepalive``),
   TLS and HTTP/2 at nginx when a certificate is given.
 * The live sheets' locations (nchan): :func:`api.live.nginx_locations`.
@@ -36,7 +39,11 @@ from __future__ import annotations
 import json
 from dataclasses import dataclass
 
+from babel.numbers import format_decimal
+from babel.support import Translations
+
 from . import live
+from .i18n import LANG_COOKIE, LANGUAGES, N_, NORWEGIAN, TRANSLATIONS
 from .security import HEADERS
 
 HEAD_TIMEOUT = 10
@@ -86,22 +93,26 @@ the error ``code``, the message, the field). nginx's 494 (header fields too larg
 as 431, its 497 (plain HTTP to an HTTPS port) as 400."""
 
 PAGE_WORDS = {
-    400: "The request could not be read.",
-    408: "The page took too long to arrive: nothing was saved. Try again.",
-    413: f"That form is too large (over {MAX_BODY} bytes): nothing was saved.",
-    414: "That address is too long.",
-    494: "The request's header fields are too large.",
-    497: "This address speaks HTTPS only: open it with https://.",
-    429: "Too many connections at once from this address: try again in a moment.",
-    502: "The server is not answering: nothing was saved. Try again in a moment.",
-    503: "The server is busy: nothing was saved. Try again in a moment.",
-    504: "The server took too long to answer: look at the sheet before sending again.",
+    400: N_("The request could not be read."),
+    408: N_("The page took too long to arrive: nothing was saved. Try again."),
+    413: N_("That form is too large (over %(bytes)s bytes): nothing was saved."),
+    414: N_("That address is too long."),
+    494: N_("The request's header fields are too large."),
+    497: N_("This address speaks HTTPS only: open it with https://."),
+    429: N_("Too many connections at once from this address: try again in a moment."),
+    502: N_("The server is not answering: nothing was saved. Try again in a moment."),
+    503: N_("The server is busy: nothing was saved. Try again in a moment."),
+    504: N_("The server took too long to answer: look at the sheet before sending again."),
 }
-"""What the scorepad's pages say for each of :data:`ERRORS` (its paths are not the API's)."""
+"""What the scorepad's pages say for each of :data:`ERRORS` (its paths are not the API's),
+in English; each language's page says it from that language's catalog."""
 
 ERROR_PATH = "/.nginx-error/"
 """Where nginx's error pages are (internal locations: a client asking for them gets a 404):
-``<status>`` the API's JSON, ``page-<status>`` the scorepad's HTML."""
+``<status>`` the API's JSON, ``page-<lang>-<status>`` the scorepad's HTML in a language."""
+
+PAGE_LANGUAGE = "$scorekeeper_lang"
+"""The nginx variable naming the language of the scorepad's error pages (:func:`language_maps`)."""
 
 RETRY_AFTER = (429, 502, 503)
 """The refusals worth retrying soon: they carry ``Retry-After: 1``."""
@@ -157,21 +168,49 @@ def _error_pages(prefix: str) -> str:
     return pages
 
 
-def _page(message: str) -> str:
-    """The scorepad's error page saying ``message`` (the pad's style sheet, no script)."""
+def _page(status: int, lang: str) -> str:
+    """The scorepad's error page for ``status`` in ``lang`` (the pad's style sheet, no script),
+    its words from the language's catalog (English where it has none)."""
+    words = Translations.load(str(TRANSLATIONS), [lang])
+    message = words.gettext(PAGE_WORDS[status]) % {"bytes": format_decimal(MAX_BODY, locale=lang)}
+    back = words.gettext("Back to the start")
     return (
-        '<!doctype html><html lang="en"><head><meta charset="utf-8">'
+        f'<!doctype html><html lang="{lang}"><head><meta charset="utf-8">'
         '<meta name="viewport" content="width=device-width, initial-scale=1">'
         f'<title>{message}</title><link rel="stylesheet" href="/static/pad.css"></head>'
         f'<body><main id="main"><h1>{message}</h1>'
-        '<p><a href="/">Back to the start</a></p></main></body></html>'
+        f'<p><a href="/">{back}</a></p></main></body></html>'
+    )
+
+
+def language_maps() -> str:
+    """The ``map``s (``http`` level) that set :data:`PAGE_LANGUAGE` as the app chooses a
+    page's language (:func:`api.i18n.chosen_language`): the ``sk_lang`` cookie if it names
+    one of :data:`~api.i18n.LANGUAGES`, else the first language of ``Accept-Language`` (in
+    the header's order, q-values aside) that the pad speaks, Norwegian ``no``/``nn`` as
+    ``nb``, else English."""
+    tags = "|".join((*LANGUAGES, *NORWEGIAN))
+    first = rf"~*^(?:[^,]*,)*?\s*({tags})(?:-[^,;]*)?\s*(?:;[^,]*)?(?:,|$)"
+    chosen = "".join(f"    ~^{lang}: {lang};\n" for lang in LANGUAGES)
+    asked = "".join(f"    ~*:{lang}$ {lang};\n" for lang in LANGUAGES)
+    norwegian = "".join(f"    ~*:{tag}$ nb;\n" for tag in NORWEGIAN)
+    return (
+        "map $http_accept_language $scorekeeper_accept_lang {\n"
+        '    default "";\n'
+        f'    "{first}" $1;\n'
+        "}\n"
+        f'map "$cookie_{LANG_COOKIE}:$scorekeeper_accept_lang" {PAGE_LANGUAGE} {{\n'
+        f"    default {LANGUAGES[0]};\n"
+        f"{chosen}{asked}{norwegian}"
+        "}\n"
     )
 
 
 def error_locations() -> str:
     """``error_page`` lines (the API's JSON, the server's default) and the internal locations
-    answering them: the API's JSON error, and the scorepad's HTML page (its locations send
-    their errors there: :func:`_error_pages` with ``page-``), each with the headers."""
+    answering them: the API's JSON error, and the scorepad's HTML page in each language (its
+    locations send their errors there: :func:`_error_pages` with ``page-$lang-``), each
+    with the headers."""
     security = "".join(
         f"    add_header {name} {_quoted(value)} always;\n" for name, value in HEADERS.items()
     )
@@ -179,10 +218,11 @@ def error_locations() -> str:
     for status, (sent, code, message, field) in ERRORS.items():
         body = json.dumps({"error": {"code": code, "message": message, "field": field}})
         retry = "    add_header Retry-After 1 always;\n" if sent in RETRY_AFTER else ""
-        for prefix, kind, text in (
-            ("", "application/json", body),
-            ("page-", '"text/html; charset=utf-8"', _page(PAGE_WORDS[status])),
-        ):
+        pages = [
+            (f"page-{lang}-", '"text/html; charset=utf-8"', _page(status, lang))
+            for lang in LANGUAGES
+        ]
+        for prefix, kind, text in (("", "application/json", body), *pages):
             locations += (
                 f"location = {ERROR_PATH}{prefix}{status} {{\n"
                 "    internal;\n"
@@ -244,10 +284,11 @@ def site(settings: Site) -> str:
         "limit_conn_log_level warn;\n"
         f"{error_locations()}"
         f"location /api/ {{\n{proxied}}}\n"
-        f"location / {{\n{_indented(_error_pages('page-'), 4)}{proxied}}}\n"
+        f"location / {{\n{_indented(_error_pages(f'page-{PAGE_LANGUAGE}-'), 4)}{proxied}}}\n"
         f"{public}"
     )
     return (
+        f"{language_maps()}"
         "limit_conn_zone $binary_remote_addr zone=scorekeeper_address:10m;\n"
         "limit_conn_zone $server_name zone=scorekeeper_total:1m;\n"
         "upstream scorekeeper {\n"

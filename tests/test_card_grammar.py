@@ -25,6 +25,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from api import create_app
+from api.pad import card_letters, forms_hand
 from scorekeeper.cards import CARD_SEPARATORS, DECK, SUIT_SYMBOLS, parse_card, parse_cards
 from scorekeeper.errors import CardError
 
@@ -42,12 +43,9 @@ console.log(JSON.stringify(texts.map((text) => ({
 """
 
 
-@pytest.fixture(scope="module")
-def served() -> dict:
-    """The grammar on the pad's pages and the card patterns of the OpenAPI document."""
-    client = create_app({"DB": ":memory:"}).test_client()
-    page = client.get("/").get_data(as_text=True)
-    grammar = {
+def page_grammar(page: str) -> dict[str, str]:
+    """The typed cards' grammar a pad page carries (``<html data-card-*>``), as its dataset."""
+    return {
         key: html.unescape(re.search(f'data-card-{name}="([^"]*)"', page)[1])
         for key, name in [
             ("cardNotation", "notation"),
@@ -55,6 +53,14 @@ def served() -> dict:
             ("cardSeparators", "separators"),
         ]
     }
+
+
+@pytest.fixture(scope="module")
+def served() -> dict:
+    """The grammar on the pad's pages and the card patterns of the OpenAPI document."""
+    client = create_app({"DB": ":memory:"}).test_client()
+    page = client.get("/").get_data(as_text=True)
+    grammar = page_grammar(page)
     text = json.dumps(client.get("/api/openapi.json").json)
     patterns = [json.loads(f'"{p}"') for p in re.findall(r'"pattern": "((?:[^"\\]|\\.)*)"', text)]
     card = next(p for p in patterns if "(10|" in p and ",;" not in p)
@@ -135,3 +141,57 @@ def test_the_core_the_patterns_and_the_pad_accept_the_same_cards(served, texts):
         chunks = [chunk for chunk in re.split(CARD_SEPARATORS, text) if chunk]
         if pad["problem"] is None and len(pad["codes"]) == len(chunks):  # none run together
             assert core == pad["codes"], text
+
+
+# ----------------------------------------------------------------- the players' own letters
+
+LOCAL = [
+    ("fr", "Vd dd R♠ 10h as", ["Jd", "Qd", "Ks", "Th", "As"]),
+    ("pl", "Wc D♥ ks", ["Jc", "Qh", "Ks"]),
+    ("sl", "Fs dC 9d", ["Js", "Qc", "9d"]),
+    ("nb", "Knh kNs Dd E♣ Jc", ["Jh", "Js", "Qd", "Ac", "Jc"]),
+    ("el", "Βh ν♦ Ρs αc Ts", ["Jh", "Qd", "Ks", "Ac", "Ts"]),
+]
+
+
+def test_local_rank_letters_stand_for_no_other_rank():
+    """A local letter never means an English rank or another local letter, nor a digit."""
+    for lang, letters in card_letters.TYPED.items():
+        upper = [letter.upper() for letter in letters]
+        assert len(set(upper)) == len(upper), lang
+        for letter in upper:
+            assert not letter[0].isdigit() and letter not in "TJQK", (lang, letter)
+            assert card_letters.TYPED[lang][letter] in "AJQK", (lang, letter)
+
+
+@pytest.mark.parametrize(("lang", "text", "codes"), LOCAL)
+def test_the_server_reads_the_languages_letters(lang, text, codes):
+    app = create_app({"DB": ":memory:"})
+    with app.test_request_context("/", headers={"Accept-Language": lang}):
+        assert forms_hand.selection(text) == (codes, None)
+    with app.test_request_context("/", headers={"Accept-Language": "en"}):
+        assert forms_hand.selection(text)[1] is not None  # English has no such letters
+
+
+@pytest.mark.slow  # node
+@pytest.mark.parametrize(("lang", "text", "codes"), LOCAL)
+def test_the_pads_script_reads_the_languages_letters(lang, text, codes, tmp_path):
+    client = create_app({"DB": str(tmp_path / "pad.db")}).test_client()
+    page = client.get("/", headers={"Accept-Language": lang}).get_data(as_text=True)
+    grammar = page_grammar(page)
+    words = json.loads(
+        re.search(r'<script type="application/json" id="pad-words">(.*?)</script>', page)[1]
+    )
+    script = (
+        f"import {{ cardReader }} from {json.dumps(SCRIPT.as_uri())};\n"
+        f"const read = cardReader({json.dumps(grammar)}, {json.dumps(words['letters'])});\n"
+        f"console.log(JSON.stringify(read({json.dumps(text)}).codes));"
+    )
+    run = subprocess.run(
+        ["node", "--input-type=module", "-e", script],
+        capture_output=True,
+        text=True,
+        check=True,
+        timeout=60,
+    )
+    assert json.loads(run.stdout) == codes

@@ -231,6 +231,29 @@ def test_nginx_refusals_have_the_headers_and_the_error_format(server, request_by
     assert body.startswith(b'{"error": {"code": ')
 
 
+@pytest.mark.parametrize(
+    ("asked", "cookie", "lang"),
+    [
+        ("fr", "", "fr"),
+        ("de, pl;q=0.8", "", "pl"),
+        ("no", "", "nb"),
+        ("fr", "sl", "sl"),
+        ("", "", "en"),
+    ],
+)
+def test_nginx_error_pages_speak_the_visitors_language(server, asked, cookie, lang):
+    head = b"POST / HTTP/1.1\r\nHost: x\r\nContent-Length: 2000000\r\n"
+    if asked:
+        head += f"Accept-Language: {asked}\r\n".encode()
+    if cookie:
+        head += f"Cookie: sk_lang={cookie}\r\n".encode()
+    answered, headers, body = raw(server, head + b"\r\n")
+    assert answered == 413
+    assert_hardened(headers)
+    assert headers["content-type"] == "text/html; charset=utf-8"
+    assert f'<html lang="{lang}">'.encode() in body
+
+
 def test_an_oversize_body_is_refused_with_413_whether_declared_or_chunked(server):
     _, _, url = server
     big = b"[" + b"1," * 600_000 + b"1]"

@@ -315,6 +315,22 @@ def test_check_a_knock(page, server):
     shot(page, "check")
 
 
+def test_typed_cards_take_the_languages_letters(browser, server):
+    """A French phone: the grid shows V D R for jack, queen, king, and the typed box takes
+    them (and the English letters), its feedback writing cards the French way."""
+    context = browser.new_context(viewport=PHONE, locale="fr-FR")
+    page = context.new_page()
+    page.set_default_timeout(5000)
+    page.goto(server + "/check")
+    assert page.inner_text("label[for=k-Jd]") == "V♦"
+    page.fill("#k-typed", "Vd dd R♦ 10d Jc")
+    for code in ("Jd", "Qd", "Kd", "Td", "Jc"):
+        expect(page.locator(f"#k-{code}")).to_be_checked()
+    page.fill("#k-typed", "Vd Jd")
+    expect(page.locator("#live-k")).to_contain_text("V♦")
+    context.close()
+
+
 def test_hollywood_four_colour_deck_and_desktop(page, server):
     start_game(page, server, names=("Cleo", "Dan"), preset="hollywood", stake="")
     page.get_by_role("button", name="Start the game").click()

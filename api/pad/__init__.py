@@ -26,8 +26,10 @@ The ``forms_*`` modules read the forms into domain inputs (the start form, a
 hand, its declared play; who plays a hand is the core's
 :mod:`scorekeeper.seating`), the ``views_*`` modules, :mod:`~api.pad.declared`
 and :mod:`~api.pad.replay` shape results for the templates (``templates/pad/``),
-:mod:`~api.pad.labels` holds the words and card labels, :mod:`~api.pad.web` the
-cookies and CSRF and :mod:`~api.pad.rights` the edit rights.
+:mod:`~api.pad.labels` holds the words and card labels (with the language's rank
+letters, :mod:`~api.pad.card_letters`), :mod:`~api.pad.script_words` the scripts' words
+(the page's ``#pad-words`` catalog), :mod:`~api.pad.web` the cookies and CSRF and
+:mod:`~api.pad.rights` the edit rights.
 :mod:`~api.pad.shell` serves the service worker and the web app manifest from
 the site's root (the pad offline and on the home screen).
 """

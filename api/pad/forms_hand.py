@@ -30,14 +30,18 @@ from scorekeeper.rules import Rules
 from scorekeeper.seating import Seating
 
 from ..bodies import Unstorable, load_json
+from ..i18n import current_language
+from .card_letters import to_core
 from .labels import card_info
 
 
 def selection(text: Any) -> tuple[list[str], str | None]:
     """Card codes from a form field (text or list), and a message if it is malformed.
 
-    Unknown or repeated cards give a message; the codes that could be read
-    are still returned, so the page can keep what the player tapped.
+    A card may be typed with the language's own rank letters (``Vd`` in French:
+    :func:`~api.pad.card_letters.to_core`). Unknown or repeated cards give a message;
+    the codes that could be read are still returned, so the page can keep what the
+    player tapped.
     """
     if isinstance(text, str):
         tokens = [t for t in re.split(r"[\s,;]+", text.strip()) if t]
@@ -47,7 +51,7 @@ def selection(text: Any) -> tuple[list[str], str | None]:
     problem = None
     for token in tokens:
         try:
-            code = parse_card(token).code
+            code = parse_card(to_core(token, current_language())).code
         except CardError:
             problem = problem or _(
                 "%(token)s is not a card (try 10♠, Ts or 7h).", token=repr(token)

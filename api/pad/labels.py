@@ -19,16 +19,26 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from datetime import datetime
+from functools import cache
 from typing import Any
 
-from flask_babel import LazyString, format_datetime, format_number, lazy_gettext, ngettext
+from flask_babel import (
+    LazyString,
+    format_datetime,
+    format_number,
+    lazy_gettext,
+    ngettext,
+    pgettext,
+)
 from flask_babel import gettext as _
 from markupsafe import Markup
 
-from scorekeeper.cards import DECK, RANKS, SUIT_NAMES, SUIT_SYMBOLS, parse_card, parse_cards
+from scorekeeper.cards import DECK, SUIT_SYMBOLS, parse_card, parse_cards
 from scorekeeper.errors import RecordError, ScorekeeperError
 from scorekeeper.sheet import TEAMS
 
+from ..i18n import current_language
+from .card_letters import shown_rank
 from .options import OPTION_NAMES
 
 GRID_SUITS = "shdc"
@@ -110,23 +120,78 @@ def capfirst(text: str) -> str:
     return text[:1].upper() + text[1:]
 
 
+def _rank_names() -> dict[str, str]:
+    # Translators: a rank as it is named in a card's name ("ten" of "ten of spades").
+    return {
+        "A": pgettext("rank", "ace"),
+        "2": pgettext("rank", "two"),
+        "3": pgettext("rank", "three"),
+        "4": pgettext("rank", "four"),
+        "5": pgettext("rank", "five"),
+        "6": pgettext("rank", "six"),
+        "7": pgettext("rank", "seven"),
+        "8": pgettext("rank", "eight"),
+        "9": pgettext("rank", "nine"),
+        "T": pgettext("rank", "ten"),
+        "J": pgettext("rank", "jack"),
+        "Q": pgettext("rank", "queen"),
+        "K": pgettext("rank", "king"),
+    }
+
+
+def _suit_names() -> dict[str, str]:
+    # Translators: a suit as it is named in a card's name ("spades" of "ten of spades").
+    return {
+        "c": pgettext("suit in a card's name", "clubs"),
+        "d": pgettext("suit in a card's name", "diamonds"),
+        "h": pgettext("suit in a card's name", "hearts"),
+        "s": pgettext("suit in a card's name", "spades"),
+    }
+
+
+def suit_name(suit: str) -> str:
+    """A suit's name as a heading of its cards (the grid's rows): ``spades``."""
+    # Translators: the name of a suit heading its cards (a row of the card grid).
+    names = {
+        "c": pgettext("suit", "clubs"),
+        "d": pgettext("suit", "diamonds"),
+        "h": pgettext("suit", "hearts"),
+        "s": pgettext("suit", "spades"),
+    }
+    return names[suit]
+
+
 def card_info(card: Any) -> dict[str, str]:
-    """A card as the pages show it.
+    """A card as the pages show it, in the request's language: its rank with the letter
+    the language's decks print (:mod:`api.pad.card_letters`: ``V♠`` in French), its name
+    for screen readers (``ten of spades``).
 
     >>> card_info("Ts")["label"], card_info("Ts")["name"]
     ('10♠', 'ten of spades')
     """
     card = parse_card(card)
-    rank = RANKS[card.rank]
+    rank, name, suit = _card_words(card.code, current_language())
     return {
         "code": card.code,
-        "rank": "10" if rank == "T" else rank,
+        "rank": rank,
         "suit": card.suit,
         "symbol": SUIT_SYMBOLS[card.suit],
-        "label": ("10" if rank == "T" else rank) + SUIT_SYMBOLS[card.suit],
-        "name": card.name,
-        "suit_name": SUIT_NAMES[card.suit],
+        "label": rank + SUIT_SYMBOLS[card.suit],
+        "name": name,
+        "suit_name": suit,
     }
+
+
+@cache
+def _card_words(code: str, lang: str) -> tuple[str, str, str]:
+    """The rank shown, the name and the suit's name of the card ``code`` in ``lang`` (the
+    request's): worded once per process, the catalogs do not change while it runs."""
+    rank, suit = code[0], code[1]
+    # Translators: a card's name, read out by screen readers: "ten of spades".
+    name = pgettext(
+        "card", "%(rank)s of %(suit)s", rank=_rank_names()[rank], suit=_suit_names()[suit]
+    )
+    return shown_rank(rank, lang), name, suit_name(suit)
 
 
 def cards_info(cards: Any) -> list[dict[str, str]]:
@@ -139,7 +204,7 @@ def card_grid() -> list[dict[str, Any]]:
     return [
         {
             "suit": suit,
-            "suit_name": SUIT_NAMES[suit],
+            "suit_name": suit_name(suit),
             "symbol": SUIT_SYMBOLS[suit],
             "cards": [card_info(card) for card in DECK if card.suit == suit],
         }

@@ -36,13 +36,8 @@ from scorekeeper.store.base import Handover, StoredGame
 from scorekeeper.store.games import hash_token, new_token
 
 from .. import get_storage
+from ..i18n import N_
 from . import web
-
-
-def N_(text: str) -> str:
-    """Marks ``text`` for translation where it is kept in English (a stored label)."""
-    return text
-
 
 STARTER_LABEL = N_("The phone that started the game")
 JOINED_LABEL = N_("A phone that joined by the hand-over link")

@@ -3,15 +3,20 @@
 // data-card-rank data-card-separators>): "As 2s 3s", "10h", "th", "7♣", any case,
 // separated by white space, commas or semicolons. The typed box also takes cards run
 // together ("as2s3s") and turns them into separate ticks: the server is sent the ticks.
+// In the page's language the grammar also takes the local rank letters (French "Vd" for
+// the jack of diamonds: api/pad/card_letters.py), which ``letters`` maps to the core's.
+
+import { say, shownLetters } from "./pad-words.js";
 
 const SUIT_OF = { "♣": "c", "♦": "d", "♥": "h", "♠": "s" };
 const SHOWN = { c: "♣", d: "♦", h: "♥", s: "♠" };
-const shown = (code) => (code[0] === "T" ? "10" : code[0]) + SHOWN[code[1]];
+const shown = (code) => (code[0] === "T" ? "10" : shownLetters[code[0]] || code[0]) + SHOWN[code[1]];
 
 // The reader of typed text under the grammar ``{cardNotation, cardRank, cardSeparators}``
-// (an element's dataset): text -> {codes, problem}. With typing, a last rank without its
-// suit yet ("7", "1" of "10") is not a problem.
-export function cardReader({ cardNotation, cardRank, cardSeparators }) {
+// (an element's dataset) and the language's ``letters`` (local rank letter -> the core's):
+// text -> {codes, problem}. With typing, a last rank without its suit yet ("7", "1" of
+// "10") is not a problem.
+export function cardReader({ cardNotation, cardRank, cardSeparators }, letters = {}) {
   const card = new RegExp(cardNotation, "y");
   const rankOnly = new RegExp(`^(?:${cardRank}|1)$`);
   const separators = new RegExp(cardSeparators);
@@ -26,16 +31,17 @@ export function cardReader({ cardNotation, cardRank, cardSeparators }) {
         const match = card.exec(chunk);
         if (!match) break;
         at = card.lastIndex;
-        const code = (match[1] === "10" ? "T" : match[1].toUpperCase()) +
+        const rank = match[1].toUpperCase();
+        const code = (rank === "10" ? "T" : letters[rank] || rank) +
                      (SUIT_OF[match[2][0]] || match[2].toLowerCase());
-        if (codes.includes(code)) problem ??= `${shown(code)} is in there twice.`;
+        if (codes.includes(code)) problem ??= say("twice", { card: shown(code) });
         else codes.push(code);
       }
       const rest = chunk.slice(at);
       const last = index === chunks.length - 1;
       // The card being typed ("7" before its suit) is not a mistake yet.
       if (rest && !(typing && last && rankOnly.test(rest))) {
-        problem ??= `"${rest}" is not a card (type a rank and a suit: As, 10h, 7♣).`;
+        problem ??= say("not_card", { text: rest });
       }
     });
     return { codes, problem };

@@ -19,6 +19,7 @@
 
 import { $, $$ } from "./pad-dom.js";
 import { all as allQueued, put as putQueued, drop as dropQueued } from "./pad-store.js";
+import { lang, listed, say, sayCount } from "./pad-words.js";
 
 const RETRY_MS = 10000;
 
@@ -45,7 +46,7 @@ function refusalText(page, status) {
     const node = $(selector, page);
     if (node && node.textContent.trim()) return node.textContent.trim();
   }
-  return `The server refused it (${status}).`;
+  return say("refused", { status });
 }
 
 function post(url, fields) {
@@ -100,7 +101,8 @@ function sync() {
 
 // ---------------------------------------------------------------- the panel
 
-const KINDS = { knock: "Knock", gin: "Gin", big_gin: "Big gin", void: "Void (stock ran out)" };
+
+const KINDS = ["knock", "gin", "big_gin"];  // the quick form's kinds (void has its own line)
 
 // One line for a waiting hand, from what was typed (the names are the panel's).
 function summary(fields, names) {
@@ -108,24 +110,26 @@ function summary(fields, names) {
   const mode = given.get("mode");
   if (mode === "quick") return quickLine(given, names, "");
   if (mode === "deal") {
-    return `game 1: ${quickLine(given, names, "g0_")}; game 2: ${quickLine(given, names, "g1_")}`;
+    return say("deal_line", { first: quickLine(given, names, "g0_"),
+                             second: quickLine(given, names, "g1_") });
   }
   if (mode === "cards") {
     const who = names[Number(given.get("knocker"))] || "?";
     const counts = names.map((_, seat) => fields.filter(([name]) => name === `cards_${seat}`).length)
       .filter((count) => count > 0);
-    return `${who} went out; cards ${counts.join(" and ")}`;
+    return say("went_out", { name: who, counts: listed(counts.map(String)) });
   }
-  return "A deal record";
+  return say("deal_record");
 }
 
 // A quick entry (of a hand, or of one game of a deal: its fields start with ``prefix``).
 function quickLine(given, names, prefix) {
   const kind = given.get(`${prefix}kind`) || "knock";
-  if (kind === "void") return KINDS.void;
+  if (kind === "void") return say("void");
   const who = names[Number(given.get(`${prefix}knocker`))] || "?";
   const mine = kind === "knock" ? given.get(`${prefix}knocker_deadwood`) || "?" : "0";
-  return `${who}: ${KINDS[kind] || kind}, deadwood ${mine} against ${given.get(`${prefix}defender_deadwood`) || "?"}`;
+  return say("quick_line", { name: who, kind: KINDS.includes(kind) ? say(kind) : kind, mine,
+                            other: given.get(`${prefix}defender_deadwood`) || "?" });
 }
 
 function renderPanel(panel, items) {
@@ -149,25 +153,22 @@ function renderPanel(panel, items) {
   panel.append(note);
   if (!mine.length) {
     panel.className = offline ? "queue offline" : "queue done";
-    heading.textContent = offline ? "No connection" : "All hands synced";
-    note.textContent = offline
-      ? "Hands you add now are kept on this phone and sent when the connection returns."
-      : `${synced} hand${synced === 1 ? "" : "s"} typed without a connection ${synced === 1 ? "is" : "are"} now on the sheet.`;
+    heading.textContent = say(offline ? "no_connection" : "all_synced");
+    note.textContent = offline ? say("kept_later") : sayCount("synced", synced);
     return;
   }
   panel.className = "queue waiting";
-  heading.textContent = `Waiting to sync: ${mine.length} hand${mine.length === 1 ? "" : "s"}`;
-  note.textContent = offline
-    ? "No connection. They are kept on this phone and sent, in order, when it returns."
-    : "Kept on this phone; sent in order as soon as the server answers.";
+  heading.textContent = sayCount("waiting", mine.length);
+  note.textContent = say(offline ? "kept_offline" : "kept_online");
   const list = document.createElement("ol");
   for (const [index, item] of mine.entries()) {
     const n = Number(panel.dataset.hands) + index + 1;  // the number it will have on the sheet
     const row = document.createElement("li");
     const badge = document.createElement("span");
     badge.className = item.refused ? "badge refused" : "badge waiting";
-    badge.textContent = item.refused ? "not saved" : "waiting to sync";
-    row.append(badge, ` ${unit(panel)} ${n}: ${summary(item.fields, names)}`);
+    badge.textContent = say(item.refused ? "not_saved" : "waiting_badge");
+    const line = byUnit(panel, "hand_line", "deal_line_n");
+    row.append(badge, " ", say(line, { num: number(n), summary: summary(item.fields, names) }));
     if (item.refused) {
       const why = document.createElement("p");
       why.className = "error";
@@ -175,7 +176,7 @@ function renderPanel(panel, items) {
       const discard = document.createElement("button");
       discard.type = "button";
       discard.className = "danger";
-      discard.textContent = `Discard ${unit(panel).toLowerCase()} ${n}`;
+      discard.textContent = say(byUnit(panel, "discard_hand", "discard_deal"), { num: number(n) });
       discard.addEventListener("click", async () => {
         await dropQueued(item.seq);
         refresh(true);
@@ -183,7 +184,7 @@ function renderPanel(panel, items) {
       const retry = document.createElement("button");
       retry.type = "button";
       retry.className = "secondary";
-      retry.textContent = "Try again";
+      retry.textContent = say("try_again");
       retry.addEventListener("click", async () => {
         delete item.refused;
         await putQueued(item);
@@ -222,16 +223,21 @@ function followQueue(form, items) {
   if (waiting.length) form.dataset.waiting = "yes";
   else delete form.dataset.waiting;
   const title = $("h1");
-  if (title) title.textContent = `${unit(panel)} ${Number(panel.dataset.hands) + waiting.length + 1}`;
+  if (title) {
+    title.textContent = say(byUnit(panel, "hand_n", "deal_n"),
+                            { num: number(Number(panel.dataset.hands) + waiting.length + 1) });
+  }
   // The dealer shown was the server's for the hand after those it knew then.
   const moved = waiting.length > 0 || panel.dataset.hands !== panel.dataset.handsShown;
   $$("[data-dealer-line]").forEach((line) => { line.hidden = moved; });
 }
 
-// "Hand", or "Deal" at a table of four (the panel's data-unit).
-function unit(panel) {
-  return panel.dataset.unit === "deal" ? "Deal" : "Hand";
+// The message of a hand, or of a deal at a table of four (the panel's data-unit).
+function byUnit(panel, hand, deal) {
+  return panel.dataset.unit === "deal" ? deal : hand;
 }
+
+const number = (n) => n.toLocaleString(lang);
 
 async function queueHand(form, fields) {
   await putQueued({ game: form.dataset.queueGame, fields, created: new Date().toISOString(),
@@ -249,7 +255,7 @@ async function queueHand(form, fields) {
   panel.scrollIntoView({ block: "start" });
 }
 
-function say(form, text) {
+function tell(form, text) {
   let note = $("[data-offline-note]", form);
   if (!note) {
     note = document.createElement("p");
@@ -309,8 +315,7 @@ function setupQueuedForm(form) {
       // "Check the hand" and "Preview the score" need the server's answer.
       if (!navigator.onLine) {
         event.preventDefault();
-        say(form, "No connection, so no preview now. Add to the sheet keeps the hand on this"
-                  + " phone until the connection returns.");
+        tell(form, say("no_preview"));
       }
       return;
     }
@@ -319,8 +324,7 @@ function setupQueuedForm(form) {
     event.preventDefault();
     if (form.dataset.queueOne !== undefined && form.dataset.waiting) {
       // Three or four players: who plays the next hand depends on the one waiting.
-      say(form, "The hand kept on this phone must reach the sheet first: who plays the next"
-                + " one depends on it. It is sent as soon as the connection returns.");
+      tell(form, say("first_waits"));
       return;
     }
     // A queued hand carries no sheet version: the queue's order is the truth, and the
@@ -344,9 +348,13 @@ function registerWorker() {
       const keep = $$("a[data-keep]").map((a) => a.href);
       const claim = !navigator.serviceWorker.controller;
       if (claim && keep.length) keep.push(location.href);
-      if ((keep.length || claim) && registration.active) {
-        registration.active.postMessage({ keep, claim });
-      }
+      // The worker's page for addresses it has no copy of speaks the page's language.
+      return caches.match("/offline").then((kept) => {
+        if (!kept || kept.headers.get("Content-Language") !== lang) keep.push("/offline");
+        if ((keep.length || claim) && registration.active) {
+          registration.active.postMessage({ keep, claim });
+        }
+      });
     })
     .catch(() => {});  // no worker: the page and its queue still work online
 }

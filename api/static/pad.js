@@ -6,6 +6,7 @@
 import { cardReader } from "./pad-cards.js";
 import { $, $$ } from "./pad-dom.js";
 import { startOffline } from "./pad-offline.js";
+import { letters, say, sayCount, sayParts } from "./pad-words.js";
 
 function el(tag, attrs = {}, ...children) {
   const node = document.createElement(tag);
@@ -26,7 +27,7 @@ function cardChip(card) {
 
 const meldsUrl = document.documentElement.dataset.meldsUrl;
 
-const readTyped = cardReader(document.documentElement.dataset);
+const readTyped = cardReader(document.documentElement.dataset, letters);
 
 function setupGrid(fieldset) {
   const prefix = fieldset.dataset.grid;
@@ -50,7 +51,7 @@ function setupGrid(fieldset) {
       if (taken && box.checked) continue;  // already in both (typed earlier): leave for the server
       box.disabled = taken;
       const label = box.nextElementSibling;
-      if (label) label.title = taken ? `Already in ${fieldset.dataset.owner}'s cards` : "";
+      if (label) label.title = taken ? say("taken_tip", { name: fieldset.dataset.owner }) : "";
     }
   }
 
@@ -58,7 +59,7 @@ function setupGrid(fieldset) {
     // A read-out that arrives while the keyboard is on the strip keeps the focus there.
     const focused = live.contains(document.activeElement);
     live.replaceChildren();
-    live.append(el("span", { class: "count", text: `${count} card${count === 1 ? "" : "s"}` }));
+    live.append(el("span", { class: "count", text: sayCount("cards", count) }));
     if (typedProblem) {
       live.append(" ", el("span", { class: "error", text: typedProblem }));
       return;
@@ -68,11 +69,11 @@ function setupGrid(fieldset) {
       live.append(" ", el("span", { class: "error", text: data.message }));
       return;
     }
-    live.append(" · ", el("span", { class: "dw", text: `deadwood ${data.deadwood}` }));
+    live.append(" · ", el("span", { class: "dw", text: say("deadwood", { points: data.deadwood }) }));
     if (data.melds.length) {
       // The strip scrolls sideways when the melds are wider than the phone: it takes the
       // keyboard focus (Tab), the arrow keys scroll it and Enter moves on to what is hidden.
-      const melds = el("div", { class: "small melds", tabindex: "0" }, "Best melds: ");
+      const melds = el("div", { class: "small melds", tabindex: "0" }, `${say("best_melds")} `);
       for (const meld of data.melds) {
         melds.append(el("span", { class: "meld" }, ...meld.map(cardChip)));
       }
@@ -86,7 +87,7 @@ function setupGrid(fieldset) {
       live.append(melds);
       if (focused) melds.focus();
     } else if (count) {
-      live.append(el("div", { class: "small muted melds", text: "No melds yet." }));
+      live.append(el("div", { class: "small muted melds", text: say("no_melds") }));
     }
   }
 
@@ -119,7 +120,7 @@ function setupGrid(fieldset) {
     typedProblem = problem;
     for (const box of $$("input[type=checkbox]", fieldset)) {
       if (box.disabled && wanted.has(box.value)) {
-        typedProblem ??= `${box.getAttribute("aria-label")} is already in the other player's cards.`;
+        typedProblem ??= say("taken", { card: box.getAttribute("aria-label") });
         wanted.delete(box.value);
       }
       box.checked = wanted.has(box.value);
@@ -156,7 +157,7 @@ function setupGrid(fieldset) {
 // ---------------------------------------------------------------- what was laid down
 
 function meldChip(cards) {
-  return el("span", { class: "meld", role: "group", "aria-label": "meld" }, ...cards.map(cardChip));
+  return el("span", { class: "meld", role: "group", "aria-label": say("meld") }, ...cards.map(cardChip));
 }
 
 function markStale(message, scope = document) {
@@ -180,20 +181,20 @@ function setupPlayChoice(section) {
   const check = section.dataset.check;
   const button = $("[data-show-layoffs]", section);
   if (button) button.hidden = true;
-  const again = `Changed: press ${check} to see the score of this choice.`;
+  const again = say("changed", { button: check });
 
   function show(option) {
     list.replaceChildren();
     if (option.gin) {
-      list.append(el("p", { text: "No layoffs against gin." }));
+      list.append(el("p", { text: say("no_layoffs_gin") }));
     } else if (!option.layoffs.length) {
-      list.append(el("p", { class: "muted", text: `Nothing ${defender} holds fits these melds.` }));
+      list.append(el("p", { class: "muted", text: say("nothing_fits", { name: defender }) }));
     }
     for (const fit of option.layoffs) {
       const box = el("input", { type: "checkbox", name: `${prefix}layoffs`, value: fit.card.code });
       box.checked = fit.best;
-      const text = el("span", {}, cardChip(fit.card), " on ", meldChip(fit.meld));
-      if (fit.best) text.append(" ", el("span", { class: "small muted", text: "(best)" }));
+      const text = el("span", {}, ...sayParts("laid_on", { card: cardChip(fit.card), meld: meldChip(fit.meld) }));
+      if (fit.best) text.append(" ", el("span", { class: "small muted", text: say("best") }));
       list.append(el("label", { class: "pick layoff" }, box, text));
     }
     layoffsFor.value = option.value;
@@ -208,7 +209,7 @@ function setupPlayChoice(section) {
   });
   for (const grid of $$("[data-grid]", scope)) {
     grid.addEventListener("change", () => markStale(
-      `The cards changed: press ${check} to choose what was laid down again.`, scope));
+      say("cards_changed", { button: check }), scope));
   }
 }
 
@@ -252,7 +253,7 @@ function setupOptions(form) {
   function relabel() {
     for (const input of names) {
       const label = $(`[data-dealer-label="${input.dataset.player}"]`, form);
-      if (label) label.textContent = input.value.trim() || `Player ${Number(input.dataset.player) + 1}`;
+      if (label) label.textContent = input.value.trim() || say("player", { num: Number(input.dataset.player) + 1 });
       // Players 3 and 4 are optional: no name, no dealer choice for them.
       const choice = $(`[data-dealer-choice="${input.dataset.player}"]`, form);
       if (choice && Number(input.dataset.player) >= 2) {
@@ -275,7 +276,7 @@ function setupCopy(button) {
     const input = $(button.dataset.copy);
     try {
       await navigator.clipboard.writeText(input.value);
-      button.textContent = "Copied";
+      button.textContent = say("copied");
     } catch {
       input.select();
     }
@@ -323,6 +324,19 @@ function setupModeSwitch(scope) {
   sync();
 }
 
+function localTimes() {
+  // The server writes times in UTC (the fallback); the phone shows them in its own time
+  // zone and the page's language: each <time datetime> with a date and a time.
+  const format = new Intl.DateTimeFormat(document.documentElement.lang || undefined,
+                                         { dateStyle: "medium", timeStyle: "short" });
+  for (const time of $$("time[datetime]")) {
+    const when = new Date(time.dateTime);
+    if (!time.dateTime.includes("T") || Number.isNaN(when.getTime())) continue;
+    time.title = time.textContent;
+    time.textContent = format.format(when);
+  }
+}
+
 function focusOutcome() {
   // After a round trip, the error (the summary of a long form first) or the
   // checked result takes the focus and comes into view; the page's top otherwise.
@@ -342,6 +356,7 @@ function start() {
   $$("form[data-confirm]").forEach(setupConfirm);
   $$("form[data-quick], [data-game]").forEach(setupModeSwitch);
   setupKeys();
+  localTimes();
   focusOutcome();
   startOffline();
 }

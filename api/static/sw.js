@@ -14,13 +14,19 @@
 // (Wi-Fi up, laptop gone): the hand joins the same queue, and the form opens
 // again showing it "waiting to sync". The worker is a module worker (registered
 // with type "module"), so it shares pad-store.js with the page as an ES module.
+//
+// Languages: pages are kept by address, whatever their language (the phone's choice
+// is in a cookie); network first means that after the language switch the next page
+// opened online speaks the new one. The worker's own page for an address it has no
+// copy of is the server's /offline, kept at install in the phone's language; a page in
+// another language asks for it to be kept again (pad-offline.js).
 
 import { put as putQueued } from "/static/pad-store.js";
 
 const CACHE = "scorepad-v1";
 const SHELL = ["/", "/static/pad.css", "/static/pad.js", "/static/pad-offline.js",
                "/static/pad-store.js", "/static/pad-live.js", "/static/pad-dom.js",
-               "/static/pad-cards.js",
+               "/static/pad-cards.js", "/static/pad-words.js", "/offline",
                "/static/pad-icon.svg", "/static/pad-icon-192.png", "/manifest.webmanifest"];
 
 self.addEventListener("install", (event) => {
@@ -34,13 +40,9 @@ self.addEventListener("activate", (event) => {
     .then(() => self.clients.claim()));
 });
 
-function offlinePage() {
-  const body = `<!doctype html><html lang="en"><meta charset="utf-8">
-<meta name="viewport" content="width=device-width, initial-scale=1">
-<title>Offline · Gin Rummy scorepad</title><link rel="stylesheet" href="/static/pad.css">
-<main><h1>No connection</h1><p>This page was not opened on this phone before, so there is
-no copy of it here. Go back to the sheet: hands entered there are kept on this phone and sent
-when the connection returns.</p><p><a href="/">Start page</a></p></main></html>`;
+async function offlinePage() {
+  const kept = await (await caches.open(CACHE)).match("/offline");
+  const body = kept ? await kept.text() : "<!doctype html><title>Offline</title><h1>Offline</h1>";
   return new Response(body, { status: 503, headers: { "Content-Type": "text/html; charset=utf-8" } });
 }
 
