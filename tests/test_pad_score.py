@@ -85,8 +85,9 @@ HANDS = 10_000
 
 NAMES = ("Ana", "Bor", "Cy", "Dee")
 CODES = [card.code for card in DECK]
+ACES = [code for code in CODES if code[0] == "A"]
 NUMBERS = {
-    "knock_limit": lambda rng: rng.randint(0, 10),
+    "knock_limit": lambda rng: rng.choice([0, 1, rng.randint(0, 10)]),
     "big_gin_bonus": lambda rng: rng.choice([None, rng.randint(0, 60)]),
     "target": lambda rng: rng.choice([rng.randint(1, 40), rng.randint(41, 250)]),
     "max_discard_draws": lambda rng: rng.choice([None, rng.randint(1, 100)]),
@@ -132,7 +133,7 @@ def quick_fields(
     kind = rng.choices(["knock", "gin", "big_gin", "void", "fold"], [60, 15, big, 8, 1])[0]
     upcard = ""
     if rules.oklahoma or rules.spade_doubles:
-        upcard = rng.choice(CODES) if rng.random() < 0.97 else ""
+        upcard = rng.choice([*CODES, *ACES]) if rng.random() < 0.97 else ""
     elif rng.random() < 0.05:
         upcard = rng.choice([*CODES, "zz"])
     up = parse_card(upcard) if upcard in CODES else None
@@ -140,9 +141,9 @@ def quick_fields(
     mine = str(rng.randint(1, limit)) if limit else "0"
     if kind != "knock":
         mine = rng.choice(["", "0"])
-    if rng.random() < 0.04:
-        mine = rng.choice(["0", str(limit + 1), "", "x", "100", " 3 "])
-    theirs = str(rng.choice([rng.randint(0, 30), rng.randint(0, 98)]))
+    if rng.random() < 0.08:  # over the limit by one most often
+        mine = rng.choice(["0", str(limit + 1), str(limit + 1), "", "x", "100", " 3 "])
+    theirs = str(rng.choice([0, rng.randint(0, 30), rng.randint(0, 98)]))
     if kind == "knock" and rng.random() < 0.15:
         theirs = mine  # a tie: an undercut, or no score
     if rng.random() < 0.03:
