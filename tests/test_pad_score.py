@@ -44,8 +44,6 @@ from scorekeeper.rules import BOOLEANS, CHOICES, POINTS, Rules
 from scorekeeper.seating import seatings
 from scorekeeper.sheet import GameSeat, score_sheet, summary
 
-pytestmark = pytest.mark.slow  # node
-
 SCRIPT = Path(__file__).resolve().parent.parent / "api" / "static" / "pad-score.js"
 
 NODE = """
@@ -320,6 +318,7 @@ def in_node(batch: list[dict]) -> list[dict]:
     return json.loads(run.stdout)
 
 
+@pytest.mark.slow  # node, and thousands of hands
 def test_the_pad_scores_every_hand_as_the_core_does():
     rng = random.Random(21)
     games: list[dict] = []

@@ -586,7 +586,12 @@ export function scoreSheet(entries, { players, rules, dealer = 0, stake = null, 
   return scoreSingle(entries, rules, start, stake, head);
 }
 
-const handCount = (sheet) => (Array.isArray(sheet.hands) ? sheet.hands.length : sheet.hands);
+// The number of hands on a sheet: its hands (a list), or their number (a summary).
+function handCount(sheet) {
+  const count = Array.isArray(sheet.hands) ? sheet.hands.length : sheet.hands;
+  if (!isWhole(count)) throw new Error("the sheet lacks its hands (a list, or their number)");
+  return count;
+}
 
 // ---------------------------------------------------------------- the pad's waiting hands
 
