@@ -16,9 +16,14 @@ batch. Compared: each hand's entry, record and the summary after it (totals,
 boxes, next dealer, game end, result with its bonuses and settlement), or the
 refusal's code and field; the whole game scored from scratch; and the hands of
 each game's tail scored as waiting hands after the sheet the server sent
-(``provisional``). Some hands are wrong on purpose (over the knock limit, a
-missing upcard, the dealer going out, a hand after the end) and a few are typed
-card by card, which the page leaves to the server.
+(``provisional``). About a fifth of the hands are typed card by card (hands
+built round melds, with cards the other hand's melds can take: the meld search
+and the layoffs are compared too). Some hands are wrong on purpose (over the
+knock limit, a missing upcard, the dealer going out, a card in both hands, a
+hand after the end), and a few are what the page leaves to the server (a deal
+record, a card hand with a declared play). A card hand's refusal is compared as
+the core gives it (:func:`~scorekeeper.hands.evaluate_hand`); the route words it
+for players on the form.
 """
 
 from __future__ import annotations
@@ -37,7 +42,7 @@ from werkzeug.datastructures import MultiDict
 from api import create_app
 from api.pad.hand_page import modes_for, submitted
 from api.pad.routes_hands import _hand_input
-from scorekeeper.cards import DECK, parse_card
+from scorekeeper.cards import DECK, RANKS, parse_card
 from scorekeeper.errors import RuleError, ScorekeeperError
 from scorekeeper.hands import evaluate_hand
 from scorekeeper.rules import BOOLEANS, CHOICES, POINTS, Rules
@@ -129,11 +134,7 @@ def quick_fields(
         knocker = rng.choice(["", "x", str(rng.randrange(count)), "9"])
     big = 6 if rules.big_gin_bonus is not None else 1
     kind = rng.choices(["knock", "gin", "big_gin", "void", "fold"], [60, 15, big, 8, 1])[0]
-    upcard = ""
-    if rules.oklahoma or rules.spade_doubles:
-        upcard = rng.choice([*CODES, *ACES]) if rng.random() < 0.97 else ""
-    elif rng.random() < 0.05:
-        upcard = rng.choice([*CODES, "zz"])
+    upcard = upcard_for(rng, rules)
     up = parse_card(upcard) if upcard in CODES else None
     limit = rules.knock_limit_for(up) if up or not rules.oklahoma else rules.knock_limit
     mine = str(rng.randint(1, limit)) if limit else "0"
@@ -153,22 +154,83 @@ def quick_fields(
     return [(prefix + name, value) for name, value in form]
 
 
+def card_hand(rng: random.Random, size: int, free: set[str], near: list[str]) -> list[str]:
+    """``size`` cards of ``free`` (taken from it): a few melds, perhaps some cards of
+    ``near`` (that the other hand's melds could take), low cards for the rest."""
+    hand: list[str] = []
+    room = size - rng.choice([0, 1, 1, 2, 2, 3])  # mostly some deadwood
+    for _ in range(rng.choice([0, 1, 2, 2, 3, 3])):
+        if rng.random() < 0.5:
+            suit, length = rng.choice("cdhs"), rng.choice([3, 3, 4, 5])
+            low = rng.randrange(14 - length)
+            meld = [RANKS[r] + suit for r in range(low, low + length)]
+        else:
+            rank = rng.choice(RANKS)
+            meld = [rank + suit for suit in rng.sample("cdhs", rng.choice([3, 3, 4]))]
+        if len(hand) + len(meld) <= room and free.issuperset(meld):
+            hand += meld
+            free -= set(meld)
+    for code in rng.sample(near, min(len(near), rng.choice([0, 0, 1, 2, 3]))):
+        if len(hand) < size and code in free:
+            hand.append(code)
+            free.discard(code)
+    rest = sorted(free, key=lambda code: rng.random() + RANKS.index(code[0]) / 8)
+    hand += rest[: size - len(hand)]
+    free -= set(hand)
+    return rng.sample(hand, len(hand))
+
+
+def upcard_for(rng: random.Random, rules: Rules) -> str:
+    """The first upcard as the form's list posts it ("" when not known)."""
+    if rules.oklahoma or rules.spade_doubles:
+        return rng.choice([*CODES, *ACES]) if rng.random() < 0.97 else ""
+    return rng.choice([*CODES, "zz"]) if rng.random() < 0.05 else ""
+
+
+def cards_fields(
+    rng: random.Random, rules: Rules, seating: Any, prefix: str
+) -> list[tuple[str, str]]:
+    """One hand typed card by card (the tap grids of its two players)."""
+    knocker = rng.choice(seating.seats)
+    if rng.random() < 0.08 and prefix:
+        return [(prefix + "knocker", "void")]
+    other = seating.other(knocker)
+    free = set(CODES)
+    big = rules.big_gin_bonus is not None and rng.random() < 0.1
+    mine = card_hand(rng, 11 if big else 10, free, [])
+    near = [r + c[1] for c in mine for r in RANKS if abs(RANKS.index(r) - RANKS.index(c[0])) == 1]
+    near += [c[0] + suit for c in mine for suit in "cdhs"]
+    theirs = card_hand(rng, 10, free, near)
+    fault = rng.random()
+    if fault < 0.02:
+        theirs[0] = mine[0]  # in both hands
+    elif fault < 0.04:
+        mine.pop()
+    elif fault < 0.05:
+        theirs[-1] = rng.choice(["zz", theirs[0]])
+    form = [("knocker", str(knocker)), ("upcard", upcard_for(rng, rules))]
+    form += [(f"cards_{knocker}", code) for code in mine]
+    form += [(f"cards_{other}", code) for code in theirs]
+    if rng.random() < 0.03:
+        form.append(("arrangement", "0"))  # a play declared after the server's check
+    return [(prefix + name, value) for name, value in form]
+
+
 def hand_fields(rng: random.Random, rules: Rules, summary_: dict) -> list[tuple[str, str]]:
     """A hand of the pad's form (its [name, value] pairs, as the queue keeps them)."""
     players = summary_["players"]
     games = [GameSeat.from_dict(game) for game in summary_.get("next_games", ())]
     seated = seatings(players, summary_["next_dealer"], games)
     modes = modes_for(len(players))
-    mode = modes[0] if rng.random() < 0.98 else rng.choice([*modes, "bogus"])
+    mode = rng.choices([modes[0], modes[1], rng.choice([*modes, "bogus"])], [75, 22, 3])[0]
     form = [("csrf_token", "token"), ("form_key", f"pad-{rng.getrandbits(64):016x}")]
     form.append(("mode", mode))
+    typed = cards_fields if mode in ("cards", "deal_cards") else quick_fields
     if len(players) == 4:
         for i, seating in enumerate(seated):
-            form += quick_fields(rng, rules, seating, f"g{i}_")
+            form += typed(rng, rules, seating, f"g{i}_")
     else:
-        form += quick_fields(rng, rules, seated[0], "")
-    if mode in ("cards", "deal_cards"):
-        form += [(f"cards_{p}", code) for p in range(len(players)) for code in CODES[:10]]
+        form += typed(rng, rules, seated[0], "")
     return [*form, ("action", "save")]
 
 
@@ -185,11 +247,19 @@ def core_add(sheet: dict, fields_: list, rules: Rules) -> dict:
     mode = request.form.get("mode", "")
     modes = modes_for(len(players))
     mode = mode if mode in modes else modes[0]
-    if mode not in ("quick", "deal"):
+    if mode == "record":
         return {"server": mode}
     games = [GameSeat.from_dict(game) for game in sheet.get("next_games", ())]
     try:
         hand = _hand_input(rules, mode, values, seatings(players, sheet["next_dealer"], games))
+        played = hand.get("games", [hand])
+        if any(
+            one["kind"] == "cards" and values[prefix + "arrangement"]
+            for one, prefix in zip(
+                played, ("g0_", "g1_") if "games" in hand else ("",), strict=True
+            )
+        ):
+            return {"server": "declared"}  # the route's _declared scores a declared play
         if sheet["over"]:  # the store's check before it scores (a Conflict)
             return {"refused": ["game_over", None]}
         entry = evaluate_hand(
@@ -277,11 +347,12 @@ def coverage(game: dict) -> set[tuple]:
     for name in (*POINTS, *NUMBERS):
         value = getattr(rules, name)
         seen.add((name, "null" if value is None else "zero" if value == 0 else "number"))
-    for answer in game["expected"]:
+    for fields_, answer in zip(game["given"]["hands"], game["expected"], strict=True):
+        typed = "carded" if dict(fields_).get("mode") in ("cards", "deal_cards") else "outcome"
         if "record" in answer:
             record = answer["record"]
             for hand in record.get("games", [record]):
-                seen.add(("outcome", players, "void" if hand["void"] else hand["outcome"]))
+                seen.add((typed, players, "void" if hand["void"] else hand["outcome"]))
         seen.add(("answer", players, next(iter(answer))))
     if game["whole"]["over"]:
         seen.add(("over", players, rules.scoring))
@@ -300,9 +371,10 @@ def wanted_coverage() -> set[tuple]:
         wanted.add(("players", players))
         outcomes = ("knock", "gin", "big_gin", "undercut", "tie", "void")
         wanted |= {("outcome", players, outcome) for outcome in outcomes}
+        wanted |= {("carded", players, outcome) for outcome in ("knock", "gin", "undercut")}
         wanted |= {("answer", players, kind) for kind in ("entry", "refused", "server")}
         wanted.add(("over", players, "single"))
-    wanted.add(("over", 2, "hollywood"))
+    wanted |= {("over", 2, "hollywood"), ("carded", 2, "big_gin")}
     return wanted
 
 

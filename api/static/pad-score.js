@@ -3,10 +3,12 @@
 // the game's end while they wait, and a quick hand's score as it is typed. It is the
 // core's rules, ported: scorekeeper.sheet (score_sheet, next_dealer, the single,
 // Hollywood and partnership sheets, the game's result), scorekeeper.hands and
-// scorekeeper.knock (a quick hand: who went out and the two deadwood counts) and the
-// pad's quick forms (api.pad.forms_hand: quick_input, deal_input). It does not fork the
-// rules: tests/test_pad_score.py plays thousands of random hands through both, across
-// every preset and option value, and finds them equal, sheet for sheet.
+// scorekeeper.knock (a quick hand: who went out and the two deadwood counts; a hand
+// typed card by card: verify_knock's best play, the knocker's arrangement against the
+// defender's best melds and layoffs) and the pad's hand forms (api.pad.forms_hand:
+// quick_input, cards_form_input, deal_input). It does not fork the rules:
+// tests/test_pad_score.py plays thousands of random hands through both, across every
+// preset and option value, and finds them equal, sheet for sheet.
 //
 // What it gives (every sheet is what the core's to_dict() gives, as JSON):
 // - scoreSheet(entries, {players, rules, dealer, stake, after}): score_sheet.
@@ -21,12 +23,17 @@
 // - ``rules`` is the game's whole rules object (every option, as a sheet carries it):
 //   presets live in the core only, so a missing option is an error, not a default.
 // - A hand it cannot score throws: Refused (what the server would refuse, with the
-//   core's code and the form field at fault, never a sentence: the server's words
-//   come on sync) or NeedsServer (a hand typed card by card, or a deal record: their
-//   meld search and layoffs stay on the server; such a hand is scored on sync).
+//   core's code and the field at fault, never a sentence: the server's words come on
+//   sync) or NeedsServer (a deal record, or a card hand whose form declares the play:
+//   an arrangement chosen after the server's check; such a hand is scored on sync).
 //   provisional() stops at the first such hand: who plays and deals after it, and
 //   the totals, wait for the server.
-// - Upcards are card codes ("Ts", "7h"), as the pad's upcard list sends them.
+// - Cards and upcards are card codes ("Ts", "7h"), as the pad's tap grids and upcard
+//   list send them (the typed box sends its cards as ticks).
+// - A card hand is scored by its best play, as the core scores a hand with nothing
+//   declared: the arrangement (every legal one is weighed) that does best against the
+//   defender's least deadwood after layoffs; only the two counts are needed, so ties
+//   between arrangements of equal result need not be broken as the core breaks them.
 
 export class Refused extends Error {
   constructor(code, field = null) {
@@ -126,6 +133,164 @@ function scoreDeadwood(k, d, rules, upcard, bigGin) {
   return scoreHand(k, d, rules, bigGin, multiplierFor(rules, up));
 }
 
+// ---------------------------------------------------------------- a hand by its cards
+
+// A card's place in the deck (scorekeeper.cards.DECK: suit by suit, ace to king).
+const deckIndex = (up) => "cdhs".indexOf(up.suit) * 13 + up.rank;
+const points = (index) => Math.min(index % 13 + 1, 10);
+
+// Every meld of ``cards`` (deck indexes), as masks of their positions in ``cards``:
+// each set of 3 or 4 of a rank, each run of 3+ consecutive cards of a suit (ace low).
+function meldsOf(cards) {
+  const at = new Map(cards.map((index, i) => [index, i]));
+  const melds = [];
+  for (let rank = 0; rank < 13; rank += 1) {
+    const held = [0, 1, 2, 3].map((suit) => at.get(suit * 13 + rank)).filter((i) => i !== undefined);
+    if (held.length < 3) continue;
+    const all = held.reduce((mask, i) => mask | (1 << i), 0);
+    melds.push(all);
+    if (held.length === 4) for (const i of held) melds.push(all & ~(1 << i));
+  }
+  for (let suit = 0; suit < 4; suit += 1) {
+    for (let low = 0; low < 11; low += 1) {
+      let mask = 0;
+      for (let rank = low; rank < 13 && at.has(suit * 13 + rank); rank += 1) {
+        mask |= 1 << at.get(suit * 13 + rank);
+        if (rank - low >= 2) melds.push(mask);
+      }
+    }
+  }
+  return melds;
+}
+
+// The least deadwood of every subset of ``cards`` (a table indexed by position mask).
+function leastDeadwood(cards) {
+  const melds = meldsOf(cards);
+  const least = new Array(1 << cards.length).fill(0);
+  for (let mask = 1; mask < least.length; mask += 1) {
+    const low = mask & -mask;
+    let best = points(cards[31 - Math.clz32(low)]) + least[mask & ~low];
+    for (const meld of melds) {
+      if (meld & low && (meld & mask) === meld) best = Math.min(best, least[mask & ~meld]);
+    }
+    least[mask] = best;
+  }
+  return least;
+}
+
+// The cards a meld of the knocker takes from the defender, as chains laid one after the
+// other (knock.py _chains_of), each as the cumulative masks of the defender's positions
+// that may be laid (the first, 0, lays nothing).
+function layoffChains(meld, cards, theirs) {
+  const indexes = cards.filter((_, i) => meld & (1 << i)).sort((a, b) => a - b);
+  const at = new Map(theirs.map((index, i) => [index, i]));
+  const [first, last] = [indexes[0], indexes[indexes.length - 1]];
+  let chains;
+  if (indexes.every((index) => index % 13 === first % 13)) {
+    const missing = [0, 1, 2, 3].map((suit) => suit * 13 + (first % 13))
+      .filter((index) => !indexes.includes(index));
+    chains = indexes.length === 3 ? [missing] : [];
+  } else {
+    const base = first - (first % 13);
+    chains = [range(first % 13).reverse().map((rank) => base + rank),
+              range(12 - (last % 13)).map((step) => last + 1 + step)];
+  }
+  return chains.map((chain) => {
+    const prefixes = [0];
+    for (const index of chain) {
+      if (!at.has(index)) break;
+      prefixes.push(prefixes[prefixes.length - 1] | (1 << at.get(index)));
+    }
+    return prefixes;
+  }).filter((prefixes) => prefixes.length > 1);
+}
+
+// The defender's least deadwood after laying off on ``melds`` (knock.py _best_reply).
+function bestReply(melds, cards, theirs, least) {
+  const options = melds.flatMap((meld) => layoffChains(meld, cards, theirs));
+  const full = (1 << theirs.length) - 1;
+  let best = least[full];
+  const walk = (i, laid) => {
+    if (i === options.length) {
+      best = Math.min(best, least[full & ~laid]);
+      return;
+    }
+    for (const prefix of options[i]) if (!(laid & prefix)) walk(i + 1, laid | prefix);
+  };
+  walk(0, 0);
+  return best;
+}
+
+// knock.py _net: the knocker's result of a knock (+ won, - undercut, 0 a no-score tie).
+function net(k, d, rules) {
+  if (k < d) return d - k;
+  if (k === d && rules.tie === "no_score") return 0;
+  return -(k - d + rules.undercut_bonus);
+}
+
+// The two deadwood counts of a showdown played best (knock.verify_knock without declared
+// melds or layoffs): the knocker's arrangement that does best against the defender's
+// best reply (every legal arrangement is weighed), and that reply.
+function showdown(mine, theirs, limit, big) {
+  const least = leastDeadwood(mine);
+  const full = (1 << mine.length) - 1;
+  const minimum = least[full];
+  const replies = leastDeadwood(theirs);
+  const alone = replies[(1 << theirs.length) - 1];
+  if (big && minimum) throw new Refused("big_gin_deadwood", "knocker");
+  if (minimum > limit) throw new Refused("knock_over_limit", "knocker");
+  if (minimum === 0) return { dead: 0, reply: alone, weigh: null };
+  return { dead: minimum, reply: alone, weigh: (rules) => {
+    const melds = meldsOf(mine);
+    let best = null;
+    const walk = (start, used, chosen) => {
+      const dead = mine.reduce((sum, index, i) => sum + (used & (1 << i) ? 0 : points(index)), 0);
+      if (dead <= limit) {
+        const reply = bestReply(chosen, mine, theirs, replies);
+        const key = [net(dead, reply, rules), -dead];
+        if (!best || key[0] > best.key[0] || (key[0] === best.key[0] && key[1] > best.key[1])) {
+          best = { key, dead, reply };
+        }
+      }
+      for (let j = start; j < melds.length; j += 1) {
+        if (!(melds[j] & used)) walk(j + 1, used | melds[j], [...chosen, melds[j]]);
+      }
+    };
+    walk(0, 0, []);
+    return best;
+  } };
+}
+
+// hands.py's cards hand scored as verify_knock scores it when nothing is declared.
+function scoreCards(hand, rules) {
+  const read = (codes, field, counts) => {
+    const cards = Array.isArray(codes) ? codes.map(card) : [];
+    if (!Array.isArray(codes) || cards.some((c) => !c)) throw new Refused("bad_card", field);
+    const indexes = cards.map(deckIndex);
+    if (new Set(indexes).size !== indexes.length) throw new Refused("duplicate_card", field);
+    if (!counts.includes(indexes.length)) throw new Refused("card_count", field);
+    return indexes;
+  };
+  const mine = read(hand.knocker_cards, "knocker", [10, 11]);
+  const theirs = read(hand.defender_cards, "defender", [10]);
+  if (theirs.some((index) => mine.includes(index))) throw new Refused("card_in_both_hands", "defender");
+  let up = null;
+  if (given(hand.upcard)) {
+    up = card(hand.upcard);
+    if (!up) throw new Refused("bad_card", "upcard");
+  }
+  const limit = knockLimitFor(rules, up);
+  const multiplier = multiplierFor(rules, up);
+  const big = mine.length === 11;
+  if (big && rules.big_gin_bonus === null) throw new Refused("big_gin_not_allowed", "knocker");
+  for (const key of ["knocker_melds", "defender_melds", "layoffs"]) {
+    if (given(hand[key])) throw new NeedsServer("declared");
+  }
+  const played = showdown(mine, theirs, limit, big);
+  const { dead, reply } = played.weigh ? played.weigh(rules) : played;
+  return scoreHand(dead, reply, rules, big, multiplier);
+}
+
 // ---------------------------------------------------------------- a hand input (hands.py)
 
 // sheet.check_seat: ``value`` as a player of the hand (``seats``), not the sitting-out dealer.
@@ -138,9 +303,10 @@ function checkSeat(value, key, count, seats, sittingOut = null) {
 
 function evaluateKnock(hand, rules, count, seats, sittingOut) {
   const knocker = checkSeat(hand.knocker, "knocker", count, seats, sittingOut);
-  if (hand.kind !== "quick") throw new NeedsServer(hand.kind);
-  const score = scoreDeadwood(hand.knocker_deadwood, hand.defender_deadwood, rules,
-                              hand.upcard, given(hand.big_gin) ? hand.big_gin : false);
+  const score = hand.kind === "quick"
+    ? scoreDeadwood(hand.knocker_deadwood, hand.defender_deadwood, rules, hand.upcard,
+                    given(hand.big_gin) ? hand.big_gin : false)
+    : scoreCards(hand, rules);
   if (score.winner === null) return { winner: null, loser: null, points: 0, outcome: "tie" };
   const defender = knocker === seats[0] ? seats[1] : seats[0];
   const [winner, loser] = score.winner === "knocker" ? [knocker, defender] : [defender, knocker];
@@ -255,30 +421,64 @@ function quickInput(rules, values, prefix, seating) {
   return hand;
 }
 
-// The hand input of a form's fields ([name, value] pairs, or an object): the quick form
-// of two or three players, or the deal form of four (forms_hand.deal_input); a hand
-// typed card by card, or a deal record, NeedsServer.
+// forms_hand.cards_form_input: a hand typed card by card (a tap grid per player of the
+// hand, ``<prefix>cards_<p>``), checked; a play declared on it (an arrangement chosen
+// after the server's check) is left to the server.
+function cardsInput(rules, values, prefix, seating) {
+  const raw = String(given(values[prefix + "knocker"]) ? values[prefix + "knocker"] : "");
+  const knocker = formKnocker(raw, seating);
+  const other = knocker === seating.seats[0] ? seating.seats[1] : seating.seats[0];
+  const grid = (seat) => values[`${prefix}cards_${seat}`] || [];
+  const [mine, theirs] = [grid(knocker), grid(other)];
+  const readable = (codes) => codes.every(card) && new Set(codes).size === codes.length;
+  const counts = rules.big_gin_bonus !== null ? [10, 11] : [10];
+  const faults = [
+    [knocker, !readable(mine) || !counts.includes(mine.length)],
+    [other, !readable(theirs) || theirs.some((code) => mine.includes(code)) || theirs.length !== 10],
+  ];
+  for (const [seat, fault] of faults) if (fault) throw new Refused("rule", `${prefix}cards_${seat}`);
+  const up = formUpcard(rules, values[prefix + "upcard"]);
+  const hand = { kind: "cards", knocker, knocker_cards: mine, defender_cards: theirs };
+  if (up) hand.upcard = up.code;
+  return hand;
+}
+
+// The hand input of a form's fields ([name, value] pairs, or an object): the quick or
+// card form of two or three players, or the deal form of four (forms_hand.deal_input);
+// a deal record NeedsServer.
 export function formHand(rules, fields, seated) {
   checkRules(rules);
   const values = {};
   for (const [name, value] of Array.isArray(fields) ? fields : Object.entries(fields)) {
-    if (!(name in values)) values[name] = value;
+    if (/^(g[01]_)?cards_[0-3]$/.test(name)) (values[name] ??= []).push(value);
+    else if (!(name in values)) values[name] = value;
   }
   const modes = MODES[seated[0].count];
   const mode = modes.includes(values.mode) ? values.mode : modes[0];
   if (mode === "quick") return quickInput(rules, values, "", seated[0]);
-  if (mode !== "deal") throw new NeedsServer(mode);
+  if (mode === "cards") return declared(cardsInput(rules, values, "", seated[0]), values, "");
+  if (mode === "record") throw new NeedsServer(mode);
   const hands = seated.map((seating, i) => {
     const prefix = `g${i}_`;
     try {
-      return quickInput(rules, values, prefix, seating);
+      if (mode === "deal") return quickInput(rules, values, prefix, seating);
+      return values[prefix + "knocker"] === "void" ? { kind: "void" }
+        : cardsInput(rules, values, prefix, seating);
     } catch (error) {
       if (!(error instanceof Refused) || (error.field || "").startsWith(prefix)) throw error;
       throw new Refused(error.code, prefix + error.field);
     }
   });
+  hands.forEach((hand, i) => declared(hand, values, `g${i}_`));
   if (hands.every((hand) => hand.kind === "void")) return { kind: "void" };
   return { kind: "deal", games: hands };
+}
+
+// A card hand whose form declares the play (an arrangement chosen after the server's
+// check: routes_hands._declared) is left to the server; else it is scored as best play.
+function declared(hand, values, prefix) {
+  if (hand.kind === "cards" && values[prefix + "arrangement"]) throw new NeedsServer("declared");
+  return hand;
 }
 
 // ---------------------------------------------------------------- the sheet (sheet.py)
