@@ -57,6 +57,7 @@ export class NeedsServer extends Error {
   }
 }
 
+// The options the scorer reads (a sheet's rules carry every option of the core).
 const OPTIONS = ["knock_limit", "oklahoma", "ace_upcard", "spade_doubles", "gin_bonus",
   "big_gin_bonus", "undercut_bonus", "box_bonus", "game_bonus", "shutout", "target",
   "next_dealer", "scoring", "tie", "three_player_dealer", "partnership_netting"];
@@ -68,7 +69,6 @@ const MAX_DEADWOOD = 98;
 const RANKS = "A23456789TJQK";
 const MODES = { 2: ["quick", "cards", "record"], 3: ["quick", "cards"], 4: ["deal", "deal_cards"] };
 const HAND_KINDS = ["quick", "cards", "record", "void", "deal"];
-const DEAL_FIELDS = ["knocker", "kind", "knocker_deadwood", "defender_deadwood", "upcard"];
 
 const isWhole = (value) => typeof value === "number" && Number.isInteger(value);
 const given = (value) => value !== undefined && value !== null;
@@ -83,6 +83,7 @@ function checkRules(rules) {
 
 // ---------------------------------------------------------------- one hand (knock.py)
 
+// A card from its code ("Ts"): its rank (0 the ace), suit and point value; null if none.
 function card(code) {
   const match = typeof code === "string" && /^([A2-9TJQK])([cdhs])$/.exec(code);
   if (!match) return null;
@@ -90,6 +91,7 @@ function card(code) {
   return { code, rank, suit: match[2], value: Math.min(rank + 1, 10) };
 }
 
+// Rules.knock_limit_for and Rules.multiplier_for: Oklahoma's limit, a spade's doubling.
 function knockLimitFor(rules, up) {
   if (!rules.oklahoma) return rules.knock_limit;
   if (!up) throw new Refused("missing_upcard", "upcard");
@@ -230,35 +232,32 @@ function net(k, d, rules) {
 
 // The two deadwood counts of a showdown played best (knock.verify_knock without declared
 // melds or layoffs): the knocker's arrangement that does best against the defender's
-// best reply (every legal arrangement is weighed), and that reply.
-function showdown(mine, theirs, limit, big) {
+// best reply (every legal arrangement is weighed: net result first, then the lower
+// deadwood), and that reply.
+function showdown(mine, theirs, limit, big, rules) {
   const least = leastDeadwood(mine);
-  const full = (1 << mine.length) - 1;
-  const minimum = least[full];
+  const minimum = least[(1 << mine.length) - 1];
   const replies = leastDeadwood(theirs);
-  const alone = replies[(1 << theirs.length) - 1];
   if (big && minimum) throw new Refused("big_gin_deadwood", "knocker");
   if (minimum > limit) throw new Refused("knock_over_limit", "knocker");
-  if (minimum === 0) return { dead: 0, reply: alone, weigh: null };
-  return { dead: minimum, reply: alone, weigh: (rules) => {
-    const melds = meldsOf(mine);
-    let best = null;
-    const walk = (start, used, chosen) => {
-      const dead = mine.reduce((sum, index, i) => sum + (used & (1 << i) ? 0 : points(index)), 0);
-      if (dead <= limit) {
-        const reply = bestReply(chosen, mine, theirs, replies);
-        const key = [net(dead, reply, rules), -dead];
-        if (!best || key[0] > best.key[0] || (key[0] === best.key[0] && key[1] > best.key[1])) {
-          best = { key, dead, reply };
-        }
+  if (minimum === 0) return { dead: 0, reply: replies[(1 << theirs.length) - 1] };
+  const melds = meldsOf(mine);
+  let best = null;
+  const walk = (start, used, chosen) => {
+    const dead = mine.reduce((sum, index, i) => sum + (used & (1 << i) ? 0 : points(index)), 0);
+    if (dead <= limit) {
+      const reply = bestReply(chosen, mine, theirs, replies);
+      const result = net(dead, reply, rules);
+      if (!best || result > best.net || (result === best.net && dead < best.dead)) {
+        best = { net: result, dead, reply };
       }
-      for (let j = start; j < melds.length; j += 1) {
-        if (!(melds[j] & used)) walk(j + 1, used | melds[j], [...chosen, melds[j]]);
-      }
-    };
-    walk(0, 0, []);
-    return best;
-  } };
+    }
+    for (let j = start; j < melds.length; j += 1) {
+      if (!(melds[j] & used)) walk(j + 1, used | melds[j], [...chosen, melds[j]]);
+    }
+  };
+  walk(0, 0, []);
+  return best;
 }
 
 // hands.py's cards hand scored as verify_knock scores it when nothing is declared.
@@ -286,8 +285,7 @@ function scoreCards(hand, rules) {
   for (const key of ["knocker_melds", "defender_melds", "layoffs"]) {
     if (given(hand[key])) throw new NeedsServer("declared");
   }
-  const played = showdown(mine, theirs, limit, big);
-  const { dead, reply } = played.weigh ? played.weigh(rules) : played;
+  const { dead, reply } = showdown(mine, theirs, limit, big, rules);
   return scoreHand(dead, reply, rules, big, multiplier);
 }
 
