@@ -159,7 +159,18 @@ def create_app(
     ``<prefix>/var/api-instance`` when installed. ``scorepad=False`` serves
     the JSON API alone, without the scorepad's pages.
     """
-    from . import cors, credentials, errors, limits, live, openapi, responses, security, v1
+    from . import (
+        cors,
+        credentials,
+        errors,
+        limits,
+        live,
+        openapi,
+        responses,
+        schemas,
+        security,
+        v1,
+    )
 
     app = Flask(__name__, instance_path=instance_path, instance_relative_config=True)
     app.session_interface = _NoSession()
@@ -204,6 +215,11 @@ def create_app(
         api.spec.components.schema(name, schema=schema)
     for name, component in responses.ALIASES.items():
         api.spec.components.schema(name, component=component)
+    for name, shown in schemas.COMPONENTS.items():
+        if isinstance(shown, dict):
+            api.spec.components.schema(name, component=shown)
+        else:
+            api.spec.components.schema(name, schema=shown)
     api.register_blueprint(v1.blp)
     live.document(api, app)
     holders = [credentials.holds_edit_token]
