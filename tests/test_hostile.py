@@ -257,52 +257,60 @@ def test_a_record_hand_with_a_long_comment_is_refused(live):
     assert requests.get(url, timeout=10).json()["version"] == 0
 
 
-def _bounds_missing(schema: dict, where: str, seen: frozenset) -> list[str]:
-    """Request schema nodes without a maximum (strings: maxLength, arrays: maxItems)."""
+def _nodes(schema: dict, where: str, seen: frozenset = frozenset()):
+    """Every schema node inside ``schema`` (references followed once): (where, node)."""
     if "$ref" in schema:
         name = schema["$ref"].rsplit("/", 1)[1]
-        return (
-            []
-            if name in seen
-            else _bounds_missing(
-                spec()["components"]["schemas"][name], f"{where}->{name}", seen | {name}
-            )
-        )
-    missing = []
-    if schema.get("type") == "string" and not {"maxLength", "enum"} & schema.keys():
-        missing.append(where)
+        if name not in seen:
+            component = spec()["components"]["schemas"][name]
+            yield from _nodes(component, f"{where}->{name}", seen | {name})
+        return
+    yield where, schema
     if schema.get("type") == "array":
-        if "maxItems" not in schema:
-            missing.append(where)
-        missing += _bounds_missing(schema.get("items", {}), f"{where}[]", seen)
+        yield from _nodes(schema.get("items", {}), f"{where}[]", seen)
     for key in ("oneOf", "anyOf", "allOf"):
         for sub in schema.get(key, []):
-            missing += _bounds_missing(sub, where, seen)
+            yield from _nodes(sub, where, seen)
     for name, sub in schema.get("properties", {}).items():
-        missing += _bounds_missing(sub, f"{where}.{name}", seen)
+        yield from _nodes(sub, f"{where}.{name}", seen)
     if isinstance(schema.get("additionalProperties"), dict):
-        missing += _bounds_missing(schema["additionalProperties"], f"{where}.*", seen)
-    return missing
+        yield from _nodes(schema["additionalProperties"], f"{where}.*", seen)
 
 
-def test_every_documented_request_string_and_list_has_a_maximum():
-    missing = []
+def _request_nodes():
+    """Every schema node of every request: path, query and header parameters, bodies."""
     for path, item in spec()["paths"].items():
         for parameter in item.get("parameters", []):  # path parameters
-            missing += _bounds_missing(
-                parameter["schema"], f"{path} {parameter['name']}", frozenset()
-            )
+            yield from _nodes(parameter["schema"], f"{path} {parameter['name']}")
         for method, operation in item.items():
             if method == "parameters":
                 continue
             for parameter in operation.get("parameters", []):
-                missing += _bounds_missing(
-                    parameter["schema"], f"{method} {path} {parameter['name']}", frozenset()
-                )
+                yield from _nodes(parameter["schema"], f"{method} {path} {parameter['name']}")
             body = operation.get("requestBody", {}).get("content", {}).get("application/json")
             if body:
-                missing += _bounds_missing(body["schema"], f"{method} {path} body", frozenset())
+                yield from _nodes(body["schema"], f"{method} {path} body")
+
+
+def test_every_documented_request_string_and_list_has_a_maximum():
+    missing = [
+        where
+        for where, node in _request_nodes()
+        if (node.get("type") == "string" and not {"maxLength", "enum"} & node.keys())
+        or (node.get("type") == "array" and "maxItems" not in node)
+    ]
     assert missing == []
+
+
+def test_every_documented_request_object_names_its_keys():
+    """No request object is free-form: the validation refuses unknown keys everywhere (the
+    request schemas, the rules object, the records), and the document says so."""
+    loose = [
+        where
+        for where, node in _request_nodes()
+        if node.get("type") == "object" and node.get("additionalProperties") is not False
+    ]
+    assert loose == []
 
 
 # ----------------------------------------------------------------------------- fuzzing the domain
