@@ -6,8 +6,12 @@ meaning (which cards, which rule options) and names the field at fault.
 Deal and match records are free-form JSON to this layer (the records
 module checks them), so their size is bounded as JSON: strings of at most
 :data:`MAX_TEXT` characters, lists of at most :data:`MAX_HANDS` items,
-nesting at most :data:`MAX_DEPTH` deep. The request body as a whole is
-limited too (``MAX_CONTENT_LENGTH``: 413).
+nesting at most :data:`MAX_DEPTH` deep. The OpenAPI document is as strict
+as the validation all the same: it names a record's keys and their values
+(:data:`DEAL_RECORD`, :data:`MATCH_RECORD`), every rule option and its
+values (:data:`RULE_OPTIONS`), and shows a hand as one schema per kind
+(:data:`COMPONENTS`), each with the fields its kind needs and may have.
+The request body as a whole is limited too (``MAX_CONTENT_LENGTH``: 413).
 The response schemas (for the OpenAPI document) are in :mod:`api.responses`,
 the headers of writes in :mod:`api.headers`.
 """
@@ -112,7 +116,7 @@ class Record(fields.Dict):
     :data:`DEAL_RECORD`): the keys a record may have and their values.
     """
 
-    def __init__(self, document: str, description: str = "A record.", **kwargs: Any):
+    def __init__(self, document: str, description: str, **kwargs: Any):
         super().__init__(**kwargs)
         self.openapi = {"allOf": [_ref(document)], "description": description}
 
@@ -182,13 +186,16 @@ RULE_OPTIONS = {
 }
 """The document of a rules object: every option with the values it takes, nothing else."""
 
+RULES = {"oneOf": [_rule_option("preset"), _ref("RuleOptions")]}
+"""The document of rules: a preset's name or a rules object (:class:`RulesOption`)."""
+
 
 class RulesOption(fields.Field[Any]):
     """Rules: a preset name, or an object ``{"preset"?: name, option: value, ...}``."""
 
     def __init__(self, **kwargs: Any):
         kwargs["metadata"] = {
-            "oneOf": [_rule_option("preset"), _ref("RuleOptions")],
+            **RULES,
             "description": "A rule preset name, or an object of rule options on top of"
             " a preset (RULES.md section 9); null (as if left out): the"
             " standard rules.",
@@ -230,7 +237,7 @@ SHOWDOWN = {
 
 _DEAL_PROPERTIES: dict[str, Any] = {
     "format": {"type": "string", "enum": [DEAL_FORMAT]},
-    "rules": {"oneOf": [_rule_option("preset"), _ref("RuleOptions")], "nullable": True},
+    "rules": {**RULES, "nullable": True},
     "players": {
         "type": "array",
         "minItems": 2,
