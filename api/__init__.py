@@ -159,18 +159,7 @@ def create_app(
     ``<prefix>/var/api-instance`` when installed. ``scorepad=False`` serves
     the JSON API alone, without the scorepad's pages.
     """
-    from . import (
-        cors,
-        credentials,
-        errors,
-        limits,
-        live,
-        openapi,
-        responses,
-        schemas,
-        security,
-        v1,
-    )
+    from . import cors, credentials, errors, limits, live, openapi, responses, security, v1
 
     app = Flask(__name__, instance_path=instance_path, instance_relative_config=True)
     app.session_interface = _NoSession()
@@ -215,7 +204,9 @@ def create_app(
         api.spec.components.schema(name, schema=schema)
     for name, component in responses.ALIASES.items():
         api.spec.components.schema(name, component=component)
-    for name, shown in schemas.COMPONENTS.items():
+    from .schemas import COMPONENTS as REQUEST_PARTS
+
+    for name, shown in REQUEST_PARTS.items():
         if isinstance(shown, dict):
             api.spec.components.schema(name, component=shown)
         else:
