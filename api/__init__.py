@@ -204,6 +204,13 @@ def create_app(
         api.spec.components.schema(name, schema=schema)
     for name, component in responses.ALIASES.items():
         api.spec.components.schema(name, component=component)
+    from .schemas import COMPONENTS as REQUEST_PARTS
+
+    for name, shown in REQUEST_PARTS.items():
+        if isinstance(shown, dict):
+            api.spec.components.schema(name, component=shown)
+        else:
+            api.spec.components.schema(name, schema=shown)
     api.register_blueprint(v1.blp)
     live.document(api, app)
     holders = [credentials.holds_edit_token]

@@ -13,6 +13,9 @@ openapi-python-client) read every real answer:
 * In a request, null means absent: a field the document calls nullable may
   be sent as null, and the request is read as if it were left out
   (:class:`api.schemas.Strict`).
+* A field or a schema may give its own document (:func:`shown`): a hand is a
+  ``oneOf`` of one schema per kind (with a ``discriminator``), a record a
+  ``oneOf`` per format, a record inside a request the record's component.
 * Every operation has an ``operationId`` (the method name in generated
   clients); ``servers`` is this server (``/``: the paths begin with
   ``/api/v1``); every header an answer may carry is documented.
@@ -20,6 +23,8 @@ openapi-python-client) read every real answer:
 
 from __future__ import annotations
 
+import copy
+from collections.abc import Callable
 from typing import Any
 
 import marshmallow as ma
@@ -42,8 +47,23 @@ def nullable(self: Any, field: ma.fields.Field, ret: dict, **kwargs: Any) -> dic
     return {"nullable": True} if {"type", "allOf", "oneOf"} & ret.keys() else {}
 
 
+def shown(convert: Callable[[Any], dict]) -> Callable[[Any], dict]:
+    """apispec's ``convert`` (a field's or a schema's document), but for a field or schema
+    that gives its own (``openapi``, a dict): a form the converter cannot derive, such as a
+    ``oneOf`` by the value of one field, or a free-form object whose keys the domain checks."""
+
+    def converted(item: Any) -> dict:
+        own = getattr(item, "openapi", None)
+        return copy.deepcopy(own) if own is not None else convert(item)
+
+    return converted
+
+
 def install(api: Any) -> None:
-    """Make the flask-smorest ``api``'s converter write :func:`nullable` for ``field2nullable``."""
+    """Make the flask-smorest ``api``'s converter write :func:`nullable` for ``field2nullable``
+    and a field's or schema's own document where it has one (:func:`shown`)."""
     converter = api.ma_plugin.converter
     functions = converter.attribute_functions
     functions[functions.index(converter.field2nullable)] = nullable.__get__(converter)
+    converter.field2property = shown(converter.field2property)
+    converter.schema2jsonschema = shown(converter.schema2jsonschema)

@@ -6,15 +6,21 @@ meaning (which cards, which rule options) and names the field at fault.
 Deal and match records are free-form JSON to this layer (the records
 module checks them), so their size is bounded as JSON: strings of at most
 :data:`MAX_TEXT` characters, lists of at most :data:`MAX_HANDS` items,
-nesting at most :data:`MAX_DEPTH` deep. The request body as a whole is
-limited too (``MAX_CONTENT_LENGTH``: 413).
+nesting at most :data:`MAX_DEPTH` deep. The OpenAPI document is as strict
+as the validation all the same: it names a record's keys and their values
+(:data:`DEAL_RECORD`, :data:`MATCH_RECORD`), every rule option and its
+values (:data:`RULE_OPTIONS`), and shows a hand as one schema per kind
+(:data:`COMPONENTS`), each with the fields its kind needs and may have.
+The request body as a whole is limited too (``MAX_CONTENT_LENGTH``: 413).
 The response schemas (for the OpenAPI document) are in :mod:`api.responses`,
 the headers of writes in :mod:`api.headers`.
 """
 
 from __future__ import annotations
 
-from typing import Any
+import copy
+from collections.abc import Iterable
+from typing import Any, ClassVar
 
 import marshmallow as ma
 from marshmallow import fields, validate
@@ -25,7 +31,7 @@ from scorekeeper.gamesheet import GameStatus
 from scorekeeper.hands import GAME_KINDS, MAX_DEADWOOD
 from scorekeeper.names import MAX_NAME_LENGTH, REFUSED_IN_BMP, clean_name
 from scorekeeper.records import DEAL_FORMAT, MATCH_FORMAT
-from scorekeeper.rules import Rules
+from scorekeeper.rules import BOOLEANS, CHOICES, MAX_POINTS, POINTS, Rules
 from scorekeeper.store.access import DEFAULT_PAGE, MAX_PAGE
 from scorekeeper.store.games import EXPORT_FORMAT, EXPORT_VERSION
 
@@ -65,10 +71,23 @@ CARDS_PATTERN = (
 
 CARD_CODE = {"type": "string", "minLength": 1, "maxLength": 8, "pattern": CARD_PATTERN}
 
+CARDS = {
+    "oneOf": [
+        {"type": "string", "maxLength": MAX_CARDS_TEXT, "pattern": CARDS_PATTERN},
+        {"type": "array", "items": CARD_CODE, "maxItems": MAX_LIST},
+    ],
+    "description": 'Cards as text ("As 2s 3s", "10♥ J♥") or a list of codes.',
+}
+"""The document of cards (:class:`Cards`)."""
+
 RECORD_LIMITS = (
     f"Strings of at most {MAX_TEXT} characters, lists of at most {MAX_HANDS}"
     f" items, nesting at most {MAX_DEPTH} deep."
 )
+
+
+def _ref(name: str) -> dict[str, str]:
+    return {"$ref": f"#/components/schemas/{name}"}
 
 
 def check_json_size(value: Any, path: str = "", depth: int = 0) -> None:
@@ -93,14 +112,15 @@ def check_json_size(value: Any, path: str = "", depth: int = 0) -> None:
 
 
 class Record(fields.Dict):
-    """A deal record (or any record object), bounded by :func:`check_json_size`."""
+    """A record object, bounded by :func:`check_json_size`; the domain checks the rest.
 
-    def __init__(self, **kwargs: Any):
-        kwargs["metadata"] = {"maxProperties": 20, **kwargs.get("metadata", {})}
-        kwargs["metadata"]["description"] = (
-            kwargs["metadata"].get("description", "A record.") + " " + RECORD_LIMITS
-        )
+    The document shows it as the component named ``document`` (see
+    :data:`DEAL_RECORD`): the keys a record may have and their values.
+    """
+
+    def __init__(self, document: str, description: str, **kwargs: Any):
         super().__init__(**kwargs)
+        self.openapi = {"allOf": [_ref(document)], "description": description}
 
     def _deserialize(self, value: Any, attr: str | None, data: Any, **kwargs: Any) -> Any:
         result = super()._deserialize(value, attr, data, **kwargs)
@@ -113,14 +133,7 @@ class Cards(fields.Field[str | list[str]]):
 
     def __init__(self, **kwargs: Any):
         kwargs.setdefault("metadata", {})
-        kwargs["metadata"] = {
-            "oneOf": [
-                {"type": "string", "maxLength": MAX_CARDS_TEXT, "pattern": CARDS_PATTERN},
-                {"type": "array", "items": CARD_CODE, "maxItems": MAX_LIST},
-            ],
-            "description": 'Cards as text ("As 2s 3s", "10♥ J♥") or a list of codes.',
-            **kwargs["metadata"],
-        }
+        kwargs["metadata"] = {**CARDS, **kwargs["metadata"]}
         super().__init__(**kwargs)
 
     def _deserialize(self, value: Any, attr: str | None, data: Any, **kwargs: Any) -> Any:
@@ -143,11 +156,40 @@ class Cards(fields.Field[str | list[str]]):
 RULE_KEYS = len(Rules().to_dict())
 """The most keys a rules object may have: ``preset`` and every option."""
 
-RULE_VALUE = (
-    "A rule option's value: text of at most 20 characters, a whole number,"
-    " true/false or null (any JSON in the document: generated clients cannot"
-    " read a oneOf of plain types as a map's values)."
-)
+
+def _whole(low: int, high: int, **more: Any) -> dict[str, Any]:
+    return {"type": "integer", "minimum": low, "maximum": high, **more}
+
+
+def _rule_option(name: str) -> dict[str, Any]:
+    """The document of rule option ``name``: what :class:`~scorekeeper.rules.Rules` takes."""
+    if name == "preset":
+        return {"type": "string", "enum": list(Rules.preset_names())}
+    if name in CHOICES:
+        return {"type": "string", "enum": list(CHOICES[name])}
+    if name in BOOLEANS:
+        return {"type": "boolean"}
+    if name in POINTS:
+        return _whole(0, MAX_POINTS)
+    return {
+        "knock_limit": _whole(0, 10),
+        "target": _whole(1, MAX_POINTS),
+        "big_gin_bonus": _whole(0, MAX_POINTS, nullable=True, description="null: not allowed."),
+        "max_discard_draws": _whole(1, MAX_POINTS, nullable=True, description="null: no cap."),
+    }[name]
+
+
+RULE_OPTIONS = {
+    "type": "object",
+    "description": "Rule options on top of a preset (RULES.md section 9): each left out keeps"
+    " the preset's value.",
+    "properties": {name: _rule_option(name) for name in Rules().to_dict()},
+    "additionalProperties": False,
+}
+"""The document of a rules object: every option with the values it takes, nothing else."""
+
+RULES = {"oneOf": [_rule_option("preset"), _ref("RuleOptions")]}
+"""The document of rules: a preset's name or a rules object (:class:`RulesOption`)."""
 
 
 class RulesOption(fields.Field[Any]):
@@ -155,15 +197,7 @@ class RulesOption(fields.Field[Any]):
 
     def __init__(self, **kwargs: Any):
         kwargs["metadata"] = {
-            "oneOf": [
-                {"type": "string", "enum": list(Rules.preset_names())},
-                {
-                    "type": "object",
-                    "nullable": True,
-                    "maxProperties": RULE_KEYS,
-                    "additionalProperties": {"description": RULE_VALUE},
-                },
-            ],
+            **RULES,
             "description": "A rule preset name, or an object of rule options on top of"
             " a preset (RULES.md section 9); null (as if left out): the"
             " standard rules.",
@@ -187,6 +221,85 @@ class RulesOption(fields.Field[Any]):
             "rules must be a preset name or an object of rule options"
             " (strings, whole numbers, true/false or null)"
         )
+
+
+_NOTE = {"description": "A note (any JSON). " + RECORD_LIMITS}
+_CARDS_AT_MOST = {"type": "array", "maxItems": MAX_LIST, "items": CARDS}
+SHOWDOWN = {
+    "type": "object",
+    "description": "The showdown as played (each part left out: chosen optimally).",
+    "properties": {
+        "knocker_melds": _CARDS_AT_MOST,
+        "defender_melds": _CARDS_AT_MOST,
+        "layoffs": {"type": "array", "maxItems": MAX_LIST, "items": _ref("Layoff")},
+    },
+    "additionalProperties": False,
+}
+"""The document of a deal record's ``showdown``."""
+
+_DEAL_PROPERTIES: dict[str, Any] = {
+    "format": {"type": "string", "enum": [DEAL_FORMAT]},
+    "rules": {**RULES, "nullable": True},
+    "players": {
+        "type": "array",
+        "minItems": 2,
+        "maxItems": 2,
+        "uniqueItems": True,
+        "items": {"type": "string", "maxLength": MAX_TEXT, "pattern": f"[^{SPACES}]"},
+        "nullable": True,
+        "description": "Two different names (left out: player 0 and player 1).",
+    },
+    "dealer": {"type": "integer", "minimum": 0, "maximum": 1},
+    "hands": {"type": "array", "minItems": 2, "maxItems": 2, "items": CARDS},
+    "upcard": CARD_CODE,
+    "stock": CARDS,
+    "stock_complete": {"type": "boolean"},
+    "deck": CARDS,
+    "actions": {
+        "type": "array",
+        "maxItems": MAX_HANDS,
+        "items": {"type": "string", "maxLength": MAX_TEXT},
+    },
+    "showdown": {"allOf": [_ref("Showdown")], "nullable": True},
+    "seed": _NOTE,
+    "comment": _NOTE,
+}
+DEAL_RECORD = {
+    "type": "object",
+    "description": f"A deal record ({DEAL_FORMAT}): hands, upcard and stock, or deck. "
+    + RECORD_LIMITS,
+    "properties": _DEAL_PROPERTIES,
+    "required": ["format", "dealer", "actions"],
+    "additionalProperties": False,
+}
+"""The document of a deal record: its keys (:mod:`scorekeeper.records`) and their values."""
+
+MATCH_DEAL = {
+    **DEAL_RECORD,
+    "description": "A deal of a match record: a deal record without rules and players"
+    " (the match's), its format optional.",
+    "properties": {
+        key: value for key, value in _DEAL_PROPERTIES.items() if key not in ("rules", "players")
+    },
+    "required": ["dealer", "actions"],
+}
+"""The document of a match record's deal."""
+
+MATCH_RECORD = {
+    "type": "object",
+    "description": f"A match record ({MATCH_FORMAT}). " + RECORD_LIMITS,
+    "properties": {
+        "format": {"type": "string", "enum": [MATCH_FORMAT]},
+        "rules": _DEAL_PROPERTIES["rules"],
+        "players": _DEAL_PROPERTIES["players"],
+        "deals": {"type": "array", "maxItems": MAX_HANDS, "items": _ref("MatchDeal")},
+        "seed": _NOTE,
+        "comment": _NOTE,
+    },
+    "required": ["format", "deals"],
+    "additionalProperties": False,
+}
+"""The document of a match record."""
 
 
 NAME_PATTERN = f"^[^{REFUSED_IN_BMP}]*$"
@@ -316,6 +429,21 @@ HAND_FIELDS = {
 }
 """Per hand kind: the fields it needs and the ones it may have besides ``kind``."""
 
+
+def one_of(key: str, components: dict[str, str]) -> dict[str, Any]:
+    """The document of an object that is one of ``components`` by the value of its ``key``."""
+    refs = {value: _ref(name)["$ref"] for value, name in components.items()}
+    return {
+        "oneOf": [{"$ref": ref} for ref in refs.values()],
+        "discriminator": {"propertyName": key, "mapping": refs},
+    }
+
+
+def _hand_kinds(kinds: Iterable[str]) -> dict[str, Any]:
+    """The document of a hand of one of ``kinds``: each kind's own schema (:func:`_kind`)."""
+    return one_of("kind", {kind: f"{kind.capitalize()}Hand" for kind in kinds})
+
+
 MAX_PLAYERS = 4
 """The most players at a table (RULES.md section 8: two, three, or two partnerships)."""
 
@@ -326,6 +454,9 @@ class GameHand(Strict):
     The fields are those of a hand of the same kind (see ``HandRequest``);
     ``knocker`` is one of that game's two players (the deal's ``next_games``).
     """
+
+    openapi: ClassVar[dict[str, Any]] = _hand_kinds(GAME_KINDS)
+    """The document: the fields of each kind (:data:`HAND_FIELDS`), one schema per kind."""
 
     kind = fields.String(required=True, validate=validate.OneOf(list(GAME_KINDS)))
     knocker = fields.Integer(
@@ -377,10 +508,11 @@ class HandRequest(GameHand):
     ``next_games``.
     """
 
+    openapi: ClassVar[dict[str, Any]] = _hand_kinds(HAND_FIELDS)
+    """The document: the fields of each kind (:data:`HAND_FIELDS`), one schema per kind."""
+
     kind = fields.String(required=True, validate=validate.OneOf(list(HAND_FIELDS)))
-    record = Record(
-        metadata={"description": "A deal record (see the replay endpoint); two players only."}
-    )
+    record = Record("DealRecord", "A deal record (see the replay endpoint); two players only.")
     games = fields.List(
         fields.Nested(GameHand),
         validate=validate.Length(2, 2),
@@ -389,6 +521,32 @@ class HandRequest(GameHand):
             " quick, cards or void), in the order of the sheet's next_games."
         },
     )
+
+
+def _kind(kind: str) -> type[Strict]:
+    """The schema of a hand of ``kind`` for the document: ``kind`` and the fields it needs
+    (required) and may have (:data:`HAND_FIELDS`), as :class:`HandRequest` reads them."""
+    needed, optional = HAND_FIELDS[kind]
+    attributes: dict[str, Any] = {
+        "kind": fields.String(required=True, validate=validate.OneOf([kind]))
+    }
+    for name, field in HandRequest._declared_fields.items():
+        if name in needed | optional:
+            attributes[name] = copy.copy(field)
+            attributes[name].required = name in needed
+    return type(f"{kind.capitalize()}Hand", (Strict,), attributes)
+
+
+COMPONENTS: dict[str, dict[str, Any] | type[ma.Schema]] = {
+    "RuleOptions": RULE_OPTIONS,
+    "DealRecord": DEAL_RECORD,
+    "MatchRecord": MATCH_RECORD,
+    "MatchDeal": MATCH_DEAL,
+    "Showdown": SHOWDOWN,
+    **{f"{kind.capitalize()}Hand": _kind(kind) for kind in HAND_FIELDS},
+}
+"""What the document names besides the request schemas: the rules object, the records and
+each kind of hand (a dict: the component itself; a schema: made from it)."""
 
 
 class GameRequest(Strict):
@@ -453,7 +611,7 @@ class ImportRequest(GameRequest):
     )
     hands = fields.List(fields.Nested(HandRequest), validate=validate.Length(max=MAX_HANDS))
     deals = fields.List(
-        Record(),
+        Record("MatchDeal", "A deal of a match record."),
         validate=validate.Length(max=MAX_HANDS),
         metadata={"description": "A match record's deal records."},
     )
@@ -478,6 +636,11 @@ class RecordRequest(ma.Schema):
 
     class Meta:
         unknown = ma.INCLUDE
+
+    openapi: ClassVar[dict[str, Any]] = one_of(
+        "format", {DEAL_FORMAT: "DealRecord", MATCH_FORMAT: "MatchRecord"}
+    )
+    """The document: the record's keys and values (the engine checks them)."""
 
     format = fields.String(required=True, validate=validate.OneOf([DEAL_FORMAT, MATCH_FORMAT]))
 
