@@ -9,11 +9,11 @@ section 6. Only the cards and melds laid down in the showdown are read from
 the replayed result (they are what was played, the input of the review), and
 they are checked to be legal first.
 
-A claim is one statement the analysis makes; each is counted by its kind
-(:data:`KINDS`): a discard's deadwood against the best, a meld passed up, a
-knock or gin missed, the knocker's arrangement and the defender's reply
-against the best, a missed layoff made alone, one that needs the reply
-rearranged, a needless layoff.
+A claim is one statement the analysis makes (a typed result, and the
+sentence :func:`scorekeeper.analysis.remarks` words it in); each is counted by
+its kind (:data:`KINDS`). The sentences are checked to say what was checked,
+and every claim the analysis should make to be made (a missing passed-up meld,
+knock or gin is as false as a wrong one).
 """
 
 from __future__ import annotations
@@ -26,64 +26,98 @@ from typing import Any
 
 import brute_force as bf
 
-from scorekeeper.analysis import DealAnalysis, DiscardDecision, DrawDecision, analyse, review_knock
+from scorekeeper.analysis import (
+    SUMMARY_KEYS,
+    BigGinDecision,
+    DealAnalysis,
+    DiscardDecision,
+    DrawDecision,
+    KnockReview,
+    MatchAnalysis,
+    PlayerSummary,
+    analyse,
+    remarks,
+    review_knock,
+)
 from scorekeeper.bots import GreedyPlayer, play, simulate
 from scorekeeper.cards import Card
 from scorekeeper.engine import Deal, Verb
 from scorekeeper.knock import place_layoffs, verify_knock
-from scorekeeper.records import deal_record, replay_deal
+from scorekeeper.records import DEAL_FORMAT, deal_record, replay_deal
 from scorekeeper.rules import Rules
 
-KINDS = (
-    "discard",
-    "passed_up",
-    "missed_knock",
-    "missed_gin",
-    "knocker",
-    "defender",
-    "layoff",
-    "rearranged",
-    "needless",
-)
+KINDS: dict[str, str] = {
+    "discard": "a discard's (a knock's, a gin's) deadwood kept, against the least and the best"
+    " discards",
+    "kept": "a discard off the best (the 'kept' sentence)",
+    "passed_up": "a meld the card offered makes, passed up, with the deadwood taking it leaves",
+    "missed_knock": "a knock possible and not made, with the least deadwood",
+    "missed_gin": "gin possible and not gone",
+    "big_gin": "a big gin measured: nothing kept, nothing given away",
+    "summary": "a player's summary of a deal or of a match",
+    "knocker": "the knocker's arrangement against the best one, both against the best reply",
+    "arrangement": "a costly arrangement (the 'arrangement' sentence): the best melds and those"
+    " not laid down",
+    "defender": "the defender's reply against the best reply to the same arrangement",
+    "layoff": "a missed layoff made alone, with what that change is worth",
+    "rearranged": "a missed layoff that needs the reply rearranged, with the best reply's worth",
+    "needless": "a card laid off that the best reply keeps in the defender's own melds",
+}
+"""Each kind of claim the analysis makes (:func:`~scorekeeper.analysis.analyse`,
+:func:`~scorekeeper.analysis.review_knock`), and what it claims."""
 
 
-_DEADWOOD: dict[frozenset[str], int] = {}
-_INDEX = {code: bf.index(code) for code in bf.ALL_CODES}
+_BIT = {code: 1 << bf.index(code) for code in bf.ALL_CODES}
+_VALUE = tuple(bf.value(code) for code in bf.ALL_CODES)
+_LEAST: dict[tuple[int, int], int] = {}
 
 
-def deadwood(cards: frozenset[str]) -> int:
-    """The least deadwood of ``cards``: the lowest card (by suit, then rank) is either
-    deadwood or in one meld with cards above it (a set of its rank, or a run it starts:
-    the cards below it in its suit are gone), every way tried (memoised)."""
-    known = _DEADWOOD.get(cards)
+def mask(cards: Iterable[str]) -> int:
+    """The cards as bits, by :func:`brute_force.index`."""
+    return sum(_BIT[card] for card in cards)
+
+
+def least(cards: int, melded: int = 0) -> int:
+    """The least deadwood of the cards (bits) with every card of ``melded`` in a meld
+    (1,000 when they cannot all be): the lowest card is deadwood (unless it must be
+    melded) or in one meld with cards above it (a set of its rank, or a run it starts: the
+    cards below it in its suit are gone), every way tried (memoised)."""
+    melded &= cards
+    known = _LEAST.get((cards, melded))
     if known is not None:
         return known
     if not cards:
         return 0
-    if len(_DEADWOOD) > 500_000:
-        _DEADWOOD.clear()
-    low = min(cards, key=_INDEX.__getitem__)
-    rest = cards - {low}
-    best = bf.value(low) + deadwood(rest)
-    same = [low[0] + suit for suit in bf.SUITS if low[0] + suit in rest]
+    if len(_LEAST) > 1_000_000:
+        _LEAST.clear()
+    low = (cards & -cards).bit_length() - 1
+    rest = cards ^ 1 << low
+    best = 1000 if melded >> low & 1 else _VALUE[low] + least(rest, melded)
+    same = [1 << other for other in range(low + 13, 52, 13) if rest >> other & 1]
     for size in (2, 3):
         for others in combinations(same, size):
-            best = min(best, deadwood(rest.difference(others)))
-    run = [low]
-    for r in range(bf.rank(low) + 1, 13):
-        card = bf.RANKS[r] + low[1]
-        if card not in rest:
+            best = min(best, least(rest ^ sum(others), melded))
+    run, top = 1 << low, low - low % 13 + 13
+    for card in range(low + 1, top):
+        if not rest >> card & 1:
             break
-        run.append(card)
-        if len(run) >= 3:
-            best = min(best, deadwood(cards.difference(run)))
-    _DEADWOOD[cards] = best
+        run |= 1 << card
+        if card - low >= 2:
+            best = min(best, least(cards ^ run, melded))
+    best = min(best, 1000)
+    _LEAST[cards, melded] = best
     return best
+
+
+def deadwood(cards: Iterable[str]) -> int:
+    """The least deadwood of ``cards`` (:func:`least`)."""
+    return least(mask(cards))
 
 
 def discard_options(hand: frozenset[str]) -> dict[str, int]:
     """For each card of an 11-card hand, the least deadwood of the other 10."""
-    return {card: deadwood(hand - {card}) for card in hand}
+    bits = mask(hand)
+    return {card: least(bits ^ _BIT[card]) for card in hand}
 
 
 def _verb(action: str) -> tuple[str, str | None]:
@@ -96,17 +130,21 @@ def _verb(action: str) -> tuple[str, str | None]:
 def walk(record: Mapping[str, Any]) -> Iterable[dict[str, Any]]:
     """Each action of a deal record with what its player held and saw before it.
 
-    Yields ``{"step", "player", "verb", "card", "hand", "top", "taken", "offer"}``
-    (``offer``: the upcard is being offered; ``taken``: the card drawn from the
-    pile this turn), then a last ``{"verb": "end", "hands": [...]}``.
+    Yields ``{"step", "player", "verb", "card", "hand", "top", "taken", "offer",
+    "open"}`` (``offer``: the upcard is being offered; ``taken``: the card drawn from
+    the pile this turn; ``open``: the player may take the top of the pile instead of
+    the stock, not when both passed the upcard and the non-dealer must draw from the
+    stock, nor at the wall, where a pass ends the hand), then a last
+    ``{"verb": "end", "hands": [...]}``.
     """
     dealer = record["dealer"]
     hands = [set(h) for h in record["hands"]]
     pile = [record["upcard"]]
     stock = list(record["stock"])
-    turn, passes, offer, taken = 1 - dealer, 0, True, None
+    turn, passes, offer, taken, drawn = 1 - dealer, 0, True, None, False
     for step, action in enumerate(record["actions"]):
         verb, card = _verb(action)
+        must_stock = passes == 2 and not drawn
         yield {
             "step": step,
             "player": turn,
@@ -117,7 +155,9 @@ def walk(record: Mapping[str, Any]) -> Iterable[dict[str, Any]]:
             "taken": taken,
             "offer": offer,
             "passes": passes,
+            "open": bool(pile) and (offer or (verb == "draw stock" and not must_stock)),
         }
+        drawn = drawn or verb.startswith("draw")
         if verb == "pass":
             passes += 1
             turn = 1 - turn
@@ -167,13 +207,13 @@ def check_showdown(
     knocker: frozenset[str],
     defender: frozenset[str],
     played: Any,
-    review: Any,
+    review: KnockReview,
     rules: Mapping[str, Any],
     upcard: str | None,
     count: Counter,
 ) -> None:
-    """Check a review (:func:`review_knock`, or the showdown of :func:`analyse`) of the
-    showdown ``played`` (its knocker and defender parts, as laid down) by brute force."""
+    """Check a review (:func:`review_knock`) of the showdown ``played`` (its knocker and
+    defender parts, as laid down) by brute force."""
     mult = bf.multiplier(rules, upcard)
     limit = bf.knock_limit(rules, upcard)
     big = len(knocker) == 11
@@ -207,6 +247,19 @@ def check_showdown(
     assert (mine.deadwood, mine.best_deadwood) == (k, -minus_dead)
     assert (mine.points, mine.best_points, mine.cost) == (points, best_points, best_points - points)
     count["knocker"] += 1
+    if mine.cost:
+        # the best melds: a legal arrangement worth the best points; those not laid down
+        best = [frozenset(m) for m in mine.best_melds]
+        assert all(bf.is_meld(m) for m in best) and set().union(*best) <= knocker
+        assert sum(map(len, best)) == len(frozenset().union(*best))
+        dead = bf.arrangement_deadwood(knocker, best)
+        assert dead == mine.best_deadwood <= (0 if big else limit)
+        assert _net(dead, _best_reply(defender, best, dead == 0), rules, mult, big) == best_points
+        missed = [frozenset(m) for m in mine.missed_melds]
+        assert len(missed) == len(set(missed)) and set(missed) == set(best) - set(melds)
+        count["arrangement"] += 1
+    else:
+        assert mine.best_melds == mine.missed_melds == ()
 
     # the defender: the reply laid down against the best reply to the same arrangement
     theirs = review.defender
@@ -215,7 +268,7 @@ def check_showdown(
     assert theirs.cost == scored - points >= 0
     count["defender"] += 1
     if not theirs.cost:
-        assert not theirs.missed_layoffs and not getattr(theirs, "needless_layoffs", ())
+        assert theirs.missed_layoffs == theirs.needless_layoffs == ()
         return
     every = bf.layoff_sets(defender, melds)
     best_sets = [s for s in every if deadwood(defender - s) == best_d]
@@ -241,69 +294,149 @@ def check_showdown(
             changed = _net(k, d - bf.points(cards), rules, mult, big)
             assert claim.points == scored - changed > 0
             count["layoff"] += 1
-    for card in getattr(theirs, "needless_layoffs", ()):
-        assert card in laid and any(card not in s for s in best_sets)
-        count["needless"] += 1
+    # one best reply lays off every missed card and keeps each needless one in own melds
+    named = {x.card for x in theirs.missed_layoffs}
+    needless = frozenset(theirs.needless_layoffs)
+    assert len(needless) == len(theirs.needless_layoffs) and needless <= before
+    keeps = mask(needless)
+    assert any(
+        named <= s and not needless & s and least(mask(defender - s), keeps) == best_d
+        for s in best_sets
+    )
+    count["needless"] += len(needless)
 
 
-def check_deal(record: Mapping[str, Any], count: Counter) -> DealAnalysis:
-    """Check every claim of ``analyse(record)`` (a deal record) by brute force."""
+def check_deal(record: Mapping[str, Any], count: Counter) -> list[dict[str, int]]:
+    """Check every claim of ``analyse(record)`` (a deal record) by brute force: each
+    decision, each player's summary, the showdown and the remarks (the sentences).
+    Returns each player's summary as re-derived here."""
     report = analyse(record)
     assert isinstance(report, DealAnalysis)
     rules = Rules.from_dict(record.get("rules")).to_dict()
     upcard = record["upcard"]
     limit = bf.knock_limit(rules, upcard)
     steps = {fact.step: fact for fact in report.decisions}
+    sums = [dict.fromkeys(SUMMARY_KEYS, 0) for _ in record["players"]]
+    said: list[tuple[Any, ...]] = []
     seen = list(walk(record))
     end = seen.pop()
     for state in seen:
         fact = steps.pop(state["step"], None)
-        hand, top, verb = state["hand"], state["top"], state["verb"]
-        if isinstance(fact, DrawDecision):
-            assert verb in ("pass", "draw stock") and fact.passed_up.card == top
+        hand, top, verb, player = state["hand"], state["top"], state["verb"], state["player"]
+        mine = sums[player]
+        words: list[tuple[str, dict[str, Any]]] = []
+        if verb in ("pass", "draw stock"):
+            made = [m for m in bf.all_melds(hand | {top}) if top in m] if state["open"] else []
+            if not made:
+                assert fact is None, fact
+                continue
+            assert isinstance(fact, DrawDecision) and fact.passed_up.card == top
+            assert (fact.player, fact.kind) == (player, "draw")
             meld = frozenset(fact.passed_up.meld)
-            assert bf.is_meld(meld) and top in meld and meld <= hand | {top}
-            longest = max(len(m) for m in bf.all_melds(hand | {top}) if top in m)
-            assert len(meld) == longest
+            assert meld in made and len(meld) == max(map(len, made))
             barred = set() if rules["discard_taken"] == "allowed" else {top}
             after = discard_options(hand | {top})
-            assert fact.passed_up.deadwood_with_it == min(
-                v for c, v in after.items() if c not in barred
-            )
+            with_it = min(v for c, v in after.items() if c not in barred)
+            assert fact.passed_up.deadwood_with_it == with_it
+            mine["missed_melds"] += 1
             count["passed_up"] += 1
+            words.append(
+                (
+                    "passed_up",
+                    {"card": (top,), "meld": fact.passed_up.meld, "deadwood_with_it": with_it},
+                )
+            )
         elif verb in ("discard", "knock", "gin"):
             assert isinstance(fact, DiscardDecision) and fact.action.endswith(state["card"])
+            assert (fact.player, fact.kind) == (player, "discard" if verb == "discard" else "knock")
             barred = set() if rules["discard_taken"] == "allowed" else {state["taken"]}
             after = {c: v for c, v in discard_options(hand).items() if c not in barred}
             best = min(after.values())
-            assert (fact.deadwood, fact.best_deadwood) == (after[state["card"]], best)
+            kept = after[state["card"]]
+            assert (fact.deadwood, fact.best_deadwood, fact.cost) == (kept, best, kept - best)
             assert set(fact.best_discards) == {c for c, v in after.items() if v == best}
-            assert fact.cost == fact.deadwood - best
+            assert len(fact.best_discards) == len(set(fact.best_discards))
+            mine["deadwood_given_away"] += kept - best
             count["discard"] += 1
+            if kept > best:
+                mine["discards_off_best"] += 1
+                count["kept"] += 1
+                words.append(
+                    (
+                        "kept",
+                        {
+                            "deadwood": kept,
+                            "best_deadwood": best,
+                            "best_discards": fact.best_discards,
+                        },
+                    )
+                )
             knock = best if verb == "discard" and best <= limit else None
             assert fact.knock_available == knock
-            count["missed_knock"] += knock is not None
+            if knock is not None:
+                mine["missed_knocks"] += 1
+                count["missed_knock"] += 1
+                words.append(("knock", {"knock_available": knock}))
             big = rules["big_gin_bonus"] is not None and deadwood(hand) == 0
-            gin = (best == 0 or big) and (verb == "discard" or fact.deadwood > 0)
+            gin = (best == 0 or big) and (verb == "discard" or kept > 0)
             assert fact.gin_available == gin
-            count["missed_gin"] += gin
+            if gin:
+                mine["missed_gins"] += 1
+                count["missed_gin"] += 1
+                words.append(("gin", {}))
+        elif verb == "big gin":
+            assert isinstance(fact, BigGinDecision) and (fact.player, fact.kind) == (
+                player,
+                "big_gin",
+            )
+            assert rules["big_gin_bonus"] is not None and len(hand) == 11 and deadwood(hand) == 0
+            assert (fact.deadwood, fact.best_deadwood, fact.cost) == (0, 0, 0)
+            count["big_gin"] += 1
         else:
-            assert fact is None or verb == "big gin"
+            assert fact is None, fact
+        said += [
+            ("decision", kind, player, {"action": fact.action, **values}, state["step"] + 1)
+            for kind, values in words
+        ]
     assert not steps, steps
     result = replay_deal(record)
     if result.void:
         assert report.showdown is None
-        return report
+    else:
+        said += _check_shown(record, report, result, end["hands"], count, sums)
+    assert report.summary == tuple(
+        PlayerSummary(name, **mine) for name, mine in zip(record["players"], sums, strict=True)
+    )
+    count["summary"] += len(sums)
+    summaries = [("summary", "summary", seat, mine, None) for seat, mine in enumerate(sums)]
+    assert [
+        (x.part, x.kind, x.player, dict(x.values), x.step) for x in remarks(report)
+    ] == summaries + said
+    return sums
+
+
+def _check_shown(
+    record: Mapping[str, Any],
+    report: DealAnalysis,
+    result: Any,
+    hands: list[frozenset[str]],
+    count: Counter,
+    sums: list[dict[str, int]],
+) -> list[tuple[Any, ...]]:
+    """Check the showdown of a deal's analysis (:func:`check_showdown`); add its costs to
+    the players' summaries and return what its remarks say."""
+    rules = Rules.from_dict(record.get("rules")).to_dict()
+    upcard = record["upcard"]
     shown = report.showdown
     assert shown is not None
     knocker = result.knocker_player
     assert shown.knocker.player == knocker and shown.defender.player == 1 - knocker
     played = result.showdown
     assert played is not None and knocker is not None
-    hands = end["hands"]
     assert set(played.knocker.cards) == hands[knocker]
     assert set(played.defender.cards) == hands[1 - knocker]
     review = review_knock(played, rules=record.get("rules"), upcard=upcard)
+    check_showdown(hands[knocker], hands[1 - knocker], played, review, rules, upcard, count)
     # the analysis and the pad's review say the same of the same hand
     assert shown.knocker.to_dict() == {
         "player": knocker,
@@ -312,13 +445,52 @@ def check_deal(record: Mapping[str, Any], count: Counter) -> DealAnalysis:
     theirs = shown.defender
     assert theirs.missed_layoff_worth == review.defender.missed_layoffs
     assert set(theirs.missed_layoffs) == {x.card for x in review.defender.missed_layoffs}
+    assert len(theirs.missed_layoffs) == len(review.defender.missed_layoffs)
     assert (theirs.points, theirs.best_points, theirs.cost) == (
         review.defender.points,
         review.defender.best_points,
         review.defender.cost,
     )
-    check_showdown(hands[knocker], hands[1 - knocker], played, review, rules, upcard, count)
-    return report
+    assert (theirs.deadwood, theirs.best_deadwood) == (
+        review.defender.deadwood,
+        review.defender.best_deadwood,
+    )
+    sums[knocker]["showdown_cost"] += review.knocker.cost
+    sums[1 - knocker]["showdown_cost"] += review.defender.cost
+    said: list[tuple[Any, ...]] = []
+    if review.knocker.cost:
+        mine = review.knocker
+        values = {"points": mine.points, "best_points": mine.best_points}
+        said.append(("showdown", "arrangement", knocker, values, None))
+    missed = review.defender.missed_layoffs
+    said += [
+        ("showdown", "layoffs", 1 - knocker, {"cards": x.cards, "points": x.points}, None)
+        for x in missed
+        if not x.rearranged
+    ]
+    whole = [x for x in missed if x.rearranged]
+    if whole:
+        assert len({(x.cards, x.points) for x in whole}) == 1  # the best reply, said once
+        values = {"cards": whole[0].cards, "points": whole[0].points}
+        said.append(("showdown", "rearranged", 1 - knocker, values, None))
+    return said
+
+
+def check_match(record: Mapping[str, Any], count: Counter) -> None:
+    """Check every deal of a match record (:func:`check_deal`, each as a deal record of its
+    own) and each player's summary of the match: the deals' added up."""
+    report = analyse(record)
+    assert isinstance(report, MatchAnalysis)
+    totals = [dict.fromkeys(SUMMARY_KEYS, 0) for _ in record["players"]]
+    header = {"format": DEAL_FORMAT, "rules": record["rules"], "players": record["players"]}
+    for deal in record["deals"]:
+        for mine, sums in zip(totals, check_deal({**deal, **header}, count), strict=True):
+            for key, value in sums.items():
+                mine[key] += value
+    assert report.summary == tuple(
+        PlayerSummary(name, **mine) for name, mine in zip(record["players"], totals, strict=True)
+    )
+    count["summary"] += len(totals)
 
 
 def with_showdown(record: Mapping[str, Any], rng: random.Random) -> dict[str, Any] | None:

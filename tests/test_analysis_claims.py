@@ -25,6 +25,7 @@ from pathlib import Path
 import pytest
 from claims_oracle import (
     check_deal,
+    check_match,
     check_showdown,
     dense_showdowns,
     showdowns,
@@ -34,7 +35,6 @@ from claims_oracle import (
 
 from scorekeeper.analysis import review_knock
 from scorekeeper.imports import ImportFault, import_text, openspiel_records
-from scorekeeper.records import DEAL_FORMAT
 from scorekeeper.rules import Rules
 
 DATA = Path(__file__).parent / "data"
@@ -86,14 +86,7 @@ def test_claims_on_imported_deals():
     with gzip.open(DATA / "neller-60-games.log.gz", "rt") as log:
         matches = import_text("neller", log.read()).records
     for match in matches:
-        for deal in match["deals"]:
-            record = {
-                **deal,
-                "format": DEAL_FORMAT,
-                "rules": match["rules"],
-                "players": match["players"],
-            }
-            check_deal(record, count)
+        check_match(match, count)
     assert count["defender"] > 300 and count["layoff"] > 0
 
 
