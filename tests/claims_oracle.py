@@ -41,8 +41,9 @@ from scorekeeper.analysis import (
 )
 from scorekeeper.bots import GreedyPlayer, play, simulate
 from scorekeeper.cards import Card
-from scorekeeper.engine import Deal, Verb
+from scorekeeper.engine import Deal, Phase, Verb, parse_action
 from scorekeeper.knock import place_layoffs, verify_knock
+from scorekeeper.melds import mask_all_melds, mask_deadwood
 from scorekeeper.records import DEAL_FORMAT, deal_record, replay_deal
 from scorekeeper.rules import Rules
 
@@ -114,10 +115,63 @@ def deadwood(cards: Iterable[str]) -> int:
     return least(mask(cards))
 
 
+def melded_sets(cards: int) -> set[int]:
+    """Every set of the cards (bits) that one arrangement of them melds: the lowest card
+    is deadwood or in one meld with cards above it, as :func:`least` has it."""
+    found = set()
+
+    def arrange(left: int, melded: int) -> None:
+        if not left:
+            found.add(melded)
+            return
+        low = left & -left
+        rest, at = left ^ low, low.bit_length() - 1
+        arrange(rest, melded)
+        same = [1 << other for other in range(at + 13, 52, 13) if rest >> other & 1]
+        for size in (2, 3):
+            for others in combinations(same, size):
+                meld = low | sum(others)
+                arrange(left ^ meld, melded | meld)
+        run = low
+        for card in range(at + 1, at - at % 13 + 13):
+            if not rest >> card & 1:
+                break
+            run |= 1 << card
+            if card - at >= 2:
+                arrange(left ^ run, melded | run)
+
+    arrange(cards, 0)
+    return found
+
+
 def discard_options(hand: frozenset[str]) -> dict[str, int]:
-    """For each card of an 11-card hand, the least deadwood of the other 10."""
-    bits = mask(hand)
-    return {card: least(bits ^ _BIT[card]) for card in hand}
+    """For each card of an 11-card hand, the least deadwood of the other 10: the least of
+    every arrangement of the 11 that leaves the card out of its melds, less the card."""
+    own = [(card, _BIT[card], bf.value(card)) for card in hand]
+    best = dict.fromkeys(hand, 1000)
+    for melded in melded_sets(mask(hand)):
+        left = sum(value for _, bit, value in own if not melded & bit)
+        for card, bit, value in own:
+            if not melded & bit and left - value < best[card]:
+                best[card] = left - value
+    return best
+
+
+def melds_with(cards: frozenset[str], card: str) -> list[frozenset[str]]:
+    """Every meld of ``cards`` that holds ``card``: a set of its rank, a run through it."""
+    at, suit = bf.rank(card), bf.suit(card)
+    same = [bf.RANKS[at] + other for other in bf.SUITS if other != suit]
+    same = [other for other in same if other in cards]
+    found = [frozenset((card, *others)) for size in (2, 3) for others in combinations(same, size)]
+    low = high = at
+    while low > 0 and bf.RANKS[low - 1] + suit in cards:
+        low -= 1
+    while high < 12 and bf.RANKS[high + 1] + suit in cards:
+        high += 1
+    for start in range(low, at + 1):
+        for end in range(max(at, start + 2), high + 1):
+            found.append(frozenset(bf.RANKS[r] + suit for r in range(start, end + 1)))
+    return found
 
 
 def _verb(action: str) -> tuple[str, str | None]:
@@ -231,10 +285,19 @@ def check_showdown(
     d = bf.points(loose)
     assert (played.knocker.deadwood, played.defender.deadwood) == (k, d)
     scored = _net(k, d, rules, mult, big)
+    assert k == 0 or not big
 
     # the knocker: the arrangement laid down and the best legal one, against the best reply
-    legal = {bf.canonical(a) for a in bf.arrangements_all(knocker)}
-    legal = {a for a in legal if bf.arrangement_deadwood(knocker, a) <= (0 if big else limit)}
+    most = 0 if big else limit
+    if big:  # every legal arrangement melds all 11 cards; nothing is laid off on big gin
+        assert least(mask(knocker)) == 0
+        legal = {bf.canonical(melds)}
+    else:
+        legal = {
+            bf.canonical(a)
+            for a in bf.arrangements_all(knocker)
+            if bf.arrangement_deadwood(knocker, a) <= most
+        }
     options = []
     for arrangement in legal:
         dead = bf.arrangement_deadwood(knocker, arrangement)
@@ -253,7 +316,7 @@ def check_showdown(
         assert all(bf.is_meld(m) for m in best) and set().union(*best) <= knocker
         assert sum(map(len, best)) == len(frozenset().union(*best))
         dead = bf.arrangement_deadwood(knocker, best)
-        assert dead == mine.best_deadwood <= (0 if big else limit)
+        assert dead == mine.best_deadwood <= most
         assert _net(dead, _best_reply(defender, best, dead == 0), rules, mult, big) == best_points
         missed = [frozenset(m) for m in mine.missed_melds]
         assert len(missed) == len(set(missed)) and set(missed) == set(best) - set(melds)
@@ -326,7 +389,7 @@ def check_deal(record: Mapping[str, Any], count: Counter) -> list[dict[str, int]
         mine = sums[player]
         words: list[tuple[str, dict[str, Any]]] = []
         if verb in ("pass", "draw stock"):
-            made = [m for m in bf.all_melds(hand | {top}) if top in m] if state["open"] else []
+            made = melds_with(hand | {top}, top) if state["open"] else []
             if not made:
                 assert fact is None, fact
                 continue
@@ -508,27 +571,138 @@ def with_showdown(record: Mapping[str, Any], rng: random.Random) -> dict[str, An
     return {**record, "showdown": showdown}
 
 
-class Hesitant(GreedyPlayer):
-    """Plays as the greedy bot but knocks or goes gin only half the time it would (the
-    rest it discards the same card): missed knocks and gins, long deals, melds passed up."""
+class Careless(GreedyPlayer):
+    """Plays as the greedy bot but for its ``faults``, each given in to ``often`` (0 to 1)
+    of the times it could:
 
-    kind = "hesitant"
+    * ``"stock"``: does not take the upcard or a discard (melds passed up);
+    * ``"stay"``: does not knock (discards the same card);
+    * ``"no_gin"``: does not go gin: discards the same card or, one time in twenty,
+      knocks with another card when it can (gin missed by knocking);
+    * ``"break"``: discards a card at random (melds broken, discards off the best);
+    * ``"feed"``: discards a card that makes a meld with the other player's hand (it
+      peeks), when it holds one.
+
+    Whatever its faults, it goes big gin when it can (taking the discard for it).
+    """
+
+    kind = "careless"
+
+    def __init__(self, faults: Iterable[str], often: float = 1.0):
+        self.faults = frozenset(faults)
+        self.often = often
+
+    def _gives_in(self, fault: str, rng: random.Random) -> bool:
+        return fault in self.faults and rng.random() < self.often
 
     def choose(self, deal: Deal, rng: random.Random) -> tuple[str, Card | None]:
+        if deal.phase != Phase.DISCARD:
+            top, hand = deal.top, deal.hand_mask(deal.turn)
+            if deal.wall or deal.must_draw_stock or top is None:
+                return super().choose(deal, rng)
+            if deal.big_gin_allowed and not mask_deadwood(hand | top.bit):
+                return Verb.DRAW_DISCARD, None
+            if self._gives_in("stock", rng):
+                return (Verb.PASS if deal.phase == Phase.UPCARD_OFFER else Verb.DRAW_STOCK), None
+            return super().choose(deal, rng)
         verb, card = super().choose(deal, rng)
-        if verb in (Verb.KNOCK, Verb.GIN) and rng.random() < 0.5:
-            return Verb.DISCARD, card
+        if deal.wall or verb == Verb.BIG_GIN:
+            return verb, card
+        legal = deal.legal_actions()
+        if verb == Verb.GIN and self._gives_in("no_gin", rng):
+            knocks = [action for action in legal if action.startswith("knock ")]
+            if knocks and rng.random() < 0.05:
+                return parse_action(rng.choice(knocks))
+            verb = Verb.DISCARD
+        if verb == Verb.KNOCK and self._gives_in("stay", rng):
+            verb = Verb.DISCARD
+        if verb != Verb.DISCARD:
+            return verb, card
+        plain = [parse_action(action)[1] for action in legal if action.startswith("discard ")]
+        other = deal.hand_mask(1 - deal.turn)
+        feeding = [c for c in plain if c and any(m & c.bit for m in mask_all_melds(other | c.bit))]
+        if feeding and self._gives_in("feed", rng):
+            return verb, rng.choice(feeding)
+        if self._gives_in("break", rng):
+            return verb, rng.choice(plain)
         return verb, card
 
 
+FAULTS = ("stock", "stay", "no_gin", "break", "feed")
+"""The faults of :class:`Careless` players."""
+
+SETUPS = ("faults", "gin", "feed", "big")
+"""How :func:`careless` sets a deal up."""
+
+
+def careless(seed: int, setup: str) -> dict[str, Any]:
+    """A deal record played by two :class:`Careless` bots, dealt from the seed (standard,
+    modern or Oklahoma rules by turns), as ``setup`` (:data:`SETUPS`) has it:
+
+    * ``"faults"``: their faults drawn at random;
+    * ``"gin"``: each dealt 10 melded cards; neither knocks nor goes gin (a gin and a
+      knock missed every turn, but now and then a gin missed by knocking);
+    * ``"feed"``: one never takes a card offered, the other feeds it cards that meld with
+      its hand (melds passed up, discards off the best), and neither knocks;
+    * ``"big"``: modern rules; the non-dealer holds 10 of 11 cards that meld, the 11th
+      the upcard or the top of the stock (big gin).
+    """
+    rng = random.Random(seed)
+    rules = Rules.from_dict(
+        "modern" if setup == "big" else ("standard", "modern", "oklahoma")[seed % 3]
+    )
+    dealer = rng.randrange(2)
+    deck = list(bf.ALL_CODES)
+    rng.shuffle(deck)
+    faults = [{fault for fault in FAULTS if rng.random() < 0.4} for _ in range(2)]
+    if setup == "gin":
+        faults = [{"stay", "no_gin"}, {"stay", "no_gin"}]
+        first = _melded(rng, 10, deck)
+        second = _melded(rng, 10, [card for card in deck if card not in first])
+        deck = first + second + [card for card in deck if card not in first + second]
+    elif setup == "feed":
+        feeder = rng.randrange(2)
+        faults[feeder] |= {"feed", "stay"}
+        faults[1 - feeder] = {"stock", "stay"}
+    elif setup == "big":
+        melded = _melded(rng, 11, deck)
+        rest = [card for card in deck if card not in melded]
+        faults[1 - dealer] = {"stock"}  # it waits for the 11th card
+        if rng.random() < 0.5:  # the upcard
+            deck = melded[:10] + rest[:10] + melded[10:] + rest[10:]
+        else:  # the top of the stock
+            deck = melded[:10] + rest[:11] + melded[10:] + rest[11:]
+    hands = [deck[:10], deck[10:20]]
+    if dealer == 0:  # the first ten are the non-dealer's
+        hands.reverse()
+    deal = Deal(hands, deck[20], deck[21:], dealer=dealer, rules=rules, names=("ann", "bob"))
+    play(deal, [Careless(mine) for mine in faults], rng)
+    return deal_record(deal, seed=seed)
+
+
+def _melded(rng: random.Random, size: int, cards: Iterable[str]) -> list[str]:
+    """``size`` of ``cards`` that all meld, in random order: melds drawn at random."""
+    every = bf.all_melds(frozenset(cards))
+    while True:
+        chosen: set[str] = set()
+        while len(chosen) < size:
+            meld = rng.choice(every)
+            if len(chosen) + len(meld) <= size and not meld & chosen:
+                chosen |= meld
+            elif rng.random() < 0.2:
+                break
+        if len(chosen) == size:
+            return rng.sample(sorted(chosen), size)
+
+
 def simulated(seed: int, rules: str = "standard") -> dict[str, Any]:
-    """A deal record played by two :class:`Hesitant` bots (or, one seed in four, by the
-    simulator's random and greedy bots)."""
+    """A deal record played by two :class:`Careless` bots that knock or go gin half the
+    time they would (or, one seed in four, by the simulator's random and greedy bots)."""
     if seed % 4 == 0:
         return simulate(seed, rules=rules, players=("random", "greedy"))
     rng = random.Random(seed)
     deal = Deal.shuffled(rng, rules=Rules.from_dict(rules))
-    play(deal, [Hesitant(), Hesitant()], rng)
+    play(deal, [Careless(("stay", "no_gin"), 0.5) for _ in "ab"], rng)
     return deal_record(deal, seed=seed)
 
 
