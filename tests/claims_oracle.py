@@ -22,6 +22,7 @@ import random
 from collections import Counter
 from collections.abc import Iterable, Mapping
 from itertools import combinations
+from pathlib import Path
 from typing import Any
 
 import brute_force as bf
@@ -66,6 +67,30 @@ KINDS: dict[str, str] = {
 }
 """Each kind of claim the analysis makes (:func:`~scorekeeper.analysis.analyse`,
 :func:`~scorekeeper.analysis.review_knock`), and what it claims."""
+
+
+TEN_THOUSAND: dict[str, tuple[str, ...]] = {
+    "test_analysis_claims.py": ("knocker", "defender", "layoff"),
+    "test_analysis_claims_rearranged.py": ("rearranged",),
+    "test_analysis_claims_needless.py": ("needless", "arrangement"),
+    "test_analysis_claims_decisions.py": (
+        "discard",
+        "kept",
+        "passed_up",
+        "missed_knock",
+        "missed_gin",
+    ),
+    "test_analysis_claims_big_gin.py": ("big_gin", "summary"),
+}
+"""The slow test module that counts at least 10,000 claims of each kind (each kind in one
+module, so that xdist runs them side by side)."""
+
+
+def ten_thousand(count: Counter, module: str) -> None:
+    """Check that ``module`` (a test's ``__file__``) counted 10,000 claims or more of each
+    of its kinds (:data:`TEN_THOUSAND`)."""
+    short = [kind for kind in TEN_THOUSAND[Path(module).name] if count[kind] < 10_000]
+    assert not short, (short, dict(count))
 
 
 _BIT = {code: 1 << bf.index(code) for code in bf.ALL_CODES}
@@ -756,23 +781,35 @@ def _lay_down(
     rng: random.Random,
     steer: str | None = None,
 ) -> dict[str, Any] | None:
-    """A showdown part laid down at random (see :func:`with_showdown`). ``steer``: with
-    ``"rearrange"``, the defender's own melds hold as many cards the best reply lays off
-    as they can; with
-    ``"lay_off"``, they hold none and nothing is laid off (``None`` when no own melds
-    can); unsteered, half the time as with ``"rearrange"`` if they can."""
+    """A showdown part laid down at random (see :func:`with_showdown`), or ``None``.
+    ``steer``: with ``"rearrange"``, the defender's own melds hold as many cards the best
+    reply lays off as they can; with ``"lay_off"``, they hold none and nothing is laid
+    off (``None`` when no own melds can); with ``"needless"``, the knocker keeps more
+    deadwood than it must (``None`` when it cannot: costly arrangements) and the defender
+    makes no melds and lays off the most points it can (cards own melds would keep);
+    unsteered, half the time as with ``"rearrange"`` if they can."""
     rules = Rules.from_dict(rules_value).to_dict()
     showdown: dict[str, Any] = {}
     melds: list[frozenset[str]] = []
     if verb == "knock":
         limit = bf.knock_limit(rules, upcard)
         legal = [a for a in bf.arrangements_all(ours) if bf.arrangement_deadwood(ours, a) <= limit]
+        if steer == "needless":
+            least_kept = min(bf.arrangement_deadwood(ours, a) for a in legal)
+            legal = [a for a in legal if bf.arrangement_deadwood(ours, a) > least_kept]
+            if not legal:
+                return None
         melds = list(rng.choice(legal))
         if not bf.arrangement_deadwood(ours, melds):
             return None  # gin laid down: nothing to lay off
         showdown["knocker_melds"] = [sorted(m) for m in melds]
+    if steer == "needless" and melds:
+        cards = max(sorted(bf.layoff_sets(theirs, melds), key=sorted), key=bf.points)
+        showdown["defender_melds"] = []
+        showdown["layoffs"] = [x.to_dict() for x in place_layoffs(melds, sorted(cards))]
+        return showdown
     choices = list(bf.arrangements_all(theirs))
-    if melds and (steer or rng.random() < 0.5):
+    if melds and (steer in ("rearrange", "lay_off") or (not steer and rng.random() < 0.5)):
         reply = verify_knock(
             sorted(ours), sorted(theirs), rules=rules_value, upcard=upcard, knocker_melds=melds
         )
