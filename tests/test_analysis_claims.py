@@ -11,8 +11,8 @@ at random or steered. Each slow module counts at least 10,000 claims of its
 kinds (:data:`claims_oracle.TEN_THOUSAND`): here the knocker's and the
 defender's showdowns and the layoffs missed alone; the others in
 test_analysis_claims_*.py, each in a process of its own under xdist.
-Measured alone (CPU): the fast test 1.3 seconds; the slow ones here 36 (the
-10,000), 18 (imported) and 10 (fresh OpenSpiel deals); decisions 39,
+Measured (CPU seconds): the fast test 1.6; the slow ones here 36 (the
+10,000), 7 (imported) and 6 (fresh OpenSpiel deals); decisions 39,
 rearranged 45, needless 75, big gin 31: about four minutes in all.
 """
 
