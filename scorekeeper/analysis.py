@@ -492,7 +492,9 @@ def review_knock(
     scored = knocker_points(result)
     defender_cost = scored - points  # the defender's points are the knocker's, negated
     laid = {x.card for x in result.defender.layoffs}
-    kept = {x.card for x in reply.defender.layoffs}
+    # needless: laid off, where the best reply melds it (one it leaves as deadwood, the run
+    # it was laid on needing a card the best reply melds, was not needless)
+    kept = {card for meld in reply.defender.melds for card in meld}
     missed = [x for x in reply.defender.layoffs if x.card not in laid] if defender_cost else []
     return KnockReview(
         knocker=KnockerReview(
@@ -511,7 +513,7 @@ def review_knock(
             best_points=-points,
             cost=defender_cost,
             missed_layoffs=_worth(result, missed, defender_cost, Rules.from_dict(rules)),
-            needless_layoffs=tuple(sorted(laid - kept, key=list(defender).index))
+            needless_layoffs=tuple(sorted(laid & kept, key=list(defender).index))
             if defender_cost
             else (),
         ),

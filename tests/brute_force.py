@@ -39,7 +39,7 @@ class IllegalKnock(ValueError):
 
 def rank(code: str) -> int:
     """0 for an ace .. 12 for a king."""
-    return RANKS.index(code[0])
+    return _RANK[code[0]]
 
 
 def suit(code: str) -> str:
@@ -52,7 +52,11 @@ def value(code: str) -> int:
 
 
 def index(code: str) -> int:
-    return SUITS.index(suit(code)) * 13 + rank(code)
+    return _INDEX[code]
+
+
+_RANK = {r: RANKS.index(r) for r in RANKS}
+_INDEX = {code: at for at, code in enumerate(ALL_CODES)}
 
 
 def points(cards: Iterable[str]) -> int:
@@ -95,16 +99,17 @@ def is_meld(cards: Iterable[str]) -> bool:
 def all_melds(cards: frozenset[str]) -> tuple[Meld, ...]:
     """Every meld made of cards of ``cards`` (sets of 3 and 4, runs of every length)."""
     melds: list[Meld] = []
-    for r in range(13):
-        same_rank = sorted(c for c in cards if rank(c) == r)
+    for r in RANKS:
+        same_rank = sorted(r + s for s in SUITS if r + s in cards)
         for size in (3, 4):
             melds.extend(Meld(combo) for combo in combinations(same_rank, size))
     for s in SUITS:
         for low in range(13):
-            for high in range(low + 2, 13):
-                run = [RANKS[r] + s for r in range(low, high + 1)]
-                if all(c in cards for c in run):
-                    melds.append(Meld(run))
+            high = low  # every stretch of held cards from low up
+            while high < 12 and RANKS[low] + s in cards and RANKS[high + 1] + s in cards:
+                high += 1
+                if high - low >= 2:
+                    melds.append(Meld(RANKS[r] + s for r in range(low, high + 1)))
     assert all(is_meld(m) for m in melds)
     return tuple(melds)
 

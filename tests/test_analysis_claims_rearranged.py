@@ -6,6 +6,7 @@ from __future__ import annotations
 from collections import Counter
 
 import pytest
+from claims_oracle import ten_thousand
 from test_analysis_claims import dense
 
 
@@ -13,4 +14,4 @@ from test_analysis_claims import dense
 def test_ten_thousand_layoffs_that_need_the_reply_rearranged():
     count: Counter = Counter()
     dense(3, 7_800, "rearrange", count)
-    assert count["rearranged"] >= 10_000, count
+    ten_thousand(count, __file__)

@@ -125,6 +125,27 @@ def test_a_layoff_that_breaks_an_own_meld_is_needless():
     assert review.defender.needless_layoffs == ("7h",) and review.defender.missed_layoffs == ()
 
 
+def test_a_layoff_that_needed_a_needless_one_is_not_needless():
+    # Ana 4-5-6 of spades; Bor lays off 3s and 2s onto it; the best reply melds 3s 3h 3d
+    # and so cannot lay off the 2s: the 3s was needless, the 2s is deadwood either way
+    ana, bor = "4s 5s 6s 9c 9d 9h Jc Qc Kc 2d", "3s 2s 3h 3d 7c 8d Th Jh 5c 6h"
+    onto = ["4s", "5s", "6s"]
+    laid = verify_knock(
+        ana,
+        bor,
+        knocker_melds=[onto, "9c 9d 9h", "Jc Qc Kc"],
+        defender_melds=[],
+        layoffs=[{"card": "3s", "meld": onto}, {"card": "2s", "meld": onto}],
+    )
+    review = review_knock(laid)
+    assert (review.defender.deadwood, review.defender.best_deadwood, review.defender.cost) == (
+        52,
+        48,
+        4,
+    )
+    assert review.defender.needless_layoffs == ("3s",) and review.defender.missed_layoffs == ()
+
+
 # --------------------------------------------------------------------------- against the oracle
 
 
