@@ -314,6 +314,13 @@ def serving_database(app: flask.Flask, address: str | os.PathLike) -> Iterator[f
         store.close()
 
 
+@pytest.fixture
+def app(module_app, backend) -> Iterator[flask.Flask]:
+    """The module's app over this test's empty database (each backend in turn)."""
+    with serving_database(module_app, backend.address):
+        yield module_app
+
+
 class Live:
     """A running server: its base URL and its database (a SQLite file or a PostgreSQL URL)."""
 
