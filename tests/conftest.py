@@ -16,8 +16,9 @@ node: it uses a fixture of :data:`SLOW_FIXTURES`, runs on the PostgreSQL
 backend, or is marked ``slow`` (itself or its module: it starts one in its
 own body, or it works for seconds on a fixed volume). The rule is checked as
 the tests run: a fast test that starts one of :data:`SLOW_PROGRAMS` fails,
-naming it. The fast tier runs a tenth of each hypothesis test's examples
-(:func:`examples`); the whole suite, or a file run alone, runs them all.
+naming it. The fast tier runs a twentieth of each hypothesis test's examples,
+and of the seeds of each seeded loop that asks (:func:`examples`); the whole
+suite, or a file run alone, runs them all.
 """
 
 from __future__ import annotations
@@ -89,8 +90,11 @@ SLOW_FIXTURES = frozenset(
 """The fixtures that start a server, a browser, PostgreSQL, Java or node (directly or not):
 a test that uses one is not ``fast``."""
 
-FAST_SHARE = 10
-"""In the fast tier a hypothesis test tries this share of its examples (:func:`examples`)."""
+FAST_SHARE = 20
+"""In the fast tier a test tries one in this many of its examples (:func:`examples`)."""
+
+FAST_LEAST = 3
+"""In the fast tier a test tries at least this many of its examples (:func:`examples`)."""
 
 SLOW_PROGRAMS = frozenset(
     {
@@ -389,9 +393,14 @@ def pytest_configure(config: pytest.Config) -> None:
 
 
 def examples(full: int) -> int:
-    """How many examples a hypothesis test tries: ``full`` in the whole suite (or a file run
-    alone), a tenth in the fast tier (``-m fast``), at least 5."""
-    return max(full // FAST_SHARE, 5) if _fast_tier else full
+    """How many examples a test tries (a hypothesis test's, or the seeds a loop plays):
+    ``full`` in the whole suite (or a file run alone); in the fast tier (``-m fast``) a
+    twentieth, at least :data:`FAST_LEAST` (or ``full`` if fewer).
+
+    Only for a test whose every example is checked on its own (not for a test that
+    counts what its examples found)."""
+    least = min(full, FAST_LEAST)
+    return max(full // FAST_SHARE, least) if _fast_tier else full
 
 
 @pytest.hookimpl(wrapper=True, tryfirst=True)
