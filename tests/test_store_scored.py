@@ -131,8 +131,8 @@ def play_at_random(
     )
     game_id = sheet.id
     assert store.game(game_id).scored == Summary(summary(score_log(store.game(game_id), []), 0))
+    before = scratch(store, game_id)  # then each step's ``after``: the sheet as the log stands
     for step in range(steps):
-        before = scratch(store, game_id)
         full = rng.random() < 0.5
         options = {"full": full}
         if rng.random() < 0.3:
@@ -142,7 +142,9 @@ def play_at_random(
             op, args, first_options, first = rng.choice(answered)
             again = getattr(games, op)(store, *args, **first_options)
             assert again[0] == first[0] and again[1] == first[1] and again[2] is False
-            assert scratch(store, game_id).version == before.version
+            now = scratch(store, game_id)
+            assert now.version == before.version
+            before = now
             continue
         if roll < 0.55 or not before.hands:
             op, args = (
@@ -198,6 +200,7 @@ def play_at_random(
         )
         if "idempotency_key" in options:
             answered.append((op, args, options, (record, sheet if full else after)))
+        before = after
 
 
 def test_a_game_stored_before_the_scored_state_is_scored_once_by_its_next_write(store, backend):
