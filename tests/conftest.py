@@ -17,8 +17,9 @@ backend, or is marked ``slow`` (itself or its module: it starts one in its
 own body, or it works for seconds on a fixed volume). The rule is checked as
 the tests run: a fast test that starts one of :data:`SLOW_PROGRAMS` fails,
 naming it. The fast tier runs a twentieth of each hypothesis test's examples,
-and of the seeds of each seeded loop that asks (:func:`examples`); the whole
-suite, or a file run alone, runs them all.
+and of the seeds of each seeded loop that asks (:func:`examples`), and the
+first of the seeds a test is parametrized with by :func:`fast_first`; the
+whole suite, or a file run alone, runs them all.
 """
 
 from __future__ import annotations
@@ -30,7 +31,7 @@ import sqlite3
 import subprocess
 import sys
 import tempfile
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
 
@@ -427,6 +428,13 @@ def examples(full: int) -> int:
     counts what its examples found)."""
     least = min(full, FAST_LEAST)
     return max(full // FAST_SHARE, least) if _fast_tier else full
+
+
+def fast_first(values: Iterable[object]) -> list[object]:
+    """``values`` to parametrize a test with (its seeds, say), the first alone in the fast
+    tier: the others are marked ``slow``, so the whole suite tries them all."""
+    first, *others = values
+    return [first, *(pytest.param(value, marks=pytest.mark.slow) for value in others)]
 
 
 @pytest.hookimpl(wrapper=True, tryfirst=True)

@@ -12,6 +12,7 @@ import random
 from dataclasses import replace
 
 import pytest
+from conftest import fast_first
 from store_kit import quick
 
 from scorekeeper.errors import Conflict, RuleError
@@ -85,7 +86,7 @@ def correction_refusal(store, game_id: str, n: int, hand: dict) -> str | None:
     return None
 
 
-@pytest.mark.parametrize("seed", range(3))
+@pytest.mark.parametrize("seed", fast_first(range(3)))
 def test_random_writes_answer_as_scoring_the_whole_log(store, seed):
     rng = random.Random(seed)
     answered: list[tuple] = []
@@ -101,7 +102,7 @@ TABLES = [
 ]
 
 
-@pytest.mark.parametrize("seed", range(2))
+@pytest.mark.parametrize("seed", fast_first(range(2)))
 def test_random_writes_at_tables_of_three_and_four(store, seed):
     rng = random.Random(seed)
     answered: list[tuple] = []
