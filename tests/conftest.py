@@ -16,8 +16,10 @@ node: it uses a fixture of :data:`SLOW_FIXTURES`, runs on the PostgreSQL
 backend, or is marked ``slow`` (itself or its module: it starts one in its
 own body, or it works for seconds on a fixed volume). The rule is checked as
 the tests run: a fast test that starts one of :data:`SLOW_PROGRAMS` fails,
-naming it. The fast tier runs a tenth of each hypothesis test's examples
-(:func:`examples`); the whole suite, or a file run alone, runs them all.
+naming it. The fast tier runs a twentieth of each hypothesis test's examples,
+and of the seeds of each seeded loop that asks (:func:`examples`), and the
+first of the seeds a test is parametrized with by :func:`fast_first`; the
+whole suite, or a file run alone, runs them all.
 """
 
 from __future__ import annotations
@@ -29,7 +31,7 @@ import sqlite3
 import subprocess
 import sys
 import tempfile
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
 
@@ -47,6 +49,13 @@ from api.limits import NO_LIMITS_ENV
 from scorekeeper.store import Store, open_store
 from scorekeeper.store.base import is_postgres
 from scorekeeper.store.sqlite import Storage
+
+# Cache the test modules' compiled code even where PYTHONDONTWRITEBYTECODE is set: pytest
+# writes a test module's assertion-rewritten code to __pycache__ only if sys.dont_write_bytecode
+# is false when it imports the module, and rewriting every test module again costs about 12 s
+# of CPU a run (half of collecting the fast tier). Set before any test module is collected
+# (this file is rewritten each time); the programs the tests start keep the variable.
+sys.dont_write_bytecode = False
 
 # No rate limits for the servers the tests start: every client is on loopback, and tests
 # create games and send wrong tokens by the hundred (schemathesis, 1,000 games from one
@@ -82,8 +91,11 @@ SLOW_FIXTURES = frozenset(
 """The fixtures that start a server, a browser, PostgreSQL, Java or node (directly or not):
 a test that uses one is not ``fast``."""
 
-FAST_SHARE = 10
-"""In the fast tier a hypothesis test tries this share of its examples (:func:`examples`)."""
+FAST_SHARE = 20
+"""In the fast tier a test tries one in this many of its examples (:func:`examples`)."""
+
+FAST_LEAST = 3
+"""In the fast tier a test tries at least this many of its examples (:func:`examples`)."""
 
 SLOW_PROGRAMS = frozenset(
     {
@@ -307,6 +319,13 @@ def serving_database(app: flask.Flask, address: str | os.PathLike) -> Iterator[f
         store.close()
 
 
+@pytest.fixture
+def app(module_app, backend) -> Iterator[flask.Flask]:
+    """The module's app over this test's empty database (each backend in turn)."""
+    with serving_database(module_app, backend.address):
+        yield module_app
+
+
 class Live:
     """A running server: its base URL and its database (a SQLite file or a PostgreSQL URL)."""
 
@@ -369,29 +388,71 @@ _fast_tier = False
 """Whether this run is the fast tier (``-m fast``): set when pytest starts."""
 
 
+RAM_FOLDER = "/dev/shm"
+"""Linux's RAM file system: the fast tier's temporary files go there if it has room."""
+
+RAM_ROOM = 1 << 30
+"""The free space :data:`RAM_FOLDER` needs for the fast tier to use it (bytes)."""
+
+
 def pytest_configure(config: pytest.Config) -> None:
+    """Note whether this run is the fast tier; if so, keep its temporary files in RAM.
+
+    The app's SQLite store syncs every commit to the disk (it is durable, as it is
+    served), and the fast tier's apps make about 4,000 syncs of throwaway databases,
+    2 ms each on a disk, 8 s of a run spent waiting; on a RAM file system a sync
+    costs nothing. The whole suite keeps them on the disk (its servers and
+    durability tests write there as in production).
+    """
     global _fast_tier
     _fast_tier = config.getoption("markexpr").strip() == "fast"
+    if _fast_tier and _has_room(RAM_FOLDER):
+        tempfile.tempdir = RAM_FOLDER  # tmp_path's folders too (pytest asks tempfile)
+
+
+def _has_room(folder: str) -> bool:
+    """Whether ``folder`` is there, writable and has :data:`RAM_ROOM` free."""
+    try:
+        free = os.statvfs(folder)
+    except OSError:
+        return False
+    return os.access(folder, os.W_OK) and free.f_bavail * free.f_frsize >= RAM_ROOM
 
 
 def examples(full: int) -> int:
-    """How many examples a hypothesis test tries: ``full`` in the whole suite (or a file run
-    alone), a tenth in the fast tier (``-m fast``), at least 5."""
-    return max(full // FAST_SHARE, 5) if _fast_tier else full
+    """How many examples a test tries (a hypothesis test's, or the seeds a loop plays):
+    ``full`` in the whole suite (or a file run alone); in the fast tier (``-m fast``) a
+    twentieth, at least :data:`FAST_LEAST` (or ``full`` if fewer).
+
+    Only for a test whose every example is checked on its own (not for a test that
+    counts what its examples found)."""
+    least = min(full, FAST_LEAST)
+    return max(full // FAST_SHARE, least) if _fast_tier else full
 
 
-@pytest.hookimpl(tryfirst=True)
+def fast_first(values: Iterable[object]) -> list[object]:
+    """``values`` to parametrize a test with (its seeds, say), the first alone in the fast
+    tier: the others are marked ``slow``, so the whole suite tries them all."""
+    first, *others = values
+    return [first, *(pytest.param(value, marks=pytest.mark.slow) for value in others)]
+
+
+@pytest.hookimpl(wrapper=True, tryfirst=True)
 def pytest_pycollect_makeitem(collector: pytest.Collector, name: str, obj: object):
     """In the fast tier, a test function that asks for a fixture of :data:`SLOW_FIXTURES`
-    is not collected at all (schemathesis would generate its cases first, for seconds)."""
+    is not collected at all (schemathesis would generate its cases first, for seconds).
+
+    A wrapper, and the outermost one: schemathesis' own wrapper puts its collector in
+    place of whatever the plain hooks answer."""
+    made = yield
     if _fast_tier and callable(obj) and collector.funcnamefilter(name):
         try:
             asked = inspect.signature(obj).parameters
         except (TypeError, ValueError):
-            return None
+            return made
         if SLOW_FIXTURES.intersection(asked):
             return []
-    return None
+    return made
 
 
 @pytest.hookimpl(tryfirst=True)  # before ``-m`` selects by marker

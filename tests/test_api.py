@@ -10,7 +10,6 @@ from __future__ import annotations
 import re
 
 import pytest
-from conftest import serving_database
 from store_kit import ABC, ABCD, PARTNERSHIP, THREE_PLAYERS, VOID, deal
 
 from api import STORAGE_KEY
@@ -54,13 +53,6 @@ def served_document(app):
 def spec(module_app):
     """:func:`served_document` once for the module's tests."""
     return served_document(module_app)
-
-
-@pytest.fixture
-def app(module_app, backend):
-    """The module's app over this test's empty database (each backend in turn)."""
-    with serving_database(module_app, backend.address):
-        yield module_app
 
 
 @pytest.fixture

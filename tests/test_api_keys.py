@@ -23,13 +23,6 @@ ANA_BEN = {"players": ["Ana", "Ben"], "dealer": 0}  # first_dealer low: the deal
 
 
 @pytest.fixture
-def app(backend):
-    app = create_app({"DB": backend.address, "TESTING": True, "SECRET_KEY": "test"})
-    yield app
-    app.extensions["scorekeeper.store.sqlite"].close()
-
-
-@pytest.fixture
 def call(app):
     return Client(app)
 

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import pytest
 
-from api import create_app, settings
+from api import STORAGE_KEY, create_app, settings
 
 CLUB = "https://club.example"
 EVERY_HEADER = "authorization, content-type, idempotency-key, if-match, if-none-match, prefer"
@@ -20,9 +20,17 @@ def new_app(tmp_path, **config):
     return create_app({"DB": str(tmp_path / "cors.db"), "TESTING": True, **config})
 
 
+@pytest.fixture(scope="module")
+def club_app(tmp_path_factory):
+    """An app that lets two origins in, one for the module's tests (each makes its own games)."""
+    app = new_app(tmp_path_factory.mktemp("club"), CORS_ORIGINS=[CLUB, "http://localhost:8080"])
+    yield app
+    app.extensions[STORAGE_KEY].close()
+
+
 @pytest.fixture
-def club(tmp_path):
-    return new_app(tmp_path, CORS_ORIGINS=[CLUB, "http://localhost:8080"]).test_client()
+def club(club_app):
+    return club_app.test_client()
 
 
 def new_game(client, origin=CLUB):

@@ -8,6 +8,7 @@ import random
 
 import brute_force as bf
 import pytest
+from conftest import examples
 
 from scorekeeper import RuleError, Rules, verify_knock
 from scorekeeper.analysis import review_knock
@@ -177,7 +178,7 @@ def _signed(result: bf.KnockResult) -> int:
 
 def test_arrangements_are_every_legal_one_scored_as_the_oracle_scores_them():
     rules = STANDARD.to_dict()
-    for knocker, defender in _deals(30, 1):
+    for knocker, defender in _deals(examples(30), 1):
         shown = knock_arrangements(knocker, defender)
         assert {melds_of(a) for a in shown} == _canonical_legal(knocker)
         assert len(shown) == len({melds_of(a) for a in shown})

@@ -17,6 +17,7 @@ import re
 import sqlite3
 
 import pytest
+from conftest import serving_database
 
 from api import create_app
 
@@ -39,8 +40,10 @@ def db(tmp_path):
 
 
 @pytest.fixture
-def client(db):
-    return new_app(db).test_client()
+def client(module_app, db):
+    """A phone on the module's app over this test's database."""
+    with serving_database(module_app, db) as app:
+        yield app.test_client()
 
 
 def page(client, path) -> str:

@@ -6,6 +6,7 @@ import json
 from collections import Counter
 
 import pytest
+from conftest import examples
 from engine_kit import check_result
 
 from scorekeeper import Deal, RuleError, Rules, deadwood, replay, simulate
@@ -70,7 +71,7 @@ def test_round_trip_over_thousands_of_seeds(kinds):
     ],
 )
 def test_round_trip_under_other_rules(rules):
-    for seed in range(150):
+    for seed in range(examples(150)):
         for kinds in (("greedy", "greedy"), ("greedy", "random")):
             record, result = simulate_deal(seed, players=kinds, rules=rules)
             assert replay(record) == result
@@ -106,7 +107,7 @@ def test_big_gin_happens_under_modern_rules():
 
 
 def test_greedy_knocks_as_soon_as_it_can_and_takes_only_helpful_discards():
-    for seed in range(150):
+    for seed in range(examples(150)):
         record = simulate(seed)
         deal = Deal(
             record["hands"],
