@@ -69,3 +69,79 @@ def axe_problems(page, state: str, rules: tuple[str, ...] = ()) -> list[str]:
         if v["impact"] in BLOCKING
         for node in v["nodes"]
     ]
+
+
+class Words:
+    """The scorepad's words in one language, as its catalog has them, for finding what a
+    page shows: ``words("Hand %(n)s", n=3)`` is the text, :meth:`pattern` a regular
+    expression of a message whatever fills its placeholders, :meth:`before` its text up to
+    the first placeholder. English is the messages themselves."""
+
+    def __init__(self, lang: str) -> None:
+        from babel.support import NullTranslations, Translations
+
+        from api.i18n import TRANSLATIONS
+
+        self.lang = lang
+        self.catalog = (
+            NullTranslations() if lang == "en" else Translations.load(str(TRANSLATIONS), [lang])
+        )
+
+    def __call__(self, message: str, plural: str = "", num: int = 0, **values: object) -> str:
+        if plural:
+            text = self.catalog.ngettext(message, plural, num)
+            values = {"num": num, **values}
+        else:
+            text = self.catalog.gettext(message)
+        return text % values if values else text
+
+    def pattern(self, *messages: str):
+        """A regular expression matching any of ``messages`` (translated) in a text."""
+        import re
+
+        def one(message: str) -> str:
+            parts = re.split(r"%\(\w+\)[sd]", self.catalog.gettext(message))
+            return ".+?".join(re.escape(part) for part in parts)
+
+        return re.compile("|".join(one(message) for message in messages))
+
+    def before(self, message: str) -> str:
+        """The translated ``message`` up to its first placeholder (a link or button whose
+        name goes on with a number)."""
+        import re
+
+        return re.split(r"%\(\w+\)[sd]", self.catalog.gettext(message))[0].strip()
+
+    def has_text(self, message: str, **values: object) -> str:
+        """A Playwright ``:has-text(...)`` for the translated message."""
+        import json
+
+        return f":has-text({json.dumps(self(message, **values), ensure_ascii=False)})"
+
+
+def overflow(page) -> list[str]:
+    """What sticks out of the phone's width on ``page`` (at most five findings): the page
+    scrolling sideways, or an element whose right edge passes the window's and that no
+    scrolling or clipping box around it holds (its tag, id, class and first words)."""
+    return page.evaluate("""() => {
+      const width = document.documentElement.clientWidth;
+      const out = [];
+      if (document.documentElement.scrollWidth > width + 1)
+        out.push(`the page is ${document.documentElement.scrollWidth}px wide, not ${width}px`);
+      const held = (el) => {
+        for (let up = el.parentElement; up && up !== document.body; up = up.parentElement)
+          if (getComputedStyle(up).overflowX !== 'visible') return true;
+        return false;
+      };
+      for (const el of document.body.querySelectorAll('*')) {
+        const box = el.getBoundingClientRect();
+        if (box.width && box.right > width + 1 && !held(el)) {
+          const classes = typeof el.className === 'string' ? el.className.trim() : '';
+          const name = el.tagName.toLowerCase() + (el.id ? '#' + el.id : '') +
+            (classes ? '.' + classes.split(/\\s+/).join('.') : '');
+          const text = (el.innerText || '').slice(0, 40);
+          out.push(`${name} ends at ${Math.round(box.right)}px: ${text}`);
+        }
+      }
+      return out.slice(0, 5);
+    }""")

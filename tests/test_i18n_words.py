@@ -42,15 +42,20 @@ def test_an_option_name_in_english_is_its_identifier_in_words():
     ("language", "amount", "said"),
     [
         ("en", "21.00", "Bor pays Ana 21.00 (210 points)."),
-        ("fr", "21,00", "Bor pays Ana 21,00 (210 points)."),
-        ("sl", "21,00", "Bor pays Ana 21,00 (210 points)."),
+        ("fr", "21,00", None),
+        ("sl", "21,00", None),
     ],
 )
 def test_money_has_the_locale_separators(module_app, language, amount, said):
     with module_app.test_request_context("/", headers={"Accept-Language": language}):
         assert amount_text(21) == amount
         line = payment_line([210, -210], ["Ana", "Bor"], 21.0)
-    assert line.replace("<bdi>", "").replace("</bdi>", "") == said
+    said_here = line.replace("<bdi>", "").replace("</bdi>", "")
+    if said:
+        assert said_here == said
+    else:  # the sentence is the language's own; the amount in it is written its way
+        assert amount in said_here and "Ana" in said_here and "Bor" in said_here
+        assert "21.00" not in said_here and "pays" not in said_here
 
 
 @pytest.fixture(scope="module")

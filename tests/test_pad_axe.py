@@ -34,7 +34,7 @@ import re
 from collections.abc import Callable
 
 import pytest
-from browser_kit import AXE, CHROMIUM, COLOUR_RULES, axe_problems
+from browser_kit import AXE, CHROMIUM, COLOUR_RULES, Words, axe_problems
 from playwright.sync_api import expect
 from serve_kit import spawn, stop
 from test_pad_browser import ANA, ARTIFACTS, BOR, PHONE, tap
@@ -61,9 +61,10 @@ class Walk:
     """The phone and where it is: the server's URL, the game being played, its hand-over
     link, and the cookies put aside while the phone plays a watcher."""
 
-    def __init__(self, page, url: str):
+    def __init__(self, page, url: str, words: Words | None = None):
         self.page = page
         self.url = url
+        self.t = words or Words("en")
         self.game = ""
         self.link = ""
         self.kept_cookies: list = []
@@ -74,12 +75,18 @@ class Walk:
         """Open ``path`` on the server (or a full URL); the response, for its status."""
         return self.page.goto(path if path.startswith("http") else self.url + path)
 
-    def click(self, name: str, role: str = "button") -> None:
-        self.page.get_by_role(role, name=name).first.click()
+    def click(self, label: str, role: str = "button", **values: object) -> None:
+        """Tap the button (or ``role``) named by the message ``label`` in the walk's language."""
+        self.page.get_by_role(role, name=self.t(label, **values)).first.click()
+
+    def click_start(self, label: str, role: str = "button") -> None:
+        """Tap the button whose name starts as the message ``label`` does (up to a number)."""
+        self.page.get_by_role(role, name=self.t.before(label)).first.click()
 
     def choose(self, text: str) -> None:
         """Tap the choice (a radio button drawn as a box) whose label is ``text``."""
-        self.page.locator("label.choice", has_text=re.compile(f"^{text}$")).first.click()
+        shown = re.escape(self.t(text))
+        self.page.locator("label.choice", has_text=re.compile(f"^{shown}$", re.I)).first.click()
 
     # ------------------------------------------------------------------ the start page
 
@@ -95,7 +102,7 @@ class Walk:
             self.page.fill(f"#opt-{name}", value)
         self.click("Start the game")
 
-    def new_game(self, names=("Ana", "Bor"), preset: str = "Standard") -> None:
+    def new_game(self, names=("Ana", "Bor"), preset: str = "standard") -> None:
         """A new game (the first player deals); its sheet is the state."""
         self.go("/")
         for i, name in enumerate(names):
@@ -125,7 +132,9 @@ class Walk:
         """One quick hand from the sheet, saved."""
         self.hand_form("quick")
         self.quick(who, kind, mine, theirs)
-        expect(self.page.locator(".notice")).to_contain_text("added")
+        expect(self.page.locator(".notice")).to_contain_text(
+            self.t.pattern("Hand %(n)s added.", "Hand %(n)s added to the sheet.")
+        )
 
     def record_hand(self, text: str) -> None:
         self.page.fill("#record", text)
@@ -136,7 +145,9 @@ class Walk:
         self.choose("Ana")
         self.page.locator("#p0-typed").fill(" ".join(ANA))
         self.page.locator("#p1-typed").fill(" ".join(BOR))
-        expect(self.page.locator("#live-p1")).to_contain_text("deadwood 3")
+        expect(self.page.locator("#live-p1")).to_contain_text(
+            self.t("deadwood %(points)s", points=3)
+        )
 
     def deal_cards_checked(self) -> None:
         """The deal form by cards (already open), checked: in each game its first player
@@ -146,7 +157,9 @@ class Walk:
             self.page.locator(f'[data-game="{i}"] label.choice').first.click()
             self.page.locator(f"#g{i}_p{knocker}-typed").fill(" ".join(ANA))
             self.page.locator(f"#g{i}_p{other}-typed").fill(" ".join(BOR))
-        expect(self.page.locator("#live-g1_p3")).to_contain_text("deadwood 3")
+        expect(self.page.locator("#live-g1_p3")).to_contain_text(
+            self.t("deadwood %(points)s", points=3)
+        )
         self.click("Check the hands")
 
     def too_few_cards(self) -> None:
@@ -172,7 +185,7 @@ class Walk:
         }""")
         assert status == 200
         self.click("Add to the sheet")
-        expect(self.page.locator("#changed-title")).to_have_text("The sheet changed")
+        expect(self.page.locator("#changed-title")).to_have_text(self.t("The sheet changed"))
 
     def offline_hands(self) -> None:
         """Two hands typed with no connection: a knock over the limit (the server will
@@ -181,17 +194,19 @@ class Walk:
         self.page.context.set_offline(True)
         self.quick("Ana", "Knock", "14", "30")
         self.quick("Bor", "Knock", "1", "3")
-        expect(self.page.locator(".queue h2")).to_have_text("Waiting to sync: 2 hands")
+        expect(self.page.locator(".queue h2")).to_have_text(
+            self.t("Waiting to sync: %(num)d hand", "Waiting to sync: %(num)d hands", 2)
+        )
 
     def back_online(self) -> None:
         """The connection returns: the first hand is refused, the second waits behind it."""
         self.page.context.set_offline(False)
         self.page.evaluate("window.dispatchEvent(new Event('online'))")
-        expect(self.page.locator(".queue .badge").first).to_have_text("not saved")
+        expect(self.page.locator(".queue .badge").first).to_have_text(self.t("not saved"))
 
     def discard_refused(self) -> None:
-        self.click("Discard hand")
-        expect(self.page.locator(".queue h2")).to_have_text("All hands synced")
+        self.click_start("Discard hand %(num)s")
+        expect(self.page.locator(".queue h2")).to_have_text(self.t("All hands synced"))
 
     # ------------------------------------------------------------------ phones
 
@@ -229,7 +244,7 @@ class Walk:
         self.page.fill("#player_1", "Fay")
         self.page.context.clear_cookies(name="sk_csrf")
         self.click("Start the game")
-        expect(self.page.locator("h1")).to_have_text("Please send that again")
+        expect(self.page.locator("h1")).to_have_text(self.t("Please send that again"))
 
     def foreign_form(self) -> None:
         """A form on another page (here: about:blank) posting to the scorepad."""
@@ -239,7 +254,7 @@ class Walk:
             '<input name="player_0" value="Eve"><button>Go</button></form>'
         )
         self.page.click("button")
-        expect(self.page.locator("h1")).to_have_text("Nothing was saved")
+        expect(self.page.locator("h1")).to_have_text(self.t("Nothing was saved"))
 
     # ------------------------------------------------------------------ no connection
 
@@ -249,7 +264,7 @@ class Walk:
         worker_ready(self.page)
         self.page.context.set_offline(True)
         self.page.reload()
-        expect(self.page.locator(".queue h2")).to_have_text("No connection")
+        expect(self.page.locator(".queue h2")).to_have_text(self.t("No connection"))
 
     # ------------------------------------------------------------------ replay
 
@@ -257,18 +272,28 @@ class Walk:
         self.go("/replay")
         self.page.fill("#record", json.dumps(RECORD))
         self.click("Replay from the start")
-        expect(self.page.locator(".steps .where")).to_contain_text("Step 0 of")
+        expect(self.page.locator(".steps .where")).to_contain_text(
+            self.t.pattern("Step %(n)s of %(last)s")
+        )
 
     def step(self, where: str) -> None:
         """Step the open replay to its ``middle`` or its ``end`` (the analysis shown)."""
-        last = int(self.page.inner_text(".steps .where").rsplit(" ", 1)[1])
+        last = int(re.findall(r"\d+", self.page.inner_text(".steps .where"))[-1])
         number = last // 2 if where == "middle" else last
         url = re.sub(r"[?&]step=\d+", "", self.page.url)
         self.go(f"{url}{'&' if '?' in url else '?'}step={number}")
-        expect(self.page.locator(".steps .where")).to_have_text(f"Step {number} of {last}")
+        expect(self.page.locator(".steps .where")).to_have_text(
+            self.t("Step %(n)s of %(last)s", n=number, last=last)
+        )
 
 
-STATES: list[tuple[str, str, Callable[[Walk], object]]] = [
+DEAD_LINK = (
+    "This hand-over link no longer works: a newer link replaced it, or it was turned off. Ask"
+    " whoever keeps the score for a new one (Phones and hand-over, at the foot of their sheet)."
+)
+"""What the join page says to a hand-over link that was replaced or turned off."""
+
+STATES: list[tuple[str, str | Callable[[Walk], str], Callable[[Walk], object]]] = [
     ("start", "#player_0", lambda w: w.go("/")),
     ("start-errors", "#err-player_1", lambda w: w.start_form(("Ana", "ana"), stake="lots")),
     (
@@ -300,47 +325,67 @@ STATES: list[tuple[str, str, Callable[[Walk], object]]] = [
         lambda w: w.quick("Bor", "Knock", "5", "3", "Preview the score"),
     ),
     ("sheet-mid-game", ".chart", lambda w: w.click("Add to the sheet")),
-    ("hand-detail", "#fix-title", lambda w: w.click("Hand 3 details", "link")),
-    ("hand-correct", "h1:has-text('Correct hand 3')", lambda w: w.click("Correct hand 3", "link")),
+    ("hand-detail", "#fix-title", lambda w: w.click("Hand %(n)s details", "link", n=3)),
+    (
+        "hand-correct",
+        lambda w: "h1" + w.t.has_text("Correct hand %(n)s", n=3),
+        lambda w: w.click("Correct hand %(n)s", "link", n=3),
+    ),
     (
         "hand-detail-corrected",
-        ".notice:has-text('corrected')",
+        lambda w: ".notice" + w.t.has_text("Hand %(n)s corrected; the sheet is recomputed.", n=3),
         lambda w: w.click("Save the correction"),
     ),
-    ("sheet-voided", "#hand-3 .badge.void", lambda w: w.click("Void hand 3")),
-    ("sheet-undone", ".notice:has-text('taken back')", lambda w: w.click("Undo the last hand")),
+    ("sheet-voided", "#hand-3 .badge.void", lambda w: w.click("Void hand %(n)s", n=3)),
+    (
+        "sheet-undone",
+        lambda w: ".notice" + w.t.has_text("Hand %(n)s taken back.", n=3),
+        lambda w: w.click_start("Undo the last hand (%(n)s)"),
+    ),
     ("hand-stale", "#changed-title", lambda w: w.stale_form()),
     ("queue-waiting", ".queue .badge.waiting", lambda w: w.offline_hands()),
     ("queue-refused", ".queue .badge.refused", lambda w: w.back_online()),
     ("queue-synced", ".queue.done", lambda w: w.discard_refused()),
     ("phones-handover-qr", ".qr-box svg", lambda w: w.handover_link()),
     ("phones", "#phones-title", lambda w: w.go(f"{w.game}/phones")),
-    ("join-already", ".notice:has-text('already')", lambda w: w.go(w.link)),
+    (
+        "join-already",
+        lambda w: ".notice" + w.t.has_text("This phone can already keep the score of this game."),
+        lambda w: w.go(w.link),
+    ),
     ("sheet-read-only", ".readonly-note", lambda w: (w.as_watcher(), w.go(w.game))),
-    ("error-403", "h1:has-text('Read-only')", lambda w: w.expect_status(f"{w.game}/hand", 403)),
+    (
+        "error-403",
+        lambda w: "h1" + w.t.has_text("Read-only"),
+        lambda w: w.expect_status(f"{w.game}/hand", 403),
+    ),
     ("join", "#label", lambda w: w.go(w.link)),
     ("join-errors", "#err-label", lambda w: w.join_with_bad_label()),
     (
         "join-dead-link",
-        ".banner:has-text('no longer works')",
+        lambda w: ".banner" + w.t.has_text(DEAD_LINK),
         lambda w: (w.expect_status(f"{w.game}/join?key=old", 403), w.as_owner()),
     ),
     (
         "phones-link-off",
-        ".notice:has-text('turned off')",
+        lambda w: ".notice" + w.t.has_text("The hand-over link is turned off: it no longer works."),
         lambda w: (w.go(f"{w.game}/phones"), w.click("Turn the link off")),
     ),
     ("sheet-over", "section.over", lambda w: w.quick_hand("Ana", "Gin", "", "98")),
     ("sheet-tally", ".tally-now", lambda w: w.click("New game with the same players")),
     ("tally", "ol.tally", lambda w: w.click("The tally, game by game", "link")),
     ("players-record", "table.record", lambda w: w.go("/players?name=Ana")),
-    ("head-to-head", "h1:has-text('vs')", lambda w: w.click("Ana vs Bor", "link")),
+    (
+        "head-to-head",
+        lambda w: "h1" + w.t.has_text("%(name)s vs %(other)s", name="Ana", other="Bor"),
+        lambda w: w.click("%(name)s vs %(other)s", "link", name="Ana", other="Bor"),
+    ),
     ("start-recent", "#recent-title", lambda w: w.go("/")),
     (
         "sheet-hollywood",
         "table.columns",
         lambda w: (
-            w.new_game(("Cleo", "Dan"), "Hollywood"),
+            w.new_game(("Cleo", "Dan"), "hollywood"),
             w.quick_hand("Cleo", "Gin", "", "10"),
             w.quick_hand("Dan", "Knock", "2", "30"),
         ),
@@ -378,16 +423,20 @@ STATES: list[tuple[str, str, Callable[[Walk], object]]] = [
     ("replay-decision", ".analysis-here", lambda w: w.page.locator("ol.decisions a").first.click()),
     (
         "error-404",
-        "h1:has-text('Not found')",
+        lambda w: "h1" + w.t.has_text("Not found"),
         lambda w: w.expect_status("/games/no-such-game", 404),
     ),
-    ("expired", "h1:has-text('Please send that again')", lambda w: w.stale_token()),
-    ("expired-foreign", "h1:has-text('Nothing was saved')", lambda w: w.foreign_form()),
+    ("expired", lambda w: "h1" + w.t.has_text("Please send that again"), lambda w: w.stale_token()),
+    (
+        "expired-foreign",
+        lambda w: "h1" + w.t.has_text("Nothing was saved"),
+        lambda w: w.foreign_form(),
+    ),
     # the phone stays offline from here on
     ("offline-sheet", ".queue.offline", lambda w: w.offline_sheet()),
     (
         "offline-no-copy",
-        "h1:has-text('No connection')",
+        lambda w: "h1" + w.t.has_text("No connection"),
         lambda w: w.expect_status(f"{w.game}/hands/99", 503),
     ),
 ]
@@ -432,7 +481,8 @@ def test_every_page_state_passes_axe_in_light_and_dark(browser, served):
     try:
         for state, shown, step in STATES:
             step(walk)
-            expect(page.locator(shown).first, state).to_be_visible()
+            selector = shown(walk) if callable(shown) else shown
+            expect(page.locator(selector).first, state).to_be_visible()
             problems += look(page, state)
     finally:
         context.close()

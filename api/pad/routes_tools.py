@@ -117,7 +117,7 @@ def check() -> Response:
                 rules, 0, form["knocker_cards"], form["defender_cards"], form["upcard"]
             )
             view = views_hand.showdown_view(
-                forms_play.check_cards(rules, hand), ["the knocker", "the defender"]
+                forms_play.check_cards(rules, hand), [_("the knocker"), _("the defender")]
             )
         except ScorekeeperError as error:
             errors = dict(error.params.get("fields") or form_errors(error))
