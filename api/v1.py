@@ -296,7 +296,7 @@ def editor(view: Callable[..., Response]) -> Callable[..., Response]:
 
     @wraps(view)
     def check(*args: Any, game_id: str, **kwargs: Any) -> Response:
-        game = get_storage().game(game_id)
+        game = credentials.game(game_id)
         token = credentials.bearer()
         if token is None:
             return _unauthorized("this needs the game's edit token: Authorization: Bearer <token>")
