@@ -12,7 +12,7 @@ from __future__ import annotations
 from flask import g, request
 
 from scorekeeper.store import access, games
-from scorekeeper.store.base import ApiKey, NotFound
+from scorekeeper.store.base import ApiKey, NotFound, StoredGame
 
 from . import get_storage
 
@@ -43,6 +43,17 @@ def holds_edit_token() -> bool:
     if credential is None:
         return False
     try:
-        return games.token_matches(get_storage().game(game_id), credential)
+        return games.token_matches(game(game_id), credential)
     except NotFound:
         return False
+
+
+def game(game_id: str) -> StoredGame:
+    """Game ``game_id`` as this request's token checks see it, read once per request (the
+    wrong-token limit's holder check, then the view's own check); raises
+    :class:`~scorekeeper.store.base.NotFound`. A write reads the game again in its transaction.
+    """
+    read: dict[str, StoredGame] = g.setdefault("games_read", {})
+    if game_id not in read:
+        read[game_id] = get_storage().game(game_id)
+    return read[game_id]

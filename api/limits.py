@@ -65,7 +65,7 @@ from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from typing import Any, ClassVar, TypeVar, cast
 
-from flask import Flask, Response, current_app, request
+from flask import Flask, Response, current_app, g
 from flask_limiter import Limiter
 from flask_limiter.util import get_remote_address
 from limits.storage import Storage
@@ -80,6 +80,9 @@ LIMITER_KEY = "scorekeeper.limits"
 
 CREATE = "create"
 WRONG_TOKEN = "wrong-token"
+HOLDS_RIGHT = "scorekeeper_holds_right"
+"""Where a request keeps in ``flask.g`` whether it bears a valid right (see
+:meth:`AppLimits.holds_right`)."""
 SCOPE_ATTRIBUTE = "rate_limit_scope"
 """The attribute by which a view declared with :func:`create_limit` or
 :func:`wrong_token_limit` names its limit (``create`` or ``wrong-token``)."""
@@ -106,7 +109,10 @@ def _limited(view: View, scope: str) -> View:
 
     @functools.wraps(view)
     def limited(*args: Any, **kwargs: Any) -> Any:
-        return current_app.extensions[LIMITER_KEY].guard(view, scope)(*args, **kwargs)
+        limits: AppLimits = current_app.extensions[LIMITER_KEY]
+        if scope == WRONG_TOKEN and limits.holds_right():
+            return view(*args, **kwargs)  # exempt: neither counted nor refused
+        return limits.guard(view, scope)(*args, **kwargs)
 
     setattr(limited, SCOPE_ATTRIBUTE, scope)
     return cast(View, limited)
@@ -216,9 +222,9 @@ class AppLimits:
             key_prefix="scorekeeper",
         )
         # The limits are checked in the declared views only: the limiter's own check before
-        # every request looks for app-wide limits, there are none, and it cost a tenth of a
-        # small request's time in the worker; this filter tells it so at once.
-        self.limiter.request_filter(_unguarded)
+        # every request looks for app-wide limits, and there are none (it cost a tenth of a
+        # small request's time in the worker, and as much again in each guarded view).
+        app.before_request_funcs[None].remove(self.limiter._check_request_limit)
         self.holders = tuple(holders)
         self._limits = {
             CREATE: self.limiter.shared_limit(
@@ -234,8 +240,12 @@ class AppLimits:
         self._guarded: dict[tuple[Callable[..., Any], str], Callable[..., Any]] = {}
 
     def holds_right(self) -> bool:
-        """Whether the current request bears a valid right (one of the holder checks)."""
-        return any(holds() for holds in self.holders)
+        """Whether the current request bears a valid right (one of the holder checks; asked
+        once per request)."""
+        if HOLDS_RIGHT not in g:
+            setattr(g, HOLDS_RIGHT, any(holds() for holds in self.holders))
+        held: bool = getattr(g, HOLDS_RIGHT)
+        return held
 
     def guard(self, view: Callable[..., Any], scope: str) -> Callable[..., Any]:
         """``view`` under this app's limit ``scope`` (wrapped once, then kept)."""
@@ -243,11 +253,6 @@ class AppLimits:
         if guarded is None:
             guarded = self._guarded[(view, scope)] = self._limits[scope](view)
         return guarded
-
-
-def _unguarded() -> bool:
-    """No limit guards this request's view (the limiter then skips it)."""
-    return scope_of(current_app.view_functions.get(request.endpoint or ""), request.method) is None
 
 
 def install(app: Flask, holders: Sequence[Holder] = ()) -> None:
