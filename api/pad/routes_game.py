@@ -99,7 +99,7 @@ def start_game() -> Response:
             {
                 "form": _(
                     "This form has already started a game. Check the"
-                    " names and options, then press Start again for"
+                    " names and options, then press Start the game again for"
                     " a new one."
                 )
             },
