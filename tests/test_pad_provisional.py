@@ -138,3 +138,47 @@ def test_a_game_that_ends_offline_shows_its_provisional_end(browser, served):  #
         assert not page.errors, page.errors
     finally:
         page.context.close()
+
+
+def test_a_hand_the_server_will_refuse_stops_the_scoring_and_fixes_wait(browser, served):  # noqa: F811
+    url, _ = served
+    page = new_page(browser)
+    page.set_viewport_size(SIZES["360"])
+    try:
+        sheet = start(page, url)
+        page.get_by_role("link", name="+ Quick hand").click()
+        quick(page, "Bor", "Knock", "4", "20")
+        page.goto(sheet)
+        before = board(page)
+        # Over the knock limit: scored nowhere, and the hand after it waits for it.
+        offline_hands(page, sheet, [("Ana", "Knock", "14", "30"), ("Bor", "Gin", "", "10")])
+        note = page.locator("#provisional-note")
+        expect(note.locator(".stopped")).to_have_text(
+            "The server will not take hand 2 as typed; the totals after it wait until it is"
+            " discarded."
+        )
+        assert board(page) == before
+
+        page.context.set_offline(False)
+        refused = page.locator(".queue li").first
+        expect(refused.locator(".badge")).to_have_text("not saved", timeout=30000)
+        expect(note).to_be_visible()
+        # A hand's own page: Correct and Void wait too.
+        page.goto(sheet + "/hands/1")
+        correct = page.get_by_role("link", name="Correct hand 1")
+        expect(correct).to_have_attribute("aria-disabled", "true")
+        assert correct.get_attribute("href") is None
+        expect(page.get_by_role("button", name="Void hand 1")).to_be_disabled()
+        expect(page.locator("#locked-why")).to_have_text(LOCKED)
+
+        page.goto(sheet)
+        page.locator(".queue li").first.get_by_role("button", name="Discard hand 2").click()
+        expect(page.locator(".queue h2")).to_have_text("All hands synced", timeout=30000)
+        expect(note).to_be_hidden()
+        expect(page.get_by_role("button", name="Undo the last hand (2)")).to_be_enabled()
+        page.goto(sheet + "/hands/1")
+        edit = page.get_by_role("link", name="Correct hand 1").get_attribute("href")
+        assert edit and edit.endswith("/hands/1/edit")
+        assert not page.errors, page.errors
+    finally:
+        page.context.close()

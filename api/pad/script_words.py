@@ -113,12 +113,12 @@ def _words() -> dict[str, str]:
             "Deal %(num)s is scored when it reaches the server; the totals after it wait too."
         ),
         "refused_hand": _(
-            "The server will not take hand %(num)s as typed; the totals after it wait for"
-            " it to be corrected or discarded."
+            "The server will not take hand %(num)s as typed; the totals after it wait"
+            " until it is discarded."
         ),
         "refused_deal": _(
-            "The server will not take deal %(num)s as typed; the totals after it wait for"
-            " it to be corrected or discarded."
+            "The server will not take deal %(num)s as typed; the totals after it wait"
+            " until it is discarded."
         ),
         # the board's words, as the server writes them (templates/pad/macros.html)
         "deals_next": _("deals next"),

@@ -20,7 +20,7 @@
 import { $, $$ } from "./pad-dom.js";
 import { all as allQueued, put as putQueued, drop as dropQueued } from "./pad-store.js";
 import { lang, listed, say, sayCount } from "./pad-words.js";
-import { showProvisional } from "./pad-provisional.js";
+import { lockFixes, showProvisional } from "./pad-provisional.js";
 
 const RETRY_MS = 10000;
 
@@ -384,6 +384,7 @@ export function startOffline() {
     keepAwake();
     document.addEventListener("visibilitychange", keepAwake);
   }
+  if ($("[data-locks-game]")) allQueued().then(lockFixes);
   if (!$("[data-queue]")) return;
   for (const panel of $$("[data-queue]")) panel.dataset.handsShown = panel.dataset.hands;
   refresh(true);

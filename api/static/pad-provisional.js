@@ -2,7 +2,8 @@
 // totals, boxes, next dealer and game end with the waiting hands scored here
 // (pad-score.js's provisional(), after the sheet the server sent in #sheet-state),
 // marked provisional; Undo and the hand links (where a hand is corrected or made
-// void) are disabled, with a sentence saying why.
+// void) are disabled, with a sentence saying why, and so are a hand page's Correct
+// and Void.
 //
 // Choices:
 // - The server's figures are the page's own: once nothing waits, the board the
@@ -137,26 +138,42 @@ function sentence(text, className = "small") {
   return node;
 }
 
-// Undo and the hand links (correct, void) on or off.
+// Undo, correction and voiding (the sheet's hand links lead to them) on or off.
 function lock(locked) {
   for (const button of $$("form[data-locks] button")) {
     button.disabled = locked;
     if (locked) button.setAttribute("aria-describedby", "locked-why");
     else button.removeAttribute("aria-describedby");
   }
-  for (const link of $$("table.hands a[href], table.hands a[data-href]")) {
+  for (const link of $$("a[data-locks], table.hands a")) {
     if (locked && link.hasAttribute("href")) {
       link.dataset.href = link.getAttribute("href");
       link.removeAttribute("href");
+      link.setAttribute("role", "link");  // a link still, one that cannot be followed now
       link.setAttribute("aria-disabled", "true");
       link.setAttribute("aria-describedby", "locked-why");
     } else if (!locked && link.dataset.href) {
       link.setAttribute("href", link.dataset.href);
       delete link.dataset.href;
+      link.removeAttribute("role");
       link.removeAttribute("aria-disabled");
       link.removeAttribute("aria-describedby");
     }
   }
+}
+
+// A hand's own page: its Correct and Void wait too while hands of its game wait.
+export function lockFixes(items) {
+  const section = $("[data-locks-game]");
+  if (!section) return;
+  const waiting = items.some((item) => item.game === section.dataset.locksGame);
+  lock(waiting);
+  const why = $("#locked-why");
+  if (waiting && !why) {
+    const said = sentence(say("locked"));
+    said.id = "locked-why";
+    section.append(said);
+  } else if (!waiting && why) why.remove();
 }
 
 // The board for the hands of this game waiting on the phone (the queue's items, in order),
