@@ -12,8 +12,10 @@ figures, and those are what the phone showed.
 from __future__ import annotations
 
 import json
+import re
 import urllib.request
 
+import pytest
 from playwright.sync_api import expect
 from test_pad_offline import (  # the offline tests' harness, their skip and server
     SIZES,
@@ -75,7 +77,7 @@ def test_waiting_hands_show_provisional_totals_until_the_server_answers(browser,
         next_line = page.locator("[data-next]").inner_text()
         dealer_chip = page.locator(
             ".board .player", has=page.locator(".dealer-chip")
-        ).get_attribute("data-side")
+        ).get_attribute("data-player")
         # Undo and the hand links are off, for assistive technology too.
         expect(undo).to_be_disabled()
         assert undo.get_attribute("aria-describedby") == "locked-why"
@@ -97,10 +99,10 @@ def test_waiting_hands_show_provisional_totals_until_the_server_answers(browser,
         assert page.locator("[data-next]").inner_text() == next_line
         assert (
             page.locator(".board .player", has=page.locator(".dealer-chip")).get_attribute(
-                "data-side"
+                "data-player"
             )
             == dealer_chip
-            == server["players"][server["next_dealer"]]
+            == str(server["next_dealer"])
         )
         expect(page.get_by_role("button", name="Undo the last hand (3)")).to_be_enabled()
         assert page.locator("table.hands a").first.get_attribute("href")
@@ -123,7 +125,7 @@ def test_a_game_that_ends_offline_shows_its_provisional_end(browser, served):  #
         note = page.locator("#provisional-note")
         expect(note).to_contain_text("Provisional: the game ends with hand 2.")
         winner = page.locator(".board .player", has=page.locator(".winner-chip"))
-        assert winner.get_attribute("data-side") == "Ana"
+        assert winner.get_attribute("data-player") == "0"  # Ana
         assert page.locator("[data-next]").is_hidden()
         shown = board(page)
         shots(page, "provisional-end")
@@ -146,23 +148,29 @@ def test_a_hand_the_server_will_refuse_stops_the_scoring_and_fixes_wait(browser,
     page.set_viewport_size(SIZES["360"])
     try:
         sheet = start(page, url)
+        game_id = sheet.rsplit("/", 1)[1]
         page.get_by_role("link", name="+ Quick hand").click()
         quick(page, "Bor", "Knock", "4", "20")
         page.goto(sheet)
-        before = board(page)
-        # Over the knock limit: scored nowhere, and the hand after it waits for it.
-        offline_hands(page, sheet, [("Ana", "Knock", "14", "30"), ("Bor", "Gin", "", "10")])
+        # Hand 3 is over the knock limit: scored nowhere, and hand 4 waits for it.
+        typed = [("Ana", "Gin", "", "10"), ("Ana", "Knock", "14", "30"), ("Bor", "Gin", "", "10")]
+        offline_hands(page, sheet, typed)
         note = page.locator("#provisional-note")
-        expect(note.locator(".stopped")).to_have_text(
-            "The server will not take hand 2 as typed; the totals after it wait until it is"
+        refusal = (
+            "The server will not take hand 3 as typed; the totals after it wait until it is"
             " discarded."
         )
-        assert board(page) == before
+        expect(note.locator(".stopped")).to_have_text(refusal)
+        assert board(page) == ["35", "16"]  # hand 2 counted: Ana's gin, 25 + 10
 
+        # Hand 2 reaches the server, hand 3 is refused: the page scores after the
+        # server's sheet as it is now (the API's), and still names hand 3.
         page.context.set_offline(False)
         refused = page.locator(".queue li").first
         expect(refused.locator(".badge")).to_have_text("not saved", timeout=30000)
-        expect(note).to_be_visible()
+        assert len(api_sheet(url, game_id)["hands"]) == 2
+        expect(note.locator(".stopped")).to_have_text(refusal)
+        assert board(page) == [str(t) for t in api_sheet(url, game_id)["totals"]] == ["35", "16"]
         # A hand's own page: Correct and Void wait too.
         page.goto(sheet + "/hands/1")
         correct = page.get_by_role("link", name="Correct hand 1")
@@ -172,13 +180,70 @@ def test_a_hand_the_server_will_refuse_stops_the_scoring_and_fixes_wait(browser,
         expect(page.locator("#locked-why")).to_have_text(LOCKED)
 
         page.goto(sheet)
-        page.locator(".queue li").first.get_by_role("button", name="Discard hand 2").click()
+        page.locator(".queue li").first.get_by_role("button", name="Discard hand 3").click()
         expect(page.locator(".queue h2")).to_have_text("All hands synced", timeout=30000)
         expect(note).to_be_hidden()
-        expect(page.get_by_role("button", name="Undo the last hand (2)")).to_be_enabled()
+        expect(page.get_by_role("button", name="Undo the last hand (3)")).to_be_enabled()
+        assert (
+            board(page) == [str(t) for t in api_sheet(url, game_id)["totals"]] == ["35", "51"]
+        )  # Bor gin: 25 + 10
         page.goto(sheet + "/hands/1")
         edit = page.get_by_role("link", name="Correct hand 1").get_attribute("href")
         assert edit and edit.endswith("/hands/1/edit")
+        assert not page.errors, page.errors
+    finally:
+        page.context.close()
+
+
+def shown_sheet(page) -> tuple[str, list[str | None], str]:
+    """The board as read (its text and each card's accessible name) and the next line."""
+    cards = page.locator(".board .player")
+    labels = [cards.nth(i).get_attribute("aria-label") for i in range(cards.count())]
+    return page.locator(".board").inner_text(), labels, page.locator("[data-next]").inner_text()
+
+
+@pytest.mark.parametrize("table", ["hollywood", "three", "four"])
+def test_every_table_shows_what_the_server_then_shows(browser, served, table):  # noqa: F811
+    url, _ = served
+    page = new_page(browser)
+    page.set_viewport_size(SIZES["360"])
+    names = {"three": ("Ana", "Bor", "Cy"), "four": ("Ana", "Bor", "Cy", "Dan")}.get(
+        table, ("Ana", "Bor")
+    )
+    try:
+        page.goto(url + "/")
+        for i, name in enumerate(names):
+            page.fill(f"#player_{i}", name)
+        page.locator("label.choice", has_text="Ana").first.click()
+        if table == "hollywood":
+            page.locator("label.choice", has_text="Hollywood").click()
+        page.get_by_role("button", name="Start the game").click()
+        page.wait_for_url(re.compile(r"/games/[\w-]+$"))
+        sheet = page.url
+        worker_ready(page, "deal" if table == "four" else "quick")
+        page.context.set_offline(True)
+        if table == "four":
+            page.get_by_role("link", name="+ Enter the deal").click()
+            for i, (who, mine, theirs) in enumerate((("Ana", "3", "20"), ("Dan", "5", "12"))):
+                game = page.locator(f"fieldset.game-entry[data-game='{i}']")
+                game.locator("label.choice", has_text=who).click()
+                game.locator("label.choice", has_text=re.compile("^Knock$")).click()
+                page.fill(f"#g{i}_knocker_deadwood", mine)
+                page.fill(f"#g{i}_defender_deadwood", theirs)
+            page.get_by_role("button", name="Add to the sheet").click()
+        else:
+            page.get_by_role("link", name="+ Quick hand").click()
+            quick(page, "Bor", "Knock", "4", "30")
+        expect(page.locator(".queue li")).to_have_count(1)
+        page.goto(sheet)
+        expect(page.locator("#provisional-note .badge")).to_have_text("provisional")
+        before = shown_sheet(page)
+        assert page.evaluate("document.documentElement.scrollWidth") <= 360
+
+        page.context.set_offline(False)
+        expect(page.locator(".queue h2")).to_have_text("All hands synced", timeout=30000)
+        expect(page.locator("#provisional-note")).to_be_hidden()
+        assert shown_sheet(page) == before
         assert not page.errors, page.errors
     finally:
         page.context.close()

@@ -22,6 +22,7 @@ import { $, $$ } from "./pad-dom.js";
 import { provisional, Refused } from "./pad-score.js";
 import { lang, say, sayCount, sayParts } from "./pad-words.js";
 
+const TEAMS = [[0, 2], [1, 3]];  // the sides at a table of four (api.pad.labels.side_names)
 const TEAM_OF = [0, 1, 0, 1];
 const number = (n) => n.toLocaleString(lang);
 
@@ -109,7 +110,8 @@ function drawBoard(sheet) {
     }
     const boxes = sayCount("boxes", sheet.boxes[p]);
     $(".meta", card).textContent = sheet.over ? boxes : `${boxes} · ${say("needs", { points: sheet.needed[p] })}`;
-    card.setAttribute("aria-label", `${card.dataset.side}: ${said}, ${boxes}`);
+    const side = four ? TEAMS[p].map((seat) => sheet.players[seat]).join(" & ") : sheet.players[p];
+    card.setAttribute("aria-label", `${side}: ${said}, ${boxes}`);
   }
 }
 
@@ -218,7 +220,8 @@ export async function showProvisional(waiting, hands, unit) {
     const key = stopped.error instanceof Refused ? "refused" : "on_sync";
     note.append(sentence(say(`${key}_${unit}`, { num: n }), "small stopped"));
   }
-  if (sheet.over) note.append(sentence(say(`ends_${unit}`, { num: number(sheet.hands) }), "ends"));
+  const last = hands + scored.records.length;
+  if (sheet.over) note.append(sentence(say(`ends_${unit}`, { num: number(last) }), "ends"));
   const why = sentence(say("locked"));
   why.id = "locked-why";
   note.append(why);
