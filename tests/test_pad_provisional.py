@@ -16,6 +16,7 @@ import re
 import urllib.request
 
 import pytest
+from browser_kit import AXE, axe_problems
 from playwright.sync_api import expect
 from test_pad_offline import (  # the offline tests' harness, their skip and server
     SIZES,
@@ -87,6 +88,8 @@ def test_waiting_hands_show_provisional_totals_until_the_server_answers(browser,
             assert link.get_attribute("href") is None
             assert link.get_attribute("aria-disabled") == "true"
         assert page.evaluate("document.documentElement.scrollWidth") <= 360
+        if AXE.exists():  # npm ci --prefix tests
+            assert axe_problems(page, "provisional") == []
         shots(page, "provisional")
         page.set_viewport_size(SIZES["360"])
 
