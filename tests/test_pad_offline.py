@@ -142,6 +142,17 @@ def quick(page, who: str, kind: str, mine: str, theirs: str) -> None:
     page.get_by_role("button", name="Add to the sheet").click()
 
 
+def enter_deal(page, games: list[tuple[str, str, str]]) -> None:
+    """A deal of four on its form: per game who knocked with what against what."""
+    for i, (who, mine, theirs) in enumerate(games):
+        game = page.locator(f"fieldset.game-entry[data-game='{i}']")
+        game.locator("label.choice", has_text=who).click()
+        game.locator("label.choice", has_text=re.compile("^Knock$")).click()
+        page.fill(f"#g{i}_knocker_deadwood", mine)
+        page.fill(f"#g{i}_defender_deadwood", theirs)
+    page.get_by_role("button", name="Add to the sheet").click()
+
+
 def test_app_shell_and_sheet_open_offline_after_a_first_visit(page, served):
     url, _ = served
     sheet = start(page, url)
@@ -511,13 +522,7 @@ def test_a_partnership_deal_typed_offline_is_kept_and_synced(page, served):
     worker_ready(page, "deal")
     page.context.set_offline(True)
     page.get_by_role("link", name="+ Enter the deal").click()  # opened from the kept copy
-    for i, (who, mine, theirs) in enumerate((("Ana", "3", "20"), ("Dan", "5", "12"))):
-        game = page.locator(f"fieldset.game-entry[data-game='{i}']")
-        game.locator("label.choice", has_text=who).click()
-        game.locator("label.choice", has_text=re.compile("^Knock$")).click()
-        page.fill(f"#g{i}_knocker_deadwood", mine)
-        page.fill(f"#g{i}_defender_deadwood", theirs)
-    page.get_by_role("button", name="Add to the sheet").click()
+    enter_deal(page, [("Ana", "3", "20"), ("Dan", "5", "12")])
     expect(page.locator(".queue h2")).to_have_text("Waiting to sync: 1 hand")
     assert (
         "Deal 1: game 1: Ana: Knock, deadwood 3 against 20; game 2: Dan: Knock, deadwood 5"

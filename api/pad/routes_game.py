@@ -137,6 +137,7 @@ def sheet(game_id: str) -> Response:
         "pad/sheet.html",
         sheet=data,
         view=views_sheet.sheet_view(data, voided(data)),
+        state=views_sheet.sheet_state(data) if editable else None,
         tally=sheet_tally(data),
         missed=pad_declared.missed_by_hand(data),
         editable=editable,
