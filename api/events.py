@@ -16,7 +16,6 @@ from typing import Any
 
 from flask import Response, current_app, jsonify, url_for
 from flask.views import MethodView
-from werkzeug.routing import BaseConverter
 
 from scorekeeper.store import events
 
@@ -25,27 +24,24 @@ from . import headers as h
 from . import responses as r
 from . import schemas as s
 from .errors import error_response
-from .v1 import CREATE_REFUSALS, GAME_ID, _unauthorized, blp, refusals
+from .v1 import (
+    CREATE_REFUSALS,
+    GameIdConverter,
+    _unauthorized,
+    blp,
+    random_id_schema,
+    refusals,
+)
 
-EVENT_ID = GAME_ID
-"""The shape of an event id (made as a game id is)."""
 
-
-class EventIdConverter(BaseConverter):
-    """The ``<event:...>`` path converter: only strings shaped like an event id."""
-
-    regex = EVENT_ID
+class EventIdConverter(GameIdConverter):
+    """The ``<event:...>`` path converter: only strings shaped like an event id (made as a
+    game id is)."""
 
 
 def event_id_schema(converter: EventIdConverter) -> dict[str, Any]:
     """The OpenAPI schema of an event id path parameter."""
-    return {
-        "type": "string",
-        "pattern": f"^{EVENT_ID}$",
-        "minLength": 16,
-        "maxLength": 16,
-        "description": "The event's id (random, 16 URL-safe characters).",
-    }
+    return random_id_schema("event")
 
 
 DIRECTOR: dict[str, list[dict[str, list[str]]]] = {"security": [{"directorAuth": []}]}
