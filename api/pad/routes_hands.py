@@ -6,7 +6,10 @@ reload), it stores nothing new and shows the sheet ("already saved"); built
 from an older version than the stored one (another phone changed the game
 meanwhile), it stores nothing and shows "the sheet changed" with the
 current sheet, the hand form keeping what was typed (with a fresh key and
-the current version, so saving again is a deliberate second step). A form
+the current version, so saving again is a deliberate second step). When
+what was typed scores as a hand saved since the form opened (same winner,
+kind and points: two phones typed the same hand), the main button is
+*Discard mine* (:func:`_saved_since`). A form
 sent again with the same key but other values (Back, an edit, Save) is
 treated the same way: that form was already used.
 
@@ -16,7 +19,7 @@ the hand is stored; the form itself is built by :mod:`api.pad.hand_page`.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 from flask import abort, redirect, request, url_for
@@ -25,7 +28,8 @@ from marshmallow import ValidationError
 from werkzeug.wrappers import Response
 
 from scorekeeper.errors import Conflict, RecordError, RuleError, ScorekeeperError, Stale
-from scorekeeper.gamesheet import GameSheet
+from scorekeeper.gamesheet import GameSheet, StoredHand
+from scorekeeper.hands import evaluate_hand
 from scorekeeper.rules import Rules
 from scorekeeper.seating import Seating
 from scorekeeper.store import games
@@ -238,7 +242,8 @@ def _save_hand(game_id: str, n: int | None) -> Response:
         else:
             record, __, created = games.correct_hand(store, game_id, n, hand, full=False, **change)
     except (Stale, KeyReused) as error:  # before Conflict: Stale is one
-        return _changed(game_id, n, mode, values, error)
+        opened = change["expected_version"] if isinstance(error, Stale) else None
+        return _changed(game_id, n, mode, values, error, hand, opened)
     except Conflict as error:  # before ScorekeeperError: a Conflict is one
         return hand_page(
             game_id, sheet, n, mode, values, {"form": pad_labels.worded(error)}, 409, change=change
@@ -269,14 +274,22 @@ def _save_hand(game_id: str, n: int | None) -> Response:
 
 
 def _changed(
-    game_id: str, n: int | None, mode: str, values: dict[str, Any], error: Exception
+    game_id: str,
+    n: int | None,
+    mode: str,
+    values: dict[str, Any],
+    error: Exception,
+    hand: Mapping[str, Any] | None,
+    opened: int | None,
 ) -> Response:
     """The hand form again after a stale or already-used form: "the sheet changed",
-    the current sheet above it, what was typed kept, a new key and the current version."""
+    the current sheet above it, what was typed kept, a new key and the current version;
+    with the hand saved since version ``opened`` that ``hand`` (what was typed) matches."""
     sheet = load(game_id)
     if n is not None and n > len(sheet.hands):
         return redirect(url_for("pad.sheet", game_id=game_id, done="changed"), 303)
     reason = "used" if isinstance(error, KeyReused) else "changed"
+    same = _saved_since(sheet, n, hand, opened)
     return hand_page(
         game_id,
         sheet,
@@ -285,8 +298,38 @@ def _changed(
         values,
         {},
         409,
-        changed={"reason": reason, "view": views_sheet.sheet_view(sheet)},
+        changed={
+            "reason": reason,
+            "view": views_sheet.sheet_view(sheet),
+            "same": same.n if same else None,
+        },
     )
+
+
+def _saved_since(
+    sheet: GameSheet, n: int | None, hand: Mapping[str, Any] | None, opened: int | None
+) -> StoredHand | None:
+    """The hand saved since version ``opened`` (hand ``n`` only, for a correction) that
+    scores as ``hand`` does when dealt the same way: the same winner, kind and points
+    (each game of a partnership deal); ``None`` when none does."""
+    if hand is None or opened is None:
+        return None
+    for saved in reversed(sheet.hands):
+        if saved.seq <= opened or n not in (None, saved.n):
+            continue
+        games = saved.record.to_dict().get("games")
+        try:
+            mine, theirs = (
+                evaluate_hand(
+                    one, sheet.rules, players=sheet.players, dealer=saved.dealer, games=games
+                ).entry
+                for one in (hand, saved.input)
+            )
+        except ScorekeeperError:  # not a hand this deal could have been
+            continue
+        if mine.to_dict() == theirs.to_dict():
+            return saved
+    return None
 
 
 @bp.post("/games/<game_id>/hands/<int:n>/void")
