@@ -1,20 +1,23 @@
 """Issue 21's fixes in chromium at 360 x 740: the live melds strip shows all three melds,
-and two phones typing the same hand are offered *Discard mine*.
+two phones typing the same hand are offered *Discard mine*, and the phone list's times
+are in the phone's zone.
 
-One ``scorekeeper serve`` for the module (:func:`serve_kit.spawn`, temporary database)
-and the session's Playwright chromium. The two phones are two pages of one browser (the
-device that started the game may edit from both). Screenshots go to tests/artifacts/.
+The session's gunicorn of test_pad_browser.py (temporary database) and Playwright
+chromium. The two phones are two pages of one browser (the device that started the
+game may edit from both). Screenshots go to tests/artifacts/.
 """
 
 from __future__ import annotations
 
 import os
 import re
+from datetime import datetime
+from zoneinfo import ZoneInfo
 
 import pytest
+import test_pad_browser
 from browser_kit import CHROMIUM, overflow
 from playwright.sync_api import expect
-from serve_kit import spawn, stop
 from test_pad_browser import ANA, ARTIFACTS, start_game, tap
 
 pytestmark = pytest.mark.skipif(
@@ -23,14 +26,7 @@ pytestmark = pytest.mark.skipif(
 
 SMALL = {"width": 360, "height": 740}
 
-
-@pytest.fixture(scope="module")
-def server(tmp_path_factory):
-    with pytest.MonkeyPatch.context() as env:
-        env.setenv("SCOREKEEPER_SECRET_KEY", "pad-table-fixes-browser-tests")
-        process, url = spawn(tmp_path_factory.mktemp("fixes") / "fixes.db", workers=1)
-    yield url
-    assert stop(process) == 0
+server = test_pad_browser.server  # the fixture: one gunicorn for the session
 
 
 @pytest.fixture
@@ -64,6 +60,18 @@ def type_quick(page, who: str, kind: str, mine: str, theirs: str) -> None:
     page.fill("#defender_deadwood", theirs)
 
 
+def both_type(sheet: str, *phones) -> None:
+    """Both phones open the quick form, then each in turn types its hand and adds it: the
+    first is saved (the sheet with its notice), the second's form is stale."""
+    for page, __ in phones:
+        page.goto(sheet + "/hand?mode=quick")
+    for i, (page, hand) in enumerate(phones):
+        type_quick(page, *hand)
+        page.get_by_role("button", name="Add to the sheet").click()
+        if i == 0:
+            expect(page).to_have_url(re.compile(r"done=added"))
+
+
 def test_the_live_strip_shows_three_melds_at_360_px(phone, server):
     page = phone.new_page()
     page.set_default_timeout(8000)
@@ -89,14 +97,7 @@ def test_two_phones_typing_the_same_hand_discard_the_second(phone, server):
     sheet = new_game(one, server)
     two = phone.new_page()
     two.set_default_timeout(8000)
-    for page in (one, two):  # both phones open the form before either saves
-        page.goto(sheet + "/hand?mode=quick")
-    type_quick(one, "Ana", "Knock", "2", "10")
-    one.get_by_role("button", name="Add to the sheet").click()
-    expect(one).to_have_url(re.compile(r"done=added"))
-
-    type_quick(two, "Ana", "Knock", "2", "10")
-    two.get_by_role("button", name="Add to the sheet").click()
+    both_type(sheet, (one, ("Ana", "Knock", "2", "10")), (two, ("Ana", "Knock", "2", "10")))
     banner = two.locator("section.changed")
     expect(banner.locator("#changed-title")).to_have_text("The sheet changed")
     expect(banner).to_contain_text("What you typed matches hand 1")
@@ -116,16 +117,26 @@ def test_two_phones_typing_the_same_hand_discard_the_second(phone, server):
     expect(two.locator(".player .total")).to_have_text(["8", "0"])  # one hand, not two
 
     # a different hand typed on a stale form: today's flow, saving it is the main step
-    for page in (one, two):
-        page.goto(sheet + "/hand?mode=quick")
-    type_quick(one, "Bor", "Knock", "3", "9")
-    one.get_by_role("button", name="Add to the sheet").click()
-    expect(one).to_have_url(re.compile(r"done=added"))
-    type_quick(two, "Ana", "Knock", "1", "9")
-    two.get_by_role("button", name="Add to the sheet").click()
+    both_type(sheet, (one, ("Bor", "Knock", "3", "9")), (two, ("Ana", "Knock", "1", "9")))
     banner = two.locator("section.changed")
     expect(banner).to_contain_text("What you typed is kept below.")
     expect(banner.get_by_role("link", name="Discard mine")).to_have_count(0)
     two.get_by_role("button", name="Add to the sheet").click()
     expect(two).to_have_url(re.compile(r"done=added"))
     expect(two.locator(".player .total")).to_have_text(["16", "6"])
+
+
+def test_the_phone_list_shows_times_in_the_phones_zone(browser, server):
+    """Issue 21 found phone-list times in UTC: each is a ``<time>`` the page's script shows
+    in the phone's zone (here Kathmandu, UTC+5:45, whose minutes differ from UTC's)."""
+    context = browser.new_context(viewport=SMALL, timezone_id="Asia/Kathmandu")
+    page = context.new_page()
+    page.set_default_timeout(8000)
+    page.goto(new_game(page, server) + "/phones")
+    since = page.locator("time[datetime]").first
+    utc = datetime.fromisoformat(since.get_attribute("datetime").replace("Z", "+00:00"))
+    local = utc.astimezone(ZoneInfo("Asia/Kathmandu"))
+    hour = f"({local.hour}|{local.hour % 12 or 12})"  # 24- or 12-hour, as the language has it
+    expect(since).to_contain_text(re.compile(rf"\b{hour}:{local:%M}\b"))
+    assert "UTC" not in since.inner_text() and "UTC" in since.get_attribute("title")
+    context.close()
