@@ -13,6 +13,7 @@ import random
 import re
 
 import test_pad
+import test_pad_multi
 from test_pad import quick, start, text, token
 
 import scorekeeper as sk
@@ -85,6 +86,33 @@ def test_a_correction_typed_twice_is_offered_to_discard_it(client):
         assert response.status_code == status
     assert "What you typed matches hand 1" in text(response)
     assert "Discard mine" in text(response)
+
+
+def test_three_players_and_a_partnership_deal_typed_twice_are_offered_to_discard_it(client):
+    three = test_pad_multi.start(client, test_pad_multi.THREE)  # Ana deals: Bor plays Cy
+    version = opened_at(client, three)
+    for key, status in (("phone-one-123456", 303), ("phone-two-123456", 409)):
+        response = quick(client, three, 1, "knock", 3, 12, version=version, form_key=key)
+        assert response.status_code == status
+    # Bor sits out the next hand: the second phone's hand is read as hand 1 was dealt
+    assert "What you typed matches hand 1" in text(response)
+    version = opened_at(client, three)
+    form = client.get(three + "/hand").get_data(as_text=True)
+    who = re.search(r'name="knocker" value="(\d)"', form).group(1)  # one who plays hand 2
+    assert quick(client, three, who, "knock", 3, 12, version=version).status_code == 303
+    response = quick(client, three, who, "knock", 4, 12, version=version)
+    assert response.status_code == 409 and "Discard mine" not in text(response)
+
+    four = test_pad_multi.start(client, test_pad_multi.FOUR)
+    games = ((0, "knock", 4, 14), (3, "gin", 0, 20))
+    version = opened_at(client, four)
+    for key, status in (("phone-one-123456", 303), ("phone-two-123456", 409)):
+        response = test_pad_multi.deal(client, four, *games, version=version, form_key=key)
+        assert response.status_code == status
+    assert "What you typed matches deal 1, saved meanwhile" in text(response)
+    other = ((0, "knock", 4, 14), (3, "gin", 0, 21))  # one game's points differ
+    response = test_pad_multi.deal(client, four, *other, version=version)
+    assert response.status_code == 409 and "Discard mine" not in text(response)
 
 
 def test_replay_jumps_to_the_showdown_and_to_the_end(client):

@@ -2,8 +2,8 @@
 two phones typing the same hand are offered *Discard mine*, and the phone list's times
 are in the phone's zone.
 
-The session's gunicorn of test_pad_browser.py (temporary database) and Playwright
-chromium. The two phones are two pages of one browser (the device that started the
+One ``scorekeeper serve`` for the module (:func:`serve_kit.spawn`, temporary database)
+and the session's Playwright chromium. The two phones are two pages of one browser (the device that started the
 game may edit from both). Screenshots go to tests/artifacts/.
 """
 
@@ -15,9 +15,9 @@ from datetime import datetime
 from zoneinfo import ZoneInfo
 
 import pytest
-import test_pad_browser
 from browser_kit import CHROMIUM, overflow
 from playwright.sync_api import expect
+from serve_kit import spawn, stop
 from test_pad_browser import ANA, ARTIFACTS, start_game, tap
 
 pytestmark = pytest.mark.skipif(
@@ -26,7 +26,14 @@ pytestmark = pytest.mark.skipif(
 
 SMALL = {"width": 360, "height": 740}
 
-server = test_pad_browser.server  # the fixture: one gunicorn for the session
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory):
+    with pytest.MonkeyPatch.context() as env:
+        env.setenv("SCOREKEEPER_SECRET_KEY", "pad-table-fixes-browser-tests")
+        process, url = spawn(tmp_path_factory.mktemp("fixes") / "fixes.db", workers=1)
+    yield url
+    assert stop(process) == 0
 
 
 @pytest.fixture

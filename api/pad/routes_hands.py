@@ -19,7 +19,7 @@ the hand is stored; the form itself is built by :mod:`api.pad.hand_page`.
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Sequence
 from typing import Any
 
 from flask import abort, redirect, request, url_for
@@ -242,13 +242,14 @@ def _save_hand(game_id: str, n: int | None) -> Response:
         else:
             record, __, created = games.correct_hand(store, game_id, n, hand, full=False, **change)
     except (Stale, KeyReused) as error:  # before Conflict: Stale is one
-        opened = change["expected_version"] if isinstance(error, Stale) else None
-        return _changed(game_id, n, mode, values, error, hand, opened)
+        return _changed(game_id, n, mode, values, error, change["expected_version"])
     except Conflict as error:  # before ScorekeeperError: a Conflict is one
         return hand_page(
             game_id, sheet, n, mode, values, {"form": pad_labels.worded(error)}, 409, change=change
         )
     except ScorekeeperError as error:
+        if change["expected_version"] < sheet.version:  # typed as another hand was dealt
+            return _changed(game_id, n, mode, values, error, change["expected_version"])
         if isinstance(error, RecordError):
             error = pad_replay.record_error(error, hand["record"] if hand else None)
         return hand_page(
@@ -279,17 +280,16 @@ def _changed(
     mode: str,
     values: dict[str, Any],
     error: Exception,
-    hand: Mapping[str, Any] | None,
-    opened: int | None,
+    opened: int,
 ) -> Response:
     """The hand form again after a stale or already-used form: "the sheet changed",
     the current sheet above it, what was typed kept, a new key and the current version;
-    with the hand saved since version ``opened`` that ``hand`` (what was typed) matches."""
+    with the hand saved since version ``opened`` that what was typed matches."""
     sheet = load(game_id)
     if n is not None and n > len(sheet.hands):
         return redirect(url_for("pad.sheet", game_id=game_id, done="changed"), 303)
-    reason = "used" if isinstance(error, KeyReused) else "changed"
-    same = _saved_since(sheet, n, hand, opened)
+    used = isinstance(error, KeyReused)
+    same = None if used else _saved_since(sheet, n, mode, values, opened)
     return hand_page(
         game_id,
         sheet,
@@ -299,7 +299,7 @@ def _changed(
         {},
         409,
         changed={
-            "reason": reason,
+            "reason": "used" if used else "changed",
             "view": views_sheet.sheet_view(sheet),
             "same": same.n if same else None,
         },
@@ -307,23 +307,26 @@ def _changed(
 
 
 def _saved_since(
-    sheet: GameSheet, n: int | None, hand: Mapping[str, Any] | None, opened: int | None
+    sheet: GameSheet, n: int | None, mode: str, values: dict[str, Any], opened: int
 ) -> StoredHand | None:
     """The hand saved since version ``opened`` (hand ``n`` only, for a correction) that
-    scores as ``hand`` does when dealt the same way: the same winner, kind and points
-    (each game of a partnership deal); ``None`` when none does."""
-    if hand is None or opened is None:
-        return None
+    what was typed (the form's ``values``, read as that hand was dealt: who played, who
+    sat out) scores as: the same winner, kind and points (each game of a partnership
+    deal); ``None`` when none does."""
     for saved in reversed(sheet.hands):
         if saved.seq <= opened or n not in (None, saved.n):
             continue
+        seatings = hand_seatings(sheet, saved.n)
         games = saved.record.to_dict().get("games")
         try:
+            typed = _hand_input(sheet.rules, mode, dict(values), seatings)
+            if mode in ("cards", "deal_cards"):
+                typed, __ = _declared(sheet, typed, dict(values), seatings, saving=True)
             mine, theirs = (
                 evaluate_hand(
                     one, sheet.rules, players=sheet.players, dealer=saved.dealer, games=games
                 ).entry
-                for one in (hand, saved.input)
+                for one in (typed, saved.input)
             )
         except ScorekeeperError:  # not a hand this deal could have been
             continue
