@@ -3,8 +3,8 @@ two phones typing the same hand are offered *Discard mine*, and the phone list's
 are in the phone's zone.
 
 One ``scorekeeper serve`` for the module (:func:`serve_kit.spawn`, temporary database)
-and the session's Playwright chromium. The two phones are two pages of one browser (the device that started the
-game may edit from both). Screenshots go to tests/artifacts/.
+and the session's Playwright chromium. The two phones are two pages of one browser (the
+device that started the game may edit from both). Screenshots go to tests/artifacts/.
 """
 
 from __future__ import annotations
