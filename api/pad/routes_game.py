@@ -30,7 +30,9 @@ from .. import get_storage, limits
 from . import declared as pad_declared
 from . import forms_start, options, rights, views_sheet, web
 from .blueprint import bp, form_errors, load, render, require_edit
+from .routes_find import roster
 from .routes_tally import sheet_tally
+from .views_games import game_line
 
 
 @bp.get("/")
@@ -68,7 +70,8 @@ def _start_page(form: dict[str, Any], errors: dict[str, Any], status: int = 200)
         preset_names=options.PRESET_NAMES,
         preset_values=forms_start.preset_values(),
         options_for=preset,
-        recent=rights.recent_games(),
+        recent=[game_line(game) for game in rights.recent_games()],
+        roster=roster(),
     )
 
 

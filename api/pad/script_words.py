@@ -59,6 +59,8 @@ def _words() -> dict[str, str]:
         # pad.js: the start form and small things
         "player": _("Player %(num)d"),
         "copied": _("Copied"),
+        # pad-share.js: the Share button of a finished game and the tally
+        "share_failed": _("Could not share: select the result and copy it."),
         # pad-offline.js: the queue of hands kept on the phone
         "refused": _("The server refused it (%(status)s)."),
         "knock": _("Knock"),

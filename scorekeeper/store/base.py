@@ -561,6 +561,15 @@ class Store(Protocol):
         descending), at most ``limit``, after ``(created, id)`` and filtered (see
         :meth:`~scorekeeper.store.sql.SqlStore.key_games`)."""
 
+    def all_games(
+        self, *, limit: int, after: tuple[str, str] | None = None, player_key: str | None = None
+    ) -> list[StoredGame]:
+        """Every game on this server, newest first, at most ``limit``, after ``(created, id)``
+        and with a player of that ``player_key`` (as :meth:`key_games`)."""
+
+    def player_names(self, limit: int) -> list[str]:
+        """The names of the players known here (as first written), by name, at most ``limit``."""
+
     def rotate_token(self, game_id: str, old_hash: str, new_hash: str) -> bool:
         """Replace the game's edit token hash ``old_hash`` by ``new_hash`` (the old one kept as
         retired); False when ``old_hash`` is no longer the game's."""

@@ -153,6 +153,11 @@ SELECT_KEY_GAMES = (
     f"SELECT {', '.join('g.' + c.strip() for c in GAME_COLUMNS.split(','))}"
     " FROM key_games o JOIN games g ON g.id = o.game_id WHERE o.key_id = ?"
 )
+SELECT_ALL_GAMES = (
+    f"SELECT {', '.join('g.' + c.strip() for c in GAME_COLUMNS.split(','))}"
+    " FROM games g WHERE 1 = 1"
+)
+SELECT_PLAYER_NAMES = "SELECT name FROM players ORDER BY name_key LIMIT ?"
 KEY_GAMES_FILTERS = {
     "player": (
         " AND EXISTS (SELECT 1 FROM game_players s JOIN players p ON p.id = s.player_id"
@@ -161,7 +166,8 @@ KEY_GAMES_FILTERS = {
     "status": " AND g.status = ?",
     "since": " AND g.updated >= ?",
 }
-"""The filters of :meth:`SqlStore.key_games`, each one more condition with one parameter."""
+"""The filters of :meth:`SqlStore.key_games` (and :meth:`SqlStore.all_games`), each one more
+condition with one parameter."""
 KEY_GAMES_AFTER = " AND (g.created < ? OR (g.created = ? AND g.id < ?))"
 KEY_GAMES_ORDER = " ORDER BY g.created DESC, g.id DESC LIMIT ?"
 ROTATE_TOKEN = "UPDATE games SET token_hash = ? WHERE id = ? AND token_hash = ?"
@@ -662,8 +668,31 @@ class SqlStore(ABC):
         :func:`~scorekeeper.names.name_key`, ``status`` those with that status,
         ``since`` (stored time text) those changed at or after it.
         """
-        statement, params = SELECT_KEY_GAMES, list[Any]([key_id])
-        for name, value in (("player", player_key), ("status", status), ("since", since)):
+        return self._games_page(
+            SELECT_KEY_GAMES,
+            [key_id],
+            limit,
+            after,
+            {"player": player_key, "status": status, "since": since},
+        )
+
+    def all_games(
+        self, *, limit: int, after: tuple[str, str] | None = None, player_key: str | None = None
+    ) -> list[StoredGame]:
+        """Every game on this server (as :meth:`game`), newest first, at most ``limit``; ``after``
+        and ``player_key`` as for :meth:`key_games`."""
+        return self._games_page(SELECT_ALL_GAMES, [], limit, after, {"player": player_key})
+
+    def _games_page(
+        self,
+        statement: str,
+        params: list[Any],
+        limit: int,
+        after: tuple[str, str] | None,
+        filters: dict[str, str | None],
+    ) -> list[StoredGame]:
+        """Games of ``statement`` with the given :data:`KEY_GAMES_FILTERS`, newest first."""
+        for name, value in filters.items():
             if value is not None:
                 statement += KEY_GAMES_FILTERS[name]
                 params.append(value)
@@ -673,6 +702,11 @@ class SqlStore(ABC):
         with self._read() as conn:
             rows = self._run(conn, statement + KEY_GAMES_ORDER, [*params, limit]).fetchall()
         return [game_from_row(row) for row in rows]
+
+    def player_names(self, limit: int) -> list[str]:
+        """The names of the players known here (as first written), by name, at most ``limit``."""
+        with self._read() as conn:
+            return [row[0] for row in self._run(conn, SELECT_PLAYER_NAMES, (limit,))]
 
     def rotate_token(self, game_id: str, old_hash: str, new_hash: str) -> bool:
         """Replace the game's edit token hash ``old_hash`` by ``new_hash``, keeping the old one
