@@ -43,7 +43,7 @@ from typing import Any
 
 import networkx as nx
 
-from .errors import Conflict, InvalidInputError
+from .errors import Conflict, InvalidValueError
 
 MAX_PLAYERS = 128
 """The largest roster an event takes."""
@@ -65,7 +65,7 @@ class Event:
     >>> Event(("Ana", "Ana"), Format.SWISS, 1)
     Traceback (most recent call last):
     ...
-    scorekeeper.errors.InvalidInputError: players: 'Ana' is named twice
+    scorekeeper.errors.InvalidValueError: players: 'Ana' is named twice
     """
 
     players: tuple[str, ...]
@@ -74,31 +74,31 @@ class Event:
 
     def __post_init__(self) -> None:
         if not 2 <= len(self.players) <= MAX_PLAYERS:
-            raise InvalidInputError(
+            raise InvalidValueError(
                 f"players: an event takes 2 to {MAX_PLAYERS} players, not {len(self.players)}",
-                field="players",
+                option="players",
                 params={"count": len(self.players), "max": MAX_PLAYERS},
             )
         for name in self.players:
             if not name.strip():
-                raise InvalidInputError("players: a name is empty", field="players")
+                raise InvalidValueError("players: a name is empty", option="players")
         twice = [name for name, count in Counter(self.players).items() if count > 1]
         if twice:
-            raise InvalidInputError(
-                f"players: {twice[0]!r} is named twice", field="players", params={"name": twice[0]}
+            raise InvalidValueError(
+                f"players: {twice[0]!r} is named twice", option="players", params={"name": twice[0]}
             )
         most = len(self.players) - 1 + len(self.players) % 2
         if self.format is Format.SWISS:
             if self.rounds is None or not 1 <= self.rounds <= most:
-                raise InvalidInputError(
+                raise InvalidValueError(
                     f"rounds: a Swiss event of {len(self.players)} players"
                     f" takes 1 to {most} rounds",
-                    field="rounds",
+                    option="rounds",
                     params={"max": most},
                 )
         elif self.rounds is not None:
-            raise InvalidInputError(
-                f"rounds: only a Swiss event takes rounds, not {self.format}", field="rounds"
+            raise InvalidValueError(
+                f"rounds: only a Swiss event takes rounds, not {self.format}", option="rounds"
             )
 
     def to_dict(self) -> dict[str, Any]:
@@ -129,9 +129,9 @@ class Result:
 
     def __post_init__(self) -> None:
         if self.winner is not None and self.winner not in self.players:
-            raise InvalidInputError(
+            raise InvalidValueError(
                 f"winner: {self.winner!r} did not play {self.players[0]!r} v {self.players[1]!r}",
-                field="winner",
+                option="winner",
             )
 
     @property
@@ -535,9 +535,9 @@ class _Bracket:
         for match in self.played[number - 1].matches:
             if set(match.players) == set(players):
                 return _Outcome(number, match.winner, match.loser, round=number, players=players)
-        raise InvalidInputError(
+        raise InvalidValueError(
             f"round {number}: {players[0]!r} v {players[1]!r} is missing from the results",
-            field="rounds",
+            option="rounds",
         )
 
 

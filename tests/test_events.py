@@ -14,7 +14,7 @@ from conftest import examples
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from scorekeeper.errors import Conflict, InvalidInputError
+from scorekeeper.errors import Conflict, InvalidValueError
 from scorekeeper.events import (
     Event,
     Format,
@@ -275,6 +275,6 @@ def test_unfinished_matches_do_not_count_and_block_the_next_round():
     ],
 )
 def test_bad_events_are_refused_naming_the_field(players, fmt, rounds, field):
-    with pytest.raises(InvalidInputError) as caught:
+    with pytest.raises(InvalidValueError) as caught:
         Event(players, fmt, rounds)
     assert caught.value.field == field

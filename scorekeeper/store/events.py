@@ -16,7 +16,7 @@ import secrets
 from dataclasses import dataclass
 from typing import Any
 
-from ..errors import Conflict, InvalidInputError
+from ..errors import Conflict, InvalidValueError
 from ..events import Event, Format, Pairing, PlayedRound, Result, Round, next_round, standings
 from ..names import MAX_NAME_LENGTH
 from ..rules import Rules
@@ -70,16 +70,16 @@ def create_event(
     event and token.
     """
     if not isinstance(name, str) or not name.strip() or len(name) > MAX_NAME_LENGTH:
-        raise InvalidInputError(
-            f"name: an event's name is 1 to {MAX_NAME_LENGTH} characters", field="name"
+        raise InvalidValueError(
+            f"name: an event's name is 1 to {MAX_NAME_LENGTH} characters", option="name"
         )
     if not isinstance(players, list) or not all(isinstance(p, str) for p in players):
-        raise InvalidInputError("players: a list of names", field="players")
+        raise InvalidValueError("players: a list of names", option="players")
     try:
         kind = Format(format)
     except ValueError:
-        raise InvalidInputError(
-            f"format: one of {', '.join(f.value for f in Format)}, not {format!r}", field="format"
+        raise InvalidValueError(
+            f"format: one of {', '.join(f.value for f in Format)}, not {format!r}", option="format"
         ) from None
     event = Event(tuple(players), kind, rounds)
     game = check_new_game(list(event.players[:2]), rules, 0, stake)
