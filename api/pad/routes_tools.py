@@ -30,9 +30,7 @@ def replay_page(
     **context: Any,
 ) -> Response:
     """The replay page at the step the request asks for (``step``, kept within the
-    record's ``steps``): a pasted record's (``record_text``) or a stored hand's.
-    ``showdown`` is the step where the hand goes down (the knock or gin; ``None`` for a
-    void hand), the page's jump "to the showdown" beside the one "to the end"."""
+    record's ``steps``): a pasted record's (``record_text``) or a stored hand's."""
     try:
         step = int(request.values.get("step", 0))
     except ValueError:
@@ -42,7 +40,6 @@ def replay_page(
         "pad/replay.html",
         steps=steps,
         step=step,
-        showdown=len(steps) - 2 if len(steps) > 1 and steps[-1]["showdown"] else None,
         current=steps[step],
         record_text=record_text,
         analysis=analysis,
