@@ -109,17 +109,22 @@ def until(page, script: str, timeout: float = 45.0) -> None:
 
 
 def worker_ready(page, mode: str = "quick") -> None:
-    """Wait until the service worker controls the page and has kept the hand forms
-    (the form of ``mode``: ``deal`` at a table of four)."""
+    """Wait until the service worker controls the page and has kept both the page
+    itself and its hand forms (the form of ``mode``: ``deal`` at a table of four).
+
+    The worker fetches what a sheet asks it to keep side by side, so the form may be
+    kept before the page that asked: both are waited for.
+    """
     until(page, "() => Boolean(navigator.serviceWorker && navigator.serviceWorker.controller)")
     until(
         page,
         f"""async () => {{
+        const here = location.href.split('?')[0];
+        const keys = [];
         for (const name of await caches.keys()) {{
-          const keys = (await (await caches.open(name)).keys()).map((r) => r.url);
-          if (keys.some((u) => u.includes('/hand?mode={mode}'))) return true;
+          keys.push(...(await (await caches.open(name)).keys()).map((r) => r.url));
         }}
-        return false;
+        return keys.some((u) => u.includes('/hand?mode={mode}')) && keys.includes(here);
     }}""",
     )
 
