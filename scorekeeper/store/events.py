@@ -22,10 +22,10 @@ from ..names import MAX_NAME_LENGTH
 from ..rules import Rules
 from .base import KeyReused, Store, StoredEvent
 from .games import (
-    _request_hash,
     check_new_game,
     create_game,
     derive_token,
+    hash_request,
     hash_token,
     load_sheet,
     new_token,
@@ -99,7 +99,7 @@ def create_event(
             raise ValueError("an event created with an idempotency key needs a secret")
         token, request_hash = (
             derive_token(secret, event_id, idempotency_key),
-            _request_hash(settings),
+            hash_request(settings),
         )
     stored = store.create_event(
         event_id=event_id,

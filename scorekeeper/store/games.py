@@ -122,7 +122,7 @@ def derive_token(secret: str, game_id: str, idempotency_key: str) -> str:
     return base64.urlsafe_b64encode(digest[:24]).decode()
 
 
-def _request_hash(request: Any) -> str:
+def hash_request(request: Any) -> str:
     """The SHA-256 of a request (canonical JSON): the same request, the same hash."""
     text = json.dumps(request, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
     return hashlib.sha256(text.encode("utf-8", "surrogatepass")).hexdigest()
@@ -370,7 +370,7 @@ def _store_game(
             raise ValueError("a game created with an idempotency key needs a secret")
         token = derive_token(secret, game_id, idempotency_key)
         owned = request if owner is None else {**request, "owner": owner}
-        request_hash = _request_hash(owned)
+        request_hash = hash_request(owned)
     stored = store.create_game(
         game_id=game_id,
         token_hash=hash_token(token),
