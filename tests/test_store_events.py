@@ -3,12 +3,19 @@ director token, rounds paired as stored games, standings read from the games."""
 
 from __future__ import annotations
 
+import sqlite3
+import time
+from concurrent.futures import ThreadPoolExecutor
+from contextlib import contextmanager
+
+import psycopg
 import pytest
 import sqlite_utils
 from store_kit import quick
 
 from scorekeeper.errors import Conflict, InvalidInputError
-from scorekeeper.store import events, games, sqlite
+from scorekeeper.rules import Rules
+from scorekeeper.store import events, games, open_store, sqlite
 from scorekeeper.store.base import KeyReused, NotFound
 
 ROSTER = ["Ana", "Bor", "Cy", "Dan", "Eva"]
@@ -115,7 +122,67 @@ def test_a_round_robin_ends_and_the_event_says_so(store):
 def test_a_round_is_paired_once(store):
     stored, _ = events.create_event(store, "Night", ROSTER[:2], "round_robin")
     events.pair_round(store, stored.id)
-    assert not store.add_round(stored.id, 1, (), ())
+    rules = Rules.from_dict(stored.rules)
+    assert not store.add_round(stored.id, 1, (), (), rules=rules, stake=None)
+
+
+@contextmanager
+def round_writes_held(backend):
+    """Another connection keeping every pairing from writing its round until the block
+    ends: SQLite's write lock, PostgreSQL's lock on the ``event_rounds`` table."""
+    if backend.name == "sqlite":
+        conn = sqlite3.connect(backend.address, isolation_level=None)
+        conn.execute("BEGIN IMMEDIATE")
+        try:
+            yield
+        finally:
+            conn.execute("ROLLBACK")
+            conn.close()
+    else:
+        with psycopg.connect(backend.address) as conn:
+            conn.execute("LOCK TABLE event_rounds IN EXCLUSIVE MODE")
+            try:
+                yield
+            finally:
+                conn.rollback()
+
+
+def test_two_directors_pairing_at_once_make_one_round_and_no_orphan_games(store, backend):
+    """Both requests read the event and pair round 1, then meet at the write: one stores
+    the round with its games, the other writes nothing (no game without its round)."""
+    stored, _ = events.create_event(store, "Night", ROSTER[:4], "round_robin")
+    # two servers' stores, as two workers pairing at once would use
+    other = (
+        sqlite.Storage(backend.address, durable=False)
+        if backend.name == "sqlite"
+        else open_store(backend.address)
+    )
+    stores = [store, other]
+    for each in stores:
+        each.event(stored.id)  # connected before the race
+
+    def pair(each):
+        try:
+            return events.pair_round(each, stored.id)
+        except Conflict as refused:
+            return refused
+
+    with ThreadPoolExecutor(2) as pool:
+        with round_writes_held(backend):
+            futures = [pool.submit(pair, each) for each in stores]
+            time.sleep(1.0)  # both have read the event and wait to write
+        answers = [future.result() for future in futures]
+    other.close()
+    refused = [a for a in answers if isinstance(a, Conflict)]
+    paired = [a for a in answers if not isinstance(a, Conflict)]
+    assert len(paired) == len(refused) == 1
+    assert refused[0].code == "round_paired"
+    _, matches = paired[0]
+    again = store.event(stored.id)
+    assert [r.number for r in again.paired] == [1]
+    assert {game_id for _, game_id in again.paired[0].matches} == {m.game_id for m in matches}
+    assert backend.sql("SELECT count(*) FROM games") == [(len(matches),)]
+    assert backend.sql("SELECT count(*) FROM game_players") == [(2 * len(matches),)]
 
 
 @pytest.mark.one_backend

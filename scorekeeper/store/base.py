@@ -292,6 +292,19 @@ class StoredRound:
 
 
 @dataclass(frozen=True, slots=True)
+class NewMatch:
+    """A match of a round being paired, as :meth:`Store.add_round` stores it: its table
+    and its new game (id, players, the SHA-256 hash of its edit token, the summary of
+    its empty sheet)."""
+
+    table: int
+    game_id: str
+    players: tuple[str, ...]
+    token_hash: str
+    scored: Summary
+
+
+@dataclass(frozen=True, slots=True)
 class StoredEvent:
     """A stored event (club night, tournament): its settings, the hash of its director
     token and the rounds paired so far (each match an ordinary stored game)."""
@@ -597,7 +610,15 @@ class Store(Protocol):
         """The event ``event_id`` with its paired rounds; raises :class:`NotFound`."""
 
     def add_round(
-        self, event_id: str, number: int, byes: Sequence[str], matches: Sequence[tuple[int, str]]
+        self,
+        event_id: str,
+        number: int,
+        byes: Sequence[str],
+        matches: Sequence[NewMatch],
+        *,
+        rules: Rules,
+        stake: float | None,
     ) -> bool:
-        """Link round ``number`` (its byes, its ``(table, game id)`` matches) to the event;
-        False (nothing written) when that round is already paired."""
+        """Store round ``number`` of the event in one transaction: its byes, and each match
+        a new game (first dealer seat 0, under ``rules`` and ``stake``) linked to the
+        event; False (nothing written) when that round is already paired."""

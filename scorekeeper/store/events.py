@@ -12,7 +12,6 @@ each time, so a correction to a finished game changes the standings.
 from __future__ import annotations
 
 import hmac
-import secrets
 from dataclasses import dataclass
 from typing import Any
 
@@ -20,14 +19,15 @@ from ..errors import Conflict, InvalidValueError
 from ..events import Event, Format, Pairing, PlayedRound, Result, Round, next_round, standings
 from ..names import MAX_NAME_LENGTH
 from ..rules import Rules
-from .base import KeyReused, Store, StoredEvent
+from .base import KeyReused, NewMatch, Store, StoredEvent
 from .games import (
     check_new_game,
-    create_game,
     derive_token,
+    empty_summary,
     hash_request,
     hash_token,
     load_sheet,
+    new_game_id,
     new_token,
 )
 
@@ -91,7 +91,7 @@ def create_event(
         "rules": game.rules.to_dict(),
         "stake": game.stake,
     }
-    event_id = secrets.token_urlsafe(12)
+    event_id = new_game_id()  # made as a game's id is
     if idempotency_key is None:
         token, request_hash = new_token(), None
     else:
@@ -157,21 +157,29 @@ def event_standings(store: Store, stored: StoredEvent) -> list[dict[str, Any]]:
 def pair_round(store: Store, event_id: str) -> tuple[Round, list[PairedMatch]]:
     """Pair the event's next round: each match a new stored game under the event's rules.
 
-    Raises :class:`~scorekeeper.errors.Conflict` while a game of the current
-    round is unfinished, when the event is over, or when another request
-    paired this round first.
+    The round, its games and their links to the event are written in one
+    transaction (:meth:`~scorekeeper.store.base.Store.add_round`): a request
+    that loses a race to pair the same round writes nothing. Raises
+    :class:`~scorekeeper.errors.Conflict` while a game of the current round
+    is unfinished, when the event is over, or when another request paired
+    this round first.
     """
     stored = store.event(event_id)
     paired = next_round(event_of(stored), played_rounds(store, stored))
     if paired is None:
         raise Conflict("the event is over: no round is left to pair", code="event_over")
     rules = Rules.from_dict(stored.rules)
-    matches = []
+    matches, new = [], []
     for pairing in paired.matches:
-        sheet, token = create_game(store, list(pairing.players), rules, 0, stored.stake)
-        matches.append(PairedMatch(pairing, sheet.id, token))
-    links = [(m.pairing.table, m.game_id) for m in matches]
-    if not store.add_round(event_id, paired.number, paired.byes, links):
+        game = check_new_game(list(pairing.players), rules, 0, stored.stake)
+        game_id, token = new_game_id(), new_token()
+        matches.append(PairedMatch(pairing, game_id, token))
+        new.append(
+            NewMatch(pairing.table, game_id, game.players, hash_token(token), empty_summary(game))
+        )
+    if not store.add_round(
+        event_id, paired.number, paired.byes, new, rules=rules, stake=stored.stake
+    ):
         raise Conflict(
             f"round {paired.number} was paired meanwhile by another request",
             code="round_paired",

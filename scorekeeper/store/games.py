@@ -105,6 +105,11 @@ def new_token() -> str:
     return secrets.token_urlsafe(24)
 
 
+def new_game_id() -> str:
+    """A fresh random game id (16 URL-safe characters, not guessable)."""
+    return secrets.token_urlsafe(12)
+
+
 def hash_token(token: str) -> str:
     """The SHA-256 hex digest stored in place of an edit token."""
     return hashlib.sha256(token.encode()).hexdigest()
@@ -326,7 +331,7 @@ def create_game(
     return _store_game(
         store,
         game,
-        _NewGame(scored=_summary_of(game, [], None), follows=follows),
+        _NewGame(scored=empty_summary(game), follows=follows),
         [],
         {"create": create},
         idempotency_key,
@@ -361,7 +366,7 @@ def _store_game(
     A game of an API key (``owner``) is another request than the same game without one
     (or with another key): a repeated Idempotency-Key only finds the game its key made.
     """
-    game_id = secrets.token_urlsafe(12)
+    game_id = new_game_id()
     request_hash = None
     if idempotency_key is None:
         token = new_token()
@@ -459,6 +464,11 @@ def _evaluate(
     return evaluate_hand(
         hand, game.rules, players=game.players, dealer=dealer, games=games
     ).to_dict()
+
+
+def empty_summary(game: Seated) -> Summary:
+    """The summary of the new game ``game``'s sheet, before its first hand."""
+    return _summary_of(game, [], None)
 
 
 def _summary_of(game: Seated, hands: Sequence[Mapping[str, Any]], after: Summary | None) -> Summary:
@@ -889,7 +899,7 @@ def import_game(
     )
     entries: list[tuple[str, Any, Any]] = []
     rows: list[SheetRow] = []
-    after = _summary_of(game, [], None)
+    after = empty_summary(game)
     for i, hand in enumerate(record.get("hands") or []):
         try:
             if after.over:

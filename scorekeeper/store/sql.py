@@ -55,6 +55,7 @@ from .base import (
     ListedKey,
     LogEntry,
     NameTaken,
+    NewMatch,
     NotFound,
     Player,
     SheetRow,
@@ -408,27 +409,18 @@ class SqlStore(ABC):
         stamp = now()
         keys = [name_key(name, field=f"players.{seat}") for seat, name in enumerate(players)]
         with self._write() as conn:
-            created = self._run(
+            created = self._insert_game(
                 conn,
-                INSERT_GAME,
-                (
-                    game_id,
-                    dumps(list(players)),
-                    dumps(rules.to_dict()),
-                    dealer,
-                    stake,
-                    stamp,
-                    stamp,
-                    status.value,
-                    token_hash,
-                    imported,
-                    len(entries),
-                    None if scored is None else dumps_in_order(scored.data),
-                    follows,
-                    idempotency_key,
-                    request_hash,
-                ),
-            ).fetchall()  # all: SQLite finishes it
+                stamp,
+                (game_id, players, rules, dealer, stake, token_hash),
+                status=status,
+                imported=imported,
+                version=len(entries),
+                scored=scored,
+                follows=follows,
+                idempotency_key=idempotency_key,
+                request_hash=request_hash,
+            )
             if not created:  # the key's game exists
                 row = self._run(conn, SELECT_KEYED_GAME, (idempotency_key,)).fetchone()
                 assert row is not None  # the conflict that skipped the insert is this row
@@ -439,11 +431,7 @@ class SqlStore(ABC):
                         field="Idempotency-Key",
                     )
                 return self._game(conn, row[0])
-            seated = list(zip(keys, players, strict=True))
-            for key, name in sorted(seated) if self.PLAYERS_BY_KEY else seated:
-                self._run(conn, INSERT_PLAYER, (name, key, stamp))
-            for seat, key in enumerate(keys):
-                self._run(conn, INSERT_SEAT, (game_id, seat, key))
+            self._seat(conn, stamp, {game_id: list(zip(keys, players, strict=True))})
             if owner is not None:
                 self._run(conn, INSERT_KEY_GAME, (game_id, owner))
             self._run_many(
@@ -456,6 +444,54 @@ class SqlStore(ABC):
             )
             self._put_rows(conn, game_id, 1, rows)
             return self._game(conn, game_id)
+
+    def _insert_game(
+        self,
+        conn: Any,
+        stamp: str,
+        settings: tuple[str, Sequence[str], Rules, int, float | None, str],
+        *,
+        status: GameStatus = GameStatus.ACTIVE,
+        imported: bool = False,
+        version: int = 0,
+        scored: Summary | None = None,
+        follows: str | None = None,
+        idempotency_key: str | None = None,
+        request_hash: str | None = None,
+    ) -> bool:
+        """Insert a game's row, created at ``stamp``: ``settings`` are its id, players,
+        rules, first dealer, stake and edit token hash. False (nothing written) when a
+        game already has its ``idempotency_key``."""
+        game_id, players, rules, dealer, stake, token_hash = settings
+        row = (
+            game_id,
+            dumps(list(players)),
+            dumps(rules.to_dict()),
+            dealer,
+            stake,
+            stamp,
+            stamp,
+            status.value,
+            token_hash,
+            imported,
+            version,
+            None if scored is None else dumps_in_order(scored.data),
+            follows,
+            idempotency_key,
+            request_hash,
+        )
+        return bool(self._run(conn, INSERT_GAME, row).fetchall())  # all: SQLite finishes it
+
+    def _seat(self, conn: Any, stamp: str, games: Mapping[str, Sequence[tuple[str, str]]]) -> None:
+        """Seat each new game's players, ``(name_key, name)`` in seat order, adding first
+        the players not known yet (all of them in ``name_key`` order with
+        :data:`PLAYERS_BY_KEY`, else in seat order)."""
+        named = [player for seated in games.values() for player in seated]
+        for key, name in sorted(named) if self.PLAYERS_BY_KEY else named:
+            self._run(conn, INSERT_PLAYER, (name, key, stamp))
+        for game_id, seated in games.items():
+            for seat, (key, _) in enumerate(seated):
+                self._run(conn, INSERT_SEAT, (game_id, seat, key))
 
     def append(
         self,
@@ -803,19 +839,41 @@ class SqlStore(ABC):
         )
 
     def add_round(
-        self, event_id: str, number: int, byes: Sequence[str], matches: Sequence[tuple[int, str]]
+        self,
+        event_id: str,
+        number: int,
+        byes: Sequence[str],
+        matches: Sequence[NewMatch],
+        *,
+        rules: Rules,
+        stake: float | None,
     ) -> bool:
-        """Link round ``number`` (its byes, its ``(table, game id)`` matches, games stored
-        before) to the event; False (nothing written) when that round is already paired."""
+        """Store round ``number`` of the event: its byes, each match's new game (its players
+        seated, first dealer seat 0) and the links, in one transaction; False (nothing
+        written) when that round is already paired.
+
+        The round's row is written first: a concurrent pairing of the same round waits
+        for it (PostgreSQL) or for the whole write (SQLite), then finds it and writes
+        nothing, so no game is ever left without its round.
+        """
+        stamp = now()
         with self._write() as conn:
             added = self._run(
-                conn, INSERT_EVENT_ROUND, (event_id, number, dumps(list(byes)), now())
+                conn, INSERT_EVENT_ROUND, (event_id, number, dumps(list(byes)), stamp)
             ).fetchall()
             if not added:
                 return False
+            for m in matches:
+                settings = (m.game_id, m.players, rules, 0, stake, m.token_hash)
+                self._insert_game(conn, stamp, settings, scored=m.scored)
+            self._seat(
+                conn,
+                stamp,
+                {m.game_id: [(name_key(name), name) for name in m.players] for m in matches},
+            )
             self._run_many(
                 conn,
                 INSERT_EVENT_MATCH,
-                [(event_id, number, table, game_id) for table, game_id in matches],
+                [(event_id, number, m.table, m.game_id) for m in matches],
             )
             return True
