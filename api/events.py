@@ -4,7 +4,9 @@ An event is created with its roster and format and answers a director token
 (shown once, stored hashed, repeated for a repeated ``Idempotency-Key`` as a
 game's edit token is). The director pairs each round with that token; each
 match is an ordinary stored game, answered with its edit token for the
-table. The standings are computed from the stored games on every request.
+table. The standings are computed from the stored games on every request. The
+director may end an unfinished match (time called: the leader, or the winner
+named, wins on the totals as they stand; the game stays an ordinary game).
 The routes join the ``/api/v1`` blueprint (:data:`api.v1.blp`).
 """
 
@@ -138,6 +140,31 @@ class EventRounds(MethodView):
         response = jsonify(body)
         response.status_code = 201
         return response
+
+
+@blp.route("/events/<event:event_id>/matches/<game:game_id>/end")
+class EndMatch(MethodView):
+    """The director ends a match."""
+
+    @limits.wrong_token_limit
+    @director
+    @blp.arguments(s.EndMatchRequest(), required=False)
+    @blp.response(200, r.EventMatch)
+    @refusals(400, 401, 403, 404, 409, 413, 422, 429, 503, 507)
+    @blp.doc(**DIRECTOR)
+    @blp.doc(operationId="endMatch")
+    def post(self, body: dict[str, Any], event_id: str, game_id: str) -> Response:
+        """End an unfinished match: time called, the leader wins, points as they stand.
+
+        The winner named wins, or else the player ahead on the sheet's current totals;
+        the totals as they stand count, with no game bonus. The game stays an ordinary
+        game, but the event keeps this result. 422 when the
+        totals are level and no winner is named, or the winner does not play the match;
+        404 when the game is no match of this event; 409 when the match is already
+        finished (its game over, or ended before).
+        """
+        match = events.end_match(get_storage(), event_id, game_id, body.get("winner"))
+        return jsonify(match)
 
 
 @blp.route("/events/<event:event_id>/standings")

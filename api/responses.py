@@ -301,7 +301,8 @@ class EventStandings(ma.Schema):
 
 
 class EventMatch(ma.Schema):
-    """A match of an event: its table, players, game and result (once the game is over)."""
+    """A match of an event: its table, players, game and result (once the game is over, or
+    the director ended the match)."""
 
     table = fields.Integer(required=True)
     players = fields.List(fields.String(), required=True)
@@ -312,7 +313,17 @@ class EventMatch(ma.Schema):
         fields.Integer(),
         required=True,
         allow_none=True,
-        metadata={"description": "The final totals, bonuses included (null until the end)."},
+        metadata={
+            "description": "The final totals, bonuses included (null until the end); for a"
+            " match the director ended, the totals as they stood then, with no game bonus."
+        },
+    )
+    ended_by_director = fields.Boolean(
+        required=True,
+        metadata={
+            "description": "Whether the director ended the match before its game was over"
+            " (its result then stays, whatever the game does after)."
+        },
     )
 
 

@@ -734,3 +734,17 @@ class EventRequest(Strict):
         validate=validate.Range(0, 1_000_000),
         metadata={"description": "Money per point of each match (null: no settlement)."},
     )
+
+
+class EndMatchRequest(Strict):
+    """``POST /events/{event_id}/matches/{game_id}/end``: the director ends a match (time
+    called): the winner named, or the player ahead on the sheet's totals."""
+
+    winner = PlayerName(
+        load_default=None,
+        allow_none=True,
+        metadata={
+            "description": "The player who wins the match. Left out: the player ahead on the"
+            " sheet's current totals (level totals need a winner named)."
+        },
+    )

@@ -121,11 +121,18 @@ class Pairing:
 @dataclass(frozen=True, slots=True)
 class Result:
     """A match as played: its two players, their final totals (bonuses
-    included) and the winner, or ``winner`` ``None`` while it is unfinished."""
+    included) and the winner, or ``winner`` ``None`` while it is unfinished.
+
+    A match the director ended before its game was over
+    (``ended_by_director``) has the winner the director named, or the
+    leader, and the totals as they stood then, with no game bonus: time
+    called, the leader wins, points as they stand.
+    """
 
     players: tuple[str, str]
     totals: tuple[int, int] = (0, 0)
     winner: str | None = None
+    ended_by_director: bool = False
 
     def __post_init__(self) -> None:
         if self.winner is not None and self.winner not in self.players:

@@ -897,11 +897,12 @@ def test_the_openapi_document(call):
         "/api/v1/events",
         "/api/v1/events/{event_id}",
         "/api/v1/events/{event_id}/rounds",
+        "/api/v1/events/{event_id}/matches/{game_id}/end",
         "/api/v1/events/{event_id}/standings",
     }
-    assert spec["paths"]["/api/v1/events/{event_id}/rounds"]["post"]["security"] == [
-        {"directorAuth": []}
-    ]
+    for director_only in ("rounds", "matches/{game_id}/end"):
+        operation = spec["paths"][f"/api/v1/events/{{event_id}}/{director_only}"]["post"]
+        assert operation["security"] == [{"directorAuth": []}]
     hands = spec["paths"]["/api/v1/games/{game_id}/hands"]["post"]
     assert {"201", "401", "403", "404", "409", "422"} <= set(hands["responses"])
     assert hands["security"] == [{"bearerAuth": []}]

@@ -146,3 +146,84 @@ def test_an_idempotency_key_creates_one_event(call):
 def test_bad_events_are_refused_naming_the_field(call, body, field):
     full = {"name": "Night", "players": EIGHT, "format": "round_robin", **body}
     error_of(call("POST", "/api/v1/events", json=full), 422, field=field)
+
+
+def end(call, event, match, body=None, token=None, status=200):
+    """POST the match's end (``body`` as JSON, or none) with the director token."""
+    token = token or event["director_token"]
+    kwargs = {} if body is None else {"json": body}
+    response = call(
+        "POST",
+        f"/api/v1/events/{event['id']}/matches/{match['game_id']}/end",
+        headers={"Authorization": f"Bearer {token}"},
+        **kwargs,
+    )
+    assert response.status_code == status, response.json
+    return response
+
+
+def test_the_director_ends_matches_and_the_next_round_pairs(call):
+    event = create(call, players=EIGHT[:4])
+    first, second = pair(call, event)["matches"]
+    auth = {"Authorization": f"Bearer {first['edit_token']}"}
+    hand = call(
+        "POST", f"/api/v1/games/{first['game_id']}/hands", json=quick(1, 2, 20), headers=auth
+    )
+    assert hand.status_code == 201
+    # no body: the player ahead on the sheet's totals wins, on the totals as they stand
+    ended = end(call, event, first).json
+    assert ended == {
+        "table": 1,
+        "players": first["players"],
+        "game_id": first["game_id"],
+        "finished": True,
+        "winner": first["players"][1],
+        "totals": [0, 18],
+        "ended_by_director": True,
+    }
+    assert pair(call, event, 409)["error"]["code"] == "round_unfinished"
+    # a named winner, even the player behind (0 to 0 here)
+    named = end(call, event, second, {"winner": second["players"][0]}).json
+    assert (named["winner"], named["totals"]) == (second["players"][0], [0, 0])
+    whole = call("GET", event["url"]).json
+    assert whole["rounds"][0]["matches"] == [ended, named]
+    standings = {line["player"]: line for line in whole["standings"]}
+    assert (
+        standings[first["players"][1]]["won"],
+        standings[first["players"][1]]["net_points"],
+    ) == (1, 18)
+    assert standings[first["players"][0]]["net_points"] == -18
+    assert standings[second["players"][0]]["won"] == 1
+    # the game itself goes on as an ordinary game; the event keeps the director's result
+    play_to_the_end(call, first, [(0, 0, 30)])
+    assert call("GET", event["url"]).json["rounds"][0]["matches"][0] == ended
+    assert pair(call, event)["number"] == 2
+
+
+def test_ending_a_match_is_refused_with_json_errors(call):
+    event = create(call, players=EIGHT[:4])
+    first, second = pair(call, event)["matches"]
+    url = f"/api/v1/events/{event['id']}/matches/{first['game_id']}/end"
+    error_of(call("POST", url), 401, "unauthorized", "Authorization")
+    error_of(
+        call("POST", url, headers={"Authorization": "Bearer nope"}), 403, field="Authorization"
+    )
+    level = error_of(end(call, event, first, status=422), 422, "rule", "winner")
+    assert (level["reason"], level["params"]) == ("level_totals", {"total": 0})
+    stranger = error_of(
+        end(call, event, first, {"winner": "Hana"}, status=422), 422, "rule", "winner"
+    )
+    assert (stranger["reason"], stranger["params"]) == ("not_in_this_game", {"player": "Hana"})
+    error_of(end(call, event, first, {"winner": 7}, status=422), 422, field="winner")
+    error_of(end(call, event, first, {"loser": "Ana"}, status=422), 422, field="loser")
+    ordinary = call("POST", "/api/v1/games", json={"dealer": 0, "players": ["Ana", "Bor"]}).json
+    error_of(end(call, event, {"game_id": ordinary["id"]}, status=404), 404, field="game_id")
+    other = create(call, players=EIGHT[:2])
+    error_of(end(call, other, first, status=404), 404, field="game_id")
+    assert call("GET", event["url"]).json["rounds"][0]["matches"][0]["finished"] is False
+    end(call, event, first, {"winner": first["players"][0]})
+    again = error_of(end(call, event, first, status=409), 409, "match_finished")
+    assert again["params"]["ended_by_director"] is True
+    play_to_the_end(call, second, [(0, 0, 30)])
+    over = error_of(end(call, event, second, status=409), 409, "match_finished")
+    assert over["params"]["ended_by_director"] is False

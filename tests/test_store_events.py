@@ -195,8 +195,90 @@ def test_migration_8_takes_a_schema_7_file_to_the_event_tables(tmp_path):
     db.conn.commit()
     db.conn.close()
     store = sqlite.Storage(path, durable=False)
-    assert store.schema_version() == sqlite.SCHEMA_VERSION == 8
+    assert store.schema_version() == sqlite.SCHEMA_VERSION == 9
     stored, _ = events.create_event(store, "Night", ROSTER, "single_elimination")
     paired, matches = events.pair_round(store, stored.id)
     assert paired.byes == ("Ana", "Bor", "Cy") and len(matches) == 1
+    store.close()
+
+
+def test_the_director_ends_a_match_the_leader_wins_on_the_totals_as_they_stand(store):
+    stored, _ = events.create_event(store, "Night", ROSTER[:4], "round_robin")
+    _, matches = events.pair_round(store, stored.id)
+    first, second = matches
+    games.add_hand(store, first.game_id, quick(1, 2, 20))  # seat 1 knocks: 18 points, no bonus
+    ended = events.end_match(store, stored.id, first.game_id)
+    leader = first.pairing.players[1]
+    assert ended == {
+        "table": 1,
+        "players": list(first.pairing.players),
+        "game_id": first.game_id,
+        "finished": True,
+        "winner": leader,
+        "totals": [0, 18],
+        "ended_by_director": True,
+    }
+    # the game stays an ordinary game: hands go on, the event keeps the director's result
+    assert store.game(first.game_id).status.value == "active"
+    finish(store, first.game_id, knocker=0)
+    body = events.event_body(store, store.event(stored.id))
+    assert body["rounds"][0]["matches"][0] == ended
+    assert body["rounds"][0]["matches"][1]["ended_by_director"] is False
+    line = next(x for x in body["standings"] if x["player"] == leader)
+    assert (line["won"], line["net_points"]) == (1, 18)
+    # the other match named its winner: the player behind
+    games.add_hand(store, second.game_id, quick(0, 0, 30))
+    behind = second.pairing.players[1]
+    named = events.end_match(store, stored.id, second.game_id, f" {behind.upper()} ")
+    assert (named["winner"], named["totals"]) == (behind, [55, 0])
+    table = events.event_standings(store, store.event(stored.id))
+    assert next(x for x in table if x["player"] == behind)["net_points"] == -55
+    # every match of round 1 is finished: round 2 pairs
+    assert events.pair_round(store, stored.id)[0].number == 2
+
+
+def test_ending_a_match_is_refused_naming_what_is_wrong(store):
+    stored, _ = events.create_event(store, "Night", ROSTER[:4], "round_robin")
+    _, (first, second) = events.pair_round(store, stored.id)
+    with pytest.raises(InvalidInputError) as level:  # 0 to 0: the director must name one
+        events.end_match(store, stored.id, first.game_id)
+    assert (level.value.field, level.value.code, level.value.params) == (
+        "winner",
+        "level_totals",
+        {"total": 0},
+    )
+    with pytest.raises(InvalidInputError) as stranger:
+        events.end_match(store, stored.id, first.game_id, "Eva")
+    assert (stranger.value.field, stranger.value.code) == ("winner", "not_in_this_game")
+    assert store.event(stored.id).ended == {}  # nothing was written
+    ordinary = games.create_game(store, ["Ana", "Bor"])[0].id
+    with pytest.raises(NotFound) as elsewhere:
+        events.end_match(store, stored.id, ordinary)
+    assert elsewhere.value.field == "game_id"
+    events.end_match(store, stored.id, first.game_id, first.pairing.players[0])
+    with pytest.raises(Conflict) as again:
+        events.end_match(store, stored.id, first.game_id, first.pairing.players[1])
+    assert again.value.code == "match_finished" and again.value.params["ended_by_director"]
+    finish(store, second.game_id)
+    with pytest.raises(Conflict) as over:
+        events.end_match(store, stored.id, second.game_id)
+    assert over.value.code == "match_finished" and not over.value.params["ended_by_director"]
+    assert list(store.event(stored.id).ended) == [first.game_id]
+
+
+@pytest.mark.one_backend
+def test_migration_9_takes_a_schema_8_file_to_the_match_ends(tmp_path):
+    path = tmp_path / "v8.db"
+    db = sqlite_utils.Database(path)
+    for migration in sqlite.MIGRATIONS[:8]:
+        migration(db)
+    db.execute("PRAGMA user_version = 8")
+    db.conn.commit()
+    db.conn.close()
+    store = sqlite.Storage(path, durable=False)
+    assert store.schema_version() == sqlite.SCHEMA_VERSION == 9
+    stored, _ = events.create_event(store, "Night", ROSTER[:2], "round_robin")
+    _, (match,) = events.pair_round(store, stored.id)
+    events.end_match(store, stored.id, match.game_id, "Bor")
+    assert store.event(stored.id).ended[match.game_id].winner == "Bor"
     store.close()

@@ -305,9 +305,26 @@ class NewMatch:
 
 
 @dataclass(frozen=True, slots=True)
+class MatchEnd:
+    """A match its event's director ended before its game was over: the winner, the two
+    totals as they stood (in the game's seat order) and when."""
+
+    winner: str
+    totals: tuple[int, int]
+    ended: str
+
+
+Adjudicate = Callable[[StoredGame, MatchEnd | None], tuple[str, tuple[int, int]]]
+"""How :meth:`Store.end_match` decides a match's end: given its game (locked) and the
+end the director gave it before (``None``: none), the winner and the two totals, or it
+raises (nothing is written)."""
+
+
+@dataclass(frozen=True, slots=True)
 class StoredEvent:
     """A stored event (club night, tournament): its settings, the hash of its director
-    token and the rounds paired so far (each match an ordinary stored game)."""
+    token, the rounds paired so far (each match an ordinary stored game) and the
+    matches its director ended."""
 
     id: str
     name: str
@@ -319,6 +336,8 @@ class StoredEvent:
     token_hash: str
     created: str
     paired: tuple[StoredRound, ...]
+    ended: Mapping[str, MatchEnd]
+    """The matches the director ended, by game id."""
 
 
 class StorageError(Exception):
@@ -622,3 +641,8 @@ class Store(Protocol):
         """Store round ``number`` of the event in one transaction: its byes, and each match
         a new game (first dealer seat 0, under ``rules`` and ``stake``) linked to the
         event; False (nothing written) when that round is already paired."""
+
+    def end_match(self, event_id: str, game_id: str, decide: Adjudicate) -> MatchEnd:
+        """End the event's match ``game_id`` in one transaction that locks its game:
+        ``decide`` gives the winner and totals (or raises: nothing is written). Raises
+        :class:`NotFound` when the game is no match of the event."""

@@ -7,6 +7,13 @@ same). Each match of a paired round is an ordinary stored game under the
 event's rules and stake, linked to the event by its round and table. The
 results are never copied: :func:`played_rounds` reads them from the games
 each time, so a correction to a finished game changes the standings.
+
+The director may end an unfinished match (:func:`end_match`): time called,
+the leader (or the player the director names) wins, points as they stand,
+with no game bonus. That end is stored with the event
+(:class:`~scorekeeper.store.base.MatchEnd`) and is the match's result from
+then on; the game itself stays an ordinary game (hands may still be
+entered, undone or corrected there, but they no longer change the event).
 """
 
 from __future__ import annotations
@@ -17,9 +24,10 @@ from typing import Any
 
 from ..errors import Conflict, InvalidValueError
 from ..events import Event, Format, Pairing, PlayedRound, Result, Round, next_round, standings
-from ..names import MAX_NAME_LENGTH
+from ..gamesheet import GameStatus
+from ..names import MAX_NAME_LENGTH, name_key
 from ..rules import Rules
-from .base import KeyReused, NewMatch, Store, StoredEvent
+from .base import KeyReused, MatchEnd, NewMatch, Store, StoredEvent, StoredGame
 from .games import (
     check_new_game,
     derive_token,
@@ -128,7 +136,8 @@ def played_rounds(store: Store, stored: StoredEvent) -> list[PlayedRound]:
     """The event's paired rounds as played so far, read from their games.
 
     A match counts once its game is over: its winner and the final totals
-    (bonuses included); until then it has no winner.
+    (bonuses included); until then it has no winner. A match the director
+    ended (:func:`end_match`) counts as ended, whatever its game does after.
     """
     played: list[PlayedRound] = []
     for paired in stored.paired:
@@ -136,6 +145,10 @@ def played_rounds(store: Store, stored: StoredEvent) -> list[PlayedRound]:
         for _, game_id in paired.matches:
             game = store.game(game_id)
             players = (game.players[0], game.players[1])
+            end = stored.ended.get(game_id)
+            if end is not None:  # the director's end counts, whatever the game does after
+                results.append(Result(players, end.totals, end.winner, ended_by_director=True))
+                continue
             data = game.scored.data if game.scored is not None else None
             if data is None:
                 data = load_sheet(store, game_id).to_dict()
@@ -188,6 +201,85 @@ def pair_round(store: Store, event_id: str) -> tuple[Round, list[PairedMatch]]:
     return paired, matches
 
 
+def match_body(table: int, game_id: str, result: Result) -> dict[str, Any]:
+    """A match as JSON: ``table``, ``players``, ``game_id``, ``finished``, ``winner``,
+    ``totals`` (``None`` until it is finished) and ``ended_by_director``."""
+    return {
+        "table": table,
+        "players": list(result.players),
+        "game_id": game_id,
+        "finished": result.winner is not None,
+        "winner": result.winner,
+        "totals": list(result.totals) if result.winner is not None else None,
+        "ended_by_director": result.ended_by_director,
+    }
+
+
+def end_match(store: Store, event_id: str, game_id: str, winner: Any = None) -> dict[str, Any]:
+    """The director ends the event's unfinished match ``game_id``; returns the match as JSON
+    (:func:`match_body`).
+
+    Time called, the leader wins, points as they stand: the match's result
+    is ``winner`` (one of its two players; letter case and spaces around the
+    name do not count) or, without one, the player ahead on the sheet's
+    current totals, and its totals are the sheet's as they stand, with no
+    game bonus. Level totals need a named ``winner`` (an
+    :class:`~scorekeeper.errors.InvalidValueError` naming it, as does a
+    winner who does not play the match). The game itself stays an ordinary
+    game: hands may still be entered, undone and corrected, but the event
+    keeps the director's result. Raises :class:`~scorekeeper.errors.Conflict`
+    (``match_finished``) when the game is already over or the match already
+    ended, :class:`~scorekeeper.store.base.NotFound` when the game is no
+    match of the event.
+    """
+    if winner is not None and not isinstance(winner, str):
+        raise InvalidValueError("winner: a player's name", option="winner")
+    stored = store.event(event_id)
+
+    def decide(game: StoredGame, earlier: MatchEnd | None) -> tuple[str, tuple[int, int]]:
+        if earlier is not None:
+            raise Conflict(
+                "the director already ended this match",
+                code="match_finished",
+                params={"game_id": game_id, "ended_by_director": True},
+            )
+        if game.status is GameStatus.OVER:
+            raise Conflict(
+                "this match's game is already over: its result counts as it is",
+                code="match_finished",
+                params={"game_id": game_id, "ended_by_director": False},
+            )
+        assert game.scored is not None  # a match's game is stored with its sheet's summary
+        first, second = game.scored.data["totals"]
+        totals = (int(first), int(second))
+        if winner is not None:
+            named = name_key(winner, field="winner")
+            for player in game.players:
+                if name_key(player) == named:
+                    return player, totals
+            raise InvalidValueError(
+                f"winner: {winner!r} does not play this match"
+                f" ({game.players[0]!r} v {game.players[1]!r})",
+                code="not_in_this_game",
+                params={"player": winner},
+                option="winner",
+            )
+        if first == second:
+            raise InvalidValueError(
+                f"winner: the totals are level ({first} to {second}): name the winner",
+                code="level_totals",
+                params={"total": first},
+                option="winner",
+            )
+        return game.players[0 if first > second else 1], totals
+
+    end = store.end_match(event_id, game_id, decide)
+    table = next(t for r in stored.paired for t, g in r.matches if g == game_id)
+    game = store.game(game_id)
+    result = Result((game.players[0], game.players[1]), end.totals, end.winner, True)
+    return match_body(table, game_id, result)
+
+
 def event_body(store: Store, stored: StoredEvent) -> dict[str, Any]:
     """The whole event as JSON: settings, rounds (matches, tables, results) and standings."""
     event = event_of(stored)
@@ -196,16 +288,7 @@ def event_body(store: Store, stored: StoredEvent) -> dict[str, Any]:
     for paired, round_ in zip(stored.paired, played, strict=True):
         matches = []
         for (table, game_id), result in zip(paired.matches, round_.matches, strict=True):
-            matches.append(
-                {
-                    "table": table,
-                    "players": list(result.players),
-                    "game_id": game_id,
-                    "finished": result.winner is not None,
-                    "winner": result.winner,
-                    "totals": list(result.totals) if result.winner is not None else None,
-                }
-            )
+            matches.append(match_body(table, game_id, result))
         byes = list(paired.byes)
         rounds.append(
             {

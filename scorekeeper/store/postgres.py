@@ -23,6 +23,8 @@ row saying which of them ran):
 * API keys (migration 6): ``api_keys`` (name, the key's SHA-256 hash,
   created, revoked), ``key_games`` (the key a game was created with) and
   ``retired_tokens`` (edit tokens replaced by a rotation).
+* events (migration 7): ``events``, ``event_rounds`` and ``event_matches``,
+  and (migration 8) ``event_match_ends``, as in SQLite's schemas 8 and 9.
 
 The statements and the logic around them are the SQLite backend's
 (:class:`~scorekeeper.store.sql.SqlStore`, ``%s`` placeholders): this module
@@ -79,7 +81,7 @@ import psycopg_pool
 from psycopg import errors as pg_errors
 
 from .base import StorageBusy, StorageError, StorageFull, StorageUnavailable
-from .sql import EVENT_TABLES, SqlStore, pending_steps, pyformat
+from .sql import EVENT_TABLES, MATCH_END_TABLE, SqlStore, pending_steps, pyformat
 
 BUSY_TIMEOUT = 30.0
 """Seconds a write waits for another writer's lock."""
@@ -228,6 +230,11 @@ def _migrate_7(conn: psycopg.Connection) -> None:
         conn.execute(statement)
 
 
+def _migrate_8(conn: psycopg.Connection) -> None:
+    """Matches ended by the event's director: ``event_match_ends``, as in SQLite's schema 9."""
+    conn.execute(MATCH_END_TABLE)
+
+
 MIGRATIONS: tuple[Callable[[psycopg.Connection], None], ...] = (
     _migrate_1,
     _migrate_2,
@@ -236,6 +243,7 @@ MIGRATIONS: tuple[Callable[[psycopg.Connection], None], ...] = (
     _migrate_5,
     _migrate_6,
     _migrate_7,
+    _migrate_8,
 )
 """Schema migrations in order; migration ``i`` takes the database to version ``i + 1``."""
 

@@ -45,6 +45,7 @@ from ..rules import Rules
 from .base import (
     GAME_COLUMNS,
     LOG_COLUMNS,
+    Adjudicate,
     ApiKey,
     Appended,
     Decide,
@@ -54,6 +55,7 @@ from .base import (
     KeyReused,
     ListedKey,
     LogEntry,
+    MatchEnd,
     NameTaken,
     NewMatch,
     NotFound,
@@ -213,6 +215,22 @@ INSERT_EVENT_ROUND = (
 INSERT_EVENT_MATCH = (
     "INSERT INTO event_matches (event_id, round, table_no, game_id) VALUES (?, ?, ?, ?)"
 )
+MATCH_END_TABLE = (
+    "CREATE TABLE event_match_ends (game_id TEXT PRIMARY KEY"
+    " REFERENCES event_matches (game_id), winner TEXT NOT NULL, totals TEXT NOT NULL,"
+    " ended TEXT NOT NULL)"
+)
+"""The matches ended by their event's director (their winner, totals as JSON and time):
+the same statement in both backends (SQLite's schema 9, PostgreSQL's 8)."""
+SELECT_MATCH_ENDS = (
+    "SELECT e.game_id, e.winner, e.totals, e.ended FROM event_match_ends e"
+    " JOIN event_matches m ON m.game_id = e.game_id WHERE m.event_id = ?"
+)
+SELECT_EVENT_GAME = "SELECT 1 FROM event_matches WHERE event_id = ? AND game_id = ?"
+SELECT_MATCH_END = "SELECT winner, totals, ended FROM event_match_ends WHERE game_id = ?"
+INSERT_MATCH_END = (
+    "INSERT INTO event_match_ends (game_id, winner, totals, ended) VALUES (?, ?, ?, ?)"
+)
 
 
 def pending_steps(version: int, latest: int, where: str) -> range:
@@ -240,6 +258,13 @@ def pyformat(statement: str) -> str:
     'SELECT 1 FROM games WHERE id = %s'
     """
     return statement.replace("?", "%s")
+
+
+def _match_end(row: Sequence[Any]) -> MatchEnd:
+    """A match's end from its row's ``winner, totals, ended``."""
+    winner, totals, ended = row
+    first, second = json.loads(totals)
+    return MatchEnd(winner, (first, second), ended)
 
 
 class SqlStore(ABC):
@@ -825,6 +850,9 @@ class SqlStore(ABC):
             StoredRound(number, tuple(json.loads(byes)), tuple(matches.get(number, ())))
             for number, byes in self._run(conn, SELECT_EVENT_ROUNDS, (event_id,)).fetchall()
         )
+        ended = {
+            row[0]: _match_end(row[1:]) for row in self._run(conn, SELECT_MATCH_ENDS, (event_id,))
+        }
         return StoredEvent(
             id=row[0],
             name=row[1],
@@ -836,6 +864,7 @@ class SqlStore(ABC):
             token_hash=row[7],
             created=row[8],
             paired=paired,
+            ended=ended,
         )
 
     def add_round(
@@ -877,3 +906,22 @@ class SqlStore(ABC):
                 [(event_id, number, m.table, m.game_id) for m in matches],
             )
             return True
+
+    def end_match(self, event_id: str, game_id: str, decide: Adjudicate) -> MatchEnd:
+        """End the event's match ``game_id``: inside one write transaction the link is
+        checked (:class:`NotFound` when the game is no match of the event), the game's
+        row read and locked (:data:`LOCK_GAME`: a hand entered meanwhile waits, or is
+        seen), then ``decide(game, earlier end or None)`` gives the winner and the totals
+        (or raises, and nothing is written) and the end is stored."""
+        with self._write() as conn:
+            if self._run(conn, SELECT_EVENT_GAME, (event_id, game_id)).fetchone() is None:
+                raise NotFound(
+                    f"game {game_id!r} is not a match of event {event_id!r}", field="game_id"
+                )
+            game = self._game(conn, game_id, lock=True)
+            row = self._run(conn, SELECT_MATCH_END, (game_id,)).fetchone()
+            earlier = None if row is None else _match_end(row)
+            winner, totals = decide(game, earlier)
+            end = MatchEnd(winner, totals, now())
+            self._run(conn, INSERT_MATCH_END, (game_id, winner, dumps(list(totals)), end.ended))
+            return end

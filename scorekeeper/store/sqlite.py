@@ -45,7 +45,9 @@ Tables:
   stake as JSON or plain values, the SHA-256 hash of the director token,
   an optional Idempotency-Key and request hash), ``event_rounds`` (each
   paired round's byes, JSON) and ``event_matches`` (round, table and the
-  stored game each match is).
+  stored game each match is); ``event_match_ends`` (schema 9): the matches
+  the director ended (the winner, the totals as they stood, JSON, and the
+  time).
 
 Every write is one ``BEGIN IMMEDIATE`` transaction, so concurrent writers
 (several gunicorn workers) are serialised by SQLite and a refused write
@@ -106,7 +108,7 @@ import sqlite_utils
 
 from ..names import fold
 from .base import StorageBusy, StorageError, StorageFull, StorageUnavailable
-from .sql import EVENT_TABLES, SqlStore, pending_steps
+from .sql import EVENT_TABLES, MATCH_END_TABLE, SqlStore, pending_steps
 
 DEFAULT_PATH = "scorekeeper.db"
 """The database file used when no setting or option names one (relative to the working folder)."""
@@ -349,6 +351,11 @@ def _migrate_8(db: sqlite_utils.Database) -> None:
         db.execute(statement)
 
 
+def _migrate_9(db: sqlite_utils.Database) -> None:
+    """Matches ended by the event's director: ``event_match_ends`` (winner, totals, time)."""
+    db.execute(MATCH_END_TABLE)
+
+
 MIGRATIONS: tuple[Callable[[sqlite_utils.Database], None], ...] = (
     _migrate_1,
     _migrate_2,
@@ -358,6 +365,7 @@ MIGRATIONS: tuple[Callable[[sqlite_utils.Database], None], ...] = (
     _migrate_6,
     _migrate_7,
     _migrate_8,
+    _migrate_9,
 )
 """Schema migrations in order; migration ``i`` takes the file to version ``i + 1``."""
 
