@@ -13,6 +13,7 @@ import pytest
 import sqlite_utils
 from store_kit import quick
 
+from api.pad import labels as pad_labels
 from scorekeeper.errors import Conflict, InvalidInputError
 from scorekeeper.rules import Rules
 from scorekeeper.store import events, games, open_store, sqlite
@@ -247,6 +248,7 @@ def test_ending_a_match_is_refused_naming_what_is_wrong(store):
         "level_totals",
         {"total": 0},
     )
+    assert pad_labels.worded(level.value) == "The totals are level at 0: name the winner."
     with pytest.raises(InvalidInputError) as stranger:
         events.end_match(store, stored.id, first.game_id, "Eva")
     assert (stranger.value.field, stranger.value.code) == ("winner", "not_in_this_game")
@@ -259,10 +261,16 @@ def test_ending_a_match_is_refused_naming_what_is_wrong(store):
     with pytest.raises(Conflict) as again:
         events.end_match(store, stored.id, first.game_id, first.pairing.players[1])
     assert again.value.code == "match_finished" and again.value.params["ended_by_director"]
+    assert pad_labels.worded(again.value) == (
+        "This match has already been ended: its result stands."
+    )
     finish(store, second.game_id)
     with pytest.raises(Conflict) as over:
         events.end_match(store, stored.id, second.game_id)
     assert over.value.code == "match_finished" and not over.value.params["ended_by_director"]
+    assert pad_labels.worded(over.value) == (
+        "This match's game is already over: its result counts as played."
+    )
     assert list(store.event(stored.id).ended) == [first.game_id]
 
 

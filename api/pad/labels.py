@@ -381,6 +381,12 @@ def _game_over(p: Mapping[str, Any], error: ScorekeeperError) -> str:
     )
 
 
+def _match_finished(p: Mapping[str, Any], error: ScorekeeperError) -> str:
+    if p.get("ended_by_director"):
+        return _("This match has already been ended: its result stands")
+    return _("This match's game is already over: its result counts as played")
+
+
 def _rotation(p: Mapping[str, Any], error: ScorekeeperError) -> str:
     if "hand" in p:
         return _(
@@ -551,6 +557,8 @@ WORDINGS: dict[str, LazyString | Wording] = {
     "name_too_long": lazy_gettext(
         "A name has at most %(limit)s characters; this one has %(length)s"
     ),
+    "match_finished": _match_finished,
+    "level_totals": lazy_gettext("The totals are level at %(total)s: name the winner"),
 }
 """How the scorepad words each error code, from the error's ``params``, in the
 request's language.
