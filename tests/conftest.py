@@ -237,8 +237,11 @@ class Backend:
         return len(checked) == 2  # the primary key and the idempotency keys
 
     @contextmanager
-    def writer_holding(self, game_id: str) -> Iterator[None]:
-        """Another connection in the middle of a write to game ``game_id``, holding its lock."""
+    def writer_holding(self, game_id: str | None = None) -> Iterator[None]:
+        """Another connection in the middle of a write to game ``game_id``, holding its lock
+        (SQLite's write lock; PostgreSQL's lock of the game's row). With no game: of a
+        write that keeps every pairing of an event's round waiting (PostgreSQL: it locks
+        the ``event_rounds`` table)."""
         if self.name == "sqlite":
             conn = sqlite3.connect(self.address, isolation_level=None)
             conn.execute("BEGIN IMMEDIATE")
@@ -249,7 +252,10 @@ class Backend:
                 conn.close()
         else:
             with psycopg.connect(self.address) as conn:
-                conn.execute("SELECT id FROM games WHERE id = %s FOR UPDATE", (game_id,))
+                if game_id is None:
+                    conn.execute("LOCK TABLE event_rounds IN EXCLUSIVE MODE")
+                else:
+                    conn.execute("SELECT id FROM games WHERE id = %s FOR UPDATE", (game_id,))
                 try:
                     yield
                 finally:

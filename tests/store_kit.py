@@ -7,7 +7,9 @@ And two games of RULES.md section 8 to play through the store or the API:
 
 from __future__ import annotations
 
-from scorekeeper.store import games
+import sqlite_utils
+
+from scorekeeper.store import games, sqlite
 
 
 def quick(knocker, k, d, **extra):
@@ -18,6 +20,18 @@ def quick(knocker, k, d, **extra):
         "defender_deadwood": d,
         **extra,
     }
+
+
+def schema_file(path, version):
+    """A closed SQLite file at ``path`` as schema ``version`` left it (the migrations up to
+    it): a store that opens it migrates it on."""
+    db = sqlite_utils.Database(path)
+    for migration in sqlite.MIGRATIONS[:version]:
+        migration(db)
+    db.execute(f"PRAGMA user_version = {version}")
+    db.conn.commit()
+    db.conn.close()
+    return path
 
 
 def new_game(store, **settings):

@@ -10,8 +10,7 @@ import time
 from datetime import UTC, datetime, timedelta
 
 import pytest
-import sqlite_utils
-from store_kit import quick
+from store_kit import quick, schema_file
 
 from scorekeeper.errors import InvalidValueError, RuleError
 from scorekeeper.store import access, games, sqlite
@@ -171,13 +170,7 @@ def test_an_idempotency_key_finds_only_the_game_of_the_same_api_key(store):
 
 
 def test_migration_7_takes_a_schema_6_file_to_the_key_tables(tmp_path):
-    path = tmp_path / "v6.db"
-    db = sqlite_utils.Database(path)
-    for migration in sqlite.MIGRATIONS[:6]:
-        migration(db)
-    db.execute("PRAGMA user_version = 6")
-    db.conn.commit()
-    db.conn.close()
+    path = schema_file(tmp_path / "v6.db", 6)
     store = sqlite.Storage(path, durable=False)
     sheet, token = games.create_game(store, ["Ana", "Ben"])
     store.close()

@@ -3,15 +3,11 @@ director token, rounds paired as stored games, standings read from the games."""
 
 from __future__ import annotations
 
-import sqlite3
 import time
 from concurrent.futures import ThreadPoolExecutor
-from contextlib import contextmanager
 
-import psycopg
 import pytest
-import sqlite_utils
-from store_kit import quick
+from store_kit import quick, schema_file
 
 from api.pad import labels as pad_labels
 from scorekeeper.errors import Conflict, InvalidInputError
@@ -127,27 +123,6 @@ def test_a_round_is_paired_once(store):
     assert not store.add_round(stored.id, 1, (), (), rules=rules, stake=None)
 
 
-@contextmanager
-def round_writes_held(backend):
-    """Another connection keeping every pairing from writing its round until the block
-    ends: SQLite's write lock, PostgreSQL's lock on the ``event_rounds`` table."""
-    if backend.name == "sqlite":
-        conn = sqlite3.connect(backend.address, isolation_level=None)
-        conn.execute("BEGIN IMMEDIATE")
-        try:
-            yield
-        finally:
-            conn.execute("ROLLBACK")
-            conn.close()
-    else:
-        with psycopg.connect(backend.address) as conn:
-            conn.execute("LOCK TABLE event_rounds IN EXCLUSIVE MODE")
-            try:
-                yield
-            finally:
-                conn.rollback()
-
-
 def test_two_directors_pairing_at_once_make_one_round_and_no_orphan_games(store, backend):
     """Both requests read the event and pair round 1, then meet at the write: one stores
     the round with its games, the other writes nothing (no game without its round)."""
@@ -169,7 +144,7 @@ def test_two_directors_pairing_at_once_make_one_round_and_no_orphan_games(store,
             return refused
 
     with ThreadPoolExecutor(2) as pool:
-        with round_writes_held(backend):
+        with backend.writer_holding():
             futures = [pool.submit(pair, each) for each in stores]
             time.sleep(1.0)  # both have read the event and wait to write
         answers = [future.result() for future in futures]
@@ -188,14 +163,7 @@ def test_two_directors_pairing_at_once_make_one_round_and_no_orphan_games(store,
 
 @pytest.mark.one_backend
 def test_migration_8_takes_a_schema_7_file_to_the_event_tables(tmp_path):
-    path = tmp_path / "v7.db"
-    db = sqlite_utils.Database(path)
-    for migration in sqlite.MIGRATIONS[:7]:
-        migration(db)
-    db.execute("PRAGMA user_version = 7")
-    db.conn.commit()
-    db.conn.close()
-    store = sqlite.Storage(path, durable=False)
+    store = sqlite.Storage(schema_file(tmp_path / "v7.db", 7), durable=False)
     assert store.schema_version() == sqlite.SCHEMA_VERSION == 9
     stored, _ = events.create_event(store, "Night", ROSTER, "single_elimination")
     paired, matches = events.pair_round(store, stored.id)
@@ -276,14 +244,7 @@ def test_ending_a_match_is_refused_naming_what_is_wrong(store):
 
 @pytest.mark.one_backend
 def test_migration_9_takes_a_schema_8_file_to_the_match_ends(tmp_path):
-    path = tmp_path / "v8.db"
-    db = sqlite_utils.Database(path)
-    for migration in sqlite.MIGRATIONS[:8]:
-        migration(db)
-    db.execute("PRAGMA user_version = 8")
-    db.conn.commit()
-    db.conn.close()
-    store = sqlite.Storage(path, durable=False)
+    store = sqlite.Storage(schema_file(tmp_path / "v8.db", 8), durable=False)
     assert store.schema_version() == sqlite.SCHEMA_VERSION == 9
     stored, _ = events.create_event(store, "Night", ROSTER[:2], "round_robin")
     _, (match,) = events.pair_round(store, stored.id)
