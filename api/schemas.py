@@ -740,11 +740,13 @@ class EndMatchRequest(Strict):
     """``POST /events/{event_id}/matches/{game_id}/end``: the director ends a match (time
     called): the winner named, or the player ahead on the sheet's totals."""
 
-    winner = PlayerName(
+    winner = fields.String(
         load_default=None,
         allow_none=True,
+        validate=validate.Length(1, MAX_NAME_LENGTH),
         metadata={
-            "description": "The player who wins the match. Left out: the player ahead on the"
+            "description": "The player who wins the match, one of its two (letter case and"
+            " spaces around the name do not count). Left out: the player ahead on the"
             " sheet's current totals (level totals need a winner named)."
         },
-    )
+    )  # not a PlayerName: its pattern's control characters break generated clients' models

@@ -214,7 +214,8 @@ def test_ending_a_match_is_refused_with_json_errors(call):
         end(call, event, first, {"winner": "Hana"}, status=422), 422, "rule", "winner"
     )
     assert (stranger["reason"], stranger["params"]) == ("not_in_this_game", {"player": "Hana"})
-    error_of(end(call, event, first, {"winner": 7}, status=422), 422, field="winner")
+    for bad in (7, "", " ", "A\u0000na", "x" * 41):
+        error_of(end(call, event, first, {"winner": bad}, status=422), 422, field="winner")
     error_of(end(call, event, first, {"loser": "Ana"}, status=422), 422, field="loser")
     ordinary = call("POST", "/api/v1/games", json={"dealer": 0, "players": ["Ana", "Bor"]}).json
     error_of(end(call, event, {"game_id": ordinary["id"]}, status=404), 404, field="game_id")
