@@ -84,6 +84,7 @@ def test_schema_version_table_constraints_and_the_append_only_log(address, conne
         "events",
         "event_rounds",
         "event_matches",
+        "event_match_ends",
     }
     with pytest.raises(psycopg.errors.ForeignKeyViolation):
         query(
