@@ -22,7 +22,7 @@ import pytest
 import requests
 from conftest import query
 from event_kit import reference_standings, seats_to_win, served_lines
-from serve_kit import spawn, stop
+from serve_kit import serving_together
 from test_api import quick
 
 pytestmark = pytest.mark.slow  # starts PostgreSQL and two servers
@@ -33,12 +33,7 @@ PLAYERS = [f"Player {seat:02}" for seat in range(1, 41)]
 
 def test_twenty_tables_saving_at_once_through_two_servers_lose_nothing(postgres):
     db = postgres.new_database()
-    with ThreadPoolExecutor(2) as pool:  # both start (and migrate) at once
-        starting = [pool.submit(spawn, db, workers=2) for _ in range(2)]
-    servers = [start.result() for start in starting if start.exception() is None]
-    try:
-        assert len(servers) == 2, [start.exception() for start in starting]
-        urls = [url for _, url in servers]
+    with serving_together(db) as urls:  # both start (and migrate) at once
         body = {"name": "Big night", "players": PLAYERS, "format": "swiss", "rounds": 1}
         event = requests.post(f"{urls[0]}/api/v1/events", json=body, timeout=30).json()
         director = {"Authorization": f"Bearer {event['director_token']}"}
@@ -91,6 +86,3 @@ def test_twenty_tables_saving_at_once_through_two_servers_lose_nothing(postgres)
         for url in urls:
             standings = requests.get(f"{url}{event['url']}/standings", timeout=30).json()
             assert served_lines(standings["standings"]) == expected
-    finally:
-        for process, _ in servers:
-            assert stop(process) == 0
