@@ -86,3 +86,5 @@ def test_twenty_tables_saving_at_once_through_two_servers_lose_nothing(postgres)
         for url in urls:
             standings = requests.get(f"{url}{event['url']}/standings", timeout=30).json()
             assert served_lines(standings["standings"]) == expected
+            whole = requests.get(f"{url}{event['url']}", timeout=30).json()
+            assert whole["over"] and whole["standings"] == standings["standings"]
