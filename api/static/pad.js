@@ -41,6 +41,10 @@ function setupGrid(fieldset) {
   let typedProblem = null;
   let controller = null;
   let timer = null;
+  // The strip grows when its melds wrap: a card the keyboard reaches scrolls clear of it
+  // (pad.css's scroll-margin-top on the grid reads its height).
+  new ResizeObserver(() => fieldset.style.setProperty("--live-height", `${live.offsetHeight}px`))
+    .observe(live);
 
   const chosen = () => $$("input[type=checkbox]:checked", fieldset).map((box) => box.value);
 
