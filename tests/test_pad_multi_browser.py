@@ -298,8 +298,10 @@ def test_a_partnership_deal_by_cards_records_a_worse_play_in_one_game(page, serv
     expect_totals(page, ["0", "7"])
     row = page.locator("#hand-1")
     expect(row).to_contain_text("Ana v Bor: knock Ana beat Bor: 40")
+    # issue 21: the row's sentences are led by what they measure (they read as contradictory)
     expect(row.locator(".missed")).to_have_text(
-        "Game 1: Ana could have knocked with 3 less deadwood by melding 3♣ 3♦ 3♥: 12 points."
+        "What each player's own play cost, against the other's best play:"
+        " Game 1: Ana could have knocked with 3 less deadwood by melding 3♣ 3♦ 3♥: 12 points."
         " Bor could have laid off 5♥: 5 points."
     )
     page.set_viewport_size(SMALL)

@@ -8,11 +8,13 @@ in test_pad_table_fixes_browser.py.
 
 from __future__ import annotations
 
+import html
 import json
 import random
 import re
 
 import test_pad
+import test_pad_layoffs
 import test_pad_multi
 from test_pad import quick, start, text, token
 
@@ -180,3 +182,22 @@ def test_the_oklahoma_upcard_comes_first_on_the_hand_forms(client):
         assert form.index('name="upcard"') < form.index('name="knocker"'), mode
     plain = client.get(start(client) + "/hand?mode=quick").get_data(as_text=True)
     assert 'name="upcard"' not in plain
+
+
+def test_a_sheet_rows_hindsight_sentences_say_what_they_measure(client):
+    """The row of a hand played worse by both (test_pad_layoffs.py's hand: Ana lays down her
+    run, Bor lays off only the 4h) says before its two sentences that each measures one
+    player's own play against the other's best: 12 and 5 points, not a contradiction."""
+    game = start(client)
+    layoffs = {"arrangement": test_pad_layoffs.RUN, "layoffs_for": test_pad_layoffs.RUN}
+    saved = test_pad_layoffs.cards_form(client, game, "save", **layoffs, layoffs=["4h"])
+    assert saved.status_code == 303
+    row = re.search(r'<span class="missed small">(.*?)</span>', client.get(game).get_data(True))
+    assert (
+        re.sub(r"<[^>]+>|\s+", " ", html.unescape(row.group(1))).split()
+        == (
+            "What each player's own play cost, against the other's best play:"
+            " Ana could have knocked with 3 less deadwood by melding 3♣ 3♦ 3♥: 12 points."
+            " Bor could have laid off 5♥: 5 points."
+        ).split()
+    )
