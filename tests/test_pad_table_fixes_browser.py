@@ -2,9 +2,10 @@
 two phones typing the same hand are offered *Discard mine*, and the phone list's times
 are in the phone's zone.
 
-One ``scorekeeper serve`` for the module (:func:`serve_kit.spawn`, temporary database)
-and the session's Playwright chromium. The two phones are two pages of one browser (the
-device that started the game may edit from both). Screenshots go to tests/artifacts/.
+The session's ``live`` server (``scorekeeper serve``, temporary database; each test
+starts games of its own) and Playwright chromium. The two phones are two pages of one
+browser (the device that started the game may edit from both). Screenshots go to
+tests/artifacts/.
 """
 
 from __future__ import annotations
@@ -17,7 +18,6 @@ from zoneinfo import ZoneInfo
 import pytest
 from browser_kit import CHROMIUM, overflow
 from playwright.sync_api import expect
-from serve_kit import spawn, stop
 from test_pad_browser import ANA, ARTIFACTS, start_game, tap
 
 pytestmark = pytest.mark.skipif(
@@ -25,15 +25,6 @@ pytestmark = pytest.mark.skipif(
 )
 
 SMALL = {"width": 360, "height": 740}
-
-
-@pytest.fixture(scope="module")
-def server(tmp_path_factory):
-    with pytest.MonkeyPatch.context() as env:
-        env.setenv("SCOREKEEPER_SECRET_KEY", "pad-table-fixes-browser-tests")
-        process, url = spawn(tmp_path_factory.mktemp("fixes") / "fixes.db", workers=1)
-    yield url
-    assert stop(process) == 0
 
 
 @pytest.fixture
@@ -53,8 +44,8 @@ def shot(page, name: str) -> None:
     page.screenshot(path=str(ARTIFACTS / f"{name}.png"))
 
 
-def new_game(page, server) -> str:
-    start_game(page, server, stake="")
+def new_game(page, url: str) -> str:
+    start_game(page, url, stake="")
     page.get_by_role("button", name="Start the game").click()
     expect(page).to_have_url(re.compile(r"/games/[\w-]+$"))
     return page.url
@@ -79,17 +70,17 @@ def both_type(sheet: str, *phones) -> None:
             expect(page).to_have_url(re.compile(r"done=added"))
 
 
-def test_the_live_strip_shows_three_melds_at_360_px(phone, server):
+def test_the_live_strip_shows_three_melds_at_360_px(phone, live):
     page = phone.new_page()
     page.set_default_timeout(8000)
-    new_game(page, server)
+    new_game(page, live.url)
     page.get_by_role("link", name="+ Tap the cards").click()
     tap(page, "p0", ANA)  # A-2-3 of spades, three fours, 9-10-J of diamonds; 2c left
-    live = page.locator("#live-p0")
-    live.get_by_text("deadwood 2").wait_for()
-    melds = live.locator(".meld")
+    readout = page.locator("#live-p0")
+    readout.get_by_text("deadwood 2").wait_for()
+    melds = readout.locator(".meld")
     expect(melds).to_have_count(3)
-    strip = live.bounding_box()
+    strip = readout.bounding_box()
     for i in range(3):
         box = melds.nth(i).bounding_box()
         assert box["x"] >= 0 and box["x"] + box["width"] <= SMALL["width"], (i, box)
@@ -98,10 +89,10 @@ def test_the_live_strip_shows_three_melds_at_360_px(phone, server):
     shot(page, "live-melds-360")
 
 
-def test_two_phones_typing_the_same_hand_discard_the_second(phone, server):
+def test_two_phones_typing_the_same_hand_discard_the_second(phone, live):
     one = phone.new_page()
     one.set_default_timeout(8000)
-    sheet = new_game(one, server)
+    sheet = new_game(one, live.url)
     two = phone.new_page()
     two.set_default_timeout(8000)
     both_type(sheet, (one, ("Ana", "Knock", "2", "10")), (two, ("Ana", "Knock", "2", "10")))
@@ -133,13 +124,13 @@ def test_two_phones_typing_the_same_hand_discard_the_second(phone, server):
     expect(two.locator(".player .total")).to_have_text(["16", "6"])
 
 
-def test_the_phone_list_shows_times_in_the_phones_zone(browser, server):
+def test_the_phone_list_shows_times_in_the_phones_zone(browser, live):
     """Issue 21 found phone-list times in UTC: each is a ``<time>`` the page's script shows
     in the phone's zone (here Kathmandu, UTC+5:45, whose minutes differ from UTC's)."""
     context = browser.new_context(viewport=SMALL, timezone_id="Asia/Kathmandu")
     page = context.new_page()
     page.set_default_timeout(8000)
-    page.goto(new_game(page, server) + "/phones")
+    page.goto(new_game(page, live.url) + "/phones")
     since = page.locator("time[datetime]").first
     utc = datetime.fromisoformat(since.get_attribute("datetime").replace("Z", "+00:00"))
     local = utc.astimezone(ZoneInfo("Asia/Kathmandu"))
