@@ -180,14 +180,15 @@ def pair_round(
     rules = Rules.from_dict(stored.rules)
     matches = []
     for pairing in paired.matches:
-        keyed = {"idempotency_key": match_key(event_id, paired.number, pairing.table)}
+        key = match_key(event_id, paired.number, pairing.table) if secret else None
         sheet, token = create_game(
             store,
             list(pairing.players),
             rules,
             0,
             stored.stake,
-            **({**keyed, "secret": secret} if secret else {}),
+            idempotency_key=key,
+            secret=secret,
         )
         matches.append(PairedMatch(pairing, sheet.id, token))
     links = [(m.pairing.table, m.game_id) for m in matches]
