@@ -202,6 +202,7 @@ def director(event_id: str) -> Response:
 
 
 @bp.post("/events/<event_id>/rounds")
+@limits.wrong_token_limit
 def pair(event_id: str) -> Response:
     """Pair the next round (games keyed to derive their tokens), the rights to this phone."""
     _directed(event_id)
