@@ -146,9 +146,9 @@ def test_an_eight_player_round_robin_to_the_end(server, browser):
                 4,
             )
         )
-        matches = requests.get(f"{server}/api/v1/events/{event_id}", timeout=10).json()[
-            "rounds"
-        ][-1]["matches"]
+        matches = requests.get(f"{server}/api/v1/events/{event_id}", timeout=10).json()["rounds"][
+            -1
+        ]["matches"]
         assert len(matches) == 4
         expect(wall.locator("h1")).to_contain_text(t("Round %(number)s", number=number))
         if number == 1:
