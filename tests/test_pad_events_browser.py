@@ -97,6 +97,10 @@ def finish_on_phone(phone, url: str, card_link: str, number: int, match: dict) -
         assert requests.get(game, timeout=10).json()["version"] > before
 
 
+def event_json(url: str, event_id: str) -> dict:
+    return requests.get(f"{url}/api/v1/events/{event_id}", timeout=10).json()
+
+
 def wall_results(wall) -> int:
     return wall.locator("ul.tables li.finished").count()
 
@@ -114,6 +118,9 @@ def test_an_eight_player_round_robin_to_the_end(server, browser):
     # The director creates the event from the home page's link.
     director.goto(server + "/")
     director.get_by_role("link", name=t("New club night")).click()
+    director.get_by_role("button", name=t("Create the event")).click()  # nothing filled in
+    expect(director.locator("#err-name")).to_have_text(t("Type a name for the event."))
+    checked(director, "new event, refused")
     director.fill("#event-name", "Friday club")
     director.locator("label.choice", has_text=re.compile(f"^{t('Round robin')}$")).click()
     for name in KNOWN:
@@ -124,9 +131,14 @@ def test_an_eight_player_round_robin_to_the_end(server, browser):
     director.get_by_role("button", name=t("Create the event")).click()
     expect(director).to_have_url(re.compile(r"/events/[\w-]+/director$"))
     event_id = director.url.rsplit("/", 2)[1]
-    event = requests.get(f"{server}/api/v1/events/{event_id}", timeout=10).json()
+    event = event_json(server, event_id)
     assert event["players"] == KNOWN + NEW and event["format"] == "round_robin"
     checked(director, "director, before round 1")
+
+    refused = tables[0].goto(f"{server}/events/{event_id}/director")  # not the director
+    assert refused.status == 403
+    checked(tables[0], "director page refused")
+    shot(tables[0], "refused")
 
     wall.goto(f"{server}/events/{event_id}/wall")
     wall.evaluate("window.keptWithoutReload = true")
@@ -146,9 +158,7 @@ def test_an_eight_player_round_robin_to_the_end(server, browser):
                 4,
             )
         )
-        matches = requests.get(f"{server}/api/v1/events/{event_id}", timeout=10).json()["rounds"][
-            -1
-        ]["matches"]
+        matches = event_json(server, event_id)["rounds"][-1]["matches"]
         assert len(matches) == 4
         expect(wall.locator("h1")).to_contain_text(t("Round %(number)s", number=number))
         if number == 1:
@@ -177,7 +187,7 @@ def test_an_eight_player_round_robin_to_the_end(server, browser):
             shot(wall, "wall")
 
     # The end: nothing left to pair, the final standings the same everywhere.
-    over = requests.get(f"{server}/api/v1/events/{event_id}", timeout=10).json()
+    over = event_json(server, event_id)
     assert over["over"] and len(over["rounds"]) == 7
     expect(director.get_by_role("button", name=t("Pair the next round"))).to_be_disabled()
     expect(director.locator("#pair-why")).to_have_text(

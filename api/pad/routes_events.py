@@ -26,6 +26,7 @@
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 from flask import abort, current_app, redirect, request, url_for
@@ -35,7 +36,7 @@ from werkzeug.wrappers import Response
 
 from scorekeeper.errors import Conflict, ScorekeeperError
 from scorekeeper.events import MAX_PLAYERS, Format
-from scorekeeper.names import clean_name, name_key
+from scorekeeper.names import MAX_NAME_LENGTH, clean_name, name_key
 from scorekeeper.rules import PRESETS, Rules
 from scorekeeper.store import events
 from scorekeeper.store.base import KeyReused, NotFound, StoredEvent
@@ -93,6 +94,7 @@ def _new_page(form: dict[str, Any], errors: dict[str, str], status: int = 200) -
         presets=list(PRESETS),
         notes=options.PRESET_NOTES,
         preset_names=options.PRESET_NAMES,
+        max_name=MAX_NAME_LENGTH,
     )
 
 
@@ -108,9 +110,14 @@ def event_from_form(form: dict[str, Any]) -> tuple[dict[str, Any], dict[str, str
     line (``new_players``), in that order (the seeding); a name given twice counts once.
     """
     errors: dict[str, str] = {}
-    name = str(form.get("name", "")).strip()
-    if not name:
+    name = str(form.get("name", ""))
+    if not name.strip():
         errors["name"] = _("Type a name for the event.")
+    else:
+        try:
+            name = clean_name(name)
+        except ScorekeeperError as error:
+            errors["name"] = worded(error)
     players: list[str] = []
     lines = [*form.get("players", []), *str(form.get("new_players", "")).splitlines()]
     for line in lines:
@@ -134,7 +141,7 @@ def event_from_form(form: dict[str, Any]) -> tuple[dict[str, Any], dict[str, str
     if kind == Format.SWISS.value:
         most = max(len(players) - 1 + len(players) % 2, 1)
         raw = str(form.get("rounds", "")).strip()
-        if not raw.isdigit() or not 1 <= int(raw) <= most:
+        if not re.fullmatch(r"[0-9]{1,4}", raw) or not 1 <= int(raw) <= most:
             errors["rounds"] = ngettext(
                 "A Swiss event of these players takes %(num)d round: type 1.",
                 "A Swiss event of these players takes 1 to %(num)d rounds: type how many.",
