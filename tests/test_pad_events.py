@@ -120,9 +120,13 @@ def test_the_director_page_needs_the_director_token(client, module_app):
     other = module_app.test_client()
     refused = other.get(f"/events/{event_id}/director")
     assert refused.status_code == 403
-    assert "Only the event's director can open this page" in html.unescape(
-        refused.get_data(as_text=True)
-    )
+    shown = html.unescape(refused.get_data(as_text=True))
+    assert "<h1>For the director only</h1>" in shown
+    assert "Only the event's director can open this page" in shown
+    assert f'<a href="/events/{event_id}">' in shown
+    assert refused.headers["Cache-Control"] == "no-store"
+    greek = other.get(f"/events/{event_id}/director", headers={"Accept-Language": "el"})
+    assert greek.status_code == 403 and '<html lang="el"' in greek.get_data(as_text=True)
     other.set_cookie("sk_director", "not-the-token", path=f"/events/{event_id}")
     assert other.get(f"/events/{event_id}/director").status_code == 403
     # the cookie is the event's own: not sent to another event's pages

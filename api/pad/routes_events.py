@@ -32,6 +32,7 @@ from typing import Any
 from flask import abort, current_app, redirect, request, url_for
 from flask_babel import gettext as _
 from flask_babel import ngettext
+from werkzeug.exceptions import Forbidden
 from werkzeug.wrappers import Response
 
 from scorekeeper.errors import Conflict, ScorekeeperError
@@ -59,14 +60,21 @@ def _directed(event_id: str) -> StoredEvent:
     """The event, when this phone holds its director token (else a 403 page)."""
     stored = _event(event_id)
     if not events.token_matches(stored, web.director_token()):
-        abort(
-            403,
+        refusal = Forbidden(
             _(
                 "Only the event's director can open this page: it opens on the phone"
                 " that created the event. The event's own page shows its rounds and"
                 " standings to everyone."
-            ),
+            )
         )
+        more = {
+            "url": url_for("pad.event_page", event_id=event_id),
+            "label": _("The event's page for the players' phones"),
+        }
+        page = render(
+            "pad/error.html", 403, error=refusal, heading=_("For the director only"), more=more
+        )
+        abort(page)
     return stored
 
 
