@@ -147,6 +147,9 @@ def test_pair_play_and_the_table_card(client, module_app):
     assert response.status_code == 303
     director = page(client, response.headers["Location"])
     assert "Round 1 is paired" in director
+    # the page says only what it knows: nothing from the address is shown as a notice
+    forged = page(client, f"/events/{event_id}/director?done=Pay+up&error=Pay+up")
+    assert "Pay up" not in forged and "is paired" not in forged
     body = client.get(f"/api/v1/events/{event_id}").get_json()
     matches = body["rounds"][0]["matches"]
     assert len(matches) == 2

@@ -204,15 +204,19 @@ def create_event() -> Response:
 @bp.get("/events/<event_id>/director")
 def director(event_id: str) -> Response:
     """The director's page: pair the next round, the tables, their cards, the standings."""
-    stored = _directed(event_id)
+    return _director_page(_directed(event_id))
+
+
+def _director_page(stored: StoredEvent, error: str | None = None, status: int = 200) -> Response:
     view = views_events.event_view(get_storage(), stored)
     return render(
         "pad/event_director.html",
+        status,
         event=view,
-        event_id=event_id,
+        event_id=stored.id,
         refusal=views_events.pair_refusal(view),
-        error=request.args.get("error"),
-        done=request.args.get("done"),
+        error=error,
+        done=request.args.get("done", type=int),
     )
 
 
@@ -220,15 +224,16 @@ def director(event_id: str) -> Response:
 @limits.wrong_token_limit
 def pair(event_id: str) -> Response:
     """Pair the next round (games keyed to derive their tokens), the rights to this phone."""
-    _directed(event_id)
+    stored = _directed(event_id)
     try:
         paired, matches = events.pair_round(
             get_storage(), event_id, secret=current_app.config["SECRET_KEY"]
         )
-    except Conflict as error:  # still playing, over, or paired meanwhile: the page says so
+    except Conflict as error:
         if error.code in ("round_unfinished", "round_paired", "event_over"):
+            # a double tap, or another phone paired it: the page shows where things are
             return redirect(url_for("pad.director", event_id=event_id), 303)
-        return redirect(url_for("pad.director", event_id=event_id, error=worded(error)), 303)
+        return _director_page(stored, worded(error), 409)
     for match in matches:
         rights.grant(match.game_id, rights.STARTER_LABEL)
     return redirect(url_for("pad.director", event_id=event_id, done=paired.number), 303)
