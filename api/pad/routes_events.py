@@ -36,7 +36,7 @@ from werkzeug.exceptions import Forbidden
 from werkzeug.wrappers import Response
 
 from scorekeeper.errors import Conflict, ScorekeeperError
-from scorekeeper.events import MAX_PLAYERS, Format
+from scorekeeper.events import MAX_PLAYERS, Format, swiss_rounds_most
 from scorekeeper.names import MAX_NAME_LENGTH, clean_name, name_key
 from scorekeeper.rules import PRESETS, Rules
 from scorekeeper.store import events
@@ -147,7 +147,7 @@ def event_from_form(form: dict[str, Any]) -> tuple[dict[str, Any], dict[str, str
         errors["format"] = _("Choose one of the formats.")
     rounds = None
     if kind == Format.SWISS.value:
-        most = max(len(players) - 1 + len(players) % 2, 1)
+        most = max(swiss_rounds_most(len(players)), 1)
         raw = str(form.get("rounds", "")).strip()
         if not re.fullmatch(r"[0-9]{1,4}", raw) or not 1 <= int(raw) <= most:
             errors["rounds"] = ngettext(
