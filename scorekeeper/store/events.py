@@ -154,8 +154,20 @@ def event_standings(store: Store, stored: StoredEvent) -> list[dict[str, Any]]:
     return [line.to_dict() for line in standings(event_of(stored), played_rounds(store, stored))]
 
 
-def pair_round(store: Store, event_id: str) -> tuple[Round, list[PairedMatch]]:
+def match_key(event_id: str, number: int, table: int) -> str:
+    """The idempotency key a match game is created with when paired under a secret: with
+    it, :func:`~scorekeeper.store.games.derive_token` gives the game's edit token again."""
+    return f"event-{event_id}-round-{number}-table-{table}"
+
+
+def pair_round(
+    store: Store, event_id: str, *, secret: str | None = None
+) -> tuple[Round, list[PairedMatch]]:
     """Pair the event's next round: each match a new stored game under the event's rules.
+
+    With the app's ``secret``, each game is created with the idempotency key
+    :func:`match_key`, so its edit token can be derived again from the secret
+    (the scorepad's director page pairs so: it never shows the tokens).
 
     Raises :class:`~scorekeeper.errors.Conflict` while a game of the current
     round is unfinished, when the event is over, or when another request
@@ -168,7 +180,16 @@ def pair_round(store: Store, event_id: str) -> tuple[Round, list[PairedMatch]]:
     rules = Rules.from_dict(stored.rules)
     matches = []
     for pairing in paired.matches:
-        sheet, token = create_game(store, list(pairing.players), rules, 0, stored.stake)
+        key = match_key(event_id, paired.number, pairing.table) if secret else None
+        sheet, token = create_game(
+            store,
+            list(pairing.players),
+            rules,
+            0,
+            stored.stake,
+            idempotency_key=key,
+            secret=secret,
+        )
         matches.append(PairedMatch(pairing, sheet.id, token))
     links = [(m.pairing.table, m.game_id) for m in matches]
     if not store.add_round(event_id, paired.number, paired.byes, links):
