@@ -167,15 +167,28 @@ def event_standings(store: Store, stored: StoredEvent) -> list[dict[str, Any]]:
     return [line.to_dict() for line in standings(event_of(stored), played_rounds(store, stored))]
 
 
-def pair_round(store: Store, event_id: str) -> tuple[Round, list[PairedMatch]]:
+def match_key(event_id: str, number: int, table: int) -> str:
+    """The idempotency key a match game is created with when paired under a secret: with
+    it, :func:`~scorekeeper.store.games.derive_token` gives the game's edit token again."""
+    return f"event-{event_id}-round-{number}-table-{table}"
+
+
+def pair_round(
+    store: Store, event_id: str, *, secret: str | None = None
+) -> tuple[Round, list[PairedMatch]]:
     """Pair the event's next round: each match a new stored game under the event's rules.
 
     The round, its games and their links to the event are written in one
     transaction (:meth:`~scorekeeper.store.base.Store.add_round`): a request
-    that loses a race to pair the same round writes nothing. Raises
-    :class:`~scorekeeper.errors.Conflict` while a game of the current round
-    is unfinished, when the event is over, or when another request paired
-    this round first.
+    that loses a race to pair the same round writes nothing. With the app's
+    ``secret``, each game's edit token is derived from it and
+    :func:`match_key` (as a game created with that idempotency key has its
+    token derived), so it can be derived again (the scorepad's director page
+    pairs so: it never shows the tokens).
+
+    Raises :class:`~scorekeeper.errors.Conflict` while a game of the current
+    round is unfinished, when the event is over, or when another request
+    paired this round first.
     """
     stored = store.event(event_id)
     paired = next_round(event_of(stored), played_rounds(store, stored))
@@ -185,7 +198,12 @@ def pair_round(store: Store, event_id: str) -> tuple[Round, list[PairedMatch]]:
     matches, new = [], []
     for pairing in paired.matches:
         game = check_new_game(list(pairing.players), rules, 0, stored.stake)
-        game_id, token = new_game_id(), new_token()
+        game_id = new_game_id()
+        token = (
+            derive_token(secret, game_id, match_key(event_id, paired.number, pairing.table))
+            if secret
+            else new_token()
+        )
         matches.append(PairedMatch(pairing, game_id, token))
         new.append(
             NewMatch(pairing.table, game_id, game.players, hash_token(token), empty_summary(game))
