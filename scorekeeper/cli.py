@@ -25,9 +25,10 @@ from .imports import SOURCES, import_text
 from .knock import KnockResult, verify_knock
 from .melds import DiscardReport, meld_report
 from .records import ReplayedDeal, ReplayedMatch, read_records
+from .rescore import RescoredEvent, RescoredGame
 from .results import Outcome
 from .rules import Rules
-from .sheet import AnyHandRecord, HollywoodSheet
+from .sheet import AnyHandRecord, AnySheet, HollywoodSheet, PartnershipSheet
 from .store import access, open_store
 from .store.backup import BackupError, MissingFolder, backup, restore
 from .store.base import NameTaken
@@ -202,6 +203,12 @@ def replay_command(file: IO[str], as_json: bool, jobs: int | None, scheduler: st
             assert result is not None  # a record is either replayed or refused
             if as_json:
                 click.echo(json.dumps(result.to_dict(), ensure_ascii=False))
+                continue
+            if isinstance(result, RescoredEvent):
+                click.echo(format_event(result, label))
+                continue
+            if isinstance(result, RescoredGame):
+                click.echo(format_game(result, label))
                 continue
             deals = result.deals if isinstance(result, ReplayedMatch) else (result,)
             for deal in deals:
@@ -691,13 +698,55 @@ def format_match(result: ReplayedMatch, label: str = "match") -> str:
     """A replayed match: one line per deal, then the totals and the result."""
     sheet = result.sheet
     names = sheet.players
-    lines = [
-        f"{label}: {' vs '.join(names)} ({sheet.scoring} scoring, target {sheet.rules['target']})"
-    ]
+    lines = [_sheet_head(sheet, label)]
     hands: Sequence[AnyHandRecord] = sheet.hands
     for index, (deal, hand) in enumerate(zip(result.deals, hands, strict=True)):
         lines.append(f"  deal {index}: {deal_line(deal)}  [{_pair(names, hand.totals)}]")
-    lines.append(f"  totals {_pair(names, sheet.totals)}; boxes {_pair(names, sheet.boxes)}")
+    return "\n".join([*lines, *_sheet_end(sheet)])
+
+
+def format_game(result: RescoredGame, label: str = "game") -> str:
+    """An exported game scored again: its hands' count, then the totals and the result."""
+    sheet = result.sheet
+    return "\n".join(
+        [_sheet_head(sheet, label), f"  {len(sheet.hands)} hand(s)", *_sheet_end(sheet)]
+    )
+
+
+def format_event(result: RescoredEvent, label: str = "event") -> str:
+    """An event record scored again: one line per match, then the standings."""
+    lines = [f"{label}: event {result.event.get('name')!r} ({result.event.get('format')})"]
+    for match in result.matches:
+        names = match.game.players
+        where = f"round {match.round}, table {match.table}: {' vs '.join(names)}"
+        if match.winner is None or match.final is None:
+            lines.append(f"  {where}: not over yet [{_pair(names, match.game.sheet.totals)}]")
+        else:
+            lines.append(f"  {where}: {match.winner} wins, final {_pair(names, match.final)}")
+    lines.append("  standings:")
+    for line in result.standings:
+        lines.append(
+            f"    {line['rank']}. {line['player']}: won {line['won']}, lost {line['lost']},"
+            f" net {line['net_points']}"
+        )
+    return "\n".join(lines)
+
+
+def _sheet_head(sheet: AnySheet, label: str) -> str:
+    names = sheet.players
+    return (
+        f"{label}: {' vs '.join(names)} ({sheet.scoring} scoring, target {sheet.rules['target']})"
+    )
+
+
+def _sheet_end(sheet: AnySheet) -> list[str]:
+    """A sheet's last lines: the totals and boxes, (Hollywood) the columns, the result."""
+    names = (
+        [" & ".join(sheet.players[seat] for seat in team) for team in sheet.teams]
+        if isinstance(sheet, PartnershipSheet)
+        else sheet.players
+    )
+    lines = [f"  totals {_pair(names, sheet.totals)}; boxes {_pair(names, sheet.boxes)}"]
     if isinstance(sheet, HollywoodSheet):
         for column in sheet.columns:
             state = "closed" if column.over else "open"
@@ -711,7 +760,7 @@ def format_match(result: ReplayedMatch, label: str = "match") -> str:
         lines.append(
             f"  {names[final.winner]} wins: final {_pair(names, final.final)}, net {final.net}"
         )
-    return "\n".join(lines)
+    return lines
 
 
 def _pair(names: Sequence[str], values: Sequence[object]) -> str:
