@@ -37,9 +37,9 @@ from typing import Any
 from .errors import InvalidRecordError, RecordError, RuleViolation, ScorekeeperError
 from .events import Event, Format, PlayedRound, Result, standings
 from .hands import evaluate_hand
-from .records import ReplayedDeal, ReplayedMatch, replay
+from .records import ReplayedDeal, ReplayedMatch, check_format, replay
 from .results import Result as Typed
-from .sheet import AnySheet, GameResult, score_sheet
+from .sheet import AnySheet, GameResult, PartnershipSheet, score_sheet
 
 GAME_FORMAT = "scorekeeper.game"
 """The ``format`` of an exported game (a game's settings and every hand's input)."""
@@ -132,7 +132,11 @@ def rescore_game(record: Mapping[str, Any]) -> RescoredGame:
                 sheet.rules,
                 players=sheet.players,
                 dealer=sheet.next_dealer,
-                games=[game.to_dict() for game in getattr(sheet, "next_games", ())] or None,
+                games=(
+                    [game.to_dict() for game in sheet.next_games]
+                    if isinstance(sheet, PartnershipSheet)
+                    else None
+                ),
             )
             entries.append(evaluation.entry.to_dict())
             sheet = score_sheet(entries, **settings)
@@ -228,13 +232,7 @@ def _rescore_match(item: Mapping[str, Any], number: int, table: int, place: str)
 
 
 def _check_header(record: Mapping[str, Any], kind: str, version: int, what: str) -> None:
-    if record.get("format") != kind:
-        raise InvalidRecordError(
-            f"format must be {kind!r} in {what}, not {record.get('format')!r}",
-            code="bad_format",
-            params={"format": record.get("format")},
-            field="format",
-        )
+    check_format(record, kind)
     if record.get("version", version) != version:
         raise InvalidRecordError(
             f"version must be {version} in {what}, not {record.get('version')!r}",
