@@ -266,3 +266,37 @@ def test_an_unknown_event_has_no_exports(call):
     base = "/api/v1/events/AAAAAAAAAAAAAAAA/export"
     for what in ("standings.csv", "results.csv", "results.json", "record.json"):
         error_of(call("GET", f"{base}/{what}"), 404)
+
+
+def test_replay_scores_an_exported_game_again(call, tmp_path):
+    """A four-player game (partnerships, a deal of two games a hand) exported and replayed:
+    the same sheet."""
+    new = call(
+        "POST",
+        "/api/v1/games",
+        json={"dealer": 0, "players": ["Ana", "Bor", "Cy", "Dan"], "rules": {"target": 100}},
+    ).json
+    auth = {"Authorization": f"Bearer {new['edit_token']}"}
+    sheet = new["game"]
+    while not sheet["over"]:
+        games = [quick(game["players"][0], 0, 25) for game in sheet["next_games"]]
+        response = call(
+            "POST",
+            f"/api/v1/games/{new['id']}/hands",
+            json={"kind": "deal", "games": games},
+            headers=auth,
+        )
+        assert response.status_code == 201, response.json
+        sheet = response.json["sheet"]
+    exported = call("GET", f"/api/v1/games/{new['id']}/export").json
+    path = tmp_path / "game.json"
+    path.write_text(json.dumps(exported), encoding="utf-8")
+    done = CliRunner().invoke(main, ["replay", "--json", str(path)])
+    assert done.exit_code == 0, done.output
+    again = json.loads(done.output)
+    assert again["players"] == sheet["players"]
+    for key in ("totals", "boxes", "over", "result", "teams"):
+        assert again["sheet"][key] == sheet[key]
+    human = CliRunner().invoke(main, ["replay", str(path)])
+    assert human.exit_code == 0, human.output
+    assert "Ana & Cy" in human.output and "wins: final" in human.output
