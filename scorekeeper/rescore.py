@@ -160,14 +160,12 @@ def rescore_event(record: Mapping[str, Any]) -> RescoredEvent:
             f"event.format must be one of {', '.join(Format)}, not {kind!r}",
             field="event.format",
         )
+    players = _names(about.get("players"), "event.players")
     try:
-        event = Event(
-            tuple(_list(about.get("players"), "event.players")),
-            Format(kind),
-            about.get("round_count"),
-        )
+        event = Event(players, Format(kind), about.get("round_count"))
     except ScorekeeperError as error:
-        raise RecordError.restating(error, f"event: {error}", field="event") from error
+        field = f"event.{error.field}" if error.field else "event"
+        raise RecordError.restating(error, f"event: {error}", field=field) from error
     rounds = _list(record.get("rounds"), "rounds")
     byes: list[tuple[str, ...]] = []
     for i, item in enumerate(rounds):
@@ -176,7 +174,7 @@ def rescore_event(record: Mapping[str, Any]) -> RescoredEvent:
                 f"rounds.{i} must be an object with number {i + 1} and its byes",
                 field=f"rounds.{i}",
             )
-        byes.append(tuple(_list(item.get("byes", []), f"rounds.{i}.byes")))
+        byes.append(_names(item.get("byes", []), f"rounds.{i}.byes"))
     results: list[list[Result]] = [[] for _ in rounds]
     matches: list[RescoredMatch] = []
     for i, item in enumerate(_list(record.get("games"), "games")):
@@ -246,3 +244,9 @@ def _list(value: Any, field: str) -> Sequence[Any]:
     if not isinstance(value, list):
         raise InvalidRecordError(f"{field} must be a list", field=field)
     return value
+
+
+def _names(value: Any, field: str) -> tuple[str, ...]:
+    if not isinstance(value, list) or not all(isinstance(name, str) for name in value):
+        raise InvalidRecordError(f"{field} must be a list of names", field=field)
+    return tuple(value)

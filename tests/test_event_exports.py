@@ -20,6 +20,8 @@ from click.testing import CliRunner
 from test_api import Client, error_of, quick
 
 from scorekeeper.cli import main
+from scorekeeper.errors import RecordError
+from scorekeeper.rescore import replay_any
 
 PLAYERS = ["Ana", "Bor, Jr.", 'Zoë "Z" Ng', "Łukasz"]
 """Names a CSV must quote (a comma, quotes) or encode (not ASCII)."""
@@ -300,3 +302,49 @@ def test_replay_scores_an_exported_game_again(call, tmp_path):
     human = CliRunner().invoke(main, ["replay", str(path)])
     assert human.exit_code == 0, human.output
     assert "Ana & Cy" in human.output and "wins: final" in human.output
+
+
+BAD_RECORDS = {
+    "a version to come": ({"version": 2}, "version must be 1", "version"),
+    "no event": ({"event": None}, "event must be an object", "event"),
+    "a number for a name": (
+        {"event": {"players": ["Ana", 7], "format": "swiss", "round_count": 1}},
+        "event.players must be a list of names",
+        "event.players",
+    ),
+    "a name twice": (
+        {"event": {"players": ["Ana", "Ana"], "format": "round_robin"}},
+        "event: players: 'Ana' is named twice",
+        "event.players",
+    ),
+    "an unknown format": (
+        {"event": {"players": ["Ana", "Bor"], "format": "ladder"}},
+        "event.format must be one of",
+        "event.format",
+    ),
+    "a game of no round": (
+        {"games": [{"round": 2, "table": 1, "game": {}}]},
+        "games.0 must be an object with its round (1 to 1)",
+        "games.0",
+    ),
+    "a game that is no export": (
+        {"games": [{"round": 1, "table": 1, "game": {"format": "gin-rummy-match/1"}}]},
+        "round 1, table 1: format must be 'scorekeeper.game'",
+        "games.0.game.format",
+    ),
+}
+
+
+@pytest.mark.parametrize("change, message, field", BAD_RECORDS.values(), ids=BAD_RECORDS)
+def test_a_bad_event_record_is_refused_by_name(change, message, field):
+    record = {
+        "format": "scorekeeper.event",
+        "version": 1,
+        "event": {"players": ["Ana", "Bor"], "format": "round_robin", "round_count": None},
+        "rounds": [{"number": 1, "byes": []}],
+        "games": [],
+        **change,
+    }
+    with pytest.raises(RecordError) as refused:
+        replay_any(record)
+    assert message in str(refused.value) and refused.value.field == field
