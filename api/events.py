@@ -174,10 +174,12 @@ CSV_RESPONSE: dict[str, Any] = {
 """The documented answer of a CSV export."""
 
 
-def _csv(name: str, what: str, columns: tuple[str, ...], rows: list[dict[str, Any]]) -> Response:
-    """A CSV download (UTF-8) named after the event."""
-    response = Response(event_tables.csv_text(columns, rows), content_type=CSV_TYPE)
-    filename = event_tables.file_name(name, what)
+def _csv(event_id: str, what: str) -> Response:
+    """The event's ``standings`` or ``results`` as a CSV download named after the event."""
+    store = get_storage()
+    stored = store.event(event_id)
+    response = Response(events.event_csv(store, stored, what), content_type=CSV_TYPE)
+    filename = event_tables.file_name(stored.name, what)
     response.headers["Content-Disposition"] = f'attachment; filename="{filename}"'
     return response
 
@@ -194,10 +196,7 @@ class EventStandingsCsv(MethodView):
 
         Columns: rank, player, played, won, lost, net_points, byes, opponents_won.
         """
-        store = get_storage()
-        stored = store.event(event_id)
-        lines = events.event_standings(store, stored)
-        return _csv(stored.name, "standings", event_tables.STANDINGS_COLUMNS, lines)
+        return _csv(event_id, "standings")
 
 
 @blp.route("/events/<event:event_id>/export/results.csv")
@@ -213,10 +212,7 @@ class EventResultsCsv(MethodView):
         Columns: round, table, player_a, player_b, finished, winner, total_a,
         total_b (the final totals, empty until the end) and game_id.
         """
-        store = get_storage()
-        stored = store.event(event_id)
-        rows = events.event_export(store, stored)["results"]
-        return _csv(stored.name, "results", event_tables.RESULTS_COLUMNS, rows)
+        return _csv(event_id, "results")
 
 
 @blp.route("/events/<event:event_id>/export/results.json")

@@ -29,9 +29,9 @@ from .rescore import RescoredEvent, RescoredGame
 from .results import Outcome
 from .rules import Rules
 from .sheet import AnyHandRecord, AnySheet, HollywoodSheet, PartnershipSheet
-from .store import access, open_store
+from .store import access, events, open_store
 from .store.backup import BackupError, MissingFolder, backup, restore
-from .store.base import NameTaken
+from .store.base import NameTaken, NotFound
 
 
 def show_cards(codes: Sequence[str]) -> str:
@@ -630,6 +630,43 @@ def keys_revoke(name: str, db: str | None) -> None:
     if not open_store(database(db)).revoke_api_key(name):
         raise click.ClickException(f"there is no key called {name!r} in use")
     click.echo(f"revoked key {name!r}")
+
+
+@main.group("event")
+def event_group() -> None:
+    """Club nights and tournaments stored in the database."""
+
+
+@event_group.command("export")
+@click.argument("event_id")
+@click.option(
+    "--what",
+    type=click.Choice(["standings", "results", "record"]),
+    default="standings",
+    show_default=True,
+    help="standings or results (CSV, as the API's export/*.csv), or record (the event"
+    ' record "scorekeeper replay" scores again, as export/record.json).',
+)
+@click.option(
+    "-o",
+    "--output",
+    type=click.File("w", encoding="utf-8"),
+    default="-",
+    show_default=True,
+    help="Where to write it.",
+)
+@DB_OPTION
+def event_export(event_id: str, what: str, output: IO[str], db: str | None) -> None:
+    """Write the stored event EVENT_ID's standings, results or record."""
+    store = open_store(database(db))
+    try:
+        stored = store.event(event_id)
+    except NotFound:
+        raise _BadInput(f"there is no event {event_id!r} in this database") from None
+    if what == "record":
+        output.write(json.dumps(events.event_record(store, stored), ensure_ascii=False) + "\n")
+    else:
+        output.write(events.event_csv(store, stored, what))
 
 
 def _verb(outcome: Outcome) -> str:

@@ -348,3 +348,31 @@ def test_a_bad_event_record_is_refused_by_name(change, message, field):
     with pytest.raises(RecordError) as refused:
         replay_any(record)
     assert message in str(refused.value) and refused.value.field == field
+
+
+def test_the_command_line_exports_what_the_api_does(call, backend, tmp_path):
+    event = create(call, PLAYERS[:3])
+    for _ in range(2):
+        for match in pair(call, event):
+            play(call, match, [quick(1, 2, 30)])
+    base = f"/api/v1/events/{event['id']}/export"
+    for what, path in (
+        ("standings", "standings.csv"),
+        ("results", "results.csv"),
+        ("record", "record.json"),
+    ):
+        out = tmp_path / path
+        done = CliRunner().invoke(
+            main,
+            ["event", "export", event["id"], "--what", what, "--db", backend.address, "-o", out],
+        )
+        assert done.exit_code == 0, done.output
+        served = call("GET", f"{base}/{path}")
+        if path.endswith(".json"):
+            assert json.loads(out.read_text(encoding="utf-8")) == served.json
+        else:
+            assert out.read_bytes() == served.data
+    done = CliRunner().invoke(
+        main, ["event", "export", "AAAAAAAAAAAAAAAA", "--db", backend.address]
+    )
+    assert done.exit_code == 2 and "there is no event 'AAAAAAAAAAAAAAAA'" in done.output

@@ -17,7 +17,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from ..errors import Conflict, InvalidValueError
-from ..event_tables import result_rows
+from ..event_tables import RESULTS_COLUMNS, STANDINGS_COLUMNS, csv_text, result_rows
 from ..events import Event, Format, Pairing, PlayedRound, Result, Round, next_round, standings
 from ..names import MAX_NAME_LENGTH
 from ..rescore import EVENT_FORMAT, EVENT_VERSION
@@ -243,6 +243,16 @@ def event_export(store: Store, stored: StoredEvent) -> dict[str, Any]:
         "standings": body["standings"],
         "results": result_rows(body["rounds"]),
     }
+
+
+def event_csv(store: Store, stored: StoredEvent, what: str) -> str:
+    """The event's ``standings`` or ``results`` as CSV text
+    (:func:`scorekeeper.event_tables.csv_text`)."""
+    if what == "standings":
+        return csv_text(STANDINGS_COLUMNS, event_standings(store, stored))
+    if what == "results":
+        return csv_text(RESULTS_COLUMNS, event_export(store, stored)["results"])
+    raise ValueError(f"what: standings or results, not {what!r}")
 
 
 def event_record(store: Store, stored: StoredEvent) -> dict[str, Any]:
