@@ -10,11 +10,12 @@ from __future__ import annotations
 import json
 import os
 import sys
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from contextlib import nullcontext
 from typing import IO
 
 import click
+from click.decorators import FC
 
 from .analysis import DealAnalysis, MatchAnalysis, analyse, remarks
 from .bots import make_players, simulate_deal, simulate_match
@@ -128,6 +129,20 @@ def format_showdown(result: KnockResult) -> str:
 
 
 # ------------------------------------------------------------- engine: replay and simulate
+
+
+def output_option(what: str) -> Callable[[FC], FC]:
+    """The ``-o/--output`` option of a command that writes ``what`` (standard output by
+    default)."""
+    return click.option(
+        "-o",
+        "--output",
+        type=click.File("w", encoding="utf-8"),
+        default="-",
+        show_default=True,
+        help=f"Where to write {what}.",
+    )
+
 
 PROGRESS_AFTER = 200
 """Files with at least this many records show a progress bar (on standard error)."""
@@ -337,14 +352,7 @@ def format_analysis(deal: DealAnalysis) -> str:
     is_flag=True,
     help="Write whole match records (one game each) instead of deal records.",
 )
-@click.option(
-    "-o",
-    "--output",
-    type=click.File("w", encoding="utf-8"),
-    default="-",
-    show_default=True,
-    help="Where to write the records (JSON Lines).",
-)
+@output_option("the records (JSON Lines)")
 def simulate_command(
     games: int, seed: int, players: str, preset: str, matches: bool, output: IO[str]
 ) -> None:
@@ -389,14 +397,7 @@ def simulate_command(
     help="The system the input comes from.",
 )
 @click.argument("file", type=click.File("r", encoding="utf-8"))
-@click.option(
-    "-o",
-    "--output",
-    type=click.File("w", encoding="utf-8"),
-    default="-",
-    show_default=True,
-    help="Where to write the records (JSON Lines).",
-)
+@output_option("the records (JSON Lines)")
 def import_command(source: str, file: IO[str], output: IO[str]) -> None:
     """Import FILE from another system as records, one per line, in input order.
 
@@ -647,14 +648,7 @@ def event_group() -> None:
     help="standings or results (CSV, as the API's export/*.csv), or record (the event"
     ' record "scorekeeper replay" scores again, as export/record.json).',
 )
-@click.option(
-    "-o",
-    "--output",
-    type=click.File("w", encoding="utf-8"),
-    default="-",
-    show_default=True,
-    help="Where to write it.",
-)
+@output_option("the standings, results or record")
 @DB_OPTION
 def event_export(event_id: str, what: str, output: IO[str], db: str | None) -> None:
     """Write the stored event EVENT_ID's standings, results or record."""
