@@ -899,6 +899,10 @@ def test_the_openapi_document(call):
         "/api/v1/events/{event_id}/rounds",
         "/api/v1/events/{event_id}/matches/{game_id}/end",
         "/api/v1/events/{event_id}/standings",
+        "/api/v1/events/{event_id}/export/standings.csv",
+        "/api/v1/events/{event_id}/export/results.csv",
+        "/api/v1/events/{event_id}/export/results.json",
+        "/api/v1/events/{event_id}/export/record.json",
     }
     for director_only in ("rounds", "matches/{game_id}/end"):
         operation = spec["paths"][f"/api/v1/events/{{event_id}}/{director_only}"]["post"]

@@ -23,15 +23,18 @@ from dataclasses import dataclass
 from typing import Any
 
 from ..errors import Conflict, InvalidValueError
+from ..event_tables import RESULTS_COLUMNS, STANDINGS_COLUMNS, csv_text, result_rows
 from ..events import Event, Format, Pairing, PlayedRound, Result, Round, next_round, standings
 from ..gamesheet import GameStatus
 from ..names import MAX_NAME_LENGTH, name_key
+from ..rescore import EVENT_FORMAT, EVENT_VERSION
 from ..rules import Rules
 from .base import KeyReused, MatchEnd, NewMatch, Store, StoredEvent, StoredGame
 from .games import (
     check_new_game,
     derive_token,
     empty_summary,
+    export_game,
     hash_request,
     hash_token,
     load_sheet,
@@ -335,3 +338,53 @@ def event_body(store: Store, stored: StoredEvent) -> dict[str, Any]:
 def token_matches(stored: StoredEvent, token: str | None) -> bool:
     """True when ``token`` is the event's director token (constant-time comparison)."""
     return token is not None and hmac.compare_digest(hash_token(token), stored.token_hash)
+
+
+def event_export(store: Store, stored: StoredEvent) -> dict[str, Any]:
+    """The event's results as JSON: ``{"event": settings, "standings", "results"}``.
+
+    ``results`` has one row per match (:func:`scorekeeper.event_tables.result_rows`).
+    """
+    body = event_body(store, stored)
+    about = {key: body[key] for key in _SETTINGS}
+    return {
+        "event": {**about, "over": body["over"]},
+        "standings": body["standings"],
+        "results": result_rows(body["rounds"]),
+    }
+
+
+def event_csv(store: Store, stored: StoredEvent, what: str) -> str:
+    """The event's ``standings`` or ``results`` as CSV text
+    (:func:`scorekeeper.event_tables.csv_text`)."""
+    if what == "standings":
+        return csv_text(STANDINGS_COLUMNS, event_standings(store, stored))
+    if what == "results":
+        return csv_text(RESULTS_COLUMNS, event_export(store, stored)["results"])
+    raise ValueError(f"what: standings or results, not {what!r}")
+
+
+def event_record(store: Store, stored: StoredEvent) -> dict[str, Any]:
+    """The event as a record ``scorekeeper replay`` scores again (:mod:`scorekeeper.rescore`):
+    its settings, its rounds' byes and each match's exported game, labelled."""
+    body = event_body(store, stored)
+    return {
+        "format": EVENT_FORMAT,
+        "version": EVENT_VERSION,
+        "event": {key: body[key] for key in _SETTINGS},
+        "rounds": [{"number": r["number"], "byes": r["byes"]} for r in body["rounds"]],
+        "games": [
+            {
+                "round": round_["number"],
+                "table": match["table"],
+                "game_id": match["game_id"],
+                "game": export_game(store, match["game_id"]).to_dict(),
+            }
+            for round_ in body["rounds"]
+            for match in round_["matches"]
+        ],
+    }
+
+
+_SETTINGS = ("id", "name", "players", "format", "round_count", "rules", "stake", "created")
+"""The keys of the event's JSON an export repeats as the event's settings."""
