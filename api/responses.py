@@ -409,13 +409,27 @@ class EventRecordRound(ma.Schema):
     byes = fields.List(fields.String(), required=True)
 
 
+class DirectorEnd(ma.Schema):
+    """How the director ended a match: its winner and the totals as they stood then."""
+
+    winner = fields.String(required=True)
+    totals = fields.List(fields.Integer(), required=True)
+
+
 class EventRecordGame(ma.Schema):
-    """A match of an event record: its round, table, game id and the game exported."""
+    """A match of an event record: its round, table, game id, the game exported and the
+    director's end of the match (null: none)."""
 
     round = fields.Integer(required=True)
     table = fields.Integer(required=True)
     game_id = fields.String(required=True)
     game = fields.Nested(Export, required=True)
+    ended_by_director = fields.Nested(
+        DirectorEnd,
+        required=True,
+        allow_none=True,
+        metadata={"description": "The match's result as the director ended it (null: none)."},
+    )
 
 
 class EventRecord(ma.Schema):

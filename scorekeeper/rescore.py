@@ -17,11 +17,14 @@ Besides deal and match records (:mod:`scorekeeper.records`), a replay takes:
     {"format": "scorekeeper.event", "version": 1,
      "event": {"id", "name", "players", "format", "round_count", "rules", "stake", ...},
      "rounds": [{"number": 1, "byes": ["Cy"]}, ...],
-     "games": [{"round": 1, "table": 1, "game_id": "...", "game": {exported game}}, ...]}
+     "games": [{"round": 1, "table": 1, "game_id": "...", "game": {exported game},
+                "ended_by_director": null}, ...]}
 
   Each game is scored again as above and the standings computed from the
   results (:func:`scorekeeper.events.standings`): a :class:`RescoredEvent`,
-  to be compared with the event's standings.
+  to be compared with the event's standings. A match the director ended
+  (``ended_by_director``: ``{"winner", "totals"}``) counts as ended so, as
+  in the event, whatever its game did after.
 
 A bad record raises :class:`~scorekeeper.errors.RecordError` whose message
 and ``field`` say where (``round 2, table 1: hand 3: ...``,
@@ -189,11 +192,10 @@ def rescore_event(record: Mapping[str, Any]) -> RescoredEvent:
         assert isinstance(item, Mapping)  # checked above
         match = _rescore_match(item, number, table, f"games.{i}")
         matches.append(match)
-        players = match.game.players
+        players = (match.game.players[0], match.game.players[1])
+        ended = _director_end(item.get("ended_by_director"), players, f"games.{i}")
         final = match.final or (0, 0)
-        results[number - 1].append(
-            Result((players[0], players[1]), (final[0], final[1]), match.winner)
-        )
+        results[number - 1].append(ended or Result(players, (final[0], final[1]), match.winner))
     played = [PlayedRound(tuple(found), bye) for found, bye in zip(results, byes, strict=True)]
     return RescoredEvent(
         event=dict(about),
@@ -227,6 +229,27 @@ def _rescore_match(item: Mapping[str, Any], number: int, table: int, place: str)
         final=None if finished is None else finished.final,
         game=rescored,
     )
+
+
+def _director_end(value: Any, players: tuple[str, str], place: str) -> Result | None:
+    """The result of a match its director ended (``{"winner", "totals"}``): it counts as
+    given, whatever its game did after; ``None`` for a match played out."""
+    if value is None:
+        return None
+    winner = value.get("winner") if isinstance(value, Mapping) else None
+    totals = value.get("totals") if isinstance(value, Mapping) else None
+    if (
+        winner not in players
+        or not isinstance(totals, list)
+        or len(totals) != 2
+        or not all(type(total) is int for total in totals)
+    ):
+        raise InvalidRecordError(
+            f"{place}.ended_by_director must be null or the winner (one of {players[0]!r}"
+            f" and {players[1]!r}) and the two totals",
+            field=f"{place}.ended_by_director",
+        )
+    return Result(players, (totals[0], totals[1]), winner, ended_by_director=True)
 
 
 def _check_header(record: Mapping[str, Any], kind: str, version: int, what: str) -> None:

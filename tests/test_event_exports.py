@@ -376,3 +376,27 @@ def test_the_command_line_exports_what_the_api_does(call, backend, tmp_path):
         main, ["event", "export", "AAAAAAAAAAAAAAAA", "--db", backend.address]
     )
     assert done.exit_code == 2 and "there is no event 'AAAAAAAAAAAAAAAA'" in done.output
+
+
+def test_a_match_the_director_ended_replays_as_ended(call, tmp_path):
+    event = create(call, PLAYERS[:2])
+    (match,) = pair(call, event)
+    play(call, match, [quick(1, 2, 20)], to_the_end=False)  # seat 1 leads 18 to 0
+    response = call(
+        "POST",
+        f"/api/v1/events/{event['id']}/matches/{match['game_id']}/end",
+        headers={"Authorization": f"Bearer {event['director_token']}"},
+    )
+    assert response.status_code == 200, response.json
+    play(call, match, [quick(0, 0, 30)])  # the game goes on to its end; the event keeps the end
+    standings = call("GET", f"/api/v1/events/{event['id']}/standings").json["standings"]
+    record = exports(call, event["id"])["record.json"]
+    (game,) = record["games"]
+    assert game["ended_by_director"] == {"winner": match["players"][1], "totals": [0, 18]}
+    again = replayed(tmp_path, record)
+    assert again["standings"] == standings
+    assert standings[0]["player"] == match["players"][1] and standings[0]["net_points"] == 18
+    game["ended_by_director"] = {"winner": "Nobody", "totals": [0, 18]}
+    with pytest.raises(RecordError) as refused:
+        replay_any(record)
+    assert refused.value.field == "games.0.ended_by_director"

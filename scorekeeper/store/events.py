@@ -366,7 +366,8 @@ def event_csv(store: Store, stored: StoredEvent, what: str) -> str:
 
 def event_record(store: Store, stored: StoredEvent) -> dict[str, Any]:
     """The event as a record ``scorekeeper replay`` scores again (:mod:`scorekeeper.rescore`):
-    its settings, its rounds' byes and each match's exported game, labelled."""
+    its settings, its rounds' byes and each match's exported game, labelled, with the
+    director's end of the match (``{"winner", "totals"}``, else ``None``)."""
     body = event_body(store, stored)
     return {
         "format": EVENT_FORMAT,
@@ -379,6 +380,11 @@ def event_record(store: Store, stored: StoredEvent) -> dict[str, Any]:
                 "table": match["table"],
                 "game_id": match["game_id"],
                 "game": export_game(store, match["game_id"]).to_dict(),
+                "ended_by_director": (
+                    {"winner": match["winner"], "totals": match["totals"]}
+                    if match["ended_by_director"]
+                    else None
+                ),
             }
             for round_ in body["rounds"]
             for match in round_["matches"]
