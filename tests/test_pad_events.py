@@ -191,6 +191,48 @@ def test_pair_play_and_the_table_card(client, module_app):
     assert len(client.get(f"/api/v1/events/{event_id}").get_json()["rounds"]) == 2
 
 
+def test_time_called_ends_a_match_and_frees_the_next_round(client, module_app):
+    event_id = create(client, new_players="Ana\nBor\nCene\nDana")
+    assert pair(client, event_id).status_code == 303
+    matches = client.get(f"/api/v1/events/{event_id}").get_json()["rounds"][0]["matches"]
+    first, second = matches
+    # table 1: one gin for its second player, who leads 25 - 0; table 2 not started (level)
+    token = derive_token("test", first["game_id"], match_key(event_id, 1, 1))
+    response = client.post(
+        f"/api/v1/games/{first['game_id']}/hands",
+        json={"kind": "quick", "knocker": 1, "knocker_deadwood": 0, "defender_deadwood": 0},
+        headers={"Authorization": f"Bearer {token}"},
+    )
+    assert response.status_code == 201
+    director = page(client, f"/events/{event_id}/director")
+    assert director.count("Time called: end this match") == 2
+    end = f"/events/{event_id}/tables/{first['game_id']}/end"
+    hidden = fields(director, end)
+    leader = first["players"][1]
+    assert re.search(rf'value="{leader}" required checked', director)  # the leader is chosen
+    # another phone may not end it (its form would not even carry this phone's CSRF token)
+    other = module_app.test_client()
+    assert other.post(end, data={**hidden, "winner": leader}).status_code in (400, 403)
+    assert not client.get(f"/api/v1/events/{event_id}").get_json()["rounds"][0]["matches"][0][
+        "finished"
+    ]
+    assert client.post(end, data={**hidden, "winner": leader}).status_code == 303
+    # a repeat (a double tap) shows the page again and changes nothing
+    assert client.post(end, data={**hidden, "winner": first["players"][0]}).status_code == 303
+    # level totals and no winner chosen (no JavaScript, nothing ticked): the page says so
+    level = f"/events/{event_id}/tables/{second['game_id']}/end"
+    refused = client.post(level, data=fields(page(client, f"/events/{event_id}/director"), level))
+    assert refused.status_code == 422
+    assert "level" in html.unescape(refused.get_data(as_text=True))
+    body = client.get(f"/api/v1/events/{event_id}").get_json()
+    ended = body["rounds"][0]["matches"][0]
+    assert ended["finished"] and ended["ended_by_director"] and ended["winner"] == leader
+    assert ended["totals"] == [0, 25]
+    director = page(client, f"/events/{event_id}/director")
+    assert director.count("Time called: end this match") == 1
+    assert "1 table is still playing this round." in director
+
+
 def test_the_event_page_and_the_wall(client, module_app):
     event_id = create(client, new_players="Ana\nBor\nCene")
     pair(client, event_id)

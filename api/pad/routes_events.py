@@ -239,6 +239,27 @@ def pair(event_id: str) -> Response:
     return redirect(url_for("pad.director", event_id=event_id, done=paired.number), 303)
 
 
+@bp.post("/events/<event_id>/tables/<game_id>/end")
+@limits.wrong_token_limit
+def end_match(event_id: str, game_id: str) -> Response:
+    """Time called: end a table's unfinished match, the chosen player (by default the
+    leader) winning with the points as they stand
+    (:func:`scorekeeper.store.events.end_match`)."""
+    stored = _directed(event_id)
+    winner = request.form.get("winner") or None
+    try:
+        events.end_match(get_storage(), event_id, game_id, winner)
+    except NotFound:
+        abort(404, _("There is no event at this address. Check the link."))
+    except Conflict as error:
+        if error.code == "match_finished":  # a double tap, or the game ended meanwhile
+            return redirect(url_for("pad.director", event_id=event_id), 303)
+        return _director_page(stored, worded(error), 409)
+    except ScorekeeperError as error:
+        return _director_page(stored, worded(error), 422)
+    return redirect(url_for("pad.director", event_id=event_id), 303)
+
+
 @bp.get("/events/<event_id>/tables/<game_id>/card")
 def table_card(event_id: str, game_id: str) -> Response:
     """A table's printable card: the event, round, table, players and the QR code of a

@@ -40,16 +40,21 @@ def event_view(store: Store, stored: StoredEvent) -> dict[str, Any]:
     """The event for a page: the JSON of :func:`~scorekeeper.store.events.event_body`
     plus ``format_name``, ``current`` (the last paired round, or ``None``), ``playing``
     (its tables still playing), each match's ``score`` (the running totals, ``120 – 85``)
+    and ``leader`` (the unfinished match's player ahead; ``None`` when level or finished)
     and ``etag`` (a digest of all of it and the page's language: the wall page answers
     304 while it holds)."""
     body = events.event_body(store, stored)
     for round_ in body["rounds"]:
         for match in round_["matches"]:
-            match["score"] = (
-                " – ".join(str(total) for total in match["totals"])
-                if match["finished"]
-                else game_line(store.game(match["game_id"]))["score"]
-            )
+            match["leader"] = None
+            if match["finished"]:
+                match["score"] = " – ".join(str(total) for total in match["totals"])
+                continue
+            game = store.game(match["game_id"])
+            match["score"] = game_line(game)["score"]
+            totals = game.scored.data["totals"] if game.scored is not None else None
+            if totals and totals[0] != totals[1]:
+                match["leader"] = match["players"][0 if totals[0] > totals[1] else 1]
     current = body["rounds"][-1] if body["rounds"] else None
     text = json.dumps([str(get_locale()), body], sort_keys=True, default=str)
     return {
