@@ -230,6 +230,10 @@ def test_time_called_ends_a_match_and_frees_the_next_round(client, module_app):
     assert ended["totals"] == [0, 25]
     director = page(client, f"/events/{event_id}/director")
     assert director.count("Time called: end this match") == 1
+    # the results to keep, linked under the standings (the API's public exports)
+    for path in re.findall(r'<a href="(/api/v1/events/[^"]+/export/[^"]+)" download>', director):
+        assert client.get(path).status_code == 200, path
+    assert len(re.findall(r"/export/", director)) == 4
     assert "1 table is still playing this round." in director
 
 
