@@ -426,11 +426,11 @@ Answer = tuple[StoredHand | None, GameSheet, bool]
 class _Made:
     """What a write's ``decide`` makes for its answer: the hand record (its JSON, a
     :class:`~scorekeeper.gamesheet.StoredHand`'s ``to_dict()``), the new summary and the
-    sheet's rows (``None``: the minimal answer)."""
+    records of all the sheet's hands (``None``: the minimal answer)."""
 
     record: dict[str, Any]
     scored: Summary
-    rows: list[SheetRow] | None
+    records: list[dict[str, Any]] | None
 
 
 @dataclass(frozen=True, slots=True)
@@ -460,7 +460,7 @@ class Written:
             return self.again
         assert self.made is not None
         made = self.made
-        return StoredHand.from_dict(made.record), _dated(self.game, made.scored, made.rows), True
+        return StoredHand.from_dict(made.record), _dated(self.game, made.scored, made.records), True
 
     def hand_json(self) -> dict[str, Any] | None:
         """The hand record's JSON (``typed()[0].to_dict()``)."""
@@ -474,15 +474,15 @@ class Written:
         if self.again is not None:
             return self.again[1].to_dict()
         assert self.made is not None
-        return sheet_json(self.game, self.made.scored, self.made.rows)
+        return sheet_json(self.game, self.made.scored, self.made.records)
 
 
 def sheet_json(
-    game: StoredGame, scored: Summary, rows: Sequence[SheetRow] | None
+    game: StoredGame, scored: Summary, records: list[dict[str, Any]] | None
 ) -> dict[str, Any]:
-    """The JSON of the sheet of summary ``scored`` with ``game`` as a write left it and the
-    records of ``rows`` as its hands (``None``: the minimal sheet, no ``hands``): what
-    ``_dated(game, scored, rows).to_dict()`` gives, key for key, built from the JSON as kept
+    """The JSON of the sheet of summary ``scored`` with ``game`` as a write left it and
+    ``records`` as its hands (``None``: the minimal sheet, no ``hands``): what
+    ``_dated(game, scored, records).to_dict()`` gives, key for key, built from the JSON as kept
     (the summary's keys are the core sheet's, in its order)."""
     body: dict[str, Any] = {
         "id": game.id,
@@ -495,8 +495,8 @@ def sheet_json(
     for key, value in scored.data.items():
         if key != "hands":
             body[key] = value
-        elif rows is not None:
-            body["hands"] = [row.record for row in rows]
+        elif records is not None:
+            body["hands"] = records
     return body
 
 
@@ -625,6 +625,13 @@ class _Scored:
             return self.rebuilt[start - 1 :]
         return self.view.rows(start)
 
+    def records(self, start: int) -> list[dict[str, Any]]:
+        """The records of hands ``start``, ``start + 1``, ... (the rows' ``record`` alone: an
+        answer's hands need nothing else of them)."""
+        if self.rebuilt is not None:
+            return [row.record for row in self.rebuilt[start - 1 :]]
+        return self.view.records(start)
+
     def before(self, n: int, rows: Sequence[SheetRow]) -> Summary:
         """The summary before hand ``n``, ``rows`` being the rows from hand ``n - 1`` on."""
         if n == 1:
@@ -661,16 +668,19 @@ def _kept(rows: Sequence[SheetRow]) -> list[SheetRow]:
     ]
 
 
-def _dated(game: StoredGame, scored: Summary, rows: list[SheetRow] | None) -> GameSheet:
+def _dated(game: StoredGame, scored: Summary, records: list[dict[str, Any]] | None) -> GameSheet:
     """A write's answer: the sheet of summary ``scored`` with ``game`` as the write left it.
 
-    With ``rows`` (all of the new sheet's rows), the whole sheet; with
+    With ``records`` (those of all of the new sheet's rows), the whole sheet; with
     ``None``, the sheet without ``hands`` (``Prefer: return=minimal``:
     nothing read or built that grows with the game).
     """
     core = from_plain(AnySheet, {**scored.data, "hands": []})
     return _sheet_of(
-        game, game.version, core, None if rows is None else tuple(row.hand() for row in rows)
+        game,
+        game.version,
+        core,
+        None if records is None else tuple(StoredHand.from_dict(r) for r in records),
     )
 
 
@@ -718,7 +728,7 @@ def write_hand(
         result = _evaluate(game, hand, state.summary.next_dealer, state.summary.next_games)
         rows = _scored_rows(game, [_slot(game.version + 1, hand, result, False)], state.summary)
         scored = rows[-1].summary
-        every = [*state.rows(1), *rows] if full else None
+        every = [*state.records(1), rows[-1].record] if full else None
         answer.append(_Made(rows[-1].record, scored, every))
         return state.change(result, scored, state.count + 1, rows)
 
@@ -760,7 +770,7 @@ def write_undo(
         rows = state.rows(max(n - 1, 1))
         undone = rows[-1].record
         scored = state.before(n, rows)
-        every = state.rows(1)[: n - 1] if full else None
+        every = state.records(1)[: n - 1] if full else None
         answer.append(_Made(undone, scored, every))
         return state.change({"undoes": undone["seq"], "hand": n}, scored, n, [])
 
@@ -842,7 +852,7 @@ def write_correction(
                     },
                 )
         scored = rescored[-1].summary
-        every = [*state.rows(1)[: n - 1], *rescored] if full else None
+        every = [*state.records(1)[: n - 1], *(row.record for row in rescored)] if full else None
         answer.append(_Made(rescored[0].record, scored, every))
         return state.change({"replaces": replaced["seq"], **result}, scored, n, rescored)
 
