@@ -93,8 +93,6 @@ from .base import (
     Summary,
 )
 
-P = ParamSpec("P")
-
 EXPORT_FORMAT = "scorekeeper.game"
 """The ``format`` of an exported game (a match record with every hand's input)."""
 
@@ -867,6 +865,10 @@ def write_correction(
         ),
         answer,
     )
+
+
+P = ParamSpec("P")
+"""The parameters of a write (:func:`_typed` keeps them)."""
 
 
 def _typed(write: Callable[P, Written]) -> Callable[P, Answer]:
