@@ -200,7 +200,7 @@ def event(game: StoredGame | None, version: int) -> bytes:
     data: dict[str, Any] = {"version": version}
     sheet = minimal_sheet(game) if game is not None and game.version == version else None
     if sheet is not None:
-        data["sheet"] = sheet.to_dict()
+        data["sheet"] = sheet
     return json.dumps(data, separators=(",", ":"), ensure_ascii=False).encode()
 
 

@@ -384,7 +384,7 @@ def _new_game(sheet: GameSheet, token: str) -> Response:
     return response
 
 
-def _change(headers: dict[str, Any], change: games.Answer, status: int = 200) -> Response:
+def _change(headers: dict[str, Any], change: games.Written, status: int = 200) -> Response:
     """A hand change (hand, sheet, created) as a response; a replayed request says so.
 
     A replay answers as the first request did (same status; the hand and
@@ -392,19 +392,17 @@ def _change(headers: dict[str, Any], change: games.Answer, status: int = 200) ->
 
     With ``Prefer: return=minimal`` the sheet is left out (its ETag stays).
     """
-    hand, sheet, created = change
     minimal = headers.get("minimal", False)
-    response = jsonify(
-        {
-            "hand": None if hand is None else hand.to_dict(),
-            "sheet": None if minimal else _sheet(sheet),
-        }
-    )
+    sheet = None
+    if not minimal:
+        sheet = change.sheet_json()
+        sheet = {"url": url_for("api_v1.Game", game_id=sheet["id"]), **sheet}
+    response = jsonify({"hand": change.hand_json(), "sheet": sheet})
     response.status_code = status
-    response.headers["ETag"] = etag(sheet.version)
+    response.headers["ETag"] = etag(change.version)
     if minimal:
         response.headers["Preference-Applied"] = "return=minimal"
-    if not created:
+    if not change.created:
         response.headers["Idempotent-Replayed"] = "true"
     return response
 
@@ -613,7 +611,7 @@ class Hands(MethodView):
         """
         return _change(
             headers,
-            games.add_hand(get_storage(), game_id, hand, **_write_options(headers)),
+            games.write_hand(get_storage(), game_id, hand, **_write_options(headers)),
             status=201,
         )
 
@@ -631,7 +629,7 @@ class LastHand(MethodView):
     @blp.doc(operationId="undoLastHand")
     def delete(self, headers: dict[str, Any], game_id: str) -> Response:
         """Undo the last hand (a new log entry): the hand taken back and the updated sheet."""
-        return _change(headers, games.undo_last(get_storage(), game_id, **_write_options(headers)))
+        return _change(headers, games.write_undo(get_storage(), game_id, **_write_options(headers)))
 
 
 @blp.route("/games/<game:game_id>/hands/<int:n>")
@@ -649,7 +647,8 @@ class HandN(MethodView):
     def put(self, headers: dict[str, Any], hand: dict[str, Any], game_id: str, n: int) -> Response:
         """Correct hand n: it is scored anew and the totals and the end of the game recomputed."""
         return _change(
-            headers, games.correct_hand(get_storage(), game_id, n, hand, **_write_options(headers))
+            headers,
+            games.write_correction(get_storage(), game_id, n, hand, **_write_options(headers)),
         )
 
 

@@ -8,6 +8,7 @@ from scratch from the log (:func:`~scorekeeper.store.games.load_sheet`).
 
 from __future__ import annotations
 
+import json
 import random
 from dataclasses import replace
 
@@ -110,6 +111,27 @@ def test_random_writes_at_tables_of_three_and_four(store, seed):
         play_at_random(store, rng, seed, players, rules, 30, answered)
 
 
+WRITES = {
+    "add_hand": games.write_hand,
+    "undo_last": games.write_undo,
+    "correct_hand": games.write_correction,
+}
+"""Each typed write and the write whose answer :func:`typed` checks."""
+
+
+def typed(op: str, *args, **options) -> games.Answer:
+    """``games.<op>(*args, **options)``'s answer, through the write the JSON API calls: its
+    JSON (built from the JSON the write holds) is the typed answer's ``to_dict()``, key for
+    key in the same order (the same bytes served)."""
+    written = WRITES[op](*args, **options)
+    record, sheet, created = written.typed()
+    hand = None if record is None else record.to_dict()
+    assert json.dumps(written.hand_json()) == json.dumps(hand)
+    assert json.dumps(written.sheet_json()) == json.dumps(sheet.to_dict())
+    assert written.version == sheet.version
+    return record, sheet, created
+
+
 def play_at_random(
     store,
     rng: random.Random,
@@ -141,7 +163,7 @@ def play_at_random(
         roll = rng.random()
         if roll < 0.1 and answered:  # a repeated request: its first answer again
             op, args, first_options, first = rng.choice(answered)
-            again = getattr(games, op)(store, *args, **first_options)
+            again = typed(op, store, *args, **first_options)
             assert again[0] == first[0] and again[1] == first[1] and again[2] is False
             now = scratch(store, game_id)
             assert now.version == before.version
@@ -176,7 +198,7 @@ def play_at_random(
                 ),
             )
         try:
-            record, sheet, created = getattr(games, op)(store, *args, **options)
+            record, sheet, created = typed(op, store, *args, **options)
         except Conflict as refused:
             after = scratch(store, game_id)
             assert after == before  # nothing written

@@ -34,7 +34,7 @@ from functools import lru_cache
 from typing import Any, Protocol
 
 from ..errors import Stale
-from ..gamesheet import GameStatus, StoredHand
+from ..gamesheet import GameStatus
 from ..rules import Rules
 
 POSTGRES_SCHEMES = ("postgresql://", "postgres://")
@@ -208,9 +208,11 @@ class SheetRow:
     record: dict[str, Any]
     summary: Summary
 
-    def hand(self) -> StoredHand:
-        """The stored hand of this row."""
-        return StoredHand.from_dict(self.record)
+
+def column(texts: list[str]) -> list[Any]:
+    """JSON texts decoded as one JSON array (one call of the decoder, not one per text)."""
+    decoded: list[Any] = json.loads("[" + ",".join(texts) + "]")
+    return decoded
 
 
 def sheet_rows(found: Sequence[tuple[int, str, str, str]]) -> list[SheetRow]:
@@ -219,11 +221,6 @@ def sheet_rows(found: Sequence[tuple[int, str, str, str]]) -> list[SheetRow]:
     Each column is decoded as one JSON array (a long game's rows are read
     by three calls of the JSON decoder, not three per row).
     """
-
-    def column(texts: list[str]) -> list[Any]:
-        decoded: list[Any] = json.loads("[" + ",".join(texts) + "]")
-        return decoded
-
     return [
         SheetRow(row[0], entry, record, Summary(summary))
         for row, entry, record, summary in zip(
@@ -427,11 +424,12 @@ def check_version(expected: int | None, version: int) -> None:
 class GameView:
     """What a write's ``decide`` may read of its game, inside the write's transaction.
 
-    ``rows(start)``: the sheet rows of hands ``start``, ``start + 1``, ...;
-    ``log()``: the whole log (only a game without ``scored`` needs it).
+    ``rows(start)``: the sheet rows of hands ``start``, ``start + 1``, ...; ``records(start)``:
+    their ``record`` alone; ``log()``: the whole log (only a game without ``scored`` needs it).
     """
 
     rows: Callable[[int], list[SheetRow]]
+    records: Callable[[int], list[dict[str, Any]]]
     log: Callable[[], list[LogEntry]]
 
 

@@ -61,10 +61,10 @@ import hashlib
 import hmac
 import json
 import secrets
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, replace
-from functools import cached_property
-from typing import Any
+from functools import cached_property, wraps
+from typing import Any, ParamSpec
 
 from ..errors import (
     Conflict,
@@ -428,29 +428,96 @@ Answer = tuple[StoredHand | None, GameSheet, bool]
 
 @dataclass(frozen=True, slots=True)
 class _Made:
-    """What a write's ``decide`` makes for its answer: the hand record, the new summary
-    and the sheet's rows (``None``: the minimal answer); :func:`_dated` makes the
-    sheet of them."""
+    """What a write's ``decide`` makes for its answer: the hand record (its JSON, a
+    :class:`~scorekeeper.gamesheet.StoredHand`'s ``to_dict()``), the new summary and the
+    records of all the sheet's hands (``None``: the minimal answer)."""
 
-    hand: StoredHand
+    record: dict[str, Any]
     scored: Summary
-    rows: list[SheetRow] | None
+    records: list[dict[str, Any]] | None
 
 
-def _result(
+@dataclass(frozen=True, slots=True)
+class Written:
+    """A hand change as its write left it: its answer typed (:meth:`typed`, the
+    :data:`Answer`) or as the JSON the API serves (:meth:`hand_json`, :meth:`sheet_json`),
+    the latter built from the JSON the write already holds (the rows' records and the
+    summary), not through the typed sheet and back.
+
+    ``made`` is what the write's ``decide`` made (a new entry); a repeated request
+    (``created`` False) carries its first answer, rebuilt from the log, in ``again``.
+    """
+
+    game: StoredGame
+    created: bool
+    made: _Made | None = None
+    again: Answer | None = None
+
+    @property
+    def version(self) -> int:
+        """The answer's sheet version (its ETag)."""
+        return self.game.version if self.again is None else self.again[1].version
+
+    def typed(self) -> Answer:
+        """``(the hand record it is about, the sheet, created)``."""
+        if self.again is not None:
+            return self.again
+        assert self.made is not None
+        made = self.made
+        return StoredHand.from_dict(made.record), _dated(self.game, made.scored, made.records), True
+
+    def hand_json(self) -> dict[str, Any] | None:
+        """The hand record's JSON (``typed()[0].to_dict()``)."""
+        if self.again is not None:
+            return None if self.again[0] is None else self.again[0].to_dict()
+        assert self.made is not None
+        return self.made.record
+
+    def sheet_json(self) -> dict[str, Any]:
+        """The sheet's JSON (``typed()[1].to_dict()``)."""
+        if self.again is not None:
+            return self.again[1].to_dict()
+        assert self.made is not None
+        return sheet_json(self.game, self.made.scored, self.made.records)
+
+
+def sheet_json(
+    game: StoredGame, scored: Summary, records: list[dict[str, Any]] | None
+) -> dict[str, Any]:
+    """The JSON of the sheet of summary ``scored`` with ``game`` as a write left it and
+    ``records`` as its hands (``None``: the minimal sheet, no ``hands``): what
+    ``_dated(game, scored, records).to_dict()`` gives, key for key, built from the JSON as kept
+    (the summary's keys are the core sheet's, in its order)."""
+    body: dict[str, Any] = {
+        "id": game.id,
+        "created": game.created,
+        "updated": game.updated,
+        "status": scored.status.value,
+        "version": game.version,
+        "dealer": game.dealer,
+    }
+    for key, value in scored.data.items():
+        if key != "hands":
+            body[key] = value
+        elif records is not None:
+            body["hands"] = records
+    return body
+
+
+def _written(
     entry: LogEntry, created: bool, game: StoredGame, log: list[LogEntry], answer: list[_Made]
-) -> Answer:
-    """(the hand record whose content came from log ``entry``, the sheet, created).
+) -> Written:
+    """The change whose content came from log ``entry``.
 
     ``answer`` holds what a write's ``decide`` made (if it ran). A repeated
     request (not ``created``) gets the answer its first sending got,
     rebuilt from the log up to its entry.
     """
     if created:
-        made = answer[-1]
-        return made.hand, _dated(game, made.scored, made.rows), created
+        return Written(game, created, made=answer[-1])
     sheet = game_sheet(*_as_answered(entry, game, log))
-    return next((h for h in sheet.hands if h.seq == entry.seq), None), sheet, created
+    hand = next((h for h in sheet.hands if h.seq == entry.seq), None)
+    return Written(game, created, again=(hand, sheet, created))
 
 
 def _evaluate(
@@ -567,6 +634,13 @@ class _Scored:
             return self.rebuilt[start - 1 :]
         return self.view.rows(start)
 
+    def records(self, start: int) -> list[dict[str, Any]]:
+        """The records of hands ``start``, ``start + 1``, ... (the rows' ``record`` alone: an
+        answer's hands need nothing else of them)."""
+        if self.rebuilt is not None:
+            return [row.record for row in self.rebuilt[start - 1 :]]
+        return self.view.records(start)
+
     def before(self, n: int, rows: Sequence[SheetRow]) -> Summary:
         """The summary before hand ``n``, ``rows`` being the rows from hand ``n - 1`` on."""
         if n == 1:
@@ -603,27 +677,30 @@ def _kept(rows: Sequence[SheetRow]) -> list[SheetRow]:
     ]
 
 
-def _dated(game: StoredGame, scored: Summary, rows: list[SheetRow] | None) -> GameSheet:
+def _dated(game: StoredGame, scored: Summary, records: list[dict[str, Any]] | None) -> GameSheet:
     """A write's answer: the sheet of summary ``scored`` with ``game`` as the write left it.
 
-    With ``rows`` (all of the new sheet's rows), the whole sheet; with
+    With ``records`` (those of all of the new sheet's rows), the whole sheet; with
     ``None``, the sheet without ``hands`` (``Prefer: return=minimal``:
     nothing read or built that grows with the game).
     """
     core = from_plain(AnySheet, {**scored.data, "hands": []})
     return _sheet_of(
-        game, game.version, core, None if rows is None else tuple(row.hand() for row in rows)
+        game,
+        game.version,
+        core,
+        None if records is None else tuple(StoredHand.from_dict(r) for r in records),
     )
 
 
-def minimal_sheet(game: StoredGame) -> GameSheet | None:
-    """The sheet without ``hands`` of a stored game, from its scored state alone (no
-    scoring, no log: what ``Prefer: return=minimal`` answers); ``None`` for a game
+def minimal_sheet(game: StoredGame) -> dict[str, Any] | None:
+    """The JSON of the sheet without ``hands`` of a stored game, from its scored state alone
+    (no scoring, no log: what ``Prefer: return=minimal`` answers); ``None`` for a game
     stored before the scored state was kept, until its next write."""
-    return None if game.scored is None else _dated(game, game.scored, None)
+    return None if game.scored is None else sheet_json(game, game.scored, None)
 
 
-def add_hand(
+def write_hand(
     store: Store,
     game_id: str,
     hand: Mapping[str, Any],
@@ -631,8 +708,8 @@ def add_hand(
     idempotency_key: str | None = None,
     expected_version: int | None = None,
     full: bool = True,
-) -> Answer:
-    """Enter a new hand; returns ``(hand record, sheet, created)``.
+) -> Written:
+    """Enter a new hand (:func:`add_hand` answers it typed: ``(hand record, sheet, created)``).
 
     Raises :class:`~scorekeeper.errors.Conflict` (``game_over``) once the
     game has ended, and the domain's errors for a bad hand; either way
@@ -660,11 +737,11 @@ def add_hand(
         result = _evaluate(game, hand, state.summary.next_dealer, state.summary.next_games)
         rows = _scored_rows(game, [_slot(game.version + 1, hand, result, False)], state.summary)
         scored = rows[-1].summary
-        every = [*state.rows(1), *rows] if full else None
-        answer.append(_Made(rows[-1].hand(), scored, every))
+        every = [*state.records(1), rows[-1].record] if full else None
+        answer.append(_Made(rows[-1].record, scored, every))
         return state.change(result, scored, state.count + 1, rows)
 
-    return _result(
+    return _written(
         *store.append(
             game_id,
             hand["kind"],
@@ -677,15 +754,16 @@ def add_hand(
     )
 
 
-def undo_last(
+def write_undo(
     store: Store,
     game_id: str,
     *,
     idempotency_key: str | None = None,
     expected_version: int | None = None,
     full: bool = True,
-) -> Answer:
-    """Take back the last hand on the sheet; returns ``(the undone hand record, sheet, created)``.
+) -> Written:
+    """Take back the last hand on the sheet (:func:`undo_last` answers it typed: ``(the
+    undone hand record, sheet, created)``).
 
     Raises :class:`~scorekeeper.errors.Conflict` (``nothing_to_undo``) when
     the sheet has no hand. It goes back to the summary kept with the hand
@@ -699,11 +777,11 @@ def undo_last(
         if not n:
             raise Conflict("there is no hand to undo", code="nothing_to_undo")
         rows = state.rows(max(n - 1, 1))
-        undone = rows[-1].hand()
+        undone = rows[-1].record
         scored = state.before(n, rows)
-        every = state.rows(1)[: n - 1] if full else None
+        every = state.records(1)[: n - 1] if full else None
         answer.append(_Made(undone, scored, every))
-        return state.change({"undoes": undone.seq, "hand": n}, scored, n, [])
+        return state.change({"undoes": undone["seq"], "hand": n}, scored, n, [])
 
     entry, created, game, log = store.append(
         game_id,
@@ -714,12 +792,13 @@ def undo_last(
         expected_version=expected_version,
     )
     if created:
-        return _result(entry, created, game, log, answer)
+        return _written(entry, created, game, log, answer)
     game, log = _as_answered(entry, game, log)
-    return game_sheet(game, log[:-1]).hands[-1], game_sheet(game, log), created
+    again = game_sheet(game, log[:-1]).hands[-1], game_sheet(game, log), created
+    return Written(game, created, again=again)
 
 
-def correct_hand(
+def write_correction(
     store: Store,
     game_id: str,
     n: int,
@@ -728,8 +807,9 @@ def correct_hand(
     idempotency_key: str | None = None,
     expected_version: int | None = None,
     full: bool = True,
-) -> Answer:
-    """Score hand ``n`` (1-based) as ``hand`` instead; returns ``(hand record, sheet, created)``.
+) -> Written:
+    """Score hand ``n`` (1-based) as ``hand`` instead (:func:`correct_hand` answers it typed:
+    ``(hand record, sheet, created)``).
 
     Raises :class:`~scorekeeper.store.base.NotFound` for a hand not on the
     sheet and :class:`~scorekeeper.errors.Conflict` (``game_over``) when the
@@ -781,11 +861,11 @@ def correct_hand(
                     },
                 )
         scored = rescored[-1].summary
-        every = [*state.rows(1)[: n - 1], *rescored] if full else None
-        answer.append(_Made(rescored[0].hand(), scored, every))
+        every = [*state.records(1)[: n - 1], *(row.record for row in rescored)] if full else None
+        answer.append(_Made(rescored[0].record, scored, every))
         return state.change({"replaces": replaced["seq"], **result}, scored, n, rescored)
 
-    return _result(
+    return _written(
         *store.append(
             game_id,
             "correct",
@@ -796,6 +876,25 @@ def correct_hand(
         ),
         answer,
     )
+
+
+P = ParamSpec("P")
+"""The parameters of a write (:func:`_typed` keeps them)."""
+
+
+def _typed(write: Callable[P, Written]) -> Callable[P, Answer]:
+    """``write`` answering typed (:meth:`Written.typed`)."""
+
+    @wraps(write)
+    def typed(*args: P.args, **kwargs: P.kwargs) -> Answer:
+        return write(*args, **kwargs).typed()
+
+    return typed
+
+
+add_hand = _typed(write_hand)
+undo_last = _typed(write_undo)
+correct_hand = _typed(write_correction)
 
 
 @dataclass(frozen=True, slots=True)

@@ -67,6 +67,7 @@ from .base import (
     StoredRound,
     Summary,
     check_version,
+    column,
     dumps,
     dumps_in_order,
     game_from_row,
@@ -86,6 +87,7 @@ SELECT_GAMES_OF = (
 SELECT_ROWS = (
     "SELECT n, entry, record, summary FROM sheet_hands WHERE game_id = ? AND n >= ? ORDER BY n"
 )
+SELECT_RECORDS = "SELECT record FROM sheet_hands WHERE game_id = ? AND n >= ? ORDER BY n"
 DELETE_ROWS = "DELETE FROM sheet_hands WHERE game_id = ? AND n >= ?"
 INSERT_ROW = "INSERT INTO sheet_hands (game_id, n, entry, record, summary) VALUES (?, ?, ?, ?, ?)"
 
@@ -565,6 +567,9 @@ class SqlStore(ABC):
                 game,
                 GameView(
                     rows=lambda start: self._rows(conn, game_id, start),
+                    records=lambda start: column(
+                        [row[0] for row in self._run(conn, SELECT_RECORDS, (game_id, start))]
+                    ),
                     log=lambda: self._log(conn, game_id),
                 ),
             )
