@@ -27,7 +27,7 @@ from scorekeeper.errors import ScorekeeperError
 from scorekeeper.gamesheet import GameSheet
 from scorekeeper.rules import Rules
 from scorekeeper.seating import Seating, seatings
-from scorekeeper.sheet import PartnershipHandRecord, PartnershipSheet
+from scorekeeper.sheet import PartnershipHandRecord, PartnershipSheet, summary
 
 from . import declared as pad_declared
 from . import forms_hand, forms_play, web
@@ -221,6 +221,9 @@ def hand_page(
         previews=previews,
         title=pad_labels.game_title(names),
         next_dealer=names[sheet.next_dealer],
+        live_state=summary(sheet.scored, len(sheet.hands))
+        if mode == "quick" and n is None and not sheet.over
+        else None,
     )
     web.kept_for_back(response)
     return response

@@ -6,6 +6,7 @@
 import { cardReader } from "./pad-cards.js";
 import { $, $$ } from "./pad-dom.js";
 import { startOffline } from "./pad-offline.js";
+import { setupQuickPad } from "./pad-quick.js";
 import { letters, say, sayCount, sayParts } from "./pad-words.js";
 
 function el(tag, attrs = {}, ...children) {
@@ -355,6 +356,7 @@ function start() {
   $$("[data-copy]").forEach(setupCopy);
   $$("form[data-confirm]").forEach(setupConfirm);
   $$("form[data-quick], [data-game]").forEach(setupModeSwitch);
+  $$("form[data-quick]").forEach(setupQuickPad);
   setupKeys();
   localTimes();
   focusOutcome();
