@@ -217,7 +217,9 @@ def test_game_from_start_to_finish(page, server, browser):
     assert page.input_value("#defender_deadwood") == "30"
     page.fill("#defender_deadwood", "15")
     page.get_by_role("button", name="Save the correction").click()
-    page.get_by_role("link", name="Back to the sheet").first.click()
+    expect(page.locator("[data-saved]")).to_contain_text(  # back on the sheet
+        "Hand 2 corrected; the sheet is recomputed."
+    )
     expect_totals(page, ["1", "10"])
     page.get_by_role("link", name="Hand 1 details").click()
     page.get_by_role("button", name="Void hand 1").click()
