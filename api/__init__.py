@@ -158,7 +158,19 @@ def create_app(
     ``<prefix>/var/api-instance`` when installed. ``scorepad=False`` serves
     the JSON API alone, without the scorepad's pages.
     """
-    from . import cors, credentials, errors, i18n, limits, live, openapi, responses, security, v1
+    from . import (
+        cors,
+        credentials,
+        errors,
+        events,
+        i18n,
+        limits,
+        live,
+        openapi,
+        responses,
+        security,
+        v1,
+    )
 
     app = Flask(__name__, instance_path=instance_path, instance_relative_config=True)
     app.session_interface = _NoSession()
@@ -177,11 +189,13 @@ def create_app(
     app.url_map.converters["game"] = v1.GameIdConverter
     app.url_map.converters["player"] = v1.PlayerNameConverter
     app.url_map.converters["source"] = v1.SourceConverter
+    app.url_map.converters["event"] = events.EventIdConverter
     api = errors.Api(app)
     openapi.install(api)
     api.register_converter(v1.GameIdConverter, v1.game_id_schema)
     api.register_converter(v1.PlayerNameConverter, v1.player_name_schema)
     api.register_converter(v1.SourceConverter, v1.source_schema)
+    api.register_converter(events.EventIdConverter, events.event_id_schema)
     errors.register(app)
     api.spec.components.security_scheme(
         "bearerAuth",
@@ -189,6 +203,14 @@ def create_app(
             "type": "http",
             "scheme": "bearer",
             "description": "The edit token returned when the game was created.",
+        },
+    )
+    api.spec.components.security_scheme(
+        "directorAuth",
+        {
+            "type": "http",
+            "scheme": "bearer",
+            "description": "The director token returned when the event was created.",
         },
     )
     api.spec.components.security_scheme(

@@ -203,7 +203,7 @@ class Api(flask_smorest.Api):
             )
         if status >= 500:
             return error_response(status, _("internal error"), headers=headers)
-        message = data.get("message") or error.description or error.name
+        message = data.get("message") or _stock(error)
         return error_response(
             status, message, code=data.get("code"), field=data.get("field"), headers=headers
         )
@@ -226,6 +226,22 @@ def domain_message(error: ScorekeeperError) -> str:
     with force_locale("en"):
         english = worded(error)
     return local if local != english else str(error)
+
+
+def _stock(error: HTTPException) -> str:
+    """An HTTP error's message: werkzeug's own description, in the request's language for
+    the refusals a client meets by mistake (a wrong address, method or body type)."""
+    if error.description != type(error).description:
+        return str(error.description or error.name)
+    if error.code == 404:
+        return _("There is nothing at this address: check the link.")
+    if error.code == 405:
+        return _("This address does not take that method (see the Allow header).")
+    if error.code == 415:
+        return _("This address takes a JSON body (Content-Type: application/json).")
+    if error.code == 400:
+        return _("The request could not be read.")
+    return str(error.description or error.name)
 
 
 def _domain_error(error: ScorekeeperError) -> Response:

@@ -233,3 +233,112 @@ COMPONENTS = SHAPES.components()
 
 ALIASES = SHAPES.aliases()
 """Components that only name another schema (see :meth:`api.shapes.Shapes.aliases`)."""
+
+
+class NewEvent(ma.Schema):
+    """A created event: its id, URL and director token (shown only now)."""
+
+    id = fields.String(required=True)
+    url = fields.String(required=True)
+    director_token = fields.String(
+        required=True,
+        metadata={
+            "description": "Send as Authorization: Bearer <token> to pair rounds; it is not stored."
+        },
+    )
+
+
+class PairedMatch(ma.Schema):
+    """A match of a newly paired round: its table, players, game and the game's edit token."""
+
+    table = fields.Integer(required=True)
+    players = fields.List(fields.String(), required=True)
+    game_id = fields.String(required=True)
+    edit_token = fields.String(
+        required=True, metadata={"description": "The game's edit token (shown only now)."}
+    )
+
+
+class PairedRound(ma.Schema):
+    """A newly paired round."""
+
+    number = fields.Integer(required=True)
+    matches = fields.List(fields.Nested(PairedMatch), required=True)
+    bye = fields.String(
+        required=True,
+        allow_none=True,
+        metadata={"description": "The one player sitting out, else null."},
+    )
+    byes = fields.List(
+        fields.String(),
+        required=True,
+        metadata={"description": "Everyone sitting out (an elimination may have several)."},
+    )
+
+
+class Standing(ma.Schema):
+    """A line of an event's standings."""
+
+    rank = fields.Integer(required=True)
+    player = fields.String(required=True)
+    played = fields.Integer(required=True)
+    won = fields.Integer(required=True, metadata={"description": "Matches won, byes included."})
+    lost = fields.Integer(required=True)
+    net_points = fields.Integer(
+        required=True,
+        metadata={"description": "Own final total minus the opponent's, over finished matches."},
+    )
+    byes = fields.Integer(required=True)
+    opponents_won = fields.Integer(
+        required=True, metadata={"description": "The opponents' wins (Swiss's tie-break)."}
+    )
+
+
+class EventStandings(ma.Schema):
+    """An event's standings, computed from its stored games."""
+
+    standings = fields.List(fields.Nested(Standing), required=True)
+
+
+class EventMatch(ma.Schema):
+    """A match of an event: its table, players, game and result (once the game is over)."""
+
+    table = fields.Integer(required=True)
+    players = fields.List(fields.String(), required=True)
+    game_id = fields.String(required=True)
+    finished = fields.Boolean(required=True)
+    winner = fields.String(required=True, allow_none=True)
+    totals = fields.List(
+        fields.Integer(),
+        required=True,
+        allow_none=True,
+        metadata={"description": "The final totals, bonuses included (null until the end)."},
+    )
+
+
+class EventRound(ma.Schema):
+    """A paired round of an event."""
+
+    number = fields.Integer(required=True)
+    matches = fields.List(fields.Nested(EventMatch), required=True)
+    bye = fields.String(required=True, allow_none=True)
+    byes = fields.List(fields.String(), required=True)
+
+
+class EventView(ma.Schema):
+    """The whole event: settings, rounds, matches, tables, results and standings."""
+
+    id = fields.String(required=True)
+    url = fields.String(required=True)
+    name = fields.String(required=True)
+    players = fields.List(fields.String(), required=True)
+    format = fields.String(required=True)
+    round_count = fields.Integer(
+        required=True, allow_none=True, metadata={"description": "Swiss: the rounds to play."}
+    )
+    rules = fields.Dict(required=True)
+    stake = fields.Float(required=True, allow_none=True)
+    created = fields.String(required=True)
+    over = fields.Boolean(required=True)
+    rounds = fields.List(fields.Nested(EventRound), required=True)
+    standings = fields.List(fields.Nested(Standing), required=True)

@@ -27,6 +27,8 @@ from marshmallow import fields, validate
 
 from scorekeeper.cards import CARD_NOTATION, CARD_SEPARATORS, SPACES
 from scorekeeper.errors import RuleError
+from scorekeeper.events import MAX_PLAYERS as MAX_EVENT_PLAYERS
+from scorekeeper.events import Format
 from scorekeeper.gamesheet import GameStatus
 from scorekeeper.hands import GAME_KINDS, MAX_DEADWOOD
 from scorekeeper.names import MAX_NAME_LENGTH, REFUSED_IN_BMP, clean_name
@@ -695,4 +697,40 @@ class GameListQuery(Strict):
             " offset, UTC).",
             "maxLength": 40,  # longer is no ISO 8601 time: refused as one (422)
         },
+    )
+
+
+class EventRequest(Strict):
+    """``POST /events``: a club night or tournament: its name, roster, format and rules."""
+
+    name = fields.String(
+        required=True,
+        validate=validate.Length(1, MAX_NAME_LENGTH),
+        metadata={"description": "The event's name."},
+    )
+    players = fields.List(
+        PlayerName(),
+        required=True,
+        validate=validate.Length(2, MAX_EVENT_PLAYERS),
+        metadata={"description": "The roster, in seeding order (elimination: seed 1 first)."},
+    )
+    format = fields.String(
+        required=True,
+        validate=validate.OneOf([f.value for f in Format]),
+        metadata={"description": "How the rounds are paired."},
+    )
+    rounds = fields.Integer(
+        strict=True,
+        allow_none=True,
+        load_default=None,
+        validate=validate.Range(1, MAX_EVENT_PLAYERS),
+        metadata={"description": "The number of rounds: Swiss only (required there)."},
+    )
+    rules = RulesOption(load_default=None, allow_none=True)
+    stake = fields.Float(
+        load_default=None,
+        allow_none=True,
+        allow_nan=False,
+        validate=validate.Range(0, 1_000_000),
+        metadata={"description": "Money per point of each match (null: no settlement)."},
     )

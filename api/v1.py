@@ -97,15 +97,20 @@ class GameIdConverter(BaseConverter):
     regex = GAME_ID
 
 
-def game_id_schema(converter: GameIdConverter) -> dict[str, Any]:
-    """The OpenAPI schema of a game id path parameter."""
+def random_id_schema(what: str) -> dict[str, Any]:
+    """The OpenAPI schema of a path parameter holding ``what``'s random id (:data:`GAME_ID`)."""
     return {
         "type": "string",
         "pattern": f"^{GAME_ID}$",
         "minLength": 16,
         "maxLength": 16,
-        "description": "The game's id (random, 16 URL-safe characters).",
+        "description": f"The {what}'s id (random, 16 URL-safe characters).",
     }
+
+
+def game_id_schema(converter: GameIdConverter) -> dict[str, Any]:
+    """The OpenAPI schema of a game id path parameter."""
+    return random_id_schema("game")
 
 
 class PlayerNameConverter(BaseConverter):

@@ -44,7 +44,7 @@ languages from the same remarks (the replay viewer's panel, the hindsight).
 >>> [s.player for s in report.summary]
 ['random 1', 'greedy 2']
 >>> said = remarks(report)[0]
->>> said.words(prose=True, name=report.players.__getitem__, card=str)[:20]
+>>> said.words(name=report.players.__getitem__, card=str)[:20]
 'random 1: gave away '
 """
 

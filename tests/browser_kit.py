@@ -4,6 +4,8 @@ downloaded browser; and the accessibility check that injects axe-core into a pag
 from __future__ import annotations
 
 import functools
+import json
+import re
 import shutil
 from pathlib import Path
 
@@ -97,7 +99,6 @@ class Words:
 
     def pattern(self, *messages: str):
         """A regular expression matching any of ``messages`` (translated) in a text."""
-        import re
 
         def one(message: str) -> str:
             parts = re.split(r"%\(\w+\)[sd]", self.catalog.gettext(message))
@@ -108,14 +109,10 @@ class Words:
     def before(self, message: str) -> str:
         """The translated ``message`` up to its first placeholder (a link or button whose
         name goes on with a number)."""
-        import re
-
         return re.split(r"%\(\w+\)[sd]", self.catalog.gettext(message))[0].strip()
 
     def has_text(self, message: str, **values: object) -> str:
         """A Playwright ``:has-text(...)`` for the translated message."""
-        import json
-
         return f":has-text({json.dumps(self(message, **values), ensure_ascii=False)})"
 
 

@@ -36,10 +36,11 @@ npm ci --prefix tests --no-audit --no-fund --loglevel=error
 
 .venv/bin/ruff check .
 .venv/bin/ruff format --check .
-# Three processes (pytest-xdist), one test file per process at a time (module
-# fixtures such as a file's own server start once). On a 2-core machine a
+# Three processes (pytest-xdist), one test file (or test class) per process at a
+# time (module fixtures such as a file's own server start once per process; the
+# language walks of test_i18n_browser.py are one class each, so they spread). On a 2-core machine a
 # third process pays: the tests spend a third of their time waiting for
 # servers, browsers and PostgreSQL (measured on one loaded machine: 1.3 of
 # 2 cores busy with three, a fifth less time than with two). The README gives
 # the suite's time.
-exec .venv/bin/python -m pytest -n 3 --dist loadfile "$@"
+exec .venv/bin/python -m pytest -n 3 --dist loadscope "$@"

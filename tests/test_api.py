@@ -894,7 +894,14 @@ def test_the_openapi_document(call):
         "/api/v1/games/{game_id}/token",
         "/api/v1/players/{name}/stats",
         "/api/v1/imports/{source}",
+        "/api/v1/events",
+        "/api/v1/events/{event_id}",
+        "/api/v1/events/{event_id}/rounds",
+        "/api/v1/events/{event_id}/standings",
     }
+    assert spec["paths"]["/api/v1/events/{event_id}/rounds"]["post"]["security"] == [
+        {"directorAuth": []}
+    ]
     hands = spec["paths"]["/api/v1/games/{game_id}/hands"]["post"]
     assert {"201", "401", "403", "404", "409", "422"} <= set(hands["responses"])
     assert hands["security"] == [{"bearerAuth": []}]

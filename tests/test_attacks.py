@@ -394,6 +394,8 @@ def test_the_limits_guard_the_views_that_declare_them():
     assert guarded == {
         ("api_v1.Games", "POST"): "create",
         ("api_v1.Import", "POST"): "create",
+        ("api_v1.Events", "POST"): "create",
+        ("api_v1.EventRounds", "POST"): "wrong-token",
         ("pad.start_game", "POST"): "create",
         ("api_v1.Hands", "POST"): "wrong-token",
         ("api_v1.LastHand", "DELETE"): "wrong-token",

@@ -114,3 +114,20 @@ def test_a_stored_time_is_machine_readable_with_a_local_fallback(module_app, lan
         assert moment("2026-12-02T00:15:30.123Z") == (
             f'<time datetime="2026-12-02T00:15:30.123Z">{shown}</time>'
         )
+
+
+@pytest.mark.parametrize("language", ["en", "fr", "el"])
+def test_a_wrong_address_or_method_is_refused_in_the_request_language(module_app, language):
+    client = module_app.test_client()
+    headers = {"Accept-Language": language}
+    with module_app.test_request_context("/", headers=headers):
+        from flask_babel import gettext
+
+        nothing = gettext("There is nothing at this address: check the link.")
+        method = gettext("This address does not take that method (see the Allow header).")
+    missing = client.get("/api/v1/no-such-thing", headers=headers)
+    assert missing.status_code == 404
+    assert missing.json["error"] == {"code": "not_found", "message": nothing, "field": None}
+    wrong = client.delete("/api/v1/games", headers=headers)
+    assert wrong.status_code == 405 and wrong.json["error"]["message"] == method
+    assert (nothing == "There is nothing at this address: check the link.") == (language == "en")

@@ -72,7 +72,9 @@ def quick(client, game, knocker, kind, k, d, **extra):
 
 
 def text(response) -> str:
-    return re.sub(r"\s+", " ", re.sub(r"<[^>]+>", " ", response.get_data(as_text=True)))
+    """What a page says: its markup and its scripts' data (``<script>`` blocks) left out."""
+    page = re.sub(r"<script\b.*?</script>", " ", response.get_data(as_text=True), flags=re.S)
+    return re.sub(r"\s+", " ", re.sub(r"<[^>]+>", " ", page))
 
 
 def showdown_of(client, saved):

@@ -109,17 +109,22 @@ def until(page, script: str, timeout: float = 45.0) -> None:
 
 
 def worker_ready(page, mode: str = "quick") -> None:
-    """Wait until the service worker controls the page and has kept the hand forms
-    (the form of ``mode``: ``deal`` at a table of four)."""
+    """Wait until the service worker controls the page and has kept both the page
+    itself and its hand forms (the form of ``mode``: ``deal`` at a table of four).
+
+    The worker fetches what a sheet asks it to keep side by side, so the form may be
+    kept before the page that asked: both are waited for.
+    """
     until(page, "() => Boolean(navigator.serviceWorker && navigator.serviceWorker.controller)")
     until(
         page,
         f"""async () => {{
+        const here = location.href.split('?')[0];
+        const keys = [];
         for (const name of await caches.keys()) {{
-          const keys = (await (await caches.open(name)).keys()).map((r) => r.url);
-          if (keys.some((u) => u.includes('/hand?mode={mode}'))) return true;
+          keys.push(...(await (await caches.open(name)).keys()).map((r) => r.url));
         }}
-        return false;
+        return keys.some((u) => u.includes('/hand?mode={mode}')) && keys.includes(here);
     }}""",
     )
 
@@ -139,6 +144,17 @@ def quick(page, who: str, kind: str, mine: str, theirs: str) -> None:
     if kind == "Knock":
         page.fill("#knocker_deadwood", mine)
     page.fill("#defender_deadwood", theirs)
+    page.get_by_role("button", name="Add to the sheet").click()
+
+
+def enter_deal(page, games: list[tuple[str, str, str]]) -> None:
+    """A deal of four on its form: per game who knocked with what against what."""
+    for i, (who, mine, theirs) in enumerate(games):
+        game = page.locator(f"fieldset.game-entry[data-game='{i}']")
+        game.locator("label.choice", has_text=who).click()
+        game.locator("label.choice", has_text=re.compile("^Knock$")).click()
+        page.fill(f"#g{i}_knocker_deadwood", mine)
+        page.fill(f"#g{i}_defender_deadwood", theirs)
     page.get_by_role("button", name="Add to the sheet").click()
 
 
@@ -511,13 +527,7 @@ def test_a_partnership_deal_typed_offline_is_kept_and_synced(page, served):
     worker_ready(page, "deal")
     page.context.set_offline(True)
     page.get_by_role("link", name="+ Enter the deal").click()  # opened from the kept copy
-    for i, (who, mine, theirs) in enumerate((("Ana", "3", "20"), ("Dan", "5", "12"))):
-        game = page.locator(f"fieldset.game-entry[data-game='{i}']")
-        game.locator("label.choice", has_text=who).click()
-        game.locator("label.choice", has_text=re.compile("^Knock$")).click()
-        page.fill(f"#g{i}_knocker_deadwood", mine)
-        page.fill(f"#g{i}_defender_deadwood", theirs)
-    page.get_by_role("button", name="Add to the sheet").click()
+    enter_deal(page, [("Ana", "3", "20"), ("Dan", "5", "12")])
     expect(page.locator(".queue h2")).to_have_text("Waiting to sync: 1 hand")
     assert (
         "Deal 1: game 1: Ana: Knock, deadwood 3 against 20; game 2: Dan: Knock, deadwood 5"

@@ -182,8 +182,33 @@ def test_migration_7_takes_a_schema_6_file_to_the_key_tables(tmp_path):
     sheet, token = games.create_game(store, ["Ana", "Ben"])
     store.close()
     store = sqlite.Storage(path, durable=False)
-    assert store.schema_version() == sqlite.SCHEMA_VERSION == 7
+    assert store.schema_version() == sqlite.SCHEMA_VERSION == 8
     assert store.api_keys() == [] and games.token_matches(store.game(sheet.id), token)
     mine = access.find_key(store, access.create_key(store, "mine")).id
 
     assert access.list_games(store, mine) == ([], None)
+
+
+def test_every_game_on_the_server_newest_first_page_by_page_and_by_player(store):
+    mine = access.find_key(store, access.create_key(store, "mine")).id
+    ids = [_owned(store, None, (f"P{i}", "Quinn"))[0] for i in range(4)]
+    keyed, _ = _owned(store, mine, ("Émile", "Quinn"))
+    pages, cursor = [], None
+    while True:
+        page, cursor = access.server_games(store, limit=2, cursor=cursor)
+        pages.append([g.id for g in page])
+        if cursor is None:
+            break
+    assert pages == [[keyed, ids[3]], ids[2:0:-1], ids[:1]]  # a key's games are games too
+    found, last = access.server_games(store, player=" e\u0301mile ")
+    assert [g.id for g in found] == [keyed] and last is None
+    assert access.server_games(store, player="Nobody") == ([], None)
+    with pytest.raises(InvalidValueError, match="cursor"):
+        access.server_games(store, cursor="not-a-cursor")
+
+
+def test_the_roster_is_every_known_name_as_first_written_by_name(store):
+    games.create_game(store, ["zoë", "Ana"])
+    games.create_game(store, ["ANA", "Ben"])  # Ana again: her name as first written stays
+    assert store.player_names(10) == ["Ana", "Ben", "zoë"]
+    assert store.player_names(2) == ["Ana", "Ben"]

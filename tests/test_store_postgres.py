@@ -81,6 +81,9 @@ def test_schema_version_table_constraints_and_the_append_only_log(address, conne
         "api_keys",
         "key_games",
         "retired_tokens",
+        "events",
+        "event_rounds",
+        "event_matches",
     }
     with pytest.raises(psycopg.errors.ForeignKeyViolation):
         query(
@@ -267,12 +270,16 @@ def test_migration_4_counts_versions_and_the_next_write_scores_an_old_game(addre
             sheet.id,
             {"kind": "quick", "knocker": knocker, "knocker_deadwood": 2, "defender_deadwood": 20},
         )
-    query(address, "DROP TABLE sheet_hands, retired_tokens, key_games, api_keys")
+    query(
+        address,
+        "DROP TABLE event_matches, event_rounds, events, sheet_hands, retired_tokens,"
+        " key_games, api_keys",
+    )
     query(address, "ALTER TABLE games DROP COLUMN version, DROP COLUMN scored, DROP COLUMN follows")
     query(address, "UPDATE schema_version SET version = 3")
     store.close()
     store = connect()
-    assert store.schema_version() == SCHEMA_VERSION == 6
+    assert store.schema_version() == SCHEMA_VERSION == 7
     game = store.game(sheet.id)
     assert (game.version, game.scored) == (3, None)
     _, after, _ = games.correct_hand(store, sheet.id, 2, {"kind": "void"})

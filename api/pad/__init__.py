@@ -19,8 +19,11 @@ views live by family:
   live read-out), ``/settings`` (the four-colour deck), ``/language`` (the language
   switch's cookie);
 - :mod:`~api.pad.routes_tally`: ``/games/<id>/tally`` (the running tally of
-  games chained by rematch), ``/players?name=...`` (a player's record) and
-  ``/players/vs?name=...&other=...`` (two players head to head).
+  games chained by rematch), ``/players?name=...`` (a player's record; without a
+  name the players known here) and ``/players/vs?name=...&other=...`` (two
+  players head to head);
+- :mod:`~api.pad.routes_find`: ``GET /games`` (every game, newest first, a page
+  at a time, ``?player=`` one player's) and the roster the name fields suggest.
 
 The ``forms_*`` modules read the forms into domain inputs (the start form, a
 hand, its declared play; who plays a hand is the core's
@@ -35,7 +38,14 @@ the site's root (the pad offline and on the home screen).
 """
 
 # the views register on bp as their modules are imported
-from . import routes_game, routes_hands, routes_phones, routes_tally, routes_tools  # noqa: F401
+from . import (  # noqa: F401
+    routes_find,
+    routes_game,
+    routes_hands,
+    routes_phones,
+    routes_tally,
+    routes_tools,
+)
 from .blueprint import bp
 
 __all__ = ["bp"]

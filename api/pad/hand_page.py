@@ -27,10 +27,10 @@ from scorekeeper.errors import ScorekeeperError
 from scorekeeper.gamesheet import GameSheet
 from scorekeeper.rules import Rules
 from scorekeeper.seating import Seating, seatings
-from scorekeeper.sheet import PartnershipHandRecord, PartnershipSheet, summary
+from scorekeeper.sheet import PartnershipHandRecord, PartnershipSheet
 
 from . import declared as pad_declared
-from . import forms_hand, forms_play, web
+from . import forms_hand, forms_play, views_sheet, web
 from . import labels as pad_labels
 from .blueprint import render
 
@@ -221,7 +221,7 @@ def hand_page(
         previews=previews,
         title=pad_labels.game_title(names),
         next_dealer=names[sheet.next_dealer],
-        live_state=summary(sheet.scored, len(sheet.hands))
+        live_state=views_sheet.sheet_state(sheet)
         if mode == "quick" and n is None and not sheet.over
         else None,
     )

@@ -250,7 +250,7 @@ def _wrong_count(p: Mapping[str, Any], error: ScorekeeperError) -> str:
                 expected=expected,
             )
         return _(
-            "Player a's hand in the record has %(count)s cards; a hand has %(expected)s",
+            "A player's hand in the record has %(count)s cards; a hand has %(expected)s",
             count=count,
             expected=expected,
         )

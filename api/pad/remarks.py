@@ -62,7 +62,7 @@ _SENTENCES: dict[str, Callable[[dict[str, Any]], str]] = {
     "gin": lambda v: _("%(player)s could have gone gin."),
     "arrangement": lambda v: _(
         "%(player)s's melds would have scored %(points)s against the best reply; the best"
-        " arrangement %(best)s.",
+        " arrangement would have scored %(best)s.",
         player="%(player)s",
         points=v["points"],
         best=v["best_points"],

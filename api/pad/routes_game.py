@@ -30,7 +30,9 @@ from .. import get_storage, limits
 from . import declared as pad_declared
 from . import forms_start, options, rights, views_hand, views_sheet, web
 from .blueprint import bp, form_errors, load, render, require_edit
+from .routes_find import roster
 from .routes_tally import sheet_tally
+from .views_games import game_line
 
 
 @bp.get("/")
@@ -68,7 +70,8 @@ def _start_page(form: dict[str, Any], errors: dict[str, Any], status: int = 200)
         preset_names=options.PRESET_NAMES,
         preset_values=forms_start.preset_values(),
         options_for=preset,
-        recent=rights.recent_games(),
+        recent=[game_line(game) for game in rights.recent_games()],
+        roster=roster(),
     )
 
 
@@ -99,7 +102,7 @@ def start_game() -> Response:
             {
                 "form": _(
                     "This form has already started a game. Check the"
-                    " names and options, then press Start again for"
+                    " names and options, then press Start the game again for"
                     " a new one."
                 )
             },
@@ -137,6 +140,7 @@ def sheet(game_id: str) -> Response:
         "pad/sheet.html",
         sheet=data,
         view=views_sheet.sheet_view(data, voided(data)),
+        state=views_sheet.sheet_state(data) if editable else None,
         tally=sheet_tally(data),
         missed=pad_declared.missed_by_hand(data),
         editable=editable,

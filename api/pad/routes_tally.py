@@ -18,6 +18,7 @@ from .. import get_storage
 from . import labels as pad_labels
 from . import views_tally
 from .blueprint import bp, game_row, render
+from .routes_find import roster
 
 
 def sheet_tally(sheet: GameSheet) -> dict[str, Any] | None:
@@ -59,7 +60,7 @@ def players() -> Response:
     """A player's record (``?name=``), or the search form with what went wrong."""
     name = request.args.get("name")
     if name is None:
-        return render("pad/players.html", record=None, error=None, name="")
+        return render("pad/players.html", record=None, error=None, name="", roster=roster())
     found, error = _record(name)
     return render(
         "pad/players.html",
@@ -67,6 +68,7 @@ def players() -> Response:
         record=views_tally.record_view(found) if found else None,
         error=error,
         name=name,
+        roster=roster(),
     )
 
 

@@ -59,6 +59,8 @@ def _words() -> dict[str, str]:
         # pad.js: the start form and small things
         "player": _("Player %(num)d"),
         "copied": _("Copied"),
+        # pad-share.js: the Share button of a finished game and the tally
+        "share_failed": _("Could not share: select the result and copy it."),
         # pad-offline.js: the queue of hands kept on the phone
         "refused": _("The server refused it (%(status)s)."),
         "knock": _("Knock"),
@@ -112,6 +114,40 @@ def _words() -> dict[str, str]:
             "The hand kept on this phone must reach the sheet first: who plays the next"
             " one depends on it. It is sent as soon as the connection returns."
         ),
+        # pad-provisional.js: the sheet while hands wait on the phone
+        # Translators: a mark on the totals that count hands not yet on the server.
+        "provisional": _("provisional"),
+        "provisional_note": _(
+            "These totals count the hands waiting on this phone. The server's figures"
+            " replace them when the hands are sent."
+        ),
+        "locked": _("Undo, correct and void wait until the hands on this phone are sent."),
+        "ends_hand": _("Provisional: the game ends with hand %(num)s."),
+        "ends_deal": _("Provisional: the game ends with deal %(num)s."),
+        "on_sync_hand": _(
+            "Hand %(num)s is scored when it reaches the server; the totals after it wait too."
+        ),
+        "on_sync_deal": _(
+            "Deal %(num)s is scored when it reaches the server; the totals after it wait too."
+        ),
+        "refused_hand": _(
+            "The server will not take hand %(num)s as typed; the totals after it wait"
+            " until it is discarded."
+        ),
+        "refused_deal": _(
+            "The server will not take deal %(num)s as typed; the totals after it wait"
+            " until it is discarded."
+        ),
+        # the board's words, as the server writes them (templates/pad/macros.html)
+        "deals_next": _("deals next"),
+        "deal_next": _("deal next"),
+        "winner": _("winner"),
+        "needs": _("needs %(points)s"),
+        "game_total": _("game %(n)s %(total)s"),
+        "next_two": _("Next hand: <b>%(dealer)s</b> deals."),
+        "next_three": _("Next hand: <b>%(dealer)s</b> deals and sits out; %(a)s plays %(b)s."),
+        "next_four": _("Next deal: %(first)s; %(second)s."),
+        "deals_to": _("%(dealer)s deals to %(other)s"),
     }
 
 
@@ -125,6 +161,8 @@ def _counts(forms: Callable[[Callable[[Any, int], str]], dict[str, str]]) -> dic
                 n,
             )
         ),
+        "points": forms(lambda t, n: t.ngettext("%(num)s point", "%(num)s points", n)),
+        "boxes": forms(lambda t, n: t.ngettext("%(num)d box", "%(num)d boxes", n)),
         "waiting": forms(
             lambda t, n: t.ngettext(
                 "Waiting to sync: %(num)d hand", "Waiting to sync: %(num)d hands", n

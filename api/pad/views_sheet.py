@@ -25,6 +25,7 @@ from scorekeeper.sheet import (
     PartnershipHandRecord,
     PartnershipSheet,
     ThreePlayerHandRecord,
+    summary,
 )
 from scorekeeper.store.base import LogEntry
 from scorekeeper.store.games import effective_hands
@@ -144,6 +145,14 @@ def sheet_view(sheet: GameSheet, voided: Mapping[int, Entry] | None = None) -> d
             view["result"] = game_result_view(result, names, rules, sheet.boxes)
     _score_cards(view)
     return view
+
+
+def sheet_state(sheet: GameSheet) -> dict[str, Any]:
+    """The sheet as the page's scorer takes it (``#sheet-state``, read by
+    ``pad-provisional.js``): the core sheet's :func:`~scorekeeper.sheet.summary`,
+    ``hands`` their number, so that the hands waiting on the phone are scored after it
+    (``provisional`` of ``pad-score.js``)."""
+    return summary(sheet.scored, len(sheet.hands))
 
 
 TEAMS_OF = {p: t for t, team in enumerate(TEAMS) for p in team}

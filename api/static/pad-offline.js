@@ -25,6 +25,7 @@
 import { $, $$ } from "./pad-dom.js";
 import { all as allQueued, put as putQueued, drop as dropQueued } from "./pad-store.js";
 import { lang, listed, say, sayCount } from "./pad-words.js";
+import { lockFixes, showProvisional } from "./pad-provisional.js";
 
 const RETRY_MS = 10000;
 const KEPT_AFTER_MS = 3000;
@@ -213,10 +214,15 @@ async function refresh(send = false) {
   for (const form of $$("form[data-queue-game]")) followQueue(form, items);
   // The sheet shows the new totals once the last waiting hand is on it.
   const sheetPanel = panels.find((panel) => panel.dataset.reload !== undefined);
-  if (sheetPanel && synced > before && !items.some((i) => i.game === sheetPanel.dataset.queue)) {
+  if (!sheetPanel) return;
+  const waiting = items.filter((i) => i.game === sheetPanel.dataset.queue);
+  if (synced > before && !waiting.length) {
     sessionStorage.setItem("scorepad-synced", String(synced));
     window.location.reload();
+    return;
   }
+  // Until then, the board counts the hands waiting on this phone, provisionally.
+  await showProvisional(waiting, Number(sheetPanel.dataset.hands), sheetPanel.dataset.unit);
 }
 
 // ---------------------------------------------------------------- the hand form
@@ -421,6 +427,7 @@ export function startOffline() {
     keepAwake();
     document.addEventListener("visibilitychange", keepAwake);
   }
+  if ($("[data-locks-game]")) allQueued().then(lockFixes);
   if (!$("[data-queue]")) return;
   for (const panel of $$("[data-queue]")) panel.dataset.handsShown = panel.dataset.hands;
   refresh(true);

@@ -6,7 +6,8 @@ Bearer <key>``. It is shown once, when made: the store keeps only its
 SHA-256 hash (:func:`~scorekeeper.store.games.hash_token`, as for edit
 tokens), its name (unique among the keys not revoked) and when it was
 made and revoked. A game created with a key belongs to it, and the key
-lists its own games (:func:`list_games`), newest first, a page at a time:
+lists its own games (:func:`list_games`; the scorepad lists every game the same
+way, :func:`server_games`), newest first, a page at a time:
 the cursor of the next page is the last game's ``(created, id)``, so pages
 neither repeat nor skip a game when new games arrive meanwhile.
 
@@ -146,6 +147,24 @@ def list_games(
         status=None if status is None else GameStatus(status).value,
         since=None if since is None else stored_time(since),
     )
+    return _paged(found, limit)
+
+
+def server_games(
+    store: Store, *, limit: int = DEFAULT_PAGE, cursor: str | None = None, player: str | None = None
+) -> tuple[list[StoredGame], str | None]:
+    """One page of every game on this server, newest first: ``(games, next cursor)`` (the
+    scorepad's games page); ``cursor`` and ``player`` as for :func:`list_games`."""
+    found = store.all_games(
+        limit=limit + 1,
+        after=None if cursor is None else decode_cursor(cursor),
+        player_key=None if player is None else name_key(player, field="player"),
+    )
+    return _paged(found, limit)
+
+
+def _paged(found: list[StoredGame], limit: int) -> tuple[list[StoredGame], str | None]:
+    """The page of ``found`` (``limit + 1`` games asked for) and the next page's cursor."""
     page = found[:limit]
     return page, encode_cursor(page[-1]) if len(found) > limit else None
 

@@ -281,6 +281,33 @@ class Handover:
     created: str
 
 
+@dataclass(frozen=True, slots=True)
+class StoredRound:
+    """A paired round of an event: its number, its byes and its matches as
+    ``(table, game id)``, in table order."""
+
+    number: int
+    byes: tuple[str, ...]
+    matches: tuple[tuple[int, str], ...]
+
+
+@dataclass(frozen=True, slots=True)
+class StoredEvent:
+    """A stored event (club night, tournament): its settings, the hash of its director
+    token and the rounds paired so far (each match an ordinary stored game)."""
+
+    id: str
+    name: str
+    players: tuple[str, ...]
+    format: str
+    rounds: int | None
+    rules: Mapping[str, Any]
+    stake: float | None
+    token_hash: str
+    created: str
+    paired: tuple[StoredRound, ...]
+
+
 class StorageError(Exception):
     """Base class of the storage layer's refusals (the game's own conflicts, such as
     a hand after the end or a stale version, are the domain's
@@ -534,9 +561,43 @@ class Store(Protocol):
         descending), at most ``limit``, after ``(created, id)`` and filtered (see
         :meth:`~scorekeeper.store.sql.SqlStore.key_games`)."""
 
+    def all_games(
+        self, *, limit: int, after: tuple[str, str] | None = None, player_key: str | None = None
+    ) -> list[StoredGame]:
+        """Every game on this server, newest first, at most ``limit``, after ``(created, id)``
+        and with a player of that ``player_key`` (as :meth:`key_games`)."""
+
+    def player_names(self, limit: int) -> list[str]:
+        """The names of the players known here (as first written), by name, at most ``limit``."""
+
     def rotate_token(self, game_id: str, old_hash: str, new_hash: str) -> bool:
         """Replace the game's edit token hash ``old_hash`` by ``new_hash`` (the old one kept as
         retired); False when ``old_hash`` is no longer the game's."""
 
     def token_retired(self, game_id: str, token_hash: str) -> bool:
         """True when ``token_hash`` was the game's edit token before a rotation."""
+
+    def create_event(
+        self,
+        *,
+        event_id: str,
+        name: str,
+        players: Sequence[str],
+        format: str,
+        rounds: int | None,
+        rules: Mapping[str, Any],
+        stake: float | None,
+        token_hash: str,
+        idempotency_key: str | None = None,
+        request_hash: str | None = None,
+    ) -> StoredEvent:
+        """Store a new event (as :meth:`SqlStore.create_event`)."""
+
+    def event(self, event_id: str) -> StoredEvent:
+        """The event ``event_id`` with its paired rounds; raises :class:`NotFound`."""
+
+    def add_round(
+        self, event_id: str, number: int, byes: Sequence[str], matches: Sequence[tuple[int, str]]
+    ) -> bool:
+        """Link round ``number`` (its byes, its ``(table, game id)`` matches) to the event;
+        False (nothing written) when that round is already paired."""

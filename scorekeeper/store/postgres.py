@@ -79,7 +79,7 @@ import psycopg_pool
 from psycopg import errors as pg_errors
 
 from .base import StorageBusy, StorageError, StorageFull, StorageUnavailable
-from .sql import SqlStore, pending_steps, pyformat
+from .sql import EVENT_TABLES, SqlStore, pending_steps, pyformat
 
 BUSY_TIMEOUT = 30.0
 """Seconds a write waits for another writer's lock."""
@@ -221,6 +221,13 @@ def _migrate_6(conn: psycopg.Connection) -> None:
     """)
 
 
+def _migrate_7(conn: psycopg.Connection) -> None:
+    """Events: ``events``, ``event_rounds`` and ``event_matches``, as in SQLite's schema 8
+    (the same statements: their types are valid in both)."""
+    for statement in EVENT_TABLES:
+        conn.execute(statement)
+
+
 MIGRATIONS: tuple[Callable[[psycopg.Connection], None], ...] = (
     _migrate_1,
     _migrate_2,
@@ -228,6 +235,7 @@ MIGRATIONS: tuple[Callable[[psycopg.Connection], None], ...] = (
     _migrate_4,
     _migrate_5,
     _migrate_6,
+    _migrate_7,
 )
 """Schema migrations in order; migration ``i`` takes the database to version ``i + 1``."""
 

@@ -31,8 +31,9 @@ a :class:`sqlite3.Connection` and a :class:`psycopg.Connection` both are.
 
 from __future__ import annotations
 
+import json
 from abc import ABC, abstractmethod
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from contextlib import AbstractContextManager
 from dataclasses import replace
 from functools import cache
@@ -58,7 +59,9 @@ from .base import (
     Player,
     SheetRow,
     StorageError,
+    StoredEvent,
     StoredGame,
+    StoredRound,
     Summary,
     check_version,
     dumps,
@@ -150,6 +153,11 @@ SELECT_KEY_GAMES = (
     f"SELECT {', '.join('g.' + c.strip() for c in GAME_COLUMNS.split(','))}"
     " FROM key_games o JOIN games g ON g.id = o.game_id WHERE o.key_id = ?"
 )
+SELECT_ALL_GAMES = (
+    f"SELECT {', '.join('g.' + c.strip() for c in GAME_COLUMNS.split(','))}"
+    " FROM games g WHERE 1 = 1"
+)
+SELECT_PLAYER_NAMES = "SELECT name FROM players ORDER BY name_key LIMIT ?"
 KEY_GAMES_FILTERS = {
     "player": (
         " AND EXISTS (SELECT 1 FROM game_players s JOIN players p ON p.id = s.player_id"
@@ -158,7 +166,8 @@ KEY_GAMES_FILTERS = {
     "status": " AND g.status = ?",
     "since": " AND g.updated >= ?",
 }
-"""The filters of :meth:`SqlStore.key_games`, each one more condition with one parameter."""
+"""The filters of :meth:`SqlStore.key_games` (and :meth:`SqlStore.all_games`), each one more
+condition with one parameter."""
 KEY_GAMES_AFTER = " AND (g.created < ? OR (g.created = ? AND g.id < ?))"
 KEY_GAMES_ORDER = " ORDER BY g.created DESC, g.id DESC LIMIT ?"
 ROTATE_TOKEN = "UPDATE games SET token_hash = ? WHERE id = ? AND token_hash = ?"
@@ -167,6 +176,42 @@ INSERT_RETIRED_TOKEN = (
     " ON CONFLICT DO NOTHING"
 )
 SELECT_RETIRED_TOKEN = "SELECT 1 FROM retired_tokens WHERE game_id = ? AND token_hash = ?"
+
+EVENT_TABLES = (
+    "CREATE TABLE events (id TEXT PRIMARY KEY, name TEXT NOT NULL, players TEXT NOT NULL,"
+    " format TEXT NOT NULL, rounds INTEGER, rules TEXT NOT NULL, stake DOUBLE PRECISION,"
+    " token_hash TEXT NOT NULL, created TEXT NOT NULL, idempotency_key TEXT UNIQUE,"
+    " request_hash TEXT)",
+    "CREATE TABLE event_rounds (event_id TEXT NOT NULL REFERENCES events (id),"
+    " number INTEGER NOT NULL, byes TEXT NOT NULL, created TEXT NOT NULL,"
+    " PRIMARY KEY (event_id, number))",
+    "CREATE TABLE event_matches (event_id TEXT NOT NULL, round INTEGER NOT NULL,"
+    " table_no INTEGER NOT NULL, game_id TEXT NOT NULL UNIQUE REFERENCES games (id),"
+    " PRIMARY KEY (event_id, round, table_no),"
+    " FOREIGN KEY (event_id, round) REFERENCES event_rounds (event_id, number))",
+)
+"""The event tables: the same statements in both backends (PostgreSQL's schema 7)."""
+INSERT_EVENT = (
+    "INSERT INTO events (id, name, players, format, rounds, rules, stake, token_hash, created,"
+    " idempotency_key, request_hash) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"
+    " ON CONFLICT (idempotency_key) DO NOTHING RETURNING id"
+)
+SELECT_KEYED_EVENT = "SELECT id, request_hash FROM events WHERE idempotency_key = ?"
+SELECT_EVENT = (
+    "SELECT id, name, players, format, rounds, rules, stake, token_hash, created"
+    " FROM events WHERE id = ?"
+)
+SELECT_EVENT_ROUNDS = "SELECT number, byes FROM event_rounds WHERE event_id = ? ORDER BY number"
+SELECT_EVENT_MATCHES = (
+    "SELECT round, table_no, game_id FROM event_matches WHERE event_id = ? ORDER BY round, table_no"
+)
+INSERT_EVENT_ROUND = (
+    "INSERT INTO event_rounds (event_id, number, byes, created) VALUES (?, ?, ?, ?)"
+    " ON CONFLICT DO NOTHING RETURNING number"
+)
+INSERT_EVENT_MATCH = (
+    "INSERT INTO event_matches (event_id, round, table_no, game_id) VALUES (?, ?, ?, ?)"
+)
 
 
 def pending_steps(version: int, latest: int, where: str) -> range:
@@ -623,8 +668,31 @@ class SqlStore(ABC):
         :func:`~scorekeeper.names.name_key`, ``status`` those with that status,
         ``since`` (stored time text) those changed at or after it.
         """
-        statement, params = SELECT_KEY_GAMES, list[Any]([key_id])
-        for name, value in (("player", player_key), ("status", status), ("since", since)):
+        return self._games_page(
+            SELECT_KEY_GAMES,
+            [key_id],
+            limit,
+            after,
+            {"player": player_key, "status": status, "since": since},
+        )
+
+    def all_games(
+        self, *, limit: int, after: tuple[str, str] | None = None, player_key: str | None = None
+    ) -> list[StoredGame]:
+        """Every game on this server (as :meth:`game`), newest first, at most ``limit``; ``after``
+        and ``player_key`` as for :meth:`key_games`."""
+        return self._games_page(SELECT_ALL_GAMES, [], limit, after, {"player": player_key})
+
+    def _games_page(
+        self,
+        statement: str,
+        params: list[Any],
+        limit: int,
+        after: tuple[str, str] | None,
+        filters: dict[str, str | None],
+    ) -> list[StoredGame]:
+        """Games of ``statement`` with the given :data:`KEY_GAMES_FILTERS`, newest first."""
+        for name, value in filters.items():
             if value is not None:
                 statement += KEY_GAMES_FILTERS[name]
                 params.append(value)
@@ -634,6 +702,11 @@ class SqlStore(ABC):
         with self._read() as conn:
             rows = self._run(conn, statement + KEY_GAMES_ORDER, [*params, limit]).fetchall()
         return [game_from_row(row) for row in rows]
+
+    def player_names(self, limit: int) -> list[str]:
+        """The names of the players known here (as first written), by name, at most ``limit``."""
+        with self._read() as conn:
+            return [row[0] for row in self._run(conn, SELECT_PLAYER_NAMES, (limit,))]
 
     def rotate_token(self, game_id: str, old_hash: str, new_hash: str) -> bool:
         """Replace the game's edit token hash ``old_hash`` by ``new_hash``, keeping the old one
@@ -651,3 +724,98 @@ class SqlStore(ABC):
             return (
                 self._run(conn, SELECT_RETIRED_TOKEN, (game_id, token_hash)).fetchone() is not None
             )
+
+    # ------------------------------------------------------------------ events
+
+    def create_event(
+        self,
+        *,
+        event_id: str,
+        name: str,
+        players: Sequence[str],
+        format: str,
+        rounds: int | None,
+        rules: Mapping[str, Any],
+        stake: float | None,
+        token_hash: str,
+        idempotency_key: str | None = None,
+        request_hash: str | None = None,
+    ) -> StoredEvent:
+        """Store a new event; returns it as :meth:`event` would.
+
+        With an ``idempotency_key`` already used by the same request
+        (``request_hash``), nothing is written and that event is returned;
+        used by another request, it raises :class:`KeyReused`.
+        """
+        row = (
+            event_id,
+            name,
+            dumps(list(players)),
+            format,
+            rounds,
+            dumps_in_order(rules),
+            stake,
+            token_hash,
+            now(),
+            idempotency_key,
+            request_hash,
+        )
+        with self._write() as conn:
+            if not self._run(conn, INSERT_EVENT, row).fetchall():
+                found = self._run(conn, SELECT_KEYED_EVENT, (idempotency_key,)).fetchone()
+                assert found is not None  # the conflict that skipped the insert
+                if found[1] != request_hash:
+                    raise KeyReused(
+                        f"Idempotency-Key {idempotency_key!r} was already used"
+                        " for a different request",
+                        field="Idempotency-Key",
+                    )
+                event_id = found[0]
+            return self._event(conn, event_id)
+
+    def event(self, event_id: str) -> StoredEvent:
+        """The event ``event_id`` with its paired rounds; raises :class:`NotFound`."""
+        with self._snapshot() as conn:
+            return self._event(conn, event_id)
+
+    def _event(self, conn: Any, event_id: str) -> StoredEvent:
+        row = self._run(conn, SELECT_EVENT, (event_id,)).fetchone()
+        if row is None:
+            raise NotFound(f"no event {event_id!r}", field="event_id")
+        matches: dict[int, list[tuple[int, str]]] = {}
+        for number, table, game_id in self._run(conn, SELECT_EVENT_MATCHES, (event_id,)):
+            matches.setdefault(number, []).append((table, game_id))
+        paired = tuple(
+            StoredRound(number, tuple(json.loads(byes)), tuple(matches.get(number, ())))
+            for number, byes in self._run(conn, SELECT_EVENT_ROUNDS, (event_id,)).fetchall()
+        )
+        return StoredEvent(
+            id=row[0],
+            name=row[1],
+            players=tuple(json.loads(row[2])),
+            format=row[3],
+            rounds=row[4],
+            rules=json.loads(row[5]),
+            stake=row[6],
+            token_hash=row[7],
+            created=row[8],
+            paired=paired,
+        )
+
+    def add_round(
+        self, event_id: str, number: int, byes: Sequence[str], matches: Sequence[tuple[int, str]]
+    ) -> bool:
+        """Link round ``number`` (its byes, its ``(table, game id)`` matches, games stored
+        before) to the event; False (nothing written) when that round is already paired."""
+        with self._write() as conn:
+            added = self._run(
+                conn, INSERT_EVENT_ROUND, (event_id, number, dumps(list(byes)), now())
+            ).fetchall()
+            if not added:
+                return False
+            self._run_many(
+                conn,
+                INSERT_EVENT_MATCH,
+                [(event_id, number, table, game_id) for table, game_id in matches],
+            )
+            return True

@@ -41,6 +41,11 @@ Tables:
   never the key; created, revoked), ``key_games`` (the key a game was
   created with) and ``retired_tokens`` (edit tokens a rotation replaced, so
   an old token is told it was replaced).
+* events (schema 8): ``events`` (name, players, format, rounds, rules and
+  stake as JSON or plain values, the SHA-256 hash of the director token,
+  an optional Idempotency-Key and request hash), ``event_rounds`` (each
+  paired round's byes, JSON) and ``event_matches`` (round, table and the
+  stored game each match is).
 
 Every write is one ``BEGIN IMMEDIATE`` transaction, so concurrent writers
 (several gunicorn workers) are serialised by SQLite and a refused write
@@ -101,7 +106,7 @@ import sqlite_utils
 
 from ..names import fold
 from .base import StorageBusy, StorageError, StorageFull, StorageUnavailable
-from .sql import SqlStore, pending_steps
+from .sql import EVENT_TABLES, SqlStore, pending_steps
 
 DEFAULT_PATH = "scorekeeper.db"
 """The database file used when no setting or option names one (relative to the working folder)."""
@@ -336,6 +341,14 @@ def _migrate_7(db: sqlite_utils.Database) -> None:
         db.execute(statement)
 
 
+def _migrate_8(db: sqlite_utils.Database) -> None:
+    """Events (club nights, tournaments): ``events`` (settings, the director token's SHA-256
+    hash, an optional Idempotency-Key), ``event_rounds`` (each paired round's byes) and
+    ``event_matches`` (each match of a round: its table and its stored game)."""
+    for statement in EVENT_TABLES:
+        db.execute(statement)
+
+
 MIGRATIONS: tuple[Callable[[sqlite_utils.Database], None], ...] = (
     _migrate_1,
     _migrate_2,
@@ -344,6 +357,7 @@ MIGRATIONS: tuple[Callable[[sqlite_utils.Database], None], ...] = (
     _migrate_5,
     _migrate_6,
     _migrate_7,
+    _migrate_8,
 )
 """Schema migrations in order; migration ``i`` takes the file to version ``i + 1``."""
 

@@ -1,0 +1,153 @@
+"""The ``/api/v1/events`` endpoints: club nights and tournaments (issue 22).
+
+An event is created with its roster and format and answers a director token
+(shown once, stored hashed, repeated for a repeated ``Idempotency-Key`` as a
+game's edit token is). The director pairs each round with that token; each
+match is an ordinary stored game, answered with its edit token for the
+table. The standings are computed from the stored games on every request.
+The routes join the ``/api/v1`` blueprint (:data:`api.v1.blp`).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from functools import wraps
+from typing import Any
+
+from flask import Response, current_app, jsonify, url_for
+from flask.views import MethodView
+
+from scorekeeper.store import events
+
+from . import credentials, get_storage, limits
+from . import headers as h
+from . import responses as r
+from . import schemas as s
+from .errors import error_response
+from .v1 import (
+    CREATE_REFUSALS,
+    GameIdConverter,
+    _unauthorized,
+    blp,
+    random_id_schema,
+    refusals,
+)
+
+
+class EventIdConverter(GameIdConverter):
+    """The ``<event:...>`` path converter: only strings shaped like an event id (made as a
+    game id is)."""
+
+
+def event_id_schema(converter: EventIdConverter) -> dict[str, Any]:
+    """The OpenAPI schema of an event id path parameter."""
+    return random_id_schema("event")
+
+
+DIRECTOR: dict[str, list[dict[str, list[str]]]] = {"security": [{"directorAuth": []}]}
+"""An operation that needs the event's director token."""
+
+
+def director(view: Callable[..., Response]) -> Callable[..., Response]:
+    """Let the request through only with the event's director token.
+
+    Unknown event: 404; no ``Authorization: Bearer <token>``: 401; a wrong token: 403.
+    """
+
+    @wraps(view)
+    def check(*args: Any, event_id: str, **kwargs: Any) -> Response:
+        stored = get_storage().event(event_id)
+        token = credentials.bearer()
+        if token is None:
+            return _unauthorized(
+                "this needs the event's director token: Authorization: Bearer <token>"
+            )
+        if not events.token_matches(stored, token):
+            return error_response(
+                403, "the director token does not match this event", field="Authorization"
+            )
+        return view(*args, event_id=event_id, **kwargs)
+
+    return check
+
+
+@blp.route("/events")
+class Events(MethodView):
+    """Events: club nights and tournaments."""
+
+    @limits.create_limit
+    @blp.arguments(h.KeyHeader(), location="headers")
+    @blp.arguments(s.EventRequest())
+    @blp.response(201, r.NewEvent)
+    @refusals(*CREATE_REFUSALS)
+    @blp.doc(operationId="createEvent")
+    def post(self, headers: dict[str, Any], body: dict[str, Any]) -> Response:
+        """Create an event: 201 with its id, URL and director token (shown only now).
+
+        With an Idempotency-Key, a repeat answers the same (the same event and token).
+        """
+        stored, token = events.create_event(
+            get_storage(),
+            **body,
+            idempotency_key=headers.get("key"),
+            secret=current_app.config["SECRET_KEY"],
+        )
+        url = url_for("api_v1.Event", event_id=stored.id)
+        response = jsonify({"id": stored.id, "url": url, "director_token": token})
+        response.status_code = 201
+        response.headers["Location"] = url
+        return response
+
+
+@blp.route("/events/<event:event_id>")
+class Event(MethodView):
+    """One event."""
+
+    @blp.response(200, r.EventView)
+    @refusals(404)
+    @blp.doc(operationId="getEvent")
+    def get(self, event_id: str) -> Response:
+        """The whole event: settings, rounds, matches, tables, results and standings."""
+        store = get_storage()
+        body = events.event_body(store, store.event(event_id))
+        return jsonify({"url": url_for("api_v1.Event", event_id=event_id), **body})
+
+
+@blp.route("/events/<event:event_id>/rounds")
+class EventRounds(MethodView):
+    """An event's rounds."""
+
+    @limits.wrong_token_limit
+    @director
+    @blp.response(201, r.PairedRound)
+    @refusals(401, 403, 404, 409, 429, 503, 507)
+    @blp.doc(**DIRECTOR)
+    @blp.doc(operationId="pairRound")
+    def post(self, event_id: str) -> Response:
+        """Pair the next round: 201 with its matches, each a new game and its edit token.
+
+        409 while a game of the current round is unfinished, and once the event is over.
+        """
+        paired, matches = events.pair_round(get_storage(), event_id)
+        body = {
+            "number": paired.number,
+            "matches": [match.to_dict() for match in matches],
+            "bye": paired.bye,
+            "byes": list(paired.byes),
+        }
+        response = jsonify(body)
+        response.status_code = 201
+        return response
+
+
+@blp.route("/events/<event:event_id>/standings")
+class EventStandings(MethodView):
+    """An event's standings."""
+
+    @blp.response(200, r.EventStandings)
+    @refusals(404)
+    @blp.doc(operationId="getStandings")
+    def get(self, event_id: str) -> Response:
+        """The standings: by matches won, net points, (Swiss) opponents' wins, head to head."""
+        store = get_storage()
+        return jsonify({"standings": events.event_standings(store, store.event(event_id))})

@@ -1,0 +1,235 @@
+// The sheet page while hands wait on the phone (issue 21): the board shows the
+// totals, boxes, next dealer and game end with the waiting hands scored here
+// (pad-score.js's provisional(), after the sheet the server sent in #sheet-state),
+// marked provisional; Undo and the hand links (where a hand is corrected or made
+// void) are disabled, with a sentence saying why, and so are a hand page's Correct
+// and Void.
+//
+// Choices:
+// - The server's figures are the page's own: once nothing waits, the board the
+//   server rendered is put back as it was; once the waiting hands are on the sheet,
+//   pad-offline.js reloads the page, so the server's answer replaces what was
+//   scored here.
+// - A hand the page cannot score (pad-score.js's NeedsServer: a deal record, a card
+//   hand with a declared play) or that the server will refuse (the scorer's Refused,
+//   or a hand the server has refused already) stops the scoring: the figures are
+//   those before it, and a sentence says which hand and why.
+// - Undo, correction and voiding change hands the waiting ones come after, and need
+//   the server's answer: while hands wait they are not offered (disabled, not hidden,
+//   so the page does not jump; without a connection their pages would not open).
+
+import { $, $$ } from "./pad-dom.js";
+import { provisional, Refused } from "./pad-score.js";
+import { lang, say, sayCount, sayParts } from "./pad-words.js";
+
+const TEAMS = [[0, 2], [1, 3]];  // the sides at a table of four (api.pad.labels.side_names)
+const TEAM_OF = [0, 1, 0, 1];
+const number = (n) => n.toLocaleString(lang);
+
+let kept = null;  // the server's board and next line as rendered, to put back: {source, parts}
+let fetched = null;  // the game's sheet from the API, once hands were sent since the page came
+
+function keep() {
+  return ["section.board", "[data-next]"].filter((selector) => $(selector))
+    .map((selector) => [selector, $(selector).cloneNode(true)]);
+}
+
+// The server's sheet the waiting hands follow: the page's (#sheet-state), or, when some
+// hands were sent since it came (``hands`` on the sheet now), the API's sheet; null
+// when that cannot be had now.
+async function serverSheet(source, hands) {
+  const page = JSON.parse(source);
+  if (page.hands === hands) return page;
+  if (fetched && fetched.hands.length === hands) return fetched;
+  try {
+    const response = await fetch($("[data-live]").dataset.live, {
+      headers: { Accept: "application/json" }, cache: "no-store" });
+    if (!response.ok) return null;
+    fetched = await response.json();
+  } catch {
+    return null;  // no connection: the hands sent are on the server, not known here
+  }
+  return fetched.hands.length === hands ? fetched : null;
+}
+
+function bdi(text) {
+  const node = document.createElement("bdi");
+  node.textContent = text;
+  return node;
+}
+
+// A message of the server's with <b> round a placeholder: its pieces, bold kept.
+function bold(key, values) {
+  const pieces = [];
+  let inBold = false;
+  for (const piece of sayParts(key, values)) {
+    if (typeof piece !== "string") {
+      if (inBold) {
+        const b = document.createElement("b");
+        b.append(piece);
+        pieces.push(b);
+      } else pieces.push(piece);
+      continue;
+    }
+    for (const part of piece.split(/(<\/?b>)/)) {
+      if (part === "<b>") inBold = true;
+      else if (part === "</b>") inBold = false;
+      else if (part) pieces.push(part);
+    }
+  }
+  return pieces;
+}
+
+function chip(text, winner = false) {
+  const node = document.createElement("span");
+  node.className = winner ? "dealer-chip winner-chip" : "dealer-chip";
+  node.dataset.provisional = "";
+  node.textContent = text;
+  return node;
+}
+
+// The board's cards, one per side, from a sheet summary.
+function drawBoard(sheet) {
+  const four = sheet.players.length === 4;
+  const hollywood = sheet.scoring === "hollywood";
+  const dealing = four ? TEAM_OF[sheet.next_dealer] : sheet.next_dealer;
+  for (const card of $$(".board .player")) {
+    const p = Number(card.dataset.player);
+    const name = $(".name", card);
+    $$(".dealer-chip", name).forEach((node) => node.remove());
+    if (!sheet.over && dealing === p) name.append(" ", chip(say(four ? "deal_next" : "deals_next")));
+    if (sheet.over && sheet.result && sheet.result.winner === p) name.append(" ", chip(say("winner"), true));
+    let said;
+    if (hollywood) {
+      const totals = sheet.columns.map((column) => (column.opened[p] ? column.totals[p] : null));
+      $$(".games .game b", card).forEach((node, c) => { node.textContent = totals[c] ?? "·"; });
+      said = totals.map((total, c) => say("game_total", { n: c + 1, total: total ?? "–" })).join(", ");
+    } else {
+      $(".total", card).textContent = sheet.totals[p];
+      said = sayCount("points", sheet.totals[p]);
+    }
+    const boxes = sayCount("boxes", sheet.boxes[p]);
+    $(".meta", card).textContent = sheet.over ? boxes : `${boxes} · ${say("needs", { points: sheet.needed[p] })}`;
+    const side = four ? TEAMS[p].map((seat) => sheet.players[seat]).join(" & ") : sheet.players[p];
+    card.setAttribute("aria-label", `${side}: ${said}, ${boxes}`);
+  }
+}
+
+// Who deals (and plays) next, as the server words it.
+function nextLine(sheet) {
+  const names = sheet.players;
+  if (names.length === 4) {
+    const [first, second] = sheet.next_games.map((game) => sayParts("deals_to", {
+      dealer: bdi(names[game.dealer]),
+      other: bdi(names[game.players[0] + game.players[1] - game.dealer]) }));
+    const pieces = (parts) => { const span = document.createElement("span"); span.append(...parts); return span; };
+    return sayParts("next_four", { first: pieces(first), second: pieces(second) });
+  }
+  const dealer = sheet.next_dealer;
+  if (names.length === 3) {
+    const [a, b] = [0, 1, 2].filter((p) => p !== dealer);
+    return bold("next_three", { dealer: bdi(names[dealer]), a: bdi(names[a]), b: bdi(names[b]) });
+  }
+  return bold("next_two", { dealer: bdi(names[dealer]) });
+}
+
+function sentence(text, className = "small") {
+  const node = document.createElement("p");
+  node.className = className;
+  node.textContent = text;
+  return node;
+}
+
+// Undo, correction and voiding (the sheet's hand links lead to them) on or off.
+function lock(locked) {
+  for (const button of $$("form[data-locks] button")) {
+    button.disabled = locked;
+    if (locked) button.setAttribute("aria-describedby", "locked-why");
+    else button.removeAttribute("aria-describedby");
+  }
+  for (const link of $$("a[data-locks], table.hands a")) {
+    if (locked && link.hasAttribute("href")) {
+      link.dataset.href = link.getAttribute("href");
+      link.removeAttribute("href");
+      link.setAttribute("role", "link");  // a link still, one that cannot be followed now
+      link.setAttribute("aria-disabled", "true");
+      link.setAttribute("aria-describedby", "locked-why");
+    } else if (!locked && link.dataset.href) {
+      link.setAttribute("href", link.dataset.href);
+      delete link.dataset.href;
+      link.removeAttribute("role");
+      link.removeAttribute("aria-disabled");
+      link.removeAttribute("aria-describedby");
+    }
+  }
+}
+
+// A hand's own page: its Correct and Void wait too while hands of its game wait.
+export function lockFixes(items) {
+  const section = $("[data-locks-game]");
+  if (!section) return;
+  const waiting = items.some((item) => item.game === section.dataset.locksGame);
+  lock(waiting);
+  const why = $("#locked-why");
+  if (waiting && !why) {
+    const said = sentence(say("locked"));
+    said.id = "locked-why";
+    section.append(said);
+  } else if (!waiting && why) why.remove();
+}
+
+// The board for the hands of this game waiting on the phone (the queue's items, in order),
+// ``hands`` the number on the server's sheet, ``unit`` "hand" or "deal".
+export async function showProvisional(waiting, hands, unit) {
+  const note = $("#provisional-note");
+  const block = $("#sheet-state");
+  if (!note || !block) return;
+  const source = block.textContent;  // a live update of the page brings a new one
+  const state = JSON.stringify([source, hands, waiting.map((item) => [item.seq, Boolean(item.refused)])]);
+  if (state === note.dataset.state) return;
+  const server = waiting.length ? await serverSheet(source, hands) : null;
+  if (waiting.length && !server) return;  // keep what is shown until the sheet is known
+  note.dataset.state = state;
+  if (!kept || kept.source !== source) kept = { source, parts: keep() };
+  else for (const [selector, copy] of kept.parts) $(selector).replaceWith(copy.cloneNode(true));
+  lock(waiting.length > 0);
+  note.replaceChildren();
+  note.hidden = !waiting.length;
+  $("section.board").classList.toggle("provisional", waiting.length > 0);
+  if (!waiting.length) return;
+
+  const refused = waiting.findIndex((item) => item.refused);
+  const typed = (refused < 0 ? waiting : waiting.slice(0, refused)).map((item) => item.fields);
+  let scored;
+  try {
+    scored = provisional(server, typed);
+  } catch {
+    scored = { sheet: server, records: [], stopped: { index: 0, error: null } };  // not scored here
+  }
+  const stopped = scored.stopped ?? (refused >= 0 ? { index: refused, error: new Refused("refused") } : null);
+  const sheet = scored.sheet;
+
+  const head = document.createElement("p");
+  const badge = document.createElement("span");
+  badge.className = "badge waiting";
+  badge.textContent = say("provisional");
+  head.append(badge, " ", say("provisional_note"));
+  note.append(head);
+  if (stopped) {
+    const n = number(hands + stopped.index + 1);
+    const key = stopped.error instanceof Refused ? "refused" : "on_sync";
+    note.append(sentence(say(`${key}_${unit}`, { num: n }), "small stopped"));
+  }
+  const last = hands + scored.records.length;
+  if (sheet.over) note.append(sentence(say(`ends_${unit}`, { num: number(last) }), "ends"));
+  const why = sentence(say("locked"));
+  why.id = "locked-why";
+  note.append(why);
+
+  drawBoard(sheet);
+  const next = $("[data-next]");
+  if (next) {
+    next.hidden = sheet.over;
+    next.replaceChildren(...nextLine(sheet));
+  }
+}

@@ -1,0 +1,148 @@
+"""The events API (api/events.py): create an event, pair its rounds, play each match as
+an ordinary game through the API, and read the standings.
+
+Every response is validated against the served OpenAPI document (test_api's Client).
+"""
+
+from __future__ import annotations
+
+import itertools
+from collections import Counter
+
+import pytest
+from test_api import Client, error_of, quick
+
+EIGHT = ["Ana", "Bor", "Cy", "Dan", "Eva", "Fil", "Gal", "Hana"]
+
+
+@pytest.fixture
+def call(app):
+    return Client(app)
+
+
+def create(call, **body):
+    body = {"name": "Club night", "players": EIGHT, "format": "round_robin", **body}
+    response = call("POST", "/api/v1/events", json=body)
+    assert response.status_code == 201, response.json
+    return response.json
+
+
+def pair(call, event, status=201):
+    response = call(
+        "POST",
+        f"/api/v1/events/{event['id']}/rounds",
+        headers={"Authorization": f"Bearer {event['director_token']}"},
+    )
+    assert response.status_code == status, response.json
+    return response.json
+
+
+def play_to_the_end(call, match, seats):
+    """Post hands to the match's game until it ends: ``seats`` gives each hand's knocker
+    and deadwoods in turn. Returns the game's final sheet."""
+    auth = {"Authorization": f"Bearer {match['edit_token']}"}
+    url = f"/api/v1/games/{match['game_id']}"
+    for knocker, own, other in itertools.cycle(seats):
+        response = call("POST", f"{url}/hands", json=quick(knocker, own, other), headers=auth)
+        assert response.status_code == 201, response.json
+        if response.json["sheet"]["status"] == "over":
+            return response.json["sheet"]
+    raise AssertionError("unreachable")
+
+
+def test_an_eight_player_round_robin_played_to_the_end(call):
+    event = create(call, stake=0.1)
+    assert event["url"] == f"/api/v1/events/{event['id']}"
+    assert call("GET", event["url"]).json["rounds"] == []
+    rng = itertools.count()
+    finals = []  # (players, final totals, winner) from the games' own sheets
+    for number in range(1, 8):
+        paired = pair(call, event)
+        assert paired["number"] == number and paired["bye"] is None
+        assert [m["table"] for m in paired["matches"]] == [1, 2, 3, 4]
+        # a round cannot be paired while one of its games is unfinished
+        assert pair(call, event, 409)["error"]["code"] == "round_unfinished"
+        for match in paired["matches"]:
+            turn = next(rng)
+            # different winners and margins: a knock, an undercut, a gin
+            seats = [(turn % 2, 0, 10 + turn % 17), (1 - turn % 2, 5, 3 + turn % 4)]
+            sheet = play_to_the_end(call, match, seats)
+            assert sheet["players"] == match["players"]
+            result = sheet["result"]
+            finals.append((match["players"], result["final"], result["winner"]))
+    assert pair(call, event, 409)["error"]["code"] == "event_over"
+
+    # the reference, from the games' own final totals
+    won, net = Counter(), Counter()
+    for players, final, winner in finals:
+        won[players[winner]] += 1
+        net[players[0]] += final[0] - final[1]
+        net[players[1]] += final[1] - final[0]
+    meetings = Counter(frozenset(p) for p, _, _ in finals)
+    assert len(meetings) == 28 and set(meetings.values()) == {1}
+
+    standings = call("GET", f"{event['url']}/standings").json["standings"]
+    assert {line["player"]: (line["won"], line["net_points"]) for line in standings} == {
+        name: (won[name], net[name]) for name in EIGHT
+    }
+    assert all(line["played"] == 7 and line["won"] + line["lost"] == 7 for line in standings)
+    keys = [(line["won"], line["net_points"]) for line in standings]
+    assert keys == sorted(keys, reverse=True)
+    assert standings[0]["rank"] == 1
+
+    whole = call("GET", event["url"]).json
+    assert whole["over"] and len(whole["rounds"]) == 7
+    assert whole["standings"] == standings
+    assert all(m["finished"] for r in whole["rounds"] for m in r["matches"])
+
+
+def test_a_correction_to_a_finished_game_changes_the_standings(call):
+    event = create(call, players=EIGHT[:2])
+    (match,) = pair(call, event)["matches"]
+    play_to_the_end(call, match, [(0, 0, 30)])
+    before = call("GET", f"{event['url']}/standings").json["standings"][0]
+    auth = {"Authorization": f"Bearer {match['edit_token']}"}
+    response = call(
+        "PUT", f"/api/v1/games/{match['game_id']}/hands/1", json=quick(0, 0, 60), headers=auth
+    )
+    assert response.status_code == 200, response.json
+    after = call("GET", f"{event['url']}/standings").json["standings"][0]
+    final = response.json["sheet"]["result"]["final"]
+    assert after["net_points"] == abs(final[0] - final[1]) != before["net_points"]
+
+
+def test_the_director_token_is_needed_and_kept_hashed(call):
+    event = create(call)
+    url = f"/api/v1/events/{event['id']}/rounds"
+    error_of(call("POST", url), 401, field="Authorization")
+    error_of(call("POST", url, headers={"Authorization": "Bearer nope"}), 403)
+    error_of(call("GET", "/api/v1/events/AAAAAAAAAAAAAAAA"), 404)
+    assert event["director_token"] not in str(call("GET", event["url"]).json)
+
+
+def test_an_idempotency_key_creates_one_event(call):
+    headers = {"Idempotency-Key": "night-1"}
+    body = {"name": "Night", "players": EIGHT, "format": "swiss", "rounds": 3}
+    first = call("POST", "/api/v1/events", json=body, headers=headers)
+    again = call("POST", "/api/v1/events", json=body, headers=headers)
+    assert first.status_code == again.status_code == 201
+    assert first.json == again.json
+    other = call("POST", "/api/v1/events", json={**body, "rounds": 2}, headers=headers)
+    error_of(other, 422, "idempotency_key_reused", "Idempotency-Key")
+
+
+@pytest.mark.parametrize(
+    ("body", "field"),
+    [
+        ({"players": ["Ana"]}, "players"),
+        ({"players": ["Ana", "Ana"]}, "players"),
+        ({"format": "ladder"}, "format"),
+        ({"format": "swiss"}, "rounds"),
+        ({"rounds": 3}, "rounds"),
+        ({"name": ""}, "name"),
+        ({"rules": {"target": "high"}}, "target"),  # as POST /games names it
+    ],
+)
+def test_bad_events_are_refused_naming_the_field(call, body, field):
+    full = {"name": "Night", "players": EIGHT, "format": "round_robin", **body}
+    error_of(call("POST", "/api/v1/events", json=full), 422, field=field)
