@@ -322,6 +322,9 @@ function setupQueuedForm(form) {
   rememberKey(form);
   let queueing = false;
   form.addEventListener("submit", (event) => {
+    // A double tap, or a tap on another button of a form under way (its request
+    // would replace the save's).
+    if (queueing || form.dataset.saving) { event.preventDefault(); return; }
     const submitter = event.submitter;
     if (submitter && submitter.value !== "save") {
       // "Check the hand" and "Preview the score" need the server's answer.
@@ -331,7 +334,6 @@ function setupQueuedForm(form) {
       }
       return;
     }
-    if (queueing || form.dataset.saving) { event.preventDefault(); return; }  // a double tap
     // A queued hand carries no sheet version: the queue's order is the truth, and the
     // hands queued before it change the version the form was built from.
     const fields = [...new FormData(form)].filter(
@@ -361,7 +363,8 @@ function setupQueuedForm(form) {
 // answer the page stops waiting, ``keep`` queues the hand, and the page says so.
 function saving(form, button, keep) {
   form.dataset.saving = "yes";
-  if (button) {
+  if (button) {  // as wide as it was, so that nothing moves under a second tap
+    button.style.minWidth = `${button.getBoundingClientRect().width}px`;
     button.dataset.label = button.textContent;
     button.textContent = say("saving");
     button.setAttribute("aria-busy", "true");
@@ -382,6 +385,7 @@ function saved(form) {
   for (const button of $$("button[aria-busy]", form)) {
     button.textContent = button.dataset.label;
     button.removeAttribute("aria-busy");
+    button.style.minWidth = "";
     button.disabled = false;
   }
 }
