@@ -3,8 +3,8 @@
 // Taps for an ordinary knock (Ana knocks with 3 against Bor's 25): Ana's chip "3" (who
 // went out, Knock and her deadwood: 1 tap), the keypad's 2 and 5 (2 taps), Add to the
 // sheet (1 tap): 4 taps. A gin is its player's chip "Gin"; a one-digit count on the
-// keypad makes either 3 taps. Big gin and void keep their choices above the chips (a
-// chip sets Knock or Gin).
+// keypad makes either 3 taps. Big gin and void keep their choices in the form's fields,
+// below the chips (a chip sets Knock or Gin).
 //
 // Choices:
 // - The form's own fields stay, so what is sent is what the form without JavaScript
