@@ -37,16 +37,22 @@ def phone(browser):
     return page
 
 
+def new_game(browser, served):
+    """A phone on a new game of Ana and Bor: the page, the sheet's URL, the game's id
+    and the server's database."""
+    url, db = served
+    page = phone(browser)
+    sheet = start(page, url)
+    return page, sheet, sheet.rsplit("/", 1)[1], db
+
+
 def narrow(page) -> None:
     """Nothing wider than the phone."""
     assert page.evaluate("document.documentElement.scrollWidth") <= 360, page.url
 
 
 def test_an_ordinary_knock_is_four_taps_with_the_score_live(browser, served):
-    url, db = served
-    page = phone(browser)
-    sheet = start(page, url)
-    game_id = sheet.rsplit("/", 1)[1]
+    page, __, game_id, db = new_game(browser, served)
     page.get_by_role("link", name="+ Quick hand").click()
     expect(page.locator("[data-quick-pad]")).to_be_visible()
     # the phone's keyboard stays shut: the deadwood fields ask for none
@@ -93,10 +99,7 @@ def test_an_ordinary_knock_is_four_taps_with_the_score_live(browser, served):
 
 
 def test_a_save_lands_on_the_sheet_and_its_undo_takes_it_back(browser, served):
-    url, db = served
-    page = phone(browser)
-    sheet = start(page, url)
-    game_id = sheet.rsplit("/", 1)[1]
+    page, sheet, game_id, db = new_game(browser, served)
     page.get_by_role("link", name="+ Quick hand").click()
     page.locator("[data-chip-knocker='1'][data-chip-deadwood='4']").click()
     page.locator("[data-key='1']").click()
@@ -128,10 +131,7 @@ def test_a_save_lands_on_the_sheet_and_its_undo_takes_it_back(browser, served):
 
 
 def test_a_slow_save_shows_it_is_saving_then_keeps_the_hand(browser, served):
-    url, db = served
-    page = phone(browser)
-    sheet = start(page, url)
-    game_id = sheet.rsplit("/", 1)[1]
+    page, sheet, game_id, db = new_game(browser, served)
     page.goto(sheet + "/hand?mode=quick")
     until(page, "() => Boolean(document.querySelector('[data-quick-pad]:not([hidden])'))")
     held = []
@@ -192,4 +192,27 @@ def test_a_slow_save_shows_it_is_saving_then_keeps_the_hand(browser, served):
     expect(page.locator(".queue")).to_contain_text("All hands synced", timeout=20000)
     page.goto(sheet)
     expect(page.locator(".player .total")).to_have_text(["28", "0"])
+    page.context.close()
+
+
+def test_while_a_hand_waits_the_live_score_leaves_the_totals_out(browser, served):
+    """The totals after a hand waiting on the phone are not known to the form: the
+    next hand's live score is its own alone, and a kept hand clears the form's."""
+    page, __, __, __ = new_game(browser, served)
+    page.get_by_role("link", name="+ Quick hand").click()
+    expect(page.locator("[data-quick-pad]")).to_be_visible()
+    live = page.locator("[data-live-preview]")
+    page.context.set_offline(True)
+    page.locator("[data-chip-knocker='0'][data-chip-deadwood='3']").click()
+    page.locator("[data-key='2']").click()
+    page.locator("[data-key='5']").click()
+    expect(live).to_have_text("Ana knocks and scores 22. Totals after this hand: Ana 22, Bor 0.")
+    page.get_by_role("button", name="Add to the sheet").click()
+    expect(page.locator("h1")).to_have_text("Hand 2")  # kept: the next hand's form
+    expect(live).to_have_text("")
+    assert page.locator(".chip[aria-pressed=true]").count() == 0
+    page.locator("[data-chip-knocker='1'][data-chip-deadwood='4']").click()
+    page.locator("[data-key='1']").click()
+    page.locator("[data-key='0']").click()
+    expect(live).to_have_text("Bor knocks and scores 6.")
     page.context.close()

@@ -242,6 +242,8 @@ function followQueue(form, items) {
   // The dealer shown was the server's for the hand after those it knew then.
   const moved = waiting.length > 0 || panel.dataset.hands !== panel.dataset.handsShown;
   $$("[data-dealer-line]").forEach((line) => { line.hidden = moved; });
+  // So is the sheet the quick form's live score would add its totals to (pad-quick.js).
+  form.toggleAttribute("data-sheet-moved", moved);
 }
 
 // The message of a hand, or of a deal at a table of four (the panel's data-unit).

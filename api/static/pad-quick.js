@@ -17,6 +17,9 @@
 //   (#sheet-state, the summary the core's score_sheet goes on from): the core's rules,
 //   proven equal to them (tests/test_pad_score.py), never a second copy. A hand not yet
 //   complete, or one the server would refuse, shows nothing; Add gets the server's words.
+//   While hands wait on the phone, or the page is older than the sheet it came from
+//   (data-sheet-moved, pad-offline.js), the totals are not known here: the hand's own
+//   score shows alone.
 // - Without JavaScript the form is the plain fields with Preview and Add.
 
 import { $, $$ } from "./pad-dom.js";
@@ -79,6 +82,7 @@ export function setupQuickPad(form) {
   }
   form.addEventListener("input", update);
   form.addEventListener("change", update);
+  form.addEventListener("reset", () => setTimeout(update));  // a kept hand: the next one
   update();
 }
 
@@ -100,7 +104,8 @@ function preview(form, state, shown) {
   else if (record.winner === null) line = say("live_tie");
   else line = say(SAID[record.outcome], { name: names[record.winner], points: record.points });
   const text = [line];
-  if (state.scoring !== "hollywood") {  // a Hollywood card's totals are each game's
+  // a Hollywood card's totals are each game's
+  if (state.scoring !== "hollywood" && !form.hasAttribute("data-sheet-moved")) {
     const totals = names.map((name, i) => `${name} ${record.totals[i]}`).join(", ");
     text.push(say("live_totals", { totals }));
   }
