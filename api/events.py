@@ -5,6 +5,8 @@ An event is created with its roster and format and answers a director token
 game's edit token is). The director pairs each round with that token; each
 match is an ordinary stored game, answered with its edit token for the
 table. The standings are computed from the stored games on every request.
+The exports (standings and results as CSV, results as JSON, the event as a
+record ``scorekeeper replay`` scores again) are public, as the event is.
 The routes join the ``/api/v1`` blueprint (:data:`api.v1.blp`).
 """
 
@@ -17,6 +19,7 @@ from typing import Any
 from flask import Response, current_app, jsonify, url_for
 from flask.views import MethodView
 
+from scorekeeper import event_tables
 from scorekeeper.store import events
 
 from . import credentials, get_storage, limits
@@ -151,3 +154,93 @@ class EventStandings(MethodView):
         """The standings: by matches won, net points, (Swiss) opponents' wins, head to head."""
         store = get_storage()
         return jsonify({"standings": events.event_standings(store, store.event(event_id))})
+
+
+CSV_TYPE = "text/csv; charset=utf-8; header=present"
+"""The Content-Type of a CSV export (RFC 4180, RFC 7111's header parameter)."""
+
+
+CSV_RESPONSE: dict[str, Any] = {
+    "content_type": "text/csv",
+    "schema": {"type": "string", "description": "RFC 4180 CSV with a header row, UTF-8."},
+    "headers": {
+        "Content-Disposition": {
+            "description": 'attachment; filename="<event name as a slug>-<what>.csv"',
+            "schema": {"type": "string"},
+            "required": True,
+        }
+    },
+}
+"""The documented answer of a CSV export."""
+
+
+def _csv(event_id: str, what: str) -> Response:
+    """The event's ``standings`` or ``results`` as a CSV download named after the event."""
+    store = get_storage()
+    stored = store.event(event_id)
+    response = Response(events.event_csv(store, stored, what), content_type=CSV_TYPE)
+    filename = event_tables.file_name(stored.name, what)
+    response.headers["Content-Disposition"] = f'attachment; filename="{filename}"'
+    return response
+
+
+@blp.route("/events/<event:event_id>/export/standings.csv")
+class EventStandingsCsv(MethodView):
+    """An event's standings as CSV."""
+
+    @blp.response(200, **CSV_RESPONSE)
+    @refusals(404)
+    @blp.doc(operationId="exportStandingsCsv")
+    def get(self, event_id: str) -> Response:
+        """The standings as a CSV file (the lines of GET /events/{id}/standings).
+
+        Columns: rank, player, played, won, lost, net_points, byes, opponents_won.
+        """
+        return _csv(event_id, "standings")
+
+
+@blp.route("/events/<event:event_id>/export/results.csv")
+class EventResultsCsv(MethodView):
+    """Every match of an event as CSV."""
+
+    @blp.response(200, **CSV_RESPONSE)
+    @refusals(404)
+    @blp.doc(operationId="exportResultsCsv")
+    def get(self, event_id: str) -> Response:
+        """Every match as a line of a CSV file.
+
+        Columns: round, table, player_a, player_b, finished, winner, total_a,
+        total_b (the final totals, empty until the end) and game_id.
+        """
+        return _csv(event_id, "results")
+
+
+@blp.route("/events/<event:event_id>/export/results.json")
+class EventResults(MethodView):
+    """An event's standings and results as JSON."""
+
+    @blp.response(200, r.EventExport)
+    @refusals(404)
+    @blp.doc(operationId="exportResults")
+    def get(self, event_id: str) -> Response:
+        """The event's settings, its standings and one result per match (as results.csv)."""
+        store = get_storage()
+        return jsonify(events.event_export(store, store.event(event_id)))
+
+
+@blp.route("/events/<event:event_id>/export/record.json")
+class EventRecord(MethodView):
+    """An event as a record to score again."""
+
+    @blp.response(200, r.EventRecord)
+    @refusals(404)
+    @blp.doc(operationId="exportEventRecord")
+    def get(self, event_id: str) -> Response:
+        """The event as a record (format scorekeeper.event) to score again.
+
+        Its settings, each round's byes and every match's exported game (as
+        GET /games/{id}/export), labelled with its round and table.
+        ``scorekeeper replay`` scores each game again and gives the standings.
+        """
+        store = get_storage()
+        return jsonify(events.event_record(store, store.event(event_id)))

@@ -6,7 +6,8 @@ Two limits, declared on the views they guard (:func:`create_limit`,
 
 * ``CREATE_LIMIT`` (default ``30 per minute``): games created, shared by
   ``POST /api/v1/games``, ``POST /api/v1/games/import`` and the scorepad's
-  start form. Counted per API key for a request that sends a valid one
+  start form (and events: ``POST /api/v1/events``, the scorepad's new event
+  form). Counted per API key for a request that sends a valid one
   (``Authorization: Bearer <key>``, :mod:`api.credentials`), so each club
   site or bot of a league has its own budget whatever address it shares;
   per client address otherwise. A club evening starts a game every few

@@ -342,3 +342,76 @@ class EventView(ma.Schema):
     over = fields.Boolean(required=True)
     rounds = fields.List(fields.Nested(EventRound), required=True)
     standings = fields.List(fields.Nested(Standing), required=True)
+
+
+class EventSettings(ma.Schema):
+    """An event's settings, as its exports repeat them."""
+
+    id = fields.String(required=True)
+    name = fields.String(required=True)
+    players = fields.List(fields.String(), required=True)
+    format = fields.String(required=True)
+    round_count = fields.Integer(
+        required=True, allow_none=True, metadata={"description": "Swiss: the rounds to play."}
+    )
+    rules = fields.Dict(required=True)
+    stake = fields.Float(required=True, allow_none=True)
+    created = fields.String(required=True)
+
+
+class EventExportSettings(EventSettings):
+    """An event's settings and whether it is over."""
+
+    over = fields.Boolean(required=True)
+
+
+class EventResult(ma.Schema):
+    """A match of an event as a row of its results (a line of results.csv)."""
+
+    round = fields.Integer(required=True)
+    table = fields.Integer(required=True)
+    player_a = fields.String(required=True)
+    player_b = fields.String(required=True)
+    finished = fields.Boolean(required=True)
+    winner = fields.String(required=True, allow_none=True)
+    total_a = fields.Integer(
+        required=True,
+        allow_none=True,
+        metadata={"description": "player_a's final total, bonuses included (null until the end)."},
+    )
+    total_b = fields.Integer(required=True, allow_none=True)
+    game_id = fields.String(required=True)
+
+
+class EventExport(ma.Schema):
+    """An event's settings, standings and every match's result."""
+
+    event = fields.Nested(EventExportSettings, required=True)
+    standings = fields.List(fields.Nested(Standing), required=True)
+    results = fields.List(fields.Nested(EventResult), required=True)
+
+
+class EventRecordRound(ma.Schema):
+    """A round of an event record: its number and who sat out."""
+
+    number = fields.Integer(required=True)
+    byes = fields.List(fields.String(), required=True)
+
+
+class EventRecordGame(ma.Schema):
+    """A match of an event record: its round, table, game id and the game exported."""
+
+    round = fields.Integer(required=True)
+    table = fields.Integer(required=True)
+    game_id = fields.String(required=True)
+    game = fields.Nested(Export, required=True)
+
+
+class EventRecord(ma.Schema):
+    """An event as a record ``scorekeeper replay`` scores again (format scorekeeper.event)."""
+
+    format = fields.String(required=True)
+    version = fields.Integer(required=True)
+    event = fields.Nested(EventSettings, required=True)
+    rounds = fields.List(fields.Nested(EventRecordRound), required=True)
+    games = fields.List(fields.Nested(EventRecordGame), required=True)

@@ -27,7 +27,7 @@ from multiprocessing import Pool
 from typing import TYPE_CHECKING, Any, TypedDict
 
 from .errors import RecordError
-from .records import ReplayedDeal, ReplayedMatch, replay
+from .rescore import Replayed, replay_any
 
 if TYPE_CHECKING:  # the dask extra may be missing: it is imported when a cluster is used
     from dask.delayed import Delayed
@@ -43,7 +43,7 @@ class Refusal(TypedDict):
     field: str | None
 
 
-Outcome = tuple[str, ReplayedDeal | ReplayedMatch | None, Refusal | None]
+Outcome = tuple[str, Replayed | None, Refusal | None]
 """``(label, result or None, refusal or None)``."""
 
 PARTITION_SIZE = 100
@@ -67,7 +67,7 @@ def replay_one(item: tuple[str, Any]) -> Outcome:
     try:
         if isinstance(record, RecordError):
             raise record
-        return label, replay(record), None
+        return label, replay_any(record), None
     except RecordError as error:
         return (
             label,

@@ -10,11 +10,12 @@ from __future__ import annotations
 import json
 import os
 import sys
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from contextlib import nullcontext
 from typing import IO
 
 import click
+from click.decorators import FC
 
 from .analysis import DealAnalysis, MatchAnalysis, analyse, remarks
 from .bots import make_players, simulate_deal, simulate_match
@@ -25,12 +26,13 @@ from .imports import SOURCES, import_text
 from .knock import KnockResult, verify_knock
 from .melds import DiscardReport, meld_report
 from .records import ReplayedDeal, ReplayedMatch, read_records
+from .rescore import RescoredEvent, RescoredGame
 from .results import Outcome
 from .rules import Rules
-from .sheet import AnyHandRecord, HollywoodSheet
-from .store import access, open_store
+from .sheet import AnyHandRecord, AnySheet, HollywoodSheet, PartnershipSheet
+from .store import access, events, open_store
 from .store.backup import BackupError, MissingFolder, backup, restore
-from .store.base import NameTaken
+from .store.base import NameTaken, NotFound
 
 
 def show_cards(codes: Sequence[str]) -> str:
@@ -128,6 +130,20 @@ def format_showdown(result: KnockResult) -> str:
 
 # ------------------------------------------------------------- engine: replay and simulate
 
+
+def output_option(what: str) -> Callable[[FC], FC]:
+    """The ``-o/--output`` option of a command that writes ``what`` (standard output by
+    default)."""
+    return click.option(
+        "-o",
+        "--output",
+        type=click.File("w", encoding="utf-8"),
+        default="-",
+        show_default=True,
+        help=f"Where to write {what}.",
+    )
+
+
 PROGRESS_AFTER = 200
 """Files with at least this many records show a progress bar (on standard error)."""
 
@@ -202,6 +218,12 @@ def replay_command(file: IO[str], as_json: bool, jobs: int | None, scheduler: st
             assert result is not None  # a record is either replayed or refused
             if as_json:
                 click.echo(json.dumps(result.to_dict(), ensure_ascii=False))
+                continue
+            if isinstance(result, RescoredEvent):
+                click.echo(format_event(result, label))
+                continue
+            if isinstance(result, RescoredGame):
+                click.echo(format_game(result, label))
                 continue
             deals = result.deals if isinstance(result, ReplayedMatch) else (result,)
             for deal in deals:
@@ -330,14 +352,7 @@ def format_analysis(deal: DealAnalysis) -> str:
     is_flag=True,
     help="Write whole match records (one game each) instead of deal records.",
 )
-@click.option(
-    "-o",
-    "--output",
-    type=click.File("w", encoding="utf-8"),
-    default="-",
-    show_default=True,
-    help="Where to write the records (JSON Lines).",
-)
+@output_option("the records (JSON Lines)")
 def simulate_command(
     games: int, seed: int, players: str, preset: str, matches: bool, output: IO[str]
 ) -> None:
@@ -382,14 +397,7 @@ def simulate_command(
     help="The system the input comes from.",
 )
 @click.argument("file", type=click.File("r", encoding="utf-8"))
-@click.option(
-    "-o",
-    "--output",
-    type=click.File("w", encoding="utf-8"),
-    default="-",
-    show_default=True,
-    help="Where to write the records (JSON Lines).",
-)
+@output_option("the records (JSON Lines)")
 def import_command(source: str, file: IO[str], output: IO[str]) -> None:
     """Import FILE from another system as records, one per line, in input order.
 
@@ -625,6 +633,36 @@ def keys_revoke(name: str, db: str | None) -> None:
     click.echo(f"revoked key {name!r}")
 
 
+@main.group("event")
+def event_group() -> None:
+    """Club nights and tournaments stored in the database."""
+
+
+@event_group.command("export")
+@click.argument("event_id")
+@click.option(
+    "--what",
+    type=click.Choice(["standings", "results", "record"]),
+    default="standings",
+    show_default=True,
+    help="standings or results (CSV, as the API's export/*.csv), or record (the event"
+    ' record "scorekeeper replay" scores again, as export/record.json).',
+)
+@output_option("the standings, results or record")
+@DB_OPTION
+def event_export(event_id: str, what: str, output: IO[str], db: str | None) -> None:
+    """Write the stored event EVENT_ID's standings, results or record."""
+    store = open_store(database(db))
+    try:
+        stored = store.event(event_id)
+    except NotFound:
+        raise _BadInput(f"there is no event {event_id!r} in this database") from None
+    if what == "record":
+        output.write(json.dumps(events.event_record(store, stored), ensure_ascii=False) + "\n")
+    else:
+        output.write(events.event_csv(store, stored, what))
+
+
 def _verb(outcome: Outcome) -> str:
     return {
         Outcome.KNOCK: "knocks",
@@ -691,13 +729,55 @@ def format_match(result: ReplayedMatch, label: str = "match") -> str:
     """A replayed match: one line per deal, then the totals and the result."""
     sheet = result.sheet
     names = sheet.players
-    lines = [
-        f"{label}: {' vs '.join(names)} ({sheet.scoring} scoring, target {sheet.rules['target']})"
-    ]
+    lines = [_sheet_head(sheet, label)]
     hands: Sequence[AnyHandRecord] = sheet.hands
     for index, (deal, hand) in enumerate(zip(result.deals, hands, strict=True)):
         lines.append(f"  deal {index}: {deal_line(deal)}  [{_pair(names, hand.totals)}]")
-    lines.append(f"  totals {_pair(names, sheet.totals)}; boxes {_pair(names, sheet.boxes)}")
+    return "\n".join([*lines, *_sheet_end(sheet)])
+
+
+def format_game(result: RescoredGame, label: str = "game") -> str:
+    """An exported game scored again: its hands' count, then the totals and the result."""
+    sheet = result.sheet
+    return "\n".join(
+        [_sheet_head(sheet, label), f"  {len(sheet.hands)} hand(s)", *_sheet_end(sheet)]
+    )
+
+
+def format_event(result: RescoredEvent, label: str = "event") -> str:
+    """An event record scored again: one line per match, then the standings."""
+    lines = [f"{label}: event {result.event.get('name')!r} ({result.event.get('format')})"]
+    for match in result.matches:
+        names = match.game.players
+        where = f"round {match.round}, table {match.table}: {' vs '.join(names)}"
+        if match.winner is None or match.final is None:
+            lines.append(f"  {where}: not over yet [{_pair(names, match.game.sheet.totals)}]")
+        else:
+            lines.append(f"  {where}: {match.winner} wins, final {_pair(names, match.final)}")
+    lines.append("  standings:")
+    for line in result.standings:
+        lines.append(
+            f"    {line['rank']}. {line['player']}: won {line['won']}, lost {line['lost']},"
+            f" net {line['net_points']}"
+        )
+    return "\n".join(lines)
+
+
+def _sheet_head(sheet: AnySheet, label: str) -> str:
+    names = sheet.players
+    return (
+        f"{label}: {' vs '.join(names)} ({sheet.scoring} scoring, target {sheet.rules['target']})"
+    )
+
+
+def _sheet_end(sheet: AnySheet) -> list[str]:
+    """A sheet's last lines: the totals and boxes, (Hollywood) the columns, the result."""
+    names = (
+        [" & ".join(sheet.players[seat] for seat in team) for team in sheet.teams]
+        if isinstance(sheet, PartnershipSheet)
+        else sheet.players
+    )
+    lines = [f"  totals {_pair(names, sheet.totals)}; boxes {_pair(names, sheet.boxes)}"]
     if isinstance(sheet, HollywoodSheet):
         for column in sheet.columns:
             state = "closed" if column.over else "open"
@@ -711,7 +791,7 @@ def format_match(result: ReplayedMatch, label: str = "match") -> str:
         lines.append(
             f"  {names[final.winner]} wins: final {_pair(names, final.final)}, net {final.net}"
         )
-    return "\n".join(lines)
+    return lines
 
 
 def _pair(names: Sequence[str], values: Sequence[object]) -> str:

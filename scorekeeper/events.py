@@ -49,6 +49,25 @@ MAX_PLAYERS = 128
 """The largest roster an event takes."""
 
 
+def swiss_rounds_most(count: int) -> int:
+    """The most rounds a Swiss event of ``count`` players takes: half the roster, rounded up.
+
+    Each round is paired on its own (no look-ahead), so more rounds could leave a
+    remainder no pairing without rematches covers (six players, four rounds: the
+    unplayed pairs can be two triangles) and the event could never finish. Up to
+    this many, a pairing always exists, whatever the results: with a ghost player
+    for the bye when the roster is odd, ``n`` (even) players after ``k`` rounds
+    have each ``n - 1 - k`` opponents left, and while that is at least ``n / 2``
+    the graph of unplayed pairs is Hamiltonian (Dirac's theorem), so it has a
+    perfect matching. Real Swiss events play far fewer rounds (about log2 of the
+    roster).
+
+    >>> [swiss_rounds_most(n) for n in (2, 3, 6, 7, 16)]
+    [1, 2, 3, 4, 8]
+    """
+    return (count + 1) // 2
+
+
 class Format(StrEnum):
     """How an event pairs its rounds."""
 
@@ -87,7 +106,7 @@ class Event:
             raise InvalidValueError(
                 f"players: {twice[0]!r} is named twice", option="players", params={"name": twice[0]}
             )
-        most = len(self.players) - 1 + len(self.players) % 2
+        most = swiss_rounds_most(len(self.players))
         if self.format is Format.SWISS:
             if self.rounds is None or not 1 <= self.rounds <= most:
                 raise InvalidValueError(

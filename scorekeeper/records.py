@@ -558,6 +558,13 @@ def _header(
 ) -> tuple[Rules, tuple[str, ...]]:
     """A stand-alone record's keys and format checked; its rules and players."""
     _check_keys(record, allowed, what)
+    check_format(record, kind)
+    return _rules(record.get("rules")), _players(record.get("players"))
+
+
+def check_format(record: Mapping[str, Any], kind: str) -> None:
+    """Raise :class:`InvalidRecordError` (``bad_format``) unless the record's ``format`` is
+    ``kind``."""
     if record.get("format") != kind:
         raise InvalidRecordError(
             f"format must be {kind!r}, not {record.get('format')!r}",
@@ -565,7 +572,6 @@ def _header(
             params={"format": record.get("format")},
             field="format",
         )
-    return _rules(record.get("rules")), _players(record.get("players"))
 
 
 def _check_keys(

@@ -1,7 +1,8 @@
 """Servers for the tests and the HTTP benchmarks: ``scorekeeper serve`` (or ``gunicorn
 wsgi:app``) in a child process on a loopback port.
 
-:func:`spawn` starts one and waits until it answers; :func:`stop` stops it
+:func:`spawn` starts one and waits until it answers; :func:`serving_together`
+starts several over one database at the same moment; :func:`stop` stops it
 gracefully and :func:`crash` kills it outright; :func:`make_certificate` makes a
 self-signed certificate for 127.0.0.1; :class:`Stream` reads a game's live
 event stream as a browser's EventSource does. bench/ scripts import this
@@ -22,7 +23,9 @@ import sys
 import tempfile
 import time
 import urllib.request
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
+from concurrent.futures import ThreadPoolExecutor
+from contextlib import contextmanager
 from pathlib import Path
 
 
@@ -139,6 +142,25 @@ def stop(process: subprocess.Popen, timeout: float = 30.0) -> int:
             os.killpg(process.pid, signal.SIGKILL)
             process.wait()
     return process.returncode
+
+
+@contextmanager
+def serving_together(
+    db: str | os.PathLike, count: int = 2, workers: int = 2
+) -> Iterator[list[str]]:
+    """``count`` servers over one database ``db``, started at the same moment (so they
+    migrate it together), for the block: their base URLs. Each is stopped gracefully
+    at the end and must exit with status 0."""
+    with ThreadPoolExecutor(count) as pool:
+        starting = [pool.submit(spawn, db, workers=workers) for _ in range(count)]
+    servers = [start.result() for start in starting if start.exception() is None]
+    try:
+        if len(servers) != count:
+            raise RuntimeError(f"not every server started: {[s.exception() for s in starting]}")
+        yield [url for _, url in servers]
+    finally:
+        statuses = [stop(process) for process, _ in servers]
+        assert statuses == [0] * len(servers), statuses
 
 
 def make_certificate(folder: Path) -> tuple[Path, Path]:

@@ -898,6 +898,10 @@ def test_the_openapi_document(call):
         "/api/v1/events/{event_id}",
         "/api/v1/events/{event_id}/rounds",
         "/api/v1/events/{event_id}/standings",
+        "/api/v1/events/{event_id}/export/standings.csv",
+        "/api/v1/events/{event_id}/export/results.csv",
+        "/api/v1/events/{event_id}/export/results.json",
+        "/api/v1/events/{event_id}/export/record.json",
     }
     assert spec["paths"]["/api/v1/events/{event_id}/rounds"]["post"]["security"] == [
         {"directorAuth": []}

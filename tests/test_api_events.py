@@ -10,6 +10,7 @@ import itertools
 from collections import Counter
 
 import pytest
+from event_kit import reference_standings, served_lines
 from test_api import Client, error_of, quick
 
 EIGHT = ["Ana", "Bor", "Cy", "Dan", "Eva", "Fil", "Gal", "Hana"]
@@ -89,6 +90,7 @@ def test_an_eight_player_round_robin_played_to_the_end(call):
     keys = [(line["won"], line["net_points"]) for line in standings]
     assert keys == sorted(keys, reverse=True)
     assert standings[0]["rank"] == 1
+    assert served_lines(standings) == reference_standings(EIGHT, finals, swiss=False)
 
     whole = call("GET", event["url"]).json
     assert whole["over"] and len(whole["rounds"]) == 7

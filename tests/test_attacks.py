@@ -397,6 +397,8 @@ def test_the_limits_guard_the_views_that_declare_them():
         ("api_v1.Events", "POST"): "create",
         ("api_v1.EventRounds", "POST"): "wrong-token",
         ("pad.start_game", "POST"): "create",
+        ("pad.create_event", "POST"): "create",
+        ("pad.pair", "POST"): "wrong-token",
         ("api_v1.Hands", "POST"): "wrong-token",
         ("api_v1.LastHand", "DELETE"): "wrong-token",
         ("api_v1.HandN", "PUT"): "wrong-token",

@@ -29,7 +29,7 @@ from concurrent.futures import ThreadPoolExecutor
 import requests
 from conftest import Live, query
 from load_kit import TARGET, hand_for
-from serve_kit import spawn, stop
+from serve_kit import serving_together
 
 CLIENTS = 8
 HANDS = {"sqlite": 100, "postgresql": 40}
@@ -145,12 +145,7 @@ def test_racing_writes_with_if_match_never_overwrite(live_server):
 
 def test_two_servers_over_one_postgresql_database(postgres):
     db = postgres.new_database()
-    with ThreadPoolExecutor(2) as pool:  # both start (and migrate) at once
-        starting = [pool.submit(spawn, db, workers=2) for _ in range(2)]
-    servers = [start.result() for start in starting if start.exception() is None]
-    try:
-        assert len(servers) == 2, [start.exception() for start in starting]
-        (_, first), (_, second) = servers
+    with serving_together(db) as (first, second):  # both start (and migrate) at once
         url, auth = Live(first, db).new_game(rules={"target": TARGET})
         path = url.removeprefix(first)
         clients = [(c, f"{(first, second)[c % 2]}{path}/hands") for c in range(CLIENTS)]
@@ -159,6 +154,3 @@ def test_two_servers_over_one_postgresql_database(postgres):
         check_stored_once(db, url, acknowledged)
         other = requests.get(f"{second}{path}", timeout=30).json()
         assert other == requests.get(url, timeout=30).json()  # one game, seen from both
-    finally:
-        for process, _ in servers:
-            assert stop(process) == 0

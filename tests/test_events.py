@@ -25,6 +25,7 @@ from scorekeeper.events import (
     next_round,
     seed_order,
     standings,
+    swiss_rounds_most,
 )
 
 NAMES = [f"P{i:02}" for i in range(1, 41)]
@@ -75,8 +76,7 @@ def test_round_robin_meets_everyone_once(count, draw):
 @settings(max_examples=examples(60), deadline=None)
 @given(st.integers(2, 20), st.data())
 def test_swiss_never_rematches_and_byes_once(count, draw):
-    most = count - 1 + count % 2
-    rounds_wanted = draw.draw(st.integers(1, min(most, 5)))
+    rounds_wanted = draw.draw(st.integers(1, swiss_rounds_most(count)))
     event = Event(tuple(NAMES[:count]), Format.SWISS, rounds_wanted)
     rounds = play(event, draw)
     assert len(rounds) == rounds_wanted
@@ -87,6 +87,18 @@ def test_swiss_never_rematches_and_byes_once(count, draw):
     for paired, _ in rounds:
         everyone_once(paired, event)
         assert len(paired.byes) == count % 2
+
+
+def test_a_swiss_of_the_most_rounds_always_finishes():
+    """Six players, the later name always winning: a fourth round could not be paired
+    (the unplayed pairs were two triangles), so three is the most; three finish."""
+    event = Event(tuple("ABCDEF"), Format.SWISS, swiss_rounds_most(6))
+    played: list[PlayedRound] = []
+    while (paired := next_round(event, played)) is not None:
+        played.append(
+            paired.played([Result(m.players, (0, 100), m.players[1]) for m in paired.matches])
+        )
+    assert len(played) == 3
 
 
 @settings(max_examples=examples(60), deadline=None)
@@ -270,7 +282,8 @@ def test_unfinished_matches_do_not_count_and_block_the_next_round():
         (("A", "A"), Format.ROUND_ROBIN, None, "players"),
         (("A", " "), Format.ROUND_ROBIN, None, "players"),
         (("A", "B"), Format.SWISS, None, "rounds"),
-        (("A", "B", "C", "D"), Format.SWISS, 4, "rounds"),
+        (("A", "B", "C", "D"), Format.SWISS, 3, "rounds"),
+        (tuple("ABCDEF"), Format.SWISS, 4, "rounds"),
         (("A", "B"), Format.ROUND_ROBIN, 1, "rounds"),
     ],
 )

@@ -16,7 +16,7 @@ import pytest
 from browser_kit import CHROMIUM
 from playwright.sync_api import expect
 from test_pad_browser import page, quick_hand
-from test_pad_review_browser import SIZES, no_sideways_scroll, start
+from test_pad_review_browser import SIZES, no_sideways_scroll, shots, start
 
 pytestmark = pytest.mark.skipif(
     not os.path.exists(CHROMIUM), reason="chromium is not installed (tests/run.sh installs it)"
@@ -161,7 +161,7 @@ def test_forty_letter_names_stay_within_360_px(page, live):
     no_sideways_scroll(page, "the sheet of the second game")
     page.get_by_role("link", name="The tally, game by game").click()
     expect(page.locator("ol.tally li")).to_have_count(2)
-    # Not yet: the tally is still 586 px wide with these names (issue 21, left open).
+    shots(page, "tally-long-names")  # no sideways scroll at 360 and 390 px
     page.goto(live.url + "/games?player=" + LONG)
     expect(page.locator("li.game-line")).to_have_count(2)
     no_sideways_scroll(page, "the games page")

@@ -250,7 +250,7 @@ def test_a_partnership_deal_by_cards_records_a_worse_play_in_one_game(page, serv
     expect(first.locator("[data-result]")).to_contain_text("Ana knocks and scores 47")
     ana.locator("label.arrangement", has_text="deadwood 9").click()
     layoffs = ana.locator("input[name=g0_layoffs]")
-    expect(layoffs).to_have_count(2)
+    expect(layoffs).to_have_count(2, timeout=15000)  # the page asks the server again: busy CI
     expect(layoffs.nth(1)).to_be_checked()  # 4h and 5h, the best reply
     ana.locator("label.layoff", has=page.locator("[aria-label='five of hearts']")).click()
     expect(layoffs.nth(1)).not_to_be_checked()
@@ -270,19 +270,15 @@ def test_a_partnership_deal_by_cards_records_a_worse_play_in_one_game(page, serv
     expect(second.locator("[data-result]")).to_contain_text("Dan knocks and scores 47")
     expect(second.locator(".hindsight")).to_have_count(0)
     expect(ana.locator("input[name=g0_arrangement]").nth(1)).to_be_checked()
-    # the picture: game 1 from what was laid down to its result and hindsight
-    top, bottom = ana.bounding_box(), result.bounding_box()
-    assert top and bottom
-    scrolled = page.evaluate("window.scrollY")
+    # the picture: game 1 from what was laid down to its result and hindsight, each edge
+    # in the page's coordinates (pad.js may be scrolling the result into view meanwhile)
+    top = ana.evaluate("(e) => e.getBoundingClientRect().top + window.scrollY")
+    bottom = result.evaluate("(e) => e.getBoundingClientRect().bottom + window.scrollY")
+    assert bottom > top
     page.screenshot(
         path=str(test_pad_browser.ARTIFACTS / "partnership-declared.png"),
         full_page=True,
-        clip={
-            "x": 0,
-            "y": top["y"] + scrolled - 8,
-            "width": 390,
-            "height": bottom["y"] + bottom["height"] - top["y"] + 16,
-        },
+        clip={"x": 0, "y": top - 8, "width": 390, "height": bottom - top + 16},
     )
     page.set_viewport_size(SMALL)
     fits(page)
@@ -299,10 +295,16 @@ def test_a_partnership_deal_by_cards_records_a_worse_play_in_one_game(page, serv
     expect_totals(page, ["0", "7"])
     row = page.locator("#hand-1")
     expect(row).to_contain_text("Ana v Bor: knock Ana beat Bor: 40")
+    # issue 21: the row's sentences are led by what they measure (they read as contradictory)
     expect(row.locator(".missed")).to_have_text(
-        "Game 1: Ana could have knocked with 3 less deadwood by melding 3♣ 3♦ 3♥: 12 points."
+        "What each player's own play cost, against the other's best play:"
+        " Game 1: Ana could have knocked with 3 less deadwood by melding 3♣ 3♦ 3♥: 12 points."
         " Bor could have laid off 5♥: 5 points."
     )
     page.set_viewport_size(SMALL)
     fits(page)
+    # the sides' names over the totals break between words, not letter by letter
+    heads = page.locator("table.hands thead th.num")
+    for i in range(heads.count()):
+        assert heads.nth(i).evaluate("th => th.getClientRects()[0].height") < 48, i
     shot(page, "partners-declared-sheet-360")

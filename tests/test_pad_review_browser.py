@@ -147,21 +147,24 @@ def test_melds_strip_by_keyboard_and_card_entry_at_360_px(page, live):
     expect(page.locator("#live-p0 .count")).to_have_text(f"{len(ANA)} cards")
     expect(strip.locator(".meld")).to_have_count(3)
     no_sideways_scroll(page, "the card form")
-    # Tab from the knocker's choice reaches the strip; Enter shows what is hidden.
-    page.focus("input[name=knocker][value='1']")
-    for _ in range(6):
-        page.keyboard.press("Tab")
-        if page.evaluate("document.activeElement.matches('#live-p0 .melds')"):
-            break
-    assert page.evaluate("document.activeElement.matches('#live-p0 .melds')")
-    # three melds are wider than a 360 px phone: the strip hides some (else nothing to show)
-    page.wait_for_function(
+    # Every meld shows: the strip wraps them onto a second line (issue 21: it hid the third).
+    assert page.evaluate(
         "(() => { const e = document.querySelector('#live-p0 .melds');"
-        " return e && e.scrollWidth > e.clientWidth; })()"
+        " return e.scrollWidth <= e.clientWidth; })()"
     )
-    page.focus("#live-p0 .melds")  # the strip again, if a late read-out replaced it
-    page.keyboard.press("Enter")
-    page.wait_for_function("document.querySelector('#live-p0 .melds').scrollLeft > 0")
+    boxes = [strip.locator(".meld").nth(i).bounding_box() for i in range(3)]
+    assert all(box["x"] >= 0 and box["x"] + box["width"] <= 360 for box in boxes), boxes
+    assert boxes[2]["y"] > boxes[0]["y"]  # wrapped: the strip is taller than one line
+    # By keyboard, each card scrolls into view clear of the taller sticky strip: Tab from
+    # the king of spades (the grid's bottom) to the ace of hearts (its top, above).
+    page.focus("#p0-Ks")
+    page.keyboard.press("Tab")
+    assert page.evaluate("document.activeElement.id") == "p0-Ah"
+    stuck = page.locator("#live-p0").bounding_box()
+    ace = page.locator("label[for='p0-Ah']").bounding_box()
+    assert stuck["y"] <= 1  # the strip is stuck at the top: the grid scrolled under it
+    assert ace["y"] >= stuck["y"] + stuck["height"], (ace, stuck)
+    assert ace["y"] + ace["height"] <= SIZES["360"]["height"], ace
     # Both hands' wrong counts are told at once.
     tap(page, "p1", BOR[:8])
     page.locator("label[for='p0-2c']").click()  # Christopher: 9 cards

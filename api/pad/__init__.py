@@ -22,6 +22,9 @@ views live by family:
   games chained by rematch), ``/players?name=...`` (a player's record; without a
   name the players known here) and ``/players/vs?name=...&other=...`` (two
   players head to head);
+- :mod:`~api.pad.routes_events`: club nights: ``/events/new`` (create one),
+  ``/events/<id>/director`` (pair rounds, tables and their QR cards),
+  ``/events/<id>`` (read-only) and ``/events/<id>/wall`` (the big screen);
 - :mod:`~api.pad.routes_find`: ``GET /games`` (every game, newest first, a page
   at a time, ``?player=`` one player's) and the roster the name fields suggest.
 
@@ -39,6 +42,7 @@ the site's root (the pad offline and on the home screen).
 
 # the views register on bp as their modules are imported
 from . import (  # noqa: F401
+    routes_events,
     routes_find,
     routes_game,
     routes_hands,

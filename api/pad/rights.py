@@ -17,17 +17,24 @@ phone that starts a game gets the right; any phone holding it may:
   Revoking a phone also ends the hand-over link, which that phone could have
   kept to join again; a new link is made for the phones still to join.
 
+An event's table card (:mod:`api.pad.routes_events`) carries a hand-over link
+whose secret is derived, not random (:func:`card_handover`): HMAC-SHA256 under
+the app's ``SECRET_KEY`` of the game id, so the director can print the card
+again at any time while the store still keeps only the secret's hash.
+
 The API's Bearer edit token is separate and unchanged: it is the game's
 editor's token, shown once when a game is made through the API.
 """
 
 from __future__ import annotations
 
+import base64
+import hashlib
 import hmac
 from typing import Any
 
 import segno
-from flask import request, url_for
+from flask import current_app, request, url_for
 from flask_babel import gettext as _
 from markupsafe import Markup
 
@@ -115,6 +122,17 @@ def new_handover(game_id: str) -> str:
     """A new hand-over secret for the game (the previous link stops working)."""
     secret = new_token()
     get_storage().set_handover(game_id, hash_token(secret))
+    return secret
+
+
+def card_handover(game_id: str) -> str:
+    """The hand-over secret of the game's table card, made the game's link unless it is
+    already: derived from the app's secret key and the game id (see the module docs)."""
+    key = str(current_app.config["SECRET_KEY"]).encode()
+    digest = hmac.new(key, f"table-card\0{game_id}".encode(), hashlib.sha256).digest()
+    secret = base64.urlsafe_b64encode(digest[:24]).decode()
+    if not handover_matches(game_id, secret):
+        get_storage().set_handover(game_id, hash_token(secret))
     return secret
 
 

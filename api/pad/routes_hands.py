@@ -6,7 +6,10 @@ reload), it stores nothing new and shows the sheet ("already saved"); built
 from an older version than the stored one (another phone changed the game
 meanwhile), it stores nothing and shows "the sheet changed" with the
 current sheet, the hand form keeping what was typed (with a fresh key and
-the current version, so saving again is a deliberate second step). A form
+the current version, so saving again is a deliberate second step). When
+what was typed scores as a hand saved since the form opened (same winner,
+kind and points: two phones typed the same hand), the main button is
+*Discard mine* (:func:`_saved_since`). A form
 sent again with the same key but other values (Back, an edit, Save) is
 treated the same way: that form was already used.
 
@@ -25,7 +28,8 @@ from marshmallow import ValidationError
 from werkzeug.wrappers import Response
 
 from scorekeeper.errors import Conflict, RecordError, RuleError, ScorekeeperError, Stale
-from scorekeeper.gamesheet import GameSheet
+from scorekeeper.gamesheet import GameSheet, StoredHand
+from scorekeeper.hands import evaluate_hand
 from scorekeeper.rules import Rules
 from scorekeeper.seating import Seating
 from scorekeeper.store import games
@@ -238,12 +242,14 @@ def _save_hand(game_id: str, n: int | None) -> Response:
         else:
             record, __, created = games.correct_hand(store, game_id, n, hand, full=False, **change)
     except (Stale, KeyReused) as error:  # before Conflict: Stale is one
-        return _changed(game_id, n, mode, values, error)
+        return _changed(game_id, n, mode, values, error, change["expected_version"])
     except Conflict as error:  # before ScorekeeperError: a Conflict is one
         return hand_page(
             game_id, sheet, n, mode, values, {"form": pad_labels.worded(error)}, 409, change=change
         )
     except ScorekeeperError as error:
+        if change["expected_version"] < sheet.version:  # typed as another hand was dealt
+            return _changed(game_id, n, mode, values, error, change["expected_version"])
         if isinstance(error, RecordError):
             error = pad_replay.record_error(error, hand["record"] if hand else None)
         return hand_page(
@@ -267,14 +273,21 @@ def _save_hand(game_id: str, n: int | None) -> Response:
 
 
 def _changed(
-    game_id: str, n: int | None, mode: str, values: dict[str, Any], error: Exception
+    game_id: str,
+    n: int | None,
+    mode: str,
+    values: dict[str, Any],
+    error: Exception,
+    opened: int,
 ) -> Response:
     """The hand form again after a stale or already-used form: "the sheet changed",
-    the current sheet above it, what was typed kept, a new key and the current version."""
+    the current sheet above it, what was typed kept, a new key and the current version;
+    with the hand saved since version ``opened`` that what was typed matches."""
     sheet = load(game_id)
     if n is not None and n > len(sheet.hands):
         return redirect(url_for("pad.sheet", game_id=game_id, done="changed"), 303)
-    reason = "used" if isinstance(error, KeyReused) else "changed"
+    used = isinstance(error, KeyReused)
+    same = None if used else _saved_since(sheet, n, mode, values, opened)
     return hand_page(
         game_id,
         sheet,
@@ -283,8 +296,41 @@ def _changed(
         values,
         {},
         409,
-        changed={"reason": reason, "view": views_sheet.sheet_view(sheet)},
+        changed={
+            "reason": "used" if used else "changed",
+            "view": views_sheet.sheet_view(sheet),
+            "same": same.n if same else None,
+        },
     )
+
+
+def _saved_since(
+    sheet: GameSheet, n: int | None, mode: str, values: dict[str, Any], opened: int
+) -> StoredHand | None:
+    """The hand saved since version ``opened`` (hand ``n`` only, for a correction) that
+    what was typed (the form's ``values``, read as that hand was dealt: who played, who
+    sat out) scores as: the same winner, kind and points (each game of a partnership
+    deal); ``None`` when none does."""
+    for saved in reversed(sheet.hands):
+        if saved.seq <= opened or n not in (None, saved.n):
+            continue
+        seatings = hand_seatings(sheet, saved.n)
+        games = saved.record.to_dict().get("games")
+        try:
+            typed = _hand_input(sheet.rules, mode, dict(values), seatings)
+            if mode in ("cards", "deal_cards"):
+                typed, __ = _declared(sheet, typed, dict(values), seatings, saving=True)
+            mine, theirs = (
+                evaluate_hand(
+                    one, sheet.rules, players=sheet.players, dealer=saved.dealer, games=games
+                ).entry
+                for one in (typed, saved.input)
+            )
+        except ScorekeeperError:  # not a hand this deal could have been
+            continue
+        if mine.to_dict() == theirs.to_dict():
+            return saved
+    return None
 
 
 @bp.post("/games/<game_id>/hands/<int:n>/void")

@@ -30,7 +30,9 @@ def replay_page(
     **context: Any,
 ) -> Response:
     """The replay page at the step the request asks for (``step``, kept within the
-    record's ``steps``): a pasted record's (``record_text``) or a stored hand's."""
+    record's ``steps``): a pasted record's (``record_text``) or a stored hand's.
+    ``showdown`` is the step where the hand goes down (the knock or gin; ``None`` for a
+    void hand), the page's jump "to the showdown" beside the one "to the end"."""
     try:
         step = int(request.values.get("step", 0))
     except ValueError:
@@ -40,6 +42,7 @@ def replay_page(
         "pad/replay.html",
         steps=steps,
         step=step,
+        showdown=len(steps) - 2 if len(steps) > 1 and steps[-1]["showdown"] else None,
         current=steps[step],
         record_text=record_text,
         analysis=analysis,

@@ -143,6 +143,7 @@ def _words() -> dict[str, str]:
         "deal_next": _("deal next"),
         "winner": _("winner"),
         "needs": _("needs %(points)s"),
+        "needs_in": _("needs %(points)s in game %(n)s"),
         "game_total": _("game %(n)s %(total)s"),
         "next_two": _("Next hand: <b>%(dealer)s</b> deals."),
         "next_three": _("Next hand: <b>%(dealer)s</b> deals and sits out; %(a)s plays %(b)s."),

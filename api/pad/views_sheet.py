@@ -239,6 +239,7 @@ def _score_cards(view: dict[str, Any]) -> None:
     applies to). ``shutout`` labels the card of the player who shut the
     other out: ``Shutout!`` for a game, ``Shutout in game 2`` (or ``games
     1 and 3``) for Hollywood columns, shown as soon as the column closes.
+    ``needed_in`` is the Hollywood game the card's ``needed`` points would close.
     """
     for player in view["players"]:
         p = player["index"]
@@ -250,6 +251,14 @@ def _score_cards(view: dict[str, Any]) -> None:
             }
             for col in view["columns"]
         ]
+        player["needed_in"] = next(
+            (
+                col["game"]
+                for col in view["columns"]
+                if not col["over"] and col["needed"][p] == player["needed"]
+            ),
+            None,
+        )
         if view["hollywood"]:
             shut = [
                 str(col["game"])

@@ -11,9 +11,11 @@ long as ``SECRET_KEY`` is shared); it is a few lines, so no flask-wtf.
 
 Cookies are few and small whatever a phone has played: ``sk_csrf``, the
 device id ``sk_device`` (a random id signed with ``SECRET_KEY``, HttpOnly)
-and, if chosen, ``sk_deck``. Each lives :data:`COOKIE_AGE` (a season, 120
-days) after the last page that used it: the device cookie is sent again
-with every page that read it. What a device may edit is kept server-side
+and, if chosen, ``sk_deck``; a director's phone also holds, per event, the
+event's director token in ``sk_director`` (HttpOnly, with the event's path,
+so it goes only to that event's pages: :func:`keep_director`). Each lives
+:data:`COOKIE_AGE` (a season, 120 days) after the last page that used it: the
+device cookie is sent again with every page that read it. What a device may edit is kept server-side
 (:mod:`api.pad.rights`), by the hash of its id. The security headers of
 every response are :mod:`api.security`'s.
 
@@ -41,6 +43,7 @@ CSRF_COOKIE = "sk_csrf"
 CSRF_FIELD = "csrf_token"
 DEVICE_COOKIE = "sk_device"
 DECK_COOKIE = "sk_deck"
+DIRECTOR_COOKIE = "sk_director"
 KEY_FIELD = "form_key"
 VERSION_FIELD = "version"
 COOKIE_AGE = 120 * 24 * 3600
@@ -55,7 +58,7 @@ def _serializer(salt: str = "scorepad-csrf") -> URLSafeSerializer | None:
     return URLSafeSerializer(key, salt=salt) if key else None
 
 
-def _cookie(response: Response, name: str, value: str) -> None:
+def _cookie(response: Response, name: str, value: str, path: str = "/") -> None:
     response.set_cookie(
         name,
         value,
@@ -63,7 +66,7 @@ def _cookie(response: Response, name: str, value: str) -> None:
         httponly=True,
         samesite="Lax",
         secure=request.is_secure,
-        path="/",
+        path=path,
     )
 
 
@@ -161,6 +164,20 @@ def finish(response: Response) -> Response:
     if response.mimetype == "text/html":
         response.headers.setdefault("Cache-Control", "no-store")
     return response
+
+
+def keep_director(response: Response, path: str, token: str) -> Response:
+    """Keep an event's director token on this phone: the cookie ``sk_director`` under the
+    event's ``path`` (``/events/<id>``), so its pages, and only they, receive it. A
+    phone directing several events holds one such cookie per event, each sent only to
+    its own event's pages; the store keeps only the token's hash."""
+    _cookie(response, DIRECTOR_COOKIE, token, path)
+    return response
+
+
+def director_token() -> str | None:
+    """The director token this phone holds for the event of the request's path, if any."""
+    return request.cookies.get(DIRECTOR_COOKIE) or None
 
 
 def change_fields(version: int | None = None, key: str | None = None) -> Markup:

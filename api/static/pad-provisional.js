@@ -88,6 +88,14 @@ function chip(text, winner = false) {
   return node;
 }
 
+// What side ``p`` still needs, as the server words it (views_sheet's ``needed_in``): with
+// Hollywood's columns, the first open game those points would close.
+function needs(sheet, p) {
+  const points = sheet.needed[p];
+  const column = (sheet.columns || []).find((col) => !col.over && col.needed[p] === points);
+  return column ? say("needs_in", { points, n: column.game }) : say("needs", { points });
+}
+
 // The board's cards, one per side, from a sheet summary.
 function drawBoard(sheet) {
   const four = sheet.players.length === 4;
@@ -109,7 +117,7 @@ function drawBoard(sheet) {
       said = sayCount("points", sheet.totals[p]);
     }
     const boxes = sayCount("boxes", sheet.boxes[p]);
-    $(".meta", card).textContent = sheet.over ? boxes : `${boxes} · ${say("needs", { points: sheet.needed[p] })}`;
+    $(".meta", card).textContent = sheet.over ? boxes : `${boxes} · ${needs(sheet, p)}`;
     const side = four ? TEAMS[p].map((seat) => sheet.players[seat]).join(" & ") : sheet.players[p];
     card.setAttribute("aria-label", `${side}: ${said}, ${boxes}`);
   }

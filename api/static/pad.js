@@ -42,6 +42,10 @@ function setupGrid(fieldset) {
   let typedProblem = null;
   let controller = null;
   let timer = null;
+  // The strip grows when its melds wrap: a card the keyboard reaches scrolls clear of it
+  // (pad.css's scroll-margin-top on the grid reads its height).
+  new ResizeObserver(() => fieldset.style.setProperty("--live-height", `${live.offsetHeight}px`))
+    .observe(live);
 
   const chosen = () => $$("input[type=checkbox]:checked", fieldset).map((box) => box.value);
 
@@ -59,8 +63,6 @@ function setupGrid(fieldset) {
   }
 
   function show(data, count) {
-    // A read-out that arrives while the keyboard is on the strip keeps the focus there.
-    const focused = live.contains(document.activeElement);
     live.replaceChildren();
     live.append(el("span", { class: "count", text: sayCount("cards", count) }));
     if (typedProblem) {
@@ -74,21 +76,12 @@ function setupGrid(fieldset) {
     }
     live.append(" · ", el("span", { class: "dw", text: say("deadwood", { points: data.deadwood }) }));
     if (data.melds.length) {
-      // The strip scrolls sideways when the melds are wider than the phone: it takes the
-      // keyboard focus (Tab), the arrow keys scroll it and Enter moves on to what is hidden.
-      const melds = el("div", { class: "small melds", tabindex: "0" }, `${say("best_melds")} `);
+      // Every meld shows: the strip wraps onto a second line rather than hiding one.
+      const melds = el("div", { class: "small melds" }, `${say("best_melds")} `);
       for (const meld of data.melds) {
         melds.append(el("span", { class: "meld" }, ...meld.map(cardChip)));
       }
-      melds.addEventListener("keydown", (event) => {
-        if (event.key !== "Enter") return;
-        event.preventDefault();
-        const end = melds.scrollWidth - melds.clientWidth;
-        melds.scrollLeft = melds.scrollLeft >= end - 1 ? 0
-          : Math.min(end, melds.scrollLeft + melds.clientWidth * 0.8);
-      });
       live.append(melds);
-      if (focused) melds.focus();
     } else if (count) {
       live.append(el("div", { class: "small muted melds", text: say("no_melds") }));
     }

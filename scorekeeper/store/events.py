@@ -17,8 +17,10 @@ from dataclasses import dataclass
 from typing import Any
 
 from ..errors import Conflict, InvalidValueError
+from ..event_tables import RESULTS_COLUMNS, STANDINGS_COLUMNS, csv_text, result_rows
 from ..events import Event, Format, Pairing, PlayedRound, Result, Round, next_round, standings
 from ..names import MAX_NAME_LENGTH
+from ..rescore import EVENT_FORMAT, EVENT_VERSION
 from ..rules import Rules
 from .base import KeyReused, Store, StoredEvent
 from .games import (
@@ -26,6 +28,7 @@ from .games import (
     check_new_game,
     create_game,
     derive_token,
+    export_game,
     hash_token,
     load_sheet,
     new_token,
@@ -154,8 +157,20 @@ def event_standings(store: Store, stored: StoredEvent) -> list[dict[str, Any]]:
     return [line.to_dict() for line in standings(event_of(stored), played_rounds(store, stored))]
 
 
-def pair_round(store: Store, event_id: str) -> tuple[Round, list[PairedMatch]]:
+def match_key(event_id: str, number: int, table: int) -> str:
+    """The idempotency key a match game is created with when paired under a secret: with
+    it, :func:`~scorekeeper.store.games.derive_token` gives the game's edit token again."""
+    return f"event-{event_id}-round-{number}-table-{table}"
+
+
+def pair_round(
+    store: Store, event_id: str, *, secret: str | None = None
+) -> tuple[Round, list[PairedMatch]]:
     """Pair the event's next round: each match a new stored game under the event's rules.
+
+    With the app's ``secret``, each game is created with the idempotency key
+    :func:`match_key`, so its edit token can be derived again from the secret
+    (the scorepad's director page pairs so: it never shows the tokens).
 
     Raises :class:`~scorekeeper.errors.Conflict` while a game of the current
     round is unfinished, when the event is over, or when another request
@@ -168,7 +183,16 @@ def pair_round(store: Store, event_id: str) -> tuple[Round, list[PairedMatch]]:
     rules = Rules.from_dict(stored.rules)
     matches = []
     for pairing in paired.matches:
-        sheet, token = create_game(store, list(pairing.players), rules, 0, stored.stake)
+        key = match_key(event_id, paired.number, pairing.table) if secret else None
+        sheet, token = create_game(
+            store,
+            list(pairing.players),
+            rules,
+            0,
+            stored.stake,
+            idempotency_key=key,
+            secret=secret,
+        )
         matches.append(PairedMatch(pairing, sheet.id, token))
     links = [(m.pairing.table, m.game_id) for m in matches]
     if not store.add_round(event_id, paired.number, paired.byes, links):
@@ -226,3 +250,53 @@ def event_body(store: Store, stored: StoredEvent) -> dict[str, Any]:
 def token_matches(stored: StoredEvent, token: str | None) -> bool:
     """True when ``token`` is the event's director token (constant-time comparison)."""
     return token is not None and hmac.compare_digest(hash_token(token), stored.token_hash)
+
+
+def event_export(store: Store, stored: StoredEvent) -> dict[str, Any]:
+    """The event's results as JSON: ``{"event": settings, "standings", "results"}``.
+
+    ``results`` has one row per match (:func:`scorekeeper.event_tables.result_rows`).
+    """
+    body = event_body(store, stored)
+    about = {key: body[key] for key in _SETTINGS}
+    return {
+        "event": {**about, "over": body["over"]},
+        "standings": body["standings"],
+        "results": result_rows(body["rounds"]),
+    }
+
+
+def event_csv(store: Store, stored: StoredEvent, what: str) -> str:
+    """The event's ``standings`` or ``results`` as CSV text
+    (:func:`scorekeeper.event_tables.csv_text`)."""
+    if what == "standings":
+        return csv_text(STANDINGS_COLUMNS, event_standings(store, stored))
+    if what == "results":
+        return csv_text(RESULTS_COLUMNS, event_export(store, stored)["results"])
+    raise ValueError(f"what: standings or results, not {what!r}")
+
+
+def event_record(store: Store, stored: StoredEvent) -> dict[str, Any]:
+    """The event as a record ``scorekeeper replay`` scores again (:mod:`scorekeeper.rescore`):
+    its settings, its rounds' byes and each match's exported game, labelled."""
+    body = event_body(store, stored)
+    return {
+        "format": EVENT_FORMAT,
+        "version": EVENT_VERSION,
+        "event": {key: body[key] for key in _SETTINGS},
+        "rounds": [{"number": r["number"], "byes": r["byes"]} for r in body["rounds"]],
+        "games": [
+            {
+                "round": round_["number"],
+                "table": match["table"],
+                "game_id": match["game_id"],
+                "game": export_game(store, match["game_id"]).to_dict(),
+            }
+            for round_ in body["rounds"]
+            for match in round_["matches"]
+        ],
+    }
+
+
+_SETTINGS = ("id", "name", "players", "format", "round_count", "rules", "stake", "created")
+"""The keys of the event's JSON an export repeats as the event's settings."""

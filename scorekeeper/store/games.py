@@ -78,6 +78,7 @@ from ..gamesheet import GameSheet, GameStatus, StoredHand
 from ..hands import HandKind, evaluate_hand
 from ..names import clean_name, name_key
 from ..records import DEFAULT_PLAYERS, MATCH_FORMAT
+from ..rescore import GAME_FORMAT, GAME_VERSION
 from ..results import Result, from_plain, plain
 from ..rules import Rules
 from ..sheet import AnyHandRecord, AnySheet, score_sheet, summary
@@ -93,10 +94,10 @@ from .base import (
     Summary,
 )
 
-EXPORT_FORMAT = "scorekeeper.game"
+EXPORT_FORMAT = GAME_FORMAT
 """The ``format`` of an exported game (a match record with every hand's input)."""
 
-EXPORT_VERSION = 1
+EXPORT_VERSION = GAME_VERSION
 """The version of the exported game format."""
 
 

@@ -1,0 +1,290 @@
+"""Club nights (issue 22) on the scorepad: create an event, direct it, watch it.
+
+- ``/events/new`` (``POST /events``): name, format, rounds (Swiss), players
+  from the roster known here and new ones, the rules by preset. The form's
+  key is the create's idempotency key (a double tap makes one event). The
+  director token goes into this phone's ``sk_director`` cookie, scoped to
+  the event's path (:func:`api.pad.web.keep_director`).
+- ``/events/<id>/director`` (that cookie needed, else 403): pair the next
+  round, every table's state, each table's printable card
+  (``/events/<id>/tables/<game id>/card``) with a QR code of a hand-over link
+  (:func:`api.pad.rights.card_handover`), and the standings. Pairing here
+  gives this phone the edit right of each new game (as the start form gives
+  it for a game it starts: no token in any cookie) and creates the games
+  keyed by :func:`scorekeeper.store.events.match_key`, so their API edit
+  tokens can be derived again from the app's secret key.
+- ``/events/<id>`` (read-only, for phones) and ``/events/<id>/wall`` (the big
+  screen: no links, large type). The wall follows the event by polling its
+  own URL every second with ``If-None-Match`` (``static/pad-wall.js``): the
+  page's ETag is a digest of the whole event (every game's result and score
+  so far), so an unchanged event is a 304 and a changed one the new page,
+  whose content replaces the old. One request a second per wall screen,
+  however many tables: simpler than following every game's live stream,
+  and it works the same with and without nchan. Without JavaScript the wall
+  reloads every 10 seconds.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+from flask import abort, current_app, redirect, request, url_for
+from flask_babel import gettext as _
+from flask_babel import ngettext
+from werkzeug.exceptions import Forbidden
+from werkzeug.wrappers import Response
+
+from scorekeeper.errors import Conflict, ScorekeeperError
+from scorekeeper.events import MAX_PLAYERS, Format, swiss_rounds_most
+from scorekeeper.names import MAX_NAME_LENGTH, clean_name, name_key
+from scorekeeper.rules import PRESETS, Rules
+from scorekeeper.store import events
+from scorekeeper.store.base import KeyReused, NotFound, StoredEvent
+
+from .. import get_storage, limits
+from . import forms_start, options, rights, views_events, web
+from .blueprint import bp, form_errors, render
+from .labels import worded
+from .routes_find import roster
+
+
+def _event(event_id: str) -> StoredEvent:
+    try:
+        return get_storage().event(event_id)
+    except NotFound:
+        abort(404, _("There is no event at this address. Check the link."))
+
+
+def _directed(event_id: str) -> StoredEvent:
+    """The event, when this phone holds its director token (else a 403 page)."""
+    stored = _event(event_id)
+    if not events.token_matches(stored, web.director_token()):
+        refusal = Forbidden(
+            _(
+                "Only the event's director can open this page: it opens on the phone"
+                " that created the event. The event's own page shows its rounds and"
+                " standings to everyone."
+            )
+        )
+        more = {
+            "url": url_for("pad.event_page", event_id=event_id),
+            "label": _("The event's page for the players' phones"),
+        }
+        page = render(
+            "pad/error.html", 403, error=refusal, heading=_("For the director only"), more=more
+        )
+        abort(page)
+    return stored
+
+
+# ----------------------------------------------------------------------------- creating
+
+
+def _new_page(form: dict[str, Any], errors: dict[str, str], status: int = 200) -> Response:
+    values = {
+        "name": "",
+        "format": "round_robin",
+        "rounds": "",
+        "new_players": "",
+        "preset": "standard",
+    }
+    values.update({k: v for k, v in form.items() if k != "players"})
+    return render(
+        "pad/event_new.html",
+        status,
+        form=values,
+        chosen=set(form.get("players", [])),
+        errors=errors,
+        roster=roster(),
+        formats=views_events.FORMAT_NAMES,
+        format_notes=views_events.FORMAT_NOTES,
+        presets=list(PRESETS),
+        notes=options.PRESET_NOTES,
+        preset_names=options.PRESET_NAMES,
+        max_name=MAX_NAME_LENGTH,
+    )
+
+
+@bp.get("/events/new")
+def new_event() -> Response:
+    return web.kept_for_back(_new_page({}, {}))
+
+
+def event_from_form(form: dict[str, Any]) -> tuple[dict[str, Any], dict[str, str]]:
+    """The new event's settings from the form, and every problem found (by field).
+
+    Players: the roster names ticked (``players``), then the new names typed one a
+    line (``new_players``), in that order (the seeding); a name given twice counts once.
+    """
+    errors: dict[str, str] = {}
+    name = str(form.get("name", ""))
+    if not name.strip():
+        errors["name"] = _("Type a name for the event.")
+    else:
+        try:
+            name = clean_name(name)
+        except ScorekeeperError as error:
+            errors["name"] = worded(error)
+    players: list[str] = []
+    lines = [*form.get("players", []), *str(form.get("new_players", "")).splitlines()]
+    for line in lines:
+        if not line.strip():
+            continue
+        try:
+            player = clean_name(line, field="new_players")
+        except ScorekeeperError as error:
+            errors.setdefault("new_players", worded(error))
+            continue
+        if all(name_key(player) != name_key(known) for known in players):
+            players.append(player)
+    if "new_players" not in errors and not 2 <= len(players) <= MAX_PLAYERS:
+        errors["players"] = _(
+            "Choose from 2 to %(max)s players: tick them or type new names.", max=MAX_PLAYERS
+        )
+    kind = str(form.get("format", ""))
+    if kind not in views_events.FORMAT_NAMES:
+        errors["format"] = _("Choose one of the formats.")
+    rounds = None
+    if kind == Format.SWISS.value:
+        most = max(swiss_rounds_most(len(players)), 1)
+        raw = str(form.get("rounds", "")).strip()
+        if not re.fullmatch(r"[0-9]{1,4}", raw) or not 1 <= int(raw) <= most:
+            errors["rounds"] = ngettext(
+                "A Swiss event of these players takes %(num)d round: type 1.",
+                "A Swiss event of these players takes 1 to %(num)d rounds: type how many.",
+                most,
+            )
+        else:
+            rounds = int(raw)
+    rules: Rules | None = None
+    try:
+        rules = forms_start.rules_from_form({"preset": form.get("preset")})
+    except ScorekeeperError as error:
+        errors["preset"] = str(error)
+    return {
+        "name": name,
+        "players": players,
+        "format": kind,
+        "rounds": rounds,
+        "rules": rules,
+    }, errors
+
+
+@bp.post("/events")
+@limits.create_limit
+def create_event() -> Response:
+    form: dict[str, Any] = request.form.to_dict()
+    form["players"] = request.form.getlist("players")
+    settings, errors = event_from_form(form)
+    if errors:
+        return _new_page(form, errors, 422)
+    try:
+        stored, token = events.create_event(
+            get_storage(),
+            settings["name"],
+            settings["players"],
+            settings["format"],
+            settings["rounds"],
+            settings["rules"].to_dict(),
+            idempotency_key=web.change_options()["idempotency_key"],
+            secret=current_app.config["SECRET_KEY"],
+        )
+    except KeyReused:
+        abort(409, _("This form was already used. Open the new event page again."))
+    except ScorekeeperError as error:
+        return _new_page(form, form_errors(error, "form"), 422)
+    response = redirect(url_for("pad.director", event_id=stored.id), 303)
+    return web.keep_director(response, url_for("pad.event_page", event_id=stored.id), token)
+
+
+# ----------------------------------------------------------------------------- directing
+
+
+@bp.get("/events/<event_id>/director")
+def director(event_id: str) -> Response:
+    """The director's page: pair the next round, the tables, their cards, the standings."""
+    return _director_page(_directed(event_id))
+
+
+def _director_page(stored: StoredEvent, error: str | None = None, status: int = 200) -> Response:
+    view = views_events.event_view(get_storage(), stored)
+    return render(
+        "pad/event_director.html",
+        status,
+        event=view,
+        event_id=stored.id,
+        refusal=views_events.pair_refusal(view),
+        error=error,
+        done=request.args.get("done", type=int),
+    )
+
+
+@bp.post("/events/<event_id>/rounds")
+@limits.wrong_token_limit
+def pair(event_id: str) -> Response:
+    """Pair the next round (games keyed to derive their tokens), the rights to this phone."""
+    stored = _directed(event_id)
+    try:
+        paired, matches = events.pair_round(
+            get_storage(), event_id, secret=current_app.config["SECRET_KEY"]
+        )
+    except Conflict as error:
+        if error.code in ("round_unfinished", "round_paired", "event_over"):
+            # a double tap, or another phone paired it: the page shows where things are
+            return redirect(url_for("pad.director", event_id=event_id), 303)
+        return _director_page(stored, worded(error), 409)
+    for match in matches:
+        rights.grant(match.game_id, rights.STARTER_LABEL)
+    return redirect(url_for("pad.director", event_id=event_id, done=paired.number), 303)
+
+
+@bp.get("/events/<event_id>/tables/<game_id>/card")
+def table_card(event_id: str, game_id: str) -> Response:
+    """A table's printable card: the event, round, table, players and the QR code of a
+    hand-over link to the table's game."""
+    stored = _directed(event_id)
+    found = [
+        (paired.number, table)
+        for paired in stored.paired
+        for table, match_id in paired.matches
+        if match_id == game_id
+    ]
+    if not found:
+        abort(404, _("This event has no table with that game. Check the link."))
+    number, table = found[0]
+    game = get_storage().game(game_id)
+    link = rights.handover_url(game_id, rights.card_handover(game_id))
+    return render(
+        "pad/event_card.html",
+        name=stored.name,
+        event_id=event_id,
+        number=number,
+        table=table,
+        players=game.players,
+        link=link,
+        qr=rights.qr_svg(link),
+    )
+
+
+# ----------------------------------------------------------------------------- watching
+
+
+@bp.get("/events/<event_id>")
+def event_page(event_id: str) -> Response:
+    """The event for everyone: rounds, tables, results and standings (read-only)."""
+    view = views_events.event_view(get_storage(), _event(event_id))
+    return render("pad/event.html", event=view, event_id=event_id)
+
+
+@bp.get("/events/<event_id>/wall")
+def wall(event_id: str) -> Response:
+    """The big screen: standings and tables in large type; 304 while the event holds
+    (see the module docs)."""
+    view = views_events.event_view(get_storage(), _event(event_id))
+    if request.if_none_match.contains(view["etag"]):
+        response = Response(status=304)
+    else:
+        response = render("pad/event_wall.html", event=view, event_id=event_id)
+    response.set_etag(view["etag"])
+    return response

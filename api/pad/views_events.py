@@ -1,0 +1,75 @@
+"""An event as its pages show it: rounds, tables (playing, score so far, winner) and
+standings, in players' words (:mod:`api.pad.routes_events` renders them)."""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from typing import Any
+
+from flask_babel import get_locale, lazy_gettext, ngettext
+from flask_babel import gettext as _
+
+from scorekeeper.events import Format
+from scorekeeper.store import events
+from scorekeeper.store.base import Store, StoredEvent
+
+from .views_games import game_line
+
+FORMAT_NAMES = {
+    Format.ROUND_ROBIN.value: lazy_gettext("Round robin"),
+    Format.SWISS.value: lazy_gettext("Swiss"),
+    Format.SINGLE_ELIMINATION.value: lazy_gettext("Single elimination"),
+    Format.DOUBLE_ELIMINATION.value: lazy_gettext("Double elimination"),
+}
+"""The four formats' names (the create form's choices, every event page's subtitle)."""
+
+FORMAT_NOTES = {
+    Format.ROUND_ROBIN.value: lazy_gettext("Everyone plays everyone once."),
+    Format.SWISS.value: lazy_gettext(
+        "A set number of rounds; each round pairs players with like scores."
+    ),
+    Format.SINGLE_ELIMINATION.value: lazy_gettext("A knockout: who loses a match is out."),
+    Format.DOUBLE_ELIMINATION.value: lazy_gettext(
+        "A knockout where a player is out after two lost matches."
+    ),
+}
+
+
+def event_view(store: Store, stored: StoredEvent) -> dict[str, Any]:
+    """The event for a page: the JSON of :func:`~scorekeeper.store.events.event_body`
+    plus ``format_name``, ``current`` (the last paired round, or ``None``), ``playing``
+    (its tables still playing), each match's ``score`` (the running totals, ``120 – 85``)
+    and ``etag`` (a digest of all of it and the page's language: the wall page answers
+    304 while it holds)."""
+    body = events.event_body(store, stored)
+    for round_ in body["rounds"]:
+        for match in round_["matches"]:
+            match["score"] = (
+                " – ".join(str(total) for total in match["totals"])
+                if match["finished"]
+                else game_line(store.game(match["game_id"]))["score"]
+            )
+    current = body["rounds"][-1] if body["rounds"] else None
+    text = json.dumps([str(get_locale()), body], sort_keys=True, default=str)
+    return {
+        **body,
+        "format_name": FORMAT_NAMES[body["format"]],
+        "current": current,
+        "playing": [m for m in current["matches"] if not m["finished"]] if current else [],
+        "swiss": body["format"] == Format.SWISS.value,
+        "etag": hashlib.sha256(text.encode()).hexdigest()[:24],
+    }
+
+
+def pair_refusal(view: dict[str, Any]) -> str | None:
+    """Why the next round cannot be paired now (``None``: it can)."""
+    if view["over"]:
+        return _("The event is over: every round is played.")
+    if view["playing"]:
+        return ngettext(
+            "%(num)d table is still playing this round.",
+            "%(num)d tables are still playing this round.",
+            len(view["playing"]),
+        )
+    return None

@@ -1,0 +1,103 @@
+"""An event's standings and results as tables: rows, CSV text and file names.
+
+The results are one row per match (byes are no matches: the standings count
+them): its round, table, the two players, whether it is finished, the
+winner and the two final totals (empty while unfinished) and its game's id.
+The CSV is RFC 4180 (``csv`` module, CRLF line ends, quoted where needed)
+with a header row; names keep every character (the text is UTF-8 when
+encoded).
+
+>>> rounds = [{"number": 1, "matches": [{"table": 1, "players": ["Ana", "Bor, Jr."],
+...     "game_id": "g1", "finished": True, "winner": "Ana", "totals": [130, 20]}]}]
+>>> print(csv_text(RESULTS_COLUMNS, result_rows(rounds)), end="")
+round,table,player_a,player_b,finished,winner,total_a,total_b,game_id\r
+1,1,Ana,"Bor, Jr.",true,Ana,130,20,g1\r
+>>> file_name("Club night: 2 May", "standings")
+'club-night-2-may-standings.csv'
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+import re
+import unicodedata
+from collections.abc import Iterable, Mapping, Sequence
+from typing import Any
+
+STANDINGS_COLUMNS = (
+    "rank",
+    "player",
+    "played",
+    "won",
+    "lost",
+    "net_points",
+    "byes",
+    "opponents_won",
+)
+"""The standings CSV's columns (the keys of a standings line)."""
+
+RESULTS_COLUMNS = (
+    "round",
+    "table",
+    "player_a",
+    "player_b",
+    "finished",
+    "winner",
+    "total_a",
+    "total_b",
+    "game_id",
+)
+"""The results CSV's columns (the keys of a result row)."""
+
+
+def result_rows(rounds: Iterable[Mapping[str, Any]]) -> list[dict[str, Any]]:
+    """One row per match of the event's ``rounds`` (as the event's JSON gives them).
+
+    ``winner``, ``total_a`` and ``total_b`` are ``None`` while the match is unfinished.
+    """
+    rows = []
+    for round_ in rounds:
+        for match in round_["matches"]:
+            totals = match["totals"] or (None, None)
+            rows.append(
+                {
+                    "round": round_["number"],
+                    "table": match["table"],
+                    "player_a": match["players"][0],
+                    "player_b": match["players"][1],
+                    "finished": match["finished"],
+                    "winner": match["winner"],
+                    "total_a": totals[0],
+                    "total_b": totals[1],
+                    "game_id": match["game_id"],
+                }
+            )
+    return rows
+
+
+def csv_text(columns: Sequence[str], rows: Iterable[Mapping[str, Any]]) -> str:
+    """The rows as CSV under a header row of ``columns``: ``None`` empty, booleans
+    ``true``/``false``."""
+    out = io.StringIO()
+    writer = csv.writer(out)  # RFC 4180: CRLF, quotes doubled, minimal quoting
+    writer.writerow(columns)
+    for row in rows:
+        writer.writerow([_cell(row[column]) for column in columns])
+    return out.getvalue()
+
+
+def _cell(value: Any) -> Any:
+    if value is None:
+        return ""
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    return value
+
+
+def file_name(event_name: str, what: str, extension: str = "csv") -> str:
+    """A download's file name: the event's name as a slug (ASCII letters and digits
+    joined by hyphens; ``event`` when nothing is left), then ``-what.extension``."""
+    ascii_name = unicodedata.normalize("NFKD", event_name).encode("ascii", "ignore").decode()
+    slug = re.sub(r"[^a-z0-9]+", "-", ascii_name.lower()).strip("-") or "event"
+    return f"{slug}-{what}.{extension}"

@@ -1,0 +1,252 @@
+"""Scoring exported games and events again: what ``scorekeeper replay`` does with them.
+
+Besides deal and match records (:mod:`scorekeeper.records`), a replay takes:
+
+* an **exported game** (``"format": "scorekeeper.game"``, what
+  ``GET /api/v1/games/{id}/export`` answers)::
+
+    {"format": "scorekeeper.game", "version": 1, "players": ["Ana", "Bor"],
+     "rules": {...}, "dealer": 0, "stake": null, "created": "...",
+     "hands": [{"kind": "quick", ...}, {"kind": "record", "record": {...}}, ...]}
+
+  Every hand is scored again (:func:`~scorekeeper.hands.evaluate_hand`, a
+  deal record replayed) and the sheet rebuilt: a :class:`RescoredGame`.
+* an **event record** (``"format": "scorekeeper.event"``, what
+  ``GET /api/v1/events/{id}/export/record.json`` answers)::
+
+    {"format": "scorekeeper.event", "version": 1,
+     "event": {"id", "name", "players", "format", "round_count", "rules", "stake", ...},
+     "rounds": [{"number": 1, "byes": ["Cy"]}, ...],
+     "games": [{"round": 1, "table": 1, "game_id": "...", "game": {exported game}}, ...]}
+
+  Each game is scored again as above and the standings computed from the
+  results (:func:`scorekeeper.events.standings`): a :class:`RescoredEvent`,
+  to be compared with the event's standings.
+
+A bad record raises :class:`~scorekeeper.errors.RecordError` whose message
+and ``field`` say where (``round 2, table 1: hand 3: ...``,
+``games.4.game.hands.2.knocker``).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from .errors import InvalidRecordError, RecordError, RuleViolation, ScorekeeperError
+from .events import Event, Format, PlayedRound, Result, standings
+from .hands import evaluate_hand
+from .records import ReplayedDeal, ReplayedMatch, check_format, replay
+from .results import Result as Typed
+from .sheet import AnySheet, GameResult, PartnershipSheet, score_sheet
+
+GAME_FORMAT = "scorekeeper.game"
+"""The ``format`` of an exported game (a game's settings and every hand's input)."""
+
+GAME_VERSION = 1
+"""The version of the exported game format."""
+
+EVENT_FORMAT = "scorekeeper.event"
+"""The ``format`` of an event record (the event's settings, rounds and games)."""
+
+EVENT_VERSION = 1
+"""The version of the event record format."""
+
+
+@dataclass(frozen=True, slots=True)
+class RescoredGame(Typed):
+    """An exported game scored again: its players and its sheet (``over``, ``result``)."""
+
+    players: tuple[str, ...]
+    sheet: AnySheet
+
+
+@dataclass(frozen=True, slots=True)
+class RescoredMatch(Typed):
+    """A match of an event scored again: where it was played and its game.
+
+    ``winner`` is the winner's name, ``final`` the two final totals
+    (bonuses included), both ``None`` while the game is unfinished.
+    """
+
+    round: int
+    table: int
+    game_id: str | None
+    winner: str | None
+    final: tuple[int, ...] | None
+    game: RescoredGame
+
+
+@dataclass(frozen=True, slots=True)
+class RescoredEvent(Typed):
+    """An event record scored again: every match and the standings they give."""
+
+    event: Mapping[str, Any]
+    matches: tuple[RescoredMatch, ...]
+    standings: tuple[Mapping[str, Any], ...]
+    """The standings' lines (:meth:`scorekeeper.events.Standing.to_dict`)."""
+
+
+Replayed = ReplayedDeal | ReplayedMatch | RescoredGame | RescoredEvent
+"""What :func:`replay_any` gives."""
+
+
+def replay_any(record: Any) -> Replayed:
+    """Replay a deal or match record, or score an exported game or event record again."""
+    kind = record.get("format") if isinstance(record, Mapping) else None
+    if kind == GAME_FORMAT:
+        return rescore_game(record)
+    if kind == EVENT_FORMAT:
+        return rescore_event(record)
+    return replay(record)
+
+
+def rescore_game(record: Mapping[str, Any]) -> RescoredGame:
+    """Score an exported game again, hand by hand (see the module docs)."""
+    _check_header(record, GAME_FORMAT, GAME_VERSION, "an exported game")
+    hands = record.get("hands")
+    if not isinstance(hands, list):
+        raise InvalidRecordError("hands must be a list of hands", field="hands")
+    settings = {
+        "players": record.get("players"),
+        "rules": record.get("rules"),
+        "dealer": record.get("dealer", 0),
+        "stake": record.get("stake"),
+    }
+    try:
+        sheet = score_sheet([], **settings)
+    except ScorekeeperError as error:
+        raise RecordError.restating(error, str(error), field=error.field) from error
+    entries: list[dict[str, Any]] = []
+    for i, hand in enumerate(hands):
+        try:
+            if sheet.over:
+                raise RuleViolation(
+                    f"the game is over after hand {i}; hand {i + 1} cannot be scored",
+                    code="game_over",
+                    params={"after": i, "hand": i + 1},
+                )
+            evaluation = evaluate_hand(
+                hand,
+                sheet.rules,
+                players=sheet.players,
+                dealer=sheet.next_dealer,
+                games=(
+                    [game.to_dict() for game in sheet.next_games]
+                    if isinstance(sheet, PartnershipSheet)
+                    else None
+                ),
+            )
+            entries.append(evaluation.entry.to_dict())
+            sheet = score_sheet(entries, **settings)
+        except ScorekeeperError as error:
+            place = error.within(f"hand {i + 1}", f"hands.{i}")
+            raise RecordError.restating(error, str(place), field=place.field) from error
+    return RescoredGame(players=sheet.players, sheet=sheet)
+
+
+def rescore_event(record: Mapping[str, Any]) -> RescoredEvent:
+    """Score every game of an event record again, and the standings (see the module docs)."""
+    _check_header(record, EVENT_FORMAT, EVENT_VERSION, "an event record")
+    about = record.get("event")
+    if not isinstance(about, Mapping):
+        raise InvalidRecordError(
+            "event must be an object with players, format and round_count", field="event"
+        )
+    kind = about.get("format")
+    if kind not in tuple(Format):
+        raise InvalidRecordError(
+            f"event.format must be one of {', '.join(Format)}, not {kind!r}",
+            field="event.format",
+        )
+    players = _names(about.get("players"), "event.players")
+    try:
+        event = Event(players, Format(kind), about.get("round_count"))
+    except ScorekeeperError as error:
+        field = f"event.{error.field}" if error.field else "event"
+        raise RecordError.restating(error, f"event: {error}", field=field) from error
+    rounds = _list(record.get("rounds"), "rounds")
+    byes: list[tuple[str, ...]] = []
+    for i, item in enumerate(rounds):
+        if not isinstance(item, Mapping) or item.get("number") != i + 1:
+            raise InvalidRecordError(
+                f"rounds.{i} must be an object with number {i + 1} and its byes",
+                field=f"rounds.{i}",
+            )
+        byes.append(_names(item.get("byes", []), f"rounds.{i}.byes"))
+    results: list[list[Result]] = [[] for _ in rounds]
+    matches: list[RescoredMatch] = []
+    for i, item in enumerate(_list(record.get("games"), "games")):
+        number = item.get("round") if isinstance(item, Mapping) else None
+        table = item.get("table") if isinstance(item, Mapping) else None
+        if type(number) is not int or not 1 <= number <= len(rounds) or type(table) is not int:
+            raise InvalidRecordError(
+                f"games.{i} must be an object with its round (1 to {len(rounds)}),"
+                " its table and its game",
+                field=f"games.{i}",
+            )
+        assert isinstance(item, Mapping)  # checked above
+        match = _rescore_match(item, number, table, f"games.{i}")
+        matches.append(match)
+        players = match.game.players
+        final = match.final or (0, 0)
+        results[number - 1].append(
+            Result((players[0], players[1]), (final[0], final[1]), match.winner)
+        )
+    played = [PlayedRound(tuple(found), bye) for found, bye in zip(results, byes, strict=True)]
+    return RescoredEvent(
+        event=dict(about),
+        matches=tuple(matches),
+        standings=tuple(line.to_dict() for line in standings(event, played)),
+    )
+
+
+def _rescore_match(item: Mapping[str, Any], number: int, table: int, place: str) -> RescoredMatch:
+    """One game of an event record scored again: a two-player game, labelled."""
+    where = f"round {number}, table {table}"
+    game = item.get("game")
+    if not isinstance(game, Mapping):
+        raise InvalidRecordError(
+            f"{where}: game must be an exported game ({GAME_FORMAT})", field=f"{place}.game"
+        )
+    try:
+        rescored = rescore_game(game)
+        if len(rescored.players) != 2:
+            raise InvalidRecordError("a match of an event is a two-player game", field="players")
+    except RecordError as error:
+        field = f"{place}.game.{error.field}" if error.field else f"{place}.game"
+        raise RecordError.restating(error, f"{where}: {error}", field=field) from error
+    result = rescored.sheet.result
+    finished = result if rescored.sheet.over and isinstance(result, GameResult) else None
+    return RescoredMatch(
+        round=number,
+        table=table,
+        game_id=item.get("game_id"),
+        winner=None if finished is None else rescored.players[finished.winner],
+        final=None if finished is None else finished.final,
+        game=rescored,
+    )
+
+
+def _check_header(record: Mapping[str, Any], kind: str, version: int, what: str) -> None:
+    check_format(record, kind)
+    if record.get("version", version) != version:
+        raise InvalidRecordError(
+            f"version must be {version} in {what}, not {record.get('version')!r}",
+            code="bad_version",
+            params={"version": record.get("version")},
+            field="version",
+        )
+
+
+def _list(value: Any, field: str) -> Sequence[Any]:
+    if not isinstance(value, list):
+        raise InvalidRecordError(f"{field} must be a list", field=field)
+    return value
+
+
+def _names(value: Any, field: str) -> tuple[str, ...]:
+    if not isinstance(value, list) or not all(isinstance(name, str) for name in value):
+        raise InvalidRecordError(f"{field} must be a list of names", field=field)
+    return tuple(value)

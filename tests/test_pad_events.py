@@ -1,0 +1,217 @@
+"""Club night pages through Flask's test client on a real SQLite file: creating an event
+from the roster, the director's page (its cookie, pairing, the tables, the table card's
+QR code), the read-only event page and the wall page's ETag. The browser test
+(test_pad_events_browser.py) plays a whole round robin through chromium."""
+
+from __future__ import annotations
+
+import html
+import re
+
+import pytest
+from conftest import serving_database
+from test_pad_rights import fields, page
+
+from scorekeeper.store.events import match_key
+from scorekeeper.store.games import derive_token
+
+pytestmark = pytest.mark.fast
+
+ROSTER = ["Ana", "Bor", "Cene", "Dana"]
+
+
+@pytest.fixture
+def client(module_app, tmp_path):
+    with serving_database(module_app, tmp_path / "events.db") as app:
+        yield app.test_client()
+
+
+def known_players(client, names=ROSTER) -> None:
+    """Games of these players through the API, so the server knows them."""
+    for first, second in zip(names[::2], names[1::2], strict=True):
+        response = client.post("/api/v1/games", json={"players": [first, second], "dealer": 0})
+        assert response.status_code == 201
+
+
+def create(client, **form) -> str:
+    """Send the new event form; the event's id (the redirect to its director page)."""
+    hidden = fields(page(client, "/events/new"), "/events")
+    data = {"name": "Friday club", "format": "round_robin", "preset": "standard", **hidden, **form}
+    response = client.post("/events", data=data)
+    assert response.status_code == 303, response.get_data(as_text=True)
+    found = re.fullmatch(r"/events/([\w-]+)/director", response.headers["Location"])
+    assert found, response.headers["Location"]
+    return found.group(1)
+
+
+def pair(client, event_id: str):
+    hidden = fields(page(client, f"/events/{event_id}/director"), f"/events/{event_id}/rounds")
+    return client.post(f"/events/{event_id}/rounds", data=hidden)
+
+
+def finish(client, game_id: str, token: str) -> None:
+    """Gin after gin for the first player until the game is over (through the API)."""
+    for _ in range(10):
+        response = client.post(
+            f"/api/v1/games/{game_id}/hands",
+            json={"kind": "quick", "knocker": 0, "knocker_deadwood": 0, "defender_deadwood": 60},
+            headers={"Authorization": f"Bearer {token}"},
+        )
+        if response.status_code == 409:
+            return
+        assert response.status_code == 201, response.get_data(as_text=True)
+        if client.get(f"/api/v1/games/{game_id}").get_json()["over"]:
+            return
+
+
+def test_create_from_the_roster_and_new_names(client):
+    known_players(client)
+    form = page(client, "/events/new")
+    for name in ROSTER:
+        assert f'name="players" value="{name}"' in form
+    event_id = create(client, players=["Ana", "Cene"], new_players="Eva\n\nFilip\nana\n")
+    body = client.get(f"/api/v1/events/{event_id}").get_json()
+    assert body["players"] == ["Ana", "Cene", "Eva", "Filip"]  # ana is Ana: once
+    assert body["format"] == "round_robin"
+    assert body["rules"]["gin_bonus"] == 25
+    director = client.get(f"/events/{event_id}/director")
+    assert director.status_code == 200
+    assert "Friday club" in director.get_data(as_text=True)
+
+
+def test_the_form_says_what_is_wrong(client):
+    hidden = fields(page(client, "/events/new"), "/events")
+    response = client.post(
+        "/events", data={**hidden, "name": "", "format": "swiss", "new_players": "Ana\nBor"}
+    )
+    assert response.status_code == 422
+    text = response.get_data(as_text=True)
+    assert "Type a name for the event." in text
+    assert "A Swiss event of these players takes 1 round: type 1." in text
+    response = client.post("/events", data={**hidden, "name": "X", "new_players": "Ana"})
+    assert "Choose from 2 to 128 players" in response.get_data(as_text=True)
+    for rounds in ("0", "3", "²", "9" * 5000):
+        response = client.post(
+            "/events",
+            data={
+                **hidden,
+                "name": "X",
+                "format": "swiss",
+                "rounds": rounds,
+                "new_players": "A\nB\nC",
+            },
+        )
+        assert response.status_code == 422, rounds
+        assert "takes 1 to 2 rounds: type how many." in response.get_data(as_text=True)
+    response = client.post("/events", data={**hidden, "name": "X" * 200, "new_players": "A\nB"})
+    assert response.status_code == 422 and 'id="err-name"' in response.get_data(as_text=True)
+
+
+def test_a_repeated_form_makes_one_event(client):
+    hidden = fields(page(client, "/events/new"), "/events")
+    data = {**hidden, "name": "Once", "format": "swiss", "rounds": "2", "new_players": "A\nB\nC"}
+    first = client.post("/events", data=data)
+    again = client.post("/events", data=data)
+    assert first.headers["Location"] == again.headers["Location"]
+
+
+def test_the_director_page_needs_the_director_token(client, module_app):
+    event_id = create(client, new_players="Ana\nBor\nCene\nDana")
+    other = module_app.test_client()
+    refused = other.get(f"/events/{event_id}/director")
+    assert refused.status_code == 403
+    shown = html.unescape(refused.get_data(as_text=True))
+    assert "<h1>For the director only</h1>" in shown
+    assert "Only the event's director can open this page" in shown
+    assert f'<a href="/events/{event_id}">' in shown
+    assert refused.headers["Cache-Control"] == "no-store"
+    greek = other.get(f"/events/{event_id}/director", headers={"Accept-Language": "el"})
+    assert greek.status_code == 403 and '<html lang="el"' in greek.get_data(as_text=True)
+    other.set_cookie("sk_director", "not-the-token", path=f"/events/{event_id}")
+    assert other.get(f"/events/{event_id}/director").status_code == 403
+    # the cookie is the event's own: not sent to another event's pages
+    cookie = client.get_cookie("sk_director", path=f"/events/{event_id}")
+    assert cookie is not None and cookie.http_only
+    second = create(client, name="Second", new_players="Ana\nBor")
+    assert client.get(f"/events/{second}/director").status_code == 200
+    assert client.get(f"/events/{event_id}/director").status_code == 200
+    assert other.get(f"/events/{event_id}").status_code == 200  # the event page: everyone
+    assert client.get("/events/nosuchevent1/director").status_code == 404
+
+
+def test_pair_play_and_the_table_card(client, module_app):
+    event_id = create(client, new_players="Ana\nBor\nCene\nDana")
+    director = page(client, f"/events/{event_id}/director")
+    assert "No round paired yet" in director
+    response = pair(client, event_id)
+    assert response.status_code == 303
+    director = page(client, response.headers["Location"])
+    assert "Round 1 is paired" in director
+    # the page says only what it knows: nothing from the address is shown as a notice
+    forged = page(client, f"/events/{event_id}/director?done=Pay+up&error=Pay+up")
+    assert "Pay up" not in forged and "is paired" not in forged
+    body = client.get(f"/api/v1/events/{event_id}").get_json()
+    matches = body["rounds"][0]["matches"]
+    assert len(matches) == 2
+    assert director.count("Table card with QR code") == 2
+    assert re.search(r"<button type=\"submit\" disabled[^>]*>Pair the next round", director)
+    assert "2 tables are still playing this round." in director
+    # the director's phone may change each table's game (the pad's edit right)
+    for match in matches:
+        assert "+ Quick hand" in page(client, f"/games/{match['game_id']}")
+    # the table card: the event, round, table, players, a hand-over link and its QR code
+    card = page(client, f"/events/{event_id}/tables/{matches[0]['game_id']}/card")
+    assert "Friday club" in card and "Table 1" in card and "Round 1" in card
+    for name in matches[0]["players"]:
+        assert name in card
+    assert "<svg" in card and 'class="qr"' in card
+    link = re.search(r'<a href="(http://localhost/games/[\w-]+/join\?key=[\w-]+)"', card).group(1)
+    assert card == page(client, f"/events/{event_id}/tables/{matches[0]['game_id']}/card")
+    table_phone = module_app.test_client()
+    joined = page(table_phone, link.removeprefix("http://localhost"))
+    assert "Keep the score on this phone" in joined
+    assert (
+        module_app.test_client()
+        .get(f"/events/{event_id}/tables/{matches[0]['game_id']}/card")
+        .status_code
+        == 403
+    )
+    assert client.get(f"/events/{event_id}/tables/{body['id']}x/card").status_code == 404
+    # the games' API edit tokens derive from the secret key
+    for match in matches:
+        token = derive_token("test", match["game_id"], match_key(event_id, 1, match["table"]))
+        finish(client, match["game_id"], token)
+    director = page(client, f"/events/{event_id}/director")
+    assert "tables are still playing" not in director
+    assert director.count(" won</span>") == 2
+    assert pair(client, event_id).status_code == 303
+    assert len(client.get(f"/api/v1/events/{event_id}").get_json()["rounds"]) == 2
+    # pairing again while round 2 plays changes nothing
+    assert pair(client, event_id).status_code == 303
+    assert len(client.get(f"/api/v1/events/{event_id}").get_json()["rounds"]) == 2
+
+
+def test_the_event_page_and_the_wall(client, module_app):
+    event_id = create(client, new_players="Ana\nBor\nCene")
+    pair(client, event_id)
+    viewer = module_app.test_client()
+    event = page(viewer, f"/events/{event_id}")
+    assert "Round 1" in event and "Standings" in event and "has a bye this round" in event
+    assert "Pair the next round" not in event
+    wall = viewer.get(f"/events/{event_id}/wall")
+    assert wall.status_code == 200
+    text = wall.get_data(as_text=True)
+    assert 'class="wall"' in text and "pad-wall.js" in text and "<nav" not in text
+    etag = wall.headers["ETag"]
+    assert f"data-wall={etag}" in text
+    same = viewer.get(f"/events/{event_id}/wall", headers={"If-None-Match": etag})
+    assert same.status_code == 304 and same.get_data() == b""
+    game_id = client.get(f"/api/v1/events/{event_id}").get_json()["rounds"][0]["matches"][0][
+        "game_id"
+    ]
+    token = derive_token("test", game_id, match_key(event_id, 1, 1))
+    finish(client, game_id, token)
+    changed = viewer.get(f"/events/{event_id}/wall", headers={"If-None-Match": etag})
+    assert changed.status_code == 200 and changed.headers["ETag"] != etag
+    assert " won</span>" in changed.get_data(as_text=True)
+    assert viewer.get("/events/nosuchevent1").status_code == 404
