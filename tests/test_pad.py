@@ -77,6 +77,16 @@ def text(response) -> str:
     return re.sub(r"\s+", " ", re.sub(r"<[^>]+>", " ", page))
 
 
+def showdown_of(client, saved):
+    """The page of the hand a card form saved: the form lands on the sheet, whose notice
+    ("Hand 1 added.") links to the hand's showdown."""
+    assert saved.status_code == 303 and "/hands/" not in saved.headers["Location"]
+    sheet = client.get(saved.headers["Location"]).get_data(as_text=True)
+    link = re.search(r'<a href="([^"]+)">See the showdown</a>', sheet)
+    assert link, "the sheet's notice links to the showdown"
+    return client.get(html.unescape(link.group(1)))
+
+
 # ----------------------------------------------------------------------------- pages
 
 
@@ -193,6 +203,49 @@ def test_cards_check_then_save_and_duplicate_card(client):
     response = client.post(game + "/hand", data={**data, "action": "save"})
     assert response.status_code == 303
     assert "Ana knocked: 1" in text(client.get(game))
+
+
+def notice(client, response) -> str:
+    """The HTML of the notice of the sheet a form's answer (a 303) leads to."""
+    assert response.status_code == 303
+    page = client.get(response.headers["Location"]).get_data(as_text=True)
+    found = re.search(r'<div class="notice saved".*?</div>', page, re.S)
+    assert found, "the sheet has the saved hand's notice"
+    return found.group(0)
+
+
+def test_every_save_lands_on_the_sheet_with_undo_and_the_showdown(client):
+    game = start(client)
+    added = notice(client, quick(client, game, 0, "knock", 3, 12))
+    assert "Hand 1 added." in added and "See the showdown" not in added  # counts only
+    undo = re.search(r'<form method="post" action="([^"]+)".*?</form>', added, re.S)
+    assert undo and undo.group(1) == game + "/undo"
+    fields = dict(re.findall(r'name="(\w+)" value="([^"]*)"', undo.group(0)))
+    assert fields["version"] == "1"  # version-checked: the sheet after hand 1
+    cards = {"csrf_token": token(client), "mode": "cards", "knocker": "0"}
+    saved = client.post(game + "/hand", data={**cards, "cards_0": ANA, "cards_1": BOR})
+    assert "/hands/" not in saved.headers["Location"]
+    added = notice(client, saved)
+    assert "Hand 2 added." in added and f'href="{game}/hands/2">See the showdown' in added
+    assert "Ana knocks and scores 1" in text(showdown_of(client, saved))
+    # the first notice's Undo is stale now: it takes back nothing
+    stale = client.post(game + "/undo", data=fields)
+    assert "done=changed" in stale.headers["Location"] and "Ana knocked: 1" in text(
+        client.get(game)
+    )
+    fields = dict(re.findall(r'name="(\w+)" value="([^"]*)"', added))
+    undone = client.post(game + "/undo", data=fields)
+    assert undone.headers["Location"].endswith("done=undone&n=2")
+    assert "Hand 2 taken back." in text(client.get(undone.headers["Location"]))
+    corrected = client.post(game + "/hands/1/edit", data={**cards, "cards_0": ANA, "cards_1": BOR})
+    shown = notice(client, corrected)
+    assert "Hand 1 corrected; the sheet is recomputed." in shown
+    assert "See the showdown" in shown and "Undo" not in shown  # Undo takes back the last hand
+    other = start(client)
+    deal = {k: v for k, v in sk.simulate(24, dealer=0).items() if k not in ("rules", "players")}
+    record = {"csrf_token": token(client), "mode": "record", "record": json.dumps(deal)}
+    added = notice(client, client.post(other + "/hand", data=record))
+    assert "Hand 1 added." in added and "See the showdown" in added and "Undo" in added
 
 
 def test_void_correct_and_undo(client):

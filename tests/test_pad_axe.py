@@ -132,9 +132,7 @@ class Walk:
         """One quick hand from the sheet, saved."""
         self.hand_form("quick")
         self.quick(who, kind, mine, theirs)
-        expect(self.page.locator(".notice")).to_contain_text(
-            self.t.pattern("Hand %(n)s added.", "Hand %(n)s added to the sheet.")
-        )
+        expect(self.page.locator(".notice")).to_contain_text(self.t.pattern("Hand %(n)s added."))
 
     def record_hand(self, text: str) -> None:
         self.page.fill("#record", text)
@@ -304,13 +302,15 @@ STATES: list[tuple[str, str | Callable[[Walk], str], Callable[[Walk], object]]] 
     ("sheet-empty", ".board", lambda w: w.new_game()),
     ("hand-record", "#record", lambda w: w.hand_form("record")),
     ("hand-record-error", "#err-record", lambda w: w.record_hand("{not json")),
-    ("hand-detail-record", ".showdown", lambda w: w.record_hand(json.dumps(RECORD))),
+    ("sheet-added-record", "[data-saved] a", lambda w: w.record_hand(json.dumps(RECORD))),
+    ("hand-detail-record", ".showdown", lambda w: w.click("See the showdown", "link")),
     ("replay-hand-start", ".steps", lambda w: w.click("Replay this deal step by step", "link")),
     ("replay-hand-end", ".analysis", lambda w: w.step("end")),
     ("hand-cards", "[data-grid=p0]", lambda w: w.hand_form("cards")),
     ("hand-cards-typed", "#live-p1 .melds", lambda w: w.type_cards()),
     ("hand-cards-checked", "#result .showdown", lambda w: w.click("Check the hand")),
-    ("hand-detail-cards", ".notice", lambda w: w.click("Add to the sheet")),
+    ("sheet-added-cards", "[data-saved] a", lambda w: w.click("Add to the sheet")),
+    ("hand-detail-cards", ".showdown", lambda w: w.click("See the showdown", "link")),
     ("hand-detail-four-colour", ".four .showdown", lambda w: w.click("Four-colour deck")),
     ("hand-cards-errors", ".error-summary", lambda w: w.too_few_cards()),
     (
@@ -332,11 +332,18 @@ STATES: list[tuple[str, str | Callable[[Walk], str], Callable[[Walk], object]]] 
         lambda w: w.click("Correct hand %(n)s", "link", n=3),
     ),
     (
-        "hand-detail-corrected",
+        "sheet-corrected",
         lambda w: ".notice" + w.t.has_text("Hand %(n)s corrected; the sheet is recomputed.", n=3),
         lambda w: w.click("Save the correction"),
     ),
-    ("sheet-voided", "#hand-3 .badge.void", lambda w: w.click("Void hand %(n)s", n=3)),
+    (
+        "sheet-voided",
+        "#hand-3 .badge.void",
+        lambda w: (
+            w.click("Hand %(n)s details", "link", n=3),
+            w.click("Void hand %(n)s", n=3),
+        ),
+    ),
     (
         "sheet-undone",
         lambda w: ".notice" + w.t.has_text("Hand %(n)s taken back.", n=3),

@@ -182,8 +182,10 @@ def test_game_from_start_to_finish(page, server, browser):
     assert page.locator("#p0-As").is_checked()  # what was tapped is kept
     shot(page, "cards-checked")
     page.get_by_role("button", name="Add to the sheet").click()
+    expect(page.locator("[data-saved]")).to_contain_text("Hand 1 added.")  # on the sheet
+    page.get_by_role("link", name="See the showdown").click()
     main = page.inner_text("main")
-    assert "Hand 1 added" in main and "Laid off" in main and "deadwood 2" in main
+    assert "Laid off" in main and "deadwood 2" in main
     assert page.locator(".showdown [aria-label='four of spades']").count() >= 1
     shot(page, "hand-result")
     page.get_by_role("link", name="Back to the sheet").first.click()
@@ -215,7 +217,9 @@ def test_game_from_start_to_finish(page, server, browser):
     assert page.input_value("#defender_deadwood") == "30"
     page.fill("#defender_deadwood", "15")
     page.get_by_role("button", name="Save the correction").click()
-    page.get_by_role("link", name="Back to the sheet").first.click()
+    expect(page.locator("[data-saved]")).to_contain_text(  # back on the sheet
+        "Hand 2 corrected; the sheet is recomputed."
+    )
     expect_totals(page, ["1", "10"])
     page.get_by_role("link", name="Hand 1 details").click()
     page.get_by_role("button", name="Void hand 1").click()
@@ -296,6 +300,7 @@ def test_replay_a_record_and_enter_it(page, server):
     page.fill("#record", json.dumps(record))
     page.get_by_role("button", name="Add to the sheet").click()
     assert "Hand 1 added" in page.inner_text("main")
+    page.get_by_role("link", name="See the showdown").click()
     page.get_by_role("link", name="Replay this deal step by step").click()
     page.get_by_role("link", name="Next").click()
     assert "Step 1 of" in page.inner_text(".steps")

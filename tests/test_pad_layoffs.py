@@ -14,7 +14,7 @@ import re
 
 import pytest
 from conftest import serving_database
-from test_pad import start, text, token
+from test_pad import showdown_of, start, text, token
 
 from api.pad.declared import play_choice, review_words
 from scorekeeper import verify_knock
@@ -108,7 +108,7 @@ def test_a_worse_arrangement_and_a_missed_layoff_are_scored_as_declared(client):
     assert "Ana knocked: 40" in page
     assert "Bor could have laid off 5♥: 5 points." in page
     assert "Ana could have knocked with 3 less deadwood" in page
-    detail = text(client.get(saved.headers["Location"]))
+    detail = text(showdown_of(client, saved))
     assert "deadwood 49 after layoffs" in detail and "served better" not in detail
     assert "Bor could have laid off 5♥: 5 points." in detail
     # correcting it shows the declared play chosen again

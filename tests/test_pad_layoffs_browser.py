@@ -93,6 +93,7 @@ def test_choosing_a_worse_arrangement_and_one_layoff_scores_them(browser, server
 
     page.get_by_role("button", name="Add to the sheet").click()
     expect(page.locator("main")).to_contain_text("Hand 1 added")
+    page.get_by_role("link", name="See the showdown").click()
     expect(page.locator(".hindsight")).to_contain_text("Bor could have laid off 5♥: 5 points.")
     page.screenshot(path=str(ARTIFACTS / "pad-missed-layoff-hand-390.png"), full_page=True)
     page.get_by_role("link", name="Back to the sheet").first.click()

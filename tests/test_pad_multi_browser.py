@@ -286,6 +286,7 @@ def test_a_partnership_deal_by_cards_records_a_worse_play_in_one_game(page, serv
 
     page.get_by_role("button", name="Add to the sheet").click()
     expect(page.locator("main")).to_contain_text("Deal 1 added")
+    page.get_by_role("link", name="See the showdown").click()
     expect(page.locator(".game-detail").nth(0).locator(".hindsight")).to_contain_text(
         "Bor could have laid off 5♥: 5 points."
     )

@@ -24,7 +24,7 @@ import re
 
 import pytest
 import test_pad
-from test_pad import token
+from test_pad import showdown_of, token
 from test_pad_multi import FOUR, start, text, words
 
 ANA = "Ah 2h 3h 3c 3d 9s 9d 9c As 2c".split()
@@ -173,7 +173,7 @@ def test_a_worse_play_is_chosen_saved_and_scored_as_declared_game_by_game(client
         " 12 points. Bor could have laid off 5♥: 5 points. Game 2: Cy could"
         " have kept 7♥ for own melds: 14 points."
     ) in page
-    detail = client.get(saved.headers["Location"]).get_data(as_text=True)
+    detail = showdown_of(client, saved).get_data(as_text=True)
     game_1 = words(detail[detail.index('id="game-1"') : detail.index('id="game-2"')])
     game_2 = words(detail[detail.index('id="game-2"') :])
     assert "Bor: deadwood 49 after layoffs" in game_1

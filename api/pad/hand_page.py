@@ -30,7 +30,7 @@ from scorekeeper.seating import Seating, seatings
 from scorekeeper.sheet import PartnershipHandRecord, PartnershipSheet
 
 from . import declared as pad_declared
-from . import forms_hand, forms_play, web
+from . import forms_hand, forms_play, views_sheet, web
 from . import labels as pad_labels
 from .blueprint import render
 
@@ -221,6 +221,9 @@ def hand_page(
         previews=previews,
         title=pad_labels.game_title(names),
         next_dealer=names[sheet.next_dealer],
+        live_state=views_sheet.sheet_state(sheet)
+        if mode == "quick" and n is None and not sheet.over
+        else None,
     )
     web.kept_for_back(response)
     return response

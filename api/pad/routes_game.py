@@ -28,7 +28,7 @@ from scorekeeper.store.base import KeyReused
 
 from .. import get_storage, limits
 from . import declared as pad_declared
-from . import forms_start, options, rights, views_sheet, web
+from . import forms_start, options, rights, views_hand, views_sheet, web
 from .blueprint import bp, form_errors, load, render, require_edit
 from .routes_find import roster
 from .routes_tally import sheet_tally
@@ -146,8 +146,25 @@ def sheet(game_id: str) -> Response:
         editable=editable,
         game_id=game_id,
         done=request.args.get("done"),
+        saved=_saved(data, request.args.get("done"), request.args.get("n", "")),
         share_url=url_for("pad.sheet", game_id=game_id, _external=True),
     )
+
+
+def _saved(sheet: GameSheet, done: str | None, n: str) -> dict[str, Any] | None:
+    """The hand a form just added or corrected, as the sheet's notice offers it: its
+    number, whether it has a showdown to link to (a card hand, a deal record, a deal
+    with a game by its cards), and whether Undo would take back this very hand (the
+    last one: another phone may have added one since)."""
+    if done not in ("added", "corrected") or not n.isdigit() or not 1 <= int(n) <= len(sheet.hands):
+        return None
+    number = int(n)
+    view = views_hand.hand_view(sheet.hands[number - 1], sheet.players)
+    return {
+        "n": number,
+        "showdown": bool(view["showdown"] or any(g["showdown"] for g in view["games"] or ())),
+        "undo": done == "added" and number == len(sheet.hands),
+    }
 
 
 def voided(sheet: GameSheet) -> dict[int, Entry] | None:

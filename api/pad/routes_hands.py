@@ -267,10 +267,8 @@ def _save_hand(game_id: str, n: int | None) -> Response:
             url_for("pad.sheet", game_id=game_id, done="again", n=record.n if record else None), 303
         )
     number = record.n if record else len(sheet.hands) + 1
-    if mode in ("quick", "deal") and n is None:  # the card forms show the showdown
-        return redirect(url_for("pad.sheet", game_id=game_id, done="added", n=number), 303)
-    return redirect(
-        url_for("pad.hand", game_id=game_id, n=number, done="corrected" if n else "added"), 303
+    return redirect(  # the sheet's notice links to the showdown of a hand with one
+        url_for("pad.sheet", game_id=game_id, done="corrected" if n else "added", n=number), 303
     )
 
 
@@ -394,7 +392,6 @@ def hand(game_id: str, n: int) -> Response:
         missed=pad_declared.missed_by_game(record, sheet.players, sheet.rules),
         game_id=game_id,
         editable=rights.can_edit(game_id),
-        done=request.args.get("done"),
         title=pad_labels.game_title(sheet.players),
     )
 

@@ -94,6 +94,22 @@ def _words() -> dict[str, str]:
             "No connection, so no preview now. Add to the sheet keeps the hand on this"
             " phone until the connection returns."
         ),
+        # pad-quick.js: the quick form's score as it is tapped
+        "live_knock": _("%(name)s knocks and scores %(points)s."),
+        "live_gin": _("Gin! %(name)s scores %(points)s."),
+        "live_big_gin": _("Big gin! %(name)s scores %(points)s."),
+        "live_undercut": _("Undercut! %(name)s scores %(points)s."),
+        "live_tie": _("Tied knock: nobody scores"),
+        "live_void": _("Void hand: nobody scores"),
+        "live_totals": _("Totals after this hand: %(totals)s."),
+        # Translators: on the hand form's button while the hand is being sent.
+        "saving": _("Saving…"),
+        "kept_slow_hand": _(
+            "No answer from the server yet: this hand is kept on this phone and will be sent."
+        ),
+        "kept_slow_deal": _(
+            "No answer from the server yet: this deal is kept on this phone and will be sent."
+        ),
         "first_waits": _(
             "The hand kept on this phone must reach the sheet first: who plays the next"
             " one depends on it. It is sent as soon as the connection returns."

@@ -16,6 +16,11 @@
 //   server's page, with its errors, as without JavaScript), with a key. With
 //   no connection (navigator.onLine false), or while hands of this game wait,
 //   a new hand joins the queue instead: hands reach the sheet in the order typed.
+// - A hand sent the ordinary way shows it is under way: its button says so and
+//   cannot be pressed again (aria-busy). Without an answer in KEPT_AFTER_MS the
+//   page stops waiting and the hand joins the queue with the same key (so a
+//   request that did reach the server stores nothing twice), and the page says
+//   the hand is kept on this phone and will be sent.
 
 import { $, $$ } from "./pad-dom.js";
 import { all as allQueued, put as putQueued, drop as dropQueued } from "./pad-store.js";
@@ -23,6 +28,7 @@ import { lang, listed, say, sayCount } from "./pad-words.js";
 import { lockFixes, showProvisional } from "./pad-provisional.js";
 
 const RETRY_MS = 10000;
+const KEPT_AFTER_MS = 3000;
 
 // ---------------------------------------------------------------- the stored queue
 
@@ -236,6 +242,8 @@ function followQueue(form, items) {
   // The dealer shown was the server's for the hand after those it knew then.
   const moved = waiting.length > 0 || panel.dataset.hands !== panel.dataset.handsShown;
   $$("[data-dealer-line]").forEach((line) => { line.hidden = moved; });
+  // So is the sheet the quick form's live score would add its totals to (pad-quick.js).
+  form.toggleAttribute("data-sheet-moved", moved);
 }
 
 // The message of a hand, or of a deal at a table of four (the panel's data-unit).
@@ -316,6 +324,9 @@ function setupQueuedForm(form) {
   rememberKey(form);
   let queueing = false;
   form.addEventListener("submit", (event) => {
+    // A double tap, or a tap on another button of a form under way (its request
+    // would replace the save's).
+    if (queueing || form.dataset.saving) { event.preventDefault(); return; }
     const submitter = event.submitter;
     if (submitter && submitter.value !== "save") {
       // "Check the hand" and "Preview the score" need the server's answer.
@@ -325,22 +336,60 @@ function setupQueuedForm(form) {
       }
       return;
     }
-    if (queueing) { event.preventDefault(); return; }  // a double tap: it is being kept
-    if (navigator.onLine && !form.dataset.waiting) return;  // sent the ordinary way
+    // A queued hand carries no sheet version: the queue's order is the truth, and the
+    // hands queued before it change the version the form was built from.
+    const fields = [...new FormData(form)].filter(
+      ([name, value]) => typeof value === "string" && name !== "version");
+    fields.push(["action", "save"]);
+    const keep = () => {
+      queueing = true;
+      return queueHand(form, fields).finally(() => { queueing = false; refresh(true); });
+    };
+    if (navigator.onLine && !form.dataset.waiting) {  // sent the ordinary way
+      saving(form, submitter, keep);
+      return;
+    }
     event.preventDefault();
     if (form.dataset.queueOne !== undefined && form.dataset.waiting) {
       // Three or four players: who plays the next hand depends on the one waiting.
       tell(form, say("first_waits"));
       return;
     }
-    // A queued hand carries no sheet version: the queue's order is the truth, and the
-    // hands queued before it change the version the form was built from.
-    const fields = [...new FormData(form)].filter(
-      ([name, value]) => typeof value === "string" && name !== "version");
-    fields.push(["action", "save"]);
-    queueing = true;
-    queueHand(form, fields).finally(() => { queueing = false; refresh(true); });
+    keep();
   });
+  // Back to this form from the page its hand led to: ready for the next hand.
+  window.addEventListener("pageshow", (event) => { if (event.persisted) saved(form); });
+}
+
+// The form's hand is under way: its button says so. After KEPT_AFTER_MS without an
+// answer the page stops waiting, ``keep`` queues the hand, and the page says so.
+function saving(form, button, keep) {
+  form.dataset.saving = "yes";
+  if (button) {  // as wide as it was, so that nothing moves under a second tap
+    button.style.minWidth = `${button.getBoundingClientRect().width}px`;
+    button.dataset.label = button.textContent;
+    button.textContent = say("saving");
+    button.setAttribute("aria-busy", "true");
+    setTimeout(() => { button.disabled = true; });  // once the form's fields are taken
+  }
+  const timer = setTimeout(async () => {
+    window.stop();  // the page's own request gives way to the queue (the same key)
+    await keep();
+    saved(form);
+    const panel = $(`[data-queue="${form.dataset.queueGame}"]`);
+    tell(form, say(byUnit(panel, "kept_slow_hand", "kept_slow_deal")));
+  }, KEPT_AFTER_MS);
+  window.addEventListener("pagehide", () => clearTimeout(timer), { once: true });
+}
+
+function saved(form) {
+  delete form.dataset.saving;
+  for (const button of $$("button[aria-busy]", form)) {
+    button.textContent = button.dataset.label;
+    button.removeAttribute("aria-busy");
+    button.style.minWidth = "";
+    button.disabled = false;
+  }
 }
 
 // ---------------------------------------------------------------- worker and wake lock

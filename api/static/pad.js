@@ -1,12 +1,13 @@
 // The scorepad's enhancements on top of forms that work without JavaScript.
 // No framework, no build step: small ES modules (pad-offline.js: the queue of
 // unsent hands, the service worker and the wake lock; pad-cards.js: typed cards;
-// pad-share.js: sharing a result;
+// pad-share.js: sharing a result; pad-quick.js: the quick form's chips and keypad;
 // pad-dom.js: the helpers they share).
 
 import { cardReader } from "./pad-cards.js";
 import { $, $$ } from "./pad-dom.js";
 import { startOffline } from "./pad-offline.js";
+import { setupQuickPad } from "./pad-quick.js";
 import { startShare } from "./pad-share.js";
 import { letters, say, sayCount, sayParts } from "./pad-words.js";
 
@@ -351,6 +352,7 @@ function start() {
   startShare();
   $$("form[data-confirm]").forEach(setupConfirm);
   $$("form[data-quick], [data-game]").forEach(setupModeSwitch);
+  $$("form[data-quick]").forEach(setupQuickPad);
   setupKeys();
   localTimes();
   focusOutcome();

@@ -27,7 +27,8 @@ const CACHE = "scorepad-v1";
 const SHELL = ["/", "/static/pad.css", "/static/pad.js", "/static/pad-offline.js",
                "/static/pad-store.js", "/static/pad-live.js", "/static/pad-dom.js",
                "/static/pad-cards.js", "/static/pad-words.js", "/static/pad-score.js",
-               "/static/pad-provisional.js", "/static/pad-share.js", "/offline",
+               "/static/pad-quick.js", "/static/pad-provisional.js", "/static/pad-share.js",
+               "/offline",
                "/static/pad-icon.svg", "/static/pad-icon-192.png", "/manifest.webmanifest"];
 
 self.addEventListener("install", (event) => {
