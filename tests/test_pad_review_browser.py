@@ -107,6 +107,9 @@ def test_records_tally_and_voided_hands_at_360_px(page, live):
     page.get_by_role("button", name="New game with the same players").click()
     expect(page).not_to_have_url(sheet)
     quick_hand(page, "Alexandra", "Gin", None, "40")  # 65: over
+    # the save lands on the sheet first (game 2's sheet already showed the tally's line:
+    # a tap on its link while the save is under way would race the save's own landing)
+    expect(page.locator("section.over")).to_be_visible()
     tally_line = page.locator("section.tally-now")
     expect(tally_line).to_contain_text("Game 2 with the same players")
     page.get_by_role("link", name="The tally, game by game").click()
