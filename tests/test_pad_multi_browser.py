@@ -307,7 +307,8 @@ def test_a_partnership_deal_by_cards_records_a_worse_play_in_one_game(page, serv
     heads = page.locator("table.hands thead th.num")
     lines = """th => {
       const style = getComputedStyle(th);
-      const inner = th.clientHeight - parseFloat(style.paddingTop) - parseFloat(style.paddingBottom);
+      const padding = parseFloat(style.paddingTop) + parseFloat(style.paddingBottom);
+      const inner = th.clientHeight - padding;
       const line = parseFloat(style.lineHeight) || 1.2 * parseFloat(style.fontSize);  // "normal"
       return Math.round(inner / line);
     }"""
