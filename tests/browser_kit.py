@@ -119,7 +119,11 @@ class Words:
 def overflow(page) -> list[str]:
     """What sticks out of the phone's width on ``page`` (at most five findings): the page
     scrolling sideways, or an element whose right edge passes the window's and that no
-    scrolling or clipping box around it holds (its tag, id, class and first words)."""
+    scrolling or clipping box around it holds (its tag, id, class and first words).
+
+    Measured once the page has loaded: a layout forced before its style sheet arrives
+    (a busy machine, the worker's network-first fetch) is not the page players see."""
+    page.wait_for_load_state("load")
     return page.evaluate("""() => {
       const width = document.documentElement.clientWidth;
       const out = [];

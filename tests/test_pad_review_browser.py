@@ -53,6 +53,7 @@ STICKING_OUT = """width => Array.from(document.querySelectorAll('body *'))
 
 
 def no_sideways_scroll(page, what: str) -> None:
+    page.wait_for_load_state("load")  # the style sheet applied: a page seen as players see it
     width = page.viewport_size["width"]
     scroll = page.evaluate("document.documentElement.scrollWidth")
     assert scroll <= width, (

@@ -104,6 +104,7 @@ def take_over(page, link: str, label: str) -> None:
 
 
 def no_sideways_scrolling(page) -> None:
+    page.wait_for_load_state("load")  # the style sheet applied
     width = page.viewport_size["width"]
     assert page.evaluate("document.documentElement.scrollWidth") <= width, page.url
 
