@@ -54,7 +54,7 @@ def server(tmp_path_factory):
 def context_page(browser, viewport):
     context = browser.new_context(viewport=viewport, device_scale_factor=1)
     page = context.new_page()
-    page.set_default_timeout(8000)
+    page.set_default_timeout(15000)  # a shared, busy machine: pages may take a while
     return page
 
 
