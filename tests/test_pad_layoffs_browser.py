@@ -116,3 +116,40 @@ def test_choosing_a_worse_arrangement_and_one_layoff_scores_them(browser, server
     assert width <= 360, f"the page scrolls sideways: {width}px"
     context.close()
     assert not errors, errors
+
+
+def test_a_choice_made_before_the_script_ran_shows_its_layoffs(browser, server):
+    # A slow phone: the arrangement is tapped while pad.js is still on its way (held here
+    # until after the tap); once it runs, the layoffs that fit the tapped choice are
+    # listed, the best ticked, and the score shown is marked out of date.
+    context = browser.new_context(
+        viewport={"width": 390, "height": 844}, service_workers="block", is_mobile=True
+    )
+    page = context.new_page()
+    page.set_default_timeout(5000)
+    errors: list[str] = []
+    page.on("pageerror", lambda error: errors.append(str(error)))
+    start_game(page, server, stake="")
+    page.get_by_role("button", name="Start the game").click()
+    page.get_by_role("link", name="+ Tap the cards").click()
+    page.locator("label.choice", has_text="Ana").click()
+    page.fill("#p0-typed", ANA)
+    page.fill("#p1-typed", BOR)
+    page.locator("#live-p1").get_by_text("deadwood 53").wait_for()
+    held = []
+    page.route("**/pad.js", lambda route: held.append(route))
+    page.get_by_role("button", name="Check the hand").click()
+
+    choice = page.locator("[data-play-choice]")
+    choice.locator("label.arrangement", has_text="deadwood 9").click()
+    boxes = choice.locator("input[name=layoffs]")
+    expect(boxes).to_have_count(0)  # the server's list is the threes': nothing fits
+    assert held, "pad.js was not held"
+    for route in held:
+        route.continue_()
+    expect(boxes).to_have_count(2)
+    expect(boxes.nth(0)).to_be_checked()
+    expect(boxes.nth(1)).to_be_checked()
+    expect(page.locator("#result .stale-note")).to_be_visible()
+    context.close()
+    assert not errors, errors

@@ -250,7 +250,7 @@ def test_a_partnership_deal_by_cards_records_a_worse_play_in_one_game(page, serv
     expect(first.locator("[data-result]")).to_contain_text("Ana knocks and scores 47")
     ana.locator("label.arrangement", has_text="deadwood 9").click()
     layoffs = ana.locator("input[name=g0_layoffs]")
-    expect(layoffs).to_have_count(2, timeout=15000)  # the page asks the server again: busy CI
+    expect(layoffs).to_have_count(2)
     expect(layoffs.nth(1)).to_be_checked()  # 4h and 5h, the best reply
     ana.locator("label.layoff", has=page.locator("[aria-label='five of hearts']")).click()
     expect(layoffs.nth(1)).not_to_be_checked()

@@ -196,6 +196,16 @@ function setupPlayChoice(section) {
     layoffsFor.value = option.value;
   }
 
+  // A choice made before this script ran (a slow phone, a page restored by Back) is
+  // shown as if made now: its layoffs, and the score marked out of date.
+  const early = $(`input[name="${prefix}arrangement"]:checked`, section);
+  const earlyOption = early && early.value !== layoffsFor.value &&
+    options.find((o) => o.value === early.value);
+  if (earlyOption) {
+    show(earlyOption);
+    markStale(again, scope);
+  }
+
   section.addEventListener("change", (event) => {
     if (event.target.name === `${prefix}arrangement`) {
       const option = options.find((o) => o.value === event.target.value);
