@@ -204,8 +204,15 @@ def test_time_called_ends_a_match_and_frees_the_next_round(client, module_app):
         headers={"Authorization": f"Bearer {token}"},
     )
     assert response.status_code == 201
-    director = page(client, f"/events/{event_id}/director")
+    seen = client.get(f"/events/{event_id}/director")
+    director = seen.get_data(as_text=True)
     assert director.count("Time called: end this match") == 2
+    # the page follows the event (pad-follow.js): a 304 while it holds; its refusals no ETag
+    assert f"data-follow={seen.headers['ETag']}" in director
+    again = client.get(
+        f"/events/{event_id}/director", headers={"If-None-Match": seen.headers["ETag"]}
+    )
+    assert again.status_code == 304 and again.get_data() == b""
     end = f"/events/{event_id}/tables/{first['game_id']}/end"
     hidden = fields(director, end)
     leader = first["players"][1]
@@ -222,13 +229,17 @@ def test_time_called_ends_a_match_and_frees_the_next_round(client, module_app):
     # level totals and no winner chosen (no JavaScript, nothing ticked): the page says so
     level = f"/events/{event_id}/tables/{second['game_id']}/end"
     refused = client.post(level, data=fields(page(client, f"/events/{event_id}/director"), level))
-    assert refused.status_code == 422
+    assert refused.status_code == 422 and "ETag" not in refused.headers
     assert "level" in html.unescape(refused.get_data(as_text=True))
     body = client.get(f"/api/v1/events/{event_id}").get_json()
     ended = body["rounds"][0]["matches"][0]
     assert ended["finished"] and ended["ended_by_director"] and ended["winner"] == leader
     assert ended["totals"] == [0, 25]
-    director = page(client, f"/events/{event_id}/director")
+    moved = client.get(
+        f"/events/{event_id}/director", headers={"If-None-Match": seen.headers["ETag"]}
+    )
+    assert moved.status_code == 200 and moved.headers["ETag"] != seen.headers["ETag"]
+    director = moved.get_data(as_text=True)
     assert director.count("Time called: end this match") == 1
     # the results to keep, linked under the standings (the API's public exports)
     for path in re.findall(r'<a href="(/api/v1/events/[^"]+/export/[^"]+)" download>', director):
@@ -241,15 +252,17 @@ def test_the_event_page_and_the_wall(client, module_app):
     event_id = create(client, new_players="Ana\nBor\nCene")
     pair(client, event_id)
     viewer = module_app.test_client()
-    event = page(viewer, f"/events/{event_id}")
+    shown = viewer.get(f"/events/{event_id}")
+    event = shown.get_data(as_text=True)
     assert "Round 1" in event and "Standings" in event and "has a bye this round" in event
+    assert "pad-follow.js" in event and f"data-follow={shown.headers['ETag']}" in event
     assert "Pair the next round" not in event
     wall = viewer.get(f"/events/{event_id}/wall")
     assert wall.status_code == 200
     text = wall.get_data(as_text=True)
-    assert 'class="wall"' in text and "pad-wall.js" in text and "<nav" not in text
+    assert 'class="wall"' in text and "pad-follow.js" in text and "<nav" not in text
     etag = wall.headers["ETag"]
-    assert f"data-wall={etag}" in text
+    assert f"data-follow={etag}" in text
     same = viewer.get(f"/events/{event_id}/wall", headers={"If-None-Match": etag})
     assert same.status_code == 304 and same.get_data() == b""
     game_id = client.get(f"/api/v1/events/{event_id}").get_json()["rounds"][0]["matches"][0][
@@ -259,5 +272,9 @@ def test_the_event_page_and_the_wall(client, module_app):
     finish(client, game_id, token)
     changed = viewer.get(f"/events/{event_id}/wall", headers={"If-None-Match": etag})
     assert changed.status_code == 200 and changed.headers["ETag"] != etag
+    for path in (f"/events/{event_id}", f"/events/{event_id}/wall"):  # one event, one ETag
+        assert (
+            viewer.get(path, headers={"If-None-Match": changed.headers["ETag"]}).status_code == 304
+        )
     assert " won</span>" in changed.get_data(as_text=True)
     assert viewer.get("/events/nosuchevent1").status_code == 404

@@ -14,19 +14,25 @@
   keyed by :func:`scorekeeper.store.events.match_key`, so their API edit
   tokens can be derived again from the app's secret key.
 - ``/events/<id>`` (read-only, for phones) and ``/events/<id>/wall`` (the big
-  screen: no links, large type). The wall follows the event by polling its
-  own URL every second with ``If-None-Match`` (``static/pad-wall.js``): the
-  page's ETag is a digest of the whole event (every game's result and score
-  so far), so an unchanged event is a 304 and a changed one the new page,
-  whose content replaces the old. One request a second per wall screen,
-  however many tables: simpler than following every game's live stream,
-  and it works the same with and without nchan. Without JavaScript the wall
-  reloads every 10 seconds.
+  screen: no links, large type).
+
+These three pages follow the event by polling their own URL with
+``If-None-Match`` (``static/pad-follow.js``; the wall every second, the
+others every 5 s): the page's ETag is a digest of the whole event (every
+game's result and score so far, and the page's language), so an unchanged
+event is a 304 and a changed one the new page, whose marked parts replace
+the old (on the director's page the tables and the standings, so the pair
+button turns on as the last table finishes; a part with the focus or an
+open "Time called" form waits until it is left). One small request per
+page every few seconds however many tables: simpler than following every
+game's live stream, and it works the same with and without nchan. Without
+JavaScript the wall reloads every 10 seconds; the other pages on a reload.
 """
 
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from typing import Any
 
 from flask import abort, current_app, redirect, request, url_for
@@ -203,12 +209,20 @@ def create_event() -> Response:
 
 @bp.get("/events/<event_id>/director")
 def director(event_id: str) -> Response:
-    """The director's page: pair the next round, the tables, their cards, the standings."""
-    return _director_page(_directed(event_id))
-
-
-def _director_page(stored: StoredEvent, error: str | None = None, status: int = 200) -> Response:
+    """The director's page: pair the next round, the tables, their cards, the standings
+    (304 while the event holds)."""
+    stored = _directed(event_id)
     view = views_events.event_view(get_storage(), stored)
+    return _followed(view, lambda: _director_page(stored, view=view))
+
+
+def _director_page(
+    stored: StoredEvent,
+    error: str | None = None,
+    status: int = 200,
+    view: dict[str, Any] | None = None,
+) -> Response:
+    view = view or views_events.event_view(get_storage(), stored)
     return render(
         "pad/event_director.html",
         status,
@@ -291,11 +305,20 @@ def table_card(event_id: str, game_id: str) -> Response:
 # ----------------------------------------------------------------------------- watching
 
 
+def _followed(view: dict[str, Any], page: Callable[[], Response]) -> Response:
+    """An event's page that follows it (see the module docs): an empty 304 while the
+    event's ETag holds, else ``page()``; with the ETag either way."""
+    response = Response(status=304) if request.if_none_match.contains(view["etag"]) else page()
+    response.set_etag(view["etag"])
+    return response
+
+
 @bp.get("/events/<event_id>")
 def event_page(event_id: str) -> Response:
-    """The event for everyone: rounds, tables, results and standings (read-only)."""
+    """The event for everyone: rounds, tables, results and standings (read-only; 304
+    while the event holds)."""
     view = views_events.event_view(get_storage(), _event(event_id))
-    return render("pad/event.html", event=view, event_id=event_id)
+    return _followed(view, lambda: render("pad/event.html", event=view, event_id=event_id))
 
 
 @bp.get("/events/<event_id>/wall")
@@ -303,9 +326,4 @@ def wall(event_id: str) -> Response:
     """The big screen: standings and tables in large type; 304 while the event holds
     (see the module docs)."""
     view = views_events.event_view(get_storage(), _event(event_id))
-    if request.if_none_match.contains(view["etag"]):
-        response = Response(status=304)
-    else:
-        response = render("pad/event_wall.html", event=view, event_id=event_id)
-    response.set_etag(view["etag"])
-    return response
+    return _followed(view, lambda: render("pad/event_wall.html", event=view, event_id=event_id))
