@@ -304,9 +304,10 @@ MATCH_RECORD = {
 """The document of a match record."""
 
 
-NAME_PATTERN = f"^[^{REFUSED_IN_BMP}]*$"
-"""What a player name may hold, for the OpenAPI document (:func:`~scorekeeper.names.clean_name`;
-the refused characters beyond U+FFFF are said in :data:`NAME_DESCRIPTION`)."""
+NAME_PATTERN = f"^[^{REFUSED_IN_BMP}]*[^{REFUSED_IN_BMP}{SPACES}][^{REFUSED_IN_BMP}]*$"
+"""What a player name may hold, for the OpenAPI document (:func:`~scorekeeper.names.clean_name`:
+no refused character, and not only spaces, which trim to nothing; the refused characters
+beyond U+FFFF are said in :data:`NAME_DESCRIPTION`)."""
 
 NAME_DESCRIPTION = (
     "A player's name. Refused besides what the pattern refuses: the default-ignorable"
@@ -598,7 +599,9 @@ class ImportRequest(GameRequest):
 
     An exported game (``GET /games/{id}/export``, format ``scorekeeper.game``)
     has players, rules, dealer, stake and hands; a match record (format
-    ``gin-rummy-match/1``) has players, rules and deals.
+    ``gin-rummy-match/1``) has players, rules and deals. One with a key of the
+    other kind is refused (422, reason ``not_in_match_record`` or
+    ``not_in_export``, the key as the field).
     """
 
     class Meta(Strict.Meta):

@@ -527,8 +527,13 @@ class Import(MethodView):
     @blp.doc(**MAY_BE_KEYED)
     @blp.doc(operationId="importGame")
     def post(self, headers: dict[str, Any], body: dict[str, Any]) -> Response:
-        """Store an exported game as a new game (every hand is scored again).
+        """Store an exported game, or a match record, as a new game (every hand is scored
+        again).
 
+        An exported game (format scorekeeper.game) has players, rules, dealer, stake and
+        hands; a match record (format gin-rummy-match/1) players, rules and deals. A key of
+        the other kind is refused (422, reason not_in_match_record or not_in_export, the key
+        as the field), not ignored.
         With an Idempotency-Key, a repeat answers the same (the same game and edit token).
         With an API key (Authorization: Bearer <key>), the game belongs to the key.
         """

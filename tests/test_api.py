@@ -783,6 +783,14 @@ def test_export_and_import(call, game):
         "hands.0.defender_deadwood",
     )
     error_of(call("GET", "/api/v1/games/unknown/export"), 404)
+    # a key of the other kind is refused by name, not ignored; null is absent
+    mixed = {**simulate_match(2), "hands": exported.json["hands"], "stake": None}
+    refused = error_of(call("POST", "/api/v1/games/import", json=mixed), 422, "bad_record", "hands")
+    assert refused["reason"] == "not_in_match_record"
+    assert "a match record (gin-rummy-match/1) has no 'hands'" in refused["message"]
+    mixed = {**exported.json, "deals": []}
+    refused = error_of(call("POST", "/api/v1/games/import", json=mixed), 422, "bad_record", "deals")
+    assert refused["reason"] == "not_in_export"
 
 
 def test_player_stats(call, game):

@@ -7,7 +7,11 @@ import re
 import subprocess
 
 import pytest
+from conftest import examples
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
+from api.schemas import NAME_PATTERN
 from scorekeeper.errors import RuleError
 from scorekeeper.names import DEFAULT_IGNORABLE, MAX_NAME_LENGTH, clean_name, fold, name_key
 
@@ -130,3 +134,24 @@ def test_every_default_ignorable_code_point_is_refused():
         with pytest.raises(RuleError) as error:
             clean_name(f"Ana{chr(code)}", field="players.0")
         assert error.value.field == "players.0" and f"U+{code:04X}" in str(error.value)
+
+
+@settings(max_examples=examples(500), deadline=None)
+@given(st.text(st.characters(max_codepoint=0xFFFF), max_size=MAX_NAME_LENGTH))
+def test_the_documents_name_pattern_takes_exactly_the_names_kept(text):
+    # within the BMP (beyond it the document says the refused characters in words): a
+    # name the document's pattern allows is kept, and one it refuses is refused (spaces
+    # alone too: they trim to nothing)
+    try:
+        clean_name(text)
+        kept = True
+    except RuleError:
+        kept = False
+    assert (re.fullmatch(NAME_PATTERN, text) is not None) == kept  # "$" as in ECMA
+
+
+@pytest.mark.parametrize("blank", [" ", "\u3000", " \u2000 ", "\xa0"])
+def test_a_name_of_spaces_alone_is_refused_by_the_document_too(blank):
+    assert re.fullmatch(NAME_PATTERN, blank) is None
+    with pytest.raises(RuleError, match="the name is empty"):
+        clean_name(blank)

@@ -943,6 +943,29 @@ def export_game(store: Store, game_id: str) -> ExportedGame:
     )
 
 
+EXPORT_ONLY = ("dealer", "stake", "version", "created", "hands")
+"""An exported game's keys that a match record does not have."""
+
+MATCH_ONLY = ("deals", "seed", "comment")
+"""A match record's keys that an exported game does not have."""
+
+
+def _misplaced(record: Mapping[str, Any]) -> None:
+    """Refuse an import that mixes an exported game's keys and a match record's: the keys
+    of the other kind would be ignored, and what they say lost without a word. (A key
+    that is null is absent, as in every request.)"""
+    match = record.get("format") == MATCH_FORMAT
+    for key in EXPORT_ONLY if match else MATCH_ONLY:
+        if record.get(key) is not None:
+            kind = f"a match record ({MATCH_FORMAT})" if match else "an exported game"
+            raise InvalidRecordError(
+                f"{kind} has no {key!r}: leave it out",
+                code="not_in_match_record" if match else "not_in_export",
+                params={"key": key},
+                field=key,
+            )
+
+
 def _from_match(record: Mapping[str, Any]) -> dict[str, Any]:
     """An engine match record (``gin-rummy-match/1``) as an exported game of record hands."""
     deals = record.get("deals")
@@ -972,12 +995,15 @@ def import_game(
     game whose hands are its deals (kind ``record``), first dealer the first
     deal's, no stake.
 
-    Every hand is scored again under the record's rules; the first bad hand
+    A match record holding an exported game's keys (:data:`EXPORT_ONLY`), or an
+    exported game a match record's (:data:`MATCH_ONLY`), is refused naming the
+    key. Every hand is scored again under the record's rules; the first bad hand
     raises the domain's error with ``field`` prefixed ``hands.<i>.`` and
     nothing is stored. A game that is over before its last hand is refused.
     ``idempotency_key``, ``secret`` and ``owner`` as for :func:`create_game`.
     """
     original = record
+    _misplaced(record)
     if record.get("format") == MATCH_FORMAT:
         record = _from_match(record)
     if record.get("format", EXPORT_FORMAT) != EXPORT_FORMAT:
