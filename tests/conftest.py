@@ -326,6 +326,19 @@ def serving_database(app: flask.Flask, address: str | os.PathLike) -> Iterator[f
 
 
 @pytest.fixture
+def db(tmp_path) -> Path:
+    """This test's own SQLite file (created when :func:`client` or a store first opens it)."""
+    return tmp_path / "pad.db"
+
+
+@pytest.fixture
+def client(module_app, db) -> Iterator[flask.testing.FlaskClient]:
+    """A phone: a test client of the module's app over this test's own database (:func:`db`)."""
+    with serving_database(module_app, db) as app:
+        yield app.test_client()
+
+
+@pytest.fixture
 def app(module_app, backend) -> Iterator[flask.Flask]:
     """The module's app over this test's empty database (each backend in turn)."""
     with serving_database(module_app, backend.address):

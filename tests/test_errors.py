@@ -13,7 +13,7 @@ import json
 from pathlib import Path
 
 import pytest
-from test_pad import client, start, text, token  # noqa: F401  (client is a fixture)
+from test_pad import start, text, token
 
 import scorekeeper as sk
 from api import create_app
@@ -333,7 +333,7 @@ def test_the_pad_words_errors_from_codes():
     )
 
 
-def test_pad_pages_show_worded_conflicts_and_record_errors(client):  # noqa: F811
+def test_pad_pages_show_worded_conflicts_and_record_errors(client):
     game = start(client, target="25")
     data = {
         "csrf_token": token(client, game),

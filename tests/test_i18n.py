@@ -27,7 +27,6 @@ from babel.messages.frontend import parse_mapping_cfg
 from babel.messages.mofile import write_mo
 from babel.messages.plurals import get_plural
 from babel.messages.pofile import read_po, write_po
-from conftest import serving_database
 
 from api import i18n
 
@@ -184,12 +183,6 @@ def test_the_checker_finds_each_kind_of_fault(tmp_path):
 
 
 # ----------------------------------------------------------------------------- the choice
-
-
-@pytest.fixture
-def client(module_app, tmp_path):
-    with serving_database(module_app, tmp_path / "i18n.db") as app:
-        yield app.test_client()
 
 
 def _lang(response) -> str:

@@ -14,7 +14,6 @@ import re
 import sqlite3
 
 import pytest
-from conftest import serving_database
 from sheet_kit import as_stored
 
 import scorekeeper as sk
@@ -27,13 +26,6 @@ from scorekeeper.rules import Rules
 
 ANA = "As 2s 3s 4c 4d 4h 9d Td Jd 2c".split()
 BOR = "5s 6s 4s 7c 8c 9c Kh Qh Jh 3d".split()
-
-
-@pytest.fixture
-def client(module_app, tmp_path):
-    """A test client of the module's app, over an empty database of this test's own."""
-    with serving_database(module_app, tmp_path / "pad.db") as app:
-        yield app.test_client()
 
 
 def token(client, path="/") -> str:

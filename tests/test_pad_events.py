@@ -9,7 +9,6 @@ import html
 import re
 
 import pytest
-from conftest import serving_database
 from test_pad_rights import fields, page
 
 from scorekeeper.store.events import match_key
@@ -18,12 +17,6 @@ from scorekeeper.store.games import derive_token
 pytestmark = pytest.mark.fast
 
 ROSTER = ["Ana", "Bor", "Cene", "Dana"]
-
-
-@pytest.fixture
-def client(module_app, tmp_path):
-    with serving_database(module_app, tmp_path / "events.db") as app:
-        yield app.test_client()
 
 
 def known_players(client, names=ROSTER) -> None:

@@ -6,23 +6,10 @@ from __future__ import annotations
 import re
 import time
 
-import pytest
-from conftest import serving_database
 from store_kit import quick
 
 from scorekeeper.store import games
 from scorekeeper.store.sqlite import Storage
-
-
-@pytest.fixture
-def db(tmp_path):
-    return tmp_path / "pad.db"
-
-
-@pytest.fixture
-def client(module_app, db):
-    with serving_database(module_app, db) as app:
-        yield app.test_client()
 
 
 def stored(db, players, hands=(), **settings):

@@ -13,7 +13,6 @@ import json
 import re
 
 import pytest
-from conftest import serving_database
 from test_pad import showdown_of, start, text, token
 
 from api.pad.declared import play_choice, review_words
@@ -24,13 +23,6 @@ ANA = "Ah 2h 3h 3c 3d 9s 9d 9c As 2c".split()
 BOR = "4h 5h Kc Kd Ks Js Qs 8d 6s Tc".split()
 SETS = "3c 3d 3h|9c 9d 9s"
 RUN = "9c 9d 9s|Ah 2h 3h"
-
-
-@pytest.fixture
-def client(module_app, tmp_path):
-    """A test client of the module's app, over an empty database of this test's own."""
-    with serving_database(module_app, tmp_path / "pad.db") as app:
-        yield app.test_client()
 
 
 def cards_form(client, game, action, **extra):

@@ -24,10 +24,6 @@ THREE = {"player_0": "Ana", "player_1": "Bor", "player_2": "Cy"}
 FOUR = {**THREE, "player_3": "Dan"}
 
 
-client = test_pad.client
-"""The fixture of test_pad: the app on a real SQLite file, through Flask's test client."""
-
-
 def text(response) -> str:
     """The page's words: names and bold run on (``Cy.``), other tags are spaces, entities
     read (``Ana & Cy``)."""

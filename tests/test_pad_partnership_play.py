@@ -23,7 +23,6 @@ from __future__ import annotations
 import re
 
 import pytest
-import test_pad
 from test_pad import showdown_of, token
 from test_pad_multi import FOUR, start, text, words
 
@@ -36,9 +35,6 @@ RUN = "9c 9d 9s|Ah 2h 3h"
 DANS = "9c 9d 9s|Kc Kd Ks|4h 5h 6h"
 GIN = "4c 5c 6c 7c 8c 8d 8h 9c 9d 9h".split()
 AGAINST_GIN = "Kc Kd 2s 3s 4s Qh Jh 7d 6d 5d".split()
-
-client = test_pad.client
-"""The fixture of test_pad: the app on a real SQLite file, through Flask's test client."""
 
 DECLARED = {
     "g0_arrangement": RUN,

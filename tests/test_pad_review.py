@@ -13,13 +13,11 @@ import html
 import json
 import re
 
-from test_pad import ANA, BOR, client, quick, start, text, token
+from test_pad import ANA, BOR, quick, start, text, token
 
 import scorekeeper as sk
 from api import get_storage
 from scorekeeper.store import games
-
-__all__ = ["client"]  # the test client fixture of test_pad, used here as well
 
 TECHNICAL = re.compile(r"\b[a-z]+_[a-z_]+\b|\w\.\w+ must|\[\d+\]|index into")
 """What a message in players' words never holds: option keys, field paths, indexes."""

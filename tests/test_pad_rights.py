@@ -16,9 +16,6 @@ import html
 import re
 import sqlite3
 
-import pytest
-from conftest import serving_database
-
 from api import create_app
 
 QUICK = {
@@ -32,18 +29,6 @@ QUICK = {
 
 def new_app(db, secret="test"):
     return create_app({"DB": str(db), "SECRET_KEY": secret, "TESTING": True})
-
-
-@pytest.fixture
-def db(tmp_path):
-    return tmp_path / "pad.db"
-
-
-@pytest.fixture
-def client(module_app, db):
-    """A phone on the module's app over this test's database."""
-    with serving_database(module_app, db) as app:
-        yield app.test_client()
 
 
 def page(client, path) -> str:

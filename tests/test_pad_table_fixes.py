@@ -13,15 +13,12 @@ import json
 import random
 import re
 
-import test_pad
 import test_pad_layoffs
 import test_pad_multi
 from test_pad import quick, start, text, token
 
 import scorekeeper as sk
 from api.pad import replay as pad_replay
-
-client = test_pad.client  # the fixture: a test client over an empty database
 
 
 def opened_at(client, game) -> str:
