@@ -40,6 +40,17 @@ def shot(target, name: str) -> None:
     target.screenshot(path=str(ARTIFACTS / f"{name}.png"))
 
 
+def type_the_hand(page, server) -> None:
+    """A new game, and Ana's knock typed card by card, ready to be checked."""
+    start_game(page, server, stake="")
+    page.get_by_role("button", name="Start the game").click()
+    page.get_by_role("link", name="+ Tap the cards").click()
+    page.locator("label.choice", has_text="Ana").click()
+    page.fill("#p0-typed", ANA)
+    page.fill("#p1-typed", BOR)
+    page.locator("#live-p1").get_by_text("deadwood 53").wait_for()
+
+
 def test_choosing_a_worse_arrangement_and_one_layoff_scores_them(browser, server):
     context = browser.new_context(
         viewport={"width": 390, "height": 844},
@@ -53,13 +64,7 @@ def test_choosing_a_worse_arrangement_and_one_layoff_scores_them(browser, server
     page.on("pageerror", lambda error: errors.append(str(error)))
     page.on("console", lambda msg: errors.append(msg.text) if msg.type == "error" else None)
 
-    start_game(page, server, stake="")
-    page.get_by_role("button", name="Start the game").click()
-    page.get_by_role("link", name="+ Tap the cards").click()
-    page.locator("label.choice", has_text="Ana").click()
-    page.fill("#p0-typed", ANA)
-    page.fill("#p1-typed", BOR)
-    page.locator("#live-p1").get_by_text("deadwood 53").wait_for()
+    type_the_hand(page, server)
     page.get_by_role("button", name="Check the hand").click()
 
     choice = page.locator("[data-play-choice]")
@@ -129,13 +134,7 @@ def test_a_choice_made_before_the_script_ran_shows_its_layoffs(browser, server):
     page.set_default_timeout(5000)
     errors: list[str] = []
     page.on("pageerror", lambda error: errors.append(str(error)))
-    start_game(page, server, stake="")
-    page.get_by_role("button", name="Start the game").click()
-    page.get_by_role("link", name="+ Tap the cards").click()
-    page.locator("label.choice", has_text="Ana").click()
-    page.fill("#p0-typed", ANA)
-    page.fill("#p1-typed", BOR)
-    page.locator("#live-p1").get_by_text("deadwood 53").wait_for()
+    type_the_hand(page, server)
     held = []
     page.route("**/pad.js", lambda route: held.append(route))
     page.get_by_role("button", name="Check the hand").click()
