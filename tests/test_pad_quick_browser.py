@@ -219,3 +219,52 @@ def test_while_a_hand_waits_the_live_score_leaves_the_totals_out(browser, served
     page.locator("[data-key='0']").click()
     expect(live).to_have_text("Bor knocks and scores 6.")
     page.context.close()
+
+
+def test_a_link_tapped_while_a_kept_hand_goes_out_is_followed(browser, served):
+    # The sheet reloads itself once the hands kept on the phone are on it. A player who
+    # taps "+ Quick hand" while the last one goes out must get the form, not the sheet
+    # again: here the kept hand's request and the form's page are held, the hand stored
+    # first (the sheet's reload would come now), then the form's page let through.
+    page, sheet, game_id, db = new_game(browser, served)
+    page.goto(sheet + "/hand?mode=quick")
+    until(page, "() => Boolean(document.querySelector('[data-quick-pad]:not([hidden])'))")
+    posts, forms = [], []
+
+    def hold(route) -> None:
+        (posts if route.request.method == "POST" else forms).append(route)
+
+    page.route("**/hand", hold)
+    page.locator("[data-chip-knocker='0'][data-chip-deadwood='2']").click()
+    page.locator("[data-key='3']").click()
+    page.locator("[data-key='0']").click()
+    page.get_by_role("button", name="Add to the sheet").click(no_wait_after=True)
+    expect(page.locator("[data-offline-note]")).to_be_visible()  # kept on this phone
+    for route in posts:
+        route.abort()  # that request failed: the queue has the hand
+    posts.clear()
+    page.unroute("**/hand")
+    page.route("**/hand", hold)
+    page.route("**/hand?mode=quick", hold)
+    page.goto(sheet)  # the sheet sends the kept hand: held
+    deadline = time.monotonic() + 15
+    while not posts and time.monotonic() < deadline:
+        page.wait_for_timeout(100)
+    assert posts, "the sheet did not send the kept hand"
+    page.get_by_role("link", name="+ Quick hand").click(no_wait_after=True)
+    deadline = time.monotonic() + 15
+    while not forms and time.monotonic() < deadline:
+        page.wait_for_timeout(100)
+    assert forms, "the form's page was not asked for"
+    posts.pop().continue_()  # the kept hand goes out and is stored
+    deadline = time.monotonic() + 15
+    while not stored_hands(db, game_id) and time.monotonic() < deadline:
+        time.sleep(0.1)
+    time.sleep(1)  # the sheet's answer to it (a reload, before the fix) has had its time
+    for route in forms:
+        with contextlib.suppress(PlaywrightError):  # a page given up has no route left
+            route.continue_()
+    expect(page).to_have_url(f"{sheet}/hand?mode=quick")
+    expect(page.locator("[data-quick-pad]")).to_be_visible()
+    assert [hand["knocker_deadwood"] for __, hand in stored_hands(db, game_id)] == [2]
+    page.context.close()

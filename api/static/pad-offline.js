@@ -45,6 +45,10 @@ function newKey() {
 
 let syncing = null;
 let synced = Number(sessionStorage.getItem("scorepad-synced") || 0);  // across the reload below
+
+let leaving = false;  // a link followed or a form sent: that page is coming (see refresh)
+window.addEventListener("beforeunload", () => { leaving = true; });
+window.addEventListener("pageshow", () => { leaving = false; });  // back from the cache
 sessionStorage.removeItem("scorepad-synced");
 
 function refusalText(page, status) {
@@ -218,7 +222,9 @@ async function refresh(send = false) {
   const waiting = items.filter((i) => i.game === sheetPanel.dataset.queue);
   if (synced > before && !waiting.length) {
     sessionStorage.setItem("scorepad-synced", String(synced));
-    window.location.reload();
+    // not over a page the player is already going to (a link tapped while the hand went
+    // out): reloading would cancel it and leave them on the sheet
+    if (!leaving) window.location.reload();
     return;
   }
   // Until then, the board counts the hands waiting on this phone, provisionally.
