@@ -10,8 +10,8 @@ from __future__ import annotations
 import json
 import os
 import sys
-from collections.abc import Callable, Sequence
-from contextlib import nullcontext
+from collections.abc import Callable, Iterator, Sequence
+from contextlib import contextmanager, nullcontext
 from typing import IO
 
 import click
@@ -30,7 +30,7 @@ from .rescore import RescoredEvent, RescoredGame
 from .results import Outcome
 from .rules import Rules
 from .sheet import AnyHandRecord, AnySheet, HollywoodSheet, PartnershipSheet
-from .store import access, events, open_store
+from .store import Store, access, events, open_store
 from .store.backup import BackupError, MissingFolder, backup, restore
 from .store.base import NameTaken, NotFound
 
@@ -435,6 +435,17 @@ def database(db: str | None) -> str:
     return str(settings({"DB": db} if db else None)["DB"])
 
 
+@contextmanager
+def stored_at(db: str | None) -> Iterator[Store]:
+    """The store of :func:`database` for a command, closed when it is done (a PostgreSQL
+    pool's threads are stopped, not left to the garbage collector)."""
+    store = open_store(database(db))
+    try:
+        yield store
+    finally:
+        store.close()
+
+
 @main.command()
 @click.option("--host", default="127.0.0.1", show_default=True, help="Address to listen on.")
 @click.option(
@@ -602,7 +613,8 @@ def keys_group() -> None:
 def keys_create(name: str, db: str | None) -> None:
     """Make a key called NAME and print it: it is shown only now (the store keeps its hash)."""
     try:
-        key = access.create_key(open_store(database(db)), name)
+        with stored_at(db) as store:
+            key = access.create_key(store, name)
     except ScorekeeperError as error:
         raise _BadInput(str(error)) from None
     except NameTaken as error:
@@ -618,7 +630,9 @@ def keys_create(name: str, db: str | None) -> None:
 @DB_OPTION
 def keys_list(db: str | None) -> None:
     """Every key, oldest first: its name, when it was made, its games, and if it was revoked."""
-    for key in open_store(database(db)).api_keys():
+    with stored_at(db) as store:
+        keys = store.api_keys()
+    for key in keys:
         revoked = f"revoked {key.revoked}" if key.revoked else "in use"
         click.echo(f"{key.name}\t{key.created}\t{key.games} game(s)\t{revoked}")
 
@@ -628,7 +642,9 @@ def keys_list(db: str | None) -> None:
 @DB_OPTION
 def keys_revoke(name: str, db: str | None) -> None:
     """Revoke the key called NAME: it opens nothing from now on (its games stay)."""
-    if not open_store(database(db)).revoke_api_key(name):
+    with stored_at(db) as store:
+        revoked = store.revoke_api_key(name)
+    if not revoked:
         raise click.ClickException(f"there is no key called {name!r} in use")
     click.echo(f"revoked key {name!r}")
 
@@ -652,15 +668,16 @@ def event_group() -> None:
 @DB_OPTION
 def event_export(event_id: str, what: str, output: IO[str], db: str | None) -> None:
     """Write the stored event EVENT_ID's standings, results or record."""
-    store = open_store(database(db))
-    try:
-        stored = store.event(event_id)
-    except NotFound:
-        raise _BadInput(f"there is no event {event_id!r} in this database") from None
-    if what == "record":
-        output.write(json.dumps(events.event_record(store, stored), ensure_ascii=False) + "\n")
-    else:
-        output.write(events.event_csv(store, stored, what))
+    with stored_at(db) as store:
+        try:
+            stored = store.event(event_id)
+        except NotFound:
+            raise _BadInput(f"there is no event {event_id!r} in this database") from None
+        if what == "record":
+            text = json.dumps(events.event_record(store, stored), ensure_ascii=False) + "\n"
+        else:
+            text = events.event_csv(store, stored, what)
+    output.write(text)
 
 
 def _verb(outcome: Outcome) -> str:
