@@ -320,6 +320,32 @@ def test_check_a_knock(page, server):
     shot(page, "check")
 
 
+@pytest.mark.parametrize("locale", ["en", "el"])  # Greek's words are the longest
+def test_the_grid_stays_put_under_the_taps_as_the_melds_come(browser, server, locale):
+    """Each tap's melds come back from the server a moment later, into the strip above the
+    grid: the strip has their room from the start, so no card moves under the next tap."""
+    context = browser.new_context(
+        viewport={"width": 360, "height": 740}, is_mobile=True, has_touch=True, locale=locale
+    )
+    page = context.new_page()
+    page.goto(server + "/check")
+    where = (  # in the page (a tap may scroll it), not in the window
+        "() => document.querySelector(\"label[for='k-4c']\").getBoundingClientRect().top"
+        " + window.scrollY"
+    )
+    first = page.evaluate(where)
+    for count, code in enumerate(ANA, 1):  # three melds at the end, on two lines
+        page.locator(f"label[for='k-{code}']").click()
+        page.wait_for_function(  # the server's melds for these cards are shown
+            "(n) => document.querySelector('#live-k .count').textContent.startsWith(n + ' ')"
+            " && document.querySelector('#live-k .dw')",
+            arg=count,
+        )
+        assert page.evaluate(where) == first, (locale, code)
+    assert page.locator("#live-k .meld").count() == 3
+    context.close()
+
+
 def test_typed_cards_take_the_languages_letters(browser, server):
     """A French phone: the grid shows V D R for jack, queen, king, and the typed box takes
     them (and the English letters), its feedback writing cards the French way."""
