@@ -145,19 +145,32 @@ def test_a_sixteen_player_swiss_on_the_pages(server, browser):  # noqa: F811
             )
             assert response.status_code == 201
             director.goto(f"{server}/events/{event_id}/director")
-            director.evaluate("window.keptWithoutReload = true")
             table = director.locator("ul.tables li").nth(0)
             table.get_by_text(t("Time called: end this match")).click()
+            # the standings, scrolled sideways, are replaced where they were scrolled to
+            standings = "#standings-part .scroll"
+            assert director.evaluate(
+                f"""() => {{
+                  const box = document.querySelector("{standings}");
+                  box.scrollLeft = 30;
+                  box.dataset.old = "yes";
+                  return box.scrollLeft === 30;
+                }}"""
+            ), "the standings do not scroll sideways at 360 px"
             # the page follows the event, but not under an open "Time called" form: table 2's
             # result comes (the page fetched it) and waits until the form is closed
             with director.expect_response(
                 lambda r: r.url.endswith("/director") and r.status == 200, timeout=15000
             ):
                 play_by_api(server, event_id, number, matches[1], 0)
+            director.wait_for_function(f"() => !document.querySelector('{standings}').dataset.old")
+            assert director.evaluate(f"document.querySelector('{standings}').scrollLeft") == 30
             expect(table.locator("details")).to_have_attribute("open", "")
             expect(director.locator("ul.tables li").nth(1)).to_have_class("playing")
             table.get_by_text(t("Time called: end this match")).click()
             expect(director.locator("ul.tables li").nth(1)).to_have_class("finished", timeout=15000)
+            # the replaced part keeps the focus where it was: on table 1's summary
+            expect(table.locator("summary")).to_be_focused()
             table.get_by_text(t("Time called: end this match")).click()
             expect(table.get_by_role("radio", name=first["players"][1], exact=True)).to_be_checked()
             checked(director, "director, time called")
