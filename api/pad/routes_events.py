@@ -22,11 +22,12 @@ others every 5 s): the page's ETag is a digest of the whole event (every
 game's result and score so far, and the page's language), so an unchanged
 event is a 304 and a changed one the new page, whose marked parts replace
 the old (on the director's page the tables and the standings, so the pair
-button turns on as the last table finishes; a part with the focus or an
-open "Time called" form waits until it is left). One small request per
-page every few seconds however many tables: simpler than following every
-game's live stream, and it works the same with and without nchan. Without
-JavaScript the wall reloads every 10 seconds; the other pages on a reload.
+button turns on as the last table finishes; a part with the focus in a
+form field or an open "Time called" form waits until it is left). One
+small request per page every few seconds however many tables: simpler
+than following every game's live stream, and it works the same with and
+without nchan. Without JavaScript the wall reloads every 10 seconds; the
+other pages on a reload.
 """
 
 from __future__ import annotations

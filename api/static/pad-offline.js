@@ -45,11 +45,11 @@ function newKey() {
 
 let syncing = null;
 let synced = Number(sessionStorage.getItem("scorepad-synced") || 0);  // across the reload below
+sessionStorage.removeItem("scorepad-synced");
 
 let leaving = false;  // a link followed or a form sent: that page is coming (see refresh)
 window.addEventListener("beforeunload", () => { leaving = true; });
 window.addEventListener("pageshow", () => { leaving = false; });  // back from the cache
-sessionStorage.removeItem("scorepad-synced");
 
 function refusalText(page, status) {
   // The form's own words first (its banner, then a field's error), else the error page's.
