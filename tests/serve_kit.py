@@ -132,6 +132,41 @@ def crash(process: subprocess.Popen) -> None:
     process.wait()
 
 
+def children(pid: int) -> list[tuple[int, str]]:
+    """The processes whose parent is ``pid``: ``(pid, command name)``, from ``/proc``."""
+    found = []
+    for entry in os.listdir("/proc"):
+        if not entry.isdigit():
+            continue
+        try:
+            stat = Path(f"/proc/{entry}/stat").read_text()
+        except OSError:  # gone meanwhile
+            continue
+        name, _, rest = stat[stat.index("(") + 1 :].rpartition(")")
+        if int(rest.split()[1]) == pid:
+            found.append((int(entry), name))
+    return found
+
+
+def alive(pid: int) -> bool:
+    """Whether process ``pid`` runs (a zombie, dead but not yet reaped, does not)."""
+    try:
+        stat = Path(f"/proc/{pid}/stat").read_text()
+    except OSError:
+        return False
+    return stat.rpartition(")")[2].split()[0] != "Z"
+
+
+def wait_gone(pid: int, timeout: float) -> bool:
+    """Wait up to ``timeout`` s for process ``pid`` to end; whether it did."""
+    deadline = time.monotonic() + timeout
+    while alive(pid):
+        if time.monotonic() > deadline:
+            return False
+        time.sleep(0.02)
+    return True
+
+
 def stop(process: subprocess.Popen, timeout: float = 30.0) -> int:
     """Stop a server started by :func:`spawn` (SIGTERM: gunicorn's graceful stop)."""
     if process.poll() is None:

@@ -460,7 +460,8 @@ class Store(Protocol):
         """The schema version of the stored data."""
 
     def close(self) -> None:
-        """Release this thread's connection (it reopens on next use)."""
+        """Release every connection this process holds (each reopens on next use): done
+        before a fork, so that no connection crosses one, and when the store is done with."""
 
     def game(self, game_id: str) -> StoredGame:
         """The game ``game_id``; raises :class:`NotFound`."""

@@ -251,6 +251,11 @@ SCHEMA_VERSION = len(MIGRATIONS)
 """The schema version this code writes."""
 
 
+_INHERITED: list[psycopg_pool.ConnectionPool] = []
+"""Pools a forked child inherited: kept, never used nor closed (closing one would end the
+parent's sessions on the sockets they share)."""
+
+
 def _unreachable(error: psycopg.Error | psycopg_pool.PoolTimeout) -> bool:
     """Whether ``error`` says the database cannot be reached (no pooled connection in time, a
     connection lost or refused, the server shutting down), not that it refused a statement
@@ -316,6 +321,8 @@ class PostgresStore(SqlStore):
         """This process's pool, opened on first use (a new one after a fork)."""
         with self._lock:
             if self._pid != os.getpid():
+                if self._pool is not None:  # a forked child's: its sockets are the parent's
+                    _INHERITED.append(self._pool)  # kept, never closed (it would end theirs)
                 self._pool = psycopg_pool.ConnectionPool(
                     self.url,
                     min_size=1,
