@@ -1,5 +1,6 @@
-"""The WSGI entry point: ``gunicorn wsgi:app`` (or ``flask --app wsgi run``)."""
+"""The WSGI entry point in a checkout: ``gunicorn wsgi:app`` (or ``flask --app wsgi run``);
+an installed server runs ``gunicorn api.wsgi:app``."""
 
-from api import create_app
+from api.wsgi import app
 
-app = create_app()
+__all__ = ["app"]

@@ -41,6 +41,7 @@ def spawn(
     installed: str | os.PathLike | None = None,
     wrapper: Sequence[str] = (),
     app: str = "wsgi:app",
+    python: str | os.PathLike | None = None,
 ) -> tuple[subprocess.Popen, str]:
     """Start a server on a loopback port: ``(process, base URL)``, once it answers.
 
@@ -52,7 +53,8 @@ def spawn(
     (to restart a server where it was, or for a log level that hides the "Listening
     at" line). ``installed`` is the ``bin`` folder of another installation (a venv
     the wheel went into): its ``scorekeeper`` runs from the database's folder
-    without ``PYTHONPATH``, so that only the installed files are used. ``wrapper``
+    without ``PYTHONPATH``, so that only the installed files are used (``python``: that
+    installation's interpreter, for ``wsgi``). ``wrapper``
     is a command the server is run under (e.g. ``setpriv ...``, which runs it with
     fewer privileges and so must exec it). With ``--certfile`` among ``args`` the
     URL is ``https://`` (the certificate is not verified while waiting for the
@@ -62,12 +64,12 @@ def spawn(
     bin_dir = Path(installed) if installed is not None else Path(sys.executable).parent
     env = {**os.environ, "SCOREKEEPER_DB": str(db)}
     cwd = None
-    if installed is not None:
+    if installed is not None or python is not None:
         env.pop("PYTHONPATH", None)
         cwd = Path(db).parent
     if wsgi:
         argv = [
-            sys.executable,
+            str(python or sys.executable),
             "-m",
             "gunicorn",
             "--bind",

@@ -1,16 +1,15 @@
 """The wheel is the whole program: built, installed into a fresh venv, served from elsewhere.
 
-``pip wheel --no-deps`` builds it from this checkout (setuptools in pip's
-isolated build environment), ``pip --python`` installs it without its
+``pip wheel --no-deps`` builds it from this checkout (hatchling in pip's
+isolated build environment, with no warning), ``pip --python`` installs it without its
 dependencies into a new venv, and a ``.pth`` file lends that venv this
 interpreter's site-packages for flask, gunicorn and the rest (a ``.pth``
 path is added as it is: the ``.pth`` files inside, such as an editable
 install's finder, are not run). The build runs on a copy of the files it
-reads, so that setuptools' ``build/`` and ``*.egg-info`` stay out of the
-checkout. The installed ``scorekeeper serve`` then
-runs from a temporary folder without ``PYTHONPATH``: pages, templates, the
-compiled catalogs of the six languages,
-static files and the OpenAPI document must all come out of the wheel.
+reads, so that nothing a build leaves stays in the checkout. The installed
+``scorekeeper serve`` then runs from a temporary folder without ``PYTHONPATH``:
+pages, templates, the compiled catalogs of the six languages, static files and
+the OpenAPI document must all come out of the wheel.
 """
 
 from __future__ import annotations
@@ -54,18 +53,15 @@ def wheel(tmp_path_factory) -> Path:
             )
         else:
             shutil.copy2(ROOT / name, source / name)
-    _run(
-        sys.executable,
-        "-m",
-        "pip",
-        "wheel",
-        "--no-deps",
-        "-q",
-        "-w",
-        str(dist),
-        str(source),
+    done = subprocess.run(
+        [sys.executable, "-m", "pip", "wheel", "--no-deps", "-w", str(dist), str(source)],
+        capture_output=True,
+        text=True,
+        timeout=300,
         env=_clean_env(),
     )
+    assert done.returncode == 0, done.stdout + done.stderr
+    assert "warning" not in (done.stdout + done.stderr).lower(), done.stdout + done.stderr
     (built,) = dist.glob("scorekeeper-*.whl")
     return built
 
@@ -106,6 +102,10 @@ def _clean_env() -> dict[str, str]:
     return {k: v for k, v in os.environ.items() if k != "PYTHONPATH"}
 
 
+SOURCES_ONLY = ("*.po", "*.pot", "api/translations/README", "api/translations/babel.cfg")
+"""Files of the checkout the wheel leaves out: the catalogs' sources (it ships the .mo)."""
+
+
 def test_the_wheel_carries_code_templates_static_files_and_metadata(wheel):
     names = set(zipfile.ZipFile(wheel).namelist())
     for folder, prefix in (
@@ -114,17 +114,23 @@ def test_the_wheel_carries_code_templates_static_files_and_metadata(wheel):
         (ROOT / "templates", "api/templates/"),
     ):
         for path in folder.rglob("*"):
-            if path.is_file() and "__pycache__" not in path.parts:
-                assert prefix + path.relative_to(folder).as_posix() in names
+            if not path.is_file() or "__pycache__" in path.parts:
+                continue
+            name = prefix + path.relative_to(folder).as_posix()
+            left_out = any(Path(name).match(pattern) for pattern in SOURCES_ONLY)
+            assert (name in names) != left_out, name
+    for language in LANGUAGES[1:]:
+        assert f"api/translations/{language}/LC_MESSAGES/messages.mo" in names
     assert {
         "api/static/pad.css",
         "api/static/pad.js",
         "api/templates/pad/error.html",
         "scorekeeper/py.typed",
         "api/py.typed",
-        "wsgi.py",
+        "api/wsgi.py",
     } <= names
-    assert not any(name.startswith(("templates/", "tests/", "bench/")) for name in names)
+    # no top-level module: the checkout's wsgi.py is `api.wsgi` under a shorter name
+    assert not any(name.startswith(("templates/", "tests/", "bench/", "wsgi")) for name in names)
     info = zipfile.ZipFile(wheel)
     metadata = info.read("scorekeeper-0.1.0.dist-info/METADATA").decode()
     assert "License-Expression: MIT" in metadata and "License-File: LICENSE" in metadata
@@ -193,3 +199,23 @@ def test_the_installed_server_speaks_each_language_from_the_wheels_catalogs(whee
     assert not missing, f"no compiled catalog in the wheel for {missing}"
     # the start page's heading comes out of each language's compiled catalog
     assert [lang for lang in translated if "<h1>New game</h1>" in pages[lang].text] == []
+
+
+def test_an_installed_server_runs_as_gunicorn_api_wsgi_app(venv, tmp_path):
+    """The wheel's WSGI entry point is ``api.wsgi:app`` (no top-level ``wsgi`` installed)."""
+    missing = _run(
+        str(venv / "bin" / "python"),
+        "-c",
+        "import importlib.util; print(importlib.util.find_spec('wsgi') is None)",
+        cwd=tmp_path,
+        env=_clean_env(),
+    )
+    assert missing.strip() == "True"
+    process, url = spawn(
+        tmp_path / "wsgi.db", wsgi=True, app="api.wsgi:app", python=venv / "bin" / "python"
+    )
+    try:
+        assert requests.get(url + "/api/openapi.json", timeout=10).status_code == 200
+    finally:
+        assert stop(process) == 0
+    assert (tmp_path / "wsgi.db").exists()
