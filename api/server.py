@@ -22,11 +22,25 @@ out. So ``serve`` runs Debian's nginx before gunicorn: it reads requests
 whole, within deadlines, and passes them to gunicorn on a unix socket in a
 private folder (mode 0700: nobody else can go round nginx). Its
 configuration is :mod:`api.nginx`'s; the figures are in the README.
+
+Processes (issue 26): the master builds the app once (settings checked,
+migrations run), then closes its store, so that no database connection
+crosses gunicorn's fork; each worker opens its own. ``serve``'s children end
+with it: nginx, the PostgreSQL listener and gunicorn's workers get the
+kernel's parent-death signal (``PR_SET_PDEATHSIG``: SIGTERM, their graceful
+stop) should ``serve`` die without a word (SIGKILL, the OOM killer), so the
+port is free again at once; nginx runs in a process group of its own, so
+that workers left by a killed nginx master are ended with it, and ``serve``
+stops when its nginx ends. The private folder of a run that died is removed
+by the next ``serve`` (its ``serve.pid`` names a process that no longer
+runs). A port another program holds is one line, no traceback.
 """
 
 from __future__ import annotations
 
 import contextlib
+import ctypes
+import errno
 import logging
 import os
 import pwd
@@ -38,7 +52,7 @@ import sys
 import tempfile
 import threading
 import time
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from typing import Any
 
 from gunicorn import glogging
@@ -46,7 +60,7 @@ from gunicorn.app.base import BaseApplication
 
 from scorekeeper.store.base import is_postgres
 
-from . import create_app, log_level, nginx
+from . import STORAGE_KEY, create_app, log_level, nginx
 
 BEHIND_NGINX = {
     "worker_class": "gthread",
@@ -77,6 +91,12 @@ class Server(BaseApplication):
     def load(self):
         """Build the app in each worker, with the settings given."""
         return create_app(self.app_config)
+
+
+def _worker_dies_with_master(server: Any, worker: Any) -> None:
+    """gunicorn's ``post_fork`` hook: a worker gets SIGTERM (a graceful stop) when its
+    master dies, rather than noticing it a second later."""
+    die_with_parent(server.pid)
 
 
 def serve(
@@ -126,8 +146,10 @@ def serve(
     """
     binary = find_nginx()
     _log_like_gunicorn()
-    folder = tempfile.mkdtemp(prefix="scorekeeper-")  # mode 0700
+    remove_dead_runs()
+    folder = tempfile.mkdtemp(prefix=RUN_PREFIX)  # mode 0700
     master = os.getpid()
+    _mark_run(folder)
     proxy: subprocess.Popen[bytes] | None = None
     listener: subprocess.Popen[bytes] | None = None
     stopping = threading.Event()
@@ -140,6 +162,7 @@ def serve(
             "LIVE_PUBLISH_SOCKET": publish_socket,
         }
         app = create_app(settings)  # settings checked, migrations run: once, before the workers
+        app.extensions[STORAGE_KEY].close()  # no connection crosses the workers' fork
         port = _free_port(host, port)
         address = f"[{host}]:{port}" if ":" in host else f"{host}:{port}"
         site = nginx.Site(
@@ -166,7 +189,8 @@ def serve(
                     app.config["DB"],
                     "--publish-socket",
                     publish_socket,
-                ]
+                ],
+                preexec_fn=_dies_with(master),
             )
         level = log_level(app.config["LOG_LEVEL"])
         if level in ("DEBUG", "INFO"):
@@ -185,6 +209,7 @@ def serve(
                 "threads": threads,
                 "loglevel": level.lower(),
                 "accesslog": "-" if access_log else None,
+                "post_fork": _worker_dies_with_master,
             },
             settings,
         ).run()
@@ -217,10 +242,78 @@ def find_nginx() -> str:
 
 
 def _free_port(host: str, port: int) -> int:
-    """``port``, checked free on ``host`` (a busy one fails here); a free one for 0."""
+    """``port``, checked free on ``host`` (a busy one exits with one line); a free one for 0."""
     family = socket.AF_INET6 if ":" in host else socket.AF_INET
-    with socket.create_server((host, port), family=family) as probe:
-        return probe.getsockname()[1]
+    try:
+        with socket.create_server((host, port), family=family) as probe:
+            found: int = probe.getsockname()[1]
+            return found
+    except OSError as error:
+        if error.errno == errno.EADDRINUSE:
+            sys.exit(f"scorekeeper serve: port {port} on {host} is in use by another program")
+        sys.exit(f"scorekeeper serve: cannot listen on {host}:{port}: {error.strerror}")
+
+
+RUN_PREFIX = "scorekeeper-"
+"""The private folders' names in the temporary directory begin so."""
+
+RUN_MARK = "serve.pid"
+"""The file in a run's folder naming its ``serve`` process: pid and start time."""
+
+
+def _started(pid: int) -> str | None:
+    """Process ``pid``'s start time (clock ticks since boot, from ``/proc``), or ``None``
+    where no such process runs: with the pid, it names one process for good."""
+    try:
+        with open(f"/proc/{pid}/stat", encoding="ascii") as stat:
+            fields = stat.read().rpartition(")")[2].split()
+    except OSError:
+        return None
+    return None if fields[0] == "Z" else fields[19]
+
+
+def _mark_run(folder: str) -> None:
+    """Write :data:`RUN_MARK` into this run's folder."""
+    pid = os.getpid()
+    with open(os.path.join(folder, RUN_MARK), "w", encoding="ascii") as mark:
+        mark.write(f"{pid} {_started(pid)}\n")
+
+
+def remove_dead_runs() -> None:
+    """Remove the private folders that ``serve`` runs which died left in the temporary
+    directory (their :data:`RUN_MARK` names a process that no longer runs)."""
+    top = tempfile.gettempdir()
+    for name in os.listdir(top):
+        folder = os.path.join(top, name)
+        if not name.startswith(RUN_PREFIX):
+            continue
+        try:
+            with open(os.path.join(folder, RUN_MARK), encoding="ascii") as mark:
+                pid, started = mark.read().split()
+        except (OSError, ValueError):  # not a run's folder, or one not yet marked
+            continue
+        if _started(int(pid)) != started:
+            shutil.rmtree(folder, ignore_errors=True)
+
+
+PR_SET_PDEATHSIG = 1
+"""prctl(2)'s option: the signal a process gets when its parent (thread) ends."""
+
+_LIBC = ctypes.CDLL(None, use_errno=True)
+
+
+def die_with_parent(parent: int) -> None:
+    """Ask the kernel to send this process SIGTERM when its parent ``parent`` dies (and
+    stop at once if it already has)."""
+    if _LIBC.prctl(PR_SET_PDEATHSIG, signal.SIGTERM, 0, 0, 0) != 0:
+        raise OSError(ctypes.get_errno(), "prctl(PR_SET_PDEATHSIG) failed")
+    if os.getppid() != parent:  # the parent died before the request took hold
+        os.kill(os.getpid(), signal.SIGTERM)
+
+
+def _dies_with(parent: int) -> Callable[[], None]:
+    """A ``preexec_fn`` for a child of ``parent`` that ends with it (:func:`die_with_parent`)."""
+    return lambda: die_with_parent(parent)
 
 
 def _start_nginx(
@@ -228,7 +321,9 @@ def _start_nginx(
 ) -> subprocess.Popen[bytes]:
     """Run nginx in the foreground with ``conf``; return once it listens (or exit with why not)."""
     process = subprocess.Popen(
-        [binary, "-p", folder + "/", "-c", conf, "-e", os.path.join(folder, "error.log")]
+        [binary, "-p", folder + "/", "-c", conf, "-e", os.path.join(folder, "error.log")],
+        start_new_session=True,  # its workers in its group: ended together (_end_group)
+        preexec_fn=_dies_with(os.getpid()),
     )
     target = "::1" if host == "::" else "127.0.0.1" if host == "0.0.0.0" else host
     deadline = time.monotonic() + 10
@@ -246,9 +341,17 @@ def _stop_without(proxy: subprocess.Popen[bytes], stopping: threading.Event) -> 
     """Stop the server (SIGTERM to this process, gunicorn's master) if nginx exits first:
     without it nothing answers, and a supervisor should see ``serve`` end."""
     status = proxy.wait()
+    _end_group(proxy)
     if not stopping.is_set():
         logging.getLogger(__package__).error("nginx exited (status %s): stopping", status)
         os.kill(os.getpid(), signal.SIGTERM)
+
+
+def _end_group(proxy: subprocess.Popen[bytes]) -> None:
+    """Kill what is left of nginx's process group: the workers of a master that was killed
+    (they would go on holding the port, answering 502)."""
+    with contextlib.suppress(ProcessLookupError, PermissionError):
+        os.killpg(proxy.pid, signal.SIGKILL)
 
 
 def _stop_nginx(process: subprocess.Popen[bytes]) -> None:
@@ -260,6 +363,7 @@ def _stop_nginx(process: subprocess.Popen[bytes]) -> None:
     except subprocess.TimeoutExpired:
         process.kill()
         process.wait()
+    _end_group(process)
 
 
 def _log_like_gunicorn() -> None:
