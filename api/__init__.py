@@ -43,9 +43,19 @@ the environment or the instance file for settings.
 * ``CREATE_LIMIT`` and ``WRONG_TOKEN_LIMIT``: the rate limits (:mod:`api.limits`).
 * ``PROXY_HOPS`` (default 0): the trusted proxies before the app. With 1
   (``scorekeeper serve`` sets it: nginx before gunicorn) the client's
-  address is the last ``X-Forwarded-For`` value (werkzeug's ``ProxyFix``,
-  nothing else of the forwarding headers is believed); with 0 it is the
-  connection's peer, as under ``gunicorn wsgi:app`` alone.
+  address is the last ``X-Forwarded-For`` value and the scheme the last
+  ``X-Forwarded-Proto`` value, both written by that proxy (werkzeug's
+  ``ProxyFix``; nginx replaces what a client sent, :mod:`api.nginx`), so
+  links and ``Secure`` cookies follow the TLS nginx served; nothing else of
+  the forwarding headers is believed. With 0 they are the connection's, as
+  under ``gunicorn wsgi:app`` alone.
+* ``SERVER_NAME``: the host (and port, unless the scheme's default) every
+  absolute link and QR code names (hand-over links, share links, table
+  cards): ``scores.example.org`` or ``192.168.1.20:8443``; ``scorekeeper
+  serve --server-name`` gives it. Unset, links name the ``Host`` the request
+  came with (a club server's nginx sends its own ``server_name`` there,
+  whatever the client sent). Requests for other hosts are still answered
+  (Flask's setting, as of Flask 3.1).
 * ``CORS_ORIGINS``: the origins whose pages may call the JSON API (:mod:`api.cors`;
   none by default).
 * the flask-smorest ``API_*`` / ``OPENAPI_*`` keys (the document is served
@@ -55,6 +65,7 @@ the environment or the instance file for settings.
 from __future__ import annotations
 
 import os
+import re
 import secrets
 from collections.abc import Mapping
 from pathlib import Path
@@ -181,9 +192,10 @@ def create_app(
     app.logger.setLevel(log_level(app.config["LOG_LEVEL"]))
     i18n.install(app)
     open_storage(app)
+    check_server_name(app.config.get("SERVER_NAME"))
     hops = int(app.config["PROXY_HOPS"])
     if hops:
-        app.wsgi_app = ProxyFix(app.wsgi_app, x_for=hops, x_proto=0)  # type: ignore[method-assign]
+        app.wsgi_app = ProxyFix(app.wsgi_app, x_for=hops, x_proto=hops)  # type: ignore[method-assign]
     app.before_request(_refuse_long_streams)
     app.after_request(security.add_security_headers)
     app.url_map.converters["game"] = v1.GameIdConverter
@@ -308,6 +320,23 @@ def log_level(value: Any) -> str:
             f"LOG_LEVEL: {value!r} is not one of {', '.join(level.lower() for level in LOG_LEVELS)}"
         )
     return name
+
+
+_SERVER_NAME = re.compile(
+    r"(?:[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?(?:\.[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}"
+    r"[A-Za-z0-9])?)*|\[[0-9A-Fa-f:.]+\])(?::[0-9]{1,5})?"
+)
+
+
+def check_server_name(value: Any) -> None:
+    """A clear error unless the ``SERVER_NAME`` setting is unset or a host with an
+    optional port (no scheme, no path: the links put them around it)."""
+    if value is None or (isinstance(value, str) and _SERVER_NAME.fullmatch(value)):
+        return
+    raise ValueError(
+        f"SERVER_NAME: {value!r} is not a host name with an optional port"
+        " (scores.example.org, 192.168.1.20:8443): no scheme, no path"
+    )
 
 
 class _NoSession(SessionInterface):

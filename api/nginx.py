@@ -16,12 +16,17 @@ Both get the same protections (issue 18):
   ``worker_connections`` (idle and half-sent ones close at their deadline),
   so one address cannot lock the others out.
 * One trusted hop: nginx replaces ``X-Forwarded-For`` with the address it
-  sees and clears the other forwarding headers a client may send
-  (``X-Forwarded-Host/Proto/Port/Prefix``, ``Forwarded``, ``X-Real-IP``);
-  header names with an underscore (``SCRIPT_NAME``, which gunicorn would
-  believe) are dropped (``underscores_in_headers off``). The app, told
-  ``PROXY_HOPS = 1``, takes the client's address from that one header
-  (werkzeug's ``ProxyFix``).
+  sees and ``X-Forwarded-Proto`` with the scheme it served (``https`` under
+  TLS), and clears the other forwarding and scheme headers a client may send
+  (:data:`CLEARED`: ``X-Forwarded-Host/Port/Prefix``, ``Forwarded``,
+  ``X-Real-IP``, ``X-Forwarded-Ssl``, ``X-Forwarded-Protocol``, ...: gunicorn
+  would believe the scheme ones on its unix socket); header names with an
+  underscore (``SCRIPT_NAME``, which gunicorn would believe) are dropped
+  (``underscores_in_headers off``). The app, told ``PROXY_HOPS = 1``, takes
+  the client's address and the scheme from those two headers (werkzeug's
+  ``ProxyFix``): its links, QR codes and ``Secure`` cookies follow the TLS
+  nginx served. A site with a ``server_name`` (a club's) sends that name as
+  ``Host``, so the app's links name it whatever ``Host`` a client sent.
 * nginx's own refusals (400, 408, 413, 414, 431, 429, 502, 503, 504) are in
   the API's JSON error format with the security headers of
   :mod:`api.security`; outside ``/api/`` they are the scorepad's HTML pages, one per
@@ -30,7 +35,10 @@ Both get the same protections (issue 18):
   no ``Server`` version (``server_tokens off``; the word ``nginx`` remains, the stock
   build cannot drop the header).
 * Keep-alive connections to gunicorn (an ``upstream`` with ``keepalive``),
-  TLS and HTTP/2 at nginx when a certificate is given.
+  TLS and HTTP/2 at nginx when a certificate is given: Mozilla's
+  "intermediate" profile (:data:`TLS`: TLS 1.2 and 1.3, forward-secret AEAD
+  suites only, no session tickets) and HSTS (:data:`HSTS_AGE`) on the app's
+  answers.
 * The live sheets' locations (nchan): :func:`api.live.nginx_locations`.
 """
 
@@ -119,14 +127,52 @@ RETRY_AFTER = (429, 502, 503)
 
 CLEARED = (
     "X-Forwarded-Host",
-    "X-Forwarded-Proto",
     "X-Forwarded-Port",
     "X-Forwarded-Prefix",
     "X-Forwarded-Server",
     "X-Real-IP",
     "Forwarded",
+    "X-Forwarded-Ssl",
+    "X-Forwarded-Protocol",
+    "X-Forwarded-Scheme",
+    "X-Scheme",
+    "X-Url-Scheme",
+    "Front-End-Https",
 )
-"""Forwarding headers a client may send and gunicorn never sees."""
+"""Forwarding and scheme headers a client may send and gunicorn never sees
+(``X-Forwarded-For`` and ``X-Forwarded-Proto`` it gets from nginx)."""
+
+CIPHERS = (
+    "ECDHE-ECDSA-AES128-GCM-SHA256",
+    "ECDHE-RSA-AES128-GCM-SHA256",
+    "ECDHE-ECDSA-AES256-GCM-SHA384",
+    "ECDHE-RSA-AES256-GCM-SHA384",
+    "ECDHE-ECDSA-CHACHA20-POLY1305",
+    "ECDHE-RSA-CHACHA20-POLY1305",
+)
+"""The TLS 1.2 suites offered: Mozilla's "intermediate" list (guideline 5.7) less its DHE
+suites, which would need a Diffie-Hellman parameter file and which every client that
+offers them can replace with ECDHE. TLS 1.3's own suites are all AEAD (OpenSSL's default)."""
+
+HSTS_AGE = 2 * 365 * 24 * 3600
+"""Strict-Transport-Security ``max-age`` (two years, as Mozilla's profile): a browser
+that once had the site over trusted TLS asks for it over https only."""
+
+TLS = (
+    "ssl_protocols TLSv1.2 TLSv1.3;\n"
+    f"ssl_ciphers {':'.join(CIPHERS)};\n"
+    "ssl_prefer_server_ciphers off;\n"
+    "ssl_ecdh_curve X25519:prime256v1:secp384r1;\n"
+    "ssl_session_timeout 1d;\n"
+    "ssl_session_cache shared:scorekeeper_tls:10m;\n"
+    "ssl_session_tickets off;\n"
+    f'add_header Strict-Transport-Security "max-age={HSTS_AGE}" always;\n'
+)
+"""A TLS server's settings after its certificate: Mozilla's "intermediate" profile
+(TLS 1.2 with :data:`CIPHERS`, and 1.3; the client picks its preferred suite; sessions
+resumed from nginx's cache, no tickets, whose key would live as long as nginx) and HSTS.
+nginx gives the header to the locations without ``add_header`` of their own: the app's
+pages and API (its error pages and the live streams set their own headers)."""
 
 
 @dataclass(frozen=True)
@@ -250,9 +296,9 @@ def site(settings: Site) -> str:
         certificate = (
             f"ssl_certificate {settings.certfile};\n"
             f"ssl_certificate_key {settings.keyfile or settings.certfile};\n"
-            "ssl_protocols TLSv1.2 TLSv1.3;\n"
-            "ssl_session_cache shared:scorekeeper_tls:1m;\n"
+            f"{TLS}"
         )
+    host = "$http_host" if settings.server_name == "_" else settings.server_name
     cleared = "".join(f'    proxy_set_header {name} "";\n' for name in CLEARED)
     proxied = (
         f"    limit_conn scorekeeper_address {PER_ADDRESS};\n"
@@ -260,8 +306,9 @@ def site(settings: Site) -> str:
         "    proxy_pass http://scorekeeper;\n"
         "    proxy_http_version 1.1;\n"
         '    proxy_set_header Connection "";\n'
-        "    proxy_set_header Host $http_host;\n"
+        f"    proxy_set_header Host {host};\n"
         "    proxy_set_header X-Forwarded-For $remote_addr;\n"
+        "    proxy_set_header X-Forwarded-Proto $scheme;\n"
         f"{cleared}"
         "    proxy_connect_timeout 5s;\n"
         "    proxy_read_timeout 120s;\n"
@@ -304,19 +351,27 @@ def site(settings: Site) -> str:
 
 
 RUN_DIR = "/run/scorekeeper"
-"""A club server's sockets (gunicorn's, the live publisher's): systemd's ``RuntimeDirectory``."""
+"""A club server's sockets (gunicorn's, the live publisher's): systemd's ``RuntimeDirectory``
+(who may reach them: :mod:`api.systemd`)."""
+
+APP_SOCKET = f"{RUN_DIR}/gunicorn.sock"
+"""gunicorn's socket on a club server: nginx's workers and the app reach it."""
+
+PUBLISH_SOCKET = f"{RUN_DIR}/live/publish.sock"
+"""The live publisher's socket on a club server, in a folder only the app's account enters."""
 
 
 def club_site(server_name: str) -> str:
     """The nginx site of a club's server (``scorekeeper deploy nginx``), for Debian's
     ``/etc/nginx/sites-available/``: HTTPS and HTTP/2 on port 443 with Let's Encrypt's
     certificate for ``server_name`` (certbot's paths), port 80 only for certbot's
-    challenges and a redirect, gunicorn and the live publisher in :data:`RUN_DIR`."""
+    challenges and a redirect to ``https://server_name`` (no app there: no cookie, no
+    hand-over key crosses plain http), gunicorn and the live publisher in :data:`RUN_DIR`."""
     live_dir = f"/etc/letsencrypt/live/{server_name}"
     settings = Site(
         listen=("443", "[::]:443"),
-        app_socket=f"{RUN_DIR}/gunicorn.sock",
-        publish_socket=f"{RUN_DIR}/publish.sock",
+        app_socket=APP_SOCKET,
+        publish_socket=PUBLISH_SOCKET,
         certfile=f"{live_dir}/fullchain.pem",
         keyfile=f"{live_dir}/privkey.pem",
         server_name=server_name,
@@ -333,7 +388,7 @@ def club_site(server_name: str) -> str:
         "        root /var/www/html;\n"
         "    }\n"
         "    location / {\n"
-        "        return 301 https://$host$request_uri;\n"
+        f"        return 301 https://{server_name}$request_uri;\n"
         "    }\n"
         "}\n"
         f"{site(settings)}"

@@ -66,6 +66,7 @@ BEHIND_NGINX = {
     "worker_class": "gthread",
     "proc_name": "scorekeeper",
     "control_socket_disable": True,
+    "umask": "0o117",  # its unix socket 0660: its owner and group (api.systemd), nobody else
     "keepalive": 75,  # longer than nginx keeps its idle connections to gunicorn (60 s)
     "limit_request_line": 8190,
     "limit_request_fields": 32768,

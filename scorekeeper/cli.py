@@ -495,6 +495,12 @@ def stored_at(db: str | None) -> Iterator[Store]:
     default=None,
     help="Private key of --certfile (PEM) [default: in the certificate file].",
 )
+@click.option(
+    "--server-name",
+    default=None,
+    help="The host (and port) links and QR codes name, e.g. 192.168.1.20:8443"
+    " [default: the SERVER_NAME setting, else the host the browser asked for].",
+)
 def serve(
     host: str,
     port: int,
@@ -505,18 +511,25 @@ def serve(
     access_log: bool,
     certfile: str | None,
     keyfile: str | None,
+    server_name: str | None,
 ) -> None:
     """Run the JSON API (and the scorepad): nginx before gunicorn, until interrupted.
 
     With ``--certfile`` it serves HTTPS and HTTP/2 (nginx's TLS), which the scorepad
     needs to work offline and stay awake on a phone reaching a laptop at a
-    LAN address; ``--keyfile`` alone is refused.
+    LAN address; ``--keyfile`` alone is refused. ``--server-name`` names the host
+    (and port) of every absolute link and QR code, whatever ``Host`` a browser sends.
     """
     if keyfile and not certfile:
         raise click.UsageError("--keyfile needs --certfile (the certificate it belongs to).")
-    from api.server import serve as run_server  # the web layer, loaded only here
+    from api import check_server_name  # the web layer, loaded only here
+    from api.server import serve as run_server
 
-    given = {"DB": db, "LOG_LEVEL": log_level}
+    try:
+        check_server_name(server_name)
+    except ValueError as error:
+        raise click.BadParameter(str(error), param_hint="--server-name") from None
+    given = {"DB": db, "LOG_LEVEL": log_level, "SERVER_NAME": server_name}
     run_server(
         host=host,
         port=port,

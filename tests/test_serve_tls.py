@@ -2,13 +2,18 @@
 HTTP/2 on loopback.
 
 The certificate is made by the test (``openssl``), for 127.0.0.1, and the
-client trusts exactly it: the TLS handshake is verified, not skipped.
+client trusts exactly it: the TLS handshake is verified, not skipped (but for
+the browser's phones, which accept it as a phone's user does). The server
+names itself ``--server-name 127.0.0.1:<port>``: its links, QR codes and
+cookies follow the TLS nginx served and that name, whatever a client's
+headers say.
 """
 
 from __future__ import annotations
 
 import http.client
 import json
+import re
 import shutil
 import socket
 import ssl
@@ -18,7 +23,14 @@ import urllib.request
 from pathlib import Path
 
 import pytest
+import requests
+import segno
+from links_kit import links, qr_modules
+from playwright.sync_api import expect
 from serve_kit import make_certificate, spawn, stop
+from test_deploy import free_port
+from test_pad_browser import start_game
+from test_pad_rights_browser import make_handover_link, take_over
 
 pytestmark = [
     pytest.mark.skipif(shutil.which("openssl") is None, reason="needs the openssl CLI"),
@@ -30,11 +42,83 @@ pytestmark = [
 def tls_server(tmp_path_factory):
     folder = tmp_path_factory.mktemp("tls")
     cert, key = make_certificate(folder)
+    port = free_port()
     process, url = spawn(
-        folder / "tls.db", workers=1, args=["--certfile", str(cert), "--keyfile", str(key)]
+        folder / "tls.db",
+        workers=1,
+        port=port,
+        args=["--certfile", str(cert), "--keyfile", str(key), "--server-name", f"127.0.0.1:{port}"],
     )
     yield url, cert
     stop(process)
+
+
+FORGED = {
+    "Host": "evil.example",
+    "X-Forwarded-Host": "evil.example",
+    "Forwarded": "proto=http;host=evil.example",
+    "X-Url-Scheme": "http",
+}
+"""What a client may send to make the links point elsewhere (and the scheme ones, below)."""
+
+NOT_TLS = {"X-Forwarded-Proto": "http", "X-Forwarded-Ssl": "off", "X-Forwarded-Protocol": "http"}
+TLS = {"X-Forwarded-Proto": "https", "X-Forwarded-Ssl": "on", "X-Forwarded-Protocol": "ssl"}
+
+
+def the_qr_code_is(svg: str, link: str) -> bool:
+    """Whether the QR code drawn (``svg``) is the one encoding ``link``, module for module
+    (segno draws it with a 4-module quiet zone)."""
+    code = segno.make(link, error="m")
+    expected = {
+        (x + 4, y + 4) for y, row in enumerate(code.matrix) for x, dark in enumerate(row) if dark
+    }
+    return qr_modules(svg) == expected
+
+
+def test_links_and_qr_codes_are_https_and_name_the_server(tls_server):
+    url, cert = tls_server
+    share, handover, svg = links(url, {**FORGED, **NOT_TLS}, verify=str(cert))
+    assert re.fullmatch(re.escape(url) + r"/games/[\w-]+", share), share
+    assert re.fullmatch(re.escape(url) + r"/games/[\w-]+/join\?key=[\w-]+", handover), handover
+    assert url.startswith("https://127.0.0.1:")
+    assert the_qr_code_is(svg, handover)
+
+
+def test_a_client_cannot_make_plain_http_links_https(tmp_path):
+    port = free_port()
+    process, url = spawn(
+        tmp_path / "plain.db", workers=1, port=port, args=["--server-name", f"127.0.0.1:{port}"]
+    )
+    try:
+        share, handover, _ = links(url, {**FORGED, **TLS})
+        assert share.startswith(f"http://127.0.0.1:{port}/games/"), share
+        assert handover.startswith(f"http://127.0.0.1:{port}/games/"), handover
+        page = requests.get(url + "/", headers=TLS, timeout=10)
+        assert all(not cookie.secure for cookie in page.cookies)
+    finally:
+        stop(process)
+
+
+def test_a_phone_joins_by_the_qr_code_over_https(tls_server, browser):
+    """Ana's phone makes a hand-over link; Bor's phone opens the link its QR code encodes
+    and takes the right, kept in a Secure cookie."""
+    url, _ = tls_server
+    phones = [browser.new_context(ignore_https_errors=True, is_mobile=True) for _ in range(2)]
+    try:
+        ana, bor = (context.new_page() for context in phones)
+        start_game(ana, url, stake="")
+        ana.get_by_role("button", name="Start the game").click()
+        expect(ana).to_have_url(re.compile(r"/games/[\w-]+$"))
+        link = make_handover_link(ana, ana.url)
+        assert link.startswith(url + "/games/") and url.startswith("https://")
+        assert the_qr_code_is(ana.locator(".qr-box svg").evaluate("svg => svg.outerHTML"), link)
+        take_over(bor, link, "Bor's phone")
+        cookies = {cookie["name"]: cookie for cookie in phones[1].cookies(url)}
+        assert cookies["sk_device"]["secure"] and cookies["sk_device"]["httpOnly"]
+        assert all(cookie["secure"] for cookie in cookies.values()), cookies
+    finally:
+        for context in phones:
+            context.close()
 
 
 def test_serves_https_with_the_given_certificate(tls_server):
