@@ -124,7 +124,9 @@ def _workers(master: int) -> list[int]:
 def test_no_acknowledged_hand_is_lost_whatever_process_dies(tmp_path: Path):
     db = tmp_path / "club.db"
     args = ("--threads", "4")
-    process, url = spawn(db, workers=2, args=args)
+    logs = iter(tmp_path / f"serve-{n}.log" for n in range(ROUNDS + 1))
+    log = next(logs)
+    process, url = spawn(db, workers=2, args=args, log=log)
     games = []
     for players in (["Ana", "Bor"], ["Cene", "Dora"]):
         created = requests.post(
@@ -149,7 +151,8 @@ def test_no_acknowledged_hand_is_lost_whatever_process_dies(tmp_path: Path):
             process.kill()  # the master, alone
             process.wait()
             leftovers += everyone
-            process, writers.url = spawn(db, workers=2, args=args)
+            log = next(logs)
+            process, writers.url = spawn(db, workers=2, args=args, log=log)
         writers.wait_for(STEP)
         process.send_signal(signal.SIGHUP)  # a graceful reload: new workers, the old ones finish
         writers.wait_for(STEP)
@@ -158,7 +161,8 @@ def test_no_acknowledged_hand_is_lost_whatever_process_dies(tmp_path: Path):
         writers.wait_for(STEP)
     finally:
         writers.stop()
-        assert stop(process) == 0
+        status = stop(process)
+        assert status == 0, log.read_text()[-3000:]
         for pid in leftovers:  # before the fix, an orphaned nginx kept serving
             if not wait_gone(pid, 5):
                 os.kill(pid, signal.SIGKILL)
