@@ -6,7 +6,9 @@ director token (shown once, like a game's edit token; with an
 same). Each match of a paired round is an ordinary stored game under the
 event's rules and stake, linked to the event by its round and table. The
 results are never copied: :func:`played_rounds` reads them from the games
-each time, so a correction to a finished game changes the standings.
+each time, so a correction to a finished game changes the standings (in a
+knockout, not once a later round was paired on its winner: see
+:mod:`.event_rounds`, which also withdraws a round).
 
 The director may end an unfinished match (:func:`end_match`): time called,
 the leader (or the player the director names) wins, points as they stand,
