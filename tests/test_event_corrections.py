@@ -449,3 +449,40 @@ def test_the_pad_refuses_the_undo_in_the_players_language(client, language, sent
     )
     hidden = fields(page(client, sheet), f"{sheet}/undo")
     assert "done=undone" in client.post(f"{sheet}/undo", data=hidden).headers["Location"]
+
+
+@pytest.fixture
+def on_each_backend(app, spec):  # noqa: F811
+    return Client(app, spec)
+
+
+def test_the_refusal_and_the_withdrawal_on_each_backend(on_each_backend):
+    call = on_each_backend
+    body = {"name": "Cup", "players": ["Ana", "Bor", "Cy", "Dan"], "format": "single_elimination"}
+    event = call("POST", "/api/v1/events", json=body).json
+    director = {"Authorization": f"Bearer {event['director_token']}"}
+    first = call("POST", f"{event['url']}/rounds", headers=director).json["matches"]
+    for match in first:
+        finish(call, match, 0)  # Ana beats Dan, Bor beats Cy
+    call("POST", f"{event['url']}/rounds", headers=director)
+    match = first[1]
+    auth = {"Authorization": f"Bearer {match['edit_token']}"}
+    url = f"/api/v1/games/{match['game_id']}"
+    hands = call("GET", url).json["hands"]
+    flip = quick(1, 0, 75 - (hands[-2]["totals"][1] if len(hands) > 1 else 0) + 5)
+    refused = call("PUT", f"{url}/hands/{len(hands)}", json=flip, headers=auth)
+    assert refused.status_code == 409
+    error = refused.json["error"]
+    assert error["code"] == "decided_later_pairing"
+    assert error["params"] == {
+        "round": 1,
+        "table": 2,
+        "players": ["Bor", "Cy"],
+        "winner": "Bor",
+        "later_round": 2,
+    }
+    assert call("GET", url).json["result"]["winner"] == 0  # nothing written
+    assert call("DELETE", f"{event['url']}/rounds/2", headers=director).status_code == 204
+    assert call("PUT", f"{url}/hands/{len(hands)}", json=flip, headers=auth).status_code == 200
+    final = call("POST", f"{event['url']}/rounds", headers=director).json["matches"]
+    assert [sorted(m["players"]) for m in final] == [["Ana", "Cy"]]
