@@ -6,7 +6,9 @@ game's edit token is). The director pairs each round with that token; each
 match is an ordinary stored game, answered with its edit token for the
 table. The standings are computed from the stored games on every request. The
 director may end an unfinished match (time called: the leader, or the winner
-named, wins on the totals as they stand; the game stays an ordinary game).
+named, wins on the totals as they stand; the game stays an ordinary game), and
+withdraw the last paired round while none of its games has a hand (to pair it
+again: a knockout's result that decided a later pairing changes only so).
 The exports (standings and results as CSV, results as JSON, the event as a
 record ``scorekeeper replay`` scores again) are public, as the event is.
 The routes join the ``/api/v1`` blueprint (:data:`api.v1.blp`).
@@ -22,7 +24,7 @@ from flask import Response, current_app, jsonify, url_for
 from flask.views import MethodView
 
 from scorekeeper import event_tables
-from scorekeeper.store import events
+from scorekeeper.store import event_rounds, events
 
 from . import credentials, get_storage, limits
 from . import headers as h
@@ -143,6 +145,29 @@ class EventRounds(MethodView):
         response = jsonify(body)
         response.status_code = 201
         return response
+
+
+@blp.route("/events/<event:event_id>/rounds/<int:number>")
+class EventRound(MethodView):
+    """One paired round of an event."""
+
+    @limits.wrong_token_limit
+    @director
+    @blp.response(204)
+    @refusals(401, 403, 404, 409, 429, 503, 507)
+    @blp.doc(**DIRECTOR)
+    @blp.doc(operationId="withdrawRound")
+    def delete(self, event_id: str, number: int) -> Response:
+        """Withdraw the last paired round, to pair it again: 204.
+
+        Its games are no longer the event's (they stay as ordinary games). A knockout's
+        result that decided a later round's pairing can change only once that round is
+        withdrawn. 409 ``round_started`` while one of its games has a hand (or the
+        director ended one of its matches), ``round_not_last`` for a round before the
+        last; 404 when the event has no such round.
+        """
+        event_rounds.withdraw_round(get_storage(), event_id, number)
+        return Response(status=204)
 
 
 @blp.route("/events/<event:event_id>/matches/<game:game_id>/end")

@@ -352,6 +352,15 @@ class EventView(ma.Schema):
     created = fields.String(required=True)
     over = fields.Boolean(required=True)
     rounds = fields.List(fields.Nested(EventRound), required=True)
+    stale_round = fields.Integer(
+        required=True,
+        allow_none=True,
+        metadata={
+            "description": "A knockout's first round paired on a result that has changed"
+            " since (it stays as paired, and counts, until the director withdraws it:"
+            " DELETE /events/{id}/rounds/{number}); null when every round follows."
+        },
+    )
     standings = fields.List(fields.Nested(Standing), required=True)
 
 

@@ -21,7 +21,8 @@ Formats:
 * ``single_elimination`` and ``double_elimination``: a bracket seeded by
   roster order (seed 1 first), padded to a power of two with byes that go to
   the top seeds. Double elimination adds a losers' bracket and a grand
-  final, replayed once (the reset) when the losers' side wins it.
+  final, replayed once (the reset) when the losers' side wins it. A result
+  a later round was paired on must not change (:mod:`.event_changes`).
 
 >>> event = Event(("Ana", "Bor", "Cy"), Format.ROUND_ROBIN)
 >>> first = next_round(event, [])

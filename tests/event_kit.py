@@ -13,7 +13,7 @@ everything share a rank and stay in roster order.
 from __future__ import annotations
 
 from collections import Counter, defaultdict
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 
 Final = tuple[Sequence[str], Sequence[int], int]
 """A finished match as its game tells it: (players, final totals, winner's index)."""
@@ -30,13 +30,17 @@ def seats_to_win(winner: int, margin: int, knocks: int = 0) -> list[tuple[int, i
 
 
 def reference_standings(
-    players: Sequence[str], finals: Sequence[Final], *, swiss: bool
+    players: Sequence[str],
+    finals: Sequence[Final],
+    *,
+    swiss: bool,
+    byes: Mapping[str, int] | None = None,
 ) -> list[tuple[int, str, int, int, int, int]]:
     """The standings of an event of ``players`` (roster order) whose finished matches are
     ``finals``: (rank, player, won, lost, net points, opponents' wins) for each, best first.
 
-    No byes: every player here plays every round."""
-    won: Counter[str] = Counter()
+    ``byes``: how many byes each player had (each a win worth 0 points, with no opponent)."""
+    won: Counter[str] = Counter(byes or {})
     lost: Counter[str] = Counter()
     net: Counter[str] = Counter()
     met: defaultdict[str, list[str]] = defaultdict(list)

@@ -905,6 +905,7 @@ def test_the_openapi_document(call):
         "/api/v1/events",
         "/api/v1/events/{event_id}",
         "/api/v1/events/{event_id}/rounds",
+        "/api/v1/events/{event_id}/rounds/{number}",
         "/api/v1/events/{event_id}/matches/{game_id}/end",
         "/api/v1/events/{event_id}/standings",
         "/api/v1/events/{event_id}/export/standings.csv",
@@ -915,6 +916,10 @@ def test_the_openapi_document(call):
     for director_only in ("rounds", "matches/{game_id}/end"):
         operation = spec["paths"][f"/api/v1/events/{{event_id}}/{director_only}"]["post"]
         assert operation["security"] == [{"directorAuth": []}]
+    withdraw = spec["paths"]["/api/v1/events/{event_id}/rounds/{number}"]["delete"]
+    assert withdraw["operationId"] == "withdrawRound"
+    assert withdraw["security"] == [{"directorAuth": []}]
+    assert {"204", "401", "403", "404", "409"} <= set(withdraw["responses"])
     hands = spec["paths"]["/api/v1/games/{game_id}/hands"]["post"]
     assert {"201", "401", "403", "404", "409", "422"} <= set(hands["responses"])
     assert hands["security"] == [{"bearerAuth": []}]

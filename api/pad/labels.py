@@ -559,6 +559,22 @@ WORDINGS: dict[str, LazyString | Wording] = {
     ),
     "match_finished": _match_finished,
     "level_totals": lazy_gettext("The totals are level at %(total)s: name the winner"),
+    "decided_later_pairing": lazy_gettext(
+        "Round %(round)s, table %(table)s: %(winner)s won this match and round"
+        " %(later_round)s was paired on that result. Before it can change, the director"
+        " must withdraw round %(later_round)s (and any round after it)"
+    ),
+    "round_stale": lazy_gettext(
+        "Round %(round)s was paired on a result that has changed since: withdraw it"
+        " (and any round after it), then pair again"
+    ),
+    "round_started": lazy_gettext(
+        "Round %(round)s cannot be withdrawn: table %(table)s has begun. A round can be"
+        " withdrawn only while none of its tables has a hand"
+    ),
+    "round_not_last": lazy_gettext(
+        "Only the last round paired can be withdrawn: withdraw round %(last_round)s first"
+    ),
 }
 """How the scorepad words each error code, from the error's ``params``, in the
 request's language.

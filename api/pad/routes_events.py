@@ -46,7 +46,7 @@ from scorekeeper.errors import Conflict, ScorekeeperError
 from scorekeeper.events import MAX_PLAYERS, Format, swiss_rounds_most
 from scorekeeper.names import MAX_NAME_LENGTH, clean_name, name_key
 from scorekeeper.rules import PRESETS, Rules
-from scorekeeper.store import events
+from scorekeeper.store import event_rounds, events
 from scorekeeper.store.base import KeyReused, NotFound, StoredEvent
 
 from .. import get_storage, limits
@@ -232,6 +232,7 @@ def _director_page(
         refusal=views_events.pair_refusal(view),
         error=error,
         done=request.args.get("done", type=int),
+        withdrawn=request.args.get("withdrawn", type=int),
     )
 
 
@@ -252,6 +253,21 @@ def pair(event_id: str) -> Response:
     for match in matches:
         rights.grant(match.game_id, rights.STARTER_LABEL)
     return redirect(url_for("pad.director", event_id=event_id, done=paired.number), 303)
+
+
+@bp.post("/events/<event_id>/rounds/<int:number>/withdraw")
+@limits.wrong_token_limit
+def withdraw(event_id: str, number: int) -> Response:
+    """Withdraw the last round while none of its tables has a hand, to pair it again
+    (:func:`scorekeeper.store.event_rounds.withdraw_round`)."""
+    stored = _directed(event_id)
+    try:
+        event_rounds.withdraw_round(get_storage(), event_id, number)
+    except NotFound:  # a double tap: it is gone already
+        return redirect(url_for("pad.director", event_id=event_id), 303)
+    except Conflict as error:
+        return _director_page(stored, worded(error), 409)
+    return redirect(url_for("pad.director", event_id=event_id, withdrawn=number), 303)
 
 
 @bp.post("/events/<event_id>/tables/<game_id>/end")

@@ -362,7 +362,9 @@ def undo(game_id: str) -> Response:
         )
     except (Stale, KeyReused):
         return redirect(url_for("pad.sheet", game_id=game_id, done="changed"), 303)
-    except Conflict:
+    except Conflict as error:
+        if error.code == "decided_later_pairing":  # a knockout's result a later round needs
+            abort(409, pad_labels.worded(error))
         return redirect(url_for("pad.sheet", game_id=game_id, done="nothing"), 303)
     if not created:
         return redirect(url_for("pad.sheet", game_id=game_id, done="again"), 303)

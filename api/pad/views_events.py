@@ -40,9 +40,10 @@ def event_view(store: Store, stored: StoredEvent) -> dict[str, Any]:
     """The event for a page: the JSON of :func:`~scorekeeper.store.events.event_body`
     plus ``format_name``, ``current`` (the last paired round, or ``None``), ``playing``
     (its tables still playing), each match's ``score`` (the running totals, ``120 – 85``)
-    and ``leader`` (the unfinished match's player ahead; ``None`` when level or finished)
-    and ``etag`` (a digest of all of it and the page's language: the wall page answers
-    304 while it holds)."""
+    and ``leader`` (the unfinished match's player ahead; ``None`` when level or finished),
+    an unfinished match's ``hands``, ``withdrawable`` (the number of the current round
+    while no table of it has a hand or a result, else ``None``) and ``etag`` (a digest
+    of all of it and the page's language: the wall page answers 304 while it holds)."""
     body = events.event_body(store, stored)
     for round_ in body["rounds"]:
         for match in round_["matches"]:
@@ -52,10 +53,14 @@ def event_view(store: Store, stored: StoredEvent) -> dict[str, Any]:
                 continue
             game = store.game(match["game_id"])
             match["score"] = game_line(game)["score"]
+            match["hands"] = game.scored.count if game.scored is not None else None
             totals = game.scored.data["totals"] if game.scored is not None else None
             if totals and totals[0] != totals[1]:
                 match["leader"] = match["players"][0 if totals[0] > totals[1] else 1]
     current = body["rounds"][-1] if body["rounds"] else None
+    untouched = current is not None and all(
+        not m["finished"] and m["hands"] == 0 for m in current["matches"]
+    )
     text = json.dumps([str(get_locale()), body], sort_keys=True, default=str)
     return {
         **body,
@@ -63,12 +68,20 @@ def event_view(store: Store, stored: StoredEvent) -> dict[str, Any]:
         "current": current,
         "playing": [m for m in current["matches"] if not m["finished"]] if current else [],
         "swiss": body["format"] == Format.SWISS.value,
+        "withdrawable": current["number"] if current is not None and untouched else None,
         "etag": hashlib.sha256(text.encode()).hexdigest()[:24],
     }
 
 
 def pair_refusal(view: dict[str, Any]) -> str | None:
     """Why the next round cannot be paired now (``None``: it can)."""
+    if view["stale_round"] is not None:
+        stale = _(  # the wording of the pairing's refusal (labels.WORDINGS)
+            "Round %(round)s was paired on a result that has changed since: withdraw it"
+            " (and any round after it), then pair again",
+            round=view["stale_round"],
+        )
+        return f"{stale}."
     if view["over"]:
         return _("The event is over: every round is played.")
     if view["playing"]:

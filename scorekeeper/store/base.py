@@ -317,6 +317,11 @@ end the director gave it before (``None``: none), the winner and the two totals,
 raises (nothing is written)."""
 
 
+CheckWithdrawal = Callable[["StoredEvent", Sequence[StoredGame]], None]
+"""How :meth:`Store.withdraw_round` checks a round may go: given the event and the round's
+games (locked, in table order), it returns, or raises to refuse (nothing is written)."""
+
+
 @dataclass(frozen=True, slots=True)
 class StoredEvent:
     """A stored event (club night, tournament): its settings, the hash of its director
@@ -421,16 +426,27 @@ def check_version(expected: int | None, version: int) -> None:
 
 
 @dataclass(frozen=True)
+class MatchEvent:
+    """The event a game is a match of, as a write reads it inside its transaction: the
+    event and ``game(id)``, a reader of its other games."""
+
+    event: StoredEvent
+    game: Callable[[str], StoredGame]
+
+
+@dataclass(frozen=True)
 class GameView:
     """What a write's ``decide`` may read of its game, inside the write's transaction.
 
     ``rows(start)``: the sheet rows of hands ``start``, ``start + 1``, ...; ``records(start)``:
-    their ``record`` alone; ``log()``: the whole log (only a game without ``scored`` needs it).
+    their ``record`` alone; ``log()``: the whole log (only a game without ``scored`` needs it);
+    ``event()``: the event the game is a match of, ``None`` for a game of no event.
     """
 
     rows: Callable[[int], list[SheetRow]]
     records: Callable[[int], list[dict[str, Any]]]
     log: Callable[[], list[LogEntry]]
+    event: Callable[[], MatchEvent | None]
 
 
 @dataclass(frozen=True, slots=True)
@@ -645,3 +661,9 @@ class Store(Protocol):
         """End the event's match ``game_id`` in one transaction that locks its game:
         ``decide`` gives the winner and totals (or raises: nothing is written). Raises
         :class:`NotFound` when the game is no match of the event."""
+
+    def withdraw_round(self, event_id: str, number: int, check: CheckWithdrawal) -> None:
+        """Withdraw the event's paired round ``number`` in one transaction that locks its
+        games: ``check(event, games)`` may refuse (it raises: nothing is written); then
+        the round and its links are deleted, its games kept as ordinary games. Raises
+        :class:`NotFound` when the event has no such round."""

@@ -6,7 +6,9 @@ director token (shown once, like a game's edit token; with an
 same). Each match of a paired round is an ordinary stored game under the
 event's rules and stake, linked to the event by its round and table. The
 results are never copied: :func:`played_rounds` reads them from the games
-each time, so a correction to a finished game changes the standings.
+each time, so a correction to a finished game changes the standings (in a
+knockout, not once a later round was paired on its winner: see
+:mod:`.event_rounds`, which also withdraws a round).
 
 The director may end an unfinished match (:func:`end_match`): time called,
 the leader (or the player the director names) wins, points as they stand,
@@ -23,6 +25,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from ..errors import Conflict, InvalidValueError
+from ..event_changes import stale_round
 from ..event_tables import RESULTS_COLUMNS, STANDINGS_COLUMNS, csv_text, result_rows
 from ..events import Event, Format, Pairing, PlayedRound, Result, Round, next_round, standings
 from ..gamesheet import GameStatus
@@ -30,6 +33,7 @@ from ..names import MAX_NAME_LENGTH, name_key
 from ..rescore import EVENT_FORMAT, EVENT_VERSION
 from ..rules import Rules
 from .base import KeyReused, MatchEnd, NewMatch, Store, StoredEvent, StoredGame
+from .event_rounds import GameData, event_of, rounds_of
 from .games import (
     check_new_game,
     derive_token,
@@ -54,11 +58,6 @@ class PairedMatch:
     def to_dict(self) -> dict[str, Any]:
         """The JSON form: ``table``, ``players``, ``game_id`` and ``edit_token``."""
         return {**self.pairing.to_dict(), "game_id": self.game_id, "edit_token": self.edit_token}
-
-
-def event_of(stored: StoredEvent) -> Event:
-    """The core event of a stored one."""
-    return Event(stored.players, Format(stored.format), stored.rounds)
 
 
 def create_event(
@@ -142,27 +141,15 @@ def played_rounds(store: Store, stored: StoredEvent) -> list[PlayedRound]:
     (bonuses included); until then it has no winner. A match the director
     ended (:func:`end_match`) counts as ended, whatever its game does after.
     """
-    played: list[PlayedRound] = []
-    for paired in stored.paired:
-        results = []
-        for _, game_id in paired.matches:
-            game = store.game(game_id)
-            players = (game.players[0], game.players[1])
-            end = stored.ended.get(game_id)
-            if end is not None:  # the director's end counts, whatever the game does after
-                results.append(Result(players, end.totals, end.winner, ended_by_director=True))
-                continue
-            data = game.scored.data if game.scored is not None else None
-            if data is None:
-                data = load_sheet(store, game_id).to_dict()
-            result = data.get("result")
-            if not data.get("over") or not result:
-                results.append(Result(players))
-                continue
-            final = result["final"]
-            results.append(Result(players, (final[0], final[1]), players[result["winner"]]))
-        played.append(PlayedRound(tuple(results), paired.byes))
-    return played
+
+    def data_of(game_id: str) -> GameData:
+        game = store.game(game_id)
+        data = game.scored.data if game.scored is not None else None
+        if data is None:
+            data = load_sheet(store, game_id).to_dict()
+        return (game.players[0], game.players[1]), data
+
+    return rounds_of(stored, data_of)
 
 
 def event_standings(store: Store, stored: StoredEvent) -> list[dict[str, Any]]:
@@ -194,7 +181,16 @@ def pair_round(
     paired this round first.
     """
     stored = store.event(event_id)
-    paired = next_round(event_of(stored), played_rounds(store, stored))
+    event, played = event_of(stored), played_rounds(store, stored)
+    stale = stale_round(event, played)
+    if stale is not None:
+        raise Conflict(
+            f"round {stale} was paired on a result that has changed since: the director"
+            f" must withdraw it (and any round after it) before a round can be paired",
+            code="round_stale",
+            params={"round": stale},
+        )
+    paired = next_round(event, played)
     if paired is None:
         raise Conflict("the event is over: no round is left to pair", code="event_over")
     rules = Rules.from_dict(stored.rules)
@@ -319,7 +315,13 @@ def event_body(store: Store, stored: StoredEvent) -> dict[str, Any]:
                 "byes": byes,
             }
         )
-    over = bool(played) and all(r.finished for r in played) and next_round(event, played) is None
+    stale = stale_round(event, played)
+    over = (
+        stale is None
+        and bool(played)
+        and all(r.finished for r in played)
+        and next_round(event, played) is None
+    )
     return {
         "id": stored.id,
         "name": stored.name,
@@ -331,6 +333,7 @@ def event_body(store: Store, stored: StoredEvent) -> dict[str, Any]:
         "created": stored.created,
         "over": over,
         "rounds": rounds,
+        "stale_round": stale,
         "standings": [line.to_dict() for line in standings(event, played)],
     }
 

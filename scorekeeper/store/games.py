@@ -93,6 +93,7 @@ from .base import (
     StoredGame,
     Summary,
 )
+from .event_rounds import check_change
 
 EXPORT_FORMAT = GAME_FORMAT
 """The ``format`` of an exported game (a match record with every hand's input)."""
@@ -766,7 +767,10 @@ def write_undo(
     undone hand record, sheet, created)``).
 
     Raises :class:`~scorekeeper.errors.Conflict` (``nothing_to_undo``) when
-    the sheet has no hand. It goes back to the summary kept with the hand
+    the sheet has no hand, and (``decided_later_pairing``) when the game is a
+    knockout's match whose result decided a later round's pairing
+    (:func:`~scorekeeper.store.event_rounds.check_change`; so does
+    :func:`correct_hand`). It goes back to the summary kept with the hand
     before: no scoring. ``full`` as for :func:`add_hand`.
     """
     answer: list[_Made] = []
@@ -779,6 +783,7 @@ def write_undo(
         rows = state.rows(max(n - 1, 1))
         undone = rows[-1].record
         scored = state.before(n, rows)
+        check_change(view.event(), game, scored)
         every = state.records(1)[: n - 1] if full else None
         answer.append(_Made(undone, scored, every))
         return state.change({"undoes": undone["seq"], "hand": n}, scored, n, [])
@@ -861,6 +866,7 @@ def write_correction(
                     },
                 )
         scored = rescored[-1].summary
+        check_change(view.event(), game, scored)
         every = [*state.records(1)[: n - 1], *(row.record for row in rescored)] if full else None
         answer.append(_Made(rescored[0].record, scored, every))
         return state.change({"replaces": replaced["seq"], **result}, scored, n, rescored)

@@ -48,6 +48,7 @@ from .base import (
     Adjudicate,
     ApiKey,
     Appended,
+    CheckWithdrawal,
     Decide,
     EditRight,
     GameView,
@@ -56,6 +57,7 @@ from .base import (
     ListedKey,
     LogEntry,
     MatchEnd,
+    MatchEvent,
     NameTaken,
     NewMatch,
     NotFound,
@@ -229,6 +231,9 @@ SELECT_MATCH_ENDS = (
     " JOIN event_matches m ON m.game_id = e.game_id WHERE m.event_id = ?"
 )
 SELECT_EVENT_GAME = "SELECT 1 FROM event_matches WHERE event_id = ? AND game_id = ?"
+SELECT_GAME_EVENT = "SELECT event_id FROM event_matches WHERE game_id = ?"
+DELETE_ROUND_MATCHES = "DELETE FROM event_matches WHERE event_id = ? AND round = ?"
+DELETE_ROUND = "DELETE FROM event_rounds WHERE event_id = ? AND number = ?"
 SELECT_MATCH_END = "SELECT winner, totals, ended FROM event_match_ends WHERE game_id = ?"
 INSERT_MATCH_END = (
     "INSERT INTO event_match_ends (game_id, winner, totals, ended) VALUES (?, ?, ?, ?)"
@@ -571,6 +576,7 @@ class SqlStore(ABC):
                         [row[0] for row in self._run(conn, SELECT_RECORDS, (game_id, start))]
                     ),
                     log=lambda: self._log(conn, game_id),
+                    event=lambda: self._match_event(conn, game_id),
                 ),
             )
             entry = LogEntry(
@@ -872,6 +878,13 @@ class SqlStore(ABC):
             ended=ended,
         )
 
+    def _match_event(self, conn: Any, game_id: str) -> MatchEvent | None:
+        """The event the game is a match of, read on ``conn`` (``None``: no event)."""
+        row = self._run(conn, SELECT_GAME_EVENT, (game_id,)).fetchone()
+        if row is None:
+            return None
+        return MatchEvent(self._event(conn, row[0]), lambda other: self._game(conn, other))
+
     def add_round(
         self,
         event_id: str,
@@ -930,3 +943,18 @@ class SqlStore(ABC):
             end = MatchEnd(winner, totals, now())
             self._run(conn, INSERT_MATCH_END, (game_id, winner, dumps(list(totals)), end.ended))
             return end
+
+    def withdraw_round(self, event_id: str, number: int, check: CheckWithdrawal) -> None:
+        """Withdraw round ``number`` of the event: inside one write transaction the event
+        and the round's games are read (the games locked, :data:`LOCK_GAME`: a hand
+        entered meanwhile waits, or is seen), ``check`` may refuse, then the round's
+        links and its row are deleted; its games stay, as ordinary games."""
+        with self._write() as conn:
+            stored = self._event(conn, event_id)
+            found = [paired for paired in stored.paired if paired.number == number]
+            if not found:
+                raise NotFound(f"event {event_id!r} has no round {number}", field="number")
+            games = [self._game(conn, game_id, lock=True) for _, game_id in found[0].matches]
+            check(stored, games)
+            self._run(conn, DELETE_ROUND_MATCHES, (event_id, number))
+            self._run(conn, DELETE_ROUND, (event_id, number))
