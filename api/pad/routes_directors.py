@@ -49,16 +49,21 @@ def revoke_director(event_id: str, right_id: int) -> Response:
     return redirect(url_for("pad.director", event_id=event_id, phones="revoked"), 303)
 
 
-def _direct_page(event_id: str, key: str, errors: dict[str, Any], status: int = 200) -> Response:
+def _direct_page(
+    event_id: str, key: str, errors: dict[str, Any], status: int = 200, restore: bool = False
+) -> Response:
+    """The page of a director's link ``key`` (403 when it opens nothing), or with
+    ``restore`` the director token's form (403 with ``errors``)."""
     stored = _event(event_id)
-    kind = directors.link_kind(event_id, key)
+    valid = not restore and directors.link_kind(event_id, key) is not None
     return render(
         "pad/event_direct.html",
-        status if kind else 403,
+        status if valid or (restore and not errors) else 403,
         name=stored.name,
         event_id=event_id,
-        key=key if kind else "",
-        valid=kind is not None,
+        key=key if valid else "",
+        valid=valid,
+        restore=restore,
         already=directors.directs(stored),
         errors=errors,
         label=request.form.get("label", ""),
@@ -86,24 +91,10 @@ def direct(event_id: str) -> Response:
     return redirect(url_for("pad.director", event_id=event_id, phones="joined"), 303)
 
 
-def _restore_page(event_id: str, wrong: bool = False) -> Response:
-    stored = _event(event_id)
-    return render(
-        "pad/event_restore.html",
-        403 if wrong else 200,
-        name=stored.name,
-        event_id=event_id,
-        errors={"token": _("This is not the event's director token. Check that it is whole.")}
-        if wrong
-        else {},
-        already=directors.directs(stored),
-    )
-
-
 @bp.get("/events/<event_id>/restore")
 def restore_page(event_id: str) -> Response:
     """The form where the director pastes the event's director token."""
-    return _restore_page(event_id)
+    return _direct_page(event_id, "", {}, restore=True)
 
 
 @bp.post("/events/<event_id>/restore")
@@ -112,5 +103,6 @@ def restore(event_id: str) -> Response:
     """This phone directs the event, when the posted ``token`` is its director token (a
     wrong one is a 403, counted against the wrong-token limit)."""
     if not directors.restore(_event(event_id), request.form.get("token", "").strip()):
-        return _restore_page(event_id, wrong=True)
+        wrong = _("This is not the event's director token. Check that it is whole.")
+        return _direct_page(event_id, "", {"token": wrong}, restore=True)
     return redirect(url_for("pad.director", event_id=event_id, phones="joined"), 303)
