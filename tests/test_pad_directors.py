@@ -14,6 +14,8 @@ from markupsafe import escape
 from test_pad_events import made, pair
 from test_pad_rights import fields, page, text
 
+from api import create_app
+
 pytestmark = pytest.mark.fast
 
 PLAYERS = "Ana\nBor\nCene\nDana"
@@ -216,3 +218,27 @@ def test_a_revoked_table_phone_is_kept_out_of_its_table_card_opened_again(client
     new = page(table, again)
     table.post(again.split("?")[0], data={**fields(new, again.split("?")[0]), "label": "Table"})
     assert "+ Quick hand" in page(table, f"/games/{game_id}")
+
+
+def test_wrong_director_tokens_lock_the_guesser_but_never_the_director(tmp_path):
+    app = create_app(
+        {
+            "DB": str(tmp_path / "limited.db"),
+            "SECRET_KEY": "test",
+            "TESTING": True,
+            "WRONG_TOKEN_LIMIT": "2 per minute",
+        }
+    )
+    director_phone = app.test_client()
+    event_id = made(director_phone, new_players=PLAYERS)[0]
+    guesser = app.test_client()  # the same address (the test client's), no right
+    action = f"/events/{event_id}/restore"
+    hidden = fields(page(guesser, action), action)
+    statuses = [
+        guesser.post(action, data={**hidden, "token": f"guess-{i}"}).status_code for i in range(3)
+    ]
+    assert statuses == [403, 403, 429]
+    assert guesser.post(f"/events/{event_id}/rounds", data=hidden).status_code == 429
+    # the director, from the same address, is never counted nor refused
+    for _ in range(3):
+        assert pair(director_phone, event_id).status_code == 303

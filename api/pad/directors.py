@@ -63,6 +63,15 @@ def directs(stored: StoredEvent) -> bool:
     return grant(stored.id, CREATOR_LABEL, revive=False)
 
 
+def holds_right() -> bool:
+    """Whether this phone may direct the event in the request's path (the scorepad's
+    holder check for the wrong-token limit, :mod:`api.limits`: a wrong guess from the
+    club's shared address never locks the director out)."""
+    event_id = (request.view_args or {}).get("event_id")
+    device = rights.device_hash()
+    return bool(event_id and device and get_storage().has_director(event_id, device))
+
+
 def grant(event_id: str, label: str, *, revive: bool = True) -> bool:
     """Give this phone the right to direct the event (a revoked right back only with
     ``revive``); True when it holds it."""

@@ -29,6 +29,7 @@ from .routes_events import _directed, _event
 
 
 @bp.post("/events/<event_id>/directors/handover")
+@limits.wrong_token_limit
 def director_handover(event_id: str) -> Response:
     """Make a new director's hand-over link (the old one stops working), or turn it off."""
     _directed(event_id)
@@ -41,6 +42,7 @@ def director_handover(event_id: str) -> Response:
 
 
 @bp.post("/events/<event_id>/directors/<int:right_id>/revoke")
+@limits.wrong_token_limit
 def revoke_director(event_id: str, right_id: int) -> Response:
     stored = _directed(event_id)
     directors.revoke(event_id, right_id)
