@@ -250,12 +250,12 @@ def create_app(
     holders = [credentials.holds_edit_token]
     if scorepad:
         from .pad import bp as pad_blueprint  # the HTML scorepad (templates/pad/)
-        from .pad import rights
+        from .pad import directors, rights
         from .pad.shell import bp as shell_blueprint  # its service worker and manifest
 
         app.register_blueprint(pad_blueprint)
         app.register_blueprint(shell_blueprint)
-        holders.append(rights.holds_right)
+        holders.extend((rights.holds_right, directors.holds_right))
         from .pad.script_words import page_globals  # the typed cards' grammar, the scripts' words
 
         app.context_processor(page_globals)

@@ -129,6 +129,10 @@ def test_an_eight_player_round_robin_to_the_end(server, browser):
     checked(director, "new event")
     shot(director, "new")
     director.get_by_role("button", name=t("Create the event")).click()
+    expect(director.locator("#recovery-title")).to_have_text(t("The director's recovery card"))
+    checked(director, "event made, its recovery card")
+    shot(director, "made")
+    director.get_by_role("link", name=t("Go to the director's page")).click()
     expect(director).to_have_url(re.compile(r"/events/[\w-]+/director$"))
     event_id = director.url.rsplit("/", 2)[1]
     event = event_json(server, event_id)

@@ -25,6 +25,9 @@ views live by family:
 - :mod:`~api.pad.routes_events`: club nights: ``/events/new`` (create one),
   ``/events/<id>/director`` (pair rounds, tables and their QR cards),
   ``/events/<id>`` (read-only) and ``/events/<id>/wall`` (the big screen);
+- :mod:`~api.pad.routes_directors`: the director's right (:mod:`~api.pad.directors`):
+  hand it over, revoke it, ``/events/<id>/direct?key=...`` (a director's link) and
+  ``/events/<id>/restore`` (the director token);
 - :mod:`~api.pad.routes_find`: ``GET /games`` (every game, newest first, a page
   at a time, ``?player=`` one player's) and the roster the name fields suggest.
 
@@ -42,6 +45,7 @@ the site's root (the pad offline and on the home screen).
 
 # the views register on bp as their modules are imported
 from . import (  # noqa: F401
+    routes_directors,
     routes_events,
     routes_find,
     routes_game,

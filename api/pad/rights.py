@@ -19,8 +19,13 @@ phone that starts a game gets the right; any phone holding it may:
 
 An event's table card (:mod:`api.pad.routes_events`) carries a hand-over link
 whose secret is derived, not random (:func:`card_handover`): HMAC-SHA256 under
-the app's ``SECRET_KEY`` of the game id, so the director can print the card
-again at any time while the store still keeps only the secret's hash.
+the app's ``SECRET_KEY`` of the game id and the card's generation, so the
+director can print the card again at any time while the store still keeps
+only the secret's hash. The generation is how many times a phone's right to
+the game was revoked (:meth:`~scorekeeper.store.base.Store.card_generation`):
+after a revoke a card printed before never works again, not even when the
+director opens the card's page again (that prints a new card, which a phone
+must scan anew). The director's own right is :mod:`api.pad.directors`'.
 
 The API's Bearer edit token is separate and unchanged: it is the game's
 editor's token, shown once when a game is made through the API.
@@ -39,7 +44,7 @@ from flask_babel import gettext as _
 from markupsafe import Markup
 
 from scorekeeper.names import clean_name
-from scorekeeper.store.base import Handover, StoredGame
+from scorekeeper.store.base import EditRight, Handover, StoredGame
 from scorekeeper.store.games import hash_token, new_token
 
 from .. import get_storage
@@ -51,14 +56,15 @@ JOINED_LABEL = N_("A phone that joined by the hand-over link")
 """The default labels of phones holding the right: stored in English, shown translated."""
 
 
-def _device_hash() -> str | None:
+def device_hash() -> str | None:
+    """The SHA-256 hash of this browser's device id (``None``: it has none)."""
     device = web.device_id()
     return hash_token(device) if device else None
 
 
 def can_edit(game_id: str) -> bool:
     """True while this browser's device holds an unrevoked right to change the game."""
-    device = _device_hash()
+    device = device_hash()
     return device is not None and get_storage().has_edit(game_id, device)
 
 
@@ -81,34 +87,40 @@ def join(game_id: str, secret: str, label: str) -> bool:
     return get_storage().grant_edit(game_id, device, label, handover=hash_token(secret))
 
 
-def clean_label(text: str | None) -> str:
-    """A phone's label as typed on the join page, or the default when left empty.
+def clean_label(text: str | None, default: str = JOINED_LABEL) -> str:
+    """A phone's label as typed on a join page, or ``default`` when left empty.
 
     Cleaned like a player's name (:func:`~scorekeeper.names.clean_name`: a
     refused character or an overlong label raises its error, naming ``label``).
     """
     if not (text or "").strip():
-        return JOINED_LABEL
+        return default
     return clean_name(text, field="label")
 
 
 def recent_games(limit: int = 8) -> list[StoredGame]:
     """The games this device may change, last changed first."""
-    device = _device_hash()
+    device = device_hash()
     return get_storage().device_games(device, limit) if device else []
 
 
 def phones(game_id: str) -> list[dict[str, Any]]:
     """The phones holding the right, oldest first: ``{"id", "label", "created", "this"}``."""
-    mine = _device_hash()
+    return listed(get_storage().edit_rights(game_id), (STARTER_LABEL, JOINED_LABEL))
+
+
+def listed(found: list[EditRight], defaults: tuple[str, ...]) -> list[dict[str, Any]]:
+    """Rights as a page lists them: ``{"id", "label", "created", "this"}``, a label that is
+    one of the ``defaults`` translated."""
+    mine = device_hash()
     return [
         {
             "id": r.id,
-            "label": _(r.label) if r.label in (STARTER_LABEL, JOINED_LABEL) else r.label,
+            "label": _(r.label) if r.label in defaults else r.label,
             "created": r.created,
             "this": r.device_hash == mine,
         }
-        for r in get_storage().edit_rights(game_id)
+        for r in found
     ]
 
 
@@ -127,9 +139,12 @@ def new_handover(game_id: str) -> str:
 
 def card_handover(game_id: str) -> str:
     """The hand-over secret of the game's table card, made the game's link unless it is
-    already: derived from the app's secret key and the game id (see the module docs)."""
+    already: derived from the app's secret key, the game id and the card's generation
+    (see the module docs)."""
     key = str(current_app.config["SECRET_KEY"]).encode()
-    digest = hmac.new(key, f"table-card\0{game_id}".encode(), hashlib.sha256).digest()
+    generation = get_storage().card_generation(game_id)
+    text = f"table-card\0{game_id}" + (f"\0{generation}" if generation else "")
+    digest = hmac.new(key, text.encode(), hashlib.sha256).digest()
     secret = base64.urlsafe_b64encode(digest[:24]).decode()
     if not handover_matches(game_id, secret):
         get_storage().set_handover(game_id, hash_token(secret))
@@ -159,8 +174,9 @@ def handover_url(game_id: str, secret: str) -> str:
     return url_for("pad.join_page", game_id=game_id, key=secret, _external=True)
 
 
-def qr_svg(url: str) -> Markup:
-    """The link as a QR code, inline SVG (error correction M, the standard quiet zone)."""
+def qr_svg(url: str, title: str | None = None) -> Markup:
+    """The link as a QR code, inline SVG (error correction M, the standard quiet zone),
+    its ``title`` by default the hand-over link's."""
     code = segno.make(url, error="m")
     return Markup(
         code.svg_inline(
@@ -169,6 +185,6 @@ def qr_svg(url: str) -> Markup:
             dark="#000",
             light="#fff",
             svgclass="qr",
-            title=_("QR code of the hand-over link"),
+            title=title or _("QR code of the hand-over link"),
         )
     )

@@ -2,10 +2,10 @@
 
 - ``/events/new`` (``POST /events``): name, format, rounds (Swiss), players
   from the roster known here and new ones, the rules by preset. The form's
-  key is the create's idempotency key (a double tap makes one event). The
-  director token goes into this phone's ``sk_director`` cookie, scoped to
-  the event's path (:func:`api.pad.web.keep_director`).
-- ``/events/<id>/director`` (that cookie needed, else 403): pair the next
+  key is the create's idempotency key (a double tap makes one event). This
+  phone gets the right to direct the event (:mod:`api.pad.directors`), and
+  the answer shows the event's recovery link, once.
+- ``/events/<id>/director`` (the director's right needed, else 403): pair the next
   round, every table's state, each table's printable card
   (``/events/<id>/tables/<game id>/card``) with a QR code of a hand-over link
   (:func:`api.pad.rights.card_handover`), and the standings. Pairing here
@@ -50,7 +50,7 @@ from scorekeeper.store import event_rounds, events
 from scorekeeper.store.base import KeyReused, NotFound, StoredEvent
 
 from .. import get_storage, limits
-from . import forms_start, options, rights, views_events, web
+from . import directors, forms_start, options, rights, views_events, web
 from .blueprint import bp, form_errors, render
 from .labels import worded
 from .routes_find import roster
@@ -66,20 +66,26 @@ def _event(event_id: str) -> StoredEvent:
 def _directed(event_id: str) -> StoredEvent:
     """The event, when this phone holds its director token (else a 403 page)."""
     stored = _event(event_id)
-    if not events.token_matches(stored, web.director_token()):
+    if not directors.directs(stored):
         refusal = Forbidden(
             _(
                 "Only the event's director can open this page: it opens on the phone"
-                " that created the event. The event's own page shows its rounds and"
-                " standings to everyone."
+                " that created the event and on the phones it was handed to. The"
+                " event's own page shows its rounds and standings to everyone."
             )
         )
-        more = {
-            "url": url_for("pad.event_page", event_id=event_id),
-            "label": _("The event's page for the players' phones"),
-        }
+        links = [
+            {
+                "url": url_for("pad.event_page", event_id=event_id),
+                "label": _("The event's page for the players' phones"),
+            },
+            {
+                "url": url_for("pad.restore_page", event_id=event_id),
+                "label": _("I am the director: direct the event on this phone"),
+            },
+        ]
         page = render(
-            "pad/error.html", 403, error=refusal, heading=_("For the director only"), more=more
+            "pad/error.html", 403, error=refusal, heading=_("For the director only"), links=links
         )
         abort(page)
     return stored
@@ -201,8 +207,16 @@ def create_event() -> Response:
         abort(409, _("This form was already used. Open the new event page again."))
     except ScorekeeperError as error:
         return _new_page(form, form_errors(error, "form"), 422)
-    response = redirect(url_for("pad.director", event_id=stored.id), 303)
-    return web.keep_director(response, url_for("pad.event_page", event_id=stored.id), token)
+    if not directors.grant(stored.id, directors.CREATOR_LABEL, revive=False):
+        return redirect(url_for("pad.director", event_id=stored.id), 303)  # a revoked phone
+    link = directors.link_url(stored.id, directors.keep_recovery(stored.id, token))
+    return render(
+        "pad/event_created.html",
+        name=stored.name,
+        event_id=stored.id,
+        link=link,
+        qr=rights.qr_svg(link, _("QR code of the recovery link")),
+    )
 
 
 # ----------------------------------------------------------------------------- directing
@@ -233,6 +247,7 @@ def _director_page(
         error=error,
         done=request.args.get("done", type=int),
         withdrawn=request.args.get("withdrawn", type=int),
+        **directors.page_part(stored.id),
     )
 
 

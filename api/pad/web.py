@@ -11,12 +11,13 @@ long as ``SECRET_KEY`` is shared); it is a few lines, so no flask-wtf.
 
 Cookies are few and small whatever a phone has played: ``sk_csrf``, the
 device id ``sk_device`` (a random id signed with ``SECRET_KEY``, HttpOnly)
-and, if chosen, ``sk_deck``; a director's phone also holds, per event, the
-event's director token in ``sk_director`` (HttpOnly, with the event's path,
-so it goes only to that event's pages: :func:`keep_director`). Each lives
+and, if chosen, ``sk_deck`` (a director's phone made before the director's
+right was kept server-side may still send ``sk_director``, which is then
+dropped: :func:`drop_director`). Each lives
 :data:`COOKIE_AGE` (a season, 120 days) after the last page that used it: the
 device cookie is sent again with every page that read it. What a device may edit is kept server-side
-(:mod:`api.pad.rights`), by the hash of its id. The security headers of
+(:mod:`api.pad.rights`), by the hash of its id, and so is what it may direct
+(:mod:`api.pad.directors`). The security headers of
 every response are :mod:`api.security`'s.
 
 Form keys: every form that changes a sheet carries an idempotency key and
@@ -33,7 +34,7 @@ import secrets
 from typing import Any
 from urllib.parse import urlsplit
 
-from flask import abort, current_app, g, request
+from flask import abort, after_this_request, current_app, g, request
 from flask_babel import gettext as _
 from itsdangerous import BadSignature, URLSafeSerializer
 from markupsafe import Markup, escape
@@ -166,17 +167,22 @@ def finish(response: Response) -> Response:
     return response
 
 
-def keep_director(response: Response, path: str, token: str) -> Response:
-    """Keep an event's director token on this phone: the cookie ``sk_director`` under the
-    event's ``path`` (``/events/<id>``), so its pages, and only they, receive it. A
-    phone directing several events holds one such cookie per event, each sent only to
-    its own event's pages; the store keeps only the token's hash."""
-    _cookie(response, DIRECTOR_COOKIE, token, path)
-    return response
+def drop_director(path: str) -> None:
+    """Delete, with this request's response, the ``sk_director`` cookie of the event at
+    ``path`` (``/events/<id>``): before the director's right was kept server-side
+    (:mod:`api.pad.directors`) it held the event's director token."""
+
+    @after_this_request
+    def dropped(response: Response) -> Response:
+        response.delete_cookie(
+            DIRECTOR_COOKIE, path=path, secure=request.is_secure, httponly=True, samesite="Lax"
+        )
+        return response
 
 
 def director_token() -> str | None:
-    """The director token this phone holds for the event of the request's path, if any."""
+    """The director token this phone's old cookie holds for the event of the request's
+    path, if any (see :func:`drop_director`)."""
     return request.cookies.get(DIRECTOR_COOKIE) or None
 
 

@@ -569,8 +569,9 @@ class Store(Protocol):
         """The game's unrevoked rights, oldest first."""
 
     def revoke_edit(self, game_id: str, right_id: int) -> bool:
-        """Revoke right ``right_id`` of the game, ending its hand-over link in the same
-        transaction; False when there is no such unrevoked right (the link then stays)."""
+        """Revoke right ``right_id`` of the game, ending its hand-over link and counting its
+        :meth:`card_generation` on in the same transaction; False when there is no such
+        unrevoked right (the link then stays)."""
 
     def device_games(self, device_hash: str, limit: int) -> list[StoredGame]:
         """The games (as :meth:`game`) the device may change, last changed first."""
@@ -580,6 +581,37 @@ class Store(Protocol):
 
     def handover(self, game_id: str) -> Handover | None:
         """The game's hand-over link, or ``None``."""
+
+    def grant_director(
+        self,
+        event_id: str,
+        device_hash: str,
+        label: str,
+        *,
+        link: tuple[str, str] | None = None,
+        revive: bool = True,
+    ) -> bool:
+        """Let a scorepad device direct the event (as :meth:`grant_edit`; without ``revive`` a
+        revoked right stays revoked; ``link`` is ``(kind, secret hash)``): True when it may."""
+
+    def has_director(self, event_id: str, device_hash: str) -> bool:
+        """True while that device holds an unrevoked right to direct the event."""
+
+    def director_rights(self, event_id: str) -> list[EditRight]:
+        """The event's unrevoked director rights, oldest first."""
+
+    def revoke_director(self, event_id: str, right_id: int) -> bool:
+        """Revoke director right ``right_id``, ending the event's director hand-over link in
+        the same transaction; False when there is no such unrevoked right."""
+
+    def set_director_link(self, event_id: str, kind: str, secret_hash: str | None) -> None:
+        """Replace the event's director link of ``kind`` (``None``: no such link)."""
+
+    def director_link(self, event_id: str, kind: str) -> Handover | None:
+        """The event's director link of ``kind``, or ``None``."""
+
+    def card_generation(self, game_id: str) -> int:
+        """How many times a right to change the game was revoked (0: never)."""
 
     def add_api_key(self, name: str, key_hash: str) -> ApiKey:
         """Store an API key by the SHA-256 hash of its text; raises :class:`NameTaken` when

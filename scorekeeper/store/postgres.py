@@ -25,6 +25,8 @@ row saying which of them ran):
   ``retired_tokens`` (edit tokens replaced by a rotation).
 * events (migration 7): ``events``, ``event_rounds`` and ``event_matches``,
   and (migration 8) ``event_match_ends``, as in SQLite's schemas 8 and 9.
+* the rights around an event (migration 9): ``director_rights``,
+  ``director_links`` and ``card_generations``, as in SQLite's schema 10.
 
 The statements and the logic around them are the SQLite backend's
 (:class:`~scorekeeper.store.sql.SqlStore`, ``%s`` placeholders): this module
@@ -82,6 +84,7 @@ from psycopg import errors as pg_errors
 
 from .base import StorageBusy, StorageError, StorageFull, StorageUnavailable
 from .sql import EVENT_TABLES, MATCH_END_TABLE, SqlStore, pending_steps, pyformat
+from .sql_rights import rights_tables
 
 BUSY_TIMEOUT = 30.0
 """Seconds a write waits for another writer's lock."""
@@ -235,6 +238,13 @@ def _migrate_8(conn: psycopg.Connection) -> None:
     conn.execute(MATCH_END_TABLE)
 
 
+def _migrate_9(conn: psycopg.Connection) -> None:
+    """The rights around an event: ``director_rights``, ``director_links`` and
+    ``card_generations``, as in SQLite's schema 10."""
+    for statement in rights_tables("bigint GENERATED ALWAYS AS IDENTITY PRIMARY KEY"):
+        conn.execute(statement)
+
+
 MIGRATIONS: tuple[Callable[[psycopg.Connection], None], ...] = (
     _migrate_1,
     _migrate_2,
@@ -244,6 +254,7 @@ MIGRATIONS: tuple[Callable[[psycopg.Connection], None], ...] = (
     _migrate_6,
     _migrate_7,
     _migrate_8,
+    _migrate_9,
 )
 """Schema migrations in order; migration ``i`` takes the database to version ``i + 1``."""
 

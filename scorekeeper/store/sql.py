@@ -78,6 +78,7 @@ from .base import (
     replayed_seq,
     sheet_rows,
 )
+from .sql_rights import DirectorRights
 
 SELECT_GAME = f"SELECT {GAME_COLUMNS} FROM games WHERE id = ?"
 SELECT_LOG = f"SELECT {LOG_COLUMNS} FROM hands WHERE game_id = ? ORDER BY seq"
@@ -274,7 +275,7 @@ def _match_end(row: Sequence[Any]) -> MatchEnd:
     return MatchEnd(winner, (first, second), ended)
 
 
-class SqlStore(ABC):
+class SqlStore(DirectorRights, ABC):
     """The store methods both SQL backends share; a backend subclasses it (see the module
     docs for what it supplies)."""
 
@@ -662,12 +663,14 @@ class SqlStore(ABC):
             ]
 
     def revoke_edit(self, game_id: str, right_id: int) -> bool:
-        """Revoke right ``right_id`` of the game and end its hand-over link (which the
-        revoked device could otherwise use to join again); False when it held no such right.
-        """
+        """Revoke right ``right_id`` of the game, end its hand-over link (which the revoked
+        device could otherwise use to join again) and count the game's table card a
+        generation on (:meth:`card_generation`); False when it held no such right."""
         with self._write() as conn:
             self._run(conn, DELETE_HANDOVER_OF_RIGHT, (game_id, game_id, right_id))
             revoked: bool = self._run(conn, REVOKE_EDIT, (now(), game_id, right_id)).rowcount == 1
+            if revoked:  # a table card printed before no longer works
+                self._next_card(conn, game_id)
             return revoked
 
     def device_games(self, device_hash: str, limit: int) -> list[StoredGame]:

@@ -48,6 +48,10 @@ Tables:
   stored game each match is); ``event_match_ends`` (schema 9): the matches
   the director ended (the winner, the totals as they stood, JSON, and the
   time).
+* the rights around an event (schema 10, :mod:`scorekeeper.store.sql_rights`):
+  ``director_rights`` (the phones that may direct it), ``director_links``
+  (its hand-over and recovery links, hashed) and ``card_generations`` (how
+  often a game's edit right was revoked: its table card's generation).
 
 Every write is one ``BEGIN IMMEDIATE`` transaction, so concurrent writers
 (several gunicorn workers) are serialised by SQLite and a refused write
@@ -115,6 +119,7 @@ import sqlite_utils
 from ..names import fold
 from .base import StorageBusy, StorageError, StorageFull, StorageUnavailable
 from .sql import EVENT_TABLES, MATCH_END_TABLE, SqlStore, pending_steps
+from .sql_rights import rights_tables
 
 DEFAULT_PATH = "scorekeeper.db"
 """The database file used when no setting or option names one (relative to the working folder)."""
@@ -386,6 +391,13 @@ def _migrate_9(db: sqlite_utils.Database) -> None:
     db.execute(MATCH_END_TABLE)
 
 
+def _migrate_10(db: sqlite_utils.Database) -> None:
+    """The rights around an event: ``director_rights``, ``director_links`` and
+    ``card_generations`` (:mod:`scorekeeper.store.sql_rights`)."""
+    for statement in rights_tables("INTEGER PRIMARY KEY"):
+        db.execute(statement)
+
+
 MIGRATIONS: tuple[Callable[[sqlite_utils.Database], None], ...] = (
     _migrate_1,
     _migrate_2,
@@ -396,6 +408,7 @@ MIGRATIONS: tuple[Callable[[sqlite_utils.Database], None], ...] = (
     _migrate_7,
     _migrate_8,
     _migrate_9,
+    _migrate_10,
 )
 """Schema migrations in order; migration ``i`` takes the file to version ``i + 1``."""
 
