@@ -28,7 +28,7 @@ from typing import Any
 
 import flask_smorest
 import marshmallow as ma
-from flask import Flask, Response, current_app, jsonify
+from flask import Flask, Response, current_app, has_request_context, jsonify
 from flask_babel import force_locale, get_locale
 from flask_babel import gettext as _
 from werkzeug.exceptions import HTTPException
@@ -44,6 +44,8 @@ from scorekeeper.store.base import (
 )
 
 from . import limits
+from .api_words import in_language
+from .i18n import current_language
 
 CODES = {
     400: "bad_request",
@@ -120,11 +122,13 @@ def error_response(
     """A JSON error response with this status, message, code and field.
 
     With ``domain`` (the domain error answered) the body also has its
-    ``reason`` and ``params``.
+    ``reason`` and ``params``. The message is in the request's language
+    (:func:`~api.api_words.in_language`), which ``Content-Language`` names;
+    ``Vary`` says what chose it.
     """
     body: dict[str, Any] = {
         "code": code or CODES.get(status, "error"),
-        "message": message,
+        "message": in_language(message),
         "field": field,
     }
     if domain is not None:
@@ -132,6 +136,9 @@ def error_response(
     response = jsonify({"error": body})
     response.status_code = status
     response.headers.update(headers or {})
+    if has_request_context():
+        response.headers["Content-Language"] = current_language()
+        response.vary.update(("Accept-Language", "Cookie"))
     return response
 
 
@@ -147,7 +154,7 @@ def _first_problem(messages: Any, path: tuple[str, ...] = ()) -> tuple[str | Non
     if isinstance(messages, list | tuple) and messages:
         return _first_problem(messages[0], path)
     field = ".".join(path) or None
-    text = _(str(messages))  # a catalog's translation of the problem, if it has one
+    text = in_language(str(messages))
     return field, _("%(field)s: %(problem)s", field=field, problem=text) if field else text
 
 
@@ -209,23 +216,30 @@ class Api(flask_smorest.Api):
         )
 
 
-def domain_message(error: ScorekeeperError) -> str:
+def domain_message(error: ScorekeeperError, *, named: bool = True) -> str:
     """A domain error's ``message`` in the request's language.
 
     In English it is the error's own message, as it always was. In another
     language it is the scorepad's wording of the error's code and params
-    (:func:`api.pad.labels.worded`) where that language's catalog translates
-    it; where it does not, the English message stays.
+    (:func:`api.pad.labels.worded`) in the API's terms (:func:`~api.pad.labels.api_terms`:
+    cards as codes, options by key, counts given rather than tapped), after the field at
+    fault (``defender: ...``; not when ``named`` is false) where that language's catalog
+    translates it; where it does not, the English message stays.
     """
-    from .pad.labels import worded  # the scorepad's wordings (imported when first needed)
+    from .pad.labels import api_terms, worded  # the scorepad's wordings (imported when needed)
 
     locale = get_locale()
     if locale is None or locale.language == "en":
         return str(error)
-    local = worded(error)
-    with force_locale("en"):
-        english = worded(error)
-    return local if local != english else str(error)
+    with api_terms():
+        local = worded(error)
+        with force_locale("en"):
+            english = worded(error)
+    if local == english:
+        return str(error)
+    if not (named and error.field):
+        return local
+    return _("%(field)s: %(problem)s", field=error.field, problem=local)
 
 
 def _stock(error: HTTPException) -> str:

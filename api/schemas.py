@@ -338,7 +338,7 @@ class PlayerName(fields.String):
         try:
             clean_name(name)
         except RuleError as error:
-            raise ma.ValidationError(domain_message(error)) from None
+            raise ma.ValidationError(domain_message(error, named=False)) from None
         return name
 
 

@@ -37,7 +37,7 @@ from . import bodies, credentials, get_storage, limits
 from . import headers as h
 from . import responses as r
 from . import schemas as s
-from .errors import ErrorSchema, error_response
+from .errors import ErrorSchema, domain_message, error_response
 
 View = TypeVar("View", bound=Callable[..., Any])
 """A view function, as a decorator hands it back."""
@@ -192,7 +192,7 @@ ERROR_HEADERS = {
 def _stale(error: Stale) -> Response:
     return error_response(
         409,
-        str(error),
+        domain_message(error),
         code="stale",
         field="If-Match",
         headers={"ETag": etag(error.version)},

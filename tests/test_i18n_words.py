@@ -98,7 +98,8 @@ def test_an_api_error_message_follows_accept_language_where_a_catalog_has_it(fre
         "params": {"preset": "nonsense"},
     }
     french = _refusal(french_app, "fr", "nonsense")
-    assert french == {**english, "message": "Aucune règle prédéfinie nommée nonsense."}
+    # The field at fault is named first, as in the API's other messages.
+    assert french == {**english, "message": "preset: Aucune règle prédéfinie nommée nonsense."}
     # No translation of this error's wording: the English message stays.
     assert _refusal(french_app, "fr", {"knock_limit": 99}) == _refusal(
         french_app, "en", {"knock_limit": 99}

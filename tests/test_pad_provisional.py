@@ -133,8 +133,9 @@ def test_a_game_that_ends_offline_shows_its_provisional_end(phone, served):  # n
     offline_hands(page, sheet, [("Ana", "Gin", "", "80")])  # 25 + 80: past 100
     note = page.locator("#provisional-note")
     expect(note).to_contain_text("Provisional: the game ends with hand 2.")
-    winner = page.locator(".board .player", has=page.locator(".winner-chip"))
+    winner = page.locator(".board .player", has=page.locator(".winner-word"))
     assert winner.get_attribute("data-player") == "0"  # Ana
+    expect(winner.locator(".name")).to_have_text("Winner: Ana")  # the server's words
     assert page.locator("[data-next]").is_hidden()
     shown = board(page)
     shots(page, "provisional-end")

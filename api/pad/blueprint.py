@@ -35,8 +35,10 @@ from scorekeeper.store.base import (
 )
 
 from .. import TEMPLATES, get_storage, limits
+from ..i18n import current_language
 from . import labels as pad_labels
-from . import rights, web
+from . import rights, views_result, web
+from .card_letters import typed_example
 
 bp = Blueprint("pad", __name__, template_folder=TEMPLATES)
 
@@ -70,6 +72,13 @@ bp.add_app_template_filter(pad_labels.bdi, "bdi")
 bp.add_app_template_filter(pad_labels.isolated, "isolated")
 bp.add_app_template_filter(pad_labels.matchup, "matchup")
 bp.add_app_template_filter(pad_labels.moment, "moment")
+bp.add_app_template_filter(views_result.winner_line, "winner_line")
+
+
+@bp.app_template_global("typed_example")
+def _typed_example() -> str:
+    """The typed-cards field's example in the page's language (its placeholder)."""
+    return typed_example(current_language())
 
 
 @bp.errorhandler(HTTPException)

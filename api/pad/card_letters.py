@@ -90,3 +90,14 @@ def to_core(token: str, lang: str) -> str:
         return token
     rank = match[1].upper()
     return local.get(rank, match[1]) + match[2]
+
+
+EXAMPLE = ("As", "2s", "3s", "Jc", "Qd", "Kh", "Th")
+"""The cards of the typed field's example (its placeholder), as the core writes them."""
+
+
+def typed_example(lang: str) -> str:
+    """:data:`EXAMPLE` as ``lang``'s typed entry takes it: each rank with a local letter
+    (:data:`TYPED`) written with it, ten as ``10``: ``Es 2s 3s Knc Dd Kh 10h`` in Norwegian."""
+    local = {rank: letters.capitalize() for letters, rank in TYPED.get(lang, {}).items()}
+    return " ".join(local.get(card[0], shown_rank(card[0], "")) + card[1:] for card in EXAMPLE)

@@ -17,9 +17,10 @@ ISOLATE and U+2069 POP DIRECTIONAL ISOLATE (:func:`isolated`, the
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
+from contextlib import contextmanager
+from contextvars import ContextVar
 from datetime import datetime
-from functools import cache
 from typing import Any
 
 from flask_babel import (
@@ -28,7 +29,6 @@ from flask_babel import (
     format_number,
     lazy_gettext,
     ngettext,
-    pgettext,
 )
 from flask_babel import gettext as _
 from markupsafe import Markup
@@ -38,7 +38,7 @@ from scorekeeper.errors import RecordError, ScorekeeperError
 from scorekeeper.sheet import TEAMS
 
 from ..i18n import current_language
-from .card_letters import shown_rank
+from .card_names import card_words, suit_name
 from .options import OPTION_NAMES
 
 GRID_SUITS = "shdc"
@@ -120,47 +120,6 @@ def capfirst(text: str) -> str:
     return text[:1].upper() + text[1:]
 
 
-def _rank_names() -> dict[str, str]:
-    # Translators: a rank as it is named in a card's name ("ten" of "ten of spades").
-    return {
-        "A": pgettext("rank", "ace"),
-        "2": pgettext("rank", "two"),
-        "3": pgettext("rank", "three"),
-        "4": pgettext("rank", "four"),
-        "5": pgettext("rank", "five"),
-        "6": pgettext("rank", "six"),
-        "7": pgettext("rank", "seven"),
-        "8": pgettext("rank", "eight"),
-        "9": pgettext("rank", "nine"),
-        "T": pgettext("rank", "ten"),
-        "J": pgettext("rank", "jack"),
-        "Q": pgettext("rank", "queen"),
-        "K": pgettext("rank", "king"),
-    }
-
-
-def _suit_names() -> dict[str, str]:
-    # Translators: a suit as it is named in a card's name ("spades" of "ten of spades").
-    return {
-        "c": pgettext("suit in a card's name", "clubs"),
-        "d": pgettext("suit in a card's name", "diamonds"),
-        "h": pgettext("suit in a card's name", "hearts"),
-        "s": pgettext("suit in a card's name", "spades"),
-    }
-
-
-def suit_name(suit: str) -> str:
-    """A suit's name as a heading of its cards (the grid's rows): ``spades``."""
-    # Translators: the name of a suit heading its cards (a row of the card grid).
-    names = {
-        "c": pgettext("suit", "clubs"),
-        "d": pgettext("suit", "diamonds"),
-        "h": pgettext("suit", "hearts"),
-        "s": pgettext("suit", "spades"),
-    }
-    return names[suit]
-
-
 def card_info(card: Any) -> dict[str, str]:
     """A card as the pages show it, in the request's language: its rank with the letter
     the language's decks print (:mod:`api.pad.card_letters`: ``V♠`` in French), its name
@@ -170,7 +129,7 @@ def card_info(card: Any) -> dict[str, str]:
     ('10♠', 'ten of spades')
     """
     card = parse_card(card)
-    rank, name, suit = _card_words(card.code, current_language())
+    rank, name, suit = card_words(card.code, current_language())
     return {
         "code": card.code,
         "rank": rank,
@@ -180,18 +139,6 @@ def card_info(card: Any) -> dict[str, str]:
         "name": name,
         "suit_name": suit,
     }
-
-
-@cache
-def _card_words(code: str, lang: str) -> tuple[str, str, str]:
-    """The rank shown, the name and the suit's name of the card ``code`` in ``lang`` (the
-    request's): worded once per process, the catalogs do not change while it runs."""
-    rank, suit = code[0], code[1]
-    # Translators: a card's name, read out by screen readers: "ten of spades".
-    name = pgettext(
-        "card", "%(rank)s of %(suit)s", rank=_rank_names()[rank], suit=_suit_names()[suit]
-    )
-    return shown_rank(rank, lang), name, suit_name(suit)
 
 
 def cards_info(cards: Any) -> list[dict[str, str]]:
@@ -212,8 +159,23 @@ def card_grid() -> list[dict[str, Any]]:
     ]
 
 
+_API_TERMS: ContextVar[bool] = ContextVar("api_terms", default=False)
+
+
+@contextmanager
+def api_terms() -> Iterator[None]:
+    """Within it, :func:`worded` words an error in the JSON API's terms: cards as the codes
+    the API takes (``Ah``, not the scorepad's ``A♥`` or ``V♠``), options by their keys,
+    counts given rather than tapped (:func:`api.errors.domain_message`)."""
+    token = _API_TERMS.set(True)
+    try:
+        yield
+    finally:
+        _API_TERMS.reset(token)
+
+
 def _label(code: str) -> str:
-    return card_info(code)["label"]
+    return str(code) if _API_TERMS.get() else card_info(code)["label"]
 
 
 def _labels(codes: Any) -> str:
@@ -260,9 +222,10 @@ def _wrong_count(p: Mapping[str, Any], error: ScorekeeperError) -> str:
             count=count,
             expected=expected,
         )
-    if p["expected"] == [10, 11]:
+    tapped = not _API_TERMS.get()  # the pad's cards are tapped; the API's are given
+    if tapped and p["expected"] == [10, 11]:
         return _("Tap 10 cards (11 for big gin); %(count)s tapped so far", count=count)
-    if p["expected"] == [10]:
+    if tapped and p["expected"] == [10]:
         return _("Tap 10 cards; %(count)s tapped so far", count=count)
     return _("Give %(expected)s cards, not %(count)s", expected=expected, count=count)
 
@@ -284,17 +247,27 @@ def _duplicate(p: Mapping[str, Any], error: ScorekeeperError) -> str:
 
 
 def _bad_card(p: Mapping[str, Any], error: ScorekeeperError) -> str:
-    if p.get("position") is not None:
-        return _(
-            "%(token)s (position %(position)s) is not a card: use a rank A 2-9 10 J Q K"
-            " and a suit ♣ ♦ ♥ ♠",
-            token=repr(p["token"]),
-            position=p["position"],
+    placed = p.get("position") is not None
+    if _API_TERMS.get():  # the API's notation, not the pad's letters
+        text = (
+            _(
+                "%(token)s (position %(position)s) is not a card: use a rank A 2-9 T (or 10)"
+                " J Q K and a suit c d h s (or ♣ ♦ ♥ ♠)"
+            )
+            if placed
+            else _(
+                "%(token)s is not a card: use a rank A 2-9 T (or 10) J Q K and a suit c d h s"
+                " (or ♣ ♦ ♥ ♠)"
+            )
         )
-    return _(
-        "%(token)s is not a card: use a rank A 2-9 10 J Q K and a suit ♣ ♦ ♥ ♠",
-        token=repr(p["token"]),
-    )
+    elif placed:
+        text = _(
+            "%(token)s (position %(position)s) is not a card: use a rank A 2-9 10 J Q K"
+            " and a suit ♣ ♦ ♥ ♠"
+        )
+    else:
+        text = _("%(token)s is not a card: use a rank A 2-9 10 J Q K and a suit ♣ ♦ ♥ ♠")
+    return text % {"token": repr(p["token"]), "position": p.get("position")}
 
 
 def _over_limit(p: Mapping[str, Any], error: ScorekeeperError) -> str:
@@ -351,6 +324,8 @@ def _option_value(p: Mapping[str, Any], error: ScorekeeperError) -> str:
     name = capfirst(
         str(OPTION_NAMES[key]) if key in OPTION_NAMES else key.replace("_", " ") or _("this option")
     )
+    if _API_TERMS.get() and key:
+        name = key
     if p.get("allowed") == [True, False]:
         return _("%(option)s: choose on or off", option=name)
     if "allowed" in p:

@@ -141,7 +141,8 @@ def _words() -> dict[str, str]:
         # the board's words, as the server writes them (templates/pad/macros.html)
         "deals_next": _("deals next"),
         "deal_next": _("deal next"),
-        "winner": _("winner"),
+        "winner": _("Winner: %(name)s"),
+        "labelled": _("%(label)s: %(value)s"),
         "needs": _("needs %(points)s"),
         "needs_in": _("needs %(points)s in game %(n)s"),
         "game_total": _("game %(n)s %(total)s"),

@@ -24,16 +24,17 @@ FORMAT_NAMES = {
 }
 """The four formats' names (the create form's choices, every event page's subtitle)."""
 
+# Translators: each note follows its format's name ("Swiss: a set number of rounds..."):
+# say what the format does without naming it again.
 FORMAT_NOTES = {
     Format.ROUND_ROBIN.value: lazy_gettext("Everyone plays everyone once."),
     Format.SWISS.value: lazy_gettext(
         "A set number of rounds; each round pairs players with like scores."
     ),
-    Format.SINGLE_ELIMINATION.value: lazy_gettext("A knockout: who loses a match is out."),
-    Format.DOUBLE_ELIMINATION.value: lazy_gettext(
-        "A knockout where a player is out after two lost matches."
-    ),
+    Format.SINGLE_ELIMINATION.value: lazy_gettext("Whoever loses a match is out."),
+    Format.DOUBLE_ELIMINATION.value: lazy_gettext("A player is out after losing two matches."),
 }
+"""Each format's note, after its name on the create form."""
 
 
 def event_view(store: Store, stored: StoredEvent) -> dict[str, Any]:

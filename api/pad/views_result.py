@@ -18,6 +18,23 @@ from scorekeeper.sheet import GameResult, HollywoodResult, Payment
 
 from .labels import bdi, html, point_count, side_names, sides_html
 
+_NAME = "%(name)s"
+
+
+def winner_line(name: Markup) -> Markup:
+    """The winner on a finished game's board (HTML; also the templates' ``winner_line``
+    filter): the catalog's ``Winner: %(name)s`` with ``name`` (its link) in its place and
+    the words round it marked ``winner-word`` (``pad-provisional.js`` writes it alike)."""
+    # Translators: the winner's name on a finished game's board ("Winner: Ana"); put the
+    # name where your language says it (Polish "Wygrywa Ana").
+    sentence = _("Winner: %(name)s")
+    before, _name, after = sentence.partition(_NAME)
+    words = [
+        Markup('<span class="winner-word">{}</span>').format(w) if w else ""
+        for w in (before, after)
+    ]
+    return Markup("").join((words[0], name, words[1]))
+
 
 def game_result_view(
     result: GameResult, names: Sequence[str], rules: Rules, boxes: Sequence[int]

@@ -80,12 +80,27 @@ function bold(key, values) {
   return pieces;
 }
 
-function chip(text, winner = false) {
+function chip(text) {
   const node = document.createElement("span");
-  node.className = winner ? "dealer-chip winner-chip" : "dealer-chip";
+  node.className = "dealer-chip";
   node.dataset.provisional = "";
   node.textContent = text;
   return node;
+}
+
+// The winner's name as the server writes it (views_result.winner_line): the catalog's
+// "Winner: %(name)s" round the name's own nodes, its words marked.
+function crown(name) {
+  const own = [...name.childNodes];
+  const NAME = "\u0000";
+  name.replaceChildren(...sayParts("winner", { name: NAME }).flatMap((piece) => {
+    if (piece === NAME) return own;
+    const node = document.createElement("span");
+    node.className = "winner-word";
+    node.dataset.provisional = "";
+    node.textContent = piece;
+    return [node];
+  }));
 }
 
 // What side ``p`` still needs, as the server words it (views_sheet's ``needed_in``): with
@@ -104,9 +119,9 @@ function drawBoard(sheet) {
   for (const card of $$(".board .player")) {
     const p = Number(card.dataset.player);
     const name = $(".name", card);
-    $$(".dealer-chip", name).forEach((node) => node.remove());
+    $$(".dealer-chip, .winner-word", name).forEach((node) => node.remove());
     if (!sheet.over && dealing === p) name.append(" ", chip(say(four ? "deal_next" : "deals_next")));
-    if (sheet.over && sheet.result && sheet.result.winner === p) name.append(" ", chip(say("winner"), true));
+    if (sheet.over && sheet.result && sheet.result.winner === p) crown(name);
     let said;
     if (hollywood) {
       const totals = sheet.columns.map((column) => (column.opened[p] ? column.totals[p] : null));
@@ -119,7 +134,7 @@ function drawBoard(sheet) {
     const boxes = sayCount("boxes", sheet.boxes[p]);
     $(".meta", card).textContent = sheet.over ? boxes : `${boxes} · ${needs(sheet, p)}`;
     const side = four ? TEAMS[p].map((seat) => sheet.players[seat]).join(" & ") : sheet.players[p];
-    card.setAttribute("aria-label", `${side}: ${said}, ${boxes}`);
+    card.setAttribute("aria-label", say("labelled", { label: side, value: `${said}, ${boxes}` }));
   }
 }
 
