@@ -25,6 +25,8 @@ row saying which of them ran):
   ``retired_tokens`` (edit tokens replaced by a rotation).
 * events (migration 7): ``events``, ``event_rounds`` and ``event_matches``,
   and (migration 8) ``event_match_ends``, as in SQLite's schemas 8 and 9.
+* ``games.cut`` (migration 9): the cards cut for the first deal, as in
+  SQLite's schema 10.
 
 The statements and the logic around them are the SQLite backend's
 (:class:`~scorekeeper.store.sql.SqlStore`, ``%s`` placeholders): this module
@@ -81,7 +83,7 @@ import psycopg_pool
 from psycopg import errors as pg_errors
 
 from .base import StorageBusy, StorageError, StorageFull, StorageUnavailable
-from .sql import EVENT_TABLES, MATCH_END_TABLE, SqlStore, pending_steps, pyformat
+from .sql import ADD_CUT, EVENT_TABLES, MATCH_END_TABLE, SqlStore, pending_steps, pyformat
 
 BUSY_TIMEOUT = 30.0
 """Seconds a write waits for another writer's lock."""
@@ -235,6 +237,11 @@ def _migrate_8(conn: psycopg.Connection) -> None:
     conn.execute(MATCH_END_TABLE)
 
 
+def _migrate_9(conn: psycopg.Connection) -> None:
+    """The cut for the first deal: ``games.cut``, as in SQLite's schema 10."""
+    conn.execute(ADD_CUT)
+
+
 MIGRATIONS: tuple[Callable[[psycopg.Connection], None], ...] = (
     _migrate_1,
     _migrate_2,
@@ -244,6 +251,7 @@ MIGRATIONS: tuple[Callable[[psycopg.Connection], None], ...] = (
     _migrate_6,
     _migrate_7,
     _migrate_8,
+    _migrate_9,
 )
 """Schema migrations in order; migration ``i`` takes the database to version ``i + 1``."""
 

@@ -48,6 +48,8 @@ Tables:
   stored game each match is); ``event_match_ends`` (schema 9): the matches
   the director ended (the winner, the totals as they stood, JSON, and the
   time).
+* ``games.cut`` (schema 10): the cards cut for the first deal (JSON, one
+  code per player), NULL when the dealer was named or drawn by lot.
 
 Every write is one ``BEGIN IMMEDIATE`` transaction, so concurrent writers
 (several gunicorn workers) are serialised by SQLite and a refused write
@@ -108,7 +110,7 @@ import sqlite_utils
 
 from ..names import fold
 from .base import StorageBusy, StorageError, StorageFull, StorageUnavailable
-from .sql import EVENT_TABLES, MATCH_END_TABLE, SqlStore, pending_steps
+from .sql import ADD_CUT, EVENT_TABLES, MATCH_END_TABLE, SqlStore, pending_steps
 
 DEFAULT_PATH = "scorekeeper.db"
 """The database file used when no setting or option names one (relative to the working folder)."""
@@ -356,6 +358,12 @@ def _migrate_9(db: sqlite_utils.Database) -> None:
     db.execute(MATCH_END_TABLE)
 
 
+def _migrate_10(db: sqlite_utils.Database) -> None:
+    """The cut for the first deal: ``games.cut`` (JSON, one card code per player; NULL for a
+    dealer named or drawn by lot, and for the games stored before)."""
+    db.execute(ADD_CUT)
+
+
 MIGRATIONS: tuple[Callable[[sqlite_utils.Database], None], ...] = (
     _migrate_1,
     _migrate_2,
@@ -366,6 +374,7 @@ MIGRATIONS: tuple[Callable[[sqlite_utils.Database], None], ...] = (
     _migrate_7,
     _migrate_8,
     _migrate_9,
+    _migrate_10,
 )
 """Schema migrations in order; migration ``i`` takes the file to version ``i + 1``."""
 
