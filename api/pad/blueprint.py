@@ -37,6 +37,7 @@ from scorekeeper.store.base import (
 from .. import TEMPLATES, get_storage, limits
 from . import labels as pad_labels
 from . import rights, web
+from .script_words import typed_help
 
 bp = Blueprint("pad", __name__, template_folder=TEMPLATES)
 
@@ -70,6 +71,7 @@ bp.add_app_template_filter(pad_labels.bdi, "bdi")
 bp.add_app_template_filter(pad_labels.isolated, "isolated")
 bp.add_app_template_filter(pad_labels.matchup, "matchup")
 bp.add_app_template_filter(pad_labels.moment, "moment")
+bp.add_app_template_global(typed_help, "typed_help")
 
 
 @bp.errorhandler(HTTPException)

@@ -9,7 +9,7 @@ import { $, $$ } from "./pad-dom.js";
 import { startOffline } from "./pad-offline.js";
 import { setupQuickPad } from "./pad-quick.js";
 import { startShare } from "./pad-share.js";
-import { letters, say, sayCount, sayParts } from "./pad-words.js";
+import { letters, say, sayCount, sayParts, suitLetters } from "./pad-words.js";
 
 function el(tag, attrs = {}, ...children) {
   const node = document.createElement(tag);
@@ -30,7 +30,7 @@ function cardChip(card) {
 
 const meldsUrl = document.documentElement.dataset.meldsUrl;
 
-const readTyped = cardReader(document.documentElement.dataset, letters);
+const readTyped = cardReader(document.documentElement.dataset, letters, suitLetters);
 
 function setupGrid(fieldset) {
   const prefix = fieldset.dataset.grid;
