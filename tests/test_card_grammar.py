@@ -25,7 +25,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from api import create_app
-from api.pad import card_letters, forms_hand
+from api.pad import card_letters, forms_hand, forms_play
 from scorekeeper.cards import CARD_SEPARATORS, DECK, SUIT_SYMBOLS, parse_card, parse_cards
 from scorekeeper.errors import CardError
 
@@ -318,3 +318,17 @@ def test_the_hand_form_takes_local_suits_and_refuses_two_readings(
     assert saved.status_code == 303
     hand = client.get("/api/v1" + game).json["hands"][0]
     assert hand["input"]["knocker_cards"] == ANA_CODES  # Ap, 2p, 3p: the spades
+
+
+def test_the_grids_ticks_are_the_cores_codes_in_every_language():
+    """The form's ticks and the page's own values (``4s``, ``Ac``) are the core's codes: on
+    a pad where ``s`` or ``c`` names two suits when typed, a tick still is its card."""
+    app = create_app({"DB": ":memory:"})
+    ticks = [card.code for card in DECK[::5]]
+    for lang in ("en", *SUIT_INITIALS):
+        with app.test_request_context("/", headers={"Accept-Language": lang}):
+            assert forms_hand.selection(ticks) == (ticks, None), lang
+            assert forms_play.arrangement_melds("As 2s 3s|4c 4d 4h") == [
+                ["As", "2s", "3s"],
+                ["4c", "4d", "4h"],
+            ]

@@ -47,7 +47,7 @@ from __future__ import annotations
 
 import re
 
-from scorekeeper.cards import CARD_NOTATION, CARD_RANK, CARD_SEPARATORS
+from scorekeeper.cards import CARD_NOTATION, CARD_RANK, CARD_SEPARATORS, DECK
 
 TYPED: dict[str, dict[str, str]] = {
     "fr": {"V": "J", "D": "Q", "R": "K"},
@@ -118,6 +118,10 @@ def typed_grammar(lang: str) -> dict[str, str]:
     )
     return {"notation": notation, "rank": rank, "separators": CARD_SEPARATORS}
 
+
+CODES = frozenset(card.code for card in DECK)
+"""The cards as the core writes them (``4s``, ``Td``): the grid's ticks and the page's own
+values, read as such in every language."""
 
 ENGLISH_SUITS = "[cdhsCDHS]"
 """The suit letters of :data:`CARD_NOTATION`."""

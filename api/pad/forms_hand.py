@@ -31,7 +31,7 @@ from scorekeeper.seating import Seating
 
 from ..bodies import Unstorable, load_json
 from ..i18n import current_language
-from .card_letters import readings, to_core
+from .card_letters import CODES, readings, to_core
 from .labels import card_info
 from .script_words import two_suits
 
@@ -41,7 +41,9 @@ def selection(text: Any) -> tuple[list[str], str | None]:
 
     A card may be typed with the language's own rank and suit letters (``Vk`` in French:
     :func:`~api.pad.card_letters.to_core`); a suit letter that names two suits there is
-    refused naming both cards (:func:`~api.pad.card_letters.readings`). Unknown or
+    refused naming both cards (:func:`~api.pad.card_letters.readings`). That is for
+    ``text``: a list holds form values (the grid's ticks, the page's own values), and
+    an item written as the core writes a card (``4s``) is that card. Unknown or
     repeated cards give a message;
     the codes that could be read are still returned, so the page can keep what the
     player tapped.
@@ -54,7 +56,7 @@ def selection(text: Any) -> tuple[list[str], str | None]:
     problem = None
     lang = current_language()
     for token in tokens:
-        two = readings(token, lang)
+        two = None if token in CODES and not isinstance(text, str) else readings(token, lang)
         if two is not None:
             first, second = (card_info(code)["label"] for code in two)
             problem = problem or two_suits() % {"text": token, "first": first, "second": second}

@@ -13,6 +13,11 @@ import { say, shownLetters } from "./pad-words.js";
 
 const SUIT_OF = { "♣": "c", "♦": "d", "♥": "h", "♠": "s" };
 const SHOWN = { c: "♣", d: "♦", h: "♥", s: "♠" };
+// A card as the typed line writes it in a language whose ``suits`` are given: its suit
+// letter where that letter names the same suit on this pad, else the symbol ("4♠" where
+// "s" also means hearts).
+export const spelled = (code, suits = {}) =>
+  code[0] + (suits[code[1].toUpperCase()] === undefined ? code[1] : SHOWN[code[1]]);
 const shown = (code) => (code[0] === "T" ? "10" : shownLetters[code[0]] || code[0]) + SHOWN[code[1]];
 
 // The reader of typed text under the grammar ``{cardNotation, cardRank, cardSeparators}``
