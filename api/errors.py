@@ -224,22 +224,46 @@ def domain_message(error: ScorekeeperError, *, named: bool = True) -> str:
     (:func:`api.pad.labels.worded`) in the API's terms (:func:`~api.pad.labels.api_terms`:
     cards as codes, options by key, counts given rather than tapped), after the field at
     fault (``defender: ...``; not when ``named`` is false) where that language's catalog
-    translates it; where it does not, the English message stays.
+    translates it; where it does not, the English message stays. An unknown card is
+    worded with the API's notation (:func:`_not_in_notation`), never the scorepad's
+    local letters.
     """
     from .pad.labels import api_terms, worded  # the scorepad's wordings (imported when needed)
 
     locale = get_locale()
     if locale is None or locale.language == "en":
         return str(error)
+    wording = _not_in_notation if error.code == "bad_card" else worded
     with api_terms():
-        local = worded(error)
+        local = wording(error)
         with force_locale("en"):
-            english = worded(error)
+            english = wording(error)
     if local == english:
         return str(error)
     if not (named and error.field):
         return local
     return _("%(field)s: %(problem)s", field=error.field, problem=local)
+
+
+def _not_in_notation(error: BaseException) -> str:
+    """An unknown card in the API's words: the notation is a data format, the same in every
+    language (A 2-9 T J Q K, c d h s), so the message names it, not the scorepad's letters."""
+    params = error.params if isinstance(error, ScorekeeperError) else {}
+    # Translators: the API's card notation is a data format: keep the letters
+    # A 2-9 T (or 10) J Q K and c d h s exactly as they are (not your language's).
+    notation = _("a rank A 2-9 T (or 10) J Q K and a suit c d h s (or ♣ ♦ ♥ ♠)")
+    if params.get("position") is not None:
+        return _(
+            "%(token)s (position %(position)s) is not a card: use %(notation)s.",
+            token=repr(params["token"]),
+            position=params["position"],
+            notation=notation,
+        )
+    return _(
+        "%(token)s is not a card: use %(notation)s.",
+        token=repr(params.get("token")),
+        notation=notation,
+    )
 
 
 def _stock(error: HTTPException) -> str:

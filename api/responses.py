@@ -62,7 +62,21 @@ SHAPES = Shapes(
         DiscardDecision: {"knock_available": {"nullable": False}},  # left out, never null
         GameResult: {"settlement": {"minItems": 2, "maxItems": 2}},
     },
-    added={GameSheet: {"url": fields.String(required=True)}},
+    added={
+        GameSheet: {
+            "url": fields.String(required=True),
+            "cut": fields.List(  # left out, never null: a game not cut for keeps its shape
+                fields.String(),
+                metadata={
+                    "description": "The cards cut for the first deal, one per player in"
+                    " player order (RULES.md 3): the cut given when the game was created, or"
+                    " the one the service made when neither a dealer nor a cut was given"
+                    " (first_dealer low or high). Left out when the dealer was named or"
+                    " drawn by lot."
+                },
+            ),
+        }
+    },
 )
 """The shapes of the typed results the API answers with (see :mod:`api.shapes`)."""
 

@@ -571,9 +571,10 @@ class GameRequest(Strict):
         validate=validate.Range(0, MAX_PLAYERS - 1),
         metadata={
             "description": "The first dealer's player index (four players: any player"
-            " of the first dealing team). Left out: the cut decides, or under"
-            " first_dealer random a draw by lot; under low or high the dealer or"
-            " the cut is needed."
+            " of the first dealing team). Left out: the cut decides; without a cut,"
+            " under first_dealer random a draw by lot, and under low or high the"
+            " service cuts for the players (one card each at random, ties cut again)"
+            " and the game shows that cut as its cut."
         },
     )
     cut = fields.List(
@@ -582,7 +583,8 @@ class GameRequest(Strict):
         validate=validate.Length(2, MAX_PLAYERS),
         metadata={
             "description": "The card each player cut for the deal, in player order"
-            " (first_dealer low or high, when no dealer is named)."
+            " (first_dealer low or high, when no dealer is named): recorded and shown"
+            " as the game's cut. Left out with the dealer too: the service cuts."
         },
     )
     stake = fields.Float(

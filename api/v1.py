@@ -11,8 +11,6 @@ has changed since, checked inside the write's transaction.
 
 from __future__ import annotations
 
-import hmac
-import random
 from collections.abc import Callable
 from functools import wraps
 from typing import Any, TypeVar
@@ -23,7 +21,7 @@ from flask.views import MethodView
 from werkzeug.routing import BaseConverter
 
 from scorekeeper import analyse, replay
-from scorekeeper.engine import first_dealer
+from scorekeeper.cut import first_dealer
 from scorekeeper.errors import Stale
 from scorekeeper.gamesheet import GameSheet
 from scorekeeper.imports import SOURCES, import_text
@@ -430,16 +428,6 @@ def _create_options(headers: dict[str, Any]) -> dict[str, Any]:
     }
 
 
-def _lot(options: dict[str, Any]) -> random.Random:
-    """Where a first dealer drawn by lot comes from: the system's random source, or
-    with an Idempotency-Key one seeded by it and the secret, so that a repeat draws
-    the same (and is the same request)."""
-    if options["idempotency_key"] is None:
-        return random.SystemRandom()
-    seed = hmac.new(options["secret"].encode(), options["idempotency_key"].encode(), "sha256")
-    return random.Random(seed.digest())
-
-
 WRITE: dict[str, list[dict[str, list[str]]]] = {"security": [{"bearerAuth": []}]}
 
 KEYED: dict[str, list[dict[str, list[str]]]] = {"security": [{"apiKeyAuth": []}]}
@@ -498,20 +486,26 @@ class Games(MethodView):
     def post(self, headers: dict[str, Any], body: dict[str, Any]) -> Response:
         """Start a game: 201 with its sheet, its URL and its edit token (shown only now).
 
+        Naming neither the dealer nor the cut is enough: under first_dealer low or high
+        the service cuts for the players (one card each, ties cut again) and the sheet
+        shows the cut (cut); under random the dealer is drawn by lot.
+
         With an Idempotency-Key, a repeat answers the same (the same game and edit token).
         With an API key (Authorization: Bearer <key>), the game belongs to the key.
         """
         options = _create_options(headers)
-        # the players, rules and stake are refused first, then a missing dealer
+        # the players, rules and stake are refused first, then a cut that is none
         games.check_new_game(body["players"], body.get("rules"), 0, body.get("stake"))
-        dealer = first_dealer(
+        first = first_dealer(
             body.get("rules"),
             len(body["players"]),
-            _lot(options),
+            games.lot(options["secret"], options["idempotency_key"]),
             dealer=body.pop("dealer", None),
             cut=body.pop("cut", None),
         )
-        sheet, token = games.create_game(get_storage(), **body, dealer=dealer, **options)
+        sheet, token = games.create_game(
+            get_storage(), **body, dealer=first.dealer, cut=first.cut_codes, **options
+        )
         return _new_game(sheet, token)
 
 

@@ -29,7 +29,8 @@ from collections.abc import Mapping, Sequence
 from typing import Any, Protocol
 
 from .cards import DECK, Card
-from .engine import Deal, DealResult, Phase, Verb, cut_for_dealer
+from .cut import cut_for_dealer
+from .engine import Deal, DealResult, Phase, Verb
 from .errors import InvalidValueError, RuleViolation
 from .melds import mask_deadwood, mask_discards
 from .records import MATCH_FORMAT, ReplayedDeal, deal_entry, deal_record, rules_value
@@ -199,7 +200,7 @@ def simulate_match(
     """A match record: deals in the dealer rotation until the score sheet is over.
 
     ``random.Random(seed)`` cuts for the first dealer (by ``first_dealer``,
-    :func:`~scorekeeper.engine.cut_for_dealer`) and gives each deal
+    :func:`~scorekeeper.cut.cut_for_dealer`) and gives each deal
     its own seed (kept in the deal as ``seed``). Stops after
     :data:`MAX_MATCH_DEALS` deals in any case.
     """

@@ -11,7 +11,7 @@ from (``seq``, ``kind``, ``input``, ``detail``, ``corrected``). Both are
 frozen :class:`~scorekeeper.results.Result`\\ s whose ``to_dict()`` is the
 JSON the API serves::
 
-    {"id", "created", "updated", "status", "version", "dealer",
+    {"id", "created", "updated", "status", "version", "dealer", ["cut",]
      ...the core sheet's keys, each hand {...the core record's keys,
         "seq", "kind", "input", "detail", "corrected"}}
 
@@ -36,11 +36,14 @@ Choices:
   carries no hands (``hands`` and ``scored.hands`` are empty) and its
   ``to_dict()`` has no ``hands`` key; ``minimal`` itself is no key of the
   JSON. Otherwise ``scored.hands`` are the stored hands' records.
+* ``cut`` (the cards cut for the first deal, one code per player, RULES.md
+  3) is there only for a game whose first dealer was cut for: the sheet of a
+  game whose dealer was named or drawn by lot keeps the shape it had.
 """
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, fields, replace
 from enum import StrEnum
 from typing import Any, Self
@@ -57,6 +60,10 @@ _HAND_KEYS = frozenset(HAND_KEYS)
 
 GAME_KEYS = ("id", "created", "updated", "status", "version", "dealer")
 """What a stored sheet puts before its core sheet, in JSON order."""
+
+CUT_KEY = "cut"
+"""The key after ``dealer`` of a game whose first dealer was cut for: the cards cut, one code
+per player (left out when the dealer was named or drawn by lot)."""
 
 
 class GameStatus(StrEnum):
@@ -182,6 +189,8 @@ class GameSheet(Result):
     scored: AnySheet
     hands: tuple[StoredHand, ...]
     minimal: bool = False
+    cut: tuple[str, ...] | None = None
+    """The cards cut for the first deal, one code per player (``None``: not cut)."""
 
     @classmethod
     def of(
@@ -195,8 +204,10 @@ class GameSheet(Result):
         version: int,
         scored: AnySheet,
         hands: tuple[StoredHand, ...] | None,
+        cut: Sequence[str] | None = None,
     ) -> Self:
-        """The sheet of stored game ``id`` (its times, first ``dealer``, ``rules``) at ``version``.
+        """The sheet of stored game ``id`` (its times, first ``dealer``, ``rules``, the ``cut``
+        that chose the dealer, if any) at ``version``.
 
         ``scored`` is the core sheet (its ``hands`` are replaced by the
         records of ``hands``); ``hands`` None makes the minimal answer. The
@@ -216,6 +227,7 @@ class GameSheet(Result):
             scored=scored,
             hands=hands or (),
             minimal=hands is None,
+            cut=None if cut is None else tuple(cut),
         )
 
     @property
@@ -274,6 +286,8 @@ class GameSheet(Result):
             "version": self.version,
             "dealer": self.dealer,
         }
+        if self.cut is not None:
+            body[CUT_KEY] = list(self.cut)
         for field in fields(self.scored):
             if field.name != "hands":
                 body[field.name] = plain(getattr(self.scored, field.name))
@@ -288,7 +302,7 @@ class GameSheet(Result):
             raise ValueError(f"not a {cls.__name__}: it needs the keys {list(GAME_KEYS)}")
         given = data.get("hands")
         hands = None if given is None else tuple(StoredHand.from_dict(hand) for hand in given)
-        body = {key: value for key, value in data.items() if key not in GAME_KEYS}
+        body = {key: value for key, value in data.items() if key not in (*GAME_KEYS, CUT_KEY)}
         scored = from_plain(AnySheet, {**body, "hands": []})
         sheet = cls.of(
             id=data["id"],
@@ -299,6 +313,7 @@ class GameSheet(Result):
             version=data["version"],
             scored=scored,
             hands=hands,
+            cut=data.get(CUT_KEY),
         )
         if sheet.status != data["status"]:
             raise ValueError(f"status {data['status']!r} does not match the sheet's over")

@@ -15,6 +15,7 @@ from store_kit import ABC, ABCD, PARTNERSHIP, THREE_PLAYERS, VOID, deal
 from api import STORAGE_KEY
 from scorekeeper import simulate
 from scorekeeper.bots import simulate_match
+from scorekeeper.cards import parse_card
 from scorekeeper.names import MAX_NAME_LENGTH
 from scorekeeper.rules import Rules
 
@@ -264,16 +265,57 @@ def test_bad_games_are_refused(call, body, field):
     error_of(call("POST", "/api/v1/games", json=body), 422, field=field)
 
 
+def test_naming_neither_dealer_nor_cut_the_service_cuts(call):
+    """RULES.md 3: the simplest call starts a game: under low/high the service cuts for
+    the players (one card each, ties cut again), applies the option, records the cut and
+    shows it as the game's ``cut``; a repeat with the Idempotency-Key draws the same."""
+
+    def check(game, players, how):
+        ranks = [parse_card(code).rank for code in game["cut"]]
+        assert len(set(game["cut"])) == players  # one card each, all different
+        best = min(ranks) if how == "low" else max(ranks)
+        assert ranks.count(best) == 1 and game["dealer"] == ranks.index(best)
+        stored = call("GET", f"/api/v1/games/{game['id']}").json
+        assert (stored["dealer"], stored["cut"]) == (game["dealer"], game["cut"])  # recorded
+
+    cuts = set()
+    for rules, how in ((None, "low"), ("standard", "low"), ({"first_dealer": "high"}, "high")):
+        for players in (["Ana", "Ben"], ["Ana", "Ben", "Cy"], ["Ana", "Ben", "Cy", "Dan"]):
+            for dealer in ({}, {"dealer": None}):  # null is absent
+                body = {"players": players, **dealer, **({"rules": rules} if rules else {})}
+                created = call("POST", "/api/v1/games", json=body)
+                assert created.status_code == 201, created.json
+                check(created.json["game"], len(players), how)
+                cuts.add(tuple(created.json["game"]["cut"]))
+    assert len(cuts) > 10  # drawn at random
+    keyed = [
+        call(
+            "POST",
+            "/api/v1/games",
+            json={"players": ["Ana", "Ben"]},
+            headers={"Idempotency-Key": f"cut-{n % 8}"},
+        )
+        for n in range(16)
+    ]
+    assert [r.status_code for r in keyed] == [201] * 16
+    # a repeat draws the same cut, so it is the same request: the first answer again
+    assert [r.json for r in keyed[:8]] == [r.json for r in keyed[8:]]
+    assert len({tuple(r.json["game"]["cut"]) for r in keyed}) > 1
+    named = call("POST", "/api/v1/games", json={"players": ["Ana", "Ben"], "dealer": 1}).json
+    assert named["game"]["dealer"] == 1 and "cut" not in named["game"]  # its shape as before
+    lot = call("POST", "/api/v1/games", json={"players": ["Ana", "Ben"], "rules": "oklahoma"})
+    assert "cut" not in lot.json["game"]
+
+
 def test_the_first_dealer_follows_first_dealer(call):
-    """RULES.md 3: no dealer named: drawn by lot under random; low/high need the cut."""
+    """RULES.md 3: a cut given decides by first_dealer and is recorded as the game's cut."""
 
     def create(**body):
         return call("POST", "/api/v1/games", json={"players": ["Ana", "Ben"], **body})
 
-    for rules in (None, "standard", {"first_dealer": "high"}):
-        error = error_of(create(rules=rules), 422, "rule", "dealer")
-        assert "first_dealer" in error["message"] and "cut" in error["message"]
-        error_of(create(rules=rules, dealer=None), 422, "rule", "dealer")  # null is absent
+    given = create(cut=["kc", "3D"]).json["game"]
+    assert given["cut"] == ["Kc", "3d"]
+    assert call("GET", f"/api/v1/games/{given['id']}").json["cut"] == ["Kc", "3d"]
     assert create(cut=["Kc", "3d"]).json["game"]["dealer"] == 1  # low: Ben's 3 deals
     assert create(cut=["3c", "Ad"]).json["game"]["dealer"] == 1  # the ace is low
     high = {"first_dealer": "high"}

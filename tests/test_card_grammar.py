@@ -25,7 +25,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from api import create_app
-from api.pad import card_letters, forms_hand
+from api.pad import card_letters, forms_hand, forms_play
 from scorekeeper.cards import CARD_SEPARATORS, DECK, SUIT_SYMBOLS, parse_card, parse_cards
 from scorekeeper.errors import CardError
 
@@ -148,7 +148,7 @@ def test_the_core_the_patterns_and_the_pad_accept_the_same_cards(served, texts):
 LOCAL = [
     ("fr", "Vd dd R♠ 10h as", ["Jd", "Qd", "Ks", "Th", "As"]),
     ("pl", "Wc D♥ ks", ["Jc", "Qh", "Ks"]),
-    ("sl", "Fs dC 9d", ["Js", "Qc", "9d"]),
+    ("sl", "Fp dC 9d", ["Js", "Qc", "9d"]),
     ("nb", "Knh kNs Dd E♣ Jc", ["Jh", "Js", "Qd", "Ac", "Jc"]),
     ("el", "Βh ν♦ Ρs αc Ts", ["Jh", "Qd", "Ks", "Ac", "Ts"]),
 ]
@@ -178,14 +178,68 @@ def test_the_server_reads_the_languages_letters(lang, text, codes):
 def test_the_pads_script_reads_the_languages_letters(lang, text, codes, tmp_path):
     client = create_app({"DB": str(tmp_path / "pad.db")}).test_client()
     page = client.get("/", headers={"Accept-Language": lang}).get_data(as_text=True)
-    grammar = page_grammar(page)
-    words = json.loads(
-        re.search(r'<script type="application/json" id="pad-words">(.*?)</script>', page)[1]
-    )
+    assert _read_in_node(page, [text]) == [{"codes": codes, "problem": None}]
+
+
+# ------------------------------------------------------------------- the players' own suit letters
+
+SUIT_INITIALS = {  # what each language's players write for its suits, and the suits they mean
+    "sl": {"s": "h", "k": "dc", "p": "s"},  # srce; karo, križ; pik
+    "pl": {"k": "hd", "p": "s", "t": "c"},  # kier, karo; pik; trefl
+    "fr": {"c": "h", "k": "d", "p": "s", "t": "c"},  # cœur; carreau (bridge's K); pique; trèfle
+    "nb": {"h": "h", "r": "d", "s": "s", "k": "c"},  # hjerter, ruter, spar, kløver
+    "el": {"κ": "hd", "μ": "s", "σ": "c", "ς": "c"},  # κούπα, καρό; μπαστούνι; σπαθί
+}
+ENGLISH_SUITS = {"c": "c", "d": "d", "h": "h", "s": "s"}
+
+
+def test_a_suit_letter_is_read_only_where_it_names_one_suit():
+    """Issue 26 item 11: a letter is read as the one suit it names in the language and in
+    English together; one naming two suits is refused naming both cards; the symbols work."""
+    for lang, initials in {**SUIT_INITIALS, "en": {}}.items():
+        for letter in {*initials, *ENGLISH_SUITS}:
+            meanings = sorted(set(initials.get(letter, "")) | set(ENGLISH_SUITS.get(letter, "")))
+            for token in (f"7{letter}", f"7{letter.upper()}"):
+                two = card_letters.readings(token, lang)
+                if len(meanings) == 1:
+                    assert two is None, (lang, token)
+                    assert parse_card(card_letters.to_core(token, lang)).code == "7" + meanings[0]
+                else:
+                    assert two is not None and sorted(c[1] for c in two) == meanings, (lang, token)
+        for suit, symbol in SUIT_SYMBOLS.items():
+            assert card_letters.to_core(f"7{symbol}", lang) == f"7{symbol}"
+            assert card_letters.readings(f"7{symbol}\ufe0f", lang) is None
+            assert parse_card(card_letters.to_core(f"7{symbol}", lang)).code == "7" + suit
+
+
+SUITED = [
+    ("sl", "Dp 10h Fc Kd", ["Qs", "Th", "Jc", "Kd"]),
+    ("fr", "Vk Rt 10p Ah Ds", ["Jd", "Kc", "Ts", "Ah", "Qs"]),
+    ("pl", "Wt Dp Kh", ["Jc", "Qs", "Kh"]),
+    ("nb", "Knk Er Dh Ks", ["Jc", "Ad", "Qh", "Ks"]),
+    ("el", "Ρμ Ας Νσ Βh", ["Ks", "Ac", "Qc", "Jh"]),
+]
+REFUSED = [  # a letter naming two suits: both cards named, as the page shows them
+    ("sl", "Ds", "D♥", "D♠"),  # srce, or spades in English
+    ("sl", "Fk", "F♦", "F♣"),  # karo or križ
+    ("fr", "Ac", "A♥", "A♣"),  # cœur, or clubs in English
+    ("pl", "Wk", "W♥", "W♦"),  # kier or karo
+    ("el", "Ακ", "A♥", "A♦"),  # κούπα or καρό
+]
+
+
+def _read_in_node(page: str, texts: list[str]) -> list[dict]:
+    """What the pad's script makes of ``texts`` with the grammar and words of ``page`` (its
+    words block given to ``pad-words.js`` as the page would)."""
+    block = re.search(r'<script type="application/json" id="pad-words">(.*?)</script>', page)[1]
+    words = json.loads(block)
     script = (
-        f"import {{ cardReader }} from {json.dumps(SCRIPT.as_uri())};\n"
-        f"const read = cardReader({json.dumps(grammar)}, {json.dumps(words['letters'])});\n"
-        f"console.log(JSON.stringify(read({json.dumps(text)}).codes));"
+        f"const block = {{ textContent: {json.dumps(block)} }};\n"
+        "globalThis.document = { getElementById: () => block };\n"
+        f"const {{ cardReader }} = await import({json.dumps(SCRIPT.as_uri())});\n"
+        f"const read = cardReader({json.dumps(page_grammar(page))},"
+        f" {json.dumps(words['letters'])}, {json.dumps(words['suits'])});\n"
+        f"console.log(JSON.stringify({json.dumps(texts)}.map((t) => read(t))));"
     )
     run = subprocess.run(
         ["node", "--input-type=module", "-e", script],
@@ -194,4 +248,87 @@ def test_the_pads_script_reads_the_languages_letters(lang, text, codes, tmp_path
         check=True,
         timeout=60,
     )
-    assert json.loads(run.stdout) == codes
+    return json.loads(run.stdout)
+
+
+@pytest.mark.slow  # node
+@pytest.mark.parametrize("lang", sorted(SUIT_INITIALS))
+def test_the_server_and_the_pads_script_read_and_refuse_suit_letters_alike(lang, tmp_path):
+    app = create_app({"DB": str(tmp_path / "pad.db")})
+    page = app.test_client().get("/", headers={"Accept-Language": lang}).get_data(as_text=True)
+    suited = [(text, codes) for code_lang, text, codes in SUITED if code_lang == lang]
+    refused = [row[1:] for row in REFUSED if row[0] == lang]
+    read = _read_in_node(page, [t for t, _ in suited] + [r[0] for r in refused])
+    with app.test_request_context("/", headers={"Accept-Language": lang}):
+        for (text, codes), pad in zip(suited, read, strict=False):
+            assert forms_hand.selection(text) == (codes, None)
+            assert pad == {"codes": codes, "problem": None}
+        for (text, first, second), pad in zip(refused, read[len(suited) :], strict=True):
+            codes, problem = forms_hand.selection(text)
+            assert codes == [] and pad["codes"] == [] and problem == pad["problem"]
+            assert f"{text}" in problem and first in problem and second in problem
+
+
+def test_the_api_names_its_own_notation_in_every_language(tmp_path):
+    """The JSON API's notation is a data format: its bad-card error names A 2-9 T J Q K and
+    c d h s in every language, never the scorepad's local letters."""
+    client = create_app({"DB": str(tmp_path / "api.db")}).test_client()
+    body = {"knocker": "Fs 2s 3s 7c 7d 7h 9d Td Jd 2c", "defender": "4s 5s 6s 8c 8d 8h Kd Qd Jh Th"}
+    for lang in ("en", "sl", "pl", "fr", "nb", "el"):
+        error = client.post("/api/v1/verify", json=body, headers={"Accept-Language": lang}).json[
+            "error"
+        ]
+        assert error["code"] == "bad_card" and error["params"]["token"] == "Fs"
+        assert "J Q K" in error["message"] and "c d h s" in error["message"], (lang, error)
+        for local in ("F D K", "V, D, R", "W D K", "V D R"):
+            assert local not in error["message"], (lang, error)
+    sl = client.post("/api/v1/verify", json=body, headers={"Accept-Language": "sl"}).json
+    assert sl["error"]["message"].startswith("knocker: 'Fs' (mesto 1) ni karta")  # field first
+
+
+@pytest.mark.parametrize(
+    ("lang", "typed", "refused", "readings"),
+    [("sl", "Dp", "Ds", ("D♥", "D♠")), ("fr", "Dp", "Dc", ("D♥", "D♣"))],
+)
+def test_the_hand_form_takes_local_suits_and_refuses_two_readings(
+    lang, typed, refused, readings, tmp_path
+):
+    """Through the pad's cards form: the language's suit letter is read (``Dp``: the queen of
+    spades, pik / pique), a letter with two readings is refused naming both cards, and the
+    typed field says which letters it takes."""
+    from test_pad import ANA as ANA_CODES
+    from test_pad import start, token
+
+    client = create_app({"DB": str(tmp_path / "pad.db")}).test_client()
+    client.environ_base["HTTP_ACCEPT_LANGUAGE"] = lang
+    game = start(client)
+    form = client.get(game + "/hand?mode=cards").get_data(as_text=True)
+    help_text = html.unescape(re.search(r"data-suit-letters>([^<]*)<", form)[1])
+    assert "♠ s/p" in help_text if lang == "fr" else "♠ p" in help_text
+    assert refused[-1] in help_text.split(";")[1]  # the refused letter is named
+    mine = f"A{typed[1]} 2{typed[1]} 3{typed[1]} 4♣ 4d 4h 9d Td Jd 2♣"  # Ana's, as typed
+    theirs = "5♠ 6♠ 4♠ 7♣ 8♣ 9♣ Kh Qh Jh 3d"
+    data = {"csrf_token": token(client, game), "mode": "cards", "knocker": "0"}
+    bad = client.post(game + "/hand", data={**data, "cards_0": mine.replace("2♣", refused).split()})
+    page = html.unescape(bad.get_data(as_text=True))
+    assert bad.status_code == 422 and all(card in page for card in readings)
+    saved = client.post(
+        game + "/hand", data={**data, "cards_0": mine.split(), "cards_1": theirs.split()}
+    )
+    assert saved.status_code == 303
+    hand = client.get("/api/v1" + game).json["hands"][0]
+    assert hand["input"]["knocker_cards"] == ANA_CODES  # Ap, 2p, 3p: the spades
+
+
+def test_the_grids_ticks_are_the_cores_codes_in_every_language():
+    """The form's ticks and the page's own values (``4s``, ``Ac``) are the core's codes: on
+    a pad where ``s`` or ``c`` names two suits when typed, a tick still is its card."""
+    app = create_app({"DB": ":memory:"})
+    ticks = [card.code for card in DECK[::5]]
+    for lang in ("en", *SUIT_INITIALS):
+        with app.test_request_context("/", headers={"Accept-Language": lang}):
+            assert forms_hand.selection(ticks) == (ticks, None), lang
+            assert forms_play.arrangement_melds("As 2s 3s|4c 4d 4h") == [
+                ["As", "2s", "3s"],
+                ["4c", "4d", "4h"],
+            ]

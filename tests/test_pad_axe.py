@@ -41,6 +41,14 @@ from test_pad_browser import ANA, ARTIFACTS, BOR, PHONE, tap
 from test_pad_offline import worker_ready
 
 import scorekeeper as sk
+from scorekeeper.cards import SUIT_SYMBOLS
+
+
+def typed(codes: list[str]) -> str:
+    """Cards as a player of any language types them: suit symbols (a letter like ``s`` or
+    ``c`` names two suits on some languages' pads, which refuse it)."""
+    return " ".join(code[0] + SUIT_SYMBOLS[code[1]] for code in codes)
+
 
 pytestmark = [
     pytest.mark.skipif(
@@ -141,8 +149,8 @@ class Walk:
     def type_cards(self) -> None:
         """Ana went out: both hands typed into the card form's text boxes."""
         self.choose("Ana")
-        self.page.locator("#p0-typed").fill(" ".join(ANA))
-        self.page.locator("#p1-typed").fill(" ".join(BOR))
+        self.page.locator("#p0-typed").fill(typed(ANA))
+        self.page.locator("#p1-typed").fill(typed(BOR))
         expect(self.page.locator("#live-p1")).to_contain_text(
             self.t("deadwood %(points)s", points=3)
         )
@@ -153,8 +161,8 @@ class Walk:
         self.click("Cards", "link")
         for i, (knocker, other) in enumerate(((0, 1), (2, 3))):
             self.page.locator(f'[data-game="{i}"] label.choice').first.click()
-            self.page.locator(f"#g{i}_p{knocker}-typed").fill(" ".join(ANA))
-            self.page.locator(f"#g{i}_p{other}-typed").fill(" ".join(BOR))
+            self.page.locator(f"#g{i}_p{knocker}-typed").fill(typed(ANA))
+            self.page.locator(f"#g{i}_p{other}-typed").fill(typed(BOR))
         expect(self.page.locator("#live-g1_p3")).to_contain_text(
             self.t("deadwood %(points)s", points=3)
         )

@@ -354,11 +354,16 @@ def test_typed_cards_take_the_languages_letters(browser, server):
     page.set_default_timeout(5000)
     page.goto(server + "/check")
     assert page.inner_text("label[for=k-Jd]") == "V♦"
-    page.fill("#k-typed", "Vd dd R♦ 10d Jc")
-    for code in ("Jd", "Qd", "Kd", "Td", "Jc"):
+    page.fill("#k-typed", "Vd dd R♦ 10d Jt Ap")  # trèfle, pique: the French suit letters
+    for code in ("Jd", "Qd", "Kd", "Td", "Jc", "As"):
         expect(page.locator(f"#k-{code}")).to_be_checked()
     page.fill("#k-typed", "Vd Jd")
     expect(page.locator("#live-k")).to_contain_text("V♦")
+    page.fill("#k-typed", "Ac")  # cœur, or clubs in English: refused naming both
+    expect(page.locator("#live-k")).to_contain_text("A♥")
+    expect(page.locator("#live-k")).to_contain_text("A♣")
+    expect(page.locator("#k-Ac")).not_to_be_checked()
+    expect(page.locator("#k-Ah")).not_to_be_checked()
     context.close()
 
 

@@ -18,6 +18,7 @@ from sheet_kit import as_stored
 from test_pad import quick, showdown_of, token
 
 from api.pad import forms_start, views_sheet
+from scorekeeper.cards import parse_card
 from scorekeeper.sheet import score_sheet
 
 THREE = {"player_0": "Ana", "player_1": "Bor", "player_2": "Cy"}
@@ -146,6 +147,36 @@ def test_cut_for_the_deal_among_three_and_four():
             for seed in range(40)
         }
         assert dealers == set(range(count))
+
+
+def test_a_start_form_naming_no_dealer_has_the_cut_made_recorded_and_shown(client):
+    """RULES.md 3: "Cut for it", or no dealer at all, has the service cut for the players;
+    the sheet says who cut what and who deals first, as the game records it, and the same
+    form sent again (its key) draws the same cut: it finds the game it made."""
+    names = {"player_0": "Ana", "player_1": "Bor"}
+    for dealer in ("cut", None):
+        for players in (names, THREE):
+            data = {"csrf_token": token(client), **players, "preset": "standard"}
+            data.update(
+                {"options_for": "standard", "form_key": f"start-form-cut-{dealer}-{len(players)}"}
+            )
+            if dealer is not None:
+                data["dealer"] = dealer
+            first, again = client.post("/games", data=data), client.post("/games", data=data)
+            assert first.status_code == again.status_code == 303, text(first)
+            assert again.headers["Location"] == first.headers["Location"]
+            game = client.get("/api/v1" + first.headers["Location"]).json
+            seats = list(players.values())
+            cuts = ", ".join(
+                f"{name} {parse_card(code).symbol.replace('T', '10')}"
+                for name, code in zip(seats, game["cut"], strict=True)
+            )
+            said = f"The cut for the first deal: {cuts}. {seats[game['dealer']]} deals first."
+            page = client.get(first.headers["Location"]).get_data(as_text=True)
+            shown = re.search(r"<p [^>]*data-cut>(.*?)</p>", page, re.S)[1]
+            assert html.unescape(re.sub(r"<[^>]+>", "", shown)) == said
+    named = start(client, names, dealer="1")
+    assert "data-cut" not in client.get(named).get_data(as_text=True)
 
 
 # ----------------------------------------------------------------------------- three players

@@ -292,7 +292,7 @@ def test_the_cut_follows_first_dealer():
     import random
 
     from scorekeeper.cards import DECK as CARDS
-    from scorekeeper.engine import cut_for_dealer
+    from scorekeeper.cut import cut_for_dealer
 
     for seed in range(200):
         rng, mirror = random.Random(seed), random.Random(seed)
@@ -310,21 +310,54 @@ def test_the_cut_follows_first_dealer():
     assert tosses == {0, 1}
 
 
+def test_the_service_cuts_when_nobody_names_the_dealer_nor_the_cut():
+    """RULES.md 3: under low/high the service cuts for the players from the random source it
+    is given: one card each, a tie for the deciding rank cut again, the option applied."""
+    import random
+
+    from scorekeeper.cards import DECK as CARDS
+    from scorekeeper.cut import draw_cut, first_dealer
+
+    tied = 0
+    for players in (2, 3, 4):
+        for seed in range(150):
+            for how in ("low", "high"):
+                rules = {"first_dealer": how}
+                first = first_dealer(rules, players, random.Random(seed))
+                mirror = random.Random(seed)  # the draw worked by hand: ties cut again
+                rounds = 1
+                while True:
+                    cut = mirror.sample(CARDS, players)
+                    ranks = [card.rank for card in cut]
+                    best = min(ranks) if how == "low" else max(ranks)
+                    if ranks.count(best) == 1:
+                        break
+                    rounds += 1
+                tied += rounds > 1 and how == "low"
+                assert first.cut == tuple(cut) == draw_cut(rules, random.Random(seed), players)
+                assert len(set(first.cut)) == players  # one card each, all different
+                assert first.dealer == ranks.index(best)
+                assert first.cut_codes == [card.code for card in cut]
+    assert tied > 10  # the sweep met ties, and each was cut again
+    assert first_dealer("oklahoma", 2, random.Random(1)).cut is None  # random: by lot
+
+
 def test_the_first_dealer_without_anybody_to_cut():
     import random
 
-    from scorekeeper.engine import first_dealer
+    from scorekeeper.cut import first_dealer
     from scorekeeper.errors import ScorekeeperError
 
     rng = random.Random(5)
-    assert first_dealer("standard", 2, rng, dealer=1) == 1  # a dealer named deals
-    assert first_dealer("standard", 2, rng, cut=["Kc", "3d"]) == 1
-    assert first_dealer({"first_dealer": "high"}, 2, rng, cut=["Kc", "3d"]) == 0
-    assert first_dealer("standard", 3, rng, cut="5c 5d 2h") == 2  # a tie above the lowest
-    assert {first_dealer("oklahoma", 4, random.Random(n)) for n in range(40)} == {0, 1, 2, 3}
+    assert first_dealer("standard", 2, rng, dealer=1).dealer == 1  # a dealer named deals
+    assert first_dealer("standard", 2, rng, dealer=1).cut is None
+    assert first_dealer("standard", 2, rng, cut=["Kc", "3d"]).dealer == 1
+    assert first_dealer("standard", 2, rng, cut=["kc", "3D"]).cut_codes == ["Kc", "3d"]
+    assert first_dealer({"first_dealer": "high"}, 2, rng, cut=["Kc", "3d"]).dealer == 0
+    assert first_dealer("standard", 3, rng, cut="5c 5d 2h").dealer == 2  # a tie above the lowest
+    lots = {first_dealer("oklahoma", 4, random.Random(n)).dealer for n in range(40)}
+    assert lots == {0, 1, 2, 3}
     for rules, players, cut, field in [
-        ("standard", 2, None, "dealer"),  # low or high: the dealer or the cut is needed
-        ({"first_dealer": "high"}, 3, None, "dealer"),
         ("standard", 2, ["5c", "5d"], "cut"),  # a tie for the lowest: cut again
         ({"first_dealer": "high"}, 3, ["Kc", "3d", "Kd"], "cut"),
         ("standard", 2, ["5c"], "cut"),  # one card per player

@@ -280,11 +280,15 @@ def test_migration_4_counts_versions_and_the_next_write_scores_an_old_game(addre
         " event_matches, event_rounds, events, sheet_hands,"
         " retired_tokens, key_games, api_keys",
     )
-    query(address, "ALTER TABLE games DROP COLUMN version, DROP COLUMN scored, DROP COLUMN follows")
+    query(
+        address,
+        "ALTER TABLE games DROP COLUMN version, DROP COLUMN scored, DROP COLUMN follows,"
+        " DROP COLUMN cut",
+    )
     query(address, "UPDATE schema_version SET version = 3")
     store.close()
     store = connect()
-    assert store.schema_version() == SCHEMA_VERSION == 9
+    assert store.schema_version() == SCHEMA_VERSION == 10
     game = store.game(sheet.id)
     assert (game.version, game.scored) == (3, None)
     _, after, _ = games.correct_hand(store, sheet.id, 2, {"kind": "void"})

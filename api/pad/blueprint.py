@@ -39,6 +39,7 @@ from ..i18n import current_language
 from . import labels as pad_labels
 from . import rights, views_result, web
 from .card_letters import typed_example
+from .script_words import typed_help
 
 bp = Blueprint("pad", __name__, template_folder=TEMPLATES)
 
@@ -73,6 +74,7 @@ bp.add_app_template_filter(pad_labels.isolated, "isolated")
 bp.add_app_template_filter(pad_labels.matchup, "matchup")
 bp.add_app_template_filter(pad_labels.moment, "moment")
 bp.add_app_template_filter(views_result.winner_line, "winner_line")
+bp.add_app_template_global(typed_help, "typed_help")
 
 
 @bp.app_template_global("typed_example")

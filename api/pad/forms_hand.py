@@ -31,15 +31,20 @@ from scorekeeper.seating import Seating
 
 from ..bodies import Unstorable, load_json
 from ..i18n import current_language
-from .card_letters import to_core
+from .card_letters import CODES, readings, to_core
 from .labels import card_info
+from .script_words import two_suits
 
 
 def selection(text: Any) -> tuple[list[str], str | None]:
     """Card codes from a form field (text or list), and a message if it is malformed.
 
-    A card may be typed with the language's own rank letters (``Vd`` in French:
-    :func:`~api.pad.card_letters.to_core`). Unknown or repeated cards give a message;
+    A card may be typed with the language's own rank and suit letters (``Vk`` in French:
+    :func:`~api.pad.card_letters.to_core`); a suit letter that names two suits there is
+    refused naming both cards (:func:`~api.pad.card_letters.readings`). That is for
+    ``text``: a list holds form values (the grid's ticks, the page's own values), and
+    an item written as the core writes a card (``4s``) is that card. Unknown or
+    repeated cards give a message;
     the codes that could be read are still returned, so the page can keep what the
     player tapped.
     """
@@ -49,9 +54,15 @@ def selection(text: Any) -> tuple[list[str], str | None]:
         tokens = [str(t) for t in text or ()]
     codes: list[str] = []
     problem = None
+    lang = current_language()
     for token in tokens:
+        two = None if token in CODES and not isinstance(text, str) else readings(token, lang)
+        if two is not None:
+            first, second = (card_info(code)["label"] for code in two)
+            problem = problem or two_suits() % {"text": token, "first": first, "second": second}
+            continue
         try:
-            code = parse_card(to_core(token, current_language())).code
+            code = parse_card(to_core(token, lang)).code
         except CardError:
             problem = problem or _(
                 "%(token)s is not a card (try 10♠, Ts or 7h).", token=repr(token)

@@ -42,7 +42,7 @@ def arrangement_melds(value: str) -> list[list[str]]:
         return []
     melds = []
     for part in value.split("|"):
-        codes, problem = selection(part)
+        codes, problem = selection(part.split())  # the page's own values: codes
         if problem or not codes:
             raise RuleError(
                 _("Choose the arrangement laid down from the list."), option="arrangement"

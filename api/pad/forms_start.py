@@ -7,13 +7,14 @@ message for players (:func:`game_from_form`).
 
 from __future__ import annotations
 
+import random
 import re
 from collections.abc import Mapping
 from typing import Any
 
 from flask_babel import gettext as _
 
-from scorekeeper.engine import cut_for_dealer
+from scorekeeper.cut import first_dealer
 from scorekeeper.errors import RuleError
 from scorekeeper.names import clean_name, name_key
 from scorekeeper.rules import PRESETS, Rules
@@ -130,11 +131,11 @@ MAX_PLAYERS = 4
 
 
 def game_from_form(
-    form: Mapping[str, Any], rng: Any = None
+    form: Mapping[str, Any], rng: random.Random
 ) -> tuple[dict[str, Any], dict[str, str]]:
     """The settings of a new game from the start form, and every problem found.
 
-    Returns ``({"players", "rules" (a Rules), "dealer", "stake"}, errors)``
+    Returns ``({"players", "rules" (a Rules), "dealer", "cut", "stake"}, errors)``
     where ``errors`` maps form fields (``player_0`` .. ``player_3``, an
     option name, ``dealer``, ``stake``) to messages for players (a name
     is refused as :func:`~scorekeeper.names.clean_name` refuses it, and the
@@ -147,12 +148,12 @@ def game_from_form(
     A fourth name without a third is refused on ``player_2`` rather than
     moved up, since moving it would change the partnerships. ``dealer`` is
     a player's number from 0 (with four, that player's team deals first)
-    or ``cut``: the cut of the rules' ``first_dealer`` option picks the
-    dealer (:func:`~scorekeeper.engine.cut_for_dealer`, drawing from
-    ``rng``, by default the system's random source).
+    or ``cut`` (or left out: the form names no dealer): the service cuts for
+    the players by the rules' ``first_dealer`` option, drawing from ``rng``
+    (:func:`~scorekeeper.cut.first_dealer`); ``cut`` is then the cards cut
+    (codes, player order), ``None`` under ``random`` (a draw by lot) or with a
+    dealer named.
     """
-    import secrets
-
     errors: dict[str, str] = {}
     names = []
     raws = [str(form.get(f"player_{i}", "")) for i in range(MAX_PLAYERS)]
@@ -181,15 +182,14 @@ def game_from_form(
         rules = rules_from_form(form)
     except RuleError as error:
         errors[error.option or "preset"] = str(error)
-    dealer_raw = str(form.get("dealer", "0"))
-    if dealer_raw == "cut":
-        dealer = cut_for_dealer(
-            rules or PRESETS["standard"], rng or secrets.SystemRandom(), players=len(names)
-        )
+    dealer_raw = str(form.get("dealer", "")).strip()
+    dealer, cut = 0, None
+    if dealer_raw in ("", "cut"):
+        first = first_dealer(rules or PRESETS["standard"], len(names), rng)
+        dealer, cut = first.dealer, first.cut_codes
     elif dealer_raw in tuple(str(p) for p in range(len(names))):
         dealer = int(dealer_raw)
     else:
-        dealer = 0
         errors["dealer"] = (
             _("Choose who deals first.")
             if dealer_raw not in ("2", "3")
@@ -208,4 +208,5 @@ def game_from_form(
             )
         else:
             stake = float(raw)
-    return {"players": names, "rules": rules, "dealer": dealer, "stake": stake}, errors
+    settings = {"players": names, "rules": rules, "dealer": dealer, "cut": cut, "stake": stake}
+    return settings, errors

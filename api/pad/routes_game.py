@@ -84,7 +84,10 @@ def start_game() -> Response:
         for field in forms_start.rules_form():
             form.pop(field["name"], None)
         return _start_page(form, {})
-    settings, errors = forms_start.game_from_form(form)
+    keyed = _create_options()
+    settings, errors = forms_start.game_from_form(
+        form, games.lot(keyed["secret"], keyed["idempotency_key"])
+    )
     if errors:
         return _start_page(form, errors, 422)
     try:
@@ -94,7 +97,8 @@ def start_game() -> Response:
             settings["rules"],
             settings["dealer"],
             settings["stake"],
-            **_create_options(),
+            cut=settings["cut"],
+            **keyed,
         )
     except KeyReused:
         return _start_page(

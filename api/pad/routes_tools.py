@@ -140,7 +140,7 @@ def check() -> Response:
 @bp.get("/pad/melds")
 def melds() -> ResponseReturnValue:
     """Live read-out of the tap grid: ``?cards=As 2s 3s`` -> deadwood and best melds."""
-    codes, problem = forms_hand.selection(request.args.get("cards", ""))
+    codes, problem = forms_hand.selection(request.args.get("cards", "").split())  # the ticks
     if problem:
         return jsonify({"message": problem}), 422
     if len(codes) > 11:

@@ -26,8 +26,10 @@ from babel import Locale
 from flask_babel import get_translations, pgettext
 from flask_babel import gettext as _
 
+from scorekeeper.cards import SUIT_SYMBOLS
+
 from ..i18n import current_language
-from .card_letters import SHOWN, letters_in, typed_grammar
+from .card_letters import SHOWN, SUITS_TYPED, TWO_SUITS, letters_in, suits_in, typed_grammar
 
 _SAMPLES = (*range(200), 1_000_000)
 """Numbers tried for each plural category (French ``many`` starts at a million)."""
@@ -38,6 +40,7 @@ def _words() -> dict[str, str]:
         # pad-cards.js: typed cards
         "twice": _("%(card)s is in there twice."),
         "not_card": _('"%(text)s" is not a card (type a rank and a suit: As, 10h, 7♣).'),
+        "two_suits": two_suits(),
         # pad.js: the tap grids
         "taken_tip": _("Already in %(name)s's cards"),
         "taken": _("%(card)s is already in the other player's cards."),
@@ -203,8 +206,45 @@ def _catalog(lang: str) -> dict[str, Any]:
         "words": _words(),
         "counts": _counts(forms),
         "letters": letters_in(lang),
+        "suits": suits_in(lang),
         "shown": SHOWN.get(lang, {}),
     }
+
+
+def two_suits() -> str:
+    """The refusal of a typed card whose suit letter names two suits in the page's language
+    (:data:`~api.pad.card_letters.TWO_SUITS`), its placeholders left for the caller."""
+    # Translators: a typed card whose suit letter names two suits in your language (or one
+    # in your language and another in English): first and second are the two cards as the
+    # page shows them (D♥, D♠). Keep %(text)s, %(first)s and %(second)s.
+    return _(
+        '"%(text)s" could be %(first)s or %(second)s: type its suit as a symbol'
+        " (♣ ♦ ♥ ♠) or with a letter that names one suit."
+    )
+
+
+def typed_help() -> str:
+    """The typed-card field's help: the suit letters it takes in the page's language (the
+    English ones a local letter does not contradict, and the local ones), and those it
+    refuses as naming two suits."""
+    lang = current_language()
+    local, refused = SUITS_TYPED.get(lang, {}), TWO_SUITS.get(lang, {})
+    suits = ", ".join(
+        symbol
+        + " "
+        + "/".join(
+            ([] if suit.upper() in refused else [suit])
+            + [letter.lower() for letter, core in local.items() if core == suit]
+        )
+        for suit, symbol in SUIT_SYMBOLS.items()
+    )
+    if not refused:
+        return _("Suit letters: %(suits)s (or the symbols).", suits=suits)
+    return _(
+        "Suit letters: %(suits)s (or the symbols); not %(refused)s, which name two suits here.",
+        suits=suits,
+        refused=", ".join(letter.lower() for letter in refused),
+    )
 
 
 def page_globals() -> dict[str, Any]:

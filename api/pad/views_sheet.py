@@ -30,10 +30,33 @@ from scorekeeper.sheet import (
 from scorekeeper.store.base import LogEntry
 from scorekeeper.store.games import effective_hands
 
-from .labels import bdi, both, game_pair, game_title, html, matchup, side_names, sides_html
+from .labels import (
+    bdi,
+    both,
+    card_info,
+    game_pair,
+    game_title,
+    html,
+    matchup,
+    side_names,
+    sides_html,
+)
 from .options import OPTION_NAMES, PRESET_NAMES
 from .views_hand import OUTCOME_LABELS, badge, deal_scored, describe_hand
 from .views_result import game_over_line, game_result_view, table
+
+
+def cut_view(sheet: GameSheet) -> dict[str, Any] | None:
+    """Who cut what for the first deal, and who deals first by it (RULES.md 3): ``{"cuts":
+    [{"name", "card" (:func:`~api.pad.labels.card_info`)}], "dealer"}``; ``None`` when
+    the first dealer was named or drawn by lot."""
+    if sheet.cut is None:
+        return None
+    cuts = [
+        {"name": name, "card": card_info(code)}
+        for name, code in zip(sheet.players, sheet.cut, strict=True)
+    ]
+    return {"cuts": cuts, "dealer": sheet.players[sheet.dealer]}
 
 
 def sheet_view(sheet: GameSheet, voided: Mapping[int, Entry] | None = None) -> dict[str, Any]:
@@ -91,6 +114,7 @@ def sheet_view(sheet: GameSheet, voided: Mapping[int, Entry] | None = None) -> d
         "title": game_title(names),
         "heading": matchup(names),
         "rules_line": rules_summary(rules),
+        "cut": cut_view(sheet),
     }
     if isinstance(sheet.scored, HollywoodSheet):
         for col in sheet.scored.columns:

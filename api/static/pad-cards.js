@@ -4,19 +4,28 @@
 // separated by white space, commas or semicolons. The typed box also takes cards run
 // together ("as2s3s") and turns them into separate ticks: the server is sent the ticks.
 // In the page's language the grammar also takes the local rank letters (French "Vd" for
-// the jack of diamonds: api/pad/card_letters.py), which ``letters`` maps to the core's.
+// the jack of diamonds: api/pad/card_letters.py), which ``letters`` maps to the core's,
+// and the local suit letters (French "Vk", the jack of diamonds), which ``suits`` maps
+// to the core's suit, or to the two suits of a letter that names two there (French "c":
+// coeur, or clubs in English), refused naming both cards: never read as one of them.
 
 import { say, shownLetters } from "./pad-words.js";
 
 const SUIT_OF = { "♣": "c", "♦": "d", "♥": "h", "♠": "s" };
 const SHOWN = { c: "♣", d: "♦", h: "♥", s: "♠" };
+// A card as the typed line writes it in a language whose ``suits`` are given: its suit
+// letter where that letter names the same suit on this pad, else the symbol ("4♠" where
+// "s" also means hearts).
+export const spelled = (code, suits = {}) =>
+  code[0] + (suits[code[1].toUpperCase()] === undefined ? code[1] : SHOWN[code[1]]);
 const shown = (code) => (code[0] === "T" ? "10" : shownLetters[code[0]] || code[0]) + SHOWN[code[1]];
 
 // The reader of typed text under the grammar ``{cardNotation, cardRank, cardSeparators}``
-// (an element's dataset) and the language's ``letters`` (local rank letter -> the core's):
-// text -> {codes, problem}. With typing, a last rank without its suit yet ("7", "1" of
-// "10") is not a problem.
-export function cardReader({ cardNotation, cardRank, cardSeparators }, letters = {}) {
+// (an element's dataset), the language's ``letters`` (local rank letter -> the core's)
+// and ``suits`` (local suit letter -> the core's suit, or [two suits]): text -> {codes,
+// problem}. With typing, a last rank without its suit yet ("7", "1" of "10") is not a
+// problem.
+export function cardReader({ cardNotation, cardRank, cardSeparators }, letters = {}, suits = {}) {
   const card = new RegExp(cardNotation, "y");
   const rankOnly = new RegExp(`^(?:${cardRank}|1)$`);
   const separators = new RegExp(cardSeparators);
@@ -32,9 +41,13 @@ export function cardReader({ cardNotation, cardRank, cardSeparators }, letters =
         if (!match) break;
         at = card.lastIndex;
         const rank = match[1].toUpperCase();
-        const code = (rank === "10" ? "T" : letters[rank] || rank) +
-                     (SUIT_OF[match[2][0]] || match[2].toLowerCase());
-        if (codes.includes(code)) problem ??= say("twice", { card: shown(code) });
+        const core = rank === "10" ? "T" : letters[rank] || rank;
+        const suit = SUIT_OF[match[2][0]] || suits[match[2].toUpperCase()] || match[2].toLowerCase();
+        const code = core + suit;
+        if (Array.isArray(suit)) {
+          problem ??= say("two_suits", { text: match[0], first: shown(core + suit[0]),
+                                        second: shown(core + suit[1]) });
+        } else if (codes.includes(code)) problem ??= say("twice", { card: shown(code) });
         else codes.push(code);
       }
       const rest = chunk.slice(at);

@@ -10,6 +10,7 @@ const catalog = block ? JSON.parse(block.textContent) : {};
 
 export const lang = catalog.lang || "en";
 export const letters = catalog.letters || {};
+export const suitLetters = catalog.suits || {};
 export const shownLetters = catalog.shown || {};
 
 const PLACEHOLDER = /%\((\w+)\)[sd]/g;

@@ -4,12 +4,12 @@
 // pad-share.js: sharing a result; pad-quick.js: the quick form's chips and keypad;
 // pad-dom.js: the helpers they share).
 
-import { cardReader } from "./pad-cards.js";
+import { cardReader, spelled } from "./pad-cards.js";
 import { $, $$ } from "./pad-dom.js";
 import { startOffline } from "./pad-offline.js";
 import { setupQuickPad } from "./pad-quick.js";
 import { startShare } from "./pad-share.js";
-import { letters, say, sayCount, sayParts } from "./pad-words.js";
+import { letters, say, sayCount, sayParts, suitLetters } from "./pad-words.js";
 
 function el(tag, attrs = {}, ...children) {
   const node = document.createElement(tag);
@@ -30,7 +30,7 @@ function cardChip(card) {
 
 const meldsUrl = document.documentElement.dataset.meldsUrl;
 
-const readTyped = cardReader(document.documentElement.dataset, letters);
+const readTyped = cardReader(document.documentElement.dataset, letters, suitLetters);
 
 function setupGrid(fieldset) {
   const prefix = fieldset.dataset.grid;
@@ -128,7 +128,8 @@ function setupGrid(fieldset) {
     // A tap shows in the typed line too: cards kept in the order given, new ones last.
     const now = chosen();
     const kept = readTyped(typed.value).codes.filter((code) => now.includes(code));
-    typed.value = [...kept, ...now.filter((code) => !kept.includes(code))].join(" ");
+    typed.value = [...kept, ...now.filter((code) => !kept.includes(code))]
+      .map((code) => spelled(code, suitLetters)).join(" ");
   }
 
   fieldset.addEventListener("change", (event) => {

@@ -115,7 +115,9 @@ class StoredGame:
 
     ``rules`` are parsed once, when the row is read; ``scored`` is the
     game's :class:`Summary` (``None`` for a game stored before it was
-    kept); ``follows`` the id of the game this one is a rematch of.
+    kept); ``follows`` the id of the game this one is a rematch of; ``cut``
+    the cards cut for the first deal, one code per player (``None``: the
+    dealer was named or drawn by lot, or the game is older than the record).
     """
 
     id: str
@@ -131,6 +133,7 @@ class StoredGame:
     version: int
     scored: Summary | None
     follows: str | None
+    cut: tuple[str, ...] | None = None
 
 
 @lru_cache(maxsize=128)
@@ -160,12 +163,13 @@ def game_from_row(row: Sequence[Any]) -> StoredGame:
         version=row[10],
         scored=None if row[11] is None else Summary(json.loads(row[11])),
         follows=row[12],
+        cut=None if row[13] is None else tuple(json.loads(row[13])),
     )
 
 
 GAME_COLUMNS = (
     "id, players, rules, dealer, stake, created, updated, status, token_hash,"
-    " imported, version, scored, follows"
+    " imported, version, scored, follows, cut"
 )
 """The columns of ``games`` as :func:`game_from_row` reads them."""
 
@@ -515,12 +519,13 @@ class Store(Protocol):
         rows: Sequence[SheetRow] = (),
         follows: str | None = None,
         owner: int | None = None,
+        cut: Sequence[str] | None = None,
     ) -> StoredGame:
         """Store a new game, its players and ``entries`` (log rows) in one transaction.
 
         ``scored`` and ``rows`` are its summary and sheet rows (see the module docs);
         ``follows`` the id of the game it is a rematch of; ``owner`` the id of the API
-        key it belongs to (:meth:`key_games`).
+        key it belongs to (:meth:`key_games`); ``cut`` the cards cut for the first deal.
 
         ``imported`` marks a game made by an import (left out of stats). A
         game already created with this ``idempotency_key`` by the same

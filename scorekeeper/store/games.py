@@ -60,6 +60,7 @@ import base64
 import hashlib
 import hmac
 import json
+import random
 import secrets
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, replace
@@ -74,7 +75,7 @@ from ..errors import (
     RuleViolation,
     ScorekeeperError,
 )
-from ..gamesheet import GameSheet, GameStatus, StoredHand
+from ..gamesheet import CUT_KEY, GameSheet, GameStatus, StoredHand
 from ..hands import HandKind, evaluate_hand
 from ..names import clean_name, name_key
 from ..records import DEFAULT_PLAYERS, MATCH_FORMAT
@@ -127,6 +128,17 @@ def derive_token(secret: str, game_id: str, idempotency_key: str) -> str:
         secret.encode(), f"edit-token\0{game_id}\0{idempotency_key}".encode(), hashlib.sha256
     ).digest()
     return base64.urlsafe_b64encode(digest[:24]).decode()
+
+
+def lot(secret: str, idempotency_key: str | None) -> random.Random:
+    """Where a new game's first dealer drawn by lot, or the cut made for its players, comes
+    from: the system's random source, or with an ``idempotency_key`` one seeded by it and
+    ``secret`` (HMAC-SHA256), so that a repeated request draws the same (and is the same
+    request: it finds its game)."""
+    if idempotency_key is None:
+        return random.SystemRandom()
+    seed = hmac.new(secret.encode(), idempotency_key.encode(), hashlib.sha256)
+    return random.Random(seed.digest())
 
 
 def hash_request(request: Any) -> str:
@@ -249,6 +261,7 @@ def _sheet_of(
         version=version,
         scored=scored,
         hands=hands,
+        cut=game.cut,
     )
 
 
@@ -311,6 +324,7 @@ def create_game(
     secret: str | None = None,
     follows: str | None = None,
     owner: int | None = None,
+    cut: Sequence[str] | None = None,
 ) -> tuple[GameSheet, str]:
     """Store a new game; returns ``(sheet, edit token)``. The token is not kept, only its hash.
 
@@ -322,7 +336,8 @@ def create_game(
     and the sheet as it was created; see the module docs. ``follows`` is
     the id of the game this one is a rematch of (the scorepad's "new game
     with the same players"; it must exist, else ``NotFound``). ``owner`` is the id of
-    the API key creating it (:mod:`scorekeeper.store.access`).
+    the API key creating it (:mod:`scorekeeper.store.access`). ``cut`` is the cards cut
+    for the first dealer (codes, one per player), recorded and shown with the game.
     """
     game = check_new_game(players, rules, dealer, stake)
     given = rules.to_dict() if isinstance(rules, Rules) else rules  # as the request sent them
@@ -330,10 +345,12 @@ def create_game(
     if follows is not None:
         store.game(follows)
         create["follows"] = follows
+    if cut is not None:
+        create["cut"] = list(cut)
     return _store_game(
         store,
         game,
-        _NewGame(scored=empty_summary(game), follows=follows),
+        _NewGame(scored=empty_summary(game), follows=follows, cut=cut),
         [],
         {"create": create},
         idempotency_key,
@@ -351,6 +368,7 @@ class _NewGame:
     imported: bool = False
     rows: Sequence[SheetRow] = ()
     follows: str | None = None
+    cut: Sequence[str] | None = None
 
 
 def _store_game(
@@ -391,6 +409,7 @@ def _store_game(
         scored=new.scored,
         rows=new.rows,
         follows=new.follows,
+        cut=new.cut,
         idempotency_key=idempotency_key,
         request_hash=request_hash,
         owner=owner,
@@ -497,6 +516,8 @@ def sheet_json(
         "version": game.version,
         "dealer": game.dealer,
     }
+    if game.cut is not None:
+        body[CUT_KEY] = list(game.cut)
     for key, value in scored.data.items():
         if key != "hands":
             body[key] = value

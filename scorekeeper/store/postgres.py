@@ -27,6 +27,8 @@ row saying which of them ran):
   and (migration 8) ``event_match_ends``, as in SQLite's schemas 8 and 9.
 * the rights around an event (migration 9): ``director_rights``,
   ``director_links`` and ``card_generations``, as in SQLite's schema 10.
+* ``games.cut`` (migration 10): the cards cut for the first deal, as in
+  SQLite's schema 11.
 
 The statements and the logic around them are the SQLite backend's
 (:class:`~scorekeeper.store.sql.SqlStore`, ``%s`` placeholders): this module
@@ -83,7 +85,7 @@ import psycopg_pool
 from psycopg import errors as pg_errors
 
 from .base import StorageBusy, StorageError, StorageFull, StorageUnavailable
-from .sql import EVENT_TABLES, MATCH_END_TABLE, SqlStore, pending_steps, pyformat
+from .sql import ADD_CUT, EVENT_TABLES, MATCH_END_TABLE, SqlStore, pending_steps, pyformat
 from .sql_rights import rights_tables
 
 BUSY_TIMEOUT = 30.0
@@ -245,6 +247,11 @@ def _migrate_9(conn: psycopg.Connection) -> None:
         conn.execute(statement)
 
 
+def _migrate_10(conn: psycopg.Connection) -> None:
+    """The cut for the first deal: ``games.cut``, as in SQLite's schema 11."""
+    conn.execute(ADD_CUT)
+
+
 MIGRATIONS: tuple[Callable[[psycopg.Connection], None], ...] = (
     _migrate_1,
     _migrate_2,
@@ -255,6 +262,7 @@ MIGRATIONS: tuple[Callable[[psycopg.Connection], None], ...] = (
     _migrate_7,
     _migrate_8,
     _migrate_9,
+    _migrate_10,
 )
 """Schema migrations in order; migration ``i`` takes the database to version ``i + 1``."""
 

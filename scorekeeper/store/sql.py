@@ -80,6 +80,8 @@ from .base import (
 )
 from .sql_rights import DirectorRights
 
+ADD_CUT = "ALTER TABLE games ADD COLUMN cut TEXT"
+"""The cards cut for the first deal (SQLite's schema 10, PostgreSQL's 9): the same statement."""
 SELECT_GAME = f"SELECT {GAME_COLUMNS} FROM games WHERE id = ?"
 SELECT_LOG = f"SELECT {LOG_COLUMNS} FROM hands WHERE game_id = ? ORDER BY seq"
 SELECT_PLAYER = "SELECT id, name, created FROM players WHERE name_key = ?"
@@ -96,7 +98,7 @@ INSERT_ROW = "INSERT INTO sheet_hands (game_id, n, entry, record, summary) VALUE
 
 INSERT_GAME = (
     f"INSERT INTO games ({GAME_COLUMNS}, idempotency_key, request_hash)"
-    " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"
+    " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"
     " ON CONFLICT (idempotency_key) DO NOTHING RETURNING id"
 )
 SELECT_KEYED_GAME = "SELECT id, request_hash FROM games WHERE idempotency_key = ?"
@@ -417,6 +419,7 @@ class SqlStore(DirectorRights, ABC):
         rows: Sequence[SheetRow] = (),
         follows: str | None = None,
         owner: int | None = None,
+        cut: Sequence[str] | None = None,
     ) -> StoredGame:
         """Store a new game (and its players); returns it as :meth:`game` would.
 
@@ -451,6 +454,7 @@ class SqlStore(DirectorRights, ABC):
                 version=len(entries),
                 scored=scored,
                 follows=follows,
+                cut=cut,
                 idempotency_key=idempotency_key,
                 request_hash=request_hash,
             )
@@ -489,6 +493,7 @@ class SqlStore(DirectorRights, ABC):
         version: int = 0,
         scored: Summary | None = None,
         follows: str | None = None,
+        cut: Sequence[str] | None = None,
         idempotency_key: str | None = None,
         request_hash: str | None = None,
     ) -> bool:
@@ -510,6 +515,7 @@ class SqlStore(DirectorRights, ABC):
             version,
             None if scored is None else dumps_in_order(scored.data),
             follows,
+            None if cut is None else dumps(list(cut)),
             idempotency_key,
             request_hash,
         )

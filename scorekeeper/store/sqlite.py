@@ -52,6 +52,8 @@ Tables:
   ``director_rights`` (the phones that may direct it), ``director_links``
   (its hand-over and recovery links, hashed) and ``card_generations`` (how
   often a game's edit right was revoked: its table card's generation).
+* ``games.cut`` (schema 11): the cards cut for the first deal (JSON, one
+  code per player), NULL when the dealer was named or drawn by lot.
 
 Every write is one ``BEGIN IMMEDIATE`` transaction, so concurrent writers
 (several gunicorn workers) are serialised by SQLite and a refused write
@@ -118,7 +120,7 @@ import sqlite_utils
 
 from ..names import fold
 from .base import StorageBusy, StorageError, StorageFull, StorageUnavailable
-from .sql import EVENT_TABLES, MATCH_END_TABLE, SqlStore, pending_steps
+from .sql import ADD_CUT, EVENT_TABLES, MATCH_END_TABLE, SqlStore, pending_steps
 from .sql_rights import rights_tables
 
 DEFAULT_PATH = "scorekeeper.db"
@@ -398,6 +400,12 @@ def _migrate_10(db: sqlite_utils.Database) -> None:
         db.execute(statement)
 
 
+def _migrate_11(db: sqlite_utils.Database) -> None:
+    """The cut for the first deal: ``games.cut`` (JSON, one card code per player; NULL for a
+    dealer named or drawn by lot, and for the games stored before)."""
+    db.execute(ADD_CUT)
+
+
 MIGRATIONS: tuple[Callable[[sqlite_utils.Database], None], ...] = (
     _migrate_1,
     _migrate_2,
@@ -409,6 +417,7 @@ MIGRATIONS: tuple[Callable[[sqlite_utils.Database], None], ...] = (
     _migrate_8,
     _migrate_9,
     _migrate_10,
+    _migrate_11,
 )
 """Schema migrations in order; migration ``i`` takes the file to version ``i + 1``."""
 
