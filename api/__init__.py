@@ -163,6 +163,7 @@ def create_app(
     from . import (
         cors,
         credentials,
+        drain,
         errors,
         events,
         i18n,
@@ -187,6 +188,7 @@ def create_app(
     hops = int(app.config["PROXY_HOPS"])
     if hops:
         app.wsgi_app = ProxyFix(app.wsgi_app, x_for=hops, x_proto=0)  # type: ignore[method-assign]
+    app.wsgi_app = drain.Drained(app.wsgi_app)  # type: ignore[method-assign]
     app.before_request(_refuse_long_streams)
     app.after_request(security.add_security_headers)
     app.url_map.converters["game"] = v1.GameIdConverter

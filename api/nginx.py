@@ -29,8 +29,9 @@ Both get the same protections (issue 18):
   written and chosen by nginx ``map``s like the app chooses (:func:`language_maps`);
   no ``Server`` version (``server_tokens off``; the word ``nginx`` remains, the stock
   build cannot drop the header).
-* The connection closes after an error page (a refused client holds none of
-  nginx's connections).
+* An error page reads no body (over HTTP/2 the 413 of a body declared too large
+  was refused again there, with nginx's plain page) and the connection closes
+  after it (a refused client holds none of nginx's connections).
 * Keep-alive connections to gunicorn (an ``upstream`` with ``keepalive``),
   TLS and HTTP/2 at nginx when a certificate is given.
 * The live sheets' locations (nchan): :func:`api.live.nginx_locations`, their caps
@@ -238,6 +239,7 @@ def error_locations() -> str:
             locations += (
                 f"location = {ERROR_PATH}{prefix}{status} {{\n"
                 "    internal;\n"
+                "    client_max_body_size 0;\n"  # HTTP/2 would refuse an oversize body again
                 "    keepalive_timeout 0;\n"  # a refused connection is not kept
                 f"    default_type {kind};\n"
                 f"{security}{retry}"
