@@ -79,15 +79,21 @@ def test_a_saved_hand_reaches_the_other_phones_within_2_s(page, served, browser)
     assert not errors, errors
 
 
+def game_and_viewer(page, browser, url: str):
+    """A game started on ``page`` (its sheet shown), and another phone's context and page
+    (nothing opened yet) to follow it."""
+    start_game(page, url)
+    page.get_by_role("button", name="Start the game").click()
+    expect(page).to_have_url(re.compile(r"/games/[\w-]+$"))
+    viewer_context = browser.new_context(viewport=PHONE, is_mobile=True, has_touch=True)
+    return viewer_context, viewer_context.new_page()
+
+
 def test_without_the_stream_the_sheet_polls(page, browser, tmp_path):
     # gunicorn alone: nothing published, no stream; the pages poll every 15 s
     process, url = spawn(tmp_path / "polled.db", workers=1, wsgi=True)
     try:
-        start_game(page, url)
-        page.get_by_role("button", name="Start the game").click()
-        expect(page).to_have_url(re.compile(r"/games/[\w-]+$"))
-        viewer_context = browser.new_context(viewport=PHONE, is_mobile=True, has_touch=True)
-        viewer = viewer_context.new_page()
+        viewer_context, viewer = game_and_viewer(page, browser, url)
         viewer.goto(page.input_value("#share"))
         assert viewer.locator("[data-live-stream]").count() == 0
         viewer.evaluate("window.notReloaded = true")
@@ -106,11 +112,7 @@ def test_the_sheet_follows_on_when_a_stream_ends(page, browser, tmp_path, monkey
     monkeypatch.setenv("SCOREKEEPER_LIVE_STREAM_LIFETIME", "3")
     process, url = spawn(tmp_path / "lifetime.db")
     try:
-        start_game(page, url)
-        page.get_by_role("button", name="Start the game").click()
-        expect(page).to_have_url(re.compile(r"/games/[\w-]+$"))
-        viewer_context = browser.new_context(viewport=PHONE, is_mobile=True, has_touch=True)
-        viewer = viewer_context.new_page()
+        viewer_context, viewer = game_and_viewer(page, browser, url)
         opened: list[dict[str, str]] = []
         viewer.on(
             "request",
