@@ -39,7 +39,8 @@ the environment or the instance file for settings.
   (:mod:`api.live`; ``scorekeeper serve`` sets it); unset, nothing is published.
   ``LIVE_HEARTBEAT`` (default 15): seconds between the live stream's heartbeat
   comments (``scorekeeper serve``'s nginx; shorter for a proxy that closes
-  streams idle for less than 30 s).
+  streams idle for less than 30 s); ``LIVE_STREAM_LIFETIME`` (default 300):
+  seconds a stream lasts before nginx ends it (the page reconnects at once).
 * ``CREATE_LIMIT`` and ``WRONG_TOKEN_LIMIT``: the rate limits (:mod:`api.limits`).
 * ``PROXY_HOPS`` (default 0): the trusted proxies before the app. With 1
   (``scorekeeper serve`` sets it: nginx before gunicorn) the client's
@@ -118,7 +119,7 @@ def settings(
     (``scorekeeper backup`` uses the ``DB`` the server would open). ``instance_path``
     is the instance folder, as for :func:`create_app`.
     """
-    from . import limits, live, openapi
+    from . import limits, live, openapi, streams
 
     folder = instance_path or Flask(__name__).instance_path
     found = Config(folder)
@@ -132,6 +133,7 @@ def settings(
         PROXY_HOPS=0,
         CORS_ORIGINS=[],
         LIVE_HEARTBEAT=live.HEARTBEAT,
+        LIVE_STREAM_LIFETIME=streams.LIFETIME,
         API_TITLE="scorekeeper",
         API_VERSION="1",
         OPENAPI_VERSION="3.0.3",
@@ -172,6 +174,7 @@ def create_app(
     from . import (
         cors,
         credentials,
+        drain,
         errors,
         events,
         i18n,
@@ -180,6 +183,7 @@ def create_app(
         openapi,
         responses,
         security,
+        streams,
         v1,
     )
 
@@ -196,6 +200,7 @@ def create_app(
     hops = int(app.config["PROXY_HOPS"])
     if hops:
         app.wsgi_app = ProxyFix(app.wsgi_app, x_for=hops, x_proto=hops)  # type: ignore[method-assign]
+    app.wsgi_app = drain.Drained(app.wsgi_app)  # type: ignore[method-assign]
     app.before_request(_refuse_long_streams)
     app.after_request(security.add_security_headers)
     app.url_map.converters["game"] = v1.GameIdConverter
@@ -247,6 +252,7 @@ def create_app(
             api.spec.components.schema(name, schema=shown)
     api.register_blueprint(v1.blp)
     live.document(api, app)
+    app.add_url_rule(streams.STREAM_RULE, "live_check", streams.check)
     holders = [credentials.holds_edit_token]
     if scorepad:
         from .pad import bp as pad_blueprint  # the HTML scorepad (templates/pad/)

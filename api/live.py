@@ -44,6 +44,7 @@ import queue
 import socket
 import threading
 import time
+from textwrap import indent
 from typing import Any
 
 from flask import Flask
@@ -54,6 +55,7 @@ from scorekeeper.store.base import StoredGame, is_postgres
 from scorekeeper.store.games import minimal_sheet
 from scorekeeper.store.sql import SqlStore
 
+from . import streams
 from .security import HEADERS
 from .v1 import GAME_ID
 
@@ -88,16 +90,25 @@ NOT_ACCEPTABLE = json.dumps(
 """The 406 body of a request for the stream that does not ask for ``text/event-stream``."""
 
 
-def nginx_locations(publish_socket: str, *, heartbeat: int = HEARTBEAT) -> tuple[str, str]:
+def nginx_locations(
+    publish_socket: str,
+    *,
+    heartbeat: int = HEARTBEAT,
+    lifetime: int = streams.LIFETIME,
+    error_pages: str = "",
+) -> tuple[str, str]:
     """The nginx configuration of live sheets: ``(locations, publisher server)``.
 
     The first goes in the public ``server``: the event stream of each game
     (its id: 16 URL-safe characters), nchan's EventSource subscriber, with
     the app's security headers (a request without ``Accept: text/event-stream``
-    gets a JSON 406). New subscribers get only newer events;
-    ``Last-Event-ID`` resumes from the buffer. The second is a whole
-    ``server`` on the unix socket ``publish_socket`` (in a folder only the
-    app's user can enter): ``POST /games/<id>`` publishes an event there.
+    gets a JSON 406), capped and checked before it opens (:mod:`api.streams`;
+    ``error_pages``: the location's ``error_page`` lines). New subscribers get
+    only newer events; ``Last-Event-ID`` resumes from the buffer. A stream
+    ends after ``lifetime`` seconds (the browser reconnects with its last
+    event id). The second is a whole ``server`` on the unix socket
+    ``publish_socket`` (in a folder only the app's user can enter):
+    ``POST /games/<id>`` publishes an event there.
     The http block must load ``ngx_nchan_module.so``.
     """
     channel = f"""
@@ -113,15 +124,17 @@ def nginx_locations(publish_socket: str, *, heartbeat: int = HEARTBEAT) -> tuple
         if ($http_accept !~* "text/event-stream") {{
             return 406 '{NOT_ACCEPTABLE}';
         }}
+{indent(streams.guard(error_pages), " " * 8)}
         nchan_subscriber eventsource;{channel}
         nchan_subscriber_first_message newest;
+        nchan_subscriber_timeout {lifetime};
         nchan_eventsource_ping_interval {heartbeat};
         nchan_eventsource_ping_comment "heartbeat";
         nchan_eventsource_ping_event "";
         nchan_access_control_allow_origin "";
         add_header Cache-Control "no-store" always;{headers}
     }}
-"""
+{indent(streams.check_locations(), " " * 4)}"""
     publisher = f"""
 server {{
     listen unix:{publish_socket};
@@ -141,7 +154,7 @@ server {{
 
 def document(api: Any, app: Flask) -> None:
     """Describe the stream (nginx's, not a view of the app) in ``api``'s OpenAPI document."""
-    rule = Rule("/api/v1/games/<game:game_id>/events", defaults={})
+    rule = Rule(streams.STREAM_RULE, defaults={})
     rule.bind(Map(converters=app.url_map.converters))
     api.spec.path(
         rule=rule,

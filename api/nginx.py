@@ -11,8 +11,8 @@ Both get the same protections (issue 18):
   client costs nginx a connection, never a gunicorn thread.
 * Connection caps: requests to gunicorn under way per client address
   (:data:`PER_ADDRESS`) and in all (:data:`TOTAL`), over which nginx
-  answers 429 (live viewers, held by nginx alone, are not counted); open
-  connections are bounded by nginx's
+  answers 429 (live viewers, held by nginx alone, have caps of their own:
+  :mod:`api.streams`); open connections are bounded by nginx's
   ``worker_connections`` (idle and half-sent ones close at their deadline),
   so one address cannot lock the others out.
 * One trusted hop: nginx replaces ``X-Forwarded-For`` with the address it
@@ -34,12 +34,16 @@ Both get the same protections (issue 18):
   written and chosen by nginx ``map``s like the app chooses (:func:`language_maps`);
   no ``Server`` version (``server_tokens off``; the word ``nginx`` remains, the stock
   build cannot drop the header).
+* An error page reads no body (over HTTP/2 the 413 of a body declared too large
+  was refused again there, with nginx's plain page) and the connection closes
+  after it (a refused client holds none of nginx's connections).
 * Keep-alive connections to gunicorn (an ``upstream`` with ``keepalive``),
   TLS and HTTP/2 at nginx when a certificate is given: Mozilla's
   "intermediate" profile (:data:`TLS`: TLS 1.2 and 1.3, forward-secret AEAD
   suites only, no session tickets) and HSTS (:data:`HSTS_AGE`) on the app's
   answers.
-* The live sheets' locations (nchan): :func:`api.live.nginx_locations`.
+* The live sheets' locations (nchan): :func:`api.live.nginx_locations`, their caps
+  (:mod:`api.streams`: zones of their own, within the connection budget, :data:`HEADROOM`).
 """
 
 from __future__ import annotations
@@ -50,7 +54,7 @@ from dataclasses import dataclass
 from babel.numbers import format_decimal
 from babel.support import Translations
 
-from . import live
+from . import live, streams
 from .i18n import LANG_COOKIE, LANGUAGES, N_, NORWEGIAN, TRANSLATIONS
 from .security import HEADERS
 
@@ -73,7 +77,14 @@ TOTAL = 2048
 """Requests under way at once in all (a global ``limit_conn`` zone)."""
 
 WORKER_CONNECTIONS = 8192
-"""Connections each nginx worker holds open (clients, gunicorn, live viewers)."""
+"""Connections each nginx worker holds open (clients, gunicorn, live viewers); ``serve``
+runs one worker. Its budget: :data:`TOTAL` requests under way hold two each (the client's
+and gunicorn's), :data:`api.streams.STREAMS_TOTAL` live streams one each, and
+:data:`HEADROOM` is left for connections no cap counts (a head or the next request
+awaited, a stream's check)."""
+
+HEADROOM = WORKER_CONNECTIONS - 2 * TOTAL - streams.STREAMS_TOTAL
+"""The connections the caps leave free (2,048)."""
 
 NCHAN_MODULE = "/usr/lib/nginx/modules/ngx_nchan_module.so"
 """Where Debian's ``libnginx-mod-nchan`` puts the module."""
@@ -193,6 +204,8 @@ class Site:
     """The ``server_name`` (the site's host name; ``_``: any)."""
     heartbeat: int = live.HEARTBEAT
     """Seconds between the live streams' heartbeat comments."""
+    stream_lifetime: int = streams.LIFETIME
+    """Seconds a live stream lasts before nginx ends it."""
 
 
 def _quoted(text: str) -> str:
@@ -272,6 +285,8 @@ def error_locations() -> str:
             locations += (
                 f"location = {ERROR_PATH}{prefix}{status} {{\n"
                 "    internal;\n"
+                "    client_max_body_size 0;\n"  # HTTP/2 would refuse an oversize body again
+                "    keepalive_timeout 0;\n"  # a refused connection is not kept
                 f"    default_type {kind};\n"
                 f"{security}{retry}"
                 f"    return {sent} {_quoted(text)};\n"
@@ -286,7 +301,12 @@ def site(settings: Site) -> str:
     Every other directive is inside the public ``server`` block, so the text
     fits in any ``http`` block (Debian's ``sites-enabled/`` as well).
     """
-    public, publisher = live.nginx_locations(settings.publish_socket, heartbeat=settings.heartbeat)
+    public, publisher = live.nginx_locations(
+        settings.publish_socket,
+        heartbeat=settings.heartbeat,
+        lifetime=settings.stream_lifetime,
+        error_pages=_error_pages("") + f"error_page 500 =503 {ERROR_PATH}503;\n",
+    )
     tls = settings.certfile is not None
     listen = "".join(
         f"listen {address}{' ssl http2' if tls else ''};\n" for address in settings.listen
@@ -338,6 +358,7 @@ def site(settings: Site) -> str:
         f"{language_maps()}"
         "limit_conn_zone $binary_remote_addr zone=scorekeeper_address:10m;\n"
         "limit_conn_zone $server_name zone=scorekeeper_total:1m;\n"
+        f"{streams.ZONES}"
         "upstream scorekeeper {\n"
         f"    server unix:{settings.app_socket};\n"
         f"    keepalive {UPSTREAM_KEEPALIVE};\n"

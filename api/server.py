@@ -173,6 +173,7 @@ def serve(
             certfile=os.path.abspath(certfile) if certfile else None,
             keyfile=os.path.abspath(keyfile) if keyfile else None,
             heartbeat=app.config["LIVE_HEARTBEAT"],
+            stream_lifetime=app.config["LIVE_STREAM_LIFETIME"],
         )
         conf = os.path.join(folder, "nginx.conf")
         root = pwd.getpwuid(os.geteuid()).pw_name if os.geteuid() == 0 else None

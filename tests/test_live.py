@@ -27,6 +27,7 @@ from test_api import quick
 from api import create_app
 from api.nginx import NCHAN_MODULE
 from api.security import HEADERS
+from api.streams import CHECK_HEADER
 
 pytestmark = [
     pytest.mark.skipif(
@@ -211,8 +212,13 @@ def test_a_write_never_fails_for_live_updates(tmp_path):
             == 201
         )
     assert time.monotonic() - started < 1
-    # and the app itself has no such route: nginx serves the stream
+    # and the app itself does not serve the stream: nginx does; the app answers only
+    # nginx's question before a stream opens (does the game exist?)
     assert client.get(f"{game['url']}/events").status_code == 404
+    asked = {CHECK_HEADER: "stream"}
+    assert client.get(f"{game['url']}/events", headers=asked).status_code == 204
+    unknown = client.get(f"/api/v1/games/{'x' * 16}/events", headers=asked)
+    assert unknown.status_code == 404 and unknown.json["error"]["field"] == "id"
     document = client.get("/api/openapi.json").json
     operation = document["paths"]["/api/v1/games/{game_id}/events"]["get"]
     assert operation["operationId"] == "gameEvents"

@@ -79,21 +79,60 @@ def test_a_saved_hand_reaches_the_other_phones_within_2_s(page, served, browser)
     assert not errors, errors
 
 
+def game_and_viewer(page, browser, url: str):
+    """A game started on ``page`` (its sheet shown), and another phone's context and page
+    (nothing opened yet) to follow it."""
+    start_game(page, url)
+    page.get_by_role("button", name="Start the game").click()
+    expect(page).to_have_url(re.compile(r"/games/[\w-]+$"))
+    viewer_context = browser.new_context(viewport=PHONE, is_mobile=True, has_touch=True)
+    return viewer_context, viewer_context.new_page()
+
+
 def test_without_the_stream_the_sheet_polls(page, browser, tmp_path):
     # gunicorn alone: nothing published, no stream; the pages poll every 15 s
     process, url = spawn(tmp_path / "polled.db", workers=1, wsgi=True)
     try:
-        start_game(page, url)
-        page.get_by_role("button", name="Start the game").click()
-        expect(page).to_have_url(re.compile(r"/games/[\w-]+$"))
-        viewer_context = browser.new_context(viewport=PHONE, is_mobile=True, has_touch=True)
-        viewer = viewer_context.new_page()
+        viewer_context, viewer = game_and_viewer(page, browser, url)
         viewer.goto(page.input_value("#share"))
         assert viewer.locator("[data-live-stream]").count() == 0
         viewer.evaluate("window.notReloaded = true")
         quick_hand(page, "Ana", "Knock", "5", "30")
         expect(page.locator("main")).to_contain_text("Hand 1 added")
         expect(totals(viewer)).to_have_text(["25", "0"], timeout=20000)
+        assert viewer.evaluate("window.notReloaded") is True
+        viewer_context.close()
+    finally:
+        assert stop(process) == 0
+
+
+def test_the_sheet_follows_on_when_a_stream_ends(page, browser, tmp_path, monkeypatch):
+    """nginx ends each stream after its lifetime (3 s here): the page's EventSource comes
+    back with the last event id, and the next save shows from the stream, not at a poll."""
+    monkeypatch.setenv("SCOREKEEPER_LIVE_STREAM_LIFETIME", "3")
+    process, url = spawn(tmp_path / "lifetime.db")
+    try:
+        viewer_context, viewer = game_and_viewer(page, browser, url)
+        opened: list[dict[str, str]] = []
+        viewer.on(
+            "request",
+            lambda request: (
+                opened.append(request.all_headers()) if request.url.endswith("/events") else None
+            ),
+        )
+        viewer.goto(page.input_value("#share"))
+        viewer.evaluate("window.notReloaded = true")
+        quick_hand(page, "Ana", "Knock", "5", "30")
+        expect(page.locator("main")).to_contain_text("Hand 1 added")
+        expect(totals(viewer)).to_have_text(["25", "0"], timeout=2000)
+        deadline = time.monotonic() + 15  # the stream ends, the page opens another
+        while not any("last-event-id" in headers for headers in opened[1:]):
+            assert time.monotonic() < deadline, opened
+            viewer.wait_for_timeout(100)
+        quick_hand(page, "Ana", "Knock", "2", "40")
+        # at once, or at the next reconnect (~3 s) if the save falls between two streams:
+        # from the stream either way, not the 15 s poll
+        expect(totals(viewer)).to_have_text(["63", "0"], timeout=5000)
         assert viewer.evaluate("window.notReloaded") is True
         viewer_context.close()
     finally:
