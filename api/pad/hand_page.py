@@ -221,9 +221,7 @@ def hand_page(
         previews=previews,
         title=pad_labels.game_title(names),
         next_dealer=names[sheet.next_dealer],
-        live_state=views_sheet.sheet_state(sheet)
-        if mode == "quick" and n is None and not sheet.over
-        else None,
+        live_state=views_sheet.sheet_state(sheet) if n is None and not sheet.over else None,
     )
     web.kept_for_back(response)
     return response

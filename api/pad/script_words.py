@@ -113,6 +113,17 @@ def _words() -> dict[str, str]:
         "kept_slow_deal": _(
             "No answer from the server yet: this deal is kept on this phone and will be sent."
         ),
+        # pad-save.js: a kept hand stored after all
+        "opening_sheet": _("Saved. Opening the sheet…"),
+        "on_sheet_hand": _("Hand %(num)s, kept on this phone, is on the sheet now."),
+        "on_sheet_deal": _("Deal %(num)s, kept on this phone, is on the sheet now."),
+        # pad-next.js: the hand form's dealer, after the hands waiting on the phone
+        "deals_this": _("%(name)s deals this hand."),
+        # pad-reach.js: what is off without a connection
+        "offline_locked": _(
+            "No connection: Undo, corrections and pages not kept on this phone wait"
+            " until it returns."
+        ),
         "first_waits": _(
             "The hand kept on this phone must reach the sheet first: who plays the next"
             " one depends on it. It is sent as soon as the connection returns."

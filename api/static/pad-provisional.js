@@ -19,6 +19,7 @@
 //   so the page does not jump; without a connection their pages would not open).
 
 import { $, $$ } from "./pad-dom.js";
+import { setLocked } from "./pad-lock.js";
 import { provisional, Refused } from "./pad-score.js";
 import { lang, say, sayCount, sayParts } from "./pad-words.js";
 
@@ -165,25 +166,8 @@ function sentence(text, className = "small") {
 
 // Undo, correction and voiding (the sheet's hand links lead to them) on or off.
 function lock(locked) {
-  for (const button of $$("form[data-locks] button")) {
-    button.disabled = locked;
-    if (locked) button.setAttribute("aria-describedby", "locked-why");
-    else button.removeAttribute("aria-describedby");
-  }
-  for (const link of $$("a[data-locks], table.hands a")) {
-    if (locked && link.hasAttribute("href")) {
-      link.dataset.href = link.getAttribute("href");
-      link.removeAttribute("href");
-      link.setAttribute("role", "link");  // a link still, one that cannot be followed now
-      link.setAttribute("aria-disabled", "true");
-      link.setAttribute("aria-describedby", "locked-why");
-    } else if (!locked && link.dataset.href) {
-      link.setAttribute("href", link.dataset.href);
-      delete link.dataset.href;
-      link.removeAttribute("role");
-      link.removeAttribute("aria-disabled");
-      link.removeAttribute("aria-describedby");
-    }
+  for (const control of $$("form[data-locks] button, a[data-locks], table.hands a")) {
+    setLocked(control, "locked-why", locked);
   }
 }
 

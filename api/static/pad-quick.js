@@ -40,7 +40,7 @@ export function setupQuickPad(form) {
     field.inputMode = "none";
     field.addEventListener("focus", () => { target = field; });
   }
-  const stateBlock = $("#sheet-state", pad);
+  const stateBlock = $("#sheet-state");
   const state = stateBlock ? JSON.parse(stateBlock.textContent) : null;
   const shown = $("[data-live-preview]", pad);
 

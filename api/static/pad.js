@@ -1,6 +1,7 @@
 // The scorepad's enhancements on top of forms that work without JavaScript.
 // No framework, no build step: small ES modules (pad-offline.js: the queue of
-// unsent hands, the service worker and the wake lock; pad-cards.js: typed cards;
+// unsent hands, the service worker and the wake lock; pad-save.js: a hand's save;
+// pad-reach.js: what needs the server, off without a connection; pad-cards.js: typed cards;
 // pad-share.js: sharing a result; pad-quick.js: the quick form's chips and keypad;
 // pad-dom.js: the helpers they share).
 
@@ -8,6 +9,7 @@ import { cardReader, spelled } from "./pad-cards.js";
 import { $, $$ } from "./pad-dom.js";
 import { startOffline } from "./pad-offline.js";
 import { setupQuickPad } from "./pad-quick.js";
+import { watchReach } from "./pad-reach.js";
 import { startShare } from "./pad-share.js";
 import { letters, say, sayCount, sayParts, suitLetters } from "./pad-words.js";
 
@@ -368,6 +370,7 @@ function start() {
   localTimes();
   focusOutcome();
   startOffline();
+  watchReach();
 }
 
 if (document.readyState === "loading") document.addEventListener("DOMContentLoaded", start);

@@ -28,6 +28,8 @@ const SHELL = ["/", "/static/pad.css", "/static/pad.js", "/static/pad-offline.js
                "/static/pad-store.js", "/static/pad-live.js", "/static/pad-dom.js",
                "/static/pad-cards.js", "/static/pad-words.js", "/static/pad-score.js",
                "/static/pad-quick.js", "/static/pad-provisional.js", "/static/pad-share.js",
+               "/static/pad-save.js", "/static/pad-reach.js", "/static/pad-lock.js",
+               "/static/pad-next.js",
                "/offline",
                "/static/pad-icon.svg", "/static/pad-icon-192.png", "/manifest.webmanifest"];
 
@@ -48,8 +50,9 @@ async function offlinePage() {
   return new Response(body, { status: 503, headers: { "Content-Type": "text/html; charset=utf-8" } });
 }
 
-// A page is kept under its address without the one-off notice of a redirect
-// (?done=added&n=3): opened offline later, it must not announce that again.
+// A page with the one-off notice of a save (?done=added&n=3: "Hand 3 added." and its
+// Undo) is not kept: opened offline later, it must not announce that again, nor offer
+// an Undo that cannot be sent. Offline, its address opens the page kept without it.
 function keptAs(request) {
   const url = new URL(request.url);
   if (url.searchParams.has("done")) {
@@ -59,9 +62,10 @@ function keptAs(request) {
   return url.href;
 }
 
-async function keep(cache, key, response) {
-  if (response.ok && response.type === "basic" && !response.redirected) {
-    await cache.put(key, response.clone());
+async function keep(cache, request, response) {
+  if (response.ok && response.type === "basic" && !response.redirected &&
+      keptAs(request) === request.url) {
+    await cache.put(request.url, response.clone());
   }
   return response;
 }
@@ -69,7 +73,7 @@ async function keep(cache, key, response) {
 async function networkFirst(request) {
   const cache = await caches.open(CACHE);
   try {
-    return await keep(cache, keptAs(request), await fetch(request));
+    return await keep(cache, request, await fetch(request));
   } catch (error) {
     const kept = await cache.match(keptAs(request)) ||
                  (request.mode === "navigate" && await cache.match(request, { ignoreSearch: true }));
@@ -90,9 +94,10 @@ self.addEventListener("message", (event) => {
   if (event.data && event.data.claim) event.waitUntil(self.clients.claim());
   const urls = (event.data && event.data.keep) || [];
   const same = urls.filter((u) => new URL(u, self.location.href).origin === self.location.origin);
-  event.waitUntil(caches.open(CACHE).then((cache) => Promise.all(same.map((u) =>
-    fetch(u, { credentials: "same-origin" }).then((r) => keep(cache, keptAs(new Request(u)), r))
-      .catch(() => null)))));
+  event.waitUntil(caches.open(CACHE).then((cache) => Promise.all(same.map((u) => {
+    const page = new Request(keptAs(new Request(u)), { credentials: "same-origin" });
+    return fetch(page).then((r) => keep(cache, page, r)).catch(() => null);
+  }))));
 });
 
 const NEW_HAND = /^\/games\/([\w-]+)\/hand$/;
