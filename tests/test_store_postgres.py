@@ -85,6 +85,7 @@ def test_schema_version_table_constraints_and_the_append_only_log(address, conne
         "event_rounds",
         "event_matches",
         "event_match_ends",
+        "player_words",
     }
     with pytest.raises(psycopg.errors.ForeignKeyViolation):
         query(
@@ -273,14 +274,15 @@ def test_migration_4_counts_versions_and_the_next_write_scores_an_old_game(addre
         )
     query(
         address,
-        "DROP TABLE event_match_ends, event_matches, event_rounds, events, sheet_hands,"
-        " retired_tokens, key_games, api_keys",
+        "DROP TABLE player_words, event_match_ends, event_matches, event_rounds, events,"
+        " sheet_hands, retired_tokens, key_games, api_keys",
     )
+    query(address, "DROP INDEX games_created")
     query(address, "ALTER TABLE games DROP COLUMN version, DROP COLUMN scored, DROP COLUMN follows")
     query(address, "UPDATE schema_version SET version = 3")
     store.close()
     store = connect()
-    assert store.schema_version() == SCHEMA_VERSION == 8
+    assert store.schema_version() == SCHEMA_VERSION == 9
     game = store.game(sheet.id)
     assert (game.version, game.scored) == (3, None)
     _, after, _ = games.correct_hand(store, sheet.id, 2, {"kind": "void"})

@@ -25,6 +25,9 @@ row saying which of them ran):
   ``retired_tokens`` (edit tokens replaced by a rotation).
 * events (migration 7): ``events``, ``event_rounds`` and ``event_matches``,
   and (migration 8) ``event_match_ends``, as in SQLite's schemas 8 and 9.
+* ``player_words`` (migration 9): each player's search words, in the "C"
+  collation (see :mod:`scorekeeper.store.finding`), and the index
+  ``games_created``, as in SQLite's schema 10.
 
 The statements and the logic around them are the SQLite backend's
 (:class:`~scorekeeper.store.sql.SqlStore`, ``%s`` placeholders): this module
@@ -81,6 +84,7 @@ import psycopg_pool
 from psycopg import errors as pg_errors
 
 from .base import StorageBusy, StorageError, StorageFull, StorageUnavailable
+from .finding import BACKFILL_WORD, GAMES_CREATED_INDEX, SELECT_ALL_PLAYERS, word_rows
 from .sql import EVENT_TABLES, MATCH_END_TABLE, SqlStore, pending_steps, pyformat
 
 BUSY_TIMEOUT = 30.0
@@ -235,6 +239,20 @@ def _migrate_8(conn: psycopg.Connection) -> None:
     conn.execute(MATCH_END_TABLE)
 
 
+def _migrate_9(conn: psycopg.Connection) -> None:
+    """Players found by any part of their names: ``player_words``, its words compared code
+    point by code point (collation "C", as SQLite's), filled from the names stored; games
+    by date. As SQLite's schema 10."""
+    conn.execute(
+        'CREATE TABLE player_words (word text COLLATE "C" NOT NULL,'
+        " player_id bigint NOT NULL REFERENCES players (id), PRIMARY KEY (word, player_id))"
+    )
+    rows = word_rows(conn.execute(SELECT_ALL_PLAYERS).fetchall())
+    with conn.cursor() as cursor:
+        cursor.executemany(pyformat(BACKFILL_WORD), rows)
+    conn.execute(GAMES_CREATED_INDEX)
+
+
 MIGRATIONS: tuple[Callable[[psycopg.Connection], None], ...] = (
     _migrate_1,
     _migrate_2,
@@ -244,6 +262,7 @@ MIGRATIONS: tuple[Callable[[psycopg.Connection], None], ...] = (
     _migrate_6,
     _migrate_7,
     _migrate_8,
+    _migrate_9,
 )
 """Schema migrations in order; migration ``i`` takes the database to version ``i + 1``."""
 

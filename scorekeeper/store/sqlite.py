@@ -48,6 +48,9 @@ Tables:
   stored game each match is); ``event_match_ends`` (schema 9): the matches
   the director ended (the winner, the totals as they stood, JSON, and the
   time).
+* ``player_words`` (schema 10): each player's search words, primary key
+  (word, player) (see :mod:`scorekeeper.store.finding`), and the index
+  ``games_created`` on ``games (created, id)``.
 
 Every write is one ``BEGIN IMMEDIATE`` transaction, so concurrent writers
 (several gunicorn workers) are serialised by SQLite and a refused write
@@ -114,6 +117,7 @@ import sqlite_utils
 
 from ..names import fold
 from .base import StorageBusy, StorageError, StorageFull, StorageUnavailable
+from .finding import BACKFILL_WORD, GAMES_CREATED_INDEX, SELECT_ALL_PLAYERS, word_rows
 from .sql import EVENT_TABLES, MATCH_END_TABLE, SqlStore, pending_steps
 
 DEFAULT_PATH = "scorekeeper.db"
@@ -386,6 +390,18 @@ def _migrate_9(db: sqlite_utils.Database) -> None:
     db.execute(MATCH_END_TABLE)
 
 
+def _migrate_10(db: sqlite_utils.Database) -> None:
+    """Players found by any part of their names: ``player_words`` (see
+    :mod:`~scorekeeper.store.finding`), filled from the names stored; games by date."""
+    db.execute(
+        "CREATE TABLE player_words (word TEXT NOT NULL,"
+        " player_id INTEGER NOT NULL REFERENCES players (id), PRIMARY KEY (word, player_id))"
+    )
+    rows = word_rows(db.execute(SELECT_ALL_PLAYERS).fetchall())
+    db.conn.executemany(BACKFILL_WORD, rows)
+    db.execute(GAMES_CREATED_INDEX)
+
+
 MIGRATIONS: tuple[Callable[[sqlite_utils.Database], None], ...] = (
     _migrate_1,
     _migrate_2,
@@ -396,6 +412,7 @@ MIGRATIONS: tuple[Callable[[sqlite_utils.Database], None], ...] = (
     _migrate_7,
     _migrate_8,
     _migrate_9,
+    _migrate_10,
 )
 """Schema migrations in order; migration ``i`` takes the file to version ``i + 1``."""
 
