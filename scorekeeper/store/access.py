@@ -28,8 +28,9 @@ from typing import Any, TypedDict, Unpack
 
 from ..errors import InvalidValueError
 from ..gamesheet import GameStatus
-from ..names import name_key, search_words
+from ..names import name_key
 from .base import ApiKey, GameFilter, Store, StoredGame
+from .finding import terms
 from .games import hash_token, new_token
 
 KEY_PREFIX = "sk_"
@@ -196,7 +197,7 @@ def _filter(player: str | None, status: GameStatus | str | None, found: Found) -
     return {
         "since": None if since is None else stored_time(since),
         "player_key": None if player is None else name_key(player, field="player"),
-        "words": search_words(q) if q else (),
+        "words": terms(q) if q else (),
         "status": None if status is None else GameStatus(status).value,
         "created_from": None if first is None else _midnight(first, offset),
         "created_to": None if last is None else _midnight(last + timedelta(days=1), offset),

@@ -20,7 +20,7 @@ from collections.abc import Iterable, Sequence
 from difflib import SequenceMatcher
 from statistics import fmean
 
-from ..names import fold, search_words
+from ..names import MAX_NAME_LENGTH, fold, search_words
 from .base import Store
 
 LAST = "\U0010ffff"
@@ -46,9 +46,19 @@ of :meth:`~scorekeeper.store.sql.SqlStore.all_games`)."""
 POOL = 2000
 """Names at most compared with a search that found nobody."""
 
+NEAR_WORDS = 3
+"""A search's words at most compared with the names (its first ones)."""
+
 NEAR = 0.75
 """How close (:class:`difflib.SequenceMatcher` ratio, 0 to 1) a name's word must be to a
 search's word, on average over the search's words, to be suggested."""
+
+
+def terms(text: str) -> list[str]:
+    """The words a search is made of (:func:`~scorekeeper.names.search_words`) from at most
+    its first :data:`~scorekeeper.names.MAX_NAME_LENGTH` characters: a longer search finds
+    no more, and costs no more."""
+    return search_words(text[:MAX_NAME_LENGTH])
 
 
 def matching(words: Sequence[str]) -> tuple[str, list[str]]:
@@ -66,14 +76,14 @@ def word_rows(players: Iterable[tuple[int, str]]) -> list[tuple[str, int]]:
 def find_players(store: Store, text: str, limit: int) -> list[str]:
     """The names of the players with a word beginning with each word of ``text`` (case and
     accents aside), by name key, at most ``limit``; none for blank text."""
-    words = search_words(text)
+    words = terms(text)
     return store.players_matching(words, limit) if words else []
 
 
 def near_names(store: Store, text: str, count: int = 3) -> list[str]:
     """At most ``count`` names known here close to ``text`` (closest first): "Zora Novak"
     for "Zorra" or "Nowak"; the first :data:`POOL` names by name key are looked at."""
-    wanted = search_words(text)
+    wanted = terms(text)[:NEAR_WORDS]
     if not wanted:
         return []
     scored = []
