@@ -113,14 +113,15 @@ def plain(text: str) -> str:
 
 
 def search_words(text: str) -> list[str]:
-    """The words a name is found by, or a search is made of: :func:`plain`, split at every
-    character that is not a letter or a digit, each word once, in order; a text without a
-    letter or digit is its one word (nothing for blank text).
+    """The words a name is found by, or a search is made of: :func:`plain` without the
+    characters no name may hold (:data:`REFUSED_CHARACTERS`), split at every character
+    that is not a letter or a digit, each word once, in order; a text without a letter or
+    digit is its one word (nothing for blank text).
 
     >>> search_words("Jean-Luc  Šubić")
     ['jean', 'luc', 'subic']
     """
-    bare = plain(text)
+    bare = _REFUSED.sub("", plain(text))  # no name holds one: a search drops them
     return list(dict.fromkeys(_WORD.findall(bare))) or ([bare] if bare else [])
 
 

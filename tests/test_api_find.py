@@ -32,6 +32,7 @@ def test_players_are_found_by_any_part_of_a_name(call, app):
     names = {p["name"] for p in call("GET", "/api/v1/players?q=zo").json["players"]}
     assert names == {"Zora Novak", "Žofia Łęcka"}
     assert len(call("GET", "/api/v1/players?q=zo&limit=1").json["players"]) == 1
+    assert call("GET", "/api/v1/players?q=%00%E2%80%AE").json["players"] == []  # no 500
     near = call("GET", "/api/v1/players?q=Nowak").json
     assert near["players"] == [] and [p["name"] for p in near["suggestions"]] == ["Zora Novak"]
     stats = call("GET", near["suggestions"][0]["stats"])
