@@ -181,6 +181,7 @@ def create_app(
         limits,
         live,
         openapi,
+        players,  # noqa: F401  (its route joins v1.blp)
         responses,
         security,
         streams,

@@ -669,6 +669,32 @@ class SourceImportRequest(Strict):
     )
 
 
+class NamePart(fields.String):
+    """Part of a player's name: a player is found when each of its words begins a word of the
+    name (letter case and accents aside: :func:`~scorekeeper.names.search_words`)."""
+
+    def __init__(self, **kwargs: Any):
+        kwargs["metadata"] = {
+            "minLength": 1,
+            "maxLength": MAX_NAME_LENGTH,
+            **kwargs.get("metadata", {}),
+        }
+        kwargs["metadata"]["description"] += (
+            " Each of its words begins a word of the name, in any order; letter case and"
+            ' accents do not count ("zo", "NOV" and "novák" find "Zora Novak").'
+        )
+        super().__init__(validate=validate.Length(1, MAX_NAME_LENGTH), **kwargs)
+
+
+class Day(fields.Date):
+    """A day, ISO 8601 (``2025-05-03``), in UTC."""
+
+    def __init__(self, **kwargs: Any):
+        kwargs["metadata"] = {"maxLength": 10, **kwargs.get("metadata", {})}
+        kwargs["metadata"]["description"] += " this day (ISO 8601, 2025-05-03; UTC)."
+        super().__init__(format="iso", **kwargs)
+
+
 MAX_CURSOR = 200
 """The longest cursor read (one this server gives is about 60 characters)."""
 
@@ -703,6 +729,9 @@ class GameListQuery(Strict):
             "maxLength": 40,  # longer is no ISO 8601 time: refused as one (422)
         },
     )
+    q = NamePart(metadata={"description": "Only games with a player found by this part of a name."})
+    created_from = Day(data_key="from", metadata={"description": "Only games made on or after"})
+    created_to = Day(data_key="to", metadata={"description": "Only games made on or before"})
 
 
 class EventRequest(Strict):

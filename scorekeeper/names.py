@@ -19,6 +19,11 @@ characters U+E0000-E007F ...), and a few more that show nothing or break
 the line: the blank braille pattern U+2800, the line and paragraph
 separators U+2028/9 and the interlinear annotation characters U+FFF9-FFFB.
 Other spaces inside a name are kept as typed.
+
+A player is found by any word of the name (:func:`search_words`): the
+name folded as for its key, its accents removed, split at everything
+that is not a letter or a digit ("Zora Novak" is found by "zo", "NOV",
+"Žora" and "novák").
 """
 
 from __future__ import annotations
@@ -89,6 +94,35 @@ def fold(name: str) -> str:
     on names stored before they were cleaned.
     """
     return unicodedata.normalize("NFC", name).strip().casefold()
+
+
+_UNMARKED = str.maketrans(
+    {"ł": "l", "ø": "o", "đ": "d", "ð": "d", "ı": "i", "æ": "ae", "œ": "oe", "þ": "th"}
+)
+"""The letters that carry an accent without decomposing into letter and mark (Polish ł,
+Norwegian ø and æ, Slovenian đ ...), and their plain letters."""
+
+_WORD = re.compile(r"[^\W_]+")
+
+
+def plain(text: str) -> str:
+    """``text`` folded (:func:`fold`) without accents: ``"Žóra"`` -> ``"zora"``."""
+    parts = unicodedata.normalize("NFD", fold(text))
+    bare = "".join(char for char in parts if not unicodedata.combining(char))
+    return unicodedata.normalize("NFC", bare).translate(_UNMARKED)
+
+
+def search_words(text: str) -> list[str]:
+    """The words a name is found by, or a search is made of: :func:`plain` without the
+    characters no name may hold (:data:`REFUSED_CHARACTERS`), split at every character
+    that is not a letter or a digit, each word once, in order; a text without a letter or
+    digit is its one word (nothing for blank text).
+
+    >>> search_words("Jean-Luc  Šubić")
+    ['jean', 'luc', 'subic']
+    """
+    bare = _REFUSED.sub("", plain(text))  # no name holds one: a search drops them
+    return list(dict.fromkeys(_WORD.findall(bare))) or ([bare] if bare else [])
 
 
 def clean_name(value: Any, *, field: str = "name") -> str:

@@ -942,6 +942,7 @@ def test_the_openapi_document(call):
         "/api/v1/games/{game_id}/export",
         "/api/v1/games/{game_id}/events",
         "/api/v1/games/{game_id}/token",
+        "/api/v1/players",
         "/api/v1/players/{name}/stats",
         "/api/v1/imports/{source}",
         "/api/v1/events",

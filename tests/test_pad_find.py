@@ -4,6 +4,7 @@ through Flask's test client."""
 from __future__ import annotations
 
 import re
+import sqlite3
 import time
 
 from store_kit import quick
@@ -101,3 +102,102 @@ def test_home_record_and_games_link_to_each_other(client, db):
     assert 'href="/games?player=Ana"' in record
     found = client.get("/games", query_string={"player": "Ana"}).get_data(as_text=True)
     assert listed(found) == [game]
+
+
+# ----------------------------------------------------------------------------- issue 27
+
+
+def _zora(db, count=24):
+    """Zora Novak's games (each against someone else), then two more players': her ids."""
+    ids = [stored(db, ("Zora Novak", f"P{i}")) for i in range(count)]
+    stored(db, ("Žofia Łęcka", "Bor"))
+    stored(db, ("Ana", "Bor"))
+    return ids
+
+
+def test_a_search_finds_a_players_games_by_any_part_of_the_name(client, db):
+    zora = _zora(db)
+    for typed in ("Zora", "zora", "Novak", "NOVÁK", "nov zo"):
+        html = client.get("/games", query_string={"q": typed}).get_data(as_text=True)
+        assert listed(html) == zora[:3:-1], typed
+        assert f'value="{typed}"' in html  # the search kept in its field
+        assert 'href="/games?player=Zora+Novak"' in html  # the one player found
+        rest = client.get(older(html)).get_data(as_text=True)
+        assert listed(rest) == zora[3::-1] and older(rest) is None
+    both = client.get("/games", query_string={"q": "zo"}).get_data(as_text=True)
+    assert 'href="/games?player=Zora+Novak"' in both and "player=%C5%BDofia" in both
+    assert len(listed(both)) == 20
+    assert '<ul class="games">' not in client.get("/games?q=ovak").get_data(as_text=True)
+
+
+def test_a_search_that_finds_nobody_suggests_near_names(client, db):
+    _zora(db, 2)
+    response = client.get("/games", query_string={"q": "Zorra", "status": "over"})
+    assert response.status_code == 200
+    html = response.get_data(as_text=True)
+    assert "Nobody's name here has a word beginning with" in html
+    assert "Did you mean:" in html and '<ul class="games">' not in html
+    assert 'href="/games?player=Zora+Novak&amp;status=over"' in html  # the filters kept
+    nothing = client.get("/games", query_string={"q": "Qwxyz"}).get_data(as_text=True)
+    assert "Nobody's name" in nothing and "Did you mean:" not in nothing
+
+
+def _dated(db, ids_days):
+    with sqlite3.connect(db) as conn:
+        for game_id, day in ids_days:
+            conn.execute("UPDATE games SET created = ? WHERE id = ?", (day, game_id))
+
+
+def test_the_games_page_keeps_games_by_status_and_days(client, db):
+    over = stored(db, ("Ana", "Bor"), [quick(0, 0, 20)], rules={"target": 10})
+    may3 = stored(db, ("Ana", "Cy"))
+    may5 = stored(db, ("Bor", "Cy"))
+    _dated(db, [(over, "2025-05-01T10:00:00.000Z"), (may3, "2025-05-03T23:30:00.000Z")])
+    _dated(db, [(may5, "2025-05-05T09:00:00.000Z")])
+
+    def shown(**query):
+        return listed(client.get("/games", query_string=query).get_data(as_text=True))
+
+    assert shown(status="over") == [over]
+    assert shown(status="active") == [may5, may3]
+    assert shown(**{"from": "2025-05-02", "to": "2025-05-04"}) == [may3]
+    assert shown(**{"from": "2025-05-04", "tz": "120"}) == [may5, may3]  # 01:30 on the 4th
+    assert shown(to="2025-05-03", status="active", q="ana") == [may3]
+    html = client.get("/games", query_string={"from": "2025-05-02"}).get_data(as_text=True)
+    assert "Games made on or after May 2, 2025" in html
+    sl = client.get(
+        "/games", query_string={"from": "3. 5. 2025"}, headers={"Accept-Language": "sl"}
+    )  # typed as Slovenian writes a day
+    assert listed(sl.get_data(as_text=True)) == [may5, may3]
+    none = client.get("/games", query_string={"from": "2030-01-01"}).get_data(as_text=True)
+    assert "No games found." in none
+
+
+def test_bad_filters_are_told_at_their_fields(client, db):
+    stored(db, ("Ana", "Bor"))
+    bad = client.get("/games", query_string={"from": "someday", "status": "won"})
+    assert bad.status_code == 422
+    html = bad.get_data(as_text=True)
+    assert "“\u2068someday\u2069” is not a date: write it as 5/3/25." in html
+    assert 'id="err-from"' in html and 'aria-describedby="err-from"' in html
+    assert "Choose all games, the games being played or finished games." in html
+    backwards = client.get("/games", query_string={"from": "2025-05-03", "to": "2025-05-01"})
+    assert backwards.status_code == 422
+    assert "The last day is before the first." in backwards.get_data(as_text=True)
+
+
+def test_the_players_page_finds_a_player_by_part_of_the_name(client, db):
+    _zora(db, 3)
+    one = client.get("/players", query_string={"name": "Zora"})
+    assert one.status_code == 200
+    assert "Zora Novak" in one.get_data(as_text=True) and 'class="record"' in one.get_data(
+        as_text=True
+    )
+    several = client.get("/players", query_string={"name": "zo"})
+    assert several.status_code == 200
+    html = several.get_data(as_text=True)
+    assert 'href="/players?name=Zora+Novak"' in html and "Players found:" in html
+    missing = client.get("/players", query_string={"name": "Nowak"})
+    assert missing.status_code == 404
+    html = missing.get_data(as_text=True)
+    assert "Did you mean:" in html and 'href="/players?name=Zora+Novak"' in html

@@ -13,9 +13,10 @@ import os
 import re
 
 import pytest
+import requests
 from browser_kit import CHROMIUM
 from playwright.sync_api import expect
-from test_pad_browser import page, quick_hand
+from test_pad_browser import ARTIFACTS, page, quick_hand
 from test_pad_review_browser import SIZES, no_sideways_scroll, shots, start
 
 pytestmark = pytest.mark.skipif(
@@ -51,7 +52,7 @@ def test_the_games_page_pages_and_searches_with_date_and_score(page, live):
     no_sideways_scroll(page, "the games page")
     page.fill("#game-player", "zanzibar")
     page.get_by_role("button", name="Show").click()
-    expect(page.locator("h1")).to_have_text("Games with zanzibar")
+    expect(page.locator("ul.found a")).to_have_text(["Zanzibar"])  # the player found
     lines = page.locator("li.game-line")
     expect(lines).to_have_count(20)
     first = lines.first
@@ -169,3 +170,38 @@ def test_forty_letter_names_stay_within_360_px(page, live):
     no_sideways_scroll(page, "the record")
     page.goto(live.url + "/")
     no_sideways_scroll(page, "the start page with the long names in the recent games")
+
+
+def test_the_games_page_filters_by_part_of_a_name_status_and_days(page, live):
+    page.set_viewport_size(SIZES["360"])
+    for i in range(3):
+        live.new_game(players=["Quillon Bravadossa", f"Foe{i}"])
+    over, auth = live.new_game(players=["Foe9", "Quillon Bravadossa"], rules={"target": 10})
+    hand = {"kind": "quick", "knocker": 1, "knocker_deadwood": 0, "defender_deadwood": 20}
+    assert requests.post(f"{over}/hands", json=hand, headers=auth, timeout=10).status_code == 201
+    page.goto(live.url + "/games")
+    page.fill("#game-player", "BRAVA")
+    page.select_option("#game-status", "over")
+    today = page.evaluate("new Date().toLocaleDateString('sv')")  # the phone's day, ISO
+    page.fill("#game-from", today)
+    page.fill("#game-to", today)
+    page.get_by_role("button", name="Show").click()
+    lines = page.locator("li.game-line")
+    expect(lines).to_have_count(1)
+    assert over.rsplit("/", 1)[1] in lines.first.locator("a").get_attribute("href")
+    assert "Finished" in lines.first.inner_text()
+    expect(page.locator("ul.found a")).to_have_text(["Quillon Bravadossa"])
+    expect(page.locator("#game-status")).to_have_value("over")
+    expect(page.locator("#game-from")).to_have_value(today)
+    assert page.locator("p.muted", has_text="Games made from").count() == 1
+    no_sideways_scroll(page, "the games page with its filters")
+    ARTIFACTS.mkdir(parents=True, exist_ok=True)
+    page.evaluate("window.scrollTo(0, 0)")
+    page.screenshot(path=str(ARTIFACTS / "pad-games-filters-360.png"))
+    page.fill("#game-player", "Quilon")  # a letter short: nobody, but a near name
+    page.select_option("#game-status", "")
+    page.get_by_role("button", name="Show").click()
+    expect(page.get_by_text("Did you mean:")).to_be_visible()
+    page.locator("ul.near a", has_text="Quillon Bravadossa").click()
+    expect(page.locator("h1")).to_have_text("Games with Quillon Bravadossa")
+    expect(lines).to_have_count(4)

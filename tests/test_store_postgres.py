@@ -88,6 +88,7 @@ def test_schema_version_table_constraints_and_the_append_only_log(address, conne
         "event_rounds",
         "event_matches",
         "event_match_ends",
+        "player_words",
     }
     with pytest.raises(psycopg.errors.ForeignKeyViolation):
         query(
@@ -276,10 +277,11 @@ def test_migration_4_counts_versions_and_the_next_write_scores_an_old_game(addre
         )
     query(
         address,
-        "DROP TABLE director_rights, director_links, card_generations, event_match_ends,"
-        " event_matches, event_rounds, events, sheet_hands,"
+        "DROP TABLE player_words, director_rights, director_links, card_generations,"
+        " event_match_ends, event_matches, event_rounds, events, sheet_hands,"
         " retired_tokens, key_games, api_keys",
     )
+    query(address, "DROP INDEX games_created")
     query(
         address,
         "ALTER TABLE games DROP COLUMN version, DROP COLUMN scored, DROP COLUMN follows,"
@@ -288,7 +290,7 @@ def test_migration_4_counts_versions_and_the_next_write_scores_an_old_game(addre
     query(address, "UPDATE schema_version SET version = 3")
     store.close()
     store = connect()
-    assert store.schema_version() == SCHEMA_VERSION == 10
+    assert store.schema_version() == SCHEMA_VERSION == 11
     game = store.game(sheet.id)
     assert (game.version, game.scored) == (3, None)
     _, after, _ = games.correct_hand(store, sheet.id, 2, {"kind": "void"})

@@ -18,7 +18,7 @@ from .. import get_storage
 from . import labels as pad_labels
 from . import views_tally
 from .blueprint import bp, game_row, render
-from .routes_find import roster
+from .routes_find import found_players, roster
 
 
 def sheet_tally(sheet: GameSheet) -> dict[str, Any] | None:
@@ -57,16 +57,23 @@ def _record(name: str) -> tuple[stats.PlayerStats | None, str | None]:
 
 @bp.get("/players")
 def players() -> Response:
-    """A player's record (``?name=``), or the search form with what went wrong."""
+    """A player's record (``?name=``: the whole name, else the one player found by part of
+    it), the players found by part of a name, or the search form with what went wrong and
+    the names near the one typed."""
     name = request.args.get("name")
     if name is None:
         return render("pad/players.html", record=None, error=None, name="", roster=roster())
     found, error = _record(name)
+    matches, near = found_players(name) if found is None and name.strip() else ([], [])
+    if len(matches) == 1:
+        found, error = _record(matches[0])
     return render(
         "pad/players.html",
-        200 if found else (422 if not name.strip() else 404),
+        200 if found or matches else (422 if not name.strip() else 404),
         record=views_tally.record_view(found) if found else None,
-        error=error,
+        error=None if matches else error,
+        matches=matches,
+        near=near,
         name=name,
         roster=roster(),
     )

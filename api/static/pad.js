@@ -346,6 +346,11 @@ function localTimes() {
   }
 }
 
+function timeZoneFields() {
+  // Days typed in a filter are the phone's days: the server is told its offset from UTC.
+  for (const zone of $$("input[name=tz]")) zone.value = String(-new Date().getTimezoneOffset());
+}
+
 function focusOutcome() {
   // After a round trip, the error (the summary of a long form first) or the
   // checked result takes the focus and comes into view; the page's top otherwise.
@@ -368,6 +373,7 @@ function start() {
   $$("form[data-quick]").forEach(setupQuickPad);
   setupKeys();
   localTimes();
+  timeZoneFields();
   focusOutcome();
   startOffline();
   watchReach();

@@ -23,13 +23,14 @@ import binascii
 import json
 import re
 import secrets
-from datetime import UTC, datetime
-from typing import Any
+from datetime import UTC, date, datetime, time, timedelta
+from typing import Any, TypedDict, Unpack
 
 from ..errors import InvalidValueError
 from ..gamesheet import GameStatus
 from ..names import name_key
-from .base import ApiKey, Store, StoredGame
+from .base import ApiKey, GameFilter, Store, StoredGame
+from .finding import terms
 from .games import hash_token, new_token
 
 KEY_PREFIX = "sk_"
@@ -123,14 +124,13 @@ def list_games(
     cursor: str | None = None,
     player: str | None = None,
     status: GameStatus | str | None = None,
-    since: datetime | None = None,
+    **found: Unpack[Found],
 ) -> tuple[list[StoredGame], str | None]:
     """One page of the games key ``key_id`` created, newest first: ``(games, next cursor)``.
 
     Filters: ``player`` (a player's name, matched by
     :func:`~scorekeeper.names.name_key`), ``status`` (``active`` or ``over``),
-    ``since`` (games changed at or after that time). The cursor is ``None`` on
-    the last page.
+    and those of :class:`Found`. The cursor is ``None`` on the last page.
     """
     if not 1 <= limit <= MAX_PAGE:
         raise InvalidValueError(
@@ -139,28 +139,74 @@ def list_games(
             params={"limit": limit},
             option="limit",
         )
-    found = store.key_games(
+    games = store.key_games(
         key_id,
         limit=limit + 1,
         after=None if cursor is None else decode_cursor(cursor),
-        player_key=None if player is None else name_key(player, field="player"),
-        status=None if status is None else GameStatus(status).value,
-        since=None if since is None else stored_time(since),
+        **_filter(player, status, found),
     )
-    return _paged(found, limit)
+    return _paged(games, limit)
 
 
 def server_games(
-    store: Store, *, limit: int = DEFAULT_PAGE, cursor: str | None = None, player: str | None = None
+    store: Store,
+    *,
+    limit: int = DEFAULT_PAGE,
+    cursor: str | None = None,
+    player: str | None = None,
+    status: GameStatus | str | None = None,
+    **found: Unpack[Found],
 ) -> tuple[list[StoredGame], str | None]:
     """One page of every game on this server, newest first: ``(games, next cursor)`` (the
-    scorepad's games page); ``cursor`` and ``player`` as for :func:`list_games`."""
-    found = store.all_games(
+    scorepad's games page); the cursor and the filters as for :func:`list_games`."""
+    games = store.all_games(
         limit=limit + 1,
         after=None if cursor is None else decode_cursor(cursor),
-        player_key=None if player is None else name_key(player, field="player"),
+        **_filter(player, status, found),
     )
-    return _paged(found, limit)
+    return _paged(games, limit)
+
+
+class Found(TypedDict, total=False):
+    """The filters a search adds to a list of games: ``since`` (games changed at or after
+    that time), ``q`` (part of a player's name: a
+    player with a word beginning with each of its words, case and accents aside, see
+    :mod:`~scorekeeper.store.finding`), ``created_from`` and ``created_to`` (the first and
+    last day the games were made on, in the time zone ``utc_offset`` minutes east of UTC,
+    default UTC)."""
+
+    q: str | None
+    since: datetime | None
+    created_from: date | None
+    created_to: date | None
+    utc_offset: int
+
+
+def _filter(player: str | None, status: GameStatus | str | None, found: Found) -> GameFilter:
+    """The store's filters of a list of games (see :func:`list_games`)."""
+    offset = timedelta(minutes=found.get("utc_offset", 0))
+    first, last = found.get("created_from"), found.get("created_to")
+    if first is not None and last is not None and last < first:
+        raise InvalidValueError(
+            f"the last day ({last}) is before the first ({first})",
+            code="bad_range",
+            params={"from": first.isoformat(), "to": last.isoformat()},
+            option="to",
+        )
+    q, since = found.get("q"), found.get("since")
+    return {
+        "since": None if since is None else stored_time(since),
+        "player_key": None if player is None else name_key(player, field="player"),
+        "words": terms(q) if q else (),
+        "status": None if status is None else GameStatus(status).value,
+        "created_from": None if first is None else _midnight(first, offset),
+        "created_to": None if last is None else _midnight(last + timedelta(days=1), offset),
+    }
+
+
+def _midnight(day: date, offset: timedelta) -> str:
+    """The stored time of the start of ``day`` in the time zone ``offset`` east of UTC."""
+    return stored_time(datetime.combine(day, time(), tzinfo=UTC) - offset)
 
 
 def _paged(found: list[StoredGame], limit: int) -> tuple[list[StoredGame], str | None]:

@@ -31,7 +31,7 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from functools import lru_cache
-from typing import Any, Protocol
+from typing import Any, Protocol, TypedDict, Unpack
 
 from ..errors import Stale
 from ..gamesheet import GameStatus
@@ -472,6 +472,20 @@ Appended = tuple[LogEntry, bool, StoredGame, list[LogEntry]]
 """What :meth:`Store.append` returns: ``(entry, created, game, log)``."""
 
 
+class GameFilter(TypedDict, total=False):
+    """The filters of a list of games (each ``None`` or absent: all games): a player's
+    ``player_key``, search ``words`` (a player with a word beginning with each),
+    ``status``, ``since`` (changed at or after, stored time text), ``created_from`` and
+    ``created_to`` (made at or after the one and before the other)."""
+
+    player_key: str | None
+    words: Sequence[str]
+    status: str | None
+    since: str | None
+    created_from: str | None
+    created_to: str | None
+
+
 class Store(Protocol):
     """A game store: games, their players, each game's append-only log and the
     scorepad's edit rights (which devices may change a game, its hand-over link)."""
@@ -637,19 +651,25 @@ class Store(Protocol):
         *,
         limit: int,
         after: tuple[str, str] | None = None,
-        player_key: str | None = None,
-        status: str | None = None,
-        since: str | None = None,
+        **filters: Unpack[GameFilter],
     ) -> list[StoredGame]:
         """The games created with API key ``key_id``, newest first (``created``, then id
         descending), at most ``limit``, after ``(created, id)`` and filtered (see
         :meth:`~scorekeeper.store.sql.SqlStore.key_games`)."""
 
     def all_games(
-        self, *, limit: int, after: tuple[str, str] | None = None, player_key: str | None = None
+        self,
+        *,
+        limit: int,
+        after: tuple[str, str] | None = None,
+        **filters: Unpack[GameFilter],
     ) -> list[StoredGame]:
         """Every game on this server, newest first, at most ``limit``, after ``(created, id)``
-        and with a player of that ``player_key`` (as :meth:`key_games`)."""
+        and filtered (as :meth:`key_games`)."""
+
+    def players_matching(self, words: Sequence[str], limit: int) -> list[str]:
+        """The names of the players with a word beginning with each of ``words``, by name
+        key, at most ``limit`` (see :mod:`~scorekeeper.store.finding`)."""
 
     def player_names(self, limit: int) -> list[str]:
         """The names of the players known here (as first written), by name, at most ``limit``."""

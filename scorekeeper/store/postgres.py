@@ -29,6 +29,9 @@ row saying which of them ran):
   ``director_links`` and ``card_generations``, as in SQLite's schema 10.
 * ``games.cut`` (migration 10): the cards cut for the first deal, as in
   SQLite's schema 11.
+* ``player_words`` (migration 11): each player's search words, in the "C"
+  collation (see :mod:`scorekeeper.store.finding`), and the index
+  ``games_created``, as in SQLite's schema 12.
 
 The statements and the logic around them are the SQLite backend's
 (:class:`~scorekeeper.store.sql.SqlStore`, ``%s`` placeholders): this module
@@ -85,6 +88,7 @@ import psycopg_pool
 from psycopg import errors as pg_errors
 
 from .base import StorageBusy, StorageError, StorageFull, StorageUnavailable
+from .finding import BACKFILL_WORD, GAMES_CREATED_INDEX, SELECT_ALL_PLAYERS, word_rows
 from .sql import ADD_CUT, EVENT_TABLES, MATCH_END_TABLE, SqlStore, pending_steps, pyformat
 from .sql_rights import rights_tables
 
@@ -252,6 +256,20 @@ def _migrate_10(conn: psycopg.Connection) -> None:
     conn.execute(ADD_CUT)
 
 
+def _migrate_11(conn: psycopg.Connection) -> None:
+    """Players found by any part of their names: ``player_words``, its words compared code
+    point by code point (collation "C", as SQLite's), filled from the names stored; games
+    by date. As SQLite's schema 12."""
+    conn.execute(
+        'CREATE TABLE player_words (word text COLLATE "C" NOT NULL,'
+        " player_id bigint NOT NULL REFERENCES players (id), PRIMARY KEY (word, player_id))"
+    )
+    rows = word_rows(conn.execute(SELECT_ALL_PLAYERS).fetchall())
+    with conn.cursor() as cursor:
+        cursor.executemany(pyformat(BACKFILL_WORD), rows)
+    conn.execute(GAMES_CREATED_INDEX)
+
+
 MIGRATIONS: tuple[Callable[[psycopg.Connection], None], ...] = (
     _migrate_1,
     _migrate_2,
@@ -263,6 +281,7 @@ MIGRATIONS: tuple[Callable[[psycopg.Connection], None], ...] = (
     _migrate_8,
     _migrate_9,
     _migrate_10,
+    _migrate_11,
 )
 """Schema migrations in order; migration ``i`` takes the database to version ``i + 1``."""
 

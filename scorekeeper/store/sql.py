@@ -37,10 +37,10 @@ from collections.abc import Callable, Mapping, Sequence
 from contextlib import AbstractContextManager
 from dataclasses import replace
 from functools import cache
-from typing import Any
+from typing import Any, Unpack
 
 from ..gamesheet import GameStatus
-from ..names import name_key
+from ..names import name_key, search_words
 from ..rules import Rules
 from .base import (
     GAME_COLUMNS,
@@ -51,6 +51,7 @@ from .base import (
     CheckWithdrawal,
     Decide,
     EditRight,
+    GameFilter,
     GameView,
     Handover,
     KeyReused,
@@ -78,6 +79,7 @@ from .base import (
     replayed_seq,
     sheet_rows,
 )
+from .finding import GAMES_OF_MATCHING, INSERT_WORDS, SELECT_MATCHING, matching
 from .sql_rights import DirectorRights
 
 ADD_CUT = "ALTER TABLE games ADD COLUMN cut TEXT"
@@ -169,15 +171,17 @@ SELECT_ALL_GAMES = (
 )
 SELECT_PLAYER_NAMES = "SELECT name FROM players ORDER BY name_key LIMIT ?"
 KEY_GAMES_FILTERS = {
-    "player": (
+    "player_key": (
         " AND EXISTS (SELECT 1 FROM game_players s JOIN players p ON p.id = s.player_id"
         " WHERE s.game_id = g.id AND p.name_key = ?)"
     ),
     "status": " AND g.status = ?",
     "since": " AND g.updated >= ?",
+    "created_from": " AND g.created >= ?",
+    "created_to": " AND g.created < ?",
 }
 """The filters of :meth:`SqlStore.key_games` (and :meth:`SqlStore.all_games`), each one more
-condition with one parameter."""
+condition with one parameter (``words``: :data:`.finding.GAMES_OF_MATCHING`)."""
 KEY_GAMES_AFTER = " AND (g.created < ? OR (g.created = ? AND g.id < ?))"
 KEY_GAMES_ORDER = " ORDER BY g.created DESC, g.id DESC LIMIT ?"
 ROTATE_TOKEN = "UPDATE games SET token_hash = ? WHERE id = ? AND token_hash = ?"
@@ -527,7 +531,8 @@ class SqlStore(DirectorRights, ABC):
         :data:`PLAYERS_BY_KEY`, else in seat order)."""
         named = [player for seated in games.values() for player in seated]
         for key, name in sorted(named) if self.PLAYERS_BY_KEY else named:
-            self._run(conn, INSERT_PLAYER, (name, key, stamp))
+            if self._run(conn, INSERT_PLAYER, (name, key, stamp)).rowcount == 1:
+                self._run_many(conn, INSERT_WORDS, [(word, key) for word in search_words(name)])
         for game_id, seated in games.items():
             for seat, (key, _) in enumerate(seated):
                 self._run(conn, INSERT_SEAT, (game_id, seat, key))
@@ -738,31 +743,26 @@ class SqlStore(DirectorRights, ABC):
         *,
         limit: int,
         after: tuple[str, str] | None = None,
-        player_key: str | None = None,
-        status: str | None = None,
-        since: str | None = None,
+        **filters: Unpack[GameFilter],
     ) -> list[StoredGame]:
         """The games of API key ``key_id`` (as :meth:`game`), newest first, at most ``limit``.
 
-        ``after`` is the ``(created, id)`` of the last game of the previous page;
-        ``player_key`` keeps the games with a player of that
-        :func:`~scorekeeper.names.name_key`, ``status`` those with that status,
-        ``since`` (stored time text) those changed at or after it.
+        ``after`` is the ``(created, id)`` of the last game of the previous page.
+        Filters (:class:`~scorekeeper.store.base.GameFilter`): ``player_key`` keeps the
+        games with a player of that :func:`~scorekeeper.names.name_key`, ``words``
+        those with a player with a word beginning with each of them
+        (:mod:`~scorekeeper.store.finding`), ``status`` those with that status,
+        ``since`` (stored time text) those changed at or after it, ``created_from``
+        and ``created_to`` those made at or after the one and before the other.
         """
-        return self._games_page(
-            SELECT_KEY_GAMES,
-            [key_id],
-            limit,
-            after,
-            {"player": player_key, "status": status, "since": since},
-        )
+        return self._games_page(SELECT_KEY_GAMES, [key_id], limit, after, filters)
 
     def all_games(
-        self, *, limit: int, after: tuple[str, str] | None = None, player_key: str | None = None
+        self, *, limit: int, after: tuple[str, str] | None = None, **filters: Unpack[GameFilter]
     ) -> list[StoredGame]:
         """Every game on this server (as :meth:`game`), newest first, at most ``limit``; ``after``
-        and ``player_key`` as for :meth:`key_games`."""
-        return self._games_page(SELECT_ALL_GAMES, [], limit, after, {"player": player_key})
+        and the filters as for :meth:`key_games`."""
+        return self._games_page(SELECT_ALL_GAMES, [], limit, after, filters)
 
     def _games_page(
         self,
@@ -770,11 +770,17 @@ class SqlStore(DirectorRights, ABC):
         params: list[Any],
         limit: int,
         after: tuple[str, str] | None,
-        filters: dict[str, str | None],
+        filters: GameFilter,
     ) -> list[StoredGame]:
-        """Games of ``statement`` with the given :data:`KEY_GAMES_FILTERS`, newest first."""
+        """Games of ``statement`` with the given filters (see :meth:`key_games`), newest
+        first."""
+        words = filters.get("words")
+        if words:
+            found, more = matching(words)
+            statement += GAMES_OF_MATCHING.format(found)
+            params += more
         for name, value in filters.items():
-            if value is not None:
+            if name != "words" and value is not None:
                 statement += KEY_GAMES_FILTERS[name]
                 params.append(value)
         if after is not None:
@@ -783,6 +789,14 @@ class SqlStore(DirectorRights, ABC):
         with self._read() as conn:
             rows = self._run(conn, statement + KEY_GAMES_ORDER, [*params, limit]).fetchall()
         return [game_from_row(row) for row in rows]
+
+    def players_matching(self, words: Sequence[str], limit: int) -> list[str]:
+        """The names of the players with a word beginning with each of ``words`` (search
+        words, at least one), by name key, at most ``limit``."""
+        found, params = matching(words)
+        with self._read() as conn:
+            rows = self._run(conn, SELECT_MATCHING.format(found), [*params, limit])
+            return [row[0] for row in rows]
 
     def player_names(self, limit: int) -> list[str]:
         """The names of the players known here (as first written), by name, at most ``limit``."""

@@ -54,6 +54,9 @@ Tables:
   often a game's edit right was revoked: its table card's generation).
 * ``games.cut`` (schema 11): the cards cut for the first deal (JSON, one
   code per player), NULL when the dealer was named or drawn by lot.
+* ``player_words`` (schema 12): each player's search words, primary key
+  (word, player) (see :mod:`scorekeeper.store.finding`), and the index
+  ``games_created`` on ``games (created, id)``.
 
 Every write is one ``BEGIN IMMEDIATE`` transaction, so concurrent writers
 (several gunicorn workers) are serialised by SQLite and a refused write
@@ -120,6 +123,7 @@ import sqlite_utils
 
 from ..names import fold
 from .base import StorageBusy, StorageError, StorageFull, StorageUnavailable
+from .finding import BACKFILL_WORD, GAMES_CREATED_INDEX, SELECT_ALL_PLAYERS, word_rows
 from .sql import ADD_CUT, EVENT_TABLES, MATCH_END_TABLE, SqlStore, pending_steps
 from .sql_rights import rights_tables
 
@@ -406,6 +410,18 @@ def _migrate_11(db: sqlite_utils.Database) -> None:
     db.execute(ADD_CUT)
 
 
+def _migrate_12(db: sqlite_utils.Database) -> None:
+    """Players found by any part of their names: ``player_words`` (see
+    :mod:`~scorekeeper.store.finding`), filled from the names stored; games by date."""
+    db.execute(
+        "CREATE TABLE player_words (word TEXT NOT NULL,"
+        " player_id INTEGER NOT NULL REFERENCES players (id), PRIMARY KEY (word, player_id))"
+    )
+    rows = word_rows(db.execute(SELECT_ALL_PLAYERS).fetchall())
+    db.conn.executemany(BACKFILL_WORD, rows)
+    db.execute(GAMES_CREATED_INDEX)
+
+
 MIGRATIONS: tuple[Callable[[sqlite_utils.Database], None], ...] = (
     _migrate_1,
     _migrate_2,
@@ -418,6 +434,7 @@ MIGRATIONS: tuple[Callable[[sqlite_utils.Database], None], ...] = (
     _migrate_9,
     _migrate_10,
     _migrate_11,
+    _migrate_12,
 )
 """Schema migrations in order; migration ``i`` takes the file to version ``i + 1``."""
 
