@@ -78,7 +78,7 @@ from .base import (
     replayed_seq,
     sheet_rows,
 )
-from .sql_rights import DirectorRights
+from .sql_rights import SELECT_GAME_EVENT, DirectorRights
 
 SELECT_GAME = f"SELECT {GAME_COLUMNS} FROM games WHERE id = ?"
 SELECT_LOG = f"SELECT {LOG_COLUMNS} FROM hands WHERE game_id = ? ORDER BY seq"
@@ -232,7 +232,6 @@ SELECT_MATCH_ENDS = (
     " JOIN event_matches m ON m.game_id = e.game_id WHERE m.event_id = ?"
 )
 SELECT_EVENT_GAME = "SELECT 1 FROM event_matches WHERE event_id = ? AND game_id = ?"
-SELECT_GAME_EVENT = "SELECT event_id FROM event_matches WHERE game_id = ?"
 DELETE_ROUND_MATCHES = "DELETE FROM event_matches WHERE event_id = ? AND round = ?"
 DELETE_ROUND = "DELETE FROM event_rounds WHERE event_id = ? AND number = ?"
 SELECT_MATCH_END = "SELECT winner, totals, ended FROM event_match_ends WHERE game_id = ?"
