@@ -262,7 +262,8 @@ class EventResultsCsv(MethodView):
         """Every match as a line of a CSV file.
 
         Columns: round, table, player_a, player_b, finished, winner, total_a,
-        total_b (the final totals, empty until the end) and game_id.
+        total_b (the final totals, empty until the end), game_id and ended
+        (time_called for a match the director ended, else empty).
         """
         return _csv(event_id, "results")
 

@@ -415,6 +415,14 @@ class EventResult(ma.Schema):
     )
     total_b = fields.Integer(required=True, allow_none=True)
     game_id = fields.String(required=True)
+    ended = fields.String(
+        required=True,
+        allow_none=True,
+        metadata={
+            "description": "time_called when the director ended the match before its game"
+            " was over (the totals as they stood then, with no game bonus); else null."
+        },
+    )
 
 
 class EventExport(ma.Schema):

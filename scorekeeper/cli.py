@@ -26,7 +26,7 @@ from .imports import SOURCES, import_text
 from .knock import KnockResult, verify_knock
 from .melds import DiscardReport, meld_report
 from .records import ReplayedDeal, ReplayedMatch, read_records
-from .rescore import RescoredEvent, RescoredGame
+from .rescore import RescoredEvent, RescoredGame, TimeCalled
 from .results import Outcome
 from .rules import Rules
 from .sheet import AnyHandRecord, AnySheet, HollywoodSheet, PartnershipSheet
@@ -780,7 +780,9 @@ def format_event(result: RescoredEvent, label: str = "event") -> str:
     for match in result.matches:
         names = match.game.players
         where = f"round {match.round}, table {match.table}: {' vs '.join(names)}"
-        if match.winner is None or match.final is None:
+        if match.ended_by_director is not None:
+            lines.append(f"  {where}: {time_called(match.ended_by_director, names)}")
+        elif match.winner is None or match.final is None:
             lines.append(f"  {where}: not over yet [{_pair(names, match.game.sheet.totals)}]")
         else:
             lines.append(f"  {where}: {match.winner} wins, final {_pair(names, match.final)}")
@@ -791,6 +793,15 @@ def format_event(result: RescoredEvent, label: str = "event") -> str:
             f" net {line['net_points']}"
         )
     return "\n".join(lines)
+
+
+def time_called(end: TimeCalled, names: Sequence[str]) -> str:
+    """A match the director ended, the winner's score first:
+    ``time called: Bor wins, Bor 60, Ana 40``."""
+    first = 0 if end.winner == names[0] else 1
+    order = (first, 1 - first)
+    shown = _pair([names[i] for i in order], [end.totals[i] for i in order])
+    return f"time called: {end.winner} wins, {shown}"
 
 
 def _sheet_head(sheet: AnySheet, label: str) -> str:

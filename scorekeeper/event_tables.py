@@ -2,16 +2,19 @@
 
 The results are one row per match (byes are no matches: the standings count
 them): its round, table, the two players, whether it is finished, the
-winner and the two final totals (empty while unfinished) and its game's id.
+winner and the two final totals (empty while unfinished), its game's id and
+how it ended: ``time_called`` when the director ended it before its game was
+over (the totals then as they stood, with no game bonus), else empty.
 The CSV is RFC 4180 (``csv`` module, CRLF line ends, quoted where needed)
 with a header row; names keep every character (the text is UTF-8 when
 encoded).
 
 >>> rounds = [{"number": 1, "matches": [{"table": 1, "players": ["Ana", "Bor, Jr."],
-...     "game_id": "g1", "finished": True, "winner": "Ana", "totals": [130, 20]}]}]
+...     "game_id": "g1", "finished": True, "winner": "Ana", "totals": [130, 20],
+...     "ended_by_director": True}]}]
 >>> print(csv_text(RESULTS_COLUMNS, result_rows(rounds)), end="")
-round,table,player_a,player_b,finished,winner,total_a,total_b,game_id\r
-1,1,Ana,"Bor, Jr.",true,Ana,130,20,g1\r
+round,table,player_a,player_b,finished,winner,total_a,total_b,game_id,ended\r
+1,1,Ana,"Bor, Jr.",true,Ana,130,20,g1,time_called\r
 >>> file_name("Club night: 2 May", "standings")
 'club-night-2-may-standings.csv'
 """
@@ -47,14 +50,19 @@ RESULTS_COLUMNS = (
     "total_a",
     "total_b",
     "game_id",
+    "ended",
 )
 """The results CSV's columns (the keys of a result row)."""
+
+TIME_CALLED = "time_called"
+"""A result row's ``ended`` for a match the director ended (time called)."""
 
 
 def result_rows(rounds: Iterable[Mapping[str, Any]]) -> list[dict[str, Any]]:
     """One row per match of the event's ``rounds`` (as the event's JSON gives them).
 
-    ``winner``, ``total_a`` and ``total_b`` are ``None`` while the match is unfinished.
+    ``winner``, ``total_a`` and ``total_b`` are ``None`` while the match is unfinished;
+    ``ended`` is :data:`TIME_CALLED` for a match the director ended, else ``None``.
     """
     rows = []
     for round_ in rounds:
@@ -71,6 +79,7 @@ def result_rows(rounds: Iterable[Mapping[str, Any]]) -> list[dict[str, Any]]:
                     "total_a": totals[0],
                     "total_b": totals[1],
                     "game_id": match["game_id"],
+                    "ended": TIME_CALLED if match["ended_by_director"] else None,
                 }
             )
     return rows

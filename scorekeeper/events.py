@@ -45,6 +45,7 @@ from typing import Any
 import networkx as nx
 
 from .errors import Conflict, InvalidValueError
+from .names import repeated
 
 MAX_PLAYERS = 128
 """The largest roster an event takes."""
@@ -82,10 +83,17 @@ class Format(StrEnum):
 class Event:
     """An event's roster (seeding order), its format and (Swiss only) its rounds.
 
+    Two names are one player when they differ only in letter case or in how an
+    accent is encoded (:func:`~scorekeeper.names.fold`), as in a game:
+
     >>> Event(("Ana", "Ana"), Format.SWISS, 1)
     Traceback (most recent call last):
     ...
     scorekeeper.errors.InvalidValueError: players: 'Ana' is named twice
+    >>> Event(("Ana", "Bor", "ANA"), Format.ROUND_ROBIN)  # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+    ...
+    scorekeeper.errors.InvalidValueError: players: 'Ana' and 'ANA' are one player (letter case, ...)
     """
 
     players: tuple[str, ...]
@@ -102,10 +110,16 @@ class Event:
         for name in self.players:
             if not name.strip():
                 raise InvalidValueError("players: a name is empty", option="players")
-        twice = [name for name, count in Counter(self.players).items() if count > 1]
+        twice = repeated(self.players)
         if twice:
+            first, other = twice[0][:2]
             raise InvalidValueError(
-                f"players: {twice[0]!r} is named twice", option="players", params={"name": twice[0]}
+                f"players: {first!r} is named twice"
+                if first == other
+                else f"players: {first!r} and {other!r} are one player (letter case, and how"
+                " an accent is encoded, do not count)",
+                option="players",
+                params={"name": first, "other": other},
             )
         most = swiss_rounds_most(len(self.players))
         if self.format is Format.SWISS:

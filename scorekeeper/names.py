@@ -30,6 +30,7 @@ from __future__ import annotations
 
 import re
 import unicodedata
+from collections.abc import Iterable
 from typing import Any
 
 from .errors import InvalidValueError
@@ -164,3 +165,16 @@ def clean_name(value: Any, *, field: str = "name") -> str:
 def name_key(name: Any, *, field: str = "name") -> str:
     """The key that says which player a name is: ``clean_name(name).casefold()``."""
     return clean_name(name, field=field).casefold()
+
+
+def repeated(names: Iterable[str]) -> list[list[str]]:
+    """The names that are one player (equal by :func:`fold`), grouped in the order given,
+    each as written: only the groups of two or more.
+
+    >>> repeated(["Ana", "Bor", "ana", "Cy", "ANA", "bor"])
+    [['Ana', 'ana', 'ANA'], ['Bor', 'bor']]
+    """
+    groups: dict[str, list[str]] = {}
+    for name in names:
+        groups.setdefault(fold(name), []).append(name)
+    return [group for group in groups.values() if len(group) > 1]

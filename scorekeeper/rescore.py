@@ -34,7 +34,7 @@ and ``field`` say where (``round 2, table 1: hand 3: ...``,
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 from .errors import InvalidRecordError, RecordError, RuleViolation, ScorekeeperError
@@ -66,11 +66,22 @@ class RescoredGame(Typed):
 
 
 @dataclass(frozen=True, slots=True)
+class TimeCalled(Typed):
+    """A match the director ended before its game was over: the winner named and the two
+    totals as they stood (the match's players' order), with no game bonus."""
+
+    winner: str
+    totals: tuple[int, int]
+
+
+@dataclass(frozen=True, slots=True)
 class RescoredMatch(Typed):
     """A match of an event scored again: where it was played and its game.
 
     ``winner`` is the winner's name, ``final`` the two final totals
     (bonuses included), both ``None`` while the game is unfinished.
+    ``ended_by_director`` is the director's end of the match (time called),
+    its result in the event whatever the game did after; else ``None``.
     """
 
     round: int
@@ -79,6 +90,7 @@ class RescoredMatch(Typed):
     winner: str | None
     final: tuple[int, ...] | None
     game: RescoredGame
+    ended_by_director: TimeCalled | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -191,11 +203,13 @@ def rescore_event(record: Mapping[str, Any]) -> RescoredEvent:
             )
         assert isinstance(item, Mapping)  # checked above
         match = _rescore_match(item, number, table, f"games.{i}")
-        matches.append(match)
         players = (match.game.players[0], match.game.players[1])
         ended = _director_end(item.get("ended_by_director"), players, f"games.{i}")
         final = match.final or (0, 0)
         results[number - 1].append(ended or Result(players, (final[0], final[1]), match.winner))
+        if ended is not None and ended.winner is not None:
+            match = replace(match, ended_by_director=TimeCalled(ended.winner, ended.totals))
+        matches.append(match)
     played = [PlayedRound(tuple(found), bye) for found, bye in zip(results, byes, strict=True)]
     return RescoredEvent(
         event=dict(about),

@@ -44,7 +44,7 @@ from flask_babel import gettext as _
 from markupsafe import Markup
 
 from scorekeeper.names import clean_name
-from scorekeeper.store.base import EditRight, Handover, StoredGame
+from scorekeeper.store.base import DeviceEvent, EditRight, Handover, StoredGame
 from scorekeeper.store.games import hash_token, new_token
 
 from .. import get_storage
@@ -102,6 +102,12 @@ def recent_games(limit: int = 8) -> list[StoredGame]:
     """The games this device may change, last changed first."""
     device = device_hash()
     return get_storage().device_games(device, limit) if device else []
+
+
+def recent_events(limit: int = 8) -> list[DeviceEvent]:
+    """The events this device directs or keeps a table's score in, newest first."""
+    device = device_hash()
+    return get_storage().device_events(device, limit) if device else []
 
 
 def phones(game_id: str) -> list[dict[str, Any]]:

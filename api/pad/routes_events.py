@@ -44,7 +44,7 @@ from werkzeug.wrappers import Response
 
 from scorekeeper.errors import Conflict, ScorekeeperError
 from scorekeeper.events import MAX_PLAYERS, Format, swiss_rounds_most
-from scorekeeper.names import MAX_NAME_LENGTH, clean_name, name_key
+from scorekeeper.names import MAX_NAME_LENGTH, clean_name, repeated
 from scorekeeper.rules import PRESETS, Rules
 from scorekeeper.store import event_rounds, events
 from scorekeeper.store.base import KeyReused, NotFound, StoredEvent
@@ -128,7 +128,9 @@ def event_from_form(form: dict[str, Any]) -> tuple[dict[str, Any], dict[str, str
     """The new event's settings from the form, and every problem found (by field).
 
     Players: the roster names ticked (``players``), then the new names typed one a
-    line (``new_players``), in that order (the seeding); a name given twice counts once.
+    line (``new_players``), in that order (the seeding). A player named twice (letter
+    case does not count: ``Ana``, ``ana``, ``ANA``) is refused, naming the names, as
+    the API refuses such a roster.
     """
     errors: dict[str, str] = {}
     name = str(form.get("name", ""))
@@ -145,13 +147,13 @@ def event_from_form(form: dict[str, Any]) -> tuple[dict[str, Any], dict[str, str
         if not line.strip():
             continue
         try:
-            player = clean_name(line, field="new_players")
+            players.append(clean_name(line, field="new_players"))
         except ScorekeeperError as error:
             errors.setdefault("new_players", worded(error))
-            continue
-        if all(name_key(player) != name_key(known) for known in players):
-            players.append(player)
-    if "new_players" not in errors and not 2 <= len(players) <= MAX_PLAYERS:
+    repeated = _named_twice(players)
+    if repeated:
+        errors.setdefault("new_players", repeated)
+    elif "new_players" not in errors and not 2 <= len(players) <= MAX_PLAYERS:
         errors["players"] = _(
             "Choose from 2 to %(max)s players: tick them or type new names.", max=MAX_PLAYERS
         )
@@ -182,6 +184,19 @@ def event_from_form(form: dict[str, Any]) -> tuple[dict[str, Any], dict[str, str
         "rounds": rounds,
         "rules": rules,
     }, errors
+
+
+def _named_twice(players: list[str]) -> str | None:
+    """The refusal of a roster naming a player more than once (by
+    :func:`~scorekeeper.names.repeated`), every such name shown as typed; ``None``: none."""
+    repeats = [" / ".join(names) for names in repeated(players)]
+    if not repeats:
+        return None
+    return _(
+        "Each player may be named only once, and capital letters do not count: %(names)s."
+        " Remove the repeats, or give each player a different name.",
+        names="; ".join(repeats),
+    )
 
 
 @bp.post("/events")

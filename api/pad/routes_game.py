@@ -28,7 +28,7 @@ from scorekeeper.store.base import KeyReused
 
 from .. import get_storage, limits
 from . import declared as pad_declared
-from . import forms_start, options, rights, views_hand, views_sheet, web
+from . import forms_start, options, rights, views_events, views_hand, views_sheet, web
 from .blueprint import bp, form_errors, load, render, require_edit
 from .routes_find import roster
 from .routes_tally import sheet_tally
@@ -71,6 +71,7 @@ def _start_page(form: dict[str, Any], errors: dict[str, Any], status: int = 200)
         preset_values=forms_start.preset_values(),
         options_for=preset,
         recent=[game_line(game) for game in rights.recent_games()],
+        events=rights.recent_events(),
         roster=roster(),
     )
 
@@ -152,6 +153,7 @@ def sheet(game_id: str) -> Response:
         done=request.args.get("done"),
         saved=_saved(data, request.args.get("done"), request.args.get("n", "")),
         share_url=url_for("pad.sheet", game_id=game_id, _external=True),
+        match=views_events.match_place(get_storage(), game_id, data.players),
     )
 
 

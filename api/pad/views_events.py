@@ -37,10 +37,19 @@ FORMAT_NOTES = {
 """Each format's note, after its name on the create form."""
 
 
+def winner_first(match: dict[str, Any]) -> str:
+    """A finished match's totals, the winner's first: ``130 – 20``."""
+    first, second = match["totals"]
+    if match["winner"] != match["players"][0]:
+        first, second = second, first
+    return f"{first} – {second}"
+
+
 def event_view(store: Store, stored: StoredEvent) -> dict[str, Any]:
     """The event for a page: the JSON of :func:`~scorekeeper.store.events.event_body`
     plus ``format_name``, ``current`` (the last paired round, or ``None``), ``playing``
-    (its tables still playing), each match's ``score`` (the running totals, ``120 – 85``)
+    (its tables still playing), each match's ``score`` (a finished match's totals, the
+    winner's first: :func:`winner_first`; else the running totals, ``120 – 85``)
     and ``leader`` (the unfinished match's player ahead; ``None`` when level or finished),
     an unfinished match's ``hands``, ``withdrawable`` (the number of the current round
     while no table of it has a hand or a result, else ``None``) and ``etag`` (a digest
@@ -50,7 +59,7 @@ def event_view(store: Store, stored: StoredEvent) -> dict[str, Any]:
         for match in round_["matches"]:
             match["leader"] = None
             if match["finished"]:
-                match["score"] = " – ".join(str(total) for total in match["totals"])
+                match["score"] = winner_first(match)
                 continue
             game = store.game(match["game_id"])
             match["score"] = game_line(game)["score"]
@@ -71,6 +80,32 @@ def event_view(store: Store, stored: StoredEvent) -> dict[str, Any]:
         "swiss": body["format"] == Format.SWISS.value,
         "withdrawable": current["number"] if current is not None and untouched else None,
         "etag": hashlib.sha256(text.encode()).hexdigest()[:24],
+    }
+
+
+def match_place(store: Store, game_id: str, players: tuple[str, ...]) -> dict[str, Any] | None:
+    """Where a game is an event's match, for its sheet: ``event_id``, ``name``, ``round``,
+    ``table`` and ``end`` (the director's time called: ``winner`` and ``score``, the
+    winner's first; else ``None``); ``None`` for a game of no event."""
+    event_id = store.game_event(game_id)
+    if event_id is None:
+        return None
+    stored = store.event(event_id)
+    number, table = next(
+        (r.number, t) for r in stored.paired for t, match in r.matches if match == game_id
+    )
+    end = stored.ended.get(game_id)
+    return {
+        "event_id": event_id,
+        "name": stored.name,
+        "round": number,
+        "table": table,
+        "end": None
+        if end is None
+        else {
+            "winner": end.winner,
+            "score": winner_first({"players": players, "winner": end.winner, "totals": end.totals}),
+        },
     }
 
 

@@ -257,6 +257,15 @@ class EditRight:
 
 
 @dataclass(frozen=True, slots=True)
+class DeviceEvent:
+    """An event a scorepad device directs (``directs``) or keeps a match's score in."""
+
+    id: str
+    name: str
+    directs: bool
+
+
+@dataclass(frozen=True, slots=True)
 class ApiKey:
     """An API key in use (:mod:`scorekeeper.store.access`): its id, name and creation time."""
 
@@ -631,6 +640,12 @@ class Store(Protocol):
 
     def card_generation(self, game_id: str) -> int:
         """How many times a right to change the game was revoked (0: never)."""
+
+    def game_event(self, game_id: str) -> str | None:
+        """The id of the event the game is a match of (``None``: no event)."""
+
+    def device_events(self, device_hash: str, limit: int) -> list[DeviceEvent]:
+        """The events the device directs or may change a match of, newest first."""
 
     def add_api_key(self, name: str, key_hash: str) -> ApiKey:
         """Store an API key by the SHA-256 hash of its text; raises :class:`NameTaken` when

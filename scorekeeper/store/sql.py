@@ -80,7 +80,7 @@ from .base import (
     sheet_rows,
 )
 from .finding import GAMES_OF_MATCHING, INSERT_WORDS, SELECT_MATCHING, matching
-from .sql_rights import DirectorRights
+from .sql_rights import SELECT_GAME_EVENT, DirectorRights
 
 ADD_CUT = "ALTER TABLE games ADD COLUMN cut TEXT"
 """The cards cut for the first deal (SQLite's schema 10, PostgreSQL's 9): the same statement."""
@@ -238,7 +238,6 @@ SELECT_MATCH_ENDS = (
     " JOIN event_matches m ON m.game_id = e.game_id WHERE m.event_id = ?"
 )
 SELECT_EVENT_GAME = "SELECT 1 FROM event_matches WHERE event_id = ? AND game_id = ?"
-SELECT_GAME_EVENT = "SELECT event_id FROM event_matches WHERE game_id = ?"
 DELETE_ROUND_MATCHES = "DELETE FROM event_matches WHERE event_id = ? AND round = ?"
 DELETE_ROUND = "DELETE FROM event_rounds WHERE event_id = ? AND number = ?"
 SELECT_MATCH_END = "SELECT winner, totals, ended FROM event_match_ends WHERE game_id = ?"

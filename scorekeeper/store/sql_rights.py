@@ -14,7 +14,7 @@ director's links and the table cards' generation (SQLite's schema 10, PostgreSQL
   never works again.
 
 :class:`DirectorRights` is the part of :class:`~scorekeeper.store.sql.SqlStore`
-that reads and writes them.
+that reads and writes them, and finds the events a device directs or plays in.
 """
 
 from __future__ import annotations
@@ -24,7 +24,7 @@ from collections.abc import Sequence
 from contextlib import AbstractContextManager
 from typing import Any
 
-from .base import EditRight, Handover, now
+from .base import DeviceEvent, EditRight, Handover, now
 
 HANDOVER = "handover"
 """The kind of the director's hand-over link: one the director makes, ended by a revoke."""
@@ -81,6 +81,15 @@ BUMP_CARD = (
     " ON CONFLICT (game_id) DO UPDATE SET generation = card_generations.generation + 1"
 )
 SELECT_CARD = "SELECT generation FROM card_generations WHERE game_id = ?"
+SELECT_GAME_EVENT = "SELECT event_id FROM event_matches WHERE game_id = ?"
+SELECT_DEVICE_EVENTS = (
+    "SELECT e.id, e.name, EXISTS (SELECT 1 FROM director_rights d WHERE d.event_id = e.id"
+    " AND d.device_hash = ? AND d.revoked IS NULL) FROM events e WHERE e.id IN"
+    " (SELECT event_id FROM director_rights WHERE device_hash = ? AND revoked IS NULL"
+    " UNION SELECT m.event_id FROM event_matches m JOIN edit_rights r ON r.game_id = m.game_id"
+    " WHERE r.device_hash = ? AND r.revoked IS NULL)"
+    " ORDER BY e.created DESC, e.id LIMIT ?"
+)
 
 
 class DirectorRights(ABC):
@@ -167,6 +176,21 @@ class DirectorRights(ABC):
         with self._read() as conn:
             row = self._run(conn, SELECT_CARD, (game_id,)).fetchone()
         return 0 if row is None else int(row[0])
+
+    def game_event(self, game_id: str) -> str | None:
+        """The id of the event the game is a match of (``None``: no event)."""
+        with self._read() as conn:
+            row = self._run(conn, SELECT_GAME_EVENT, (game_id,)).fetchone()
+        return None if row is None else str(row[0])
+
+    def device_events(self, device_hash: str, limit: int) -> list[DeviceEvent]:
+        """The events the device directs or keeps a match's score in (an unrevoked right
+        to direct it, or to change one of its games), newest first (at most ``limit``)."""
+        with self._read() as conn:
+            found = self._run(
+                conn, SELECT_DEVICE_EVENTS, (device_hash, device_hash, device_hash, limit)
+            )
+            return [DeviceEvent(i, name, bool(directs)) for i, name, directs in found]
 
     def _next_card(self, conn: Any, game_id: str) -> None:
         """A right to change the game was revoked: its table card's next generation."""
