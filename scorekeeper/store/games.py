@@ -75,7 +75,8 @@ from ..errors import (
     ScorekeeperError,
 )
 from ..gamesheet import GameSheet, GameStatus, StoredHand
-from ..hands import HandKind, evaluate_hand
+from ..handinput import HandKind
+from ..hands import evaluate_hand
 from ..names import clean_name, name_key
 from ..records import DEFAULT_PLAYERS, MATCH_FORMAT
 from ..rescore import GAME_FORMAT, GAME_VERSION
