@@ -160,7 +160,16 @@ def _game_hand(data: Mapping[str, Any]) -> GameHand:
 
 def _quick(data: Mapping[str, Any], knocker: int | None, upcard: Card | None) -> QuickHand:
     """A ``quick`` hand: the counts' types and ranges checked (the knock limit is the rules')."""
-    counts = data.get("knocker_deadwood"), data.get("defender_deadwood")
+    counts = check_counts(
+        data.get("knocker_deadwood"), data.get("defender_deadwood"), data.get("big_gin", False)
+    )
+    return QuickHand(knocker, counts[0], counts[1], counts[2], upcard, data)
+
+
+def check_counts(knocker: object, defender: object, big_gin: object) -> tuple[int, int, bool]:
+    """A quick hand's deadwood counts and big gin flag, their types and ranges checked (the
+    knock limit is the rules'); typed ``object``: they are untrusted input."""
+    counts = knocker, defender
     if not is_whole_number(counts[0]) or counts[0] < 0:
         raise InvalidValueError(
             f"knocker_deadwood must be a whole number >= 0, not {counts[0]!r}",
@@ -175,7 +184,6 @@ def _quick(data: Mapping[str, Any], knocker: int | None, upcard: Card | None) ->
             params={"value": counts[1], "low": 0, "high": MAX_DEADWOOD},
             option="defender_deadwood",
         )
-    big_gin = data.get("big_gin", False)
     if not isinstance(big_gin, bool):
         raise InvalidValueError(
             "big_gin must be true or false",
@@ -183,7 +191,7 @@ def _quick(data: Mapping[str, Any], knocker: int | None, upcard: Card | None) ->
             params={"value": big_gin},
             option="big_gin",
         )
-    return QuickHand(knocker, counts[0], counts[1], big_gin, upcard, data)
+    return counts[0], counts[1], big_gin
 
 
 def _deal(data: Mapping[str, Any]) -> DealHand:

@@ -56,13 +56,13 @@ from .errors import (
 from .handinput import GAME_KINDS as GAME_KINDS
 from .handinput import KINDS as KINDS
 from .handinput import (
-    MAX_DEADWOOD,
     CardsHand,
     DealHand,
     HandInput,
     QuickHand,
     RecordHand,
     VoidHand,
+    check_counts,
     parse_hand,
 )
 from .handinput import HandKind as HandKind
@@ -70,7 +70,7 @@ from .knock import Breakdown, KnockResult, score_hand, verify_knock
 from .paper import Entry
 from .records import DEAL_FORMAT, DEFAULT_PLAYERS, ReplayedDeal, deal_entry, replay_deal
 from .results import Outcome, Result, Side
-from .rules import Rules, is_whole_number
+from .rules import Rules
 
 
 @dataclass(frozen=True, slots=True)
@@ -150,14 +150,15 @@ def _score_deadwood(
 ) -> DeadwoodResult:
     """:func:`score_deadwood` under rules already read."""
     up = upcard if upcard is None or isinstance(upcard, Card) else _upcard(upcard)
+    counts = check_counts(knocker_deadwood, defender_deadwood, big_gin)
+    return _score_quick(QuickHand(None, *counts, upcard=up), rules)
+
+
+def _score_quick(hand: QuickHand, rules: Rules) -> DeadwoodResult:
+    """A quick hand (its counts checked when it was read) scored under ``rules``."""
+    knocker_deadwood, defender_deadwood = hand.knocker_deadwood, hand.defender_deadwood
+    up, big_gin = hand.upcard, hand.big_gin
     limit = rules.knock_limit_for(up)
-    if not is_whole_number(knocker_deadwood) or knocker_deadwood < 0:
-        raise InvalidValueError(
-            f"knocker_deadwood must be a whole number >= 0, not {knocker_deadwood!r}",
-            code="bad_value",
-            params={"value": knocker_deadwood},
-            option="knocker_deadwood",
-        )
     if knocker_deadwood > limit:
         reason = f" (set by the upcard {up})" if rules.oklahoma else ""
         params: dict[str, Any] = {"deadwood": knocker_deadwood, "limit": limit}
@@ -168,21 +169,6 @@ def _score_deadwood(
             code="knock_over_limit",
             params=params,
             option="knocker_deadwood",
-        )
-    if not is_whole_number(defender_deadwood) or not 0 <= defender_deadwood <= MAX_DEADWOOD:
-        raise InvalidValueError(
-            f"defender_deadwood must be a whole number from 0 to"
-            f" {MAX_DEADWOOD}, not {defender_deadwood!r}",
-            code="bad_value",
-            params={"value": defender_deadwood, "low": 0, "high": MAX_DEADWOOD},
-            option="defender_deadwood",
-        )
-    if not isinstance(big_gin, bool):
-        raise InvalidValueError(
-            "big_gin must be true or false",
-            code="bad_value",
-            params={"value": big_gin},
-            option="big_gin",
         )
     if big_gin and rules.big_gin_bonus is None:
         raise RuleViolation(
@@ -319,9 +305,7 @@ def _evaluate_knock(
     knocker = check_seat(hand.knocker, "knocker", players, seats, sitting_out)
     detail: DeadwoodResult | KnockResult
     if isinstance(hand, QuickHand):
-        detail = _score_deadwood(
-            hand.knocker_deadwood, hand.defender_deadwood, rules, hand.upcard, hand.big_gin
-        )
+        detail = _score_quick(hand, rules)
     else:
         detail = verify_knock(
             hand.knocker_cards,
