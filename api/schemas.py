@@ -30,7 +30,7 @@ from scorekeeper.errors import RuleError
 from scorekeeper.events import MAX_PLAYERS as MAX_EVENT_PLAYERS
 from scorekeeper.events import Format
 from scorekeeper.gamesheet import GameStatus
-from scorekeeper.hands import GAME_KINDS, MAX_DEADWOOD
+from scorekeeper.handinput import GAME_KINDS, MAX_DEADWOOD
 from scorekeeper.names import MAX_NAME_LENGTH, REFUSED_IN_BMP, clean_name
 from scorekeeper.records import DEAL_FORMAT, MATCH_FORMAT
 from scorekeeper.rules import BOOLEANS, CHOICES, MAX_POINTS, POINTS, Rules

@@ -24,6 +24,7 @@ from scorekeeper import analyse, replay
 from scorekeeper.cut import first_dealer
 from scorekeeper.errors import Stale
 from scorekeeper.gamesheet import GameSheet
+from scorekeeper.handinput import parse_hand
 from scorekeeper.imports import SOURCES, import_text
 from scorekeeper.knock import verify_knock
 from scorekeeper.melds import meld_report
@@ -610,7 +611,7 @@ class Hands(MethodView):
         """
         return _change(
             headers,
-            games.write_hand(get_storage(), game_id, hand, **_write_options(headers)),
+            games.write_hand(get_storage(), game_id, parse_hand(hand), **_write_options(headers)),
             status=201,
         )
 
@@ -647,7 +648,9 @@ class HandN(MethodView):
         """Correct hand n: it is scored anew and the totals and the end of the game recomputed."""
         return _change(
             headers,
-            games.write_correction(get_storage(), game_id, n, hand, **_write_options(headers)),
+            games.write_correction(
+                get_storage(), game_id, n, parse_hand(hand), **_write_options(headers)
+            ),
         )
 
 

