@@ -155,3 +155,13 @@ def test_a_name_of_spaces_alone_is_refused_by_the_document_too(blank):
     assert re.fullmatch(NAME_PATTERN, blank) is None
     with pytest.raises(RuleError, match="the name is empty"):
         clean_name(blank)
+
+
+def test_no_game_or_event_id_begins_with_a_dash():
+    """A command line reads ``-Yx...`` as an option: ids are drawn again until they do not
+    begin with ``-`` (one in 64 would)."""
+    from scorekeeper.store.games import new_game_id
+
+    made = [new_game_id() for _ in range(2000)]
+    assert not [made_id for made_id in made if made_id.startswith("-")]
+    assert {len(made_id) for made_id in made} == {16}
