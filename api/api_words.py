@@ -89,6 +89,24 @@ MESSAGES = (
     N_("no event %(id)s"),
     N_("game %(game)s is not a match of event %(event)s"),
     N_("there is no hand %(n)s on the sheet (it has %(count)s)"),
+    N_("this needs the game's edit token: Authorization: Bearer <token>"),
+    N_("this needs the event's director token: Authorization: Bearer <token>"),
+    N_("this edit token was replaced by a new one (POST /games/{id}/token): send the new one"),
+    N_("this edit token was replaced by a new one just now: send the new one"),
+    N_("Idempotency-Key %(key)s was already used for a different request (entry %(entry)s)"),
+    N_("Idempotency-Key %(key)s was already used for a different request"),
+    # the store's refusals (scorekeeper.store.sqlite, .postgres) and the rate limits (api.limits)
+    N_("the server's disk is full: nothing was written"),
+    N_("the database stayed busy for %(seconds)s s: nothing was written; try again"),
+    N_("the database stayed locked for %(seconds)s s: nothing was written; try again"),
+    N_(
+        "the database is locked and other requests already wait to write:"
+        " nothing was written; try again"
+    ),
+    N_("the database cannot be used just now (%(error)s): nothing was written; try again"),
+    N_("the database cannot be reached just now: nothing was written; try again"),
+    N_("too many requests from this API key (at most %(limit)s); try again in %(seconds)s s"),
+    N_("too many requests from this address (at most %(limit)s); try again in %(seconds)s s"),
 )
 """The API's English messages that the catalogs translate, as msgids (a value's place
 written ``%(name)s``)."""

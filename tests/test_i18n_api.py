@@ -119,3 +119,43 @@ def test_a_success_keeps_its_headers(client):
         {"knocker": KNOCKER, "defender": "Ac Ad 2h 3h 4h 5h 6h 7h 8h 9h"},
     )
     assert response.status_code == 200 and "Content-Language" not in response.headers
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_a_missing_token_and_a_reused_key_are_refused_in_the_language(client, lang):
+    game = client.post("/api/v1/games", json={"players": ["Ana", "Bor"], "dealer": 0}).json
+    hands = f"{game['url']}/hands"
+    headers = {"Accept-Language": lang}
+    missing = client.post(hands, json={"kind": "void"}, headers=headers).json["error"]
+    with client.application.test_request_context("/"), force_locale(lang):
+        assert missing["message"] == _(
+            "this needs the game's edit token: Authorization: Bearer <token>"
+        )
+    keyed = {**headers, "Authorization": f"Bearer {game['edit_token']}", "Idempotency-Key": "k"}
+    assert client.post(hands, json={"kind": "void"}, headers=keyed).status_code == 201
+    quick = {"kind": "quick", "knocker": 0, "knocker_deadwood": 3, "defender_deadwood": 9}
+    reused = client.post(hands, json=quick, headers=keyed)
+    assert (reused.status_code, reused.json["error"]["code"]) == (422, "idempotency_key_reused")
+    with client.application.test_request_context("/"), force_locale(lang):
+        assert reused.json["error"]["message"] == _(
+            "Idempotency-Key %(key)s was already used for a different request (entry %(entry)s)",
+            key="'k'",
+            entry="1",
+        )
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_the_stores_and_the_limits_refusals_have_their_words(client, lang):
+    """The store's refusals and the rate limits' are among the messages translated (their
+    English is built where they arise, so each is checked against its msgid here)."""
+    from api.api_words import in_language
+
+    english = [
+        "the server's disk is full: nothing was written",
+        "the database stayed locked for 5 s: nothing was written; try again",
+        "too many requests from this address (at most 30 per 1 minute); try again in 12 s",
+        "the database cannot be reached just now: nothing was written; try again",
+    ]
+    with client.application.test_request_context("/"), force_locale(lang):
+        for message in english:
+            assert in_language(message) != message, message
