@@ -255,3 +255,15 @@ def test_every_french_page_has_a_no_break_space_before_the_double_signs(client):
 def test_the_french_catalog_says_carte_retournee_not_entame(module_app):
     with module_app.test_request_context("/", headers={"Accept-Language": "fr"}):
         assert gettext("First upcard") == "Première carte retournée"
+
+
+@pytest.mark.parametrize(("average", "shown"), [(42.2, "42,2 točke"), (42.0, "42 točk")])
+def test_a_slovenian_average_takes_the_number_s_form(client, average, shown):
+    """A decimal average takes Slovenian's form for decimals (točke); a whole one the plural
+    form of its number (42 točk, 2 točki)."""
+    from flask_babel import force_locale
+
+    from api.pad.views_tally import average_points
+
+    with client.application.test_request_context("/"), force_locale("sl"):
+        assert average_points(average) == shown

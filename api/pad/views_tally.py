@@ -12,7 +12,7 @@ from markupsafe import Markup
 
 from scorekeeper.store.stats import PlayerStats, RematchTally
 
-from .labels import bdi, game_title, html
+from .labels import bdi, game_title, html, point_count
 from .views_result import amount_text, loser_line, payment_line
 
 
@@ -137,9 +137,7 @@ def record_view(stats: PlayerStats) -> dict[str, Any]:
         (_("Undercuts"), stats.undercuts),
         (
             _("Average hand won"),
-            _("no hand won yet")
-            if average is None
-            else _("%(points)s points", points=format_decimal(average)),
+            _("no hand won yet") if average is None else average_points(average),
         ),
     ]
     imported = stats.imported_games
@@ -153,3 +151,11 @@ def record_view(stats: PlayerStats) -> dict[str, Any]:
         )
     )
     return {"name": stats.name, "rows": rows, "imported": note, "rivals": stats.head_to_head}
+
+
+def average_points(average: float) -> str:
+    """An average of points: a whole one counted as a count is (``42 točk`` in Slovenian, its
+    plural form for 42), one with a fraction with the decimal form (``42,2 točke``)."""
+    if float(average).is_integer():
+        return point_count(int(average))
+    return _("%(points)s points", points=format_decimal(average))
