@@ -157,7 +157,7 @@ def default_mode(sheet: GameSheet, n: int | None) -> str:
         return mode
     if n is not None:
         given = sheet.hands[n - 1].input or {}
-        kind = given.get("kind")
+        kind: str | None = given.get("kind")
         if kind == "deal" and any(game["kind"] == "cards" for game in given["games"]):
             return "deal_cards"
         if kind in modes:

@@ -98,7 +98,7 @@ def describe_hand(hand: Described, names: Sequence[str], against: bool | None = 
     }
     line = (
         verb["undercut"]
-        if hand.outcome == "undercut"
+        if hand.outcome == Outcome.UNDERCUT
         else (
             _("%(winner)s beat %(loser)s: %(points)s")
             if against

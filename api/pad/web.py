@@ -72,7 +72,7 @@ def _cookie(response: Response, name: str, value: str, path: str = "/") -> None:
 
 
 def _nonce() -> str:
-    nonce = g.get("_csrf_nonce")
+    nonce: str | None = g.get("_csrf_nonce")
     if nonce is None:
         nonce = request.cookies.get(CSRF_COOKIE, "")
         if not _NONCE.fullmatch(nonce):
@@ -141,7 +141,8 @@ def device_id() -> str | None:
         except BadSignature:
             found = None
         g._device = found if isinstance(found, str) and _NONCE.fullmatch(found) else None
-    return g._device
+    device: str | None = g._device
+    return device
 
 
 def ensure_device_id() -> str:
