@@ -19,7 +19,6 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from flask import request
-from flask_babel import gettext as _
 from markupsafe import Markup
 from werkzeug.wrappers import Response
 
@@ -29,6 +28,7 @@ from scorekeeper.rules import Rules
 from scorekeeper.seating import Seating, seatings
 from scorekeeper.sheet import PartnershipHandRecord, PartnershipSheet
 
+from ..i18n import _
 from . import declared as pad_declared
 from . import forms_hand, forms_play, views_sheet, web
 from . import labels as pad_labels

@@ -35,10 +35,11 @@ from typing import Any
 from urllib.parse import urlsplit
 
 from flask import abort, after_this_request, current_app, g, request
-from flask_babel import gettext as _
 from itsdangerous import BadSignature, URLSafeSerializer
 from markupsafe import Markup, escape
 from werkzeug.wrappers import Response
+
+from ..i18n import _
 
 CSRF_COOKIE = "sk_csrf"
 CSRF_FIELD = "csrf_token"

@@ -31,6 +31,17 @@ class Page:
 class Blueprint(flask.Blueprint):
     ARGUMENTS_PARSER: FlaskParser
     def __init__(self, *args: Any, description: str = ..., **kwargs: Any) -> None: ...
+    def add_url_rule(
+        self,
+        rule: str,
+        endpoint: str | None = None,
+        view_func: Callable[..., Any] | None = None,
+        provide_automatic_options: bool | None = None,
+        *,
+        parameters: Sequence[str | Mapping[str, Any]] | None = None,
+        tags: Sequence[str] | None = None,
+        **options: Any,
+    ) -> None: ...
     def route(  # type: ignore[override]  # a view function or a MethodView class
         self,
         rule: str,
@@ -79,7 +90,6 @@ class Blueprint(flask.Blueprint):
     ) -> Callable[[_View], _View]: ...
 
 class Api:
-    ERROR_SCHEMA: type[ma.Schema]
     DEFAULT_ERROR_RESPONSE_NAME: str | None
     spec: APISpec  # None until init_app, which Api(app) calls
     ma_plugin: Any
