@@ -388,4 +388,5 @@ def _shown(address: str) -> str:
 
 def get_storage() -> Store:
     """The current app's game store."""
-    return current_app.extensions[STORAGE_KEY]
+    store: Store = current_app.extensions[STORAGE_KEY]
+    return store

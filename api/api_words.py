@@ -18,9 +18,7 @@ from __future__ import annotations
 import re
 from functools import cache
 
-from flask_babel import gettext as _
-
-from .i18n import N_
+from .i18n import N_, _
 
 MESSAGES = (
     # marshmallow's fields and schemas

@@ -29,8 +29,6 @@ from typing import Any
 import flask_smorest
 import marshmallow as ma
 from flask import Flask, Response, current_app, has_request_context, jsonify
-from flask_babel import force_locale, get_locale
-from flask_babel import gettext as _
 from werkzeug.exceptions import HTTPException
 
 from scorekeeper.errors import CardError, Conflict, RecordError, RuleError, ScorekeeperError
@@ -45,7 +43,7 @@ from scorekeeper.store.base import (
 
 from . import limits
 from .api_words import in_language
-from .i18n import current_language
+from .i18n import _, current_language, force_locale, get_locale
 
 CODES = {
     400: "bad_request",

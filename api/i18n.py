@@ -20,7 +20,38 @@ from pathlib import Path
 from typing import Any
 
 from flask import Flask, g, has_request_context, request
-from flask_babel import Babel, get_locale
+from flask_babel import (
+    Babel,
+    LazyString,
+    force_locale,
+    format_date,
+    format_datetime,
+    format_decimal,
+    format_number,
+    get_locale,
+    get_translations,
+    lazy_gettext,
+    ngettext,
+    pgettext,
+)
+from flask_babel import gettext as _
+
+__all__ = [
+    "LazyString",
+    "_",
+    "force_locale",
+    "format_date",
+    "format_datetime",
+    "format_decimal",
+    "format_number",
+    "get_locale",
+    "get_translations",
+    "lazy_gettext",
+    "ngettext",
+    "pgettext",
+]
+"""Flask-Babel's functions, typed (``stubs/flask_babel``): the rest of ``api/`` imports them
+from here, the one module that knows where they come from."""
 
 LANGUAGES = ("en", "sl", "pl", "fr", "nb", "el")
 """The scorepad's languages, as BCP 47 tags (``<html lang>``), English first (the default)."""

@@ -320,12 +320,13 @@ class SQLiteStorage(Storage):
                 " count INTEGER NOT NULL, expires REAL NOT NULL)"
             )
             local.conn, local.pid = conn, os.getpid()
-        return local.conn
+        mine: sqlite3.Connection = local.conn
+        return mine
 
     def incr(self, key: str, expiry: float, amount: int = 1) -> int:
         now = time.time()
         conn = self._db()
-        count = conn.execute(
+        count: int = conn.execute(
             "INSERT INTO counters (key, count, expires) VALUES (?1, ?2, ?3)"
             " ON CONFLICT (key) DO UPDATE SET"
             " count = CASE WHEN expires <= ?4 THEN ?2 ELSE count + ?2 END,"
@@ -345,7 +346,7 @@ class SQLiteStorage(Storage):
             )
             .fetchone()
         )
-        return row[0] if row else default()
+        return float(row[0]) if row else default()
 
     def get(self, key: str) -> int:
         return int(self._read(key, "count", lambda: 0))
@@ -354,7 +355,7 @@ class SQLiteStorage(Storage):
         return self._read(key, "expires", time.time)
 
     def check(self) -> bool:
-        return self._db().execute("SELECT 1").fetchone() == (1,)
+        return bool(self._db().execute("SELECT 1").fetchone() == (1,))
 
     def reset(self) -> int | None:
         return self._db().execute("DELETE FROM counters").rowcount

@@ -32,7 +32,9 @@ import marshmallow as ma
 SERVERS = [{"url": "/", "description": "This server (the paths begin with /api/v1)."}]
 
 
-def nullable(self: Any, field: ma.fields.Field, ret: dict, **kwargs: Any) -> dict:
+def nullable(
+    self: Any, field: ma.fields.Field[Any], ret: dict[str, Any], **kwargs: Any
+) -> dict[str, Any]:
     """apispec attribute function: OpenAPI 3.0's ``nullable`` for a field that allows None.
 
     Replaces apispec's ``field2nullable`` (bound to its converter like it).
@@ -47,12 +49,12 @@ def nullable(self: Any, field: ma.fields.Field, ret: dict, **kwargs: Any) -> dic
     return {"nullable": True} if {"type", "allOf", "oneOf"} & ret.keys() else {}
 
 
-def shown(convert: Callable[[Any], dict]) -> Callable[[Any], dict]:
+def shown(convert: Callable[[Any], dict[str, Any]]) -> Callable[[Any], dict[str, Any]]:
     """apispec's ``convert`` (a field's or a schema's document), but for a field or schema
     that gives its own (``openapi``, a dict): a form the converter cannot derive, such as a
     ``oneOf`` by the value of one field, or a free-form object whose keys the domain checks."""
 
-    def converted(item: Any) -> dict:
+    def converted(item: Any) -> dict[str, Any]:
         own = getattr(item, "openapi", None)
         return copy.deepcopy(own) if own is not None else convert(item)
 

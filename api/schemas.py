@@ -125,7 +125,7 @@ class Record(fields.Dict):
         self.openapi = {"allOf": [_ref(document)], "description": description}
 
     def _deserialize(self, value: Any, attr: str | None, data: Any, **kwargs: Any) -> Any:
-        result = super()._deserialize(value, attr, data, **kwargs)
+        result = super()._deserialize(value, attr, data, **kwargs)  # type: ignore[no-untyped-call]
         check_json_size(result)
         return result
 

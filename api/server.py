@@ -89,7 +89,7 @@ class Server(BaseApplication):
         for key, value in self.options.items():
             self.cfg.set(key, value)
 
-    def load(self):
+    def load(self) -> Any:  # a Flask app (gunicorn's stubs type start_response unlike Flask's)
         """Build the app in each worker, with the settings given."""
         return create_app(self.app_config)
 

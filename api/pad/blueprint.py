@@ -18,8 +18,6 @@ from __future__ import annotations
 from typing import Any
 
 from flask import Blueprint, abort, current_app, make_response, render_template, request, url_for
-from flask_babel import gettext as _
-from flask_babel import ngettext
 from werkzeug.exceptions import HTTPException, InternalServerError
 from werkzeug.wrappers import Response
 
@@ -35,7 +33,7 @@ from scorekeeper.store.base import (
 )
 
 from .. import TEMPLATES, get_storage, limits
-from ..i18n import current_language
+from ..i18n import _, current_language, ngettext
 from . import labels as pad_labels
 from . import rights, views_result, web
 from .card_letters import typed_example

@@ -13,8 +13,7 @@ from __future__ import annotations
 
 from functools import cache
 
-from flask_babel import pgettext
-
+from ..i18n import pgettext
 from .card_letters import shown_rank
 
 SUIT_ADJECTIVES: dict[str, dict[str, dict[str, str]]] = {

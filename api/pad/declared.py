@@ -29,7 +29,6 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from flask_babel import gettext as _
 from markupsafe import Markup
 
 from scorekeeper.analysis import KnockReview, layoff_remarks, review_knock
@@ -43,6 +42,7 @@ from scorekeeper.rules import Rules
 from scorekeeper.seating import Seating
 from scorekeeper.sheet import PartnershipHandRecord, ThreePlayerHandRecord
 
+from ..i18n import _
 from .forms_play import arrangement_melds, arrangement_value, check_cards, declare_play
 from .labels import bdi, both, card_info, cards_info, html, isolated, point_count
 from .remarks import remark_words

@@ -19,9 +19,6 @@ import re
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from flask_babel import gettext as _
-from flask_babel import lazy_gettext
-
 from scorekeeper.cards import parse_card
 from scorekeeper.errors import CardError, RecordError, RuleError, RuleViolation
 from scorekeeper.handinput import MAX_DEADWOOD
@@ -30,7 +27,7 @@ from scorekeeper.rules import Rules
 from scorekeeper.seating import Seating
 
 from ..bodies import Unstorable, load_json
-from ..i18n import current_language
+from ..i18n import _, current_language, lazy_gettext
 from .card_letters import CODES, readings, to_core
 from .labels import card_info
 from .script_words import two_suits

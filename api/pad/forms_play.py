@@ -13,13 +13,12 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from flask_babel import gettext as _
-
 from scorekeeper.errors import RuleError, ScorekeeperError
 from scorekeeper.knock import KnockResult, place_layoffs, verify_knock
 from scorekeeper.rules import Rules
 from scorekeeper.seating import Seating
 
+from ..i18n import _
 from .forms_hand import selection
 from .labels import worded
 

@@ -12,13 +12,12 @@ import re
 from collections.abc import Mapping
 from typing import Any
 
-from flask_babel import gettext as _
-
 from scorekeeper.cut import first_dealer
 from scorekeeper.errors import RuleError
 from scorekeeper.names import clean_name, name_key
 from scorekeeper.rules import PRESETS, Rules
 
+from ..i18n import _
 from .labels import worded
 from .options import CHOICE_LABELS, OPTION_LABELS
 

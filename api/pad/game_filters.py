@@ -13,13 +13,12 @@ from datetime import date
 from typing import Any
 
 from babel.dates import parse_date
-from flask_babel import format_date, get_locale
-from flask_babel import gettext as _
 from werkzeug.datastructures import MultiDict
 
 from scorekeeper.gamesheet import GameStatus
 from scorekeeper.store.access import Found
 
+from ..i18n import _, format_date, get_locale
 from . import labels as pad_labels
 
 ASKED = ("q", "player", "status", "from", "to", "tz")

@@ -19,7 +19,6 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from flask import request
-from flask_babel import gettext as _
 from markupsafe import Markup
 from werkzeug.wrappers import Response
 
@@ -29,6 +28,7 @@ from scorekeeper.rules import Rules
 from scorekeeper.seating import Seating, seatings
 from scorekeeper.sheet import PartnershipHandRecord, PartnershipSheet
 
+from ..i18n import _
 from . import declared as pad_declared
 from . import forms_hand, forms_play, views_sheet, web
 from . import labels as pad_labels
@@ -157,7 +157,7 @@ def default_mode(sheet: GameSheet, n: int | None) -> str:
         return mode
     if n is not None:
         given = sheet.hands[n - 1].input or {}
-        kind = given.get("kind")
+        kind: str | None = given.get("kind")
         if kind == "deal" and any(game["kind"] == "cards" for game in given["games"]):
             return "deal_cards"
         if kind in modes:

@@ -23,21 +23,21 @@ from contextvars import ContextVar
 from datetime import datetime
 from typing import Any
 
-from flask_babel import (
-    LazyString,
-    format_datetime,
-    format_number,
-    lazy_gettext,
-    ngettext,
-)
-from flask_babel import gettext as _
 from markupsafe import Markup
 
 from scorekeeper.cards import DECK, SUIT_SYMBOLS, parse_card, parse_cards
 from scorekeeper.errors import RecordError, ScorekeeperError
 from scorekeeper.sheet import TEAMS
 
-from ..i18n import current_language
+from ..i18n import (
+    LazyString,
+    _,
+    current_language,
+    format_datetime,
+    format_number,
+    lazy_gettext,
+    ngettext,
+)
 from .card_names import card_words, suit_name
 from .options import OPTION_NAMES
 

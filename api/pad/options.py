@@ -11,7 +11,7 @@ the core that has no words here, so none can appear untranslated.
 
 from __future__ import annotations
 
-from flask_babel import lazy_gettext
+from ..i18n import lazy_gettext
 
 OPTION_NAMES = {
     "knock_limit": lazy_gettext("knock limit"),

@@ -11,12 +11,11 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from typing import Any
 
-from flask_babel import gettext as _
-from flask_babel import ngettext
 from markupsafe import Markup
 
 from scorekeeper.analysis import Remark
 
+from ..i18n import _, ngettext
 from .labels import card_info, either, html, point_count
 
 

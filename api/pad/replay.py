@@ -17,8 +17,6 @@ import zlib
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from flask_babel import gettext as _
-from flask_babel import lazy_gettext
 from markupsafe import Markup
 
 from scorekeeper.analysis import DealAnalysis, analyse, remarks
@@ -28,6 +26,7 @@ from scorekeeper.melds import deadwood
 from scorekeeper.records import DEAL_FORMAT, load_deal, play_steps
 from scorekeeper.rules import Rules
 
+from ..i18n import _, lazy_gettext
 from .labels import GRID_SUITS, bdi, card_info, cards_info, html, worded
 from .remarks import remark_words
 from .views_hand import showdown_view

@@ -40,7 +40,6 @@ from typing import Any
 
 import segno
 from flask import current_app, request, url_for
-from flask_babel import gettext as _
 from markupsafe import Markup
 
 from scorekeeper.names import clean_name
@@ -48,7 +47,7 @@ from scorekeeper.store.base import DeviceEvent, EditRight, Handover, StoredGame
 from scorekeeper.store.games import hash_token, new_token
 
 from .. import get_storage
-from ..i18n import N_
+from ..i18n import N_, _
 from . import web
 
 STARTER_LABEL = N_("The phone that started the game")

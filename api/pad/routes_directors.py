@@ -17,12 +17,12 @@ from __future__ import annotations
 from typing import Any
 
 from flask import redirect, request, url_for
-from flask_babel import gettext as _
 from werkzeug.wrappers import Response
 
 from scorekeeper.errors import ScorekeeperError
 
 from .. import limits
+from ..i18n import _
 from . import directors, rights
 from .blueprint import bp, form_errors, render
 from .routes_events import _directed, _event

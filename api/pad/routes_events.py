@@ -37,8 +37,6 @@ from collections.abc import Callable
 from typing import Any
 
 from flask import abort, current_app, redirect, request, url_for
-from flask_babel import gettext as _
-from flask_babel import ngettext
 from werkzeug.exceptions import Forbidden
 from werkzeug.wrappers import Response
 
@@ -50,6 +48,7 @@ from scorekeeper.store import event_rounds, events
 from scorekeeper.store.base import KeyReused, NotFound, StoredEvent
 
 from .. import get_storage, limits
+from ..i18n import _, ngettext
 from . import directors, forms_start, options, rights, views_events, web
 from .blueprint import bp, form_errors, render
 from .labels import worded

@@ -5,7 +5,6 @@ known here."""
 from __future__ import annotations
 
 from flask import abort, request
-from flask_babel import gettext as _
 from werkzeug.wrappers import Response
 
 from scorekeeper.errors import ScorekeeperError
@@ -13,6 +12,7 @@ from scorekeeper.store import access, finding
 from scorekeeper.store.base import StoredGame
 
 from .. import get_storage
+from ..i18n import _
 from . import game_filters
 from . import labels as pad_labels
 from .blueprint import bp, render

@@ -15,7 +15,6 @@ from __future__ import annotations
 from typing import Any
 
 from flask import abort, current_app, redirect, request, url_for
-from flask_babel import gettext as _
 from werkzeug.wrappers import Response
 
 from scorekeeper.errors import ScorekeeperError
@@ -27,6 +26,7 @@ from scorekeeper.store import games
 from scorekeeper.store.base import KeyReused
 
 from .. import get_storage, limits
+from ..i18n import _
 from . import declared as pad_declared
 from . import forms_start, options, rights, views_events, views_hand, views_sheet, web
 from .blueprint import bp, form_errors, load, render, require_edit

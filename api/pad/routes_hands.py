@@ -23,7 +23,6 @@ from collections.abc import Sequence
 from typing import Any
 
 from flask import abort, redirect, request, url_for
-from flask_babel import gettext as _
 from marshmallow import ValidationError
 from werkzeug.wrappers import Response
 
@@ -36,6 +35,7 @@ from scorekeeper.store import games
 from scorekeeper.store.base import KeyReused, NotFound
 
 from .. import get_storage, limits
+from ..i18n import _
 from ..schemas import check_json_size
 from . import declared as pad_declared
 from . import forms_hand, forms_play, rights, views_hand, views_sheet, web

@@ -5,7 +5,6 @@ from __future__ import annotations
 from typing import Any
 
 from flask import abort, request
-from flask_babel import gettext as _
 from werkzeug.wrappers import Response
 
 from scorekeeper.errors import ScorekeeperError
@@ -15,6 +14,7 @@ from scorekeeper.store import stats
 from scorekeeper.store.base import NotFound
 
 from .. import get_storage
+from ..i18n import _
 from . import labels as pad_labels
 from . import views_tally
 from .blueprint import bp, game_row, render

@@ -9,13 +9,13 @@ from typing import Any
 
 from flask import abort, jsonify, redirect, request, url_for
 from flask.typing import ResponseReturnValue
-from flask_babel import gettext as _
 from werkzeug.wrappers import Response
 
 from scorekeeper.errors import RecordError, ScorekeeperError
 from scorekeeper.rules import PRESETS, Rules
 
 from .. import i18n
+from ..i18n import _
 from . import forms_hand, forms_play, options, views_hand, web
 from . import labels as pad_labels
 from . import replay as pad_replay

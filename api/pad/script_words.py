@@ -23,12 +23,10 @@ from functools import cache
 from typing import Any
 
 from babel import Locale
-from flask_babel import get_translations, pgettext
-from flask_babel import gettext as _
 
 from scorekeeper.cards import SUIT_SYMBOLS
 
-from ..i18n import current_language
+from ..i18n import _, current_language, get_translations, pgettext
 from .card_letters import SHOWN, SUITS_TYPED, TWO_SUITS, letters_in, suits_in, typed_grammar
 
 _SAMPLES = (*range(200), 1_000_000)

@@ -24,10 +24,9 @@ import json
 from pathlib import Path
 
 from flask import Blueprint, current_app, make_response, render_template, send_from_directory
-from flask_babel import gettext as _
 from werkzeug.wrappers import Response
 
-from ..i18n import current_language
+from ..i18n import _, current_language
 
 bp = Blueprint("shell", __name__)
 

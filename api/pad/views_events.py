@@ -7,13 +7,11 @@ import hashlib
 import json
 from typing import Any
 
-from flask_babel import get_locale, lazy_gettext, ngettext
-from flask_babel import gettext as _
-
 from scorekeeper.events import Format
 from scorekeeper.store import events
 from scorekeeper.store.base import Store, StoredEvent
 
+from ..i18n import _, get_locale, lazy_gettext, ngettext
 from .views_games import game_line
 
 FORMAT_NAMES = {

@@ -12,8 +12,6 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from flask_babel import format_number, lazy_gettext
-from flask_babel import gettext as _
 from markupsafe import Markup
 
 from scorekeeper.cards import mask_cards, parse_cards
@@ -32,6 +30,7 @@ from scorekeeper.sheet import (
     ThreePlayerHandRecord,
 )
 
+from ..i18n import _, format_number, lazy_gettext
 from .labels import bdi, capfirst, card_info, cards_info, game_pair, html, sides_html
 
 OUTCOME_LABELS = {
@@ -98,7 +97,7 @@ def describe_hand(hand: Described, names: Sequence[str], against: bool | None = 
     }
     line = (
         verb["undercut"]
-        if hand.outcome == "undercut"
+        if hand.outcome == Outcome.UNDERCUT
         else (
             _("%(winner)s beat %(loser)s: %(points)s")
             if against

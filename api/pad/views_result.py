@@ -9,13 +9,12 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from flask_babel import format_decimal, lazy_gettext
-from flask_babel import gettext as _
 from markupsafe import Markup
 
 from scorekeeper.rules import Rules
 from scorekeeper.sheet import GameResult, HollywoodResult, Payment
 
+from ..i18n import _, format_decimal, lazy_gettext
 from .labels import bdi, html, point_count, side_names, sides_html
 
 _NAME = "%(name)s"

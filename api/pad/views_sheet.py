@@ -10,8 +10,6 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from flask_babel import format_decimal, ngettext
-from flask_babel import gettext as _
 from markupsafe import Markup
 
 from scorekeeper.gamesheet import GameSheet, StoredHand
@@ -30,6 +28,7 @@ from scorekeeper.sheet import (
 from scorekeeper.store.base import LogEntry
 from scorekeeper.store.games import effective_hands
 
+from ..i18n import _, format_decimal, ngettext
 from .labels import (
     bdi,
     both,

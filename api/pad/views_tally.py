@@ -6,12 +6,11 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from flask_babel import format_decimal, format_number, get_translations, ngettext
-from flask_babel import gettext as _
 from markupsafe import Markup
 
 from scorekeeper.store.stats import PlayerStats, RematchTally
 
+from ..i18n import _, format_decimal, format_number, get_translations, ngettext
 from .labels import bdi, game_title, html, point_count
 from .views_result import amount_text, loser_line, payment_line
 

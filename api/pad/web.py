@@ -35,10 +35,11 @@ from typing import Any
 from urllib.parse import urlsplit
 
 from flask import abort, after_this_request, current_app, g, request
-from flask_babel import gettext as _
 from itsdangerous import BadSignature, URLSafeSerializer
 from markupsafe import Markup, escape
 from werkzeug.wrappers import Response
+
+from ..i18n import _
 
 CSRF_COOKIE = "sk_csrf"
 CSRF_FIELD = "csrf_token"
@@ -72,7 +73,7 @@ def _cookie(response: Response, name: str, value: str, path: str = "/") -> None:
 
 
 def _nonce() -> str:
-    nonce = g.get("_csrf_nonce")
+    nonce: str | None = g.get("_csrf_nonce")
     if nonce is None:
         nonce = request.cookies.get(CSRF_COOKIE, "")
         if not _NONCE.fullmatch(nonce):
@@ -141,7 +142,8 @@ def device_id() -> str | None:
         except BadSignature:
             found = None
         g._device = found if isinstance(found, str) and _NONCE.fullmatch(found) else None
-    return g._device
+    device: str | None = g._device
+    return device
 
 
 def ensure_device_id() -> str:

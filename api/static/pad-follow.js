@@ -15,21 +15,24 @@
 const WALL_EVERY = 1000;
 const PAGE_EVERY = 5000;
 
+/** @param {Element} part */
 function inUse(part) {
   const focused = document.activeElement;
   return (focused && part.contains(focused) && focused.matches("input, select, textarea")) ||
     part.querySelector("details[open]") !== null;
 }
 
+/** @param {Element} part @param {Element} node @returns {number[]} */
 function pathTo(part, node) {
   // the child indexes from part down to node
   const path = [];
-  for (let at = node; at && at !== part; at = at.parentElement) {
-    path.unshift(Array.prototype.indexOf.call(at.parentElement.children, at));
+  for (let /** @type {Element | null} */ at = node; at && at !== part; at = at.parentElement) {
+    path.unshift(Array.prototype.indexOf.call(at.parentElement?.children ?? [], at));
   }
   return path;
 }
 
+/** @param {Element} part @param {Element} replacement */
 function replace(part, replacement) {
   const fresh = document.importNode(replacement, true);
   const focused = document.activeElement;
@@ -38,11 +41,13 @@ function replace(part, replacement) {
   part.replaceWith(fresh);
   fresh.querySelectorAll(".scroll").forEach((box, i) => { box.scrollLeft = scrolled[i] || 0; });
   if (focusPath === null) return;
+  /** @type {Element | undefined} */
   let target = fresh;
   for (const i of focusPath) target = target && target.children[i];
-  if (target) target.focus({ preventScroll: true });
+  if (target) /** @type {HTMLElement} */ (target).focus({ preventScroll: true });
 }
 
+/** @param {HTMLElement} root */
 function follow(root) {
   const source = root.dataset.src || window.location.href;
   let etag = root.dataset.follow; // (the root may be a part: replaced, it is not read again)
@@ -57,7 +62,7 @@ function follow(root) {
       });
       if (response.status !== 200) return;
       const fresh = new DOMParser().parseFromString(await response.text(), "text/html");
-      const next = fresh.querySelector("[data-follow]");
+      const next = /** @type {HTMLElement | null} */ (fresh.querySelector("[data-follow]"));
       if (!next) return;
       let all = true;
       for (const part of document.querySelectorAll("[data-part]")) {
@@ -79,5 +84,5 @@ function follow(root) {
   setInterval(check, root.hasAttribute("data-wall") ? WALL_EVERY : PAGE_EVERY);
 }
 
-const root = document.querySelector("[data-follow]");
+const root = /** @type {HTMLElement | null} */ (document.querySelector("[data-follow]"));
 if (root) follow(root);

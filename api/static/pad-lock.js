@@ -4,6 +4,7 @@
 // names. A button is disabled; a link keeps its place and words but loses its address
 // (role=link, aria-disabled: a link still, one that cannot be followed now).
 
+/** @param {HTMLElement} control @param {string} why (a reason's id) @param {boolean} locked */
 export function setLocked(control, why, locked) {
   const reasons = new Set((control.dataset.lockedBy || "").split(" ").filter(Boolean));
   if (locked) reasons.add(why);
@@ -17,9 +18,9 @@ export function setLocked(control, why, locked) {
     control.removeAttribute("aria-describedby");
   }
   if (control.tagName === "BUTTON") {
-    control.disabled = on;
+    /** @type {HTMLButtonElement} */ (control).disabled = on;
   } else if (on && control.hasAttribute("href")) {
-    control.dataset.href = control.getAttribute("href");
+    control.dataset.href = control.getAttribute("href") ?? "";
     control.removeAttribute("href");
     control.setAttribute("role", "link");
     control.setAttribute("aria-disabled", "true");

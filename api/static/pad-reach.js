@@ -17,9 +17,10 @@ import { say } from "./pad-words.js";
 
 const WHY = "offline-why";
 
+/** @param {HTMLElement} link */
 async function kept(link) {
   if (!("serviceWorker" in navigator) || !navigator.serviceWorker.controller) return false;
-  const url = new URL(link.dataset.href || link.getAttribute("href"), window.location.href);
+  const url = new URL(link.dataset.href || link.getAttribute("href") || "", window.location.href);
   url.hash = "";
   if (url.searchParams.has("done")) {
     url.searchParams.delete("done");
@@ -28,8 +29,9 @@ async function kept(link) {
   return Boolean(await caches.match(url.href) || await caches.match(url.href, { ignoreSearch: true }));
 }
 
+/** @param {HTMLElement} link */
 function leadsAway(link) {
-  const url = new URL(link.dataset.href || link.getAttribute("href"), window.location.href);
+  const url = new URL(link.dataset.href || link.getAttribute("href") || "", window.location.href);
   const here = new URL(window.location.href);
   return url.origin === here.origin && !(url.pathname === here.pathname && url.search === here.search);
 }
@@ -56,7 +58,7 @@ async function check() {
     why.textContent = say("offline_locked");
     const heading = $("#main h1");
     if (heading) heading.after(why);
-    else $("#main").prepend(why);
+    else $("#main")?.prepend(why);
   } else if (!locked.size && why) why.remove();
 }
 

@@ -5,6 +5,10 @@
 // fields ([name, value] pairs, the idempotency key among them), created,
 // refused (the server's words, once refused), newToken (a fresh CSRF token used)}.
 
+/** @typedef {{seq?: number, game: string, url: string, fields: [string, string][],
+ *   created: number, refused?: string, newToken?: string}} Entry */
+
+/** @type {Promise<IDBDatabase> | null} */
 let opened = null;
 
 function database() {
@@ -18,6 +22,10 @@ function database() {
   return opened;
 }
 
+/** Runs `work` on the store in one transaction: its request's result once it commits.
+ * @template T
+ * @param {IDBTransactionMode} mode @param {(store: IDBObjectStore) => IDBRequest<T>} work
+ * @returns {Promise<T>} */
 async function inStore(mode, work) {
   const db = await database();
   return new Promise((resolve, reject) => {
@@ -28,6 +36,9 @@ async function inStore(mode, work) {
   });
 }
 
+/** @returns {Promise<Entry[]>} */
 export const all = () => inStore("readonly", (store) => store.getAll());
+/** @param {Entry} item */
 export const put = (item) => inStore("readwrite", (store) => store.put(item));
+/** @param {number} seq */
 export const drop = (seq) => inStore("readwrite", (store) => store.delete(seq));

@@ -75,7 +75,7 @@ from ..errors import (
     RuleViolation,
     ScorekeeperError,
 )
-from ..game import GameState, advance, evaluate
+from ..game import evaluate
 from ..gamesheet import CUT_KEY, GameSheet, GameStatus, StoredHand
 from ..handinput import HandInput, HandKind, parse_hand
 from ..names import clean_name, name_key
@@ -84,6 +84,7 @@ from ..rescore import GAME_FORMAT, GAME_VERSION
 from ..results import Result, from_plain, plain
 from ..rules import Rules
 from ..sheet import AnyHandRecord, AnySheet, score_sheet
+from ..tally import GameState, advance
 from .base import (
     Decision,
     GameView,
