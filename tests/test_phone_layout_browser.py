@@ -166,3 +166,26 @@ def test_the_menu_is_one_tap_away_and_targets_take_a_finger(browser, served):
         expect(page.locator("h1")).to_contain_text(words("Hand %(n)s", n=11))
     finally:
         page.context.close()
+
+
+def test_a_shared_title_is_plain_text(browser, served):
+    """The page's title isolates the names (U+2068 ... U+2069); what leaves the phone (the
+    Web Share title and text, a link preview's og:title) has none of them."""
+    url, ids = served
+    page = phone(browser)
+    page.add_init_script("navigator.share = async (data) => { window.shared = data; };")
+    isolates = ("\u2066", "\u2067", "\u2068", "\u2069")
+    try:
+        page.goto(f"{url}/games/{ids['two']}")
+        title = page.title()
+        assert "\u2068" in title  # the page's own title keeps them
+        page.get_by_role("button", name="Share").click()
+        page.wait_for_function("() => window.shared !== undefined")
+        shared = page.evaluate("window.shared")
+        preview = page.get_attribute("meta[property='og:title']", "content")
+        for text in (shared["title"], shared["text"], preview):
+            assert not any(mark in text for mark in isolates), repr(text)
+        plain = "".join(c for c in title if c not in isolates)
+        assert shared["title"] == plain and preview == plain.split(" · ")[0]
+    finally:
+        page.context.close()
