@@ -406,6 +406,7 @@ def test_narrow_phone_has_no_sideways_scrolling(page, server):
         page.goto(server + path)
         width = page.evaluate("document.documentElement.scrollWidth")
         assert width <= 360, f"{path} is {width} px wide at 360 px"
+        page.locator("header.top summary").click()  # the menu: one tap
         assert (
             page.get_by_role("link", name="Replay").bounding_box()["x"]
             + page.get_by_role("link", name="Replay").bounding_box()["width"]

@@ -212,10 +212,10 @@ def test_an_eight_player_round_robin_to_the_end(server, browser):
         [
             str(line["rank"]),
             line["player"],
-            str(line["played"]),
             str(line["won"]),
-            str(line["lost"]),
             str(line["net_points"]),
+            str(line["played"]),
+            str(line["lost"]),
         ]
         for line in standings
     ]

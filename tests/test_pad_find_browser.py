@@ -79,6 +79,7 @@ def test_the_roster_and_a_record_lead_to_the_players_games(page, live):
     assert {"Quenby", "Ottoline"} <= set(names)
     assert page.get_attribute("#player_0", "list") == "roster"
     assert page.get_attribute("#player_0", "autocomplete") is None
+    page.locator("header.top summary").click()  # a phone's menu
     page.get_by_role("navigation", name="Main").get_by_role("link", name="Players").click()
     page.get_by_role("link", name="Quenby", exact=True).click()
     expect(page.locator("h1")).to_have_text("Quenby's record")

@@ -81,6 +81,16 @@ def _typed_example() -> str:
     return typed_example(current_language())
 
 
+@bp.app_template_filter("shared")
+def shared(text: str) -> str:
+    """Plain text for another app (a link preview's title): without the isolates around
+    names (:func:`~api.pad.labels.isolated`), which chat apps show as boxes."""
+    return text.translate(_NO_ISOLATES).strip()
+
+
+_NO_ISOLATES = dict.fromkeys(range(0x2066, 0x206A))
+
+
 @bp.errorhandler(HTTPException)
 def _http_error(error: HTTPException) -> Response:
     if error.code == 429:

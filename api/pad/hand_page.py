@@ -22,6 +22,7 @@ from flask import request
 from markupsafe import Markup
 from werkzeug.wrappers import Response
 
+from scorekeeper.cards import DECK
 from scorekeeper.errors import ScorekeeperError
 from scorekeeper.gamesheet import GameSheet
 from scorekeeper.rules import Rules
@@ -217,6 +218,7 @@ def hand_page(
         needs_upcard=rules.oklahoma or rules.spade_doubles,
         straight=rules.knock_limit == 0 and not rules.oklahoma,
         knock_limit=rules.knock_limit,
+        upcard_limits=upcard_limits(rules),
         preview=preview,
         previews=previews,
         title=pad_labels.game_title(names),
@@ -225,6 +227,14 @@ def hand_page(
     )
     web.kept_for_back(response)
     return response
+
+
+def upcard_limits(rules: Rules) -> dict[str, int] | None:
+    """Oklahoma: the knock limit each first upcard sets (by card code), which the quick
+    form's chips follow (pad-quick.js); ``None`` when the upcard sets no limit."""
+    if not rules.oklahoma:
+        return None
+    return {card.code: rules.knock_limit_for(card) for card in DECK}
 
 
 def _deal_line(number: int, seating: Seating) -> Markup:

@@ -103,6 +103,8 @@ def _words() -> dict[str, str]:
         "live_tie": _("Tied knock: nobody scores"),
         "live_void": _("Void hand: nobody scores"),
         "live_totals": _("Totals after this hand: %(totals)s."),
+        # Translators: above the quick form's keypad: the other player's count as typed ("Bor: 25").
+        "typed_count": _("%(name)s: %(points)s"),
         # Translators: on the hand form's button while the hand is being sent.
         "saving": _("Saving…"),
         "kept_slow_hand": _(

@@ -24,66 +24,139 @@
 
 import { $, $$ } from "./pad-dom.js";
 import { addHand, NeedsServer, Refused } from "./pad-score.js";
-import { say } from "./pad-words.js";
+import { say, sayParts } from "./pad-words.js";
 
 const SAID = { knock: "live_knock", gin: "live_gin", big_gin: "live_big_gin",
                undercut: "live_undercut" };
 
 export function setupQuickPad(form) {
-  const pad = $("[data-quick-pad]", form);
-  if (!pad) return;
+  const pads = $$("[data-quick-pad]", form);
+  pads.forEach((pad) => setupPad(form, pad));
+  // the first pad takes the focus (no keyboard opens): digits and Enter work at once
+  if (pads.length && !form.closest("main").querySelector("[role=alert]")) {
+    pads[0].focus({ preventScroll: true });
+  }
+}
+
+// One pad: the chips and keypad of one game (prefix "" on the quick form, g0_ and g1_ for the
+// games of a partnership deal), writing to that game's fields.
+function setupPad(form, pad) {
   pad.hidden = false;
-  const mine = $("#knocker_deadwood", form);
-  const theirs = $("#defender_deadwood", form);
+  const prefix = pad.dataset.prefix || "";
+  const field = (name) => $(`[name="${prefix}${name}"]`, form);
+  const mine = field("knocker_deadwood");
+  const theirs = field("defender_deadwood");
   let target = theirs;
-  for (const field of [mine, theirs]) {
-    field.inputMode = "none";
-    field.addEventListener("focus", () => { target = field; });
+  for (const input of [mine, theirs]) {
+    input.inputMode = "none";
+    input.addEventListener("focus", () => { target = input; });
   }
   const stateBlock = $("#sheet-state");
   const state = stateBlock ? JSON.parse(stateBlock.textContent) : null;
   const shown = $("[data-live-preview]", pad);
+  const count = $("[data-typed-count]", pad);
+  const chips = $$("[data-chip-knocker]", pad);
+  const rows = $$(".chips", pad);
 
   const choose = (name, value) => {
-    const radio = $(`input[name=${name}][value="${value}"]`, form);
+    const radio = $(`input[name="${prefix}${name}"][value="${value}"]`, form);
     if (!radio || radio.checked) return;
     radio.checked = true;
     radio.dispatchEvent(new Event("change", { bubbles: true }));
   };
 
   const update = () => {
-    const knocker = ($("input[name=knocker]:checked", form) || {}).value;
-    const kind = ($("input[name=kind]:checked", form) || {}).value;
-    for (const chip of $$("[data-chip-knocker]", pad)) {
+    const knocker = ($(`input[name="${prefix}knocker"]:checked`, form) || {}).value;
+    const kind = ($(`input[name="${prefix}kind"]:checked`, form) || {}).value;
+    for (const chip of chips) {
       const gin = chip.dataset.chipDeadwood === "0";
       const on = chip.dataset.chipKnocker === knocker && (gin ? kind === "gin"
         : kind === "knock" && mine.value === chip.dataset.chipDeadwood);
       chip.setAttribute("aria-pressed", String(on));
     }
+    const other = rows.find((row) => knocker !== undefined && !$(`[data-chip-knocker="${knocker}"]`, row));
+    showCount(count, other ? other.getAttribute("aria-label") : "", theirs.value);
     if (shown) preview(form, state, shown);
   };
 
-  for (const chip of $$("[data-chip-knocker]", pad)) {
-    chip.addEventListener("click", () => {
-      choose("knocker", chip.dataset.chipKnocker);
-      choose("kind", chip.dataset.chipDeadwood === "0" ? "gin" : "knock");
-      mine.value = chip.dataset.chipDeadwood;
-      target = theirs;
-      update();
-    });
-  }
-  for (const key of $$("[data-key]", pad)) {
-    key.addEventListener("click", () => {
-      const typed = target.value;
-      if (key.dataset.key === "back") target.value = typed.slice(0, -1);
-      else target.value = typed.length >= 2 ? key.dataset.key : typed + key.dataset.key;
-      update();
-    });
-  }
+  const press = (chip) => {
+    choose("knocker", chip.dataset.chipKnocker);
+    choose("kind", chip.dataset.chipDeadwood === "0" ? "gin" : "knock");
+    mine.value = chip.dataset.chipDeadwood;
+    target = theirs;
+    update();
+  };
+  const type = (key) => {
+    const typed = target.value;
+    if (key === "back") target.value = typed.slice(0, -1);
+    else target.value = typed.length >= 2 ? key : typed + key;
+    update();
+  };
+  for (const chip of chips) chip.addEventListener("click", () => press(chip));
+  for (const key of $$("[data-key]", pad)) key.addEventListener("click", () => type(key.dataset.key));
+  followUpcard(form, prefix, pad, update);
+  pad.addEventListener("keydown", (event) => keys(event, { pad, rows, press, type }));
   form.addEventListener("input", update);
   form.addEventListener("change", update);
   form.addEventListener("reset", () => setTimeout(update));  // a kept hand: the next one
   update();
+}
+
+// The keyboard on a pad (the pad or one of its keys focused): before a chip is pressed a
+// digit presses the chip of that deadwood in the focused row (the first row from the pad
+// itself; 0 is Gin) and the arrows up and down move between the players' rows; after it,
+// digits (and Backspace) write the other player's count, and Enter adds the hand.
+function keys(event, { pad, rows, press, type }) {
+  if (event.altKey || event.ctrlKey || event.metaKey) return;
+  const pressed = $("[aria-pressed=true]", pad);
+  const row = event.target.closest(".chips") || (event.target === pad ? rows[0] : null);
+  const digit = /^[0-9]$/.test(event.key);
+  let done = true;
+  if (digit && !pressed && row) {
+    const chip = $(`[data-chip-deadwood="${event.key}"]:not([hidden])`, row);
+    if (chip) {
+      press(chip);
+      chip.focus();  // Enter on it adds the hand
+    }
+  } else if ((digit || event.key === "Backspace") && pressed) type(digit ? event.key : "back");
+  else if (event.key === "Enter" && pressed && (event.target === pad || event.target === pressed)) {
+    const add = $("[data-pad-add]", pad.closest("form"));
+    if (add) add.click();
+  } else if ((event.key === "ArrowDown" || event.key === "ArrowUp") && row) {
+    const next = rows[rows.indexOf(row) + (event.key === "ArrowDown" ? 1 : -1)];
+    if (next) $(".chip:not([hidden])", next).focus();
+  } else done = false;
+  if (done) event.preventDefault();
+}
+
+// The other player's count as typed, above the keypad: "Bor: 25" (a long name cut short,
+// never the count), or the count alone before it is known whose it is.
+function showCount(count, name, typed) {
+  const said = !typed ? "" : name ? say("typed_count", { name, points: typed }) : typed;
+  if (count.textContent === said) return;
+  const who = document.createElement("span");
+  who.className = "who";
+  who.textContent = name;
+  const points = document.createElement("b");
+  points.textContent = typed;
+  count.replaceChildren(...(!typed ? [] : name ? sayParts("typed_count", { name: who, points })
+    : [points]));
+}
+
+// Oklahoma: the first upcard sets the knock limit; only the chips within it are offered.
+function followUpcard(form, prefix, pad, update) {
+  const limits = pad.dataset.upcardLimits ? JSON.parse(pad.dataset.upcardLimits) : null;
+  const upcard = $(`select[name="${prefix}upcard"]`, form);
+  if (!limits || !upcard) return;
+  const follow = () => {
+    const limit = limits[upcard.value];
+    for (const chip of $$("[data-chip-deadwood]", pad)) {
+      chip.hidden = limit !== undefined && Number(chip.dataset.chipDeadwood) > limit;
+    }
+    update();
+  };
+  upcard.addEventListener("change", follow);
+  follow();
 }
 
 // The score of the hand as typed so far, after the sheet ``state``, in ``shown``.

@@ -7,7 +7,9 @@
 import { $, $$ } from "./pad-dom.js";
 import { say } from "./pad-words.js";
 
-const clean = (text) => text.replace(/\s+/g, " ").trim();
+// Plain text for a chat app: without the invisible isolates around names (U+2066-U+2069,
+// which the page's title carries and many apps show as boxes), spaces collapsed.
+const clean = (text) => text.replace(/[\u2066-\u2069]/g, "").replace(/\s+/g, " ").trim();
 
 function tableLines(table) {
   // The table as plain text: one line per row, columns padded to line up.
@@ -59,7 +61,7 @@ function setupShare(button) {
   button.addEventListener("click", async () => {
     const lines = shareLines(scope);
     const text = lines.join("\n");
-    const title = document.title;
+    const title = clean(document.title);
     try {
       if (navigator.share) {
         const file = navigator.canShare ? await picture(lines) : null;

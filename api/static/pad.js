@@ -370,7 +370,7 @@ function start() {
   startShare();
   $$("form[data-confirm]").forEach(setupConfirm);
   $$("form[data-quick], [data-game]").forEach(setupModeSwitch);
-  $$("form[data-quick]").forEach(setupQuickPad);
+  $$("form[data-quick], form[data-deal]").forEach(setupQuickPad);
   setupKeys();
   localTimes();
   timeZoneFields();
