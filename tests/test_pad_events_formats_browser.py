@@ -49,6 +49,9 @@ def create_on_page(director, url: str, name: str, fmt: str, players, rounds=None
         director.fill("#rounds", str(rounds))
     director.fill("#new-players", "\n".join(players))
     director.get_by_role("button", name=t("Create the event")).click()
+    # the event is made: its recovery card first (shown once), then the director's page
+    expect(director.locator("#recovery-title")).to_have_text(t("The director's recovery card"))
+    director.get_by_role("link", name=t("Go to the director's page")).click()
     expect(director).to_have_url(re.compile(r"/events/[\w-]+/director$"))
     return director.url.rsplit("/", 2)[1]
 
@@ -147,8 +150,13 @@ def test_a_sixteen_player_swiss_on_the_pages(server, browser):  # noqa: F811
             director.goto(f"{server}/events/{event_id}/director")
             table = director.locator("ul.tables li").nth(0)
             table.get_by_text(t("Time called: end this match")).click()
-            # the standings, scrolled sideways, are replaced where they were scrolled to
+            # the standings, scrolled sideways, are replaced where they were scrolled to (they
+            # fit a 360 px phone in English: a rule added to the page's style sheet, which the
+            # replaced part keeps, makes them wider, as a long language's columns are)
             standings = "#standings-part .scroll"
+            director.evaluate(
+                "document.styleSheets[0].insertRule('#standings-part table { min-width: 640px }')"
+            )
             assert director.evaluate(
                 f"""() => {{
                   const box = document.querySelector("{standings}");
