@@ -61,8 +61,8 @@ from jinja2 import Environment, FileSystemLoader, StrictUndefined
 
 from .. import live, streams
 from ..i18n import LANG_COOKIE, LANGUAGES, NORWEGIAN
+from ..paths import GAME_ID
 from ..security import HEADERS
-from ..v1 import GAME_ID
 
 HEAD_TIMEOUT = 10
 """Seconds for a request's head (nginx's ``client_header_timeout``)."""
