@@ -181,10 +181,13 @@ def create_app(
         limits,
         live,
         openapi,
-        players,  # noqa: F401  (its route joins v1.blp)
+        paths,
+        players,  # noqa: F401  (its routes join v1.blp)
+        records,  # noqa: F401  (its routes join v1.blp)
         responses,
         security,
         streams,
+        tools,  # noqa: F401  (its routes join v1.blp)
         v1,
     )
 
@@ -204,15 +207,15 @@ def create_app(
     app.wsgi_app = drain.Drained(app.wsgi_app)  # type: ignore[method-assign]
     app.before_request(_refuse_long_streams)
     app.after_request(security.add_security_headers)
-    app.url_map.converters["game"] = v1.GameIdConverter
-    app.url_map.converters["player"] = v1.PlayerNameConverter
-    app.url_map.converters["source"] = v1.SourceConverter
+    app.url_map.converters["game"] = paths.GameIdConverter
+    app.url_map.converters["player"] = paths.PlayerNameConverter
+    app.url_map.converters["source"] = paths.SourceConverter
     app.url_map.converters["event"] = events.EventIdConverter
     api = errors.Api(app)
     openapi.install(api)
-    api.register_converter(v1.GameIdConverter, v1.game_id_schema)
-    api.register_converter(v1.PlayerNameConverter, v1.player_name_schema)
-    api.register_converter(v1.SourceConverter, v1.source_schema)
+    api.register_converter(paths.GameIdConverter, paths.game_id_schema)
+    api.register_converter(paths.PlayerNameConverter, paths.player_name_schema)
+    api.register_converter(paths.SourceConverter, paths.source_schema)
     api.register_converter(events.EventIdConverter, events.event_id_schema)
     errors.register(app)
     api.spec.components.security_scheme(

@@ -9,12 +9,16 @@ wrong-token limit.
 
 from __future__ import annotations
 
-from flask import g, request
+from collections.abc import Callable
+from functools import wraps
+from typing import Any
+
+from flask import Response, abort, g, request
 
 from scorekeeper.store import access, games
 from scorekeeper.store.base import ApiKey, NotFound, StoredGame
 
-from . import get_storage
+from . import errors, get_storage
 
 
 def bearer() -> str | None:
@@ -57,3 +61,79 @@ def game(game_id: str) -> StoredGame:
     if game_id not in read:
         read[game_id] = get_storage().game(game_id)
     return read[game_id]
+
+
+def unauthorized(message: str, challenge: str = "Bearer") -> Response:
+    """401 naming the Authorization header, with its ``WWW-Authenticate`` challenge."""
+    return errors.error_response(
+        401, message, field="Authorization", headers={"WWW-Authenticate": challenge}
+    )
+
+
+INVALID_TOKEN = 'Bearer error="invalid_token"'
+"""The challenge of a credential that was valid once (RFC 6750)."""
+
+
+def editor(view: Callable[..., Response]) -> Callable[..., Response]:
+    """Let the request through only with the game's edit token (checked before the body).
+
+    Unknown game: 404; no ``Authorization: Bearer <token>``: 401; a token a
+    rotation replaced: 401; a wrong token: 403.
+    """
+
+    @wraps(view)
+    def check(*args: Any, game_id: str, **kwargs: Any) -> Response:
+        stored = game(game_id)
+        token = bearer()
+        if token is None:
+            return unauthorized("this needs the game's edit token: Authorization: Bearer <token>")
+        if not games.token_matches(stored, token):
+            if get_storage().token_retired(game_id, games.hash_token(token)):
+                return unauthorized(
+                    "this edit token was replaced by a new one (POST /games/{id}/token):"
+                    " send the new one",
+                    INVALID_TOKEN,
+                )
+            return errors.error_response(
+                403, "the edit token does not match this game", field="Authorization"
+            )
+        return view(*args, game_id=game_id, **kwargs)
+
+    return check
+
+
+def key_holder(view: Callable[..., Response]) -> Callable[..., Response]:
+    """Let the request through only with a valid API key (401 otherwise)."""
+
+    @wraps(view)
+    def check(*args: Any, **kwargs: Any) -> Response:
+        if api_key() is None:
+            return unauthorized(
+                "this needs an API key (scorekeeper keys create): Authorization: Bearer <key>"
+                if bearer() is None
+                else "this API key is unknown or revoked",
+                "Bearer" if bearer() is None else INVALID_TOKEN,
+            )
+        return view(*args, **kwargs)
+
+    return check
+
+
+def owner() -> int | None:
+    """The API key a create belongs to: the valid key sent, or ``None`` without a key.
+
+    A credential sent that is no valid key is refused (401): a game meant for a key must
+    not be made without it.
+    """
+    if bearer() is None:
+        return None
+    key = api_key()
+    if key is None:
+        abort(
+            unauthorized(
+                "this API key is unknown or revoked (send no Authorization header to"
+                " create a game that belongs to no key)",
+                INVALID_TOKEN,
+            )
+        )
+    return key.id

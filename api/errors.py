@@ -219,14 +219,15 @@ def domain_message(error: ScorekeeperError, *, named: bool = True) -> str:
 
     In English it is the error's own message, as it always was. In another
     language it is the scorepad's wording of the error's code and params
-    (:func:`api.pad.labels.worded`) in the API's terms (:func:`~api.pad.labels.api_terms`:
+    (:func:`api.pad.labels.worded`) in the API's terms (:func:`~api.pad.terms.api_terms`:
     cards as codes, options by key, counts given rather than tapped), after the field at
     fault (``defender: ...``; not when ``named`` is false) where that language's catalog
     translates it; where it does not, the English message stays. An unknown card is
     worded with the API's notation (:func:`_not_in_notation`), never the scorepad's
     local letters.
     """
-    from .pad.labels import api_terms, worded  # the scorepad's wordings (imported when needed)
+    from .pad.labels import worded  # the scorepad's wordings (imported when needed)
+    from .pad.terms import api_terms
 
     locale = get_locale()
     if locale is None or locale.language == "en":

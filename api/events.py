@@ -30,15 +30,10 @@ from . import credentials, get_storage, limits
 from . import headers as h
 from . import responses as r
 from . import schemas as s
+from .credentials import unauthorized
 from .errors import error_response
-from .v1 import (
-    CREATE_REFUSALS,
-    GameIdConverter,
-    _unauthorized,
-    blp,
-    random_id_schema,
-    refusals,
-)
+from .paths import GameIdConverter, random_id_schema
+from .v1 import CREATE_REFUSALS, blp, refusals
 
 
 class EventIdConverter(GameIdConverter):
@@ -66,7 +61,7 @@ def director(view: Callable[..., Response]) -> Callable[..., Response]:
         stored = get_storage().event(event_id)
         token = credentials.bearer()
         if token is None:
-            return _unauthorized(
+            return unauthorized(
                 "this needs the event's director token: Authorization: Bearer <token>"
             )
         if not events.token_matches(stored, token):

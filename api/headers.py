@@ -109,3 +109,46 @@ class ReadHeaders(ma.Schema):
             " it is current."
         },
     )
+
+
+def _header(description: str, required: bool = False) -> dict[str, Any]:
+    """A documented response header (a string)."""
+    return {"description": description, "schema": {"type": "string"}, "required": required}
+
+
+ETAG = {"ETag": _header("The sheet's version, quoted: send it back in If-Match.", required=True)}
+"""The documented ETag header of responses that carry a sheet."""
+
+NEW_GAME_HEADERS = {**ETAG, "Location": _header("The new game's URL.", required=True)}
+"""The headers of a created (or imported) game."""
+
+CHANGE_HEADERS = {
+    **ETAG,
+    "Idempotent-Replayed": _header(
+        "true when this answers a repeated Idempotency-Key"
+        " (nothing was written; the first answer again)."
+    ),
+    "Preference-Applied": _header("return=minimal when the sheet was left out (Prefer)."),
+}
+"""The headers of a hand change."""
+
+ERROR_HEADERS = {
+    401: {
+        "WWW-Authenticate": _header(
+            "Bearer: send the edit token (an API key, where the operation takes one).",
+            required=True,
+        )
+    },
+    409: {"ETag": _header("A stale If-Match: the sheet's current version.")},
+    429: {"Retry-After": _header("Seconds until the limit lets a request through.", required=True)},
+    503: {"Retry-After": _header("Seconds to wait before trying again.")},
+}
+"""The headers an error response may carry, by status."""
+
+WRITE: dict[str, list[dict[str, list[str]]]] = {"security": [{"bearerAuth": []}]}
+
+KEYED: dict[str, list[dict[str, list[str]]]] = {"security": [{"apiKeyAuth": []}]}
+"""An operation that needs an API key."""
+
+MAY_BE_KEYED: dict[str, list[dict[str, list[str]]]] = {"security": [{}, {"apiKeyAuth": []}]}
+"""An operation open to all, whose result belongs to the API key sent, if any."""

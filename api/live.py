@@ -3,9 +3,10 @@
 ``GET /api/v1/games/<id>/events`` is a Server-Sent Events stream served by
 nginx itself (the pub/sub module nchan, Debian's ``libnginx-mod-nchan``),
 never by the app: a viewer is an idle connection nginx holds, not a
-gunicorn thread. :func:`nginx_locations` gives the two pieces of nginx
-configuration: the public subscriber location and a server on a private
-unix socket (the setting ``LIVE_PUBLISH_SOCKET``) where the app publishes.
+gunicorn thread. nginx's configuration (``api/nginx/site.conf.j2``) has two
+pieces of it, filled in from this module's figures: the public subscriber
+location and a server on a private unix socket (the setting
+``LIVE_PUBLISH_SOCKET``) where the app publishes.
 
 One event per change (every write that bumps the sheet's ``version``):
 nchan numbers the events itself (its ``id:``, which ``Last-Event-ID``
@@ -44,7 +45,6 @@ import queue
 import socket
 import threading
 import time
-from textwrap import indent
 from typing import Any
 
 from flask import Flask
@@ -56,8 +56,6 @@ from scorekeeper.store.games import minimal_sheet
 from scorekeeper.store.sql import SqlStore
 
 from . import streams
-from .security import HEADERS
-from .v1 import GAME_ID
 
 log = logging.getLogger(__name__)
 
@@ -88,68 +86,6 @@ NOT_ACCEPTABLE = json.dumps(
     separators=(",", ":"),
 )
 """The 406 body of a request for the stream that does not ask for ``text/event-stream``."""
-
-
-def nginx_locations(
-    publish_socket: str,
-    *,
-    heartbeat: int = HEARTBEAT,
-    lifetime: int = streams.LIFETIME,
-    error_pages: str = "",
-) -> tuple[str, str]:
-    """The nginx configuration of live sheets: ``(locations, publisher server)``.
-
-    The first goes in the public ``server``: the event stream of each game
-    (its id: 16 URL-safe characters), nchan's EventSource subscriber, with
-    the app's security headers (a request without ``Accept: text/event-stream``
-    gets a JSON 406), capped and checked before it opens (:mod:`api.streams`;
-    ``error_pages``: the location's ``error_page`` lines). New subscribers get
-    only newer events; ``Last-Event-ID`` resumes from the buffer. A stream
-    ends after ``lifetime`` seconds (the browser reconnects with its last
-    event id). The second is a whole ``server`` on the unix socket
-    ``publish_socket`` (in a folder only the app's user can enter):
-    ``POST /games/<id>`` publishes an event there.
-    The http block must load ``ngx_nchan_module.so``.
-    """
-    channel = f"""
-        nchan_channel_id "game-$live_game";
-        nchan_message_buffer_length {BUFFER};
-        nchan_message_timeout {KEPT};"""
-    headers = "".join(
-        f'\n        add_header {name} "{value}" always;' for name, value in HEADERS.items()
-    )
-    locations = f"""
-    location ~ "^/api/v1/games/(?<live_game>{GAME_ID})/events$" {{
-        default_type application/json;
-        if ($http_accept !~* "text/event-stream") {{
-            return 406 '{NOT_ACCEPTABLE}';
-        }}
-{indent(streams.guard(error_pages), " " * 8)}
-        nchan_subscriber eventsource;{channel}
-        nchan_subscriber_first_message newest;
-        nchan_subscriber_timeout {lifetime};
-        nchan_eventsource_ping_interval {heartbeat};
-        nchan_eventsource_ping_comment "heartbeat";
-        nchan_eventsource_ping_event "";
-        nchan_access_control_allow_origin "";
-        add_header Cache-Control "no-store" always;{headers}
-    }}
-{indent(streams.check_locations(), " " * 4)}"""
-    publisher = f"""
-server {{
-    listen unix:{publish_socket};
-    access_log off;
-    allow unix:;
-    deny all;
-    location ~ "^/games/(?<live_game>{GAME_ID})$" {{
-        nchan_publisher http;{channel}
-    }}
-    location / {{
-        return 404;
-    }}
-}}
-"""
-    return locations, publisher
 
 
 def document(api: Any, app: Flask) -> None:

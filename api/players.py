@@ -16,8 +16,10 @@ from flask.views import MethodView
 from marshmallow import fields, validate
 
 from scorekeeper.store import finding
+from scorekeeper.store.stats import player_stats
 
 from . import get_storage
+from . import responses as r
 from . import schemas as s
 from .v1 import blp, refusals
 
@@ -83,3 +85,21 @@ class Players(MethodView):
         return jsonify(
             {"players": [_player(n) for n in found], "suggestions": [_player(n) for n in near]}
         )
+
+
+@blp.route("/players/<player:name>/stats")
+class PlayerStats(MethodView):
+    """A player's record."""
+
+    @blp.response(200, r.Stats)
+    @refusals(404, 422)
+    @blp.doc(operationId="getPlayerStats")
+    def get(self, name: str) -> Response:
+        """Games, wins, hands won, gins, undercuts, average hand and head-to-head.
+
+        Only games whose hands were entered under an edit token count;
+        ``imported_games`` says how many imported games were left out. A
+        name that no player could have (a control character, only spaces)
+        is refused with 422 naming ``name``.
+        """
+        return jsonify(player_stats(get_storage(), name).to_dict())

@@ -3,12 +3,12 @@
 A live sheet's stream (:mod:`api.live`) is a connection nginx holds for as
 long as the page is open, so an address could hold thousands of them
 (7,667 from one address made every request of another fail). nginx's
-stream location (:func:`api.live.nginx_locations`) therefore gets:
+stream location (``api/nginx/site.conf.j2``, from this module's figures) therefore gets:
 
 * caps: :data:`STREAMS_PER_ADDRESS` streams open at once per client
   address (a club's phones may all share one public address) and
-  :data:`STREAMS_TOTAL` in all, in ``limit_conn`` zones of their own
-  (:data:`ZONES`), so streams and requests do not crowd each other out;
+  :data:`STREAMS_TOTAL` in all, in ``limit_conn`` zones of their own, so
+  streams and requests do not crowd each other out;
   over them a JSON 429 with ``Retry-After``, and the refused connection
   closes. They fit nginx's connection budget (:data:`api.nginx.HEADROOM`).
 * a check before it opens (an ``auth_request`` to the app at the stream's
@@ -30,19 +30,12 @@ from flask import Response, current_app, request
 from werkzeug.exceptions import NotFound
 
 from . import get_storage
-from .security import HEADERS
 
 STREAMS_PER_ADDRESS = 256
 """Live streams open at once from one client address."""
 
 STREAMS_TOTAL = 2048
 """Live streams open at once in all."""
-
-ZONES = (
-    "limit_conn_zone $binary_remote_addr zone=scorekeeper_stream_address:10m;\n"
-    "limit_conn_zone $server_name zone=scorekeeper_streams:1m;\n"
-)
-"""The streams' ``limit_conn`` zones (``http`` level)."""
 
 LIFETIME = 300
 """Seconds a stream lasts before nginx ends it (the setting ``LIVE_STREAM_LIFETIME``)."""
@@ -61,7 +54,8 @@ UNKNOWN_PATH = "/.live-unknown"
 
 REFUSED = 403
 """What the check location turns the app's 404 into: ``auth_request`` passes on a 401 or
-403 (any other status but a 2xx is its 500); :func:`guard` answers it with a JSON 404."""
+403 (any other status but a 2xx is its 500); the stream's location answers it with the
+JSON 404 at :data:`UNKNOWN_PATH`."""
 
 UNKNOWN = json.dumps(
     {
@@ -73,51 +67,6 @@ UNKNOWN = json.dumps(
     }
 )
 """The body of the 404 of a stream of a game that does not exist."""
-
-
-def guard(error_pages: str) -> str:
-    """The stream location's caps, its check and its ``error_page`` lines (``error_pages``,
-    the server's, which a location with lines of its own no longer inherits)."""
-    return (
-        f"limit_conn scorekeeper_stream_address {STREAMS_PER_ADDRESS};\n"
-        f"limit_conn scorekeeper_streams {STREAMS_TOTAL};\n"
-        f"auth_request {CHECK_PATH};\n"
-        f"{error_pages}"
-        f"error_page {REFUSED} =404 {UNKNOWN_PATH};\n"
-    )
-
-
-def check_locations(app: str = "http://scorekeeper") -> str:
-    """The internal locations of the check: asking the app (``app``: its upstream) at the
-    stream's own address, and the JSON 404 of an unknown game (the headers, no keep-alive)."""
-    headers = "".join(
-        f'    add_header {name} "{value}" always;\n' for name, value in HEADERS.items()
-    )
-    return (
-        f"location = {CHECK_PATH} {{\n"
-        "    internal;\n"
-        f"    proxy_pass {app}$request_uri;\n"
-        "    proxy_http_version 1.1;\n"
-        "    proxy_pass_request_body off;\n"
-        '    proxy_set_header Content-Length "";\n'
-        '    proxy_set_header Connection "";\n'
-        "    proxy_set_header Host $http_host;\n"
-        "    proxy_set_header X-Forwarded-For $remote_addr;\n"
-        f"    proxy_set_header {CHECK_HEADER} stream;\n"
-        "    proxy_intercept_errors on;\n"
-        "    error_page 404 = @live_refused;\n"
-        "}\n"
-        "location @live_refused {\n"
-        f"    return {REFUSED};\n"
-        "}\n"
-        f"location = {UNKNOWN_PATH} {{\n"
-        "    internal;\n"
-        "    keepalive_timeout 0;\n"
-        "    default_type application/json;\n"
-        f"{headers}"
-        f"    return 404 '{UNKNOWN}';\n"
-        "}\n"
-    )
 
 
 def check(game_id: str) -> Response:

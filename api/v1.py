@@ -1,42 +1,44 @@
-"""The ``/api/v1`` endpoints: thin views that parse, call the domain and render JSON.
+"""The ``/api/v1`` blueprint, what its views share, and a stored game's endpoints.
 
-Game ids in paths have the shape of the ids the store gives out (16
-URL-safe characters, :data:`GAME_ID`), so ``/games/import`` is never
-mistaken for a game; player names in paths are as long as names may be.
-A game's sheet carries an ``ETag`` (its version, the number of log
-entries, quoted); a write sent with ``If-Match: <that ETag>`` is refused
-with 409 (code ``stale``, the current ETag in the response) when the game
-has changed since, checked inside the write's transaction.
+The blueprint reads JSON bodies (:mod:`api.bodies`) and documents each endpoint's
+refusals (:func:`refusals`); its other routes join it from :mod:`api.tools`,
+:mod:`api.records`, :mod:`api.players` and :mod:`api.events`, its path parameters are
+:mod:`api.paths`', its credentials checks :mod:`api.credentials`'. A game's sheet
+carries an ``ETag`` (its version, the number of log entries, quoted); a write sent with
+``If-Match: <that ETag>`` is refused with 409 (code ``stale``, the current ETag in the
+response) when the game has changed since, checked inside the write's transaction.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable
-from functools import wraps
 from typing import Any, TypeVar
 
 import flask_smorest
-from flask import Response, abort, current_app, jsonify, request, url_for
+from flask import Response, current_app, jsonify, request, url_for
 from flask.views import MethodView
-from werkzeug.routing import BaseConverter
 
-from scorekeeper import analyse, replay
 from scorekeeper.cut import first_dealer
 from scorekeeper.errors import Stale
 from scorekeeper.gamesheet import GameSheet
 from scorekeeper.handinput import parse_hand
-from scorekeeper.imports import SOURCES, import_text
-from scorekeeper.knock import verify_knock
-from scorekeeper.melds import meld_report
-from scorekeeper.names import MAX_NAME_LENGTH
 from scorekeeper.store import access, games
-from scorekeeper.store.stats import player_stats
 
 from . import bodies, credentials, get_storage, limits
 from . import headers as h
 from . import responses as r
 from . import schemas as s
+from .credentials import INVALID_TOKEN, editor, key_holder, unauthorized
 from .errors import ErrorSchema, domain_message, error_response
+from .headers import (
+    CHANGE_HEADERS,
+    ERROR_HEADERS,
+    ETAG,
+    KEYED,
+    MAY_BE_KEYED,
+    NEW_GAME_HEADERS,
+    WRITE,
+)
 
 View = TypeVar("View", bound=Callable[..., Any])
 """A view function, as a decorator hands it back."""
@@ -68,123 +70,12 @@ blp = Blueprint(
 )
 
 
-@blp.before_request
-def _bodies_are_json() -> Response | None:
-    """A request body that is not declared JSON is refused by name (400 ``not_json``).
-
-    Without this, a JSON text sent as ``text/plain`` (or with no Content-Type)
-    would be read as no body at all and refused as "missing data".
-    """
-    has_body = request.content_length or request.headers.get("Transfer-Encoding")
-    if request.method in ("POST", "PUT") and has_body and not request.is_json:
-        return error_response(
-            400,
-            "send the request body as JSON, with the header Content-Type: application/json",
-            code="not_json",
-            field="Content-Type",
-        )
-    return None
-
-
-GAME_ID = r"[A-Za-z0-9_-]{16}"
-"""The shape of a game id (``secrets.token_urlsafe(12)``: 96 random bits)."""
-
-
-class GameIdConverter(BaseConverter):
-    """The ``<game:...>`` path converter: only strings shaped like a game id."""
-
-    regex = GAME_ID
-
-
-def random_id_schema(what: str) -> dict[str, Any]:
-    """The OpenAPI schema of a path parameter holding ``what``'s random id (:data:`GAME_ID`)."""
-    return {
-        "type": "string",
-        "pattern": f"^{GAME_ID}$",
-        "minLength": 16,
-        "maxLength": 16,
-        "description": f"The {what}'s id (random, 16 URL-safe characters).",
-    }
-
-
-def game_id_schema(converter: GameIdConverter) -> dict[str, Any]:
-    """The OpenAPI schema of a game id path parameter."""
-    return random_id_schema("game")
-
-
-class PlayerNameConverter(BaseConverter):
-    """The ``<player:...>`` path converter: 1 to
-    :data:`~scorekeeper.names.MAX_NAME_LENGTH` characters."""
-
-    regex = f"[^/]{{1,{MAX_NAME_LENGTH}}}"
-
-
-def player_name_schema(converter: PlayerNameConverter) -> dict[str, Any]:
-    """The OpenAPI schema of a player name path parameter."""
-    return {
-        "type": "string",
-        "minLength": 1,
-        "maxLength": MAX_NAME_LENGTH,
-        "pattern": s.NAME_PATTERN,
-        "description": "A player's name, matched as the store matches names: letter case,"
-        " spaces around it and how accents are encoded do not count.",
-    }
-
-
-class SourceConverter(BaseConverter):
-    """The ``<source:...>`` path converter: a system records are imported from."""
-
-    regex = "|".join(SOURCES)
-
-
-def source_schema(converter: SourceConverter) -> dict[str, Any]:
-    """The OpenAPI schema of an import source path parameter."""
-    return {
-        "type": "string",
-        "enum": list(SOURCES),
-        "description": "openspiel (JSON lines of pyspiel histories) or neller (the verbose"
-        " log of Neller's EAAI GinRummyGame).",
-    }
+blp.before_request(bodies.refuse_unless_json)
 
 
 def etag(version: int) -> str:
     """The ETag of a sheet at this version."""
     return f'"{version}"'
-
-
-def _header(description: str, required: bool = False) -> dict[str, Any]:
-    """A documented response header (a string)."""
-    return {"description": description, "schema": {"type": "string"}, "required": required}
-
-
-ETAG = {"ETag": _header("The sheet's version, quoted: send it back in If-Match.", required=True)}
-"""The documented ETag header of responses that carry a sheet."""
-
-NEW_GAME_HEADERS = {**ETAG, "Location": _header("The new game's URL.", required=True)}
-"""The headers of a created (or imported) game."""
-
-CHANGE_HEADERS = {
-    **ETAG,
-    "Idempotent-Replayed": _header(
-        "true when this answers a repeated Idempotency-Key"
-        " (nothing was written; the first answer again)."
-    ),
-    "Preference-Applied": _header("return=minimal when the sheet was left out (Prefer)."),
-}
-"""The headers of a hand change."""
-
-ERROR_HEADERS = {
-    401: {
-        "WWW-Authenticate": _header(
-            "Bearer: send the edit token (an API key, where the operation takes one).",
-            required=True,
-        )
-    },
-    409: {"ETag": _header("A stale If-Match: the sheet's current version.")},
-    429: {"Retry-After": _header("Seconds until the limit lets a request through.", required=True)},
-    503: {"Retry-After": _header("Seconds to wait before trying again.")},
-}
-"""The headers an error response may carry, by status."""
 
 
 @blp.errorhandler(Stale)
@@ -218,154 +109,13 @@ def refusals(*statuses: int) -> Callable[[View], View]:
     return decorate
 
 
-@blp.route("/melds")
-class Melds(MethodView):
-    """Optimal arrangements of some cards."""
+WRITE_REFUSALS = (400, 401, 403, 404, 409, 429, 503, 507)
+"""The error responses of every write (429: too many wrong tokens from this address, see
+:mod:`api.limits`; 503: the database stayed busy; 507: the disk is full)."""
 
-    @blp.arguments(s.MeldsRequest())
-    @blp.response(200, r.MeldsResponse)
-    @refusals(400, 413)
-    @blp.doc(operationId="arrangeMelds")
-    def post(self, body: dict[str, Any]) -> Response:
-        """Every optimal arrangement; with 11 cards, the deadwood left by each discard."""
-        return jsonify(meld_report(body["cards"]).to_dict())
-
-
-@blp.route("/verify")
-class Verify(MethodView):
-    """Check a knock and score the hand."""
-
-    @blp.arguments(s.VerifyRequest())
-    @blp.response(200, r.VerifyResponse)
-    @refusals(400, 413)
-    @blp.doc(operationId="verifyKnock")
-    def post(self, body: dict[str, Any]) -> Response:
-        """The verify_knock result: melds, layoffs, deadwood, outcome and points."""
-        return jsonify(verify_knock(**body).to_dict())
-
-
-@blp.route("/replay")
-class Replay(MethodView):
-    """Replay a deal or match record."""
-
-    @blp.arguments(s.RecordRequest())
-    @blp.response(200, r.REPLAY_RESPONSE)
-    @refusals(400, 413, 503)
-    @blp.doc(operationId="replayRecord")
-    def post(self, record: dict[str, Any]) -> Response:
-        """Check every action of a deal (or every deal of a match) and score it."""
-        with limits.one_heavy_at_a_time("replay"):
-            return jsonify(replay(record).to_dict())
-
-
-@blp.route("/analyse")
-class Analyse(MethodView):
-    """Where a recorded deal was won or lost."""
-
-    @blp.arguments(s.RecordRequest())
-    @blp.response(200, r.ANALYSE_RESPONSE)
-    @refusals(400, 413, 503)
-    @blp.doc(operationId="analyseRecord")
-    def post(self, record: dict[str, Any]) -> Response:
-        """Each decision of a deal (or of every deal of a match) measured, with a summary."""
-        with limits.one_heavy_at_a_time("analysis"):
-            return jsonify(analyse(record).to_dict())
-
-
-@blp.route("/imports/<source:source>")
-class Imports(MethodView):
-    """Import records from another system's logs."""
-
-    @blp.arguments(s.SourceImportRequest())
-    @blp.response(200, r.SourceImportResponse)
-    @refusals(400, 404, 413, 503)
-    @blp.doc(operationId="importRecords")
-    def post(self, body: dict[str, Any], source: str) -> Response:
-        """Deal records (openspiel, one per line) or match records (neller, one per game).
-
-        The body is ``{"text": "..."}``: the whole input as text (bounded by
-        the request size limit, 413 beyond). Parts that cannot be imported
-        are listed in ``errors`` with their line (and history position); the
-        others are still imported, in input order. An unknown source is 404.
-        """
-        with limits.one_heavy_at_a_time("import"):
-            return jsonify(import_text(source, body["text"]).to_dict())
-
-
-def _unauthorized(message: str, challenge: str = "Bearer") -> Response:
-    """401 naming the Authorization header, with its ``WWW-Authenticate`` challenge."""
-    return error_response(
-        401, message, field="Authorization", headers={"WWW-Authenticate": challenge}
-    )
-
-
-INVALID_TOKEN = 'Bearer error="invalid_token"'
-"""The challenge of a credential that was valid once (RFC 6750)."""
-
-
-def editor(view: Callable[..., Response]) -> Callable[..., Response]:
-    """Let the request through only with the game's edit token (checked before the body).
-
-    Unknown game: 404; no ``Authorization: Bearer <token>``: 401; a token a
-    rotation replaced: 401; a wrong token: 403.
-    """
-
-    @wraps(view)
-    def check(*args: Any, game_id: str, **kwargs: Any) -> Response:
-        game = credentials.game(game_id)
-        token = credentials.bearer()
-        if token is None:
-            return _unauthorized("this needs the game's edit token: Authorization: Bearer <token>")
-        if not games.token_matches(game, token):
-            if get_storage().token_retired(game_id, games.hash_token(token)):
-                return _unauthorized(
-                    "this edit token was replaced by a new one (POST /games/{id}/token):"
-                    " send the new one",
-                    INVALID_TOKEN,
-                )
-            return error_response(
-                403, "the edit token does not match this game", field="Authorization"
-            )
-        return view(*args, game_id=game_id, **kwargs)
-
-    return check
-
-
-def key_holder(view: Callable[..., Response]) -> Callable[..., Response]:
-    """Let the request through only with a valid API key (401 otherwise)."""
-
-    @wraps(view)
-    def check(*args: Any, **kwargs: Any) -> Response:
-        if credentials.api_key() is None:
-            return _unauthorized(
-                "this needs an API key (scorekeeper keys create): Authorization: Bearer <key>"
-                if credentials.bearer() is None
-                else "this API key is unknown or revoked",
-                "Bearer" if credentials.bearer() is None else INVALID_TOKEN,
-            )
-        return view(*args, **kwargs)
-
-    return check
-
-
-def _owner() -> int | None:
-    """The API key a create belongs to: the valid key sent, or ``None`` without a key.
-
-    A credential sent that is no valid key is refused (401): a game meant for a key must
-    not be made without it.
-    """
-    if credentials.bearer() is None:
-        return None
-    key = credentials.api_key()
-    if key is None:
-        abort(
-            _unauthorized(
-                "this API key is unknown or revoked (send no Authorization header to"
-                " create a game that belongs to no key)",
-                INVALID_TOKEN,
-            )
-        )
-    return key.id
+CREATE_REFUSALS = (400, 401, 413, 429, 503, 507)
+"""The error responses of a create (401: an API key that is none; 429: too many creates
+from this address, or with this API key)."""
 
 
 def _sheet(sheet: GameSheet) -> dict[str, Any]:
@@ -425,25 +175,8 @@ def _create_options(headers: dict[str, Any]) -> dict[str, Any]:
     return {
         "idempotency_key": headers.get("key"),
         "secret": current_app.config["SECRET_KEY"],
-        "owner": _owner(),
+        "owner": credentials.owner(),
     }
-
-
-WRITE: dict[str, list[dict[str, list[str]]]] = {"security": [{"bearerAuth": []}]}
-
-KEYED: dict[str, list[dict[str, list[str]]]] = {"security": [{"apiKeyAuth": []}]}
-"""An operation that needs an API key."""
-
-MAY_BE_KEYED: dict[str, list[dict[str, list[str]]]] = {"security": [{}, {"apiKeyAuth": []}]}
-"""An operation open to all, whose result belongs to the API key sent, if any."""
-
-WRITE_REFUSALS = (400, 401, 403, 404, 409, 429, 503, 507)
-"""The error responses of every write (429: too many wrong tokens from this address, see
-:mod:`api.limits`; 503: the database stayed busy; 507: the disk is full)."""
-
-CREATE_REFUSALS = (400, 401, 413, 429, 503, 507)
-"""The error responses of a create (401: an API key that is none; 429: too many creates
-from this address, or with this API key)."""
 
 
 @blp.route("/games")
@@ -510,33 +243,6 @@ class Games(MethodView):
         return _new_game(sheet, token)
 
 
-@blp.route("/games/import")
-class Import(MethodView):
-    """Games from elsewhere."""
-
-    @limits.create_limit
-    @blp.arguments(h.KeyHeader(), location="headers")
-    @blp.arguments(s.ImportRequest())
-    @blp.response(201, r.NewGame, headers=NEW_GAME_HEADERS)
-    @refusals(*CREATE_REFUSALS)
-    @blp.doc(**MAY_BE_KEYED)
-    @blp.doc(operationId="importGame")
-    def post(self, headers: dict[str, Any], body: dict[str, Any]) -> Response:
-        """Store an exported game, or a match record, as a new game (every hand is scored
-        again).
-
-        An exported game (format scorekeeper.game) has players, rules, dealer, stake and
-        hands; a match record (format gin-rummy-match/1) players, rules and deals. A key of
-        the other kind is refused (422, reason not_in_match_record or not_in_export, the key
-        as the field), not ignored.
-        With an Idempotency-Key, a repeat answers the same (the same game and edit token).
-        With an API key (Authorization: Bearer <key>), the game belongs to the key.
-        """
-        with limits.one_heavy_at_a_time("import"):
-            sheet, token = games.import_game(get_storage(), body, **_create_options(headers))
-        return _new_game(sheet, token)
-
-
 @blp.route("/games/<game:game_id>")
 class Game(MethodView):
     """One game's sheet."""
@@ -585,7 +291,7 @@ class GameToken(MethodView):
         assert token is not None  # editor let it through
         fresh = access.rotate_token(get_storage(), game_id, token)
         if fresh is None:  # another rotation replaced it after editor checked it
-            return _unauthorized(
+            return unauthorized(
                 "this edit token was replaced by a new one just now: send the new one",
                 INVALID_TOKEN,
             )
@@ -652,33 +358,3 @@ class HandN(MethodView):
                 get_storage(), game_id, n, parse_hand(hand), **_write_options(headers)
             ),
         )
-
-
-@blp.route("/games/<game:game_id>/export")
-class ExportGame(MethodView):
-    """A game as a match record."""
-
-    @blp.response(200, r.Export)
-    @refusals(404)
-    @blp.doc(operationId="exportGame")
-    def get(self, game_id: str) -> Response:
-        """The settings and every hand as entered; POST it to /games/import to copy the game."""
-        return jsonify(games.export_game(get_storage(), game_id).to_dict())
-
-
-@blp.route("/players/<player:name>/stats")
-class PlayerStats(MethodView):
-    """A player's record."""
-
-    @blp.response(200, r.Stats)
-    @refusals(404, 422)
-    @blp.doc(operationId="getPlayerStats")
-    def get(self, name: str) -> Response:
-        """Games, wins, hands won, gins, undercuts, average hand and head-to-head.
-
-        Only games whose hands were entered under an edit token count;
-        ``imported_games`` says how many imported games were left out. A
-        name that no player could have (a control character, only spaces)
-        is refused with 422 naming ``name``.
-        """
-        return jsonify(player_stats(get_storage(), name).to_dict())

@@ -18,6 +18,7 @@ from test_pad import start, text, token
 import scorekeeper as sk
 from api import create_app
 from api.pad import labels as pad_labels
+from api.pad import terms
 from scorekeeper import errors
 from scorekeeper.errors import (
     CardError,
@@ -318,7 +319,7 @@ def test_the_pad_words_errors_from_codes():
     assert pad_labels.worded(count) == "Tap 10 cards (11 for big gin); 3 tapped so far."
     record, taken = deal_record()
     bad = {**record, "actions": [*record["actions"][: taken + 1], "discard " + record["upcard"]]}
-    upcard = pad_labels.card_info(record["upcard"])["label"]
+    upcard = terms.card_info(record["upcard"])["label"]
     assert pad_labels.worded(refusal(sk.replay, bad)).startswith(
         f"{upcard} was just taken from the discard pile"
     )

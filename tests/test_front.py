@@ -275,6 +275,8 @@ def test_app_answers_have_the_headers_and_no_server_version(server):
         (b"GET /api/openapi.json HTTP/1.1\r\nHost: x\r\n\r\n", 200),
         (b"GET /nowhere HTTP/1.1\r\nHost: x\r\n\r\n", 404),
         (b"GET /.nginx-error/413 HTTP/1.1\r\nHost: x\r\n\r\n", 404),
+        (b"GET /.nginx-error/413.json HTTP/1.1\r\nHost: x\r\n\r\n", 404),
+        (b"GET /.nginx-error/en/413.html HTTP/1.1\r\nHost: x\r\n\r\n", 404),
         (b"POST /api/v1/verify HTTP/1.1\r\nHost: x\r\nContent-Length: 3\r\n\r\n{x}", 400),
         (b"HEAD /api/openapi.json HTTP/1.0\r\n\r\n", 200),
     ]:

@@ -17,7 +17,7 @@ import pytest
 from sheet_kit import as_stored
 
 import scorekeeper as sk
-from api.pad import forms_hand, forms_start, views_hand, views_sheet
+from api.pad import forms_hand, forms_start, terms, views_hand, views_sheet
 from api.pad import labels as pad_labels
 from api.pad import replay as pad_replay
 from scorekeeper.errors import RuleError
@@ -355,7 +355,7 @@ def test_a_bad_deal_record_in_a_game_is_shown_next_to_the_record(client):
     assert response.status_code == 422
     page = html.unescape(text(response))
     # the step is counted from 1, as the replay viewer shows it
-    upcard = pad_labels.card_info(record["upcard"])["label"]
+    upcard = terms.card_info(record["upcard"])["label"]
     assert f"Step {taken + 2} ('discard {upcard}') is not legal" in page
     assert "just taken from the discard pile" in page
     other = {k: v for k, v in sk.simulate(11, dealer=1).items() if k not in ("rules", "players")}
@@ -382,7 +382,7 @@ def test_four_colour_setting_and_live_melds(client):
 
 
 def test_card_info_labels_for_people_and_screen_readers():
-    assert pad_labels.card_info("Ts") == {
+    assert terms.card_info("Ts") == {
         "code": "Ts",
         "rank": "10",
         "suit": "s",
@@ -391,7 +391,7 @@ def test_card_info_labels_for_people_and_screen_readers():
         "name": "ten of spades",
         "suit_name": "spades",
     }
-    grid = pad_labels.card_grid()
+    grid = terms.card_grid()
     assert [row["suit"] for row in grid] == list("shdc")
     assert all(len(row["cards"]) == 13 for row in grid)
 

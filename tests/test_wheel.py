@@ -159,6 +159,7 @@ def test_the_installed_server_serves_every_page_from_another_folder(venv, tmp_pa
             path: requests.get(url + path, timeout=10)
             for path in ("/", "/check", "/replay", "/static/pad.css", "/api/openapi.json")
         }
+        too_long = requests.get(f"{url}/api/{'x' * 9000}", timeout=10)  # nginx's page file
     finally:
         assert stop(process) == 0
     for path, response in pages.items():
@@ -174,6 +175,7 @@ def test_the_installed_server_serves_every_page_from_another_folder(venv, tmp_pa
     spec = json.loads(pages["/api/openapi.json"].text)
     assert "/api/v1/games" in spec["paths"] and spec["info"]["title"] == "scorekeeper"
     assert (tmp_path / "installed.db").exists()
+    assert too_long.status_code == 414 and too_long.json()["error"]["code"] == "uri_too_long"
 
 
 def test_the_installed_server_speaks_each_language_from_the_wheels_catalogs(wheel, venv, tmp_path):

@@ -35,7 +35,7 @@ from scorekeeper.store.base import (
 from .. import TEMPLATES, get_storage, limits
 from ..i18n import _, current_language, ngettext
 from . import labels as pad_labels
-from . import rights, views_result, web
+from . import rights, terms, views_result, web
 from .card_letters import typed_example
 from .script_words import typed_help
 
@@ -66,7 +66,7 @@ def _globals() -> dict[str, Any]:
     }
 
 
-bp.add_app_template_filter(pad_labels.capfirst, "capfirst")
+bp.add_app_template_filter(terms.capfirst, "capfirst")
 bp.add_app_template_filter(pad_labels.bdi, "bdi")
 bp.add_app_template_filter(pad_labels.isolated, "isolated")
 bp.add_app_template_filter(pad_labels.matchup, "matchup")

@@ -44,8 +44,9 @@ from scorekeeper.sheet import PartnershipHandRecord, ThreePlayerHandRecord
 
 from ..i18n import _
 from .forms_play import arrangement_melds, arrangement_value, check_cards, declare_play
-from .labels import bdi, both, card_info, cards_info, html, isolated, point_count
+from .labels import bdi, html, isolated, point_count
 from .remarks import remark_words
+from .terms import both, card_info, cards_info
 from .views_hand import layoff_fits
 
 

@@ -29,8 +29,8 @@ from scorekeeper.seating import Seating
 from ..bodies import Unstorable, load_json
 from ..i18n import _, current_language, lazy_gettext
 from .card_letters import CODES, readings, to_core
-from .labels import card_info
 from .script_words import two_suits
+from .terms import card_info
 
 
 def selection(text: Any) -> tuple[list[str], str | None]:

@@ -31,7 +31,7 @@ from scorekeeper.sheet import PartnershipHandRecord, PartnershipSheet
 
 from ..i18n import _
 from . import declared as pad_declared
-from . import forms_hand, forms_play, views_sheet, web
+from . import forms_hand, forms_play, terms, views_sheet, web
 from . import labels as pad_labels
 from .blueprint import render
 
@@ -213,7 +213,7 @@ def hand_page(
         deals=[_deal_line(i, seating) for i, seating in enumerate(seatings, 1)]
         if len(names) == 4
         else None,
-        grid_rows=pad_labels.card_grid(),
+        grid_rows=terms.card_grid(),
         big_gin=rules.big_gin_bonus is not None,
         needs_upcard=rules.oklahoma or rules.spade_doubles,
         straight=rules.knock_limit == 0 and not rules.oklahoma,

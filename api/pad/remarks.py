@@ -16,7 +16,8 @@ from markupsafe import Markup
 from scorekeeper.analysis import Remark
 
 from ..i18n import _, ngettext
-from .labels import card_info, either, html, point_count
+from .labels import html, point_count
+from .terms import card_info, either
 
 
 def _cards(codes: Sequence[str]) -> str:

@@ -27,8 +27,9 @@ from scorekeeper.records import DEAL_FORMAT, load_deal, play_steps
 from scorekeeper.rules import Rules
 
 from ..i18n import _, lazy_gettext
-from .labels import GRID_SUITS, bdi, card_info, cards_info, html, worded
+from .labels import bdi, html, worded
 from .remarks import remark_words
+from .terms import GRID_SUITS, card_info, cards_info
 from .views_hand import showdown_view
 
 PACKED_LIMIT = 3000

@@ -16,7 +16,7 @@ from scorekeeper.rules import PRESETS, Rules
 
 from .. import i18n
 from ..i18n import _
-from . import forms_hand, forms_play, options, views_hand, web
+from . import forms_hand, forms_play, options, terms, views_hand, web
 from . import labels as pad_labels
 from . import replay as pad_replay
 from .blueprint import bp, form_errors, render
@@ -133,7 +133,7 @@ def check() -> Response:
         view=view,
         presets=list(PRESETS),
         preset_names=options.PRESET_NAMES,
-        grid_rows=pad_labels.card_grid(),
+        grid_rows=terms.card_grid(),
     )
 
 

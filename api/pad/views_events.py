@@ -110,7 +110,7 @@ def match_place(store: Store, game_id: str, players: tuple[str, ...]) -> dict[st
 def pair_refusal(view: dict[str, Any]) -> str | None:
     """Why the next round cannot be paired now (``None``: it can)."""
     if view["stale_round"] is not None:
-        stale = _(  # the wording of the pairing's refusal (labels.WORDINGS)
+        stale = _(  # the wording of the pairing's refusal (wordings.WORDINGS)
             "Round %(round)s was paired on a result that has changed since: withdraw it"
             " (and any round after it), then pair again",
             round=view["stale_round"],

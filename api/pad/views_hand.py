@@ -3,7 +3,7 @@
 A hand with its badge and one-line summary, its page (input, counts,
 showdown), the preview of a quick hand before it is saved, a verified
 showdown (with what the defender could have laid off) and the live
-read-out of the tap grid. Cards in them are :func:`~api.pad.labels.card_info`
+read-out of the tap grid. Cards in them are :func:`~api.pad.terms.card_info`
 dicts.
 """
 
@@ -31,7 +31,8 @@ from scorekeeper.sheet import (
 )
 
 from ..i18n import _, format_number, lazy_gettext
-from .labels import bdi, capfirst, card_info, cards_info, game_pair, html, sides_html
+from .labels import bdi, game_pair, html, sides_html
+from .terms import capfirst, card_info, cards_info
 
 OUTCOME_LABELS = {
     # Translators: the badge of a hand won by a knock (the sheet's list of hands).
@@ -285,7 +286,7 @@ def _breakdown_line(detail: DeadwoodResult | KnockResult) -> str:
 
 
 def showdown_view(showdown: KnockResult, names: Sequence[str]) -> dict[str, Any]:
-    """A verified showdown as the pages show it (cards as :func:`~.pad_labels.card_info`)."""
+    """A verified showdown as the pages show it (cards as :func:`~api.pad.terms.card_info`)."""
     k, d = showdown.knocker, showdown.defender
     knocker, defender = names
     outcome = showdown.outcome
@@ -378,7 +379,7 @@ def live_melds(cards: Any) -> dict[str, Any]:
     """The live read-out while cards are tapped: deadwood and the best melds.
 
     ``{"count", "deadwood", "melds", "deadwood_cards", "ties"}``; the cards
-    are lists of :func:`~.pad_labels.card_info`. Raises :class:`CardError` for bad cards.
+    are lists of :func:`~api.pad.terms.card_info`. Raises :class:`CardError` for bad cards.
     """
     codes = parse_cards(cards)
     if not codes:

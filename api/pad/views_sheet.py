@@ -29,25 +29,16 @@ from scorekeeper.store.base import LogEntry
 from scorekeeper.store.games import effective_hands
 
 from ..i18n import _, format_decimal, ngettext
-from .labels import (
-    bdi,
-    both,
-    card_info,
-    game_pair,
-    game_title,
-    html,
-    matchup,
-    side_names,
-    sides_html,
-)
+from .labels import bdi, game_pair, game_title, html, matchup, side_names, sides_html
 from .options import OPTION_NAMES, PRESET_NAMES
+from .terms import both, card_info
 from .views_hand import OUTCOME_LABELS, badge, deal_scored, describe_hand
 from .views_result import game_over_line, game_result_view, table
 
 
 def cut_view(sheet: GameSheet) -> dict[str, Any] | None:
     """Who cut what for the first deal, and who deals first by it (RULES.md 3): ``{"cuts":
-    [{"name", "card" (:func:`~api.pad.labels.card_info`)}], "dealer"}``; ``None`` when
+    [{"name", "card" (:func:`~api.pad.terms.card_info`)}], "dealer"}``; ``None`` when
     the first dealer was named or drawn by lot."""
     if sheet.cut is None:
         return None
