@@ -2,8 +2,8 @@
 ``to_dict()``, never by these).
 
 The shapes of typed results (melds, a verified knock, a replayed or
-analysed deal or match, a stored sheet and its hands) are derived from
-their result types by :mod:`api.shapes`; the names here are the
+analysed deal or match, a stored sheet and its hands, an event's answers) are
+derived from their result types by :mod:`api.shapes`; the names here are the
 document's component names. The envelopes the views build around them (a
 new game, a hand change) and the answers still given as plain dicts
 (stats, exports, imports) are written here.
