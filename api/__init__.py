@@ -255,6 +255,7 @@ def create_app(
         else:
             api.spec.components.schema(name, schema=shown)
     api.register_blueprint(v1.blp)
+    events.register(api, app)
     live.document(api, app)
     app.add_url_rule(streams.STREAM_RULE, "live_check", streams.check)
     holders = [credentials.holds_edit_token]

@@ -11,7 +11,11 @@ withdraw the last paired round while none of its games has a hand (to pair it
 again: a knockout's result that decided a later pairing changes only so).
 The exports (standings and results as CSV, results as JSON, the event as a
 record ``scorekeeper replay`` scores again) are public, as the event is.
-The routes join the ``/api/v1`` blueprint (:data:`api.v1.blp`).
+
+The routes are a blueprint of their own (:data:`blp`, endpoints ``api_events.*``)
+under ``/api/v1``; its operations keep the ``api_v1`` tag, so the document and the
+clients generated from it group them as before. Their answers are the typed results
+of :mod:`scorekeeper.store.event_results`, whose schemas :mod:`api.shapes` derives.
 """
 
 from __future__ import annotations
@@ -20,20 +24,43 @@ from collections.abc import Callable
 from functools import wraps
 from typing import Any
 
-from flask import Response, current_app, jsonify, url_for
+from flask import Flask, Response, current_app, jsonify, url_for
 from flask.views import MethodView
+from flask_smorest import Api, Blueprint
 
 from scorekeeper import event_tables
 from scorekeeper.store import event_rounds, events
+from scorekeeper.store.event_results import NewEvent
 
-from . import credentials, get_storage, limits
+from . import bodies, credentials, get_storage, limits
 from . import headers as h
 from . import responses as r
 from . import schemas as s
 from .credentials import unauthorized
 from .errors import error_response
 from .paths import GameIdConverter, random_id_schema
-from .v1 import CREATE_REFUSALS, blp, refusals
+from .v1 import CREATE_REFUSALS, refusals
+
+TAG = "api_v1"
+"""The tag of the event operations in the document (the ``/api/v1`` blueprint's)."""
+
+blp = Blueprint("api_events", __name__, url_prefix="/api/v1")
+"""The event endpoints (documented under :data:`TAG`: see :func:`register`, :func:`route`)."""
+blp.before_request(bodies.refuse_unless_json)
+
+
+def register(api: Api, app: Flask) -> None:
+    """Serve the event endpoints and document them under :data:`TAG`, adding no tag of
+    their own to the document's list (flask-smorest's ``register_blueprint`` would)."""
+    app.register_blueprint(blp)
+    app.extensions["flask-smorest"]["blp_name_to_api"][blp.name] = api
+    blp.register_views_in_doc(api, app, api.spec, name=blp.name, parameters=None)
+
+
+def route(rule: str) -> Callable[[type[MethodView]], type[MethodView]]:
+    """:data:`blp`'s route, its operations tagged :data:`TAG`."""
+    routed: Callable[[type[MethodView]], type[MethodView]] = blp.route(rule, tags=[TAG])
+    return routed
 
 
 class EventIdConverter(GameIdConverter):
@@ -73,7 +100,7 @@ def director(view: Callable[..., Response]) -> Callable[..., Response]:
     return check
 
 
-@blp.route("/events")
+@route("/events")
 class Events(MethodView):
     """Events: club nights and tournaments."""
 
@@ -94,14 +121,14 @@ class Events(MethodView):
             idempotency_key=headers.get("key"),
             secret=current_app.config["SECRET_KEY"],
         )
-        url = url_for("api_v1.Event", event_id=stored.id)
-        response = jsonify({"id": stored.id, "url": url, "director_token": token})
+        url = url_for("api_events.Event", event_id=stored.id)
+        response = jsonify(NewEvent(stored.id, url, token).to_dict())
         response.status_code = 201
         response.headers["Location"] = url
         return response
 
 
-@blp.route("/events/<event:event_id>")
+@route("/events/<event:event_id>")
 class Event(MethodView):
     """One event."""
 
@@ -111,11 +138,11 @@ class Event(MethodView):
     def get(self, event_id: str) -> Response:
         """The whole event: settings, rounds, matches, tables, results and standings."""
         store = get_storage()
-        body = events.event_body(store, store.event(event_id))
-        return jsonify({"url": url_for("api_v1.Event", event_id=event_id), **body})
+        body = events.event_body(store, store.event(event_id)).to_dict()
+        return jsonify({"url": url_for("api_events.Event", event_id=event_id), **body})
 
 
-@blp.route("/events/<event:event_id>/rounds")
+@route("/events/<event:event_id>/rounds")
 class EventRounds(MethodView):
     """An event's rounds."""
 
@@ -130,19 +157,13 @@ class EventRounds(MethodView):
 
         409 while a game of the current round is unfinished, and once the event is over.
         """
-        paired, matches = events.pair_round(get_storage(), event_id)
-        body = {
-            "number": paired.number,
-            "matches": [match.to_dict() for match in matches],
-            "bye": paired.bye,
-            "byes": list(paired.byes),
-        }
-        response = jsonify(body)
+        paired = events.pair_round(get_storage(), event_id)
+        response = jsonify(paired.to_dict())
         response.status_code = 201
         return response
 
 
-@blp.route("/events/<event:event_id>/rounds/<int:number>")
+@route("/events/<event:event_id>/rounds/<int:number>")
 class EventRound(MethodView):
     """One paired round of an event."""
 
@@ -165,7 +186,7 @@ class EventRound(MethodView):
         return Response(status=204)
 
 
-@blp.route("/events/<event:event_id>/matches/<game:game_id>/end")
+@route("/events/<event:event_id>/matches/<game:game_id>/end")
 class EndMatch(MethodView):
     """The director ends a match."""
 
@@ -187,10 +208,10 @@ class EndMatch(MethodView):
         finished (its game over, or ended before).
         """
         match = events.end_match(get_storage(), event_id, game_id, body.get("winner"))
-        return jsonify(match)
+        return jsonify(match.to_dict())
 
 
-@blp.route("/events/<event:event_id>/standings")
+@route("/events/<event:event_id>/standings")
 class EventStandings(MethodView):
     """An event's standings."""
 
@@ -200,7 +221,7 @@ class EventStandings(MethodView):
     def get(self, event_id: str) -> Response:
         """The standings: by matches won, net points, (Swiss) opponents' wins, head to head."""
         store = get_storage()
-        return jsonify({"standings": events.event_standings(store, store.event(event_id))})
+        return jsonify(events.event_standings(store, store.event(event_id)).to_dict())
 
 
 CSV_TYPE = "text/csv; charset=utf-8; header=present"
@@ -231,7 +252,7 @@ def _csv(event_id: str, what: str) -> Response:
     return response
 
 
-@blp.route("/events/<event:event_id>/export/standings.csv")
+@route("/events/<event:event_id>/export/standings.csv")
 class EventStandingsCsv(MethodView):
     """An event's standings as CSV."""
 
@@ -246,7 +267,7 @@ class EventStandingsCsv(MethodView):
         return _csv(event_id, "standings")
 
 
-@blp.route("/events/<event:event_id>/export/results.csv")
+@route("/events/<event:event_id>/export/results.csv")
 class EventResultsCsv(MethodView):
     """Every match of an event as CSV."""
 
@@ -263,7 +284,7 @@ class EventResultsCsv(MethodView):
         return _csv(event_id, "results")
 
 
-@blp.route("/events/<event:event_id>/export/results.json")
+@route("/events/<event:event_id>/export/results.json")
 class EventResults(MethodView):
     """An event's standings and results as JSON."""
 
@@ -273,10 +294,10 @@ class EventResults(MethodView):
     def get(self, event_id: str) -> Response:
         """The event's settings, its standings and one result per match (as results.csv)."""
         store = get_storage()
-        return jsonify(events.event_export(store, store.event(event_id)))
+        return jsonify(events.event_export(store, store.event(event_id)).to_dict())
 
 
-@blp.route("/events/<event:event_id>/export/record.json")
+@route("/events/<event:event_id>/export/record.json")
 class EventRecord(MethodView):
     """An event as a record to score again."""
 
@@ -291,4 +312,4 @@ class EventRecord(MethodView):
         ``scorekeeper replay`` scores each game again and gives the standings.
         """
         store = get_storage()
-        return jsonify(events.event_record(store, store.event(event_id)))
+        return jsonify(events.event_record(store, store.event(event_id)).to_dict())

@@ -123,7 +123,8 @@ class Shapes:
     field's document what its type cannot say (a list's length, to the list
     branch of a ``oneOf``; the values of an enum that occur; ``nullable``
     false for a ``None`` that ``to_dict()`` leaves out), for the class and its
-    subclasses; ``added`` are the fields the API adds to its JSON.
+    subclasses; ``added`` are the fields the API adds to its JSON; ``given`` are the
+    schemas written by hand for result classes (used where such a class is a field).
     """
 
     def __init__(
@@ -133,12 +134,14 @@ class Shapes:
         flat: Mapping[type, tuple[str | None, Iterable[str]]] = {},
         extra: Mapping[type, Mapping[str, Mapping[str, Any]]] = {},
         added: Mapping[type, Mapping[str, fields.Field[Any]]] = {},
+        given: Mapping[type, type[ma.Schema]] = {},
     ):
         self._names = {self._key(kind): name for kind, name in names.items()}
         self._flat = {cls: (part, frozenset(omit)) for cls, (part, omit) in flat.items()}
         self._extra = extra
         self._added = added
         self._made: dict[frozenset[type], type[ma.Schema]] = {}
+        self._given = {frozenset([cls]): schema for cls, schema in given.items()}
         self._by_name: dict[str, frozenset[type]] = {}
         self._aliases: dict[str, str] = {}
 
@@ -161,7 +164,7 @@ class Shapes:
     def schema(self, kind: Any) -> type[ma.Schema]:
         """The schema of result type (or union of them) ``kind``, made once."""
         key = self._key(kind)
-        made = self._made.get(key)
+        made = self._made.get(key) or self._given.get(key)
         if made is not None:
             return made
         name = self.name(kind)

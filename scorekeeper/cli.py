@@ -687,7 +687,9 @@ def event_export(event_id: str, what: str, output: IO[str], db: str | None) -> N
         except NotFound:
             raise _BadInput(f"there is no event {event_id!r} in this database") from None
         if what == "record":
-            text = json.dumps(events.event_record(store, stored), ensure_ascii=False) + "\n"
+            text = (
+                json.dumps(events.event_record(store, stored).to_dict(), ensure_ascii=False) + "\n"
+            )
         else:
             text = events.event_csv(store, stored, what)
     output.write(text)

@@ -15,15 +15,17 @@ recorded pairing (its matches' players and its byes, as sets) is not what
 the results before it give; :func:`unmade_round` says whether a change to
 one match would make a paired round stale that was not.
 
->>> from .events import Event, Format, PlayedRound, Result
+>>> from .events import Event, Format, PlayedRound, MatchResult
 >>> event = Event(("A", "B", "C", "D"), Format.SINGLE_ELIMINATION)
->>> first = PlayedRound((Result(("A", "D"), (110, 20), "A"), Result(("B", "C"), (105, 40), "B")))
->>> final = PlayedRound((Result(("A", "B")),))
+>>> first = PlayedRound(
+...     (MatchResult(("A", "D"), (110, 20), "A"), MatchResult(("B", "C"), (105, 40), "B"))
+... )
+>>> final = PlayedRound((MatchResult(("A", "B")),))
 >>> stale_round(event, [first, final]) is None
 True
->>> unmade_round(event, [first, final], 1, 1, Result(("B", "C"), (40, 105), "C"))
+>>> unmade_round(event, [first, final], 1, 1, MatchResult(("B", "C"), (40, 105), "C"))
 2
->>> unmade_round(event, [first, final], 1, 1, Result(("B", "C"), (125, 40), "B")) is None
+>>> unmade_round(event, [first, final], 1, 1, MatchResult(("B", "C"), (125, 40), "B")) is None
 True
 """
 
@@ -32,7 +34,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from .errors import Conflict
-from .events import Event, Format, PlayedRound, Result, Round, next_round
+from .events import Event, Format, MatchResult, PlayedRound, Round, next_round
 
 KNOCKOUTS = frozenset({Format.SINGLE_ELIMINATION, Format.DOUBLE_ELIMINATION})
 """The formats whose pairings are decided by single matches' winners."""
@@ -63,7 +65,7 @@ def _same(expected: Round, recorded: PlayedRound) -> bool:
 
 
 def unmade_round(
-    event: Event, played: Sequence[PlayedRound], number: int, index: int, result: Result
+    event: Event, played: Sequence[PlayedRound], number: int, index: int, result: MatchResult
 ) -> int | None:
     """The paired round that match ``index`` (from 0, in table order) of round
     ``number`` (from 1) having ``result`` would leave paired on a result that no

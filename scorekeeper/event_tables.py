@@ -9,10 +9,10 @@ The CSV is RFC 4180 (``csv`` module, CRLF line ends, quoted where needed)
 with a header row; names keep every character (the text is UTF-8 when
 encoded).
 
->>> rounds = [{"number": 1, "matches": [{"table": 1, "players": ["Ana", "Bor, Jr."],
-...     "game_id": "g1", "finished": True, "winner": "Ana", "totals": [130, 20],
-...     "ended_by_director": True}]}]
->>> print(csv_text(RESULTS_COLUMNS, result_rows(rounds)), end="")
+>>> rows = [{"round": 1, "table": 1, "player_a": "Ana", "player_b": "Bor, Jr.",
+...     "finished": True, "winner": "Ana", "total_a": 130, "total_b": 20,
+...     "game_id": "g1", "ended": TIME_CALLED}]
+>>> print(csv_text(RESULTS_COLUMNS, rows), end="")
 round,table,player_a,player_b,finished,winner,total_a,total_b,game_id,ended\r
 1,1,Ana,"Bor, Jr.",true,Ana,130,20,g1,time_called\r
 >>> file_name("Club night: 2 May", "standings")
@@ -56,33 +56,6 @@ RESULTS_COLUMNS = (
 
 TIME_CALLED = "time_called"
 """A result row's ``ended`` for a match the director ended (time called)."""
-
-
-def result_rows(rounds: Iterable[Mapping[str, Any]]) -> list[dict[str, Any]]:
-    """One row per match of the event's ``rounds`` (as the event's JSON gives them).
-
-    ``winner``, ``total_a`` and ``total_b`` are ``None`` while the match is unfinished;
-    ``ended`` is :data:`TIME_CALLED` for a match the director ended, else ``None``.
-    """
-    rows = []
-    for round_ in rounds:
-        for match in round_["matches"]:
-            totals = match["totals"] or (None, None)
-            rows.append(
-                {
-                    "round": round_["number"],
-                    "table": match["table"],
-                    "player_a": match["players"][0],
-                    "player_b": match["players"][1],
-                    "finished": match["finished"],
-                    "winner": match["winner"],
-                    "total_a": totals[0],
-                    "total_b": totals[1],
-                    "game_id": match["game_id"],
-                    "ended": TIME_CALLED if match["ended_by_director"] else None,
-                }
-            )
-    return rows
 
 
 def csv_text(columns: Sequence[str], rows: Iterable[Mapping[str, Any]]) -> str:

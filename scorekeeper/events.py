@@ -3,7 +3,7 @@
 An :class:`Event` is a roster of players, a :class:`Format` and (Swiss) a
 number of rounds. Each match is one two-player game; this module sees only
 its two players, its winner and the two final totals (bonuses included), as
-a :class:`Result`. Given the rounds played so far, :func:`next_round` pairs
+a :class:`MatchResult`. Given the rounds played so far, :func:`next_round` pairs
 the next round (tables numbered from 1, the byes) or answers ``None`` when
 the event is over, and :func:`standings` ranks the players: by matches won,
 then net points (own final total minus the opponent's, summed over the
@@ -28,7 +28,7 @@ Formats:
 >>> first = next_round(event, [])
 >>> first.to_dict()
 {'number': 1, 'matches': [{'table': 1, 'players': ['Bor', 'Cy']}], 'bye': 'Ana', 'byes': ['Ana']}
->>> played = [first.played([Result(("Bor", "Cy"), (100, 40), "Bor")])]
+>>> played = [first.played([MatchResult(("Bor", "Cy"), (100, 40), "Bor")])]
 >>> [(s.rank, s.player, s.won, s.net_points) for s in standings(event, played)]
 [(1, 'Bor', 1, 60), (2, 'Ana', 1, 0), (3, 'Cy', 0, -60)]
 """
@@ -46,6 +46,7 @@ import networkx as nx
 
 from .errors import Conflict, InvalidValueError
 from .names import repeated
+from .results import Result
 
 MAX_PLAYERS = 128
 """The largest roster an event takes."""
@@ -80,7 +81,7 @@ class Format(StrEnum):
 
 
 @dataclass(frozen=True, slots=True)
-class Event:
+class Event(Result):
     """An event's roster (seeding order), its format and (Swiss only) its rounds.
 
     Two names are one player when they differ only in letter case or in how an
@@ -135,25 +136,17 @@ class Event:
                 f"rounds: only a Swiss event takes rounds, not {self.format}", option="rounds"
             )
 
-    def to_dict(self) -> dict[str, Any]:
-        """The JSON form: ``players``, ``format`` and ``rounds`` (``None`` but for Swiss)."""
-        return {"players": list(self.players), "format": str(self.format), "rounds": self.rounds}
-
 
 @dataclass(frozen=True, slots=True)
-class Pairing:
+class Pairing(Result):
     """One match of a round: its table (from 1) and its two players."""
 
     table: int
     players: tuple[str, str]
 
-    def to_dict(self) -> dict[str, Any]:
-        """The JSON form: ``table`` and ``players``."""
-        return {"table": self.table, "players": list(self.players)}
-
 
 @dataclass(frozen=True, slots=True)
-class Result:
+class MatchResult(Result):
     """A match as played: its two players, their final totals (bonuses
     included) and the winner, or ``winner`` ``None`` while it is unfinished.
 
@@ -184,10 +177,10 @@ class Result:
 
 
 @dataclass(frozen=True, slots=True)
-class PlayedRound:
+class PlayedRound(Result):
     """A round paired earlier: its matches (in table order) as played so far and its byes."""
 
-    matches: tuple[Result, ...]
+    matches: tuple[MatchResult, ...]
     byes: tuple[str, ...] = ()
 
     @property
@@ -197,7 +190,7 @@ class PlayedRound:
 
 
 @dataclass(frozen=True, slots=True)
-class Round:
+class Round(Result):
     """A round :func:`next_round` pairs: its number, its matches and its byes.
 
     ``bye`` in the JSON form is the one player sitting out (round robin and
@@ -214,7 +207,7 @@ class Round:
         """The one player with a bye this round, else ``None``."""
         return self.byes[0] if len(self.byes) == 1 else None
 
-    def played(self, results: Sequence[Result]) -> PlayedRound:
+    def played(self, results: Sequence[MatchResult]) -> PlayedRound:
         """This round with the ``results`` of its matches (in table order)."""
         return PlayedRound(tuple(results), self.byes)
 
@@ -229,31 +222,20 @@ class Round:
 
 
 @dataclass(frozen=True, slots=True)
-class Standing:
+class Standing(Result):
     """One line of the standings."""
 
     rank: int
     player: str
     played: int
     won: int
+    """Matches won, byes included."""
     lost: int
     net_points: int
+    """Own final total minus the opponent's, over finished matches."""
     byes: int
     opponents_won: int
-
-    def to_dict(self) -> dict[str, Any]:
-        """The JSON form: ``rank``, ``player``, ``played``, ``won``, ``lost``,
-        ``net_points``, ``byes`` and ``opponents_won`` (the opponents' wins)."""
-        return {
-            "rank": self.rank,
-            "player": self.player,
-            "played": self.played,
-            "won": self.won,
-            "lost": self.lost,
-            "net_points": self.net_points,
-            "byes": self.byes,
-            "opponents_won": self.opponents_won,
-        }
+    """The opponents' wins (Swiss's tie-break)."""
 
 
 def next_round(event: Event, played: Sequence[PlayedRound]) -> Round | None:
@@ -284,7 +266,7 @@ def standings(event: Event, played: Sequence[PlayedRound]) -> list[Standing]:
     level on every measure share a rank and stay in roster order.
 
     >>> event = Event(("A", "B"), Format.ROUND_ROBIN)
-    >>> rounds = [PlayedRound((Result(("A", "B"), (90, 120), "B"),))]
+    >>> rounds = [PlayedRound((MatchResult(("A", "B"), (90, 120), "B"),))]
     >>> standings(event, rounds)[0].to_dict()  # doctest: +NORMALIZE_WHITESPACE
     {'rank': 1, 'player': 'B', 'played': 1, 'won': 1, 'lost': 0, 'net_points': 30,
      'byes': 0, 'opponents_won': 0}
@@ -598,7 +580,7 @@ def champion(event: Event, played: Sequence[PlayedRound]) -> str | None:
     """The winner of an elimination event once its final is decided, else ``None``.
 
     >>> event = Event(("A", "B"), Format.DOUBLE_ELIMINATION)
-    >>> rounds = [PlayedRound((Result(("A", "B"), winner="A"),))] * 2
+    >>> rounds = [PlayedRound((MatchResult(("A", "B"), winner="A"),))] * 2
     >>> champion(event, rounds)
     'A'
     """

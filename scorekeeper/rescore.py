@@ -38,7 +38,7 @@ from dataclasses import dataclass, replace
 from typing import Any
 
 from .errors import InvalidRecordError, RecordError, RuleViolation, ScorekeeperError
-from .events import Event, Format, PlayedRound, Result, standings
+from .events import Event, Format, MatchResult, PlayedRound, standings
 from .hands import evaluate_hand
 from .records import ReplayedDeal, ReplayedMatch, check_format, replay
 from .results import Result as Typed
@@ -190,7 +190,7 @@ def rescore_event(record: Mapping[str, Any]) -> RescoredEvent:
                 field=f"rounds.{i}",
             )
         byes.append(_names(item.get("byes", []), f"rounds.{i}.byes"))
-    results: list[list[Result]] = [[] for _ in rounds]
+    results: list[list[MatchResult]] = [[] for _ in rounds]
     matches: list[RescoredMatch] = []
     for i, item in enumerate(_list(record.get("games"), "games")):
         number = item.get("round") if isinstance(item, Mapping) else None
@@ -206,7 +206,9 @@ def rescore_event(record: Mapping[str, Any]) -> RescoredEvent:
         players = (match.game.players[0], match.game.players[1])
         ended = _director_end(item.get("ended_by_director"), players, f"games.{i}")
         final = match.final or (0, 0)
-        results[number - 1].append(ended or Result(players, (final[0], final[1]), match.winner))
+        results[number - 1].append(
+            ended or MatchResult(players, (final[0], final[1]), match.winner)
+        )
         if ended is not None and ended.winner is not None:
             match = replace(match, ended_by_director=TimeCalled(ended.winner, ended.totals))
         matches.append(match)
@@ -245,7 +247,7 @@ def _rescore_match(item: Mapping[str, Any], number: int, table: int, place: str)
     )
 
 
-def _director_end(value: Any, players: tuple[str, str], place: str) -> Result | None:
+def _director_end(value: Any, players: tuple[str, str], place: str) -> MatchResult | None:
     """The result of a match its director ended (``{"winner", "totals"}``): it counts as
     given, whatever its game did after; ``None`` for a match played out."""
     if value is None:
@@ -263,7 +265,7 @@ def _director_end(value: Any, players: tuple[str, str], place: str) -> Result | 
             f" and {players[1]!r}) and the two totals",
             field=f"{place}.ended_by_director",
         )
-    return Result(players, (totals[0], totals[1]), winner, ended_by_director=True)
+    return MatchResult(players, (totals[0], totals[1]), winner, ended_by_director=True)
 
 
 def _check_header(record: Mapping[str, Any], kind: str, version: int, what: str) -> None:

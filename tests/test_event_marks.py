@@ -203,8 +203,7 @@ def test_the_store_finds_a_games_event_and_a_devices_events(store):
     other, __ = events.create_event(store, "Other", ["Ana", "Bor"], "round_robin")
     director, player = hash_token("director"), hash_token("player")
     assert store.grant_director(made.id, director, "x")
-    __, matches = events.pair_round(store, made.id)
-    (match,) = matches
+    (match,) = events.pair_round(store, made.id).matches
     store.grant_edit(match.game_id, player, "y")
     events.pair_round(store, other.id)
     assert store.game_event(match.game_id) == made.id

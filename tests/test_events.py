@@ -18,8 +18,8 @@ from scorekeeper.errors import Conflict, InvalidValueError
 from scorekeeper.events import (
     Event,
     Format,
+    MatchResult,
     PlayedRound,
-    Result,
     Round,
     champion,
     next_round,
@@ -46,7 +46,7 @@ def play(event: Event, draw: st.DataObject, limit: int = 200) -> list[tuple[Roun
             totals = (
                 (win_total, lose_total) if winner == match.players[0] else (lose_total, win_total)
             )
-            results.append(Result(match.players, totals, winner))
+            results.append(MatchResult(match.players, totals, winner))
         rounds.append((paired, paired.played(results)))
         assert len(rounds) < limit
     return rounds
@@ -96,7 +96,7 @@ def test_a_swiss_of_the_most_rounds_always_finishes():
     played: list[PlayedRound] = []
     while (paired := next_round(event, played)) is not None:
         played.append(
-            paired.played([Result(m.players, (0, 100), m.players[1]) for m in paired.matches])
+            paired.played([MatchResult(m.players, (0, 100), m.players[1]) for m in paired.matches])
         )
     assert len(played) == 3
 
@@ -121,7 +121,7 @@ def test_swiss_bye_goes_to_the_lowest_group():
     event = Event(tuple(NAMES[:5]), Format.SWISS, 3)
     first = next_round(event, [])
     assert first is not None and len(first.byes) == 1
-    results = [Result(m.players, (150, 50), m.players[0]) for m in first.matches]
+    results = [MatchResult(m.players, (150, 50), m.players[0]) for m in first.matches]
     second = next_round(event, [first.played(results)])
     assert second is not None
     losers = {m.players[1] for m in first.matches}
@@ -209,7 +209,7 @@ def test_grand_final_reset_when_the_losers_side_wins():
             for m in paired.matches:
                 winner = m.players[0] if seat_wins(len(played), m) else m.players[1]
                 results.append(
-                    Result(m.players, (100, 0) if winner == m.players[0] else (0, 100), winner)
+                    MatchResult(m.players, (100, 0) if winner == m.players[0] else (0, 100), winner)
                 )
             played.append(paired.played(results))
         return played
@@ -235,9 +235,15 @@ def test_seed_order_puts_top_seeds_apart():
 def test_standings_rank_by_wins_net_points_then_head_to_head():
     event = Event(("A", "B", "C", "D"), Format.ROUND_ROBIN)
     rounds = [
-        PlayedRound((Result(("A", "B"), (120, 20), "A"), Result(("C", "D"), (110, 10), "C"))),
-        PlayedRound((Result(("A", "C"), (0, 100), "C"), Result(("B", "D"), (100, 0), "B"))),
-        PlayedRound((Result(("A", "D"), (100, 0), "A"), Result(("B", "C"), (50, 0), "B"))),
+        PlayedRound(
+            (MatchResult(("A", "B"), (120, 20), "A"), MatchResult(("C", "D"), (110, 10), "C"))
+        ),
+        PlayedRound(
+            (MatchResult(("A", "C"), (0, 100), "C"), MatchResult(("B", "D"), (100, 0), "B"))
+        ),
+        PlayedRound(
+            (MatchResult(("A", "D"), (100, 0), "A"), MatchResult(("B", "C"), (50, 0), "B"))
+        ),
     ]
     table = standings(event, rounds)
     assert [(s.rank, s.player, s.played, s.won, s.lost, s.net_points) for s in table] == [
@@ -251,9 +257,15 @@ def test_standings_rank_by_wins_net_points_then_head_to_head():
 def test_players_level_on_everything_share_a_rank():
     event = Event(("A", "B", "C", "D"), Format.ROUND_ROBIN)
     rounds = [
-        PlayedRound((Result(("A", "B"), (100, 0), "A"), Result(("C", "D"), (100, 0), "C"))),
-        PlayedRound((Result(("B", "C"), (100, 0), "B"), Result(("A", "D"), (100, 0), "A"))),
-        PlayedRound((Result(("C", "A"), (100, 0), "C"), Result(("B", "D"), (100, 0), "B"))),
+        PlayedRound(
+            (MatchResult(("A", "B"), (100, 0), "A"), MatchResult(("C", "D"), (100, 0), "C"))
+        ),
+        PlayedRound(
+            (MatchResult(("B", "C"), (100, 0), "B"), MatchResult(("A", "D"), (100, 0), "A"))
+        ),
+        PlayedRound(
+            (MatchResult(("C", "A"), (100, 0), "C"), MatchResult(("B", "D"), (100, 0), "B"))
+        ),
     ]
     table = standings(event, rounds)
     assert [(s.rank, s.player) for s in table] == [(1, "A"), (1, "B"), (1, "C"), (4, "D")]
@@ -261,7 +273,7 @@ def test_players_level_on_everything_share_a_rank():
 
 def test_standings_head_to_head_breaks_a_tie():
     event = Event(("A", "B"), Format.ROUND_ROBIN)
-    rounds = [PlayedRound((Result(("A", "B"), (100, 100), "B"),))]
+    rounds = [PlayedRound((MatchResult(("A", "B"), (100, 100), "B"),))]
     assert [(s.rank, s.player) for s in standings(event, rounds)] == [(1, "B"), (2, "A")]
 
 
@@ -269,7 +281,7 @@ def test_unfinished_matches_do_not_count_and_block_the_next_round():
     event = Event(("A", "B", "C", "D"), Format.ROUND_ROBIN)
     first = next_round(event, [])
     assert first is not None
-    open_round = first.played([Result(m.players) for m in first.matches])
+    open_round = first.played([MatchResult(m.players) for m in first.matches])
     assert all(s.played == 0 for s in standings(event, [open_round]))
     with pytest.raises(Conflict, match="round 1 is still being played"):
         next_round(event, [open_round])

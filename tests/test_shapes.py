@@ -5,9 +5,11 @@ from __future__ import annotations
 from dataclasses import dataclass
 from enum import StrEnum
 
+import marshmallow as ma
 import pytest
 from apispec import APISpec
 from apispec.ext.marshmallow import MarshmallowPlugin
+from marshmallow import fields
 
 from api.shapes import Shapes
 from scorekeeper.results import Result
@@ -90,3 +92,25 @@ def test_two_shapes_under_one_name_are_refused():
         shapes.schema(Large)
     with pytest.raises(TypeError, match="name the union"):
         Shapes().schema(Small | Large)
+
+
+class PayByHand(ma.Schema):
+    """A schema written by hand for a result whose fields derive no schema."""
+
+    amount = fields.Float(required=True)
+
+
+@dataclass(frozen=True, slots=True)
+class Wallet(Result):
+    owner: str
+    last: Pay | None
+
+
+def test_a_schema_given_by_hand_is_nested_where_its_result_is_a_field():
+    shapes = Shapes(given={Pay: PayByHand})
+    wallet = document(shapes, Wallet)["Wallet"]
+    assert wallet["properties"]["last"] == {
+        "anyOf": [{"type": "object", "nullable": True}, {"$ref": "#/components/schemas/PayByHand"}]
+    }
+    assert shapes.schema(Pay) is PayByHand
+    assert "Pay" not in shapes.components()  # the given schema is no derived one

@@ -271,15 +271,13 @@ def pair(event_id: str) -> Response:
     """Pair the next round (games keyed to derive their tokens), the rights to this phone."""
     stored = _directed(event_id)
     try:
-        paired, matches = events.pair_round(
-            get_storage(), event_id, secret=current_app.config["SECRET_KEY"]
-        )
+        paired = events.pair_round(get_storage(), event_id, secret=current_app.config["SECRET_KEY"])
     except Conflict as error:
         if error.code in ("round_unfinished", "round_paired", "event_over"):
             # a double tap, or another phone paired it: the page shows where things are
             return redirect(url_for("pad.director", event_id=event_id), 303)
         return _director_page(stored, worded(error), 409)
-    for match in matches:
+    for match in paired.matches:
         rights.grant(match.game_id, rights.STARTER_LABEL)
     return redirect(url_for("pad.director", event_id=event_id, done=paired.number), 303)
 

@@ -52,7 +52,7 @@ def event_view(store: Store, stored: StoredEvent) -> dict[str, Any]:
     an unfinished match's ``hands``, ``withdrawable`` (the number of the current round
     while no table of it has a hand or a result, else ``None``) and ``etag`` (a digest
     of all of it and the page's language: the wall page answers 304 while it holds)."""
-    body = events.event_body(store, stored)
+    body = events.event_body(store, stored).to_dict()
     for round_ in body["rounds"]:
         for match in round_["matches"]:
             match["leader"] = None

@@ -34,6 +34,7 @@ from functools import lru_cache
 from typing import Any, Protocol, TypedDict, Unpack
 
 from ..errors import Stale
+from ..events import Format
 from ..gamesheet import GameStatus
 from ..rules import Rules
 
@@ -339,14 +340,14 @@ games (locked, in table order), it returns, or raises to refuse (nothing is writ
 class StoredEvent:
     """A stored event (club night, tournament): its settings, the hash of its director
     token, the rounds paired so far (each match an ordinary stored game) and the
-    matches its director ended."""
+    matches its director ended. ``rules`` are parsed once, when the row is read."""
 
     id: str
     name: str
     players: tuple[str, ...]
-    format: str
+    format: Format
     rounds: int | None
-    rules: Mapping[str, Any]
+    rules: Rules
     stake: float | None
     token_hash: str
     created: str
@@ -702,9 +703,9 @@ class Store(Protocol):
         event_id: str,
         name: str,
         players: Sequence[str],
-        format: str,
+        format: Format,
         rounds: int | None,
-        rules: Mapping[str, Any],
+        rules: Rules,
         stake: float | None,
         token_hash: str,
         idempotency_key: str | None = None,
@@ -714,6 +715,9 @@ class Store(Protocol):
 
     def event(self, event_id: str) -> StoredEvent:
         """The event ``event_id`` with its paired rounds; raises :class:`NotFound`."""
+
+    def event_games(self, event_id: str) -> list[StoredGame]:
+        """The games of the event's paired matches, read in one query (any order)."""
 
     def add_round(
         self,

@@ -21,7 +21,7 @@ from typing import Any
 
 from ..errors import Conflict
 from ..event_changes import KNOCKOUTS, unmade_round
-from ..events import Event, Format, PlayedRound, Result
+from ..events import Event, MatchResult, PlayedRound
 from .base import MatchEvent, Store, StoredEvent, StoredGame, Summary
 
 GameData = tuple[tuple[str, str], Mapping[str, Any]]
@@ -31,17 +31,17 @@ and ``result`` read)."""
 
 def event_of(stored: StoredEvent) -> Event:
     """The core event of a stored one."""
-    return Event(stored.players, Format(stored.format), stored.rounds)
+    return Event(stored.players, stored.format, stored.rounds)
 
 
-def result_of(players: tuple[str, str], data: Mapping[str, Any]) -> Result:
+def result_of(players: tuple[str, str], data: Mapping[str, Any]) -> MatchResult:
     """A match's result from its game's sheet JSON: the winner and the final totals
     (bonuses included) once the game is over, else no winner."""
     result = data.get("result")
     if not data.get("over") or not result:
-        return Result(players)
+        return MatchResult(players)
     final = result["final"]
-    return Result(players, (final[0], final[1]), players[result["winner"]])
+    return MatchResult(players, (final[0], final[1]), players[result["winner"]])
 
 
 def rounds_of(stored: StoredEvent, data_of: Callable[[str], GameData]) -> list[PlayedRound]:
@@ -54,7 +54,7 @@ def rounds_of(stored: StoredEvent, data_of: Callable[[str], GameData]) -> list[P
             players, data = data_of(game_id)
             end = stored.ended.get(game_id)
             if end is not None:
-                results.append(Result(players, end.totals, end.winner, ended_by_director=True))
+                results.append(MatchResult(players, end.totals, end.winner, ended_by_director=True))
             else:
                 results.append(result_of(players, data))
         played.append(PlayedRound(tuple(results), paired.byes))
@@ -72,7 +72,7 @@ def check_change(match: MatchEvent | None, game: StoredGame, scored: Summary) ->
     if match is None or game.id in match.event.ended:
         return
     stored = match.event
-    if Format(stored.format) not in KNOCKOUTS:
+    if stored.format not in KNOCKOUTS:
         return
     number, index, table = next(
         (paired.number, i, t)

@@ -21,18 +21,33 @@ entered, undone or corrected there, but they no longer change the event).
 from __future__ import annotations
 
 import hmac
-from dataclasses import dataclass
 from typing import Any
 
 from ..errors import Conflict, InvalidValueError
 from ..event_changes import stale_round
-from ..event_tables import RESULTS_COLUMNS, STANDINGS_COLUMNS, csv_text, result_rows
-from ..events import Event, Format, Pairing, PlayedRound, Result, Round, next_round, standings
+from ..event_tables import RESULTS_COLUMNS, STANDINGS_COLUMNS, csv_text
+from ..events import Event, Format, MatchResult, PlayedRound, next_round, standings
 from ..gamesheet import GameStatus
 from ..names import MAX_NAME_LENGTH, name_key
 from ..rescore import EVENT_FORMAT, EVENT_VERSION
-from ..rules import Rules
+from ..results import field_values
 from .base import KeyReused, MatchEnd, NewMatch, Store, StoredEvent, StoredGame
+from .event_results import (
+    DirectorEnd,
+    EventExport,
+    EventExportSettings,
+    EventMatch,
+    EventRecord,
+    EventRecordGame,
+    EventRecordRound,
+    EventRound,
+    EventSettings,
+    EventStandings,
+    EventView,
+    PairedMatch,
+    PairedRound,
+    result_rows,
+)
 from .event_rounds import GameData, event_of, rounds_of
 from .games import (
     check_new_game,
@@ -45,19 +60,6 @@ from .games import (
     new_game_id,
     new_token,
 )
-
-
-@dataclass(frozen=True, slots=True)
-class PairedMatch:
-    """A match of a newly paired round: its pairing, its game's id and edit token."""
-
-    pairing: Pairing
-    game_id: str
-    edit_token: str
-
-    def to_dict(self) -> dict[str, Any]:
-        """The JSON form: ``table``, ``players``, ``game_id`` and ``edit_token``."""
-        return {**self.pairing.to_dict(), "game_id": self.game_id, "edit_token": self.edit_token}
 
 
 def create_event(
@@ -115,9 +117,9 @@ def create_event(
         event_id=event_id,
         name=name,
         players=event.players,
-        format=kind.value,
+        format=kind,
         rounds=rounds,
-        rules=game.rules.to_dict(),
+        rules=game.rules,
         stake=game.stake,
         token_hash=hash_token(token),
         idempotency_key=idempotency_key,
@@ -142,19 +144,21 @@ def played_rounds(store: Store, stored: StoredEvent) -> list[PlayedRound]:
     ended (:func:`end_match`) counts as ended, whatever its game does after.
     """
 
+    games = {game.id: game for game in store.event_games(stored.id)}
+
     def data_of(game_id: str) -> GameData:
-        game = store.game(game_id)
+        game = games.get(game_id) or store.game(game_id)  # paired since the event was read
         data = game.scored.data if game.scored is not None else None
-        if data is None:
+        if data is None:  # a game stored before its summary was kept
             data = load_sheet(store, game_id).to_dict()
         return (game.players[0], game.players[1]), data
 
     return rounds_of(stored, data_of)
 
 
-def event_standings(store: Store, stored: StoredEvent) -> list[dict[str, Any]]:
-    """The event's standings (JSON lines), computed from its stored games."""
-    return [line.to_dict() for line in standings(event_of(stored), played_rounds(store, stored))]
+def event_standings(store: Store, stored: StoredEvent) -> EventStandings:
+    """The event's standings, computed from its stored games."""
+    return EventStandings(tuple(standings(event_of(stored), played_rounds(store, stored))))
 
 
 def match_key(event_id: str, number: int, table: int) -> str:
@@ -163,9 +167,7 @@ def match_key(event_id: str, number: int, table: int) -> str:
     return f"event-{event_id}-round-{number}-table-{table}"
 
 
-def pair_round(
-    store: Store, event_id: str, *, secret: str | None = None
-) -> tuple[Round, list[PairedMatch]]:
+def pair_round(store: Store, event_id: str, *, secret: str | None = None) -> PairedRound:
     """Pair the event's next round: each match a new stored game under the event's rules.
 
     The round, its games and their links to the event are written in one
@@ -193,7 +195,7 @@ def pair_round(
     paired = next_round(event, played)
     if paired is None:
         raise Conflict("the event is over: no round is left to pair", code="event_over")
-    rules = Rules.from_dict(stored.rules)
+    rules = stored.rules
     matches, new = [], []
     for pairing in paired.matches:
         game = check_new_game(list(pairing.players), rules, 0, stored.stake)
@@ -203,7 +205,7 @@ def pair_round(
             if secret
             else new_token()
         )
-        matches.append(PairedMatch(pairing, game_id, token))
+        matches.append(PairedMatch(pairing.table, pairing.players, game_id, token))
         new.append(
             NewMatch(pairing.table, game_id, game.players, hash_token(token), empty_summary(game))
         )
@@ -215,26 +217,11 @@ def pair_round(
             code="round_paired",
             params={"round": paired.number},
         )
-    return paired, matches
+    return PairedRound(paired.number, tuple(matches), paired.bye, paired.byes)
 
 
-def match_body(table: int, game_id: str, result: Result) -> dict[str, Any]:
-    """A match as JSON: ``table``, ``players``, ``game_id``, ``finished``, ``winner``,
-    ``totals`` (``None`` until it is finished) and ``ended_by_director``."""
-    return {
-        "table": table,
-        "players": list(result.players),
-        "game_id": game_id,
-        "finished": result.winner is not None,
-        "winner": result.winner,
-        "totals": list(result.totals) if result.winner is not None else None,
-        "ended_by_director": result.ended_by_director,
-    }
-
-
-def end_match(store: Store, event_id: str, game_id: str, winner: Any = None) -> dict[str, Any]:
-    """The director ends the event's unfinished match ``game_id``; returns the match as JSON
-    (:func:`match_body`).
+def end_match(store: Store, event_id: str, game_id: str, winner: Any = None) -> EventMatch:
+    """The director ends the event's unfinished match ``game_id``; returns the match.
 
     Time called, the leader wins, points as they stand: the match's result
     is ``winner`` (one of its two players; letter case and spaces around the
@@ -293,28 +280,26 @@ def end_match(store: Store, event_id: str, game_id: str, winner: Any = None) -> 
     end = store.end_match(event_id, game_id, decide)
     table = next(t for r in stored.paired for t, g in r.matches if g == game_id)
     game = store.game(game_id)
-    result = Result((game.players[0], game.players[1]), end.totals, end.winner, True)
-    return match_body(table, game_id, result)
+    result = MatchResult((game.players[0], game.players[1]), end.totals, end.winner, True)
+    return EventMatch.of(table, game_id, result)
 
 
-def event_body(store: Store, stored: StoredEvent) -> dict[str, Any]:
-    """The whole event as JSON: settings, rounds (matches, tables, results) and standings."""
+def event_body(store: Store, stored: StoredEvent) -> EventView:
+    """The whole event: settings, rounds (matches, tables, results) and standings."""
     event = event_of(stored)
     played = played_rounds(store, stored)
-    rounds = []
-    for paired, round_ in zip(stored.paired, played, strict=True):
-        matches = []
-        for (table, game_id), result in zip(paired.matches, round_.matches, strict=True):
-            matches.append(match_body(table, game_id, result))
-        byes = list(paired.byes)
-        rounds.append(
-            {
-                "number": paired.number,
-                "matches": matches,
-                "bye": byes[0] if len(byes) == 1 else None,
-                "byes": byes,
-            }
+    rounds = tuple(
+        EventRound(
+            paired.number,
+            tuple(
+                EventMatch.of(table, game_id, result)
+                for (table, game_id), result in zip(paired.matches, round_.matches, strict=True)
+            ),
+            paired.byes[0] if len(paired.byes) == 1 else None,
+            paired.byes,
         )
+        for paired, round_ in zip(stored.paired, played, strict=True)
+    )
     stale = stale_round(event, played)
     over = (
         stale is None
@@ -322,20 +307,27 @@ def event_body(store: Store, stored: StoredEvent) -> dict[str, Any]:
         and all(r.finished for r in played)
         and next_round(event, played) is None
     )
-    return {
-        "id": stored.id,
-        "name": stored.name,
-        "players": list(event.players),
-        "format": event.format.value,
-        "round_count": event.rounds,
-        "rules": dict(stored.rules),
-        "stake": stored.stake,
-        "created": stored.created,
-        "over": over,
-        "rounds": rounds,
-        "stale_round": stale,
-        "standings": [line.to_dict() for line in standings(event, played)],
-    }
+    return EventView(
+        **field_values(settings(stored)),
+        over=over,
+        rounds=rounds,
+        stale_round=stale,
+        standings=tuple(standings(event, played)),
+    )
+
+
+def settings(stored: StoredEvent) -> EventSettings:
+    """The event's settings, as its exports repeat them."""
+    return EventSettings(
+        stored.id,
+        stored.name,
+        stored.players,
+        stored.format,
+        stored.rounds,
+        stored.rules.to_dict(),
+        stored.stake,
+        stored.created,
+    )
 
 
 def token_matches(stored: StoredEvent, token: str | None) -> bool:
@@ -343,57 +335,48 @@ def token_matches(stored: StoredEvent, token: str | None) -> bool:
     return token is not None and hmac.compare_digest(hash_token(token), stored.token_hash)
 
 
-def event_export(store: Store, stored: StoredEvent) -> dict[str, Any]:
-    """The event's results as JSON: ``{"event": settings, "standings", "results"}``.
-
-    ``results`` has one row per match (:func:`scorekeeper.event_tables.result_rows`).
-    """
+def event_export(store: Store, stored: StoredEvent) -> EventExport:
+    """The event's results: its settings (and whether it is over), its standings and one
+    row per match (:func:`~scorekeeper.store.event_results.result_rows`)."""
     body = event_body(store, stored)
-    about = {key: body[key] for key in _SETTINGS}
-    return {
-        "event": {**about, "over": body["over"]},
-        "standings": body["standings"],
-        "results": result_rows(body["rounds"]),
-    }
+    about = EventExportSettings(**field_values(settings(stored)), over=body.over)
+    return EventExport(about, body.standings, tuple(result_rows(body.rounds)))
 
 
 def event_csv(store: Store, stored: StoredEvent, what: str) -> str:
     """The event's ``standings`` or ``results`` as CSV text
     (:func:`scorekeeper.event_tables.csv_text`)."""
     if what == "standings":
-        return csv_text(STANDINGS_COLUMNS, event_standings(store, stored))
+        lines = event_standings(store, stored).standings
+        return csv_text(STANDINGS_COLUMNS, (line.to_dict() for line in lines))
     if what == "results":
-        return csv_text(RESULTS_COLUMNS, event_export(store, stored)["results"])
+        rows = event_export(store, stored).results
+        return csv_text(RESULTS_COLUMNS, (row.to_dict() for row in rows))
     raise ValueError(f"what: standings or results, not {what!r}")
 
 
-def event_record(store: Store, stored: StoredEvent) -> dict[str, Any]:
+def event_record(store: Store, stored: StoredEvent) -> EventRecord:
     """The event as a record ``scorekeeper replay`` scores again (:mod:`scorekeeper.rescore`):
     its settings, its rounds' byes and each match's exported game, labelled, with the
     director's end of the match (``{"winner", "totals"}``, else ``None``)."""
     body = event_body(store, stored)
-    return {
-        "format": EVENT_FORMAT,
-        "version": EVENT_VERSION,
-        "event": {key: body[key] for key in _SETTINGS},
-        "rounds": [{"number": r["number"], "byes": r["byes"]} for r in body["rounds"]],
-        "games": [
-            {
-                "round": round_["number"],
-                "table": match["table"],
-                "game_id": match["game_id"],
-                "game": export_game(store, match["game_id"]).to_dict(),
-                "ended_by_director": (
-                    {"winner": match["winner"], "totals": match["totals"]}
-                    if match["ended_by_director"]
-                    else None
-                ),
-            }
-            for round_ in body["rounds"]
-            for match in round_["matches"]
-        ],
-    }
+    games = tuple(
+        EventRecordGame(
+            round_.number,
+            match.table,
+            match.game_id,
+            export_game(store, match.game_id),
+            _director_end(match),
+        )
+        for round_ in body.rounds
+        for match in round_.matches
+    )
+    rounds = tuple(EventRecordRound(r.number, r.byes) for r in body.rounds)
+    return EventRecord(EVENT_FORMAT, EVENT_VERSION, settings(stored), rounds, games)
 
 
-_SETTINGS = ("id", "name", "players", "format", "round_count", "rules", "stake", "created")
-"""The keys of the event's JSON an export repeats as the event's settings."""
+def _director_end(match: EventMatch) -> DirectorEnd | None:
+    """How the director ended the match (``None``: they did not)."""
+    if not match.ended_by_director or match.winner is None or match.totals is None:
+        return None
+    return DirectorEnd(match.winner, match.totals)

@@ -39,6 +39,7 @@ from dataclasses import replace
 from functools import cache
 from typing import Any, Unpack
 
+from ..events import Format
 from ..gamesheet import GameStatus
 from ..names import name_key, search_words
 from ..rules import Rules
@@ -215,6 +216,12 @@ SELECT_EVENT = (
     "SELECT id, name, players, format, rounds, rules, stake, token_hash, created"
     " FROM events WHERE id = ?"
 )
+SELECT_EVENT_GAMES = (
+    f"SELECT {GAME_COLUMNS} FROM event_matches JOIN games ON games.id = event_matches.game_id"
+    " WHERE event_matches.event_id = ?"
+)
+"""The games of an event's matches, in one query (``games``' columns need no prefix:
+``event_matches`` has none of their names)."""
 SELECT_EVENT_ROUNDS = "SELECT number, byes FROM event_rounds WHERE event_id = ? ORDER BY number"
 SELECT_EVENT_MATCHES = (
     "SELECT round, table_no, game_id FROM event_matches WHERE event_id = ? ORDER BY round, table_no"
@@ -827,9 +834,9 @@ class SqlStore(DirectorRights, ABC):
         event_id: str,
         name: str,
         players: Sequence[str],
-        format: str,
+        format: Format,
         rounds: int | None,
-        rules: Mapping[str, Any],
+        rules: Rules,
         stake: float | None,
         token_hash: str,
         idempotency_key: str | None = None,
@@ -845,9 +852,9 @@ class SqlStore(DirectorRights, ABC):
             event_id,
             name,
             dumps(list(players)),
-            format,
+            format.value,
             rounds,
-            dumps_in_order(rules),
+            dumps_in_order(rules.to_dict()),
             stake,
             token_hash,
             now(),
@@ -890,15 +897,20 @@ class SqlStore(DirectorRights, ABC):
             id=row[0],
             name=row[1],
             players=tuple(json.loads(row[2])),
-            format=row[3],
+            format=Format(row[3]),
             rounds=row[4],
-            rules=json.loads(row[5]),
+            rules=Rules.from_dict(json.loads(row[5])),
             stake=row[6],
             token_hash=row[7],
             created=row[8],
             paired=paired,
             ended=ended,
         )
+
+    def event_games(self, event_id: str) -> list[StoredGame]:
+        """The games of the event's paired matches, in one query (:data:`SELECT_EVENT_GAMES`)."""
+        with self._snapshot() as conn:
+            return [game_from_row(row) for row in self._run(conn, SELECT_EVENT_GAMES, (event_id,))]
 
     def _match_event(self, conn: Any, game_id: str) -> MatchEvent | None:
         """The event the game is a match of, read on ``conn`` (``None``: no event)."""

@@ -50,6 +50,15 @@ class Blueprint(flask.Blueprint):
         tags: Sequence[str] | None = None,
         **options: Any,
     ) -> Callable[[_T], _T]: ...
+    def register_views_in_doc(
+        self,
+        api: Api,
+        app: flask.Flask,
+        spec: Any,
+        *,
+        name: str,
+        parameters: Sequence[str | Mapping[str, Any]] | None,
+    ) -> None: ...
     @staticmethod
     def doc(**kwargs: Any) -> Callable[[_View], _View]: ...
     def arguments(
