@@ -65,6 +65,10 @@ def test_kill_9_mid_burst_loses_no_acknowledged_hand(backend):
                         # the server is gone (refused, reset, or cut off mid-answer):
                         # this request's fate is unknown
                         return
+                    if response.status_code == 502:
+                        # nginx (a process group of its own, ended by its parent-death
+                        # signal a moment later) found gunicorn gone: fate unknown
+                        return
                     assert response.status_code == 201, response.text
                     with lock:
                         acknowledged.append(key)
