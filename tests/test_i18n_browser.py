@@ -34,7 +34,7 @@ import re
 
 import pytest
 from babel.messages.pofile import read_po
-from browser_kit import AXE, CHROMIUM, Words, axe_problems, overflow
+from browser_kit import AXE, CHROMIUM, WAIT, Words, axe_problems, overflow
 from playwright.sync_api import expect
 from serve_kit import spawn, stop
 from test_pad_axe import STATES, Walk
@@ -153,7 +153,7 @@ def walk_in(browser, served, lang: str, turning: bool = False) -> None:
         locale=lang,
     )
     page = context.new_page()
-    page.set_default_timeout(15000)  # a shared, busy machine: pages may take a while
+    page.set_default_timeout(WAIT)
     errors: list[str] = []
     page.on("pageerror", lambda error: errors.append(str(error)))
     page.on("dialog", lambda dialog: dialog.accept())

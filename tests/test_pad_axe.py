@@ -34,7 +34,7 @@ import re
 from collections.abc import Callable
 
 import pytest
-from browser_kit import AXE, CHROMIUM, COLOUR_RULES, Words, axe_problems
+from browser_kit import AXE, CHROMIUM, COLOUR_RULES, WAIT, Words, axe_problems
 from playwright.sync_api import expect
 from serve_kit import spawn, stop
 from test_pad_browser import ANA, ARTIFACTS, BOR, PHONE, tap
@@ -500,7 +500,7 @@ def test_every_page_state_passes_axe_in_light_and_dark(browser, served):
         viewport=PHONE, device_scale_factor=1, is_mobile=True, has_touch=True, color_scheme="light"
     )
     page = context.new_page()
-    page.set_default_timeout(15000)  # a shared, busy machine: pages may take a while
+    page.set_default_timeout(WAIT)
     errors: list[str] = []
     page.on("pageerror", lambda error: errors.append(str(error)))
     page.on("dialog", lambda dialog: dialog.accept())
