@@ -9,6 +9,15 @@ import re
 import shutil
 from pathlib import Path
 
+from playwright.sync_api import expect
+
+WAIT = 30_000
+"""How long (ms) a browser test waits for the condition it checks (a page's element, text,
+URL; Playwright's ``expect`` and each page's actions): long, for a busy machine, and free
+when the condition is met early. A test about a time (a live sheet's 2 s) says its own."""
+
+expect.set_options(timeout=WAIT)
+
 CHROMIUM = shutil.which("chromium") or "/usr/bin/chromium"
 """The chromium binary (tests/run.sh installs Debian's); the browser tests skip without it."""
 

@@ -20,12 +20,18 @@ naming it. The fast tier runs a twentieth of each hypothesis test's examples,
 and of the seeds of each seeded loop that asks (:func:`examples`), and the
 first of the seeds a test is parametrized with by :func:`fast_first`; the
 whole suite, or a file run alone, runs them all.
+
+The ``soak`` tier (``python -m pytest -m soak``, run before a release) holds the
+heavy sweeps: a test marked ``soak`` (or a parameter of it: :func:`soak_shares`)
+runs only when the ``-m`` expression names ``soak``, never in the default run
+nor in ``-m fast``.
 """
 
 from __future__ import annotations
 
 import inspect
 import os
+import re
 import shutil
 import sqlite3
 import subprocess
@@ -456,6 +462,26 @@ def fast_first(values: Iterable[object]) -> list[object]:
     return [first, *(pytest.param(value, marks=pytest.mark.slow) for value in others)]
 
 
+SOAK_SHARE = 20
+"""Outside the ``soak`` tier a heavy sweep tries one in this many of its cases
+(:func:`soak_shares`)."""
+
+
+def soak_shares() -> list[object]:
+    """The shares of a heavy sweep to parametrize it with (``share``: it tries ``full //
+    share`` of its cases): a twentieth (:data:`SOAK_SHARE`) in the default run, the whole
+    in the ``soak`` tier (``-m soak``)."""
+    return [
+        pytest.param(SOAK_SHARE, id="twentieth"),
+        pytest.param(1, id="whole", marks=pytest.mark.soak),
+    ]
+
+
+def _soak_asked(config: pytest.Config) -> bool:
+    """Whether this run's ``-m`` expression names the ``soak`` tier."""
+    return re.search(r"\bsoak\b", config.getoption("markexpr")) is not None
+
+
 @pytest.hookimpl(wrapper=True, tryfirst=True)
 def pytest_pycollect_makeitem(collector: pytest.Collector, name: str, obj: object):
     """In the fast tier, a test function that asks for a fixture of :data:`SLOW_FIXTURES`
@@ -475,9 +501,17 @@ def pytest_pycollect_makeitem(collector: pytest.Collector, name: str, obj: objec
 
 
 @pytest.hookimpl(tryfirst=True)  # before ``-m`` selects by marker
-def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
-    """Mark ``fast`` every test that starts no server, browser, PostgreSQL, Java or node."""
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    """Mark ``fast`` every test that starts no server, browser, PostgreSQL, Java or node;
+    leave out the ``soak`` tier's tests unless ``-m`` names it."""
+    if not _soak_asked(config):
+        soaked = [item for item in items if item.get_closest_marker("soak")]
+        if soaked:
+            config.hook.pytest_deselected(items=soaked)
+            items[:] = [item for item in items if not item.get_closest_marker("soak")]
     for item in items:
+        if item.get_closest_marker("soak"):
+            continue  # a soak test is never fast
         fixtures = set(getattr(item, "fixturenames", ()))
         params = getattr(item, "callspec", None)
         on_postgres = params is not None and params.params.get("backend") == "postgresql"

@@ -7,6 +7,7 @@ import contextlib
 import random
 import socket
 import threading
+import time
 
 TARGET = 10_000
 """A game target far enough that voids and small knocks never end the game."""
@@ -52,6 +53,7 @@ class Trickle:
         self.start = start
         self.source = source
         self.socks = [self._open() for _ in range(count)]
+        self.rounds = 0
         self.stopping = threading.Event()
         self.thread = threading.Thread(target=self._run, daemon=True)
         self.thread.start()
@@ -70,6 +72,16 @@ class Trickle:
                     sock.close()
                     with contextlib.suppress(OSError):
                         self.socks[i] = self._open()
+            self.rounds += 1
+
+    def holding(self, rounds: int = 3, timeout: float = 30) -> None:
+        """Wait until every connection has trickled ``rounds`` more bytes (all in and
+        holding what they hold); fail after ``timeout`` seconds."""
+        wanted = self.rounds + rounds
+        deadline = time.monotonic() + timeout
+        while self.rounds < wanted:
+            assert time.monotonic() < deadline, f"{self.rounds} rounds trickled, not {wanted}"
+            time.sleep(0.05)
 
     def close(self) -> None:
         """Stop trickling and close every connection."""

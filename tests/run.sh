@@ -9,7 +9,9 @@
 # into the pages, and typescript, whose tsc compiles the generated
 # typescript-fetch client, pinned by tests/package-lock.json into
 # tests/node_modules),
-# then `ruff check` and pytest (in three processes). Extra arguments go to pytest.
+# then `ruff check` and pytest (in three processes). Extra arguments go to pytest:
+# `bash tests/run.sh -m soak` runs the soak tier, the heavy sweeps the default run
+# leaves out (tests/conftest.py), as before a release.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 

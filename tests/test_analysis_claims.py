@@ -8,12 +8,14 @@ on simulated deals (the simulator's bots, and careless bots dealt hands that
 make the rarer claims), on imported deals (OpenSpiel's and the Java
 framework's, as played) and on showdowns dealt from aces to fives, laid down
 at random or steered. Each slow module counts at least 10,000 claims of its
-kinds (:data:`claims_oracle.TEN_THOUSAND`): here the knocker's and the
-defender's showdowns and the layoffs missed alone; the others in
-test_analysis_claims_*.py, each in a process of its own under xdist.
-Measured (CPU seconds): the fast test 1.6; the slow ones here 36 (the
-10,000), 7 (imported) and 6 (fresh OpenSpiel deals); decisions 39,
-rearranged 45, needless 75, big gin 31: about four minutes in all.
+kinds (:data:`claims_oracle.TEN_THOUSAND`) in the soak tier (``pytest -m
+soak``), a twentieth of them (500, on a twentieth of the deals) in the
+default run: here the knocker's and the defender's showdowns and the layoffs
+missed alone; the others in test_analysis_claims_*.py, each in a process of
+its own under xdist. Measured (CPU seconds): the fast test 1.6; the slow
+ones here 36 (the 10,000; 2 for the twentieth), 7 (imported) and 6 (fresh
+OpenSpiel deals); decisions 39 (4), rearranged 45 (2), needless 75 (6), big
+gin 31 (2): about four minutes in all in the soak tier, 16 s by default.
 """
 
 from __future__ import annotations
@@ -39,6 +41,7 @@ from claims_oracle import (
     ten_thousand,
     with_showdown,
 )
+from conftest import soak_shares
 
 from scorekeeper.analysis import review_knock
 from scorekeeper.imports import ImportFault, import_text, openspiel_records
@@ -115,10 +118,11 @@ def test_claims_on_fresh_openspiel_deals():
 
 
 @pytest.mark.slow
-def test_ten_thousand_showdowns_and_layoffs_missed_alone():
+@pytest.mark.parametrize("share", soak_shares())
+def test_ten_thousand_showdowns_and_layoffs_missed_alone(share):
     """Simulated deals laid down at random, and showdowns where the defender's own melds
     hold nothing the best reply lays off and nothing is laid off."""
     count: Counter = Counter()
-    _simulated(range(1000, 1200), 6, count)
-    dense(2, 8_500, "lay_off", count)
-    ten_thousand(count, __file__)
+    _simulated(range(1000, 1000 + 200 // share), 6, count)
+    dense(2, 8_500 // share, "lay_off", count)
+    ten_thousand(count, __file__, share)

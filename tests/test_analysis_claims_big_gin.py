@@ -8,11 +8,13 @@ from collections import Counter
 
 import pytest
 from claims_oracle import careless, check_deal, ten_thousand
+from conftest import soak_shares
 
 
 @pytest.mark.slow
-def test_ten_thousand_big_gins_and_summaries():
+@pytest.mark.parametrize("share", soak_shares())
+def test_ten_thousand_big_gins_and_summaries(share):
     count: Counter = Counter()
-    for seed in range(10_100):
+    for seed in range(10_100 // share):
         check_deal(careless(seed, "big"), count)
-    ten_thousand(count, __file__)
+    ten_thousand(count, __file__, share)

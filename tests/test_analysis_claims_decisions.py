@@ -10,15 +10,17 @@ from collections import Counter
 
 import pytest
 from claims_oracle import careless, check_deal, ten_thousand
+from conftest import soak_shares
 
 
 @pytest.mark.slow
-def test_ten_thousand_claims_of_each_kind_about_decisions():
+@pytest.mark.parametrize("share", soak_shares())
+def test_ten_thousand_claims_of_each_kind_about_decisions(share):
     count: Counter = Counter()
-    for seed in range(800):
+    for seed in range(800 // share):
         check_deal(careless(seed, "gin"), count)
-    for seed in range(1_250):
+    for seed in range(1_250 // share):
         check_deal(careless(seed, "feed"), count)
-    for seed in range(200):
+    for seed in range(200 // share):
         check_deal(careless(seed, "faults"), count)
-    ten_thousand(count, __file__)
+    ten_thousand(count, __file__, share)

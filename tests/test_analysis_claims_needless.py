@@ -9,11 +9,13 @@ from collections import Counter
 
 import pytest
 from claims_oracle import ten_thousand
+from conftest import soak_shares
 from test_analysis_claims import dense
 
 
 @pytest.mark.slow
-def test_ten_thousand_needless_layoffs_and_costly_arrangements():
+@pytest.mark.parametrize("share", soak_shares())
+def test_ten_thousand_needless_layoffs_and_costly_arrangements(share):
     count: Counter = Counter()
-    dense(4, 19_000, "needless", count)
-    ten_thousand(count, __file__)
+    dense(4, 19_000 // share, "needless", count)
+    ten_thousand(count, __file__, share)

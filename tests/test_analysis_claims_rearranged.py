@@ -7,11 +7,13 @@ from collections import Counter
 
 import pytest
 from claims_oracle import ten_thousand
+from conftest import soak_shares
 from test_analysis_claims import dense
 
 
 @pytest.mark.slow
-def test_ten_thousand_layoffs_that_need_the_reply_rearranged():
+@pytest.mark.parametrize("share", soak_shares())
+def test_ten_thousand_layoffs_that_need_the_reply_rearranged(share):
     count: Counter = Counter()
-    dense(3, 7_800, "rearrange", count)
-    ten_thousand(count, __file__)
+    dense(3, 7_800 // share, "rearrange", count)
+    ten_thousand(count, __file__, share)

@@ -74,7 +74,9 @@ def test_backup_while_the_server_writes(tmp_path):
             before = set(acknowledged)
             result = CliRunner().invoke(main, ["backup", str(copy), "--db", str(db)])
             during = len(acknowledged)
-            time.sleep(0.2)  # the server goes on writing after the backup
+            deadline = time.monotonic() + 20  # the server goes on writing after the backup
+            while len(acknowledged) <= during and time.monotonic() < deadline:
+                time.sleep(0.01)
             done.set()
             for finished in writers:
                 finished.result()  # a writer's failed assertion fails the test

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import pytest
 import requests
-from browser_kit import axe_problems, overflow
+from browser_kit import WAIT, axe_problems, overflow
 from test_pad_browser import ARTIFACTS
 from test_pad_events_browser import pytestmark, server  # noqa: F401  (a fixture)
 
@@ -66,7 +66,7 @@ def test_time_called_and_the_event_line_at_360_px(browser, server, event, lang, 
         [{"name": "sk_director", "value": token, "url": f"{server}/events/{event_id}/"}]
     )
     page = context.new_page()
-    page.set_default_timeout(15000)
+    page.set_default_timeout(WAIT)
     ARTIFACTS.mkdir(parents=True, exist_ok=True)
     try:
         page.goto(f"{server}/events/{event_id}/director")

@@ -110,12 +110,17 @@ def test_a_database_locked_by_another_process_keeps_reads_quick_and_writes_get_5
         locker = sqlite3.connect(db, isolation_level=None)
         locker.execute("BEGIN EXCLUSIVE")  # another process holds the database
         try:
+            sending: list[int] = []
+
+            def write() -> tuple[requests.Response, float]:
+                sending.append(1)
+                return timed("POST", hands, json={"kind": "void"}, headers=auth)
+
             with ThreadPoolExecutor(16) as pool:
-                writes = [
-                    pool.submit(timed, "POST", hands, json={"kind": "void"}, headers=auth)
-                    for _ in range(8)
-                ]
-                time.sleep(0.5)  # the writers are in and waiting
+                writes = [pool.submit(write) for _ in range(8)]
+                deadline = time.monotonic() + 20  # the writers are in and waiting
+                while len(sending) < 8 and time.monotonic() < deadline:
+                    time.sleep(0.01)
                 reads = [pool.submit(timed, "GET", sheet) for _ in range(8)]
                 read_results = [future.result() for future in reads]
                 write_results = [future.result() for future in writes]

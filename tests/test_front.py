@@ -119,7 +119,8 @@ def test_slow_heads_and_slow_bodies_do_not_starve_normal_requests(server):
     heads = Trickle((host, port), SLOW, source="127.0.0.3")
     bodies = Trickle((host, port), SLOW, SLOW_BODY, source="127.0.0.4")
     try:
-        time.sleep(1)  # the slow connections are all in, each holding whatever it holds
+        heads.holding()  # the slow connections are all in, each holding whatever it holds
+        bodies.holding()
         times = normal_requests(url)
         assert max(times) < 1.0, times
     finally:

@@ -90,10 +90,13 @@ SHAPE_REASONS = frozenset(
 keys): valid data never gets them."""
 
 
-@pytest.fixture(scope="module")
-def api_schema(live):
-    """The document the live server serves, as schemathesis reads it (built as the test runs,
-    not as it is collected)."""
+SAMPLE = 10
+"""The default run's cases per operation (examples and fuzzing phases; the soak tier's run
+has 100 and the coverage phase, every boundary case the document defines)."""
+
+
+def read_schema(phases: dict) -> schemathesis.BaseSchema:
+    """The document the live server serves, as schemathesis reads it with ``phases``."""
     return schemathesis.openapi.from_dict(
         spec(),
         config=SchemathesisConfig.from_dict(
@@ -101,15 +104,31 @@ def api_schema(live):
                 "checks": {
                     "negative_data_rejection": {"expected-statuses": REJECTIONS},
                     "positive_data_acceptance": {"expected-statuses": ACCEPTANCES},
-                }
+                },
+                "phases": phases,
             }
         ),
     )
 
 
+@pytest.fixture(scope="module")
+def api_schema(live):
+    """The document, every phase (built as the test runs, not as it is collected)."""
+    return read_schema({})
+
+
+@pytest.fixture(scope="module")
+def api_sample(live):
+    """The document, without the coverage phase (the default run's bounded sample)."""
+    return read_schema({"coverage": {"enabled": False}})
+
+
 schema = schemathesis.pytest.from_fixture("api_schema").exclude(operation_id="gameEvents")
 """Every operation but the live event stream: it is nginx's (nchan), not the app's, and a
 stream that is asked for stays open (a request would wait for its end); test_live tests it."""
+
+sample = schemathesis.pytest.from_fixture("api_sample").exclude(operation_id="gameEvents")
+"""The same operations, for the bounded sample."""
 
 
 def valid_data_accepted(ctx, response, case):
@@ -177,11 +196,27 @@ def node_id(request):
     request.node._nodeid = request.node.nodeid
 
 
+@sample.parametrize()
+@settings(
+    max_examples=SAMPLE, derandomize=True, deadline=None, suppress_health_check=list(HealthCheck)
+)
+def test_a_sample_gets_no_5xx_and_every_response_as_documented(
+    case, node_id, live, session, target
+):
+    call_and_validate(case, live, target, session)
+
+
+@pytest.mark.soak
 @schema.parametrize()
 @settings(
     max_examples=100, derandomize=True, deadline=None, suppress_health_check=list(HealthCheck)
 )
 def test_no_5xx_and_every_response_as_documented(case, node_id, live, session, target):
+    call_and_validate(case, live, target, session)
+
+
+def call_and_validate(case, live, target, session) -> None:
+    """Send ``case``, pointed at the real game most often, and check the response."""
     game_id, authorization = target
     path = case.path_parameters or {}
     generated = path.get("game_id")

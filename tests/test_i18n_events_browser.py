@@ -16,7 +16,7 @@ import re
 
 import pytest
 import requests
-from browser_kit import axe_problems, overflow
+from browser_kit import WAIT, axe_problems, overflow
 from test_i18n_browser import NARROW, english_left, pytestmark  # noqa: F401
 from test_pad_browser import ARTIFACTS
 from test_pad_events_browser import server  # noqa: F401  (a fixture)
@@ -60,7 +60,7 @@ def test_the_club_night_pages_in_each_language(browser, server, event, lang):  #
         [{"name": "sk_director", "value": token, "url": f"{server}/events/{event_id}/"}]
     )
     page = context.new_page()
-    page.set_default_timeout(15000)
+    page.set_default_timeout(WAIT)
     english = english_left(lang)
     problems: list[str] = []
     pages = {

@@ -32,6 +32,18 @@ page = test_pad_browser.page
 """test_pad_browser's phone: a 390 x 844 touch context that fails on any browser error."""
 
 
+COUNT_OPEN_STREAMS = """
+window.openStreams = 0;
+window.EventSource = class extends window.EventSource {
+  constructor(...args) {
+    super(...args);
+    this.addEventListener("open", () => { window.openStreams += 1; });
+  }
+};
+"""
+"""An init script: ``window.openStreams`` counts the page's event streams opened."""
+
+
 @pytest.fixture(scope="module")
 def served(tmp_path_factory):
     """``scorekeeper serve``'s base URL."""
@@ -50,9 +62,11 @@ def test_a_saved_hand_reaches_the_other_phones_within_2_s(page, served, browser)
     expect(page).to_have_url(re.compile(r"/games/[\w-]+$"))
     sheet_url = page.url
     share = page.input_value("#share")
+    page.context.add_init_script(COUNT_OPEN_STREAMS)
     second_tab = page.context.new_page()  # the same phone: an editing sheet
     second_tab.goto(sheet_url)
     viewer_context = browser.new_context(viewport=PHONE, is_mobile=True, has_touch=True)
+    viewer_context.add_init_script(COUNT_OPEN_STREAMS)
     viewer = viewer_context.new_page()  # another phone: read-only
     errors: list[str] = []
     viewer.on("pageerror", lambda error: errors.append(str(error)))
@@ -61,8 +75,7 @@ def test_a_saved_hand_reaches_the_other_phones_within_2_s(page, served, browser)
     for other in (second_tab, viewer):
         expect(totals(other)).to_have_text(["0", "0"])
         other.evaluate("window.notReloaded = true")
-        other.wait_for_function("document.querySelector('[data-live-stream]') !== null")
-    time.sleep(0.5)  # the streams are open
+        other.wait_for_function("window.openStreams > 0")  # its stream is open
 
     quick_hand(page, "Ana", "Knock", "5", "30")
     expect(page.locator("main")).to_contain_text("Hand 1 added")
@@ -99,7 +112,7 @@ def test_without_the_stream_the_sheet_polls(page, browser, tmp_path):
         viewer.evaluate("window.notReloaded = true")
         quick_hand(page, "Ana", "Knock", "5", "30")
         expect(page.locator("main")).to_contain_text("Hand 1 added")
-        expect(totals(viewer)).to_have_text(["25", "0"], timeout=20000)
+        expect(totals(viewer)).to_have_text(["25", "0"])
         assert viewer.evaluate("window.notReloaded") is True
         viewer_context.close()
     finally:

@@ -34,13 +34,14 @@ import re
 from collections.abc import Callable
 
 import pytest
-from browser_kit import AXE, CHROMIUM, COLOUR_RULES, Words, axe_problems
+from browser_kit import AXE, CHROMIUM, COLOUR_RULES, WAIT, Words, axe_problems
 from playwright.sync_api import expect
 from serve_kit import spawn, stop
 from test_pad_browser import ANA, ARTIFACTS, BOR, PHONE, tap
-from test_pad_offline import worker_ready
+from test_pad_offline import until, worker_ready
 
 import scorekeeper as sk
+from api.i18n import LANG_COOKIE
 from scorekeeper.cards import SUIT_SYMBOLS
 
 
@@ -224,9 +225,13 @@ class Walk:
         self.link = self.page.input_value("#handover-link")
 
     def as_watcher(self) -> None:
-        """Put this phone's cookies aside: it holds no edit right until :meth:`as_owner`."""
+        """Put this phone's cookies aside: it holds no edit right until :meth:`as_owner`
+        (its language, the switch's cookie if it has one, stays)."""
         self.kept_cookies = self.page.context.cookies()
         self.page.context.clear_cookies()
+        lang = [cookie for cookie in self.kept_cookies if cookie["name"] == LANG_COOKIE]
+        if lang:
+            self.page.context.add_cookies(lang)
 
     def as_owner(self) -> None:
         self.page.context.clear_cookies()
@@ -268,6 +273,14 @@ class Walk:
         """The sheet opened again with no connection: the copy the service worker kept."""
         self.go(self.game)
         worker_ready(self.page)
+        until(  # its page for what it has no copy of, in the sheet's language
+            self.page,
+            """async () => {
+              const kept = await caches.match('/offline');
+              return Boolean(kept)
+                && kept.headers.get('Content-Language') === document.documentElement.lang;
+            }""",
+        )
         self.page.context.set_offline(True)
         self.page.reload()
         expect(self.page.locator(".queue h2")).to_have_text(self.t("No connection"))
@@ -487,7 +500,7 @@ def test_every_page_state_passes_axe_in_light_and_dark(browser, served):
         viewport=PHONE, device_scale_factor=1, is_mobile=True, has_touch=True, color_scheme="light"
     )
     page = context.new_page()
-    page.set_default_timeout(15000)  # a shared, busy machine: pages may take a while
+    page.set_default_timeout(WAIT)
     errors: list[str] = []
     page.on("pageerror", lambda error: errors.append(str(error)))
     page.on("dialog", lambda dialog: dialog.accept())

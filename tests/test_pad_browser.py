@@ -20,7 +20,7 @@ import urllib.request
 from pathlib import Path
 
 import pytest
-from browser_kit import CHROMIUM
+from browser_kit import CHROMIUM, WAIT
 from playwright.sync_api import expect
 
 import scorekeeper as sk
@@ -92,7 +92,7 @@ def page(browser):
         viewport=PHONE, device_scale_factor=1, is_mobile=True, has_touch=True
     )
     page = context.new_page()
-    page.set_default_timeout(5000)
+    page.set_default_timeout(WAIT)
     errors: list[str] = []
     page.on("pageerror", lambda error: errors.append(str(error)))
     page.on(
@@ -351,7 +351,7 @@ def test_typed_cards_take_the_languages_letters(browser, server):
     them (and the English letters), its feedback writing cards the French way."""
     context = browser.new_context(viewport=PHONE, locale="fr-FR")
     page = context.new_page()
-    page.set_default_timeout(5000)
+    page.set_default_timeout(WAIT)
     page.goto(server + "/check")
     assert page.inner_text("label[for=k-Jd]") == "V♦"
     page.fill("#k-typed", "Vd dd R♦ 10d Jt Ap")  # trèfle, pique: the French suit letters

@@ -19,7 +19,7 @@ import re
 
 import pytest
 import requests
-from browser_kit import AXE, CHROMIUM, Words, axe_problems, overflow
+from browser_kit import AXE, CHROMIUM, WAIT, Words, axe_problems, overflow
 from playwright.sync_api import expect
 from serve_kit import spawn, stop
 from test_pad_browser import ARTIFACTS, quick_hand
@@ -54,7 +54,7 @@ def server(tmp_path_factory):
 def context_page(browser, viewport):
     context = browser.new_context(viewport=viewport, device_scale_factor=1)
     page = context.new_page()
-    page.set_default_timeout(15000)  # a shared, busy machine: pages may take a while
+    page.set_default_timeout(WAIT)
     return page
 
 

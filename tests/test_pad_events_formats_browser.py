@@ -168,7 +168,7 @@ def test_a_sixteen_player_swiss_on_the_pages(server, browser):  # noqa: F811
             # the page follows the event, but not under an open "Time called" form: table 2's
             # result comes (the page fetched it) and waits until the form is closed
             with director.expect_response(
-                lambda r: r.url.endswith("/director") and r.status == 200, timeout=15000
+                lambda r: r.url.endswith("/director") and r.status == 200
             ):
                 play_by_api(server, event_id, number, matches[1], 0)
             director.wait_for_function(f"() => !document.querySelector('{standings}').dataset.old")
@@ -177,7 +177,7 @@ def test_a_sixteen_player_swiss_on_the_pages(server, browser):  # noqa: F811
             expect(table.locator("details")).to_have_attribute("open", "")
             expect(director.locator("ul.tables li").nth(1)).to_have_class("playing")
             table.get_by_text(t("Time called: end this match")).click()
-            expect(director.locator("ul.tables li").nth(1)).to_have_class("finished", timeout=15000)
+            expect(director.locator("ul.tables li").nth(1)).to_have_class("finished")
             # the replaced part keeps the focus where it was: on table 1's summary
             expect(table.locator("summary")).to_be_focused()
             table.get_by_text(t("Time called: end this match")).click()
@@ -195,7 +195,7 @@ def test_a_sixteen_player_swiss_on_the_pages(server, browser):  # noqa: F811
         if number == 2:  # the director's page, left open, turns the pair button on by itself
             director.evaluate("window.keptWithoutReload = true")
             pair_button = director.get_by_role("button", name=t("Pair the next round"))
-            expect(pair_button).to_be_enabled(timeout=15000)
+            expect(pair_button).to_be_enabled()
             assert director.evaluate("window.keptWithoutReload") is True
         director.goto(f"{server}/events/{event_id}/director")
     expect(director.get_by_role("button", name=t("Pair the next round"))).to_be_disabled()

@@ -13,7 +13,7 @@ from __future__ import annotations
 import os
 
 import pytest
-from browser_kit import CHROMIUM
+from browser_kit import CHROMIUM, WAIT
 from playwright.sync_api import expect
 from serve_kit import spawn, stop
 from test_pad_browser import ARTIFACTS, expect_totals, start_game
@@ -59,7 +59,7 @@ def test_choosing_a_worse_arrangement_and_one_layoff_scores_them(browser, server
         has_touch=True,
     )
     page = context.new_page()
-    page.set_default_timeout(5000)
+    page.set_default_timeout(WAIT)
     errors: list[str] = []
     page.on("pageerror", lambda error: errors.append(str(error)))
     page.on("console", lambda msg: errors.append(msg.text) if msg.type == "error" else None)
@@ -131,7 +131,7 @@ def test_a_choice_made_before_the_script_ran_shows_its_layoffs(browser, server):
         viewport={"width": 390, "height": 844}, service_workers="block", is_mobile=True
     )
     page = context.new_page()
-    page.set_default_timeout(5000)
+    page.set_default_timeout(WAIT)
     errors: list[str] = []
     page.on("pageerror", lambda error: errors.append(str(error)))
     type_the_hand(page, server)

@@ -18,7 +18,7 @@ import time
 import urllib.request
 
 import pytest
-from browser_kit import ARGS, CHROMIUM
+from browser_kit import ARGS, CHROMIUM, WAIT
 from playwright.sync_api import expect
 from serve_kit import spawn, stop
 from test_pad_browser import ANA, ARTIFACTS, BOR, tap
@@ -49,7 +49,7 @@ def new_page(browser, dark: bool = False):
         color_scheme="dark" if dark else "light",
     )
     page = context.new_page()
-    page.set_default_timeout(15000)  # a shared, busy machine: pages may take a while
+    page.set_default_timeout(WAIT)
     page.errors = []
     page.on("pageerror", lambda error: page.errors.append(str(error)))
     page.on("dialog", lambda dialog: dialog.accept())
@@ -217,7 +217,7 @@ def test_hands_typed_offline_wait_and_sync_once_in_order(page, served):
 
     # A hand typed while others wait goes behind them, even once online again.
     page.context.set_offline(False)
-    expect(page.locator(".queue h2")).to_have_text("All hands synced", timeout=15000)
+    expect(page.locator(".queue h2")).to_have_text("All hands synced")
     expect(page.locator("h1")).to_have_text("Hand 4")
     assert page.locator("[data-dealer-line]").is_hidden()  # the page's dealer is out of date
     shots(page, "offline-synced")
@@ -283,7 +283,7 @@ def test_a_hand_sent_while_the_server_is_gone_waits_and_syncs(browser, tmp_path)
         assert page.evaluate("navigator.onLine")
         process, _ = spawn(db, workers=1, port=int(url.rsplit(":", 1)[1]))
         page.evaluate("window.dispatchEvent(new Event('online'))")
-        expect(page.locator(".queue h2")).to_have_text("All hands synced", timeout=15000)
+        expect(page.locator(".queue h2")).to_have_text("All hands synced")
         assert [
             (h["knocker"], h["knocker_deadwood"], h["defender_deadwood"])
             for _, h in stored_hands(db, game_id)
@@ -304,12 +304,12 @@ def test_refused_hand_is_kept_and_holds_back_the_later_ones(page, served):
     quick(page, "Bor", "Gin", "", "10")
     page.context.set_offline(False)
     refused = page.locator(".queue li").first
-    expect(refused.locator(".badge")).to_have_text("not saved", timeout=15000)
+    expect(refused.locator(".badge")).to_have_text("not saved")
     assert "10 or less" in refused.inner_text()
     expect(page.locator(".queue li").nth(1).locator(".badge")).to_have_text("waiting to sync")
     assert stored_hands(db, game_id) == []
     refused.get_by_role("button", name="Discard hand 1").click()
-    expect(page.locator(".queue h2")).to_have_text("All hands synced", timeout=15000)
+    expect(page.locator(".queue h2")).to_have_text("All hands synced")
     assert [(h["knocker"], h["knocker_deadwood"]) for _, h in stored_hands(db, game_id)] == [(1, 0)]
 
 
@@ -442,8 +442,7 @@ def test_the_screen_stays_awake_while_a_sheet_is_open(page, served):
     page.goto(sheet + "/hand?mode=quick")
     until(page, "() => window.wakeLocks.length === 1 && !window.wakeLocks[0].released")
     page.goto(url + "/check")  # not a sheet: no lock asked for
-    page.wait_for_load_state("load")
-    time.sleep(0.5)
+    page.wait_for_load_state("networkidle")  # its scripts have run and asked for all they ask
     assert page.evaluate("window.wakeLocks.length") == 0
 
 
@@ -509,7 +508,7 @@ def test_three_players_offline_keep_the_hand_typed_and_wait_for_it(page, served)
     expect(page.locator("[data-offline-note]")).to_contain_text("must reach the sheet first")
     assert stored_hands(db, game_id) == []
     page.context.set_offline(False)
-    expect(page.locator(".queue h2")).to_have_text("All hands synced", timeout=15000)
+    expect(page.locator(".queue h2")).to_have_text("All hands synced")
     assert [h["knocker"] for _, h in stored_hands(db, game_id)] == [1]
     page.goto(sheet)
     expect(page.locator(".player .total")).to_have_text(["0", "26", "0"])
@@ -535,7 +534,7 @@ def test_a_partnership_deal_typed_offline_is_kept_and_synced(page, served):
     ) in page.locator(".queue li").inner_text()
     assert stored_hands(db, game_id) == []
     page.context.set_offline(False)
-    expect(page.locator(".queue h2")).to_have_text("All hands synced", timeout=15000)
+    expect(page.locator(".queue h2")).to_have_text("All hands synced")
     ((_, deal),) = stored_hands(db, game_id)
     assert deal["kind"] == "deal" and [g["knocker"] for g in deal["games"]] == [0, 3]
     page.goto(f"{url}/games/{game_id}")

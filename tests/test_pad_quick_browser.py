@@ -13,6 +13,7 @@ import contextlib
 import time
 
 import pytest
+from browser_kit import WAIT
 from playwright.sync_api import Error as PlaywrightError
 from playwright.sync_api import expect
 from test_pad_browser import ANA, ARTIFACTS, BOR, tap
@@ -32,7 +33,7 @@ def phone(browser):
         service_workers="block",
     )
     page = context.new_page()
-    page.set_default_timeout(15000)
+    page.set_default_timeout(WAIT)
     page.on("pageerror", lambda error: pytest.fail(f"browser error: {error}"))
     page.on("dialog", lambda dialog: dialog.accept())
     return page
@@ -167,8 +168,7 @@ def test_a_slow_save_shows_it_is_saving_then_keeps_the_hand(browser, served):
     button.click(no_wait_after=True)  # the page's request is held: do not wait for it
     kept = page.locator("[data-offline-note]")
     expect(kept).to_have_text(
-        "No answer from the server yet: this hand is kept on this phone and will be sent.",
-        timeout=15000,
+        "No answer from the server yet: this hand is kept on this phone and will be sent."
     )
     seen = page.evaluate("window.seen")
     sent = next(when for what, when, *__ in seen if what == "sent")
@@ -194,7 +194,7 @@ def test_a_slow_save_shows_it_is_saving_then_keeps_the_hand(browser, served):
     hands = stored_hands(db, game_id)
     assert [hand["knocker_deadwood"] for __, hand in hands] == [2]  # once
     notice = page.locator("[data-saved]")  # on the sheet, as any save: its Undo, one message
-    expect(notice).to_contain_text("Hand 1 added.", timeout=20000)
+    expect(notice).to_contain_text("Hand 1 added.")
     expect(notice.get_by_role("button", name="Undo")).to_be_enabled()
     expect(page.locator(".queue")).to_be_hidden()
     expect(page.locator(".player .total")).to_have_text(["28", "0"])

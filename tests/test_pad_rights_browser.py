@@ -15,7 +15,7 @@ import time
 
 import pytest
 import requests
-from browser_kit import CHROMIUM
+from browser_kit import CHROMIUM, WAIT
 from playwright.sync_api import expect
 from serve_kit import spawn, stop
 from test_pad_browser import expect_totals, quick_hand, shot, start_game
@@ -70,7 +70,7 @@ def phones(browser):
         )
         contexts.append(context)
         page = context.new_page()
-        page.set_default_timeout(10000)
+        page.set_default_timeout(WAIT)
         page.on("pageerror", lambda error: errors.append(str(error)))
         page.on("dialog", lambda dialog: dialog.accept())
         return page

@@ -9,13 +9,17 @@ covered without a change here, one of a new sort fails
 typed as the pad's forms post them (the fields the offline queue keeps). Each
 hand goes through the server's own path (the form read by the route's
 :func:`~api.pad.routes_hands._hand_input` from the request as
-:func:`~api.pad.hand_page.submitted` reads it, the store's game-over check,
-:func:`~scorekeeper.hands.evaluate_hand`, :func:`~scorekeeper.sheet.score_sheet`
-after the summary) and through the script in node, one process for the whole
-batch. Compared: each hand's entry, record and the summary after it (totals,
-boxes, next dealer, game end, result with its bonuses and settlement), or the
-refusal's code and field; the whole game scored from scratch; and the hands of
-each game's tail scored as waiting hands after the sheet the server sent
+:func:`~api.pad.hand_page.submitted` reads it, typed once by
+:func:`~scorekeeper.handinput.parse_hand`, then the core's one move,
+:func:`~scorekeeper.game.apply`, on the game's
+:class:`~scorekeeper.tally.GameState`) and through the script in node, one
+process for the whole batch. The soak tier (``pytest -m soak``) scores 10,000
+hands and more, until every preset, option value, table, outcome and refusal
+has been seen; the default run a twentieth of them (about 9 s). Compared:
+each hand's entry, record and the summary after it (totals, boxes, next
+dealer, game end, result with its bonuses and settlement), or the refusal's
+code and field; the whole game scored from scratch; and the hands of each
+game's tail scored as waiting hands after the sheet the server sent
 (``provisional``). About a fifth of the hands are typed card by card (hands
 built round melds, with cards the other hand's melds can take: the meld search
 and the layoffs are compared too). Some hands are wrong on purpose (over the
@@ -36,6 +40,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from conftest import soak_shares
 from flask import request
 from werkzeug.datastructures import MultiDict
 
@@ -44,10 +49,12 @@ from api.pad.hand_page import modes_for, submitted
 from api.pad.routes_hands import _hand_input
 from scorekeeper.cards import DECK, RANKS, parse_card
 from scorekeeper.errors import RuleError, ScorekeeperError
-from scorekeeper.hands import evaluate_hand
+from scorekeeper.game import apply, evaluate
+from scorekeeper.handinput import parse_hand
 from scorekeeper.rules import BOOLEANS, CHOICES, POINTS, Rules
 from scorekeeper.seating import seatings
-from scorekeeper.sheet import GameSeat, score_sheet, summary
+from scorekeeper.sheet import GameSeat, score_sheet
+from scorekeeper.tally import GameState
 
 SCRIPT = Path(__file__).resolve().parent.parent / "api" / "static" / "pad-score.js"
 
@@ -234,13 +241,17 @@ def hand_fields(rng: random.Random, rules: Rules, summary_: dict) -> list[tuple[
     return [*form, ("action", "save")]
 
 
-def core_add(sheet: dict, fields_: list, rules: Rules) -> dict:
-    """The hand added as the server adds it: the pad's route, the store, the core.
+def core_add(state: GameState, fields_: list, rules: Rules) -> tuple[dict, GameState]:
+    """The hand added as the server adds it: the pad's route reads the form, the hand
+    input is typed at the edge (:func:`~scorekeeper.handinput.parse_hand`) and the core's
+    :func:`~scorekeeper.game.apply` scores it after ``state``. The answer (the entry, the
+    record and the summary after it, or the refusal) and the state after it.
 
     Called in a POST request's context; the request is given the hand's form data
     as parsed (one request context for all hands: building one per hand would be
     most of the test's time).
     """
+    sheet = state.summary(rules)
     players = sheet["players"]
     request._get_current_object().__dict__["form"] = MultiDict(fields_)
     values = submitted(len(players))
@@ -248,7 +259,7 @@ def core_add(sheet: dict, fields_: list, rules: Rules) -> dict:
     modes = modes_for(len(players))
     mode = mode if mode in modes else modes[0]
     if mode == "record":
-        return {"server": mode}
+        return {"server": mode}, state
     games = [GameSeat.from_dict(game) for game in sheet.get("next_games", ())]
     try:
         hand = _hand_input(rules, mode, values, seatings(players, sheet["next_dealer"], games))
@@ -259,27 +270,17 @@ def core_add(sheet: dict, fields_: list, rules: Rules) -> dict:
                 played, ("g0_", "g1_") if "games" in hand else ("",), strict=True
             )
         ):
-            return {"server": "declared"}  # the route's _declared scores a declared play
-        if sheet["over"]:  # the store's check before it scores (a Conflict)
-            return {"refused": ["game_over", None]}
-        entry = evaluate_hand(
-            hand,
-            rules,
-            players=players,
-            dealer=sheet["next_dealer"],
-            games=sheet.get("next_games"),
-        ).entry.to_dict()
-        scored = score_sheet(
-            [entry], players=players, rules=rules, stake=sheet["stake"], after=sheet
-        )
+            return {"server": "declared"}, state  # the route's _declared scores it
+        typed = parse_hand(hand)
+        record, after = apply(rules, state, typed)
+        entry = evaluate(rules, state, typed).entry.to_dict()  # the entry apply logs
     except ScorekeeperError as error:
         assert isinstance(error, RuleError), error
-        return {"refused": [error.code, error.field]}
-    return {
-        "entry": entry,
-        "record": scored.hands[0].to_dict(),
-        "sheet": summary(scored, sheet["hands"] + 1),
-    }
+        # the page refuses a hand after the end as a whole (no field): the API names the log
+        field = None if error.code == "game_over" else error.field
+        return {"refused": [error.code, field]}, state
+    answer = {"entry": entry, "record": record.to_dict(), "sheet": after.summary(rules)}
+    return answer, after
 
 
 def plain(data: Any) -> Any:
@@ -292,19 +293,17 @@ def random_game(rng: random.Random, preset: str, players: int) -> dict:
     rules = random_rules(rng, preset, players)
     dealer = rng.randrange(players)
     stake = rng.choice([None, None, 1, 0.05, 0.25, 2.5, 0.1, 1.005, 0.015])
-    start = summary(
-        score_sheet([], players=NAMES[:players], rules=rules, dealer=dealer, stake=stake), 0
-    )
-    sheet, hands, expected, entries = start, [], [], []
+    state = GameState.start(rules, NAMES[:players], dealer, stake)
+    start = state.summary(rules)
+    hands, expected, entries = [], [], []
     while len(hands) < 120:
-        fields_ = hand_fields(rng, rules, sheet)
-        answer = core_add(sheet, fields_, rules)
+        fields_ = hand_fields(rng, rules, state.summary(rules))
+        answer, state = core_add(state, fields_, rules)
         hands.append(fields_)
         expected.append(plain(answer))
         if "sheet" in answer:
             entries.append(answer["entry"])
-            sheet = answer["sheet"]
-        elif sheet["over"]:
+        elif state.over:
             break  # a hand after the end was refused: the game is done
     split = rng.randrange(len(hands) + 1)
     before = [answer["entry"] for answer in expected[:split] if "entry" in answer]
@@ -391,15 +390,19 @@ def in_node(batch: list[dict]) -> list[dict]:
 
 
 @pytest.mark.slow  # node, and thousands of hands
-def test_the_pad_scores_every_hand_as_the_core_does():
+@pytest.mark.parametrize("share", soak_shares())
+def test_the_pad_scores_every_hand_as_the_core_does(share):
+    """The whole (soak) scores 10,000 hands and more, until every preset, option value,
+    table, outcome and refusal has been seen; the default run's twentieth, 500."""
     rng = random.Random(21)
     games: list[dict] = []
     seen: set[tuple] = set()
     scored = 0
     presets = Rules.preset_names()
+    wanted = wanted_coverage() if share == 1 else set()
     with create_app({"DB": ":memory:"}).test_request_context(method="POST"):
-        while scored < HANDS or not wanted_coverage() <= seen:
-            assert len(games) < 5_000, f"not covered: {sorted(wanted_coverage() - seen, key=str)}"
+        while scored < HANDS // share or not wanted <= seen:
+            assert len(games) < 5_000, f"not covered: {sorted(wanted - seen, key=str)}"
             preset = presets[len(games) % len(presets)]
             game = random_game(rng, preset, rng.choice((2, 3, 4)))
             games.append(game)

@@ -116,7 +116,7 @@ def test_a_save_at_a_round_trip_of_8_s_is_kept_then_lands(browser, served):
     type_knock(page, sheet, 1, 4, "25")
     throttle(page, cdp, 8)
     page.get_by_role("button", name="Add to the sheet").click(no_wait_after=True)
-    expect(page.locator("[data-offline-note]")).to_have_text(KEPT, timeout=20000)
+    expect(page.locator("[data-offline-note]")).to_have_text(KEPT)
     expect(page.locator(".queue h2")).to_have_text("Waiting to sync: 1 hand")
     page.screenshot(path=str(ARTIFACTS / "pad-slow-kept-360.png"), full_page=True)
     lands(page, sheet, 1, 8)
@@ -210,7 +210,7 @@ def test_a_kept_form_older_than_the_sheet_numbers_and_deals_as_the_sheet_will(ph
     expect(dealer).to_have_text("Ana deals this hand.")  # Ana won hand 3
     page.screenshot(path=str(ARTIFACTS / "pad-offline-kept-360.png"), full_page=True)
     page.context.set_offline(False)
-    expect(page.locator(".queue h2")).to_have_text("All hands synced", timeout=20000)
+    expect(page.locator(".queue h2")).to_have_text("All hands synced")
     assert [hand.get("kind") for __, hand in stored_hands(db, game_id)] == [
         "quick",
         "void",

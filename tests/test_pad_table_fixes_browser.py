@@ -16,7 +16,7 @@ from datetime import datetime
 from zoneinfo import ZoneInfo
 
 import pytest
-from browser_kit import CHROMIUM, overflow
+from browser_kit import CHROMIUM, WAIT, overflow
 from playwright.sync_api import expect
 from test_pad_browser import ANA, ARTIFACTS, start_game, tap
 
@@ -72,7 +72,7 @@ def both_type(sheet: str, *phones) -> None:
 
 def test_the_live_strip_shows_three_melds_at_360_px(phone, live):
     page = phone.new_page()
-    page.set_default_timeout(8000)
+    page.set_default_timeout(WAIT)
     new_game(page, live.url)
     page.get_by_role("link", name="+ Tap the cards").click()
     tap(page, "p0", ANA)  # A-2-3 of spades, three fours, 9-10-J of diamonds; 2c left
@@ -91,10 +91,10 @@ def test_the_live_strip_shows_three_melds_at_360_px(phone, live):
 
 def test_two_phones_typing_the_same_hand_discard_the_second(phone, live):
     one = phone.new_page()
-    one.set_default_timeout(8000)
+    one.set_default_timeout(WAIT)
     sheet = new_game(one, live.url)
     two = phone.new_page()
-    two.set_default_timeout(8000)
+    two.set_default_timeout(WAIT)
     both_type(sheet, (one, ("Ana", "Knock", "2", "10")), (two, ("Ana", "Knock", "2", "10")))
     banner = two.locator("section.changed")
     expect(banner.locator("#changed-title")).to_have_text("The sheet changed")
@@ -129,7 +129,7 @@ def test_the_phone_list_shows_times_in_the_phones_zone(browser, live):
     in the phone's zone (here Kathmandu, UTC+5:45, whose minutes differ from UTC's)."""
     context = browser.new_context(viewport=SMALL, timezone_id="Asia/Kathmandu")
     page = context.new_page()
-    page.set_default_timeout(8000)
+    page.set_default_timeout(WAIT)
     page.goto(new_game(page, live.url) + "/phones")
     since = page.locator("time[datetime]").first
     utc = datetime.fromisoformat(since.get_attribute("datetime").replace("Z", "+00:00"))

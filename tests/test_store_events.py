@@ -127,6 +127,20 @@ def test_a_round_is_paired_once(store):
     assert not store.add_round(stored.id, 1, (), (), rules=stored.rules, stake=None)
 
 
+def waiting(backend, started: list[int]) -> bool:
+    """Whether both pairing threads have begun and (PostgreSQL, where it shows) both wait
+    for the lock the other connection holds."""
+    if len(started) < 2:
+        return False
+    if backend.name == "sqlite":
+        return True  # SQLite's busy wait shows nowhere outside its thread
+    locked = backend.sql(
+        "SELECT count(*) FROM pg_stat_activity WHERE wait_event_type = 'Lock'"
+        " AND datname = current_database()"
+    )
+    return locked[0][0] >= 2
+
+
 def test_two_directors_pairing_at_once_make_one_round_and_no_orphan_games(store, backend):
     """Both requests read the event and pair round 1, then meet at the write: one stores
     the round with its games, the other writes nothing (no game without its round)."""
@@ -141,7 +155,10 @@ def test_two_directors_pairing_at_once_make_one_round_and_no_orphan_games(store,
     for each in stores:
         each.event(stored.id)  # connected before the race
 
+    started: list[int] = []
+
     def pair(each):
+        started.append(1)
         try:
             return events.pair_round(each, stored.id)
         except Conflict as refused:
@@ -150,7 +167,9 @@ def test_two_directors_pairing_at_once_make_one_round_and_no_orphan_games(store,
     with ThreadPoolExecutor(2) as pool:
         with backend.writer_holding():
             futures = [pool.submit(pair, each) for each in stores]
-            time.sleep(1.0)  # both have read the event and wait to write
+            deadline = time.monotonic() + 30  # both have begun and wait to write
+            while not waiting(backend, started) and time.monotonic() < deadline:
+                time.sleep(0.01)
         answers = [future.result() for future in futures]
     other.close()
     refused = [a for a in answers if isinstance(a, Conflict)]
