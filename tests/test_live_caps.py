@@ -15,10 +15,12 @@ from __future__ import annotations
 import asyncio
 import os
 import resource
+import threading
 import time
 from collections import Counter
 from collections.abc import Iterator
 from contextlib import contextmanager
+from typing import Any
 
 import pytest
 import requests
@@ -100,16 +102,25 @@ async def ask(url: str, game_id: str, source: str, count: int, opened: Opened) -
 @contextmanager
 def holding(url: str, game_id: str, asks: list[tuple[str, int]]) -> Iterator[Opened]:
     """The streams of ``asks`` (source address, count; each address's at once, one address
-    after the other), held open in a thread of their own for the block."""
+    after the other), held open in a thread of their own for the block (its event loop
+    there: a test process whose main thread runs Playwright's loop may run no other)."""
     opened = Opened()
     loop = asyncio.new_event_loop()
+    thread = threading.Thread(target=loop.run_forever, name="streams", daemon=True)
+    thread.start()
+
+    def run(coroutine: Any) -> Any:
+        return asyncio.run_coroutine_threadsafe(coroutine, loop).result(120)
+
     try:
         for source, count in asks:
-            loop.run_until_complete(ask(url, game_id, source, count, opened))
+            run(ask(url, game_id, source, count, opened))
         yield opened
     finally:
-        opened.close()
-        loop.run_until_complete(asyncio.sleep(0))  # the closes go out
+        loop.call_soon_threadsafe(opened.close)
+        run(asyncio.sleep(0.1))  # the closes go out
+        loop.call_soon_threadsafe(loop.stop)
+        thread.join(30)
         loop.close()
 
 
