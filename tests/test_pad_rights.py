@@ -141,8 +141,10 @@ def test_the_owner_revokes_a_phone_and_rotates_or_ends_the_link(client):
     assert "read-only" in text(other.get(game))
     # a new link replaces the old one
     new = hand_over(client, game)
-    refused = other.get(old)
-    assert refused.status_code == 403 and "no longer works" in text(refused)
+    refused = other.get(old)  # the revoked phone is told so (issue 27)
+    assert refused.status_code == 403 and "right to keep the score" in text(refused)
+    stranger = client.application.test_client().get(old)  # a phone never handed it: replaced
+    assert stranger.status_code == 403 and "no longer works" in text(stranger)
     stale = other.post(
         old.split("?")[0],
         data={
@@ -174,8 +176,9 @@ def test_a_revoked_phone_cannot_rejoin_by_the_link_it_joined_by(client):
     right = re.findall(r'action="(' + re.escape(game) + r'/phones/\d+/revoke)"', markup)
     client.post(right[1], data=fields(markup, right[1]))
     assert "A hand-over link is active" not in text(client.get(game + "/phones"))
-    refused = other.get(link)
-    assert refused.status_code == 403 and "no longer works" in text(refused)
+    refused = other.get(link)  # the true cause: this phone's right was revoked
+    assert refused.status_code == 403 and "was revoked" in text(refused)
+    assert "no longer works" not in text(refused)
     secret = link.split("key=")[1]
     again = other.post(
         link.split("?")[0],

@@ -67,6 +67,12 @@ def can_edit(game_id: str) -> bool:
     return device is not None and get_storage().has_edit(game_id, device)
 
 
+def revoked_here(game_id: str) -> bool:
+    """True when this browser's device had its right to change the game revoked."""
+    device = device_hash()
+    return device is not None and get_storage().edit_revoked(game_id, device)
+
+
 def holds_right() -> bool:
     """Whether this browser's device holds the right to change the game in the request's
     path (the scorepad's holder check for the wrong-token limit, :mod:`api.limits`)."""

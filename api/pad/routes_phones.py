@@ -71,6 +71,7 @@ def _join_page(game_id: str, key: str, errors: dict[str, Any], status: int = 200
         key=key if valid else "",
         valid=valid,
         already=rights.can_edit(game_id),
+        revoked=not valid and rights.revoked_here(game_id),
         errors=errors,
         label=request.form.get("label", ""),
     )

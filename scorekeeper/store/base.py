@@ -594,6 +594,9 @@ class Store(Protocol):
     def has_edit(self, game_id: str, device_hash: str) -> bool:
         """True while that device holds an unrevoked right to change the game."""
 
+    def edit_revoked(self, game_id: str, device_hash: str) -> bool:
+        """True when that device's right to change the game was revoked."""
+
     def edit_rights(self, game_id: str) -> list[EditRight]:
         """The game's unrevoked rights, oldest first."""
 

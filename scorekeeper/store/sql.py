@@ -131,6 +131,9 @@ GRANT_EDIT = (
     " WHERE edit_rights.revoked IS NOT NULL"
 )
 HAS_EDIT = "SELECT 1 FROM edit_rights WHERE game_id = ? AND device_hash = ? AND revoked IS NULL"
+WAS_REVOKED = (
+    "SELECT 1 FROM edit_rights WHERE game_id = ? AND device_hash = ? AND revoked IS NOT NULL"
+)
 SELECT_RIGHTS = (
     "SELECT id, device_hash, label, created FROM edit_rights"
     " WHERE game_id = ? AND revoked IS NULL ORDER BY created, id"
@@ -670,6 +673,12 @@ class SqlStore(DirectorRights, ABC):
         """True while that device holds an unrevoked right to change the game."""
         with self._read() as conn:
             return self._run(conn, HAS_EDIT, (game_id, device_hash)).fetchone() is not None
+
+    def edit_revoked(self, game_id: str, device_hash: str) -> bool:
+        """True when that device's right to change the game was revoked (and not given
+        back since: one row per game and device)."""
+        with self._read() as conn:
+            return self._run(conn, WAS_REVOKED, (game_id, device_hash)).fetchone() is not None
 
     def edit_rights(self, game_id: str) -> list[EditRight]:
         """The unrevoked rights of a game, oldest first."""
