@@ -8,6 +8,7 @@ import json
 import re
 import shutil
 from pathlib import Path
+from typing import Any
 
 from playwright.sync_api import expect
 
@@ -155,3 +156,15 @@ def overflow(page) -> list[str]:
       }
       return out.slice(0, 5);
     }""")
+
+
+PAGE_ERRORS: list[str] = []
+"""The script errors of the pages :func:`watch_errors` watches, during the test running:
+conftest's ``no_page_errors`` fails the test in its teardown if any. (``pytest.fail`` in
+Playwright's event callback would close its connection, and so fail every later browser
+test of the process.)"""
+
+
+def watch_errors(page: Any) -> None:
+    """Note ``page``'s script errors in :data:`PAGE_ERRORS`."""
+    page.on("pageerror", lambda error: PAGE_ERRORS.append(str(error)))

@@ -46,7 +46,7 @@ import jinja2
 import psycopg
 import pytest
 import requests
-from browser_kit import ARGS, CHROMIUM
+from browser_kit import ARGS, CHROMIUM, PAGE_ERRORS
 from pg import USER, PostgresServer
 from serve_kit import spawn, stop
 
@@ -555,3 +555,11 @@ def pytest_runtest_protocol(item: pytest.Item, nextitem: pytest.Item | None):
         return (yield)
     finally:
         _running_fast = None
+
+
+@pytest.fixture(autouse=True)
+def no_page_errors() -> Iterator[None]:
+    """A page watched by ``browser_kit.watch_errors`` had no script error during the test."""
+    PAGE_ERRORS.clear()
+    yield
+    assert PAGE_ERRORS == [], f"browser errors: {PAGE_ERRORS}"

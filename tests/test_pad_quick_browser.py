@@ -12,8 +12,7 @@ from __future__ import annotations
 import contextlib
 import time
 
-import pytest
-from browser_kit import WAIT
+from browser_kit import WAIT, watch_errors
 from playwright.sync_api import Error as PlaywrightError
 from playwright.sync_api import expect
 from test_pad_browser import ANA, ARTIFACTS, BOR, tap
@@ -34,7 +33,7 @@ def phone(browser):
     )
     page = context.new_page()
     page.set_default_timeout(WAIT)
-    page.on("pageerror", lambda error: pytest.fail(f"browser error: {error}"))
+    watch_errors(page)
     page.on("dialog", lambda dialog: dialog.accept())
     return page
 

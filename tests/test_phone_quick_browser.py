@@ -15,7 +15,7 @@ from __future__ import annotations
 import re
 
 import pytest
-from browser_kit import Words, overflow
+from browser_kit import WAIT, Words, overflow, watch_errors
 from playwright.sync_api import expect
 from test_pad_browser import ARTIFACTS
 from test_pad_offline import SIZES, pytestmark, served, stored_hands, until
@@ -33,8 +33,8 @@ def phone(browser, size: str = "360", lang: str = "en"):
         viewport=SIZES[size], device_scale_factor=1, is_mobile=True, has_touch=True, locale=lang
     )
     page = context.new_page()
-    page.set_default_timeout(15000)
-    page.on("pageerror", lambda error: pytest.fail(f"browser error: {error}"))
+    page.set_default_timeout(WAIT)
+    watch_errors(page)
     page.on("dialog", lambda dialog: dialog.accept())
     return page
 

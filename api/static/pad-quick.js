@@ -172,10 +172,13 @@ function preview(form, state, shown) {
   }
   const { record } = added;
   const names = state.players;
-  let line;
-  if (record.void) line = say("live_void");
-  else if (record.winner === null) line = say("live_tie");
-  else line = say(SAID[record.outcome], { name: names[record.winner], points: record.points });
+  // a deal of two games (four players) has no one outcome to say: no live line for it
+  const key = record.void ? "live_void" : record.winner === null ? "live_tie" : SAID[record.outcome];
+  if (key === undefined) {
+    shown.replaceChildren();
+    return;
+  }
+  const line = say(key, { name: names[record.winner], points: record.points });
   const text = [line];
   // a Hollywood card's totals are each game's
   if (state.scoring !== "hollywood" && !form.hasAttribute("data-sheet-moved")) {
