@@ -27,7 +27,7 @@ UNTYPED = {
     "pad-next.js": 13,
     "pad-offline.js": 26,
     "pad-provisional.js": 41,
-    "pad-quick.js": 25,
+    "pad-quick.js": 47,
     "pad-save.js": 40,
     "pad-score.js": 287,
     "pad-share.js": 14,
