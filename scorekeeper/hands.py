@@ -67,7 +67,7 @@ from .handinput import (
 )
 from .handinput import HandKind as HandKind
 from .knock import Breakdown, KnockResult, score_hand, verify_knock
-from .paper import Entry
+from .paper import DealEntry, Entry
 from .records import DEAL_FORMAT, DEFAULT_PLAYERS, ReplayedDeal, deal_entry, replay_deal
 from .results import Outcome, Result, Side
 from .rules import Rules
@@ -90,13 +90,6 @@ class DeadwoodResult(Result):
     knocker: Deadwood
     defender: Deadwood
     breakdown: Breakdown
-
-
-@dataclass(frozen=True, slots=True)
-class DealEntry(Result):
-    """The sheet entry of a four-player deal: one two-player entry per game."""
-
-    games: tuple[Entry, ...]
 
 
 @dataclass(frozen=True, slots=True)

@@ -21,7 +21,7 @@ from ..results import Result, plain
 from ..rules import Rules
 from .base import SheetRow, Store
 from .creating import NewGame, store_game
-from .scored import effective_hands, empty_summary, evaluated, kept, scored_rows, slot
+from .scored import effective_hands, empty_summary, evaluated, fresh, kept, scored_rows
 
 EXPORT_FORMAT = GAME_FORMAT
 """The ``format`` of an exported game (a match record with every hand's input)."""
@@ -171,12 +171,12 @@ def import_game(
                     option="hands",
                 )
             parsed = parse_hand(hand)
-            result = evaluated(game, parsed, after)
-            rows += scored_rows(game, [slot(i + 1, parsed.data, result, False)], after)
+            hand_in = fresh(i + 1, parsed, evaluated(game, parsed, after), False)
+            rows += scored_rows(game, [hand_in], after)
         except ScorekeeperError as error:
             raise error.within(f"hand {i + 1}", f"hands.{i}") from error
         after = rows[-1].summary
-        entries.append((hand["kind"], dict(hand), result))
+        entries.append((hand["kind"], dict(hand), hand_in.result))
     new = NewGame(scored=after, status=after.status, imported=True, rows=kept(rows))
     return store_game(
         store, game, new, entries, {"import": dict(original)}, idempotency_key, secret, owner

@@ -62,7 +62,7 @@ from .creating import NewGame, store_game
 from .event_rounds import check_change
 from .exchange import export_game as export_game
 from .exchange import import_game as import_game
-from .scored import Scored, as_hand, empty_summary, evaluated, parsed_hand, scored_rows, slot
+from .scored import Scored, as_hand, empty_summary, evaluated, fresh, parsed_hand, scored_rows
 from .scored import effective_hands as effective_hands
 from .scored import score_log as score_log
 from .tokens import derive_token as derive_token
@@ -155,13 +155,12 @@ def write_hand(
                 code="game_over",
                 params={"after": state.count},
             )
-        result = evaluated(game, parsed, state.summary)
-        new = slot(game.version + 1, parsed.data, result, False)
+        new = fresh(game.version + 1, parsed, evaluated(game, parsed, state.summary), False)
         rows = scored_rows(game, [new], state.summary)
         scored = rows[-1].summary
         every = [*state.records(1), rows[-1].record] if full else None
         answer.append(Made(rows[-1].record, scored, every))
-        return state.change(result, scored, state.count + 1, rows)
+        return state.change(new.result, scored, state.count + 1, rows)
 
     return written(
         *store.append(
@@ -254,9 +253,8 @@ def write_correction(
         later = rows[1:] if n > 1 else rows
         replaced = later[0].record
         before = state.before(n, rows)
-        result = evaluated(game, parsed, before)
         changed = [
-            slot(game.version + 1, parsed.data, result, True),
+            fresh(game.version + 1, parsed, evaluated(game, parsed, before), True),
             *(as_hand(row) for row in later[1:]),
         ]
         try:
@@ -292,7 +290,7 @@ def write_correction(
         check_change(view.event(), game, scored)
         every = [*state.records(1)[: n - 1], *(row.record for row in rescored)] if full else None
         answer.append(Made(rescored[0].record, scored, every))
-        return state.change({"replaces": replaced["seq"], **result}, scored, n, rescored)
+        return state.change({"replaces": replaced["seq"], **changed[0].result}, scored, n, rescored)
 
     return written(
         *store.append(

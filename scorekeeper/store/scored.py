@@ -21,7 +21,9 @@ from typing import Any
 from ..game import GameState, advance, evaluate
 from ..gamesheet import StoredHand
 from ..handinput import HandInput, HandKind, parse_hand
+from ..hands import HandEvaluation
 from ..newgame import GameSettings
+from ..paper import DealEntry, Entry
 from ..sheet import AnyHandRecord, AnySheet, score_sheet
 from .base import Decision, GameView, LogEntry, SheetRow, StoredGame, Summary
 
@@ -34,7 +36,8 @@ class EffectiveHand:
     """A hand on the sheet as the log gives it: ``seq`` the log entry that gave its
     current content, ``input`` the hand as submitted (of ``kind``), ``entry`` and
     ``detail`` its evaluation (JSON), ``corrected`` whether a correction replaced
-    the original."""
+    the original; ``scored`` the entry typed, for a hand scored just now (its JSON is
+    then not read again)."""
 
     seq: int
     kind: str
@@ -42,6 +45,12 @@ class EffectiveHand:
     entry: dict[str, Any]
     detail: dict[str, Any] | None
     corrected: bool
+    scored: Entry | DealEntry | None = None
+
+    @property
+    def result(self) -> dict[str, Any]:
+        """The evaluation as logged: ``{"entry", "detail"}``."""
+        return {"entry": self.entry, "detail": self.detail}
 
 
 def effective_hands(log: Sequence[LogEntry]) -> list[EffectiveHand]:
@@ -68,6 +77,20 @@ def slot(
         entry=result["entry"],
         detail=result["detail"],
         corrected=corrected,
+    )
+
+
+def fresh(seq: int, hand: HandInput, scored: HandEvaluation, corrected: bool) -> EffectiveHand:
+    """Hand input ``hand`` as just scored (``scored``), to be logged as entry ``seq``."""
+    result = scored.to_dict()
+    return EffectiveHand(
+        seq=seq,
+        kind=hand.kind.value,
+        input=hand.data,
+        entry=result["entry"],
+        detail=result["detail"],
+        corrected=corrected,
+        scored=scored.entry,
     )
 
 
@@ -98,9 +121,9 @@ def stored(record: AnyHandRecord, hand: EffectiveHand) -> StoredHand:
     )
 
 
-def evaluated(game: Seated, hand: HandInput, after: Summary) -> dict[str, Any]:
-    """The evaluation (``{"entry", "detail"}``) of ``hand`` as the hand after summary ``after``."""
-    return evaluate(game.rules, state_at(game, after), hand).to_dict()
+def evaluated(game: Seated, hand: HandInput, after: Summary) -> HandEvaluation:
+    """The evaluation of ``hand`` as the hand after summary ``after``."""
+    return evaluate(game.rules, state_at(game, after), hand)
 
 
 def state_at(game: Seated, after: Summary) -> GameState:
@@ -123,7 +146,8 @@ def scored_rows(game: Seated, hands: Sequence[EffectiveHand], after: Summary) ->
     rows = []
     state = state_at(game, after)
     for hand in hands:
-        record, state = advance(game.rules, state, hand.entry)
+        entry = hand.entry if hand.scored is None else hand.scored
+        record, state = advance(game.rules, state, entry)
         rows.append(
             SheetRow(
                 n=state.count,
