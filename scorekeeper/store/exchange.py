@@ -116,6 +116,29 @@ def _from_match(record: Mapping[str, Any]) -> dict[str, Any]:
     }
 
 
+def _as_export(record: Mapping[str, Any]) -> Mapping[str, Any]:
+    """An import's record as an exported game (a match record converted), its format and
+    version checked."""
+    _misplaced(record)
+    if record.get("format") == MATCH_FORMAT:
+        record = _from_match(record)
+    if record.get("format", EXPORT_FORMAT) != EXPORT_FORMAT:
+        raise InvalidValueError(
+            f"format must be {EXPORT_FORMAT!r} or {MATCH_FORMAT!r}",
+            code="bad_format",
+            params={"format": record.get("format")},
+            option="format",
+        )
+    if record.get("version", EXPORT_VERSION) != EXPORT_VERSION:
+        raise InvalidValueError(
+            f"version must be {EXPORT_VERSION}",
+            code="bad_version",
+            params={"version": record.get("version")},
+            option="version",
+        )
+    return record
+
+
 def import_game(
     store: Store,
     record: Mapping[str, Any],
@@ -137,24 +160,7 @@ def import_game(
     nothing is stored. A game that is over before its last hand is refused.
     ``idempotency_key``, ``secret`` and ``owner`` as for :func:`create_game`.
     """
-    original = record
-    _misplaced(record)
-    if record.get("format") == MATCH_FORMAT:
-        record = _from_match(record)
-    if record.get("format", EXPORT_FORMAT) != EXPORT_FORMAT:
-        raise InvalidValueError(
-            f"format must be {EXPORT_FORMAT!r} or {MATCH_FORMAT!r}",
-            code="bad_format",
-            params={"format": record.get("format")},
-            option="format",
-        )
-    if record.get("version", EXPORT_VERSION) != EXPORT_VERSION:
-        raise InvalidValueError(
-            f"version must be {EXPORT_VERSION}",
-            code="bad_version",
-            params={"version": record.get("version")},
-            option="version",
-        )
+    original, record = record, _as_export(record)
     game = check_new_game(
         record.get("players"), record.get("rules"), record.get("dealer", 0), record.get("stake")
     )

@@ -57,13 +57,22 @@ from ..rules import Rules
 from .answers import Answer, Made, Written, as_answered, game_sheet, written
 from .answers import load_sheet as load_sheet
 from .answers import minimal_sheet as minimal_sheet
-from .base import Decision, GameView, NotFound, Store, StoredGame
+from .base import Decision, GameView, NotFound, SheetRow, Store, StoredGame, Summary
 from .creating import NewGame, store_game
 from .event_rounds import check_change
 from .exchange import export_game as export_game
 from .exchange import import_game as import_game
-from .scored import Scored, as_hand, empty_summary, evaluated, fresh, parsed_hand, scored_rows
+from .scored import (
+    EffectiveHand,
+    Scored,
+    as_hand,
+    evaluated,
+    fresh,
+    parsed_hand,
+    scored_rows,
+)
 from .scored import effective_hands as effective_hands
+from .scored import empty_summary as empty_summary
 from .scored import score_log as score_log
 from .tokens import derive_token as derive_token
 from .tokens import hash_request as hash_request
@@ -257,35 +266,8 @@ def write_correction(
             fresh(game.version + 1, parsed, evaluated(game, parsed, before), True),
             *(as_hand(row) for row in later[1:]),
         ]
-        try:
-            rescored = scored_rows(game, changed, before)
-        except RuleError as error:
-            if error.code not in ("game_over", "dealer_sits_out"):
-                raise
-            raise Conflict(
-                f"with this correction {error}; undo the later hands first",
-                field="n",
-                code=error.code,
-                params=error.params,
-            ) from error
-        for old, new in zip(later[1:], rescored[1:], strict=True):
-            record = new.record
-            if old.record["kind"] != "record":
-                continue
-            dealer = old.record["detail"]["dealer"]
-            if dealer != record["dealer"]:
-                raise Conflict(
-                    f"with this correction hand {record['n']} would be dealt by"
-                    f" {game.players[record['dealer']]}, but its deal record has"
-                    f" {game.players[dealer]} dealing; undo the later hands first",
-                    field="n",
-                    code="dealer_rotation",
-                    params={
-                        "hand": record["n"],
-                        "expected": game.players[record["dealer"]],
-                        "dealer": game.players[dealer],
-                    },
-                )
+        rescored = _rescored(game, changed, before)
+        _check_deal_records(game, later[1:], rescored[1:])
         scored = rescored[-1].summary
         check_change(view.event(), game, scored)
         every = [*state.records(1)[: n - 1], *(row.record for row in rescored)] if full else None
@@ -303,6 +285,44 @@ def write_correction(
         ),
         answer,
     )
+
+
+def _rescored(game: StoredGame, changed: list[EffectiveHand], before: Summary) -> list[SheetRow]:
+    """A correction's hands scored again from ``before``: a later hand the corrected totals
+    refuse (the game would end before it, or its player would deal it) is a conflict."""
+    try:
+        return scored_rows(game, changed, before)
+    except RuleError as error:
+        if error.code not in ("game_over", "dealer_sits_out"):
+            raise
+        raise Conflict(
+            f"with this correction {error}; undo the later hands first",
+            field="n",
+            code=error.code,
+            params=error.params,
+        ) from error
+
+
+def _check_deal_records(game: StoredGame, old: Sequence[SheetRow], new: Sequence[SheetRow]) -> None:
+    """Refuse a correction after which a later deal record's dealer is not the hand's."""
+    for was, now in zip(old, new, strict=True):
+        record = now.record
+        if was.record["kind"] != "record":
+            continue
+        dealer = was.record["detail"]["dealer"]
+        if dealer != record["dealer"]:
+            raise Conflict(
+                f"with this correction hand {record['n']} would be dealt by"
+                f" {game.players[record['dealer']]}, but its deal record has"
+                f" {game.players[dealer]} dealing; undo the later hands first",
+                field="n",
+                code="dealer_rotation",
+                params={
+                    "hand": record["n"],
+                    "expected": game.players[record["dealer"]],
+                    "dealer": game.players[dealer],
+                },
+            )
 
 
 P = ParamSpec("P")

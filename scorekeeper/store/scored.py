@@ -18,13 +18,14 @@ from dataclasses import dataclass, replace
 from functools import cached_property
 from typing import Any
 
-from ..game import GameState, advance, evaluate
+from ..game import evaluate
 from ..gamesheet import StoredHand
 from ..handinput import HandInput, HandKind, parse_hand
 from ..hands import HandEvaluation
 from ..newgame import GameSettings
 from ..paper import DealEntry, Entry
 from ..sheet import AnyHandRecord, AnySheet, score_sheet
+from ..tally import GameState, advance
 from .base import Decision, GameView, LogEntry, SheetRow, StoredGame, Summary
 
 Seated = GameSettings | StoredGame
