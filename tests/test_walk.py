@@ -13,6 +13,7 @@ import sys
 from collections import Counter
 
 from api import create_app
+from scorekeeper.rescore import GAME_FORMAT, GAME_VERSION, rescore_game
 
 HAND = {
     "kind": "quick",
@@ -100,3 +101,27 @@ def test_a_quick_hand_walks_a_short_way(tmp_path):
     assert walk.calls["scorekeeper.entries", "parse_entry"] == 0  # the entry scored is typed
     assert len(walk.entered) <= MODULES, walk.entered
     assert walk.returns <= RETURNS, walk.returns
+
+
+def test_a_game_scored_again_reads_its_rules_once_and_each_card_once():
+    """``scorekeeper replay`` of an exported game folds ``apply`` over its hands, read once:
+    its rules are parsed as often for three hands as for one, each upcard once."""
+    parsed = []
+    for count in (1, 3):
+        record = {
+            "format": GAME_FORMAT,
+            "version": GAME_VERSION,
+            "players": ["Ana", "Ben"],
+            "rules": {"preset": "oklahoma", "target": 200},
+            "hands": [HAND] * count,
+        }
+        walk = Walk()
+        sys.setprofile(walk)
+        try:
+            game = rescore_game(record)
+        finally:
+            sys.setprofile(None)
+        assert game.sheet.totals == (15 * count, 0)
+        assert walk.cards_parsed == count
+        parsed.append(walk.rules_parsed)
+    assert parsed[0] == parsed[1] > 0
