@@ -9,6 +9,7 @@ module already left becomes the running one again).
 
 from __future__ import annotations
 
+import re
 import sys
 from collections import Counter
 
@@ -125,3 +126,29 @@ def test_a_game_scored_again_reads_its_rules_once_and_each_card_once():
         assert walk.cards_parsed == count
         parsed.append(walk.rules_parsed)
     assert parsed[0] == parsed[1] > 0
+
+
+def test_the_pads_quick_form_reads_its_upcard_once(client):
+    """The pad's quick form builds the typed hand (its upcard parsed there): the store takes
+    it as it is."""
+    page = client.get("/").get_data(as_text=True)
+    form = {
+        "csrf_token": re.search(r'name="csrf_token" value="([^"]+)"', page).group(1),
+        "player_0": "Ana",
+        "player_1": "Ben",
+        "preset": "oklahoma",
+        "options_for": "oklahoma",
+        "dealer": "0",
+    }
+    game = client.post("/games", data=form).headers["Location"]
+    hand = {**form, "mode": "quick", "knocker": "0", "kind": "knock", "upcard": "7h"}
+    hand.update(knocker_deadwood="5", defender_deadwood="20")
+    walk = Walk()
+    sys.setprofile(walk)
+    try:
+        saved = client.post(game + "/hand", data=hand)
+    finally:
+        sys.setprofile(None)
+    assert saved.status_code == 303, saved.get_data(as_text=True)
+    assert walk.cards_parsed == 1
+    assert '"totals": [15, 0]' in client.get(game).get_data(as_text=True)

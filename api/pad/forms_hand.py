@@ -22,9 +22,9 @@ from typing import Any
 from flask_babel import gettext as _
 from flask_babel import lazy_gettext
 
-from scorekeeper.cards import parse_card
+from scorekeeper.cards import Card, parse_card
 from scorekeeper.errors import CardError, RecordError, RuleError, RuleViolation
-from scorekeeper.handinput import MAX_DEADWOOD
+from scorekeeper.handinput import MAX_DEADWOOD, QuickHand, VoidHand
 from scorekeeper.records import DEAL_FORMAT
 from scorekeeper.rules import Rules
 from scorekeeper.seating import Seating
@@ -83,8 +83,9 @@ def quick_input(
     defender_deadwood: Any = None,
     upcard: Any = None,
     seating: Seating | None = None,
-) -> dict[str, Any]:
-    """The hand input (:mod:`scorekeeper.hands`) of the quick form, checked.
+) -> QuickHand | VoidHand:
+    """The hand input of the quick form, checked and typed (its upcard parsed here, once;
+    ``data`` its JSON, as :mod:`scorekeeper.hands` describes it).
 
     ``kind`` is ``knock``, ``gin``, ``big_gin`` or ``void`` (the stock ran
     out); ``knocker`` the player (index) who went out, one of the two who
@@ -95,7 +96,7 @@ def quick_input(
     scoring is left to :func:`~scorekeeper.hands.evaluate_hand`.
     """
     if kind == "void":
-        return {"kind": "void"}
+        return VoidHand({"kind": "void"})
     if kind not in ("knock", "gin", "big_gin"):
         raise RuleError(_("Choose knock, gin or void."), option="kind")
     seat = _knocker(knocker, seating)
@@ -142,7 +143,7 @@ def quick_input(
         hand["big_gin"] = True
     if up is not None:
         hand["upcard"] = up.code
-    return hand
+    return QuickHand(seat, k, d, kind == "big_gin", up, hand)
 
 
 def cards_input(
@@ -253,7 +254,7 @@ def _whole(value: Any, field: str, high: int) -> int:
     return number
 
 
-def _upcard(rules: Rules, upcard: Any) -> Any:
+def _upcard(rules: Rules, upcard: Any) -> Card | None:
     if upcard in (None, ""):
         if rules.oklahoma:
             raise RuleError(
@@ -325,14 +326,16 @@ def deal_input(
                 )
                 continue
             hands.append(
-                quick_input(
-                    rules,
-                    given["knocker"],
-                    given["kind"],
-                    given["knocker_deadwood"],
-                    given["defender_deadwood"],
-                    given["upcard"],
-                    seating=seating,
+                dict(
+                    quick_input(
+                        rules,
+                        given["knocker"],
+                        given["kind"],
+                        given["knocker_deadwood"],
+                        given["defender_deadwood"],
+                        given["upcard"],
+                        seating=seating,
+                    ).data
                 )
             )
         except RuleError as error:
