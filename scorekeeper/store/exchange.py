@@ -12,6 +12,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from ..errors import InvalidRecordError, InvalidValueError, RuleViolation, ScorekeeperError
+from ..game import evaluate
 from ..gamesheet import GameSheet
 from ..handinput import parse_hand
 from ..newgame import check_new_game
@@ -19,9 +20,9 @@ from ..records import DEFAULT_PLAYERS, MATCH_FORMAT
 from ..rescore import GAME_FORMAT, GAME_VERSION
 from ..results import Result, plain
 from ..rules import Rules
-from .base import SheetRow, Store
+from .base import SheetRow, Store, Summary
 from .creating import NewGame, store_game
-from .scored import effective_hands, empty_summary, evaluated, fresh, kept, scored_rows
+from .scored import effective_hands, fresh, kept, scored_rows, start_state
 
 EXPORT_FORMAT = GAME_FORMAT
 """The ``format`` of an exported game (a match record with every hand's input)."""
@@ -166,10 +167,10 @@ def import_game(
     )
     entries: list[tuple[str, Any, Any]] = []
     rows: list[SheetRow] = []
-    after = empty_summary(game)
+    state = start_state(game)
     for i, hand in enumerate(record.get("hands") or []):
         try:
-            if after.over:
+            if state.over:
                 raise RuleViolation(
                     f"the game is over after hand {i}; hand {i + 1} cannot be entered",
                     code="game_over",
@@ -177,12 +178,13 @@ def import_game(
                     option="hands",
                 )
             parsed = parse_hand(hand)
-            hand_in = fresh(i + 1, parsed, evaluated(game, parsed, after), False)
-            rows += scored_rows(game, [hand_in], after)
+            hand_in = fresh(i + 1, parsed, evaluate(game.rules, state, parsed), False)
+            scored, state = scored_rows(game, [hand_in], state)
         except ScorekeeperError as error:
             raise error.within(f"hand {i + 1}", f"hands.{i}") from error
-        after = rows[-1].summary
+        rows += scored
         entries.append((hand["kind"], dict(hand), hand_in.result))
+    after = Summary(state.summary(game.rules))
     new = NewGame(scored=after, status=after.status, imported=True, rows=kept(rows))
     return store_game(
         store, game, new, entries, {"import": dict(original)}, idempotency_key, secret, owner

@@ -50,10 +50,12 @@ from functools import wraps
 from typing import Any, ParamSpec
 
 from ..errors import Conflict, RuleError
+from ..game import evaluate
 from ..gamesheet import GameSheet
 from ..handinput import HandInput
 from ..newgame import check_new_game as check_new_game
 from ..rules import Rules
+from ..tally import GameState
 from .answers import Answer, Made, Written, as_answered, game_sheet, written
 from .answers import load_sheet as load_sheet
 from .answers import minimal_sheet as minimal_sheet
@@ -66,7 +68,6 @@ from .scored import (
     EffectiveHand,
     Scored,
     as_hand,
-    evaluated,
     fresh,
     parsed_hand,
     scored_rows,
@@ -164,8 +165,8 @@ def write_hand(
                 code="game_over",
                 params={"after": state.count},
             )
-        new = fresh(game.version + 1, parsed, evaluated(game, parsed, state.summary), False)
-        rows = scored_rows(game, [new], state.summary)
+        new = fresh(game.version + 1, parsed, evaluate(game.rules, state.current, parsed), False)
+        rows, __ = scored_rows(game, [new], state.current)
         scored = rows[-1].summary
         every = [*state.records(1), rows[-1].record] if full else None
         answer.append(Made(rows[-1].record, scored, every))
@@ -211,7 +212,7 @@ def write_undo(
             raise Conflict("there is no hand to undo", code="nothing_to_undo")
         rows = state.rows(max(n - 1, 1))
         undone = rows[-1].record
-        scored = state.before(n, rows)
+        scored = Summary(state.before(n, rows).summary(game.rules))
         check_change(view.event(), game, scored)
         every = state.records(1)[: n - 1] if full else None
         answer.append(Made(undone, scored, every))
@@ -263,7 +264,7 @@ def write_correction(
         replaced = later[0].record
         before = state.before(n, rows)
         changed = [
-            fresh(game.version + 1, parsed, evaluated(game, parsed, before), True),
+            fresh(game.version + 1, parsed, evaluate(game.rules, before, parsed), True),
             *(as_hand(row) for row in later[1:]),
         ]
         rescored = _rescored(game, changed, before)
@@ -287,11 +288,11 @@ def write_correction(
     )
 
 
-def _rescored(game: StoredGame, changed: list[EffectiveHand], before: Summary) -> list[SheetRow]:
+def _rescored(game: StoredGame, changed: list[EffectiveHand], before: GameState) -> list[SheetRow]:
     """A correction's hands scored again from ``before``: a later hand the corrected totals
     refuse (the game would end before it, or its player would deal it) is a conflict."""
     try:
-        return scored_rows(game, changed, before)
+        return scored_rows(game, changed, before)[0]
     except RuleError as error:
         if error.code not in ("game_over", "dealer_sits_out"):
             raise

@@ -15,10 +15,8 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
-from functools import cached_property
 from typing import Any
 
-from ..game import evaluate
 from ..gamesheet import StoredHand
 from ..handinput import HandInput, HandKind, parse_hand
 from ..hands import HandEvaluation
@@ -122,30 +120,26 @@ def stored(record: AnyHandRecord, hand: EffectiveHand) -> StoredHand:
     )
 
 
-def evaluated(game: Seated, hand: HandInput, after: Summary) -> HandEvaluation:
-    """The evaluation of ``hand`` as the hand after summary ``after``."""
-    return evaluate(game.rules, state_at(game, after), hand)
-
-
-def state_at(game: Seated, after: Summary) -> GameState:
-    """The game's state at summary ``after`` (a kept row's summary will do)."""
-    return GameState.resume(after.data, game.players, game.stake)
+def start_state(game: Seated) -> GameState:
+    """The new game ``game``'s state, before its first hand."""
+    return GameState.start(game.rules, game.players, game.dealer, game.stake)
 
 
 def empty_summary(game: Seated) -> Summary:
     """The summary of the new game ``game``'s sheet, before its first hand."""
-    start = GameState.start(game.rules, game.players, game.dealer, game.stake)
-    return Summary(start.summary(game.rules))
+    return Summary(start_state(game).summary(game.rules))
 
 
-def scored_rows(game: Seated, hands: Sequence[EffectiveHand], after: Summary) -> list[SheetRow]:
-    """The sheet rows of ``hands`` (as :func:`effective_hands` gives them) after ``after``.
+def scored_rows(
+    game: Seated, hands: Sequence[EffectiveHand], state: GameState
+) -> tuple[list[SheetRow], GameState]:
+    """The sheet rows of ``hands`` (as :func:`effective_hands` gives them) after ``state``,
+    and the state after them.
 
-    Each hand is scored on its own from the summary before it, so that
+    Each hand is scored on its own from the state before it, so that
     every row keeps its checkpoint; the cost is linear in ``len(hands)``.
     """
     rows = []
-    state = state_at(game, after)
     for hand in hands:
         entry = hand.entry if hand.scored is None else hand.scored
         record, state = advance(game.rules, state, entry)
@@ -157,7 +151,7 @@ def scored_rows(game: Seated, hands: Sequence[EffectiveHand], after: Summary) ->
                 summary=Summary(state.summary(game.rules)),
             )
         )
-    return rows
+    return rows, state
 
 
 def parsed_hand(hand: HandInput | Mapping[str, Any]) -> HandInput:
@@ -183,7 +177,8 @@ SAME_IN_EVERY_ROW = ("players", "rules", "stake")
 
 
 class Scored:
-    """A game's scored state as a write finds it: its summary and, on demand, its rows.
+    """A game's scored state as a write finds it: its ``summary`` (the JSON kept), its
+    typed state (``current``, what a hand is scored from) and, on demand, its rows.
 
     A game stored before the scored state was kept (``scored`` None) is
     scored from its log once; the write then stores all its rows.
@@ -193,16 +188,13 @@ class Scored:
         self.game, self.view = game, view
         self.rebuilt: list[SheetRow] | None = None
         if game.scored is None:
-            self.rebuilt = scored_rows(game, effective_hands(view.log()), self.empty)
-            self.summary = self.rebuilt[-1].summary if self.rebuilt else self.empty
+            self.rebuilt, self.current = scored_rows(
+                game, effective_hands(view.log()), start_state(game)
+            )
+            self.summary = Summary(self.current.summary(game.rules))
         else:
             self.summary = game.scored
-
-    @cached_property
-    def empty(self) -> Summary:
-        """The summary of the game before its first hand (scored only when asked: an
-        append at the end of the sheet never needs it)."""
-        return empty_summary(self.game)
+            self.current = GameState.resume(game.scored.data, game.players, game.stake)
 
     @property
     def count(self) -> int:
@@ -222,19 +214,19 @@ class Scored:
             return [row.record for row in self.rebuilt[start - 1 :]]
         return self.view.records(start)
 
-    def before(self, n: int, rows: Sequence[SheetRow]) -> Summary:
-        """The summary before hand ``n``, ``rows`` being the rows from hand ``n - 1`` on."""
+    def before(self, n: int, rows: Sequence[SheetRow]) -> GameState:
+        """The state before hand ``n``, ``rows`` being the rows from hand ``n - 1`` on (a
+        kept row's summary holds all a state needs)."""
         if n == 1:
-            return self.empty
-        kept = rows[0].summary.data
-        return Summary({key: kept.get(key, value) for key, value in self.empty.data.items()})
+            return start_state(self.game)
+        return GameState.resume(rows[0].summary.data, self.game.players, self.game.stake)
 
     def change(self, result: Any, scored: Summary, start: int, rows: list[SheetRow]) -> Decision:
         """The write's decision: ``result`` logged, summary ``scored``, rows from ``start``
         on replaced by ``rows``.
 
-        Rows are kept by :func:`kept` (:meth:`before` puts back what it
-        leaves out): a long game's rows stay small and quick to read.
+        Rows are kept by :func:`kept` (what it leaves out is the game's, not the row's):
+        a long game's rows stay small and quick to read.
         """
         if self.rebuilt is not None:
             start, rows = 1, [*self.rebuilt[: start - 1], *rows]
