@@ -52,7 +52,7 @@ from typing import Any, ParamSpec
 from ..errors import Conflict, RuleError
 from ..game import evaluate
 from ..gamesheet import GameSheet
-from ..handinput import HandInput
+from ..handinput import HandInput, parse_hand
 from ..newgame import check_new_game as check_new_game
 from ..rules import Rules
 from ..tally import GameState
@@ -69,7 +69,6 @@ from .scored import (
     Scored,
     as_hand,
     fresh,
-    parsed_hand,
     scored_rows,
 )
 from .scored import effective_hands as effective_hands
@@ -155,7 +154,7 @@ def write_hand(
     a repeated request always gets the whole sheet.
     """
     answer: list[Made] = []
-    parsed = parsed_hand(hand)
+    parsed = _parsed(hand)
 
     def decide(game: StoredGame, view: GameView) -> Decision:
         state = Scored(game, view)
@@ -170,7 +169,7 @@ def write_hand(
         scored = rows[-1].summary
         every = [*state.records(1), rows[-1].record] if full else None
         answer.append(Made(rows[-1].record, scored, every))
-        return state.change(new.result, scored, state.count + 1, rows)
+        return state.change(new.result, scored, rows[-1].n, rows)
 
     return written(
         *store.append(
@@ -253,7 +252,7 @@ def write_correction(
     ``full`` as for :func:`add_hand`.
     """
     answer: list[Made] = []
-    parsed = parsed_hand(hand)
+    parsed = _parsed(hand)
 
     def decide(game: StoredGame, view: GameView) -> Decision:
         state = Scored(game, view)
@@ -324,6 +323,11 @@ def _check_deal_records(game: StoredGame, old: Sequence[SheetRow], new: Sequence
                     "dealer": game.players[dealer],
                 },
             )
+
+
+def _parsed(hand: HandInput | Mapping[str, Any]) -> HandInput:
+    """A hand input as the core takes it (JSON is read here, at the store's edge)."""
+    return parse_hand(hand) if isinstance(hand, Mapping) else hand
 
 
 P = ParamSpec("P")

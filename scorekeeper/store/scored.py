@@ -18,7 +18,7 @@ from dataclasses import dataclass, replace
 from typing import Any
 
 from ..gamesheet import StoredHand
-from ..handinput import HandInput, HandKind, parse_hand
+from ..handinput import HandInput, HandKind
 from ..hands import HandEvaluation
 from ..newgame import GameSettings
 from ..paper import DealEntry, Entry
@@ -152,11 +152,6 @@ def scored_rows(
             )
         )
     return rows, state
-
-
-def parsed_hand(hand: HandInput | Mapping[str, Any]) -> HandInput:
-    """A hand input as the core takes it (JSON is read here, at the store's edge)."""
-    return parse_hand(hand) if isinstance(hand, Mapping) else hand
 
 
 def as_hand(row: SheetRow) -> EffectiveHand:
