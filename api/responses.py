@@ -34,7 +34,7 @@ from scorekeeper.sheet import (
     Payment,
 )
 from scorekeeper.store import event_results
-from scorekeeper.store.games import ExportedGame
+from scorekeeper.store.exchange import ExportedGame
 
 from .shapes import Shapes
 

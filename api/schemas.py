@@ -35,7 +35,7 @@ from scorekeeper.names import MAX_NAME_LENGTH, REFUSED_IN_BMP, clean_name
 from scorekeeper.records import DEAL_FORMAT, MATCH_FORMAT
 from scorekeeper.rules import BOOLEANS, CHOICES, MAX_POINTS, POINTS, Rules
 from scorekeeper.store.access import DEFAULT_PAGE, MAX_PAGE
-from scorekeeper.store.games import EXPORT_FORMAT, EXPORT_VERSION
+from scorekeeper.store.exchange import EXPORT_FORMAT, EXPORT_VERSION
 
 from .errors import domain_message
 

@@ -22,7 +22,7 @@ from scorekeeper.cut import first_dealer
 from scorekeeper.errors import Stale
 from scorekeeper.gamesheet import GameSheet
 from scorekeeper.handinput import parse_hand
-from scorekeeper.store import access, games
+from scorekeeper.store import access, answers, games
 
 from . import bodies, credentials, get_storage, limits
 from . import headers as h
@@ -133,7 +133,7 @@ def _new_game(sheet: GameSheet, token: str) -> Response:
     return response
 
 
-def _change(headers: dict[str, Any], change: games.Written, status: int = 200) -> Response:
+def _change(headers: dict[str, Any], change: answers.Written, status: int = 200) -> Response:
     """A hand change (hand, sheet, created) as a response; a replayed request says so.
 
     A replay answers as the first request did (same status; the hand and

@@ -191,16 +191,7 @@ def parse_entry(
             option="void",
         )
     if void:
-        for key in ("winner", "loser", "outcome"):
-            if entry.get(key) is not None:
-                raise InvalidValueError(
-                    f"{label}: a void hand has no {key}", code="bad_value", option=key
-                )
-        if entry.get("points") not in (None, 0):
-            raise InvalidValueError(
-                f"{label}: a void hand scores no points", code="bad_value", option="points"
-            )
-        return Entry(void=True)
+        return _parse_void(entry, label)
     if entry.get("outcome") == Outcome.TIE:
         return _parse_tie(entry, label, rules)
 
@@ -219,6 +210,26 @@ def parse_entry(
             raise InvalidValueError(
                 f"{label}: loser must not be the winner", code="bad_value", option="loser"
             )
+    outcome, points = _outcome_and_points(entry, label, rules)
+    return Entry(winner=winner, loser=loser, points=points, outcome=Outcome(outcome))
+
+
+def _parse_void(entry: Mapping[str, Any], label: str) -> Entry:
+    """A void hand's entry: nobody wins, no points."""
+    for key in ("winner", "loser", "outcome"):
+        if entry.get(key) is not None:
+            raise InvalidValueError(
+                f"{label}: a void hand has no {key}", code="bad_value", option=key
+            )
+    if entry.get("points") not in (None, 0):
+        raise InvalidValueError(
+            f"{label}: a void hand scores no points", code="bad_value", option="points"
+        )
+    return Entry(void=True)
+
+
+def _outcome_and_points(entry: Mapping[str, Any], label: str, rules: Rules) -> tuple[str, int]:
+    """A won hand's ``outcome`` and ``points``, checked against each other and the rules."""
     if "outcome" not in entry or entry["outcome"] is None:
         raise InvalidValueError(
             f"{label}: outcome is missing", code="missing_value", option="outcome"
@@ -270,4 +281,4 @@ def parse_entry(
             params={"points": points, "least": least, "outcome": outcome},
             option="points",
         )
-    return Entry(winner=winner, loser=loser, points=points, outcome=Outcome(outcome))
+    return outcome, points

@@ -24,7 +24,7 @@ def apply(rules: Rules, state: GameState, hand: HandInput) -> tuple[AnyHandRecor
     """
     if state.over:
         raise game_over(rules, state, state.count + 1)
-    return advance(rules, state, evaluate(rules, state, hand).entry.to_dict())
+    return advance(rules, state, evaluate(rules, state, hand).entry)
 
 
 def evaluate(rules: Rules, state: GameState, hand: HandInput) -> HandEvaluation:

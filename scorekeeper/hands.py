@@ -67,7 +67,7 @@ from .handinput import (
 )
 from .handinput import HandKind as HandKind
 from .knock import Breakdown, KnockResult, score_hand, verify_knock
-from .paper import Entry
+from .paper import DealEntry, Entry
 from .records import DEAL_FORMAT, DEFAULT_PLAYERS, ReplayedDeal, deal_entry, replay_deal
 from .results import Outcome, Result, Side
 from .rules import Rules
@@ -90,13 +90,6 @@ class DeadwoodResult(Result):
     knocker: Deadwood
     defender: Deadwood
     breakdown: Breakdown
-
-
-@dataclass(frozen=True, slots=True)
-class DealEntry(Result):
-    """The sheet entry of a four-player deal: one two-player entry per game."""
-
-    games: tuple[Entry, ...]
 
 
 @dataclass(frozen=True, slots=True)
@@ -220,20 +213,23 @@ def _upcard(code: str) -> Card:
 
 
 def evaluate_hand(
-    hand: Mapping[str, Any],
+    hand: Mapping[str, Any] | HandInput,
     rules: Rules | Mapping[str, Any] | str | None = None,
     *,
     players: Sequence[str] = DEFAULT_PLAYERS,
     dealer: int | None = None,
     games: Sequence[Mapping[str, Any]] | None = None,
 ) -> HandEvaluation:
-    """Score one hand input (JSON) of a game of ``len(players)`` players: a :class:`HandEvaluation`.
+    """Score one hand input (JSON, or typed) of a game of ``len(players)`` players: a
+    :class:`HandEvaluation`.
 
     :func:`evaluate_input` of :func:`~scorekeeper.handinput.parse_hand`'s reading of ``hand``
-    under ``rules`` (a :class:`Rules` or anything :meth:`Rules.from_dict` reads).
+    (a typed one as it is) under ``rules`` (a :class:`Rules` or anything
+    :meth:`Rules.from_dict` reads).
     """
+    typed = parse_hand(hand) if isinstance(hand, Mapping) else hand
     return evaluate_input(
-        parse_hand(hand), Rules.from_dict(rules), players=players, dealer=dealer, games=games
+        typed, Rules.from_dict(rules), players=players, dealer=dealer, games=games
     )
 
 

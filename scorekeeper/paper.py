@@ -55,6 +55,14 @@ class Entry(Result):
 
 
 @dataclass(frozen=True, slots=True)
+class DealEntry(Result):
+    """The sheet entry of a four-player deal: one two-player entry per game (its
+    ``to_dict()``: ``{"games": [entry, entry]}``)."""
+
+    games: tuple[Entry, ...]
+
+
+@dataclass(frozen=True, slots=True)
 class Payment(Result):
     """A settlement: ``payer`` pays ``payee`` ``amount`` (rounded half up to cents)."""
 

@@ -9,8 +9,9 @@ Besides deal and match records (:mod:`scorekeeper.records`), a replay takes:
      "rules": {...}, "dealer": 0, "stake": null, "created": "...",
      "hands": [{"kind": "quick", ...}, {"kind": "record", "record": {...}}, ...]}
 
-  Every hand is scored again (:func:`~scorekeeper.hands.evaluate_hand`, a
-  deal record replayed) and the sheet rebuilt: a :class:`RescoredGame`.
+  Every hand is read (:func:`~scorekeeper.handinput.parse_hand`) and scored again,
+  a fold of :func:`~scorekeeper.game.apply` (a deal record replayed), and the sheet
+  rebuilt: a :class:`RescoredGame`.
 * an **event record** (``"format": "scorekeeper.event"``, what
   ``GET /api/v1/events/{id}/export/record.json`` answers)::
 
@@ -39,10 +40,13 @@ from typing import Any
 
 from .errors import InvalidRecordError, RecordError, RuleViolation, ScorekeeperError
 from .events import Event, Format, MatchResult, PlayedRound, standings
-from .hands import evaluate_hand
+from .game import apply
+from .handinput import parse_hand
 from .records import ReplayedDeal, ReplayedMatch, check_format, replay
 from .results import Result as Typed
-from .sheet import AnySheet, GameResult, PartnershipSheet, score_sheet
+from .rules import Rules
+from .sheet import AnyHandRecord, AnySheet, GameResult, score_sheet
+from .tally import GameState
 
 GAME_FORMAT = "scorekeeper.game"
 """The ``format`` of an exported game (a game's settings and every hand's input)."""
@@ -130,34 +134,26 @@ def rescore_game(record: Mapping[str, Any]) -> RescoredGame:
         "stake": record.get("stake"),
     }
     try:
-        sheet = score_sheet([], **settings)
+        rules = Rules.from_dict(settings["rules"])
+        sheet = score_sheet([], **{**settings, "rules": rules})
     except ScorekeeperError as error:
         raise RecordError.restating(error, str(error), field=error.field) from error
-    entries: list[dict[str, Any]] = []
+    records: list[AnyHandRecord] = []
+    state = GameState.start(rules, sheet.players, settings["dealer"], sheet.stake)
     for i, hand in enumerate(hands):
         try:
-            if sheet.over:
+            if state.over:
                 raise RuleViolation(
                     f"the game is over after hand {i}; hand {i + 1} cannot be scored",
                     code="game_over",
                     params={"after": i, "hand": i + 1},
                 )
-            evaluation = evaluate_hand(
-                hand,
-                sheet.rules,
-                players=sheet.players,
-                dealer=sheet.next_dealer,
-                games=(
-                    [game.to_dict() for game in sheet.next_games]
-                    if isinstance(sheet, PartnershipSheet)
-                    else None
-                ),
-            )
-            entries.append(evaluation.entry.to_dict())
-            sheet = score_sheet(entries, **settings)
+            made, state = apply(rules, state, parse_hand(hand))
         except ScorekeeperError as error:
             place = error.within(f"hand {i + 1}", f"hands.{i}")
             raise RecordError.restating(error, str(place), field=place.field) from error
+        records.append(made)
+    sheet = state.sheet(rules, records)
     return RescoredGame(players=sheet.players, sheet=sheet)
 
 

@@ -48,11 +48,14 @@ def next_dealer(
     >>> next_dealer("openspiel", 1, None, False)
     1
     """
-    return deal_after(Rules.from_dict(rules), dealer, winner, void, players)
+    read = Rules.from_dict(rules)
+    _check_deal(dealer, winner, void, players)
+    return deal_after(read, dealer, winner, void, players)
 
 
-def deal_after(rules: Rules, dealer: int, winner: int | None, void: bool, players: int) -> int:
-    """:func:`next_dealer` under rules already read."""
+def _check_deal(dealer: int, winner: int | None, void: bool, players: int) -> None:
+    """Refuse what :func:`next_dealer` cannot take: a count of players, a dealer or (a hand
+    won) a winner out of range, or a three-player dealer who won (the dealer sits out)."""
     sides = 2 if players == 4 else players
     if players not in (2, 3, 4):
         raise InvalidValueError(
@@ -68,6 +71,26 @@ def deal_after(rules: Rules, dealer: int, winner: int | None, void: bool, player
             params={"value": dealer},
             option="dealer",
         )
+    if players == 4 or void or winner is None:
+        return
+    if not is_whole_number(winner) or not 0 <= winner < sides:
+        raise InvalidValueError(
+            f"winner must be an index 0..{sides - 1}, not {winner!r}",
+            code="bad_value",
+            params={"value": winner},
+            option="winner",
+        )
+    if players == 3 and winner == dealer:
+        raise RuleViolation(
+            "with three players the dealer sits out and cannot win",
+            code="dealer_sits_out",
+            option="winner",
+        )
+
+
+def deal_after(rules: Rules, dealer: int, winner: int | None, void: bool, players: int) -> int:
+    """:func:`next_dealer` under rules already read, for a hand already checked (a scored
+    hand's seats: :func:`~scorekeeper.entries.check_seat`)."""
     if players == 4:
         return 1 - dealer
     if void:
@@ -76,20 +99,7 @@ def deal_after(rules: Rules, dealer: int, winner: int | None, void: bool, player
         if players == 3:
             return (dealer + 1) % 3 if rules.three_player_dealer == "rotate" else dealer
         return 1 - dealer if rules.next_dealer == "alternate" else dealer
-    if not is_whole_number(winner) or not 0 <= winner < sides:
-        raise InvalidValueError(
-            f"winner must be an index 0..{sides - 1}, not {winner!r}",
-            code="bad_value",
-            params={"value": winner},
-            option="winner",
-        )
     if players == 3:
-        if winner == dealer:
-            raise RuleViolation(
-                "with three players the dealer sits out and cannot win",
-                code="dealer_sits_out",
-                option="winner",
-            )
         if rules.three_player_dealer == "rotate":
             return (dealer + 1) % 3
         return 3 - dealer - winner

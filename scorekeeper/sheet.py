@@ -111,7 +111,55 @@ next deal's pairings and dealers.
 
 Hollywood
 ---------
-Two players only (RuleError otherwise). See :func:`score_sheet`.
+Two players only (RuleError otherwise). See the sheet's JSON below.
+
+The sheet's JSON
+----------------
+:func:`score_sheet`'s result is typed (:class:`Sheet`,
+:class:`HollywoodSheet` or :class:`PartnershipSheet`); its ``to_dict()``
+(two players, single scoring)::
+
+    {"players", "rules": rules.to_dict(), "scoring", "stake",
+     "hands": [{"n", "dealer", "void", "winner", "loser", "outcome",
+                "points", "totals", "game_over_after"}, ...],
+     "totals", "boxes", "needed", "next_dealer", "over", "result"}
+
+``totals`` are running totals without bonuses, ``boxes`` hands won,
+``needed`` the points each still needs to reach the target (min 0).
+``result`` is ``None`` until the game ends, then ``{"winner", "loser",
+"losers", "totals", "game_bonus", "box_bonus" (per player), "shutout",
+"shut_out" (the losers who won no hand),
+"final" (per player), "net", "nets" (per player, zero-sum: what each
+gains (+) or pays (-) in points), "stake", "settlement"}`` with
+``settlement`` ``None`` or ``{"payer", "payee", "amount"}``.
+
+Three players: the same shape, hand records add ``sits_out`` (the
+dealer) and ``result.settlement`` is ``None`` or a list of two
+payments. Four players: totals etc. per team, plus ``teams``,
+``next_games``, and per hand ``dealer_team``, ``games`` (each with
+``game``, ``players``, ``dealer``, ``void``, ``winner``, ``loser``,
+``outcome``, ``points``) and ``team_points``; the hand's ``winner`` /
+``loser`` are teams and ``outcome`` is ``None``.
+
+Hollywood (``rules.scoring == "hollywood"``, two players): each hand a
+player wins opens for that player the lowest-numbered open column they
+have not opened yet, and the points go into every open column the
+player has opened; each column is a game of its own (own totals, boxes,
+bonuses and shutout) that closes when a player reaches the target
+there. Adds ``columns`` (three dicts ``{"game", "totals", "boxes",
+"needed", "opened" (per player: has opened it), "over", "result"}``)
+and ``opened`` (per player, the columns opened); hand records add
+``columns`` (where the points went), ``opened`` (the column this win
+opened, or ``None``), ``closed`` (columns this hand closed) and
+``column_totals``. Top-level ``totals`` sum the three columns, ``boxes``
+count hands won, ``needed`` is, per player, the fewest points that would
+close some open column. The match is over when all three columns are
+closed; ``result`` then has ``winner``/``loser`` (the better sum of
+finals; both ``None`` on a tie, with no settlement), ``losers``,
+``totals``, ``game_bonuses`` and ``box_bonus`` (per player, summed over
+columns), ``shutouts`` and ``column_winners`` (per column), ``final``
+(per player sum of the columns' finals), ``net``, ``nets``, ``stake``
+and ``settlement`` (the match net x stake, rounded once).
 """
 
 from __future__ import annotations
@@ -204,50 +252,8 @@ def score_sheet(
     after hand N ...")``.
 
     The result is typed (:class:`Sheet`, :class:`HollywoodSheet` or
-    :class:`PartnershipSheet`); its ``to_dict()`` (two players, single
-    scoring)::
-
-        {"players", "rules": rules.to_dict(), "scoring", "stake",
-         "hands": [{"n", "dealer", "void", "winner", "loser", "outcome",
-                    "points", "totals", "game_over_after"}, ...],
-         "totals", "boxes", "needed", "next_dealer", "over", "result"}
-
-    ``totals`` are running totals without bonuses, ``boxes`` hands won,
-    ``needed`` the points each still needs to reach the target (min 0).
-    ``result`` is ``None`` until the game ends, then ``{"winner", "loser",
-    "losers", "totals", "game_bonus", "box_bonus" (per player), "shutout",
-    "shut_out" (the losers who won no hand),
-    "final" (per player), "net", "nets" (per player, zero-sum: what each
-    gains (+) or pays (-) in points), "stake", "settlement"}`` with
-    ``settlement`` ``None`` or ``{"payer", "payee", "amount"}``.
-
-    Three players: the same shape, hand records add ``sits_out`` (the
-    dealer) and ``result.settlement`` is ``None`` or a list of two
-    payments. Four players: totals etc. per team, plus ``teams``,
-    ``next_games``, and per hand ``dealer_team``, ``games`` (each with
-    ``game``, ``players``, ``dealer``, ``void``, ``winner``, ``loser``,
-    ``outcome``, ``points``) and ``team_points``; the hand's ``winner`` /
-    ``loser`` are teams and ``outcome`` is ``None``.
-
-    Hollywood (``rules.scoring == "hollywood"``, two players): each hand a
-    player wins opens for that player the lowest-numbered open column they
-    have not opened yet, and the points go into every open column the
-    player has opened; each column is a game of its own (own totals, boxes,
-    bonuses and shutout) that closes when a player reaches the target
-    there. Adds ``columns`` (three dicts ``{"game", "totals", "boxes",
-    "needed", "opened" (per player: has opened it), "over", "result"}``)
-    and ``opened`` (per player, the columns opened); hand records add
-    ``columns`` (where the points went), ``opened`` (the column this win
-    opened, or ``None``), ``closed`` (columns this hand closed) and
-    ``column_totals``. Top-level ``totals`` sum the three columns, ``boxes``
-    count hands won, ``needed`` is, per player, the fewest points that would
-    close some open column. The match is over when all three columns are
-    closed; ``result`` then has ``winner``/``loser`` (the better sum of
-    finals; both ``None`` on a tie, with no settlement), ``losers``,
-    ``totals``, ``game_bonuses`` and ``box_bonus`` (per player, summed over
-    columns), ``shutouts`` and ``column_winners`` (per column), ``final``
-    (per player sum of the columns' finals), ``net``, ``nets``, ``stake``
-    and ``settlement`` (the match net x stake, rounded once).
+    :class:`PartnershipSheet`); its ``to_dict()`` is described in the module
+    docs (the sheet's JSON).
     """
     rules = Rules.from_dict(rules)
     names = check_players(players)

@@ -27,6 +27,9 @@ from .paper import (
     AnyHandRecord,
     AnySheet,
     Column,
+    DealEntry,
+    Entry,
+    GameRecord,
     GameResult,
     GameSeat,
     HandRecord,
@@ -154,10 +157,16 @@ class GameState(Result):
         return {**self.sheet(rules).to_dict(), "hands": self.count}
 
 
-def advance(
-    rules: Rules, state: GameState, entry: Mapping[str, Any]
-) -> tuple[AnyHandRecord, GameState]:
-    """A scored hand (a score-sheet ``entry``) after ``state``: its record and the new state."""
+ScoredEntry = Entry | DealEntry | Mapping[str, Any]
+"""A scored hand's sheet entry: typed (as :func:`~scorekeeper.game.evaluate` made it, taken
+as it is) or its JSON (a score sheet's or a log's, checked)."""
+
+
+def advance(rules: Rules, state: GameState, entry: ScoredEntry) -> tuple[AnyHandRecord, GameState]:
+    """A scored hand (a score-sheet ``entry``) after ``state``: its record and the new state.
+
+    A typed entry was made by scoring a hand input at ``state``: it is not checked again.
+    """
     n = state.count + 1
     if state.over:
         raise game_over(rules, state, n)
@@ -187,15 +196,17 @@ def game_over(rules: Rules, state: GameState, n: int) -> RuleViolation:
     )
 
 
-def _single(
-    rules: Rules, state: GameState, entry: Mapping[str, Any]
-) -> tuple[AnyHandRecord, GameState]:
+def _single(rules: Rules, state: GameState, entry: ScoredEntry) -> tuple[AnyHandRecord, GameState]:
     """A two- or three-player hand (three: the dealer sits out)."""
     n, dealer, count = state.count + 1, state.dealer, len(state.players)
     seats = (0, 1) if count == 2 else tuple(p for p in range(3) if p != dealer)
     sitting_out = dealer if count == 3 else None
-    hand = parse_entry(
-        entry, f"hand {n}", rules, list(state.players), seats, count == 3, sitting_out
+    hand = (
+        entry
+        if isinstance(entry, Entry)
+        else parse_entry(
+            entry, f"hand {n}", rules, list(state.players), seats, count == 3, sitting_out
+        )
     )
     totals, boxes = list(state.totals), list(state.boxes)
     if hand.winner is not None:
@@ -225,11 +236,15 @@ def _single(
 
 
 def _hollywood(
-    rules: Rules, state: GameState, entry: Mapping[str, Any]
+    rules: Rules, state: GameState, entry: ScoredEntry
 ) -> tuple[AnyHandRecord, GameState]:
     """A Hollywood hand: the points go into every open column the winner has opened."""
     n = state.count + 1
-    hand = parse_entry(entry, f"hand {n}", rules, list(state.players), (0, 1))
+    hand = (
+        entry
+        if isinstance(entry, Entry)
+        else parse_entry(entry, f"hand {n}", rules, list(state.players), (0, 1))
+    )
     winner, boxes = hand.winner, list(state.boxes)
     columns, opened, entered, closed = list(state.columns), None, [], []
     if winner is not None:
@@ -306,13 +321,20 @@ def _scored(rules: Rules, col: Column, winner: int, points: int, stake: float | 
 
 
 def _partnership(
-    rules: Rules, state: GameState, entry: Mapping[str, Any]
+    rules: Rules, state: GameState, entry: ScoredEntry
 ) -> tuple[AnyHandRecord, GameState]:
     """A four-player deal: two games, the teams' points netted by ``partnership_netting``."""
     n, teams = state.count + 1, team_of()
     deal_team = teams[state.dealer]
     games = deal_games(n - 1, deal_team)
-    parsed = parse_deal(entry, n, rules, list(state.players), games)
+    if isinstance(entry, DealEntry):
+        parsed = tuple(
+            GameRecord(**field_values(game), **field_values(sub))
+            for game, sub in zip(games, entry.games, strict=True)
+        )
+    else:  # a deal's JSON, or a void hand's entry (both games void)
+        plain = entry.to_dict() if isinstance(entry, Entry) else entry
+        parsed = parse_deal(plain, n, rules, list(state.players), games)
     team_points = [0, 0]
     won = [False, False]
     for game in parsed:

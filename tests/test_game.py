@@ -3,7 +3,8 @@
 Folding ``apply`` gives the sheet :func:`~scorekeeper.sheet.score_sheet` gives for
 the same hands (scored by :func:`~scorekeeper.hands.evaluate_hand`), in every
 table format; a state read back from its summary (the store's resume point)
-goes on the same; ``apply`` never changes the state it is given.
+goes on the same; ``apply`` never changes the state it is given; a typed entry
+advances the state as its JSON does (checked once, when the hand was scored).
 """
 
 from __future__ import annotations
@@ -14,11 +15,12 @@ from hypothesis import strategies as st
 
 from scorekeeper.cards import Card
 from scorekeeper.errors import InvalidValueError, RuleViolation
-from scorekeeper.game import GameState, apply
+from scorekeeper.game import GameState, apply, evaluate
 from scorekeeper.handinput import CardsHand, DealHand, QuickHand, VoidHand, parse_hand
 from scorekeeper.hands import evaluate_hand
 from scorekeeper.rules import Rules
 from scorekeeper.sheet import score_sheet
+from scorekeeper.tally import advance
 
 TABLES = [
     (2, {}),
@@ -77,6 +79,9 @@ def test_folding_apply_is_scoring_the_sheet(data):
             rules, GameState.resume(before.summary(rules), names, stake), parse_hand(hand)
         )
         assert resumed == (record, state)
+        scored = evaluate(rules, before, parse_hand(hand)).entry  # typed: taken as it is
+        assert advance(rules, before, scored) == advance(rules, before, scored.to_dict())
+        assert advance(rules, before, scored) == (record, state)
         inputs.append(hand)
         records.append(record)
     entries, at = [], GameState.start(rules, names, dealer, stake)

@@ -20,7 +20,9 @@ import scorekeeper as sk
 from api.pad import forms_hand, forms_start, terms, views_hand, views_sheet
 from api.pad import labels as pad_labels
 from api.pad import replay as pad_replay
+from scorekeeper.cards import Card
 from scorekeeper.errors import RuleError
+from scorekeeper.handinput import QuickHand, VoidHand
 from scorekeeper.names import MAX_NAME_LENGTH
 from scorekeeper.rules import Rules
 
@@ -414,16 +416,20 @@ def test_quick_input_refusals(kind, k, d, field, words):
 
 
 def test_quick_input_builds_hand_inputs():
-    assert forms_hand.quick_input(Rules.preset(), "1", "knock", "0", "7") == {
+    quick = forms_hand.quick_input(Rules.preset(), "1", "knock", "0", "7")
+    assert quick == QuickHand(knocker=1, knocker_deadwood=0, defender_deadwood=7)
+    assert quick.data == {
         "kind": "quick",
         "knocker": 1,
         "knocker_deadwood": 0,
         "defender_deadwood": 7,
     }
-    assert forms_hand.quick_input(Rules.preset(), "", "void") == {"kind": "void"}
-    assert (
-        forms_hand.quick_input(Rules.preset("modern"), "0", "big_gin", "", "12")["big_gin"] is True
-    )
+    void = forms_hand.quick_input(Rules.preset(), "", "void")
+    assert isinstance(void, VoidHand) and void.data == {"kind": "void"}
+    big = forms_hand.quick_input(Rules.preset("modern"), "0", "big_gin", "", "12")
+    assert big.big_gin is True and big.data["big_gin"] is True
+    upcard = forms_hand.quick_input(Rules.preset("oklahoma"), "0", "knock", "3", "12", "5s")
+    assert upcard.upcard == Card("5s") and upcard.data["upcard"] == "5s"
     with pytest.raises(RuleError, match="only gin ends a hand"):
         forms_hand.quick_input(Rules.preset("straight"), "0", "knock", "3", "12")
 

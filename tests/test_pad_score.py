@@ -263,11 +263,12 @@ def core_add(state: GameState, fields_: list, rules: Rules) -> tuple[dict, GameS
     games = [GameSeat.from_dict(game) for game in sheet.get("next_games", ())]
     try:
         hand = _hand_input(rules, mode, values, seatings(players, sheet["next_dealer"], games))
-        played = hand.get("games", [hand])
+        shape = hand if isinstance(hand, dict) else hand.data  # the quick form's: typed
+        played = shape.get("games", [shape])
         if any(
             one["kind"] == "cards" and values[prefix + "arrangement"]
             for one, prefix in zip(
-                played, ("g0_", "g1_") if "games" in hand else ("",), strict=True
+                played, ("g0_", "g1_") if "games" in shape else ("",), strict=True
             )
         ):
             return {"server": "declared"}, state  # the route's _declared scores it

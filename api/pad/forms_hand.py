@@ -19,9 +19,9 @@ import re
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from scorekeeper.cards import parse_card
+from scorekeeper.cards import Card, parse_card
 from scorekeeper.errors import CardError, RecordError, RuleError, RuleViolation
-from scorekeeper.handinput import MAX_DEADWOOD
+from scorekeeper.handinput import MAX_DEADWOOD, QuickHand, VoidHand
 from scorekeeper.records import DEAL_FORMAT
 from scorekeeper.rules import Rules
 from scorekeeper.seating import Seating
@@ -80,8 +80,9 @@ def quick_input(
     defender_deadwood: Any = None,
     upcard: Any = None,
     seating: Seating | None = None,
-) -> dict[str, Any]:
-    """The hand input (:mod:`scorekeeper.hands`) of the quick form, checked.
+) -> QuickHand | VoidHand:
+    """The hand input of the quick form, checked and typed (its upcard parsed here, once;
+    ``data`` its JSON, as :mod:`scorekeeper.hands` describes it).
 
     ``kind`` is ``knock``, ``gin``, ``big_gin`` or ``void`` (the stock ran
     out); ``knocker`` the player (index) who went out, one of the two who
@@ -92,7 +93,7 @@ def quick_input(
     scoring is left to :func:`~scorekeeper.hands.evaluate_hand`.
     """
     if kind == "void":
-        return {"kind": "void"}
+        return VoidHand({"kind": "void"})
     if kind not in ("knock", "gin", "big_gin"):
         raise RuleError(_("Choose knock, gin or void."), option="kind")
     seat = _knocker(knocker, seating)
@@ -139,7 +140,7 @@ def quick_input(
         hand["big_gin"] = True
     if up is not None:
         hand["upcard"] = up.code
-    return hand
+    return QuickHand(seat, k, d, kind == "big_gin", up, hand)
 
 
 def cards_input(
@@ -250,7 +251,7 @@ def _whole(value: Any, field: str, high: int) -> int:
     return number
 
 
-def _upcard(rules: Rules, upcard: Any) -> Any:
+def _upcard(rules: Rules, upcard: Any) -> Card | None:
     if upcard in (None, ""):
         if rules.oklahoma:
             raise RuleError(
@@ -322,14 +323,16 @@ def deal_input(
                 )
                 continue
             hands.append(
-                quick_input(
-                    rules,
-                    given["knocker"],
-                    given["kind"],
-                    given["knocker_deadwood"],
-                    given["defender_deadwood"],
-                    given["upcard"],
-                    seating=seating,
+                dict(
+                    quick_input(
+                        rules,
+                        given["knocker"],
+                        given["kind"],
+                        given["knocker_deadwood"],
+                        given["defender_deadwood"],
+                        given["upcard"],
+                        seating=seating,
+                    ).data
                 )
             )
         except RuleError as error:

@@ -28,6 +28,7 @@ from werkzeug.wrappers import Response
 
 from scorekeeper.errors import Conflict, RecordError, RuleError, ScorekeeperError, Stale
 from scorekeeper.gamesheet import GameSheet, StoredHand
+from scorekeeper.handinput import HandInput
 from scorekeeper.hands import evaluate_hand
 from scorekeeper.rules import Rules
 from scorekeeper.seating import Seating
@@ -79,8 +80,9 @@ def edit_hand(game_id: str, n: int) -> Response:
 
 def _hand_input(
     rules: Rules, mode: str, values: dict[str, Any], seatings: Sequence[Seating]
-) -> dict[str, Any]:
-    """The hand input of the submitted form; raises RuleError naming the form field."""
+) -> HandInput | dict[str, Any]:
+    """The hand input of the submitted form (the quick form's typed, read once: the store
+    takes it as it is); raises RuleError naming the form field."""
     seating = seatings[0]
     if mode in ("deal", "deal_cards"):
         return forms_hand.deal_input(rules, values, seatings, cards=mode == "deal_cards")
@@ -220,7 +222,7 @@ def _save_hand(game_id: str, n: int | None) -> Response:
             return hand_page(
                 game_id, sheet, n, mode, values, {}, preview=previews[0], previews=previews
             )
-        if mode in ("cards", "deal_cards"):
+        if isinstance(hand, dict) and mode in ("cards", "deal_cards"):
             hand, showdowns = _declared(
                 sheet, hand, values, seatings, saving=request.form.get("action") != "check"
             )
@@ -251,7 +253,8 @@ def _save_hand(game_id: str, n: int | None) -> Response:
         if change["expected_version"] < sheet.version:  # typed as another hand was dealt
             return _changed(game_id, n, mode, values, error, change["expected_version"])
         if isinstance(error, RecordError):
-            error = pad_replay.record_error(error, hand["record"] if hand else None)
+            record = hand["record"] if isinstance(hand, dict) else None
+            error = pad_replay.record_error(error, record)
         return hand_page(
             game_id,
             sheet,
@@ -318,7 +321,7 @@ def _saved_since(
         games = saved.record.to_dict().get("games")
         try:
             typed = _hand_input(sheet.rules, mode, dict(values), seatings)
-            if mode in ("cards", "deal_cards"):
+            if isinstance(typed, dict) and mode in ("cards", "deal_cards"):
                 typed, __ = _declared(sheet, typed, dict(values), seatings, saving=True)
             mine, theirs = (
                 evaluate_hand(

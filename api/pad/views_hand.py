@@ -16,6 +16,7 @@ from markupsafe import Markup
 
 from scorekeeper.cards import mask_cards, parse_cards
 from scorekeeper.gamesheet import StoredHand
+from scorekeeper.handinput import HandInput
 from scorekeeper.hands import DeadwoodResult, HandEvaluation, evaluate_hand
 from scorekeeper.knock import KnockResult, layoff_options
 from scorekeeper.melds import arrangements, hand_mask
@@ -228,7 +229,7 @@ def _counts(
 
 
 def quick_previews(
-    rules: Rules, hand: Mapping[str, Any], seatings: Sequence[Any]
+    rules: Rules, hand: Mapping[str, Any] | HandInput, seatings: Sequence[Any]
 ) -> list[dict[str, Any]]:
     """The score of a quick hand, or of each game of a partnership deal, before it is saved.
 
@@ -237,6 +238,8 @@ def quick_previews(
     preview needs nothing from the store beyond
     :func:`~scorekeeper.hands.evaluate_hand`.
     """
+    if not isinstance(hand, Mapping):
+        hand = hand.data
     hands = hand["games"] if hand.get("kind") == "deal" else [hand] * len(seatings)
     previews = []
     for seating, one in zip(seatings, hands, strict=True):

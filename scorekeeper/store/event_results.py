@@ -22,7 +22,7 @@ from typing import Any
 from ..event_tables import TIME_CALLED
 from ..events import Format, MatchResult, Standing
 from ..results import Result
-from .games import ExportedGame
+from .exchange import ExportedGame
 
 
 @dataclass(frozen=True, slots=True)

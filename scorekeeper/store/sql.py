@@ -51,6 +51,7 @@ from .base import (
     Appended,
     CheckWithdrawal,
     Decide,
+    Decision,
     EditRight,
     GameFilter,
     GameView,
@@ -589,17 +590,7 @@ class SqlStore(DirectorRights, ABC):
                     log = self._log(conn, game_id)
                     return log[seq - 1], False, game, log
             check_version(expected_version, game.version)
-            decision = decide(
-                game,
-                GameView(
-                    rows=lambda start: self._rows(conn, game_id, start),
-                    records=lambda start: column(
-                        [row[0] for row in self._run(conn, SELECT_RECORDS, (game_id, start))]
-                    ),
-                    log=lambda: self._log(conn, game_id),
-                    event=lambda: self._match_event(conn, game_id),
-                ),
-            )
+            decision = decide(game, self._view(conn, game_id))
             entry = LogEntry(
                 seq=game.version + 1,
                 kind=kind,
@@ -608,44 +599,62 @@ class SqlStore(DirectorRights, ABC):
                 idempotency_key=idempotency_key,
                 created=now(),
             )
-            self._run(
-                conn,
-                INSERT_HAND,
-                (
-                    game_id,
-                    entry.seq,
-                    kind,
-                    dumps_in_order(payload),
-                    dumps_in_order(decision.result),
-                    idempotency_key,
-                    entry.created,
-                ),
-            )
-            status = decision.scored.status
-            self._run(
-                conn,
-                UPDATE_GAME,
-                (
-                    status.value,
-                    entry.created,
-                    entry.seq,
-                    dumps_in_order(decision.scored.data),
-                    game_id,
-                ),
-            )
-            self._put_rows(conn, game_id, decision.start, decision.rows)
-            if self.NOTIFY and self.notify_channel:
-                self._run(conn, self.NOTIFY, (self.notify_channel, f"{game_id} {entry.seq}"))
-            changed = replace(
-                game,
-                status=status,
-                updated=entry.created,
-                version=entry.seq,
-                scored=decision.scored,
-            )
+            changed = self._logged(conn, game, entry, decision)
         if self.on_append is not None:
             self.on_append(changed)
         return entry, True, changed, []
+
+    def _view(self, conn: Any, game_id: str) -> GameView:
+        """What a write's ``decide`` may read of game ``game_id`` in transaction ``conn``."""
+        return GameView(
+            rows=lambda start: self._rows(conn, game_id, start),
+            records=lambda start: column(
+                [row[0] for row in self._run(conn, SELECT_RECORDS, (game_id, start))]
+            ),
+            log=lambda: self._log(conn, game_id),
+            event=lambda: self._match_event(conn, game_id),
+        )
+
+    def _logged(
+        self, conn: Any, game: StoredGame, entry: LogEntry, decision: Decision
+    ) -> StoredGame:
+        """Write log ``entry`` and ``decision``'s scored state of ``game`` (its row, its sheet
+        rows) in transaction ``conn``, announced (:data:`NOTIFY`); the game as left."""
+        self._run(
+            conn,
+            INSERT_HAND,
+            (
+                game.id,
+                entry.seq,
+                entry.kind,
+                dumps_in_order(entry.payload),
+                dumps_in_order(decision.result),
+                entry.idempotency_key,
+                entry.created,
+            ),
+        )
+        status = decision.scored.status
+        self._run(
+            conn,
+            UPDATE_GAME,
+            (
+                status.value,
+                entry.created,
+                entry.seq,
+                dumps_in_order(decision.scored.data),
+                game.id,
+            ),
+        )
+        self._put_rows(conn, game.id, decision.start, decision.rows)
+        if self.NOTIFY and self.notify_channel:
+            self._run(conn, self.NOTIFY, (self.notify_channel, f"{game.id} {entry.seq}"))
+        return replace(
+            game,
+            status=status,
+            updated=entry.created,
+            version=entry.seq,
+            scored=decision.scored,
+        )
 
     # ------------------------------------------------------------------ scorepad edit rights
 
