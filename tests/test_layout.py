@@ -20,6 +20,7 @@ import re
 import subprocess
 import sys
 import tomllib
+from collections.abc import Iterator
 from importlib.metadata import packages_distributions
 from pathlib import Path
 from typing import Any
@@ -121,18 +122,21 @@ def test_the_stubs_say_what_the_installed_packages_do():
 
 def test_only_the_i18n_module_imports_flask_babel():
     # the rest of api/ takes the typed gettext functions from api.i18n, the one seam
-    importers = set()
-    for path in [*(ROOT / "api").rglob("*.py"), *(ROOT / "scorekeeper").rglob("*.py")]:
-        for node in ast.walk(ast.parse(path.read_text(), str(path))):
-            if isinstance(node, ast.Import):
-                names = [alias.name for alias in node.names]
-            elif isinstance(node, ast.ImportFrom) and node.level == 0 and node.module:
-                names = [node.module]
-            else:
-                continue
-            if any(name.split(".")[0] == "flask_babel" for name in names):
-                importers.add(str(path.relative_to(ROOT)))
+    importers = {
+        str(path.relative_to(ROOT))
+        for path in [*(ROOT / "api").rglob("*.py"), *(ROOT / "scorekeeper").rglob("*.py")]
+        if any(name.split(".")[0] == "flask_babel" for name in _absolute_imports(path))
+    }
     assert importers == {"api/i18n.py"}
+
+
+def _absolute_imports(path: Path) -> Iterator[str]:
+    """The modules ``path`` imports by their absolute names (``import x``, ``from x import``)."""
+    for node in ast.walk(ast.parse(path.read_text(), str(path))):
+        if isinstance(node, ast.Import):
+            yield from (alias.name for alias in node.names)
+        elif isinstance(node, ast.ImportFrom) and node.level == 0 and node.module:
+            yield node.module
 
 
 def test_a_stored_sheet_forwards_no_attribute(tmp_path):
@@ -178,19 +182,12 @@ def test_every_package_the_code_imports_is_declared():
     providers = packages_distributions()
     undeclared: dict[str, set[str]] = {}
     for path in sorted([*(ROOT / "scorekeeper").rglob("*.py"), *(ROOT / "api").rglob("*.py")]):
-        for node in ast.walk(ast.parse(path.read_text(), str(path))):
-            if isinstance(node, ast.Import):
-                names = [alias.name for alias in node.names]
-            elif isinstance(node, ast.ImportFrom) and node.level == 0 and node.module:
-                names = [node.module]
-            else:
+        for name in _absolute_imports(path):
+            top = name.split(".")[0]
+            if top in sys.stdlib_module_names or top in ("scorekeeper", "api"):
                 continue
-            for name in names:
-                top = name.split(".")[0]
-                if top in sys.stdlib_module_names or top in ("scorekeeper", "api"):
-                    continue
-                if not {_distribution(d) for d in providers.get(top, [top])} & declared:
-                    undeclared.setdefault(top, set()).add(str(path.relative_to(ROOT)))
+            if not {_distribution(d) for d in providers.get(top, [top])} & declared:
+                undeclared.setdefault(top, set()).add(str(path.relative_to(ROOT)))
     assert undeclared == {}
 
 
