@@ -80,7 +80,7 @@ def _play_event(store: Storage, event_id: str) -> None:
     margin = 0
     while True:
         try:
-            __, matches = events.pair_round(store, event_id)
+            matches = events.pair_round(store, event_id).matches
         except ScorekeeperError:
             return  # the event is over
         for match in matches:

@@ -272,7 +272,7 @@ def core_add(state: GameState, fields_: list, rules: Rules) -> tuple[dict, GameS
             )
         ):
             return {"server": "declared"}, state  # the route's _declared scores it
-        typed = parse_hand(hand)
+        typed = parse_hand(hand) if isinstance(hand, dict) else hand  # quick: typed already
         record, after = apply(rules, state, typed)
         entry = evaluate(rules, state, typed).entry.to_dict()  # the entry apply logs
     except ScorekeeperError as error:

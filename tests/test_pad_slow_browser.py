@@ -142,6 +142,7 @@ def test_offline_the_sheet_offers_no_undo_and_no_page_it_cannot_open(browser, se
     expect(undo).to_be_disabled()
     expect(page.get_by_role("button", name="Undo the last hand (1)")).to_be_disabled()
     assert undo.get_attribute("aria-describedby") == "offline-why"
+    page.locator("header.top summary").click()  # a phone's menu holds "Games": one tap
     for name in ("+ Quick hand", "Hand 1 details", "Phones and hand-over", "Games"):
         link = page.get_by_role("link", name=name)
         expect(link).to_have_attribute("aria-disabled", "true")
