@@ -175,7 +175,10 @@ def test_two_directors_pairing_at_once_make_one_round_and_no_orphan_games(store,
     refused = [a for a in answers if isinstance(a, Conflict)]
     paired = [a for a in answers if not isinstance(a, Conflict)]
     assert len(paired) == len(refused) == 1
-    assert refused[0].code == "round_paired"
+    # refused at the write (both had read round 1 unpaired) or, where SQLite's busy wait is
+    # not seen from outside and the second read came after the first commit, as paired and
+    # unfinished: either way one round and no game without it
+    assert refused[0].code in ("round_paired", "round_unfinished")
     matches = paired[0].matches
     again = store.event(stored.id)
     assert [r.number for r in again.paired] == [1]
