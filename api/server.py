@@ -41,6 +41,7 @@ from __future__ import annotations
 import contextlib
 import ctypes
 import errno
+import functools
 import logging
 import os
 import pwd
@@ -52,7 +53,7 @@ import sys
 import tempfile
 import threading
 import time
-from collections.abc import Callable, Mapping
+from collections.abc import Mapping
 from typing import Any
 
 from gunicorn import glogging
@@ -192,7 +193,7 @@ def serve(
                     "--publish-socket",
                     publish_socket,
                 ],
-                preexec_fn=_dies_with(master),
+                preexec_fn=functools.partial(die_with_parent, master),
             )
         level = log_level(app.config["LOG_LEVEL"])
         if level in ("DEBUG", "INFO"):
@@ -263,7 +264,7 @@ RUN_MARK = "serve.pid"
 """The file in a run's folder naming its ``serve`` process: pid and start time."""
 
 
-def _started(pid: int) -> str | None:
+def started_at(pid: int) -> str | None:
     """Process ``pid``'s start time (clock ticks since boot, from ``/proc``), or ``None``
     where no such process runs: with the pid, it names one process for good."""
     try:
@@ -278,7 +279,7 @@ def _mark_run(folder: str) -> None:
     """Write :data:`RUN_MARK` into this run's folder."""
     pid = os.getpid()
     with open(os.path.join(folder, RUN_MARK), "w", encoding="ascii") as mark:
-        mark.write(f"{pid} {_started(pid)}\n")
+        mark.write(f"{pid} {started_at(pid)}\n")
 
 
 def remove_dead_runs() -> None:
@@ -294,7 +295,7 @@ def remove_dead_runs() -> None:
                 pid, started = mark.read().split()
         except (OSError, ValueError):  # not a run's folder, or one not yet marked
             continue
-        if _started(int(pid)) != started:
+        if started_at(int(pid)) != started:
             shutil.rmtree(folder, ignore_errors=True)
 
 
@@ -313,11 +314,6 @@ def die_with_parent(parent: int) -> None:
         os.kill(os.getpid(), signal.SIGTERM)
 
 
-def _dies_with(parent: int) -> Callable[[], None]:
-    """A ``preexec_fn`` for a child of ``parent`` that ends with it (:func:`die_with_parent`)."""
-    return lambda: die_with_parent(parent)
-
-
 def _start_nginx(
     binary: str, folder: str, conf: str, host: str, port: int
 ) -> subprocess.Popen[bytes]:
@@ -325,7 +321,7 @@ def _start_nginx(
     process = subprocess.Popen(
         [binary, "-p", folder + "/", "-c", conf, "-e", os.path.join(folder, "error.log")],
         start_new_session=True,  # its workers in its group: ended together (_end_group)
-        preexec_fn=_dies_with(os.getpid()),
+        preexec_fn=functools.partial(die_with_parent, os.getpid()),
     )
     target = "::1" if host == "::" else "127.0.0.1" if host == "0.0.0.0" else host
     deadline = time.monotonic() + 10

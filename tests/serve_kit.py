@@ -28,6 +28,8 @@ from concurrent.futures import ThreadPoolExecutor
 from contextlib import contextmanager
 from pathlib import Path
 
+from api.server import started_at
+
 
 def spawn(
     db: str | os.PathLike,
@@ -152,11 +154,7 @@ def children(pid: int) -> list[tuple[int, str]]:
 
 def alive(pid: int) -> bool:
     """Whether process ``pid`` runs (a zombie, dead but not yet reaped, does not)."""
-    try:
-        stat = Path(f"/proc/{pid}/stat").read_text()
-    except OSError:
-        return False
-    return stat.rpartition(")")[2].split()[0] != "Z"
+    return started_at(pid) is not None
 
 
 def wait_gone(pid: int, timeout: float) -> bool:
