@@ -88,6 +88,10 @@ SLOW = 200
 VIEWERS = 500
 """Idle live viewers (EventSource connections) in the viewers phase."""
 
+VIEWER_SOURCES = ("127.0.0.4", "127.0.0.5", "127.0.0.6")
+"""The viewers' loopback addresses: one holds at most 256 streams (``api.streams``, issue 26),
+so 500 viewers come from three, as a club's phones come from several routers."""
+
 UPDATES = 20
 """Updates timed to every viewer in the viewers phase (one every 0.2 s)."""
 
@@ -251,8 +255,9 @@ class Viewers:
         self.arrived: dict[int, list[float]] = {}
         self.lock = threading.Lock()
         self.socks = []
-        for _ in range(count):
-            sock = socket.create_connection(address, timeout=5, source_address=("127.0.0.4", 0))
+        for n in range(count):  # from addresses of their own, as phones behind other routers
+            source = (VIEWER_SOURCES[n % len(VIEWER_SOURCES)], 0)
+            sock = socket.create_connection(address, timeout=5, source_address=source)
             sock.sendall(request)
             sock.setblocking(False)
             self.selector.register(sock, selectors.EVENT_READ, [b""])
