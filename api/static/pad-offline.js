@@ -21,16 +21,20 @@ import { lockFixes, showProvisional } from "./pad-provisional.js";
 import { followQueue, known, rememberSheet } from "./pad-next.js";
 import { byUnit, landedHere, setupQueuedForm } from "./pad-save.js";
 
+/** @typedef {import("./pad-store.js").Entry} Entry */
+
 const RETRY_MS = 10000;
 
 // ---------------------------------------------------------------- the stored queue
 
+/** @param {string} game */
 async function queuedFor(game) {
   return (await allQueued()).filter((item) => item.game === game);
 }
 
 // ---------------------------------------------------------------- sending
 
+/** @type {Promise<void> | null} */
 let syncing = null;
 let synced = Number(sessionStorage.getItem("scorepad-synced") || 0);  // across the reload below
 sessionStorage.removeItem("scorepad-synced");
@@ -39,6 +43,7 @@ let leaving = false;  // a link followed or a form sent: that page is coming (se
 window.addEventListener("beforeunload", () => { leaving = true; });
 window.addEventListener("pageshow", () => { leaving = false; });  // back from the cache
 
+/** @param {Document} page @param {number} status @returns {string} */
 function refusalText(page, status) {
   // The form's own words first (its banner, then a field's error), else the error page's.
   for (const selector of ["#main .banner", "#main .error", "#main h1 + p"]) {
@@ -48,55 +53,76 @@ function refusalText(page, status) {
   return say("refused", { status });
 }
 
+// A request that has not been answered in SEND_MS is given up and tried again later
+// (its key stores it once): a connection that died without a word (Wi-Fi gone between
+// the phone and the router) would otherwise hold the whole queue.
+const SEND_MS = 20000;
+
+/** @param {string} url @param {[string, string][]} fields */
 function post(url, fields) {
   return fetch(url, { method: "POST", body: new URLSearchParams(fields),
-                      credentials: "same-origin", headers: { Accept: "text/html" } });
+                      credentials: "same-origin", headers: { Accept: "text/html" },
+                      signal: AbortSignal.timeout(SEND_MS) });
 }
 
 // Sends what waits, oldest first, one game's hands in the order typed; resolves
 // when it stops (all sent, or no connection). A refused hand holds back only
-// the later hands of its own game.
+// the later hands of its own game. Asked again while sending (a refused hand
+// discarded or retried meanwhile), it goes round once more before it resolves.
+let again = false;
+
 function sync() {
-  syncing ??= (async () => {
-    const blocked = new Set();
+  if (syncing) {
+    again = true;
+    return syncing;
+  }
+  syncing = (async () => {
     try {
-      for (;;) {
-        const item = (await allQueued()).find((queued) => !blocked.has(queued.game));
-        if (!item) break;
-        if (item.refused) { blocked.add(item.game); continue; }
-        let response;
-        try {
-          response = await post(item.url, item.fields);
-        } catch {
-          break;  // no connection yet: try again later
-        }
-        if (response.ok && response.redirected) {
-          await dropQueued(item.seq);
-          if (landedHere(item, response.url)) continue;  // the form's own save, kept
-          synced += 1;
-          for (const panel of $$("[data-queue]")) {
-            if (panel.dataset.queue === item.game) panel.dataset.hands = Number(panel.dataset.hands) + 1;
-          }
-          continue;
-        }
-        if (response.status >= 500) break;  // busy or down for a moment: keep it
-        const page = new DOMParser().parseFromString(await response.text(), "text/html");
-        const token = $("input[name=csrf_token]", page);
-        if (response.status === 400 && token && !item.newToken) {
-          // The form's CSRF token went stale while the hand waited: once, with a fresh one.
-          item.fields = item.fields.map(([name, value]) =>
-            [name, name === "csrf_token" ? token.value : value]);
-          item.newToken = true;
-        } else {
-          item.refused = refusalText(page, response.status);
-        }
-        await putQueued(item);
-      }
+      do {
+        again = false;
+        await sendWaiting();
+      } while (again);
     } finally {
       syncing = null;
     }
   })();
   return syncing;
+}
+
+async function sendWaiting() {
+  const blocked = new Set();
+  for (;;) {
+    const item = (await allQueued()).find((queued) => !blocked.has(queued.game));
+    if (!item) break;
+    if (item.refused) { blocked.add(item.game); continue; }
+    let response;
+    try {
+      response = await post(item.url, item.fields);
+    } catch {
+      break;  // no connection yet: try again later
+    }
+    if (response.ok && response.redirected) {
+      await dropQueued(Number(item.seq));
+      if (landedHere(item, response.url)) continue;  // the form's own save, kept
+      synced += 1;
+      for (const panel of $$("[data-queue]")) {
+        if (panel.dataset.queue === item.game) panel.dataset.hands = String(Number(panel.dataset.hands) + 1);
+      }
+      continue;
+    }
+    if (response.status >= 500) break;  // busy or down for a moment: keep it
+    const page = new DOMParser().parseFromString(await response.text(), "text/html");
+    const token = /** @type {HTMLInputElement | null} */ ($("input[name=csrf_token]", page));
+    if (response.status === 400 && token && !item.newToken) {
+      // The form's CSRF token went stale while the hand waited: once, with a fresh one.
+      item.fields = item.fields.map(([name, value]) =>
+        [name, name === "csrf_token" ? token.value : value]);
+      item.newToken = true;
+    } else {
+      item.refused = refusalText(page, response.status);
+    }
+    await putQueued(item);
+  }
 }
 
 // ---------------------------------------------------------------- the panel
@@ -105,6 +131,7 @@ function sync() {
 const KINDS = ["knock", "gin", "big_gin"];  // the quick form's kinds (void has its own line)
 
 // One line for a waiting hand, from what was typed (the names are the panel's).
+/** @param {[string, string][]} fields @param {string[]} names @returns {string} */
 function summary(fields, names) {
   const given = new Map(fields);
   const mode = given.get("mode");
@@ -123,6 +150,7 @@ function summary(fields, names) {
 }
 
 // A quick entry (of a hand, or of one game of a deal: its fields start with ``prefix``).
+/** @param {Map<string, string>} given @param {string[]} names @param {string} prefix */
 function quickLine(given, names, prefix) {
   const kind = given.get(`${prefix}kind`) || "knock";
   if (kind === "void") return say("void");
@@ -132,6 +160,7 @@ function quickLine(given, names, prefix) {
                             other: given.get(`${prefix}defender_deadwood`) || "?" });
 }
 
+/** @param {HTMLElement} panel @param {Entry[]} items */
 function renderPanel(panel, items) {
   const game = panel.dataset.queue;
   const names = JSON.parse(panel.dataset.names || "[]");
@@ -179,7 +208,7 @@ function renderPanel(panel, items) {
       discard.className = "danger";
       discard.textContent = say(byUnit(panel, "discard_hand", "discard_deal"), { num: number(n) });
       discard.addEventListener("click", async () => {
-        await dropQueued(item.seq);
+        await dropQueued(Number(item.seq));
         refresh(true);
       });
       const retry = document.createElement("button");
@@ -226,6 +255,7 @@ async function refresh(send = false) {
   await showProvisional(waiting, Number(sheetPanel.dataset.hands), sheetPanel.dataset.unit);
 }
 
+/** @param {number} n */
 const number = (n) => n.toLocaleString(lang);
 
 // ---------------------------------------------------------------- worker and wake lock
@@ -235,23 +265,28 @@ function registerWorker() {
   navigator.serviceWorker.register("/sw.js", { type: "module" }).then(() => navigator.serviceWorker.ready)
     .then((registration) => {
       // Keep the hand forms this sheet links to, so they open offline too; and this
-      // page itself when its navigation began before the worker took over, or when it
-      // shows a save's notice (the worker keeps no such page: it keeps the sheet anew).
-      const keep = $$("a[data-keep]").map((a) => a.href);
+      // page itself when its navigation began before the worker took over, when it
+      // shows a save's notice (the worker keeps no such page: it keeps the sheet anew),
+      // or when it is not kept at all.
+      // A page can be controlled (the worker's claim at activation) yet not have come
+      // through it (its navigation began before): the cache says whether it is kept.
+      const keep = $$("a[data-keep]").map((a) => /** @type {HTMLAnchorElement} */ (a).href);
       const claim = !navigator.serviceWorker.controller;
       const notice = new URL(location.href).searchParams.has("done");
-      if ((claim || notice) && keep.length) keep.push(location.href);
-      // The worker's page for addresses it has no copy of speaks the page's language.
-      return caches.match("/offline").then((kept) => {
-        if (!kept || kept.headers.get("Content-Language") !== lang) keep.push("/offline");
-        if ((keep.length || claim) && registration.active) {
-          registration.active.postMessage({ keep, claim });
-        }
-      });
+      return Promise.all([caches.match(location.href), caches.match("/offline")])
+        .then(([page, offline]) => {
+          if ((claim || notice || !page) && keep.length) keep.push(location.href);
+          // The worker's page for addresses it has no copy of speaks the page's language.
+          if (!offline || offline.headers.get("Content-Language") !== lang) keep.push("/offline");
+          if ((keep.length || claim) && registration.active) {
+            registration.active.postMessage({ keep, claim });
+          }
+        });
     })
     .catch(() => {});  // no worker: the page and its queue still work online
 }
 
+/** @type {WakeLockSentinel | null} */
 let wakeLock = null;
 
 async function keepAwake() {

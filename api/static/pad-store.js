@@ -6,7 +6,7 @@
 // refused (the server's words, once refused), newToken (a fresh CSRF token used)}.
 
 /** @typedef {{seq?: number, game: string, url: string, fields: [string, string][],
- *   created: number, refused?: string, newToken?: string}} Entry */
+ *   created: string, refused?: string, newToken?: boolean}} Entry */
 
 /** @type {Promise<IDBDatabase> | null} */
 let opened = null;
