@@ -47,9 +47,18 @@ def holds_edit_token() -> bool:
     if credential is None:
         return False
     try:
-        return games.token_matches(game(game_id), credential)
+        return token_matches(game(game_id), credential)
     except NotFound:
         return False
+
+
+def token_matches(stored: StoredGame, token: str) -> bool:
+    """Whether ``token`` is ``stored``'s edit token, checked once per request (the
+    wrong-token limit's holder check, then the view's own check)."""
+    checked: dict[tuple[str, str], bool] = g.setdefault("tokens_checked", {})
+    if (stored.id, token) not in checked:
+        checked[stored.id, token] = games.token_matches(stored, token)
+    return checked[stored.id, token]
 
 
 def game(game_id: str) -> StoredGame:
@@ -87,7 +96,7 @@ def editor(view: Callable[..., Response]) -> Callable[..., Response]:
         token = bearer()
         if token is None:
             return unauthorized("this needs the game's edit token: Authorization: Bearer <token>")
-        if not games.token_matches(stored, token):
+        if not token_matches(stored, token):
             if get_storage().token_retired(game_id, games.hash_token(token)):
                 return unauthorized(
                     "this edit token was replaced by a new one (POST /games/{id}/token):"

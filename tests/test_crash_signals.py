@@ -214,7 +214,7 @@ def test_serve_comes_back_at_once_after_a_crash(tmp_path: Path):
     process.kill()
     process.wait()
     _until(lambda: _port_free(port), 2, "free port")
-    assert all(wait_gone(pid, 5) for pid in family)
+    assert all(wait_gone(pid, 15) for pid in family)  # SIGTERM each, on a busy machine
     assert folder.is_dir()  # nobody removed it: the process was killed
     again, url = spawn(db, port=port, timeout=10, log=tmp_path / "again.log")
     try:
@@ -235,7 +235,7 @@ def test_serve_stops_when_its_nginx_is_killed_and_leaves_no_worker_on_the_port(t
         process.wait(30)  # serve stops: without nginx nothing answers
     finally:
         stop(process)
-    assert all(wait_gone(pid, 5) for pid in proxy_workers)
+    assert all(wait_gone(pid, 15) for pid in proxy_workers)
     _until(lambda: _port_free(port), 2, "free port")
 
 
