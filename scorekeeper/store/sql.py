@@ -82,6 +82,7 @@ from .base import (
     sheet_rows,
 )
 from .finding import GAMES_OF_MATCHING, INSERT_WORDS, SELECT_MATCHING, matching
+from .sql_ratings import FINISHED, SET_FINISHED, RatingRows
 from .sql_rights import SELECT_GAME_EVENT, DirectorRights
 
 ADD_CUT = "ALTER TABLE games ADD COLUMN cut TEXT"
@@ -123,7 +124,10 @@ INSERT_HAND = (
     "INSERT INTO hands (game_id, seq, kind, payload, result, idempotency_key, created)"
     " VALUES (?, ?, ?, ?, ?, ?, ?)"
 )
-UPDATE_GAME = "UPDATE games SET status = ?, updated = ?, version = ?, scored = ? WHERE id = ?"
+UPDATE_GAME = (
+    f"UPDATE games SET status = ?, updated = ?, version = ?, scored = ?, finished = {FINISHED}"
+    " WHERE id = ?"
+)
 
 GRANT_EDIT = (
     "INSERT INTO edit_rights (game_id, device_hash, label, created)"
@@ -155,7 +159,7 @@ SELECT_HANDOVER = "SELECT secret_hash, created FROM handovers WHERE game_id = ?"
 MATCH_HANDOVER = "SELECT 1 FROM handovers WHERE game_id = ? AND secret_hash = ?"
 
 INSERT_API_KEY = (
-    "INSERT INTO api_keys (name, key_hash, created) VALUES (?, ?, ?)"
+    "INSERT INTO api_keys (name, key_hash, created, bot) VALUES (?, ?, ?, ?)"
     " ON CONFLICT DO NOTHING RETURNING id"
 )
 SELECT_API_KEY = "SELECT id, name, created FROM api_keys WHERE key_hash = ? AND revoked IS NULL"
@@ -291,7 +295,7 @@ def _match_end(row: Sequence[Any]) -> MatchEnd:
     return MatchEnd(winner, (first, second), ended)
 
 
-class SqlStore(DirectorRights, ABC):
+class SqlStore(DirectorRights, RatingRows, ABC):
     """The store methods both SQL backends share; a backend subclasses it (see the module
     docs for what it supplies)."""
 
@@ -485,6 +489,8 @@ class SqlStore(DirectorRights, ABC):
             self._seat(conn, stamp, {game_id: list(zip(keys, players, strict=True))})
             if owner is not None:
                 self._run(conn, INSERT_KEY_GAME, (game_id, owner))
+            if status is GameStatus.OVER:
+                self._run(conn, SET_FINISHED, (stamp, game_id))
             self._run_many(
                 conn,
                 INSERT_IMPORTED_HAND,
@@ -642,6 +648,8 @@ class SqlStore(DirectorRights, ABC):
                 entry.created,
                 entry.seq,
                 dumps_in_order(decision.scored.data),
+                status is GameStatus.OVER,
+                entry.created,
                 game.id,
             ),
         )
@@ -729,14 +737,15 @@ class SqlStore(DirectorRights, ABC):
 
     # ------------------------------------------------------------------ API keys
 
-    def add_api_key(self, name: str, key_hash: str) -> ApiKey:
-        """Store a new API key by the SHA-256 hash of its text.
+    def add_api_key(self, name: str, key_hash: str, *, bot: bool = False) -> ApiKey:
+        """Store a new API key by the SHA-256 hash of its text (``bot``: a key for bots and
+        simulations, whose games are not rated).
 
         Raises :class:`NameTaken` when an unrevoked key has this ``name``.
         """
         stamp = now()
         with self._write() as conn:
-            row = self._run(conn, INSERT_API_KEY, (name, key_hash, stamp)).fetchone()
+            row = self._run(conn, INSERT_API_KEY, (name, key_hash, stamp, bot)).fetchone()
         if row is None:
             raise NameTaken(f"there is already a key called {name!r}", field="name")
         return ApiKey(id=row[0], name=name, created=stamp)
