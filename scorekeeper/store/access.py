@@ -82,6 +82,17 @@ def rotate_token(store: Store, game_id: str, token: str) -> str | None:
     return fresh if store.rotate_token(game_id, hash_token(token), hash_token(fresh)) else None
 
 
+def check_limit(limit: int, most: int) -> None:
+    """Refuse a page size ``limit`` outside 1 to ``most`` (naming ``limit``)."""
+    if not 1 <= limit <= most:
+        raise InvalidValueError(
+            f"limit must be 1 to {most}",
+            code="bad_value",
+            params={"limit": limit},
+            option="limit",
+        )
+
+
 def encode_cursor(game: StoredGame) -> str:
     """The cursor of the page after ``game`` (opaque to clients: URL-safe base64 of JSON)."""
     return encode_value([game.created, game.id])
@@ -141,13 +152,7 @@ def list_games(
     :func:`~scorekeeper.names.name_key`), ``status`` (``active`` or ``over``),
     and those of :class:`Found`. The cursor is ``None`` on the last page.
     """
-    if not 1 <= limit <= MAX_PAGE:
-        raise InvalidValueError(
-            f"limit must be 1 to {MAX_PAGE}",
-            code="bad_value",
-            params={"limit": limit},
-            option="limit",
-        )
+    check_limit(limit, MAX_PAGE)
     games = store.key_games(
         key_id,
         limit=limit + 1,

@@ -22,10 +22,9 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from datetime import datetime
 
-from ..errors import InvalidValueError
 from ..ratings import NEW, Folded, RatedGame, fold, placing
 from ..results import Result
-from .access import decode_value, encode_value, stored_time
+from .access import check_limit, decode_value, encode_value, stored_time
 from .base import Store
 from .games import load_sheet
 from .sql_ratings import LadderRow, RatingInputs
@@ -136,13 +135,7 @@ def ladder(
     ``active_since`` (default: any time). The cursor (``None`` on the last page) is the
     last line's ``(rating, player)``, so pages neither repeat nor skip a player.
     """
-    if not 1 <= limit <= MAX_PAGE:
-        raise InvalidValueError(
-            f"limit must be 1 to {MAX_PAGE}",
-            code="bad_value",
-            params={"limit": limit},
-            option="limit",
-        )
+    check_limit(limit, MAX_PAGE)
     refresh(store)
     rows = store.ladder_rows(
         limit=limit + 1,
