@@ -22,7 +22,9 @@ from . import schemas as s
 from .shapes import Shapes
 from .v1 import blp, refusals
 
-SHAPES = Shapes({ratings.Rated: "Rated", ratings.PlayerRating: "PlayerRating"})
+SHAPES = Shapes(
+    {ratings.Rated: "Rated", ratings.PlayerRating: "PlayerRating", ratings.Point: "RatingPoint"}
+)
 """The shapes of the ratings' answers."""
 
 Rated = SHAPES.schema(ratings.Rated)

@@ -176,3 +176,34 @@ def test_the_ladder_pages_filters_and_refuses(store):
 def test_a_skill_is_shown_on_the_documented_scale():
     assert shown(25, 25 / 3) == ratings.BASE == 1000
     assert Skill(30.0, 2.0).rating == 1000 + 25 * (30 - 6)
+
+
+def test_games_ended_before_the_migration_are_rated_in_the_order_they_changed(tmp_path):
+    """A file from before the ratings: its finished games get their last change's time
+    as their end, and are rated."""
+    from scorekeeper.store import sqlite
+
+    path = tmp_path / "old.db"
+    store = sqlite.Storage(path, durable=False)
+    first = finished_game(store)
+    second = finished_game(store, ("Ben", "Cy"))
+    new_game(store, players=["Ana", "Cy"])
+    store.close()
+    before = next(i for i, m in enumerate(sqlite.MIGRATIONS) if "Ratings:" in (m.__doc__ or ""))
+    db = sqlite.sqlite_utils.Database(path)
+    for statement in (
+        "DROP TABLE rating_steps",
+        "DROP TABLE ratings",
+        "DROP TABLE rating_state",
+        "DROP INDEX games_finished",
+        "ALTER TABLE games DROP COLUMN finished",
+        f"PRAGMA user_version = {before}",
+    ):
+        db.execute(statement)
+    db.conn.close()
+    store = sqlite.Storage(path, durable=False)
+    assert store.schema_version() == sqlite.SCHEMA_VERSION
+    ends = [(g.id, g.updated) for g in (store.game(first), store.game(second))]
+    assert [(i, end) for i, end, _ in store.rating_inputs().games] == ends
+    assert [p.game_id for p in player_rating(store, "Ben").history] == [first, second]
+    store.close()

@@ -42,8 +42,11 @@ class Rated(Result):
     """A line of the ladder: the player's name, rating and the games behind it."""
 
     player: str
+    """The name as first written here."""
     rating: int
+    """1000 + 25 x (mu - 3 sigma): 1000 for a new player."""
     games: int
+    """The rated games the rating rests on."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -52,7 +55,9 @@ class Point(Result):
 
     game_id: str
     finished: str
+    """When the game ended (ISO 8601, UTC)."""
     rating: int
+    """The player's rating after this game."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -68,12 +73,10 @@ class PlayerRating(Result):
 def fingerprints(games: list[tuple[str, str, int]], at: int) -> tuple[str, str | None]:
     """The fingerprint of the rated ``games`` (``(id, finished, version)`` in order) and
     of their first ``at`` (``None`` when there are fewer); ``""`` for none."""
-    digest = hashlib.sha256()
-    prefix = "" if at == 0 else None
-    for n, (game_id, finished, version) in enumerate(games, 1):
-        digest.update(f"{game_id} {finished} {version}\n".encode())
-        if n == at:
-            prefix = digest.hexdigest()
+    lines = [f"{game_id} {finished} {version}\n" for game_id, finished, version in games]
+    digest = hashlib.sha256("".join(lines[:at]).encode())
+    prefix = "" if at == 0 else digest.hexdigest() if at <= len(games) else None
+    digest.update("".join(lines[at:]).encode())
     return (digest.hexdigest() if games else ""), prefix
 
 
