@@ -90,9 +90,14 @@ ADD_CUT = "ALTER TABLE games ADD COLUMN cut TEXT"
 SELECT_GAME = f"SELECT {GAME_COLUMNS} FROM games WHERE id = ?"
 SELECT_LOG = f"SELECT {LOG_COLUMNS} FROM hands WHERE game_id = ? ORDER BY seq"
 SELECT_PLAYER = "SELECT id, name, created FROM players WHERE name_key = ?"
+_PREFIXED = ", ".join("g." + c.strip() for c in GAME_COLUMNS.split(","))
 SELECT_GAMES_OF = (
-    "SELECT g.id FROM games g JOIN game_players p ON p.game_id = g.id"
+    f"SELECT {_PREFIXED} FROM games g JOIN game_players p ON p.game_id = g.id"
     " WHERE p.player_id = ? ORDER BY g.created, g.id"
+)
+SELECT_LOGS_OF = (
+    f"SELECT h.game_id, {LOG_COLUMNS} FROM hands h WHERE h.game_id IN"
+    " (SELECT game_id FROM game_players WHERE player_id = ?) ORDER BY h.game_id, h.seq"
 )
 SELECT_ROWS = (
     "SELECT n, entry, record, summary FROM sheet_hands WHERE game_id = ? AND n >= ? ORDER BY n"
@@ -171,13 +176,9 @@ SELECT_API_KEYS = (
 REVOKE_API_KEY = "UPDATE api_keys SET revoked = ? WHERE name = ? AND revoked IS NULL"
 INSERT_KEY_GAME = "INSERT INTO key_games (game_id, key_id) VALUES (?, ?)"
 SELECT_KEY_GAMES = (
-    f"SELECT {', '.join('g.' + c.strip() for c in GAME_COLUMNS.split(','))}"
-    " FROM key_games o JOIN games g ON g.id = o.game_id WHERE o.key_id = ?"
+    f"SELECT {_PREFIXED} FROM key_games o JOIN games g ON g.id = o.game_id WHERE o.key_id = ?"
 )
-SELECT_ALL_GAMES = (
-    f"SELECT {', '.join('g.' + c.strip() for c in GAME_COLUMNS.split(','))}"
-    " FROM games g WHERE 1 = 1"
-)
+SELECT_ALL_GAMES = f"SELECT {_PREFIXED} FROM games g WHERE 1 = 1"
 SELECT_PLAYER_NAMES = "SELECT name FROM players ORDER BY name_key LIMIT ?"
 KEY_GAMES_FILTERS = {
     "player_key": (
@@ -383,8 +384,11 @@ class SqlStore(DirectorRights, RatingRows, ABC):
         """Every game the player ``name`` sits in, oldest first, each with its log."""
         player = self.player(name)
         with self._snapshot() as conn:
-            ids = [row[0] for row in self._run(conn, SELECT_GAMES_OF, (player.id,))]
-            return [(self._game(conn, i), self._log(conn, i)) for i in ids]
+            found = [game_from_row(row) for row in self._run(conn, SELECT_GAMES_OF, (player.id,))]
+            logs: dict[str, list[Any]] = {game.id: [] for game in found}
+            for row in self._run(conn, SELECT_LOGS_OF, (player.id,)):
+                logs[row[0]].append(row[1:])
+        return [(game, log_entries(logs[game.id])) for game in found]
 
     def _game(self, conn: Any, game_id: str, *, lock: bool = False) -> StoredGame:
         """The game's row (locked with :data:`LOCK_GAME` when ``lock``); raises NotFound."""
