@@ -647,12 +647,14 @@ def keys_create(name: str, bot: bool, db: str | None) -> None:
 @keys_group.command("list")
 @DB_OPTION
 def keys_list(db: str | None) -> None:
-    """Every key, oldest first: its name, when it was made, its games, and if it was revoked."""
+    """Every key, oldest first: its name, when it was made, its games, if it was revoked, and
+    "bot (not rated)" for a key made with --bot."""
     with stored_at(db) as store:
         keys = store.api_keys()
     for key in keys:
         revoked = f"revoked {key.revoked}" if key.revoked else "in use"
-        click.echo(f"{key.name}\t{key.created}\t{key.games} game(s)\t{revoked}")
+        bot = "\tbot (not rated)" if key.bot else ""
+        click.echo(f"{key.name}\t{key.created}\t{key.games} game(s)\t{revoked}{bot}")
 
 
 @keys_group.command("revoke")

@@ -119,5 +119,6 @@ def test_games_of_a_bot_key_stay_out_of_the_ratings(module_app, spec, tmp_path):
         ben = call("GET", "/api/v1/players/Ben/rating").json
         assert [point["game_id"] for point in ben["history"]] == [kept]
         assert call("GET", "/api/v1/players/Ana/rating").json["games"] == 0
-    listing = runner.invoke(main, ["keys", "list", "--db", db]).stdout
-    assert "simulator" in listing and "2 game(s)" in listing
+    simulator, site = runner.invoke(main, ["keys", "list", "--db", db]).stdout.splitlines()
+    assert simulator.startswith("simulator\t") and "\t2 game(s)\tin use\tbot" in simulator
+    assert site.startswith("club-site\t") and "bot" not in site

@@ -279,11 +279,12 @@ class ApiKey:
 
 @dataclass(frozen=True, slots=True)
 class ListedKey(ApiKey):
-    """A key as ``scorekeeper keys list`` shows it: when it was revoked (``None``: in use)
-    and how many games it created."""
+    """A key as ``scorekeeper keys list`` shows it: when it was revoked (``None``: in use),
+    how many games it created, and whether it is a bot key (its games are not rated)."""
 
     revoked: str | None
     games: int
+    bot: bool = False
 
 
 @dataclass(frozen=True, slots=True)

@@ -170,7 +170,7 @@ INSERT_API_KEY = (
 SELECT_API_KEY = "SELECT id, name, created FROM api_keys WHERE key_hash = ? AND revoked IS NULL"
 SELECT_API_KEYS = (
     "SELECT k.id, k.name, k.created, k.revoked,"
-    " (SELECT count(*) FROM key_games o WHERE o.key_id = k.id)"
+    " (SELECT count(*) FROM key_games o WHERE o.key_id = k.id), k.bot"
     " FROM api_keys k ORDER BY k.created, k.id"
 )
 REVOKE_API_KEY = "UPDATE api_keys SET revoked = ? WHERE name = ? AND revoked IS NULL"
@@ -764,8 +764,8 @@ class SqlStore(DirectorRights, RatingRows, ABC):
         """Every key, revoked ones too, oldest first."""
         with self._read() as conn:
             return [
-                ListedKey(id=i, name=name, created=created, revoked=revoked, games=count)
-                for i, name, created, revoked, count in self._run(conn, SELECT_API_KEYS)
+                ListedKey(i, name, created, revoked, count, bool(bot))
+                for i, name, created, revoked, count, bot in self._run(conn, SELECT_API_KEYS)
             ]
 
     def revoke_api_key(self, name: str) -> bool:
