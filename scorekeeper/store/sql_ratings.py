@@ -4,7 +4,8 @@
   (an import's finished game: when it was imported), kept through later
   corrections, cleared by an undo that reopens it (set again when it ends
   again). Games that ended before the column was added get their last
-  change's time. Index ``games_finished`` on ``(finished, id)``: the fold's order.
+  change's time. Index ``games_finished`` on the ended games' ``(finished, id,
+  version, status)``: the fold's order, read from the index alone.
 * ``api_keys.bot``: a key made for bots and simulations (``scorekeeper keys
   create NAME --bot``); the games created with it are left out of the ratings.
 * the fold's cache, a function of the rated games: ``rating_state`` (one
@@ -35,7 +36,8 @@ ADD_BOT = "ALTER TABLE api_keys ADD COLUMN bot BOOLEAN NOT NULL DEFAULT FALSE"
 RATING_TABLES = (
     "ALTER TABLE games ADD COLUMN finished TEXT",
     "UPDATE games SET finished = updated WHERE status = 'over'",
-    "CREATE INDEX games_finished ON games (finished, id)",
+    # the fold's order, covering what a read compares (the finished games' id, end, version)
+    "CREATE INDEX games_finished ON games (finished, id, version, status) WHERE status = 'over'",
     "CREATE TABLE rating_state (id INTEGER PRIMARY KEY, games INTEGER NOT NULL,"
     " fingerprint TEXT NOT NULL)",
     "INSERT INTO rating_state (id, games, fingerprint) VALUES (1, 0, '')",
