@@ -115,7 +115,10 @@ def test_a_correction_after_the_end_equals_a_full_recomputation(store):
     before, _ = cached(store)
     ana_before = player_rating(store, "Ana").rating
     # the first game's only hand: Ben won it, not Ana
+    end = store.rating_inputs().games[0]
     games.correct_hand(store, first, 1, quick(1, 0, 40))
+    # the correction keeps the game's place: it ended when it ended
+    assert store.rating_inputs().games[0][:2] == end[:2] == (first, end[1])
     after, fresh = cached(store)
     assert after == fresh != before
     assert player_rating(store, "Ana").rating < ana_before
