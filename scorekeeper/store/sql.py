@@ -493,8 +493,6 @@ class SqlStore(DirectorRights, RatingRows, ABC):
             self._seat(conn, stamp, {game_id: list(zip(keys, players, strict=True))})
             if owner is not None:
                 self._run(conn, INSERT_KEY_GAME, (game_id, owner))
-            if status is GameStatus.OVER:
-                self._run(conn, SET_FINISHED, (stamp, game_id))
             self._run_many(
                 conn,
                 INSERT_IMPORTED_HAND,
@@ -543,7 +541,10 @@ class SqlStore(DirectorRights, RatingRows, ABC):
             idempotency_key,
             request_hash,
         )
-        return bool(self._run(conn, INSERT_GAME, row).fetchall())  # all: SQLite finishes it
+        created = bool(self._run(conn, INSERT_GAME, row).fetchall())  # all: SQLite finishes it
+        if created and status is GameStatus.OVER:  # an import of a finished game: it ends now
+            self._run(conn, SET_FINISHED, (stamp, game_id))
+        return created
 
     def _seat(self, conn: Any, stamp: str, games: Mapping[str, Sequence[tuple[str, str]]]) -> None:
         """Seat each new game's players, ``(name_key, name)`` in seat order, adding first
