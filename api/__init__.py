@@ -183,6 +183,7 @@ def create_app(
         openapi,
         paths,
         players,  # noqa: F401  (its routes join v1.blp)
+        ratings,  # noqa: F401  (its routes join v1.blp)
         records,  # noqa: F401  (its routes join v1.blp)
         responses,
         security,

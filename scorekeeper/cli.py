@@ -622,12 +622,17 @@ def keys_group() -> None:
 
 @keys_group.command("create")
 @click.argument("name")
+@click.option(
+    "--bot",
+    is_flag=True,
+    help="A key for bots and simulations: the games made with it stay out of the ratings.",
+)
 @DB_OPTION
-def keys_create(name: str, db: str | None) -> None:
+def keys_create(name: str, bot: bool, db: str | None) -> None:
     """Make a key called NAME and print it: it is shown only now (the store keeps its hash)."""
     try:
         with stored_at(db) as store:
-            key = access.create_key(store, name)
+            key = access.create_key(store, name, bot=bot)
     except ScorekeeperError as error:
         raise _BadInput(str(error)) from None
     except NameTaken as error:
@@ -642,12 +647,14 @@ def keys_create(name: str, db: str | None) -> None:
 @keys_group.command("list")
 @DB_OPTION
 def keys_list(db: str | None) -> None:
-    """Every key, oldest first: its name, when it was made, its games, and if it was revoked."""
+    """Every key, oldest first: its name, when it was made, its games, if it was revoked, and
+    "bot (not rated)" for a key made with --bot."""
     with stored_at(db) as store:
         keys = store.api_keys()
     for key in keys:
         revoked = f"revoked {key.revoked}" if key.revoked else "in use"
-        click.echo(f"{key.name}\t{key.created}\t{key.games} game(s)\t{revoked}")
+        bot = "\tbot (not rated)" if key.bot else ""
+        click.echo(f"{key.name}\t{key.created}\t{key.games} game(s)\t{revoked}{bot}")
 
 
 @keys_group.command("revoke")

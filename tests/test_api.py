@@ -944,6 +944,8 @@ def test_the_openapi_document(call):
         "/api/v1/games/{game_id}/token",
         "/api/v1/players",
         "/api/v1/players/{name}/stats",
+        "/api/v1/players/{name}/rating",
+        "/api/v1/ratings",
         "/api/v1/imports/{source}",
         "/api/v1/events",
         "/api/v1/events/{event_id}",

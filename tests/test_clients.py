@@ -364,6 +364,15 @@ def test_a_game_to_its_end(client, players, stake):
     status, headers, body = client.unchanged(game, headers["etag"])
     assert (status, headers["etag"], body) == (304, f'"{sheet["version"]}"', b"")
 
+    # the finished game moved its players' ratings: the ladder and the history read it
+    status, _, rating = client.call("get_player_rating", name=players[0].upper())
+    assert status == 200 and rating["player"] == players[0]
+    assert rating["history"][-1]["game_id"] == game
+    assert rating["history"][-1]["rating"] == rating["rating"] and rating["games"] >= 1
+    status, _, ladder = client.call("list_ratings", limit=200)
+    shown = [line["rating"] for line in ladder["ratings"]]
+    assert status == 200 and shown == sorted(shown, reverse=True)
+
 
 def test_replays(client):
     _, _, verified = client.call("verify_knock", body=("VerifyRequest", VERIFY))

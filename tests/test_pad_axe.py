@@ -408,6 +408,8 @@ STATES: list[tuple[str, str | Callable[[Walk], str], Callable[[Walk], object]]] 
         lambda w: "h1" + w.t.has_text("%(name)s vs %(other)s", name="Ana", other="Bor"),
         lambda w: w.click("%(name)s vs %(other)s", "link", name="Ana", other="Bor"),
     ),
+    ("ladder", "table.ladder", lambda w: w.go("/ladder")),
+    ("ladder-errors", "#err-min", lambda w: w.expect_status("/ladder?min=x", 422)),
     ("start-recent", "#recent-title", lambda w: w.go("/")),
     (
         "sheet-hollywood",

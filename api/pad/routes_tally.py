@@ -19,6 +19,7 @@ from . import labels as pad_labels
 from . import views_tally
 from .blueprint import bp, game_row, render
 from .routes_find import found_players, roster
+from .routes_ratings import rating_panel
 
 
 def sheet_tally(sheet: GameSheet) -> dict[str, Any] | None:
@@ -71,6 +72,7 @@ def players() -> Response:
         "pad/players.html",
         200 if found or matches else (422 if not name.strip() else 404),
         record=views_tally.record_view(found) if found else None,
+        rating=rating_panel(found.name) if found else None,
         error=None if matches else error,
         matches=matches,
         near=near,

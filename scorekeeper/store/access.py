@@ -59,13 +59,14 @@ def check_key_name(name: str) -> str:
     return name
 
 
-def create_key(store: Store, name: str) -> str:
-    """A new API key called ``name``; returns its text (only its hash is stored).
+def create_key(store: Store, name: str, *, bot: bool = False) -> str:
+    """A new API key called ``name``; returns its text (only its hash is stored). A ``bot``
+    key's games are left out of the club's ratings (:mod:`~scorekeeper.store.ratings`).
 
     Raises :class:`~scorekeeper.store.base.NameTaken` when a key not revoked has the name.
     """
     key = KEY_PREFIX + secrets.token_urlsafe(32)
-    store.add_api_key(check_key_name(name), hash_token(key))
+    store.add_api_key(check_key_name(name), hash_token(key), bot=bot)
     return key
 
 
@@ -81,23 +82,42 @@ def rotate_token(store: Store, game_id: str, token: str) -> str | None:
     return fresh if store.rotate_token(game_id, hash_token(token), hash_token(fresh)) else None
 
 
+def check_limit(limit: int, most: int) -> None:
+    """Refuse a page size ``limit`` outside 1 to ``most`` (naming ``limit``)."""
+    if not 1 <= limit <= most:
+        raise InvalidValueError(
+            f"limit must be 1 to {most}",
+            code="bad_value",
+            params={"limit": limit},
+            option="limit",
+        )
+
+
 def encode_cursor(game: StoredGame) -> str:
     """The cursor of the page after ``game`` (opaque to clients: URL-safe base64 of JSON)."""
-    text = json.dumps([game.created, game.id], separators=(",", ":"))
-    return base64.urlsafe_b64encode(text.encode()).decode().rstrip("=")
+    return encode_value([game.created, game.id])
 
 
 def decode_cursor(cursor: str) -> tuple[str, str]:
     """The ``(created, id)`` a cursor of :func:`encode_cursor` stands for; a cursor that is
     not one raises :class:`~scorekeeper.errors.InvalidValueError` naming ``cursor``."""
+    first, second = decode_value(cursor, str)
+    return first, second
+
+
+def encode_value(value: list[Any]) -> str:
+    """``value`` as an opaque cursor: URL-safe base64 of its compact JSON."""
+    text = json.dumps(value, separators=(",", ":"))
+    return base64.urlsafe_b64encode(text.encode()).decode().rstrip("=")
+
+
+def decode_value(cursor: str, kind: type) -> list[Any]:
+    """The pair :func:`encode_value` made ``cursor`` of, both of type ``kind``; else
+    :class:`~scorekeeper.errors.InvalidValueError` naming ``cursor``."""
     try:
         value = json.loads(base64.urlsafe_b64decode(cursor + "=" * (-len(cursor) % 4)))
-        if (
-            isinstance(value, list)
-            and len(value) == 2
-            and all(isinstance(part, str) for part in value)
-        ):
-            return value[0], value[1]
+        if isinstance(value, list) and len(value) == 2 and all(type(v) is kind for v in value):
+            return value
     except (binascii.Error, ValueError):
         pass
     raise InvalidValueError(
@@ -132,13 +152,7 @@ def list_games(
     :func:`~scorekeeper.names.name_key`), ``status`` (``active`` or ``over``),
     and those of :class:`Found`. The cursor is ``None`` on the last page.
     """
-    if not 1 <= limit <= MAX_PAGE:
-        raise InvalidValueError(
-            f"limit must be 1 to {MAX_PAGE}",
-            code="bad_value",
-            params={"limit": limit},
-            option="limit",
-        )
+    check_limit(limit, MAX_PAGE)
     games = store.key_games(
         key_id,
         limit=limit + 1,

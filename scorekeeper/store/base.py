@@ -36,7 +36,9 @@ from typing import Any, Protocol, TypedDict, Unpack
 from ..errors import Stale
 from ..events import Format
 from ..gamesheet import GameStatus
+from ..ratings import Folded, Step
 from ..rules import Rules
+from .sql_ratings import LadderRow, RatingInputs
 
 POSTGRES_SCHEMES = ("postgresql://", "postgres://")
 """The address prefixes that name a PostgreSQL database (libpq's two URL schemes)."""
@@ -277,11 +279,12 @@ class ApiKey:
 
 @dataclass(frozen=True, slots=True)
 class ListedKey(ApiKey):
-    """A key as ``scorekeeper keys list`` shows it: when it was revoked (``None``: in use)
-    and how many games it created."""
+    """A key as ``scorekeeper keys list`` shows it: when it was revoked (``None``: in use),
+    how many games it created, and whether it is a bot key (its games are not rated)."""
 
     revoked: str | None
     games: int
+    bot: bool = False
 
 
 @dataclass(frozen=True, slots=True)
@@ -651,9 +654,9 @@ class Store(Protocol):
     def device_events(self, device_hash: str, limit: int) -> list[DeviceEvent]:
         """The events the device directs or may change a match of, newest first."""
 
-    def add_api_key(self, name: str, key_hash: str) -> ApiKey:
-        """Store an API key by the SHA-256 hash of its text; raises :class:`NameTaken` when
-        an unrevoked key has this ``name``."""
+    def add_api_key(self, name: str, key_hash: str, *, bot: bool = False) -> ApiKey:
+        """Store an API key by the SHA-256 hash of its text (``bot``: its games are not
+        rated); raises :class:`NameTaken` when an unrevoked key has this ``name``."""
 
     def api_key(self, key_hash: str) -> ApiKey | None:
         """The unrevoked key whose text hashes to ``key_hash``, or ``None``."""
@@ -746,3 +749,29 @@ class Store(Protocol):
         games: ``check(event, games)`` may refuse (it raises: nothing is written); then
         the round and its links are deleted, its games kept as ordinary games. Raises
         :class:`NotFound` when the event has no such round."""
+
+    def rating_inputs(
+        self, after: tuple[str, str] | None = None, *, details: bool = False
+    ) -> RatingInputs:
+        """The rated games and the ratings cache's state, with ``details`` the results of
+        the games after ``after`` (see :meth:`~.sql_ratings.RatingRows.rating_inputs`)."""
+
+    def save_ratings(
+        self, base: tuple[int, str], state: tuple[int, str], folded: Folded, *, scratch: bool
+    ) -> bool:
+        """Store a fold in the ratings cache if it still holds ``base`` (see
+        :meth:`~.sql_ratings.RatingRows.save_ratings`)."""
+
+    def ladder_rows(
+        self,
+        *,
+        limit: int,
+        min_games: int,
+        active_since: str,
+        after: tuple[int, int] | None = None,
+    ) -> list[LadderRow]:
+        """The cached ratings, highest first (see :meth:`~.sql_ratings.RatingRows.ladder_rows`)."""
+
+    def rating_steps(self, player_id: int) -> tuple[tuple[int, int] | None, list[Step]]:
+        """A player's cached rating and history (see
+        :meth:`~.sql_ratings.RatingRows.rating_steps`)."""

@@ -32,6 +32,8 @@ row saying which of them ran):
 * ``player_words`` (migration 11): each player's search words, in the "C"
   collation (see :mod:`scorekeeper.store.finding`), and the index
   ``games_created``, as in SQLite's schema 12.
+* ``api_keys.bot`` (migration 12) and the ratings (migration 13):
+  ``games.finished`` and the fold's cache, as in SQLite's schemas 13 and 14.
 
 The statements and the logic around them are the SQLite backend's
 (:class:`~scorekeeper.store.sql.SqlStore`, ``%s`` placeholders): this module
@@ -90,6 +92,7 @@ from psycopg import errors as pg_errors
 from .base import StorageBusy, StorageError, StorageFull, StorageUnavailable
 from .finding import BACKFILL_WORD, GAMES_CREATED_INDEX, SELECT_ALL_PLAYERS, word_rows
 from .sql import ADD_CUT, EVENT_TABLES, MATCH_END_TABLE, SqlStore, pending_steps, pyformat
+from .sql_ratings import ADD_BOT, RATING_TABLES
 from .sql_rights import rights_tables
 
 BUSY_TIMEOUT = 30.0
@@ -270,6 +273,17 @@ def _migrate_11(conn: psycopg.Connection) -> None:
     conn.execute(GAMES_CREATED_INDEX)
 
 
+def _migrate_12(conn: psycopg.Connection) -> None:
+    """Keys made for bots and simulations: ``api_keys.bot``, as in SQLite's schema 13."""
+    conn.execute(ADD_BOT)
+
+
+def _migrate_13(conn: psycopg.Connection) -> None:
+    """Ratings: ``games.finished`` and the fold's cache, as in SQLite's schema 14."""
+    for statement in RATING_TABLES:
+        conn.execute(statement)
+
+
 MIGRATIONS: tuple[Callable[[psycopg.Connection], None], ...] = (
     _migrate_1,
     _migrate_2,
@@ -282,6 +296,8 @@ MIGRATIONS: tuple[Callable[[psycopg.Connection], None], ...] = (
     _migrate_9,
     _migrate_10,
     _migrate_11,
+    _migrate_12,
+    _migrate_13,
 )
 """Schema migrations in order; migration ``i`` takes the database to version ``i + 1``."""
 

@@ -82,6 +82,7 @@ from .base import (
     sheet_rows,
 )
 from .finding import GAMES_OF_MATCHING, INSERT_WORDS, SELECT_MATCHING, matching
+from .sql_ratings import FINISHED, SET_FINISHED, RatingRows
 from .sql_rights import SELECT_GAME_EVENT, DirectorRights
 
 ADD_CUT = "ALTER TABLE games ADD COLUMN cut TEXT"
@@ -89,9 +90,14 @@ ADD_CUT = "ALTER TABLE games ADD COLUMN cut TEXT"
 SELECT_GAME = f"SELECT {GAME_COLUMNS} FROM games WHERE id = ?"
 SELECT_LOG = f"SELECT {LOG_COLUMNS} FROM hands WHERE game_id = ? ORDER BY seq"
 SELECT_PLAYER = "SELECT id, name, created FROM players WHERE name_key = ?"
+_PREFIXED = ", ".join("g." + c.strip() for c in GAME_COLUMNS.split(","))
 SELECT_GAMES_OF = (
-    "SELECT g.id FROM games g JOIN game_players p ON p.game_id = g.id"
+    f"SELECT {_PREFIXED} FROM games g JOIN game_players p ON p.game_id = g.id"
     " WHERE p.player_id = ? ORDER BY g.created, g.id"
+)
+SELECT_LOGS_OF = (
+    f"SELECT h.game_id, {LOG_COLUMNS} FROM hands h WHERE h.game_id IN"
+    " (SELECT game_id FROM game_players WHERE player_id = ?) ORDER BY h.game_id, h.seq"
 )
 SELECT_ROWS = (
     "SELECT n, entry, record, summary FROM sheet_hands WHERE game_id = ? AND n >= ? ORDER BY n"
@@ -123,7 +129,10 @@ INSERT_HAND = (
     "INSERT INTO hands (game_id, seq, kind, payload, result, idempotency_key, created)"
     " VALUES (?, ?, ?, ?, ?, ?, ?)"
 )
-UPDATE_GAME = "UPDATE games SET status = ?, updated = ?, version = ?, scored = ? WHERE id = ?"
+UPDATE_GAME = (
+    f"UPDATE games SET status = ?, updated = ?, version = ?, scored = ?, finished = {FINISHED}"
+    " WHERE id = ?"
+)
 
 GRANT_EDIT = (
     "INSERT INTO edit_rights (game_id, device_hash, label, created)"
@@ -155,25 +164,21 @@ SELECT_HANDOVER = "SELECT secret_hash, created FROM handovers WHERE game_id = ?"
 MATCH_HANDOVER = "SELECT 1 FROM handovers WHERE game_id = ? AND secret_hash = ?"
 
 INSERT_API_KEY = (
-    "INSERT INTO api_keys (name, key_hash, created) VALUES (?, ?, ?)"
+    "INSERT INTO api_keys (name, key_hash, created, bot) VALUES (?, ?, ?, ?)"
     " ON CONFLICT DO NOTHING RETURNING id"
 )
 SELECT_API_KEY = "SELECT id, name, created FROM api_keys WHERE key_hash = ? AND revoked IS NULL"
 SELECT_API_KEYS = (
     "SELECT k.id, k.name, k.created, k.revoked,"
-    " (SELECT count(*) FROM key_games o WHERE o.key_id = k.id)"
+    " (SELECT count(*) FROM key_games o WHERE o.key_id = k.id), k.bot"
     " FROM api_keys k ORDER BY k.created, k.id"
 )
 REVOKE_API_KEY = "UPDATE api_keys SET revoked = ? WHERE name = ? AND revoked IS NULL"
 INSERT_KEY_GAME = "INSERT INTO key_games (game_id, key_id) VALUES (?, ?)"
 SELECT_KEY_GAMES = (
-    f"SELECT {', '.join('g.' + c.strip() for c in GAME_COLUMNS.split(','))}"
-    " FROM key_games o JOIN games g ON g.id = o.game_id WHERE o.key_id = ?"
+    f"SELECT {_PREFIXED} FROM key_games o JOIN games g ON g.id = o.game_id WHERE o.key_id = ?"
 )
-SELECT_ALL_GAMES = (
-    f"SELECT {', '.join('g.' + c.strip() for c in GAME_COLUMNS.split(','))}"
-    " FROM games g WHERE 1 = 1"
-)
+SELECT_ALL_GAMES = f"SELECT {_PREFIXED} FROM games g WHERE 1 = 1"
 SELECT_PLAYER_NAMES = "SELECT name FROM players ORDER BY name_key LIMIT ?"
 KEY_GAMES_FILTERS = {
     "player_key": (
@@ -291,7 +296,7 @@ def _match_end(row: Sequence[Any]) -> MatchEnd:
     return MatchEnd(winner, (first, second), ended)
 
 
-class SqlStore(DirectorRights, ABC):
+class SqlStore(DirectorRights, RatingRows, ABC):
     """The store methods both SQL backends share; a backend subclasses it (see the module
     docs for what it supplies)."""
 
@@ -379,8 +384,11 @@ class SqlStore(DirectorRights, ABC):
         """Every game the player ``name`` sits in, oldest first, each with its log."""
         player = self.player(name)
         with self._snapshot() as conn:
-            ids = [row[0] for row in self._run(conn, SELECT_GAMES_OF, (player.id,))]
-            return [(self._game(conn, i), self._log(conn, i)) for i in ids]
+            found = [game_from_row(row) for row in self._run(conn, SELECT_GAMES_OF, (player.id,))]
+            logs: dict[str, list[Any]] = {game.id: [] for game in found}
+            for row in self._run(conn, SELECT_LOGS_OF, (player.id,)):
+                logs[row[0]].append(row[1:])
+        return [(game, log_entries(logs[game.id])) for game in found]
 
     def _game(self, conn: Any, game_id: str, *, lock: bool = False) -> StoredGame:
         """The game's row (locked with :data:`LOCK_GAME` when ``lock``); raises NotFound."""
@@ -533,7 +541,10 @@ class SqlStore(DirectorRights, ABC):
             idempotency_key,
             request_hash,
         )
-        return bool(self._run(conn, INSERT_GAME, row).fetchall())  # all: SQLite finishes it
+        created = bool(self._run(conn, INSERT_GAME, row).fetchall())  # all: SQLite finishes it
+        if created and status is GameStatus.OVER:  # an import of a finished game: it ends now
+            self._run(conn, SET_FINISHED, (stamp, game_id))
+        return created
 
     def _seat(self, conn: Any, stamp: str, games: Mapping[str, Sequence[tuple[str, str]]]) -> None:
         """Seat each new game's players, ``(name_key, name)`` in seat order, adding first
@@ -642,6 +653,8 @@ class SqlStore(DirectorRights, ABC):
                 entry.created,
                 entry.seq,
                 dumps_in_order(decision.scored.data),
+                status is GameStatus.OVER,
+                entry.created,
                 game.id,
             ),
         )
@@ -729,14 +742,15 @@ class SqlStore(DirectorRights, ABC):
 
     # ------------------------------------------------------------------ API keys
 
-    def add_api_key(self, name: str, key_hash: str) -> ApiKey:
-        """Store a new API key by the SHA-256 hash of its text.
+    def add_api_key(self, name: str, key_hash: str, *, bot: bool = False) -> ApiKey:
+        """Store a new API key by the SHA-256 hash of its text (``bot``: a key for bots and
+        simulations, whose games are not rated).
 
         Raises :class:`NameTaken` when an unrevoked key has this ``name``.
         """
         stamp = now()
         with self._write() as conn:
-            row = self._run(conn, INSERT_API_KEY, (name, key_hash, stamp)).fetchone()
+            row = self._run(conn, INSERT_API_KEY, (name, key_hash, stamp, bot)).fetchone()
         if row is None:
             raise NameTaken(f"there is already a key called {name!r}", field="name")
         return ApiKey(id=row[0], name=name, created=stamp)
@@ -751,8 +765,8 @@ class SqlStore(DirectorRights, ABC):
         """Every key, revoked ones too, oldest first."""
         with self._read() as conn:
             return [
-                ListedKey(id=i, name=name, created=created, revoked=revoked, games=count)
-                for i, name, created, revoked, count in self._run(conn, SELECT_API_KEYS)
+                ListedKey(i, name, created, revoked, count, bool(bot))
+                for i, name, created, revoked, count, bot in self._run(conn, SELECT_API_KEYS)
             ]
 
     def revoke_api_key(self, name: str) -> bool:

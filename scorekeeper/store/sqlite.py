@@ -57,6 +57,8 @@ Tables:
 * ``player_words`` (schema 12): each player's search words, primary key
   (word, player) (see :mod:`scorekeeper.store.finding`), and the index
   ``games_created`` on ``games (created, id)``.
+* ``api_keys.bot`` (schema 13) and the ratings (schema 14): ``games.finished``
+  and the fold's cache (:mod:`~scorekeeper.store.sql_ratings`).
 
 Every write is one ``BEGIN IMMEDIATE`` transaction, so concurrent writers
 (several gunicorn workers) are serialised by SQLite and a refused write
@@ -125,6 +127,7 @@ from ..names import fold
 from .base import StorageBusy, StorageError, StorageFull, StorageUnavailable
 from .finding import BACKFILL_WORD, GAMES_CREATED_INDEX, SELECT_ALL_PLAYERS, word_rows
 from .sql import ADD_CUT, EVENT_TABLES, MATCH_END_TABLE, SqlStore, pending_steps
+from .sql_ratings import ADD_BOT, RATING_TABLES
 from .sql_rights import rights_tables
 
 DEFAULT_PATH = "scorekeeper.db"
@@ -422,6 +425,19 @@ def _migrate_12(db: sqlite_utils.Database) -> None:
     db.execute(GAMES_CREATED_INDEX)
 
 
+def _migrate_13(db: sqlite_utils.Database) -> None:
+    """Keys made for bots and simulations: ``api_keys.bot`` (see
+    :mod:`~scorekeeper.store.sql_ratings`)."""
+    db.execute(ADD_BOT)
+
+
+def _migrate_14(db: sqlite_utils.Database) -> None:
+    """Ratings: ``games.finished`` (filled for the games ended before) and the fold's cache
+    (:mod:`~scorekeeper.store.sql_ratings`)."""
+    for statement in RATING_TABLES:
+        db.execute(statement)
+
+
 MIGRATIONS: tuple[Callable[[sqlite_utils.Database], None], ...] = (
     _migrate_1,
     _migrate_2,
@@ -435,6 +451,8 @@ MIGRATIONS: tuple[Callable[[sqlite_utils.Database], None], ...] = (
     _migrate_10,
     _migrate_11,
     _migrate_12,
+    _migrate_13,
+    _migrate_14,
 )
 """Schema migrations in order; migration ``i`` takes the file to version ``i + 1``."""
 

@@ -1,0 +1,221 @@
+"""The club's ratings as both SQL stores keep them (see :mod:`scorekeeper.store.ratings`).
+
+* ``games.finished``: when a game ended: set by the write that ends it
+  (an import's finished game: when it was imported), kept through later
+  corrections, cleared by an undo that reopens it (set again when it ends
+  again). Games that ended before the column was added get their last
+  change's time. Index ``games_finished`` on the ended games' ``(finished, id,
+  version, status)``: the fold's order, read from the index alone.
+* ``api_keys.bot``: a key made for bots and simulations (``scorekeeper keys
+  create NAME --bot``); the games created with it are left out of the ratings.
+* the fold's cache, a function of the rated games: ``rating_state`` (one
+  row: how many games were folded and the fingerprint of that list,
+  :func:`~scorekeeper.store.ratings.fingerprints`), ``ratings`` (per
+  player: ``mu``, ``sigma``, the rating shown, the games and the last one's
+  end) and ``rating_steps`` (per player and game number ``n``: the game, its
+  end and the rating after it).
+
+:class:`RatingRows` is the part of :class:`~scorekeeper.store.sql.SqlStore` that reads
+and writes them.
+"""
+
+from __future__ import annotations
+
+import json
+from abc import ABC, abstractmethod
+from collections.abc import Sequence
+from contextlib import AbstractContextManager
+from dataclasses import dataclass
+from typing import Any
+
+from ..ratings import Folded, Skill, Step
+
+ADD_BOT = "ALTER TABLE api_keys ADD COLUMN bot BOOLEAN NOT NULL DEFAULT FALSE"
+"""The bot keys' mark: the same statement in both backends."""
+
+RATING_TABLES = (
+    "ALTER TABLE games ADD COLUMN finished TEXT",
+    "UPDATE games SET finished = updated WHERE status = 'over'",
+    # the fold's order, covering what a read compares (the finished games' id, end, version)
+    "CREATE INDEX games_finished ON games (finished, id, version, status) WHERE status = 'over'",
+    "CREATE TABLE rating_state (id INTEGER PRIMARY KEY, games INTEGER NOT NULL,"
+    " fingerprint TEXT NOT NULL)",
+    "INSERT INTO rating_state (id, games, fingerprint) VALUES (1, 0, '')",
+    "CREATE TABLE ratings (player_id BIGINT PRIMARY KEY REFERENCES players (id),"
+    " mu DOUBLE PRECISION NOT NULL, sigma DOUBLE PRECISION NOT NULL,"
+    " rating INTEGER NOT NULL, games INTEGER NOT NULL, last TEXT NOT NULL)",
+    "CREATE INDEX ratings_order ON ratings (rating, player_id)",
+    "CREATE TABLE rating_steps (player_id BIGINT NOT NULL REFERENCES players (id),"
+    " n INTEGER NOT NULL, game_id TEXT NOT NULL, finished TEXT NOT NULL,"
+    " rating INTEGER NOT NULL, PRIMARY KEY (player_id, n))",
+)
+"""The ratings' column, index and cache tables (types valid in both backends)."""
+
+FINISHED = "CASE WHEN ? THEN COALESCE(finished, ?) END"
+"""``games.finished`` as a write leaves it: ``(over, the write's time)``."""
+SET_FINISHED = "UPDATE games SET finished = ? WHERE id = ?"
+
+_RATED = (
+    " FROM games g WHERE g.status = 'over' AND NOT EXISTS (SELECT 1 FROM key_games k"
+    " JOIN api_keys a ON a.id = k.key_id WHERE k.game_id = g.id AND a.bot)"
+)
+_AFTER = " AND (g.finished > ? OR (g.finished = ? AND g.id > ?))"
+SELECT_RATED = "SELECT g.id, g.finished, g.version" + _RATED + " ORDER BY g.finished, g.id"
+SELECT_RESULTS = "SELECT g.id, g.scored" + _RATED
+SELECT_SEATS = (
+    "SELECT s.game_id, s.seat, s.player_id FROM game_players s WHERE s.game_id IN"
+    " (SELECT g.id" + _RATED
+)
+SELECT_STATE = "SELECT games, fingerprint FROM rating_state WHERE id = 1"
+UPDATE_STATE = "UPDATE rating_state SET games = ?, fingerprint = ? WHERE id = 1"
+SELECT_SKILLS = "SELECT player_id, mu, sigma, games, last FROM ratings"
+UPSERT_SKILL = (
+    "INSERT INTO ratings (player_id, mu, sigma, rating, games, last) VALUES (?, ?, ?, ?, ?, ?)"
+    " ON CONFLICT (player_id) DO UPDATE SET mu = excluded.mu, sigma = excluded.sigma,"
+    " rating = excluded.rating, games = excluded.games, last = excluded.last"
+)
+INSERT_STEP = (
+    "INSERT INTO rating_steps (player_id, n, game_id, finished, rating) VALUES (?, ?, ?, ?, ?)"
+)
+SELECT_LADDER = (
+    "SELECT r.player_id, p.name, r.rating, r.games FROM ratings r"
+    " JOIN players p ON p.id = r.player_id WHERE r.games >= ? AND r.last >= ?"
+)
+LADDER_AFTER = " AND (r.rating < ? OR (r.rating = ? AND r.player_id > ?))"
+LADDER_ORDER = " ORDER BY r.rating DESC, r.player_id LIMIT ?"
+SELECT_STEPS = "SELECT game_id, finished, rating FROM rating_steps WHERE player_id = ? ORDER BY n"
+SELECT_RATING = "SELECT rating, games FROM ratings WHERE player_id = ?"
+
+
+@dataclass(frozen=True, slots=True)
+class RatingInputs:
+    """What the ratings are a fold of, read in one snapshot: the rated games in order
+    ``(id, finished, version)``, the cache's ``state`` (games folded, fingerprint), and,
+    when asked for, the results of the games after a point (``results``: id -> the
+    scored summary's JSON or ``None``; ``seats``: id -> player ids by seat) with the
+    cached ``skills``."""
+
+    games: list[tuple[str, str, int]]
+    state: tuple[int, str]
+    results: dict[str, Any]
+    seats: dict[str, list[int]]
+    skills: dict[int, Skill]
+
+
+@dataclass(frozen=True, slots=True)
+class LadderRow:
+    """A line of the ladder: the player's id (the cursor's tie-break), name, rating, games."""
+
+    player_id: int
+    name: str
+    rating: int
+    games: int
+
+
+class RatingRows(ABC):
+    """Reads and writes of the ratings' cache (mixed into :class:`~.sql.SqlStore`)."""
+
+    LOCK_GAME = ""
+
+    @abstractmethod
+    def _read(self) -> AbstractContextManager[Any]: ...
+
+    @abstractmethod
+    def _snapshot(self) -> AbstractContextManager[Any]: ...
+
+    @abstractmethod
+    def _write(self) -> AbstractContextManager[Any]: ...
+
+    @abstractmethod
+    def _run(self, conn: Any, statement: str, params: Sequence[Any] = ()) -> Any: ...
+
+    @abstractmethod
+    def _run_many(self, conn: Any, statement: str, rows: Sequence[Sequence[Any]]) -> None: ...
+
+    def rating_inputs(
+        self, after: tuple[str, str] | None = None, *, details: bool = False
+    ) -> RatingInputs:
+        """The rated games and the cache's state; with ``details``, the results and seats of
+        the games after ``(finished, id)`` (all of them for ``None``) and the cached skills."""
+        with self._snapshot() as conn:
+            games = [(i, end, version) for i, end, version in self._run(conn, SELECT_RATED)]
+            count, fingerprint = self._run(conn, SELECT_STATE).fetchone()
+            state = (count, fingerprint)
+            if not details:
+                return RatingInputs(games, state, {}, {}, {})
+            where, params = ("", []) if after is None else (_AFTER, [after[0], *after])
+            results = {
+                game_id: None if scored is None else json.loads(scored)["result"]
+                for game_id, scored in self._run(conn, SELECT_RESULTS + where, params)
+            }
+            seats: dict[str, list[int]] = {}
+            for game_id, _, player in sorted(self._run(conn, SELECT_SEATS + where + ")", params)):
+                seats.setdefault(game_id, []).append(player)
+            skills = {
+                player: Skill(mu, sigma, games_, last)
+                for player, mu, sigma, games_, last in self._run(conn, SELECT_SKILLS)
+            }
+        return RatingInputs(games, state, results, seats, skills)
+
+    def save_ratings(
+        self, base: tuple[int, str], state: tuple[int, str], folded: Folded, *, scratch: bool
+    ) -> bool:
+        """Store ``folded`` as the fold of the games ``state`` describes, if the cache still
+        holds ``base`` (else another process refreshed it first: False, nothing written).
+
+        With ``scratch`` ``folded`` is a fold from scratch: every cached rating is
+        replaced; otherwise it holds the games after ``base``'s, added to the cache."""
+        with self._write() as conn:
+            if tuple(self._run(conn, SELECT_STATE + self.LOCK_GAME).fetchone()) != base:
+                return False
+            if scratch:
+                self._run(conn, "DELETE FROM rating_steps")
+                self._run(conn, "DELETE FROM ratings")
+            moved = {step.player for step in folded.steps}
+            self._run_many(
+                conn,
+                UPSERT_SKILL,
+                [
+                    (p, s.mu, s.sigma, s.rating, s.games, s.last)
+                    for p, s in folded.skills.items()
+                    if p in moved
+                ],
+            )
+            self._run_many(conn, INSERT_STEP, [_step_row(step) for step in folded.steps])
+            self._run(conn, UPDATE_STATE, state)
+            return True
+
+    def ladder_rows(
+        self,
+        *,
+        limit: int,
+        min_games: int,
+        active_since: str,
+        after: tuple[int, int] | None = None,
+    ) -> list[LadderRow]:
+        """The cached ratings of players with at least ``min_games`` whose last game ended
+        at or after ``active_since``, highest first (then by player id), after ``(rating,
+        player id)``, at most ``limit``."""
+        statement, params = SELECT_LADDER, [min_games, active_since]
+        if after is not None:
+            statement, params = statement + LADDER_AFTER, [*params, after[0], *after]
+        with self._read() as conn:
+            found = self._run(conn, statement + LADDER_ORDER, [*params, limit]).fetchall()
+        return [LadderRow(*row) for row in found]
+
+    def rating_steps(self, player_id: int) -> tuple[tuple[int, int] | None, list[Step]]:
+        """The player's cached ``(rating, games)`` (``None``: never rated) and history."""
+        with self._snapshot() as conn:
+            row = self._run(conn, SELECT_RATING, (player_id,)).fetchone()
+            steps = [
+                Step(player_id, n, game_id, finished, rating)
+                for n, (game_id, finished, rating) in enumerate(
+                    self._run(conn, SELECT_STEPS, (player_id,)), 1
+                )
+            ]
+        return None if row is None else (row[0], row[1]), steps
+
+
+def _step_row(step: Step) -> tuple[int, int, str, str, int]:
+    """A history step as its ``rating_steps`` row."""
+    return step.player, step.games, step.game_id, step.finished, step.rating
