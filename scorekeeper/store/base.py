@@ -293,13 +293,23 @@ class Handover:
 
 
 @dataclass(frozen=True, slots=True)
+class StoredClock:
+    """A round's clock as its director set it: when the round started (ISO 8601 UTC) and
+    how many minutes it lasts."""
+
+    started: str
+    minutes: int
+
+
+@dataclass(frozen=True, slots=True)
 class StoredRound:
     """A paired round of an event: its number, its byes and its matches as
-    ``(table, game id)``, in table order."""
+    ``(table, game id)``, in table order; its clock (``None``: none set)."""
 
     number: int
     byes: tuple[str, ...]
     matches: tuple[tuple[int, str], ...]
+    clock: StoredClock | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -746,3 +756,7 @@ class Store(Protocol):
         games: ``check(event, games)`` may refuse (it raises: nothing is written); then
         the round and its links are deleted, its games kept as ordinary games. Raises
         :class:`NotFound` when the event has no such round."""
+
+    def set_round_clock(self, event_id: str, number: int, clock: StoredClock) -> bool:
+        """Set the clock of the event's round ``number`` (replacing any); False (nothing
+        written) when the event has no such round."""

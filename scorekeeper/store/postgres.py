@@ -90,6 +90,7 @@ from psycopg import errors as pg_errors
 from .base import StorageBusy, StorageError, StorageFull, StorageUnavailable
 from .finding import BACKFILL_WORD, GAMES_CREATED_INDEX, SELECT_ALL_PLAYERS, word_rows
 from .sql import ADD_CUT, EVENT_TABLES, MATCH_END_TABLE, SqlStore, pending_steps, pyformat
+from .sql_clock import ADD_CLOCK
 from .sql_rights import rights_tables
 
 BUSY_TIMEOUT = 30.0
@@ -270,6 +271,13 @@ def _migrate_11(conn: psycopg.Connection) -> None:
     conn.execute(GAMES_CREATED_INDEX)
 
 
+def _migrate_12(conn: psycopg.Connection) -> None:
+    """The round clock: ``event_rounds.clock_started`` and ``clock_minutes``, as in
+    SQLite's migration of the same name (:mod:`~scorekeeper.store.sql_clock`)."""
+    for statement in ADD_CLOCK:
+        conn.execute(statement)
+
+
 MIGRATIONS: tuple[Callable[[psycopg.Connection], None], ...] = (
     _migrate_1,
     _migrate_2,
@@ -282,6 +290,7 @@ MIGRATIONS: tuple[Callable[[psycopg.Connection], None], ...] = (
     _migrate_9,
     _migrate_10,
     _migrate_11,
+    _migrate_12,
 )
 """Schema migrations in order; migration ``i`` takes the database to version ``i + 1``."""
 

@@ -125,6 +125,7 @@ from ..names import fold
 from .base import StorageBusy, StorageError, StorageFull, StorageUnavailable
 from .finding import BACKFILL_WORD, GAMES_CREATED_INDEX, SELECT_ALL_PLAYERS, word_rows
 from .sql import ADD_CUT, EVENT_TABLES, MATCH_END_TABLE, SqlStore, pending_steps
+from .sql_clock import ADD_CLOCK
 from .sql_rights import rights_tables
 
 DEFAULT_PATH = "scorekeeper.db"
@@ -422,6 +423,13 @@ def _migrate_12(db: sqlite_utils.Database) -> None:
     db.execute(GAMES_CREATED_INDEX)
 
 
+def _migrate_13(db: sqlite_utils.Database) -> None:
+    """The round clock: ``event_rounds.clock_started`` and ``clock_minutes``
+    (:mod:`~scorekeeper.store.sql_clock`)."""
+    for statement in ADD_CLOCK:
+        db.execute(statement)
+
+
 MIGRATIONS: tuple[Callable[[sqlite_utils.Database], None], ...] = (
     _migrate_1,
     _migrate_2,
@@ -435,6 +443,7 @@ MIGRATIONS: tuple[Callable[[sqlite_utils.Database], None], ...] = (
     _migrate_10,
     _migrate_11,
     _migrate_12,
+    _migrate_13,
 )
 """Schema migrations in order; migration ``i`` takes the file to version ``i + 1``."""
 
