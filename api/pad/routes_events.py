@@ -250,6 +250,7 @@ def _director_page(
     error: str | None = None,
     status: int = 200,
     view: dict[str, Any] | None = None,
+    clock_errors: dict[str, str] | None = None,
 ) -> Response:
     view = view or views_events.event_view(get_storage(), stored)
     return render(
@@ -261,6 +262,7 @@ def _director_page(
         error=error,
         done=request.args.get("done", type=int),
         withdrawn=request.args.get("withdrawn", type=int),
+        clock_errors=clock_errors or {},
         **directors.page_part(stored.id),
     )
 
@@ -318,34 +320,6 @@ def end_match(event_id: str, game_id: str) -> Response:
     return redirect(url_for("pad.director", event_id=event_id), 303)
 
 
-@bp.get("/events/<event_id>/tables/<game_id>/card")
-def table_card(event_id: str, game_id: str) -> Response:
-    """A table's printable card: the event, round, table, players and the QR code of a
-    hand-over link to the table's game."""
-    stored = _directed(event_id)
-    found = [
-        (paired.number, table)
-        for paired in stored.paired
-        for table, match_id in paired.matches
-        if match_id == game_id
-    ]
-    if not found:
-        abort(404, _("This event has no table with that game. Check the link."))
-    number, table = found[0]
-    game = get_storage().game(game_id)
-    link = rights.handover_url(game_id, rights.card_handover(game_id))
-    return render(
-        "pad/event_card.html",
-        name=stored.name,
-        event_id=event_id,
-        number=number,
-        table=table,
-        players=game.players,
-        link=link,
-        qr=rights.qr_svg(link),
-    )
-
-
 # ----------------------------------------------------------------------------- watching
 
 
@@ -363,11 +337,3 @@ def event_page(event_id: str) -> Response:
     while the event holds)."""
     view = views_events.event_view(get_storage(), _event(event_id))
     return _followed(view, lambda: render("pad/event.html", event=view, event_id=event_id))
-
-
-@bp.get("/events/<event_id>/wall")
-def wall(event_id: str) -> Response:
-    """The big screen: standings and tables in large type; 304 while the event holds
-    (see the module docs)."""
-    view = views_events.event_view(get_storage(), _event(event_id))
-    return _followed(view, lambda: render("pad/event_wall.html", event=view, event_id=event_id))
