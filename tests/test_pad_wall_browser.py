@@ -22,8 +22,8 @@ import pytest
 import requests
 from browser_kit import AXE, CHROMIUM, Words, axe_problems, watch_errors
 from playwright.sync_api import expect
-from serve_kit import spawn, stop
 from test_pad_browser import ARTIFACTS
+from test_pad_events_browser import server  # noqa: F401  (a served scorepad)
 
 pytestmark = [
     pytest.mark.skipif(
@@ -38,13 +38,6 @@ PHONE = {"width": 360, "height": 740}
 t = Words("en")
 
 
-@pytest.fixture(scope="module")
-def server(tmp_path_factory):
-    process, url = spawn(tmp_path_factory.mktemp("wall") / "wall.db", workers=2)
-    yield url
-    assert stop(process) == 0
-
-
 def api(url: str, method: str, path: str, token: str | None = None, **body) -> dict:
     headers = {"Authorization": f"Bearer {token}"} if token else {}
     response = requests.request(
@@ -55,10 +48,11 @@ def api(url: str, method: str, path: str, token: str | None = None, **body) -> d
 
 
 def finish(url: str, match: dict, winner: int) -> None:
-    """Gins by seat ``winner`` until the match's game is over."""
-    hand = {"kind": "quick", "knocker": winner, "knocker_deadwood": 0, "defender_deadwood": 60}
-    while not api(url, "GET", f"/games/{match['game_id']}")["over"]:
-        api(url, "POST", f"/games/{match['game_id']}/hands", match["edit_token"], **hand)
+    """Gins by seat ``winner`` until the match's game is over (one, worth 105, mostly)."""
+    hand = {"kind": "quick", "knocker": winner, "knocker_deadwood": 0, "defender_deadwood": 80}
+    path = f"/games/{match['game_id']}/hands"
+    while api(url, "POST", path, match["edit_token"], **hand)["sheet"]["status"] != "over":
+        pass
 
 
 def new_event(url: str, players: list[str], rounds: int) -> tuple[dict, str]:
@@ -68,7 +62,7 @@ def new_event(url: str, players: list[str], rounds: int) -> tuple[dict, str]:
 
 
 @pytest.fixture(scope="module")
-def night(server):
+def night(server):  # noqa: F811
     """The 40-player Swiss: round 1 played, round 2 paired, 6 of its tables finished, its
     clock at 30 minutes."""
     event, token = new_event(server, FORTY, 5)
@@ -120,7 +114,7 @@ SMALL = """() => {
 }"""
 
 
-def test_the_wall_shows_every_row_and_table_within_one_cycle(browser, server, night):
+def test_the_wall_shows_every_row_and_table_within_one_cycle(browser, server, night):  # noqa: F811
     event, _ = night
     wall = context_page(browser, SCREEN)
     wall.goto(f"{server}/events/{event['id']}/wall?turn=2")
@@ -153,7 +147,7 @@ def test_the_wall_shows_every_row_and_table_within_one_cycle(browser, server, ni
     assert tables == {t("Table %(table)s", table=n) for n in range(1, 21)}
 
 
-def test_without_the_script_every_row_is_there(browser, server, night):
+def test_without_the_script_every_row_is_there(browser, server, night):  # noqa: F811
     event, _ = night
     wall = context_page(browser, SCREEN, java_script_enabled=False)
     wall.goto(f"{server}/events/{event['id']}/wall")
@@ -162,7 +156,7 @@ def test_without_the_script_every_row_is_there(browser, server, night):
     expect(wall.locator(".round-clock .clock-time")).to_have_text(re.compile(r"^\d+:\d\d$"))
 
 
-def test_every_table_card_of_the_round_prints_four_to_an_a4_sheet(browser, server, night):
+def test_every_table_card_of_the_round_prints_four_to_an_a4_sheet(browser, server, night):  # noqa: F811
     event, token = night
     page = context_page(browser, PHONE)
     direct(page, server, event["id"], token)
@@ -196,7 +190,7 @@ def test_every_table_card_of_the_round_prints_four_to_an_a4_sheet(browser, serve
     assert len(re.findall(rb"/Type\s*/Page\b", pdf)) == 5
 
 
-def test_the_players_page_lists_the_round_by_name(browser, server, night):
+def test_the_players_page_lists_the_round_by_name(browser, server, night):  # noqa: F811
     event, _ = night
     page = context_page(browser, PHONE)
     page.goto(f"{server}/events/{event['id']}")
@@ -223,7 +217,39 @@ def test_the_players_page_lists_the_round_by_name(browser, server, night):
     expect(page.locator("ul.pairings li")).to_have_count(5)
 
 
-def test_the_round_clock_runs_out_and_the_director_calls_time(browser, server):
+def test_the_clock_counts_down_on_the_wall_a_tables_sheet_and_the_players_page(
+    browser,
+    server,  # noqa: F811
+):
+    event, token = new_event(server, FORTY[:4], 2)
+    first, second = api(server, "POST", f"/events/{event['id']}/rounds", token)["matches"]
+    finish(server, first, 0)
+    api(server, "PUT", f"/events/{event['id']}/clock", token, minutes=20)
+    over = context_page(browser, PHONE)  # the finished table's sheet: no clock
+    over.goto(f"{server}/games/{first['game_id']}")
+    assert over.locator(".round-clock").count() == 0
+    for viewport, path in (
+        (SCREEN, f"/events/{event['id']}/wall"),
+        (PHONE, f"/games/{second['game_id']}"),
+        (PHONE, f"/events/{event['id']}"),
+    ):
+        page = context_page(browser, viewport)
+        page.clock.install()  # the page's own time, run on by the test
+        page.goto(server + path)
+        time = page.locator(".round-clock .clock-time")
+        expect(time).to_have_text(re.compile(r"^(20:00|19:[0-5]\d)$"))
+        shown = time.text_content()
+        page.clock.run_for(3000)
+        expect(time).not_to_have_text(shown)  # counting down
+        page.clock.fast_forward("20:00")
+        expect(page.locator(".round-clock .clock-up")).to_have_text(t("Time is up"))
+        expect(page.locator(".round-clock .clock-left")).to_be_hidden()
+
+
+def test_at_zero_the_director_calls_time_at_each_table_still_playing(
+    browser,
+    server,  # noqa: F811
+):
     event, token = new_event(server, FORTY[:4], 2)
     first, second = api(server, "POST", f"/events/{event['id']}/rounds", token)["matches"]
     finish(server, first, 0)
@@ -237,40 +263,30 @@ def test_the_round_clock_runs_out_and_the_director_calls_time(browser, server):
     assert api(server, "GET", f"/events/{event['id']}")["clock"]["minutes"] == 45
     director.get_by_label(t("Round clock: minutes")).fill("0")
     director.get_by_role("button", name=t("Start the clock again")).click()
-    expect(director.locator("#err-minutes")).to_contain_text("1")
-    # through the API: a minute's round that began 35 s ago, so 25 s are left
-    started = datetime.now(UTC) - timedelta(seconds=35)
+    expect(director.locator("#err-minutes")).to_have_text(
+        t("Type the round's minutes: a whole number from 1 to %(most)s.", most=600)
+    )
+    # through the API: a minute's round that began 48 s ago, so 12 s are left
+    started = datetime.now(UTC) - timedelta(seconds=48)
     path = f"/events/{event['id']}/clock"
     api(server, "PUT", path, token, minutes=1, started=started.isoformat())
     director.goto(f"{server}/events/{event['id']}/director")
-    wall = context_page(browser, SCREEN)
-    wall.goto(f"{server}/events/{event['id']}/wall")
-    sheet = context_page(browser, PHONE)
-    sheet.goto(f"{server}/games/{second['game_id']}")
-    over = context_page(browser, PHONE)  # the finished table's sheet: no clock
-    over.goto(f"{server}/games/{first['game_id']}")
-    players = context_page(browser, PHONE)
-    players.goto(f"{server}/events/{event['id']}")
-    pages = (wall, sheet, director, players)
-    shown = [page.locator(".round-clock .clock-time").text_content() for page in pages]
-    assert all(re.fullmatch(r"0:[0-2]\d", text) for text in shown), shown
-    expect(wall.locator(".round-clock .clock-time")).not_to_have_text(shown[0])  # counting
-    assert over.locator(".round-clock").count() == 0
     assert director.locator(".end-match.called").count() == 0
-    for page in pages:  # zero: by the page's own count
-        expect(page.locator(".round-clock .clock-up")).to_have_text(t("Time is up"))
-        expect(page.locator(".round-clock .clock-left")).to_be_hidden()
-    # the director's page follows the event: "time called" unfolded at the table playing
+    assert director.locator("details.end-match").count() == 1  # folded before zero
+    # zero: the page follows the event, "time called" unfolded at the table still playing
     called = director.locator(".end-match.called")
     expect(called).to_have_count(1)
+    expect(director.locator(".round-clock .clock-up")).to_have_text(t("Time is up"))
     alert = "Time is up: %(num)d table is still playing. End it below (time called), or let it"
     alert += " finish."
     plural = "Time is up: %(num)d tables are still playing. End each below (time called), or let"
     plural += " them finish."
     expect(director.get_by_role("alert")).to_have_text(t(alert, plural, num=1))
+    ARTIFACTS.mkdir(parents=True, exist_ok=True)
+    director.screenshot(path=str(ARTIFACTS / "wall-director-time-up.png"), full_page=True)
     called.get_by_role("radio", name=second["players"][0]).check()  # level totals: who wins
     called.get_by_role("button", name=t("End the match")).click()
     expect(director.locator(".end-match")).to_have_count(0)
     ended = api(server, "GET", f"/events/{event['id']}")["rounds"][0]["matches"][1]
     assert ended["finished"] and ended["ended_by_director"]
-    expect(wall.locator("ul.tables .time-called")).to_have_text(t("time called"))
+    assert ended["winner"] == second["players"][0]

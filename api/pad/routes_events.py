@@ -6,15 +6,15 @@
   phone gets the right to direct the event (:mod:`api.pad.directors`), and
   the answer shows the event's recovery link, once.
 - ``/events/<id>/director`` (the director's right needed, else 403): pair the next
-  round, every table's state, each table's printable card
-  (``/events/<id>/tables/<game id>/card``) with a QR code of a hand-over link
-  (:func:`api.pad.rights.card_handover`), and the standings. Pairing here
+  round, every table's state, each table's printable card with a QR code of a
+  hand-over link, the round clock (these three in :mod:`.routes_round`), and the
+  standings. Pairing here
   gives this phone the edit right of each new game (as the start form gives
   it for a game it starts: no token in any cookie) and creates the games
   keyed by :func:`scorekeeper.store.events.match_key`, so their API edit
   tokens can be derived again from the app's secret key.
-- ``/events/<id>`` (read-only, for phones) and ``/events/<id>/wall`` (the big
-  screen: no links, large type).
+- ``/events/<id>`` (read-only, for phones: the round by player name too) and
+  ``/events/<id>/wall`` (the big screen: no links, large type; :mod:`.routes_round`).
 
 These three pages follow the event by polling their own URL with
 ``If-None-Match`` (``static/pad-follow.js``; the wall every second, the
