@@ -217,13 +217,20 @@ def test_the_players_page_lists_the_round_by_name(browser, server, night):  # no
     expect(page.locator("ul.pairings li")).to_have_count(5)
 
 
+def one_table_playing(url: str) -> tuple[dict, str, dict, dict]:
+    """A 4-player Swiss whose round 1 is paired, its first table over: the event, its
+    director token, the finished match and the one still playing."""
+    event, token = new_event(url, FORTY[:4], 2)
+    first, second = api(url, "POST", f"/events/{event['id']}/rounds", token)["matches"]
+    finish(url, first, 0)
+    return event, token, first, second
+
+
 def test_the_clock_counts_down_on_the_wall_a_tables_sheet_and_the_players_page(
     browser,
     server,  # noqa: F811
 ):
-    event, token = new_event(server, FORTY[:4], 2)
-    first, second = api(server, "POST", f"/events/{event['id']}/rounds", token)["matches"]
-    finish(server, first, 0)
+    event, token, first, second = one_table_playing(server)
     api(server, "PUT", f"/events/{event['id']}/clock", token, minutes=20)
     over = context_page(browser, PHONE)  # the finished table's sheet: no clock
     over.goto(f"{server}/games/{first['game_id']}")
@@ -250,9 +257,7 @@ def test_at_zero_the_director_calls_time_at_each_table_still_playing(
     browser,
     server,  # noqa: F811
 ):
-    event, token = new_event(server, FORTY[:4], 2)
-    first, second = api(server, "POST", f"/events/{event['id']}/rounds", token)["matches"]
-    finish(server, first, 0)
+    event, token, _, second = one_table_playing(server)
     director = context_page(browser, PHONE)
     direct(director, server, event["id"], token)
     assert director.locator(".round-clock").count() == 0
