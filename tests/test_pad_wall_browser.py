@@ -72,7 +72,7 @@ def night(server):  # noqa: F811
     for match in second["matches"][:6]:
         finish(server, match, 0)
     api(server, "PUT", f"/events/{event['id']}/clock", token, minutes=30)
-    return event, token
+    return event, token, second
 
 
 def context_page(browser, viewport, **options):
@@ -115,7 +115,7 @@ SMALL = """() => {
 
 
 def test_the_wall_shows_every_row_and_table_within_one_cycle(browser, server, night):  # noqa: F811
-    event, _ = night
+    event, _, second = night
     wall = context_page(browser, SCREEN)
     wall.goto(f"{server}/events/{event['id']}/wall?turn=2")
     where = wall.locator(".wall-page")
@@ -143,12 +143,17 @@ def test_the_wall_shows_every_row_and_table_within_one_cycle(browser, server, ni
         wall.screenshot(path=str(ARTIFACTS / f"wall-{number}-of-{pages}.png"))
         expect(where).not_to_have_text(shown)  # the next page, turned by itself
     assert len(set(seen)) == pages  # one full cycle: every page once
+    # a result comes in: the board is replaced, and paged again at once
+    finish(server, second["matches"][6], 1)
+    expect(wall.locator("ul.tables li.finished")).to_have_count(7)
+    expect(where).to_be_visible()
+    assert 0 < wall.locator("table.standings tbody tr:visible").count() < 40
     assert players == set(FORTY)
     assert tables == {t("Table %(table)s", table=n) for n in range(1, 21)}
 
 
 def test_without_the_script_every_row_is_there(browser, server, night):  # noqa: F811
-    event, _ = night
+    event, _, _ = night
     wall = context_page(browser, SCREEN, java_script_enabled=False)
     wall.goto(f"{server}/events/{event['id']}/wall")
     assert wall.locator("table.standings tbody tr:visible").count() == 40
@@ -157,7 +162,7 @@ def test_without_the_script_every_row_is_there(browser, server, night):  # noqa:
 
 
 def test_every_table_card_of_the_round_prints_four_to_an_a4_sheet(browser, server, night):  # noqa: F811
-    event, token = night
+    event, token, _ = night
     page = context_page(browser, PHONE)
     direct(page, server, event["id"], token)
     page.get_by_role(
@@ -191,7 +196,7 @@ def test_every_table_card_of_the_round_prints_four_to_an_a4_sheet(browser, serve
 
 
 def test_the_players_page_lists_the_round_by_name(browser, server, night):  # noqa: F811
-    event, _ = night
+    event, _, _ = night
     page = context_page(browser, PHONE)
     page.goto(f"{server}/events/{event['id']}")
     second = api(server, "GET", f"/events/{event['id']}")["rounds"][1]
