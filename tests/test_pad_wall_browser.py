@@ -20,7 +20,7 @@ from datetime import UTC, datetime, timedelta
 
 import pytest
 import requests
-from browser_kit import AXE, CHROMIUM, Words, axe_problems, watch_errors
+from browser_kit import AXE, CHROMIUM, Words, axe_problems, overflow, watch_errors
 from playwright.sync_api import expect
 from test_pad_browser import ARTIFACTS
 from test_pad_events_browser import server  # noqa: F401  (a served scorepad)
@@ -172,6 +172,7 @@ def test_every_table_card_of_the_round_prints_four_to_an_a4_sheet(browser, serve
     second = api(server, "GET", f"/events/{event['id']}")["rounds"][1]
     cards = page.locator("article.table-card")
     expect(cards).to_have_count(20)
+    assert overflow(page) == [] and axe_problems(page, "a round's table cards") == []
     for match in second["matches"]:
         card = cards.nth(match["table"] - 1)
         expect(card.locator(".card-table")).to_have_text(t("Table %(table)s", table=match["table"]))
@@ -213,6 +214,7 @@ def test_the_players_page_lists_the_round_by_name(browser, server, night):  # no
     expect(lines).to_have_count(40)
     by_name = sorted(expected, key=lambda name: name.replace("š", "s").casefold())
     assert lines.all_text_contents() == [expected[name] for name in by_name]
+    assert overflow(page) == [] and axe_problems(page, "the pairings by name") == []
     # an odd night: the bye is said so
     five, token = new_event(server, FORTY[:5], 2)
     paired = api(server, "POST", f"/events/{five['id']}/rounds", token)
@@ -292,6 +294,7 @@ def test_at_zero_the_director_calls_time_at_each_table_still_playing(
     plural = "Time is up: %(num)d tables are still playing. End each below (time called), or let"
     plural += " them finish."
     expect(director.get_by_role("alert")).to_have_text(t(alert, plural, num=1))
+    assert overflow(director) == [] and axe_problems(director, "time up, director") == []
     ARTIFACTS.mkdir(parents=True, exist_ok=True)
     director.screenshot(path=str(ARTIFACTS / "wall-director-time-up.png"), full_page=True)
     called.get_by_role("radio", name=second["players"][0]).check()  # level totals: who wins

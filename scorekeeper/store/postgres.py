@@ -32,6 +32,8 @@ row saying which of them ran):
 * ``player_words`` (migration 11): each player's search words, in the "C"
   collation (see :mod:`scorekeeper.store.finding`), and the index
   ``games_created``, as in SQLite's schema 12.
+* the round clock (the migration after those): ``event_rounds.clock_started`` and
+  ``clock_minutes``, as in SQLite's migration of the same name.
 
 The statements and the logic around them are the SQLite backend's
 (:class:`~scorekeeper.store.sql.SqlStore`, ``%s`` placeholders): this module

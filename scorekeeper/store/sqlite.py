@@ -57,6 +57,8 @@ Tables:
 * ``player_words`` (schema 12): each player's search words, primary key
   (word, player) (see :mod:`scorekeeper.store.finding`), and the index
   ``games_created`` on ``games (created, id)``.
+* the round clock (the migration after those, :mod:`scorekeeper.store.sql_clock`):
+  ``event_rounds.clock_started`` and ``clock_minutes``, NULL while none is set.
 
 Every write is one ``BEGIN IMMEDIATE`` transaction, so concurrent writers
 (several gunicorn workers) are serialised by SQLite and a refused write
