@@ -124,6 +124,11 @@ def test_the_wall_shows_every_row_and_table_within_one_cycle(browser, server, ni
     pages = int(re.findall(r"\d+", first)[-1])
     assert 2 <= pages <= 5
     assert wall.evaluate(SMALL) == []
+    standings, tables = wall.evaluate(
+        "() => [document.querySelector('table.standings').getBoundingClientRect().right,"
+        " document.querySelector('.wall-tables').getBoundingClientRect().left]"
+    )
+    assert standings <= tables  # side by side, never over each other
     clock = wall.locator(".round-clock")
     expect(clock).to_contain_text(t("Time left: %(time)s", time=""))
     expect(clock.locator(".clock-time")).to_have_text(re.compile(r"^(30:00|29:[0-5]\d)$"))
