@@ -176,6 +176,7 @@ def create_app(
         credentials,
         drain,
         errors,
+        event_clock,  # noqa: F401  (its route joins events.blp)
         events,
         i18n,
         limits,

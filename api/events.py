@@ -30,6 +30,7 @@ from flask_smorest import Api, Blueprint
 
 from scorekeeper import event_tables
 from scorekeeper.store import event_rounds, events
+from scorekeeper.store.base import StoredEvent
 from scorekeeper.store.event_results import NewEvent
 
 from . import bodies, credentials, get_storage, limits
@@ -137,9 +138,13 @@ class Event(MethodView):
     @blp.doc(operationId="getEvent")
     def get(self, event_id: str) -> Response:
         """The whole event: settings, rounds, matches, tables, results and standings."""
-        store = get_storage()
-        body = events.event_body(store, store.event(event_id)).to_dict()
-        return jsonify({"url": url_for("api_events.Event", event_id=event_id), **body})
+        return event_answer(get_storage().event(event_id))
+
+
+def event_answer(stored: StoredEvent) -> Response:
+    """The event as ``GET /events/{id}`` answers it: its URL and its whole body."""
+    body = events.event_body(get_storage(), stored).to_dict()
+    return jsonify({"url": url_for("api_events.Event", event_id=stored.id), **body})
 
 
 @route("/events/<event:event_id>/rounds")

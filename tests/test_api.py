@@ -957,6 +957,7 @@ def test_the_openapi_document(call):
         "/api/v1/events/{event_id}/export/results.csv",
         "/api/v1/events/{event_id}/export/results.json",
         "/api/v1/events/{event_id}/export/record.json",
+        "/api/v1/events/{event_id}/clock",
     }
     for director_only in ("rounds", "matches/{game_id}/end"):
         operation = spec["paths"][f"/api/v1/events/{{event_id}}/{director_only}"]["post"]

@@ -24,7 +24,8 @@ views live by family:
   players head to head);
 - :mod:`~api.pad.routes_events`: club nights: ``/events/new`` (create one),
   ``/events/<id>/director`` (pair rounds, tables and their QR cards),
-  ``/events/<id>`` (read-only) and ``/events/<id>/wall`` (the big screen);
+  ``/events/<id>`` (read-only); :mod:`~api.pad.routes_round`: the table cards (one, or
+  a round's four to an A4 page), the round clock and ``/events/<id>/wall`` (the big screen);
 - :mod:`~api.pad.routes_directors`: the director's right (:mod:`~api.pad.directors`):
   hand it over, revoke it, ``/events/<id>/direct?key=...`` (a director's link) and
   ``/events/<id>/restore`` (the director token);
@@ -51,6 +52,7 @@ from . import (  # noqa: F401
     routes_game,
     routes_hands,
     routes_phones,
+    routes_round,
     routes_tally,
     routes_tools,
 )

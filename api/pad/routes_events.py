@@ -6,15 +6,15 @@
   phone gets the right to direct the event (:mod:`api.pad.directors`), and
   the answer shows the event's recovery link, once.
 - ``/events/<id>/director`` (the director's right needed, else 403): pair the next
-  round, every table's state, each table's printable card
-  (``/events/<id>/tables/<game id>/card``) with a QR code of a hand-over link
-  (:func:`api.pad.rights.card_handover`), and the standings. Pairing here
+  round, every table's state, each table's printable card with a QR code of a
+  hand-over link, the round clock (these three in :mod:`.routes_round`), and the
+  standings. Pairing here
   gives this phone the edit right of each new game (as the start form gives
   it for a game it starts: no token in any cookie) and creates the games
   keyed by :func:`scorekeeper.store.events.match_key`, so their API edit
   tokens can be derived again from the app's secret key.
-- ``/events/<id>`` (read-only, for phones) and ``/events/<id>/wall`` (the big
-  screen: no links, large type).
+- ``/events/<id>`` (read-only, for phones: the round by player name too) and
+  ``/events/<id>/wall`` (the big screen: no links, large type; :mod:`.routes_round`).
 
 These three pages follow the event by polling their own URL with
 ``If-None-Match`` (``static/pad-follow.js``; the wall every second, the
@@ -250,6 +250,7 @@ def _director_page(
     error: str | None = None,
     status: int = 200,
     view: dict[str, Any] | None = None,
+    clock_errors: dict[str, str] | None = None,
 ) -> Response:
     view = view or views_events.event_view(get_storage(), stored)
     return render(
@@ -261,6 +262,7 @@ def _director_page(
         error=error,
         done=request.args.get("done", type=int),
         withdrawn=request.args.get("withdrawn", type=int),
+        clock_errors=clock_errors or {},
         **directors.page_part(stored.id),
     )
 
@@ -318,34 +320,6 @@ def end_match(event_id: str, game_id: str) -> Response:
     return redirect(url_for("pad.director", event_id=event_id), 303)
 
 
-@bp.get("/events/<event_id>/tables/<game_id>/card")
-def table_card(event_id: str, game_id: str) -> Response:
-    """A table's printable card: the event, round, table, players and the QR code of a
-    hand-over link to the table's game."""
-    stored = _directed(event_id)
-    found = [
-        (paired.number, table)
-        for paired in stored.paired
-        for table, match_id in paired.matches
-        if match_id == game_id
-    ]
-    if not found:
-        abort(404, _("This event has no table with that game. Check the link."))
-    number, table = found[0]
-    game = get_storage().game(game_id)
-    link = rights.handover_url(game_id, rights.card_handover(game_id))
-    return render(
-        "pad/event_card.html",
-        name=stored.name,
-        event_id=event_id,
-        number=number,
-        table=table,
-        players=game.players,
-        link=link,
-        qr=rights.qr_svg(link),
-    )
-
-
 # ----------------------------------------------------------------------------- watching
 
 
@@ -363,11 +337,3 @@ def event_page(event_id: str) -> Response:
     while the event holds)."""
     view = views_events.event_view(get_storage(), _event(event_id))
     return _followed(view, lambda: render("pad/event.html", event=view, event_id=event_id))
-
-
-@bp.get("/events/<event_id>/wall")
-def wall(event_id: str) -> Response:
-    """The big screen: standings and tables in large type; 304 while the event holds
-    (see the module docs)."""
-    view = views_events.event_view(get_storage(), _event(event_id))
-    return _followed(view, lambda: render("pad/event_wall.html", event=view, event_id=event_id))

@@ -10,9 +10,11 @@ from typing import Any
 from scorekeeper.events import Format
 from scorekeeper.store import events
 from scorekeeper.store.base import Store, StoredEvent
+from scorekeeper.store.event_clock import round_clock
 
 from ..i18n import _, get_locale, lazy_gettext, ngettext
 from .views_games import game_line
+from .views_round import clock_view, pairings
 
 FORMAT_NAMES = {
     Format.ROUND_ROBIN.value: lazy_gettext("Round robin"),
@@ -50,8 +52,11 @@ def event_view(store: Store, stored: StoredEvent) -> dict[str, Any]:
     winner's first: :func:`winner_first`; else the running totals, ``120 – 85``)
     and ``leader`` (the unfinished match's player ahead; ``None`` when level or finished),
     an unfinished match's ``hands``, ``withdrawable`` (the number of the current round
-    while no table of it has a hand or a result, else ``None``) and ``etag`` (a digest
-    of all of it and the page's language: the wall page answers 304 while it holds)."""
+    while no table of it has a hand or a result, else ``None``), ``clock`` (the round
+    clock with the time left: :func:`~.views_round.clock_view`), ``pairings`` (the
+    current round by player name: :func:`~.views_round.pairings`) and ``etag`` (a digest
+    of all of it, whether time is up and the page's language: the wall page answers 304
+    while it holds)."""
     body = events.event_body(store, stored).to_dict()
     for round_ in body["rounds"]:
         for match in round_["matches"]:
@@ -69,9 +74,14 @@ def event_view(store: Store, stored: StoredEvent) -> dict[str, Any]:
     untouched = current is not None and all(
         not m["finished"] and m["hands"] == 0 for m in current["matches"]
     )
-    text = json.dumps([str(get_locale()), body], sort_keys=True, default=str)
+    clock = clock_view(body["clock"])
+    text = json.dumps(
+        [str(get_locale()), body, clock is not None and clock["over"]], sort_keys=True, default=str
+    )
     return {
         **body,
+        "clock": clock,
+        "pairings": pairings(current),
         "format_name": FORMAT_NAMES[body["format"]],
         "current": current,
         "playing": [m for m in current["matches"] if not m["finished"]] if current else [],
@@ -83,8 +93,10 @@ def event_view(store: Store, stored: StoredEvent) -> dict[str, Any]:
 
 def match_place(store: Store, game_id: str, players: tuple[str, ...]) -> dict[str, Any] | None:
     """Where a game is an event's match, for its sheet: ``event_id``, ``name``, ``round``,
-    ``table`` and ``end`` (the director's time called: ``winner`` and ``score``, the
-    winner's first; else ``None``); ``None`` for a game of no event."""
+    ``table``, ``end`` (the director's time called: ``winner`` and ``score``, the
+    winner's first; else ``None``) and ``clock`` (the round clock while it is this
+    match's round's and the director has not ended the match:
+    :func:`~.views_round.clock_view`; else ``None``); ``None`` for a game of no event."""
     event_id = store.game_event(game_id)
     if event_id is None:
         return None
@@ -93,7 +105,11 @@ def match_place(store: Store, game_id: str, players: tuple[str, ...]) -> dict[st
         (r.number, t) for r in stored.paired for t, match in r.matches if match == game_id
     )
     end = stored.ended.get(game_id)
+    clock = round_clock(stored)
     return {
+        "clock": clock_view(clock.to_dict())
+        if clock and clock.round == number and not end
+        else None,
         "event_id": event_id,
         "name": stored.name,
         "round": number,

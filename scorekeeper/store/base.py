@@ -296,13 +296,23 @@ class Handover:
 
 
 @dataclass(frozen=True, slots=True)
+class StoredClock:
+    """A round's clock as its director set it: when the round started (ISO 8601 UTC) and
+    how many minutes it lasts."""
+
+    started: str
+    minutes: int
+
+
+@dataclass(frozen=True, slots=True)
 class StoredRound:
     """A paired round of an event: its number, its byes and its matches as
-    ``(table, game id)``, in table order."""
+    ``(table, game id)``, in table order; its clock (``None``: none set)."""
 
     number: int
     byes: tuple[str, ...]
     matches: tuple[tuple[int, str], ...]
+    clock: StoredClock | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -775,3 +785,7 @@ class Store(Protocol):
     def rating_steps(self, player_id: int) -> tuple[tuple[int, int] | None, list[Step]]:
         """A player's cached rating and history (see
         :meth:`~.sql_ratings.RatingRows.rating_steps`)."""
+
+    def set_round_clock(self, event_id: str, number: int, clock: StoredClock) -> bool:
+        """Set the clock of the event's round ``number`` (replacing any); False (nothing
+        written) when the event has no such round."""

@@ -90,6 +90,19 @@ class EventExportSettings(EventSettings):
 
 
 @dataclass(frozen=True, slots=True)
+class RoundClock(Result):
+    """The clock of the last paired round, as its director set it."""
+
+    round: int
+    started: str
+    """When the round started (ISO 8601, UTC)."""
+    minutes: int
+    """How long the round lasts."""
+    ends: str
+    """When its time is up (ISO 8601, UTC): ``started`` plus ``minutes``."""
+
+
+@dataclass(frozen=True, slots=True)
 class EventView(EventExportSettings):
     """The whole event: settings, rounds, matches, tables, results and standings."""
 
@@ -99,6 +112,8 @@ class EventView(EventExportSettings):
     paired, and counts, until the director withdraws it: DELETE
     /events/{id}/rounds/{number}); null when every round follows."""
     standings: tuple[Standing, ...]
+    clock: RoundClock | None
+    """The last paired round's clock (null while its director set none)."""
 
 
 @dataclass(frozen=True, slots=True)

@@ -32,6 +32,7 @@ from ..names import MAX_NAME_LENGTH, name_key
 from ..rescore import EVENT_FORMAT, EVENT_VERSION
 from ..results import field_values
 from .base import KeyReused, MatchEnd, NewMatch, Store, StoredEvent, StoredGame
+from .event_clock import round_clock
 from .event_results import (
     DirectorEnd,
     EventExport,
@@ -313,6 +314,7 @@ def event_body(store: Store, stored: StoredEvent) -> EventView:
         rounds=rounds,
         stale_round=stale,
         standings=tuple(standings(event, played)),
+        clock=round_clock(stored),
     )
 
 

@@ -34,6 +34,8 @@ row saying which of them ran):
   ``games_created``, as in SQLite's schema 12.
 * ``api_keys.bot`` (migration 12) and the ratings (migration 13):
   ``games.finished`` and the fold's cache, as in SQLite's schemas 13 and 14.
+* the round clock (migration 14): ``event_rounds.clock_started`` and
+  ``clock_minutes``, as in SQLite's migration of the same name.
 
 The statements and the logic around them are the SQLite backend's
 (:class:`~scorekeeper.store.sql.SqlStore`, ``%s`` placeholders): this module
@@ -92,6 +94,7 @@ from psycopg import errors as pg_errors
 from .base import StorageBusy, StorageError, StorageFull, StorageUnavailable
 from .finding import BACKFILL_WORD, GAMES_CREATED_INDEX, SELECT_ALL_PLAYERS, word_rows
 from .sql import ADD_CUT, EVENT_TABLES, MATCH_END_TABLE, SqlStore, pending_steps, pyformat
+from .sql_clock import ADD_CLOCK
 from .sql_ratings import ADD_BOT, RATING_TABLES
 from .sql_rights import rights_tables
 
@@ -284,6 +287,13 @@ def _migrate_13(conn: psycopg.Connection) -> None:
         conn.execute(statement)
 
 
+def _migrate_14(conn: psycopg.Connection) -> None:
+    """The round clock: ``event_rounds.clock_started`` and ``clock_minutes``, as in
+    SQLite's migration of the same name (:mod:`~scorekeeper.store.sql_clock`)."""
+    for statement in ADD_CLOCK:
+        conn.execute(statement)
+
+
 MIGRATIONS: tuple[Callable[[psycopg.Connection], None], ...] = (
     _migrate_1,
     _migrate_2,
@@ -298,6 +308,7 @@ MIGRATIONS: tuple[Callable[[psycopg.Connection], None], ...] = (
     _migrate_11,
     _migrate_12,
     _migrate_13,
+    _migrate_14,
 )
 """Schema migrations in order; migration ``i`` takes the database to version ``i + 1``."""
 

@@ -82,6 +82,7 @@ from .base import (
     sheet_rows,
 )
 from .finding import GAMES_OF_MATCHING, INSERT_WORDS, SELECT_MATCHING, matching
+from .sql_clock import RoundClocks, clock_of
 from .sql_ratings import FINISHED, SET_FINISHED, RatingRows
 from .sql_rights import SELECT_GAME_EVENT, DirectorRights
 
@@ -231,7 +232,10 @@ SELECT_EVENT_GAMES = (
 )
 """The games of an event's matches, in one query (``games``' columns need no prefix:
 ``event_matches`` has none of their names)."""
-SELECT_EVENT_ROUNDS = "SELECT number, byes FROM event_rounds WHERE event_id = ? ORDER BY number"
+SELECT_EVENT_ROUNDS = (
+    "SELECT number, byes, clock_started, clock_minutes FROM event_rounds"
+    " WHERE event_id = ? ORDER BY number"
+)
 SELECT_EVENT_MATCHES = (
     "SELECT round, table_no, game_id FROM event_matches WHERE event_id = ? ORDER BY round, table_no"
 )
@@ -296,7 +300,7 @@ def _match_end(row: Sequence[Any]) -> MatchEnd:
     return MatchEnd(winner, (first, second), ended)
 
 
-class SqlStore(DirectorRights, RatingRows, ABC):
+class SqlStore(DirectorRights, RatingRows, RoundClocks, ABC):
     """The store methods both SQL backends share; a backend subclasses it (see the module
     docs for what it supplies)."""
 
@@ -919,8 +923,10 @@ class SqlStore(DirectorRights, RatingRows, ABC):
         for number, table, game_id in self._run(conn, SELECT_EVENT_MATCHES, (event_id,)):
             matches.setdefault(number, []).append((table, game_id))
         paired = tuple(
-            StoredRound(number, tuple(json.loads(byes)), tuple(matches.get(number, ())))
-            for number, byes in self._run(conn, SELECT_EVENT_ROUNDS, (event_id,)).fetchall()
+            StoredRound(
+                number, tuple(json.loads(byes)), tuple(matches.get(number, ())), clock_of(*clock)
+            )
+            for number, byes, *clock in self._run(conn, SELECT_EVENT_ROUNDS, (event_id,)).fetchall()
         )
         ended = {
             row[0]: _match_end(row[1:]) for row in self._run(conn, SELECT_MATCH_ENDS, (event_id,))

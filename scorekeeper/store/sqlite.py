@@ -59,6 +59,8 @@ Tables:
   ``games_created`` on ``games (created, id)``.
 * ``api_keys.bot`` (schema 13) and the ratings (schema 14): ``games.finished``
   and the fold's cache (:mod:`~scorekeeper.store.sql_ratings`).
+* the round clock (schema 15, :mod:`scorekeeper.store.sql_clock`):
+  ``event_rounds.clock_started`` and ``clock_minutes``, NULL while none is set.
 
 Every write is one ``BEGIN IMMEDIATE`` transaction, so concurrent writers
 (several gunicorn workers) are serialised by SQLite and a refused write
@@ -127,6 +129,7 @@ from ..names import fold
 from .base import StorageBusy, StorageError, StorageFull, StorageUnavailable
 from .finding import BACKFILL_WORD, GAMES_CREATED_INDEX, SELECT_ALL_PLAYERS, word_rows
 from .sql import ADD_CUT, EVENT_TABLES, MATCH_END_TABLE, SqlStore, pending_steps
+from .sql_clock import ADD_CLOCK
 from .sql_ratings import ADD_BOT, RATING_TABLES
 from .sql_rights import rights_tables
 
@@ -438,6 +441,13 @@ def _migrate_14(db: sqlite_utils.Database) -> None:
         db.execute(statement)
 
 
+def _migrate_15(db: sqlite_utils.Database) -> None:
+    """The round clock: ``event_rounds.clock_started`` and ``clock_minutes``
+    (:mod:`~scorekeeper.store.sql_clock`)."""
+    for statement in ADD_CLOCK:
+        db.execute(statement)
+
+
 MIGRATIONS: tuple[Callable[[sqlite_utils.Database], None], ...] = (
     _migrate_1,
     _migrate_2,
@@ -453,6 +463,7 @@ MIGRATIONS: tuple[Callable[[sqlite_utils.Database], None], ...] = (
     _migrate_12,
     _migrate_13,
     _migrate_14,
+    _migrate_15,
 )
 """Schema migrations in order; migration ``i`` takes the file to version ``i + 1``."""
 
