@@ -200,9 +200,10 @@ def test_games_ended_before_the_migration_are_rated_in_the_order_they_changed(tm
         "DROP TABLE rating_state",
         "DROP INDEX games_finished",
         "ALTER TABLE games DROP COLUMN finished",
-        f"PRAGMA user_version = {before}",
     ):
         db.execute(statement)
+    sqlite.MIGRATIONS[before](db)  # the ratings' migration over that file (later ones kept)
+    db.conn.commit()
     db.conn.close()
     store = sqlite.Storage(path, durable=False)
     assert store.schema_version() == sqlite.SCHEMA_VERSION
