@@ -176,6 +176,7 @@ def create_app(
         credentials,
         drain,
         errors,
+        event_roster,  # noqa: F401  (its routes join events.blp)
         events,
         i18n,
         limits,

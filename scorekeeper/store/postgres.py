@@ -32,6 +32,8 @@ row saying which of them ran):
 * ``player_words`` (migration 11): each player's search words, in the "C"
   collation (see :mod:`scorekeeper.store.finding`), and the index
   ``games_created``, as in SQLite's schema 12.
+* ``event_roster`` and ``event_rounds.walkovers`` (the migration after those):
+  as in SQLite.
 
 The statements and the logic around them are the SQLite backend's
 (:class:`~scorekeeper.store.sql.SqlStore`, ``%s`` placeholders): this module
@@ -91,6 +93,7 @@ from .base import StorageBusy, StorageError, StorageFull, StorageUnavailable
 from .finding import BACKFILL_WORD, GAMES_CREATED_INDEX, SELECT_ALL_PLAYERS, word_rows
 from .sql import ADD_CUT, EVENT_TABLES, MATCH_END_TABLE, SqlStore, pending_steps, pyformat
 from .sql_rights import rights_tables
+from .sql_roster import ADD_WALKOVERS, ROSTER_TABLE
 
 BUSY_TIMEOUT = 30.0
 """Seconds a write waits for another writer's lock."""
@@ -270,6 +273,13 @@ def _migrate_11(conn: psycopg.Connection) -> None:
     conn.execute(GAMES_CREATED_INDEX)
 
 
+def _migrate_roster(conn: psycopg.Connection) -> None:
+    """The director's roster changes: ``event_roster`` and ``event_rounds.walkovers``, as in
+    SQLite's schema (the same statements)."""
+    conn.execute(ROSTER_TABLE)
+    conn.execute(ADD_WALKOVERS)
+
+
 MIGRATIONS: tuple[Callable[[psycopg.Connection], None], ...] = (
     _migrate_1,
     _migrate_2,
@@ -282,6 +292,7 @@ MIGRATIONS: tuple[Callable[[psycopg.Connection], None], ...] = (
     _migrate_9,
     _migrate_10,
     _migrate_11,
+    _migrate_roster,
 )
 """Schema migrations in order; migration ``i`` takes the database to version ``i + 1``."""
 

@@ -57,6 +57,9 @@ Tables:
 * ``player_words`` (schema 12): each player's search words, primary key
   (word, player) (see :mod:`scorekeeper.store.finding`), and the index
   ``games_created`` on ``games (created, id)``.
+* ``event_roster`` and ``event_rounds.walkovers`` (the migration after
+  those): an event's late entries and withdrawals, each round's walkovers
+  (:mod:`scorekeeper.store.sql_roster`).
 
 Every write is one ``BEGIN IMMEDIATE`` transaction, so concurrent writers
 (several gunicorn workers) are serialised by SQLite and a refused write
@@ -126,6 +129,7 @@ from .base import StorageBusy, StorageError, StorageFull, StorageUnavailable
 from .finding import BACKFILL_WORD, GAMES_CREATED_INDEX, SELECT_ALL_PLAYERS, word_rows
 from .sql import ADD_CUT, EVENT_TABLES, MATCH_END_TABLE, SqlStore, pending_steps
 from .sql_rights import rights_tables
+from .sql_roster import ADD_WALKOVERS, ROSTER_TABLE
 
 DEFAULT_PATH = "scorekeeper.db"
 """The database file used when no setting or option names one (relative to the working folder)."""
@@ -422,6 +426,13 @@ def _migrate_12(db: sqlite_utils.Database) -> None:
     db.execute(GAMES_CREATED_INDEX)
 
 
+def _migrate_roster(db: sqlite_utils.Database) -> None:
+    """The director's roster changes: ``event_roster`` (late entries, withdrawals) and each
+    round's walkovers, ``event_rounds.walkovers`` (:mod:`scorekeeper.store.sql_roster`)."""
+    db.execute(ROSTER_TABLE)
+    db.execute(ADD_WALKOVERS)
+
+
 MIGRATIONS: tuple[Callable[[sqlite_utils.Database], None], ...] = (
     _migrate_1,
     _migrate_2,
@@ -435,6 +446,7 @@ MIGRATIONS: tuple[Callable[[sqlite_utils.Database], None], ...] = (
     _migrate_10,
     _migrate_11,
     _migrate_12,
+    _migrate_roster,
 )
 """Schema migrations in order; migration ``i`` takes the file to version ``i + 1``."""
 
