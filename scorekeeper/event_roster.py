@@ -6,8 +6,9 @@ Pure rules on :mod:`.events`; the store applies them (:mod:`.store.event_roster`
   one to be paired (``paired + 1``: a round already paired is played as
   paired; its match may be ended by the director, time called). Played
   matches stay and count. Refused once the event is over (``event_over``),
-  for a player withdrawn already (``already_withdrawn``) and when fewer than
-  two players would be left (``too_few_players``).
+  for a player withdrawn already (``already_withdrawn``) and, in a Swiss,
+  when fewer than two players would be left to pair (``too_few_players``; a
+  round robin's or a knockout's remaining matches are walkovers then).
 * **Late entry** (:func:`enter`): a new player joins the roster. Swiss: from
   the next round to be paired, with a zero score, while a round is left to
   pair. Round robin and knockouts: before round 1 only (the schedule, the
@@ -63,7 +64,7 @@ def withdraw(event: Event, paired: int, name: object) -> Event:
         )
     number = paired + 1
     changed = replace(event, withdrawn=(*event.withdrawn, (player, number)))
-    if len(changed.playing(number)) < 2:
+    if event.format is Format.SWISS and len(changed.playing(number)) < 2:
         raise Conflict(
             f"withdrawing {player!r} would leave fewer than two players",
             code="too_few_players",

@@ -604,8 +604,11 @@ class _Bracket:
             (_, a), (_, b) = sides
             if node.reset:
                 grand = outcomes[node.sources[0].match or 0]
-                if grand.players is not None and grand.winner == grand.players[0]:
-                    outcomes.append(_Outcome(ready, winner=a, loser=None))  # no reset needed
+                if grand.players is not None and (
+                    grand.winner == grand.players[0] or grand.walkover
+                ):
+                    # no reset: the winners' side won, or the grand final was a walkover
+                    outcomes.append(_Outcome(ready, winner=a, loser=None))
                     continue
             walkover = self._walkover(ready + 1, a, b)
             if walkover is not None:

@@ -21,6 +21,7 @@ entered, undone or corrected there, but they no longer change the event).
 from __future__ import annotations
 
 import hmac
+from collections.abc import Callable
 from typing import Any
 
 from ..errors import Conflict, InvalidValueError
@@ -186,6 +187,20 @@ def new_match(
     )
 
 
+def roster_kept(seen: StoredEvent) -> Callable[[StoredEvent], None]:
+    """What a round paired on the event ``seen`` checks as it is written (the event then
+    given): refused (409 ``roster_changed``) when an entry or a withdrawal came meanwhile."""
+
+    def check(now: StoredEvent) -> None:
+        if (now.entered, now.withdrawn) != (seen.entered, seen.withdrawn):
+            raise Conflict(
+                "the roster changed while the round was being paired: pair it again",
+                code="roster_changed",
+            )
+
+    return check
+
+
 def pair_round(store: Store, event_id: str, *, secret: str | None = None) -> PairedRound:
     """Pair the event's next round: each match a new stored game under the event's rules.
 
@@ -219,15 +234,6 @@ def pair_round(store: Store, event_id: str, *, secret: str | None = None) -> Pai
         for pairing in paired.matches
     ]
     matches, new = [shown for shown, _ in made], [kept for _, kept in made]
-    roster = (stored.entered, stored.withdrawn)
-
-    def same_roster(now: StoredEvent) -> None:
-        if (now.entered, now.withdrawn) != roster:
-            raise Conflict(
-                "the roster changed while the round was being paired: pair it again",
-                code="roster_changed",
-            )
-
     if not store.add_round(
         event_id,
         paired.number,
@@ -236,7 +242,7 @@ def pair_round(store: Store, event_id: str, *, secret: str | None = None) -> Pai
         rules=stored.rules,
         stake=stored.stake,
         walkovers=paired.walkovers,
-        check=same_roster,
+        check=roster_kept(stored),
     ):
         raise Conflict(
             f"round {paired.number} was paired meanwhile by another request",
