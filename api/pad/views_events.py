@@ -12,6 +12,7 @@ from scorekeeper.store import events
 from scorekeeper.store.base import Store, StoredEvent
 
 from ..i18n import _, get_locale, lazy_gettext, ngettext
+from . import views_roster
 from .views_games import game_line
 
 FORMAT_NAMES = {
@@ -50,7 +51,8 @@ def event_view(store: Store, stored: StoredEvent) -> dict[str, Any]:
     winner's first: :func:`winner_first`; else the running totals, ``120 – 85``)
     and ``leader`` (the unfinished match's player ahead; ``None`` when level or finished),
     an unfinished match's ``hands``, ``withdrawable`` (the number of the current round
-    while no table of it has a hand or a result, else ``None``) and ``etag`` (a digest
+    while no table of it has a hand or a result, else ``None``), ``roster`` (the
+    director's roster forms: :func:`api.pad.views_roster.roster_view`) and ``etag`` (a digest
     of all of it and the page's language: the wall page answers 304 while it holds)."""
     body = events.event_body(store, stored).to_dict()
     for round_ in body["rounds"]:
@@ -77,6 +79,7 @@ def event_view(store: Store, stored: StoredEvent) -> dict[str, Any]:
         "playing": [m for m in current["matches"] if not m["finished"]] if current else [],
         "swiss": body["format"] == Format.SWISS.value,
         "withdrawable": current["number"] if current is not None and untouched else None,
+        "roster": views_roster.roster_view(stored, body),
         "etag": hashlib.sha256(text.encode()).hexdigest()[:24],
     }
 
