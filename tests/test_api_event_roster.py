@@ -30,26 +30,20 @@ def director(event):
     return {"Authorization": f"Bearer {event['director_token']}"}
 
 
-def withdraw(call, event, player, status=200):
-    response = call(
-        "POST",
-        f"/api/v1/events/{event['id']}/withdrawals",
-        json={"player": player},
-        headers=director(event),
-    )
+def roster(call, event, what, player, status):
+    """POST ``{"player"}`` to the event's ``what`` (withdrawals, entries) as its director."""
+    url = f"/api/v1/events/{event['id']}/{what}"
+    response = call("POST", url, json={"player": player}, headers=director(event))
     assert response.status_code == status, response.json
     return response.json
+
+
+def withdraw(call, event, player, status=200):
+    return roster(call, event, "withdrawals", player, status)
 
 
 def enter(call, event, player, status=201):
-    response = call(
-        "POST",
-        f"/api/v1/events/{event['id']}/entries",
-        json={"player": player},
-        headers=director(event),
-    )
-    assert response.status_code == status, response.json
-    return response.json
+    return roster(call, event, "entries", player, status)
 
 
 def swap(call, event, number, players, status=200, **extra):

@@ -12,6 +12,8 @@ and the page asks for their cards to be printed again.
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from flask import current_app, redirect, request, url_for
 from werkzeug.wrappers import Response
 
@@ -31,33 +33,41 @@ def _back(event_id: str, done: str, player: str) -> Response:
     return redirect(url_for("pad.director", event_id=event_id, roster=done, player=player), 303)
 
 
-@bp.post("/events/<event_id>/withdrawals")
-@limits.wrong_token_limit
-def withdraw_player(event_id: str) -> Response:
-    """Withdraw the chosen player from the next round on."""
+def _roster_change(event_id: str, done: str, change: Callable[[], str]) -> Response:
+    """Make a roster ``change`` (it returns the player's name) and come back with the notice
+    of what was ``done``, or show the page again with the refusal."""
     stored = _directed(event_id)
-    player = request.form.get("player", "")
     try:
-        event_roster.withdraw_player(get_storage(), event_id, player)
+        player = change()
     except Conflict as error:
         return _director_page(stored, worded(error), 409)
     except ScorekeeperError as error:
         return _director_page(stored, worded(error), 422)
-    return _back(event_id, "withdrawn", player)
+    return _back(event_id, done, player)
+
+
+@bp.post("/events/<event_id>/withdrawals")
+@limits.wrong_token_limit
+def withdraw_player(event_id: str) -> Response:
+    """Withdraw the chosen player from the next round on."""
+    player = request.form.get("player", "")
+
+    def change() -> str:
+        event_roster.withdraw_player(get_storage(), event_id, player)
+        return player
+
+    return _roster_change(event_id, "withdrawn", change)
 
 
 @bp.post("/events/<event_id>/entries")
 @limits.wrong_token_limit
 def enter_player(event_id: str) -> Response:
     """Add the late entry typed."""
-    stored = _directed(event_id)
-    try:
-        player = event_roster.enter_player(get_storage(), event_id, request.form.get("player"))
-    except Conflict as error:
-        return _director_page(stored, worded(error), 409)
-    except ScorekeeperError as error:
-        return _director_page(stored, worded(error), 422)
-    return _back(event_id, "entered", player)
+    return _roster_change(
+        event_id,
+        "entered",
+        lambda: event_roster.enter_player(get_storage(), event_id, request.form.get("player")),
+    )
 
 
 @bp.post("/events/<event_id>/rounds/<int:number>/swaps")

@@ -1033,10 +1033,6 @@ class SqlStore(DirectorRights, EventRoster, ABC):
         links and its row are deleted; its games stay, as ordinary games."""
         with self._write() as conn:
             stored = self._event(conn, event_id)
-            found = [paired for paired in stored.paired if paired.number == number]
-            if not found:
-                raise NotFound(f"event {event_id!r} has no round {number}", field="number")
-            games = [self._game(conn, game_id, lock=True) for _, game_id in found[0].matches]
-            check(stored, games)
+            check(stored, self._round_games(conn, stored, number))
             self._run(conn, DELETE_ROUND_MATCHES, (event_id, number))
             self._run(conn, DELETE_ROUND, (event_id, number))

@@ -111,6 +111,14 @@ class EventRoster(ABC):
             raise NotFound(f"no event {event_id!r}", field="event_id")
         return self._event(conn, event_id)
 
+    def _round_games(self, conn: Any, stored: StoredEvent, number: int) -> list[StoredGame]:
+        """The games of the event's round ``number``, read on ``conn`` and locked (in table
+        order); :class:`NotFound` when the event has no such round."""
+        found = [paired for paired in stored.paired if paired.number == number]
+        if not found:
+            raise NotFound(f"event {stored.id!r} has no round {number}", field="number")
+        return [self._game(conn, game_id, lock=True) for _, game_id in found[0].matches]
+
     def change_roster(self, event_id: str, change: ChangeRoster) -> None:
         """Add the late entry or withdrawal ``change(event)`` gives (it may raise: nothing
         is written) as the event's next roster change, the event locked."""
@@ -128,11 +136,7 @@ class EventRoster(ABC):
         stays, as an ordinary game) and gets the new game."""
         with self._write() as conn:
             stored = self._locked_event(conn, event_id)
-            found = [paired for paired in stored.paired if paired.number == number]
-            if not found:
-                raise NotFound(f"event {event_id!r} has no round {number}", field="number")
-            games = [self._game(conn, game_id, lock=True) for _, game_id in found[0].matches]
-            matches, byes = swap(stored, games)
+            matches, byes = swap(stored, self._round_games(conn, stored, number))
             for match in matches:
                 self._run(conn, DELETE_MATCH, (event_id, number, match.table))
             self._add_matches(conn, event_id, number, matches, (stored.rules, stored.stake))
