@@ -5,11 +5,15 @@ raced a roster change refused."""
 
 from __future__ import annotations
 
+import json
+import sqlite3
+
 import pytest
-from store_kit import quick
+from store_kit import quick, schema_file
 
 from scorekeeper.errors import Conflict
-from scorekeeper.store import events, games
+from scorekeeper.rules import Rules
+from scorekeeper.store import events, games, sqlite
 from scorekeeper.store.event_roster import enter_player, swap_players, withdraw_player
 
 ROSTER = ["Ana", "Bor", "Cy", "Dan", "Eva"]
@@ -100,3 +104,31 @@ def test_a_pairing_made_before_a_roster_change_is_refused(store):
     assert store.event(stored.id).paired == ()  # nothing written
     paired = events.pair_round(store, stored.id)
     assert "Eva" not in {name for match in paired.matches for name in match.players}
+
+
+@pytest.mark.one_backend
+def test_the_roster_migration_keeps_the_rounds_stored_before(tmp_path):
+    """A file from before the roster migration, with an event and a paired round, opens with
+    the round's walkovers empty and no roster change; then takes withdrawals."""
+    before = sqlite.MIGRATIONS.index(sqlite._migrate_roster)
+    path = schema_file(tmp_path / "before.db", before)
+    with sqlite3.connect(path) as conn:
+        conn.execute(
+            "INSERT INTO events (id, name, players, format, rounds, rules, stake, token_hash,"
+            " created) VALUES ('e1', 'Night', '[\"Ana\", \"Bor\", \"Cy\"]', 'swiss', 2, ?,"
+            " NULL, 'h', 't')",
+            (json.dumps(Rules().to_dict()),),
+        )
+        conn.execute(
+            "INSERT INTO event_rounds (event_id, number, byes, created) VALUES ('e1', 1, ?, 't')",
+            (json.dumps(["Cy"]),),
+        )
+    conn.close()
+    store = sqlite.Storage(path, durable=False)
+    assert store.schema_version() == sqlite.SCHEMA_VERSION
+    stored = store.event("e1")
+    assert stored.paired[0].walkovers == () and stored.paired[0].byes == ("Cy",)
+    assert (stored.entered, stored.withdrawn) == ((), ())
+    withdraw_player(store, "e1", "Cy")
+    assert store.event("e1").withdrawn == (("Cy", 2),)
+    store.close()

@@ -29,9 +29,12 @@ from .events import new_match, played_rounds
 
 
 def _decided(store: Store, stored: StoredEvent) -> bool:
-    """Whether every round paired is finished and no round is left to pair (a knockout's
-    final decided)."""
-    event, played = event_of(stored), played_rounds(store, stored)
+    """Whether a knockout's final is decided (every round paired finished, none left to
+    pair); always ``False`` for a Swiss or a round robin (their rounds are counted)."""
+    event = event_of(stored)
+    if rounds_in_all(event) is not None:
+        return False
+    played = played_rounds(store, stored)
     return all(r.finished for r in played) and next_round(event, played) is None
 
 
