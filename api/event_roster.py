@@ -25,6 +25,7 @@ from flask import Response, current_app, jsonify, url_for
 from flask.views import MethodView
 from marshmallow import fields, validate
 
+from scorekeeper.names import MAX_NAME_LENGTH
 from scorekeeper.store import event_roster, events
 
 from . import get_storage, limits
@@ -40,8 +41,12 @@ ROSTER_REFUSALS = (400, 401, 403, 404, 409, 413, 422, 429, 503, 507)
 class PlayerRequest(Strict):
     """A withdrawal or a late entry: the player."""
 
-    player = PlayerName(
+    # a plain string, as EndMatchRequest's winner: the domain refuses a bad name (naming
+    # the field); PlayerName's pattern on a lone property breaks openapi-generator's
+    # Python client (it writes the pattern's control characters into its source)
+    player = fields.String(
         required=True,
+        validate=validate.Length(1, MAX_NAME_LENGTH),
         metadata={
             "description": "The player's name (a withdrawal: as on the roster; letter case"
             " and spaces around the name do not count)."
