@@ -307,6 +307,38 @@ def next_round(event: Event, played: Sequence[PlayedRound]) -> Round | None:
     return pairer(event, played)
 
 
+@dataclass(slots=True)
+class _Tally:
+    """What the standings count per player over the rounds played: wins (byes and
+    walkovers among them), losses, net points, opponents and who beat whom."""
+
+    won: Counter[str] = field(default_factory=Counter)
+    lost: Counter[str] = field(default_factory=Counter)
+    net: Counter[str] = field(default_factory=Counter)
+    byes: Counter[str] = field(default_factory=Counter)
+    walkovers: Counter[str] = field(default_factory=Counter)
+    opponents: defaultdict[str, list[str]] = field(default_factory=lambda: defaultdict(list))
+    beat: Counter[tuple[str, str]] = field(default_factory=Counter)
+
+    def add(self, round_: PlayedRound) -> None:
+        """Count the round: its byes and walkovers, and its finished matches."""
+        self.byes.update(round_.byes)
+        self.walkovers.update(winner for winner, _ in round_.walkovers)
+        self.won.update(round_.byes)
+        self.won.update(winner for winner, _ in round_.walkovers)
+        for match in round_.matches:
+            if match.winner is None or match.loser is None:
+                continue
+            (a, b), (total_a, total_b) = match.players, match.totals
+            self.net[a] += total_a - total_b
+            self.net[b] += total_b - total_a
+            self.won[match.winner] += 1
+            self.lost[match.loser] += 1
+            self.beat[match.winner, match.loser] += 1
+            self.opponents[a].append(b)
+            self.opponents[b].append(a)
+
+
 def standings(event: Event, played: Sequence[PlayedRound]) -> list[Standing]:
     """The players ranked by matches won, net points, (Swiss) opponents' wins, head to head.
 
@@ -319,29 +351,11 @@ def standings(event: Event, played: Sequence[PlayedRound]) -> list[Standing]:
     {'rank': 1, 'player': 'B', 'played': 1, 'won': 1, 'lost': 0, 'net_points': 30,
      'byes': 0, 'opponents_won': 0, 'walkovers': 0, 'withdrawn': None}
     """
-    won: Counter[str] = Counter()
-    lost: Counter[str] = Counter()
-    net: Counter[str] = Counter()
-    byes: Counter[str] = Counter()
-    walkovers: Counter[str] = Counter()
-    opponents: dict[str, list[str]] = defaultdict(list)
-    beat: Counter[tuple[str, str]] = Counter()
+    tally = _Tally()
     for round_ in played:
-        byes.update(round_.byes)
-        walkovers.update(winner for winner, _ in round_.walkovers)
-        won.update(round_.byes)
-        won.update(winner for winner, _ in round_.walkovers)
-        for match in round_.matches:
-            if match.winner is None or match.loser is None:
-                continue
-            (a, b), (total_a, total_b) = match.players, match.totals
-            net[a] += total_a - total_b
-            net[b] += total_b - total_a
-            won[match.winner] += 1
-            lost[match.loser] += 1
-            beat[match.winner, match.loser] += 1
-            opponents[a].append(b)
-            opponents[b].append(a)
+        tally.add(round_)
+    won, lost, net, byes, walkovers = tally.won, tally.lost, tally.net, tally.byes, tally.walkovers
+    opponents, beat = tally.opponents, tally.beat
     opponents_won = {name: sum(won[o] for o in opponents[name]) for name in event.players}
     swiss = event.format is Format.SWISS
 

@@ -168,35 +168,8 @@ def rescore_event(record: Mapping[str, Any]) -> RescoredEvent:
         raise InvalidRecordError(
             "event must be an object with players, format and round_count", field="event"
         )
-    kind = about.get("format")
-    if kind not in tuple(Format):
-        raise InvalidRecordError(
-            f"event.format must be one of {', '.join(Format)}, not {kind!r}",
-            field="event.format",
-        )
-    players = _names(about.get("players"), "event.players")
-    try:
-        event = Event(
-            players,
-            Format(kind),
-            about.get("round_count"),
-            _changes(about.get("entries", []), "event.entries"),
-            _changes(about.get("withdrawals", []), "event.withdrawals"),
-        )
-    except ScorekeeperError as error:
-        field = f"event.{error.field}" if error.field else "event"
-        raise RecordError.restating(error, f"event: {error}", field=field) from error
+    event = _record_event(about)
     rounds = _list(record.get("rounds"), "rounds")
-    byes: list[tuple[str, ...]] = []
-    walkovers: list[tuple[tuple[str, str], ...]] = []
-    for i, item in enumerate(rounds):
-        if not isinstance(item, Mapping) or item.get("number") != i + 1:
-            raise InvalidRecordError(
-                f"rounds.{i} must be an object with number {i + 1} and its byes",
-                field=f"rounds.{i}",
-            )
-        byes.append(_names(item.get("byes", []), f"rounds.{i}.byes"))
-        walkovers.append(_walkovers(item.get("walkovers", []), f"rounds.{i}.walkovers"))
     results: list[list[MatchResult]] = [[] for _ in rounds]
     matches: list[RescoredMatch] = []
     for i, item in enumerate(_list(record.get("games"), "games")):
@@ -220,14 +193,51 @@ def rescore_event(record: Mapping[str, Any]) -> RescoredEvent:
             match = replace(match, ended_by_director=TimeCalled(ended.winner, ended.totals))
         matches.append(match)
     played = [
-        PlayedRound(tuple(found), bye, walkover)
-        for found, bye, walkover in zip(results, byes, walkovers, strict=True)
+        PlayedRound(tuple(found), *sat_out)
+        for found, sat_out in zip(results, _sat_out(rounds), strict=True)
     ]
     return RescoredEvent(
         event=dict(about),
         matches=tuple(matches),
         standings=tuple(line.to_dict() for line in standings(event, played)),
     )
+
+
+def _record_event(about: Mapping[str, Any]) -> Event:
+    """The event of a record's ``event`` object: its roster, format, rounds, late entries
+    and withdrawals."""
+    kind = about.get("format")
+    if kind not in tuple(Format):
+        raise InvalidRecordError(
+            f"event.format must be one of {', '.join(Format)}, not {kind!r}",
+            field="event.format",
+        )
+    players = _names(about.get("players"), "event.players")
+    try:
+        return Event(
+            players,
+            Format(kind),
+            about.get("round_count"),
+            _changes(about.get("entries", []), "event.entries"),
+            _changes(about.get("withdrawals", []), "event.withdrawals"),
+        )
+    except ScorekeeperError as error:
+        field = f"event.{error.field}" if error.field else "event"
+        raise RecordError.restating(error, f"event: {error}", field=field) from error
+
+
+def _sat_out(rounds: Sequence[Any]) -> list[tuple[tuple[str, ...], tuple[tuple[str, str], ...]]]:
+    """Each record round's byes and walkovers, the rounds numbered from 1 in order."""
+    found = []
+    for i, item in enumerate(rounds):
+        if not isinstance(item, Mapping) or item.get("number") != i + 1:
+            raise InvalidRecordError(
+                f"rounds.{i} must be an object with number {i + 1} and its byes",
+                field=f"rounds.{i}",
+            )
+        byes = _names(item.get("byes", []), f"rounds.{i}.byes")
+        found.append((byes, _walkovers(item.get("walkovers", []), f"rounds.{i}.walkovers")))
+    return found
 
 
 def _rescore_match(item: Mapping[str, Any], number: int, table: int, place: str) -> RescoredMatch:
