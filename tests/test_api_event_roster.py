@@ -18,6 +18,10 @@ from test_api_events import create, pair, play_to_the_end
 
 from scorekeeper.rescore import rescore_event
 
+# SQLite only (the marker's effect): tests/test_store_event_roster.py runs the roster's
+# store on both backends; these tests are about the API, and the 40-player night costs seconds
+pytestmark = pytest.mark.one_backend
+
 FORTY = [f"Player {n:02d}" for n in range(1, 41)]
 
 
@@ -66,7 +70,6 @@ def play_round(call, paired, rng, finals):
         finals.append((sheet["players"], sheet["result"]["final"], sheet["result"]["winner"]))
 
 
-@pytest.mark.one_backend  # SQLite only: the roster store tests run on both backends
 def test_forty_player_swiss_with_two_withdrawals_and_a_late_entry(call):
     event = create(call, players=FORTY, format="swiss", rounds=5)
     rng = random.Random(29)
