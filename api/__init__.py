@@ -177,6 +177,7 @@ def create_app(
         drain,
         errors,
         event_clock,  # noqa: F401  (its route joins events.blp)
+        event_roster,  # noqa: F401  (its routes join events.blp)
         events,
         i18n,
         limits,

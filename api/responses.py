@@ -33,7 +33,7 @@ from scorekeeper.sheet import (
     HollywoodResult,
     Payment,
 )
-from scorekeeper.store import event_results
+from scorekeeper.store import event_results, event_roster
 from scorekeeper.store.exchange import ExportedGame
 
 from .shapes import Shapes
@@ -257,6 +257,7 @@ EventStandings = EVENT_SHAPES.schema(event_results.EventStandings)
 EventExport = EVENT_SHAPES.schema(event_results.EventExport)
 EventRecord = EVENT_SHAPES.schema(event_results.EventRecord)
 NewEvent = EVENT_SHAPES.schema(event_results.NewEvent)
+SwappedRound = EVENT_SHAPES.schema(event_roster.SwappedRound)
 
 COMPONENTS = {**SHAPES.components(), **EVENT_SHAPES.components()}
 """Schemas the OpenAPI document names without a view naming them directly."""

@@ -59,9 +59,11 @@ def stale_round(event: Event, played: Sequence[PlayedRound]) -> int | None:
 
 def _same(expected: Round, recorded: PlayedRound) -> bool:
     pairs = {frozenset(pairing.players) for pairing in expected.matches}
-    return pairs == {frozenset(match.players) for match in recorded.matches} and set(
-        expected.byes
-    ) == set(recorded.byes)
+    return (
+        pairs == {frozenset(match.players) for match in recorded.matches}
+        and set(expected.byes) == set(recorded.byes)
+        and set(expected.walkovers) == set(recorded.walkovers)
+    )
 
 
 def unmade_round(

@@ -37,6 +37,8 @@ STANDINGS_COLUMNS = (
     "net_points",
     "byes",
     "opponents_won",
+    "walkovers",
+    "withdrawn",
 )
 """The standings CSV's columns (the keys of a standings line)."""
 

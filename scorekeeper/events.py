@@ -24,10 +24,20 @@ Formats:
   final, replayed once (the reset) when the losers' side wins it. A result
   a later round was paired on must not change (:mod:`.event_changes`).
 
+The roster may change as the event goes (:mod:`.event_roster` says when): a
+player withdrawn from round ``n`` on plays no round from ``n``, and a late
+entry plays from the round it entered before. Swiss pairs the players
+still playing among themselves (never a rematch); a round robin keeps its
+schedule, the withdrawn player's opponent going through by walkover; in a
+knockout the opponent goes through by walkover. A walkover counts as a win
+with 0 net points for the player who goes through (as a bye does) and as
+nothing for the withdrawn player; the standings mark the withdrawn players.
+
 >>> event = Event(("Ana", "Bor", "Cy"), Format.ROUND_ROBIN)
 >>> first = next_round(event, [])
->>> first.to_dict()
-{'number': 1, 'matches': [{'table': 1, 'players': ['Bor', 'Cy']}], 'bye': 'Ana', 'byes': ['Ana']}
+>>> first.to_dict()  # doctest: +NORMALIZE_WHITESPACE
+{'number': 1, 'matches': [{'table': 1, 'players': ['Bor', 'Cy']}], 'bye': 'Ana',
+ 'byes': ['Ana'], 'walkovers': []}
 >>> played = [first.played([MatchResult(("Bor", "Cy"), (100, 40), "Bor")])]
 >>> [(s.rank, s.player, s.won, s.net_points) for s in standings(event, played)]
 [(1, 'Bor', 1, 60), (2, 'Ana', 1, 0), (3, 'Cy', 0, -60)]
@@ -100,6 +110,28 @@ class Event(Result):
     players: tuple[str, ...]
     format: Format
     rounds: int | None = None
+    entered: tuple[tuple[str, int], ...] = ()
+    """Late entries: a player (on the roster) and the first round they play."""
+    withdrawn: tuple[tuple[str, int], ...] = ()
+    """Withdrawals: a player and the first round they no longer play."""
+
+    def playing(self, number: int) -> list[str]:
+        """The players who play round ``number`` (from 1), in roster order: entered by
+        then and not withdrawn by then.
+
+        >>> Event(("A", "B", "C"), Format.SWISS, 2, (("C", 2),), (("A", 2),)).playing(2)
+        ['B', 'C']
+        """
+        entered, withdrawn = dict(self.entered), dict(self.withdrawn)
+        return [
+            name
+            for name in self.players
+            if entered.get(name, 1) <= number < withdrawn.get(name, number + 1)
+        ]
+
+    def withdrawn_from(self, name: str) -> int | None:
+        """The first round ``name`` no longer plays, or ``None``: not withdrawn."""
+        return dict(self.withdrawn).get(name)
 
     def __post_init__(self) -> None:
         if not 2 <= len(self.players) <= MAX_PLAYERS:
@@ -178,10 +210,12 @@ class MatchResult(Result):
 
 @dataclass(frozen=True, slots=True)
 class PlayedRound(Result):
-    """A round paired earlier: its matches (in table order) as played so far and its byes."""
+    """A round paired earlier: its matches (in table order) as played so far, its byes and
+    its walkovers (the player who goes through, the withdrawn opponent)."""
 
     matches: tuple[MatchResult, ...]
     byes: tuple[str, ...] = ()
+    walkovers: tuple[tuple[str, str], ...] = ()
 
     @property
     def finished(self) -> bool:
@@ -196,11 +230,14 @@ class Round(Result):
     ``bye`` in the JSON form is the one player sitting out (round robin and
     Swiss have at most one), ``None`` when nobody or several do; ``byes``
     lists them all (an elimination bracket's first round may have several).
+    ``walkovers`` are the players who go through because their opponent
+    withdrew: ``(player, withdrawn opponent)``.
     """
 
     number: int
     matches: tuple[Pairing, ...]
     byes: tuple[str, ...] = ()
+    walkovers: tuple[tuple[str, str], ...] = ()
 
     @property
     def bye(self) -> str | None:
@@ -209,16 +246,23 @@ class Round(Result):
 
     def played(self, results: Sequence[MatchResult]) -> PlayedRound:
         """This round with the ``results`` of its matches (in table order)."""
-        return PlayedRound(tuple(results), self.byes)
+        return PlayedRound(tuple(results), self.byes, self.walkovers)
 
     def to_dict(self) -> dict[str, Any]:
-        """The JSON form: ``number``, ``matches``, ``bye`` and ``byes``."""
+        """The JSON form: ``number``, ``matches``, ``bye``, ``byes`` and ``walkovers``
+        (each ``{"winner", "withdrawn"}``)."""
         return {
             "number": self.number,
             "matches": [match.to_dict() for match in self.matches],
             "bye": self.bye,
             "byes": list(self.byes),
+            "walkovers": walkover_dicts(self.walkovers),
         }
+
+
+def walkover_dicts(walkovers: Iterable[tuple[str, str]]) -> list[dict[str, str]]:
+    """Walkovers as JSON: ``{"winner": player who goes through, "withdrawn": opponent}``."""
+    return [{"winner": winner, "withdrawn": gone} for winner, gone in walkovers]
 
 
 @dataclass(frozen=True, slots=True)
@@ -236,6 +280,10 @@ class Standing(Result):
     byes: int
     opponents_won: int
     """The opponents' wins (Swiss's tie-break)."""
+    walkovers: int = 0
+    """Matches won by walkover (the opponent withdrew), counted in ``won``."""
+    withdrawn: int | None = None
+    """The first round the player no longer plays (withdrawn), else null."""
 
 
 def next_round(event: Event, played: Sequence[PlayedRound]) -> Round | None:
@@ -259,39 +307,55 @@ def next_round(event: Event, played: Sequence[PlayedRound]) -> Round | None:
     return pairer(event, played)
 
 
+@dataclass(slots=True)
+class _Tally:
+    """What the standings count per player over the rounds played: wins (byes and
+    walkovers among them), losses, net points, opponents and who beat whom."""
+
+    won: Counter[str] = field(default_factory=Counter)
+    lost: Counter[str] = field(default_factory=Counter)
+    net: Counter[str] = field(default_factory=Counter)
+    byes: Counter[str] = field(default_factory=Counter)
+    walkovers: Counter[str] = field(default_factory=Counter)
+    opponents: defaultdict[str, list[str]] = field(default_factory=lambda: defaultdict(list))
+    beat: Counter[tuple[str, str]] = field(default_factory=Counter)
+
+    def add(self, round_: PlayedRound) -> None:
+        """Count the round: its byes and walkovers, and its finished matches."""
+        self.byes.update(round_.byes)
+        self.walkovers.update(winner for winner, _ in round_.walkovers)
+        self.won.update(round_.byes)
+        self.won.update(winner for winner, _ in round_.walkovers)
+        for match in round_.matches:
+            if match.winner is None or match.loser is None:
+                continue
+            (a, b), (total_a, total_b) = match.players, match.totals
+            self.net[a] += total_a - total_b
+            self.net[b] += total_b - total_a
+            self.won[match.winner] += 1
+            self.lost[match.loser] += 1
+            self.beat[match.winner, match.loser] += 1
+            self.opponents[a].append(b)
+            self.opponents[b].append(a)
+
+
 def standings(event: Event, played: Sequence[PlayedRound]) -> list[Standing]:
     """The players ranked by matches won, net points, (Swiss) opponents' wins, head to head.
 
-    Only finished matches count; a bye is a win with 0 net points. Players
-    level on every measure share a rank and stay in roster order.
+    Only finished matches count; a bye or a walkover is a win with 0 net points.
+    Players level on every measure share a rank and stay in roster order.
 
     >>> event = Event(("A", "B"), Format.ROUND_ROBIN)
     >>> rounds = [PlayedRound((MatchResult(("A", "B"), (90, 120), "B"),))]
     >>> standings(event, rounds)[0].to_dict()  # doctest: +NORMALIZE_WHITESPACE
     {'rank': 1, 'player': 'B', 'played': 1, 'won': 1, 'lost': 0, 'net_points': 30,
-     'byes': 0, 'opponents_won': 0}
+     'byes': 0, 'opponents_won': 0, 'walkovers': 0, 'withdrawn': None}
     """
-    won: Counter[str] = Counter()
-    lost: Counter[str] = Counter()
-    net: Counter[str] = Counter()
-    byes: Counter[str] = Counter()
-    opponents: dict[str, list[str]] = defaultdict(list)
-    beat: Counter[tuple[str, str]] = Counter()
+    tally = _Tally()
     for round_ in played:
-        for name in round_.byes:
-            byes[name] += 1
-            won[name] += 1
-        for match in round_.matches:
-            if match.winner is None or match.loser is None:
-                continue
-            (a, b), (total_a, total_b) = match.players, match.totals
-            net[a] += total_a - total_b
-            net[b] += total_b - total_a
-            won[match.winner] += 1
-            lost[match.loser] += 1
-            beat[match.winner, match.loser] += 1
-            opponents[a].append(b)
-            opponents[b].append(a)
+        tally.add(round_)
+    won, lost, net, byes, walkovers = tally.won, tally.lost, tally.net, tally.byes, tally.walkovers
+    opponents, beat = tally.opponents, tally.beat
     opponents_won = {name: sum(won[o] for o in opponents[name]) for name in event.players}
     swiss = event.format is Format.SWISS
 
@@ -314,20 +378,27 @@ def standings(event: Event, played: Sequence[PlayedRound]) -> list[Standing]:
             Standing(
                 rank=rank,
                 player=name,
-                played=won[name] - byes[name] + lost[name],
+                played=won[name] - byes[name] - walkovers[name] + lost[name],
                 won=won[name],
                 lost=lost[name],
                 net_points=net[name],
                 byes=byes[name],
                 opponents_won=opponents_won[name],
+                walkovers=walkovers[name],
+                withdrawn=event.withdrawn_from(name),
             )
         )
     return lines
 
 
-def _tabled(number: int, pairs: Iterable[tuple[str, str]], byes: Iterable[str] = ()) -> Round:
+def _tabled(
+    number: int,
+    pairs: Iterable[tuple[str, str]],
+    byes: Iterable[str] = (),
+    walkovers: Iterable[tuple[str, str]] = (),
+) -> Round:
     matches = tuple(Pairing(table, pair) for table, pair in enumerate(pairs, 1))
-    return Round(number, matches, tuple(byes))
+    return Round(number, matches, tuple(byes), tuple(walkovers))
 
 
 def circle_rounds(players: Sequence[str]) -> list[tuple[list[tuple[str, str]], str | None]]:
@@ -364,8 +435,14 @@ def _round_robin(event: Event, played: Sequence[PlayedRound]) -> Round | None:
     schedule = circle_rounds(event.players)
     if len(played) >= len(schedule):
         return None
+    number = len(played) + 1
     pairs, bye = schedule[len(played)]
-    return _tabled(len(played) + 1, pairs, [bye] if bye else [])
+    playing = set(event.playing(number))
+    kept = [pair for pair in pairs if set(pair) <= playing]
+    walkovers = [
+        (a, b) if a in playing else (b, a) for a, b in pairs if (a in playing) ^ (b in playing)
+    ]
+    return _tabled(number, kept, [bye] if bye in playing else [], walkovers)
 
 
 def _swiss(event: Event, played: Sequence[PlayedRound]) -> Round | None:
@@ -376,7 +453,8 @@ def _swiss(event: Event, played: Sequence[PlayedRound]) -> Round | None:
     met: set[frozenset[str]] = {frozenset(m.players) for r in played for m in r.matches}
     had_bye = {name for r in played for name in r.byes}
     table = standings(event, played)
-    order = [line.player for line in table]
+    playing = set(event.playing(number))
+    order = [line.player for line in table if line.player in playing]
     wins = {line.player: line.won for line in table}
     byes: list[str] = []
     pool = order
@@ -474,6 +552,7 @@ class _Outcome:
     round: int | None = None
     players: tuple[str, str] | None = None
     bye: str | None = None
+    walkover: bool = False
 
 
 @dataclass(slots=True)
@@ -539,9 +618,17 @@ class _Bracket:
             (_, a), (_, b) = sides
             if node.reset:
                 grand = outcomes[node.sources[0].match or 0]
-                if grand.players is not None and grand.winner == grand.players[0]:
-                    outcomes.append(_Outcome(ready, winner=a, loser=None))  # no reset needed
+                if grand.players is not None and (
+                    grand.winner == grand.players[0] or grand.walkover
+                ):
+                    # no reset: the winners' side won, or the grand final was a walkover
+                    outcomes.append(_Outcome(ready, winner=a, loser=None))
                     continue
+            walkover = self._walkover(ready + 1, a, b)
+            if walkover is not None:
+                outcomes.append(walkover)
+                continue
+            a, b = self._present(a, ready + 1), self._present(b, ready + 1)
             if a is None and b is None:
                 outcomes.append(_Outcome(ready))
                 continue
@@ -551,6 +638,23 @@ class _Bracket:
                 continue
             outcomes.append(self._play(ready + 1, (a, b)))
         return outcomes
+
+    def _present(self, name: str | None, number: int) -> str | None:
+        """``name``, or ``None`` when nobody is there or the player withdrew by round ``number``."""
+        gone = None if name is None else self.event.withdrawn_from(name)
+        return None if gone is not None and gone <= number else name
+
+    def _walkover(self, number: int, a: str | None, b: str | None) -> _Outcome | None:
+        """The match of round ``number`` as a walkover when exactly one of two players
+        withdrew by then (the other goes through), else ``None``."""
+        if (
+            a is None
+            or b is None
+            or (self._present(a, number) is None) is (self._present(b, number) is None)
+        ):
+            return None
+        winner, gone = (a, b) if self._present(a, number) is not None else (b, a)
+        return _Outcome(number, winner=winner, loser=gone, players=(a, b), walkover=True)
 
     def _play(self, number: int, players: tuple[str, str]) -> _Outcome:
         if number > len(self.played):
@@ -569,11 +673,17 @@ def _elimination(event: Event, played: Sequence[PlayedRound]) -> Round | None:
     bracket.build()
     outcomes = bracket.resolve()
     number = len(played) + 1
-    if outcomes[bracket.final].done is not None:
+    decided = outcomes[bracket.final].done
+    if decided is not None and decided <= len(played):  # a final's walkover is paired too
         return None
     pairs = [o.players for o in outcomes if o.round == number and o.players is not None]
     byes = [o.bye for o in outcomes if o.bye is not None and o.done == number]
-    return _tabled(number, pairs, byes)
+    walkovers = [
+        (o.winner, o.loser)
+        for o in outcomes
+        if o.walkover and o.done == number and o.winner is not None and o.loser is not None
+    ]
+    return _tabled(number, pairs, byes, walkovers)
 
 
 def champion(event: Event, played: Sequence[PlayedRound]) -> str | None:

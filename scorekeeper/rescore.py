@@ -17,7 +17,7 @@ Besides deal and match records (:mod:`scorekeeper.records`), a replay takes:
 
     {"format": "scorekeeper.event", "version": 1,
      "event": {"id", "name", "players", "format", "round_count", "rules", "stake", ...},
-     "rounds": [{"number": 1, "byes": ["Cy"]}, ...],
+     "rounds": [{"number": 1, "byes": ["Cy"], "walkovers": []}, ...],
      "games": [{"round": 1, "table": 1, "game_id": "...", "game": {exported game},
                 "ended_by_director": null}, ...]}
 
@@ -25,7 +25,10 @@ Besides deal and match records (:mod:`scorekeeper.records`), a replay takes:
   results (:func:`scorekeeper.events.standings`): a :class:`RescoredEvent`,
   to be compared with the event's standings. A match the director ended
   (``ended_by_director``: ``{"winner", "totals"}``) counts as ended so, as
-  in the event, whatever its game did after.
+  in the event, whatever its game did after. The event's ``entries`` and
+  ``withdrawals`` (``[{"player", "round"}]``) and each round's ``walkovers``
+  (``[{"winner", "withdrawn"}]``) count as in the event; a record without
+  them has none.
 
 A bad record raises :class:`~scorekeeper.errors.RecordError` whose message
 and ``field`` say where (``round 2, table 1: hand 3: ...``,
@@ -165,27 +168,8 @@ def rescore_event(record: Mapping[str, Any]) -> RescoredEvent:
         raise InvalidRecordError(
             "event must be an object with players, format and round_count", field="event"
         )
-    kind = about.get("format")
-    if kind not in tuple(Format):
-        raise InvalidRecordError(
-            f"event.format must be one of {', '.join(Format)}, not {kind!r}",
-            field="event.format",
-        )
-    players = _names(about.get("players"), "event.players")
-    try:
-        event = Event(players, Format(kind), about.get("round_count"))
-    except ScorekeeperError as error:
-        field = f"event.{error.field}" if error.field else "event"
-        raise RecordError.restating(error, f"event: {error}", field=field) from error
+    event = _record_event(about)
     rounds = _list(record.get("rounds"), "rounds")
-    byes: list[tuple[str, ...]] = []
-    for i, item in enumerate(rounds):
-        if not isinstance(item, Mapping) or item.get("number") != i + 1:
-            raise InvalidRecordError(
-                f"rounds.{i} must be an object with number {i + 1} and its byes",
-                field=f"rounds.{i}",
-            )
-        byes.append(_names(item.get("byes", []), f"rounds.{i}.byes"))
     results: list[list[MatchResult]] = [[] for _ in rounds]
     matches: list[RescoredMatch] = []
     for i, item in enumerate(_list(record.get("games"), "games")):
@@ -208,12 +192,52 @@ def rescore_event(record: Mapping[str, Any]) -> RescoredEvent:
         if ended is not None and ended.winner is not None:
             match = replace(match, ended_by_director=TimeCalled(ended.winner, ended.totals))
         matches.append(match)
-    played = [PlayedRound(tuple(found), bye) for found, bye in zip(results, byes, strict=True)]
+    played = [
+        PlayedRound(tuple(found), *sat_out)
+        for found, sat_out in zip(results, _sat_out(rounds), strict=True)
+    ]
     return RescoredEvent(
         event=dict(about),
         matches=tuple(matches),
         standings=tuple(line.to_dict() for line in standings(event, played)),
     )
+
+
+def _record_event(about: Mapping[str, Any]) -> Event:
+    """The event of a record's ``event`` object: its roster, format, rounds, late entries
+    and withdrawals."""
+    kind = about.get("format")
+    if kind not in tuple(Format):
+        raise InvalidRecordError(
+            f"event.format must be one of {', '.join(Format)}, not {kind!r}",
+            field="event.format",
+        )
+    players = _names(about.get("players"), "event.players")
+    try:
+        return Event(
+            players,
+            Format(kind),
+            about.get("round_count"),
+            _changes(about.get("entries", []), "event.entries"),
+            _changes(about.get("withdrawals", []), "event.withdrawals"),
+        )
+    except ScorekeeperError as error:
+        field = f"event.{error.field}" if error.field else "event"
+        raise RecordError.restating(error, f"event: {error}", field=field) from error
+
+
+def _sat_out(rounds: Sequence[Any]) -> list[tuple[tuple[str, ...], tuple[tuple[str, str], ...]]]:
+    """Each record round's byes and walkovers, the rounds numbered from 1 in order."""
+    found = []
+    for i, item in enumerate(rounds):
+        if not isinstance(item, Mapping) or item.get("number") != i + 1:
+            raise InvalidRecordError(
+                f"rounds.{i} must be an object with number {i + 1} and its byes",
+                field=f"rounds.{i}",
+            )
+        byes = _names(item.get("byes", []), f"rounds.{i}.byes")
+        found.append((byes, _walkovers(item.get("walkovers", []), f"rounds.{i}.walkovers")))
+    return found
 
 
 def _rescore_match(item: Mapping[str, Any], number: int, table: int, place: str) -> RescoredMatch:
@@ -285,3 +309,29 @@ def _names(value: Any, field: str) -> tuple[str, ...]:
     if not isinstance(value, list) or not all(isinstance(name, str) for name in value):
         raise InvalidRecordError(f"{field} must be a list of names", field=field)
     return tuple(value)
+
+
+def _changes(value: Any, field: str) -> tuple[tuple[str, int], ...]:
+    """An event's entries or withdrawals: ``[{"player": name, "round": n}, ...]``."""
+    items = _list(value, field)
+    if not all(
+        isinstance(item, Mapping)
+        and isinstance(item.get("player"), str)
+        and type(item.get("round")) is int
+        for item in items
+    ):
+        raise InvalidRecordError(f"{field} must be a list of {{player, round}}", field=field)
+    return tuple((item["player"], item["round"]) for item in items)
+
+
+def _walkovers(value: Any, field: str) -> tuple[tuple[str, str], ...]:
+    """A round's walkovers: ``[{"winner": name, "withdrawn": name}, ...]``."""
+    items = _list(value, field)
+    if not all(
+        isinstance(item, Mapping)
+        and isinstance(item.get("winner"), str)
+        and isinstance(item.get("withdrawn"), str)
+        for item in items
+    ):
+        raise InvalidRecordError(f"{field} must be a list of {{winner, withdrawn}}", field=field)
+    return tuple((item["winner"], item["withdrawn"]) for item in items)

@@ -958,8 +958,12 @@ def test_the_openapi_document(call):
         "/api/v1/events/{event_id}/export/results.json",
         "/api/v1/events/{event_id}/export/record.json",
         "/api/v1/events/{event_id}/clock",
+        "/api/v1/events/{event_id}/withdrawals",
+        "/api/v1/events/{event_id}/entries",
+        "/api/v1/events/{event_id}/rounds/{number}/swaps",
     }
-    for director_only in ("rounds", "matches/{game_id}/end"):
+    director_posts = ("rounds", "matches/{game_id}/end", "withdrawals", "entries")
+    for director_only in (*director_posts, "rounds/{number}/swaps"):
         operation = spec["paths"][f"/api/v1/events/{{event_id}}/{director_only}"]["post"]
         assert operation["security"] == [{"directorAuth": []}]
     withdraw = spec["paths"]["/api/v1/events/{event_id}/rounds/{number}"]["delete"]

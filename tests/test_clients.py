@@ -386,3 +386,34 @@ def test_replays(client):
         "analyse_record", body=("RecordRequest", void_deal(0, match=False))
     )
     assert analysis["void"] is True and analysis["showdown"] is None and analysis["decisions"]
+
+
+def test_an_event_with_roster_changes(client):
+    """The director's roster changes (issue 29) through each client: the answers parse into
+    their documented models (the event with its withdrawals and entries, the swapped
+    round with its new games)."""
+    body = {"name": "Club", "players": ["Ana", "Bor", "Cy", "Dan", "Eva", "Gus"], "format": "swiss"}
+    status, _, made = client.call("create_event", body=("EventRequest", {**body, "rounds": 2}))
+    assert status == 201
+    token, event_id = made["director_token"], made["id"]
+
+    def roster(operation: str, player: str) -> tuple[int, dict, dict]:
+        request = ("PlayerRequest", {"player": player})
+        return client.call(operation, token, body=request, event_id=event_id)
+
+    status, _, shown = roster("withdraw_player", "Eva")
+    assert status == 200 and shown["withdrawals"] == [{"player": "Eva", "round": 1}]
+    status, _, shown = roster("enter_player", "Fil")
+    assert status == 201 and shown["entries"] == [{"player": "Fil", "round": 1}]
+    _, _, paired = client.call("pair_round", token, event_id=event_id)
+    (a, _), (c, _), _ = (match["players"] for match in paired["matches"])
+    request = ("SwapRequest", {"players": [a, c], "confirm": False})
+    status, _, swapped = client.call(
+        "swap_players", token, body=request, event_id=event_id, number=1
+    )
+    assert status == 200 and [m["table"] for m in swapped["matches"]] == [1, 2]
+    assert swapped["rematches"] == [] and swapped["matches"][0]["players"][0] == c
+    _, _, event = client.call("get_event", event_id=event_id)
+    lines = {line["player"]: line for line in event["standings"]}
+    assert lines["Eva"]["withdrawn"] == 1 and lines["Fil"]["withdrawn"] is None
+    assert event["rounds"][0]["walkovers"] == []

@@ -228,7 +228,6 @@ LONG_FUNCTIONS = {
     "scorekeeper/cli.py:simulate_command": 69,
     "scorekeeper/engine.py:Deal._discard_phase": 91,
     "scorekeeper/engine.py:Deal._draw_phase": 69,
-    "scorekeeper/events.py:standings": 64,
     "scorekeeper/knock.py:verify_knock": 128,
     "scorekeeper/records.py:load_deal": 115,
     "scorekeeper/records.py:play_steps": 61,

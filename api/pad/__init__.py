@@ -52,6 +52,7 @@ from . import (  # noqa: F401
     routes_game,
     routes_hands,
     routes_phones,
+    routes_roster,
     routes_round,
     routes_tally,
     routes_tools,

@@ -13,6 +13,7 @@ from scorekeeper.store.base import Store, StoredEvent
 from scorekeeper.store.event_clock import round_clock
 
 from ..i18n import _, get_locale, lazy_gettext, ngettext
+from . import views_roster
 from .views_games import game_line
 from .views_round import clock_view, pairings
 
@@ -54,9 +55,10 @@ def event_view(store: Store, stored: StoredEvent) -> dict[str, Any]:
     an unfinished match's ``hands``, ``withdrawable`` (the number of the current round
     while no table of it has a hand or a result, else ``None``), ``clock`` (the round
     clock with the time left: :func:`~.views_round.clock_view`), ``pairings`` (the
-    current round by player name: :func:`~.views_round.pairings`) and ``etag`` (a digest
-    of all of it, whether time is up and the page's language: the wall page answers 304
-    while it holds)."""
+    current round by player name: :func:`~.views_round.pairings`), ``roster`` (the
+    director's roster forms: :func:`api.pad.views_roster.roster_view`) and ``etag`` (a
+    digest of all of it, whether time is up and the page's language: the wall page answers
+    304 while it holds)."""
     body = events.event_body(store, stored).to_dict()
     for round_ in body["rounds"]:
         for match in round_["matches"]:
@@ -87,6 +89,7 @@ def event_view(store: Store, stored: StoredEvent) -> dict[str, Any]:
         "playing": [m for m in current["matches"] if not m["finished"]] if current else [],
         "swiss": body["format"] == Format.SWISS.value,
         "withdrawable": current["number"] if current is not None and untouched else None,
+        "roster": views_roster.roster_view(stored, body),
         "etag": hashlib.sha256(text.encode()).hexdigest()[:24],
     }
 

@@ -14,6 +14,7 @@ from scorekeeper.errors import RecordError, ScorekeeperError
 
 from ..i18n import LazyString, _, lazy_gettext
 from .options import OPTION_NAMES
+from .roster_words import ROSTER_WORDINGS
 from .terms import capfirst, either, in_api_terms, term_label, term_labels
 
 
@@ -393,3 +394,4 @@ A text (a ``lazy_gettext`` message) is formatted with the params by name
 joined with "and"); a function gets ``(params, error)`` for wordings that
 depend on them.
 """
+WORDINGS.update(ROSTER_WORDINGS)

@@ -306,13 +306,16 @@ class StoredClock:
 
 @dataclass(frozen=True, slots=True)
 class StoredRound:
-    """A paired round of an event: its number, its byes and its matches as
-    ``(table, game id)``, in table order; its clock (``None``: none set)."""
+    """A paired round of an event: its number, its byes, its matches as
+    ``(table, game id)``, in table order, its clock (``None``: none set) and its
+    walkovers."""
 
     number: int
     byes: tuple[str, ...]
     matches: tuple[tuple[int, str], ...]
     clock: StoredClock | None = None
+    walkovers: tuple[tuple[str, str], ...] = ()
+    """Who went through by walkover: (player, withdrawn opponent)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -350,6 +353,31 @@ games (locked, in table order), it returns, or raises to refuse (nothing is writ
 
 
 @dataclass(frozen=True, slots=True)
+class RosterChange:
+    """A change to an event's roster: a ``kind`` (:data:`ENTRY` or :data:`WITHDRAWAL`), the
+    player and the round it takes effect from."""
+
+    kind: str
+    player: str
+    round: int
+
+
+ENTRY = "entry"
+WITHDRAWAL = "withdrawal"
+
+ChangeRoster = Callable[["StoredEvent"], RosterChange]
+"""How :meth:`Store.change_roster` decides a change: given the event (locked), the change,
+or it raises (nothing is written)."""
+
+SwapMatches = Callable[
+    ["StoredEvent", Sequence[StoredGame]], tuple[Sequence[NewMatch], Sequence[str]]
+]
+"""How :meth:`Store.swap_matches` decides a swap: given the event (locked) and the
+round's games (locked, in table order), the round's new matches (each replacing the
+match at its table) and its byes, or it raises (nothing is written)."""
+
+
+@dataclass(frozen=True, slots=True)
 class StoredEvent:
     """A stored event (club night, tournament): its settings, the hash of its director
     token, the rounds paired so far (each match an ordinary stored game) and the
@@ -367,6 +395,10 @@ class StoredEvent:
     paired: tuple[StoredRound, ...]
     ended: Mapping[str, MatchEnd]
     """The matches the director ended, by game id."""
+    entered: tuple[tuple[str, int], ...] = ()
+    """Late entries (on ``players`` too): each player and the first round they play."""
+    withdrawn: tuple[tuple[str, int], ...] = ()
+    """Withdrawals: each player and the first round they no longer play."""
 
 
 class StorageError(Exception):
@@ -744,10 +776,23 @@ class Store(Protocol):
         *,
         rules: Rules,
         stake: float | None,
+        walkovers: Sequence[tuple[str, str]] = (),
+        check: Callable[[StoredEvent], None] | None = None,
     ) -> bool:
-        """Store round ``number`` of the event in one transaction: its byes, and each match
-        a new game (first dealer seat 0, under ``rules`` and ``stake``) linked to the
-        event; False (nothing written) when that round is already paired."""
+        """Store round ``number`` of the event in one transaction that locks the event: its
+        byes, its walkovers, and each match a new game (first dealer seat 0, under
+        ``rules`` and ``stake``) linked to the event; False (nothing written) when that
+        round is already paired. ``check(event)``, given the event as the transaction
+        reads it, may refuse (it raises: nothing is written)."""
+
+    def change_roster(self, event_id: str, change: ChangeRoster) -> None:
+        """Add a late entry or a withdrawal to the event in one transaction that locks the
+        event (as :meth:`add_round` does): ``change(event)`` gives it or raises."""
+
+    def swap_matches(self, event_id: str, number: int, swap: SwapMatches) -> None:
+        """Replace matches of the event's round ``number`` by new games in one transaction
+        that locks the event and the round's games: ``swap(event, games)`` gives the
+        new matches and the round's byes, or raises (nothing is written)."""
 
     def end_match(self, event_id: str, game_id: str, decide: Adjudicate) -> MatchEnd:
         """End the event's match ``game_id`` in one transaction that locks its game:

@@ -58,6 +58,33 @@ class EventMatch(Result):
 
 
 @dataclass(frozen=True, slots=True)
+class Walkover(Result):
+    """A match not played: its opponent withdrew, the player goes through (a win, 0 net
+    points)."""
+
+    winner: str
+    withdrawn: str
+
+
+def walkover_lines(walkovers: Iterable[tuple[str, str]]) -> tuple[Walkover, ...]:
+    """A round's walkovers, ``(player, withdrawn opponent)``, as results."""
+    return tuple(Walkover(winner, gone) for winner, gone in walkovers)
+
+
+@dataclass(frozen=True, slots=True)
+class RosterLine(Result):
+    """A late entry or a withdrawal: the player and the round it takes effect from."""
+
+    player: str
+    round: int
+
+
+def roster_lines(changes: Iterable[tuple[str, int]]) -> tuple[RosterLine, ...]:
+    """An event's entries or withdrawals, ``(player, round)``, as results."""
+    return tuple(RosterLine(player, number) for player, number in changes)
+
+
+@dataclass(frozen=True, slots=True)
 class EventRound(Result):
     """A paired round of an event."""
 
@@ -65,6 +92,8 @@ class EventRound(Result):
     matches: tuple[EventMatch, ...]
     bye: str | None
     byes: tuple[str, ...]
+    walkovers: tuple[Walkover, ...] = ()
+    """The players who went through because their opponent withdrew."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -80,6 +109,11 @@ class EventSettings(Result):
     rules: Mapping[str, Any]
     stake: float | None
     created: str
+    entries: tuple[RosterLine, ...]
+    """The late entries: each player (on ``players`` too) and the first round they play."""
+    withdrawals: tuple[RosterLine, ...]
+    """The withdrawn players: each marked withdrawn from that round on (they play no round
+    from it; their played matches stay and count)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -180,10 +214,12 @@ class EventExport(Result):
 
 @dataclass(frozen=True, slots=True)
 class EventRecordRound(Result):
-    """A round of an event record: its number and who sat out."""
+    """A round of an event record: its number, who sat out and who went through by
+    walkover."""
 
     number: int
     byes: tuple[str, ...]
+    walkovers: tuple[Walkover, ...] = ()
 
 
 @dataclass(frozen=True, slots=True)
@@ -239,6 +275,8 @@ class PairedRound(Result):
     """The one player sitting out, else null."""
     byes: tuple[str, ...]
     """Everyone sitting out (an elimination may have several)."""
+    walkovers: tuple[Walkover, ...] = ()
+    """The players who go through because their opponent withdrew."""
 
 
 @dataclass(frozen=True, slots=True)

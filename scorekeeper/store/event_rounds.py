@@ -30,8 +30,8 @@ and ``result`` read)."""
 
 
 def event_of(stored: StoredEvent) -> Event:
-    """The core event of a stored one."""
-    return Event(stored.players, stored.format, stored.rounds)
+    """The core event of a stored one (its late entries and withdrawals too)."""
+    return Event(stored.players, stored.format, stored.rounds, stored.entered, stored.withdrawn)
 
 
 def result_of(players: tuple[str, str], data: Mapping[str, Any]) -> MatchResult:
@@ -57,7 +57,7 @@ def rounds_of(stored: StoredEvent, data_of: Callable[[str], GameData]) -> list[P
                 results.append(MatchResult(players, end.totals, end.winner, ended_by_director=True))
             else:
                 results.append(result_of(players, data))
-        played.append(PlayedRound(tuple(results), paired.byes))
+        played.append(PlayedRound(tuple(results), paired.byes, paired.walkovers))
     return played
 
 

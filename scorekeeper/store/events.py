@@ -21,6 +21,7 @@ entered, undone or corrected there, but they no longer change the event).
 from __future__ import annotations
 
 import hmac
+from collections.abc import Callable
 from typing import Any
 
 from ..errors import Conflict, InvalidValueError
@@ -48,6 +49,8 @@ from .event_results import (
     PairedMatch,
     PairedRound,
     result_rows,
+    roster_lines,
+    walkover_lines,
 )
 from .event_rounds import GameData, event_of, rounds_of
 from .games import (
@@ -168,6 +171,37 @@ def match_key(event_id: str, number: int, table: int) -> str:
     return f"event-{event_id}-round-{number}-table-{table}"
 
 
+def new_match(
+    stored: StoredEvent, number: int, table: int, players: tuple[str, str], secret: str | None
+) -> tuple[PairedMatch, NewMatch]:
+    """A new match of round ``number`` at ``table``: as answered (with its edit token) and
+    as stored (a new game under the event's rules; its token derived from ``secret`` and
+    :func:`match_key` when there is one, see :func:`pair_round`)."""
+    game = check_new_game(list(players), stored.rules, 0, stored.stake)
+    game_id = new_game_id()
+    key = match_key(stored.id, number, table)
+    token = derive_token(secret, game_id, key) if secret else new_token()
+    summary = empty_summary(game)
+    return (
+        PairedMatch(table, players, game_id, token),
+        NewMatch(table, game_id, game.players, hash_token(token), summary),
+    )
+
+
+def roster_kept(seen: StoredEvent) -> Callable[[StoredEvent], None]:
+    """What a round paired on the event ``seen`` checks as it is written (the event then
+    given): refused (409 ``roster_changed``) when an entry or a withdrawal came meanwhile."""
+
+    def check(now: StoredEvent) -> None:
+        if (now.entered, now.withdrawn) != (seen.entered, seen.withdrawn):
+            raise Conflict(
+                "the roster changed while the round was being paired: pair it again",
+                code="roster_changed",
+            )
+
+    return check
+
+
 def pair_round(store: Store, event_id: str, *, secret: str | None = None) -> PairedRound:
     """Pair the event's next round: each match a new stored game under the event's rules.
 
@@ -196,29 +230,28 @@ def pair_round(store: Store, event_id: str, *, secret: str | None = None) -> Pai
     paired = next_round(event, played)
     if paired is None:
         raise Conflict("the event is over: no round is left to pair", code="event_over")
-    rules = stored.rules
-    matches, new = [], []
-    for pairing in paired.matches:
-        game = check_new_game(list(pairing.players), rules, 0, stored.stake)
-        game_id = new_game_id()
-        token = (
-            derive_token(secret, game_id, match_key(event_id, paired.number, pairing.table))
-            if secret
-            else new_token()
-        )
-        matches.append(PairedMatch(pairing.table, pairing.players, game_id, token))
-        new.append(
-            NewMatch(pairing.table, game_id, game.players, hash_token(token), empty_summary(game))
-        )
+    made = [
+        new_match(stored, paired.number, pairing.table, pairing.players, secret)
+        for pairing in paired.matches
+    ]
+    matches, new = [shown for shown, _ in made], [kept for _, kept in made]
     if not store.add_round(
-        event_id, paired.number, paired.byes, new, rules=rules, stake=stored.stake
+        event_id,
+        paired.number,
+        paired.byes,
+        new,
+        rules=stored.rules,
+        stake=stored.stake,
+        walkovers=paired.walkovers,
+        check=roster_kept(stored),
     ):
         raise Conflict(
             f"round {paired.number} was paired meanwhile by another request",
             code="round_paired",
             params={"round": paired.number},
         )
-    return PairedRound(paired.number, tuple(matches), paired.bye, paired.byes)
+    walkovers = walkover_lines(paired.walkovers)
+    return PairedRound(paired.number, tuple(matches), paired.bye, paired.byes, walkovers)
 
 
 def end_match(store: Store, event_id: str, game_id: str, winner: Any = None) -> EventMatch:
@@ -298,6 +331,7 @@ def event_body(store: Store, stored: StoredEvent) -> EventView:
             ),
             paired.byes[0] if len(paired.byes) == 1 else None,
             paired.byes,
+            walkover_lines(paired.walkovers),
         )
         for paired, round_ in zip(stored.paired, played, strict=True)
     )
@@ -329,6 +363,8 @@ def settings(stored: StoredEvent) -> EventSettings:
         stored.rules.to_dict(),
         stored.stake,
         stored.created,
+        roster_lines(stored.entered),
+        roster_lines(stored.withdrawn),
     )
 
 
@@ -373,7 +409,7 @@ def event_record(store: Store, stored: StoredEvent) -> EventRecord:
         for round_ in body.rounds
         for match in round_.matches
     )
-    rounds = tuple(EventRecordRound(r.number, r.byes) for r in body.rounds)
+    rounds = tuple(EventRecordRound(r.number, r.byes, r.walkovers) for r in body.rounds)
     return EventRecord(EVENT_FORMAT, EVENT_VERSION, settings(stored), rounds, games)
 
 

@@ -36,6 +36,8 @@ row saying which of them ran):
   ``games.finished`` and the fold's cache, as in SQLite's schemas 13 and 14.
 * the round clock (migration 14): ``event_rounds.clock_started`` and
   ``clock_minutes``, as in SQLite's migration of the same name.
+* ``event_roster`` and ``event_rounds.walkovers`` (migration 15):
+  as in SQLite.
 
 The statements and the logic around them are the SQLite backend's
 (:class:`~scorekeeper.store.sql.SqlStore`, ``%s`` placeholders): this module
@@ -97,6 +99,7 @@ from .sql import ADD_CUT, EVENT_TABLES, MATCH_END_TABLE, SqlStore, pending_steps
 from .sql_clock import ADD_CLOCK
 from .sql_ratings import ADD_BOT, RATING_TABLES
 from .sql_rights import rights_tables
+from .sql_roster import ADD_WALKOVERS, ROSTER_TABLE
 
 BUSY_TIMEOUT = 30.0
 """Seconds a write waits for another writer's lock."""
@@ -294,6 +297,13 @@ def _migrate_14(conn: psycopg.Connection) -> None:
         conn.execute(statement)
 
 
+def _migrate_roster(conn: psycopg.Connection) -> None:
+    """The director's roster changes: ``event_roster`` and ``event_rounds.walkovers``, as in
+    SQLite's schema (the same statements)."""
+    conn.execute(ROSTER_TABLE)
+    conn.execute(ADD_WALKOVERS)
+
+
 MIGRATIONS: tuple[Callable[[psycopg.Connection], None], ...] = (
     _migrate_1,
     _migrate_2,
@@ -309,6 +319,7 @@ MIGRATIONS: tuple[Callable[[psycopg.Connection], None], ...] = (
     _migrate_12,
     _migrate_13,
     _migrate_14,
+    _migrate_roster,
 )
 """Schema migrations in order; migration ``i`` takes the database to version ``i + 1``."""
 

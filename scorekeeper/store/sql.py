@@ -85,6 +85,7 @@ from .finding import GAMES_OF_MATCHING, INSERT_WORDS, SELECT_MATCHING, matching
 from .sql_clock import RoundClocks, clock_of
 from .sql_ratings import FINISHED, SET_FINISHED, RatingRows
 from .sql_rights import SELECT_GAME_EVENT, DirectorRights
+from .sql_roster import SELECT_ROSTER, EventRoster, roster_of, walkovers_of
 
 ADD_CUT = "ALTER TABLE games ADD COLUMN cut TEXT"
 """The cards cut for the first deal (SQLite's schema 10, PostgreSQL's 9): the same statement."""
@@ -233,14 +234,14 @@ SELECT_EVENT_GAMES = (
 """The games of an event's matches, in one query (``games``' columns need no prefix:
 ``event_matches`` has none of their names)."""
 SELECT_EVENT_ROUNDS = (
-    "SELECT number, byes, clock_started, clock_minutes FROM event_rounds"
+    "SELECT number, byes, clock_started, clock_minutes, walkovers FROM event_rounds"
     " WHERE event_id = ? ORDER BY number"
 )
 SELECT_EVENT_MATCHES = (
     "SELECT round, table_no, game_id FROM event_matches WHERE event_id = ? ORDER BY round, table_no"
 )
 INSERT_EVENT_ROUND = (
-    "INSERT INTO event_rounds (event_id, number, byes, created) VALUES (?, ?, ?, ?)"
+    "INSERT INTO event_rounds (event_id, number, byes, walkovers, created) VALUES (?, ?, ?, ?, ?)"
     " ON CONFLICT DO NOTHING RETURNING number"
 )
 INSERT_EVENT_MATCH = (
@@ -300,7 +301,7 @@ def _match_end(row: Sequence[Any]) -> MatchEnd:
     return MatchEnd(winner, (first, second), ended)
 
 
-class SqlStore(DirectorRights, RatingRows, RoundClocks, ABC):
+class SqlStore(DirectorRights, RatingRows, RoundClocks, EventRoster, ABC):
     """The store methods both SQL backends share; a backend subclasses it (see the module
     docs for what it supplies)."""
 
@@ -924,17 +925,24 @@ class SqlStore(DirectorRights, RatingRows, RoundClocks, ABC):
             matches.setdefault(number, []).append((table, game_id))
         paired = tuple(
             StoredRound(
-                number, tuple(json.loads(byes)), tuple(matches.get(number, ())), clock_of(*clock)
+                number,
+                tuple(json.loads(byes)),
+                tuple(matches.get(number, ())),
+                clock_of(started, minutes),
+                walkovers_of(walkovers),
             )
-            for number, byes, *clock in self._run(conn, SELECT_EVENT_ROUNDS, (event_id,)).fetchall()
+            for number, byes, started, minutes, walkovers in self._run(
+                conn, SELECT_EVENT_ROUNDS, (event_id,)
+            )
         )
+        late, entered, withdrawn = roster_of(self._run(conn, SELECT_ROSTER, (event_id,)).fetchall())
         ended = {
             row[0]: _match_end(row[1:]) for row in self._run(conn, SELECT_MATCH_ENDS, (event_id,))
         }
         return StoredEvent(
             id=row[0],
             name=row[1],
-            players=tuple(json.loads(row[2])),
+            players=(*json.loads(row[2]), *late),
             format=Format(row[3]),
             rounds=row[4],
             rules=Rules.from_dict(json.loads(row[5])),
@@ -943,6 +951,8 @@ class SqlStore(DirectorRights, RatingRows, RoundClocks, ABC):
             created=row[8],
             paired=paired,
             ended=ended,
+            entered=entered,
+            withdrawn=withdrawn,
         )
 
     def event_games(self, event_id: str) -> list[StoredGame]:
@@ -966,36 +976,55 @@ class SqlStore(DirectorRights, RatingRows, RoundClocks, ABC):
         *,
         rules: Rules,
         stake: float | None,
+        walkovers: Sequence[tuple[str, str]] = (),
+        check: Callable[[StoredEvent], None] | None = None,
     ) -> bool:
-        """Store round ``number`` of the event: its byes, each match's new game (its players
-        seated, first dealer seat 0) and the links, in one transaction; False (nothing
-        written) when that round is already paired.
+        """Store round ``number`` of the event: its byes, its walkovers, each match's new
+        game (its players seated, first dealer seat 0) and the links, in one transaction
+        that locks the event's row first (as a roster change does) and lets ``check`` see
+        the event then (it may raise: nothing is written); False (nothing written) when
+        that round is already paired.
 
         The round's row is written first: a concurrent pairing of the same round waits
         for it (PostgreSQL) or for the whole write (SQLite), then finds it and writes
         nothing, so no game is ever left without its round.
         """
-        stamp = now()
         with self._write() as conn:
-            added = self._run(
-                conn, INSERT_EVENT_ROUND, (event_id, number, dumps(list(byes)), stamp)
-            ).fetchall()
-            if not added:
+            stored = self._locked_event(conn, event_id)
+            if check is not None:
+                check(stored)
+            row = (event_id, number, dumps(list(byes)), dumps([list(w) for w in walkovers]), now())
+            if not self._run(conn, INSERT_EVENT_ROUND, row).fetchall():
                 return False
-            for m in matches:
-                settings = (m.game_id, m.players, rules, 0, stake, m.token_hash)
-                self._insert_game(conn, stamp, settings, scored=m.scored)
-            self._seat(
-                conn,
-                stamp,
-                {m.game_id: [(name_key(name), name) for name in m.players] for m in matches},
-            )
-            self._run_many(
-                conn,
-                INSERT_EVENT_MATCH,
-                [(event_id, number, m.table, m.game_id) for m in matches],
-            )
+            self._add_matches(conn, event_id, number, matches, (rules, stake))
             return True
+
+    def _add_matches(
+        self,
+        conn: Any,
+        event_id: str,
+        number: int,
+        matches: Sequence[NewMatch],
+        settings: tuple[Rules, float | None],
+    ) -> None:
+        """Insert each match's new game (its players seated, first dealer seat 0, under the
+        ``settings``' rules and stake) and its link to round ``number`` of the event."""
+        stamp = now()
+        rules, stake = settings
+        for m in matches:
+            self._insert_game(
+                conn, stamp, (m.game_id, m.players, rules, 0, stake, m.token_hash), scored=m.scored
+            )
+        self._seat(
+            conn,
+            stamp,
+            {m.game_id: [(name_key(name), name) for name in m.players] for m in matches},
+        )
+        self._run_many(
+            conn,
+            INSERT_EVENT_MATCH,
+            [(event_id, number, m.table, m.game_id) for m in matches],
+        )
 
     def end_match(self, event_id: str, game_id: str, decide: Adjudicate) -> MatchEnd:
         """End the event's match ``game_id``: inside one write transaction the link is
@@ -1023,10 +1052,6 @@ class SqlStore(DirectorRights, RatingRows, RoundClocks, ABC):
         links and its row are deleted; its games stay, as ordinary games."""
         with self._write() as conn:
             stored = self._event(conn, event_id)
-            found = [paired for paired in stored.paired if paired.number == number]
-            if not found:
-                raise NotFound(f"event {event_id!r} has no round {number}", field="number")
-            games = [self._game(conn, game_id, lock=True) for _, game_id in found[0].matches]
-            check(stored, games)
+            check(stored, self._round_games(conn, stored, number))
             self._run(conn, DELETE_ROUND_MATCHES, (event_id, number))
             self._run(conn, DELETE_ROUND, (event_id, number))

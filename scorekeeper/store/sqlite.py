@@ -61,6 +61,9 @@ Tables:
   and the fold's cache (:mod:`~scorekeeper.store.sql_ratings`).
 * the round clock (schema 15, :mod:`scorekeeper.store.sql_clock`):
   ``event_rounds.clock_started`` and ``clock_minutes``, NULL while none is set.
+* ``event_roster`` and ``event_rounds.walkovers`` (schema 16):
+  an event's late entries and withdrawals, each round's walkovers
+  (:mod:`scorekeeper.store.sql_roster`).
 
 Every write is one ``BEGIN IMMEDIATE`` transaction, so concurrent writers
 (several gunicorn workers) are serialised by SQLite and a refused write
@@ -132,6 +135,7 @@ from .sql import ADD_CUT, EVENT_TABLES, MATCH_END_TABLE, SqlStore, pending_steps
 from .sql_clock import ADD_CLOCK
 from .sql_ratings import ADD_BOT, RATING_TABLES
 from .sql_rights import rights_tables
+from .sql_roster import ADD_WALKOVERS, ROSTER_TABLE
 
 DEFAULT_PATH = "scorekeeper.db"
 """The database file used when no setting or option names one (relative to the working folder)."""
@@ -448,6 +452,13 @@ def _migrate_15(db: sqlite_utils.Database) -> None:
         db.execute(statement)
 
 
+def _migrate_roster(db: sqlite_utils.Database) -> None:
+    """The director's roster changes: ``event_roster`` (late entries, withdrawals) and each
+    round's walkovers, ``event_rounds.walkovers`` (:mod:`scorekeeper.store.sql_roster`)."""
+    db.execute(ROSTER_TABLE)
+    db.execute(ADD_WALKOVERS)
+
+
 MIGRATIONS: tuple[Callable[[sqlite_utils.Database], None], ...] = (
     _migrate_1,
     _migrate_2,
@@ -464,6 +475,7 @@ MIGRATIONS: tuple[Callable[[sqlite_utils.Database], None], ...] = (
     _migrate_13,
     _migrate_14,
     _migrate_15,
+    _migrate_roster,
 )
 """Schema migrations in order; migration ``i`` takes the file to version ``i + 1``."""
 
