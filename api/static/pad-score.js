@@ -35,6 +35,43 @@
 //   defender's least deadwood after layoffs; only the two counts are needed, so ties
 //   between arrangements of equal result need not be broken as the core breaks them.
 
+/** The game's rules, every option of the core (scorekeeper.rules.Rules.to_dict()).
+ * @typedef {{knock_limit: number, oklahoma: boolean, ace_upcard: string, spade_doubles: boolean,
+ *   gin_bonus: number, big_gin_bonus: number | null, undercut_bonus: number, box_bonus: number,
+ *   game_bonus: number, shutout: string, target: number, next_dealer: string, scoring: string,
+ *   tie: string, three_player_dealer: string, partnership_netting: string,
+ *   [option: string]: unknown}} Rules */
+/** A game of a four-player deal: its two players (seats), the dealer and the hand's result.
+ * @typedef {{game: number, players: number[], dealer: number}} DealGame */
+/** A sheet as the core's to_dict() gives it (JSON): ``hands`` their records, or their number
+ * (a summary, what score_sheet goes on from).
+ * @typedef {{players: string[], rules: Rules, scoring: string, stake: Stake,
+ *   hands: HandRecord[] | number, totals: number[], boxes: number[], needed: number[],
+ *   next_dealer: number, next_games?: DealGame[], teams?: number[][], columns?: Column[],
+ *   opened?: number[][], over: boolean, result: Result | null}} Sheet */
+/** A hand's result once checked (sheet._parse_hand): the winning and losing seats, if any.
+ * @typedef {{winner: number | null, loser: number | null, points: number,
+ *   outcome: string | null, void: boolean}} Parsed */
+/** A hand's record on the sheet (a sheet's ``hands``): the single sheet's, Hollywood's
+ * (its columns) or a partnership deal's (its games).
+ * @typedef {Parsed & {n: number, dealer: number, totals: number[], game_over_after: boolean,
+ *   sits_out?: number, columns?: number[], opened?: number | null, closed?: number[],
+ *   column_totals?: number[][], dealer_team?: number, team_points?: number[],
+ *   games?: (DealGame & Parsed)[]}} HandRecord */
+/** What a loser pays the winner.
+ * @typedef {{payer: number, payee: number, amount: number}} Payment */
+/** The end of a game (sheet._result) or of a Hollywood match (sheet._match_result).
+ * @typedef {{winner: number | null, loser: number | null, losers: number[], totals: number[],
+ *   box_bonus: number[], final: number[], net: number, nets: number[], stake: Stake,
+ *   settlement: Payment | Payment[] | null, game_bonus?: number, shutout?: boolean,
+ *   shut_out?: number[], game_bonuses?: number[], shutouts?: boolean[],
+ *   column_winners?: (number | null)[]}} Result */
+/** A Hollywood column.
+ * @typedef {{game: number, totals: number[], boxes: number[], opened: boolean[],
+ *   over: boolean, result: Result | null, needed: number[]}} Column */
+/** A stake per point (a decimal, as JSON carries it), or none.
+ * @typedef {number | string | null} Stake */
+
 export class Refused extends Error {
   constructor(code, field = null) {
     super(field ? `${field}: ${code}` : code);
