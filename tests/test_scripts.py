@@ -28,7 +28,6 @@ UNTYPED = {
     "pad-quick.js": 47,
     "pad-save.js": 39,
     "pad-score.js": 287,
-    "pad-share.js": 14,
     "pad.js": 88,
     "sw.js": 23,
 }
