@@ -25,7 +25,6 @@ UNTYPED = {
     "pad-live.js": 10,
     "pad-provisional.js": 41,
     "pad-quick.js": 47,
-    "pad-save.js": 39,
     "pad-score.js": 287,
     "pad.js": 88,
 }
