@@ -69,6 +69,10 @@
 /** A Hollywood column.
  * @typedef {{game: number, totals: number[], boxes: number[], opened: boolean[],
  *   over: boolean, result: Result | null, needed: number[]}} Column */
+/** The waiting hands scored (provisional()): the summary after them, their records, and
+ * where the scoring stopped (the hand that could not be scored here, and why), if it did.
+ * @typedef {{sheet: Sheet, records: HandRecord[],
+ *   stopped: {index: number, error: Error | null} | null}} Provisional */
 /** A stake per point (a decimal, as JSON carries it), or none.
  * @typedef {number | string | null} Stake */
 
