@@ -28,8 +28,7 @@ import { lang, say, sayCount, sayParts } from "./pad-words.js";
 /** @typedef {import("./pad-score.js").Column} Column */
 /** @typedef {import("./pad-score.js").DealGame} DealGame */
 /** @typedef {import("./pad-score.js").Provisional} Provisional */
-/** The API's sheet: its hands listed.
- * @typedef {Sheet & {hands: import("./pad-score.js").HandRecord[]}} ApiSheet */
+/** @typedef {import("./pad-score.js").FullSheet} ApiSheet (the API's sheet: its hands listed) */
 // (the sheet page with #sheet-state always has its board, its [data-live] heading and
 // #provisional-note: templates/pad/sheet.html, macros.html's board)
 
