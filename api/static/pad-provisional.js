@@ -58,7 +58,8 @@ async function serverSheet(source, hands) {
   if (page.hands === hands) return page;
   if (fetched && fetched.hands.length === hands) return fetched;
   try {
-    const response = await fetch(/** @type {string} */ (/** @type {HTMLElement} */ ($("[data-live]")).dataset.live), {
+    const live = /** @type {HTMLElement} */ ($("[data-live]"));
+    const response = await fetch(/** @type {string} */ (live.dataset.live), {
       headers: { Accept: "application/json" }, cache: "no-store" });
     if (!response.ok) return null;
     fetched = /** @type {ApiSheet} */ (await response.json());
@@ -147,7 +148,8 @@ function drawBoard(sheet) {
     if (sheet.over && sheet.result && sheet.result.winner === p) crown(name);
     let said;
     if (hollywood) {
-      const totals = /** @type {Column[]} */ (sheet.columns).map((column) => (column.opened[p] ? column.totals[p] : null));
+      const totals = /** @type {Column[]} */ (sheet.columns)
+        .map((column) => (column.opened[p] ? column.totals[p] : null));
       $$(".games .game b", card).forEach((node, c) => { node.textContent = String(totals[c] ?? "·"); });
       said = totals.map((total, c) => say("game_total", { n: c + 1, total: total ?? "–" })).join(", ");
     } else {
@@ -155,7 +157,8 @@ function drawBoard(sheet) {
       said = sayCount("points", sheet.totals[p]);
     }
     const boxes = sayCount("boxes", sheet.boxes[p]);
-    /** @type {HTMLElement} */ ($(".meta", card)).textContent = sheet.over ? boxes : `${boxes} · ${needs(sheet, p)}`;
+    const meta = /** @type {HTMLElement} */ ($(".meta", card));
+    meta.textContent = sheet.over ? boxes : `${boxes} · ${needs(sheet, p)}`;
     const side = four ? TEAMS[p].map((seat) => sheet.players[seat]).join(" & ") : sheet.players[p];
     card.setAttribute("aria-label", say("labelled", { label: side, value: `${said}, ${boxes}` }));
   }
@@ -225,7 +228,11 @@ export async function showProvisional(waiting, hands, unit) {
   if (waiting.length && !server) return;  // keep what is shown until the sheet is known
   note.dataset.state = state;
   if (!kept || kept.source !== source) kept = { source, parts: keep() };
-  else for (const [selector, copy] of kept.parts) /** @type {HTMLElement} */ ($(selector)).replaceWith(copy.cloneNode(true));
+  else {
+    for (const [selector, copy] of kept.parts) {
+      /** @type {HTMLElement} */ ($(selector)).replaceWith(copy.cloneNode(true));
+    }
+  }
   lock(waiting.length > 0);
   note.replaceChildren();
   note.hidden = !waiting.length;

@@ -74,15 +74,19 @@ function setupPad(form, pad) {
 
   /** @param {string} name @param {string | undefined} value */
   const choose = (name, value) => {
-    const radio = /** @type {HTMLInputElement | null} */ ($(`input[name="${prefix}${name}"][value="${value}"]`, form));
+    const radio = /** @type {HTMLInputElement | null} */ (
+      $(`input[name="${prefix}${name}"][value="${value}"]`, form));
     if (!radio || radio.checked) return;
     radio.checked = true;
     radio.dispatchEvent(new Event("change", { bubbles: true }));
   };
 
   const update = () => {
-    const knocker = /** @type {HTMLInputElement | null} */ ($(`input[name="${prefix}knocker"]:checked`, form))?.value;
-    const kind = /** @type {HTMLInputElement | null} */ ($(`input[name="${prefix}kind"]:checked`, form))?.value;
+    /** @param {string} name */
+    const checked = (name) => /** @type {HTMLInputElement | null} */ (
+      $(`input[name="${prefix}${name}"]:checked`, form))?.value;
+    const knocker = checked("knocker");
+    const kind = checked("kind");
     for (const chip of chips) {
       const gin = chip.dataset.chipDeadwood === "0";
       const on = chip.dataset.chipKnocker === knocker && (gin ? kind === "gin"
@@ -130,7 +134,8 @@ function keys(event, { pad, rows, press, type }) {
   if (event.altKey || event.ctrlKey || event.metaKey) return;
   const pressed = $("[aria-pressed=true]", pad);
   const target = /** @type {HTMLElement} */ (event.target);  // the pad or one of its keys
-  const row = /** @type {HTMLElement | null} */ (target.closest(".chips")) || (target === pad ? rows[0] : null);
+  const row = /** @type {HTMLElement | null} */ (target.closest(".chips"))
+    || (target === pad ? rows[0] : null);
   const digit = /^[0-9]$/.test(event.key);
   let done = true;
   if (digit && !pressed && row) {

@@ -99,7 +99,8 @@ async function queueHand(form, fields, refresh) {
   // (a queued form names its game, and has its action: templates/pad/hand.html)
   await putQueued({ game: /** @type {string} */ (form.dataset.queueGame), fields,
                     created: new Date().toISOString(),
-                    url: new URL(/** @type {string} */ (form.getAttribute("action")), window.location.href).href });
+                    url: new URL(/** @type {string} */ (form.getAttribute("action")),
+                                 window.location.href).href });
   form.reset();
   handKey(form).value = newKey();
   rememberKey(form);
@@ -142,7 +143,8 @@ export function setupQueuedForm(element, refresh) {
   const form = /** @type {HTMLFormElement} */ (element);
   const key = handKey(form);
   const kept = (history.state || {}).handForm;
-  const [navigation] = /** @type {PerformanceNavigationTiming[]} */ (performance.getEntriesByType("navigation"));
+  const [navigation] = /** @type {PerformanceNavigationTiming[]} */ (
+    performance.getEntriesByType("navigation"));
   if (kept && navigation && navigation.type === "back_forward") {
     key.value = kept.key;
     const version = /** @type {HTMLInputElement | null} */ ($("input[name=version]", form));
