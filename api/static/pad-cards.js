@@ -11,13 +11,24 @@
 
 import { say, shownLetters } from "./pad-words.js";
 
+/** @typedef {import("./pad-words.js").Letters} Letters */
+/** @typedef {import("./pad-words.js").SuitLetters} SuitLetters */
+/** The server's grammar of typed cards (<html>'s data-card-*: regular expressions).
+ * @typedef {{cardNotation: string, cardRank: string, cardSeparators: string}} Grammar */
+/** What typed text says: its card codes, and the first problem in it (null if none).
+ * @typedef {{codes: string[], problem: string | null}} Read */
+
+/** @type {Record<string, string>} */
 const SUIT_OF = { "♣": "c", "♦": "d", "♥": "h", "♠": "s" };
+/** @type {Record<string, string>} */
 const SHOWN = { c: "♣", d: "♦", h: "♥", s: "♠" };
 // A card as the typed line writes it in a language whose ``suits`` are given: its suit
 // letter where that letter names the same suit on this pad, else the symbol ("4♠" where
 // "s" also means hearts).
+/** @param {string} code @param {SuitLetters} [suits] @returns {string} */
 export const spelled = (code, suits = {}) =>
   code[0] + (suits[code[1].toUpperCase()] === undefined ? code[1] : SHOWN[code[1]]);
+/** @param {string} code */
 const shown = (code) => (code[0] === "T" ? "10" : shownLetters[code[0]] || code[0]) + SHOWN[code[1]];
 
 // The reader of typed text under the grammar ``{cardNotation, cardRank, cardSeparators}``
@@ -25,12 +36,16 @@ const shown = (code) => (code[0] === "T" ? "10" : shownLetters[code[0]] || code[
 // and ``suits`` (local suit letter -> the core's suit, or [two suits]): text -> {codes,
 // problem}. With typing, a last rank without its suit yet ("7", "1" of "10") is not a
 // problem.
+/** @param {Grammar} grammar @param {Letters} [letters] @param {SuitLetters} [suits]
+ * @returns {(text: string, options?: {typing?: boolean}) => Read} */
 export function cardReader({ cardNotation, cardRank, cardSeparators }, letters = {}, suits = {}) {
   const card = new RegExp(cardNotation, "y");
   const rankOnly = new RegExp(`^(?:${cardRank}|1)$`);
   const separators = new RegExp(cardSeparators);
   return function readTyped(text, { typing = false } = {}) {
+    /** @type {string[]} */
     const codes = [];
+    /** @type {string | null} */
     let problem = null;
     const chunks = text.split(separators).filter(Boolean);
     chunks.forEach((chunk, index) => {

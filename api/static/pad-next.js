@@ -20,23 +20,32 @@ import { $, $$ } from "./pad-dom.js";
 import { provisional } from "./pad-score.js";
 import { lang, say, sayParts } from "./pad-words.js";
 
+/** @typedef {import("./pad-store.js").Entry} Entry */
+/** @typedef {import("./pad-score.js").Sheet} Sheet */
+/** A sheet this phone saw: the summary in #sheet-state and its version.
+ * @typedef {{version: number, state: Sheet}} Seen */
+
 const STORE = "scorepad-sheet:";
+/** @param {number} n */
 const number = (n) => n.toLocaleString(lang);
 
+/** @param {string | undefined} game @returns {Seen | null} */
 function stored(game) {
   try {
-    return JSON.parse(localStorage.getItem(STORE + game));
+    return JSON.parse(localStorage.getItem(STORE + game) ?? "null");
   } catch {
     return null;  // none kept, or not readable: the page's own sheet
   }
 }
 
+/** @returns {Seen | null} */
 function pageSheet() {
   const block = $("#sheet-state");
   return block ? { version: Number(block.dataset.version), state: JSON.parse(block.textContent) } : null;
 }
 
 // Keeps the sheet this page shows for ``game`` when it is newer than the one kept.
+/** @param {string | undefined} game */
 export function rememberSheet(game) {
   const mine = pageSheet();
   const kept = stored(game);
@@ -48,14 +57,16 @@ export function rememberSheet(game) {
   }
 }
 
+/** @param {HTMLElement} line @param {Sheet} state @param {Entry[]} waiting */
 function dealerLine(line, state, waiting) {
+  /** @type {{stopped: unknown, sheet?: Sheet}} */
   let after;
   try {
     after = provisional(state, waiting.map((item) => item.fields));
   } catch {
     after = { stopped: true };
   }
-  if (after.stopped || after.sheet.over || state.players.length !== 2) {
+  if (after.stopped || !after.sheet || after.sheet.over || state.players.length !== 2) {
     line.hidden = true;
     return;
   }
@@ -68,18 +79,23 @@ function dealerLine(line, state, waiting) {
 // What this phone knows of the sheet before the hands waiting for ``panel``'s game: the
 // number of hands on it, the sheet itself (null if none here), whether this page is
 // older than it, and how many hands this page sent since it opened.
+/** @param {HTMLElement} panel
+ * @returns {{older: boolean, sentHere: number, state: Sheet | null, hands: number}} */
 export function known(panel) {
   const own = pageSheet();
   const kept = stored(panel.dataset.queue);
   const older = Boolean(kept && own && kept.version > own.version);  // this page is a copy
   const sentHere = Number(panel.dataset.hands) - Number(panel.dataset.handsShown);
-  return { older, sentHere, state: older ? kept.state : own && own.state,
-           hands: older ? kept.state.hands + sentHere : Number(panel.dataset.hands) };
+  if (older && kept) {  // a summary: its hands are their number
+    return { older, sentHere, state: kept.state, hands: /** @type {number} */ (kept.state.hands) + sentHere };
+  }
+  return { older, sentHere, state: own && own.state, hands: Number(panel.dataset.hands) };
 }
 
 // The form's heading and dealer line for the hands of its game waiting now (``items``).
+/** @param {HTMLElement} form @param {Entry[]} items @param {string} unitWord */
 export function followQueue(form, items, unitWord) {
-  const panel = $(`[data-queue="${form.dataset.queueGame}"]`);
+  const panel = /** @type {HTMLElement} */ ($(`[data-queue="${form.dataset.queueGame}"]`));
   const waiting = items.filter((item) => item.game === form.dataset.queueGame);
   if (waiting.length) form.dataset.waiting = "yes";
   else delete form.dataset.waiting;

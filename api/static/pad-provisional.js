@@ -23,36 +23,53 @@ import { setLocked } from "./pad-lock.js";
 import { provisional, Refused } from "./pad-score.js";
 import { lang, say, sayCount, sayParts } from "./pad-words.js";
 
+/** @typedef {import("./pad-store.js").Entry} Entry */
+/** @typedef {import("./pad-score.js").Sheet} Sheet */
+/** @typedef {import("./pad-score.js").Column} Column */
+/** @typedef {import("./pad-score.js").DealGame} DealGame */
+/** @typedef {import("./pad-score.js").Provisional} Provisional */
+/** @typedef {import("./pad-score.js").FullSheet} ApiSheet (the API's sheet: its hands listed) */
+// (the sheet page with #sheet-state always has its board, its [data-live] heading and
+// #provisional-note: templates/pad/sheet.html, macros.html's board)
+
 const TEAMS = [[0, 2], [1, 3]];  // the sides at a table of four (api.pad.labels.side_names)
 const TEAM_OF = [0, 1, 0, 1];
+/** @param {number} n */
 const number = (n) => n.toLocaleString(lang);
 
+/** @type {{source: string, parts: [string, Node][]} | null} */
 let kept = null;  // the server's board and next line as rendered, to put back: {source, parts}
+/** @type {ApiSheet | null} */
 let fetched = null;  // the game's sheet from the API, once hands were sent since the page came
 
+/** @returns {[string, Node][]} */
 function keep() {
   return ["section.board", "[data-next]"].filter((selector) => $(selector))
-    .map((selector) => [selector, $(selector).cloneNode(true)]);
+    .map((selector) => [selector, /** @type {HTMLElement} */ ($(selector)).cloneNode(true)]);
 }
 
 // The server's sheet the waiting hands follow: the page's (#sheet-state), or, when some
 // hands were sent since it came (``hands`` on the sheet now), the API's sheet; null
 // when that cannot be had now.
+/** @param {string} source @param {number} hands @returns {Promise<Sheet | null>} */
 async function serverSheet(source, hands) {
+  /** @type {Sheet} */
   const page = JSON.parse(source);
   if (page.hands === hands) return page;
   if (fetched && fetched.hands.length === hands) return fetched;
   try {
-    const response = await fetch($("[data-live]").dataset.live, {
+    const live = /** @type {HTMLElement} */ ($("[data-live]"));
+    const response = await fetch(/** @type {string} */ (live.dataset.live), {
       headers: { Accept: "application/json" }, cache: "no-store" });
     if (!response.ok) return null;
-    fetched = await response.json();
+    fetched = /** @type {ApiSheet} */ (await response.json());
   } catch {
     return null;  // no connection: the hands sent are on the server, not known here
   }
   return fetched.hands.length === hands ? fetched : null;
 }
 
+/** @param {string} text */
 function bdi(text) {
   const node = document.createElement("bdi");
   node.textContent = text;
@@ -60,7 +77,9 @@ function bdi(text) {
 }
 
 // A message of the server's with <b> round a placeholder: its pieces, bold kept.
+/** @param {string} key @param {Record<string, Node>} values @returns {(string | Node)[]} */
 function bold(key, values) {
+  /** @type {(string | Node)[]} */
   const pieces = [];
   let inBold = false;
   for (const piece of sayParts(key, values)) {
@@ -81,6 +100,7 @@ function bold(key, values) {
   return pieces;
 }
 
+/** @param {string} text */
 function chip(text) {
   const node = document.createElement("span");
   node.className = "dealer-chip";
@@ -91,6 +111,7 @@ function chip(text) {
 
 // The winner's name as the server writes it (views_result.winner_line): the catalog's
 // "Winner: %(name)s" round the name's own nodes, its words marked.
+/** @param {HTMLElement} name */
 function crown(name) {
   const own = [...name.childNodes];
   const NAME = "\u0000";
@@ -106,6 +127,7 @@ function crown(name) {
 
 // What side ``p`` still needs, as the server words it (views_sheet's ``needed_in``): with
 // Hollywood's columns, the first open game those points would close.
+/** @param {Sheet} sheet @param {number} p */
 function needs(sheet, p) {
   const points = sheet.needed[p];
   const column = (sheet.columns || []).find((col) => !col.over && col.needed[p] === points);
@@ -113,40 +135,44 @@ function needs(sheet, p) {
 }
 
 // The board's cards, one per side, from a sheet summary.
+/** @param {Sheet} sheet */
 function drawBoard(sheet) {
   const four = sheet.players.length === 4;
   const hollywood = sheet.scoring === "hollywood";
   const dealing = four ? TEAM_OF[sheet.next_dealer] : sheet.next_dealer;
   for (const card of $$(".board .player")) {
     const p = Number(card.dataset.player);
-    const name = $(".name", card);
+    const name = /** @type {HTMLElement} */ ($(".name", card));
     $$(".dealer-chip, .winner-word", name).forEach((node) => node.remove());
     if (!sheet.over && dealing === p) name.append(" ", chip(say(four ? "deal_next" : "deals_next")));
     if (sheet.over && sheet.result && sheet.result.winner === p) crown(name);
     let said;
     if (hollywood) {
-      const totals = sheet.columns.map((column) => (column.opened[p] ? column.totals[p] : null));
-      $$(".games .game b", card).forEach((node, c) => { node.textContent = totals[c] ?? "·"; });
+      const totals = /** @type {Column[]} */ (sheet.columns)
+        .map((column) => (column.opened[p] ? column.totals[p] : null));
+      $$(".games .game b", card).forEach((node, c) => { node.textContent = String(totals[c] ?? "·"); });
       said = totals.map((total, c) => say("game_total", { n: c + 1, total: total ?? "–" })).join(", ");
     } else {
-      $(".total", card).textContent = sheet.totals[p];
+      /** @type {HTMLElement} */ ($(".total", card)).textContent = String(sheet.totals[p]);
       said = sayCount("points", sheet.totals[p]);
     }
     const boxes = sayCount("boxes", sheet.boxes[p]);
-    $(".meta", card).textContent = sheet.over ? boxes : `${boxes} · ${needs(sheet, p)}`;
+    const meta = /** @type {HTMLElement} */ ($(".meta", card));
+    meta.textContent = sheet.over ? boxes : `${boxes} · ${needs(sheet, p)}`;
     const side = four ? TEAMS[p].map((seat) => sheet.players[seat]).join(" & ") : sheet.players[p];
     card.setAttribute("aria-label", say("labelled", { label: side, value: `${said}, ${boxes}` }));
   }
 }
 
 // Who deals (and plays) next, as the server words it.
+/** @param {Sheet} sheet @returns {(string | Node)[]} */
 function nextLine(sheet) {
   const names = sheet.players;
-  if (names.length === 4) {
-    const [first, second] = sheet.next_games.map((game) => sayParts("deals_to", {
+  if (names.length === 4) {  // a deal's sheet names its games
+    const [first, second] = /** @type {DealGame[]} */ (sheet.next_games).map((game) => sayParts("deals_to", {
       dealer: bdi(names[game.dealer]),
       other: bdi(names[game.players[0] + game.players[1] - game.dealer]) }));
-    const pieces = (parts) => { const span = document.createElement("span"); span.append(...parts); return span; };
+    const pieces = (/** @type {(string | Node)[]} */ parts) => { const span = document.createElement("span"); span.append(...parts); return span; };
     return sayParts("next_four", { first: pieces(first), second: pieces(second) });
   }
   const dealer = sheet.next_dealer;
@@ -157,6 +183,7 @@ function nextLine(sheet) {
   return bold("next_two", { dealer: bdi(names[dealer]) });
 }
 
+/** @param {string} text */
 function sentence(text, className = "small") {
   const node = document.createElement("p");
   node.className = className;
@@ -165,6 +192,7 @@ function sentence(text, className = "small") {
 }
 
 // Undo, correction and voiding (the sheet's hand links lead to them) on or off.
+/** @param {boolean} locked */
 function lock(locked) {
   for (const control of $$("form[data-locks] button, a[data-locks], table.hands a")) {
     setLocked(control, "locked-why", locked);
@@ -172,6 +200,7 @@ function lock(locked) {
 }
 
 // A hand's own page: its Correct and Void wait too while hands of its game wait.
+/** @param {Entry[]} items */
 export function lockFixes(items) {
   const section = $("[data-locks-game]");
   if (!section) return;
@@ -187,6 +216,7 @@ export function lockFixes(items) {
 
 // The board for the hands of this game waiting on the phone (the queue's items, in order),
 // ``hands`` the number on the server's sheet, ``unit`` "hand" or "deal".
+/** @param {Entry[]} waiting @param {number} hands @param {string | undefined} unit */
 export async function showProvisional(waiting, hands, unit) {
   const note = $("#provisional-note");
   const block = $("#sheet-state");
@@ -198,15 +228,20 @@ export async function showProvisional(waiting, hands, unit) {
   if (waiting.length && !server) return;  // keep what is shown until the sheet is known
   note.dataset.state = state;
   if (!kept || kept.source !== source) kept = { source, parts: keep() };
-  else for (const [selector, copy] of kept.parts) $(selector).replaceWith(copy.cloneNode(true));
+  else {
+    for (const [selector, copy] of kept.parts) {
+      /** @type {HTMLElement} */ ($(selector)).replaceWith(copy.cloneNode(true));
+    }
+  }
   lock(waiting.length > 0);
   note.replaceChildren();
   note.hidden = !waiting.length;
-  $("section.board").classList.toggle("provisional", waiting.length > 0);
-  if (!waiting.length) return;
+  /** @type {HTMLElement} */ ($("section.board")).classList.toggle("provisional", waiting.length > 0);
+  if (!waiting.length || !server) return;  // (hands wait: their sheet is known, above)
 
   const refused = waiting.findIndex((item) => item.refused);
   const typed = (refused < 0 ? waiting : waiting.slice(0, refused)).map((item) => item.fields);
+  /** @type {Provisional} */
   let scored;
   try {
     scored = provisional(server, typed);

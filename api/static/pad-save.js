@@ -22,11 +22,17 @@ import { $, $$ } from "./pad-dom.js";
 import { put as putQueued } from "./pad-store.js";
 import { say } from "./pad-words.js";
 
+/** @typedef {import("./pad-store.js").Entry} Entry */
+/** The queue's refresh (pad-offline.js): ``send`` sends what waits first.
+ * @typedef {(send?: boolean) => Promise<void>} Refresh */
+
 const KEPT_AFTER_MS = 3000;
 
+/** @type {Map<string | undefined, HTMLFormElement>} */
 const keptHere = new Map();  // key -> form: hands this page kept when its request was slow
 let landing = false;
 
+/** @param {[string, string][]} fields */
 const keyOf = (fields) => (fields.find(([name]) => name === "form_key") || [])[1];
 
 function newKey() {
@@ -35,12 +41,16 @@ function newKey() {
 }
 
 // The message of a hand, or of a deal at a table of four (the panel's data-unit).
+/** @param {HTMLElement | null} panel @param {string} hand @param {string} deal */
 export function byUnit(panel, hand, deal) {
   return panel && panel.dataset.unit === "deal" ? deal : hand;
 }
 
-const panelOf = (form) => $(`[data-queue="${form.dataset.queueGame}"]`);
+// (templates/pad/hand.html: the form that queues comes with its game's panel)
+/** @param {HTMLFormElement} form */
+const panelOf = (form) => /** @type {HTMLElement} */ ($(`[data-queue="${form.dataset.queueGame}"]`));
 
+/** @param {HTMLFormElement} form @param {string} text */
 function tell(form, text) {
   let note = $("[data-offline-note]", form);
   if (!note) {
@@ -49,7 +59,7 @@ function tell(form, text) {
     note.setAttribute("role", "alert");
     note.dataset.offlineNote = "";
     note.tabIndex = -1;
-    $(".actions", form).before(note);
+    /** @type {HTMLElement} */ ($(".actions", form)).before(note);  // every hand form has its buttons
   }
   note.textContent = text;
   note.focus();
@@ -61,8 +71,9 @@ function tell(form, text) {
 // opening would repeat: it gets a fresh key; so does the form once a hand
 // joins the queue. A page opened online keeps the server's key, so that Back
 // then Save, or a double tap, sends the same key and is stored once.
+/** @param {HTMLFormElement} form */
 function handKey(form) {
-  let key = $("input[name=form_key]", form);
+  let key = /** @type {HTMLInputElement | null} */ ($("input[name=form_key]", form));
   if (!key) {
     key = document.createElement("input");
     key.type = "hidden";
@@ -76,15 +87,20 @@ function handKey(form) {
 // Back to a form already sent normally shows the browser's copy (its own key: the server
 // answers "already saved"); a browser short of memory fetches the page again instead,
 // with a new key, and the hand would be stored twice. The entry remembers the first key.
+/** @param {HTMLFormElement} form */
 function rememberKey(form) {
-  const version = $("input[name=version]", form);
+  const version = /** @type {HTMLInputElement | null} */ ($("input[name=version]", form));
   history.replaceState({ ...(history.state || {}), handForm: {
     key: handKey(form).value, version: version ? version.value : null } }, "");
 }
 
+/** @param {HTMLFormElement} form @param {[string, string][]} fields @param {Refresh} refresh */
 async function queueHand(form, fields, refresh) {
-  await putQueued({ game: form.dataset.queueGame, fields, created: new Date().toISOString(),
-                    url: new URL(form.getAttribute("action"), window.location.href).href });
+  // (a queued form names its game, and has its action: templates/pad/hand.html)
+  await putQueued({ game: /** @type {string} */ (form.dataset.queueGame), fields,
+                    created: new Date().toISOString(),
+                    url: new URL(/** @type {string} */ (form.getAttribute("action")),
+                                 window.location.href).href });
   form.reset();
   handKey(form).value = newKey();
   rememberKey(form);
@@ -102,6 +118,7 @@ async function queueHand(form, fields, refresh) {
 // The queue stored ``item`` (pad-offline.js), the server answering with the sheet at
 // ``url``: true when it was a hand this page kept, which then lands as the page's own
 // save would have (and is not one typed without a connection).
+/** @param {Entry} item @param {string} url */
 export function landedHere(item, url) {
   const key = keyOf(item.fields);
   const form = keptHere.get(key);
@@ -121,13 +138,16 @@ export function landedHere(item, url) {
   return true;
 }
 
-export function setupQueuedForm(form, refresh) {
+/** @param {HTMLElement} element (a form[data-queue-game]) @param {Refresh} refresh */
+export function setupQueuedForm(element, refresh) {
+  const form = /** @type {HTMLFormElement} */ (element);
   const key = handKey(form);
   const kept = (history.state || {}).handForm;
-  const [navigation] = performance.getEntriesByType("navigation");
+  const [navigation] = /** @type {PerformanceNavigationTiming[]} */ (
+    performance.getEntriesByType("navigation"));
   if (kept && navigation && navigation.type === "back_forward") {
     key.value = kept.key;
-    const version = $("input[name=version]", form);
+    const version = /** @type {HTMLInputElement | null} */ ($("input[name=version]", form));
     if (version && kept.version !== null) version.value = kept.version;
   } else if (!navigator.onLine || !key.value) {
     key.value = newKey();
@@ -141,7 +161,7 @@ export function setupQueuedForm(form, refresh) {
     // A double tap, or a tap on another button of a form under way (its request
     // would replace the save's).
     if (queueing || form.dataset.saving) { event.preventDefault(); return; }
-    const submitter = event.submitter;
+    const submitter = /** @type {HTMLButtonElement | null} */ (event.submitter);
     if (submitter && submitter.value !== "save") {
       // "Check the hand" and "Preview the score" need the server's answer.
       if (!navigator.onLine) {
@@ -153,7 +173,8 @@ export function setupQueuedForm(form, refresh) {
     // A queued hand carries no sheet version: the queue's order is the truth, and the
     // hands queued before it change the version the form was built from.
     const fields = [...new FormData(form)].filter(
-      ([name, value]) => typeof value === "string" && name !== "version");
+      /** @param {[string, FormDataEntryValue]} field @returns {field is [string, string]} */
+      (field) => typeof field[1] === "string" && field[0] !== "version");
     fields.push(["action", "save"]);
     const keep = () => {
       queueing = true;
@@ -186,6 +207,8 @@ export function setupQueuedForm(form, refresh) {
 
 // The form's hand is under way: its button says so. After KEPT_AFTER_MS without the
 // next page the page stops waiting, ``keep`` queues the hand, and the page says so.
+/** @param {HTMLFormElement} form @param {HTMLButtonElement | null} button
+ * @param {() => Promise<void>} keep */
 function saving(form, button, keep) {
   form.dataset.saving = "yes";
   if (button) {  // as wide as it was, so that nothing moves under a second tap
@@ -204,10 +227,11 @@ function saving(form, button, keep) {
   window.addEventListener("pagehide", () => clearTimeout(timer), { once: true });
 }
 
+/** @param {HTMLFormElement} form */
 function saved(form) {
   delete form.dataset.saving;
-  for (const button of $$("button[aria-busy]", form)) {
-    button.textContent = button.dataset.label;
+  for (const button of /** @type {HTMLButtonElement[]} */ ($$("button[aria-busy]", form))) {
+    button.textContent = button.dataset.label ?? null;  // (always set with aria-busy)
     button.removeAttribute("aria-busy");
     button.style.minWidth = "";
     button.disabled = false;

@@ -9,17 +9,21 @@ import { say } from "./pad-words.js";
 
 // Plain text for a chat app: without the invisible isolates around names (U+2066-U+2069,
 // which the page's title carries and many apps show as boxes), spaces collapsed.
+/** @param {string} text */
 const clean = (text) => text.replace(/[\u2066-\u2069]/g, "").replace(/\s+/g, " ").trim();
 
+/** @param {HTMLElement} table */
 function tableLines(table) {
   // The table as plain text: one line per row, columns padded to line up.
   const rows = $$("tr", table).map((tr) => $$("th, td", tr).map((cell) => clean(cell.textContent)));
+  /** @type {number[]} */
   const widths = [];
   for (const row of rows) row.forEach((cell, i) => { widths[i] = Math.max(widths[i] || 0, cell.length); });
   return rows.map((row) => row.map((cell, i) => (i === 0 ? cell.padEnd(widths[i]) : cell.padStart(widths[i])))
     .join("  ").trimEnd());
 }
 
+/** @param {HTMLElement} scope @returns {string[]} */
 export function shareLines(scope) {
   // What a scope's [data-share-text] parts say, in page order: a table by rows, a
   // list by items, anything else as one line.
@@ -32,6 +36,7 @@ export function shareLines(scope) {
   return lines.filter((line, i, all) => line || (i > 0 && all[i - 1])).join("\n").trim().split("\n");
 }
 
+/** @param {string[]} lines @returns {Promise<File | null>} */
 function picture(lines) {
   // The lines drawn on a canvas, as a PNG file (null where the browser cannot).
   const canvas = document.createElement("canvas");
@@ -54,8 +59,10 @@ function picture(lines) {
   }, "image/png"));
 }
 
+/** @param {HTMLElement} button */
 function setupShare(button) {
-  const scope = button.closest("[data-share-scope]");
+  // Every Share button sits in the part it shares (templates/pad: the sheet's end, the tally).
+  const scope = /** @type {HTMLElement} */ (button.closest("[data-share-scope]"));
   const note = $("[data-share-note]", scope);
   button.hidden = false;
   button.addEventListener("click", async () => {
@@ -64,7 +71,8 @@ function setupShare(button) {
     const title = clean(document.title);
     try {
       if (navigator.share) {
-        const file = navigator.canShare ? await picture(lines) : null;
+        // (a browser without canShare leaves it undefined, whatever the DOM's types say)
+        const file = typeof navigator.canShare === "function" ? await picture(lines) : null;
         const withFile = file && navigator.canShare({ files: [file] });
         await navigator.share(withFile ? { title, text, files: [file] } : { title, text });
         return;
@@ -72,7 +80,7 @@ function setupShare(button) {
       await navigator.clipboard.writeText(text);
       if (note) note.textContent = say("copied");
     } catch (error) {
-      if (error && error.name === "AbortError") return; // the player closed the share sheet
+      if (/** @type {Error | null} */ (error)?.name === "AbortError") return; // the player closed the share sheet
       if (note) note.textContent = say("share_failed");
     }
   });

@@ -7,7 +7,9 @@
 
 const block = typeof document === "undefined" ? null : document.getElementById("pad-words");
 /** @typedef {Record<string, string>} Letters (a card's letter: the page's own, by the API's)
- * @typedef {{lang?: string, letters?: Letters, suits?: Letters, shown?: Letters,
+ * @typedef {Record<string, string | [string, string]>} SuitLetters (a suit's letter: the
+ *   API's suit, or the two it names there)
+ * @typedef {{lang?: string, letters?: Letters, suits?: SuitLetters, shown?: Letters,
  *   words?: Record<string, string>, counts?: Record<string, Record<string, string>>}} Catalog
  * @typedef {Record<string, unknown>} Values (a placeholder's value, by its name) */
 

@@ -23,6 +23,10 @@
 
 import { put as putQueued } from "/static/pad-store.js";
 
+// ``self`` is this worker's scope: a service worker's (tsc's webworker lib types it as any
+// worker's).
+const worker = /** @type {ServiceWorkerGlobalScope} */ (/** @type {unknown} */ (self));
+
 const CACHE = "scorepad-v1";
 const SHELL = ["/", "/static/pad.css", "/static/pad.js", "/static/pad-offline.js",
                "/static/pad-store.js", "/static/pad-live.js", "/static/pad-dom.js",
@@ -33,15 +37,15 @@ const SHELL = ["/", "/static/pad.css", "/static/pad.js", "/static/pad-offline.js
                "/offline",
                "/static/pad-icon.svg", "/static/pad-icon-192.png", "/manifest.webmanifest"];
 
-self.addEventListener("install", (event) => {
+worker.addEventListener("install", (event) => {
   event.waitUntil(caches.open(CACHE).then((cache) => cache.addAll(SHELL))
-    .then(() => self.skipWaiting()));
+    .then(() => worker.skipWaiting()));
 });
 
-self.addEventListener("activate", (event) => {
+worker.addEventListener("activate", (event) => {
   event.waitUntil(caches.keys()
     .then((names) => Promise.all(names.filter((n) => n !== CACHE).map((n) => caches.delete(n))))
-    .then(() => self.clients.claim()));
+    .then(() => worker.clients.claim()));
 });
 
 async function offlinePage() {
@@ -53,6 +57,7 @@ async function offlinePage() {
 // A page with the one-off notice of a save (?done=added&n=3: "Hand 3 added." and its
 // Undo) is not kept: opened offline later, it must not announce that again, nor offer
 // an Undo that cannot be sent. Offline, its address opens the page kept without it.
+/** @param {Request} request */
 function keptAs(request) {
   const url = new URL(request.url);
   if (url.searchParams.has("done")) {
@@ -62,6 +67,7 @@ function keptAs(request) {
   return url.href;
 }
 
+/** @param {Cache} cache @param {Request} request @param {Response} response */
 async function keep(cache, request, response) {
   if (response.ok && response.type === "basic" && !response.redirected &&
       keptAs(request) === request.url) {
@@ -70,6 +76,7 @@ async function keep(cache, request, response) {
   return response;
 }
 
+/** @param {Request} request @returns {Promise<Response>} */
 async function networkFirst(request) {
   const cache = await caches.open(CACHE);
   try {
@@ -90,10 +97,11 @@ async function networkFirst(request) {
 // worker was still installing (the first game started from the start page),
 // after the worker's own claim at activation, so nothing else would ever make
 // that open sheet work offline.
-self.addEventListener("message", (event) => {
-  if (event.data && event.data.claim) event.waitUntil(self.clients.claim());
+worker.addEventListener("message", (event) => {
+  if (event.data && event.data.claim) event.waitUntil(worker.clients.claim());
+  /** @type {string[]} */
   const urls = (event.data && event.data.keep) || [];
-  const same = urls.filter((u) => new URL(u, self.location.href).origin === self.location.origin);
+  const same = urls.filter((u) => new URL(u, worker.location.href).origin === worker.location.origin);
   event.waitUntil(caches.open(CACHE).then((cache) => Promise.all(same.map((u) => {
     const page = new Request(keptAs(new Request(u)), { credentials: "same-origin" });
     return fetch(page).then((r) => keep(cache, page, r)).catch(() => null);
@@ -102,12 +110,15 @@ self.addEventListener("message", (event) => {
 
 const NEW_HAND = /^\/games\/([\w-]+)\/hand$/;
 
+/** @param {Request} request @param {string} game @returns {Promise<Response>} */
 async function sendOrQueue(request, game) {
   const copy = request.clone();
   try {
     return await fetch(request);
   } catch (error) {
-    const fields = [...(await copy.formData())].filter(([, value]) => typeof value === "string");
+    const fields = [...(await copy.formData())].filter(
+      /** @param {[string, FormDataEntryValue]} field @returns {field is [string, string]} */
+      (field) => typeof field[1] === "string");
     const given = new Map(fields);
     if ((given.get("action") || "save") !== "save") return offlinePage();  // a preview: nothing to keep
     if (!given.has("action")) fields.push(["action", "save"]);
@@ -118,10 +129,10 @@ async function sendOrQueue(request, game) {
   }
 }
 
-self.addEventListener("fetch", (event) => {
+worker.addEventListener("fetch", (event) => {
   const { request } = event;
   const url = new URL(request.url);
-  if (url.origin !== self.location.origin) return;
+  if (url.origin !== worker.location.origin) return;
   const newHand = NEW_HAND.exec(url.pathname);
   if (request.method === "POST" && request.mode === "navigate" && newHand) {
     event.respondWith(sendOrQueue(request, newHand[1]));
