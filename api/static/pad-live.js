@@ -17,9 +17,13 @@ const POLL = 15000;
 const SCRIPTED = "form[data-confirm], [data-copy], [data-queue], [data-grid], [data-play-choice], " +
   "form[data-options], form[data-quick], [data-game], [data-step]";
 
+/** @param {HTMLElement} heading the page's h1 with data-live (and data-live-stream) */
 function live(heading) {
-  const main = document.getElementById("main");
-  const shown = () => Number(document.querySelector("[data-live]").dataset.liveVersion);
+  const found = document.getElementById("main");
+  if (!found) return;
+  const main = found;
+  const shown = () => Number(
+    /** @type {HTMLElement | null} */ (document.querySelector("[data-live]"))?.dataset.liveVersion);
   let wanted = shown();
   let busy = false;
 
@@ -53,6 +57,7 @@ function live(heading) {
     if (wanted > shown() && shown() > before) refresh();  // more came meanwhile
   }
 
+  /** @param {number} version */
   function newer(version) {
     if (version > wanted) wanted = version;
     if (wanted > shown()) refresh();
@@ -61,7 +66,7 @@ function live(heading) {
   async function check() {
     if (document.visibilityState !== "visible") return;
     try {
-      const response = await fetch(heading.dataset.live, {
+      const response = await fetch(/** @type {string} */ (heading.dataset.live), {  // [data-live]
         headers: { Accept: "application/json", "If-None-Match": `"${shown()}"` },
       cache: "no-store",
       });
@@ -71,6 +76,7 @@ function live(heading) {
     }
   }
 
+  /** @type {ReturnType<typeof setInterval> | null} */
   let polling = null;
   const poll = () => { polling = polling || setInterval(check, POLL); };
   if (heading.dataset.liveStream === undefined || !("EventSource" in window)) {
@@ -94,9 +100,10 @@ function live(heading) {
 // Makes `old` look like `fresh`: same-named elements are kept and their attributes and
 // children brought up to date; other nodes are replaced. The offline queue's panel is
 // pad-offline.js's to fill: it only gets the new count of hands.
+/** @param {Element} old @param {Element} fresh */
 function morph(old, fresh) {
   if (old.isEqualNode(fresh)) return;
-  if (old.matches && old.matches("[data-queue]")) {
+  if (old instanceof HTMLElement && fresh instanceof HTMLElement && old.matches("[data-queue]")) {
     old.dataset.hands = fresh.dataset.hands;
     return;
   }
@@ -111,7 +118,7 @@ function morph(old, fresh) {
   after.forEach((node, i) => {
     const here = before[i];
     if (here && here.nodeType === node.nodeType && here.nodeName === node.nodeName) {
-      if (node.nodeType === Node.ELEMENT_NODE) morph(here, node);
+      if (here instanceof Element && node instanceof Element) morph(here, node);
       else if (here.nodeValue !== node.nodeValue) here.nodeValue = node.nodeValue;
     } else if (here) {
       old.replaceChild(document.importNode(node, true), here);
@@ -122,5 +129,5 @@ function morph(old, fresh) {
   for (const extra of before.slice(after.length)) extra.remove();
 }
 
-const heading = document.querySelector("[data-live]");
+const heading = /** @type {HTMLElement | null} */ (document.querySelector("[data-live]"));
 if (heading) live(heading);
