@@ -37,6 +37,8 @@ from ..errors import Stale
 from ..events import Format
 from ..gamesheet import GameStatus
 from ..rules import Rules
+from ..seasons import CasualGame, Night, Season
+from .season_results import StoredSeason
 
 POSTGRES_SCHEMES = ("postgresql://", "postgres://")
 """The address prefixes that name a PostgreSQL database (libpq's two URL schemes)."""
@@ -746,3 +748,18 @@ class Store(Protocol):
         games: ``check(event, games)`` may refuse (it raises: nothing is written); then
         the round and its links are deleted, its games kept as ordinary games. Raises
         :class:`NotFound` when the event has no such round."""
+
+    def create_season(self, season_id: str, season: Season) -> StoredSeason:
+        """Store a new season (:mod:`~scorekeeper.store.sql_seasons`)."""
+
+    def season(self, season_id: str) -> StoredSeason:
+        """The season ``season_id``; raises :class:`NotFound`."""
+
+    def seasons(self, day: str | None = None) -> list[StoredSeason]:
+        """Every season (or those holding the ISO date ``day``), the latest first day first."""
+
+    def season_nights(self, first_day: str, last_day: str) -> list[Night]:
+        """The events created on those days (both counted), with their rounds as played."""
+
+    def casual_games(self, first_day: str, last_day: str) -> list[CasualGame]:
+        """The finished two-player games of no event (not imported) created on those days."""

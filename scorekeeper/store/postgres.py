@@ -32,6 +32,8 @@ row saying which of them ran):
 * ``player_words`` (migration 11): each player's search words, in the "C"
   collation (see :mod:`scorekeeper.store.finding`), and the index
   ``games_created``, as in SQLite's schema 12.
+* ``seasons`` and the index ``events_created`` (migration 12), as in SQLite's
+  schema 13 (:mod:`scorekeeper.store.sql_seasons`).
 
 The statements and the logic around them are the SQLite backend's
 (:class:`~scorekeeper.store.sql.SqlStore`, ``%s`` placeholders): this module
@@ -91,6 +93,7 @@ from .base import StorageBusy, StorageError, StorageFull, StorageUnavailable
 from .finding import BACKFILL_WORD, GAMES_CREATED_INDEX, SELECT_ALL_PLAYERS, word_rows
 from .sql import ADD_CUT, EVENT_TABLES, MATCH_END_TABLE, SqlStore, pending_steps, pyformat
 from .sql_rights import rights_tables
+from .sql_seasons import SEASON_TABLES
 
 BUSY_TIMEOUT = 30.0
 """Seconds a write waits for another writer's lock."""
@@ -270,6 +273,12 @@ def _migrate_11(conn: psycopg.Connection) -> None:
     conn.execute(GAMES_CREATED_INDEX)
 
 
+def _migrate_12(conn: psycopg.Connection) -> None:
+    """Seasons: ``seasons`` and the events by creation time, as in SQLite's schema 13."""
+    for statement in SEASON_TABLES:
+        conn.execute(statement)
+
+
 MIGRATIONS: tuple[Callable[[psycopg.Connection], None], ...] = (
     _migrate_1,
     _migrate_2,
@@ -282,6 +291,7 @@ MIGRATIONS: tuple[Callable[[psycopg.Connection], None], ...] = (
     _migrate_9,
     _migrate_10,
     _migrate_11,
+    _migrate_12,
 )
 """Schema migrations in order; migration ``i`` takes the database to version ``i + 1``."""
 
@@ -342,6 +352,11 @@ class PostgresStore(SqlStore):
     LOCK_GAME = " FOR UPDATE"
     NOTIFY = "SELECT pg_notify(?, ?)"
     PLAYERS_BY_KEY = True
+    RESULT_FIELDS = (
+        "(g.scored::json #>> '{result,winner}')::int,"
+        " (g.scored::json #>> '{result,final,0}')::int,"
+        " (g.scored::json #>> '{result,final,1}')::int"
+    )
     sql = staticmethod(pyformat)
 
     def __init__(self, url: str, *, busy_timeout: float = BUSY_TIMEOUT):

@@ -83,6 +83,7 @@ from .base import (
 )
 from .finding import GAMES_OF_MATCHING, INSERT_WORDS, SELECT_MATCHING, matching
 from .sql_rights import SELECT_GAME_EVENT, DirectorRights
+from .sql_seasons import SeasonRecords
 
 ADD_CUT = "ALTER TABLE games ADD COLUMN cut TEXT"
 """The cards cut for the first deal (SQLite's schema 10, PostgreSQL's 9): the same statement."""
@@ -291,7 +292,7 @@ def _match_end(row: Sequence[Any]) -> MatchEnd:
     return MatchEnd(winner, (first, second), ended)
 
 
-class SqlStore(DirectorRights, ABC):
+class SqlStore(DirectorRights, SeasonRecords, ABC):
     """The store methods both SQL backends share; a backend subclasses it (see the module
     docs for what it supplies)."""
 

@@ -57,6 +57,8 @@ Tables:
 * ``player_words`` (schema 12): each player's search words, primary key
   (word, player) (see :mod:`scorekeeper.store.finding`), and the index
   ``games_created`` on ``games (created, id)``.
+* ``seasons`` (schema 13, :mod:`scorekeeper.store.sql_seasons`): a club's
+  seasons, and the index ``events_created`` on ``events (created)``.
 
 Every write is one ``BEGIN IMMEDIATE`` transaction, so concurrent writers
 (several gunicorn workers) are serialised by SQLite and a refused write
@@ -126,6 +128,7 @@ from .base import StorageBusy, StorageError, StorageFull, StorageUnavailable
 from .finding import BACKFILL_WORD, GAMES_CREATED_INDEX, SELECT_ALL_PLAYERS, word_rows
 from .sql import ADD_CUT, EVENT_TABLES, MATCH_END_TABLE, SqlStore, pending_steps
 from .sql_rights import rights_tables
+from .sql_seasons import SEASON_TABLES
 
 DEFAULT_PATH = "scorekeeper.db"
 """The database file used when no setting or option names one (relative to the working folder)."""
@@ -422,6 +425,13 @@ def _migrate_12(db: sqlite_utils.Database) -> None:
     db.execute(GAMES_CREATED_INDEX)
 
 
+def _migrate_13(db: sqlite_utils.Database) -> None:
+    """Seasons: ``seasons`` and the events by creation time
+    (:mod:`~scorekeeper.store.sql_seasons`)."""
+    for statement in SEASON_TABLES:
+        db.execute(statement)
+
+
 MIGRATIONS: tuple[Callable[[sqlite_utils.Database], None], ...] = (
     _migrate_1,
     _migrate_2,
@@ -435,6 +445,7 @@ MIGRATIONS: tuple[Callable[[sqlite_utils.Database], None], ...] = (
     _migrate_10,
     _migrate_11,
     _migrate_12,
+    _migrate_13,
 )
 """Schema migrations in order; migration ``i`` takes the file to version ``i + 1``."""
 

@@ -1,0 +1,328 @@
+"""A club's season: the club nights (and casual games) of its dates as one league table.
+
+A :class:`Season` is a name, a first and a last day (both counted), the table
+rule the club picks (:class:`TableRule`) and whether the casual games of
+those dates count. :func:`season_table` ranks the players of the season's
+nights (:class:`Night`: an event and its rounds as played so far, each night
+ranked by :func:`scorekeeper.events.standings`) and casual games
+(:class:`CasualGame`: a finished two-player game of no event):
+
+* ``wins``: by match wins (``points`` is the match wins: the nights' wins,
+  byes included, and each casual game won), then net points (own final total
+  minus the opponent's, casual games included), then head to head;
+* ``placement``: each night gives placement points by the place in its
+  standings (by default 10-8-6-5-4-3-2-1, then 0; players sharing a place
+  each get that place's points), then the nights' match wins, net points and
+  head to head break ties. Casual games give no placement points: they are
+  counted beside (``casual_played``, ``casual_won``) and rank nobody.
+
+Head to head counts, among the players level on every earlier measure, the
+matches each won against the others of that group (in the matches the table
+counts). Players level on everything share a rank. Each line says which
+measure put the line above it ahead (``tie_break``) when both have the same
+``points``.
+
+Two names are one player when they :func:`~scorekeeper.names.fold` alike;
+the line keeps the name as first met (nights in date order, then casual games).
+
+>>> from scorekeeper.events import Format
+>>> season = Season("Spring", "2026-03-01", "2026-05-31", TableRule.WINS, False)
+>>> event = Event(("Ana", "Bor"), Format.ROUND_ROBIN)
+>>> night = Night("e1", "Night 1", "2026-03-04", event,
+...     (PlayedRound((MatchResult(("Ana", "Bor"), (130, 20), "Ana"),)),))
+>>> [(line.rank, line.player, line.points) for line in season_table(season, [night], [])]
+[(1, 'Ana', 1), (2, 'Bor', 0)]
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, field
+from datetime import date
+from enum import StrEnum
+from itertools import groupby, pairwise
+
+from .errors import InvalidValueError
+from .events import Event, MatchResult, PlayedRound, standings
+from .names import MAX_NAME_LENGTH, fold
+from .results import Result
+
+DEFAULT_PLACEMENT = (10, 8, 6, 5, 4, 3, 2, 1)
+"""Placement points per night by place (first to eighth); every later place scores 0."""
+
+MAX_PLACES = 128
+"""The longest list of placement points (an event takes at most 128 players)."""
+
+MAX_PLACE_POINTS = 1000
+"""The most placement points one place may give."""
+
+
+class TableRule(StrEnum):
+    """How a season's table ranks its players."""
+
+    WINS = "wins"
+    PLACEMENT = "placement"
+
+
+class Measure(StrEnum):
+    """A measure a season's table ranks by (in the rule's order, :data:`MEASURES`)."""
+
+    POINTS = "points"
+    NET_POINTS = "net_points"
+    WON = "won"
+    HEAD_TO_HEAD = "head_to_head"
+
+
+MEASURES = {
+    TableRule.WINS: (Measure.POINTS, Measure.NET_POINTS, Measure.HEAD_TO_HEAD),
+    TableRule.PLACEMENT: (Measure.POINTS, Measure.WON, Measure.NET_POINTS, Measure.HEAD_TO_HEAD),
+}
+"""Each rule's measures, in order: the first ranks, the others break ties."""
+
+
+def _day(value: object, option: str) -> date:
+    if isinstance(value, str):
+        try:
+            return date.fromisoformat(value)
+        except ValueError:
+            pass
+    raise InvalidValueError(f"{option}: a date as YYYY-MM-DD, not {value!r}", option=option)
+
+
+@dataclass(frozen=True, slots=True)
+class Season(Result):
+    """A season's settings: the days are ISO dates (``2026-03-01``), both counted.
+
+    >>> Season("Spring", "2026-05-31", "2026-03-01", TableRule.WINS, False)
+    Traceback (most recent call last):
+    ...
+    scorekeeper.errors.InvalidValueError: last_day: 2026-03-01 is before the first day, 2026-05-31
+    """
+
+    name: str
+    first_day: str
+    last_day: str
+    table: TableRule
+    casual_games: bool
+    """Whether the casual games of the season's dates count (see the module docs)."""
+    placement: tuple[int, ...] = DEFAULT_PLACEMENT
+    """Placement points per night by place, first place first (``placement`` rule);
+    every later place scores 0."""
+
+    def __post_init__(self) -> None:
+        if not self.name.strip() or len(self.name) > MAX_NAME_LENGTH:
+            raise InvalidValueError(
+                f"name: a season's name is 1 to {MAX_NAME_LENGTH} characters", option="name"
+            )
+        first, last = _day(self.first_day, "first_day"), _day(self.last_day, "last_day")
+        if last < first:
+            raise InvalidValueError(
+                f"last_day: {last} is before the first day, {first}",
+                option="last_day",
+                params={"first_day": str(first), "last_day": str(last)},
+            )
+        if not isinstance(self.table, TableRule):
+            raise InvalidValueError("table: wins or placement", option="table")
+        _check_placement(self.placement)
+
+    def covers(self, day: str) -> bool:
+        """Whether the ISO date ``day`` is one of the season's days."""
+        return self.first_day <= day <= self.last_day
+
+
+def _check_placement(points: Sequence[int]) -> None:
+    if (
+        not 1 <= len(points) <= MAX_PLACES
+        or not all(type(p) is int and 0 <= p <= MAX_PLACE_POINTS for p in points)
+        or any(a < b for a, b in pairwise(points))
+    ):
+        raise InvalidValueError(
+            f"placement: 1 to {MAX_PLACES} whole numbers from {MAX_PLACE_POINTS} down to 0,"
+            " none above the one before (first place first)",
+            option="placement",
+            params={"max": MAX_PLACE_POINTS, "places": MAX_PLACES},
+        )
+
+
+@dataclass(frozen=True, slots=True)
+class Night:
+    """A club night of a season: its event's id, name and day, and its rounds so far."""
+
+    id: str
+    name: str
+    day: str
+    event: Event
+    played: tuple[PlayedRound, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class CasualGame:
+    """A finished two-player game of no event, on ``day``: its result as a match."""
+
+    day: str
+    result: MatchResult
+
+
+@dataclass(frozen=True, slots=True)
+class SeasonLine(Result):
+    """One line of a season's table."""
+
+    rank: int
+    player: str
+    events: int
+    """The club nights the player was on the roster of."""
+    won: int
+    """Matches won, byes included (casual games too under the wins rule)."""
+    net_points: int
+    """Own final total minus the opponent's, summed over the matches counted."""
+    points: int
+    """What the table ranks by first: match wins (wins rule) or placement points."""
+    played: int
+    lost: int
+    casual_played: int
+    """Casual games of the season's dates played (0 when the season leaves them out)."""
+    casual_won: int
+    head_to_head: int
+    """Matches won against the players level on every earlier measure."""
+    tie_break: Measure | None
+    """The measure that put the line above ahead when both have the same points (null:
+    the points did, or the two share a rank)."""
+
+
+@dataclass(slots=True)
+class _Tally:
+    """One player's running counts while the table is built."""
+
+    name: str
+    events: int = 0
+    won: int = 0
+    lost: int = 0
+    played: int = 0
+    net_points: int = 0
+    points: int = 0
+    casual_played: int = 0
+    casual_won: int = 0
+    head_to_head: int = 0
+
+    def value(self, measure: Measure) -> int:
+        return int(getattr(self, measure.value))
+
+
+@dataclass(slots=True)
+class _Table:
+    """The tallies by folded name and who beat whom, as the nights and games are added."""
+
+    season: Season
+    tallies: dict[str, _Tally] = field(default_factory=dict)
+    beat: Counter[tuple[str, str]] = field(default_factory=Counter)
+
+    def tally(self, name: str) -> _Tally:
+        key = fold(name)
+        found = self.tallies.get(key)
+        if found is None:
+            found = self.tallies[key] = _Tally(name)
+        return found
+
+    def add_night(self, night: Night) -> None:
+        for line in standings(night.event, night.played):
+            tally = self.tally(line.player)
+            tally.events += 1
+            tally.won += line.won
+            tally.lost += line.lost
+            tally.played += line.played
+            tally.net_points += line.net_points
+            if self.season.table is TableRule.PLACEMENT:
+                places = self.season.placement
+                tally.points += places[line.rank - 1] if line.rank <= len(places) else 0
+        for round_ in night.played:
+            self.add_beats(round_.matches)
+
+    def add_beats(self, matches: Iterable[MatchResult]) -> None:
+        for match in matches:
+            if match.winner is not None and match.loser is not None:
+                self.beat[fold(match.winner), fold(match.loser)] += 1
+
+    def add_casual(self, game: CasualGame) -> None:
+        match = game.result
+        if match.winner is None:
+            return
+        wins = self.season.table is TableRule.WINS
+        sides = zip(match.players, match.totals, reversed(match.totals), strict=True)
+        for name, total, other in sides:
+            tally = self.tally(name)
+            tally.casual_played += 1
+            tally.casual_won += name == match.winner
+            if wins:
+                tally.played += 1
+                tally.won += name == match.winner
+                tally.lost += name != match.winner
+                tally.net_points += total - other
+        if wins:
+            self.add_beats([match])
+
+
+def season_table(
+    season: Season, nights: Sequence[Night], casual: Sequence[CasualGame]
+) -> list[SeasonLine]:
+    """The season's table (see the module docs): only the nights and casual games of the
+    season's days count, and casual games only when the season takes them."""
+    table = _Table(season)
+    for night in sorted(nights, key=lambda n: n.day):
+        if season.covers(night.day):
+            table.add_night(night)
+    if season.casual_games:
+        for game in casual:
+            if season.covers(game.day):
+                table.add_casual(game)
+    if season.table is TableRule.WINS:
+        for tally in table.tallies.values():
+            tally.points = tally.won
+    ordered = _ranked(table, MEASURES[season.table])
+    return _lines(ordered, MEASURES[season.table])
+
+
+def _ranked(table: _Table, measures: Sequence[Measure]) -> list[_Tally]:
+    """The tallies best first: by the measures before head to head, then head to head
+    within each group level on all of them; equal players keep the order first met."""
+    before = [m for m in measures if m is not Measure.HEAD_TO_HEAD]
+
+    def level(tally: _Tally) -> tuple[int, ...]:
+        return tuple(tally.value(m) for m in before)
+
+    ordered = sorted(table.tallies.values(), key=level, reverse=True)
+    for _, group in groupby(ordered, key=level):
+        names = [fold(tally.name) for tally in group]
+        for key in names:
+            table.tallies[key].head_to_head = sum(table.beat[key, other] for other in names)
+    return sorted(ordered, key=lambda t: (*level(t), t.head_to_head), reverse=True)
+
+
+def _lines(ordered: Sequence[_Tally], measures: Sequence[Measure]) -> list[SeasonLine]:
+    lines: list[SeasonLine] = []
+    for place, tally in enumerate(ordered, 1):
+        above = ordered[place - 2] if place > 1 else None
+        rank, tie_break = place, None
+        if above is not None:
+            differ = [m for m in measures if above.value(m) != tally.value(m)]
+            if not differ:
+                rank = lines[-1].rank
+            elif differ[0] is not Measure.POINTS:
+                tie_break = differ[0]
+        lines.append(
+            SeasonLine(
+                rank=rank,
+                player=tally.name,
+                events=tally.events,
+                won=tally.won,
+                net_points=tally.net_points,
+                points=tally.points,
+                played=tally.played,
+                lost=tally.lost,
+                casual_played=tally.casual_played,
+                casual_won=tally.casual_won,
+                head_to_head=tally.head_to_head,
+                tie_break=tie_break,
+            )
+        )
+    return lines
