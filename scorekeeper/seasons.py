@@ -87,7 +87,12 @@ def _day(value: object, option: str) -> date:
             return date.fromisoformat(value)
         except ValueError:
             pass
-    raise InvalidValueError(f"{option}: a date as YYYY-MM-DD, not {value!r}", option=option)
+    raise InvalidValueError(
+        f"{option}: a date as YYYY-MM-DD, not {value!r}",
+        code="bad_date",
+        params={"value": str(value)},
+        option=option,
+    )
 
 
 @dataclass(frozen=True, slots=True)
@@ -113,17 +118,26 @@ class Season(Result):
     def __post_init__(self) -> None:
         if not self.name.strip() or len(self.name) > MAX_NAME_LENGTH:
             raise InvalidValueError(
-                f"name: a season's name is 1 to {MAX_NAME_LENGTH} characters", option="name"
+                f"name: a season's name is 1 to {MAX_NAME_LENGTH} characters",
+                code="season_name",
+                params={"max": MAX_NAME_LENGTH},
+                option="name",
             )
         first, last = _day(self.first_day, "first_day"), _day(self.last_day, "last_day")
         if last < first:
             raise InvalidValueError(
                 f"last_day: {last} is before the first day, {first}",
+                code="last_before_first",
                 option="last_day",
                 params={"first_day": str(first), "last_day": str(last)},
             )
         if not isinstance(self.table, TableRule):
-            raise InvalidValueError("table: wins or placement", option="table")
+            raise InvalidValueError(
+                f"table: wins or placement, not {self.table!r}",
+                code="unknown_table_rule",
+                params={"table": str(self.table)},
+                option="table",
+            )
         _check_placement(self.placement)
 
     def covers(self, day: str) -> bool:
@@ -140,6 +154,7 @@ def _check_placement(points: Sequence[int]) -> None:
         raise InvalidValueError(
             f"placement: 1 to {MAX_PLACES} whole numbers from {MAX_PLACE_POINTS} down to 0,"
             " none above the one before (first place first)",
+            code="bad_placement",
             option="placement",
             params={"max": MAX_PLACE_POINTS, "places": MAX_PLACES},
         )

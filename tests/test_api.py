@@ -955,6 +955,10 @@ def test_the_openapi_document(call):
         "/api/v1/events/{event_id}/export/results.csv",
         "/api/v1/events/{event_id}/export/results.json",
         "/api/v1/events/{event_id}/export/record.json",
+        "/api/v1/seasons",
+        "/api/v1/seasons/{season_id}",
+        "/api/v1/seasons/{season_id}/table",
+        "/api/v1/seasons/{season_id}/table.csv",
     }
     for director_only in ("rounds", "matches/{game_id}/end"):
         operation = spec["paths"][f"/api/v1/events/{{event_id}}/{director_only}"]["post"]

@@ -25,6 +25,8 @@ views live by family:
 - :mod:`~api.pad.routes_events`: club nights: ``/events/new`` (create one),
   ``/events/<id>/director`` (pair rounds, tables and their QR cards),
   ``/events/<id>`` (read-only) and ``/events/<id>/wall`` (the big screen);
+- :mod:`~api.pad.routes_seasons`: ``/seasons/new`` (create a season),
+  ``/seasons/<id>`` (its table) and the wall's season table between rounds;
 - :mod:`~api.pad.routes_directors`: the director's right (:mod:`~api.pad.directors`):
   hand it over, revoke it, ``/events/<id>/direct?key=...`` (a director's link) and
   ``/events/<id>/restore`` (the director token);
@@ -51,6 +53,7 @@ from . import (  # noqa: F401
     routes_game,
     routes_hands,
     routes_phones,
+    routes_seasons,
     routes_tally,
     routes_tools,
 )

@@ -17,6 +17,8 @@ from ..errors import InvalidValueError
 from ..event_tables import csv_text
 from ..seasons import (
     DEFAULT_PLACEMENT,
+    MAX_PLACE_POINTS,
+    MAX_PLACES,
     MEASURES,
     CasualGame,
     Night,
@@ -63,13 +65,19 @@ def create_season(
     except ValueError:
         raise InvalidValueError(
             f"table: one of {', '.join(r.value for r in TableRule)}, not {table!r}",
+            code="unknown_table_rule",
             option="table",
             params={"table": str(table)},
         ) from None
     if not isinstance(casual_games, bool):
         raise InvalidValueError("casual_games: true or false", option="casual_games")
     if placement is not None and not isinstance(placement, list | tuple):
-        raise InvalidValueError("placement: a list of points", option="placement")
+        raise InvalidValueError(
+            "placement: a list of points",
+            code="bad_placement",
+            params={"max": MAX_PLACE_POINTS, "places": MAX_PLACES},
+            option="placement",
+        )
     points = DEFAULT_PLACEMENT if placement is None else tuple(placement)
     season = Season(name.strip(), first_day, last_day, rule, casual_games, points)
     return store.create_season(new_game_id(), season)
