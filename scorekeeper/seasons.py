@@ -25,7 +25,7 @@ measure put the line above it ahead (``tie_break``) when both have the same
 Two names are one player when they :func:`~scorekeeper.names.fold` alike;
 the line keeps the name as first met (nights in date order, then casual games).
 
->>> from scorekeeper.events import Format
+>>> from scorekeeper.events import Format, MatchResult
 >>> season = Season("Spring", "2026-03-01", "2026-05-31", TableRule.WINS, False)
 >>> event = Event(("Ana", "Bor"), Format.ROUND_ROBIN)
 >>> night = Night("e1", "Night 1", "2026-03-04", event,
@@ -37,14 +37,16 @@ the line keeps the name as first met (nights in date order, then casual games).
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Iterable, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from datetime import date
 from enum import StrEnum
+from functools import lru_cache
 from itertools import groupby, pairwise
+from typing import NamedTuple
 
 from .errors import InvalidValueError
-from .events import Event, MatchResult, PlayedRound, standings
+from .events import Event, PlayedRound, Standing, standings
 from .names import MAX_NAME_LENGTH, fold
 from .results import Result
 
@@ -171,12 +173,14 @@ class Night:
     played: tuple[PlayedRound, ...]
 
 
-@dataclass(frozen=True, slots=True)
-class CasualGame:
-    """A finished two-player game of no event, on ``day``: its result as a match."""
+class CasualGame(NamedTuple):
+    """A finished two-player game of no event, on ``day``: its players, their final totals
+    (bonuses included) and the winner. A plain tuple: a season reads thousands of them."""
 
     day: str
-    result: MatchResult
+    players: tuple[str, str]
+    totals: tuple[int, int]
+    winner: str
 
 
 @dataclass(frozen=True, slots=True)
@@ -210,6 +214,7 @@ class _Tally:
     """One player's running counts while the table is built."""
 
     name: str
+    key: str
     events: int = 0
     won: int = 0
     lost: int = 0
@@ -230,51 +235,61 @@ class _Table:
 
     season: Season
     tallies: dict[str, _Tally] = field(default_factory=dict)
+    named: dict[str, _Tally] = field(default_factory=dict)
+    """The tallies by name as written (each spelling folded once)."""
     beat: Counter[tuple[str, str]] = field(default_factory=Counter)
 
     def tally(self, name: str) -> _Tally:
-        key = fold(name)
-        found = self.tallies.get(key)
+        found = self.named.get(name)
         if found is None:
-            found = self.tallies[key] = _Tally(name)
+            key = fold(name)
+            found = self.tallies.get(key)
+            if found is None:
+                found = self.tallies[key] = _Tally(name, key)
+            self.named[name] = found
         return found
 
     def add_night(self, night: Night) -> None:
-        for line in standings(night.event, night.played):
+        placement = self.season.table is TableRule.PLACEMENT
+        places = self.season.placement
+        for line in _night_standings(night.event, night.played):
             tally = self.tally(line.player)
             tally.events += 1
             tally.won += line.won
             tally.lost += line.lost
             tally.played += line.played
             tally.net_points += line.net_points
-            if self.season.table is TableRule.PLACEMENT:
-                places = self.season.placement
-                tally.points += places[line.rank - 1] if line.rank <= len(places) else 0
+            if placement and line.rank <= len(places):
+                tally.points += places[line.rank - 1]
         for round_ in night.played:
-            self.add_beats(round_.matches)
-
-    def add_beats(self, matches: Iterable[MatchResult]) -> None:
-        for match in matches:
-            if match.winner is not None and match.loser is not None:
-                self.beat[fold(match.winner), fold(match.loser)] += 1
+            for match in round_.matches:
+                if match.winner is not None and match.loser is not None:
+                    self.beat[self.tally(match.winner).key, self.tally(match.loser).key] += 1
 
     def add_casual(self, game: CasualGame) -> None:
-        match = game.result
-        if match.winner is None:
+        seat = 0 if game.winner == game.players[0] else 1
+        winner, loser = self.tally(game.players[seat]), self.tally(game.players[1 - seat])
+        winner.casual_played += 1
+        winner.casual_won += 1
+        loser.casual_played += 1
+        if self.season.table is not TableRule.WINS:
             return
-        wins = self.season.table is TableRule.WINS
-        sides = zip(match.players, match.totals, reversed(match.totals), strict=True)
-        for name, total, other in sides:
-            tally = self.tally(name)
-            tally.casual_played += 1
-            tally.casual_won += name == match.winner
-            if wins:
-                tally.played += 1
-                tally.won += name == match.winner
-                tally.lost += name != match.winner
-                tally.net_points += total - other
-        if wins:
-            self.add_beats([match])
+        margin = game.totals[seat] - game.totals[1 - seat]  # a box bonus may make it negative
+        winner.played += 1
+        winner.won += 1
+        winner.net_points += margin
+        loser.played += 1
+        loser.lost += 1
+        loser.net_points -= margin
+        self.beat[winner.key, loser.key] += 1
+
+
+@lru_cache(maxsize=256)
+def _night_standings(event: Event, played: tuple[PlayedRound, ...]) -> tuple[Standing, ...]:
+    """A night's standings, computed once per process for each state of its results (the
+    events and their results are frozen, so equal ones give equal standings): a season
+    of 40 nights read again costs a comparison per night, not 40 rankings."""
+    return tuple(standings(event, played))
 
 
 def season_table(
@@ -307,9 +322,9 @@ def _ranked(table: _Table, measures: Sequence[Measure]) -> list[_Tally]:
 
     ordered = sorted(table.tallies.values(), key=level, reverse=True)
     for _, group in groupby(ordered, key=level):
-        names = [fold(tally.name) for tally in group]
-        for key in names:
-            table.tallies[key].head_to_head = sum(table.beat[key, other] for other in names)
+        members = list(group)
+        for tally in members:
+            tally.head_to_head = sum(table.beat[tally.key, other.key] for other in members)
     return sorted(ordered, key=lambda t: (*level(t), t.head_to_head), reverse=True)
 
 

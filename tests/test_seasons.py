@@ -24,7 +24,7 @@ def night(day, players, *rounds, byes=()):
 
 
 def casual(day, winner, loser, won_by=50):
-    return CasualGame(day, MatchResult((winner, loser), (100 + won_by, 100), winner))
+    return CasualGame(day, (winner, loser), (100 + won_by, 100), winner)
 
 
 def season(rule="wins", casual_games=False, **kwargs):

@@ -90,6 +90,7 @@ def test_schema_version_table_constraints_and_the_append_only_log(address, conne
         "event_match_ends",
         "player_words",
         "seasons",
+        "game_results",
     }
     with pytest.raises(psycopg.errors.ForeignKeyViolation):
         query(
@@ -278,11 +279,14 @@ def test_migration_4_counts_versions_and_the_next_write_scores_an_old_game(addre
         )
     query(
         address,
-        "DROP TABLE seasons, player_words, director_rights, director_links, card_generations,"
+        "DROP TABLE game_results, seasons, player_words, director_rights, director_links,"
+        " card_generations,"
         " event_match_ends, event_matches, event_rounds, events, sheet_hands,"
         " retired_tokens, key_games, api_keys",
     )
     query(address, "DROP INDEX games_created")
+    query(address, "DROP TRIGGER games_result ON games")
+    query(address, "DROP FUNCTION keep_game_result")
     query(
         address,
         "ALTER TABLE games DROP COLUMN version, DROP COLUMN scored, DROP COLUMN follows,"

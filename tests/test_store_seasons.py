@@ -103,7 +103,7 @@ def test_the_table_reads_the_nights_and_casual_games_of_its_days(store):
     assert [(n.id, n.day) for n in nights] == [(first, "2026-03-01"), (last, "2026-03-31")]
     assert [len(r.matches) for n in nights for r in n.played] == [2, 1]
     casual_games = store.casual_games(spring.first_day, spring.last_day)
-    assert [(g.day, g.result.winner) for g in casual_games] == [("2026-03-15", "Bor")]
+    assert [(g.day, g.winner) for g in casual_games] == [("2026-03-15", "Bor")]
     table = seasons.season_standings(store, spring)
     assert (table.nights, table.casual_games) == (2, 1)
     # night 1 pairs Ana v Dan and Bor v Cy; Bor beats Ana in the casual game
@@ -140,3 +140,41 @@ def test_a_match_the_director_ended_counts_as_ended(store):
         ("Bor", 1, 10, 0),
         ("Ana", 0, -10, 0),
     ]
+
+
+def test_a_correction_or_an_undo_changes_the_table_at_once(store):
+    game_id = casual(store, "2026-03-10", ["Ana", "Bor"], seat=0)  # Ana gins twice: over
+    spring = seasons.create_season(store, "Spring", "2026-03-01", "2026-03-31", "wins", True)
+
+    def points():
+        return [(x.player, x.points) for x in seasons.season_standings(store, spring).table]
+
+    assert points() == [("Ana", 1), ("Bor", 0)]
+    for n in (1, 2):  # Bor gins both hands instead: Bor wins
+        games.correct_hand(store, game_id, n, quick(1, 0, 30))
+    assert points() == [("Bor", 1), ("Ana", 0)]
+    games.undo_last(store, game_id)  # no longer over: no casual game
+    assert points() == []
+
+
+def test_an_older_file_gets_the_results_of_its_finished_games(tmp_path):
+    from scorekeeper.store.sqlite import SCHEMA_VERSION, Storage
+
+    path = tmp_path / "older.db"
+    store = Storage(path, durable=False)
+    game_id = casual(store, "2026-03-10", ["Ana", "Bor"], seat=1)
+    with store._write() as conn:  # as the schema before game_results left it
+        for statement in (
+            "DROP TRIGGER games_result_new",
+            "DROP TRIGGER games_result_change",
+            "DROP TABLE game_results",
+            f"PRAGMA user_version = {SCHEMA_VERSION - 1}",
+        ):
+            conn.execute(statement)
+    store.close()
+    store = Storage(path, durable=False)
+    assert store.schema_version() == SCHEMA_VERSION
+    (game,) = store.casual_games("2026-03-10", "2026-03-10")
+    assert (game.players, game.winner) == (("Ana", "Bor"), "Bor")
+    assert game.totals == tuple(store.game(game_id).scored.data["result"]["final"])
+    store.close()

@@ -34,6 +34,8 @@ row saying which of them ran):
   ``games_created``, as in SQLite's schema 12.
 * ``seasons`` and the index ``events_created`` (migration 12), as in SQLite's
   schema 13 (:mod:`scorekeeper.store.sql_seasons`).
+* ``game_results`` (migration 13): each finished game's winner and final totals,
+  kept by the trigger ``games_result``, as in SQLite's schema 14.
 
 The statements and the logic around them are the SQLite backend's
 (:class:`~scorekeeper.store.sql.SqlStore`, ``%s`` placeholders): this module
@@ -93,7 +95,7 @@ from .base import StorageBusy, StorageError, StorageFull, StorageUnavailable
 from .finding import BACKFILL_WORD, GAMES_CREATED_INDEX, SELECT_ALL_PLAYERS, word_rows
 from .sql import ADD_CUT, EVENT_TABLES, MATCH_END_TABLE, SqlStore, pending_steps, pyformat
 from .sql_rights import rights_tables
-from .sql_seasons import SEASON_TABLES
+from .sql_seasons import POSTGRES_RESULT_TRIGGER, SEASON_TABLES
 
 BUSY_TIMEOUT = 30.0
 """Seconds a write waits for another writer's lock."""
@@ -279,6 +281,13 @@ def _migrate_12(conn: psycopg.Connection) -> None:
         conn.execute(statement)
 
 
+def _migrate_13(conn: psycopg.Connection) -> None:
+    """Each finished game's result, kept by a trigger: ``game_results``, as in SQLite's
+    schema 14 (:mod:`scorekeeper.store.sql_seasons`)."""
+    for statement in POSTGRES_RESULT_TRIGGER:
+        conn.execute(statement)
+
+
 MIGRATIONS: tuple[Callable[[psycopg.Connection], None], ...] = (
     _migrate_1,
     _migrate_2,
@@ -292,6 +301,7 @@ MIGRATIONS: tuple[Callable[[psycopg.Connection], None], ...] = (
     _migrate_10,
     _migrate_11,
     _migrate_12,
+    _migrate_13,
 )
 """Schema migrations in order; migration ``i`` takes the database to version ``i + 1``."""
 
@@ -352,11 +362,6 @@ class PostgresStore(SqlStore):
     LOCK_GAME = " FOR UPDATE"
     NOTIFY = "SELECT pg_notify(?, ?)"
     PLAYERS_BY_KEY = True
-    RESULT_FIELDS = (
-        "(g.scored::json #>> '{result,winner}')::int,"
-        " (g.scored::json #>> '{result,final,0}')::int,"
-        " (g.scored::json #>> '{result,final,1}')::int"
-    )
     sql = staticmethod(pyformat)
 
     def __init__(self, url: str, *, busy_timeout: float = BUSY_TIMEOUT):

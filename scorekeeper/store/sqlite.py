@@ -59,6 +59,8 @@ Tables:
   ``games_created`` on ``games (created, id)``.
 * ``seasons`` (schema 13, :mod:`scorekeeper.store.sql_seasons`): a club's
   seasons, and the index ``events_created`` on ``events (created)``.
+* ``game_results`` (schema 14): each finished game's winner seat and final
+  totals, kept by the triggers ``games_result_new`` and ``games_result_change``.
 
 Every write is one ``BEGIN IMMEDIATE`` transaction, so concurrent writers
 (several gunicorn workers) are serialised by SQLite and a refused write
@@ -128,7 +130,7 @@ from .base import StorageBusy, StorageError, StorageFull, StorageUnavailable
 from .finding import BACKFILL_WORD, GAMES_CREATED_INDEX, SELECT_ALL_PLAYERS, word_rows
 from .sql import ADD_CUT, EVENT_TABLES, MATCH_END_TABLE, SqlStore, pending_steps
 from .sql_rights import rights_tables
-from .sql_seasons import SEASON_TABLES
+from .sql_seasons import SEASON_TABLES, sqlite_result_triggers
 
 DEFAULT_PATH = "scorekeeper.db"
 """The database file used when no setting or option names one (relative to the working folder)."""
@@ -432,6 +434,13 @@ def _migrate_13(db: sqlite_utils.Database) -> None:
         db.execute(statement)
 
 
+def _migrate_14(db: sqlite_utils.Database) -> None:
+    """Each finished game's result, kept by triggers: ``game_results``
+    (:func:`~scorekeeper.store.sql_seasons.sqlite_result_triggers`)."""
+    for statement in sqlite_result_triggers():
+        db.execute(statement)
+
+
 MIGRATIONS: tuple[Callable[[sqlite_utils.Database], None], ...] = (
     _migrate_1,
     _migrate_2,
@@ -446,6 +455,7 @@ MIGRATIONS: tuple[Callable[[sqlite_utils.Database], None], ...] = (
     _migrate_11,
     _migrate_12,
     _migrate_13,
+    _migrate_14,
 )
 """Schema migrations in order; migration ``i`` takes the file to version ``i + 1``."""
 
