@@ -227,11 +227,11 @@ class SeasonRecords(ABC):
             rounds = self._run(conn, SELECT_NIGHT_ROUNDS, days).fetchall()
             matches = self._run(conn, SELECT_NIGHT_MATCHES, days).fetchall()
         rounds_of: dict[str, list[tuple[Any, ...]]] = {}
-        for event_id, *round_row in rounds:
-            rounds_of.setdefault(event_id, []).append(tuple(round_row))
+        for row in rounds:
+            rounds_of.setdefault(row[0], []).append(tuple(row))
         matches_of: dict[str, list[tuple[Any, ...]]] = {}
-        for event_id, *match_row in matches:
-            matches_of.setdefault(event_id, []).append(tuple(match_row))
+        for row in matches:
+            matches_of.setdefault(row[0], []).append(tuple(row))
         return [
             _night(tuple(row), tuple(rounds_of.get(row[0], ())), tuple(matches_of.get(row[0], ())))
             for row in events
@@ -251,8 +251,9 @@ def _night(
     rounds: tuple[tuple[Any, ...], ...],
     matches: tuple[tuple[Any, ...], ...],
 ) -> Night:
-    """A night from its rows: the event's, its rounds' ``(number, byes)`` and its matches'
-    ``(round, players, winner, final_a, final_b, ended winner, ended totals)``.
+    """A night from its rows: the event's, its rounds' ``(event, number, byes)`` and its
+    matches' ``(event, round, players, winner, final_a, final_b, ended winner, ended
+    totals)``.
 
     Made once per process for each content of its rows (they are the cache's key: a
     result that changes changes them), so a season read again builds none of its
@@ -260,13 +261,11 @@ def _night(
     same night.
     """
     event_id, name, roster, kind, count, created = event
-    results: dict[int, list[MatchResult]] = {number: [] for number, _ in rounds}
-    for (number, _, *fields), players in zip(
-        matches, column([row[1] for row in matches]), strict=True
-    ):
-        results[number].append(_match(tuple(players), fields))
+    results: dict[int, list[MatchResult]] = {number: [] for _, number, _ in rounds}
+    for row, players in zip(matches, column([row[2] for row in matches]), strict=True):
+        results[row[1]].append(_match(tuple(players), row[3:]))
     played = tuple(
-        PlayedRound(tuple(results[number]), tuple(json.loads(byes))) for number, byes in rounds
+        PlayedRound(tuple(results[number]), tuple(json.loads(byes))) for _, number, byes in rounds
     )
     return Night(
         event_id, name, created[:10], Event(tuple(json.loads(roster)), Format(kind), count), played
