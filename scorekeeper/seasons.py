@@ -5,7 +5,8 @@ rule the club picks (:class:`TableRule`) and whether the casual games of
 those dates count. :func:`season_table` ranks the players of the season's
 nights (:class:`Night`: an event and its rounds as played so far, each night
 ranked by :func:`scorekeeper.events.standings`) and casual games
-(:class:`CasualGame`: a finished two-player game of no event):
+(:class:`CasualGames`: the finished two-player games of no event on the season's
+days, counted by winner and loser):
 
 * ``wins``: by match wins (``points`` is the match wins: the nights' wins,
   byes included, and each casual game won), then net points (own final total
@@ -173,14 +174,16 @@ class Night:
     played: tuple[PlayedRound, ...]
 
 
-class CasualGame(NamedTuple):
-    """A finished two-player game of no event, on ``day``: its players, their final totals
-    (bonuses included) and the winner. A plain tuple: a season reads thousands of them."""
+class CasualGames(NamedTuple):
+    """The casual games (finished two-player games of no event) one player won against
+    another on the season's days: how many, and the winner's net points over them (own
+    final totals minus the loser's; a box bonus may make it negative). A plain tuple: the
+    store counts them by pair, so a season of thousands of games reads a few hundred."""
 
-    day: str
-    players: tuple[str, str]
-    totals: tuple[int, int]
     winner: str
+    loser: str
+    games: int
+    net_points: int
 
 
 @dataclass(frozen=True, slots=True)
@@ -266,22 +269,20 @@ class _Table:
                 if match.winner is not None and match.loser is not None:
                     self.beat[self.tally(match.winner).key, self.tally(match.loser).key] += 1
 
-    def add_casual(self, game: CasualGame) -> None:
-        seat = 0 if game.winner == game.players[0] else 1
-        winner, loser = self.tally(game.players[seat]), self.tally(game.players[1 - seat])
-        winner.casual_played += 1
-        winner.casual_won += 1
-        loser.casual_played += 1
+    def add_casual(self, games: CasualGames) -> None:
+        winner, loser, count = self.tally(games.winner), self.tally(games.loser), games.games
+        winner.casual_played += count
+        winner.casual_won += count
+        loser.casual_played += count
         if self.season.table is not TableRule.WINS:
             return
-        margin = game.totals[seat] - game.totals[1 - seat]  # a box bonus may make it negative
-        winner.played += 1
-        winner.won += 1
-        winner.net_points += margin
-        loser.played += 1
-        loser.lost += 1
-        loser.net_points -= margin
-        self.beat[winner.key, loser.key] += 1
+        winner.played += count
+        winner.won += count
+        winner.net_points += games.net_points
+        loser.played += count
+        loser.lost += count
+        loser.net_points -= games.net_points
+        self.beat[winner.key, loser.key] += count
 
 
 @lru_cache(maxsize=256)
@@ -293,18 +294,18 @@ def _night_standings(event: Event, played: tuple[PlayedRound, ...]) -> tuple[Sta
 
 
 def season_table(
-    season: Season, nights: Sequence[Night], casual: Sequence[CasualGame]
+    season: Season, nights: Sequence[Night], casual: Sequence[CasualGames]
 ) -> list[SeasonLine]:
-    """The season's table (see the module docs): only the nights and casual games of the
-    season's days count, and casual games only when the season takes them."""
+    """The season's table (see the module docs): only the nights of the season's days
+    count, and the ``casual`` games (the caller's, of those days) only when the season
+    takes them."""
     table = _Table(season)
     for night in sorted(nights, key=lambda n: n.day):
         if season.covers(night.day):
             table.add_night(night)
     if season.casual_games:
-        for game in casual:
-            if season.covers(game.day):
-                table.add_casual(game)
+        for games in casual:
+            table.add_casual(games)
     if season.table is TableRule.WINS:
         for tally in table.tallies.values():
             tally.points = tally.won

@@ -7,7 +7,7 @@ import pytest
 
 from scorekeeper.errors import InvalidInputError
 from scorekeeper.events import Event, Format, MatchResult, PlayedRound
-from scorekeeper.seasons import CasualGame, Measure, Night, Season, TableRule, season_table
+from scorekeeper.seasons import CasualGames, Measure, Night, Season, TableRule, season_table
 
 
 def night(day, players, *rounds, byes=()):
@@ -23,8 +23,9 @@ def night(day, players, *rounds, byes=()):
     return Night(f"e-{day}", f"Night {day}", day, Event(tuple(players), Format.ROUND_ROBIN), played)
 
 
-def casual(day, winner, loser, won_by=50):
-    return CasualGame(day, (winner, loser), (100 + won_by, 100), winner)
+def casual(winner, loser, won_by=50, games=1):
+    """``games`` casual games ``winner`` won against ``loser``, each by ``won_by``."""
+    return CasualGames(winner, loser, games, won_by * games)
 
 
 def season(rule="wins", casual_games=False, **kwargs):
@@ -136,7 +137,7 @@ def test_a_placement_list_of_the_clubs_own_and_zero_below_it():
 
 def test_casual_games_count_as_matches_under_the_wins_rule_only_when_taken():
     nights = [night("2026-03-03", "AB", [("A", "B", 150, 100)])]
-    games = [casual("2026-03-04", "B", "A", 80), casual("2026-03-05", "B", "C", 10)]
+    games = [casual("B", "A", 80), casual("B", "C", 10)]
     off = season_table(season(), nights, games)
     assert rows(off, "points", "net_points", "casual_played") == [
         (1, "A", 1, 50, 0),
@@ -154,7 +155,7 @@ def test_casual_games_count_as_matches_under_the_wins_rule_only_when_taken():
 
 def test_casual_games_under_placement_are_counted_beside_and_rank_nobody():
     nights = [night("2026-03-03", "AB", [("A", "B", 150, 100)])]
-    games = [casual("2026-03-04", "B", "A"), casual("2026-03-05", "B", "A")]
+    games = [casual("B", "A", games=2)]
     table = season_table(season("placement", casual_games=True), nights, games)
     assert rows(table, "points", "won", "net_points", "casual_played", "casual_won") == [
         (1, "A", 10, 1, 50, 2, 0),
@@ -169,13 +170,8 @@ def test_the_first_and_last_days_count_and_no_day_outside():
         night("2026-03-31", "AB", [("A", "B", 150, 100)]),
         night("2026-04-01", "AB", [("B", "A", 150, 100)]),
     ]
-    games = [casual(day, "B", "A") for day in ("2026-02-28", "2026-04-01")]
-    games.append(casual("2026-03-31", "A", "B"))
-    table = season_table(season(casual_games=True), nights, games)
-    assert rows(table, "events", "points", "casual_played") == [
-        (1, "A", 2, 3, 1),
-        (2, "B", 2, 0, 1),
-    ]
+    table = season_table(season(), nights, [])  # the store picks the casual games by day
+    assert rows(table, "events", "points") == [(1, "A", 2, 2), (2, "B", 2, 0)]
 
 
 def test_one_player_however_the_name_is_written():

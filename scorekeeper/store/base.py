@@ -37,7 +37,7 @@ from ..errors import Stale
 from ..events import Format
 from ..gamesheet import GameStatus
 from ..rules import Rules
-from ..seasons import CasualGame, Night, Season
+from ..seasons import CasualGames, Night, Season
 from .season_results import StoredSeason
 
 POSTGRES_SCHEMES = ("postgresql://", "postgres://")
@@ -761,5 +761,5 @@ class Store(Protocol):
     def season_nights(self, first_day: str, last_day: str) -> list[Night]:
         """The events created on those days (both counted), with their rounds as played."""
 
-    def casual_games(self, first_day: str, last_day: str) -> list[CasualGame]:
+    def casual_games(self, first_day: str, last_day: str) -> list[CasualGames]:
         """The finished two-player games of no event (not imported) created on those days."""

@@ -20,7 +20,7 @@ from ..seasons import (
     MAX_PLACE_POINTS,
     MAX_PLACES,
     MEASURES,
-    CasualGame,
+    CasualGames,
     Night,
     Season,
     TableRule,
@@ -87,7 +87,7 @@ def _nights(store: Store, stored: StoredSeason) -> list[Night]:
     return store.season_nights(stored.first_day, stored.last_day)
 
 
-def _casual(store: Store, stored: StoredSeason) -> list[CasualGame]:
+def _casual(store: Store, stored: StoredSeason) -> list[CasualGames]:
     if not stored.casual_games:
         return []
     return store.casual_games(stored.first_day, stored.last_day)
@@ -110,7 +110,7 @@ def season_view(stored: StoredSeason, nights: Sequence[Night]) -> SeasonView:
 
 
 def table_of(
-    stored: StoredSeason, nights: Sequence[Night], casual: Sequence[CasualGame]
+    stored: StoredSeason, nights: Sequence[Night], casual: Sequence[CasualGames]
 ) -> SeasonTable:
     """The season's table from its nights and casual games."""
     lines = season_table(stored.season, nights, casual)
@@ -120,7 +120,7 @@ def table_of(
         stored.table,
         MEASURES[stored.table],
         len(nights),
-        len(casual),
+        sum(games.games for games in casual),
         tuple(lines),
     )
 

@@ -26,15 +26,15 @@ from __future__ import annotations
 
 import json
 from abc import ABC, abstractmethod
-from collections.abc import Iterator, Sequence
+from collections.abc import Sequence
 from contextlib import AbstractContextManager
 from datetime import date, timedelta
 from functools import lru_cache
 from typing import Any
 
 from ..events import Event, Format, MatchResult, PlayedRound
-from ..seasons import CasualGame, Night, Season, TableRule
-from .base import NotFound, column, dumps, now
+from ..seasons import CasualGames, Night, Season, TableRule
+from .base import NotFound, dumps, now
 from .season_results import StoredSeason
 
 SEASON_TABLES = (
@@ -47,16 +47,18 @@ SEASON_TABLES = (
 
 RESULTS_TABLE = (
     "CREATE TABLE game_results (game_id TEXT PRIMARY KEY REFERENCES games (id),"
-    " created TEXT NOT NULL, players TEXT NOT NULL, imported BOOLEAN NOT NULL,"
-    " winner INTEGER NOT NULL, final_a INTEGER NOT NULL, final_b INTEGER NOT NULL)",
+    " created TEXT NOT NULL, imported BOOLEAN NOT NULL, seats INTEGER NOT NULL,"
+    " first TEXT NOT NULL, second TEXT NOT NULL, winner INTEGER NOT NULL,"
+    " final_a INTEGER NOT NULL, final_b INTEGER NOT NULL)",
     "CREATE INDEX game_results_created ON game_results (created)",
 )
-"""Each finished game's time, players, whether imported, winner seat and first two final
-totals (the same statements in both backends)."""
+"""Each finished game's time, whether imported, its number of players and the names in
+seats 0 and 1, its winner seat and the first two final totals (both backends)."""
 
-_RESULT_COLUMNS = "game_id, created, players, imported, winner, final_a, final_b"
+_RESULT_COLUMNS = "game_id, created, imported, seats, first, second, winner, final_a, final_b"
 _RESULT_OF = (
-    "SELECT {row}.id, {row}.created, {row}.players, {row}.imported,"
+    "SELECT {row}.id, {row}.created, {row}.imported, json_array_length({row}.players),"
+    " json_extract({row}.players, '$[0]'), json_extract({row}.players, '$[1]'),"
     " json_extract({row}.scored, '$.result.winner'),"
     " json_extract({row}.scored, '$.result.final[0]'),"
     " json_extract({row}.scored, '$.result.final[1]') {source} WHERE {row}.status = 'over'"
@@ -78,6 +80,13 @@ def sqlite_result_triggers() -> tuple[str, ...]:
     )
 
 
+_PG_RESULT_OF = (
+    "{row}.id, {row}.created, {row}.imported, json_array_length({row}.players::json),"
+    " {row}.players::json ->> 0, {row}.players::json ->> 1,"
+    " ({result} ->> 'winner')::int, ({result} -> 'final' ->> 0)::int,"
+    " ({result} -> 'final' ->> 1)::int"
+)
+_PG_RESULT = "(games.scored::jsonb -> 'result')"
 POSTGRES_RESULT_TRIGGER = (
     *RESULTS_TABLE,
     f"""CREATE FUNCTION keep_game_result() RETURNS trigger LANGUAGE plpgsql AS $$
@@ -87,17 +96,15 @@ POSTGRES_RESULT_TRIGGER = (
                 DELETE FROM game_results WHERE game_id = NEW.id;
             END IF;
             IF NEW.status = 'over' AND result ->> 'winner' IS NOT NULL THEN
-                INSERT INTO game_results ({_RESULT_COLUMNS}) VALUES (NEW.id, NEW.created,
-                    NEW.players, NEW.imported, (result ->> 'winner')::int,
-                    (result -> 'final' ->> 0)::int, (result -> 'final' ->> 1)::int);
+                INSERT INTO game_results ({_RESULT_COLUMNS})
+                    VALUES ({_PG_RESULT_OF.format(row="NEW", result="result")});
             END IF;
             RETURN NULL;
         END $$""",
     "CREATE TRIGGER games_result AFTER INSERT OR UPDATE ON games"
     " FOR EACH ROW EXECUTE FUNCTION keep_game_result()",
     f"INSERT INTO game_results ({_RESULT_COLUMNS})"
-    " SELECT id, created, players, imported, (scored::jsonb #>> '{result,winner}')::int,"
-    " (scored::jsonb #>> '{result,final,0}')::int, (scored::jsonb #>> '{result,final,1}')::int"
+    f" SELECT {_PG_RESULT_OF.format(row='games', result=_PG_RESULT)}"
     " FROM games WHERE status = 'over' AND scored::jsonb #>> '{result,winner}' IS NOT NULL",
 )
 """PostgreSQL's statements making and filling ``game_results`` and its trigger."""
@@ -120,22 +127,26 @@ SELECT_NIGHT_ROUNDS = (
     f" WHERE {_IN_DAYS} ORDER BY r.event_id, r.number"
 )
 SELECT_NIGHT_MATCHES = (
-    "SELECT m.event_id, m.round,"
-    " COALESCE(r.players, (SELECT g.players FROM games g WHERE g.id = m.game_id)),"
-    " r.winner, r.final_a, r.final_b, x.winner, x.totals"
+    "SELECT m.event_id, m.round, r.first, r.second,"
+    " CASE WHEN r.game_id IS NULL THEN (SELECT g.players FROM games g WHERE g.id = m.game_id)"
+    " END, r.winner, r.final_a, r.final_b, x.winner, x.totals"
     " FROM event_matches m JOIN events e ON e.id = m.event_id"
     " LEFT JOIN game_results r ON r.game_id = m.game_id"
     " LEFT JOIN event_match_ends x ON x.game_id = m.game_id"
     f" WHERE {_IN_DAYS} ORDER BY m.event_id, m.round, m.table_no"
 )
 """Every match of the nights: a finished game's players and result from ``game_results``
-(an unfinished game's players from its row), and the director's end."""
+(an unfinished game's players, as JSON, from its row), and the director's end."""
+_WON = "CASE r.winner WHEN 0 THEN {0} ELSE {1} END"
 SELECT_CASUAL = (
-    "SELECT r.players, r.created, r.winner, r.final_a, r.final_b FROM game_results r"
-    " WHERE r.created >= ? AND r.created < ? AND NOT r.imported"
-    " AND NOT EXISTS (SELECT 1 FROM event_matches m WHERE m.game_id = r.game_id)"
-    " ORDER BY r.created, r.game_id"
+    f"SELECT {_WON.format('r.first', 'r.second')}, {_WON.format('r.second', 'r.first')},"
+    f" count(*), sum({_WON.format('r.final_a - r.final_b', 'r.final_b - r.final_a')})"
+    " FROM game_results r WHERE r.created >= ? AND r.created < ? AND r.seats = 2"
+    " AND NOT r.imported AND NOT EXISTS (SELECT 1 FROM event_matches m WHERE m.game_id = r.game_id)"
+    " GROUP BY 1, 2 ORDER BY min(r.created), 1, 2"
 )
+"""The casual games of the days counted by winner and loser (the name as each game has
+it), with the winner's net points; the pair met first comes first."""
 
 
 def day_range(first_day: str, last_day: str) -> tuple[str, str]:
@@ -237,12 +248,13 @@ class SeasonRecords(ABC):
             for row in events
         ]
 
-    def casual_games(self, first_day: str, last_day: str) -> list[CasualGame]:
+    def casual_games(self, first_day: str, last_day: str) -> list[CasualGames]:
         """The finished two-player games of no event (imported ones left out) created on
-        the days from ``first_day`` to ``last_day``, in one query."""
+        the days from ``first_day`` to ``last_day``, counted by winner and loser, in one
+        query."""
         with self._read() as conn:
             rows = self._run(conn, SELECT_CASUAL, day_range(first_day, last_day)).fetchall()
-        return list(_casual(rows))
+        return [CasualGames(*row) for row in rows]
 
 
 @lru_cache(maxsize=512)
@@ -252,8 +264,7 @@ def _night(
     matches: tuple[tuple[Any, ...], ...],
 ) -> Night:
     """A night from its rows: the event's, its rounds' ``(event, number, byes)`` and its
-    matches' ``(event, round, players, winner, final_a, final_b, ended winner, ended
-    totals)``.
+    matches' (:data:`SELECT_NIGHT_MATCHES`).
 
     Made once per process for each content of its rows (they are the cache's key: a
     result that changes changes them), so a season read again builds none of its
@@ -262,8 +273,9 @@ def _night(
     """
     event_id, name, roster, kind, count, created = event
     results: dict[int, list[MatchResult]] = {number: [] for _, number, _ in rounds}
-    for row, players in zip(matches, column([row[2] for row in matches]), strict=True):
-        results[row[1]].append(_match(tuple(players), row[3:]))
+    for _, number, first, second, unfinished, *fields in matches:
+        pair = (first, second) if unfinished is None else tuple(json.loads(unfinished)[:2])
+        results[number].append(_match(pair, fields))
     played = tuple(
         PlayedRound(tuple(results[number]), tuple(json.loads(byes))) for _, number, byes in rounds
     )
@@ -272,23 +284,12 @@ def _night(
     )
 
 
-def _match(players: tuple[str, ...], fields: Sequence[Any]) -> MatchResult:
-    """A match from its row's result fields and director's end (winner, totals)."""
-    pair = (players[0], players[1])
+def _match(pair: tuple[str, ...], fields: Sequence[Any]) -> MatchResult:
+    """A match of two players from its row's result fields and director's end (winner,
+    totals)."""
+    first, second = pair
     *result, ended_winner, ended_totals = fields
     if ended_winner is not None:
-        first, second = json.loads(ended_totals)
-        return MatchResult(pair, (first, second), ended_winner, ended_by_director=True)
-    return _result(pair, result)
-
-
-def _casual(rows: Sequence[Sequence[Any]]) -> Iterator[CasualGame]:
-    """The two-player games of ``game_results`` rows (``players, created, winner, final_a,
-    final_b``)."""
-    for (_, created, winner, first, second), players in zip(
-        rows, column([row[0] for row in rows]), strict=True
-    ):
-        if len(players) == 2:
-            yield CasualGame(
-                created[:10], (players[0], players[1]), (first, second), players[winner]
-            )
+        a, b = json.loads(ended_totals)
+        return MatchResult((first, second), (a, b), ended_winner, ended_by_director=True)
+    return _result((first, second), result)
