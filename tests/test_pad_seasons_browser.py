@@ -17,7 +17,7 @@ from datetime import UTC, datetime
 
 import pytest
 import requests
-from browser_kit import CHROMIUM, overflow, watch_errors
+from browser_kit import CHROMIUM, COLOUR_RULES, axe_problems, overflow, watch_errors
 from playwright.sync_api import expect
 from serve_kit import spawn, stop
 from store_kit import quick
@@ -132,3 +132,31 @@ def test_the_form_makes_a_season_and_the_wall_shows_it_between_rounds(browser, s
         wall.screenshot(path=str(ARTIFACTS / "season-en-wall-1920.png"), full_page=True)
     finally:
         wall.context.close()
+
+
+def test_the_season_pages_pass_axe_in_light_and_dark(browser, served):
+    """axe-core's serious and critical findings on the form, the form naming a mistake and
+    the season's page: none, light and dark (as tests/test_pad_axe.py checks the others)."""
+    url, ids = served
+    page = phone(browser)
+    problems: list[str] = []
+    try:
+        create = page.get_by_role("button", name="Create the season")
+        for state, shown, go in (
+            ("season-new", "#season-name", lambda: page.goto(f"{url}/seasons/new")),
+            ("season-new-errors", "#err-name", create.click),
+            (
+                "season-table",
+                "table.season-table",
+                lambda: page.goto(f"{url}/seasons/{ids['season']}"),
+            ),
+        ):
+            go()
+            expect(page.locator(shown)).to_be_visible()
+            problems += axe_problems(page, f"{state} (light)")
+            page.emulate_media(color_scheme="dark")
+            problems += axe_problems(page, f"{state} (dark)", COLOUR_RULES)
+            page.emulate_media(color_scheme="light")
+    finally:
+        page.context.close()
+    assert not problems, "\n".join(problems)
