@@ -24,6 +24,7 @@ from scorekeeper.store import seasons
 from scorekeeper.store.season_results import StoredSeason
 
 from . import bodies, get_storage, limits
+from . import headers as h
 from . import season_schemas as s
 from .events import CSV_RESPONSE, CSV_TYPE, TAG, EventIdConverter
 from .paths import random_id_schema
@@ -66,18 +67,20 @@ class Seasons(MethodView):
     """A club's seasons."""
 
     @limits.create_limit
+    @blp.arguments(h.KeyHeader(), location="headers")
     @blp.arguments(s.SeasonRequest())
     @blp.response(201, s.SeasonView)
     @refusals(*CREATE_REFUSALS, 422)
     @blp.doc(operationId="createSeason")
-    def post(self, body: dict[str, Any]) -> Response:
+    def post(self, headers: dict[str, Any], body: dict[str, Any]) -> Response:
         """Create a season: 201 with its id, URL, settings and the club nights of its days.
 
         422 naming the field: last_day before first_day, an unknown table rule, placement
-        points that are not whole numbers falling from first place.
+        points that are not whole numbers falling from first place. With an
+        Idempotency-Key, a repeat answers the same season (another body with that key: 422).
         """
         store = get_storage()
-        created = seasons.create_season(store, **body)
+        created = seasons.create_season(store, **body, idempotency_key=headers.get("key"))
         response = jsonify(_with_url(seasons.season_body(store, created)))
         response.status_code = 201
         response.headers["Location"] = _url(created.id)

@@ -120,3 +120,14 @@ def test_a_refusal_in_the_players_language(call):
 def test_an_unknown_season_is_404(call):
     for path in ("", "/table", "/table.csv"):
         error_of(call("GET", f"/api/v1/seasons/AAAAAAAAAAAAAAAA{path}"), 404, "not_found")
+
+
+def test_an_idempotency_key_answers_the_same_season(call):
+    body = {"name": "S", "first_day": "2026-03-01", "last_day": "2026-03-31", "table": "wins"}
+    key = {"Idempotency-Key": "season-one"}
+    first = call("POST", "/api/v1/seasons", json=body, headers=key)
+    again = call("POST", "/api/v1/seasons", json=body, headers=key)
+    assert first.status_code == again.status_code == 201 and again.json == first.json
+    other = call("POST", "/api/v1/seasons", json={**body, "name": "T"}, headers=key)
+    error_of(other, 422, "idempotency_key_reused", "Idempotency-Key")
+    assert len(call("GET", "/api/v1/seasons").json["seasons"]) == 1

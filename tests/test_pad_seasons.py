@@ -85,3 +85,15 @@ def test_the_wall_shows_the_season_table_between_rounds_only(client, module_app)
     assert "Season table: <bdi>Spring league</bdi>" in between
     pair(client, event_id)  # round 2 under way: the wall shows the tables alone
     assert "Season table" not in page(wall, f"/events/{event_id}/wall")
+
+
+def test_a_form_sent_twice_makes_one_season(client):
+    hidden = fields(page(client, "/seasons/new"), "/seasons")
+    form = {"name": "Cup", "first_day": "2026-03-01", "last_day": "2026-03-01", "table": "wins"}
+    first = client.post("/seasons", data={**form, **hidden})
+    again = client.post("/seasons", data={**form, **hidden})
+    assert first.status_code == again.status_code == 303
+    assert first.headers["Location"] == again.headers["Location"]
+    assert len(client.get("/api/v1/seasons").get_json()["seasons"]) == 1
+    changed = client.post("/seasons", data={**form, **hidden, "name": "Other cup"})
+    assert changed.status_code == 409

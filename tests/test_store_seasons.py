@@ -9,7 +9,7 @@ from store_kit import ABC, THREE_PLAYERS, quick
 from scorekeeper.errors import InvalidInputError
 from scorekeeper.seasons import TableRule, season_table
 from scorekeeper.store import events, games, seasons
-from scorekeeper.store.base import NotFound
+from scorekeeper.store.base import KeyReused, NotFound
 
 
 def finish(store, game_id, knocker=0, deadwood=30):
@@ -179,3 +179,14 @@ def test_an_older_file_gets_the_results_of_its_finished_games(tmp_path):
     first, second = store.game(game_id).scored.data["result"]["final"]
     assert games_won == ("Bor", "Ana", 1, second - first)
     store.close()
+
+
+def test_an_idempotency_key_makes_one_season(store):
+    args = ("Spring", "2026-03-01", "2026-03-31", "wins")
+    first = seasons.create_season(store, *args, idempotency_key="k1")
+    again = seasons.create_season(store, *args, idempotency_key="k1")
+    assert again == first and store.seasons() == [first]
+    with pytest.raises(KeyReused):
+        seasons.create_season(store, "Autumn", *args[1:], idempotency_key="k1")
+    other = seasons.create_season(store, *args)  # no key: a season each time
+    assert {s.id for s in store.seasons()} == {first.id, other.id}

@@ -4,7 +4,8 @@
   rule (match wins, or placement points per night with the club's own list),
   and whether casual games count; a refusal names its field in the player's
   language. Anyone may create a season, as anyone may create a club night
-  (rate-limited as every create is); nothing changes it afterwards.
+  (rate-limited as every create is); nothing changes it afterwards. The form's
+  key is the create's idempotency key: a double tap makes one season.
 - ``/seasons/<id>``: the season's table (every tie-break named), its club
   nights (each linked) and the table as CSV (the API's export).
 - the wall's season part: :func:`season_board`, a template global that
@@ -24,7 +25,7 @@ from scorekeeper.errors import ScorekeeperError
 from scorekeeper.names import MAX_NAME_LENGTH
 from scorekeeper.seasons import DEFAULT_PLACEMENT, TableRule
 from scorekeeper.store import seasons
-from scorekeeper.store.base import NotFound
+from scorekeeper.store.base import KeyReused, NotFound
 
 from .. import get_storage, limits
 from ..i18n import _, lazy_gettext
@@ -103,7 +104,10 @@ def create_season() -> Response:
             form.get("table", ""),
             "casual_games" in form,
             _placement(form.get("placement", "")) if form.get("table") == "placement" else None,
+            idempotency_key=web.change_options()["idempotency_key"],
         )
+    except KeyReused:
+        abort(409, _("This form was already used. Open the new season page again."))
     except ScorekeeperError as error:
         return _new_page(form, form_errors(error), 422)
     return redirect(url_for("pad.season_page", season_id=stored.id), 303)

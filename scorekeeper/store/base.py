@@ -749,8 +749,15 @@ class Store(Protocol):
         the round and its links are deleted, its games kept as ordinary games. Raises
         :class:`NotFound` when the event has no such round."""
 
-    def create_season(self, season_id: str, season: Season) -> StoredSeason:
-        """Store a new season (:mod:`~scorekeeper.store.sql_seasons`)."""
+    def create_season(
+        self,
+        season_id: str,
+        season: Season,
+        *,
+        idempotency_key: str | None = None,
+        request_hash: str | None = None,
+    ) -> StoredSeason:
+        """Store a new season, once per ``idempotency_key`` (:mod:`~.sql_seasons`)."""
 
     def season(self, season_id: str) -> StoredSeason:
         """The season ``season_id``; raises :class:`NotFound`."""

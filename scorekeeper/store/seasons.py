@@ -27,7 +27,7 @@ from ..seasons import (
     season_table,
 )
 from .base import Store
-from .games import new_game_id
+from .games import hash_request, new_game_id
 from .season_results import SeasonNight, SeasonTable, SeasonView, StoredSeason
 
 SEASON_COLUMNS = (
@@ -55,9 +55,13 @@ def create_season(
     table: Any,
     casual_games: Any = False,
     placement: Any = None,
+    *,
+    idempotency_key: str | None = None,
 ) -> StoredSeason:
     """Store a new season; errors name the field (``last_day`` before ``first_day``, an
-    unknown ``table`` rule, a ``placement`` list that is not whole points falling)."""
+    unknown ``table`` rule, a ``placement`` list that is not whole points falling). With
+    an ``idempotency_key``, a repeat of the same request returns the same season
+    (another request with that key: :class:`~scorekeeper.store.base.KeyReused`)."""
     if not isinstance(name, str):
         raise InvalidValueError("name: a season's name", option="name")
     try:
@@ -80,7 +84,10 @@ def create_season(
         )
     points = DEFAULT_PLACEMENT if placement is None else tuple(placement)
     season = Season(name.strip(), first_day, last_day, rule, casual_games, points)
-    return store.create_season(new_game_id(), season)
+    asked = None if idempotency_key is None else hash_request(season.to_dict())
+    return store.create_season(
+        new_game_id(), season, idempotency_key=idempotency_key, request_hash=asked
+    )
 
 
 def _nights(store: Store, stored: StoredSeason) -> list[Night]:

@@ -2,7 +2,8 @@
 
 * ``seasons``: id, name, first and last day (ISO dates), the table rule,
   ``placement`` (JSON list of points), ``casual_games`` (0 or 1, an INTEGER in
-  both backends so one statement serves both) and created.
+  both backends so one statement serves both), created, and the
+  ``Idempotency-Key`` it was created with (unique) and its request's hash.
 * ``events_created``: an index of the events by creation time, so a season's
   nights are found by range.
 * ``game_results``: each finished game's creation time, players, whether it was
@@ -34,13 +35,14 @@ from typing import Any
 
 from ..events import Event, Format, MatchResult, PlayedRound
 from ..seasons import CasualGames, Night, Season, TableRule
-from .base import NotFound, dumps, now
+from .base import KeyReused, NotFound, dumps, now
 from .season_results import StoredSeason
 
 SEASON_TABLES = (
     "CREATE TABLE seasons (id TEXT PRIMARY KEY, name TEXT NOT NULL, first_day TEXT NOT NULL,"
     " last_day TEXT NOT NULL, table_rule TEXT NOT NULL, placement TEXT NOT NULL,"
-    " casual_games INTEGER NOT NULL, created TEXT NOT NULL)",
+    " casual_games INTEGER NOT NULL, created TEXT NOT NULL, idempotency_key TEXT UNIQUE,"
+    " request_hash TEXT)",
     "CREATE INDEX events_created ON events (created)",
 )
 """The season table and the events' index: the same statements in both backends."""
@@ -110,7 +112,13 @@ POSTGRES_RESULT_TRIGGER = (
 """PostgreSQL's statements making and filling ``game_results`` and its trigger."""
 
 _SEASON_COLUMNS = "id, name, first_day, last_day, table_rule, casual_games, placement, created"
-INSERT_SEASON = f"INSERT INTO seasons ({_SEASON_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?, ?)"
+INSERT_SEASON = (
+    f"INSERT INTO seasons ({_SEASON_COLUMNS}, idempotency_key, request_hash)"
+    " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (idempotency_key) DO NOTHING RETURNING id"
+)
+SELECT_KEYED_SEASON = (
+    f"SELECT {_SEASON_COLUMNS}, request_hash FROM seasons WHERE idempotency_key = ?"
+)
 SELECT_SEASON = f"SELECT {_SEASON_COLUMNS} FROM seasons WHERE id = ?"
 SELECT_SEASONS = f"SELECT {_SEASON_COLUMNS} FROM seasons ORDER BY first_day DESC, created DESC"
 SELECT_SEASONS_OF_DAY = (
@@ -195,8 +203,20 @@ class SeasonRecords(ABC):
     def _run(self, conn: Any, statement: str, params: Sequence[Any] = ()) -> Any:
         """Execute ``statement`` (``?`` placeholders) on ``conn``; returns its cursor."""
 
-    def create_season(self, season_id: str, season: Season) -> StoredSeason:
-        """Store a new season; returns it as :meth:`season` would."""
+    def create_season(
+        self,
+        season_id: str,
+        season: Season,
+        *,
+        idempotency_key: str | None = None,
+        request_hash: str | None = None,
+    ) -> StoredSeason:
+        """Store a new season; returns it as :meth:`season` would.
+
+        With an ``idempotency_key`` already used by the same request (``request_hash``),
+        nothing is written and that season is returned; used by another request, it
+        raises :class:`~scorekeeper.store.base.KeyReused`.
+        """
         row = (
             season_id,
             season.name,
@@ -208,8 +228,16 @@ class SeasonRecords(ABC):
             now(),
         )
         with self._write() as conn:
-            self._run(conn, INSERT_SEASON, row)
-        return _season(row)
+            if self._run(conn, INSERT_SEASON, (*row, idempotency_key, request_hash)).fetchall():
+                return _season(row)
+            found = self._run(conn, SELECT_KEYED_SEASON, (idempotency_key,)).fetchone()
+        assert found is not None  # the conflict that skipped the insert
+        if found[-1] != request_hash:
+            raise KeyReused(
+                f"Idempotency-Key {idempotency_key!r} was already used for a different request",
+                field="Idempotency-Key",
+            )
+        return _season(found[:-1])
 
     def season(self, season_id: str) -> StoredSeason:
         """The season ``season_id``; raises :class:`~scorekeeper.store.base.NotFound`."""
