@@ -188,6 +188,7 @@ def create_app(
         ratings,  # noqa: F401  (its routes join v1.blp)
         records,  # noqa: F401  (its routes join v1.blp)
         responses,
+        seasons,
         security,
         streams,
         tools,  # noqa: F401  (its routes join v1.blp)
@@ -214,12 +215,14 @@ def create_app(
     app.url_map.converters["player"] = paths.PlayerNameConverter
     app.url_map.converters["source"] = paths.SourceConverter
     app.url_map.converters["event"] = events.EventIdConverter
+    app.url_map.converters["season"] = seasons.SeasonIdConverter
     api = errors.Api(app)
     openapi.install(api)
     api.register_converter(paths.GameIdConverter, paths.game_id_schema)
     api.register_converter(paths.PlayerNameConverter, paths.player_name_schema)
     api.register_converter(paths.SourceConverter, paths.source_schema)
     api.register_converter(events.EventIdConverter, events.event_id_schema)
+    api.register_converter(seasons.SeasonIdConverter, seasons.season_id_schema)
     errors.register(app)
     api.spec.components.security_scheme(
         "bearerAuth",
@@ -259,6 +262,7 @@ def create_app(
             api.spec.components.schema(name, schema=shown)
     api.register_blueprint(v1.blp)
     events.register(api, app)
+    seasons.register(api, app)
     live.document(api, app)
     app.add_url_rule(streams.STREAM_RULE, "live_check", streams.check)
     holders = [credentials.holds_edit_token]

@@ -961,6 +961,10 @@ def test_the_openapi_document(call):
         "/api/v1/events/{event_id}/withdrawals",
         "/api/v1/events/{event_id}/entries",
         "/api/v1/events/{event_id}/rounds/{number}/swaps",
+        "/api/v1/seasons",
+        "/api/v1/seasons/{season_id}",
+        "/api/v1/seasons/{season_id}/table",
+        "/api/v1/seasons/{season_id}/table.csv",
     }
     director_posts = ("rounds", "matches/{game_id}/end", "withdrawals", "entries")
     for director_only in (*director_posts, "rounds/{number}/swaps"):

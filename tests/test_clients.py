@@ -31,6 +31,7 @@ import json
 import shutil
 import subprocess
 import sys
+from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
@@ -417,3 +418,28 @@ def test_an_event_with_roster_changes(client):
     lines = {line["player"]: line for line in event["standings"]}
     assert lines["Eva"]["withdrawn"] == 1 and lines["Fil"]["withdrawn"] is None
     assert event["rounds"][0]["walkovers"] == []
+
+
+def test_a_season_and_its_table(client, request):
+    """A season made and read through the client: its casual game listed beside the table."""
+    winner, loser = f"Sea {request.node.callspec.id}", f"Son {request.node.callspec.id}"
+    _, _, new = client.call(
+        "create_game", body=("GameRequest", {"dealer": 0, "players": [winner, loser]})
+    )
+    sheet = new["game"]
+    while not sheet["over"]:
+        body = ("HandRequest", quick(0, 0, 40))
+        sheet = client.call("add_hand", new["edit_token"], body=body, game_id=new["id"])[2]["sheet"]
+    today = datetime.now(UTC).date().isoformat()
+    settings = {"name": "Spring", "first_day": today, "last_day": today, "table": "placement"}
+    status, headers, made = client.call(
+        "create_season", body=("SeasonRequest", {**settings, "casual_games": True})
+    )
+    assert status == 201 and headers["location"] == made["url"] and made["casual_games"]
+    assert client.call("get_season", season_id=made["id"])[2] == made
+    _, _, table = client.call("get_season_table", season_id=made["id"])
+    ours = {x["player"]: x for x in table["table"] if x["player"] in (winner, loser)}
+    assert (ours[winner]["casual_won"], ours[winner]["casual_played"]) == (1, 1)
+    assert (ours[loser]["casual_won"], ours[loser]["points"], ours[loser]["events"]) == (0, 0, 0)
+    listed = client.call("list_seasons")[2]["seasons"]
+    assert made["id"] in [found["id"] for found in listed]

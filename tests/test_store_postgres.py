@@ -92,6 +92,8 @@ def test_schema_version_table_constraints_and_the_append_only_log(address, conne
         "rating_state",
         "ratings",
         "rating_steps",
+        "seasons",
+        "game_results",
     }
     with pytest.raises(psycopg.errors.ForeignKeyViolation):
         query(
@@ -280,12 +282,14 @@ def test_migration_4_counts_versions_and_the_next_write_scores_an_old_game(addre
         )
     query(
         address,
-        "DROP TABLE rating_steps, ratings, rating_state, player_words, director_rights,"
-        " director_links, card_generations,"
+        "DROP TABLE game_results, seasons, rating_steps, ratings, rating_state, event_roster,"
+        " player_words, director_rights, director_links, card_generations,"
         " event_match_ends, event_matches, event_rounds, events, sheet_hands,"
         " retired_tokens, key_games, api_keys",
     )
     query(address, "DROP INDEX games_created")
+    query(address, "DROP TRIGGER games_result ON games")
+    query(address, "DROP FUNCTION keep_game_result")
     query(
         address,
         "ALTER TABLE games DROP COLUMN version, DROP COLUMN scored, DROP COLUMN follows,"

@@ -314,7 +314,8 @@ def test_a_migration_that_would_break_a_foreign_key_is_rolled_back(tmp_path, mon
     db.conn.commit()
     db.conn.close()
 
-    def forgetful(db):  # a faulty migration: it drops a player who still sits in a game
+    def forgetful(db):  # a faulty migration 2: it drops a player who still sits in a game
+        MIGRATIONS[1](db)  # (after its real work: the later migrations build on its columns)
         db.execute("DELETE FROM players")
 
     monkeypatch.setattr(

@@ -26,6 +26,8 @@ views live by family:
   ``/events/<id>/director`` (pair rounds, tables and their QR cards),
   ``/events/<id>`` (read-only); :mod:`~api.pad.routes_round`: the table cards (one, or
   a round's four to an A4 page), the round clock and ``/events/<id>/wall`` (the big screen);
+- :mod:`~api.pad.routes_seasons`: ``/seasons/new`` (create a season),
+  ``/seasons/<id>`` (its table) and the wall's season table between rounds;
 - :mod:`~api.pad.routes_directors`: the director's right (:mod:`~api.pad.directors`):
   hand it over, revoke it, ``/events/<id>/direct?key=...`` (a director's link) and
   ``/events/<id>/restore`` (the director token);
@@ -54,6 +56,7 @@ from . import (  # noqa: F401
     routes_phones,
     routes_roster,
     routes_round,
+    routes_seasons,
     routes_tally,
     routes_tools,
 )

@@ -15,6 +15,7 @@ from scorekeeper.errors import RecordError, ScorekeeperError
 from ..i18n import LazyString, _, lazy_gettext
 from .options import OPTION_NAMES
 from .roster_words import ROSTER_WORDINGS
+from .season_words import SEASON_WORDINGS
 from .terms import capfirst, either, in_api_terms, term_label, term_labels
 
 
@@ -385,6 +386,7 @@ WORDINGS: dict[str, LazyString | Wording] = {
     "round_not_last": lazy_gettext(
         "Only the last round paired can be withdrawn: withdraw round %(last_round)s first"
     ),
+    **SEASON_WORDINGS,
 }
 """How the scorepad words each error code, from the error's ``params``, in the
 request's language.

@@ -38,6 +38,8 @@ from ..events import Format
 from ..gamesheet import GameStatus
 from ..ratings import Folded, Step
 from ..rules import Rules
+from ..seasons import CasualGames, Night, Season
+from .season_results import StoredSeason
 from .sql_ratings import LadderRow, RatingInputs
 
 POSTGRES_SCHEMES = ("postgresql://", "postgres://")
@@ -834,3 +836,25 @@ class Store(Protocol):
     def set_round_clock(self, event_id: str, number: int, clock: StoredClock) -> bool:
         """Set the clock of the event's round ``number`` (replacing any); False (nothing
         written) when the event has no such round."""
+
+    def create_season(
+        self,
+        season_id: str,
+        season: Season,
+        *,
+        idempotency_key: str | None = None,
+        request_hash: str | None = None,
+    ) -> StoredSeason:
+        """Store a new season, once per ``idempotency_key`` (:mod:`~.sql_seasons`)."""
+
+    def season(self, season_id: str) -> StoredSeason:
+        """The season ``season_id``; raises :class:`NotFound`."""
+
+    def seasons(self, day: str | None = None) -> list[StoredSeason]:
+        """Every season (or those holding the ISO date ``day``), the latest first day first."""
+
+    def season_nights(self, first_day: str, last_day: str) -> list[Night]:
+        """The events created on those days (both counted), with their rounds as played."""
+
+    def casual_games(self, first_day: str, last_day: str) -> list[CasualGames]:
+        """The finished two-player games of no event (not imported) created on those days."""

@@ -38,6 +38,10 @@ row saying which of them ran):
   ``clock_minutes``, as in SQLite's migration of the same name.
 * ``event_roster`` and ``event_rounds.walkovers`` (migration 15):
   as in SQLite.
+* ``seasons`` and the index ``events_created`` (migration 16), as in SQLite's
+  schema 17 (:mod:`scorekeeper.store.sql_seasons`).
+* ``game_results`` (migration 17): each finished game's winner and final totals,
+  kept by the trigger ``games_result``, as in SQLite's schema 18.
 
 The statements and the logic around them are the SQLite backend's
 (:class:`~scorekeeper.store.sql.SqlStore`, ``%s`` placeholders): this module
@@ -100,6 +104,7 @@ from .sql_clock import ADD_CLOCK
 from .sql_ratings import ADD_BOT, RATING_TABLES
 from .sql_rights import rights_tables
 from .sql_roster import ADD_WALKOVERS, ROSTER_TABLE
+from .sql_seasons import POSTGRES_RESULT_TRIGGER, SEASON_TABLES
 
 BUSY_TIMEOUT = 30.0
 """Seconds a write waits for another writer's lock."""
@@ -304,6 +309,19 @@ def _migrate_roster(conn: psycopg.Connection) -> None:
     conn.execute(ADD_WALKOVERS)
 
 
+def _migrate_seasons(conn: psycopg.Connection) -> None:
+    """Seasons: ``seasons`` and the events by creation time, as in SQLite's schema 17."""
+    for statement in SEASON_TABLES:
+        conn.execute(statement)
+
+
+def _migrate_game_results(conn: psycopg.Connection) -> None:
+    """Each finished game's result, kept by a trigger: ``game_results``, as in SQLite's
+    schema 18 (:mod:`scorekeeper.store.sql_seasons`)."""
+    for statement in POSTGRES_RESULT_TRIGGER:
+        conn.execute(statement)
+
+
 MIGRATIONS: tuple[Callable[[psycopg.Connection], None], ...] = (
     _migrate_1,
     _migrate_2,
@@ -320,6 +338,8 @@ MIGRATIONS: tuple[Callable[[psycopg.Connection], None], ...] = (
     _migrate_13,
     _migrate_14,
     _migrate_roster,
+    _migrate_seasons,
+    _migrate_game_results,
 )
 """Schema migrations in order; migration ``i`` takes the database to version ``i + 1``."""
 

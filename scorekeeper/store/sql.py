@@ -86,6 +86,7 @@ from .sql_clock import RoundClocks, clock_of
 from .sql_ratings import FINISHED, SET_FINISHED, RatingRows
 from .sql_rights import SELECT_GAME_EVENT, DirectorRights
 from .sql_roster import SELECT_ROSTER, EventRoster, roster_of, walkovers_of
+from .sql_seasons import SeasonRecords
 
 ADD_CUT = "ALTER TABLE games ADD COLUMN cut TEXT"
 """The cards cut for the first deal (SQLite's schema 10, PostgreSQL's 9): the same statement."""
@@ -301,7 +302,7 @@ def _match_end(row: Sequence[Any]) -> MatchEnd:
     return MatchEnd(winner, (first, second), ended)
 
 
-class SqlStore(DirectorRights, RatingRows, RoundClocks, EventRoster, ABC):
+class SqlStore(DirectorRights, RatingRows, RoundClocks, EventRoster, SeasonRecords, ABC):
     """The store methods both SQL backends share; a backend subclasses it (see the module
     docs for what it supplies)."""
 

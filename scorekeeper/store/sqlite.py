@@ -64,6 +64,10 @@ Tables:
 * ``event_roster`` and ``event_rounds.walkovers`` (schema 16):
   an event's late entries and withdrawals, each round's walkovers
   (:mod:`scorekeeper.store.sql_roster`).
+* ``seasons`` (schema 17, :mod:`scorekeeper.store.sql_seasons`): a club's
+  seasons, and the index ``events_created`` on ``events (created)``.
+* ``game_results`` (schema 18): each finished game's winner seat and final
+  totals, kept by the triggers ``games_result_new`` and ``games_result_change``.
 
 Every write is one ``BEGIN IMMEDIATE`` transaction, so concurrent writers
 (several gunicorn workers) are serialised by SQLite and a refused write
@@ -136,6 +140,7 @@ from .sql_clock import ADD_CLOCK
 from .sql_ratings import ADD_BOT, RATING_TABLES
 from .sql_rights import rights_tables
 from .sql_roster import ADD_WALKOVERS, ROSTER_TABLE
+from .sql_seasons import SEASON_TABLES, sqlite_result_triggers
 
 DEFAULT_PATH = "scorekeeper.db"
 """The database file used when no setting or option names one (relative to the working folder)."""
@@ -459,6 +464,20 @@ def _migrate_roster(db: sqlite_utils.Database) -> None:
     db.execute(ADD_WALKOVERS)
 
 
+def _migrate_seasons(db: sqlite_utils.Database) -> None:
+    """Seasons: ``seasons`` and the events by creation time
+    (:mod:`~scorekeeper.store.sql_seasons`)."""
+    for statement in SEASON_TABLES:
+        db.execute(statement)
+
+
+def _migrate_game_results(db: sqlite_utils.Database) -> None:
+    """Each finished game's result, kept by triggers: ``game_results``
+    (:func:`~scorekeeper.store.sql_seasons.sqlite_result_triggers`)."""
+    for statement in sqlite_result_triggers():
+        db.execute(statement)
+
+
 MIGRATIONS: tuple[Callable[[sqlite_utils.Database], None], ...] = (
     _migrate_1,
     _migrate_2,
@@ -476,6 +495,8 @@ MIGRATIONS: tuple[Callable[[sqlite_utils.Database], None], ...] = (
     _migrate_14,
     _migrate_15,
     _migrate_roster,
+    _migrate_seasons,
+    _migrate_game_results,
 )
 """Schema migrations in order; migration ``i`` takes the file to version ``i + 1``."""
 
