@@ -94,6 +94,7 @@ def test_schema_version_table_constraints_and_the_append_only_log(address, conne
         "rating_steps",
         "seasons",
         "game_results",
+        "event_roster",
     }
     with pytest.raises(psycopg.errors.ForeignKeyViolation):
         query(
