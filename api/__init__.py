@@ -119,7 +119,7 @@ def settings(
     (``scorekeeper backup`` uses the ``DB`` the server would open). ``instance_path``
     is the instance folder, as for :func:`create_app`.
     """
-    from . import limits, live, openapi, streams
+    from . import explorer, limits, live, openapi, streams
 
     folder = instance_path or Flask(__name__).instance_path
     found = Config(folder)
@@ -139,6 +139,7 @@ def settings(
         OPENAPI_VERSION="3.0.3",
         OPENAPI_URL_PREFIX="/api",
         OPENAPI_JSON_PATH="openapi.json",
+        **explorer.SETTINGS,
         API_SPEC_OPTIONS={
             "info": {
                 "description": (
@@ -177,6 +178,7 @@ def create_app(
         drain,
         errors,
         events,
+        explorer,
         i18n,
         limits,
         live,
@@ -191,7 +193,13 @@ def create_app(
         v1,
     )
 
-    app = Flask(__name__, instance_path=instance_path, instance_relative_config=True)
+    # templates/ is the app's folder too, so its swagger_ui.html overrides flask-smorest's
+    app = Flask(
+        __name__,
+        instance_path=instance_path,
+        instance_relative_config=True,
+        template_folder=TEMPLATES,
+    )
     app.session_interface = _NoSession()
     app.json = DefaultJSONProvider(app)
     app.json.sort_keys = False
@@ -258,6 +266,7 @@ def create_app(
     events.register(api, app)
     live.document(api, app)
     app.add_url_rule(streams.STREAM_RULE, "live_check", streams.check)
+    app.register_blueprint(explorer.bp)
     holders = [credentials.holds_edit_token]
     if scorepad:
         from .pad import bp as pad_blueprint  # the HTML scorepad (templates/pad/)
