@@ -59,8 +59,8 @@ the environment or the instance file for settings.
   (Flask's setting, as of Flask 3.1).
 * ``CORS_ORIGINS``: the origins whose pages may call the JSON API (:mod:`api.cors`;
   none by default).
-* the flask-smorest ``API_*`` / ``OPENAPI_*`` keys (the document is served
-  at ``/api/openapi.json``).
+* the flask-smorest ``API_*`` / ``OPENAPI_*`` keys (the document at
+  ``/api/openapi.json``, its explorer at ``/api/docs``: :mod:`api.explorer`).
 """
 
 from __future__ import annotations
@@ -193,13 +193,8 @@ def create_app(
         v1,
     )
 
-    # templates/ is the app's folder too, so its swagger_ui.html overrides flask-smorest's
-    app = Flask(
-        __name__,
-        instance_path=instance_path,
-        instance_relative_config=True,
-        template_folder=TEMPLATES,
-    )
+    app = Flask(__name__, instance_path=instance_path, instance_relative_config=True)
+    app.template_folder = TEMPLATES  # first: its swagger_ui.html overrides flask-smorest's
     app.session_interface = _NoSession()
     app.json = DefaultJSONProvider(app)
     app.json.sort_keys = False

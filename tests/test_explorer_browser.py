@@ -16,6 +16,7 @@ import pytest
 import requests
 from browser_kit import CHROMIUM, WAIT
 from playwright.sync_api import expect
+from test_pad_browser import ARTIFACTS
 
 from api.nginx import NCHAN_MODULE
 
@@ -63,8 +64,22 @@ def test_the_explorer_shows_every_operation_and_tries_one_out(page, live):
     expect(response.locator(".response-col_status")).to_have_text("200")
     expect(response.locator(".microlight").first).to_contain_text(f'"id": "{game_id}"')
     expect(response.locator(".microlight").first).to_contain_text('"Bor"')
+    _shot(page, get_game, response.first, "explorer-try-it-out.png")  # docs/images/explorer.png
 
     assert page.errors == []
     elsewhere = {urlsplit(url).netloc for url in page.asked} - {urlsplit(live.url).netloc}
     assert elsewhere <= {""}, f"the explorer asked other hosts: {elsewhere}"
     assert any(re.search(rf"/api/v1/games/{game_id}$", url) for url in page.asked)
+
+
+EDGE = "(el, edge) => el.getBoundingClientRect()[edge] + window.scrollY"
+"""Where an element's edge is on the page (not in the window)."""
+
+
+def _shot(page, start, end, name: str) -> None:
+    """A picture of the page from the top of ``start`` to the bottom of ``end``."""
+    top, bottom = start.evaluate(EDGE, "top"), end.evaluate(EDGE, "bottom")
+    width = page.viewport_size["width"]
+    ARTIFACTS.mkdir(parents=True, exist_ok=True)
+    clip = {"x": 0, "y": top, "width": width, "height": bottom - top}
+    page.screenshot(path=str(ARTIFACTS / name), full_page=True, clip=clip)
