@@ -59,8 +59,8 @@ the environment or the instance file for settings.
   (Flask's setting, as of Flask 3.1).
 * ``CORS_ORIGINS``: the origins whose pages may call the JSON API (:mod:`api.cors`;
   none by default).
-* the flask-smorest ``API_*`` / ``OPENAPI_*`` keys (the document is served
-  at ``/api/openapi.json``).
+* the flask-smorest ``API_*`` / ``OPENAPI_*`` keys (the document at
+  ``/api/openapi.json``, its explorer at ``/api/docs``: :mod:`api.explorer`).
 """
 
 from __future__ import annotations
@@ -69,7 +69,6 @@ import os
 import re
 import secrets
 from collections.abc import Mapping
-from pathlib import Path
 from typing import Any
 from urllib.parse import urlsplit, urlunsplit
 
@@ -82,22 +81,7 @@ from werkzeug.middleware.proxy_fix import ProxyFix
 from scorekeeper.store import Store, open_store
 from scorekeeper.store.sqlite import DEFAULT_PATH
 
-
-def _templates() -> str:
-    """The Jinja templates: ``api/templates/`` when installed, else the checkout's top level.
-
-    The checkout keeps ``templates/`` beside ``api/`` (a project rule); the
-    wheel ships the same files as ``api/templates/`` (``package-dir`` in
-    ``pyproject.toml``), since a top-level ``templates`` would land loose in
-    site-packages.
-    """
-    here = Path(__file__).resolve().parent
-    installed = here / "templates"
-    return str(installed if installed.is_dir() else here.parent / "templates")
-
-
-TEMPLATES = _templates()
-"""The template folder of the scorepad blueprint (see :func:`_templates`)."""
+from .folders import TEMPLATES
 
 STORAGE_KEY = "scorekeeper.store.sqlite"
 """Where the app keeps its :class:`~scorekeeper.store.base.Store` in ``app.extensions``."""
@@ -119,7 +103,7 @@ def settings(
     (``scorekeeper backup`` uses the ``DB`` the server would open). ``instance_path``
     is the instance folder, as for :func:`create_app`.
     """
-    from . import limits, live, openapi, streams
+    from . import explorer, limits, live, openapi, streams
 
     folder = instance_path or Flask(__name__).instance_path
     found = Config(folder)
@@ -139,6 +123,7 @@ def settings(
         OPENAPI_VERSION="3.0.3",
         OPENAPI_URL_PREFIX="/api",
         OPENAPI_JSON_PATH="openapi.json",
+        **explorer.SETTINGS,
         API_SPEC_OPTIONS={
             "info": {
                 "description": (
@@ -179,6 +164,7 @@ def create_app(
         event_clock,  # noqa: F401  (its route joins events.blp)
         event_roster,  # noqa: F401  (its routes join events.blp)
         events,
+        explorer,
         i18n,
         limits,
         live,
@@ -196,6 +182,7 @@ def create_app(
     )
 
     app = Flask(__name__, instance_path=instance_path, instance_relative_config=True)
+    app.template_folder = TEMPLATES  # first: its swagger_ui.html overrides flask-smorest's
     app.session_interface = _NoSession()
     app.json = DefaultJSONProvider(app)
     app.json.sort_keys = False
@@ -265,6 +252,7 @@ def create_app(
     seasons.register(api, app)
     live.document(api, app)
     app.add_url_rule(streams.STREAM_RULE, "live_check", streams.check)
+    app.register_blueprint(explorer.bp)
     holders = [credentials.holds_edit_token]
     if scorepad:
         from .pad import bp as pad_blueprint  # the HTML scorepad (templates/pad/)

@@ -133,6 +133,9 @@ def test_offline_the_sheet_offers_no_undo_and_no_page_it_cannot_open(browser, se
     type_knock(page, sheet, 0, 2, "30")
     page.get_by_role("button", name="Add to the sheet").click()
     lands(page, sheet, 1, 0)
+    # the sheet's scripts loaded (module scripts come after its words): offline before
+    # then, a module fails to load and nothing would watch the connection
+    page.wait_for_load_state("load")
     page.context.set_offline(True)
     why = page.locator("#offline-why")
     expect(why).to_have_text(

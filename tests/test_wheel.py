@@ -136,6 +136,7 @@ def test_the_wheel_carries_code_templates_static_files_and_metadata(wheel):
     assert "License-Expression: MIT" in metadata and "License-File: LICENSE" in metadata
     # the test tools are a dependency group; the one published extra is Dask's bulk replay
     assert re.findall(r"^Provides-Extra: (.+)$", metadata, re.MULTILINE) == ["dask"]
+    assert re.search(r"^Requires-Dist: flask-swagger-ui", metadata, re.MULTILINE)  # /api/docs
     # no test harness (tests/serve_kit.py) and no hand-written front: nginx serves
     assert b"def spawn" not in info.read("api/server.py")
     assert "api/front.py" not in names and "Requires-Dist: h11" not in metadata
@@ -159,6 +160,7 @@ def test_the_installed_server_serves_every_page_from_another_folder(venv, tmp_pa
             path: requests.get(url + path, timeout=10)
             for path in ("/", "/check", "/replay", "/static/pad.css", "/api/openapi.json")
         }
+        explorer = _explorer_files(url)
         too_long = requests.get(f"{url}/api/{'x' * 9000}", timeout=10)  # nginx's page file
     finally:
         assert stop(process) == 0
@@ -176,6 +178,25 @@ def test_the_installed_server_serves_every_page_from_another_folder(venv, tmp_pa
     assert "/api/v1/games" in spec["paths"] and spec["info"]["title"] == "scorekeeper"
     assert (tmp_path / "installed.db").exists()
     assert too_long.status_code == 414 and too_long.json()["error"]["code"] == "uri_too_long"
+    # the API explorer: its page, Swagger UI's files from the flask-swagger-ui package, its script
+    assert set(explorer) == {
+        "/api/docs",
+        "/api/docs/assets/swagger-ui.css",
+        "/api/docs/assets/swagger-ui-bundle.js",
+        "/static/explorer.js",
+        "/static/pad-icon.svg",
+    }
+    for path, response in explorer.items():
+        assert response.status_code == 200, (path, response.text[:300])
+    assert explorer["/static/explorer.js"].content == (ROOT / "api/static/explorer.js").read_bytes()
+    assert "SwaggerUIBundle" in explorer["/api/docs/assets/swagger-ui-bundle.js"].text
+
+
+def _explorer_files(url: str) -> dict[str, requests.Response]:
+    """``/api/docs`` and every file its page names, as the server answers them."""
+    page = requests.get(f"{url}/api/docs", timeout=10)
+    named = re.findall(r'(?:src|href)="(/[^"]+)"', page.text)
+    return {"/api/docs": page} | {path: requests.get(url + path, timeout=10) for path in named}
 
 
 def test_the_installed_server_speaks_each_language_from_the_wheels_catalogs(wheel, venv, tmp_path):

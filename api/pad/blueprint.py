@@ -32,7 +32,8 @@ from scorekeeper.store.base import (
     StoredGame,
 )
 
-from .. import TEMPLATES, get_storage, limits
+from .. import get_storage, limits
+from ..folders import TEMPLATES
 from ..i18n import _, current_language, ngettext
 from . import labels as pad_labels
 from . import rights, terms, views_result, web
