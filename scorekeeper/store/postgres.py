@@ -87,6 +87,7 @@ import psycopg
 import psycopg_pool
 from psycopg import errors as pg_errors
 
+from . import tallies
 from .base import StorageBusy, StorageError, StorageFull, StorageUnavailable
 from .finding import BACKFILL_WORD, GAMES_CREATED_INDEX, SELECT_ALL_PLAYERS, word_rows
 from .sql import ADD_CUT, EVENT_TABLES, MATCH_END_TABLE, SqlStore, pending_steps, pyformat
@@ -270,6 +271,14 @@ def _migrate_11(conn: psycopg.Connection) -> None:
     conn.execute(GAMES_CREATED_INDEX)
 
 
+def _migrate_12(conn: psycopg.Connection) -> None:
+    """Games and records at any size: ``player_games``, ``key_games.created``,
+    ``hand_pairs``, ``games.won_by`` and ``games_updated``, as in SQLite's schema 13."""
+    for statement in tallies.tables("bigint", ""):
+        conn.execute(statement)
+    tallies.fill(conn, pyformat)
+
+
 MIGRATIONS: tuple[Callable[[psycopg.Connection], None], ...] = (
     _migrate_1,
     _migrate_2,
@@ -282,6 +291,7 @@ MIGRATIONS: tuple[Callable[[psycopg.Connection], None], ...] = (
     _migrate_9,
     _migrate_10,
     _migrate_11,
+    _migrate_12,
 )
 """Schema migrations in order; migration ``i`` takes the database to version ``i + 1``."""
 
@@ -425,8 +435,11 @@ class PostgresStore(SqlStore):
             conn.execute("CREATE TABLE IF NOT EXISTS schema_version (version integer NOT NULL)")
             row = conn.execute("SELECT version FROM schema_version").fetchone()
             version = 0 if row is None else row[0]
-            for step in pending_steps(version, SCHEMA_VERSION, "the database"):
+            steps = pending_steps(version, SCHEMA_VERSION, "the database")
+            for step in steps:
                 MIGRATIONS[step](conn)
+            if steps:  # new tables and indexes: the planner's statistics at once
+                conn.execute("ANALYZE")
             if row is None:
                 conn.execute("INSERT INTO schema_version VALUES (%s)", (SCHEMA_VERSION,))
             else:

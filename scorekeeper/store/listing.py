@@ -1,0 +1,137 @@
+"""A page of games, newest first, read from an index in that order (:mod:`.tallies`).
+
+Where a page's games come from decides the index it walks: one player's games
+(``player_games``, newest first for that player), an API key's (``key_games_created``)
+or every game (``games_created``); the other filters are conditions on the games met
+on the way, and the page's cursor is where the walk resumes. So neither a page nor a
+player's games costs a sort of the store's games, nor a walk past other players'.
+
+Two filters may keep few games of many: part of a name (``words``) and ``since``. A
+walk would then pass many games for each it keeps; so their games are counted first,
+up to :data:`FEW`: when there are fewer, the page is made from them (found by their
+own index, ``player_games`` or ``games_updated``, then put in order: at most
+:data:`FEW` of them); else the walk keeps at least one game in every ``N / FEW`` it
+meets (``N`` the games walked), a bounded walk for a page.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from .base import GAME_COLUMNS, GameFilter
+from .finding import MATCHING_GAMES, matching
+
+COLUMNS = ", ".join("g." + column.strip() for column in GAME_COLUMNS.split(","))
+"""The games' columns, as :func:`~scorekeeper.store.base.game_from_row` reads them."""
+
+FEW = 5000
+"""Games of a narrow filter at most made into a page by sorting them (see the module docs)."""
+
+Run = Callable[[str, Sequence[Any]], Any]
+"""Run one statement (``?`` placeholders) with its parameters; returns its cursor."""
+
+
+@dataclass(frozen=True, slots=True)
+class Source:
+    """Where a page's games come from (``FROM ... WHERE``, one parameter or none) and the
+    columns of the index it walks, newest first: when they were made, then the id."""
+
+    where: str
+    created: str
+    id: str
+
+
+EVERY_GAME = Source("FROM games g WHERE 1 = 1", "g.created", "g.id")
+KEY_GAMES = Source(
+    "FROM key_games o JOIN games g ON g.id = o.game_id WHERE o.key_id = ?", "o.created", "o.game_id"
+)
+PLAYER_GAMES = Source(
+    "FROM player_games pg JOIN games g ON g.id = pg.game_id"
+    " WHERE pg.player_id = (SELECT id FROM players WHERE name_key = ?)",
+    "pg.created",
+    "pg.game_id",
+)
+OWNED = " AND EXISTS (SELECT 1 FROM key_games o WHERE o.game_id = g.id AND o.key_id = ?)"
+"""A player's games that an API key made (the key's games met on the player's walk)."""
+
+CONDITIONS = {
+    "status": " AND g.status = ?",
+    "created_from": " AND {created} >= ?",
+    "created_to": " AND {created} < ?",
+}
+"""The filters of a walk's games: one more condition, one parameter."""
+
+
+@dataclass(frozen=True, slots=True)
+class Narrow:
+    """A filter that may keep few games of many: the ids of its games (a subquery), and
+    the same filter as a condition on a game met on a walk."""
+
+    ids: str
+    condition: str
+    params: list[Any]
+
+    def count(self, run: Run) -> int:
+        """Its games, counted up to :data:`FEW`."""
+        found = run(f"SELECT count(*) FROM ({self.ids} LIMIT {FEW}) AS f", self.params)
+        return int(found.fetchone()[0])
+
+
+def _narrow(filters: GameFilter) -> list[Narrow]:
+    """The narrow filters of ``filters`` (part of a name, ``since``)."""
+    found: list[Narrow] = []
+    words: Sequence[str] = filters.get("words") or ()
+    if words:
+        players, params = matching(words)
+        found.append(
+            Narrow(
+                MATCHING_GAMES.format(players),
+                " AND EXISTS (SELECT 1 FROM game_players s WHERE s.game_id = g.id"
+                f" AND s.player_id IN ({players}))",
+                params,
+            )
+        )
+    since = filters.get("since")
+    if since is not None:
+        found.append(
+            Narrow("SELECT id FROM games WHERE updated >= ?", " AND g.updated >= ?", [since])
+        )
+    return found
+
+
+def page(
+    run: Run,
+    key_id: int | None,
+    filters: GameFilter,
+    after: tuple[str, str] | None,
+    limit: int,
+) -> list[Any]:
+    """The rows of a page of at most ``limit`` games, newest first: an API key's
+    (``key_id``) or every game, with ``filters``, after the game whose ``(created, id)``
+    is ``after`` (run by ``run``, in one transaction)."""
+    player = filters.get("player_key")
+    source = EVERY_GAME if key_id is None else KEY_GAMES
+    params: list[Any] = [] if key_id is None else [key_id]
+    statement = f"SELECT {COLUMNS} {source.where}"
+    if player is not None:
+        source = PLAYER_GAMES
+        statement = f"SELECT {COLUMNS} {source.where}" + ("" if key_id is None else OWNED)
+        params = [player, *params]
+    for narrow in _narrow(filters):
+        if player is None and narrow.count(run) < FEW:
+            statement += f" AND g.id IN ({narrow.ids})"
+        else:
+            statement += narrow.condition
+        params += narrow.params
+    for name, condition in CONDITIONS.items():
+        value = filters.get(name)
+        if value is not None:
+            statement += condition.format(created=source.created)
+            params.append(value)
+    if after is not None:
+        statement += f" AND ({source.created}, {source.id}) < (?, ?)"
+        params += after
+    statement += f" ORDER BY {source.created} DESC, {source.id} DESC LIMIT ?"
+    return list(run(statement, [*params, limit]).fetchall())
