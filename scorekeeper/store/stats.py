@@ -132,19 +132,20 @@ def player_stats(store: Store, name: str) -> PlayerStats:
     totals = _Count()
     imported = 0
     rivals: dict[str, _Rival] = {}
+    keys: dict[str, str] = {}  # each name as written, folded once
     for game in record.games:
         if game.imported:
             imported += 1
             continue
         names, seat = game.players, game.seat
         pairs, over, winner = _played(store, game, record.pairs.get(game.id, []))
-        met = {1 - seat: _rival(rivals, names[1 - seat])} if len(names) == 2 else {}
+        met = {1 - seat: _rival(rivals, keys, names[1 - seat])} if len(names) == 2 else {}
         totals.games += 1
         for hand in pairs:
             if seat not in hand.seats:
                 continue
             other = hand.seats[1 - hand.seats.index(seat)]
-            rival = met.setdefault(other, _rival(rivals, names[other]))
+            rival = met.get(other) or met.setdefault(other, _rival(rivals, keys, names[other]))
             if hand.void:
                 continue
             totals.hands += 1
@@ -195,9 +196,11 @@ def _played(
     return played, result is not None, None if result is None else result.winner
 
 
-def _rival(rivals: dict[str, _Rival], opponent: str) -> _Rival:
-    """The head-to-head line against ``opponent`` (added, empty, at the first meeting)."""
-    return rivals.setdefault(fold(opponent), _Rival(opponent))
+def _rival(rivals: dict[str, _Rival], keys: dict[str, str], opponent: str) -> _Rival:
+    """The head-to-head line against ``opponent`` (added, empty, at the first meeting);
+    ``keys`` are the names folded so far."""
+    key = keys.get(opponent) or keys.setdefault(opponent, fold(opponent))
+    return rivals.get(key) or rivals.setdefault(key, _Rival(opponent))
 
 
 def _hands(sheet: AnySheet) -> Iterator[tuple[tuple[int, int], Played]]:

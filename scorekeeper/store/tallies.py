@@ -27,7 +27,7 @@ from __future__ import annotations
 import json
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, NamedTuple
 
 from ..gamesheet import GameStatus
 from .base import Player
@@ -82,15 +82,16 @@ SELECT_RECORD_GAMES = (
 SELECT_RECORD_PAIRS = (
     "SELECT h.game_id, h.n, h.seat_a, h.seat_b, h.void, h.winner, h.outcome, h.points"
     " FROM player_games pg JOIN hand_pairs h ON h.game_id = pg.game_id WHERE pg.player_id = ?"
+    " ORDER BY pg.created, pg.game_id, h.n, h.seat_a"
 )
-"""The two-player hands of a player's games (put in order by :func:`pairs_by_game`)."""
+"""The two-player hands of a player's games, in the order of the games and their sheets
+(the order of the two primary keys SQLite walks)."""
 
 Execute = Callable[[str, Sequence[Any]], Any]
 """Run one statement with its parameters (returns a cursor)."""
 
 
-@dataclass(frozen=True, slots=True)
-class Pair:
+class Pair(NamedTuple):
     """A two-player hand: its two ``seats`` and how it ended (``winner`` a seat or None)."""
 
     seats: tuple[int, int]
@@ -100,8 +101,7 @@ class Pair:
     points: int
 
 
-@dataclass(frozen=True, slots=True)
-class RecordGame:
+class RecordGame(NamedTuple):
     """A player's game as their record reads it: the names, the player's seat, whether it
     was imported, is over and which side won (``None``: going on, or a tied match), and
     whether it predates the scored state (``legacy``: counted from its log)."""
@@ -134,15 +134,11 @@ def record_game(row: Sequence[Any], players: tuple[str, ...]) -> RecordGame:
 
 
 def pairs_by_game(rows: Iterable[Sequence[Any]]) -> dict[str, list[Pair]]:
-    """The rows of :data:`SELECT_RECORD_PAIRS` per game, in sheet order."""
-    found: dict[str, list[tuple[int, Pair]]] = {}
-    for game_id, n, a, b, void, winner, outcome, points in rows:
-        pair = Pair((a, b), bool(void), winner, outcome, points)
-        found.setdefault(game_id, []).append((n, pair))
-    return {
-        game_id: [pair for _, pair in sorted(hands, key=lambda h: (h[0], h[1].seats))]
-        for game_id, hands in found.items()
-    }
+    """The rows of :data:`SELECT_RECORD_PAIRS` per game (in their order)."""
+    found: dict[str, list[Pair]] = {}
+    for game_id, _, a, b, void, winner, outcome, points in rows:
+        found.setdefault(game_id, []).append(Pair((a, b), bool(void), winner, outcome, points))
+    return found
 
 
 def pair_rows(game_id: str, n: int, stored: Mapping[str, Any]) -> list[tuple[Any, ...]]:
