@@ -17,12 +17,20 @@ The fill: :data:`TEMPLATES` games are played through the store's services
 some finished, some going on); each of the N games is one of them stored again for
 other players by the store's own ``create_game`` with the template's log, scored
 summary and sheet rows (what :func:`~scorekeeper.store.games.import_game` stores, but
-not marked imported: it counts in the records), one transaction per game. Half the
+not marked imported: it counts in the records), one transaction per game, into a SQLite
+file. Half the
 games belong to an API key (the ``GET /api/v1/games`` figures list its games). SQLite
 files are filled without waiting for the disk (``durable=False``), kept in ``--cache``
 (default ``~/.cache/scorekeeper-bench``) and reused by the next run with the same sizes;
-``--backend postgres`` fills a throwaway server
-(``tests/pg.py``) or the database ``--postgres`` names.
+``--backend postgres`` copies the same file's rows (what the store wrote: both backends
+write the same text) with ``COPY`` into a throwaway server (``tests/pg.py``), then runs
+``ANALYZE``: one game at a time through the
+store took 68 s per 1,000 games there (round trips on a loaded machine).
+
+A fill stores about 100 games a second on a loaded machine (10 minutes per 100,000):
+``--repeat-of 100000`` makes a 1,000,000-game file from the 100,000-game fill instead,
+its games stored ten times over by SQL (the same rows, each copy with new ids and its
+times whole days earlier: ten days of games, the same players, ten times their games).
 
 Run (as a module: ``bench/http.py`` would hide the standard library's ``http``):
 ``PYTHONPATH=. .venv/bin/python -m bench.scale --games 100000 --players 10000
@@ -35,22 +43,26 @@ import argparse
 import importlib.util
 import os
 import random
+import shutil
+import sqlite3
 import statistics
 import sys
 import time
 from collections.abc import Callable, Iterator
-from contextlib import contextmanager
+from contextlib import closing, contextmanager
 from dataclasses import dataclass
 from datetime import datetime
 from pathlib import Path
 from typing import Any
+
+import psycopg
 
 from api import STORAGE_KEY, create_app
 from scorekeeper.errors import ScorekeeperError
 from scorekeeper.store import Store, access, games, open_store
 from scorekeeper.store.base import Summary
 from scorekeeper.store.scored import effective_hands, kept, scored_rows, start_state
-from scorekeeper.store.sqlite import Storage
+from scorekeeper.store.sqlite import ANALYSIS_LIMIT, Storage
 
 BASELINE = 1000
 """Games in the baseline store."""
@@ -219,11 +231,8 @@ def timings(address: str, repeat: int) -> dict[str, float]:
 
 
 @contextmanager
-def _postgres(address: str | None) -> Iterator[Callable[[], str]]:
-    """New empty databases: in the server ``address`` names, else in a throwaway one."""
-    if address is not None:
-        yield lambda: address
-        return
+def _postgres() -> Iterator[Callable[[], str]]:
+    """New empty databases in a throwaway PostgreSQL server (``tests/pg.py``)."""
     path = Path(__file__).resolve().parent.parent / "tests" / "pg.py"
     spec = importlib.util.spec_from_file_location("bench_pg", path)
     assert spec is not None and spec.loader is not None
@@ -236,30 +245,109 @@ def _postgres(address: str | None) -> Iterator[Callable[[], str]]:
         server.stop()
 
 
-def _store_at(
-    backend: str, cache: Path, new_database: Callable[[], str], count: int, players: int
-) -> str:
-    """The address of a store of ``count`` games: a cached SQLite file, else filled now."""
-    if backend == "sqlite":
-        path = cache / f"scale-{count}-{players}.db"
-        if path.exists():
-            return str(path)
-        partial = path.with_suffix(".filling")
-        for leftover in cache.glob(partial.name + "*"):
-            leftover.unlink()
-        address = str(partial)
-    else:
-        address = new_database()
+def _sqlite_file(cache: Path, count: int, players: int) -> str:
+    """The cached SQLite file of ``count`` games, filled now if there is none."""
+    path = cache / f"scale-{count}-{players}.db"
+    if path.exists():
+        return str(path)
+    partial = path.with_suffix(".filling")
+    for leftover in cache.glob(partial.name + "*"):
+        leftover.unlink()
     started = time.monotonic()
-    store = Storage(address, durable=False) if backend == "sqlite" else open_store(address)
+    store = Storage(partial, durable=False)
     fill(store, count, players)
     store.close()
     print(f"filled {count:,} games in {time.monotonic() - started:,.0f} s", file=sys.stderr)
-    if backend == "sqlite":
-        os.replace(partial, path)
-        for suffix in ("-wal", "-shm"):
-            Path(str(partial) + suffix).unlink(missing_ok=True)
+    os.replace(partial, path)
+    for suffix in ("-wal", "-shm"):
+        Path(str(partial) + suffix).unlink(missing_ok=True)
+    return str(path)
+
+
+GAME_ROWS = {
+    "games": ("id", ("created", "updated")),
+    "game_players": ("game_id", ()),
+    "player_games": ("game_id", ("created",)),
+    "hands": ("game_id", ("created",)),
+    "sheet_hands": ("game_id", ()),
+    "hand_pairs": ("game_id", ()),
+    "key_games": ("game_id", ("created",)),
+}
+"""The tables holding a game's rows: the column of its id, and its times."""
+
+
+def _repeated(cache: Path, source: str, times: int, count: int, players: int) -> str:
+    """The cached SQLite file of ``count`` games made from ``source`` (a fill), its games
+    stored ``times`` times: each copy's ids end ``-<copy>``, its times are ``<copy>`` days
+    earlier (same players, same rows otherwise)."""
+    path = cache / f"scale-{count}-{players}.db"
+    if path.exists():
         return str(path)
+    started = time.monotonic()
+    partial = path.with_suffix(".filling")
+    shutil.copyfile(source, partial)
+    with closing(sqlite3.connect(partial)) as conn:
+        conn.execute("ATTACH ? AS source", (source,))
+        for copy in range(1, times):
+            for table, (key, times_of) in GAME_ROWS.items():
+                columns = [row[1] for row in conn.execute(f"PRAGMA table_info({table})")]
+                values = [
+                    f"{c} || '-{copy}'"
+                    if c == key
+                    else f"strftime('%Y-%m-%dT%H:%M:%fZ', {c}, '-{copy} days')"
+                    if c in times_of
+                    else c
+                    for c in columns
+                ]
+                conn.execute(
+                    f"INSERT INTO {table} ({', '.join(columns)})"
+                    f" SELECT {', '.join(values)} FROM source.{table}"
+                )
+            conn.commit()
+            print(f"  copy {copy + 1} of {times} stored", file=sys.stderr)
+        conn.execute(f"PRAGMA analysis_limit = {ANALYSIS_LIMIT}")  # as the store's
+        conn.execute("ANALYZE")
+        conn.commit()
+    os.replace(partial, path)
+    print(f"repeated to {count:,} games in {time.monotonic() - started:,.0f} s", file=sys.stderr)
+    return str(path)
+
+
+COPIED = (
+    "players",
+    "player_words",
+    "games",
+    "game_players",
+    "player_games",
+    "hands",
+    "sheet_hands",
+    "hand_pairs",
+    "api_keys",
+    "key_games",
+)
+"""The tables a fill writes, parents first."""
+
+
+def _copied(source: str, address: str) -> str:
+    """The PostgreSQL database ``address`` (migrated by the store) holding the rows of the
+    SQLite file ``source``: the same rows the store wrote there (the backends write the
+    same text), by ``COPY``, then ``ANALYZE`` (as after a migration)."""
+    started = time.monotonic()
+    open_store(address).close()
+    with closing(sqlite3.connect(source)) as lite, psycopg.connect(address) as conn:
+        for table in COPIED:
+            columns = ", ".join(row[1] for row in lite.execute(f"PRAGMA table_info({table})"))
+            with conn.cursor().copy(f"COPY {table} ({columns}) FROM STDIN") as copy:
+                for row in lite.execute(f"SELECT {columns} FROM {table}"):
+                    copy.write_row(row)
+        for table in ("players", "api_keys"):
+            conn.execute(
+                f"SELECT setval(pg_get_serial_sequence('{table}', 'id'), max(id)) FROM {table}"
+            )
+        conn.commit()
+        conn.autocommit = True
+        conn.execute("ANALYZE")
+    print(f"copied into PostgreSQL in {time.monotonic() - started:,.0f} s", file=sys.stderr)
     return address
 
 
@@ -268,17 +356,28 @@ def main() -> None:
     parser.add_argument("--games", type=int, default=100_000)
     parser.add_argument("--players", type=int, default=10_000)
     parser.add_argument("--backend", choices=("sqlite", "postgres"), default="sqlite")
-    parser.add_argument("--postgres", help="a postgresql:// address (else a throwaway server)")
     parser.add_argument("--repeat", type=int, default=15, help="timed requests per figure")
+    parser.add_argument(
+        "--repeat-of",
+        type=int,
+        help="make the --games file by storing the games of this fill again (a divisor)",
+    )
     parser.add_argument("--cache", type=Path, default=Path.home() / ".cache" / "scorekeeper-bench")
     args = parser.parse_args()
     args.cache.mkdir(parents=True, exist_ok=True)
-    with _postgres(args.postgres if args.backend == "postgres" else "-") as new_database:
-        addresses = [
-            _store_at(args.backend, args.cache, new_database, count, args.players)
-            for count in (BASELINE, args.games)
-        ]
+    addresses = [_sqlite_file(args.cache, BASELINE, args.players)]
+    if args.repeat_of:
+        source = _sqlite_file(args.cache, args.repeat_of, args.players)
+        times = args.games // args.repeat_of
+        addresses.append(_repeated(args.cache, source, times, args.games, args.players))
+    else:
+        addresses.append(_sqlite_file(args.cache, args.games, args.players))
+    if args.backend == "sqlite":
         small, big = (timings(address, args.repeat) for address in addresses)
+    else:
+        with _postgres() as new_database:
+            copies = [_copied(address, new_database()) for address in addresses]
+            small, big = (timings(address, args.repeat) for address in copies)
     load = os.getloadavg()
     print(
         f"{time.strftime('%Y-%m-%d %H:%M UTC', time.gmtime())}, {os.cpu_count()} cores,"
