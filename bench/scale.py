@@ -207,9 +207,29 @@ def _values(store: Store) -> dict[str, str]:
     }
 
 
-def timings(address: str, repeat: int) -> dict[str, float]:
-    """The median server CPU (ms) of each request of :data:`REQUESTS` on the store at
-    ``address``."""
+Figures = dict[str, tuple[float, float | None]]
+"""Per request: the app's median CPU and the database server's mean CPU (ms; ``None``:
+SQLite, whose work is the app's)."""
+
+
+def session_cpu(session: int) -> float:
+    """The CPU seconds used so far by the processes of ``session`` (a PostgreSQL server
+    started in a session of its own: its backends), from ``/proc``."""
+    used = 0
+    for stat in Path("/proc").glob("[0-9]*/stat"):
+        try:
+            fields = stat.read_text().rsplit(")", 1)[1].split()
+        except OSError:  # ended meanwhile
+            continue
+        if int(fields[3]) == session:  # fields from the state on: the session is 6th
+            used += int(fields[11]) + int(fields[12])  # utime, stime
+    return used / os.sysconf("SC_CLK_TCK")
+
+
+def timings(address: str, repeat: int, database: int | None = None) -> Figures:
+    """The median CPU (ms) of the app for each request of :data:`REQUESTS` on the store at
+    ``address``, and the mean CPU of the database server's session ``database`` (clock
+    ticks of 10 ms: a mean over the requests)."""
     app = create_app({"DB": address, "SECRET_KEY": "bench", "TESTING": True})
     client = app.test_client()
     values = _values(app.extensions[STORAGE_KEY])
@@ -218,20 +238,22 @@ def timings(address: str, repeat: int) -> dict[str, float]:
     for label, template in REQUESTS:
         url = template.format(**values)
         costs = []
-        for attempt in range(repeat + 1):
+        client.get(url, headers=auth)  # the untimed one
+        before = None if database is None else session_cpu(database)
+        for _ in range(repeat):
             start = time.process_time()
             response = client.get(url, headers=auth)
             cost = time.process_time() - start
             assert response.status_code == 200, (url, response.status_code, response.data[:300])
-            if attempt:
-                costs.append(cost * 1000)
-        found[label] = statistics.median(costs)
+            costs.append(cost * 1000)
+        spent = None if before is None else (session_cpu(database or 0) - before) / repeat
+        found[label] = (statistics.median(costs), None if spent is None else spent * 1000)
     app.extensions[STORAGE_KEY].close()
     return found
 
 
 @contextmanager
-def _postgres() -> Iterator[Callable[[], str]]:
+def _postgres() -> Iterator[tuple[Callable[[], str], int]]:
     """New empty databases in a throwaway PostgreSQL server (``tests/pg.py``)."""
     path = Path(__file__).resolve().parent.parent / "tests" / "pg.py"
     spec = importlib.util.spec_from_file_location("bench_pg", path)
@@ -240,7 +262,7 @@ def _postgres() -> Iterator[Callable[[], str]]:
     spec.loader.exec_module(module)
     server = module.PostgresServer()
     try:
-        yield server.new_database
+        yield server.new_database, server.process.pid
     finally:
         server.stop()
 
@@ -375,18 +397,34 @@ def main() -> None:
     if args.backend == "sqlite":
         small, big = (timings(address, args.repeat) for address in addresses)
     else:
-        with _postgres() as new_database:
+        with _postgres() as (new_database, session):
             copies = [_copied(address, new_database()) for address in addresses]
-            small, big = (timings(address, args.repeat) for address in copies)
+            small, big = (timings(address, args.repeat, session) for address in copies)
     load = os.getloadavg()
     print(
         f"{time.strftime('%Y-%m-%d %H:%M UTC', time.gmtime())}, {os.cpu_count()} cores,"
         f" load {load[0]:.2f} {load[1]:.2f} {load[2]:.2f}; {args.backend};"
-        f" {args.players:,} players; median of {args.repeat} requests"
+        f" {args.players:,} players; the app's median of {args.repeat} requests"
+        + ("" if args.backend == "sqlite" else ", PostgreSQL's mean")
     )
-    print(f"{'server CPU per request (ms)':34} {BASELINE:>10,} {args.games:>12,}")
+    for line in _table(small, big, args.games):
+        print(line)
+
+
+def _table(small: Figures, big: Figures, games: int) -> list[str]:
+    """The figures as a Markdown table: the app's CPU at each size, and PostgreSQL's."""
+    postgres = any(db is not None for _, db in small.values())
+    sizes = [f"{BASELINE:,}", f"{games:,}"]
+    heads = [f"{n} (app + PostgreSQL)" for n in sizes] if postgres else sizes
+    lines = [f"| CPU per request (ms) | {' | '.join(heads)} |", "|---|---:|---:|"]
     for label, _ in REQUESTS:
-        print(f"{label:34} {small[label]:10.2f} {big[label]:12.2f}")
+        cells = [_cell(*figures[label]) for figures in (small, big)]
+        lines.append(f"| {label} | {' | '.join(cells)} |")
+    return lines
+
+
+def _cell(app: float, database: float | None) -> str:
+    return f"{app:.2f}" if database is None else f"{app:.2f} + {database:.1f}"
 
 
 if __name__ == "__main__":
