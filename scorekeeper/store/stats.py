@@ -160,19 +160,8 @@ def player_stats(store: Store, name: str) -> PlayerStats:
         for rival in met.values():
             rival.games += 1
         totals.finished += over
-        if winner is None:
-            continue
-        side = _side_of(len(names))
-        won = side[seat] == winner
-        if won:
-            totals.wins += 1
-        else:
-            totals.losses += 1
-        for other, rival in met.items():
-            if won:
-                rival.wins += 1
-            elif side[other] == winner:
-                rival.losses += 1
+        if winner is not None:
+            _count_result(totals, met, _side_of(len(names)), seat, winner)
     average = round(totals.points / totals.hands_won, 2) if totals.hands_won else None
     return PlayerStats(
         name=record.player.name,
@@ -181,6 +170,23 @@ def player_stats(store: Store, name: str) -> PlayerStats:
         imported_games=imported,
         head_to_head=tuple(rival.frozen() for rival in rivals.values()),
     )
+
+
+def _count_result(
+    totals: _Count, met: dict[int, _Rival], side: list[int], seat: int, winner: int
+) -> None:
+    """Count a game won by side ``winner`` (``side``: each seat's) for the player at ``seat``
+    and the rivals they ``met`` in it (by seat)."""
+    won = side[seat] == winner
+    if won:
+        totals.wins += 1
+    else:
+        totals.losses += 1
+    for other, rival in met.items():
+        if won:
+            rival.wins += 1
+        elif side[other] == winner:
+            rival.losses += 1
 
 
 def _played(
