@@ -212,23 +212,23 @@ Figures = dict[str, tuple[float, float | None]]
 SQLite, whose work is the app's)."""
 
 
-def session_cpu(session: int) -> float:
-    """The CPU seconds used so far by the processes of ``session`` (a PostgreSQL server
-    started in a session of its own: its backends), from ``/proc``."""
+def server_cpu(server: int) -> float:
+    """The CPU seconds used so far by the PostgreSQL server ``server`` (its postmaster's
+    pid) and its children (the backends), from ``/proc``."""
     used = 0
     for stat in Path("/proc").glob("[0-9]*/stat"):
         try:
             fields = stat.read_text().rsplit(")", 1)[1].split()
         except OSError:  # ended meanwhile
             continue
-        if int(fields[3]) == session:  # fields from the state on: the session is 6th
+        if server in (int(fields[1]), int(stat.parent.name)):  # fields[1]: the parent
             used += int(fields[11]) + int(fields[12])  # utime, stime
     return used / os.sysconf("SC_CLK_TCK")
 
 
 def timings(address: str, repeat: int, database: int | None = None) -> Figures:
     """The median CPU (ms) of the app for each request of :data:`REQUESTS` on the store at
-    ``address``, and the mean CPU of the database server's session ``database`` (clock
+    ``address``, and the mean CPU of the PostgreSQL server ``database`` (its pid; clock
     ticks of 10 ms: a mean over the requests)."""
     app = create_app({"DB": address, "SECRET_KEY": "bench", "TESTING": True})
     client = app.test_client()
@@ -239,14 +239,14 @@ def timings(address: str, repeat: int, database: int | None = None) -> Figures:
         url = template.format(**values)
         costs = []
         client.get(url, headers=auth)  # the untimed one
-        before = None if database is None else session_cpu(database)
+        before = None if database is None else server_cpu(database)
         for _ in range(repeat):
             start = time.process_time()
             response = client.get(url, headers=auth)
             cost = time.process_time() - start
             assert response.status_code == 200, (url, response.status_code, response.data[:300])
             costs.append(cost * 1000)
-        spent = None if before is None else (session_cpu(database or 0) - before) / repeat
+        spent = None if before is None else (server_cpu(database or 0) - before) / repeat
         found[label] = (statistics.median(costs), None if spent is None else spent * 1000)
     app.extensions[STORAGE_KEY].close()
     return found
@@ -397,9 +397,9 @@ def main() -> None:
     if args.backend == "sqlite":
         small, big = (timings(address, args.repeat) for address in addresses)
     else:
-        with _postgres() as (new_database, session):
+        with _postgres() as (new_database, server):
             copies = [_copied(address, new_database()) for address in addresses]
-            small, big = (timings(address, args.repeat, session) for address in copies)
+            small, big = (timings(address, args.repeat, server) for address in copies)
     load = os.getloadavg()
     print(
         f"{time.strftime('%Y-%m-%d %H:%M UTC', time.gmtime())}, {os.cpu_count()} cores,"

@@ -7,11 +7,13 @@ on the way, and the page's cursor is where the walk resumes. So neither a page n
 player's games costs a sort of the store's games, nor a walk past other players'.
 
 Two filters may keep few games of many: part of a name (``words``) and ``since``. A
-walk would then pass many games for each it keeps; so their games are counted first,
-up to :data:`FEW`: when there are fewer, the page is made from them (found by their
-own index, ``player_games`` or ``games_updated``, then put in order: at most
-:data:`FEW` of them); else the walk keeps at least one game in every ``N / FEW`` it
-meets (``N`` the games walked), a bounded walk for a page.
+walk would then pass many games for each it keeps; so their games (an API key's: those
+it made) are counted first, up to :data:`FEW`: when there are fewer, the page is made
+from them (found by their own index, ``player_games`` or ``games_updated``, then put in
+order: at most :data:`FEW` of them); else the walk keeps at least one game in every
+``N / FEW`` it meets (``N`` the games walked), a bounded walk for a page. (Counting
+costs at most the filter's games; the other filters, ``status`` and the days, are
+taken to keep a fair share of the games they meet.)
 """
 
 from __future__ import annotations
@@ -56,6 +58,9 @@ PLAYER_GAMES = Source(
 OWNED = " AND EXISTS (SELECT 1 FROM key_games o WHERE o.game_id = g.id AND o.key_id = ?)"
 """A player's games that an API key made (the key's games met on the player's walk)."""
 
+NEWEST_FIRST = " ORDER BY g.created DESC, g.id DESC"
+"""The order of a page's games (those of a sorted page, once found by id)."""
+
 CONDITIONS = {
     "status": " AND g.status = ?",
     "created_from": " AND {created} >= ?",
@@ -73,9 +78,18 @@ class Narrow:
     condition: str
     params: list[Any]
 
-    def count(self, run: Run, most: int) -> int:
-        """Its games, counted up to ``most``."""
-        found = run(f"SELECT count(*) FROM ({self.ids} LIMIT {int(most)}) AS f", self.params)
+    def count(self, run: Run, most: int, key_id: int | None) -> int:
+        """Its games (those API key ``key_id`` made, when not ``None``), counted up to
+        ``most``."""
+        if key_id is None:
+            found = run(f"SELECT count(*) FROM ({self.ids} LIMIT {int(most)}) AS f", self.params)
+        else:
+            found = run(
+                f"SELECT count(*) FROM (SELECT 1 FROM ({self.ids}) AS n WHERE EXISTS (SELECT 1"
+                " FROM key_games o WHERE o.game_id = n.game_id AND o.key_id = ?)"
+                f" LIMIT {int(most)}) AS f",
+                [*self.params, key_id],
+            )
         return int(found.fetchone()[0])
 
 
@@ -100,7 +114,8 @@ def _narrow(filters: GameFilter) -> list[Narrow]:
         )
     since = filters.get("since")
     if since is not None:
-        found.append(Narrow("SELECT id FROM games WHERE updated >= ?", CHANGED_SINCE, [since]))
+        changed = "SELECT id AS game_id FROM games WHERE updated >= ?"
+        found.append(Narrow(changed, CHANGED_SINCE, [since]))
     return found
 
 
@@ -124,9 +139,11 @@ def page(
         source = PLAYER_GAMES
         statement = f"SELECT {COLUMNS} {source.where}" + ("" if key_id is None else OWNED)
         params = [player, *params]
+    sorted_here = False
     for narrow in _narrow(filters):
-        if player is None and narrow.count(run, few) < few:
+        if player is None and narrow.count(run, few, key_id) < few:
             statement += f" AND g.id IN ({narrow.ids})"
+            sorted_here = True
         else:
             statement += narrow.condition
         params += narrow.params
@@ -139,4 +156,7 @@ def page(
         statement += f" AND ({source.created}, {source.id}) < (?, ?)"
         params += after
     statement += f" ORDER BY {source.created} DESC, {source.id} DESC LIMIT ?"
+    if sorted_here:  # the ids put in order, not the games' whole rows
+        ids = statement.replace(f"SELECT {COLUMNS} ", "SELECT g.id ", 1)
+        statement = f"SELECT {COLUMNS} FROM games g WHERE g.id IN ({ids}){NEWEST_FIRST}"
     return list(run(statement, [*params, limit]).fetchall())
