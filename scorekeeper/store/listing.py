@@ -28,7 +28,7 @@ from .finding import MATCHING_GAMES, matching
 COLUMNS = ", ".join("g." + column.strip() for column in GAME_COLUMNS.split(","))
 """The games' columns, as :func:`~scorekeeper.store.base.game_from_row` reads them."""
 
-FEW = 5000
+FEW = 2000
 """Games of a narrow filter at most made into a page by sorting them (see the module docs)."""
 
 Run = Callable[[str, Sequence[Any]], Any]
@@ -85,9 +85,8 @@ class Narrow:
             found = run(f"SELECT count(*) FROM ({self.ids} LIMIT {int(most)}) AS f", self.params)
         else:
             found = run(
-                f"SELECT count(*) FROM (SELECT 1 FROM ({self.ids}) AS n WHERE EXISTS (SELECT 1"
-                " FROM key_games o WHERE o.game_id = n.game_id AND o.key_id = ?)"
-                f" LIMIT {int(most)}) AS f",
+                f"SELECT count(*) FROM (SELECT 1 FROM ({self.ids}) AS n WHERE (SELECT o.key_id"
+                f" FROM key_games o WHERE o.game_id = n.game_id) = ? LIMIT {int(most)}) AS f",
                 [*self.params, key_id],
             )
         return int(found.fetchone()[0])
@@ -155,8 +154,10 @@ def page(
     if after is not None:
         statement += f" AND ({source.created}, {source.id}) < (?, ?)"
         params += after
-    statement += f" ORDER BY {source.created} DESC, {source.id} DESC LIMIT ?"
-    if sorted_here:  # the ids put in order, not the games' whole rows
+    if sorted_here:  # the ids put in order (by no index: not walked), then their rows
         ids = statement.replace(f"SELECT {COLUMNS} ", "SELECT g.id ", 1)
+        ids += f" ORDER BY {source.created} || '' DESC, {source.id} DESC LIMIT ?"
         statement = f"SELECT {COLUMNS} FROM games g WHERE g.id IN ({ids}){NEWEST_FIRST}"
+    else:
+        statement += f" ORDER BY {source.created} DESC, {source.id} DESC LIMIT ?"
     return list(run(statement, [*params, limit]).fetchall())
