@@ -144,7 +144,7 @@ def test_postgresql_migration_11_finds_the_players_stored_before_it(postgres):
 def test_a_search_reads_the_word_index_not_every_player_or_game(store):
     _seat_all(store)
     found, params = finding.matching(["zo", "no"])
-    statement = finding.GAMES_OF_MATCHING.format(found)
+    statement = f" AND g.id IN ({finding.MATCHING_GAMES.format(found)})"
     plan = store.db.conn.execute(
         f"EXPLAIN QUERY PLAN SELECT g.id FROM games g WHERE 1 = 1{statement}"
         " ORDER BY g.created DESC, g.id DESC LIMIT 5",

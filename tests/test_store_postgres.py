@@ -95,6 +95,8 @@ def test_schema_version_table_constraints_and_the_append_only_log(address, conne
         "seasons",
         "game_results",
         "event_roster",
+        "player_games",
+        "hand_pairs",
     }
     with pytest.raises(psycopg.errors.ForeignKeyViolation):
         query(
@@ -286,15 +288,15 @@ def test_migration_4_counts_versions_and_the_next_write_scores_an_old_game(addre
         "DROP TABLE game_results, seasons, rating_steps, ratings, rating_state, event_roster,"
         " player_words, director_rights, director_links, card_generations,"
         " event_match_ends, event_matches, event_rounds, events, sheet_hands,"
-        " retired_tokens, key_games, api_keys",
+        " retired_tokens, key_games, api_keys, player_games, hand_pairs",
     )
-    query(address, "DROP INDEX games_created")
+    query(address, "DROP INDEX games_created, games_updated")
     query(address, "DROP TRIGGER games_result ON games")
     query(address, "DROP FUNCTION keep_game_result")
     query(
         address,
         "ALTER TABLE games DROP COLUMN version, DROP COLUMN scored, DROP COLUMN follows,"
-        " DROP COLUMN cut, DROP COLUMN finished",
+        " DROP COLUMN cut, DROP COLUMN finished, DROP COLUMN won_by",
     )
     query(address, "UPDATE schema_version SET version = 3")
     store.close()

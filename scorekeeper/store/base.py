@@ -31,7 +31,7 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from functools import lru_cache
-from typing import Any, Protocol, TypedDict, Unpack
+from typing import TYPE_CHECKING, Any, Protocol, TypedDict, Unpack
 
 from ..errors import Stale
 from ..events import Format
@@ -41,6 +41,9 @@ from ..rules import Rules
 from ..seasons import CasualGames, Night, Season
 from .season_results import StoredSeason
 from .sql_ratings import LadderRow, RatingInputs
+
+if TYPE_CHECKING:  # tallies reads Player from here
+    from .tallies import PlayerRecord
 
 POSTGRES_SCHEMES = ("postgresql://", "postgres://")
 """The address prefixes that name a PostgreSQL database (libpq's two URL schemes)."""
@@ -571,6 +574,10 @@ class Store(Protocol):
 
     def games_of(self, name: str) -> list[tuple[StoredGame, list[LogEntry]]]:
         """Every game the player ``name`` sits in, oldest first, each with its log."""
+
+    def player_record(self, name: str) -> PlayerRecord:
+        """What the record of player ``name`` is added up from (:mod:`.tallies`); raises
+        :class:`NotFound`."""
 
     def create_game(
         self,

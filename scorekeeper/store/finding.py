@@ -39,9 +39,9 @@ GAMES_CREATED_INDEX = "CREATE INDEX games_created ON games (created, id)"
 
 _HAS_WORD = "SELECT player_id FROM player_words WHERE word >= ? AND word < ?"
 SELECT_MATCHING = "SELECT name FROM players WHERE id IN ({}) ORDER BY name_key LIMIT ?"
-GAMES_OF_MATCHING = " AND g.id IN (SELECT s.game_id FROM game_players s WHERE s.player_id IN ({}))"
-"""The games filter of a search: games with a player whose words match (one more condition
-of :meth:`~scorekeeper.store.sql.SqlStore.all_games`)."""
+MATCHING_GAMES = "SELECT s.game_id FROM player_games s WHERE s.player_id IN ({})"
+"""The games of the players a search matches (:func:`matching`), for
+:mod:`~scorekeeper.store.listing`."""
 
 POOL = 2000
 """Names at most compared with a search that found nobody."""

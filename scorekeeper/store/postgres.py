@@ -42,6 +42,8 @@ row saying which of them ran):
   schema 17 (:mod:`scorekeeper.store.sql_seasons`).
 * ``game_results`` (migration 17): each finished game's winner and final totals,
   kept by the trigger ``games_result``, as in SQLite's schema 18.
+* ``player_games``, ``hand_pairs``, ``key_games.created``, ``games.won_by`` and
+  ``games_updated`` (migration 18), as in SQLite's schema 19; then ``ANALYZE``.
 
 The statements and the logic around them are the SQLite backend's
 (:class:`~scorekeeper.store.sql.SqlStore`, ``%s`` placeholders): this module
@@ -97,6 +99,7 @@ import psycopg
 import psycopg_pool
 from psycopg import errors as pg_errors
 
+from . import tallies
 from .base import StorageBusy, StorageError, StorageFull, StorageUnavailable
 from .finding import BACKFILL_WORD, GAMES_CREATED_INDEX, SELECT_ALL_PLAYERS, word_rows
 from .sql import ADD_CUT, EVENT_TABLES, MATCH_END_TABLE, SqlStore, pending_steps, pyformat
@@ -322,6 +325,14 @@ def _migrate_game_results(conn: psycopg.Connection) -> None:
         conn.execute(statement)
 
 
+def _migrate_tallies(conn: psycopg.Connection) -> None:
+    """Games and records at any size: ``player_games``, ``key_games.created``,
+    ``hand_pairs``, ``games.won_by`` and ``games_updated``, as in SQLite's schema 19."""
+    for statement in tallies.tables("bigint", ""):
+        conn.execute(statement)
+    tallies.fill(conn, pyformat)
+
+
 MIGRATIONS: tuple[Callable[[psycopg.Connection], None], ...] = (
     _migrate_1,
     _migrate_2,
@@ -340,6 +351,7 @@ MIGRATIONS: tuple[Callable[[psycopg.Connection], None], ...] = (
     _migrate_roster,
     _migrate_seasons,
     _migrate_game_results,
+    _migrate_tallies,
 )
 """Schema migrations in order; migration ``i`` takes the database to version ``i + 1``."""
 
@@ -483,8 +495,11 @@ class PostgresStore(SqlStore):
             conn.execute("CREATE TABLE IF NOT EXISTS schema_version (version integer NOT NULL)")
             row = conn.execute("SELECT version FROM schema_version").fetchone()
             version = 0 if row is None else row[0]
-            for step in pending_steps(version, SCHEMA_VERSION, "the database"):
+            steps = pending_steps(version, SCHEMA_VERSION, "the database")
+            for step in steps:
                 MIGRATIONS[step](conn)
+            if steps:  # new tables and indexes: the planner's statistics at once
+                conn.execute("ANALYZE")
             if row is None:
                 conn.execute("INSERT INTO schema_version VALUES (%s)", (SCHEMA_VERSION,))
             else:

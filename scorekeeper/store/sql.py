@@ -36,13 +36,14 @@ from abc import ABC, abstractmethod
 from collections.abc import Callable, Mapping, Sequence
 from contextlib import AbstractContextManager
 from dataclasses import replace
-from functools import cache
+from functools import cache, partial
 from typing import Any, Unpack
 
 from ..events import Format
 from ..gamesheet import GameStatus
 from ..names import name_key, search_words
 from ..rules import Rules
+from . import listing, tallies
 from .base import (
     GAME_COLUMNS,
     LOG_COLUMNS,
@@ -81,7 +82,7 @@ from .base import (
     replayed_seq,
     sheet_rows,
 )
-from .finding import GAMES_OF_MATCHING, INSERT_WORDS, SELECT_MATCHING, matching
+from .finding import INSERT_WORDS, SELECT_MATCHING, matching
 from .sql_clock import RoundClocks, clock_of
 from .sql_ratings import FINISHED, SET_FINISHED, RatingRows
 from .sql_rights import SELECT_GAME_EVENT, DirectorRights
@@ -110,8 +111,8 @@ DELETE_ROWS = "DELETE FROM sheet_hands WHERE game_id = ? AND n >= ?"
 INSERT_ROW = "INSERT INTO sheet_hands (game_id, n, entry, record, summary) VALUES (?, ?, ?, ?, ?)"
 
 INSERT_GAME = (
-    f"INSERT INTO games ({GAME_COLUMNS}, idempotency_key, request_hash)"
-    " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"
+    f"INSERT INTO games ({GAME_COLUMNS}, idempotency_key, request_hash, won_by)"
+    " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"
     " ON CONFLICT (idempotency_key) DO NOTHING RETURNING id"
 )
 SELECT_KEYED_GAME = "SELECT id, request_hash FROM games WHERE idempotency_key = ?"
@@ -133,8 +134,8 @@ INSERT_HAND = (
     " VALUES (?, ?, ?, ?, ?, ?, ?)"
 )
 UPDATE_GAME = (
-    f"UPDATE games SET status = ?, updated = ?, version = ?, scored = ?, finished = {FINISHED}"
-    " WHERE id = ?"
+    "UPDATE games SET status = ?, updated = ?, version = ?, scored = ?,"
+    f" finished = {FINISHED}, won_by = ? WHERE id = ?"
 )
 
 GRANT_EDIT = (
@@ -177,26 +178,8 @@ SELECT_API_KEYS = (
     " FROM api_keys k ORDER BY k.created, k.id"
 )
 REVOKE_API_KEY = "UPDATE api_keys SET revoked = ? WHERE name = ? AND revoked IS NULL"
-INSERT_KEY_GAME = "INSERT INTO key_games (game_id, key_id) VALUES (?, ?)"
-SELECT_KEY_GAMES = (
-    f"SELECT {_PREFIXED} FROM key_games o JOIN games g ON g.id = o.game_id WHERE o.key_id = ?"
-)
-SELECT_ALL_GAMES = f"SELECT {_PREFIXED} FROM games g WHERE 1 = 1"
+INSERT_KEY_GAME = "INSERT INTO key_games (game_id, key_id, created) VALUES (?, ?, ?)"
 SELECT_PLAYER_NAMES = "SELECT name FROM players ORDER BY name_key LIMIT ?"
-KEY_GAMES_FILTERS = {
-    "player_key": (
-        " AND EXISTS (SELECT 1 FROM game_players s JOIN players p ON p.id = s.player_id"
-        " WHERE s.game_id = g.id AND p.name_key = ?)"
-    ),
-    "status": " AND g.status = ?",
-    "since": " AND g.updated >= ?",
-    "created_from": " AND g.created >= ?",
-    "created_to": " AND g.created < ?",
-}
-"""The filters of :meth:`SqlStore.key_games` (and :meth:`SqlStore.all_games`), each one more
-condition with one parameter (``words``: :data:`.finding.GAMES_OF_MATCHING`)."""
-KEY_GAMES_AFTER = " AND (g.created < ? OR (g.created = ? AND g.id < ?))"
-KEY_GAMES_ORDER = " ORDER BY g.created DESC, g.id DESC LIMIT ?"
 ROTATE_TOKEN = "UPDATE games SET token_hash = ? WHERE id = ? AND token_hash = ?"
 INSERT_RETIRED_TOKEN = (
     "INSERT INTO retired_tokens (game_id, token_hash, retired) VALUES (?, ?, ?)"
@@ -396,6 +379,20 @@ class SqlStore(DirectorRights, RatingRows, RoundClocks, EventRoster, SeasonRecor
                 logs[row[0]].append(row[1:])
         return [(game, log_entries(logs[game.id])) for game in found]
 
+    def player_record(self, name: str) -> tallies.PlayerRecord:
+        """What the record of player ``name`` is added up from (read in one transaction):
+        their games oldest first and the two-player hands of each (:mod:`.tallies`)."""
+        player = self.player(name)
+        with self._snapshot() as conn:
+            games = [
+                tallies.record_game(row, tuple(json.loads(row[1])))
+                for row in self._run(conn, tallies.SELECT_RECORD_GAMES, (player.id,))
+            ]
+            pairs = tallies.pairs_by_game(
+                self._run(conn, tallies.SELECT_RECORD_PAIRS, (player.id,)).fetchall()
+            )
+        return tallies.PlayerRecord(player, games, pairs)
+
     def _game(self, conn: Any, game_id: str, *, lock: bool = False) -> StoredGame:
         """The game's row (locked with :data:`LOCK_GAME` when ``lock``); raises NotFound."""
         row = self._run(conn, SELECT_GAME + (self.LOCK_GAME if lock else ""), (game_id,)).fetchone()
@@ -410,8 +407,15 @@ class SqlStore(DirectorRights, RatingRows, RoundClocks, EventRoster, SeasonRecor
         return sheet_rows(self._run(conn, SELECT_ROWS, (game_id, start)).fetchall())
 
     def _put_rows(self, conn: Any, game_id: str, start: int, rows: Sequence[SheetRow]) -> None:
-        """Replace the game's sheet rows from hand ``start`` on by ``rows``."""
+        """Replace the game's sheet rows from hand ``start`` on by ``rows`` (and their
+        :data:`~.tallies.INSERT_PAIR` rows)."""
         self._run(conn, DELETE_ROWS, (game_id, start))
+        self._run(conn, tallies.DELETE_PAIRS, (game_id, start))
+        self._run_many(
+            conn,
+            tallies.INSERT_PAIR,
+            [pair for row in rows for pair in tallies.pair_rows(game_id, row.n, row.record)],
+        )
         self._run_many(
             conn,
             INSERT_ROW,
@@ -498,7 +502,7 @@ class SqlStore(DirectorRights, RatingRows, RoundClocks, EventRoster, SeasonRecor
                 return self._game(conn, row[0])
             self._seat(conn, stamp, {game_id: list(zip(keys, players, strict=True))})
             if owner is not None:
-                self._run(conn, INSERT_KEY_GAME, (game_id, owner))
+                self._run(conn, INSERT_KEY_GAME, (game_id, owner, stamp))
             self._run_many(
                 conn,
                 INSERT_IMPORTED_HAND,
@@ -546,6 +550,7 @@ class SqlStore(DirectorRights, RatingRows, RoundClocks, EventRoster, SeasonRecor
             None if cut is None else dumps(list(cut)),
             idempotency_key,
             request_hash,
+            tallies.won_by(None if scored is None else scored.data),
         )
         created = bool(self._run(conn, INSERT_GAME, row).fetchall())  # all: SQLite finishes it
         if created and status is GameStatus.OVER:  # an import of a finished game: it ends now
@@ -563,6 +568,7 @@ class SqlStore(DirectorRights, RatingRows, RoundClocks, EventRoster, SeasonRecor
         for game_id, seated in games.items():
             for seat, (key, _) in enumerate(seated):
                 self._run(conn, INSERT_SEAT, (game_id, seat, key))
+                self._run(conn, tallies.INSERT_PLAYER_GAME, (stamp, game_id, seat, key))
 
     def append(
         self,
@@ -661,6 +667,7 @@ class SqlStore(DirectorRights, RatingRows, RoundClocks, EventRoster, SeasonRecor
                 dumps_in_order(decision.scored.data),
                 status is GameStatus.OVER,
                 entry.created,
+                tallies.won_by(decision.scored.data),
                 game.id,
             ),
         )
@@ -799,39 +806,26 @@ class SqlStore(DirectorRights, RatingRows, RoundClocks, EventRoster, SeasonRecor
         ``since`` (stored time text) those changed at or after it, ``created_from``
         and ``created_to`` those made at or after the one and before the other.
         """
-        return self._games_page(SELECT_KEY_GAMES, [key_id], limit, after, filters)
+        return self._games_page(key_id, limit, after, filters)
 
     def all_games(
         self, *, limit: int, after: tuple[str, str] | None = None, **filters: Unpack[GameFilter]
     ) -> list[StoredGame]:
         """Every game on this server (as :meth:`game`), newest first, at most ``limit``; ``after``
         and the filters as for :meth:`key_games`."""
-        return self._games_page(SELECT_ALL_GAMES, [], limit, after, filters)
+        return self._games_page(None, limit, after, filters)
 
     def _games_page(
         self,
-        statement: str,
-        params: list[Any],
+        key_id: int | None,
         limit: int,
         after: tuple[str, str] | None,
         filters: GameFilter,
     ) -> list[StoredGame]:
-        """Games of ``statement`` with the given filters (see :meth:`key_games`), newest
-        first."""
-        words = filters.get("words")
-        if words:
-            found, more = matching(words)
-            statement += GAMES_OF_MATCHING.format(found)
-            params += more
-        for name, value in filters.items():
-            if name != "words" and value is not None:
-                statement += KEY_GAMES_FILTERS[name]
-                params.append(value)
-        if after is not None:
-            statement += KEY_GAMES_AFTER
-            params += [after[0], after[0], after[1]]
-        with self._read() as conn:
-            rows = self._run(conn, statement + KEY_GAMES_ORDER, [*params, limit]).fetchall()
+        """Games of API key ``key_id`` (``None``: every game) with the given filters (see
+        :meth:`key_games`), newest first (:func:`.listing.page`)."""
+        with self._snapshot() as conn:
+            rows = listing.page(partial(self._run, conn), key_id, filters, after, limit)
         return [game_from_row(row) for row in rows]
 
     def players_matching(self, words: Sequence[str], limit: int) -> list[str]:

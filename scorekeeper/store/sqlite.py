@@ -68,6 +68,10 @@ Tables:
   seasons, and the index ``events_created`` on ``events (created)``.
 * ``game_results`` (schema 18): each finished game's winner seat and final
   totals, kept by the triggers ``games_result_new`` and ``games_result_change``.
+* ``player_games``, ``hand_pairs``, ``key_games.created``, ``games.won_by`` and
+  the index ``games_updated`` (schema 19, :mod:`scorekeeper.store.tallies`): each
+  player's games by time, each hand's two seats and result, kept by every write,
+  so that lists and records read an index at any size; then ``ANALYZE``.
 
 Every write is one ``BEGIN IMMEDIATE`` transaction, so concurrent writers
 (several gunicorn workers) are serialised by SQLite and a refused write
@@ -133,6 +137,7 @@ from contextlib import contextmanager
 import sqlite_utils
 
 from ..names import fold
+from . import tallies
 from .base import StorageBusy, StorageError, StorageFull, StorageUnavailable
 from .finding import BACKFILL_WORD, GAMES_CREATED_INDEX, SELECT_ALL_PLAYERS, word_rows
 from .sql import ADD_CUT, EVENT_TABLES, MATCH_END_TABLE, SqlStore, pending_steps
@@ -157,6 +162,11 @@ POLL = 0.005
 
 FIRST_POLL = 0.0002
 """Seconds between a waiting writer's first and second tries for the lock (then doubled)."""
+
+ANALYSIS_LIMIT = 1000
+"""Rows of each index ``ANALYZE`` (after a migration, and ``PRAGMA optimize`` as a
+connection closes) reads at most: statistics close enough for the planner, gathered in
+milliseconds whatever the file's size (SQLite's ``PRAGMA analysis_limit``)."""
 
 _BUSY = (sqlite3.SQLITE_BUSY, sqlite3.SQLITE_LOCKED)
 _UNAVAILABLE = (
@@ -210,6 +220,18 @@ def _refusal(error: sqlite3.OperationalError, waited: float) -> StorageError | N
             f"the database cannot be used just now ({error}): nothing was written; try again"
         )
     return None
+
+
+def _optimize(conn: sqlite3.Connection) -> None:
+    """``PRAGMA optimize`` before a connection closes (as SQLite's documentation advises):
+    it refreshes the statistics of the tables this connection's queries found stale, within
+    :data:`ANALYSIS_LIMIT`. Statistics only help: a file that cannot take them now
+    (read-only, busy, a connection in a transaction) closes without."""
+    try:
+        if not conn.in_transaction:
+            conn.execute("PRAGMA optimize")
+    except sqlite3.Error:
+        return
 
 
 @contextmanager
@@ -478,6 +500,15 @@ def _migrate_game_results(db: sqlite_utils.Database) -> None:
         db.execute(statement)
 
 
+def _migrate_tallies(db: sqlite_utils.Database) -> None:
+    """Games and records at any size: ``player_games``, ``key_games.created``,
+    ``hand_pairs``, ``games.won_by`` and ``games_updated`` (see
+    :mod:`~scorekeeper.store.tallies`), filled from what is stored."""
+    for statement in tallies.tables("INTEGER", " WITHOUT ROWID"):
+        db.execute(statement)
+    tallies.fill(db.conn, str)
+
+
 MIGRATIONS: tuple[Callable[[sqlite_utils.Database], None], ...] = (
     _migrate_1,
     _migrate_2,
@@ -497,6 +528,7 @@ MIGRATIONS: tuple[Callable[[sqlite_utils.Database], None], ...] = (
     _migrate_roster,
     _migrate_seasons,
     _migrate_game_results,
+    _migrate_tallies,
 )
 """Schema migrations in order; migration ``i`` takes the file to version ``i + 1``."""
 
@@ -544,6 +576,7 @@ class Storage(SqlStore):
             self.path, timeout=self.busy_timeout, isolation_level=None, check_same_thread=False
         )
         conn.execute("PRAGMA foreign_keys = ON")
+        conn.execute(f"PRAGMA analysis_limit = {ANALYSIS_LIMIT}")
         conn.execute(f"PRAGMA synchronous = {'FULL' if self.durable else 'OFF'}")
         return sqlite_utils.Database(conn)
 
@@ -577,6 +610,8 @@ class Storage(SqlStore):
         with self._opening:
             if self._opened_pid == os.getpid():
                 for db in list(self._opened):
+                    if not idle_only:
+                        _optimize(db.conn)
                     if not (idle_only and db.conn.in_transaction):
                         db.conn.close()
                         self._opened.discard(db)
@@ -704,9 +739,12 @@ class Storage(SqlStore):
             db.conn.execute("PRAGMA foreign_keys = OFF")
             with _transaction(db.conn):
                 version = db.conn.execute("PRAGMA user_version").fetchone()[0]
-                for step in pending_steps(version, SCHEMA_VERSION, self.path):
+                steps = pending_steps(version, SCHEMA_VERSION, self.path)
+                for step in steps:
                     MIGRATIONS[step](db)
                     db.conn.execute(f"PRAGMA user_version = {step + 1}")
+                if steps:  # new tables and indexes: the planner's statistics at once
+                    db.conn.execute("ANALYZE")
                 broken = db.conn.execute("PRAGMA foreign_key_check").fetchall()
                 if broken:
                     raise StorageError(

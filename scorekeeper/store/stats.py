@@ -43,12 +43,12 @@ from ..sheet import (
     HandBase,
     HollywoodHandRecord,
     PartnershipHandRecord,
-    PartnershipSheet,
     Payment,
     ThreePlayerHandRecord,
 )
 from .base import Store, StoredGame
 from .games import load_sheet, score_log
+from .tallies import Pair, RecordGame
 
 Played = HandBase | HollywoodHandRecord | GameRecord
 """A two-player hand of some sheet: ``void``, ``winner``, ``outcome`` and ``points``."""
@@ -124,26 +124,28 @@ def player_stats(store: Store, name: str) -> PlayerStats:
     "hands_won", "gins", "undercuts", "points", "average_hand", "imported_games",
     "head_to_head": [{"opponent", "games", "wins", "losses", "hands_won",
     "hands_lost"}, ...]}``, opponents in order of first meeting.
+
+    Added up from the hands kept for it (:mod:`~scorekeeper.store.tallies`): its cost is
+    the player's hands, whatever the store holds.
     """
-    player = store.player(name)
-    key = fold(player.name)
+    record = store.player_record(name)
     totals = _Count()
     imported = 0
     rivals: dict[str, _Rival] = {}
-    for game, log in store.games_of(name):
+    keys: dict[str, str] = {}  # each name as written, folded once
+    for game in record.games:
         if game.imported:
             imported += 1
             continue
-        names = game.players
-        seat = [fold(p) for p in names].index(key)
-        sheet = score_log(game, log)
-        met = {1 - seat: _rival(rivals, names[1 - seat])} if len(names) == 2 else {}
+        names, seat = game.players, game.seat
+        pairs, over, winner = _played(store, game, record.pairs.get(game.id, []))
+        met = {1 - seat: _rival(rivals, keys, names[1 - seat])} if len(names) == 2 else {}
         totals.games += 1
-        for players, hand in _hands(sheet):
-            if seat not in players:
+        for hand in pairs:
+            if seat not in hand.seats:
                 continue
-            other = players[1 - players.index(seat)]
-            rival = met.setdefault(other, _rival(rivals, names[other]))
+            other = hand.seats[1 - hand.seats.index(seat)]
+            rival = met.get(other) or met.setdefault(other, _rival(rivals, keys, names[other]))
             if hand.void:
                 continue
             totals.hands += 1
@@ -157,24 +159,12 @@ def player_stats(store: Store, name: str) -> PlayerStats:
                 rival.hands_lost += 1
         for rival in met.values():
             rival.games += 1
-        if sheet.result is not None:
-            totals.finished += 1
-        if sheet.result is None or sheet.result.winner is None:
-            continue
-        side = _side_of(sheet)
-        won = side[seat] == sheet.result.winner
-        if won:
-            totals.wins += 1
-        else:
-            totals.losses += 1
-        for other, rival in met.items():
-            if won:
-                rival.wins += 1
-            elif side[other] == sheet.result.winner:
-                rival.losses += 1
+        totals.finished += over
+        if winner is not None:
+            _count_result(totals, met, _side_of(len(names)), seat, winner)
     average = round(totals.points / totals.hands_won, 2) if totals.hands_won else None
     return PlayerStats(
-        name=player.name,
+        name=record.player.name,
         **{f.name: getattr(totals, f.name) for f in fields(totals)},
         average_hand=average,
         imported_games=imported,
@@ -182,28 +172,62 @@ def player_stats(store: Store, name: str) -> PlayerStats:
     )
 
 
-def _rival(rivals: dict[str, _Rival], opponent: str) -> _Rival:
-    """The head-to-head line against ``opponent`` (added, empty, at the first meeting)."""
-    return rivals.setdefault(fold(opponent), _Rival(opponent))
+def _count_result(
+    totals: _Count, met: dict[int, _Rival], side: list[int], seat: int, winner: int
+) -> None:
+    """Count a game won by side ``winner`` (``side``: each seat's) for the player at ``seat``
+    and the rivals they ``met`` in it (by seat)."""
+    won = side[seat] == winner
+    if won:
+        totals.wins += 1
+    else:
+        totals.losses += 1
+    for other, rival in met.items():
+        if won:
+            rival.wins += 1
+        elif side[other] == winner:
+            rival.losses += 1
 
 
-def _hands(sheet: AnySheet) -> Iterator[tuple[tuple[int, ...], Played]]:
+def _played(
+    store: Store, game: RecordGame, pairs: list[Pair]
+) -> tuple[list[Pair], bool, int | None]:
+    """A game's two-player hands, whether it is over and the side that won it (``None``:
+    nobody yet, or a tied match): as kept, or for a legacy game scored from its log."""
+    if not game.legacy:
+        return pairs, game.over, game.won_by
+    sheet = score_log(*store.game_and_log(game.id))
+    result = sheet.result
+    played = [Pair(seats, h.void, h.winner, h.outcome, h.points) for seats, h in _hands(sheet)]
+    return played, result is not None, None if result is None else result.winner
+
+
+def _rival(rivals: dict[str, _Rival], keys: dict[str, str], opponent: str) -> _Rival:
+    """The head-to-head line against ``opponent`` (added, empty, at the first meeting);
+    ``keys`` are the names folded so far."""
+    key = keys.get(opponent) or keys.setdefault(opponent, fold(opponent))
+    return rivals.get(key) or rivals.setdefault(key, _Rival(opponent))
+
+
+def _hands(sheet: AnySheet) -> Iterator[tuple[tuple[int, int], Played]]:
     """Every two-player hand of a sheet with its two players, in order."""
     for hand in sheet.hands:
         if isinstance(hand, PartnershipHandRecord):
             for game in hand.games:
-                yield game.players, game
+                first, second = game.players
+                yield (first, second), game
         elif isinstance(hand, ThreePlayerHandRecord):
-            yield tuple(p for p in range(3) if p != hand.sits_out), hand
+            first, second = (p for p in range(3) if p != hand.sits_out)
+            yield (first, second), hand
         else:
             yield (0, 1), hand
 
 
-def _side_of(sheet: AnySheet) -> list[int]:
+def _side_of(players: int) -> list[int]:
     """Per player, the side a result's ``winner`` names: the team with four, else the player."""
-    if isinstance(sheet, PartnershipSheet):
+    if players == 4:
         return [next(t for t, team in enumerate(TEAMS) if p in team) for p in range(4)]
-    return list(range(len(sheet.players)))
+    return list(range(players))
 
 
 @dataclass(frozen=True, slots=True)
