@@ -45,7 +45,7 @@ from .melds import (
     meld_kind,
     meld_sort_key,
 )
-from .results import Outcome, Result, Side
+from .results import Outcome, Result, Side, interpreted
 from .rules import Rules
 
 _RANK_COLUMN = [sum(1 << (s * 13 + r) for s in range(4)) for r in range(13)]
@@ -357,6 +357,7 @@ def _fits(meld: int, bits: list[int]) -> bool:
     return laid == 0
 
 
+@interpreted
 @dataclass(frozen=True, slots=True)
 class Breakdown(Result):
     """How a hand's points were made: ``(difference + bonus) x multiplier``."""
@@ -366,6 +367,7 @@ class Breakdown(Result):
     multiplier: int
 
 
+@interpreted
 @dataclass(frozen=True, slots=True)
 class Score(Result):
     """The score of a showdown (:func:`score_hand`); ``winner`` is ``None`` for a tie."""
@@ -376,6 +378,7 @@ class Score(Result):
     breakdown: Breakdown
 
 
+@interpreted
 @dataclass(frozen=True, slots=True)
 class KnockerHand(Result):
     """The knocker's cards as laid out: melds, deadwood cards and deadwood count."""
@@ -386,6 +389,7 @@ class KnockerHand(Result):
     deadwood: int
 
 
+@interpreted
 @dataclass(frozen=True, slots=True)
 class Layoff(Result):
     """A defender's card laid off on one of the knocker's melds."""
@@ -394,6 +398,7 @@ class Layoff(Result):
     meld: tuple[str, ...]
 
 
+@interpreted
 @dataclass(frozen=True, slots=True)
 class DefenderHand(Result):
     """The defender's cards: own melds, layoffs, what is left, and the optimal deadwood."""
@@ -407,6 +412,7 @@ class DefenderHand(Result):
     """What an optimal defender would have had."""
 
 
+@interpreted
 @dataclass(frozen=True, slots=True)
 class KnockResult(Result):
     """A verified and scored knock (:func:`verify_knock`); ``winner`` ``None`` for a tie."""
@@ -710,6 +716,7 @@ def knocker_points(result: Score | KnockResult) -> int:
     return -result.points if result.winner == Side.DEFENDER else 0
 
 
+@interpreted
 @dataclass(frozen=True, slots=True)
 class KnockArrangement(Result):
     """One legal way for the knocker to lay the hand down (:func:`knock_arrangements`).

@@ -27,7 +27,7 @@ from itertools import combinations
 
 from .cards import DECK, SUIT_MASK, Card, cards_mask, parse_cards
 from .errors import CardError
-from .results import Result
+from .results import Result, interpreted
 
 _VALUES = tuple(min(rank + 1, 10) for rank in range(13))
 
@@ -310,6 +310,7 @@ def _is_set_mask(meld: int) -> bool:
     return meld & ~same_rank == 0
 
 
+@interpreted
 @dataclass(frozen=True, slots=True)
 class Arrangement(Result):
     """One optimal arrangement: the melds (sets before runs, cards in index order, runs
@@ -326,6 +327,7 @@ class Arrangement(Result):
         return cls(tuple(codes_of(m) for m in ordered), codes_of(dead), mask_points(dead))
 
 
+@interpreted
 @dataclass(frozen=True, slots=True)
 class DiscardOption(Result):
     """The deadwood the 10 cards kept leave when ``discard`` is discarded from 11."""
@@ -334,6 +336,7 @@ class DiscardOption(Result):
     deadwood: int
 
 
+@interpreted
 @dataclass(frozen=True, slots=True)
 class MeldReport(Result):
     """What to tell someone who shows some cards: every optimal arrangement."""
@@ -341,6 +344,7 @@ class MeldReport(Result):
     arrangements: tuple[Arrangement, ...]
 
 
+@interpreted
 @dataclass(frozen=True, slots=True)
 class DiscardReport(MeldReport):
     """The report on 11 cards: the arrangements, and the deadwood left by each discard."""
