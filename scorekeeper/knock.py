@@ -44,6 +44,7 @@ from .melds import (
     mask_points,
     meld_kind,
     meld_sort_key,
+    sole_arrangement,
 )
 from .results import Outcome, Result, Side, interpreted
 from .rules import Rules
@@ -668,6 +669,11 @@ def _choose_knocker_melds(
         # nothing can be laid off whatever the knocker lays: the least deadwood is best
         melds, dead = mask_arrangements(hand)[0]
         return melds, mask_points(dead), []
+    sole = sole_arrangement(hand, limit)
+    if sole is not None:
+        # the only legal arrangement: no reply to weigh
+        melds = sorted(sole[0], key=meld_sort_key)
+        return melds, minimum, layoff_options(melds, other)
     all_melds = mask_all_melds(hand)
     packings = _packings(hand, limit, all_melds)
     if len(packings) == 1:

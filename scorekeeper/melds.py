@@ -358,13 +358,25 @@ def mask_arrangements(mask: int) -> list[tuple[list[int], int]]:
     Fewest melds first, then by :func:`meld_sort_key`; the first is the one
     shown when a single arrangement is wanted.
     """
-    a = mask & SUIT_MASK
-    b = mask >> 13 & SUIT_MASK
-    c = mask >> 26 & SUIT_MASK
-    d = mask >> 39
-    ranks = _set_ranks(a, b, c, d)
+    ranks = _mask_set_ranks(mask)
     if not ranks:
         return [_split(mask, 0)]
+    scored = _scored_set_choices(mask, ranks)
+    best = min(value for value, _ in scored)
+    found = [_split(mask, taken) for value, taken in scored if value == best]
+    if len(found) > 1:
+        found.sort(key=lambda found: (len(found[0]), sorted(meld_sort_key(m) for m in found[0])))
+    return found
+
+
+def _mask_set_ranks(mask: int) -> int:
+    """13-bit pattern of the ranks a mask holds in three or four suits."""
+    return _set_ranks(mask & SUIT_MASK, mask >> 13 & SUIT_MASK, mask >> 26 & SUIT_MASK, mask >> 39)
+
+
+def _scored_set_choices(mask: int, ranks: int) -> list[tuple[int, int]]:
+    """``(deadwood, taken)`` for each choice of sets (``taken``, their cards) for the
+    set-capable ``ranks`` of a mask, the deadwood being that of the best runs of the rest."""
     table = _RUN_DEADWOOD
     scored = []
     for taken in _set_choices(mask, ranks):
@@ -376,11 +388,38 @@ def mask_arrangements(mask: int) -> list[tuple[list[int], int]]:
             + table[rest >> 39]
         )
         scored.append((value, taken))
-    best = min(value for value, _ in scored)
-    found = [_split(mask, taken) for value, taken in scored if value == best]
-    if len(found) > 1:
-        found.sort(key=lambda found: (len(found[0]), sorted(meld_sort_key(m) for m in found[0])))
-    return found
+    return scored
+
+
+def sole_arrangement(mask: int, limit: int) -> tuple[list[int], int] | None:
+    """The optimal arrangement of a mask (as :func:`mask_arrangements` gives it) when it is
+    sure to be the only way to lay the cards down leaving at most ``limit`` deadwood, else
+    ``None`` (then there may be others, or none).
+
+    Any other way (disjoint melds, runs of one suit not touching) either chooses other sets,
+    and so leaves at least the deadwood of that choice with its best runs, or the same sets
+    with other runs, and so leaves out at least one card the optimal runs meld: at least the
+    lowest of them. When both are over the limit, the optimal arrangement is alone; this is
+    how most knockers' hands are settled without listing their arrangements (issue 30).
+    """
+    taken = 0
+    ranks = _mask_set_ranks(mask)
+    if ranks:
+        scored = _scored_set_choices(mask, ranks)
+        taken = min(scored)[1]
+        for value, other in scored:
+            if value <= limit and other != taken:
+                return None
+    melds, dead = _split(mask, taken)
+    left = mask_points(dead)
+    if left > limit:
+        return None
+    runs = mask & ~taken & ~dead
+    if runs:
+        ranks = (runs | runs >> 13 | runs >> 26 | runs >> 39) & SUIT_MASK
+        if left + _VALUES[(ranks & -ranks).bit_length() - 1] <= limit:
+            return None
+    return melds, dead
 
 
 def arrangements(cards: int | str | Iterable[str | Card]) -> tuple[Arrangement, ...]:
