@@ -36,15 +36,16 @@ from .cards import DECK, FULL_DECK_MASK, SUIT_MASK, Card, cards_mask, parse_card
 from .errors import CardError, InvalidValueError, RuleViolation
 from .melds import (
     codes_of,
+    first_arrangement,
     hand_mask,
     mask_all_melds,
     mask_arrangements,
     mask_codes,
     mask_deadwood,
     mask_points,
+    meld_codes,
     meld_kind,
     meld_sort_key,
-    sole_arrangement,
 )
 from .results import Outcome, Result, Side, interpreted
 from .rules import Rules
@@ -564,7 +565,7 @@ def verify_knock(
             melds=shown_melds,
             layoffs=tuple(
                 [
-                    Layoff(card=DECK[bit.bit_length() - 1].code, meld=codes_of(meld))
+                    Layoff(card=DECK[bit.bit_length() - 1].code, meld=meld_codes(meld))
                     for bit, meld in laid_pairs
                 ]
             ),
@@ -581,7 +582,7 @@ def _arrangement(
 ) -> tuple[tuple[tuple[str, ...], ...], tuple[str, ...], int]:
     """An arrangement as a result holds it: (melds in display order, deadwood cards, count)."""
     return (
-        tuple([codes_of(meld) for meld in sorted(melds, key=meld_sort_key)]),
+        tuple([meld_codes(meld) for meld in sorted(melds, key=meld_sort_key)]),
         codes_of(dead),
         mask_points(dead),
     )
@@ -661,18 +662,16 @@ def _choose_knocker_melds(
     earlier, tie) the best key so far: the winner is the one the full search
     in depth-first order would keep.
     """
-    minimum = mask_deadwood(hand)
+    melds, dead, sole = first_arrangement(hand, limit)
+    minimum = mask_points(dead)
     if minimum == 0 or big or minimum > limit:
-        melds, dead = mask_arrangements(hand)[0]
-        return melds, mask_points(dead), None
+        return melds, minimum, None
     if not _layoff_reach(hand) & other:
         # nothing can be laid off whatever the knocker lays: the least deadwood is best
-        melds, dead = mask_arrangements(hand)[0]
-        return melds, mask_points(dead), []
-    sole = sole_arrangement(hand, limit)
-    if sole is not None:
+        return melds, minimum, []
+    if sole:
         # the only legal arrangement: no reply to weigh
-        melds = sorted(sole[0], key=meld_sort_key)
+        melds.sort(key=meld_sort_key)
         return melds, minimum, layoff_options(melds, other)
     all_melds = mask_all_melds(hand)
     packings = _packings(hand, limit, all_melds)

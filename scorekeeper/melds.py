@@ -295,6 +295,13 @@ def mask_codes(mask: int) -> list[str]:
 
 
 @cache
+def meld_codes(meld: int) -> tuple[str, ...]:
+    """:func:`codes_of` a meld, remembered: a deck has 329 melds, and each result names
+    every meld it holds by its codes."""
+    return codes_of(meld)
+
+
+@cache
 def meld_sort_key(meld: int) -> tuple[int, int]:
     """Display order of melds: sets before runs, then by their lowest card (cached: a
     hand has few hundred possible melds)."""
@@ -324,7 +331,7 @@ class Arrangement(Result):
     def of(cls, melds: Iterable[int], dead: int) -> Arrangement:
         """The arrangement of these meld masks and deadwood mask."""
         ordered = sorted(melds, key=meld_sort_key)
-        return cls(tuple(codes_of(m) for m in ordered), codes_of(dead), mask_points(dead))
+        return cls(tuple([meld_codes(m) for m in ordered]), codes_of(dead), mask_points(dead))
 
 
 @interpreted
@@ -391,10 +398,10 @@ def _scored_set_choices(mask: int, ranks: int) -> list[tuple[int, int]]:
     return scored
 
 
-def sole_arrangement(mask: int, limit: int) -> tuple[list[int], int] | None:
-    """The optimal arrangement of a mask (as :func:`mask_arrangements` gives it) when it is
-    sure to be the only way to lay the cards down leaving at most ``limit`` deadwood, else
-    ``None`` (then there may be others, or none).
+def first_arrangement(mask: int, limit: int) -> tuple[list[int], int, bool]:
+    """The first of :func:`mask_arrangements` (melds, deadwood mask), and whether it is sure
+    to be the only way to lay the cards down leaving at most ``limit`` deadwood (if not,
+    there may be others, or not even this one).
 
     Any other way (disjoint melds, runs of one suit not touching) either chooses other sets,
     and so leaves at least the deadwood of that choice with its best runs, or the same sets
@@ -402,24 +409,25 @@ def sole_arrangement(mask: int, limit: int) -> tuple[list[int], int] | None:
     lowest of them. When both are over the limit, the optimal arrangement is alone; this is
     how most knockers' hands are settled without listing their arrangements (issue 30).
     """
-    taken = 0
     ranks = _mask_set_ranks(mask)
+    taken = 0
+    sole = True
     if ranks:
         scored = _scored_set_choices(mask, ranks)
-        taken = min(scored)[1]
+        best, taken = min(scored)
         for value, other in scored:
+            if value == best and other != taken:  # more than one optimal arrangement
+                melds, dead = mask_arrangements(mask)[0]
+                return melds, dead, False
             if value <= limit and other != taken:
-                return None
+                sole = False
     melds, dead = _split(mask, taken)
     left = mask_points(dead)
-    if left > limit:
-        return None
     runs = mask & ~taken & ~dead
-    if runs:
+    if sole and runs:
         ranks = (runs | runs >> 13 | runs >> 26 | runs >> 39) & SUIT_MASK
-        if left + _VALUES[(ranks & -ranks).bit_length() - 1] <= limit:
-            return None
-    return melds, dead
+        sole = left + _VALUES[(ranks & -ranks).bit_length() - 1] > limit
+    return melds, dead, sole and left <= limit
 
 
 def arrangements(cards: int | str | Iterable[str | Card]) -> tuple[Arrangement, ...]:
