@@ -32,7 +32,7 @@ from dataclasses import dataclass
 from itertools import pairwise, product
 from typing import Any
 
-from .cards import DECK, FULL_DECK_MASK, SUIT_MASK, Card, cards_mask, parse_cards
+from .cards import DECK, FULL_DECK_MASK, SUIT_MASK, Card, cards_mask, parse_cards, parse_mask
 from .errors import CardError, InvalidValueError, RuleViolation
 from .melds import (
     codes_of,
@@ -466,10 +466,8 @@ def verify_knock(
     :class:`RuleError` for an illegal knock, :class:`CardError` for bad cards.
     """
     rules = Rules.from_dict(rules)
-    knocker_cards = parse_cards(knocker, count=(10, 11), field="knocker")
-    defender_cards = parse_cards(defender, count=10, field="defender")
-    hand = cards_mask(knocker_cards)
-    other = cards_mask(defender_cards)
+    hand = parse_mask(knocker, count=(10, 11), field="knocker")
+    other = parse_mask(defender, count=10, field="defender")
     if hand & other:
         card = DECK[(hand & other & -(hand & other)).bit_length() - 1]
         raise CardError(
@@ -482,7 +480,7 @@ def verify_knock(
     up = parse_cards([upcard], field="upcard")[0] if upcard is not None else None
     limit = rules.knock_limit_for(up)
     multiplier = rules.multiplier_for(up)
-    big = len(knocker_cards) == 11
+    big = hand.bit_count() == 11
     if big and rules.big_gin_bonus is None:
         raise RuleViolation(
             "big gin (11 cards) is not allowed under these rules"
@@ -543,7 +541,7 @@ def verify_knock(
     else:
         defender_melds_out, defender_deadwood_cards = mask_arrangements(left)[0]
 
-    score = score_hand(dead, defender_dead, rules, big_gin=big, multiplier=multiplier)
+    outcome, winner, difference, bonus = _scored(dead, defender_dead, rules, big)
     knocker_melds_out, knocker_deadwood_cards, knocker_dead = _arrangement(
         melds, hand & ~sum(melds)
     )
@@ -551,9 +549,9 @@ def verify_knock(
         defender_melds_out, defender_deadwood_cards
     )
     return KnockResult(
-        outcome=score.outcome,
-        winner=score.winner,
-        points=score.points,
+        outcome=outcome,
+        winner=winner,
+        points=(difference + bonus) * multiplier,
         knocker=KnockerHand(
             cards=codes_of(hand),
             melds=knocker_melds_out,
@@ -573,7 +571,7 @@ def verify_knock(
             deadwood=shown_dead,
             best_deadwood=best,
         ),
-        breakdown=score.breakdown,
+        breakdown=Breakdown(difference=difference, bonus=bonus, multiplier=multiplier),
     )
 
 
@@ -610,39 +608,28 @@ def score_hand(
     >>> score_hand(6, 6, Rules.preset("openspiel")).winner is None
     True
     """
-    k, d = knocker_deadwood, defender_deadwood
-    if not big_gin and k and k == d and rules.tie == "no_score":
-        return Score(
-            outcome=Outcome.TIE,
-            winner=None,
-            points=0,
-            breakdown=Breakdown(difference=0, bonus=0, multiplier=multiplier),
-        )
-    outcome: Outcome
-    if big_gin:  # callers refuse big gin when big_gin_bonus is null
-        outcome, winner, difference, bonus = (
-            Outcome.BIG_GIN,
-            Side.KNOCKER,
-            d,
-            rules.big_gin_bonus or 0,
-        )
-    elif k == 0:
-        outcome, winner, difference, bonus = Outcome.GIN, Side.KNOCKER, d, rules.gin_bonus
-    elif k < d:
-        outcome, winner, difference, bonus = Outcome.KNOCK, Side.KNOCKER, d - k, 0
-    else:
-        outcome, winner, difference, bonus = (
-            Outcome.UNDERCUT,
-            Side.DEFENDER,
-            k - d,
-            rules.undercut_bonus,
-        )
+    outcome, winner, difference, bonus = _scored(
+        knocker_deadwood, defender_deadwood, rules, big_gin
+    )
     return Score(
         outcome=outcome,
         winner=winner,
         points=(difference + bonus) * multiplier,
         breakdown=Breakdown(difference=difference, bonus=bonus, multiplier=multiplier),
     )
+
+
+def _scored(k: int, d: int, rules: Rules, big_gin: bool) -> tuple[Outcome, Side | None, int, int]:
+    """What :func:`score_hand` scores, as (outcome, winner, difference, bonus)."""
+    if big_gin:  # callers refuse big gin when big_gin_bonus is null
+        return Outcome.BIG_GIN, Side.KNOCKER, d, rules.big_gin_bonus or 0
+    if k == 0:
+        return Outcome.GIN, Side.KNOCKER, d, rules.gin_bonus
+    if k < d:
+        return Outcome.KNOCK, Side.KNOCKER, d - k, 0
+    if k == d and rules.tie == "no_score":
+        return Outcome.TIE, None, 0, 0
+    return Outcome.UNDERCUT, Side.DEFENDER, k - d, rules.undercut_bonus
 
 
 def _choose_knocker_melds(
