@@ -120,6 +120,8 @@ def layoff_options(melds: Iterable[int], available: int) -> list[LayoffOption]:
     """
     options: list[LayoffOption] = []
     for meld in melds:
+        if not _REACH.get(meld, available) & available:
+            continue  # no chain of this meld starts with an available card
         for chain in _chains(meld):
             laid = 0
             prefixes = [0]
