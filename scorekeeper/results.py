@@ -61,9 +61,15 @@ def interpreted(cls: _Class) -> _Class:
     lose what :meth:`Result.from_dict` reads: its fields' declared types (a
     ``tuple[str, ...]`` or ``Side | None`` field is declared as ``tuple`` or
     ``type``), and its place among :class:`Result`'s slotted subclasses; and the
-    modules that are not compiled could not derive results from it.
+    modules that are not compiled could not derive results from it. The class is
+    marked (``INTERPRETED`` in its own namespace) for tests/test_compiled.py.
     """
+    setattr(cls, INTERPRETED, True)
     return cls
+
+
+INTERPRETED = "_interpreted"
+"""The class attribute :func:`interpreted` sets."""
 
 
 @interpreted
