@@ -405,9 +405,11 @@ def first_arrangement(mask: int, limit: int) -> tuple[list[int], int, bool]:
 
     Any other way (disjoint melds, runs of one suit not touching) either chooses other sets,
     and so leaves at least the deadwood of that choice with its best runs, or the same sets
-    with other runs, and so leaves out at least one card the optimal runs meld: at least the
-    lowest of them. When both are over the limit, the optimal arrangement is alone; this is
-    how most knockers' hands are settled without listing their arrangements (issue 30).
+    with other runs, and so leaves out of runs at least one card of a run of the optimal
+    one: a run of three whole (no run of one suit fits in three cards but that one), a
+    longer run at least its lowest card. When both are over the limit, the optimal
+    arrangement is alone; this is how most knockers' hands are settled without listing
+    their arrangements (issue 30).
     """
     ranks = _mask_set_ranks(mask)
     taken = 0
@@ -423,11 +425,20 @@ def first_arrangement(mask: int, limit: int) -> tuple[list[int], int, bool]:
                 sole = False
     melds, dead = _split(mask, taken)
     left = mask_points(dead)
-    runs = mask & ~taken & ~dead
-    if sole and runs:
-        ranks = (runs | runs >> 13 | runs >> 26 | runs >> 39) & SUIT_MASK
-        sole = left + _VALUES[(ranks & -ranks).bit_length() - 1] > limit
+    if sole and left <= limit:
+        for meld in melds:
+            if not meld & taken and left + _cheapest_change(meld) <= limit:
+                sole = False
+                break
     return melds, dead, sole and left <= limit
+
+
+def _cheapest_change(run: int) -> int:
+    """The least deadwood a run adds when the same cards are melded otherwise with the
+    runs of its suit not touching: its lowest card left out of a longer run (the cheapest
+    card, and what it leaves is a run), else the three cards."""
+    low = (run & -run).bit_length() - 1
+    return _VALUES[low % 13] if run.bit_count() > 3 else mask_points(run)
 
 
 def arrangements(cards: int | str | Iterable[str | Card]) -> tuple[Arrangement, ...]:
