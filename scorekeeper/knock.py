@@ -28,12 +28,18 @@ one a careful tournament director would make:
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Mapping, Sequence
-from dataclasses import dataclass
 from itertools import pairwise, product
 from typing import Any
 
 from .cards import DECK, FULL_DECK_MASK, SUIT_MASK, Card, cards_mask, parse_cards, parse_mask
 from .errors import CardError, InvalidValueError, RuleViolation
+from .knock_results import Breakdown as Breakdown
+from .knock_results import DefenderHand as DefenderHand
+from .knock_results import KnockArrangement as KnockArrangement
+from .knock_results import KnockerHand as KnockerHand
+from .knock_results import KnockResult as KnockResult
+from .knock_results import Layoff as Layoff
+from .knock_results import Score as Score
 from .melds import (
     codes_of,
     first_arrangement,
@@ -47,7 +53,7 @@ from .melds import (
     meld_kind,
     meld_sort_key,
 )
-from .results import Outcome, Result, Side, interpreted
+from .results import Outcome, Side
 from .rules import Rules
 
 _RANK_COLUMN = [sum(1 << (s * 13 + r) for s in range(4)) for r in range(13)]
@@ -361,75 +367,6 @@ def _fits(meld: int, bits: list[int]) -> bool:
     return laid == 0
 
 
-@interpreted
-@dataclass(frozen=True, slots=True)
-class Breakdown(Result):
-    """How a hand's points were made: ``(difference + bonus) x multiplier``."""
-
-    difference: int
-    bonus: int
-    multiplier: int
-
-
-@interpreted
-@dataclass(frozen=True, slots=True)
-class Score(Result):
-    """The score of a showdown (:func:`score_hand`); ``winner`` is ``None`` for a tie."""
-
-    outcome: Outcome
-    winner: Side | None
-    points: int
-    breakdown: Breakdown
-
-
-@interpreted
-@dataclass(frozen=True, slots=True)
-class KnockerHand(Result):
-    """The knocker's cards as laid out: melds, deadwood cards and deadwood count."""
-
-    cards: tuple[str, ...]
-    melds: tuple[tuple[str, ...], ...]
-    deadwood_cards: tuple[str, ...]
-    deadwood: int
-
-
-@interpreted
-@dataclass(frozen=True, slots=True)
-class Layoff(Result):
-    """A defender's card laid off on one of the knocker's melds."""
-
-    card: str
-    meld: tuple[str, ...]
-
-
-@interpreted
-@dataclass(frozen=True, slots=True)
-class DefenderHand(Result):
-    """The defender's cards: own melds, layoffs, what is left, and the optimal deadwood."""
-
-    cards: tuple[str, ...]
-    melds: tuple[tuple[str, ...], ...]
-    layoffs: tuple[Layoff, ...]
-    deadwood_cards: tuple[str, ...]
-    deadwood: int
-    best_deadwood: int
-    """What an optimal defender would have had."""
-
-
-@interpreted
-@dataclass(frozen=True, slots=True)
-class KnockResult(Result):
-    """A verified and scored knock (:func:`verify_knock`); ``winner`` ``None`` for a tie."""
-
-    outcome: Outcome
-    winner: Side | None
-    """The winning side; null for a tie that scores nothing."""
-    points: int
-    knocker: KnockerHand
-    defender: DefenderHand
-    breakdown: Breakdown
-
-
 def over_limit(
     dead: int, limit: int, rules: Rules, upcard: Card | None
 ) -> tuple[str, dict[str, Any]]:
@@ -664,39 +601,41 @@ def _choose_knocker_melds(
         return melds, minimum, layoff_options(melds, other)
     all_melds = mask_all_melds(hand)
     packings = _packings(hand, limit, all_melds)
-    if len(packings) == 1:
-        # the only legal arrangement: no reply to weigh
-        best_index = 0
-    else:
-        per_meld = {
-            meld: layoff_options((meld,), other) for meld in all_melds if _REACH[meld] & other
-        }
-        base = mask_deadwood(other)
-        bounds = [(_net(dead, base, rules), -dead) for dead, _ in packings]
-        replies: dict[tuple[tuple[int, ...], ...], int] = {}
-        best_key: tuple[int, int] | None = None
-        best_index = 0
-        for index in sorted(range(len(packings)), key=bounds.__getitem__, reverse=True):
-            bound = bounds[index]
-            if best_key is not None and (
-                bound < best_key or (bound == best_key and index > best_index)
-            ):
-                break
-            dead, packing = packings[index]
-            options = [option for meld in packing if meld in per_meld for option in per_meld[meld]]
-            if options:
-                signature = tuple(tuple(prefixes) for _, prefixes in options)
-                reply = replies.get(signature)
-                if reply is None:
-                    reply = replies[signature] = _best_reply(options, other, mask_deadwood)[0]
-            else:
-                reply = base
-            key = (_net(dead, reply, rules), -dead)
-            if best_key is None or key > best_key or (key == best_key and index < best_index):
-                best_key, best_index = key, index
-    dead, packing = packings[best_index]
+    dead, packing = packings[_best_packing(packings, all_melds, other, rules)]
     melds = sorted(packing, key=meld_sort_key)
     return melds, dead, layoff_options(melds, other)
+
+
+def _best_packing(
+    packings: list[tuple[int, tuple[int, ...]]], all_melds: list[int], other: int, rules: Rules
+) -> int:
+    """The index of the packing with the best key against the defender's best reply (the
+    first of equal ones), trying them by their bound (see :func:`_choose_knocker_melds`)."""
+    per_meld = {meld: layoff_options((meld,), other) for meld in all_melds if _REACH[meld] & other}
+    base = mask_deadwood(other)
+    bounds = [(_net(dead, base, rules), -dead) for dead, _ in packings]
+    replies: dict[tuple[tuple[int, ...], ...], int] = {}
+    best_key: tuple[int, int] | None = None
+    best_index = 0
+    for index in sorted(range(len(packings)), key=bounds.__getitem__, reverse=True):
+        bound = bounds[index]
+        if best_key is not None and (
+            bound < best_key or (bound == best_key and index > best_index)
+        ):
+            break
+        dead, packing = packings[index]
+        options = [option for meld in packing if meld in per_meld for option in per_meld[meld]]
+        if options:
+            signature = tuple(tuple(prefixes) for _, prefixes in options)
+            reply = replies.get(signature)
+            if reply is None:
+                reply = replies[signature] = _best_reply(options, other, mask_deadwood)[0]
+        else:
+            reply = base
+        key = (_net(dead, reply, rules), -dead)
+        if best_key is None or key > best_key or (key == best_key and index < best_index):
+            best_key, best_index = key, index
+    return best_index
 
 
 def knocker_points(result: Score | KnockResult) -> int:
@@ -708,25 +647,6 @@ def knocker_points(result: Score | KnockResult) -> int:
     if result.winner == Side.KNOCKER:
         return result.points
     return -result.points if result.winner == Side.DEFENDER else 0
-
-
-@interpreted
-@dataclass(frozen=True, slots=True)
-class KnockArrangement(Result):
-    """One legal way for the knocker to lay the hand down (:func:`knock_arrangements`).
-
-    ``outcome`` and ``points`` (the knocker's: + won, - lost, 0 for a tie)
-    are what it scores against the defender's best reply: own melds and
-    ``layoffs`` chosen to leave ``defender_deadwood``, the least possible.
-    """
-
-    melds: tuple[tuple[str, ...], ...]
-    deadwood_cards: tuple[str, ...]
-    deadwood: int
-    outcome: Outcome
-    points: int
-    defender_deadwood: int
-    layoffs: tuple[Layoff, ...]
 
 
 def knock_arrangements(

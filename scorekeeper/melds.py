@@ -21,13 +21,15 @@ where a run is cut are the same arrangement and are listed once.
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Iterator
-from dataclasses import dataclass
 from functools import cache, lru_cache
 from itertools import combinations
 
 from .cards import DECK, SUIT_MASK, Card, cards_mask, parse_cards
 from .errors import CardError
-from .results import Result, interpreted
+from .meld_results import Arrangement as Arrangement
+from .meld_results import DiscardOption as DiscardOption
+from .meld_results import DiscardReport as DiscardReport
+from .meld_results import MeldReport as MeldReport
 
 _VALUES = tuple(min(rank + 1, 10) for rank in range(13))
 
@@ -317,48 +319,6 @@ def _is_set_mask(meld: int) -> bool:
     return meld & ~same_rank == 0
 
 
-@interpreted
-@dataclass(frozen=True, slots=True)
-class Arrangement(Result):
-    """One optimal arrangement: the melds (sets before runs, cards in index order, runs
-    whole), the deadwood cards and their count."""
-
-    melds: tuple[tuple[str, ...], ...]
-    deadwood_cards: tuple[str, ...]
-    deadwood: int
-
-    @classmethod
-    def of(cls, melds: Iterable[int], dead: int) -> Arrangement:
-        """The arrangement of these meld masks and deadwood mask."""
-        ordered = sorted(melds, key=meld_sort_key)
-        return cls(tuple([meld_codes(m) for m in ordered]), codes_of(dead), mask_points(dead))
-
-
-@interpreted
-@dataclass(frozen=True, slots=True)
-class DiscardOption(Result):
-    """The deadwood the 10 cards kept leave when ``discard`` is discarded from 11."""
-
-    discard: str
-    deadwood: int
-
-
-@interpreted
-@dataclass(frozen=True, slots=True)
-class MeldReport(Result):
-    """What to tell someone who shows some cards: every optimal arrangement."""
-
-    arrangements: tuple[Arrangement, ...]
-
-
-@interpreted
-@dataclass(frozen=True, slots=True)
-class DiscardReport(MeldReport):
-    """The report on 11 cards: the arrangements, and the deadwood left by each discard."""
-
-    discards: tuple[DiscardOption, ...]
-
-
 def mask_arrangements(mask: int) -> list[tuple[list[int], int]]:
     """Every optimal arrangement of a mask as (meld masks, deadwood mask).
 
@@ -450,7 +410,13 @@ def arrangements(cards: int | str | Iterable[str | Card]) -> tuple[Arrangement, 
     >>> [a.melds for a in arrangements("7c 7d 7h 7s 8s 9s")]
     [(('7c', '7d', '7h'), ('7s', '8s', '9s'))]
     """
-    return tuple(Arrangement.of(melds, dead) for melds, dead in mask_arrangements(hand_mask(cards)))
+    return tuple(_arrangement(melds, dead) for melds, dead in mask_arrangements(hand_mask(cards)))
+
+
+def _arrangement(melds: Iterable[int], dead: int) -> Arrangement:
+    """The arrangement of these meld masks and deadwood mask."""
+    ordered = sorted(melds, key=meld_sort_key)
+    return Arrangement(tuple([meld_codes(m) for m in ordered]), codes_of(dead), mask_points(dead))
 
 
 def meld_report(cards: str | Iterable[str | Card]) -> MeldReport:

@@ -25,7 +25,7 @@ import typing
 from collections.abc import Callable, Iterator, Mapping
 from dataclasses import MISSING, dataclass, fields
 from enum import StrEnum
-from typing import Any, Self, TypeVar
+from typing import Any, Self
 
 
 class Outcome(StrEnum):
@@ -49,30 +49,6 @@ class Side(StrEnum):
     DEFENDER = "defender"
 
 
-_Class = TypeVar("_Class", bound=type)
-
-
-def interpreted(cls: _Class) -> _Class:
-    """Keep a result class an ordinary Python class in the compiled build.
-
-    mypyc (docs/contributors/compiled.md) compiles a class it can make native
-    into a C type; it leaves one with a decorator it does not know, such as this
-    one (which returns the class as it is), a Python class. A native result would
-    lose what :meth:`Result.from_dict` reads: its fields' declared types (a
-    ``tuple[str, ...]`` or ``Side | None`` field is declared as ``tuple`` or
-    ``type``), and its place among :class:`Result`'s slotted subclasses; and the
-    modules that are not compiled could not derive results from it. The class is
-    marked (``INTERPRETED`` in its own namespace) for tests/test_compiled.py.
-    """
-    setattr(cls, INTERPRETED, True)
-    return cls
-
-
-INTERPRETED = "_interpreted"
-"""The class attribute :func:`interpreted` sets."""
-
-
-@interpreted
 @dataclass(frozen=True, slots=True)
 class Result:
     """A frozen result; subclasses declare their fields in JSON order."""
