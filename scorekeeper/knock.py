@@ -458,23 +458,25 @@ def verify_knock(
         if layoffs:
             raise RuleViolation("no layoffs against gin", code="layoff_on_gin", option="layoffs")
         laid_pairs: list[tuple[int, int]] = []
+        laid = 0
         best = mask_deadwood(other)
         defender_dead = evaluate(available) if fixed is not None else best
     else:
         if options is None:
             options = layoff_options(melds, other)
-        best, _, best_combo = _best_reply(options, other, mask_deadwood)
+        best, laid, best_combo = _best_reply(options, other, mask_deadwood)
         if layoffs is not None:
             laid_pairs = _parse_layoffs(layoffs, melds, available)
-            defender_dead = evaluate(available & ~sum(bit for bit, _ in laid_pairs))
+            laid = sum(bit for bit, _ in laid_pairs)
+            defender_dead = evaluate(available & ~laid)
         elif fixed is None:
             defender_dead, laid_pairs = best, _layoff_list(options, best_combo)
         else:
             options = layoff_options(melds, available)
-            defender_dead, _, combo = _best_reply(options, available, evaluate)
+            defender_dead, laid, combo = _best_reply(options, available, evaluate)
             laid_pairs = _layoff_list(options, combo)
 
-    left = available & ~sum(bit for bit, _ in laid_pairs)
+    left = available & ~laid
     if fixed is not None:
         defender_melds_out, defender_deadwood_cards = fixed, left
     else:
@@ -487,30 +489,26 @@ def verify_knock(
     shown_melds, shown_deadwood_cards, shown_dead = _arrangement(
         defender_melds_out, defender_deadwood_cards
     )
+    # positional, in field order: a frozen dataclass takes keywords at twice the cost
     return KnockResult(
-        outcome=outcome,
-        winner=winner,
-        points=(difference + bonus) * multiplier,
-        knocker=KnockerHand(
-            cards=codes_of(hand),
-            melds=knocker_melds_out,
-            deadwood_cards=knocker_deadwood_cards,
-            deadwood=knocker_dead,
-        ),
-        defender=DefenderHand(
-            cards=codes_of(other),
-            melds=shown_melds,
-            layoffs=tuple(
+        outcome,
+        winner,
+        (difference + bonus) * multiplier,
+        KnockerHand(codes_of(hand), knocker_melds_out, knocker_deadwood_cards, knocker_dead),
+        DefenderHand(
+            codes_of(other),
+            shown_melds,
+            tuple(
                 [
-                    Layoff(card=DECK[bit.bit_length() - 1].code, meld=meld_codes(meld))
+                    Layoff(DECK[bit.bit_length() - 1].code, meld_codes(meld))
                     for bit, meld in laid_pairs
                 ]
             ),
-            deadwood_cards=shown_deadwood_cards,
-            deadwood=shown_dead,
-            best_deadwood=best,
+            shown_deadwood_cards,
+            shown_dead,
+            best,
         ),
-        breakdown=Breakdown(difference=difference, bonus=bonus, multiplier=multiplier),
+        Breakdown(difference, bonus, multiplier),
     )
 
 
@@ -519,7 +517,7 @@ def _arrangement(
 ) -> tuple[tuple[tuple[str, ...], ...], tuple[str, ...], int]:
     """An arrangement as a result holds it: (melds in display order, deadwood cards, count)."""
     return (
-        tuple([meld_codes(meld) for meld in sorted(melds, key=meld_sort_key)]),
+        tuple(map(meld_codes, sorted(melds, key=meld_sort_key))),
         codes_of(dead),
         mask_points(dead),
     )
