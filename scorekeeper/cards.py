@@ -175,17 +175,8 @@ def parse_cards(
     >>> [str(c) for c in parse_cards("A♠ 10h, 3C")]
     ['As', 'Th', '3c']
     """
-    if (
-        type(cards) is tuple
-        and (mask := card_list_mask(cards)) is not None
-        and mask.bit_count() == len(cards)
-        and (
-            count is None
-            or len(cards) == count
-            or (not isinstance(count, int) and len(cards) in count)
-        )
-    ):
-        return cards
+    if _tuple_mask(cards, count) is not None:
+        return cards  # type: ignore[return-value]
     prefix = f"{field}: " if field else ""
     if isinstance(cards, str):
         tokens: list[object] = [t for t in _SPLIT.split(cards.strip()) if t]
@@ -237,6 +228,31 @@ def parse_cards(
                 field=field,
             )
     return tuple(result)
+
+
+def parse_mask(
+    cards: object, *, count: int | Iterable[int] | None = None, field: str | None = None
+) -> int:
+    """The bitmask of :func:`parse_cards` (same arguments, same errors); a tuple of
+    distinct cards, the hot path's input, is read in one loop."""
+    mask = _tuple_mask(cards, count)
+    return mask if mask is not None else cards_mask(parse_cards(cards, count=count, field=field))
+
+
+def _tuple_mask(cards: object, count: int | Iterable[int] | None) -> int | None:
+    """The bitmask of a tuple of distinct cards, as many as ``count`` allows; else None."""
+    if (
+        type(cards) is tuple
+        and (mask := card_list_mask(cards)) is not None
+        and mask.bit_count() == len(cards)
+        and (
+            count is None
+            or len(cards) == count
+            or (not isinstance(count, int) and len(cards) in count)
+        )
+    ):
+        return mask
+    return None
 
 
 def card_list_mask(cards: tuple[Any, ...] | list[Any]) -> int | None:

@@ -28,24 +28,32 @@ one a careful tournament director would make:
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Mapping, Sequence
-from dataclasses import dataclass
 from itertools import pairwise, product
 from typing import Any
 
-from .cards import DECK, FULL_DECK_MASK, SUIT_MASK, Card, cards_mask, parse_cards
+from .cards import DECK, FULL_DECK_MASK, SUIT_MASK, Card, cards_mask, parse_cards, parse_mask
 from .errors import CardError, InvalidValueError, RuleViolation
+from .knock_results import Breakdown as Breakdown
+from .knock_results import DefenderHand as DefenderHand
+from .knock_results import KnockArrangement as KnockArrangement
+from .knock_results import KnockerHand as KnockerHand
+from .knock_results import KnockResult as KnockResult
+from .knock_results import Layoff as Layoff
+from .knock_results import Score as Score
 from .melds import (
     codes_of,
+    first_arrangement,
     hand_mask,
     mask_all_melds,
     mask_arrangements,
     mask_codes,
     mask_deadwood,
     mask_points,
+    meld_codes,
     meld_kind,
     meld_sort_key,
 )
-from .results import Outcome, Result, Side
+from .results import Outcome, Side
 from .rules import Rules
 
 _RANK_COLUMN = [sum(1 << (s * 13 + r) for s in range(4)) for r in range(13)]
@@ -118,6 +126,8 @@ def layoff_options(melds: Iterable[int], available: int) -> list[LayoffOption]:
     """
     options: list[LayoffOption] = []
     for meld in melds:
+        if not _REACH.get(meld, available) & available:
+            continue  # no chain of this meld starts with an available card
         for chain in _chains(meld):
             laid = 0
             prefixes = [0]
@@ -357,69 +367,6 @@ def _fits(meld: int, bits: list[int]) -> bool:
     return laid == 0
 
 
-@dataclass(frozen=True, slots=True)
-class Breakdown(Result):
-    """How a hand's points were made: ``(difference + bonus) x multiplier``."""
-
-    difference: int
-    bonus: int
-    multiplier: int
-
-
-@dataclass(frozen=True, slots=True)
-class Score(Result):
-    """The score of a showdown (:func:`score_hand`); ``winner`` is ``None`` for a tie."""
-
-    outcome: Outcome
-    winner: Side | None
-    points: int
-    breakdown: Breakdown
-
-
-@dataclass(frozen=True, slots=True)
-class KnockerHand(Result):
-    """The knocker's cards as laid out: melds, deadwood cards and deadwood count."""
-
-    cards: tuple[str, ...]
-    melds: tuple[tuple[str, ...], ...]
-    deadwood_cards: tuple[str, ...]
-    deadwood: int
-
-
-@dataclass(frozen=True, slots=True)
-class Layoff(Result):
-    """A defender's card laid off on one of the knocker's melds."""
-
-    card: str
-    meld: tuple[str, ...]
-
-
-@dataclass(frozen=True, slots=True)
-class DefenderHand(Result):
-    """The defender's cards: own melds, layoffs, what is left, and the optimal deadwood."""
-
-    cards: tuple[str, ...]
-    melds: tuple[tuple[str, ...], ...]
-    layoffs: tuple[Layoff, ...]
-    deadwood_cards: tuple[str, ...]
-    deadwood: int
-    best_deadwood: int
-    """What an optimal defender would have had."""
-
-
-@dataclass(frozen=True, slots=True)
-class KnockResult(Result):
-    """A verified and scored knock (:func:`verify_knock`); ``winner`` ``None`` for a tie."""
-
-    outcome: Outcome
-    winner: Side | None
-    """The winning side; null for a tie that scores nothing."""
-    points: int
-    knocker: KnockerHand
-    defender: DefenderHand
-    breakdown: Breakdown
-
-
 def over_limit(
     dead: int, limit: int, rules: Rules, upcard: Card | None
 ) -> tuple[str, dict[str, Any]]:
@@ -458,10 +405,8 @@ def verify_knock(
     :class:`RuleError` for an illegal knock, :class:`CardError` for bad cards.
     """
     rules = Rules.from_dict(rules)
-    knocker_cards = parse_cards(knocker, count=(10, 11), field="knocker")
-    defender_cards = parse_cards(defender, count=10, field="defender")
-    hand = cards_mask(knocker_cards)
-    other = cards_mask(defender_cards)
+    hand = parse_mask(knocker, count=(10, 11), field="knocker")
+    other = parse_mask(defender, count=10, field="defender")
     if hand & other:
         card = DECK[(hand & other & -(hand & other)).bit_length() - 1]
         raise CardError(
@@ -474,7 +419,7 @@ def verify_knock(
     up = parse_cards([upcard], field="upcard")[0] if upcard is not None else None
     limit = rules.knock_limit_for(up)
     multiplier = rules.multiplier_for(up)
-    big = len(knocker_cards) == 11
+    big = hand.bit_count() == 11
     if big and rules.big_gin_bonus is None:
         raise RuleViolation(
             "big gin (11 cards) is not allowed under these rules"
@@ -513,59 +458,57 @@ def verify_knock(
         if layoffs:
             raise RuleViolation("no layoffs against gin", code="layoff_on_gin", option="layoffs")
         laid_pairs: list[tuple[int, int]] = []
+        laid = 0
         best = mask_deadwood(other)
         defender_dead = evaluate(available) if fixed is not None else best
     else:
         if options is None:
             options = layoff_options(melds, other)
-        best, _, best_combo = _best_reply(options, other, mask_deadwood)
+        best, laid, best_combo = _best_reply(options, other, mask_deadwood)
         if layoffs is not None:
             laid_pairs = _parse_layoffs(layoffs, melds, available)
-            defender_dead = evaluate(available & ~sum(bit for bit, _ in laid_pairs))
+            laid = sum(bit for bit, _ in laid_pairs)
+            defender_dead = evaluate(available & ~laid)
         elif fixed is None:
             defender_dead, laid_pairs = best, _layoff_list(options, best_combo)
         else:
             options = layoff_options(melds, available)
-            defender_dead, _, combo = _best_reply(options, available, evaluate)
+            defender_dead, laid, combo = _best_reply(options, available, evaluate)
             laid_pairs = _layoff_list(options, combo)
 
-    left = available & ~sum(bit for bit, _ in laid_pairs)
+    left = available & ~laid
     if fixed is not None:
         defender_melds_out, defender_deadwood_cards = fixed, left
     else:
         defender_melds_out, defender_deadwood_cards = mask_arrangements(left)[0]
 
-    score = score_hand(dead, defender_dead, rules, big_gin=big, multiplier=multiplier)
+    outcome, winner, difference, bonus = _scored(dead, defender_dead, rules, big)
     knocker_melds_out, knocker_deadwood_cards, knocker_dead = _arrangement(
         melds, hand & ~sum(melds)
     )
     shown_melds, shown_deadwood_cards, shown_dead = _arrangement(
         defender_melds_out, defender_deadwood_cards
     )
+    # positional, in field order: a frozen dataclass takes keywords at twice the cost
     return KnockResult(
-        outcome=score.outcome,
-        winner=score.winner,
-        points=score.points,
-        knocker=KnockerHand(
-            cards=codes_of(hand),
-            melds=knocker_melds_out,
-            deadwood_cards=knocker_deadwood_cards,
-            deadwood=knocker_dead,
-        ),
-        defender=DefenderHand(
-            cards=codes_of(other),
-            melds=shown_melds,
-            layoffs=tuple(
+        outcome,
+        winner,
+        (difference + bonus) * multiplier,
+        KnockerHand(codes_of(hand), knocker_melds_out, knocker_deadwood_cards, knocker_dead),
+        DefenderHand(
+            codes_of(other),
+            shown_melds,
+            tuple(
                 [
-                    Layoff(card=DECK[bit.bit_length() - 1].code, meld=codes_of(meld))
+                    Layoff(DECK[bit.bit_length() - 1].code, meld_codes(meld))
                     for bit, meld in laid_pairs
                 ]
             ),
-            deadwood_cards=shown_deadwood_cards,
-            deadwood=shown_dead,
-            best_deadwood=best,
+            shown_deadwood_cards,
+            shown_dead,
+            best,
         ),
-        breakdown=score.breakdown,
+        Breakdown(difference, bonus, multiplier),
     )
 
 
@@ -574,7 +517,7 @@ def _arrangement(
 ) -> tuple[tuple[tuple[str, ...], ...], tuple[str, ...], int]:
     """An arrangement as a result holds it: (melds in display order, deadwood cards, count)."""
     return (
-        tuple([codes_of(meld) for meld in sorted(melds, key=meld_sort_key)]),
+        tuple(map(meld_codes, sorted(melds, key=meld_sort_key))),
         codes_of(dead),
         mask_points(dead),
     )
@@ -602,39 +545,28 @@ def score_hand(
     >>> score_hand(6, 6, Rules.preset("openspiel")).winner is None
     True
     """
-    k, d = knocker_deadwood, defender_deadwood
-    if not big_gin and k and k == d and rules.tie == "no_score":
-        return Score(
-            outcome=Outcome.TIE,
-            winner=None,
-            points=0,
-            breakdown=Breakdown(difference=0, bonus=0, multiplier=multiplier),
-        )
-    outcome: Outcome
-    if big_gin:  # callers refuse big gin when big_gin_bonus is null
-        outcome, winner, difference, bonus = (
-            Outcome.BIG_GIN,
-            Side.KNOCKER,
-            d,
-            rules.big_gin_bonus or 0,
-        )
-    elif k == 0:
-        outcome, winner, difference, bonus = Outcome.GIN, Side.KNOCKER, d, rules.gin_bonus
-    elif k < d:
-        outcome, winner, difference, bonus = Outcome.KNOCK, Side.KNOCKER, d - k, 0
-    else:
-        outcome, winner, difference, bonus = (
-            Outcome.UNDERCUT,
-            Side.DEFENDER,
-            k - d,
-            rules.undercut_bonus,
-        )
+    outcome, winner, difference, bonus = _scored(
+        knocker_deadwood, defender_deadwood, rules, big_gin
+    )
     return Score(
         outcome=outcome,
         winner=winner,
         points=(difference + bonus) * multiplier,
         breakdown=Breakdown(difference=difference, bonus=bonus, multiplier=multiplier),
     )
+
+
+def _scored(k: int, d: int, rules: Rules, big_gin: bool) -> tuple[Outcome, Side | None, int, int]:
+    """What :func:`score_hand` scores, as (outcome, winner, difference, bonus)."""
+    if big_gin:  # callers refuse big gin when big_gin_bonus is null
+        return Outcome.BIG_GIN, Side.KNOCKER, d, rules.big_gin_bonus or 0
+    if k == 0:
+        return Outcome.GIN, Side.KNOCKER, d, rules.gin_bonus
+    if k < d:
+        return Outcome.KNOCK, Side.KNOCKER, d - k, 0
+    if k == d and rules.tie == "no_score":
+        return Outcome.TIE, None, 0, 0
+    return Outcome.UNDERCUT, Side.DEFENDER, k - d, rules.undercut_bonus
 
 
 def _choose_knocker_melds(
@@ -654,49 +586,54 @@ def _choose_knocker_melds(
     earlier, tie) the best key so far: the winner is the one the full search
     in depth-first order would keep.
     """
-    minimum = mask_deadwood(hand)
+    melds, dead, sole = first_arrangement(hand, limit)
+    minimum = mask_points(dead)
     if minimum == 0 or big or minimum > limit:
-        melds, dead = mask_arrangements(hand)[0]
-        return melds, mask_points(dead), None
+        return melds, minimum, None
     if not _layoff_reach(hand) & other:
         # nothing can be laid off whatever the knocker lays: the least deadwood is best
-        melds, dead = mask_arrangements(hand)[0]
-        return melds, mask_points(dead), []
+        return melds, minimum, []
+    if sole:
+        # the only legal arrangement: no reply to weigh
+        melds.sort(key=meld_sort_key)
+        return melds, minimum, layoff_options(melds, other)
     all_melds = mask_all_melds(hand)
     packings = _packings(hand, limit, all_melds)
-    if len(packings) == 1:
-        # the only legal arrangement: no reply to weigh
-        best_index = 0
-    else:
-        per_meld = {
-            meld: layoff_options((meld,), other) for meld in all_melds if _REACH[meld] & other
-        }
-        base = mask_deadwood(other)
-        bounds = [(_net(dead, base, rules), -dead) for dead, _ in packings]
-        replies: dict[tuple[tuple[int, ...], ...], int] = {}
-        best_key: tuple[int, int] | None = None
-        best_index = 0
-        for index in sorted(range(len(packings)), key=bounds.__getitem__, reverse=True):
-            bound = bounds[index]
-            if best_key is not None and (
-                bound < best_key or (bound == best_key and index > best_index)
-            ):
-                break
-            dead, packing = packings[index]
-            options = [option for meld in packing if meld in per_meld for option in per_meld[meld]]
-            if options:
-                signature = tuple(tuple(prefixes) for _, prefixes in options)
-                reply = replies.get(signature)
-                if reply is None:
-                    reply = replies[signature] = _best_reply(options, other, mask_deadwood)[0]
-            else:
-                reply = base
-            key = (_net(dead, reply, rules), -dead)
-            if best_key is None or key > best_key or (key == best_key and index < best_index):
-                best_key, best_index = key, index
-    dead, packing = packings[best_index]
+    dead, packing = packings[_best_packing(packings, all_melds, other, rules)]
     melds = sorted(packing, key=meld_sort_key)
     return melds, dead, layoff_options(melds, other)
+
+
+def _best_packing(
+    packings: list[tuple[int, tuple[int, ...]]], all_melds: list[int], other: int, rules: Rules
+) -> int:
+    """The index of the packing with the best key against the defender's best reply (the
+    first of equal ones), trying them by their bound (see :func:`_choose_knocker_melds`)."""
+    per_meld = {meld: layoff_options((meld,), other) for meld in all_melds if _REACH[meld] & other}
+    base = mask_deadwood(other)
+    bounds = [(_net(dead, base, rules), -dead) for dead, _ in packings]
+    replies: dict[tuple[tuple[int, ...], ...], int] = {}
+    best_key: tuple[int, int] | None = None
+    best_index = 0
+    for index in sorted(range(len(packings)), key=bounds.__getitem__, reverse=True):
+        bound = bounds[index]
+        if best_key is not None and (
+            bound < best_key or (bound == best_key and index > best_index)
+        ):
+            break
+        dead, packing = packings[index]
+        options = [option for meld in packing if meld in per_meld for option in per_meld[meld]]
+        if options:
+            signature = tuple(tuple(prefixes) for _, prefixes in options)
+            reply = replies.get(signature)
+            if reply is None:
+                reply = replies[signature] = _best_reply(options, other, mask_deadwood)[0]
+        else:
+            reply = base
+        key = (_net(dead, reply, rules), -dead)
+        if best_key is None or key > best_key or (key == best_key and index < best_index):
+            best_key, best_index = key, index
+    return best_index
 
 
 def knocker_points(result: Score | KnockResult) -> int:
@@ -708,24 +645,6 @@ def knocker_points(result: Score | KnockResult) -> int:
     if result.winner == Side.KNOCKER:
         return result.points
     return -result.points if result.winner == Side.DEFENDER else 0
-
-
-@dataclass(frozen=True, slots=True)
-class KnockArrangement(Result):
-    """One legal way for the knocker to lay the hand down (:func:`knock_arrangements`).
-
-    ``outcome`` and ``points`` (the knocker's: + won, - lost, 0 for a tie)
-    are what it scores against the defender's best reply: own melds and
-    ``layoffs`` chosen to leave ``defender_deadwood``, the least possible.
-    """
-
-    melds: tuple[tuple[str, ...], ...]
-    deadwood_cards: tuple[str, ...]
-    deadwood: int
-    outcome: Outcome
-    points: int
-    defender_deadwood: int
-    layoffs: tuple[Layoff, ...]
 
 
 def knock_arrangements(

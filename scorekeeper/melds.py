@@ -21,13 +21,15 @@ where a run is cut are the same arrangement and are listed once.
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Iterator
-from dataclasses import dataclass
 from functools import cache, lru_cache
 from itertools import combinations
 
 from .cards import DECK, SUIT_MASK, Card, cards_mask, parse_cards
 from .errors import CardError
-from .results import Result
+from .meld_results import Arrangement as Arrangement
+from .meld_results import DiscardOption as DiscardOption
+from .meld_results import DiscardReport as DiscardReport
+from .meld_results import MeldReport as MeldReport
 
 _VALUES = tuple(min(rank + 1, 10) for rank in range(13))
 
@@ -295,6 +297,13 @@ def mask_codes(mask: int) -> list[str]:
 
 
 @cache
+def meld_codes(meld: int) -> tuple[str, ...]:
+    """:func:`codes_of` a meld, remembered: a deck has 329 melds, and each result names
+    every meld it holds by its codes."""
+    return codes_of(meld)
+
+
+@cache
 def meld_sort_key(meld: int) -> tuple[int, int]:
     """Display order of melds: sets before runs, then by their lowest card (cached: a
     hand has few hundred possible melds)."""
@@ -310,57 +319,31 @@ def _is_set_mask(meld: int) -> bool:
     return meld & ~same_rank == 0
 
 
-@dataclass(frozen=True, slots=True)
-class Arrangement(Result):
-    """One optimal arrangement: the melds (sets before runs, cards in index order, runs
-    whole), the deadwood cards and their count."""
-
-    melds: tuple[tuple[str, ...], ...]
-    deadwood_cards: tuple[str, ...]
-    deadwood: int
-
-    @classmethod
-    def of(cls, melds: Iterable[int], dead: int) -> Arrangement:
-        """The arrangement of these meld masks and deadwood mask."""
-        ordered = sorted(melds, key=meld_sort_key)
-        return cls(tuple(codes_of(m) for m in ordered), codes_of(dead), mask_points(dead))
-
-
-@dataclass(frozen=True, slots=True)
-class DiscardOption(Result):
-    """The deadwood the 10 cards kept leave when ``discard`` is discarded from 11."""
-
-    discard: str
-    deadwood: int
-
-
-@dataclass(frozen=True, slots=True)
-class MeldReport(Result):
-    """What to tell someone who shows some cards: every optimal arrangement."""
-
-    arrangements: tuple[Arrangement, ...]
-
-
-@dataclass(frozen=True, slots=True)
-class DiscardReport(MeldReport):
-    """The report on 11 cards: the arrangements, and the deadwood left by each discard."""
-
-    discards: tuple[DiscardOption, ...]
-
-
 def mask_arrangements(mask: int) -> list[tuple[list[int], int]]:
     """Every optimal arrangement of a mask as (meld masks, deadwood mask).
 
     Fewest melds first, then by :func:`meld_sort_key`; the first is the one
     shown when a single arrangement is wanted.
     """
-    a = mask & SUIT_MASK
-    b = mask >> 13 & SUIT_MASK
-    c = mask >> 26 & SUIT_MASK
-    d = mask >> 39
-    ranks = _set_ranks(a, b, c, d)
+    ranks = _mask_set_ranks(mask)
     if not ranks:
         return [_split(mask, 0)]
+    scored = _scored_set_choices(mask, ranks)
+    best = min(value for value, _ in scored)
+    found = [_split(mask, taken) for value, taken in scored if value == best]
+    if len(found) > 1:
+        found.sort(key=lambda found: (len(found[0]), sorted(meld_sort_key(m) for m in found[0])))
+    return found
+
+
+def _mask_set_ranks(mask: int) -> int:
+    """13-bit pattern of the ranks a mask holds in three or four suits."""
+    return _set_ranks(mask & SUIT_MASK, mask >> 13 & SUIT_MASK, mask >> 26 & SUIT_MASK, mask >> 39)
+
+
+def _scored_set_choices(mask: int, ranks: int) -> list[tuple[int, int]]:
+    """``(deadwood, taken)`` for each choice of sets (``taken``, their cards) for the
+    set-capable ``ranks`` of a mask, the deadwood being that of the best runs of the rest."""
     table = _RUN_DEADWOOD
     scored = []
     for taken in _set_choices(mask, ranks):
@@ -372,11 +355,50 @@ def mask_arrangements(mask: int) -> list[tuple[list[int], int]]:
             + table[rest >> 39]
         )
         scored.append((value, taken))
-    best = min(value for value, _ in scored)
-    found = [_split(mask, taken) for value, taken in scored if value == best]
-    if len(found) > 1:
-        found.sort(key=lambda found: (len(found[0]), sorted(meld_sort_key(m) for m in found[0])))
-    return found
+    return scored
+
+
+def first_arrangement(mask: int, limit: int) -> tuple[list[int], int, bool]:
+    """The first of :func:`mask_arrangements` (melds, deadwood mask), and whether it is sure
+    to be the only way to lay the cards down leaving at most ``limit`` deadwood (if not,
+    there may be others, or not even this one).
+
+    Any other way (disjoint melds, runs of one suit not touching) either chooses other sets,
+    and so leaves at least the deadwood of that choice with its best runs, or the same sets
+    with other runs, and so leaves out of runs at least one card of a run of the optimal
+    one: a run of three whole (no run of one suit fits in three cards but that one), a
+    longer run at least its lowest card. When both are over the limit, the optimal
+    arrangement is alone; this is how most knockers' hands are settled without listing
+    their arrangements (issue 30).
+    """
+    ranks = _mask_set_ranks(mask)
+    taken = 0
+    sole = True
+    if ranks:
+        scored = _scored_set_choices(mask, ranks)
+        best, taken = min(scored)
+        for value, other in scored:
+            if value == best and other != taken:  # more than one optimal arrangement
+                melds, dead = mask_arrangements(mask)[0]
+                return melds, dead, False
+            if value <= limit and other != taken:
+                sole = False
+    melds, dead = _split(mask, taken)
+    left = mask_points(dead)
+    if sole and left <= limit:
+        for meld in melds:
+            if not meld & taken and left + _cheapest_change(meld) <= limit:
+                sole = False
+                break
+    return melds, dead, sole and left <= limit
+
+
+def _cheapest_change(run: int) -> int:
+    """The least deadwood a run adds when the same cards are melded otherwise with the
+    runs of its suit not touching: its lowest card left out of a longer run (the cheapest
+    card, and what it leaves is a run), else the three cards."""
+    low = (run & -run).bit_length() - 1
+    return _VALUES[low % 13] if run.bit_count() > 3 else mask_points(run)
 
 
 def arrangements(cards: int | str | Iterable[str | Card]) -> tuple[Arrangement, ...]:
@@ -388,7 +410,13 @@ def arrangements(cards: int | str | Iterable[str | Card]) -> tuple[Arrangement, 
     >>> [a.melds for a in arrangements("7c 7d 7h 7s 8s 9s")]
     [(('7c', '7d', '7h'), ('7s', '8s', '9s'))]
     """
-    return tuple(Arrangement.of(melds, dead) for melds, dead in mask_arrangements(hand_mask(cards)))
+    return tuple(_arrangement(melds, dead) for melds, dead in mask_arrangements(hand_mask(cards)))
+
+
+def _arrangement(melds: Iterable[int], dead: int) -> Arrangement:
+    """The arrangement of these meld masks and deadwood mask."""
+    ordered = sorted(melds, key=meld_sort_key)
+    return Arrangement(tuple([meld_codes(m) for m in ordered]), codes_of(dead), mask_points(dead))
 
 
 def meld_report(cards: str | Iterable[str | Card]) -> MeldReport:
