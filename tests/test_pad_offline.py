@@ -200,6 +200,9 @@ def test_hands_typed_offline_wait_and_sync_once_in_order(page, served):
     game_id = sheet.rsplit("/", 1)[1]
     worker_ready(page)
     page.get_by_role("link", name="+ Quick hand").click()
+    # offline only once the form's page has loaded (its scripts with it): cut before, the
+    # scripts fail and the taps go to a form they have not set up
+    page.wait_for_url(re.compile(r"/hand\?mode=quick$"))
     page.context.set_offline(True)
     typed = [("Bor", "Knock", "5", "30"), ("Ana", "Gin", "", "20"), ("Bor", "Knock", "2", "9")]
     for count, (who, kind, mine, theirs) in enumerate(typed, start=1):
@@ -499,6 +502,9 @@ def test_three_players_offline_keep_the_hand_typed_and_wait_for_it(page, served)
     game_id = sheet.rsplit("/", 1)[1]
     worker_ready(page)
     page.get_by_role("link", name="+ Quick hand").click()
+    # offline only once the form's page has loaded (its scripts with it): cut before, the
+    # scripts fail and the taps go to a form they have not set up
+    page.wait_for_url(re.compile(r"/hand\?mode=quick$"))
     page.context.set_offline(True)
     quick(page, "Bor", "Knock", "4", "30")  # Bor beats Cy: 26
     expect(page.locator(".queue h2")).to_have_text("Waiting to sync: 1 hand")

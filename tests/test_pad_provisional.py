@@ -67,6 +67,9 @@ def offline_hands(page, sheet: str, typed: list[tuple[str, str, str, str]]) -> N
     then open the sheet (the worker's copy)."""
     worker_ready(page)
     page.get_by_role("link", name="+ Quick hand").click()
+    # offline only once the form's page has loaded (its scripts with it): cut before, the
+    # scripts fail and the taps go to a form they have not set up
+    page.wait_for_url(re.compile(r"/hand\?mode=quick$"))
     page.context.set_offline(True)
     for hand in typed:
         quick(page, *hand)
