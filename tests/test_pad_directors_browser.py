@@ -57,6 +57,8 @@ def test_the_director_hands_the_right_to_another_phone_by_link_and_revokes_it(se
     expect(director).to_have_url(re.compile(r"/events/[\w-]+/director$"))
     event_id = director.url.rsplit("/", 2)[1]
 
+    # (an assertion, so that a page without the section prints what it shows instead)
+    expect(director.locator("#directors-title")).to_have_text(t("Director's phones"))
     director.get_by_role("button", name=t("Hand the director's right to another phone")).click()
     link = director.locator("#director-link-text")
     expect(link).to_be_visible()
