@@ -21,16 +21,16 @@ from __future__ import annotations
 
 from typing import Any
 
-from flask import Response, current_app, jsonify, url_for
+from flask import Response, current_app, jsonify
 from flask.views import MethodView
 from marshmallow import fields, validate
 
 from scorekeeper.names import MAX_NAME_LENGTH
-from scorekeeper.store import event_roster, events
+from scorekeeper.store import event_roster
 
 from . import get_storage, limits
 from . import responses as r
-from .events import DIRECTOR, blp, director, route
+from .events import DIRECTOR, blp, director, event_answer, route
 from .schemas import PlayerName, Strict
 from .v1 import refusals
 
@@ -74,9 +74,7 @@ class SwapRequest(Strict):
 
 def _event(event_id: str, status: int) -> Response:
     """The event as ``GET /events/{id}`` shows it, with ``status``."""
-    store = get_storage()
-    body = events.event_body(store, store.event(event_id)).to_dict()
-    response = jsonify({"url": url_for("api_events.Event", event_id=event_id), **body})
+    response = event_answer(get_storage().event(event_id))
     response.status_code = status
     return response
 
