@@ -242,3 +242,27 @@ def test_wrong_director_tokens_lock_the_guesser_but_never_the_director(tmp_path)
     # the director, from the same address, is never counted nor refused
     for _ in range(3):
         assert pair(director_phone, event_id).status_code == 303
+
+
+def test_every_form_giving_a_right_gives_the_phone_its_device_first(client, module_app):
+    """The phone holds its device id before it sends a form that gives it a right, so a
+    request sent meanwhile without the id (the service worker keeping its first pages)
+    cannot come back with another id and take the right's place."""
+    event_id, recovery = made(client, new_players=PLAYERS)
+    assert pair(client, event_id).status_code == 303
+    game_id = client.get(f"/api/v1/events/{event_id}").get_json()["rounds"][0]["matches"][0][
+        "game_id"
+    ]
+    for address in (
+        "/events/new",
+        "/",
+        recovery,
+        f"/events/{event_id}/restore",
+        f"/games/{game_id}/join?key=nothing",
+    ):
+        fresh = module_app.test_client()
+        fresh.get(address)
+        device = fresh.get_cookie("sk_device")
+        assert device is not None, address
+        fresh.get("/")  # a first page kept by the service worker, sent with the id
+        assert fresh.get_cookie("sk_device").value == device.value, address

@@ -23,7 +23,7 @@ from scorekeeper.errors import ScorekeeperError
 
 from .. import limits
 from ..i18n import _
-from . import directors, rights
+from . import directors, rights, web
 from .blueprint import bp, form_errors, render
 from .routes_events import _directed, _event
 
@@ -75,6 +75,7 @@ def _direct_page(
 @bp.get("/events/<event_id>/direct")
 def direct_page(event_id: str) -> Response:
     """What a director's link opens: a button to take the right."""
+    web.ensure_device_id()  # before the form is sent: see web.ensure_device_id
     return _direct_page(event_id, request.args.get("key", ""), {})
 
 
@@ -96,6 +97,7 @@ def direct(event_id: str) -> Response:
 @bp.get("/events/<event_id>/restore")
 def restore_page(event_id: str) -> Response:
     """The form where the director pastes the event's director token."""
+    web.ensure_device_id()
     return _direct_page(event_id, "", {}, restore=True)
 
 

@@ -120,6 +120,7 @@ def _new_page(form: dict[str, Any], errors: dict[str, str], status: int = 200) -
 
 @bp.get("/events/new")
 def new_event() -> Response:
+    web.ensure_device_id()  # before the form is sent: see web.ensure_device_id
     return web.kept_for_back(_new_page({}, {}))
 
 

@@ -15,7 +15,7 @@ from werkzeug.wrappers import Response
 from scorekeeper.errors import ScorekeeperError
 
 from . import labels as pad_labels
-from . import rights
+from . import rights, web
 from .blueprint import bp, form_errors, load, render, require_edit
 
 
@@ -81,6 +81,7 @@ def _join_page(game_id: str, key: str, errors: dict[str, Any], status: int = 200
 def join_page(game_id: str) -> Response:
     """What a hand-over link opens: a button to take the right (a GET changes nothing,
     so a link preview in a chat app cannot use the link up)."""
+    web.ensure_device_id()  # before the form is sent: see web.ensure_device_id
     return _join_page(game_id, request.args.get("key", ""), {})
 
 

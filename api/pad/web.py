@@ -148,7 +148,14 @@ def device_id() -> str | None:
 
 def ensure_device_id() -> str:
     """This browser's device id, a new one if it has none (sent as a cookie by
-    :func:`finish`)."""
+    :func:`finish`).
+
+    Every page whose form gives a right (the start page, a new event, a hand-over
+    or director's link, the director-token form) calls it on GET, so the phone holds
+    its id before it sends the form. Were the id first given with the form's answer,
+    a request the browser sent meanwhile without it (the service worker keeping its
+    first pages) would come back with another id and replace it: the right would go
+    to an id the phone no longer holds."""
     found = device_id()
     if found is None:
         found = g._device = secrets.token_urlsafe(32)
