@@ -13,6 +13,28 @@ import { watchReach } from "./pad-reach.js";
 import { startShare } from "./pad-share.js";
 import { letters, say, sayCount, sayParts, suitLetters } from "./pad-words.js";
 
+/** @typedef {import("./pad-cards.js").Grammar} Grammar */
+/** A card as the pages show it (api.pad.terms.card_info).
+ * @typedef {{code: string, rank: string, suit: string, symbol: string, label: string,
+ *   name: string, suit_name: string}} CardInfo */
+/** /melds's live read-out of the ticked cards (api.pad.routes_tools.melds): their
+ * deadwood and best melds, or only the message saying why they are no hand.
+ * @typedef {{deadwood: number, melds: CardInfo[][], message?: string}} Melds */
+/** A card of the defender's that fits one of the knocker's melds.
+ * @typedef {{card: CardInfo, meld: CardInfo[], best: boolean, checked: boolean}} Fit */
+/** An arrangement the knocker may have laid down, as play_choice.html's data gives it
+ * (api.pad.declared.play_choice): its field value, gin or not, and the layoffs that fit.
+ * @typedef {{value: string, gin: boolean, layoffs: Fit[]}} PlayOption */
+/** Every rule preset's option values (api.pad.forms_start.preset_values), by preset.
+ * @typedef {Record<string, Record<string, string | number | null>>} Presets */
+
+/** The inputs under `root` that `sel` (a selector of inputs) matches.
+ * @param {string} sel @param {ParentNode} [root] */
+const inputs = (sel, root) => /** @type {HTMLInputElement[]} */ ($$(sel, root));
+
+/** A new element with its attributes (`text`: its text) and its children (falsy ones left out).
+ * @template {keyof HTMLElementTagNameMap} K
+ * @param {K} tag @param {Record<string, string>} [attrs] @param {...(Node | string)} children */
 function el(tag, attrs = {}, ...children) {
   const node = document.createElement(tag);
   for (const [key, value] of Object.entries(attrs)) {
@@ -23,6 +45,7 @@ function el(tag, attrs = {}, ...children) {
   return node;
 }
 
+/** @param {CardInfo} card */
 function cardChip(card) {
   return el("span", { class: `card s-${card.suit}`, role: "img", "aria-label": card.name,
                       text: card.label });
@@ -32,38 +55,42 @@ function cardChip(card) {
 
 const meldsUrl = document.documentElement.dataset.meldsUrl;
 
-const readTyped = cardReader(document.documentElement.dataset, letters, suitLetters);
+// base.html always gives <html> the grammar's three data-card-* attributes.
+const grammar = /** @type {Grammar} */ (document.documentElement.dataset);
+const readTyped = cardReader(grammar, letters, suitLetters);
 
+/** @param {HTMLElement} fieldset (a player's tap grid: macros.html's grid) */
 function setupGrid(fieldset) {
   const prefix = fieldset.dataset.grid;
-  const live = $(`#live-${prefix}`);
+  const live = /** @type {HTMLElement} */ ($(`#live-${prefix}`));  // the grid's own read-out
   const otherPrefix = fieldset.dataset.other;
   const other = otherPrefix ? $(`[data-grid="${otherPrefix}"]`) : null;
   const typedBox = $("[data-typed]", fieldset);
-  const typed = typedBox ? $("input", typedBox) : null;
-  let typedProblem = null;
-  let controller = null;
-  let timer = null;
+  const typed = typedBox ? /** @type {HTMLInputElement | null} */ ($("input", typedBox)) : null;
+  let typedProblem = /** @type {string | null} */ (null);
+  let controller = /** @type {AbortController | null} */ (null);
+  let timer = /** @type {number | undefined} */ (undefined);
   // The strip grows when its melds wrap: a card the keyboard reaches scrolls clear of it
   // (pad.css's scroll-margin-top on the grid reads its height).
   new ResizeObserver(() => fieldset.style.setProperty("--live-height", `${live.offsetHeight}px`))
     .observe(live);
 
-  const chosen = () => $$("input[type=checkbox]:checked", fieldset).map((box) => box.value);
+  const chosen = () => inputs("input[type=checkbox]:checked", fieldset).map((box) => box.value);
 
   function syncOther() {
     // A card tapped here cannot be tapped in the other player's grid.
     if (!other) return;
     const mine = new Set(chosen());
-    for (const box of $$("input[type=checkbox]", other)) {
+    for (const box of inputs("input[type=checkbox]", other)) {
       const taken = mine.has(box.value);
       if (taken && box.checked) continue;  // already in both (typed earlier): leave for the server
       box.disabled = taken;
-      const label = box.nextElementSibling;
+      const label = /** @type {HTMLElement | null} */ (box.nextElementSibling);
       if (label) label.title = taken ? say("taken_tip", { name: fieldset.dataset.owner }) : "";
     }
   }
 
+  /** @param {Melds | null} data @param {number} count */
   function show(data, count) {
     live.replaceChildren();
     live.append(el("span", { class: "count", text: sayCount("cards", count) }));
@@ -101,7 +128,7 @@ function setupGrid(fieldset) {
                                           headers: { Accept: "application/json" } });
       show(await response.json(), cards.length);
     } catch (error) {
-      if (error.name !== "AbortError") show(null, cards.length);
+      if (/** @type {Error} */ (error).name !== "AbortError") show(null, cards.length);
     }
   }
 
@@ -111,12 +138,13 @@ function setupGrid(fieldset) {
     if (other) other.dispatchEvent(new CustomEvent("grid:sync"));
   }
 
-  function fromTyped() {
+  /** @param {HTMLInputElement} typed */
+  function fromTyped(typed) {
     // The typed text decides which boxes are ticked; the grid shows it at once.
     const { codes, problem } = readTyped(typed.value, { typing: true });
     const wanted = new Set(codes);
     typedProblem = problem;
-    for (const box of $$("input[type=checkbox]", fieldset)) {
+    for (const box of inputs("input[type=checkbox]", fieldset)) {
       if (box.disabled && wanted.has(box.value)) {
         typedProblem ??= say("taken", { card: box.getAttribute("aria-label") });
         wanted.delete(box.value);
@@ -126,7 +154,8 @@ function setupGrid(fieldset) {
     changed();
   }
 
-  function typedFromTaps() {
+  /** @param {HTMLInputElement} typed */
+  function typedFromTaps(typed) {
     // A tap shows in the typed line too: cards kept in the order given, new ones last.
     const now = chosen();
     const kept = readTyped(typed.value).codes.filter((code) => now.includes(code));
@@ -135,17 +164,18 @@ function setupGrid(fieldset) {
   }
 
   fieldset.addEventListener("change", (event) => {
-    if (typed && (event.target.type === "checkbox" || event.target === fieldset)) {
+    const target = /** @type {HTMLInputElement | HTMLFieldSetElement} */ (event.target);
+    if (typed && (target.type === "checkbox" || target === fieldset)) {
       typedProblem = null;
-      typedFromTaps();
+      typedFromTaps(typed);
     }
-    if (event.target !== typed) changed();
+    if (target !== typed) changed();
   });
   fieldset.addEventListener("grid:sync", syncOther);
-  if (typed) {
+  if (typedBox && typed) {
     typedBox.hidden = false;
-    typedFromTaps();
-    typed.addEventListener("input", fromTyped);
+    typedFromTaps(typed);
+    typed.addEventListener("input", () => fromTyped(typed));
     typed.addEventListener("keydown", (event) => {
       if (event.key === "Enter") event.preventDefault();  // Enter does not send a half-typed hand
     });
@@ -155,10 +185,12 @@ function setupGrid(fieldset) {
 
 // ---------------------------------------------------------------- what was laid down
 
+/** @param {CardInfo[]} cards */
 function meldChip(cards) {
   return el("span", { class: "meld", role: "group", "aria-label": say("meld") }, ...cards.map(cardChip));
 }
 
+/** @param {string} message @param {ParentNode} [scope] */
 function markStale(message, scope = document) {
   // The score shown was checked for another choice: say so until the next check.
   const result = $("[data-result]", scope);
@@ -167,21 +199,26 @@ function markStale(message, scope = document) {
   result.prepend(el("p", { class: "stale-note", role: "status", text: message }));
 }
 
+/** @param {HTMLElement} section (play_choice.html's section) */
 function setupPlayChoice(section) {
   // Choosing another arrangement lists the layoffs that fit it, the best ones ticked,
   // without a round trip (the data is in the page); the server checks them all again.
   // A game of a partnership deal has its own fields (data-prefix: g0_, g1_) and result.
   const prefix = section.dataset.prefix || "";
   const scope = section.closest("[data-game]") || document;
-  const options = JSON.parse($("[data-play-data]", section).textContent);
-  const list = $("[data-layoff-list]", section);
-  const layoffsFor = $(`input[name="${prefix}layoffs_for"]`, section);
+  // play_choice.html always renders the data, the list and the hidden layoffs_for.
+  const data = /** @type {HTMLElement} */ ($("[data-play-data]", section));
+  const options = /** @type {PlayOption[]} */ (JSON.parse(data.textContent));
+  const list = /** @type {HTMLElement} */ ($("[data-layoff-list]", section));
+  const layoffsFor = /** @type {HTMLInputElement} */ (
+    $(`input[name="${prefix}layoffs_for"]`, section));
   const defender = section.dataset.defender;
   const check = section.dataset.check;
   const button = $("[data-show-layoffs]", section);
   if (button) button.hidden = true;
   const again = say("changed", { button: check });
 
+  /** @param {PlayOption} option */
   function show(option) {
     list.replaceChildren();
     if (option.gin) {
@@ -201,7 +238,8 @@ function setupPlayChoice(section) {
 
   // A choice made before this script ran (a slow phone, a page restored by Back) is
   // shown as if made now: its layoffs, and the score marked out of date.
-  const early = $(`input[name="${prefix}arrangement"]:checked`, section);
+  const early = /** @type {HTMLInputElement | null} */ (
+    $(`input[name="${prefix}arrangement"]:checked`, section));
   const earlyOption = early && early.value !== layoffsFor.value &&
     options.find((o) => o.value === early.value);
   if (earlyOption) {
@@ -210,8 +248,9 @@ function setupPlayChoice(section) {
   }
 
   section.addEventListener("change", (event) => {
-    if (event.target.name === `${prefix}arrangement`) {
-      const option = options.find((o) => o.value === event.target.value);
+    const target = /** @type {HTMLInputElement} */ (event.target);  // an arrangement or a layoff
+    if (target.name === `${prefix}arrangement`) {
+      const option = options.find((o) => o.value === target.value);
       if (option) show(option);
     }
     markStale(again, scope);
@@ -224,18 +263,23 @@ function setupPlayChoice(section) {
 
 // ---------------------------------------------------------------- start-a-game options
 
+/** @param {HTMLFormElement} form (start.html's) */
 function setupOptions(form) {
   const data = $("#preset-values");
   if (!data) return;
-  const presets = JSON.parse(data.textContent);
-  const shownFor = $("input[name=options_for]", form);
-  const radios = $$("input[name=preset]", form);
-  const current = () => (radios.find((r) => r.checked) || {}).value || "standard";
+  const presets = /** @type {Presets} */ (JSON.parse(data.textContent));
+  const shownFor = /** @type {HTMLInputElement} */ ($("input[name=options_for]", form));
+  const radios = inputs("input[name=preset]", form);
+  const current = () => radios.find((r) => r.checked)?.value || "standard";
+  // An option's field: a select or a number (start.html).
+  /** @param {string} name */
+  const option = (name) => /** @type {HTMLInputElement | HTMLSelectElement | null} */ (
+    form.elements.namedItem(name));
 
   function markChanged() {
     const values = presets[current()];
     for (const [name, value] of Object.entries(values)) {
-      const field = form.elements[name];
+      const field = option(name);
       if (!field) continue;
       const wrapper = field.closest(".field");
       if (wrapper) wrapper.classList.toggle("changed", String(field.value) !== String(value));
@@ -245,7 +289,7 @@ function setupOptions(form) {
   function fill() {
     const values = presets[current()];
     for (const [name, value] of Object.entries(values)) {
-      const field = form.elements[name];
+      const field = option(name);
       if (field) field.value = value === null ? "" : String(value);
     }
     shownFor.value = current();
@@ -258,7 +302,7 @@ function setupOptions(form) {
   if (refreshButton) refreshButton.hidden = true;
 
   // The first-dealer choice follows the names as they are typed.
-  const names = $$("input[data-player]", form);
+  const names = inputs("input[data-player]", form);
   function relabel() {
     for (const input of names) {
       const label = $(`[data-dealer-label="${input.dataset.player}"]`, form);
@@ -267,8 +311,8 @@ function setupOptions(form) {
       const choice = $(`[data-dealer-choice="${input.dataset.player}"]`, form);
       if (choice && Number(input.dataset.player) >= 2) {
         choice.hidden = !input.value.trim();
-        const radio = $("input", choice);
-        if (choice.hidden && radio.checked) form.elements.dealer[0].checked = true;
+        const radio = /** @type {HTMLInputElement} */ ($("input", choice));
+        if (choice.hidden && radio.checked) inputs("input[name=dealer]", form)[0].checked = true;
       }
     }
   }
@@ -279,10 +323,11 @@ function setupOptions(form) {
 
 // ---------------------------------------------------------------- small things
 
+/** @param {HTMLElement} button (its data-copy: the selector of the input it copies) */
 function setupCopy(button) {
   button.hidden = false;
   button.addEventListener("click", async () => {
-    const input = $(button.dataset.copy);
+    const input = /** @type {HTMLInputElement} */ ($(/** @type {string} */ (button.dataset.copy)));
     try {
       await navigator.clipboard.writeText(input.value);
       button.textContent = say("copied");
@@ -292,6 +337,7 @@ function setupCopy(button) {
   });
 }
 
+/** @param {HTMLElement} form */
 function setupConfirm(form) {
   form.addEventListener("submit", (event) => {
     if (!window.confirm(form.dataset.confirm)) event.preventDefault();
@@ -304,28 +350,32 @@ function setupKeys() {
   const next = $("[data-step=next]");
   if (!prev && !next) return;
   document.addEventListener("keydown", (event) => {
-    if (event.target.closest("input, textarea, select")) return;
+    if (/** @type {Element} */ (event.target).closest("input, textarea, select")) return;
     if (event.key === "ArrowLeft" && prev) prev.click();
     if (event.key === "ArrowRight" && next) next.click();
   });
 }
 
+/** @param {HTMLElement} scope */
 function setupModeSwitch(scope) {
   // Quick entry (the quick form, or one game of a partnership deal form): the
   // deadwood of the player who went out is 0 for gin; a void hand asks for nothing.
-  const kinds = $$("input[name$=kind]", scope);
-  const knocker = $("input[name$=knocker_deadwood]", scope);
+  const kinds = inputs("input[name$=kind]", scope);
+  const knocker = /** @type {HTMLInputElement | null} */ ($("input[name$=knocker_deadwood]", scope));
   if (!knocker) return;
   const defender = $("input[name$=defender_deadwood]", scope);
+  /** @param {Element} input @returns {HTMLElement | null} */
+  const fieldOf = (input) => input.closest(".field");
   const sync = () => {
-    const kind = (kinds.find((k) => k.checked) || {}).value;
-    const field = knocker.closest(".field");
+    const kind = kinds.find((k) => k.checked)?.value;
+    const field = fieldOf(knocker);
     const gin = kind === "gin" || kind === "big_gin";
     const voided = kind === "void";
     if (gin) knocker.value = "0";
     knocker.readOnly = gin;
     if (field) field.hidden = voided;
-    if (defender && defender.closest(".field")) defender.closest(".field").hidden = voided;
+    const defenderField = defender && fieldOf(defender);
+    if (defenderField) defenderField.hidden = voided;
     const who = $("[data-who]", scope);
     if (who) who.hidden = voided;
   };
@@ -338,7 +388,7 @@ function localTimes() {
   // zone and the page's language: each <time datetime> with a date and a time.
   const format = new Intl.DateTimeFormat(document.documentElement.lang || undefined,
                                          { dateStyle: "medium", timeStyle: "short" });
-  for (const time of $$("time[datetime]")) {
+  for (const time of /** @type {HTMLTimeElement[]} */ ($$("time[datetime]"))) {
     const when = new Date(time.dateTime);
     if (!time.dateTime.includes("T") || Number.isNaN(when.getTime())) continue;
     time.title = time.textContent;
@@ -348,7 +398,7 @@ function localTimes() {
 
 function timeZoneFields() {
   // Days typed in a filter are the phone's days: the server is told its offset from UTC.
-  for (const zone of $$("input[name=tz]")) zone.value = String(-new Date().getTimezoneOffset());
+  for (const zone of inputs("input[name=tz]")) zone.value = String(-new Date().getTimezoneOffset());
 }
 
 function focusOutcome() {
@@ -365,7 +415,7 @@ function focusOutcome() {
 function start() {
   $$("[data-grid]").forEach(setupGrid);
   $$("[data-play-choice]").forEach(setupPlayChoice);
-  $$("form[data-options]").forEach(setupOptions);
+  /** @type {HTMLFormElement[]} */ ($$("form[data-options]")).forEach(setupOptions);
   $$("[data-copy]").forEach(setupCopy);
   startShare();
   $$("form[data-confirm]").forEach(setupConfirm);
