@@ -25,6 +25,7 @@ from scorekeeper.handinput import parse_hand
 from scorekeeper.store import access, answers, games
 
 from . import bodies, credentials, get_storage, limits
+from . import game_schemas as g
 from . import headers as h
 from . import responses as r
 from . import schemas as s
@@ -185,7 +186,7 @@ class Games(MethodView):
 
     @limits.wrong_token_limit
     @key_holder
-    @blp.arguments(s.GameListQuery(), location="query")
+    @blp.arguments(g.GameListQuery(), location="query")
     @blp.response(200, r.GameList)
     @refusals(401, 422, 429)
     @blp.doc(**KEYED)
@@ -212,7 +213,7 @@ class Games(MethodView):
 
     @limits.create_limit
     @blp.arguments(h.KeyHeader(), location="headers")
-    @blp.arguments(s.GameRequest())
+    @blp.arguments(g.GameRequest())
     @blp.response(201, r.NewGame, headers=NEW_GAME_HEADERS)
     @refusals(*CREATE_REFUSALS)
     @blp.doc(**MAY_BE_KEYED)
