@@ -143,13 +143,12 @@ def _change(headers: dict[str, Any], change: answers.Written, status: int = 200)
     With ``Prefer: return=minimal`` the sheet is left out (its ETag stays).
     """
     minimal = headers.get("minimal", False)
-    sheet = None
-    if not minimal:
-        sheet = change.sheet_json()
+    hand, sheet, version = change.as_json(full=not minimal)
+    if sheet is not None:
         sheet = {"url": url_for("api_v1.Game", game_id=sheet["id"]), **sheet}
-    response = jsonify({"hand": change.hand_json(), "sheet": sheet})
+    response = jsonify({"hand": hand, "sheet": sheet})
     response.status_code = status
-    response.headers["ETag"] = etag(change.version)
+    response.headers["ETag"] = etag(version)
     if minimal:
         response.headers["Preference-Applied"] = "return=minimal"
     if not change.created:
