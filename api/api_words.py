@@ -47,7 +47,8 @@ MESSAGES = (
     N_("Must be greater than or equal to %(min)s."),
     N_("Must be less than or equal to %(max)s."),
     N_("Must be one of: %(choices)s."),
-    # the request schemas (api.schemas, api.headers) and the JSON decoder (api.bodies)
+    # the request fields and schemas (api.request_fields, api.schemas, api.headers), the JSON
+    # decoder (api.bodies)
     N_("nested more than %(limit)s deep at %(path)s"),
     N_("nested more than %(limit)s deep"),
     N_("text longer than %(limit)s characters at %(path)s"),

@@ -31,7 +31,8 @@ from scorekeeper.store import event_roster
 from . import get_storage, limits
 from . import responses as r
 from .events import DIRECTOR, blp, director, event_answer, route
-from .schemas import PlayerName, Strict
+from .request_fields import PlayerName
+from .schemas import Strict
 from .v1 import refusals
 
 ROSTER_REFUSALS = (400, 401, 403, 404, 409, 413, 422, 429, 503, 507)

@@ -34,9 +34,9 @@ from scorekeeper.store.base import StoredEvent
 from scorekeeper.store.event_results import NewEvent
 
 from . import bodies, credentials, get_storage, limits
+from . import event_schemas as s
 from . import headers as h
 from . import responses as r
-from . import schemas as s
 from .credentials import unauthorized
 from .errors import error_response
 from .paths import GameIdConverter, random_id_schema

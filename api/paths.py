@@ -14,7 +14,7 @@ from werkzeug.routing import BaseConverter
 from scorekeeper.imports import SOURCES
 from scorekeeper.names import MAX_NAME_LENGTH
 
-from . import schemas as s
+from .request_fields import NAME_PATTERN
 
 GAME_ID = r"[A-Za-z0-9_-]{16}"
 """The shape of a game id (``secrets.token_urlsafe(12)``: 96 random bits)."""
@@ -55,7 +55,7 @@ def player_name_schema(converter: PlayerNameConverter) -> dict[str, Any]:
         "type": "string",
         "minLength": 1,
         "maxLength": MAX_NAME_LENGTH,
-        "pattern": s.NAME_PATTERN,
+        "pattern": NAME_PATTERN,
         "description": "A player's name, matched as the store matches names: letter case,"
         " spaces around it and how accents are encoded do not count.",
     }

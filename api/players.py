@@ -21,6 +21,7 @@ from scorekeeper.store.stats import player_stats
 from . import get_storage
 from . import responses as r
 from . import schemas as s
+from .request_fields import NamePart
 from .v1 import blp, refusals
 
 MAX_FOUND = 100
@@ -30,7 +31,7 @@ MAX_FOUND = 100
 class PlayerSearch(s.Strict):
     """The query of ``GET /api/v1/players``."""
 
-    q = s.NamePart(required=True, metadata={"description": "Part of the name."})
+    q = NamePart(required=True, metadata={"description": "Part of the name."})
     limit = fields.Integer(
         load_default=20,
         validate=validate.Range(1, MAX_FOUND),

@@ -19,6 +19,7 @@ from scorekeeper.store import ratings
 
 from . import get_storage
 from . import schemas as s
+from .game_schemas import MAX_CURSOR
 from .shapes import Shapes
 from .v1 import blp, refusals
 
@@ -40,7 +41,7 @@ class RatingsQuery(s.Strict):
         metadata={"description": f"Players on the page (default {ratings.DEFAULT_PAGE})."},
     )
     cursor = fields.String(
-        validate=validate.Length(1, s.MAX_CURSOR),
+        validate=validate.Length(1, MAX_CURSOR),
         metadata={"description": "The previous page's next: the page after it."},
     )
     active_since = fields.DateTime(

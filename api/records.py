@@ -12,10 +12,10 @@ from flask.views import MethodView
 
 from scorekeeper.store import games
 
+from . import game_schemas as s
 from . import get_storage, limits
 from . import headers as h
 from . import responses as r
-from . import schemas as s
 from .headers import MAY_BE_KEYED, NEW_GAME_HEADERS
 from .v1 import CREATE_REFUSALS, _create_options, _new_game, blp, refusals
 

@@ -18,7 +18,7 @@ from scorekeeper.melds import meld_report
 
 from . import limits
 from . import responses as r
-from . import schemas as s
+from . import tool_schemas as s
 from .v1 import blp, refusals
 
 

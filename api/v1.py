@@ -25,6 +25,7 @@ from scorekeeper.handinput import parse_hand
 from scorekeeper.store import access, answers, games
 
 from . import bodies, credentials, get_storage, limits
+from . import game_schemas as g
 from . import headers as h
 from . import responses as r
 from . import schemas as s
@@ -142,13 +143,12 @@ def _change(headers: dict[str, Any], change: answers.Written, status: int = 200)
     With ``Prefer: return=minimal`` the sheet is left out (its ETag stays).
     """
     minimal = headers.get("minimal", False)
-    sheet = None
-    if not minimal:
-        sheet = change.sheet_json()
+    hand, sheet, version = change.as_json(full=not minimal)
+    if sheet is not None:
         sheet = {"url": url_for("api_v1.Game", game_id=sheet["id"]), **sheet}
-    response = jsonify({"hand": change.hand_json(), "sheet": sheet})
+    response = jsonify({"hand": hand, "sheet": sheet})
     response.status_code = status
-    response.headers["ETag"] = etag(change.version)
+    response.headers["ETag"] = etag(version)
     if minimal:
         response.headers["Preference-Applied"] = "return=minimal"
     if not change.created:
@@ -185,7 +185,7 @@ class Games(MethodView):
 
     @limits.wrong_token_limit
     @key_holder
-    @blp.arguments(s.GameListQuery(), location="query")
+    @blp.arguments(g.GameListQuery(), location="query")
     @blp.response(200, r.GameList)
     @refusals(401, 422, 429)
     @blp.doc(**KEYED)
@@ -212,7 +212,7 @@ class Games(MethodView):
 
     @limits.create_limit
     @blp.arguments(h.KeyHeader(), location="headers")
-    @blp.arguments(s.GameRequest())
+    @blp.arguments(g.GameRequest())
     @blp.response(201, r.NewGame, headers=NEW_GAME_HEADERS)
     @refusals(*CREATE_REFUSALS)
     @blp.doc(**MAY_BE_KEYED)

@@ -11,7 +11,7 @@ from conftest import examples
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from api.schemas import NAME_PATTERN
+from api.request_fields import NAME_PATTERN
 from scorekeeper.errors import RuleError
 from scorekeeper.names import DEFAULT_IGNORABLE, MAX_NAME_LENGTH, clean_name, fold, name_key
 

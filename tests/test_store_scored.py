@@ -126,9 +126,11 @@ def typed(op: str, *args, **options) -> games.Answer:
     written = WRITES[op](*args, **options)
     record, sheet, created = written.typed()
     hand = None if record is None else record.to_dict()
-    assert json.dumps(written.hand_json()) == json.dumps(hand)
-    assert json.dumps(written.sheet_json()) == json.dumps(sheet.to_dict())
-    assert written.version == sheet.version
+    hand_json, sheet_json, version = written.as_json(full=True)
+    assert json.dumps(hand_json) == json.dumps(hand)
+    assert json.dumps(sheet_json) == json.dumps(sheet.to_dict())
+    assert version == sheet.version
+    assert written.as_json(full=False) == (hand_json, None, version)
     return record, sheet, created
 
 

@@ -37,7 +37,7 @@ from scorekeeper.store.base import KeyReused, NotFound
 
 from .. import get_storage, limits
 from ..i18n import _
-from ..schemas import check_json_size
+from ..request_fields import check_json_size
 from . import declared as pad_declared
 from . import forms_hand, forms_play, rights, views_hand, views_sheet, web
 from . import labels as pad_labels

@@ -92,7 +92,7 @@ class Made:
 @dataclass(frozen=True, slots=True)
 class Written:
     """A hand change as its write left it: its answer typed (:meth:`typed`, the
-    :data:`Answer`) or as the JSON the API serves (:meth:`hand_json`, :meth:`sheet_json`),
+    :data:`Answer`) or as the JSON the API serves (:meth:`as_json`),
     the latter built from the JSON the write already holds (the rows' records and the
     summary), not through the typed sheet and back.
 
@@ -105,11 +105,6 @@ class Written:
     made: Made | None = None
     again: Answer | None = None
 
-    @property
-    def version(self) -> int:
-        """The answer's sheet version (its ETag)."""
-        return self.game.version if self.again is None else self.again[1].version
-
     def typed(self) -> Answer:
         """``(the hand record it is about, the sheet, created)``."""
         if self.again is not None:
@@ -118,19 +113,21 @@ class Written:
         made = self.made
         return StoredHand.from_dict(made.record), dated(self.game, made.scored, made.records), True
 
-    def hand_json(self) -> dict[str, Any] | None:
-        """The hand record's JSON (``typed()[0].to_dict()``)."""
+    def as_json(self, full: bool) -> tuple[dict[str, Any] | None, dict[str, Any] | None, int]:
+        """The answer as the API serves it, in one call: the hand record's JSON
+        (``typed()[0].to_dict()``), with ``full`` the sheet's (``typed()[1].to_dict()``, else
+        ``None``), and the sheet's version (its ETag)."""
         if self.again is not None:
-            return None if self.again[0] is None else self.again[0].to_dict()
+            hand, sheet, __ = self.again
+            return (
+                None if hand is None else hand.to_dict(),
+                sheet.to_dict() if full else None,
+                sheet.version,
+            )
         assert self.made is not None
-        return self.made.record
-
-    def sheet_json(self) -> dict[str, Any]:
-        """The sheet's JSON (``typed()[1].to_dict()``)."""
-        if self.again is not None:
-            return self.again[1].to_dict()
-        assert self.made is not None
-        return sheet_json(self.game, self.made.scored, self.made.records)
+        made = self.made
+        whole = sheet_json(self.game, made.scored, made.records) if full else None
+        return made.record, whole, self.game.version
 
 
 def sheet_json(

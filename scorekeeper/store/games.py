@@ -157,19 +157,9 @@ def write_hand(
     parsed = _parsed(hand)
 
     def decide(game: StoredGame, view: GameView) -> Decision:
-        state = Scored(game, view)
-        if state.summary.over:
-            raise Conflict(
-                f"the game is over (after hand {state.count}); no more hands can be entered",
-                code="game_over",
-                params={"after": state.count},
-            )
-        new = fresh(game.version + 1, parsed, evaluate(game.rules, state.current, parsed), False)
-        rows, __ = scored_rows(game, [new], state.current)
-        scored = rows[-1].summary
-        every = [*state.records(1), rows[-1].record] if full else None
-        answer.append(Made(rows[-1].record, scored, every))
-        return state.change(new.result, scored, rows[-1].n, rows)
+        decision, every = Scored(game, view).add(parsed, full)
+        answer.append(Made(decision.rows[-1].record, decision.scored, every))
+        return decision
 
     return written(
         *store.append(

@@ -17,6 +17,8 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
 from typing import Any
 
+from ..errors import Conflict
+from ..game import evaluate
 from ..gamesheet import StoredHand
 from ..handinput import HandInput, HandKind
 from ..hands import HandEvaluation
@@ -215,6 +217,25 @@ class Scored:
         if n == 1:
             return start_state(self.game)
         return GameState.resume(rows[0].summary.data, self.game.players, self.game.stake)
+
+    def add(self, hand: HandInput, full: bool) -> tuple[Decision, list[dict[str, Any]] | None]:
+        """The write's decision for a new ``hand``, scored from this state, and (``full``)
+        the records of all the sheet's hands after it (the last one the new hand's).
+
+        Raises :class:`~scorekeeper.errors.Conflict` (``game_over``) once the game has
+        ended, and the domain's errors for a bad hand.
+        """
+        if self.summary.over:
+            raise Conflict(
+                f"the game is over (after hand {self.count}); no more hands can be entered",
+                code="game_over",
+                params={"after": self.count},
+            )
+        game = self.game
+        new = fresh(game.version + 1, hand, evaluate(game.rules, self.current, hand), False)
+        rows, __ = scored_rows(game, [new], self.current)
+        every = [*self.records(1), rows[-1].record] if full else None
+        return self.change(new.result, rows[-1].summary, rows[-1].n, rows), every
 
     def change(self, result: Any, scored: Summary, start: int, rows: list[SheetRow]) -> Decision:
         """The write's decision: ``result`` logged, summary ``scored``, rows from ``start``
