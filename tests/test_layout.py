@@ -221,7 +221,6 @@ LONGEST = 60
 
 LONG_FUNCTIONS = {
     "scorekeeper/analysis.py:review_knock": 62,
-    "scorekeeper/cards.py:parse_cards": 81,
     "scorekeeper/cli.py:replay_command": 96,
     "scorekeeper/cli.py:serve": 94,
     "scorekeeper/cli.py:simulate_command": 69,
