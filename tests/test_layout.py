@@ -226,8 +226,6 @@ LONG_FUNCTIONS = {
     "scorekeeper/engine.py:Deal._discard_phase": 91,
     "scorekeeper/engine.py:Deal._draw_phase": 69,
     "scorekeeper/knock.py:verify_knock": 128,
-    "scorekeeper/records.py:load_deal": 115,
-    "scorekeeper/records.py:play_steps": 61,
     "scorekeeper/store/events.py:create_event": 72,
     "scorekeeper/store/events.py:end_match": 63,
     "scorekeeper/store/sql.py:SqlStore.create_game": 80,
