@@ -223,8 +223,6 @@ LONG_FUNCTIONS = {
     "scorekeeper/cli.py:replay_command": 96,
     "scorekeeper/cli.py:serve": 94,
     "scorekeeper/cli.py:simulate_command": 69,
-    "scorekeeper/engine.py:Deal._discard_phase": 91,
-    "scorekeeper/engine.py:Deal._draw_phase": 69,
     "scorekeeper/knock.py:verify_knock": 128,
     "scorekeeper/store/events.py:create_event": 72,
     "scorekeeper/store/events.py:end_match": 63,
