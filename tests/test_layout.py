@@ -220,9 +220,6 @@ LONGEST = 60
 """The most lines a function of ``scorekeeper/`` may take (issue 28: a newcomer can hold it)."""
 
 LONG_FUNCTIONS = {
-    "scorekeeper/cli.py:replay_command": 96,
-    "scorekeeper/cli.py:serve": 94,
-    "scorekeeper/cli.py:simulate_command": 69,
     "scorekeeper/knock.py:verify_knock": 128,
     "scorekeeper/store/events.py:create_event": 72,
     "scorekeeper/store/events.py:end_match": 63,
