@@ -221,8 +221,6 @@ LONGEST = 60
 
 LONG_FUNCTIONS = {
     "scorekeeper/knock.py:verify_knock": 128,
-    "scorekeeper/store/events.py:create_event": 72,
-    "scorekeeper/store/events.py:end_match": 63,
     "scorekeeper/store/sql.py:SqlStore.create_game": 80,
     "scorekeeper/store/sqlite.py:Storage._begin": 62,
     "scorekeeper/store/stats.py:rematch_tally": 68,
