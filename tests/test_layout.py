@@ -221,7 +221,6 @@ LONGEST = 60
 
 LONG_FUNCTIONS = {
     "scorekeeper/knock.py:verify_knock": 128,
-    "scorekeeper/store/sqlite.py:Storage._begin": 62,
 }
 """The functions still longer than :data:`LONGEST`, each with its length: none may grow, and
 one shortened to the limit leaves the list (so the list only shrinks)."""
