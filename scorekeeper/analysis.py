@@ -489,13 +489,6 @@ def review_knock(
     points, best_points = knocker_points(reply), knocker_points(best)
     knocker_cost = best_points - points
     missed_melds = tuple(m for m in best.knocker.melds if m not in result.knocker.melds)
-    scored = knocker_points(result)
-    defender_cost = scored - points  # the defender's points are the knocker's, negated
-    laid = {x.card for x in result.defender.layoffs}
-    # needless: laid off, where the best reply melds it (one it leaves as deadwood, the run
-    # it was laid on needing a card the best reply melds, was not needless)
-    kept = {card for meld in reply.defender.melds for card in meld}
-    missed = [x for x in reply.defender.layoffs if x.card not in laid] if defender_cost else []
     return KnockReview(
         knocker=KnockerReview(
             deadwood=result.knocker.deadwood,
@@ -506,17 +499,32 @@ def review_knock(
             best_melds=best.knocker.melds if knocker_cost else (),
             missed_melds=missed_melds if knocker_cost else (),
         ),
-        defender=DefenderReview(
-            deadwood=result.defender.deadwood,
-            best_deadwood=reply.defender.deadwood,
-            points=-scored,
-            best_points=-points,
-            cost=defender_cost,
-            missed_layoffs=_worth(result, missed, defender_cost, Rules.from_dict(rules)),
-            needless_layoffs=tuple(sorted(laid & kept, key=list(defender).index))
-            if defender_cost
-            else (),
-        ),
+        defender=_defender_review(result, reply, points, Rules.from_dict(rules)),
+    )
+
+
+def _defender_review(
+    result: KnockResult, reply: KnockResult, points: int, rules: Rules
+) -> DefenderReview:
+    """The defender's reply in ``result`` against ``reply``, the best reply to the
+    arrangement laid down, after which the knocker scores ``points``."""
+    scored = knocker_points(result)
+    cost = scored - points  # the defender's points are the knocker's, negated
+    laid = {x.card for x in result.defender.layoffs}
+    # needless: laid off, where the best reply melds it (one it leaves as deadwood, the run
+    # it was laid on needing a card the best reply melds, was not needless)
+    kept = {card for meld in reply.defender.melds for card in meld}
+    missed = [x for x in reply.defender.layoffs if x.card not in laid] if cost else []
+    return DefenderReview(
+        deadwood=result.defender.deadwood,
+        best_deadwood=reply.defender.deadwood,
+        points=-scored,
+        best_points=-points,
+        cost=cost,
+        missed_layoffs=_worth(result, missed, cost, rules),
+        needless_layoffs=tuple(sorted(laid & kept, key=list(result.defender.cards).index))
+        if cost
+        else (),
     )
 
 

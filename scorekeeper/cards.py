@@ -178,29 +178,10 @@ def parse_cards(
     if _tuple_mask(cards, count) is not None:
         return cards  # type: ignore[return-value]
     prefix = f"{field}: " if field else ""
-    if isinstance(cards, str):
-        tokens: list[object] = [t for t in _SPLIT.split(cards.strip()) if t]
-    elif isinstance(cards, Iterable):
-        tokens = list(cards)
-    else:
-        raise CardError(
-            f"{prefix}cards must be text or a list of card codes", code="bad_cards", field=field
-        )
-    result = []
+    result: list[Card] = []
     seen: dict[Card, int] = {}
-    for position, token in enumerate(tokens, 1):
-        if not isinstance(token, str | Card):
-            raise CardError(
-                f"{prefix}card at position {position} must be a card code, not {token!r}",
-                params={"token": repr(token), "position": position},
-                token=repr(token),
-                position=position,
-                field=field,
-            )
-        try:
-            card = parse_card(token, position=position)
-        except CardError as error:
-            raise error.restate(prefix + error.message, field=field) from error
+    for position, token in enumerate(_card_tokens(cards, prefix, field), 1):
+        card = _token_card(token, position, prefix, field)
         if card in seen:
             raise CardError(
                 f"{prefix}duplicate card {card} at position {position}"
@@ -214,20 +195,54 @@ def parse_cards(
         seen[card] = position
         result.append(card)
     if count is not None:
-        allowed = (count,) if isinstance(count, int) else tuple(count)
-        if len(result) not in allowed:
-            wanted = (
-                f"{count.start} to {count.stop - 1}"
-                if isinstance(count, range)
-                else " or ".join(str(n) for n in allowed)
-            )
-            raise CardError(
-                f"{prefix}expected {wanted} cards, got {len(result)}",
-                code="wrong_card_count",
-                params={"expected": list(allowed), "count": len(result)},
-                field=field,
-            )
+        _check_count(len(result), count, prefix, field)
     return tuple(result)
+
+
+def _card_tokens(cards: object, prefix: str, field: str | None) -> list[object]:
+    """The tokens of :func:`parse_cards`'s input: the words of a text, the items of an
+    iterable; anything else raises :class:`CardError`."""
+    if isinstance(cards, str):
+        return [t for t in _SPLIT.split(cards.strip()) if t]
+    if isinstance(cards, Iterable):
+        return list(cards)
+    raise CardError(
+        f"{prefix}cards must be text or a list of card codes", code="bad_cards", field=field
+    )
+
+
+def _token_card(token: object, position: int, prefix: str, field: str | None) -> Card:
+    """The card of one token at its 1-based ``position``; a token that is not a card code
+    (or not text) raises :class:`CardError` naming it, its position and ``field``."""
+    if not isinstance(token, str | Card):
+        raise CardError(
+            f"{prefix}card at position {position} must be a card code, not {token!r}",
+            params={"token": repr(token), "position": position},
+            token=repr(token),
+            position=position,
+            field=field,
+        )
+    try:
+        return parse_card(token, position=position)
+    except CardError as error:
+        raise error.restate(prefix + error.message, field=field) from error
+
+
+def _check_count(got: int, count: int | Iterable[int], prefix: str, field: str | None) -> None:
+    """Raise :class:`CardError` unless ``got`` cards is a number ``count`` allows."""
+    allowed = (count,) if isinstance(count, int) else tuple(count)
+    if got not in allowed:
+        wanted = (
+            f"{count.start} to {count.stop - 1}"
+            if isinstance(count, range)
+            else " or ".join(str(n) for n in allowed)
+        )
+        raise CardError(
+            f"{prefix}expected {wanted} cards, got {got}",
+            code="wrong_card_count",
+            params={"expected": list(allowed), "count": got},
+            field=field,
+        )
 
 
 def parse_mask(

@@ -10,15 +10,16 @@ from __future__ import annotations
 import json
 import os
 import sys
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from contextlib import contextmanager, nullcontext
-from typing import IO
+from typing import IO, Any
 
 import click
 from click.decorators import FC
 
 from .analysis import DealAnalysis, MatchAnalysis, analyse, remarks
 from .bots import make_players, simulate_deal, simulate_match
+from .bulk import Outcome as ReplayOutcome
 from .bulk import all_cores, replay_in_processes, replay_on_cluster
 from .cards import parse_card
 from .errors import RecordError, ScorekeeperError
@@ -26,7 +27,7 @@ from .imports import SOURCES, import_text
 from .knock import KnockResult, verify_knock
 from .melds import DiscardReport, meld_report
 from .records import ReplayedDeal, ReplayedMatch, read_records
-from .rescore import RescoredEvent, RescoredGame, TimeCalled
+from .rescore import Replayed, RescoredEvent, RescoredGame, TimeCalled
 from .results import Outcome
 from .rules import Rules
 from .sheet import AnyHandRecord, AnySheet, HollywoodSheet, PartnershipSheet
@@ -186,23 +187,45 @@ def replay_command(file: IO[str], as_json: bool, jobs: int | None, scheduler: st
             "--jobs and --scheduler cannot be combined: the cluster's workers do the replaying"
         )
     items = read_records(file.read())
-    if scheduler is not None:
-        try:
-            outcomes = replay_on_cluster(items, scheduler)
-        except ImportError as error:
-            raise click.UsageError(str(error)) from error
-        except OSError as error:
-            raise click.UsageError(
-                f"cannot reach the Dask scheduler at {scheduler}: {error}"
-            ) from error
-    else:
-        outcomes = replay_in_processes(items, jobs or all_cores())
-    single = len(items) == 1
-    bad = 0
     counts: dict[str, int] = {}
+    bad = _echo_outcomes(_replayed(items, jobs, scheduler), len(items), as_json, counts)
+    if not as_json and len(items) > 1:
+        summary = ", ".join(f"{n} {what.replace('_', ' ')}" for what, n in sorted(counts.items()))
+        click.echo(
+            f"{len(items) - bad} of {len(items)} record(s) replayed"
+            + (f": {summary}" if summary else "")
+        )
+    if bad:
+        click.echo(f"{bad} bad record(s) of {len(items)}", err=True)
+        sys.exit(1)
+
+
+def _replayed(
+    items: Sequence[tuple[str, Any]], jobs: int | None, scheduler: str | None
+) -> Iterator[ReplayOutcome]:
+    """The outcomes of replaying ``items`` in input order: on the Dask cluster at
+    ``scheduler``, else by ``jobs`` processes (all cores by default)."""
+    if scheduler is None:
+        return replay_in_processes(items, jobs or all_cores())
+    try:
+        return replay_on_cluster(items, scheduler)
+    except ImportError as error:
+        raise click.UsageError(str(error)) from error
+    except OSError as error:
+        raise click.UsageError(
+            f"cannot reach the Dask scheduler at {scheduler}: {error}"
+        ) from error
+
+
+def _echo_outcomes(
+    outcomes: Iterable[ReplayOutcome], total: int, as_json: bool, counts: dict[str, int]
+) -> int:
+    """Print the outcomes of ``total`` records (a progress bar on standard error for
+    many), a refusal on standard error too; how many records were refused."""
+    bad = 0
     progress = (
-        click.progressbar(length=len(items), label="replaying", file=sys.stderr)
-        if len(items) >= PROGRESS_AFTER
+        click.progressbar(length=total, label="replaying", file=sys.stderr)
+        if total >= PROGRESS_AFTER
         else nullcontext(None)
     )
     with progress as bar:
@@ -218,32 +241,30 @@ def replay_command(file: IO[str], as_json: bool, jobs: int | None, scheduler: st
             assert result is not None  # a record is either replayed or refused
             if as_json:
                 click.echo(json.dumps(result.to_dict(), ensure_ascii=False))
-                continue
-            if isinstance(result, RescoredEvent):
-                click.echo(format_event(result, label))
-                continue
-            if isinstance(result, RescoredGame):
-                click.echo(format_game(result, label))
-                continue
-            deals = result.deals if isinstance(result, ReplayedMatch) else (result,)
-            for deal in deals:
-                outcome = str(deal.outcome or "void")
-                counts[outcome] = counts.get(outcome, 0) + 1
-            if isinstance(result, ReplayedMatch):
-                click.echo(format_match(result, label))
-            elif single:
-                click.echo(format_deal(result))
             else:
-                click.echo(f"{label}: {deal_line(result)}")
-    if not as_json and not single and items:
-        summary = ", ".join(f"{n} {what.replace('_', ' ')}" for what, n in sorted(counts.items()))
-        click.echo(
-            f"{len(items) - bad} of {len(items)} record(s) replayed"
-            + (f": {summary}" if summary else "")
-        )
-    if bad:
-        click.echo(f"{bad} bad record(s) of {len(items)}", err=True)
-        sys.exit(1)
+                _echo_replayed(label, result, total == 1, counts)
+    return bad
+
+
+def _echo_replayed(label: str, result: Replayed, single: bool, counts: dict[str, int]) -> None:
+    """Print one replayed record in words (the only record of a file in full); a deal's
+    outcomes (each of a match's) are counted in ``counts``."""
+    if isinstance(result, RescoredEvent):
+        click.echo(format_event(result, label))
+        return
+    if isinstance(result, RescoredGame):
+        click.echo(format_game(result, label))
+        return
+    deals = result.deals if isinstance(result, ReplayedMatch) else (result,)
+    for deal in deals:
+        outcome = str(deal.outcome or "void")
+        counts[outcome] = counts.get(outcome, 0) + 1
+    if isinstance(result, ReplayedMatch):
+        click.echo(format_match(result, label))
+    elif single:
+        click.echo(format_deal(result))
+    else:
+        click.echo(f"{label}: {deal_line(result)}")
 
 
 @main.command("analyse")
@@ -365,7 +386,17 @@ def simulate_command(
         make_players(players)
     except ScorekeeperError as error:
         fail(error)
-    rules = Rules.preset(preset)
+    counts = _simulate(games, seed, players, Rules.preset(preset), matches, output)
+    what = "match(es)" if matches else "deal(s)"
+    summary = ", ".join(f"{n} {o.replace('_', ' ')}" for o, n in sorted(counts.items()))
+    click.echo(f"simulated {games} {what} (seeds {seed}..{seed + games - 1}): {summary}", err=True)
+
+
+def _simulate(
+    games: int, seed: int, players: str, rules: Rules, matches: bool, output: IO[str]
+) -> dict[str, int]:
+    """Play ``games`` deals (or matches) from ``seed`` on, writing each record to
+    ``output`` (a progress bar on standard error for many); how many ended each way."""
     counts: dict[str, int] = {}
     progress = (
         click.progressbar(range(games), label="simulating", file=sys.stderr)
@@ -383,9 +414,7 @@ def simulate_command(
             for outcome in outcomes:
                 counts[outcome] = counts.get(outcome, 0) + 1
             output.write(json.dumps(record, ensure_ascii=False) + "\n")
-    what = "match(es)" if matches else "deal(s)"
-    summary = ", ".join(f"{n} {o.replace('_', ' ')}" for o, n in sorted(counts.items()))
-    click.echo(f"simulated {games} {what} (seeds {seed}..{seed + games - 1}): {summary}", err=True)
+    return counts
 
 
 @main.command("import")
@@ -446,61 +475,88 @@ def stored_at(db: str | None) -> Iterator[Store]:
         store.close()
 
 
+def options(*decorators: Callable[[FC], FC]) -> Callable[[FC], FC]:
+    """One decorator of several options, listed in the order ``--help`` shows them."""
+
+    def apply(command: FC) -> FC:
+        for decorator in reversed(decorators):
+            command = decorator(command)
+        return command
+
+    return apply
+
+
+LISTEN_OPTIONS = options(
+    click.option("--host", default="127.0.0.1", show_default=True, help="Address to listen on."),
+    click.option(
+        "--port",
+        type=click.IntRange(0, 65535),
+        default=8000,
+        show_default=True,
+        help="Port to listen on.",
+    ),
+    click.option(
+        "--workers",
+        type=click.IntRange(min=1),
+        default=2,
+        show_default=True,
+        help="gunicorn worker processes.",
+    ),
+    click.option(
+        "--threads",
+        type=click.IntRange(min=1),
+        default=2,
+        show_default=True,
+        help="Threads per worker.",
+    ),
+)
+"""``serve``'s address and port, and gunicorn's processes and threads."""
+
+LOG_OPTIONS = options(
+    click.option(
+        "--log-level",
+        default=None,
+        type=click.Choice(["debug", "info", "warning", "error", "critical"], case_sensitive=False),
+        help="Level of the application log and gunicorn's error log (standard error)"
+        " [default: the LOG_LEVEL setting, else info].",
+    ),
+    click.option(
+        "--access-log/--no-access-log",
+        default=False,
+        show_default=True,
+        help="gunicorn's access log: one line per request on standard output.",
+    ),
+)
+"""``serve``'s logs."""
+
+TLS_OPTIONS = options(
+    click.option(
+        "--certfile",
+        type=click.Path(exists=True, dir_okay=False),
+        default=None,
+        help="TLS certificate (PEM): serve HTTPS instead of HTTP.",
+    ),
+    click.option(
+        "--keyfile",
+        type=click.Path(exists=True, dir_okay=False),
+        default=None,
+        help="Private key of --certfile (PEM) [default: in the certificate file].",
+    ),
+    click.option(
+        "--server-name",
+        default=None,
+        help="The host (and port) links and QR codes name, e.g. 192.168.1.20:8443"
+        " [default: the SERVER_NAME setting, else the host the browser asked for].",
+    ),
+)
+"""``serve``'s TLS and the host its links name."""
+
+
 @main.command()
-@click.option("--host", default="127.0.0.1", show_default=True, help="Address to listen on.")
-@click.option(
-    "--port",
-    type=click.IntRange(0, 65535),
-    default=8000,
-    show_default=True,
-    help="Port to listen on.",
-)
-@click.option(
-    "--workers",
-    type=click.IntRange(min=1),
-    default=2,
-    show_default=True,
-    help="gunicorn worker processes.",
-)
-@click.option(
-    "--threads",
-    type=click.IntRange(min=1),
-    default=2,
-    show_default=True,
-    help="Threads per worker.",
-)
+@LISTEN_OPTIONS
 @DB_OPTION
-@click.option(
-    "--log-level",
-    default=None,
-    type=click.Choice(["debug", "info", "warning", "error", "critical"], case_sensitive=False),
-    help="Level of the application log and gunicorn's error log (standard error)"
-    " [default: the LOG_LEVEL setting, else info].",
-)
-@click.option(
-    "--access-log/--no-access-log",
-    default=False,
-    show_default=True,
-    help="gunicorn's access log: one line per request on standard output.",
-)
-@click.option(
-    "--certfile",
-    type=click.Path(exists=True, dir_okay=False),
-    default=None,
-    help="TLS certificate (PEM): serve HTTPS instead of HTTP.",
-)
-@click.option(
-    "--keyfile",
-    type=click.Path(exists=True, dir_okay=False),
-    default=None,
-    help="Private key of --certfile (PEM) [default: in the certificate file].",
-)
-@click.option(
-    "--server-name",
-    default=None,
-    help="The host (and port) links and QR codes name, e.g. 192.168.1.20:8443"
-    " [default: the SERVER_NAME setting, else the host the browser asked for].",
-)
+@LOG_OPTIONS
+@TLS_OPTIONS
 def serve(
     host: str,
     port: int,

@@ -587,55 +587,9 @@ class Deal:
     def _draw_phase(self, player: int, verb: str) -> None:
         name = self._name(player)
         if verb == Verb.DRAW_STOCK:
-            if self._wall:
-                raise RuleViolation(
-                    f"cannot draw from the stock: it is down to {WALL} cards;"
-                    f" {name} may only take the discard to knock, or pass"
-                    " (the hand is void)",
-                    code="stock_exhausted",
-                    params={"player": name, "left": WALL},
-                    option="actions",
-                )
-            if not self._stock:
-                raise RuleViolation(
-                    f"cannot draw from the stock: the record lists only"
-                    f" {len(self.initial_stock)} stock cards and this draw"
-                    " needs the next one",
-                    code="stock_not_listed",
-                    params={"listed": len(self.initial_stock)},
-                    option="stock",
-                )
-            card = self._stock.pop()
-            self._stock_size -= 1
-            self.hands[player] |= card.bit
-            self._taken = None
-            self._passes = 0
-            self.phase = Phase.DISCARD
+            self._draw_stock(player, name)
         elif verb == Verb.DRAW_DISCARD:
-            if self._passes == 2:
-                raise RuleViolation(
-                    "cannot draw from the discard pile: both players passed"
-                    f" the upcard, so {name} must draw from the stock",
-                    code="must_draw_stock",
-                    params={"player": name},
-                    option="actions",
-                )
-            if not self._pile:
-                raise RuleViolation(
-                    "cannot draw from the discard pile: it is empty",
-                    code="discard_pile_empty",
-                    option="actions",
-                )
-            cap = self.rules.max_discard_draws
-            if not self._wall and cap is not None:
-                self._discard_draws += 1
-                if self._discard_draws == cap:
-                    self._end_void(
-                        "discard_draws",
-                        f"this would be draw {cap} from the discard pile (max_discard_draws)",
-                    )
-                    return
-            self._take(player)
+            self._draw_discard(player, name)
         elif verb == Verb.PASS:
             if not self._wall:
                 raise RuleViolation(
@@ -654,6 +608,61 @@ class Deal:
                 option="actions",
             )
 
+    def _draw_stock(self, player: int, name: str) -> None:
+        """``player`` (``name``) draws the stock's next card."""
+        if self._wall:
+            raise RuleViolation(
+                f"cannot draw from the stock: it is down to {WALL} cards;"
+                f" {name} may only take the discard to knock, or pass"
+                " (the hand is void)",
+                code="stock_exhausted",
+                params={"player": name, "left": WALL},
+                option="actions",
+            )
+        if not self._stock:
+            raise RuleViolation(
+                f"cannot draw from the stock: the record lists only"
+                f" {len(self.initial_stock)} stock cards and this draw"
+                " needs the next one",
+                code="stock_not_listed",
+                params={"listed": len(self.initial_stock)},
+                option="stock",
+            )
+        card = self._stock.pop()
+        self._stock_size -= 1
+        self.hands[player] |= card.bit
+        self._taken = None
+        self._passes = 0
+        self.phase = Phase.DISCARD
+
+    def _draw_discard(self, player: int, name: str) -> None:
+        """``player`` (``name``) takes the discard pile's top card (or voids the hand: the
+        draw ``max_discard_draws`` forbids)."""
+        if self._passes == 2:
+            raise RuleViolation(
+                "cannot draw from the discard pile: both players passed"
+                f" the upcard, so {name} must draw from the stock",
+                code="must_draw_stock",
+                params={"player": name},
+                option="actions",
+            )
+        if not self._pile:
+            raise RuleViolation(
+                "cannot draw from the discard pile: it is empty",
+                code="discard_pile_empty",
+                option="actions",
+            )
+        cap = self.rules.max_discard_draws
+        if not self._wall and cap is not None:
+            self._discard_draws += 1
+            if self._discard_draws == cap:
+                self._end_void(
+                    "discard_draws",
+                    f"this would be draw {cap} from the discard pile (max_discard_draws)",
+                )
+                return
+        self._take(player)
+
     def _take(self, player: int) -> None:
         card = self._pile.pop()
         self.hands[player] |= card.bit
@@ -661,27 +670,10 @@ class Deal:
         self.phase = Phase.DISCARD
 
     def _discard_phase(self, player: int, verb: str, card: Card | None) -> None:
-        name = self._name(player)
-        hand = self.hands[player]
         if verb == Verb.BIG_GIN:
-            if not self.big_gin_allowed:
-                raise RuleViolation(
-                    "cannot go big gin: big gin is not allowed under these"
-                    " rules (big_gin_bonus is null)",
-                    code="big_gin_not_allowed",
-                    option="actions",
-                )
-            left = mask_deadwood(hand)
-            if left:
-                raise RuleViolation(
-                    f"cannot go big gin: the 11 cards leave deadwood {left}"
-                    " (big gin needs all 11 cards melded)",
-                    code="big_gin_deadwood",
-                    params={"deadwood": left},
-                    option="actions",
-                )
-            self._go_out(player, "big_gin", None)
+            self._big_gin(player)
             return
+        name = self._name(player)
         if card is None:
             what = "draw" if verb in (Verb.DRAW_STOCK, Verb.DRAW_DISCARD) else verb
             raise RuleViolation(
@@ -690,7 +682,7 @@ class Deal:
                 params={"player": name, "action": what},
                 option="actions",
             )
-        if not hand & card.bit:
+        if not self.hands[player] & card.bit:
             raise RuleViolation(
                 f"cannot {verb} {card}: {name} does not hold it",
                 code="card_not_held",
@@ -705,36 +697,65 @@ class Deal:
                 option="actions",
             )
         if verb == Verb.DISCARD:
-            if self._wall:
-                raise RuleViolation(
-                    f"cannot discard {card}: with {WALL} cards left in the"
-                    f" stock, {name} took the discard and may only knock with"
-                    " it",
-                    code="must_knock",
-                    params={"player": name, "card": card.code, "left": WALL},
-                    option="actions",
-                )
-            self.hands[player] = hand ^ card.bit
-            self._pile.append(card)
-            straight_back, self._taken = card == self._taken, None
-            other = 1 - player
-            self.turn = other
-            self.phase = Phase.DRAW
-            if straight_back and self._repeated and self.rules.repeated_discard == "void":
-                self._end_void(
-                    "repeated_discard",
-                    f"{card} was taken and discarded straight back twice in a row"
-                    " (repeated_discard)",
-                )
-                return
-            self._repeated = straight_back
-            if self._stock_size <= WALL:
-                if self.rules.wall == "knock_only_at_two" and self._can_knock_with(other, card):
-                    self._wall = True
-                else:
-                    self._end_void()
+            self._discard(player, name, card)
+        else:
+            self._knock(player, verb, card)
+
+    def _big_gin(self, player: int) -> None:
+        """``player`` goes big gin: all 11 cards melded, where the rules allow it."""
+        if not self.big_gin_allowed:
+            raise RuleViolation(
+                "cannot go big gin: big gin is not allowed under these"
+                " rules (big_gin_bonus is null)",
+                code="big_gin_not_allowed",
+                option="actions",
+            )
+        left = mask_deadwood(self.hands[player])
+        if left:
+            raise RuleViolation(
+                f"cannot go big gin: the 11 cards leave deadwood {left}"
+                " (big gin needs all 11 cards melded)",
+                code="big_gin_deadwood",
+                params={"deadwood": left},
+                option="actions",
+            )
+        self._go_out(player, "big_gin", None)
+
+    def _discard(self, player: int, name: str, card: Card) -> None:
+        """``player`` (``name``) discards ``card``, a card they hold and may let go; the turn
+        passes, or the hand ends void (a repeated discard, the wall)."""
+        if self._wall:
+            raise RuleViolation(
+                f"cannot discard {card}: with {WALL} cards left in the"
+                f" stock, {name} took the discard and may only knock with"
+                " it",
+                code="must_knock",
+                params={"player": name, "card": card.code, "left": WALL},
+                option="actions",
+            )
+        self.hands[player] ^= card.bit
+        self._pile.append(card)
+        straight_back, self._taken = card == self._taken, None
+        other = 1 - player
+        self.turn = other
+        self.phase = Phase.DRAW
+        if straight_back and self._repeated and self.rules.repeated_discard == "void":
+            self._end_void(
+                "repeated_discard",
+                f"{card} was taken and discarded straight back twice in a row (repeated_discard)",
+            )
             return
-        left = mask_deadwood(hand ^ card.bit)
+        self._repeated = straight_back
+        if self._stock_size <= WALL:
+            if self.rules.wall == "knock_only_at_two" and self._can_knock_with(other, card):
+                self._wall = True
+            else:
+                self._end_void()
+
+    def _knock(self, player: int, verb: str, card: Card) -> None:
+        """``player`` knocks (or goes gin: ``verb``) discarding ``card``, a card they hold and
+        may let go, if what is left is within the knock limit (gin: no deadwood)."""
+        left = mask_deadwood(self.hands[player] ^ card.bit)
         if verb == Verb.GIN and left:
             raise RuleViolation(
                 f"cannot go gin discarding {card}: deadwood {left} (gin needs all 10 cards melded)",

@@ -223,30 +223,65 @@ def load_deal(
     With ``rules`` and ``players`` (from a match) the record is a deal of a
     match and must not carry its own. Nothing is played yet.
     """
-    in_match = rules is not None
     if not isinstance(record, Mapping):
         raise InvalidRecordError("a deal record must be a JSON object")
-    if in_match:
-        if players is None:
-            raise TypeError("a deal of a match needs the match's players as well as its rules")
-        for key in ("rules", "players"):
-            if key in record:
-                raise InvalidRecordError(
-                    f"{key} belong to the match record, not to its deals",
-                    code="misplaced_key",
-                    params={"key": key},
-                    field=key,
-                )
-        _check_keys(record, _MATCH_DEAL_KEYS, "a deal record")
-        if record.get("format", DEAL_FORMAT) != DEAL_FORMAT:
-            raise InvalidRecordError(
-                f"format must be {DEAL_FORMAT!r} or left out, not {record.get('format')!r}",
-                code="bad_format",
-                params={"format": record.get("format")},
-                field="format",
-            )
+    if rules is not None:
+        players = _match_deal_players(record, players)
     else:
         rules, players = _header(record, DEAL_FORMAT, _DEAL_KEYS, "a deal record")
+    dealer = _dealer(record)
+    complete = record.get("stock_complete", True)
+    if not isinstance(complete, bool):
+        raise InvalidRecordError(
+            f"stock_complete must be true or false, not {complete!r}",
+            code="bad_value",
+            params={"key": "stock_complete", "value": complete},
+            field="stock_complete",
+        )
+    hands, upcard, stock = _dealt_cards(record, dealer, complete)
+    actions = record.get("actions")
+    if not isinstance(actions, list):
+        raise InvalidRecordError(
+            'actions must be a list of actions such as "draw stock"',
+            code="bad_actions",
+            field="actions",
+        )
+    showdown = _showdown(record)
+    try:
+        deal = Deal(
+            hands, upcard, stock, dealer=dealer, rules=rules, names=players, stock_complete=complete
+        )
+    except ScorekeeperError as error:  # pragma: no cover - checked above
+        raise RecordError.restating(error, str(error), field=error.field) from error
+    return deal, actions, showdown
+
+
+def _match_deal_players(record: Mapping[str, Any], players: Sequence[str] | None) -> Sequence[str]:
+    """The players of a deal of a match: the match's ``players`` (the deal may carry no
+    rules or players of its own), once its keys and format are checked."""
+    if players is None:
+        raise TypeError("a deal of a match needs the match's players as well as its rules")
+    for key in ("rules", "players"):
+        if key in record:
+            raise InvalidRecordError(
+                f"{key} belong to the match record, not to its deals",
+                code="misplaced_key",
+                params={"key": key},
+                field=key,
+            )
+    _check_keys(record, _MATCH_DEAL_KEYS, "a deal record")
+    if record.get("format", DEAL_FORMAT) != DEAL_FORMAT:
+        raise InvalidRecordError(
+            f"format must be {DEAL_FORMAT!r} or left out, not {record.get('format')!r}",
+            code="bad_format",
+            params={"format": record.get("format")},
+            field="format",
+        )
+    return players
+
+
+def _dealer(record: Mapping[str, Any]) -> int:
+    """The dealer of a deal record: 0 or 1, an index into its players."""
     if "dealer" not in record:
         raise InvalidRecordError(
             "dealer is missing: the index of the dealer in players (0 or 1)",
@@ -262,14 +297,14 @@ def load_deal(
             params={"key": "dealer", "value": dealer},
             field="dealer",
         )
-    complete = record.get("stock_complete", True)
-    if not isinstance(complete, bool):
-        raise InvalidRecordError(
-            f"stock_complete must be true or false, not {complete!r}",
-            code="bad_value",
-            params={"key": "stock_complete", "value": complete},
-            field="stock_complete",
-        )
+    return dealer
+
+
+def _dealt_cards(
+    record: Mapping[str, Any], dealer: int, complete: bool
+) -> tuple[Sequence[Sequence[Card]], Card, Sequence[Card]]:
+    """The hands, upcard and stock of a deal record: dealt from its ``deck``, or as given
+    (its ``hands``, ``upcard`` and ``stock``, all of it when ``complete``), each card once."""
     if "deck" in record:
         given = [key for key in (*_CARD_KEYS, "stock_complete") if key in record]
         if given:
@@ -279,40 +314,36 @@ def load_deal(
                 params={"keys": given},
                 field="deck",
             )
-        stock: Sequence[Card]
-        hands, upcard, stock = deal_cards(_cards(record["deck"], 52, "deck"), dealer)
-    else:
-        missing = [key for key in _CARD_KEYS if key not in record]
-        if missing:
-            raise InvalidRecordError(
-                f"{', '.join(missing)} missing: give hands, upcard and stock, or deck",
-                code="missing_value",
-                params={"keys": missing},
-                field=missing[0],
-            )
-        raw = record["hands"]
-        if isinstance(raw, str) or not isinstance(raw, Sequence) or len(raw) != 2:
-            raise InvalidRecordError(
-                "hands must be a list of two hands of 10 cards", code="bad_cards", field="hands"
-            )
-        hands = [_cards(raw[0], 10, "hands[0]"), _cards(raw[1], 10, "hands[1]")]
-        upcard = _card(record["upcard"], "upcard")
-        stock = _cards(record["stock"], 31 if complete else range(32), "stock")
-        _check_deck(
-            (
-                ("hands[0]", hands[0]),
-                ("hands[1]", hands[1]),
-                ("upcard", (upcard,)),
-                ("stock", stock),
-            )
-        )
-    actions = record.get("actions")
-    if not isinstance(actions, list):
+        return deal_cards(_cards(record["deck"], 52, "deck"), dealer)
+    missing = [key for key in _CARD_KEYS if key not in record]
+    if missing:
         raise InvalidRecordError(
-            'actions must be a list of actions such as "draw stock"',
-            code="bad_actions",
-            field="actions",
+            f"{', '.join(missing)} missing: give hands, upcard and stock, or deck",
+            code="missing_value",
+            params={"keys": missing},
+            field=missing[0],
         )
+    raw = record["hands"]
+    if isinstance(raw, str) or not isinstance(raw, Sequence) or len(raw) != 2:
+        raise InvalidRecordError(
+            "hands must be a list of two hands of 10 cards", code="bad_cards", field="hands"
+        )
+    hands = [_cards(raw[0], 10, "hands[0]"), _cards(raw[1], 10, "hands[1]")]
+    upcard = _card(record["upcard"], "upcard")
+    stock = _cards(record["stock"], 31 if complete else range(32), "stock")
+    _check_deck(
+        (
+            ("hands[0]", hands[0]),
+            ("hands[1]", hands[1]),
+            ("upcard", (upcard,)),
+            ("stock", stock),
+        )
+    )
+    return hands, upcard, stock
+
+
+def _showdown(record: Mapping[str, Any]) -> Mapping[str, Any] | None:
+    """The showdown a deal record declares (its keys checked), or None."""
     showdown = record.get("showdown")
     if showdown is not None:
         if not isinstance(showdown, Mapping):
@@ -323,13 +354,7 @@ def load_deal(
                 field="showdown",
             )
         _check_keys(showdown, SHOWDOWN_KEYS, "showdown", prefix="showdown: ")
-    try:
-        deal = Deal(
-            hands, upcard, stock, dealer=dealer, rules=rules, names=players, stock_complete=complete
-        )
-    except ScorekeeperError as error:  # pragma: no cover - checked above
-        raise RecordError.restating(error, str(error), field=error.field) from error
-    return deal, actions, showdown
+    return showdown
 
 
 def deal_record(
@@ -441,6 +466,13 @@ def play_steps(
                 error, f"step {step}: {error}", step=step, field="actions"
             ) from error
         yield step, action, player
+    _end_deal(deal, actions, showdown)
+
+
+def _end_deal(deal: Deal, actions: Sequence[Any], showdown: Mapping[str, Any] | None) -> None:
+    """End a deal whose ``actions`` were all played: its showdown, with the declared parts
+    of ``showdown``, or the void hand (which may declare none); raises :class:`RecordError`
+    at the last step, or after it when the actions end before the hand is over."""
     if deal.phase == Phase.SHOWDOWN:
         declared = {
             key: showdown[key]

@@ -271,7 +271,7 @@ def core_add(state: GameState, fields_: list, rules: Rules) -> tuple[dict, GameS
                 played, ("g0_", "g1_") if "games" in shape else ("",), strict=True
             )
         ):
-            return {"server": "declared"}, state  # the route's _declared scores it
+            return {"server": "declared"}, state  # the route's declared_hand scores it
         typed = parse_hand(hand) if isinstance(hand, dict) else hand  # quick: typed already
         record, after = apply(rules, state, typed)
         entry = evaluate(rules, state, typed).entry.to_dict()  # the entry apply logs

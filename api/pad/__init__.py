@@ -7,10 +7,12 @@ views live by family:
 
 - :mod:`~api.pad.routes_game`: ``/`` (start a game), ``/games/<id>`` (the
   sheet), ``/games/<id>/rematch`` (a new game that follows this one);
-- :mod:`~api.pad.routes_hands` (the form: :mod:`~api.pad.hand_page`):
-  ``/games/<id>/hand`` (enter a hand: quick, cards or record; a deal),
-  ``/games/<id>/hands/<n>`` (one hand; ``/edit`` corrects it, ``/void`` voids
-  it, ``/replay`` steps through its deal record), ``/games/<id>/undo``;
+- :mod:`~api.pad.routes_hands` (the form: :mod:`~api.pad.hand_page`, its card play
+  checked by :mod:`~api.pad.hand_checks`): ``/games/<id>/hand`` (enter a hand: quick,
+  cards or record; a deal), ``/games/<id>/hands/<n>/edit`` (correct one),
+  ``/games/<id>/hands/<n>/void`` (void one), ``/games/<id>/undo``;
+  :mod:`~api.pad.routes_hand_detail`: ``/games/<id>/hands/<n>`` (one hand) and its
+  ``/replay`` (steps through its deal record);
 - :mod:`~api.pad.routes_phones`: edit rights, ``/games/<id>/phones`` (who may
   edit, revoke, make a hand-over link), ``/games/<id>/handover`` and
   ``/games/<id>/join?key=...`` (take the right);
@@ -52,6 +54,7 @@ from . import (  # noqa: F401
     routes_events,
     routes_find,
     routes_game,
+    routes_hand_detail,
     routes_hands,
     routes_phones,
     routes_roster,

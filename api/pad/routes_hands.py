@@ -1,4 +1,5 @@
-"""Hand entry: a new hand, correcting one, voiding one, undo, a hand's page and its replay.
+"""Hand entry: a new hand, correcting one, voiding one, undo (a hand's page and its replay:
+:mod:`~api.pad.routes_hand_detail`).
 
 Every form that changes a sheet carries an idempotency key and the sheet
 version it was built from. Sent again (Back then Save, a double tap, a
@@ -13,8 +14,9 @@ kind and points: two phones typed the same hand), the main button is
 sent again with the same key but other values (Back, an edit, Save) is
 treated the same way: that form was already used.
 
-A card form checks the play the table declared (:func:`_declared`) before
-the hand is stored; the form itself is built by :mod:`api.pad.hand_page`.
+A card form checks the play the table declared
+(:func:`~api.pad.hand_checks.declared_hand`) before the hand is stored; the form
+itself is built by :mod:`api.pad.hand_page`.
 """
 
 from __future__ import annotations
@@ -26,7 +28,7 @@ from flask import abort, redirect, request, url_for
 from marshmallow import ValidationError
 from werkzeug.wrappers import Response
 
-from scorekeeper.errors import Conflict, RecordError, RuleError, ScorekeeperError, Stale
+from scorekeeper.errors import Conflict, RecordError, ScorekeeperError, Stale
 from scorekeeper.gamesheet import GameSheet, StoredHand
 from scorekeeper.handinput import HandInput
 from scorekeeper.hands import evaluate_hand
@@ -38,22 +40,19 @@ from scorekeeper.store.base import KeyReused, NotFound
 from .. import get_storage, limits
 from ..i18n import _
 from ..request_fields import check_json_size
-from . import declared as pad_declared
-from . import forms_hand, forms_play, rights, views_hand, views_sheet, web
+from . import forms_hand, views_hand, views_sheet, web
 from . import labels as pad_labels
 from . import replay as pad_replay
-from .blueprint import bp, form_errors, load, render, require_edit
+from .blueprint import bp, load, require_edit
+from .hand_checks import card_errors, declared_hand
 from .hand_page import (
     default_mode,
     hand_defaults,
     hand_page,
     hand_seatings,
     modes_for,
-    prefixes,
     submitted,
 )
-from .routes_game import voided
-from .routes_tools import replay_page
 
 
 @bp.get("/games/<game_id>/hand")
@@ -109,85 +108,6 @@ def _hand_input(
     return hand
 
 
-def _declared(
-    sheet: GameSheet,
-    hand: dict[str, Any],
-    values: dict[str, Any],
-    seatings: Sequence[Seating],
-    saving: bool,
-) -> tuple[dict[str, Any], list[dict[str, Any] | None]]:
-    """The hand of a card form with the play the table declared, and its verified showdown
-    as the page shows it (with what the best play would have changed), the same way for
-    a hand of two or three players and for each game of a partnership deal (``None``: a
-    void game). Raises a :class:`RuleError` with every game's errors (``params["fields"]``),
-    each at its field; an error about a deal's declared play names its game (``Game 2:
-    ...``, at ``g1_layoffs``)."""
-    names = sheet.players
-    four = len(names) == 4
-    hands = (hand.get("games") or [{"kind": "void"}] * 2) if four else [hand]
-    played: list[dict[str, Any]] = []
-    shown: list[dict[str, Any] | None] = []
-    errors: dict[str, str] = {}
-    for i, (prefix, seating, one) in enumerate(
-        zip(prefixes(seatings), seatings, hands, strict=True)
-    ):
-        if one["kind"] != "cards":
-            played.append(one)
-            shown.append(None)
-            continue
-        try:
-            one = pad_declared.declare_from_form(
-                sheet.rules, one, values, seating, prefix, saving=saving
-            )
-            checked = forms_play.check_cards(sheet.rules, one, seating, prefix)
-        except RuleError as error:
-            field = str(error.field)
-            play = prefix and field in (prefix + "arrangement", prefix + "layoffs")
-            errors[field] = (
-                _("Game %(n)s: %(problem)s", n=i + 1, problem=pad_labels.worded(error))
-                if play
-                else pad_labels.worded(error)
-            )
-            continue
-        sides = [names[one["knocker"]], names[seating.other(one["knocker"])]]
-        view = views_hand.showdown_view(checked, sides)
-        view["hindsight"] = pad_declared.review_words(
-            checked, sheet.rules, one.get("upcard"), sides
-        )
-        played.append(one)
-        shown.append(view)
-    if errors:
-        field, message = next(iter(errors.items()))
-        raise RuleError(message, option=field, params={"fields": errors})
-    if not four:
-        return played[0], shown
-    return ({**hand, "games": played} if hand["kind"] == "deal" else hand), shown
-
-
-def _card_errors(
-    error: ScorekeeperError, values: dict[str, Any], seatings: Sequence[Seating]
-) -> dict[str, str]:
-    """An error next to its field: a card error at the grid of the player it is about
-    (both grids' at once: :func:`~.forms_hand.cards_input`'s ``params["fields"]``), a store
-    error about one game of a deal (``games.1.knocker``) at that game's field."""
-    errors = dict(error.params.get("fields") or form_errors(error))
-    seating = seatings[0]
-    seat = str(values.get("knocker"))
-    if seat in (str(p) for p in seating.seats):
-        s = int(seat)
-        for field, target in (
-            ("knocker_cards", f"cards_{s}"),
-            ("defender_cards", f"cards_{seating.other(s)}"),
-        ):
-            if field in errors:
-                errors[target] = errors.pop(field)
-    for field in list(errors):
-        parts = field.split(".")
-        if len(parts) == 3 and parts[0] == "games" and parts[1] in ("0", "1"):
-            errors[f"g{parts[1]}_{parts[2]}"] = errors.pop(field)
-    return errors
-
-
 @bp.post("/games/<game_id>/hand")
 @limits.wrong_token_limit
 def add_hand(game_id: str) -> Response:
@@ -223,7 +143,7 @@ def _save_hand(game_id: str, n: int | None) -> Response:
                 game_id, sheet, n, mode, values, {}, preview=previews[0], previews=previews
             )
         if isinstance(hand, dict) and mode in ("cards", "deal_cards"):
-            hand, showdowns = _declared(
+            hand, showdowns = declared_hand(
                 sheet, hand, values, seatings, saving=request.form.get("action") != "check"
             )
             if request.form.get("action") == "check":
@@ -261,7 +181,7 @@ def _save_hand(game_id: str, n: int | None) -> Response:
             n,
             mode,
             values,
-            _card_errors(error, values, seatings),
+            card_errors(error, values, seatings),
             422,
             change=change,
         )
@@ -322,7 +242,7 @@ def _saved_since(
         try:
             typed = _hand_input(sheet.rules, mode, dict(values), seatings)
             if isinstance(typed, dict) and mode in ("cards", "deal_cards"):
-                typed, __ = _declared(sheet, typed, dict(values), seatings, saving=True)
+                typed, __ = declared_hand(sheet, typed, dict(values), seatings, saving=True)
             mine, theirs = (
                 evaluate_hand(
                     one, sheet.rules, players=sheet.players, dealer=saved.dealer, games=games
@@ -373,57 +293,4 @@ def undo(game_id: str) -> Response:
         return redirect(url_for("pad.sheet", game_id=game_id, done="again"), 303)
     return redirect(
         url_for("pad.sheet", game_id=game_id, done="undone", n=undone.n if undone else None), 303
-    )
-
-
-@bp.get("/games/<game_id>/hands/<int:n>")
-def hand(game_id: str, n: int) -> Response:
-    sheet = load(game_id)
-    if not 1 <= n <= len(sheet.hands):
-        abort(404, _("There is no hand %(n)s on this sheet.", n=n))
-    record = sheet.hands[n - 1]
-    before = sheet.hands[n - 2].totals if n > 1 else [0] * len(record.totals)
-    view = views_hand.hand_view(record, sheet.players, before)
-    was = (voided(sheet) or {}).get(n)
-    return render(
-        "pad/hand_detail.html",
-        sheet=sheet,
-        record=record,
-        view=view,
-        n=n,
-        unit="deal" if len(sheet.players) == 4 else "hand",
-        sides=pad_labels.sides_html(sheet.players),
-        was=views_hand.describe_hand(was, sheet.players) if was else None,
-        missed=pad_declared.missed_by_game(record, sheet.players, sheet.rules),
-        game_id=game_id,
-        editable=rights.can_edit(game_id),
-        title=pad_labels.game_title(sheet.players),
-    )
-
-
-@bp.get("/games/<game_id>/hands/<int:n>/replay")
-def hand_replay(game_id: str, n: int) -> Response:
-    sheet = load(game_id)
-    if not 1 <= n <= len(sheet.hands):
-        abort(404, _("There is no hand %(n)s on this sheet.", n=n))
-    given = sheet.hands[n - 1].input or {}
-    if given.get("kind") != "record":
-        abort(
-            404,
-            _(
-                "Hand %(n)s was not entered from a deal record, so there is nothing to replay.",
-                n=n,
-            ),
-        )
-    try:
-        steps = pad_replay.replay_steps(given["record"], sheet.players, sheet.rules)
-    except ScorekeeperError as error:
-        abort(409, pad_labels.worded(error))
-    return replay_page(
-        steps,
-        None,
-        pad_replay.analysis_view(given["record"], sheet.players, sheet.rules),
-        lambda k: url_for("pad.hand_replay", game_id=game_id, n=n, step=k),
-        game_id=game_id,
-        n=n,
     )

@@ -21,7 +21,7 @@ entered, undone or corrected there, but they no longer change the event).
 from __future__ import annotations
 
 import hmac
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from typing import Any
 
 from ..errors import Conflict, InvalidValueError
@@ -85,18 +85,7 @@ def create_event(
     the token derives under) a repeat of the same request returns the same
     event and token.
     """
-    if not isinstance(name, str) or not name.strip() or len(name) > MAX_NAME_LENGTH:
-        raise InvalidValueError(
-            f"name: an event's name is 1 to {MAX_NAME_LENGTH} characters", option="name"
-        )
-    if not isinstance(players, list) or not all(isinstance(p, str) for p in players):
-        raise InvalidValueError("players: a list of names", option="players")
-    try:
-        kind = Format(format)
-    except ValueError:
-        raise InvalidValueError(
-            f"format: one of {', '.join(f.value for f in Format)}, not {format!r}", option="format"
-        ) from None
+    kind = _event_format(name, players, format)
     event = Event(tuple(players), kind, rounds)
     game = check_new_game(list(event.players[:2]), rules, 0, stake)
     settings = {
@@ -108,15 +97,7 @@ def create_event(
         "stake": game.stake,
     }
     event_id = new_game_id()  # made as a game's id is
-    if idempotency_key is None:
-        token, request_hash = new_token(), None
-    else:
-        if not secret:
-            raise ValueError("an event created with an idempotency key needs a secret")
-        token, request_hash = (
-            derive_token(secret, event_id, idempotency_key),
-            hash_request(settings),
-        )
+    token, request_hash = _director_token(event_id, settings, idempotency_key, secret)
     stored = store.create_event(
         event_id=event_id,
         name=name,
@@ -138,6 +119,36 @@ def create_event(
                 field="Idempotency-Key",
             )
     return stored, token
+
+
+def _event_format(name: Any, players: Any, format: Any) -> Format:
+    """The format of a new event, its name and its list of players checked first (errors
+    name the field)."""
+    if not isinstance(name, str) or not name.strip() or len(name) > MAX_NAME_LENGTH:
+        raise InvalidValueError(
+            f"name: an event's name is 1 to {MAX_NAME_LENGTH} characters", option="name"
+        )
+    if not isinstance(players, list) or not all(isinstance(p, str) for p in players):
+        raise InvalidValueError("players: a list of names", option="players")
+    try:
+        return Format(format)
+    except ValueError:
+        raise InvalidValueError(
+            f"format: one of {', '.join(f.value for f in Format)}, not {format!r}", option="format"
+        ) from None
+
+
+def _director_token(
+    event_id: str, settings: dict[str, Any], idempotency_key: str | None, secret: str | None
+) -> tuple[str, str | None]:
+    """A new event's director token and the hash of the request that creates it: a random
+    token, or with an ``idempotency_key`` one derived under ``secret`` (the same again for
+    a repeat of the same request)."""
+    if idempotency_key is None:
+        return new_token(), None
+    if not secret:
+        raise ValueError("an event created with an idempotency key needs a secret")
+    return derive_token(secret, event_id, idempotency_key), hash_request(settings)
 
 
 def played_rounds(store: Store, stored: StoredEvent) -> list[PlayedRound]:
@@ -291,17 +302,7 @@ def end_match(store: Store, event_id: str, game_id: str, winner: Any = None) -> 
         first, second = game.scored.data["totals"]
         totals = (int(first), int(second))
         if winner is not None:
-            named = name_key(winner, field="winner")
-            for player in game.players:
-                if name_key(player) == named:
-                    return player, totals
-            raise InvalidValueError(
-                f"winner: {winner!r} does not play this match"
-                f" ({game.players[0]!r} v {game.players[1]!r})",
-                code="not_in_this_game",
-                params={"player": winner},
-                option="winner",
-            )
+            return _named_winner(game.players, winner), totals
         if first == second:
             raise InvalidValueError(
                 f"winner: the totals are level ({first} to {second}): name the winner",
@@ -316,6 +317,21 @@ def end_match(store: Store, event_id: str, game_id: str, winner: Any = None) -> 
     game = store.game(game_id)
     result = MatchResult((game.players[0], game.players[1]), end.totals, end.winner, True)
     return EventMatch.of(table, game_id, result)
+
+
+def _named_winner(players: Sequence[str], winner: str) -> str:
+    """The one of a match's two ``players`` named ``winner`` (letter case and spaces around
+    the name do not count)."""
+    named = name_key(winner, field="winner")
+    for player in players:
+        if name_key(player) == named:
+            return player
+    raise InvalidValueError(
+        f"winner: {winner!r} does not play this match ({players[0]!r} v {players[1]!r})",
+        code="not_in_this_game",
+        params={"player": winner},
+        option="winner",
+    )
 
 
 def event_body(store: Store, stored: StoredEvent) -> EventView:

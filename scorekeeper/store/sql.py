@@ -470,12 +470,10 @@ class SqlStore(DirectorRights, RatingRows, RoundClocks, EventRoster, SeasonRecor
         however many servers are asked at once.
 
         A player is found, or added, by the :func:`~scorekeeper.names.name_key`
-        of the name (a name that is none raises, naming its seat). New
-        players are inserted in seat order, or in ``name_key`` order with
-        :data:`PLAYERS_BY_KEY`.
+        of the name (a name that is none raises, naming its seat).
         """
         stamp = now()
-        keys = [name_key(name, field=f"players.{seat}") for seat, name in enumerate(players)]
+        seated = [(name_key(p, field=f"players.{seat}"), p) for seat, p in enumerate(players)]
         with self._write() as conn:
             created = self._insert_game(
                 conn,
@@ -491,28 +489,52 @@ class SqlStore(DirectorRights, RatingRows, RoundClocks, EventRoster, SeasonRecor
                 request_hash=request_hash,
             )
             if not created:  # the key's game exists
-                row = self._run(conn, SELECT_KEYED_GAME, (idempotency_key,)).fetchone()
-                assert row is not None  # the conflict that skipped the insert is this row
-                if row[1] != request_hash:
-                    raise KeyReused(
-                        f"Idempotency-Key {idempotency_key!r} was already used"
-                        " for a different request",
-                        field="Idempotency-Key",
-                    )
-                return self._game(conn, row[0])
-            self._seat(conn, stamp, {game_id: list(zip(keys, players, strict=True))})
-            if owner is not None:
-                self._run(conn, INSERT_KEY_GAME, (game_id, owner, stamp))
-            self._run_many(
-                conn,
-                INSERT_IMPORTED_HAND,
-                [
-                    (game_id, seq, kind, dumps_in_order(payload), dumps_in_order(result), stamp)
-                    for seq, (kind, payload, result) in enumerate(entries, 1)
-                ],
-            )
-            self._put_rows(conn, game_id, 1, rows)
+                keyed = self._keyed(conn, SELECT_KEYED_GAME, idempotency_key, request_hash)
+                return self._game(conn, keyed)
+            self._add_game_parts(conn, stamp, game_id, seated, owner, entries, rows)
             return self._game(conn, game_id)
+
+    def _keyed(
+        self, conn: Any, select: str, idempotency_key: str | None, request_hash: str | None
+    ) -> str:
+        """The id of the row (a game, an event: ``select`` reads its id and request hash)
+        that ``idempotency_key`` already created, whose insert this one's conflict skipped;
+        raises :class:`KeyReused` when another request (not ``request_hash``) created it."""
+        found = self._run(conn, select, (idempotency_key,)).fetchone()
+        assert found is not None  # the conflict that skipped the insert is this row
+        if found[1] != request_hash:
+            raise KeyReused(
+                f"Idempotency-Key {idempotency_key!r} was already used for a different request",
+                field="Idempotency-Key",
+            )
+        return str(found[0])
+
+    def _add_game_parts(
+        self,
+        conn: Any,
+        stamp: str,
+        game_id: str,
+        seated: Sequence[tuple[str, str]],
+        owner: int | None,
+        entries: Sequence[tuple[str, Any, Any]],
+        rows: Sequence[SheetRow],
+    ) -> None:
+        """What a new game's insert writes with it: its players in their seats (``seated``:
+        name key and name; new players are inserted in seat order, or in ``name_key`` order
+        with :data:`PLAYERS_BY_KEY`), the API key that ``owner``s it, its log ``entries``
+        and its sheet ``rows``."""
+        self._seat(conn, stamp, {game_id: seated})
+        if owner is not None:
+            self._run(conn, INSERT_KEY_GAME, (game_id, owner, stamp))
+        self._run_many(
+            conn,
+            INSERT_IMPORTED_HAND,
+            [
+                (game_id, seq, kind, dumps_in_order(payload), dumps_in_order(result), stamp)
+                for seq, (kind, payload, result) in enumerate(entries, 1)
+            ],
+        )
+        self._put_rows(conn, game_id, 1, rows)
 
     def _insert_game(
         self,
@@ -895,15 +917,7 @@ class SqlStore(DirectorRights, RatingRows, RoundClocks, EventRoster, SeasonRecor
         )
         with self._write() as conn:
             if not self._run(conn, INSERT_EVENT, row).fetchall():
-                found = self._run(conn, SELECT_KEYED_EVENT, (idempotency_key,)).fetchone()
-                assert found is not None  # the conflict that skipped the insert
-                if found[1] != request_hash:
-                    raise KeyReused(
-                        f"Idempotency-Key {idempotency_key!r} was already used"
-                        " for a different request",
-                        field="Idempotency-Key",
-                    )
-                event_id = found[0]
+                event_id = self._keyed(conn, SELECT_KEYED_EVENT, idempotency_key, request_hash)
             return self._event(conn, event_id)
 
     def event(self, event_id: str) -> StoredEvent:

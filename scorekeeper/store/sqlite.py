@@ -201,6 +201,17 @@ def _still_open(opened: weakref.WeakSet[sqlite_utils.Database]) -> list[sqlite_u
     return found
 
 
+def _check_patience(timeout: float, waited: float, quiet: float) -> None:
+    """Raise :class:`StorageBusy` for a writer that has waited ``waited`` s for its turn,
+    nobody having committed for the last ``quiet`` s, when that is longer than the
+    connection's busy ``timeout`` (in s), or ``waited`` longer than it and than
+    :data:`BUSY_TIMEOUT`."""
+    if quiet > timeout or waited > max(timeout, BUSY_TIMEOUT):
+        raise StorageBusy(
+            f"the database stayed locked for {timeout:g} s: nothing was written; try again"
+        )
+
+
 def _code(error: sqlite3.Error) -> int:
     """SQLite's primary result code of ``error``."""
     return getattr(error, "sqlite_errorcode", 0) & 0xFF
@@ -680,13 +691,7 @@ class Storage(SqlStore):
                 seen = conn.execute("PRAGMA data_version").fetchone()[0]
                 if seen != version:
                     version, progress = seen, now
-                if now - progress > timeout / 1000 or now - start > max(
-                    timeout / 1000, BUSY_TIMEOUT
-                ):
-                    raise StorageBusy(
-                        f"the database stayed locked for {timeout / 1000:g} s:"
-                        " nothing was written; try again"
-                    )
+                _check_patience(timeout / 1000, now - start, now - progress)
                 if not placed and (now - progress > QUICK_WAIT or self._stuck(now)):
                     placed = self._waiting.acquire(blocking=False)
                     if not placed:

@@ -278,18 +278,10 @@ def rematch_tally(store: Store, game_id: str) -> RematchTally:
     if len(game.players) == 4:
         raise ValueError("the rematch tally is for games of two or three players")
     keys = [fold(p) for p in game.players]
-    chain: list[tuple[StoredGame, list[int]]] = []
-    current: StoredGame | None = game
-    while current is not None:
-        seen = [fold(p) for p in current.players]
-        if sorted(seen) != sorted(keys):
-            break
-        chain.append((current, [keys.index(k) for k in seen]))
-        current = store.game(current.follows) if current.follows else None
     games = []
     points = [0] * len(keys)
     money: list[float] | None = None
-    for number, (row, seats) in enumerate(reversed(chain), 1):
+    for number, (row, seats) in enumerate(_rematch_chain(store, game, keys), 1):
         result = load_sheet(store, row.id).result
         nets = [0] * len(keys)
         settlement: list[Payment] = []
@@ -322,3 +314,19 @@ def rematch_tally(store: Store, game_id: str) -> RematchTally:
             )
         )
     return RematchTally(players=game.players, stake=game.stake, games=tuple(games))
+
+
+def _rematch_chain(
+    store: Store, game: StoredGame, keys: list[str]
+) -> list[tuple[StoredGame, list[int]]]:
+    """The games chained by rematch up to ``game`` (whose players' name keys are
+    ``keys``), oldest first, each with its seats mapped to ``game``'s."""
+    chain: list[tuple[StoredGame, list[int]]] = []
+    current: StoredGame | None = game
+    while current is not None:
+        seen = [fold(p) for p in current.players]
+        if sorted(seen) != sorted(keys):
+            break
+        chain.append((current, [keys.index(k) for k in seen]))
+        current = store.game(current.follows) if current.follows else None
+    return chain[::-1]
