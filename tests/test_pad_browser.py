@@ -83,7 +83,7 @@ def server(tmp_path_factory):
             time.sleep(0.1)
     yield url
     process.terminate()
-    process.wait(10)
+    process.wait(60)  # graceful: gunicorn waits for its workers, slow when busy
 
 
 @pytest.fixture
