@@ -8,10 +8,11 @@ In rounds 1, 3 (the first after the changes) and 5, tables 1 and 2 are two more 
 (contexts of their own): they open their table card's hand-over link, take the scoring
 and enter a quick hand on the pad's form that ends their game. Every other result is
 entered through the JSON API with the match's derived edit token, to keep the test
-fast (the winners drawn by a seeded random). The wall (1920 x 1080, its own context,
-pages turning every 2 s with ``?turn=2``) is followed through its pages, once in round 3
-and once on the final standings, until every one of the 41 standings rows and every
-table of the round has been on the screen, none cut (no column past the standings'
+fast (the winners drawn by a seeded random). The wall (1920 x 1080, its own context) is
+followed through one cycle of its pages, once in round 3 and once on the final
+standings: its clock paused and run on by a page's time (10 s) at a time, the wall's own
+timer turns each page with no wait. Within the cycle every one of the 41 standings rows
+and every table of the round is on the screen, none cut (no column past the standings'
 edge, no name or withdrawn mark cut short), in type of 28 px or more; each page is a
 screenshot (tests/artifacts/night-wall-*.png; the director's page night-director-*.png).
 
@@ -27,11 +28,10 @@ from __future__ import annotations
 
 import random
 import re
-import time
 from collections import Counter
 
 import requests
-from browser_kit import WAIT, watch_errors
+from browser_kit import watch_errors
 from event_kit import reference_standings, served_lines
 from playwright.sync_api import expect
 from test_pad_browser import ARTIFACTS, quick_hand
@@ -92,32 +92,31 @@ withdrawn mark) cut: past the standings' right edge or wider than its box (an el
 
 
 def follow_the_wall(wall, name: str) -> dict:
-    """Watch the wall turn its pages until each has been seen (a screenshot of each, taken
-    while it stayed): the union of what they showed, and the number of pages."""
-    seen: dict[int, dict] = {}
-    deadline = time.monotonic() + WAIT / 1000
-    while True:
+    """Follow one cycle of the wall's pages, each turned by the wall's own timer: the
+    page's clock (Playwright's, installed before the wall was opened) is paused and run
+    on by one page's time (``data-turn``, 10 s by default) at a time, so each page is
+    looked at and photographed as it stands, with no wait; the clock runs again after.
+    The union of what the pages showed, and their number."""
+    wall.clock.pause_at(wall.evaluate("Date.now()") / 1000 + 1)  # (seconds, in Python)
+    turn = wall.evaluate("Number(document.querySelector('[data-wall]').dataset.turn)")
+    seen: list[dict] = []
+    for _ in range(wall.evaluate(SHOWN)["pages"]):
         now = wall.evaluate(SHOWN)
-        if now["page"] not in seen:
-            path = ARTIFACTS / f"night-wall-{name}-{now['page']}-of-{now['pages']}.png"
-            wall.screenshot(path=str(path))
-            if wall.evaluate(SHOWN)["page"] == now["page"]:  # the shot is of this page
-                seen[now["page"]] = now
+        shot = ARTIFACTS / f"night-wall-{name}-{now['page']}-of-{now['pages']}.png"
+        wall.screenshot(path=str(shot))
         assert now["off"] == [], f"page {now['page']}: rows off the screen"
         assert now["clipped"] == [], f"page {now['page']}: cut by the standings' edge"
         assert wall.evaluate(SMALL) == [], f"page {now['page']}: type under 28 px"
-        if len(seen) == now["pages"]:
-            break
-        assert time.monotonic() < deadline, f"pages seen: {sorted(seen)} of {now['pages']}"
-        wall.wait_for_function(
-            "(page) => Number(document.querySelector('[data-wall]').dataset.page || 1) !== page",
-            arg=now["page"],
-        )
+        seen.append(now)
+        wall.clock.run_for(turn * 1000)
+    assert wall.evaluate(SHOWN)["page"] == seen[0]["page"]  # the cycle is over: page 1 again
+    assert sorted(shown["page"] for shown in seen) == list(range(1, len(seen) + 1))
+    wall.clock.resume()
     return {
         "pages": len(seen),
-        "players": [name for shown in seen.values() for name in shown["players"]],
-        "marked": {name for shown in seen.values() for name in shown["marked"]},
-        "tables": [table for shown in seen.values() for table in shown["tables"]],
+        "players": [name for shown in seen for name in shown["players"]],
+        "marked": {name for shown in seen for name in shown["marked"]},
+        "tables": [table for shown in seen for table in shown["tables"]],
     }
 
 
@@ -176,7 +175,8 @@ def test_forty_players_two_withdrawals_and_a_late_entry_on_the_pages(server, bro
     for page in (director, *tables, wall):
         watch_errors(page)
     event_id = create_on_page(director, server, "Thursday club", "Swiss", FORTY, rounds=5)
-    wall.goto(f"{server}/events/{event_id}/wall?turn=2")
+    wall.clock.install()  # the wall's own time, paused and run on to turn its pages
+    wall.goto(f"{server}/events/{event_id}/wall")
     wall.evaluate("window.keptWithoutReload = true")
     everyone = [*FORTY, LATE]
     for number in range(1, 6):
