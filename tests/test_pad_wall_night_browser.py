@@ -20,8 +20,9 @@ Checked: nobody meets anybody twice, the standings equal
 :func:`event_kit.reference_standings` recomputed from the games' own final sheets and
 the byes, and the withdrawn players are marked so on the API's standings and the wall.
 
-Measured on the shared 2-core machine at a load average of 16: 80 s for the test (26 s
-of CPU for the test, its server and chromium together).
+Measured on the shared 2-core machine at a load average of 16 to 22: 75 to 100 s for
+the test, of which 26 to 28 s of CPU for the test, its server and chromium together (a
+quiet machine was not to be had).
 """
 
 from __future__ import annotations
