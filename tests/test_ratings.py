@@ -11,7 +11,7 @@ from store_kit import ABC, ABCD, PARTNERSHIP, THREE_PLAYERS, new_game, quick
 from scorekeeper import ratings
 from scorekeeper.errors import InvalidValueError
 from scorekeeper.ratings import NEW, RatedGame, Skill, fold, placing, shown
-from scorekeeper.store import access, games
+from scorekeeper.store import access, events, games
 from scorekeeper.store.base import NotFound
 from scorekeeper.store.ratings import ladder, player_rating, recompute, refresh
 
@@ -152,6 +152,26 @@ def test_the_games_of_a_bot_key_stay_out(store):
     assert player_rating(store, "Ana").games == 0
     assert player_rating(store, "Ana").rating == 1000
     assert [p.game_id for p in player_rating(store, "Ben").history] == [kept]
+
+
+def test_a_match_ended_by_time_called_is_not_rated_even_when_its_sheet_ends(store):
+    night, _ = events.create_event(store, "Night", ["Ana", "Bor"], "round_robin")
+    (match,) = events.pair_round(store, night.id).matches
+    games.add_hand(store, match.game_id, quick(1, 2, 12))  # Bor knocks: 10 points
+    events.end_match(store, night.id, match.game_id)  # time called: Bor wins the match
+    kept = finished_game(store, ("Ana", "Cy"))
+    assert [p.game_id for p in player_rating(store, "Ana").history] == [kept]
+    assert player_rating(store, "Bor").games == 0
+    # the table plays on to the sheet's end, Ana winning it; the night keeps Bor's win,
+    # and the ratings take no other result for it
+    while store.game(match.game_id).status.value != "over":
+        games.add_hand(store, match.game_id, quick(0, 0, 40))
+    (line,) = events.event_body(store, store.event(night.id)).rounds[0].matches
+    assert (line.winner, line.ended_by_director) == ("Bor", True)
+    assert [p.game_id for p in player_rating(store, "Ana").history] == [kept]
+    assert player_rating(store, "Bor").games == 0
+    mine, fresh = cached(store)
+    assert mine == fresh and set(mine) == {"Ana", "Cy"}
 
 
 def test_the_ladder_pages_filters_and_refuses(store):

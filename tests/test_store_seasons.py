@@ -141,6 +141,10 @@ def test_a_match_the_director_ended_counts_as_ended(store):
         ("Bor", 1, 10, 0),
         ("Ana", 0, -10, 0),
     ]
+    # the table plays on to the sheet's end, Ana winning it: the night's result stays
+    while store.game(match.game_id).status.value != "over":
+        games.add_hand(store, match.game_id, quick(0, 0, 40))
+    assert seasons.season_standings(store, spring).table == table
 
 
 def test_a_correction_or_an_undo_changes_the_table_at_once(store):

@@ -2,7 +2,9 @@
 
 Rated: every game whose sheet has ended (``status`` ``over``), imported
 games too, except those created with a bot key (``scorekeeper keys create
-NAME --bot``), in the order they ended (``games.finished``), then by id.
+NAME --bot``) and a club night's match its director ended ("time called",
+even if its sheet ends after), in the order they ended (``games.finished``),
+then by id.
 The ratings are exactly that fold (:func:`recompute`); to answer quickly the
 store keeps the fold's result (:mod:`scorekeeper.store.sql_ratings`) with the
 fingerprint of the games it folded: each game's id, end and version (the

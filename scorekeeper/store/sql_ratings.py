@@ -7,7 +7,8 @@
   change's time. Index ``games_finished`` on the ended games' ``(finished, id,
   version, status)``: the fold's order, read from the index alone.
 * ``api_keys.bot``: a key made for bots and simulations (``scorekeeper keys
-  create NAME --bot``); the games created with it are left out of the ratings.
+  create NAME --bot``); the games created with it are left out of the ratings,
+  as is a club night's match its director ended (``event_match_ends``).
 * the fold's cache, a function of the rated games: ``rating_state`` (one
   row: how many games were folded and the fingerprint of that list,
   :func:`~scorekeeper.store.ratings.fingerprints`), ``ratings`` (per
@@ -58,7 +59,12 @@ SET_FINISHED = "UPDATE games SET finished = ? WHERE id = ?"
 _RATED = (
     " FROM games g WHERE g.status = 'over' AND NOT EXISTS (SELECT 1 FROM key_games k"
     " JOIN api_keys a ON a.id = k.key_id WHERE k.game_id = g.id AND a.bot)"
+    " AND NOT EXISTS (SELECT 1 FROM event_matches m JOIN event_match_ends x"
+    " ON x.game_id = m.game_id WHERE m.game_id = g.id)"
 )
+"""The rated games: ended, not created with a bot key, and no match of a club night that
+its director ended (time called: the night keeps the director's result, whatever the
+sheet does after, and the ratings take no other)."""
 _AFTER = " AND (g.finished > ? OR (g.finished = ? AND g.id > ?))"
 SELECT_RATED = "SELECT g.id, g.finished, g.version" + _RATED + " ORDER BY g.finished, g.id"
 SELECT_RESULTS = "SELECT g.id, g.scored" + _RATED
