@@ -24,7 +24,8 @@ whole suite, or a file run alone, runs them all.
 The ``soak`` tier (``python -m pytest -m soak``, run before a release) holds the
 heavy sweeps: a test marked ``soak`` (or a parameter of it: :func:`soak_shares`)
 runs only when the ``-m`` expression names ``soak``, never in the default run
-nor in ``-m fast``.
+nor in ``-m fast``. A test marked ``sweep`` runs in every tier, trying all of its
+examples in the soak tier and a quarter of them by default (:func:`sweep_examples`).
 """
 
 from __future__ import annotations
@@ -412,6 +413,9 @@ def browser():
 _fast_tier = False
 """Whether this run is the fast tier (``-m fast``): set when pytest starts."""
 
+_soak_tier = False
+"""Whether this run's ``-m`` expression names the soak tier: set when pytest starts."""
+
 
 RAM_FOLDER = "/dev/shm"
 """Linux's RAM file system: the fast tier's temporary files go there if it has room."""
@@ -429,8 +433,9 @@ def pytest_configure(config: pytest.Config) -> None:
     costs nothing. The whole suite keeps them on the disk (its servers and
     durability tests write there as in production).
     """
-    global _fast_tier
+    global _fast_tier, _soak_tier
     _fast_tier = config.getoption("markexpr").strip() == "fast"
+    _soak_tier = _soak_asked(config)
     if _fast_tier and _has_room(RAM_FOLDER):
         tempfile.tempdir = RAM_FOLDER  # tmp_path's folders too (pytest asks tempfile)
 
@@ -465,6 +470,20 @@ def fast_first(values: Iterable[object]) -> list[object]:
 SOAK_SHARE = 20
 """Outside the ``soak`` tier a heavy sweep tries one in this many of its cases
 (:func:`soak_shares`)."""
+
+
+SWEEP_SHARE = 4
+"""Outside the ``soak`` tier a test marked ``sweep`` tries one in this many of its
+examples (:func:`sweep_examples`)."""
+
+
+def sweep_examples(full: int) -> int:
+    """How many examples a test marked ``sweep`` tries: ``full`` in the ``soak`` tier, a
+    quarter (:data:`SWEEP_SHARE`) in the default run, as :func:`examples` in the fast
+    tier."""
+    if _soak_tier:
+        return full
+    return examples(full) if _fast_tier else max(full // SWEEP_SHARE, FAST_LEAST)
 
 
 def soak_shares() -> list[object]:
@@ -504,7 +523,11 @@ def pytest_pycollect_makeitem(collector: pytest.Collector, name: str, obj: objec
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
     """Mark ``fast`` every test that starts no server, browser, PostgreSQL, Java or node;
     leave out the ``soak`` tier's tests unless ``-m`` names it."""
-    if not _soak_asked(config):
+    if _soak_asked(config):
+        for item in items:
+            if item.get_closest_marker("sweep"):
+                item.add_marker(pytest.mark.soak)  # all its examples: see sweep_examples
+    else:
         soaked = [item for item in items if item.get_closest_marker("soak")]
         if soaked:
             config.hook.pytest_deselected(items=soaked)

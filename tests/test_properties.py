@@ -7,6 +7,9 @@ random, dense, from a narrow 3 x 4-5 block, or built from random melds plus a
 few low cards (usually a legal knock); the defender's is random, drawn next to
 the knocker's cards (layoff-heavy), meld-rich, or from one 4-suit block shared
 with the knocker. Illegal knocks must raise RuleError in the core too.
+
+Each property tries a quarter of its examples in the default run and all of them in
+the soak tier (``sweep``: conftest.py's ``sweep_examples``).
 """
 
 from __future__ import annotations
@@ -15,7 +18,7 @@ from itertools import combinations
 
 import brute_force as bf
 import pytest
-from conftest import examples
+from conftest import sweep_examples
 from hypothesis import HealthCheck, event, given, settings
 from hypothesis import strategies as st
 
@@ -35,6 +38,7 @@ STANDARD = {
     "undercut_bonus": 25,
 }
 FAST = settings(deadline=None, suppress_health_check=[HealthCheck.too_slow])
+pytestmark = pytest.mark.sweep
 
 
 # --------------------------------------------------------------------------- the oracle itself
@@ -393,13 +397,13 @@ def compare_knock(knocker, defender, rules, upcard, **declared):
     return result
 
 
-@settings(FAST, max_examples=examples(2500))
+@settings(FAST, max_examples=sweep_examples(2500))
 @given(st.one_of(hands(10), hands(11), st.integers(0, 12).flatmap(random_hand)))
 def test_deadwood(cards):
     assert sk.deadwood(cards) == bf.deadwood(cards)
 
 
-@settings(FAST, max_examples=examples(1200))
+@settings(FAST, max_examples=sweep_examples(1200))
 @given(st.one_of(hands(10), hands(11)))
 def test_arrangements(cards):
     expected = bf.optimal_arrangements(cards)
@@ -413,7 +417,7 @@ def test_arrangements(cards):
     assert set(as_sets) == expected
 
 
-@settings(FAST, max_examples=examples(800))
+@settings(FAST, max_examples=sweep_examples(800))
 @given(hands(11))
 def test_discard_options(cards):
     expected = bf.discard_options(cards)
@@ -423,14 +427,14 @@ def test_discard_options(cards):
     assert [o.deadwood for o in got] == sorted(o.deadwood for o in got)
 
 
-@settings(FAST, max_examples=examples(1000))
+@settings(FAST, max_examples=sweep_examples(1000))
 @given(knock_deal())
 def test_verify_knock(deal):
     knocker, defender, rules, upcard = deal
     compare_knock(knocker, defender, rules, upcard)
 
 
-@settings(FAST, max_examples=examples(500))
+@settings(FAST, max_examples=sweep_examples(500))
 @given(knock_deal(), st.data())
 def test_verify_knock_declared_melds(deal, data):
     """The knocker lays down a given legal arrangement, not necessarily the best."""
@@ -451,7 +455,7 @@ def test_verify_knock_declared_melds(deal, data):
     compare_knock(knocker, defender, rules, upcard, knocker_melds=melds)
 
 
-@settings(FAST, max_examples=examples(300))
+@settings(FAST, max_examples=sweep_examples(300))
 @given(knock_deal(), st.data())
 def test_verify_knock_declared_defender_melds(deal, data):
     """A defender who shows some own melds lays off only the rest; ``best_deadwood``
@@ -491,14 +495,14 @@ def test_verify_knock_declared_defender_melds(deal, data):
     assert set(layoffs) <= available
 
 
-@settings(FAST, max_examples=examples(300))
+@settings(FAST, max_examples=sweep_examples(300))
 @given(knock_deal(knocker_cards=11))
 def test_verify_big_gin(deal):
     knocker, defender, rules, upcard = deal
     compare_knock(knocker, defender, rules, upcard)
 
 
-@settings(FAST, max_examples=examples(300))
+@settings(FAST, max_examples=sweep_examples(300))
 @given(st.data())
 def test_verify_big_gin_dense(data):
     """11 cards of a 3 x 4-5 block often all meld."""
