@@ -18,6 +18,7 @@ The other requests' schemas: games (:mod:`api.game_schemas`), events
 from __future__ import annotations
 
 import copy
+import functools
 from collections.abc import Iterable
 from typing import Any, ClassVar
 
@@ -52,14 +53,20 @@ class Strict(ma.Schema):
 
     @ma.pre_load
     def _null_is_absent(self, data: Any, **kwargs: Any) -> Any:
-        if not isinstance(data, dict):
+        if not isinstance(data, dict) or None not in data.values():
             return data
-        nullable = {
-            field.data_key or name for name, field in self.load_fields.items() if field.allow_none
-        }
+        nullable = self._nullable
         return {
             key: value for key, value in data.items() if not (value is None and key in nullable)
         }
+
+    @functools.cached_property
+    def _nullable(self) -> frozenset[str]:
+        """The keys of the fields that allow null (worked out once per schema instance:
+        flask-smorest loads every request with the same one)."""
+        return frozenset(
+            field.data_key or name for name, field in self.load_fields.items() if field.allow_none
+        )
 
 
 class Layoff(Strict):

@@ -444,3 +444,26 @@ def test_a_child_refuses_a_connection_caught_in_a_transaction_by_the_fork(tmp_pa
         assert _fork(child) == 0
     assert len(store.log(game_id)) == 0
     store.close()
+
+
+@pytest.mark.one_backend
+def test_an_append_runs_only_the_statements_it_needs(store):
+    """An appended hand takes the write lock with the store's own busy timeout (not read
+    back first) and has no sheet rows to delete past the last hand; an undo still deletes
+    its hand's rows, so an append after it leaves one row per hand."""
+    game_id, _ = new_game(store)
+    games.write_hand(store, game_id, quick(0, 5, 20))
+    traced: list[str] = []
+    store.db.conn.set_trace_callback(traced.append)
+    games.write_hand(store, game_id, quick(0, 5, 20))
+    store.db.conn.set_trace_callback(None)
+    assert traced.count("PRAGMA busy_timeout = 0") == 1
+    assert "PRAGMA busy_timeout" not in traced
+    assert not [statement for statement in traced if statement.startswith("DELETE")]
+    games.write_undo(store, game_id)
+    games.write_hand(store, game_id, quick(1, 3, 30))
+    for table in ("sheet_hands", "hand_pairs"):
+        kept = store.db.conn.execute(f"SELECT n FROM {table} WHERE game_id = ?", [game_id])
+        assert sorted(n for (n,) in kept) == [1, 2], table
+    sheet = games.load_sheet(store, game_id)
+    assert [hand.winner for hand in sheet.hands] == [0, 1] and sheet.totals == (15, 27)

@@ -14,7 +14,7 @@ tests compare the two after random writes).
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from typing import Any
 
 from ..errors import Conflict
@@ -252,9 +252,11 @@ class Scored:
 def kept(rows: Sequence[SheetRow]) -> list[SheetRow]:
     """Sheet rows as the store keeps them: their summaries without :data:`SAME_IN_EVERY_ROW`."""
     return [
-        replace(
-            row,
-            summary=Summary(
+        SheetRow(
+            row.n,
+            row.entry,
+            row.record,
+            Summary(
                 {
                     key: value
                     for key, value in row.summary.data.items()

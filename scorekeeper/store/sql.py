@@ -406,11 +406,15 @@ class SqlStore(DirectorRights, RatingRows, RoundClocks, EventRoster, SeasonRecor
     def _rows(self, conn: Any, game_id: str, start: int) -> list[SheetRow]:
         return sheet_rows(self._run(conn, SELECT_ROWS, (game_id, start)).fetchall())
 
-    def _put_rows(self, conn: Any, game_id: str, start: int, rows: Sequence[SheetRow]) -> None:
+    def _put_rows(
+        self, conn: Any, game_id: str, start: int, rows: Sequence[SheetRow], kept: int | None
+    ) -> None:
         """Replace the game's sheet rows from hand ``start`` on by ``rows`` (and their
-        :data:`~.tallies.INSERT_PAIR` rows)."""
-        self._run(conn, DELETE_ROWS, (game_id, start))
-        self._run(conn, tallies.DELETE_PAIRS, (game_id, start))
+        :data:`~.tallies.INSERT_PAIR` rows). ``kept`` is the number of rows the game has
+        (hands 1 to ``kept``), if known: an append past them has none to delete."""
+        if kept is None or start <= kept:
+            self._run(conn, DELETE_ROWS, (game_id, start))
+            self._run(conn, tallies.DELETE_PAIRS, (game_id, start))
         self._run_many(
             conn,
             tallies.INSERT_PAIR,
@@ -534,7 +538,7 @@ class SqlStore(DirectorRights, RatingRows, RoundClocks, EventRoster, SeasonRecor
                 for seq, (kind, payload, result) in enumerate(entries, 1)
             ],
         )
-        self._put_rows(conn, game_id, 1, rows)
+        self._put_rows(conn, game_id, 1, rows, kept=0)
 
     def _insert_game(
         self,
@@ -693,7 +697,9 @@ class SqlStore(DirectorRights, RatingRows, RoundClocks, EventRoster, SeasonRecor
                 game.id,
             ),
         )
-        self._put_rows(conn, game.id, decision.start, decision.rows)
+        # the rows kept (hands 1 to count): Summary.count's key, read here (no call in the walk)
+        kept = None if game.scored is None else game.scored.data["hands"]
+        self._put_rows(conn, game.id, decision.start, decision.rows, kept)
         if self.NOTIFY and self.notify_channel:
             self._run(conn, self.NOTIFY, (self.notify_channel, f"{game.id} {entry.seq}"))
         return replace(

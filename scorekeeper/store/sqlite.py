@@ -671,7 +671,7 @@ class Storage(SqlStore):
         free. On return the caller holds the turn (:meth:`_write` gives it
         back); on a refusal it is given back here.
         """
-        timeout = conn.execute("PRAGMA busy_timeout").fetchone()[0]  # milliseconds
+        timeout = int(self.busy_timeout * 1000)  # milliseconds, as sqlite3.connect set it
         conn.execute("PRAGMA busy_timeout = 0")
         me, placed, turn = threading.get_ident(), False, False
         try:
