@@ -88,6 +88,7 @@ from .sql_ratings import FINISHED, SET_FINISHED, RatingRows
 from .sql_rights import SELECT_GAME_EVENT, DirectorRights
 from .sql_roster import SELECT_ROSTER, EventRoster, roster_of, walkovers_of
 from .sql_seasons import SeasonRecords
+from .sql_totals import PlayerTotals
 
 ADD_CUT = "ALTER TABLE games ADD COLUMN cut TEXT"
 """The cards cut for the first deal (SQLite's schema 10, PostgreSQL's 9): the same statement."""
@@ -285,7 +286,9 @@ def _match_end(row: Sequence[Any]) -> MatchEnd:
     return MatchEnd(winner, (first, second), ended)
 
 
-class SqlStore(DirectorRights, RatingRows, RoundClocks, EventRoster, SeasonRecords, ABC):
+class SqlStore(
+    DirectorRights, RatingRows, RoundClocks, EventRoster, SeasonRecords, PlayerTotals, ABC
+):
     """The store methods both SQL backends share; a backend subclasses it (see the module
     docs for what it supplies)."""
 
@@ -512,6 +515,7 @@ class SqlStore(DirectorRights, RatingRows, RoundClocks, EventRoster, SeasonRecor
                 ],
             )
             self._put_rows(conn, game_id, 1, rows)
+            self._count(conn, [game_id], {})
             return self._game(conn, game_id)
 
     def _insert_game(
@@ -642,7 +646,9 @@ class SqlStore(DirectorRights, RatingRows, RoundClocks, EventRoster, SeasonRecor
         self, conn: Any, game: StoredGame, entry: LogEntry, decision: Decision
     ) -> StoredGame:
         """Write log ``entry`` and ``decision``'s scored state of ``game`` (its row, its sheet
-        rows) in transaction ``conn``, announced (:data:`NOTIFY`); the game as left."""
+        rows) in transaction ``conn``, announced (:data:`NOTIFY`); the game as left. The
+        players' totals change by what it changed (:mod:`.totals`)."""
+        before = self._shares(conn, [game.id])
         self._run(
             conn,
             INSERT_HAND,
@@ -672,6 +678,7 @@ class SqlStore(DirectorRights, RatingRows, RoundClocks, EventRoster, SeasonRecor
             ),
         )
         self._put_rows(conn, game.id, decision.start, decision.rows)
+        self._count(conn, [game.id], before)
         if self.NOTIFY and self.notify_channel:
             self._run(conn, self.NOTIFY, (self.notify_channel, f"{game.id} {entry.seq}"))
         return replace(
@@ -1020,6 +1027,7 @@ class SqlStore(DirectorRights, RatingRows, RoundClocks, EventRoster, SeasonRecor
             INSERT_EVENT_MATCH,
             [(event_id, number, m.table, m.game_id) for m in matches],
         )
+        self._count(conn, [m.game_id for m in matches], {})
 
     def end_match(self, event_id: str, game_id: str, decide: Adjudicate) -> MatchEnd:
         """End the event's match ``game_id``: inside one write transaction the link is

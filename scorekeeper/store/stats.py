@@ -49,6 +49,7 @@ from ..sheet import (
 from .base import Store, StoredGame
 from .games import load_sheet, score_log
 from .tallies import Pair, RecordGame
+from .totals import KeptRecord
 
 Played = HandBase | HollywoodHandRecord | GameRecord
 """A two-player hand of some sheet: ``void``, ``winner``, ``outcome`` and ``points``."""
@@ -100,6 +101,10 @@ class _Count:
     points: int = 0
 
 
+COUNTED = tuple(f.name for f in fields(_Count))
+"""The counts of a record (its other figures are worked out from them)."""
+
+
 @dataclass(slots=True)
 class _Rival:
     """A head-to-head line as it is being added up."""
@@ -125,9 +130,47 @@ def player_stats(store: Store, name: str) -> PlayerStats:
     "head_to_head": [{"opponent", "games", "wins", "losses", "hands_won",
     "hands_lost"}, ...]}``, opponents in order of first meeting.
 
-    Added up from the hands kept for it (:mod:`~scorekeeper.store.tallies`): its cost is
-    the player's hands, whatever the store holds.
+    Read from the player's running totals (:mod:`~scorekeeper.store.totals`): its cost is
+    their head-to-head lines, whatever the store holds and however many games they
+    played; counted game by game (:func:`recount`) while some of their games are older
+    than the totals.
     """
+    kept = store.kept_record(name)
+    return recount(store, name) if kept is None else _kept_stats(kept)
+
+
+def head_to_head(store: Store, name: str, other: str) -> tuple[str, HeadToHead | None]:
+    """The name of player ``name`` (raises ``NotFound``) and their head-to-head line
+    against ``other`` (matched as the record matches opponents; ``None``: they never met):
+    one line of their totals, whatever the number of their opponents."""
+    kept = store.kept_record(name, fold(other))
+    if kept is None:
+        found = recount(store, name)
+        lines = [r for r in found.head_to_head if fold(r.opponent) == fold(other)]
+        return found.name, next(iter(lines), None)
+    return kept.player.name, next((HeadToHead(*line) for line in kept.lines), None)
+
+
+def _kept_stats(kept: KeptRecord) -> PlayerStats:
+    """A record from the player's running totals."""
+    counts = kept.counts
+    return PlayerStats(
+        name=kept.player.name,
+        **{name: getattr(counts, name) for name in COUNTED},
+        average_hand=_average(counts.points, counts.hands_won),
+        imported_games=counts.imported_games,
+        head_to_head=tuple(HeadToHead(*line) for line in kept.lines),
+    )
+
+
+def _average(points: int, hands_won: int) -> float | None:
+    return round(points / hands_won, 2) if hands_won else None
+
+
+def recount(store: Store, name: str) -> PlayerStats:
+    """The record of player ``name`` (as :func:`player_stats`) counted game by game from the
+    hands kept for it (:mod:`~scorekeeper.store.tallies`; a game older than them scored
+    from its log): its cost is the player's hands."""
     record = store.player_record(name)
     totals = _Count()
     imported = 0
@@ -162,11 +205,10 @@ def player_stats(store: Store, name: str) -> PlayerStats:
         totals.finished += over
         if winner is not None:
             _count_result(totals, met, _side_of(len(names)), seat, winner)
-    average = round(totals.points / totals.hands_won, 2) if totals.hands_won else None
     return PlayerStats(
         name=record.player.name,
-        **{f.name: getattr(totals, f.name) for f in fields(totals)},
-        average_hand=average,
+        **{name: getattr(totals, name) for name in COUNTED},
+        average_hand=_average(totals.points, totals.hands_won),
         imported_games=imported,
         head_to_head=tuple(rival.frozen() for rival in rivals.values()),
     )
