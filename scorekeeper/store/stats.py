@@ -32,7 +32,7 @@ its first seat.
 from __future__ import annotations
 
 from collections.abc import Iterator
-from dataclasses import dataclass, fields
+from dataclasses import astuple, dataclass
 
 from ..names import fold
 from ..results import Outcome, Result
@@ -49,7 +49,7 @@ from ..sheet import (
 from .base import Store, StoredGame
 from .games import load_sheet, score_log
 from .tallies import Pair, RecordGame
-from .totals import KeptRecord
+from .totals import COUNTS, RIVAL_COUNTS, Counts, KeptRecord, RivalCounts
 
 Played = HandBase | HollywoodHandRecord | GameRecord
 """A two-player hand of some sheet: ``void``, ``winner``, ``outcome`` and ``points``."""
@@ -86,40 +86,18 @@ class PlayerStats(Result):
     head_to_head: tuple[HeadToHead, ...]
 
 
-@dataclass(slots=True)
-class _Count:
-    """The counts of a record as they are being added up."""
-
-    games: int = 0
-    finished: int = 0
-    wins: int = 0
-    losses: int = 0
-    hands: int = 0
-    hands_won: int = 0
-    gins: int = 0
-    undercuts: int = 0
-    points: int = 0
-
-
-COUNTED = tuple(f.name for f in fields(_Count))
+COUNTED = tuple(name for name in COUNTS if name not in ("imported_games", "legacy"))
 """The counts of a record (its other figures are worked out from them)."""
 
 
 @dataclass(slots=True)
-class _Rival:
+class _Rival(RivalCounts):
     """A head-to-head line as it is being added up."""
 
-    opponent: str
-    games: int = 0
-    wins: int = 0
-    losses: int = 0
-    hands_won: int = 0
-    hands_lost: int = 0
+    opponent: str = ""
 
     def frozen(self) -> HeadToHead:
-        return HeadToHead(
-            self.opponent, self.games, self.wins, self.losses, self.hands_won, self.hands_lost
-        )
+        return HeadToHead(self.opponent, *astuple(self)[: len(RIVAL_COUNTS)])
 
 
 def player_stats(store: Store, name: str) -> PlayerStats:
@@ -172,7 +150,7 @@ def recount(store: Store, name: str) -> PlayerStats:
     hands kept for it (:mod:`~scorekeeper.store.tallies`; a game older than them scored
     from its log): its cost is the player's hands."""
     record = store.player_record(name)
-    totals = _Count()
+    totals = Counts()
     imported = 0
     rivals: dict[str, _Rival] = {}
     keys: dict[str, str] = {}  # each name as written, folded once
@@ -215,7 +193,7 @@ def recount(store: Store, name: str) -> PlayerStats:
 
 
 def _count_result(
-    totals: _Count, met: dict[int, _Rival], side: list[int], seat: int, winner: int
+    totals: Counts, met: dict[int, _Rival], side: list[int], seat: int, winner: int
 ) -> None:
     """Count a game won by side ``winner`` (``side``: each seat's) for the player at ``seat``
     and the rivals they ``met`` in it (by seat)."""
@@ -248,7 +226,7 @@ def _rival(rivals: dict[str, _Rival], keys: dict[str, str], opponent: str) -> _R
     """The head-to-head line against ``opponent`` (added, empty, at the first meeting);
     ``keys`` are the names folded so far."""
     key = keys.get(opponent) or keys.setdefault(opponent, fold(opponent))
-    return rivals.get(key) or rivals.setdefault(key, _Rival(opponent))
+    return rivals.get(key) or rivals.setdefault(key, _Rival(opponent=opponent))
 
 
 def _hands(sheet: AnySheet) -> Iterator[tuple[tuple[int, int], Played]]:
