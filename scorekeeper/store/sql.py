@@ -648,7 +648,7 @@ class SqlStore(
         """Write log ``entry`` and ``decision``'s scored state of ``game`` (its row, its sheet
         rows) in transaction ``conn``, announced (:data:`NOTIFY`); the game as left. The
         players' totals change by what it changed (:mod:`.totals`)."""
-        before = self._shares(conn, [game.id])
+        before = self._shares(conn, [game.id], decision.start)
         self._run(
             conn,
             INSERT_HAND,
@@ -678,7 +678,7 @@ class SqlStore(
             ),
         )
         self._put_rows(conn, game.id, decision.start, decision.rows)
-        self._count(conn, [game.id], before)
+        self._count(conn, [game.id], before, decision.start)
         if self.NOTIFY and self.notify_channel:
             self._run(conn, self.NOTIFY, (self.notify_channel, f"{game.id} {entry.seq}"))
         return replace(

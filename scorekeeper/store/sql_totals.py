@@ -6,7 +6,6 @@ from __future__ import annotations
 from abc import ABC, abstractmethod
 from collections.abc import Mapping, Sequence
 from contextlib import AbstractContextManager
-from dataclasses import astuple
 from functools import partial
 from typing import Any
 
@@ -53,8 +52,8 @@ def apply(run: totals.Run, changes: Sequence[tuple[totals.Share | None, totals.S
     for before, after in changes:
         old = before or totals.Share(after.game)
         for player_id in after.players.keys() | old.players.keys():
-            now = astuple(after.players.get(player_id, totals.Counts()))
-            was = astuple(old.players.get(player_id, totals.Counts()))
+            now = totals.numbers(after.players.get(player_id, totals.Counts()))
+            was = totals.numbers(old.players.get(player_id, totals.Counts()))
             change = [n - w for n, w in zip(now, was, strict=True)]
             if any(change):
                 total = deltas.setdefault(player_id, [0] * len(totals.COUNTS))
@@ -85,8 +84,8 @@ def _move(
         s + n - w
         for s, n, w in zip(
             stored,
-            astuple(now.counts if now else totals.RivalCounts()),
-            astuple(was.counts if was else totals.RivalCounts()),
+            totals.numbers(now.counts if now else totals.RivalCounts()),
+            totals.numbers(was.counts if was else totals.RivalCounts()),
             strict=True,
         )
     ]
@@ -146,12 +145,22 @@ class PlayerTotals(ABC):
                 lines = self._run(conn, SELECT_ONE_LINE, (player.id, rival)).fetchall()
         return KeptRecord(player, counts, [tuple(line) for line in lines])
 
-    def _shares(self, conn: Any, ids: Sequence[str]) -> dict[str, totals.Share]:
-        """The games' shares of their players' totals, as stored now (in ``conn``)."""
-        return totals.shares(partial(self._run, conn), ids)
+    def _shares(self, conn: Any, ids: Sequence[str], start: int = 1) -> dict[str, totals.Share]:
+        """The games' shares of their players' totals, their hands from ``start`` on, as
+        stored now (in ``conn``: :func:`.totals.shares`)."""
+        return totals.shares(partial(self._run, conn), ids, start)
 
-    def _count(self, conn: Any, ids: Sequence[str], before: Mapping[str, totals.Share]) -> None:
-        """Change the totals by what a write of the games ``ids`` changed: their shares now
-        less their shares ``before`` (none for a new game), in the write's ``conn``."""
-        after = self._shares(conn, ids)
+    def _count(
+        self,
+        conn: Any,
+        ids: Sequence[str],
+        before: Mapping[str, totals.Share],
+        start: int = 1,
+    ) -> None:
+        """Change the totals by what a write of the games ``ids`` changed (their hands from
+        ``start`` on): their shares now less their shares ``before`` (none for a new game),
+        in the write's ``conn``. A game that was older than the totals counts whole."""
+        if any(share.game.legacy for share in before.values()):
+            start = 1
+        after = self._shares(conn, ids, start)
         apply(partial(self._run, conn), [(before.get(game_id), after[game_id]) for game_id in ids])

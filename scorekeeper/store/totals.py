@@ -25,7 +25,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Callable, Iterator, Sequence
-from dataclasses import astuple, dataclass, field, fields
+from dataclasses import dataclass, field, fields
 from typing import Any, NamedTuple
 
 from ..gamesheet import GameStatus
@@ -66,6 +66,11 @@ class RivalCounts:
     hands_lost: int = 0
 
 
+def numbers(counts: Counts | RivalCounts) -> list[int]:
+    """The counts in the order of their fields (their columns)."""
+    return [getattr(counts, name) for name in counts.__slots__]
+
+
 COUNTS = tuple(f.name for f in fields(Counts))
 RIVAL_COUNTS = tuple(f.name for f in fields(RivalCounts))
 FIRST = ("first_created", "first_game", "first_n", "first_seat")
@@ -104,9 +109,16 @@ def _side(seat: str) -> str:
 
 SELECT_GROUPS = (
     f"SELECT game_id, seat_a, seat_b, min(n), sum(1 - void), {_side('seat_a')},"
-    f" {_side('seat_b')} FROM hand_pairs WHERE game_id IN ({{}}) GROUP BY game_id, seat_a, seat_b"
+    f" {_side('seat_b')} FROM hand_pairs WHERE game_id IN ({{}}) AND n >= ?"
+    " GROUP BY game_id, seat_a, seat_b"
 )
-"""Per game (of the ids filled in) and pair of seats, its hands added up."""
+"""Per game (of the ids filled in) and pair of seats, its hands from one on added up."""
+SELECT_MET = (
+    f"SELECT game_id, seat_a, seat_b, min(n), {', '.join('0' * 11)} FROM hand_pairs"
+    " WHERE game_id IN ({}) AND n < ? GROUP BY game_id, seat_a, seat_b"
+)
+"""Per game and pair of seats, where they first met in the hands before one (the hands
+themselves left out)."""
 SELECT_FACTS = (
     "SELECT id, created, players, imported, status, won_by, scored IS NULL FROM games"
     " WHERE id IN ({})"
@@ -235,26 +247,33 @@ def marks(count: int) -> str:
     return ", ".join("?" * count)
 
 
-def shares(run: Run, ids: Sequence[str]) -> dict[str, Share]:
-    """The shares of the games ``ids`` as stored now (three statements)."""
+def shares(run: Run, ids: Sequence[str], start: int = 1) -> dict[str, Share]:
+    """The shares of the games ``ids`` as stored now, their hands from hand ``start`` on
+    (with where their seats first met in the hands before): what a write that replaces
+    those hands changes, the hands before adding the same before and after it."""
     places = marks(len(ids))
+    facts = {row[0]: _facts(row) for row in run(SELECT_FACTS.format(places), ids)}
     seats: dict[str, list[tuple[int, int]]] = {game_id: [] for game_id in ids}
     for game_id, player_id, seat in run(SELECT_SEATS.format(places), ids):
         seats[game_id].append((player_id, seat))
     groups: dict[str, list[Group]] = {game_id: [] for game_id in ids}
-    for row in run(SELECT_GROUPS.format(places), ids):
-        game_id, a, b, first, played, *sums = (row[0], *(int(value) for value in row[1:]))
-        sides = (Side(*sums[:5]), Side(*sums[5:]))
-        groups[game_id].append(Group((a, b), first, played, sides))
-    found = {}
-    for row in run(SELECT_FACTS.format(places), ids):
-        game_id, created, players, imported, status, won_by, legacy = row
-        over = status == GameStatus.OVER.value
-        facts = Facts(
-            game_id, created, tuple(json.loads(players)), bool(imported), over, won_by, bool(legacy)
-        )
-        found[game_id] = share(facts, seats[game_id], groups[game_id])
-    return found
+    counted = [i for i in ids if not (facts[i].imported or facts[i].legacy)]
+    met_before = [i for i in counted if len(facts[i].players) > 2] if start > 1 else []
+    for select, some in ((SELECT_GROUPS, counted), (SELECT_MET, met_before)):
+        if some:  # two players meet before their first hand: no need to look
+            for row in run(select.format(marks(len(some))), [*some, start]):
+                game_id, a, b, first, played, *sums = (row[0], *(int(v) for v in row[1:]))
+                sides = (Side(*sums[:5]), Side(*sums[5:]))
+                groups[game_id].append(Group((a, b), first, played, sides))
+    return {i: share(facts[i], seats[i], groups[i]) for i in ids}
+
+
+def _facts(row: Sequence[Any]) -> Facts:
+    """A game's :class:`Facts` from its row of :data:`SELECT_FACTS`."""
+    game_id, created, players, imported, status, won_by, legacy = row
+    over = status == GameStatus.OVER.value
+    names = tuple(json.loads(players))
+    return Facts(game_id, created, names, bool(imported), over, won_by, bool(legacy))
 
 
 Line = tuple[str, int, int, int, int, int]
@@ -306,10 +325,10 @@ def fill(conn: Any, sql: Callable[[str], str]) -> None:
             found = batch[game_id]
             for player_id, counts in found.players.items():
                 total = players.setdefault(player_id, [0] * len(COUNTS))
-                players[player_id] = [t + c for t, c in zip(total, astuple(counts), strict=True)]
+                players[player_id] = [t + c for t, c in zip(total, numbers(counts), strict=True)]
             for key, met in found.rivals.items():
                 first = (met.name, found.game.created, game_id, *met.at)
-                lines.append([*first, *astuple(met.counts), *key])
+                lines.append([*first, *numbers(met.counts), *key])
         conn.cursor().executemany(sql(ADD_LINE), lines)
     conn.cursor().executemany(
         sql(INSERT_TOTALS), [[player_id, *counts] for player_id, counts in players.items()]
