@@ -458,11 +458,10 @@ class SqlStore(
     ) -> StoredGame:
         """Store a new game (and its players); returns it as :meth:`game` would.
 
-        ``entries`` are ``(kind, payload, result)`` log rows written with it
-        in the same transaction, ``scored`` and ``rows`` its summary and
-        sheet rows, ``imported`` marks a game made by an import, ``follows``
-        the game it is a rematch of, ``owner`` the id of the API key it
-        belongs to (:meth:`key_games`).
+        ``entries`` are ``(kind, payload, result)`` log rows written with it in the
+        same transaction, ``scored`` and ``rows`` its summary and sheet rows,
+        ``imported`` marks a game made by an import, ``follows`` the game it is a
+        rematch of, ``owner`` the id of the API key it belongs to (:meth:`key_games`).
 
         With an ``idempotency_key`` already used by a game created by the
         same request (``request_hash``), nothing is written and that game is
