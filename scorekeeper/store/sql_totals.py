@@ -23,11 +23,18 @@ SELECT_LINES = (
 SELECT_ONE_LINE = f"SELECT {LINE_COLUMNS} FROM rival_totals WHERE player_id = ? AND rival = ?"
 
 
-ENSURE_PLAYER = "INSERT INTO player_totals (player_id) VALUES (?) ON CONFLICT DO NOTHING"
-ADDED = ", ".join(f"{c} = {c} + ?" for c in totals.COUNTS)
-ADD_TO_PLAYER = f"UPDATE player_totals SET {ADDED} WHERE player_id = ?"
+ADD_TO_PLAYER = (
+    totals.INSERT_TOTALS
+    + " ON CONFLICT (player_id) DO UPDATE SET "
+    + ", ".join(f"{c} = player_totals.{c} + excluded.{c}" for c in totals.COUNTS)
+)
 """Add to a player's totals (on PostgreSQL it locks their row until the commit: each write
 of a game locks its players' rows in one order before it changes their rivals')."""
+ADD_TO_LINE = (
+    f"UPDATE rival_totals SET {', '.join(f'{c} = {c} + ?' for c in totals.RIVAL_COUNTS)}"
+    " WHERE player_id = ? AND rival = ?"
+)
+"""Add to a head-to-head line's counts (where they first met unchanged)."""
 SELECT_LINE = f"SELECT {', '.join(totals.LINE)} FROM rival_totals WHERE player_id = ? AND rival = ?"
 UPDATE_LINE = (
     f"UPDATE rival_totals SET {', '.join(f'{c} = ?' for c in totals.LINE)}"
@@ -40,39 +47,22 @@ NEXT_GAMES = (
 )
 """A player's games after one, oldest first, a batch at a time."""
 
-Key = tuple[int, str]
-"""A head-to-head line: the player's id and the rival (folded name)."""
-
 
 def apply(run: totals.Run, changes: Sequence[tuple[totals.Share | None, totals.Share]]) -> None:
     """Change the totals by each game's share after a write less its share before it
-    (``None``: a new game), in the write's transaction."""
-    deltas: dict[int, list[int]] = {}
-    moved: list[tuple[Key, totals.Meeting | None, totals.Meeting | None, totals.Facts]] = []
-    for before, after in changes:
-        old = before or totals.Share(after.game)
-        for player_id in after.players.keys() | old.players.keys():
-            now = totals.numbers(after.players.get(player_id, totals.Counts()))
-            was = totals.numbers(old.players.get(player_id, totals.Counts()))
-            change = [n - w for n, w in zip(now, was, strict=True)]
-            if any(change):
-                total = deltas.setdefault(player_id, [0] * len(totals.COUNTS))
-                deltas[player_id] = [t + c for t, c in zip(total, change, strict=True)]
-        for key in after.rivals.keys() | old.rivals.keys():
-            was_met, met = old.rivals.get(key), after.rivals.get(key)
-            if was_met != met:
-                deltas.setdefault(key[0], [0] * len(totals.COUNTS))
-                moved.append((key, was_met, met, after.game))
-    for player_id in sorted(deltas):
-        run(ENSURE_PLAYER, [player_id])
-        run(ADD_TO_PLAYER, [*deltas[player_id], player_id])
-    for key, was_met, met, game in sorted(moved, key=lambda change: change[0]):
+    (``None``: a new game), in the write's transaction (:func:`.totals.difference`)."""
+    change = totals.difference(changes)
+    for player_id in sorted(change.players):
+        run(ADD_TO_PLAYER, [player_id, *change.players[player_id]])
+    for key, counts in sorted(change.counts):
+        run(ADD_TO_LINE, [*counts, *key])
+    for key, was_met, met, game in sorted(change.moved, key=lambda moved: moved[0]):
         _move(run, key, was_met, met, game)
 
 
 def _move(
     run: totals.Run,
-    key: Key,
+    key: totals.Key,
     was: totals.Meeting | None,
     now: totals.Meeting | None,
     game: totals.Facts,
@@ -102,7 +92,7 @@ def _move(
     run(totals.INSERT_LINE if row is None else UPDATE_LINE, [*first, *counts, *key])
 
 
-def _next_meeting(run: totals.Run, key: Key, game: totals.Facts) -> tuple[Any, ...]:
+def _next_meeting(run: totals.Run, key: totals.Key, game: totals.Facts) -> tuple[Any, ...]:
     """Where the player ``key`` names first met the rival in a game after ``game``."""
     after: Sequence[Any] = (game.created, game.id)
     while True:

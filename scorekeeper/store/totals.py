@@ -26,7 +26,7 @@ from __future__ import annotations
 import json
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field, fields
-from typing import Any, NamedTuple
+from typing import Any, NamedTuple, TypeVar
 
 from ..gamesheet import GameStatus
 from ..names import fold
@@ -274,6 +274,50 @@ def _facts(row: Sequence[Any]) -> Facts:
     over = status == GameStatus.OVER.value
     names = tuple(json.loads(players))
     return Facts(game_id, created, names, bool(imported), over, won_by, bool(legacy))
+
+
+T = TypeVar("T", Counts, RivalCounts)
+
+Key = tuple[int, str]
+"""A head-to-head line: the player's id and the rival (folded name)."""
+
+
+@dataclass(slots=True)
+class Difference:
+    """What a write changes: per player the counts to add; per head-to-head line where
+    the first meeting stays, the counts to add; the other lines' meetings (before, after)."""
+
+    players: dict[int, list[int]] = field(default_factory=dict)
+    counts: list[tuple[Key, list[int]]] = field(default_factory=list)
+    moved: list[tuple[Key, Meeting | None, Meeting | None, Facts]] = field(default_factory=list)
+
+
+def difference(changes: Sequence[tuple[Share | None, Share]]) -> Difference:
+    """Each game's share after a write less its share before (``None``: a new game)."""
+    found = Difference()
+    for before, after in changes:
+        old = before or Share(after.game)
+        for player_id in after.players.keys() | old.players.keys():
+            change = _less(after.players.get(player_id), old.players.get(player_id), Counts)
+            if any(change):
+                total = found.players.get(player_id, [0] * len(COUNTS))
+                found.players[player_id] = [t + c for t, c in zip(total, change, strict=True)]
+        for key in after.rivals.keys() | old.rivals.keys():
+            was, met = old.rivals.get(key), after.rivals.get(key)
+            if was == met:
+                continue
+            found.players.setdefault(key[0], [0] * len(COUNTS))  # locked first
+            if was is not None and met is not None and was.at == met.at:
+                found.counts.append((key, _less(met.counts, was.counts, RivalCounts)))
+            else:
+                found.moved.append((key, was, met, after.game))
+    return found
+
+
+def _less(now: T | None, was: T | None, empty: type[T]) -> list[int]:
+    """The counts ``now`` less the counts it ``was`` (``None``: none)."""
+    pairs = zip(numbers(now or empty()), numbers(was or empty()), strict=True)
+    return [n - w for n, w in pairs]
 
 
 Line = tuple[str, int, int, int, int, int]
