@@ -1,13 +1,15 @@
 """Each player's record kept as running totals (scorekeeper/store/totals.py): equal to the
 record counted game by game after every hand, undo and correction (both backends); a
-first meeting taken back moves the head-to-head line to the next one; a record reads
-only its totals; the migration fills them from the games stored, and a game older than
-the scored state is counted game by game until its next write."""
+first meeting taken back moves the head-to-head line to the next one; games sharing
+players written side by side (threads) keep them right; a record reads only its
+totals; the migration fills them from the games stored, and a game older than the
+scored state is counted game by game until its next write."""
 
 from __future__ import annotations
 
 import random
 import re
+from concurrent.futures import ThreadPoolExecutor
 from itertools import permutations
 
 import psycopg
@@ -160,3 +162,18 @@ def test_the_migration_fills_the_totals_and_an_older_game_is_counted_until_writt
         _same_as_counted(upgraded)
     finally:
         upgraded.close()
+
+
+def test_games_sharing_players_written_side_by_side_keep_the_totals(store):
+    seated = [["Ana", "Ben"], ["Ben", "Ana"], ["Ana", "Cy", "Ben"], ["Cy", "Ben"]]
+    made = [(games.create_game(store, players)[0].id, len(players)) for players in seated]
+
+    def play(number):
+        rng = random.Random(number)
+        game_id, seats = made[number]
+        return [_write(store, rng, game_id, seats) for _ in range(12)]
+
+    with ThreadPoolExecutor(len(made)) as pool:
+        done = [kind for kinds in pool.map(play, range(len(made))) for kind in kinds]
+    assert done.count("hand") > 10
+    _same_as_counted(store, ["Ana", "Ben", "Cy"])
