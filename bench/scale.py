@@ -27,10 +27,11 @@ write the same text) with ``COPY`` into a throwaway server (``tests/pg.py``), th
 ``ANALYZE``: one game at a time through the
 store took 68 s per 1,000 games there (round trips on a loaded machine).
 
-A fill stores about 100 games a second on a loaded machine (10 minutes per 100,000):
-``--repeat-of 100000`` makes a 1,000,000-game file from the 100,000-game fill instead,
-its games stored ten times over by SQL (the same rows, each copy with new ids and its
-times whole days earlier: ten days of games, the same players, ten times their games).
+A fill stores 60 to 100 games a second on a loaded machine (17 to 25 minutes per
+100,000): ``--repeat-of 100000`` makes a 1,000,000-game file from the 100,000-game fill
+instead, its games stored ten times over by SQL (the same rows, each copy with new ids
+and its times whole days earlier: ten days of games, the same players, ten times their
+games), then the players' running totals made again as the migration makes them.
 
 Run (as a module: ``bench/http.py`` would hide the standard library's ``http``):
 ``PYTHONPATH=. .venv/bin/python -m bench.scale --games 100000 --players 10000
@@ -59,7 +60,7 @@ import psycopg
 
 from api import STORAGE_KEY, create_app
 from scorekeeper.errors import ScorekeeperError
-from scorekeeper.store import Store, access, games, open_store
+from scorekeeper.store import Store, access, games, open_store, totals
 from scorekeeper.store.base import Summary
 from scorekeeper.store.scored import effective_hands, kept, scored_rows, start_state
 from scorekeeper.store.sqlite import ANALYSIS_LIMIT, Storage
@@ -74,6 +75,9 @@ REGULAR = "Zora Regular"
 REGULAR_EVERY = 100
 """A club regular sits in one game of every :data:`REGULAR_EVERY` (the others are drawn at
 random): the record of a player with many games."""
+RIVAL = "Yann Rival"
+"""Another regular: in every other game of :data:`REGULAR` and as many others (as many
+games as she has, half of them against her): head to head of two players with many games."""
 
 FIRST = "Ana Ben Cyril Dana Emil Fran Gita Hugo Iris Jan Kaja Luka Maja Nik Olga Petra".split()
 LAST = "Novak Horvat Kranjec Zupan Potocnik Kovac Mlakar Vidmar Golob Turk".split()
@@ -142,8 +146,7 @@ def fill(store: Store, count: int, players: int, seed: int = 1) -> None:
         template = rng.choice(made)
         game = template.game
         seated = rng.sample(names, len(game.players))
-        if number % REGULAR_EVERY == 0 and REGULAR not in seated:
-            seated[0] = REGULAR
+        _seat_regulars(seated, number)
         assert game.scored is not None
         store.create_game(
             game_id=games.new_game_id(),
@@ -161,6 +164,15 @@ def fill(store: Store, count: int, players: int, seed: int = 1) -> None:
         if number % 20000 == 19999:
             rate = (number + 1) / (time.monotonic() - started)
             print(f"  {number + 1:,} games stored ({rate:,.0f}/s)", file=sys.stderr)
+
+
+def _seat_regulars(seated: list[str], number: int) -> None:
+    """:data:`REGULAR` and :data:`RIVAL` in game ``number`` of a fill, where they sit: each
+    in one game of every :data:`REGULAR_EVERY`, half of them together."""
+    every = REGULAR_EVERY
+    regulars = {0: [REGULAR, RIVAL], every: [REGULAR], every // 2: [RIVAL]}
+    for seat, name in enumerate(regulars.get(number % (2 * every), [])):
+        seated[seat] = name
 
 
 REQUESTS: list[tuple[str, str]] = [
@@ -183,7 +195,9 @@ REQUESTS: list[tuple[str, str]] = [
     ("pad games ?q= (a surname)", "/games?q=novak"),
     ("pad games ?status=over&from=", "/games?status=over&from={day}"),
     ("pad player", "/players?name={player}"),
+    ("pad player (the regular)", f"/players?name={REGULAR}"),
     ("pad head to head", "/players/vs?name={player}&other={other}"),
+    ("pad head to head (the two regulars)", f"/players/vs?name={REGULAR}&other={RIVAL}"),
 ]
 """What is timed: a label, and the address (filled in by :func:`_values`)."""
 
@@ -327,12 +341,25 @@ def _repeated(cache: Path, source: str, times: int, count: int, players: int) ->
                 )
             conn.commit()
             print(f"  copy {copy + 1} of {times} stored", file=sys.stderr)
+        _refill_totals(conn)
         conn.execute(f"PRAGMA analysis_limit = {ANALYSIS_LIMIT}")  # as the store's
         conn.execute("ANALYZE")
         conn.commit()
     os.replace(partial, path)
     print(f"repeated to {count:,} games in {time.monotonic() - started:,.0f} s", file=sys.stderr)
     return str(path)
+
+
+def _refill_totals(conn: sqlite3.Connection) -> None:
+    """The players' running totals of the games now stored, made again as the migration
+    makes them (:func:`~scorekeeper.store.totals.fill`), timed."""
+    started = time.monotonic(), time.process_time()
+    conn.execute("DELETE FROM rival_totals")
+    conn.execute("DELETE FROM player_totals")
+    totals.fill(conn, str)
+    conn.commit()
+    took = time.monotonic() - started[0], time.process_time() - started[1]
+    print(f"  players' totals filled in {took[0]:,.0f} s ({took[1]:,.0f} s CPU)", file=sys.stderr)
 
 
 COPIED = (
@@ -346,6 +373,8 @@ COPIED = (
     "hand_pairs",
     "api_keys",
     "key_games",
+    "player_totals",
+    "rival_totals",
 )
 """The tables a fill writes, parents first."""
 

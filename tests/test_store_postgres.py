@@ -97,6 +97,8 @@ def test_schema_version_table_constraints_and_the_append_only_log(address, conne
         "event_roster",
         "player_games",
         "hand_pairs",
+        "player_totals",
+        "rival_totals",
     }
     with pytest.raises(psycopg.errors.ForeignKeyViolation):
         query(
@@ -288,7 +290,8 @@ def test_migration_4_counts_versions_and_the_next_write_scores_an_old_game(addre
         "DROP TABLE game_results, seasons, rating_steps, ratings, rating_state, event_roster,"
         " player_words, director_rights, director_links, card_generations,"
         " event_match_ends, event_matches, event_rounds, events, sheet_hands,"
-        " retired_tokens, key_games, api_keys, player_games, hand_pairs",
+        " retired_tokens, key_games, api_keys, player_games, hand_pairs, player_totals,"
+        " rival_totals",
     )
     query(address, "DROP INDEX games_created, games_updated")
     query(address, "DROP TRIGGER games_result ON games")

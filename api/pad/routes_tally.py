@@ -2,14 +2,14 @@
 
 from __future__ import annotations
 
-from typing import Any
+from collections.abc import Callable
+from typing import Any, TypeVar
 
 from flask import abort, request
 from werkzeug.wrappers import Response
 
 from scorekeeper.errors import ScorekeeperError
 from scorekeeper.gamesheet import GameSheet
-from scorekeeper.names import fold
 from scorekeeper.store import stats
 from scorekeeper.store.base import NotFound
 
@@ -40,12 +40,21 @@ def tally(game_id: str) -> Response:
     return render("pad/tally.html", tally=views_tally.tally_view(found), game_id=game_id)
 
 
+T = TypeVar("T")
+
+
 def _record(name: str) -> tuple[stats.PlayerStats | None, str | None]:
     """A player's record by name, or ``None`` and what to tell the player instead."""
+    return _found(name, lambda: stats.player_stats(get_storage(), name))
+
+
+def _found(name: str, read: Callable[[], T]) -> tuple[T | None, str | None]:
+    """What ``read`` reads of player ``name``, or ``None`` and what to tell the player
+    instead."""
     if not name.strip():
         return None, _("Type a player's name.")
     try:
-        return stats.player_stats(get_storage(), name), None
+        return read(), None
     except NotFound:
         return None, _(
             "Nobody called “%(name)s” has played on this scorepad yet. Check the spelling"
@@ -84,23 +93,23 @@ def players() -> Response:
 @bp.get("/players/vs")
 def head_to_head() -> Response:
     """Two players head to head (``?name=...&other=...``), from the first one's record."""
-    found, error = _record(request.args.get("name", ""))
+    name, other = request.args.get("name", ""), request.args.get("other", "")
+    found, error = _found(name, lambda: stats.head_to_head(get_storage(), name, other))
     if found is None:
         abort(404, error)
-    other = request.args.get("other", "")
-    rival = next((r for r in found.head_to_head if fold(r.opponent) == fold(other)), None)
+    player, rival = found
     if rival is None:
         abort(
             404,
             _(
                 "%(name)s and %(other)s have not played each other on this scorepad.",
-                name=pad_labels.isolated(found.name),
+                name=pad_labels.isolated(player),
                 other=pad_labels.isolated(other.strip()),
             )
             if other.strip()
             else _(
                 "%(name)s and that player have not played each other on this scorepad.",
-                name=pad_labels.isolated(found.name),
+                name=pad_labels.isolated(player),
             ),
         )
-    return render("pad/head_to_head.html", name=found.name, rival=rival)
+    return render("pad/head_to_head.html", name=player, rival=rival)

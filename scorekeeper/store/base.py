@@ -44,6 +44,7 @@ from .sql_ratings import LadderRow, RatingInputs
 
 if TYPE_CHECKING:  # tallies reads Player from here
     from .tallies import PlayerRecord
+    from .totals import KeptRecord
 
 POSTGRES_SCHEMES = ("postgresql://", "postgres://")
 """The address prefixes that name a PostgreSQL database (libpq's two URL schemes)."""
@@ -581,6 +582,12 @@ class Store(Protocol):
     def player_record(self, name: str) -> PlayerRecord:
         """What the record of player ``name`` is added up from (:mod:`.tallies`); raises
         :class:`NotFound`."""
+
+    def kept_record(self, name: str, rival: str | None = None) -> KeptRecord | None:
+        """The record of player ``name`` as its running totals keep it (:mod:`.totals`):
+        every head-to-head line, or only ``rival``'s (a folded name); ``None`` when some of
+        their games are left out of the totals (stored before the scored state was kept);
+        raises :class:`NotFound`."""
 
     def create_game(
         self,

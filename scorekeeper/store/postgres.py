@@ -44,6 +44,8 @@ row saying which of them ran):
   kept by the trigger ``games_result``, as in SQLite's schema 18.
 * ``player_games``, ``hand_pairs``, ``key_games.created``, ``games.won_by`` and
   ``games_updated`` (migration 18), as in SQLite's schema 19; then ``ANALYZE``.
+* ``player_totals`` and ``rival_totals`` (the migration after them), as in SQLite's
+  schema (:mod:`scorekeeper.store.totals`).
 
 The statements and the logic around them are the SQLite backend's
 (:class:`~scorekeeper.store.sql.SqlStore`, ``%s`` placeholders): this module
@@ -99,7 +101,7 @@ import psycopg
 import psycopg_pool
 from psycopg import errors as pg_errors
 
-from . import tallies
+from . import tallies, totals
 from .base import StorageBusy, StorageError, StorageFull, StorageUnavailable
 from .finding import BACKFILL_WORD, GAMES_CREATED_INDEX, SELECT_ALL_PLAYERS, word_rows
 from .sql import ADD_CUT, EVENT_TABLES, MATCH_END_TABLE, SqlStore, pending_steps, pyformat
@@ -333,6 +335,14 @@ def _migrate_tallies(conn: psycopg.Connection) -> None:
     tallies.fill(conn, pyformat)
 
 
+def _migrate_totals(conn: psycopg.Connection) -> None:
+    """Each player's record as running totals: ``player_totals`` and ``rival_totals`` (see
+    :mod:`~scorekeeper.store.totals`), filled from the games stored."""
+    for statement in totals.tables("bigint", ""):
+        conn.execute(statement)
+    totals.fill(conn, pyformat)
+
+
 MIGRATIONS: tuple[Callable[[psycopg.Connection], None], ...] = (
     _migrate_1,
     _migrate_2,
@@ -352,6 +362,7 @@ MIGRATIONS: tuple[Callable[[psycopg.Connection], None], ...] = (
     _migrate_seasons,
     _migrate_game_results,
     _migrate_tallies,
+    _migrate_totals,
 )
 """Schema migrations in order; migration ``i`` takes the database to version ``i + 1``."""
 

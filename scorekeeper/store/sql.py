@@ -88,6 +88,7 @@ from .sql_ratings import FINISHED, SET_FINISHED, RatingRows
 from .sql_rights import SELECT_GAME_EVENT, DirectorRights
 from .sql_roster import SELECT_ROSTER, EventRoster, roster_of, walkovers_of
 from .sql_seasons import SeasonRecords
+from .sql_totals import PlayerTotals
 
 ADD_CUT = "ALTER TABLE games ADD COLUMN cut TEXT"
 """The cards cut for the first deal (SQLite's schema 10, PostgreSQL's 9): the same statement."""
@@ -285,7 +286,9 @@ def _match_end(row: Sequence[Any]) -> MatchEnd:
     return MatchEnd(winner, (first, second), ended)
 
 
-class SqlStore(DirectorRights, RatingRows, RoundClocks, EventRoster, SeasonRecords, ABC):
+class SqlStore(
+    DirectorRights, RatingRows, RoundClocks, EventRoster, SeasonRecords, PlayerTotals, ABC
+):
     """The store methods both SQL backends share; a backend subclasses it (see the module
     docs for what it supplies)."""
 
@@ -459,11 +462,10 @@ class SqlStore(DirectorRights, RatingRows, RoundClocks, EventRoster, SeasonRecor
     ) -> StoredGame:
         """Store a new game (and its players); returns it as :meth:`game` would.
 
-        ``entries`` are ``(kind, payload, result)`` log rows written with it
-        in the same transaction, ``scored`` and ``rows`` its summary and
-        sheet rows, ``imported`` marks a game made by an import, ``follows``
-        the game it is a rematch of, ``owner`` the id of the API key it
-        belongs to (:meth:`key_games`).
+        ``entries`` are ``(kind, payload, result)`` log rows written with it in the
+        same transaction, ``scored`` and ``rows`` its summary and sheet rows,
+        ``imported`` marks a game made by an import, ``follows`` the game it is a
+        rematch of, ``owner`` the id of the API key it belongs to (:meth:`key_games`).
 
         With an ``idempotency_key`` already used by a game created by the
         same request (``request_hash``), nothing is written and that game is
@@ -496,6 +498,7 @@ class SqlStore(DirectorRights, RatingRows, RoundClocks, EventRoster, SeasonRecor
                 keyed = self._keyed(conn, SELECT_KEYED_GAME, idempotency_key, request_hash)
                 return self._game(conn, keyed)
             self._add_game_parts(conn, stamp, game_id, seated, owner, entries, rows)
+            self._count(conn, [game_id], {})
             return self._game(conn, game_id)
 
     def _keyed(
@@ -668,7 +671,9 @@ class SqlStore(DirectorRights, RatingRows, RoundClocks, EventRoster, SeasonRecor
         self, conn: Any, game: StoredGame, entry: LogEntry, decision: Decision
     ) -> StoredGame:
         """Write log ``entry`` and ``decision``'s scored state of ``game`` (its row, its sheet
-        rows) in transaction ``conn``, announced (:data:`NOTIFY`); the game as left."""
+        rows) in transaction ``conn``, announced (:data:`NOTIFY`); the game as left. The
+        players' totals change by what it changed (:mod:`.totals`)."""
+        before = self._shares(conn, [game.id], decision.start)
         self._run(
             conn,
             INSERT_HAND,
@@ -700,6 +705,7 @@ class SqlStore(DirectorRights, RatingRows, RoundClocks, EventRoster, SeasonRecor
         # the rows kept (hands 1 to count): Summary.count's key, read here (no call in the walk)
         kept = None if game.scored is None else game.scored.data["hands"]
         self._put_rows(conn, game.id, decision.start, decision.rows, kept)
+        self._count(conn, [game.id], before, decision.start)
         if self.NOTIFY and self.notify_channel:
             self._run(conn, self.NOTIFY, (self.notify_channel, f"{game.id} {entry.seq}"))
         return replace(
@@ -1040,6 +1046,7 @@ class SqlStore(DirectorRights, RatingRows, RoundClocks, EventRoster, SeasonRecor
             INSERT_EVENT_MATCH,
             [(event_id, number, m.table, m.game_id) for m in matches],
         )
+        self._count(conn, [m.game_id for m in matches], {})
 
     def end_match(self, event_id: str, game_id: str, decide: Adjudicate) -> MatchEnd:
         """End the event's match ``game_id``: inside one write transaction the link is

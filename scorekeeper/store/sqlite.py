@@ -72,6 +72,9 @@ Tables:
   the index ``games_updated`` (schema 19, :mod:`scorekeeper.store.tallies`): each
   player's games by time, each hand's two seats and result, kept by every write,
   so that lists and records read an index at any size; then ``ANALYZE``.
+* ``player_totals`` and ``rival_totals`` (the migration after them,
+  :mod:`scorekeeper.store.totals`): each player's record and head-to-head lines as
+  running totals, changed by every write in its transaction.
 
 Every write is one ``BEGIN IMMEDIATE`` transaction, so concurrent writers
 (several gunicorn workers) are serialised by SQLite and a refused write
@@ -137,7 +140,7 @@ from contextlib import contextmanager
 import sqlite_utils
 
 from ..names import fold
-from . import tallies
+from . import tallies, totals
 from .base import StorageBusy, StorageError, StorageFull, StorageUnavailable
 from .finding import BACKFILL_WORD, GAMES_CREATED_INDEX, SELECT_ALL_PLAYERS, word_rows
 from .sql import ADD_CUT, EVENT_TABLES, MATCH_END_TABLE, SqlStore, pending_steps
@@ -520,6 +523,14 @@ def _migrate_tallies(db: sqlite_utils.Database) -> None:
     tallies.fill(db.conn, str)
 
 
+def _migrate_totals(db: sqlite_utils.Database) -> None:
+    """Each player's record as running totals: ``player_totals`` and ``rival_totals`` (see
+    :mod:`~scorekeeper.store.totals`), filled from the games stored."""
+    for statement in totals.tables("INTEGER", " WITHOUT ROWID"):
+        db.execute(statement)
+    totals.fill(db.conn, str)
+
+
 MIGRATIONS: tuple[Callable[[sqlite_utils.Database], None], ...] = (
     _migrate_1,
     _migrate_2,
@@ -540,6 +551,7 @@ MIGRATIONS: tuple[Callable[[sqlite_utils.Database], None], ...] = (
     _migrate_seasons,
     _migrate_game_results,
     _migrate_tallies,
+    _migrate_totals,
 )
 """Schema migrations in order; migration ``i`` takes the file to version ``i + 1``."""
 

@@ -32,7 +32,7 @@ its first seat.
 from __future__ import annotations
 
 from collections.abc import Iterator
-from dataclasses import dataclass, fields
+from dataclasses import astuple, dataclass
 
 from ..names import fold
 from ..results import Outcome, Result
@@ -49,6 +49,7 @@ from ..sheet import (
 from .base import Store, StoredGame
 from .games import load_sheet, score_log
 from .tallies import Pair, RecordGame
+from .totals import COUNTS, RIVAL_COUNTS, Counts, KeptRecord, RivalCounts
 
 Played = HandBase | HollywoodHandRecord | GameRecord
 """A two-player hand of some sheet: ``void``, ``winner``, ``outcome`` and ``points``."""
@@ -85,36 +86,18 @@ class PlayerStats(Result):
     head_to_head: tuple[HeadToHead, ...]
 
 
-@dataclass(slots=True)
-class _Count:
-    """The counts of a record as they are being added up."""
-
-    games: int = 0
-    finished: int = 0
-    wins: int = 0
-    losses: int = 0
-    hands: int = 0
-    hands_won: int = 0
-    gins: int = 0
-    undercuts: int = 0
-    points: int = 0
+COUNTED = tuple(name for name in COUNTS if name not in ("imported_games", "legacy"))
+"""The counts of a record (its other figures are worked out from them)."""
 
 
 @dataclass(slots=True)
-class _Rival:
+class _Rival(RivalCounts):
     """A head-to-head line as it is being added up."""
 
-    opponent: str
-    games: int = 0
-    wins: int = 0
-    losses: int = 0
-    hands_won: int = 0
-    hands_lost: int = 0
+    opponent: str = ""
 
     def frozen(self) -> HeadToHead:
-        return HeadToHead(
-            self.opponent, self.games, self.wins, self.losses, self.hands_won, self.hands_lost
-        )
+        return HeadToHead(self.opponent, *astuple(self)[: len(RIVAL_COUNTS)])
 
 
 def player_stats(store: Store, name: str) -> PlayerStats:
@@ -125,11 +108,49 @@ def player_stats(store: Store, name: str) -> PlayerStats:
     "head_to_head": [{"opponent", "games", "wins", "losses", "hands_won",
     "hands_lost"}, ...]}``, opponents in order of first meeting.
 
-    Added up from the hands kept for it (:mod:`~scorekeeper.store.tallies`): its cost is
-    the player's hands, whatever the store holds.
+    Read from the player's running totals (:mod:`~scorekeeper.store.totals`): its cost is
+    their head-to-head lines, whatever the store holds and however many games they
+    played; counted game by game (:func:`recount`) while some of their games are older
+    than the totals.
     """
+    kept = store.kept_record(name)
+    return recount(store, name) if kept is None else _kept_stats(kept)
+
+
+def head_to_head(store: Store, name: str, other: str) -> tuple[str, HeadToHead | None]:
+    """The name of player ``name`` (raises ``NotFound``) and their head-to-head line
+    against ``other`` (matched as the record matches opponents; ``None``: they never met):
+    one line of their totals, whatever the number of their opponents."""
+    kept = store.kept_record(name, fold(other))
+    if kept is None:
+        found = recount(store, name)
+        lines = [r for r in found.head_to_head if fold(r.opponent) == fold(other)]
+        return found.name, next(iter(lines), None)
+    return kept.player.name, next((HeadToHead(*line) for line in kept.lines), None)
+
+
+def _kept_stats(kept: KeptRecord) -> PlayerStats:
+    """A record from the player's running totals."""
+    counts = kept.counts
+    return PlayerStats(
+        name=kept.player.name,
+        **{name: getattr(counts, name) for name in COUNTED},
+        average_hand=_average(counts.points, counts.hands_won),
+        imported_games=counts.imported_games,
+        head_to_head=tuple(HeadToHead(*line) for line in kept.lines),
+    )
+
+
+def _average(points: int, hands_won: int) -> float | None:
+    return round(points / hands_won, 2) if hands_won else None
+
+
+def recount(store: Store, name: str) -> PlayerStats:
+    """The record of player ``name`` (as :func:`player_stats`) counted game by game from the
+    hands kept for it (:mod:`~scorekeeper.store.tallies`; a game older than them scored
+    from its log): its cost is the player's hands."""
     record = store.player_record(name)
-    totals = _Count()
+    totals = Counts()
     imported = 0
     rivals: dict[str, _Rival] = {}
     keys: dict[str, str] = {}  # each name as written, folded once
@@ -162,18 +183,17 @@ def player_stats(store: Store, name: str) -> PlayerStats:
         totals.finished += over
         if winner is not None:
             _count_result(totals, met, _side_of(len(names)), seat, winner)
-    average = round(totals.points / totals.hands_won, 2) if totals.hands_won else None
     return PlayerStats(
         name=record.player.name,
-        **{f.name: getattr(totals, f.name) for f in fields(totals)},
-        average_hand=average,
+        **{name: getattr(totals, name) for name in COUNTED},
+        average_hand=_average(totals.points, totals.hands_won),
         imported_games=imported,
         head_to_head=tuple(rival.frozen() for rival in rivals.values()),
     )
 
 
 def _count_result(
-    totals: _Count, met: dict[int, _Rival], side: list[int], seat: int, winner: int
+    totals: Counts, met: dict[int, _Rival], side: list[int], seat: int, winner: int
 ) -> None:
     """Count a game won by side ``winner`` (``side``: each seat's) for the player at ``seat``
     and the rivals they ``met`` in it (by seat)."""
@@ -206,7 +226,7 @@ def _rival(rivals: dict[str, _Rival], keys: dict[str, str], opponent: str) -> _R
     """The head-to-head line against ``opponent`` (added, empty, at the first meeting);
     ``keys`` are the names folded so far."""
     key = keys.get(opponent) or keys.setdefault(opponent, fold(opponent))
-    return rivals.get(key) or rivals.setdefault(key, _Rival(opponent))
+    return rivals.get(key) or rivals.setdefault(key, _Rival(opponent=opponent))
 
 
 def _hands(sheet: AnySheet) -> Iterator[tuple[tuple[int, int], Played]]:

@@ -1,0 +1,156 @@
+"""The players' running totals (:mod:`.totals`): their reads, and their change by each write
+of a game (mixed into :class:`~.sql.SqlStore`)."""
+
+from __future__ import annotations
+
+from abc import ABC, abstractmethod
+from collections.abc import Mapping, Sequence
+from contextlib import AbstractContextManager
+from functools import partial
+from typing import Any
+
+from . import totals
+from .base import Player
+from .totals import KeptRecord
+
+SELECT_TOTALS = f"SELECT {', '.join(totals.COUNTS)} FROM player_totals WHERE player_id = ?"
+LINE_COLUMNS = f"name, {', '.join(totals.RIVAL_COUNTS)}"
+SELECT_LINES = (
+    f"SELECT {LINE_COLUMNS} FROM rival_totals WHERE player_id = ?"
+    f" ORDER BY {', '.join(totals.FIRST)}"
+)
+"""A player's head-to-head lines in the order they first met."""
+SELECT_ONE_LINE = f"SELECT {LINE_COLUMNS} FROM rival_totals WHERE player_id = ? AND rival = ?"
+
+
+ADD_TO_PLAYER = (
+    totals.INSERT_TOTALS
+    + " ON CONFLICT (player_id) DO UPDATE SET "
+    + ", ".join(f"{c} = player_totals.{c} + excluded.{c}" for c in totals.COUNTS)
+)
+"""Add to a player's totals (on PostgreSQL it locks their row until the commit: each write
+of a game locks its players' rows in one order before it changes their rivals')."""
+ADD_TO_LINE = (
+    f"UPDATE rival_totals SET {', '.join(f'{c} = {c} + ?' for c in totals.RIVAL_COUNTS)}"
+    " WHERE player_id = ? AND rival = ?"
+)
+"""Add to a head-to-head line's counts (where they first met unchanged)."""
+SELECT_LINE = f"SELECT {', '.join(totals.LINE)} FROM rival_totals WHERE player_id = ? AND rival = ?"
+UPDATE_LINE = (
+    f"UPDATE rival_totals SET {', '.join(f'{c} = ?' for c in totals.LINE)}"
+    " WHERE player_id = ? AND rival = ?"
+)
+DELETE_LINE = "DELETE FROM rival_totals WHERE player_id = ? AND rival = ?"
+NEXT_GAMES = (
+    "SELECT game_id FROM player_games WHERE player_id = ? AND (created, game_id) > (?, ?)"
+    " ORDER BY created, game_id LIMIT 200"
+)
+"""A player's games after one, oldest first, a batch at a time."""
+
+
+def apply(run: totals.Run, changes: Sequence[tuple[totals.Share | None, totals.Share]]) -> None:
+    """Change the totals by each game's share after a write less its share before it
+    (``None``: a new game), in the write's transaction (:func:`.totals.difference`)."""
+    change = totals.difference(changes)
+    for player_id in sorted(change.players):
+        run(ADD_TO_PLAYER, [player_id, *change.players[player_id]])
+    for key, counts in sorted(change.counts):
+        run(ADD_TO_LINE, [*counts, *key])
+    for key, was_met, met, game in sorted(change.moved, key=lambda moved: moved[0]):
+        _move(run, key, was_met, met, game)
+
+
+def _move(
+    run: totals.Run,
+    key: totals.Key,
+    was: totals.Meeting | None,
+    now: totals.Meeting | None,
+    game: totals.Facts,
+) -> None:
+    """Change a head-to-head line by one game's meeting ``now`` less the one it ``was``."""
+    row = run(SELECT_LINE, key).fetchone()
+    stored = list(row[5:]) if row is not None else [0] * len(totals.RIVAL_COUNTS)
+    counts = [
+        s + n - w
+        for s, n, w in zip(
+            stored,
+            totals.numbers(now.counts if now else totals.RivalCounts()),
+            totals.numbers(was.counts if was else totals.RivalCounts()),
+            strict=True,
+        )
+    ]
+    if not counts[0]:  # no game left where they met
+        run(DELETE_LINE, key)
+        return
+    here = None if now is None else (now.name, game.created, game.id, *now.at)
+    first = None if row is None else tuple(row[:5])
+    if first is None or (here is not None and (first[2] == game.id or here[1:] < first[1:])):
+        first = here
+    elif first[2] == game.id:  # their first meeting is gone: the next one
+        first = _next_meeting(run, key, game)
+    assert first is not None  # a line with games has a first meeting
+    run(totals.INSERT_LINE if row is None else UPDATE_LINE, [*first, *counts, *key])
+
+
+def _next_meeting(run: totals.Run, key: totals.Key, game: totals.Facts) -> tuple[Any, ...]:
+    """Where the player ``key`` names first met the rival in a game after ``game``."""
+    after: Sequence[Any] = (game.created, game.id)
+    while True:
+        ids = [row[0] for row in run(NEXT_GAMES, [key[0], *after])]
+        found = totals.shares(run, ids)
+        for game_id in ids:
+            met = found[game_id].rivals.get(key)
+            if met is not None:
+                facts = found[game_id].game
+                return (met.name, facts.created, facts.id, *met.at)
+        last = found[ids[-1]].game  # a line with games left has a later meeting
+        after = (last.created, last.id)
+
+
+class PlayerTotals(ABC):
+    """Reads of the running totals, and the hook every write of a game calls."""
+
+    @abstractmethod
+    def _snapshot(self) -> AbstractContextManager[Any]: ...
+
+    @abstractmethod
+    def _run(self, conn: Any, statement: str, params: Sequence[Any] = ()) -> Any: ...
+
+    @abstractmethod
+    def player(self, name: str) -> Player: ...
+
+    def kept_record(self, name: str, rival: str | None = None) -> KeptRecord | None:
+        """The kept record of player ``name`` (raises ``NotFound``) with every head-to-head
+        line, or only the one of ``rival`` (a folded name) when given; ``None`` when the
+        player has games the totals leave out (stored before the scored state was kept)."""
+        player = self.player(name)
+        with self._snapshot() as conn:
+            row = self._run(conn, SELECT_TOTALS, (player.id,)).fetchone()
+            counts = totals.Counts() if row is None else totals.Counts(*row)
+            if counts.legacy:
+                return None
+            if rival is None:
+                lines = self._run(conn, SELECT_LINES, (player.id,)).fetchall()
+            else:
+                lines = self._run(conn, SELECT_ONE_LINE, (player.id, rival)).fetchall()
+        return KeptRecord(player, counts, [tuple(line) for line in lines])
+
+    def _shares(self, conn: Any, ids: Sequence[str], start: int = 1) -> dict[str, totals.Share]:
+        """The games' shares of their players' totals, their hands from ``start`` on, as
+        stored now (in ``conn``: :func:`.totals.shares`)."""
+        return totals.shares(partial(self._run, conn), ids, start)
+
+    def _count(
+        self,
+        conn: Any,
+        ids: Sequence[str],
+        before: Mapping[str, totals.Share],
+        start: int = 1,
+    ) -> None:
+        """Change the totals by what a write of the games ``ids`` changed (their hands from
+        ``start`` on): their shares now less their shares ``before`` (none for a new game),
+        in the write's ``conn``. A game that was older than the totals counts whole."""
+        if any(share.game.legacy for share in before.values()):
+            start = 1
+        after = self._shares(conn, ids, start)
+        apply(partial(self._run, conn), [(before.get(game_id), after[game_id]) for game_id in ids])
