@@ -69,8 +69,11 @@ def _sub_runs(pattern: int) -> tuple[int, ...]:
 _RUNS: tuple[tuple[int, ...], ...] = tuple(_runs(p) for p in range(1 << 13))
 """The maximal runs of each 13-bit suit pattern."""
 
+_RUN_COVER: tuple[int, ...] = tuple(map(sum, _RUNS))
+"""The cards of each 13-bit suit pattern that its maximal runs take."""
+
 _RUN_DEADWOOD: tuple[int, ...] = tuple(
-    sum(_VALUES[r] for r in range(13) if (p & ~sum(_RUNS[p])) >> r & 1) for p in range(1 << 13)
+    sum(_VALUES[r] for r in range(13) if (p & ~_RUN_COVER[p]) >> r & 1) for p in range(1 << 13)
 )
 """Deadwood of one suit's 13-bit pattern when only runs may be formed."""
 
@@ -263,22 +266,36 @@ its callers holding masks read best (one function, no extra call on the hot path
 
 
 def _split(mask: int, taken: int) -> tuple[list[int], int]:
-    """Melds (as masks) and deadwood mask when ``taken`` holds the chosen sets."""
+    """Melds (as masks) and deadwood mask when ``taken`` holds the chosen sets: the sets
+    by rank, then each suit's maximal runs of the rest (four table look-ups)."""
     melds = []
     rest = taken
     while rest:
         low = rest & -rest
         rank = (low.bit_length() - 1) % 13
-        meld = taken & (1 << rank | 1 << (rank + 13) | 1 << (rank + 26) | 1 << (rank + 39))
+        meld = taken & _RANK_COLUMNS[rank]
         melds.append(meld)
-        rest &= ~meld
+        rest ^= meld
     leftover = mask & ~taken
-    dead = leftover
-    for shift in (0, 13, 26, 39):
-        for run in _RUNS[leftover >> shift & SUIT_MASK]:
-            melds.append(run << shift)
-            dead &= ~(run << shift)
-    return melds, dead
+    a = leftover & SUIT_MASK
+    b = leftover >> 13 & SUIT_MASK
+    c = leftover >> 26 & SUIT_MASK
+    d = leftover >> 39
+    runs = _RUNS
+    if runs[a]:
+        melds += runs[a]
+    if runs[b]:
+        melds += [run << 13 for run in runs[b]]
+    if runs[c]:
+        melds += [run << 26 for run in runs[c]]
+    if runs[d]:
+        melds += [run << 39 for run in runs[d]]
+    cover = _RUN_COVER
+    return melds, leftover ^ (cover[a] | cover[b] << 13 | cover[c] << 26 | cover[d] << 39)
+
+
+_RANK_COLUMNS = tuple(sum(1 << (s * 13 + rank) for s in range(4)) for rank in range(13))
+"""The four cards of each rank, as 52-bit masks."""
 
 
 def codes_of(mask: int) -> tuple[str, ...]:
@@ -367,9 +384,9 @@ def first_arrangement(mask: int, limit: int) -> tuple[list[int], int, bool]:
     and so leaves at least the deadwood of that choice with its best runs, or the same sets
     with other runs, and so leaves out of runs at least one card of a run of the optimal
     one: a run of three whole (no run of one suit fits in three cards but that one), a
-    longer run at least its lowest card. When both are over the limit, the optimal
-    arrangement is alone; this is how most knockers' hands are settled without listing
-    their arrangements (issue 30).
+    longer run at least its lowest card (the least of these per suit is ``_RUN_CHANGE``).
+    When both are over the limit, the optimal arrangement is alone; this is how most
+    knockers' hands are settled without listing their arrangements (issue 30).
     """
     ranks = _mask_set_ranks(mask)
     taken = 0
@@ -383,22 +400,35 @@ def first_arrangement(mask: int, limit: int) -> tuple[list[int], int, bool]:
                 return melds, dead, False
             if value <= limit and other != taken:
                 sole = False
+    leftover = mask & ~taken
+    a = leftover & SUIT_MASK
+    b = leftover >> 13 & SUIT_MASK
+    c = leftover >> 26 & SUIT_MASK
+    d = leftover >> 39
+    table = _RUN_DEADWOOD
+    left = table[a] + table[b] + table[c] + table[d]
     melds, dead = _split(mask, taken)
-    left = mask_points(dead)
     if sole and left <= limit:
-        for meld in melds:
-            if not meld & taken and left + _cheapest_change(meld) <= limit:
-                sole = False
-                break
+        change = _RUN_CHANGE
+        sole = left + min(change[a], change[b], change[c], change[d]) > limit
     return melds, dead, sole and left <= limit
 
 
 def _cheapest_change(run: int) -> int:
-    """The least deadwood a run adds when the same cards are melded otherwise with the
-    runs of its suit not touching: its lowest card left out of a longer run (the cheapest
-    card, and what it leaves is a run), else the three cards."""
+    """The least deadwood a run (13-bit) adds when the same cards are melded otherwise with
+    the runs of its suit not touching: its lowest card left out of a longer run (the
+    cheapest card, and what it leaves is a run), else the three cards."""
     low = (run & -run).bit_length() - 1
-    return _VALUES[low % 13] if run.bit_count() > 3 else mask_points(run)
+    return _VALUES[low] if run.bit_count() > 3 else _POINTS[run]
+
+
+_NO_RUN = 1 << 62
+"""``_RUN_CHANGE`` of a pattern without runs: more than any limit (no run to change)."""
+
+_RUN_CHANGE: tuple[int, ...] = tuple(
+    min(map(_cheapest_change, runs)) if runs else _NO_RUN for runs in _RUNS
+)
+"""The least :func:`_cheapest_change` of the maximal runs of each 13-bit suit pattern."""
 
 
 def arrangements(cards: int | str | Iterable[str | Card]) -> tuple[Arrangement, ...]:
