@@ -384,9 +384,9 @@ def first_arrangement(mask: int, limit: int) -> tuple[list[int], int, bool]:
     and so leaves at least the deadwood of that choice with its best runs, or the same sets
     with other runs, and so leaves out of runs at least one card of a run of the optimal
     one: a run of three whole (no run of one suit fits in three cards but that one), a
-    longer run at least its lowest card (the least of these per suit is ``_RUN_CHANGE``).
-    When both are over the limit, the optimal arrangement is alone; this is how most
-    knockers' hands are settled without listing their arrangements (issue 30).
+    longer run at least its lowest card. When both are over the limit, the optimal
+    arrangement is alone; this is how most knockers' hands are settled without listing
+    their arrangements (issue 30).
     """
     ranks = _mask_set_ranks(mask)
     taken = 0
@@ -400,35 +400,22 @@ def first_arrangement(mask: int, limit: int) -> tuple[list[int], int, bool]:
                 return melds, dead, False
             if value <= limit and other != taken:
                 sole = False
-    leftover = mask & ~taken
-    a = leftover & SUIT_MASK
-    b = leftover >> 13 & SUIT_MASK
-    c = leftover >> 26 & SUIT_MASK
-    d = leftover >> 39
-    table = _RUN_DEADWOOD
-    left = table[a] + table[b] + table[c] + table[d]
     melds, dead = _split(mask, taken)
+    left = mask_points(dead)
     if sole and left <= limit:
-        change = _RUN_CHANGE
-        sole = left + min(change[a], change[b], change[c], change[d]) > limit
+        for meld in melds:
+            if not meld & taken and left + _cheapest_change(meld) <= limit:
+                sole = False
+                break
     return melds, dead, sole and left <= limit
 
 
 def _cheapest_change(run: int) -> int:
-    """The least deadwood a run (13-bit) adds when the same cards are melded otherwise with
-    the runs of its suit not touching: its lowest card left out of a longer run (the
-    cheapest card, and what it leaves is a run), else the three cards."""
+    """The least deadwood a run adds when the same cards are melded otherwise with the
+    runs of its suit not touching: its lowest card left out of a longer run (the cheapest
+    card, and what it leaves is a run), else the three cards."""
     low = (run & -run).bit_length() - 1
-    return _VALUES[low] if run.bit_count() > 3 else _POINTS[run]
-
-
-_NO_RUN = 1 << 62
-"""``_RUN_CHANGE`` of a pattern without runs: more than any limit (no run to change)."""
-
-_RUN_CHANGE: tuple[int, ...] = tuple(
-    min(map(_cheapest_change, runs)) if runs else _NO_RUN for runs in _RUNS
-)
-"""The least :func:`_cheapest_change` of the maximal runs of each 13-bit suit pattern."""
+    return _VALUES[low % 13] if run.bit_count() > 3 else mask_points(run)
 
 
 def arrangements(cards: int | str | Iterable[str | Card]) -> tuple[Arrangement, ...]:
