@@ -223,20 +223,26 @@ def _packings(hand: int, limit: int, melds: list[int]) -> list[tuple[int, tuple[
     Returns ``(deadwood, melds)`` pairs in depth-first order over ``melds``
     (each arrangement as its melds in list order; an arrangement comes before
     those that add later melds to it). Runs of one suit that touch are not
-    packed side by side: the merged run is the same arrangement. A branch is
-    cut when even every later meld could not bring the deadwood within the
-    limit; which later melds may lie beside a meld is worked out (pairwise, as a
-    bitset) only for the melds a branch goes on from.
+    packed side by side: the merged run is the same arrangement. Which melds
+    may lie beside which is worked out once, pairwise, as a bitset of later
+    melds per meld; a branch is cut when even every later meld that fits
+    beside its newest one could not bring the deadwood within the limit.
     """
     count = len(melds)
     points = [_MELD_POINTS[m] for m in melds]
     neighbours = [_NEIGHBOURS[m] for m in melds]
-    later = [0] * count
-    covered = 0
-    for i in range(count - 1, -1, -1):
-        later[i] = mask_points(covered)
-        covered |= melds[i]
-    fits: list[int | None] = [None] * count
+    fits = [0] * count
+    reach = [0] * count
+    for i in range(count):
+        meld, near = melds[i], neighbours[i]
+        bits = covered = 0
+        for j in range(i + 1, count):
+            later = melds[j]
+            if not (later & meld or (near and neighbours[j] and near & later)):
+                bits |= 1 << j
+                covered |= later
+        fits[i] = bits
+        reach[i] = mask_points(covered)
     found: list[tuple[int, tuple[int, ...]]] = []
 
     def walk(candidates: int, dead: int, chosen: tuple[int, ...]) -> None:
@@ -247,26 +253,11 @@ def _packings(hand: int, limit: int, melds: list[int]) -> list[tuple[int, tuple[
             candidates ^= low
             i = low.bit_length() - 1
             left = dead - points[i]
-            if left - later[i] <= limit:
-                beside = fits[i]
-                if beside is None:
-                    beside = fits[i] = _beside(melds, neighbours, i)
-                walk(candidates & beside, left, (*chosen, melds[i]))
+            if left - reach[i] <= limit:
+                walk(candidates & fits[i], left, (*chosen, melds[i]))
 
     walk((1 << count) - 1, mask_points(hand), ())
     return found
-
-
-def _beside(melds: list[int], neighbours: list[int], i: int) -> int:
-    """The later melds that may lie beside ``melds[i]`` in a packing, as a bitset: disjoint
-    from it, and not a run touching it in its suit."""
-    meld, near = melds[i], neighbours[i]
-    bits = 0
-    for j in range(i + 1, len(melds)):
-        later = melds[j]
-        if not (later & meld or (near and neighbours[j] and near & later)):
-            bits |= 1 << j
-    return bits
 
 
 def _parse_melds(spec: object, hand: int, *, field: str, owner: str) -> list[int]:
@@ -608,9 +599,7 @@ def _choose_knocker_melds(
     are tried by that bound, best first (in depth-first order among equal
     bounds), and the search stops when no bound left can beat (or, found
     earlier, tie) the best key so far: the winner is the one the full search
-    in depth-first order would keep. The optimal arrangement is given its reply
-    before any packing is listed: only packings whose bound reaches its key are
-    listed (:func:`_rival_limit`), and when it is the only one, it is the choice.
+    in depth-first order would keep.
     """
     melds, dead, sole = first_arrangement(hand, limit)
     minimum = mask_points(dead)
@@ -619,36 +608,15 @@ def _choose_knocker_melds(
     if not _layoff_reach(hand) & other:
         # nothing can be laid off whatever the knocker lays: the least deadwood is best
         return melds, minimum, []
-    melds.sort(key=meld_sort_key)
-    options = layoff_options(melds, other)
     if sole:
         # the only legal arrangement: no reply to weigh
-        return melds, minimum, options
-    reply = _best_reply(options, other, mask_deadwood)[0]
-    limit = _rival_limit(minimum, reply, other, limit, rules)
+        melds.sort(key=meld_sort_key)
+        return melds, minimum, layoff_options(melds, other)
     all_melds = mask_all_melds(hand)
     packings = _packings(hand, limit, all_melds)
-    if len(packings) == 1:  # the first arrangement (within the limit) is the only rival
-        return melds, minimum, options
     dead, packing = packings[_best_packing(packings, other, rules)]
     melds = sorted(packing, key=meld_sort_key)
     return melds, dead, layoff_options(melds, other)
-
-
-def _rival_limit(minimum: int, reply: int, other: int, limit: int, rules: Rules) -> int:
-    """The most deadwood a packing may leave and still be worth a reply, once the first
-    arrangement (``minimum`` deadwood, the defender's best reply ``reply``) is known.
-
-    A packing's key is at most its bound (:func:`_choose_knocker_melds`), and a packing
-    leaving more than the first's deadwood has a bound below the first's key unless its net
-    against the defender's own deadwood is at least the first's net: only those can win or
-    tie, and they are the packings leaving at most the limit returned (the first among them).
-    """
-    base = mask_deadwood(other)
-    net = _net(minimum, reply, rules)
-    while limit > minimum and _net(limit, base, rules) < net:
-        limit -= 1
-    return limit
 
 
 def _best_packing(packings: list[tuple[int, tuple[int, ...]]], other: int, rules: Rules) -> int:
