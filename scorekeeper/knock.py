@@ -28,6 +28,7 @@ one a careful tournament director would make:
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Mapping, Sequence
+from functools import cache
 from itertools import pairwise, product
 from typing import Any
 
@@ -498,17 +499,12 @@ def verify_knock(
         DefenderHand(
             codes_of(other),
             shown_melds,
-            tuple(
-                [
-                    Layoff(DECK[bit.bit_length() - 1].code, meld_codes(meld))
-                    for bit, meld in laid_pairs
-                ]
-            ),
+            tuple([_layoff(bit, meld) for bit, meld in laid_pairs]),
             shown_deadwood_cards,
             shown_dead,
             best,
         ),
-        Breakdown(difference, bonus, multiplier),
+        _breakdown(difference, bonus, multiplier),
     )
 
 
@@ -521,6 +517,25 @@ def _arrangement(
         codes_of(dead),
         mask_points(dead),
     )
+
+
+_LAYOFFS: dict[tuple[int, int], Layoff] = {}
+"""The layoffs made so far, by (card bit, meld): a result is immutable, so one serves every
+knock that lays that card on that meld (a deck has a few thousand)."""
+
+
+def _layoff(bit: int, meld: int) -> Layoff:
+    """The :class:`Layoff` of a card (its bit) on a meld (from :data:`_LAYOFFS`)."""
+    layoff = _LAYOFFS.get((bit, meld))
+    if layoff is None:
+        layoff = _LAYOFFS[bit, meld] = Layoff(DECK[bit.bit_length() - 1].code, meld_codes(meld))
+    return layoff
+
+
+@cache
+def _breakdown(difference: int, bonus: int, multiplier: int) -> Breakdown:
+    """The :class:`Breakdown` of these figures, remembered (immutable, and a few hundred)."""
+    return Breakdown(difference, bonus, multiplier)
 
 
 def score_hand(
@@ -599,17 +614,15 @@ def _choose_knocker_melds(
         return melds, minimum, layoff_options(melds, other)
     all_melds = mask_all_melds(hand)
     packings = _packings(hand, limit, all_melds)
-    dead, packing = packings[_best_packing(packings, all_melds, other, rules)]
+    dead, packing = packings[_best_packing(packings, other, rules)]
     melds = sorted(packing, key=meld_sort_key)
     return melds, dead, layoff_options(melds, other)
 
 
-def _best_packing(
-    packings: list[tuple[int, tuple[int, ...]]], all_melds: list[int], other: int, rules: Rules
-) -> int:
+def _best_packing(packings: list[tuple[int, tuple[int, ...]]], other: int, rules: Rules) -> int:
     """The index of the packing with the best key against the defender's best reply (the
     first of equal ones), trying them by their bound (see :func:`_choose_knocker_melds`)."""
-    per_meld = {meld: layoff_options((meld,), other) for meld in all_melds if _REACH[meld] & other}
+    per_meld: dict[int, list[LayoffOption]] = {}
     base = mask_deadwood(other)
     bounds = [(_net(dead, base, rules), -dead) for dead, _ in packings]
     replies: dict[tuple[tuple[int, ...], ...], int] = {}
@@ -622,7 +635,12 @@ def _best_packing(
         ):
             break
         dead, packing = packings[index]
-        options = [option for meld in packing if meld in per_meld for option in per_meld[meld]]
+        options = []
+        for meld in packing:
+            if _REACH[meld] & other:
+                if meld not in per_meld:
+                    per_meld[meld] = layoff_options((meld,), other)
+                options += per_meld[meld]
         if options:
             signature = tuple(tuple(prefixes) for _, prefixes in options)
             reply = replies.get(signature)

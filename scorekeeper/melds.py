@@ -69,8 +69,11 @@ def _sub_runs(pattern: int) -> tuple[int, ...]:
 _RUNS: tuple[tuple[int, ...], ...] = tuple(_runs(p) for p in range(1 << 13))
 """The maximal runs of each 13-bit suit pattern."""
 
+_RUN_COVER: tuple[int, ...] = tuple(map(sum, _RUNS))
+"""The cards of each 13-bit suit pattern that its maximal runs take."""
+
 _RUN_DEADWOOD: tuple[int, ...] = tuple(
-    sum(_VALUES[r] for r in range(13) if (p & ~sum(_RUNS[p])) >> r & 1) for p in range(1 << 13)
+    sum(_VALUES[r] for r in range(13) if (p & ~_RUN_COVER[p]) >> r & 1) for p in range(1 << 13)
 )
 """Deadwood of one suit's 13-bit pattern when only runs may be formed."""
 
@@ -263,22 +266,36 @@ its callers holding masks read best (one function, no extra call on the hot path
 
 
 def _split(mask: int, taken: int) -> tuple[list[int], int]:
-    """Melds (as masks) and deadwood mask when ``taken`` holds the chosen sets."""
+    """Melds (as masks) and deadwood mask when ``taken`` holds the chosen sets: the sets
+    by rank, then each suit's maximal runs of the rest (four table look-ups)."""
     melds = []
     rest = taken
     while rest:
         low = rest & -rest
         rank = (low.bit_length() - 1) % 13
-        meld = taken & (1 << rank | 1 << (rank + 13) | 1 << (rank + 26) | 1 << (rank + 39))
+        meld = taken & _RANK_COLUMNS[rank]
         melds.append(meld)
-        rest &= ~meld
+        rest ^= meld
     leftover = mask & ~taken
-    dead = leftover
-    for shift in (0, 13, 26, 39):
-        for run in _RUNS[leftover >> shift & SUIT_MASK]:
-            melds.append(run << shift)
-            dead &= ~(run << shift)
-    return melds, dead
+    a = leftover & SUIT_MASK
+    b = leftover >> 13 & SUIT_MASK
+    c = leftover >> 26 & SUIT_MASK
+    d = leftover >> 39
+    runs = _RUNS
+    if runs[a]:
+        melds += runs[a]
+    if runs[b]:
+        melds += [run << 13 for run in runs[b]]
+    if runs[c]:
+        melds += [run << 26 for run in runs[c]]
+    if runs[d]:
+        melds += [run << 39 for run in runs[d]]
+    cover = _RUN_COVER
+    return melds, leftover ^ (cover[a] | cover[b] << 13 | cover[c] << 26 | cover[d] << 39)
+
+
+_RANK_COLUMNS = tuple(sum(1 << (s * 13 + rank) for s in range(4)) for rank in range(13))
+"""The four cards of each rank, as 52-bit masks."""
 
 
 def codes_of(mask: int) -> tuple[str, ...]:
