@@ -13,10 +13,11 @@ from __future__ import annotations
 
 import json
 import re
+import time
 import urllib.request
 
 import pytest
-from browser_kit import AXE, axe_problems
+from browser_kit import AXE, WAIT, axe_problems
 from playwright.sync_api import expect
 from test_pad_offline import (  # the offline tests' harness, their skip and server
     SIZES,
@@ -99,8 +100,8 @@ def test_waiting_hands_show_provisional_totals_until_the_server_answers(phone, s
     )
     # Undo and the hand links are off, for assistive technology too.
     expect(undo).to_be_disabled()
-    # (offline here: both reasons are named, pad-reach.js's too)
-    assert undo.get_attribute("aria-describedby").split() == ["offline-why", "locked-why"]
+    # (offline here: both reasons are named, pad-reach.js's too, in the order they came)
+    assert sorted(undo.get_attribute("aria-describedby").split()) == ["locked-why", "offline-why"]
     links = page.locator("table.hands a")
     assert links.count() == 2
     for link in links.all():
@@ -151,6 +152,56 @@ def test_a_game_that_ends_offline_shows_its_provisional_end(phone, served):  # n
     assert server["over"] and server["players"][server["result"]["winner"]] == "Ana"
     assert board(page) == [str(total) for total in server["totals"]] == shown
     expect(page.locator("#provisional-note")).to_be_hidden()
+
+
+def test_a_sheet_reloaded_from_the_kept_copy_after_a_sync_reloads_again(phone, served):  # noqa: F811
+    """Once its hands are sent the sheet reloads; when the worker cannot reach the server
+    for it (here its requests for the sheet fail: the page's own still go through) it shows
+    the copy it kept from before them, under "All hands synced". That page owes the hands
+    it sent: it asks the server again, and reloads once it answers. The live sheet's
+    update, failing too, does not put the kept copy back meanwhile."""
+    url, _ = served
+    page = phone
+    sheet, game_id = game_with_a_hand(page, url, "2", "10")
+    offline_hands(page, sheet, [("Ana", "Gin", "", "80")])
+    seen: list[str] = []  # "load", "check" (the live sheet's version, newer), "cut"
+
+    def cut(route) -> None:
+        if route.request.method == "GET" and route.request.service_worker is not None:
+            seen.append("cut")
+            route.abort("internetdisconnected")
+        else:
+            route.fallback()
+
+    def answered(response) -> None:
+        if response.url == f"{url}/api/v1/games/{game_id}" and response.status == 200:
+            seen.append("check")
+
+    page.context.route(sheet, cut)
+    page.on("load", lambda: seen.append("load"))
+    page.on("response", answered)
+    page.context.set_offline(False)
+    # The reload, from the kept copy; then the live sheet's check and its refresh, cut too.
+    until_seen(page, seen, ["cut", "load", "check", "cut"])
+    expect(page.locator(".queue h2")).to_have_text("All hands synced")
+    page.context.unroute(sheet, cut)
+    expect(page.locator("#over-title")).to_contain_text("Ana")
+    server = api_sheet(url, game_id)
+    assert len(server["hands"]) == 2
+    assert board(page) == [str(total) for total in server["totals"]]
+
+
+def until_seen(page, seen: list[str], wanted: list[str]) -> None:
+    """Wait until ``wanted`` has happened, in its order (other events between)."""
+    deadline = time.monotonic() + WAIT / 1000
+
+    def happened() -> bool:
+        rest = iter(seen)
+        return all(event in rest for event in wanted)
+
+    while not happened():
+        assert time.monotonic() < deadline, f"saw {seen}, not {wanted} in order"
+        page.wait_for_timeout(100)
 
 
 def test_a_hand_the_server_will_refuse_stops_the_scoring_and_fixes_wait(phone, served):  # noqa: F811

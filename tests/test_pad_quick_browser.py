@@ -10,6 +10,7 @@ test_pad_slow_browser's.
 from __future__ import annotations
 
 import contextlib
+import re
 import time
 
 from browser_kit import WAIT, watch_errors
@@ -227,7 +228,7 @@ def test_a_link_tapped_while_a_kept_hand_goes_out_is_followed(browser, served):
     # The sheet reloads itself once the hands kept on the phone are on it. A player who
     # taps "+ Quick hand" while the last one goes out must get the form, not the sheet
     # again: here the kept hand's request and the form's page are held, the hand stored
-    # first (the sheet's reload would come now), then the form's page let through.
+    # first, then the form's page let through as the sheet takes the hand's answer.
     page, sheet, game_id, db = new_game(browser, served)
     page.goto(sheet + "/hand?mode=quick")
     until(page, "() => Boolean(document.querySelector('[data-quick-pad]:not([hidden])'))")
@@ -261,11 +262,13 @@ def test_a_link_tapped_while_a_kept_hand_goes_out_is_followed(browser, served):
     while not forms and time.monotonic() < deadline:
         page.wait_for_timeout(100)
     assert forms, "the form's page was not asked for"
-    posts.pop().continue_()  # the kept hand goes out and is stored
-    deadline = time.monotonic() + 15
-    while not stored_hands(db, game_id) and time.monotonic() < deadline:
-        time.sleep(0.1)
-    time.sleep(1)  # the sheet's answer to it (a reload, before the fix) has had its time
+    # The kept hand goes out and is stored; the browser follows the answer's redirect to
+    # the sheet. That request is as far as the sheet's script gets while the form's
+    # navigation is held (the held navigation holds the redirect's end too): the rest,
+    # and the sheet's reload before the fix, comes once the form's page is let through.
+    with page.expect_request(re.compile(r"/games/[\w-]+\?done=added")):
+        posts.pop().continue_()
+    assert stored_hands(db, game_id)
     for route in forms:
         with contextlib.suppress(PlaywrightError):  # a page given up has no route left
             route.continue_()

@@ -39,6 +39,12 @@ let syncing = null;
 let synced = Number(sessionStorage.getItem("scorepad-synced") || 0);  // across the reload below
 sessionStorage.removeItem("scorepad-synced");
 
+// The hands the sheet reloaded below must show (its game's, and how many): a sheet
+// showing fewer is the worker's kept copy (see stale).
+/** @type {{game: string | undefined, hands: number} | null} */
+let owed = JSON.parse(sessionStorage.getItem("scorepad-owed") || "null");
+sessionStorage.removeItem("scorepad-owed");
+
 let leaving = false;  // a link followed or a form sent: that page is coming (see refresh)
 window.addEventListener("beforeunload", () => { leaving = true; });
 window.addEventListener("pageshow", () => { leaving = false; });  // back from the cache
@@ -245,18 +251,50 @@ async function refresh(send = false) {
   if (!sheetPanel) return;
   const waiting = items.filter((i) => i.game === sheetPanel.dataset.queue);
   if (synced > before && !waiting.length) {
-    sessionStorage.setItem("scorepad-synced", String(synced));
-    // not over a page the player is already going to (a link tapped while the hand went
-    // out): reloading would cancel it and leave them on the sheet
-    if (!leaving) window.location.reload();
+    reloadSheet(sheetPanel.dataset.queue, Number(sheetPanel.dataset.hands));
     return;
   }
+  if (await stale(sheetPanel)) return;
   // Until then, the board counts the hands waiting on this phone, provisionally.
   await showProvisional(waiting, Number(sheetPanel.dataset.hands), sheetPanel.dataset.unit);
 }
 
 /** @param {number} n */
 const number = (n) => n.toLocaleString(lang);
+
+// The sheet reloads, to show ``hands`` hands of ``game`` (the synced count kept across).
+/** @param {string | undefined} game @param {number} hands */
+function reloadSheet(game, hands) {
+  sessionStorage.setItem("scorepad-synced", String(synced));
+  sessionStorage.setItem("scorepad-owed", JSON.stringify({ game, hands }));
+  // not over a page the player is already going to (a link tapped while the hand went
+  // out): reloading would cancel it and leave them on the sheet
+  if (!leaving) window.location.reload();
+}
+
+// A sheet reloaded once its hands were sent that shows fewer hands than it sent is the
+// worker's kept copy from before them (the server did not answer the reload in time):
+// its page is asked for again by script (the worker gives a script no kept copy, and
+// keeps the answer), each round of the queue until the server answers; then it reloads,
+// to show as many hands as that answer has (an undo on another phone may have taken one).
+/** @param {HTMLElement} panel the sheet's queue panel @returns {Promise<boolean>} */
+async function stale(panel) {
+  if (!owed || owed.game !== panel.dataset.queue || Number(panel.dataset.hands) >= owed.hands) {
+    owed = null;
+    return false;
+  }
+  try {
+    const response = await fetch(window.location.href, {
+      cache: "no-store", credentials: "same-origin", headers: { Accept: "text/html" } });
+    if (!response.ok) return true;
+    const page = new DOMParser().parseFromString(await response.text(), "text/html");
+    const fresh = $("[data-queue]", page);
+    reloadSheet(owed.game, fresh ? Number(fresh.dataset.hands) : 0);
+  } catch {
+    // no answer yet: the next round asks again
+  }
+  return true;
+}
 
 // ---------------------------------------------------------------- worker and wake lock
 
