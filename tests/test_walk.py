@@ -38,16 +38,16 @@ build leaves Python (issue 30); issue 28 asks 8: eight would put the web layer's
 store's backends and the core's types in a few modules of many ideas)."""
 
 RETURNS = 169
-"""The most returns to a module already left (measured: 169 with the players' running totals,
-whose statements a write runs through the store's ``_run``; 134 before them; 158 before the store's JSON
-encoders were taken as the encoder's own methods (no frame of ours per column written), the
-write's answer was built by one call (hand, sheet and version) and a new hand was scored by
-one call of the scored state (``Scored.add``); 161 before the typed entry was taken as it
-is, the store resumed the game's state once, the next dealer was not checked again and the
-edit token was checked once per request; issue 28 asks 20). Of the 134 before the totals: 53 within the store
-(its backends' transactions, the game's row read twice: for the token check before the body,
-then locked in the write), 42 within the core, 19 within the web layer (Flask's hooks and the
-view's decorators, each one a return), 20 between layers; 27 of them build a typed value of
+"""The most returns to a module already left (measured: 169 with the players' running totals, whose
+statements a write runs through the store's ``_run``; 134 before them; 158 before the store's
+JSON encoders were taken as the encoder's own methods (no frame of ours per column written), the
+write's answer was built by one call (hand, sheet and version) and a new hand was scored by one
+call of the scored state (``Scored.add``); 161 before the typed entry was taken as it is, the
+store resumed the game's state once, the next dealer was not checked again and the edit token
+was checked once per request; issue 28 asks 20). Of the 134 before the totals: 53 within the
+store (its backends' transactions, the game's row read twice: for the token check before the
+body, then locked in the write), 42 within the core, 19 within the web layer (Flask's hooks and
+the view's decorators, each one a return), 20 between layers; 27 of them build a typed value of
 another module (a dataclass's ``__init__`` runs in the module that defines it)."""
 
 
