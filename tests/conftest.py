@@ -170,11 +170,10 @@ class Backend:
         return query(self.address, statement, params)
 
     def shorten_wait(self, store: Store) -> None:
-        """Make ``store`` give up on a held lock after 50 ms instead of 30 s (this thread)."""
+        """Make ``store`` give up on a held lock after 50 ms instead of 30 s."""
+        store.busy_timeout = 0.05  # a write's patience (SQLite: Storage._begin)
         if self.name == "sqlite":
-            store.db.conn.execute("PRAGMA busy_timeout = 50")
-        else:
-            store.busy_timeout = 0.05
+            store.db.conn.execute("PRAGMA busy_timeout = 50")  # this thread's reads
 
     @contextmanager
     def little_room(self, store: Store) -> Iterator[None]:
