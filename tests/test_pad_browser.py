@@ -128,6 +128,11 @@ def start_game(page, server, names=("Ana", "Bor"), preset="standard", stake="0.0
 
 def quick_hand(page, who: str, kind: str, mine: str | None, theirs: str) -> None:
     page.get_by_role("link", name="+ Quick hand").click()
+    expect(page).to_have_url(re.compile(r"/hand\?mode=quick"))
+    page.wait_for_load_state("domcontentloaded")
+    # The page's script shows the tap pad above the form: tap once it has, or the layout
+    # shifts between Playwright's aim and its click and the tap lands on the pad instead.
+    expect(page.locator("[data-quick-pad][hidden]")).to_have_count(0)
     page.locator("label.choice", has_text=who).click()
     page.locator("label.choice", has_text=re.compile(f"^{kind}$", re.I)).click()
     if mine is not None and kind == "Knock":
