@@ -150,8 +150,6 @@ class PlayerTotals(ABC):
         """Change the totals by what a write of the games ``ids`` changed (their hands from
         ``start`` on): their shares now less their shares ``before`` (none for a new game),
         in the write's ``conn``. A game that was older than the totals counts whole."""
-        if not ids:  # a round of walkovers and byes only: no game, and SQL has no ``IN ()``
-            return
         if any(share.game.legacy for share in before.values()):
             start = 1
         after = self._shares(conn, ids, start)

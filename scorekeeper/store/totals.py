@@ -251,6 +251,8 @@ def shares(run: Run, ids: Sequence[str], start: int = 1) -> dict[str, Share]:
     """The shares of the games ``ids`` as stored now, their hands from hand ``start`` on
     (with where their seats first met in the hands before): what a write that replaces
     those hands changes, the hands before adding the same before and after it."""
+    if not ids:  # (a round of walkovers only): no game to read, and SQL has no ``IN ()``
+        return {}
     places = marks(len(ids))
     facts = {row[0]: _facts(row) for row in run(SELECT_FACTS.format(places), ids)}
     seats: dict[str, list[tuple[int, int]]] = {game_id: [] for game_id in ids}
