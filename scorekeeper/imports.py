@@ -56,11 +56,13 @@ from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, TypedDict
 
+from .actions import Phase
 from .cards import RANKS, Card, cards_mask, parse_card, parse_cards
-from .engine import Deal, Phase
+from .engine import Deal
 from .errors import CardError, InvalidRecordError, RecordError, RuleError
 from .melds import mask_points, meld_kind
-from .records import MATCH_FORMAT, deal_record, replay_match
+from .recording import deal_record
+from .records import MATCH_FORMAT, replay_match
 from .rules import Rules
 
 SOURCES = ("openspiel", "neller")

@@ -34,7 +34,8 @@ from scorekeeper.imports import (
     openspiel_record,
     openspiel_rules,
 )
-from scorekeeper.records import replay, rules_value
+from scorekeeper.recording import rules_value
+from scorekeeper.records import replay
 
 DATA = Path(__file__).parent / "data"
 NELLER_LOG = DATA / "neller-60-games.log.gz"
