@@ -28,12 +28,16 @@ import random
 from collections.abc import Mapping, Sequence
 from typing import Any, Protocol
 
+from .actions import Phase, Verb
 from .cards import DECK, Card
 from .cut import cut_for_dealer
-from .engine import Deal, DealResult, Phase, Verb
+from .deal_result import DealResult
+from .engine import Deal
 from .errors import InvalidValueError, RuleViolation
+from .match_scoring import deal_entry
 from .melds import mask_deadwood, mask_discards
-from .records import MATCH_FORMAT, ReplayedDeal, deal_entry, deal_record, rules_value
+from .recording import deal_record, rules_value
+from .records import MATCH_FORMAT, ReplayedDeal
 from .rules import Rules
 from .sheet import score_sheet
 

@@ -67,8 +67,9 @@ from .handinput import (
 )
 from .handinput import HandKind as HandKind
 from .knock import Breakdown, KnockResult, score_hand, verify_knock
+from .match_scoring import deal_entry
 from .paper import DealEntry, Entry
-from .records import DEAL_FORMAT, DEFAULT_PLAYERS, ReplayedDeal, deal_entry, replay_deal
+from .records import DEAL_FORMAT, DEFAULT_PLAYERS, ReplayedDeal, replay_deal
 from .results import Outcome, Result, Side
 from .rules import Rules
 

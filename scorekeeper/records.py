@@ -45,52 +45,40 @@ and the message starts ``deal 2, step 3: ...`` (both are 0-based indexes).
 from __future__ import annotations
 
 import json
-from collections.abc import Iterable, Iterator, Mapping, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from .cards import Card, parse_card, parse_cards
-from .engine import Deal, DealResult, Phase, deal_cards
-from .errors import (
-    CardError,
-    IllegalRecordError,
-    InvalidRecordError,
-    RecordError,
-    RuleError,
-    ScorekeeperError,
+from .actions import Phase
+from .deal_result import DealResult
+from .engine import Deal
+from .errors import IllegalRecordError, InvalidRecordError, RecordError, RuleError, ScorekeeperError
+from .match_scoring import check_rotation, deal_entry, sheet_error
+from .record_checks import (
+    DEAL_KEYS,
+    MATCH_DEAL_KEYS,
+    MATCH_KEYS,
+    SHOWDOWN_KEYS,
+    check_format,
+    check_keys,
+    dealt_cards,
+    declared_showdown,
+    record_dealer,
+    record_players,
+    record_rules,
 )
-from .results import Outcome, Result, field_values
-from .rules import PRESETS, Rules
-from .sheet import AnySheet, Entry, score_sheet
+from .results import Result, field_values
+from .rules import Rules
+from .sheet import AnySheet, score_sheet
 
 DEAL_FORMAT = "gin-rummy-deal/1"
 MATCH_FORMAT = "gin-rummy-match/1"
 DEFAULT_PLAYERS = ("player 0", "player 1")
-SHOWDOWN_KEYS = ("knocker_melds", "defender_melds", "layoffs")
-_CARD_KEYS = ("hands", "upcard", "stock")
-_NOTE_KEYS = ("seed", "comment")
-_DEAL_KEYS = (
-    "format",
-    "rules",
-    "players",
-    "dealer",
-    *_CARD_KEYS,
-    "stock_complete",
-    "deck",
-    "actions",
-    "showdown",
-    *_NOTE_KEYS,
-)
-_MATCH_DEAL_KEYS = tuple(k for k in _DEAL_KEYS if k not in ("rules", "players"))
-_MATCH_KEYS = ("format", "rules", "players", "deals", *_NOTE_KEYS)
-
-
-# --------------------------------------------------------------------------- results
 
 
 @dataclass(frozen=True, slots=True)
 class ReplayedDeal(DealResult):
-    """A replayed deal: the :class:`~scorekeeper.engine.DealResult` and the players' names."""
+    """A replayed deal: the :class:`~scorekeeper.deal_result.DealResult` and the players' names."""
 
     players: tuple[str, ...]
 
@@ -107,9 +95,6 @@ class ReplayedMatch(Result):
     deals: tuple[ReplayedDeal, ...]
     sheet: AnySheet
     """The score sheet."""
-
-
-# --------------------------------------------------------------------------- public API
 
 
 LoadedDeal = tuple[Deal, list[Any], Mapping[str, Any] | None]
@@ -161,7 +146,7 @@ def replay_deal(record: Mapping[str, Any]) -> ReplayedDeal:
 
 def replay_match(record: Mapping[str, Any]) -> ReplayedMatch:
     """Replay a match record: every deal, the dealer rotation and the score sheet."""
-    rules, names = _header(record, MATCH_FORMAT, _MATCH_KEYS, "a match record")
+    rules, names = _header(record, MATCH_FORMAT, MATCH_KEYS, "a match record")
     deals = record.get("deals")
     if not isinstance(deals, list):
         raise InvalidRecordError("deals must be a list of deal records", field="deals")
@@ -171,7 +156,7 @@ def replay_match(record: Mapping[str, Any]) -> ReplayedMatch:
         try:
             deal, actions, showdown = load_deal(item, rules=rules, players=names)
             if results:
-                _check_rotation(deal.dealer, results[-1], index, rules, names)
+                check_rotation(deal.dealer, results[-1], index, rules, names)
             result = _play(deal, actions, showdown)
         except RecordError as error:
             text = f"deal {index}, {error}" if error.step is not None else f"deal {index}: {error}"
@@ -184,7 +169,7 @@ def replay_match(record: Mapping[str, Any]) -> ReplayedMatch:
     try:
         sheet = score_sheet(entries, players=names, rules=rules, dealer=first)
     except RuleError as error:
-        raise _sheet_error(entries, names, rules, first, error) from error
+        raise sheet_error(entries, names, rules, first, error) from error
     return ReplayedMatch(deals=tuple(results), sheet=sheet)
 
 
@@ -197,22 +182,8 @@ def match_deals(
     that does not replay raises its :class:`RecordError` here.
     """
     replay_match(record)
-    rules, names = _header(record, MATCH_FORMAT, _MATCH_KEYS, "a match record")
+    rules, names = _header(record, MATCH_FORMAT, MATCH_KEYS, "a match record")
     return names, [load_deal(item, rules=rules, players=names) for item in record["deals"]]
-
-
-def deal_entry(result: DealResult) -> Entry:
-    """The :func:`~scorekeeper.sheet.score_sheet` entry of a played deal's result.
-
-    A void deal is a void entry; a tied knock that scores nothing (``tie:
-    no_score``) is a tie entry: a hand played, with no winner and no box.
-    """
-    winner = result.winner_player
-    if result.void:
-        return Entry(void=True)
-    if winner is None:
-        return Entry(outcome=Outcome.TIE)
-    return Entry(winner=winner, loser=1 - winner, points=result.points, outcome=result.outcome)
 
 
 def load_deal(
@@ -228,8 +199,8 @@ def load_deal(
     if rules is not None:
         players = _match_deal_players(record, players)
     else:
-        rules, players = _header(record, DEAL_FORMAT, _DEAL_KEYS, "a deal record")
-    dealer = _dealer(record)
+        rules, players = _header(record, DEAL_FORMAT, DEAL_KEYS, "a deal record")
+    dealer = record_dealer(record)
     complete = record.get("stock_complete", True)
     if not isinstance(complete, bool):
         raise InvalidRecordError(
@@ -238,7 +209,7 @@ def load_deal(
             params={"key": "stock_complete", "value": complete},
             field="stock_complete",
         )
-    hands, upcard, stock = _dealt_cards(record, dealer, complete)
+    hands, upcard, stock = dealt_cards(record, dealer, complete)
     actions = record.get("actions")
     if not isinstance(actions, list):
         raise InvalidRecordError(
@@ -246,7 +217,7 @@ def load_deal(
             code="bad_actions",
             field="actions",
         )
-    showdown = _showdown(record)
+    showdown = declared_showdown(record)
     try:
         deal = Deal(
             hands, upcard, stock, dealer=dealer, rules=rules, names=players, stock_complete=complete
@@ -269,7 +240,7 @@ def _match_deal_players(record: Mapping[str, Any], players: Sequence[str] | None
                 params={"key": key},
                 field=key,
             )
-    _check_keys(record, _MATCH_DEAL_KEYS, "a deal record")
+    check_keys(record, MATCH_DEAL_KEYS, "a deal record")
     if record.get("format", DEAL_FORMAT) != DEAL_FORMAT:
         raise InvalidRecordError(
             f"format must be {DEAL_FORMAT!r} or left out, not {record.get('format')!r}",
@@ -278,124 +249,6 @@ def _match_deal_players(record: Mapping[str, Any], players: Sequence[str] | None
             field="format",
         )
     return players
-
-
-def _dealer(record: Mapping[str, Any]) -> int:
-    """The dealer of a deal record: 0 or 1, an index into its players."""
-    if "dealer" not in record:
-        raise InvalidRecordError(
-            "dealer is missing: the index of the dealer in players (0 or 1)",
-            code="missing_value",
-            params={"key": "dealer"},
-            field="dealer",
-        )
-    dealer = record["dealer"]
-    if type(dealer) is not int or dealer not in (0, 1):
-        raise InvalidRecordError(
-            f"dealer must be 0 or 1 (an index into players), not {dealer!r}",
-            code="bad_value",
-            params={"key": "dealer", "value": dealer},
-            field="dealer",
-        )
-    return dealer
-
-
-def _dealt_cards(
-    record: Mapping[str, Any], dealer: int, complete: bool
-) -> tuple[Sequence[Sequence[Card]], Card, Sequence[Card]]:
-    """The hands, upcard and stock of a deal record: dealt from its ``deck``, or as given
-    (its ``hands``, ``upcard`` and ``stock``, all of it when ``complete``), each card once."""
-    if "deck" in record:
-        given = [key for key in (*_CARD_KEYS, "stock_complete") if key in record]
-        if given:
-            raise InvalidRecordError(
-                f"give either deck or hands, upcard and stock, not deck and {', '.join(given)}",
-                code="deck_and_hands",
-                params={"keys": given},
-                field="deck",
-            )
-        return deal_cards(_cards(record["deck"], 52, "deck"), dealer)
-    missing = [key for key in _CARD_KEYS if key not in record]
-    if missing:
-        raise InvalidRecordError(
-            f"{', '.join(missing)} missing: give hands, upcard and stock, or deck",
-            code="missing_value",
-            params={"keys": missing},
-            field=missing[0],
-        )
-    raw = record["hands"]
-    if isinstance(raw, str) or not isinstance(raw, Sequence) or len(raw) != 2:
-        raise InvalidRecordError(
-            "hands must be a list of two hands of 10 cards", code="bad_cards", field="hands"
-        )
-    hands = [_cards(raw[0], 10, "hands[0]"), _cards(raw[1], 10, "hands[1]")]
-    upcard = _card(record["upcard"], "upcard")
-    stock = _cards(record["stock"], 31 if complete else range(32), "stock")
-    _check_deck(
-        (
-            ("hands[0]", hands[0]),
-            ("hands[1]", hands[1]),
-            ("upcard", (upcard,)),
-            ("stock", stock),
-        )
-    )
-    return hands, upcard, stock
-
-
-def _showdown(record: Mapping[str, Any]) -> Mapping[str, Any] | None:
-    """The showdown a deal record declares (its keys checked), or None."""
-    showdown = record.get("showdown")
-    if showdown is not None:
-        if not isinstance(showdown, Mapping):
-            raise InvalidRecordError(
-                "showdown must be an object with knocker_melds, defender_melds"
-                " and layoffs (each optional)",
-                code="bad_showdown",
-                field="showdown",
-            )
-        _check_keys(showdown, SHOWDOWN_KEYS, "showdown", prefix="showdown: ")
-    return showdown
-
-
-def deal_record(
-    deal: Deal, *, players: Sequence[str] | None = None, **notes: Any
-) -> dict[str, Any]:
-    """The deal record of a deal played so far (cards as dealt, actions, no showdown).
-
-    ``players`` defaults to the deal's names; ``notes`` (``seed``,
-    ``comment``) are copied in. Rules are written compactly: the preset name,
-    or the preset and the options that differ from it.
-    """
-    record: dict[str, Any] = {
-        "format": DEAL_FORMAT,
-        "rules": rules_value(deal.rules),
-        "players": list(players if players is not None else deal.names),
-        "dealer": deal.dealer,
-        "hands": [[card.code for card in hand] for hand in deal.dealt],
-        "upcard": deal.upcard.code,
-        "stock": [card.code for card in deal.initial_stock],
-        "actions": deal.actions,
-    }
-    if not deal.stock_complete:
-        record["stock_complete"] = False
-    for key, value in notes.items():
-        if key not in _NOTE_KEYS:
-            raise InvalidRecordError(
-                f"unknown note {key!r}: use {' or '.join(_NOTE_KEYS)}",
-                code="unknown_key",
-                params={"key": key},
-                field=key,
-            )
-        if value is not None:
-            record[key] = value
-    return record
-
-
-def rules_value(rules: Rules) -> str | dict[str, Any]:
-    """Rules as a record writes them: a preset name, or the preset plus its changes."""
-    base = rules.based_on if rules.based_on in PRESETS else "standard"
-    changes = rules.differences()
-    return {"preset": base, **changes} if changes else base
 
 
 def read_records(text: str) -> list[tuple[str, Any]]:
@@ -432,9 +285,6 @@ def read_records(text: str) -> list[tuple[str, Any]]:
                 )
             )
     return found
-
-
-# --------------------------------------------------------------------------- replay
 
 
 def play_steps(
@@ -526,162 +376,11 @@ def _expected(deal: Deal) -> str:
     return "the hand is not over"  # pragma: no cover - no other phase is open
 
 
-def _check_rotation(
-    dealer: int, previous: DealResult, index: int, rules: Rules, names: Sequence[str]
-) -> None:
-    expected = previous.next_dealer
-    if dealer == expected:
-        return
-    last = index - 1
-    if previous.void or previous.winner_player is None:
-        why = f"deal {last} was void, so the same dealer deals again"
-    else:
-        winner = names[previous.winner_player]
-        why = {
-            "winner": f"{winner} won deal {last} and the winner deals",
-            "loser": f"{winner} won deal {last} and the loser deals",
-            "alternate": "the deal alternates",
-        }[rules.next_dealer]
-        why += f" (next_dealer: {rules.next_dealer})"
-    raise IllegalRecordError(
-        f"dealer must be {names[expected]} ({expected}): {why}",
-        code="dealer_rotation",
-        params={
-            "expected": names[expected],
-            "expected_seat": expected,
-            "dealer": names[dealer],
-            "dealer_seat": dealer,
-        },
-        field="dealer",
-    )
-
-
-def _sheet_error(
-    entries: Sequence[Mapping[str, Any]],
-    names: Sequence[str],
-    rules: Rules,
-    first: int,
-    error: RuleError,
-) -> RecordError:
-    """The deal at which the score sheet refused the entries (the game was already over)."""
-    for index in range(1, len(entries) + 1):
-        try:
-            score_sheet(entries[:index], players=names, rules=rules, dealer=first)
-        except RuleError:
-            return RecordError.restating(
-                error,
-                f"deal {index - 1}: the game is already over after deal {index - 2};"
-                f" this deal cannot be scored ({error})",
-                deal=index - 1,
-                field="deals",
-            )
-    return RecordError.restating(
-        error,
-        f"score sheet: {error}",  # pragma: no cover
-        field="deals",
-    )
-
-
-# --------------------------------------------------------------------------- header checks
-
-
 def _header(
     record: Mapping[str, Any], kind: str, allowed: Sequence[str], what: str
 ) -> tuple[Rules, tuple[str, ...]]:
     """A stand-alone record's keys and format checked; its rules and players."""
-    _check_keys(record, allowed, what)
+    check_keys(record, allowed, what)
     check_format(record, kind)
-    return _rules(record.get("rules")), _players(record.get("players"))
-
-
-def check_format(record: Mapping[str, Any], kind: str) -> None:
-    """Raise :class:`InvalidRecordError` (``bad_format``) unless the record's ``format`` is
-    ``kind``."""
-    if record.get("format") != kind:
-        raise InvalidRecordError(
-            f"format must be {kind!r}, not {record.get('format')!r}",
-            code="bad_format",
-            params={"format": record.get("format")},
-            field="format",
-        )
-
-
-def _check_keys(
-    record: Mapping[str, Any], allowed: Sequence[str], what: str, prefix: str = ""
-) -> None:
-    for key in record:
-        if key not in allowed:
-            raise InvalidRecordError(
-                f"{prefix}unknown key {key!r} in {what}; allowed: {', '.join(allowed)}",
-                code="unknown_key",
-                params={"key": str(key)},
-                field=str(key),
-            )
-
-
-def _rules(value: Any) -> Rules:
-    if value is None:
-        return PRESETS["standard"]
-    if isinstance(value, Mapping) and not all(isinstance(key, str) for key in value):
-        raise InvalidRecordError(
-            "rules: option names must be text", code="bad_rules", field="rules"
-        )
-    try:
-        return Rules.from_dict(dict(value) if isinstance(value, Mapping) else value)
-    except RuleError as error:
-        raise RecordError.restating(error, f"rules: {error}", field="rules") from error
-
-
-def _players(value: Any) -> tuple[str, ...]:
-    if value is None:
-        return DEFAULT_PLAYERS
-    if isinstance(value, str) or not isinstance(value, Sequence) or len(value) != 2:
-        raise InvalidRecordError(
-            "players must be a list of two names", code="bad_players", field="players"
-        )
-    for i, name in enumerate(value):
-        if not isinstance(name, str) or not name.strip():
-            raise InvalidRecordError(
-                f"players[{i}] must be a non-empty name, not {name!r}",
-                code="bad_players",
-                field="players",
-            )
-    if value[0] == value[1]:
-        raise InvalidRecordError(
-            "the two players must have different names", code="bad_players", field="players"
-        )
-    return tuple(value)
-
-
-def _cards(value: Any, count: int | range, field: str) -> tuple[Card, ...]:
-    if isinstance(value, Mapping):
-        size = count if isinstance(count, int) else f"up to {count[-1]}"
-        raise InvalidRecordError(
-            f"{field} must be a list of {size} card codes", code="bad_cards", field=field
-        )
-    try:
-        return parse_cards(value, count=count, field=field)
-    except CardError as error:
-        raise RecordError.restating(error, str(error), field=field) from error
-
-
-def _card(value: Any, field: str) -> Card:
-    try:
-        return parse_card(value)
-    except CardError as error:
-        raise RecordError.restating(error, f"{field}: {error}", field=field) from error
-
-
-def _check_deck(parts: Iterable[tuple[str, Iterable[Card]]]) -> None:
-    seen: dict[Card, str] = {}
-    for field, cards in parts:
-        for card in cards:
-            if card in seen:
-                raise InvalidRecordError(
-                    f"{card} appears twice: in {seen[card]} and in"
-                    f" {field} (a deck has 52 distinct cards)",
-                    code="duplicate_card",
-                    params={"card": card.code, "first": seen[card], "second": field},
-                    field=field,
-                )
-            seen[card] = field
+    rules, players = record_rules(record.get("rules")), record.get("players")
+    return rules, DEFAULT_PLAYERS if players is None else record_players(players)

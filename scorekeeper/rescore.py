@@ -45,7 +45,8 @@ from .errors import InvalidRecordError, RecordError, RuleViolation, ScorekeeperE
 from .events import Event, Format, MatchResult, PlayedRound, standings
 from .game import apply
 from .handinput import parse_hand
-from .records import ReplayedDeal, ReplayedMatch, check_format, replay
+from .record_checks import check_format
+from .records import ReplayedDeal, ReplayedMatch, replay
 from .results import Result as Typed
 from .rules import Rules
 from .sheet import AnyHandRecord, AnySheet, GameResult, score_sheet

@@ -14,7 +14,7 @@ typed sheet (:class:`Sheet`, :class:`HollywoodSheet` or
 :class:`PartnershipSheet`, each a frozen :class:`~scorekeeper.results.Result`
 whose ``to_dict()`` is the JSON sheet); :func:`next_dealer` is the dealer
 rotation on its own. :class:`Entry` is a hand entry as a result (what
-:func:`~scorekeeper.records.deal_entry` gives); its ``to_dict()`` is the
+:func:`~scorekeeper.match_scoring.deal_entry` gives); its ``to_dict()`` is the
 entry to pass in.
 
 Hand entries

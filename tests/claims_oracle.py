@@ -27,6 +27,7 @@ from typing import Any
 
 import brute_force as bf
 
+from scorekeeper.actions import Phase, Verb, parse_action
 from scorekeeper.analysis import (
     SUMMARY_KEYS,
     BigGinDecision,
@@ -42,10 +43,11 @@ from scorekeeper.analysis import (
 )
 from scorekeeper.bots import GreedyPlayer, play, simulate
 from scorekeeper.cards import Card
-from scorekeeper.engine import Deal, Phase, Verb, parse_action
+from scorekeeper.engine import Deal
 from scorekeeper.knock import place_layoffs, verify_knock
 from scorekeeper.melds import mask_all_melds, mask_deadwood
-from scorekeeper.records import DEAL_FORMAT, deal_record, replay_deal
+from scorekeeper.recording import deal_record
+from scorekeeper.records import DEAL_FORMAT, replay_deal
 from scorekeeper.rules import Rules
 
 KINDS: dict[str, str] = {

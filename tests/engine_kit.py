@@ -13,7 +13,7 @@ from brute_force import deadwood as least_deadwood
 from brute_force import defender_best, is_meld, value
 
 if TYPE_CHECKING:  # only the type: the scorer reads the result, it runs no scorekeeper code
-    from scorekeeper.engine import DealResult
+    from scorekeeper.deal_result import DealResult
 
 RANKS = "A23456789TJQK"
 SUITS = "cdhs"

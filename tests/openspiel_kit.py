@@ -18,8 +18,8 @@ import random
 import sys
 from pathlib import Path
 
-from scorekeeper.imports import openspiel_card
 from scorekeeper.melds import mask_discards
+from scorekeeper.openspiel_ids import openspiel_card
 
 PARAMS = (
     {},

@@ -44,7 +44,9 @@ from claims_oracle import (
 from conftest import soak_shares
 
 from scorekeeper.analysis import review_knock
-from scorekeeper.imports import ImportFault, import_text, openspiel_records
+from scorekeeper.import_faults import ImportFault
+from scorekeeper.imports import import_text
+from scorekeeper.openspiel import openspiel_records
 from scorekeeper.rules import Rules
 
 DATA = Path(__file__).parent / "data"

@@ -10,8 +10,8 @@ from engine_kit import DECK as CODES
 from engine_kit import cards
 
 from scorekeeper import Deal, RuleError, deadwood
+from scorekeeper.actions import parse_action
 from scorekeeper.cards import DECK, parse_cards
-from scorekeeper.engine import parse_action
 from scorekeeper.knock import Layoff
 
 # Ana (player 0) is the non-dealer in every deal below (dealer=1) and acts first.

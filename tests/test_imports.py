@@ -28,13 +28,11 @@ from api import create_app
 from scorekeeper.cards import parse_card
 from scorekeeper.cli import main
 from scorekeeper.errors import RecordError
-from scorekeeper.imports import (
-    OPENSPIEL_MELDS,
-    import_text,
-    openspiel_record,
-    openspiel_rules,
-)
-from scorekeeper.records import replay, rules_value
+from scorekeeper.imports import import_text
+from scorekeeper.openspiel import openspiel_record
+from scorekeeper.openspiel_ids import OPENSPIEL_MELDS, openspiel_rules
+from scorekeeper.recording import rules_value
+from scorekeeper.records import replay
 
 DATA = Path(__file__).parent / "data"
 NELLER_LOG = DATA / "neller-60-games.log.gz"

@@ -12,7 +12,7 @@ from engine_kit import DECK, cards, make_record
 
 from scorekeeper import Deal, RecordError, RuleError, Rules, replay, verify_knock
 from scorekeeper.hands import evaluate_hand, score_deadwood
-from scorekeeper.records import deal_entry
+from scorekeeper.match_scoring import deal_entry
 from scorekeeper.results import Outcome
 from scorekeeper.sheet import Entry, score_sheet
 

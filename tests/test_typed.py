@@ -21,6 +21,7 @@ from sheet_kit import scored_game
 
 from api import create_app
 from scorekeeper import replay, simulate, verify_knock
+from scorekeeper.actions import Phase, Verb
 from scorekeeper.analysis import (
     BigGinDecision,
     DealAnalysis,
@@ -30,7 +31,8 @@ from scorekeeper.analysis import (
     analyse,
 )
 from scorekeeper.bots import simulate_deal, simulate_match
-from scorekeeper.engine import Deal, DealResult, Phase, Verb
+from scorekeeper.deal_result import DealResult
+from scorekeeper.engine import Deal
 from scorekeeper.hands import DeadwoodResult, HandEvaluation, evaluate_hand, score_deadwood
 from scorekeeper.knock import KnockResult
 from scorekeeper.melds import DiscardReport, MeldReport, meld_report

@@ -19,8 +19,10 @@ from typing import Any
 
 from markupsafe import Markup
 
+from scorekeeper.actions import Phase, Verb, parse_action
 from scorekeeper.analysis import DealAnalysis, analyse, remarks
-from scorekeeper.engine import WALL, Deal, Phase, Verb, parse_action
+from scorekeeper.dealing import WALL
+from scorekeeper.engine import Deal
 from scorekeeper.errors import RecordError, ScorekeeperError
 from scorekeeper.melds import deadwood
 from scorekeeper.records import DEAL_FORMAT, load_deal, play_steps
