@@ -26,8 +26,10 @@ from typing import Any
 
 from ..errors import Conflict, InvalidValueError
 from ..event_changes import stale_round
+from ..event_pairing import next_round
+from ..event_standings import standings
 from ..event_tables import RESULTS_COLUMNS, STANDINGS_COLUMNS, csv_text
-from ..events import Event, Format, MatchResult, PlayedRound, next_round, standings
+from ..events import Event, Format, MatchResult, PlayedRound
 from ..gamesheet import GameStatus
 from ..names import MAX_NAME_LENGTH, name_key
 from ..rescore import EVENT_FORMAT, EVENT_VERSION
