@@ -17,7 +17,8 @@ from typing import IO, Any
 import click
 from click.decorators import FC
 
-from .analysis import DealAnalysis, MatchAnalysis, analyse, remarks
+from .analysis import DealAnalysis, MatchAnalysis, analyse
+from .analysis_remarks import remarks
 from .bots import make_players, simulate_deal, simulate_match
 from .bulk import Outcome as ReplayOutcome
 from .bulk import all_cores, replay_in_processes, replay_on_cluster
@@ -328,7 +329,7 @@ def analyse_command(file: IO[str], as_json: bool) -> None:
 
 
 def format_analysis(deal: DealAnalysis) -> str:
-    """A deal's analysis as lines (:func:`~scorekeeper.analysis.remarks`' terse words): each
+    """A deal's analysis as lines (:func:`~scorekeeper.analysis_remarks.remarks`' terse words): each
     player's summary, then the decisions that cost (indented further), then the showdown."""
     names = deal.players
     return "\n".join(
