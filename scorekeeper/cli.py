@@ -32,7 +32,7 @@ from .rescore import Replayed, RescoredEvent, RescoredGame, TimeCalled
 from .results import Outcome
 from .rules import Rules
 from .sheet import AnyHandRecord, AnySheet, HollywoodSheet, PartnershipSheet
-from .store import Store, access, events, open_store
+from .store import Store, access, event_exports, open_store
 from .store.backup import BackupError, MissingFolder, backup, restore
 from .store.base import NameTaken, NotFound
 
@@ -752,10 +752,11 @@ def event_export(event_id: str, what: str, output: IO[str], db: str | None) -> N
             raise _BadInput(f"there is no event {event_id!r} in this database") from None
         if what == "record":
             text = (
-                json.dumps(events.event_record(store, stored).to_dict(), ensure_ascii=False) + "\n"
+                json.dumps(event_exports.event_record(store, stored).to_dict(), ensure_ascii=False)
+                + "\n"
             )
         else:
-            text = events.event_csv(store, stored, what)
+            text = event_exports.event_csv(store, stored, what)
     output.write(text)
 
 
