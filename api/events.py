@@ -29,7 +29,7 @@ from flask.views import MethodView
 from flask_smorest import Api, Blueprint
 
 from scorekeeper import event_tables
-from scorekeeper.store import event_rounds, events
+from scorekeeper.store import event_ends, event_exports, event_rounds, events
 from scorekeeper.store.base import StoredEvent
 from scorekeeper.store.event_results import NewEvent
 
@@ -212,7 +212,7 @@ class EndMatch(MethodView):
         404 when the game is no match of this event; 409 when the match is already
         finished (its game over, or ended before).
         """
-        match = events.end_match(get_storage(), event_id, game_id, body.get("winner"))
+        match = event_ends.end_match(get_storage(), event_id, game_id, body.get("winner"))
         return jsonify(match.to_dict())
 
 
@@ -251,7 +251,7 @@ def _csv(event_id: str, what: str) -> Response:
     """The event's ``standings`` or ``results`` as a CSV download named after the event."""
     store = get_storage()
     stored = store.event(event_id)
-    response = Response(events.event_csv(store, stored, what), content_type=CSV_TYPE)
+    response = Response(event_exports.event_csv(store, stored, what), content_type=CSV_TYPE)
     filename = event_tables.file_name(stored.name, what)
     response.headers["Content-Disposition"] = f'attachment; filename="{filename}"'
     return response
@@ -299,7 +299,7 @@ class EventResults(MethodView):
     def get(self, event_id: str) -> Response:
         """The event's settings, its standings and one result per match (as results.csv)."""
         store = get_storage()
-        return jsonify(events.event_export(store, store.event(event_id)).to_dict())
+        return jsonify(event_exports.event_export(store, store.event(event_id)).to_dict())
 
 
 @route("/events/<event:event_id>/export/record.json")
@@ -317,4 +317,4 @@ class EventRecord(MethodView):
         ``scorekeeper replay`` scores each game again and gives the standings.
         """
         store = get_storage()
-        return jsonify(events.event_record(store, store.event(event_id)).to_dict())
+        return jsonify(event_exports.event_record(store, store.event(event_id)).to_dict())

@@ -15,13 +15,8 @@ import marshmallow as ma
 from marshmallow import fields
 
 from scorekeeper import analysis
-from scorekeeper.analysis import (
-    AnyDecision,
-    DefenderShowdown,
-    DiscardDecision,
-    KnockerShowdown,
-    ShowdownAnalysis,
-)
+from scorekeeper.analysis import DefenderShowdown, KnockerShowdown, ShowdownAnalysis
+from scorekeeper.analysis_decisions import AnyDecision, DiscardDecision
 from scorekeeper.gamesheet import GameSheet, StoredHand
 from scorekeeper.knock import DefenderHand, KnockerHand, KnockResult, Layoff
 from scorekeeper.melds import DiscardOption, DiscardReport, MeldReport

@@ -21,13 +21,9 @@ from __future__ import annotations
 
 from .actions import ACTION_HELP, VERBS, WITH_CARD, Phase, Verb, format_action, parse_action
 from .cards import DECK, Card
-from .deal_result import DealResult
 from .discarding import Discarding
 from .errors import InvalidValueError, RuleViolation
 from .melds import mask_deadwood, mask_discards
-
-__all__ = ["Deal", "DealResult", "Phase", "parse_action"]
-"""Deal, and the names :mod:`scorekeeper.analysis` still imports from here."""
 
 
 class Deal(Discarding):

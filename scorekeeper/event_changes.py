@@ -34,7 +34,8 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from .errors import Conflict
-from .events import Event, Format, MatchResult, PlayedRound, Round, next_round
+from .event_pairing import next_round
+from .events import Event, Format, MatchResult, PlayedRound, Round
 
 KNOCKOUTS = frozenset({Format.SINGLE_ELIMINATION, Format.DOUBLE_ELIMINATION})
 """The formats whose pairings are decided by single matches' winners."""

@@ -32,7 +32,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass, replace
 
 from .errors import Conflict, InvalidValueError
-from .events import MAX_PLAYERS, Event, Format, circle_rounds
+from .event_pairing import circle_rounds
+from .events import MAX_PLAYERS, Event, Format
 from .names import clean_name, name_key
 
 

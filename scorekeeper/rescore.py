@@ -22,7 +22,7 @@ Besides deal and match records (:mod:`scorekeeper.records`), a replay takes:
                 "ended_by_director": null}, ...]}
 
   Each game is scored again as above and the standings computed from the
-  results (:func:`scorekeeper.events.standings`): a :class:`RescoredEvent`,
+  results (:func:`scorekeeper.event_standings.standings`): a :class:`RescoredEvent`,
   to be compared with the event's standings. A match the director ended
   (``ended_by_director``: ``{"winner", "totals"}``) counts as ended so, as
   in the event, whatever its game did after. The event's ``entries`` and
@@ -42,7 +42,8 @@ from dataclasses import dataclass, replace
 from typing import Any
 
 from .errors import InvalidRecordError, RecordError, RuleViolation, ScorekeeperError
-from .events import Event, Format, MatchResult, PlayedRound, standings
+from .event_standings import standings
+from .events import Event, Format, MatchResult, PlayedRound
 from .game import apply
 from .handinput import parse_hand
 from .record_checks import check_format
@@ -108,7 +109,7 @@ class RescoredEvent(Typed):
     event: Mapping[str, Any]
     matches: tuple[RescoredMatch, ...]
     standings: tuple[Mapping[str, Any], ...]
-    """The standings' lines (:meth:`scorekeeper.events.Standing.to_dict`)."""
+    """The standings' lines (:meth:`scorekeeper.event_standings.Standing.to_dict`)."""
 
 
 Replayed = ReplayedDeal | ReplayedMatch | RescoredGame | RescoredEvent

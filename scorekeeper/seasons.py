@@ -4,7 +4,7 @@ A :class:`Season` is a name, a first and a last day (both counted), the table
 rule the club picks (:class:`TableRule`) and whether the casual games of
 those dates count. :func:`season_table` ranks the players of the season's
 nights (:class:`Night`: an event and its rounds as played so far, each night
-ranked by :func:`scorekeeper.events.standings`) and casual games
+ranked by :func:`scorekeeper.event_standings.standings`) and casual games
 (:class:`CasualGames`: the finished two-player games of no event on the season's
 days, counted by winner and loser):
 
@@ -47,7 +47,8 @@ from itertools import groupby, pairwise
 from typing import NamedTuple
 
 from .errors import InvalidValueError
-from .events import Event, PlayedRound, Standing, standings
+from .event_standings import Standing, standings
+from .events import Event, PlayedRound
 from .names import MAX_NAME_LENGTH, fold
 from .results import Result
 

@@ -10,7 +10,7 @@ the replayed result (they are what was played, the input of the review), and
 they are checked to be legal first.
 
 A claim is one statement the analysis makes (a typed result, and the
-sentence :func:`scorekeeper.analysis.remarks` words it in); each is counted by
+sentence :func:`scorekeeper.analysis_remarks.remarks` words it in); each is counted by
 its kind (:data:`KINDS`). The sentences are checked to say what was checked,
 and every claim the analysis should make to be made (a missing passed-up meld,
 knock or gin is as false as a wrong one).
@@ -28,23 +28,14 @@ from typing import Any
 import brute_force as bf
 
 from scorekeeper.actions import Phase, Verb, parse_action
-from scorekeeper.analysis import (
-    SUMMARY_KEYS,
-    BigGinDecision,
-    DealAnalysis,
-    DiscardDecision,
-    DrawDecision,
-    KnockReview,
-    MatchAnalysis,
-    PlayerSummary,
-    analyse,
-    remarks,
-    review_knock,
-)
+from scorekeeper.analysis import SUMMARY_KEYS, DealAnalysis, MatchAnalysis, PlayerSummary, analyse
+from scorekeeper.analysis_decisions import BigGinDecision, DiscardDecision, DrawDecision
+from scorekeeper.analysis_remarks import remarks
 from scorekeeper.bots import GreedyPlayer, play, simulate
 from scorekeeper.cards import Card
 from scorekeeper.engine import Deal
 from scorekeeper.knock import place_layoffs, verify_knock
+from scorekeeper.knock_review import KnockReview, review_knock
 from scorekeeper.melds import mask_all_melds, mask_deadwood
 from scorekeeper.recording import deal_record
 from scorekeeper.records import DEAL_FORMAT, replay_deal
@@ -68,7 +59,7 @@ KINDS: dict[str, str] = {
     "needless": "a card laid off that the best reply keeps in the defender's own melds",
 }
 """Each kind of claim the analysis makes (:func:`~scorekeeper.analysis.analyse`,
-:func:`~scorekeeper.analysis.review_knock`), and what it claims."""
+:func:`~scorekeeper.knock_review.review_knock`), and what it claims."""
 
 
 TEN_THOUSAND: dict[str, tuple[str, ...]] = {

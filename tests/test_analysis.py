@@ -6,14 +6,8 @@ import pytest
 from engine_kit import make_record
 
 import scorekeeper as sk
-from scorekeeper.analysis import (
-    SUMMARY_KEYS,
-    DealAnalysis,
-    DiscardDecision,
-    DrawDecision,
-    MatchAnalysis,
-    analyse,
-)
+from scorekeeper.analysis import SUMMARY_KEYS, DealAnalysis, MatchAnalysis, analyse
+from scorekeeper.analysis_decisions import DiscardDecision, DrawDecision
 from scorekeeper.bots import simulate_match
 
 BEN = "5c 8c Jc 3d 6d Jd 2h 4s 8h Qh"  # no meld; the 4s fits Ana's A-2-3 of spades

@@ -2,7 +2,7 @@
 
 The claims of :func:`scorekeeper.analysis.analyse` (the command line's
 ``scorekeeper analyse``, ``POST /api/v1/analyse``, the replay viewer) and of
-:func:`scorekeeper.analysis.review_knock` (the scorepad's hand review), of
+:func:`scorekeeper.knock_review.review_knock` (the scorepad's hand review), of
 every kind (:data:`claims_oracle.KINDS`), are checked by :mod:`claims_oracle`
 on simulated deals (the simulator's bots, and careless bots dealt hands that
 make the rarer claims), on imported deals (OpenSpiel's and the Java
@@ -43,9 +43,9 @@ from claims_oracle import (
 )
 from conftest import soak_shares
 
-from scorekeeper.analysis import review_knock
 from scorekeeper.import_faults import ImportFault
 from scorekeeper.imports import import_text
+from scorekeeper.knock_review import review_knock
 from scorekeeper.openspiel import openspiel_records
 from scorekeeper.rules import Rules
 

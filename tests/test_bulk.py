@@ -16,7 +16,8 @@ from test_cli import BAD, BAD_MESSAGE, KNOCK
 from scorekeeper import replay, simulate
 from scorekeeper.bots import simulate_match
 from scorekeeper.bulk import PARTITION_SIZE
-from scorekeeper.cli import PROGRESS_AFTER, main
+from scorekeeper.cli import main
+from scorekeeper.cli.options import PROGRESS_AFTER
 
 
 @pytest.fixture(scope="module")

@@ -1,6 +1,6 @@
 """The knocker's legal arrangements, layoffs named without their meld, and the review of
 a showdown as laid down against optimal play (knock.knock_arrangements, place_layoffs,
-analysis.review_knock), worked by hand and checked against the brute-force oracle."""
+knock_review.review_knock), worked by hand and checked against the brute-force oracle."""
 
 from __future__ import annotations
 
@@ -11,8 +11,8 @@ import pytest
 from conftest import examples
 
 from scorekeeper import RuleError, Rules, verify_knock
-from scorekeeper.analysis import review_knock
 from scorekeeper.knock import knock_arrangements, knocker_points, place_layoffs
+from scorekeeper.knock_review import review_knock
 
 STANDARD = Rules.preset("standard")
 # Ana: A-2-3 of hearts or three threes, and three nines; Bor holds 4h 5h (fit the run) and

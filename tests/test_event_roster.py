@@ -17,17 +17,11 @@ from hypothesis import strategies as st
 from test_events import NAMES
 
 from scorekeeper.errors import Conflict, InvalidValueError
+from scorekeeper.event_brackets import champion
+from scorekeeper.event_pairing import next_round
 from scorekeeper.event_roster import enter, entries_open, swap, withdraw
-from scorekeeper.events import (
-    Event,
-    Format,
-    MatchResult,
-    PlayedRound,
-    Round,
-    champion,
-    next_round,
-    standings,
-)
+from scorekeeper.event_standings import standings
+from scorekeeper.events import Event, Format, MatchResult, PlayedRound, Round
 
 
 def result(match_players: tuple[str, str], winner: str) -> MatchResult:

@@ -15,18 +15,10 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from scorekeeper.errors import Conflict, InvalidValueError
-from scorekeeper.events import (
-    Event,
-    Format,
-    MatchResult,
-    PlayedRound,
-    Round,
-    champion,
-    next_round,
-    seed_order,
-    standings,
-    swiss_rounds_most,
-)
+from scorekeeper.event_brackets import champion, seed_order
+from scorekeeper.event_pairing import next_round
+from scorekeeper.event_standings import standings
+from scorekeeper.events import Event, Format, MatchResult, PlayedRound, Round, swiss_rounds_most
 
 NAMES = [f"P{i:02}" for i in range(1, 41)]
 

@@ -11,7 +11,7 @@ from store_kit import ABC, ABCD, PARTNERSHIP, THREE_PLAYERS, new_game, quick
 from scorekeeper import ratings
 from scorekeeper.errors import InvalidValueError
 from scorekeeper.ratings import NEW, RatedGame, Skill, fold, placing, shown
-from scorekeeper.store import access, events, games
+from scorekeeper.store import access, event_ends, events, games
 from scorekeeper.store.base import NotFound
 from scorekeeper.store.ratings import ladder, player_rating, recompute, refresh
 
@@ -158,7 +158,7 @@ def test_a_match_ended_by_time_called_is_not_rated_even_when_its_sheet_ends(stor
     night, _ = events.create_event(store, "Night", ["Ana", "Bor"], "round_robin")
     (match,) = events.pair_round(store, night.id).matches
     games.add_hand(store, match.game_id, quick(1, 2, 12))  # Bor knocks: 10 points
-    events.end_match(store, night.id, match.game_id)  # time called: Bor wins the match
+    event_ends.end_match(store, night.id, match.game_id)  # time called: Bor wins the match
     kept = finished_game(store, ("Ana", "Cy"))
     assert [p.game_id for p in player_rating(store, "Ana").history] == [kept]
     assert player_rating(store, "Bor").games == 0

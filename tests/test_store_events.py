@@ -14,7 +14,7 @@ from api.pad import labels as pad_labels
 from scorekeeper.errors import Conflict, InvalidInputError
 from scorekeeper.events import Format
 from scorekeeper.rules import Rules
-from scorekeeper.store import events, games, open_store, sqlite
+from scorekeeper.store import event_ends, events, games, open_store, sqlite
 from scorekeeper.store.base import KeyReused, NotFound
 
 ROSTER = ["Ana", "Bor", "Cy", "Dan", "Eva"]
@@ -201,7 +201,7 @@ def test_the_director_ends_a_match_the_leader_wins_on_the_totals_as_they_stand(s
     stored, _ = events.create_event(store, "Night", ROSTER[:4], "round_robin")
     first, second = events.pair_round(store, stored.id).matches
     games.add_hand(store, first.game_id, quick(1, 2, 20))  # seat 1 knocks: 18 points, no bonus
-    ended = events.end_match(store, stored.id, first.game_id).to_dict()
+    ended = event_ends.end_match(store, stored.id, first.game_id).to_dict()
     leader = first.players[1]
     assert ended == {
         "table": 1,
@@ -223,7 +223,7 @@ def test_the_director_ends_a_match_the_leader_wins_on_the_totals_as_they_stand(s
     # the other match named its winner: the player behind
     games.add_hand(store, second.game_id, quick(0, 0, 30))
     behind = second.players[1]
-    named = events.end_match(store, stored.id, second.game_id, f" {behind.upper()} ")
+    named = event_ends.end_match(store, stored.id, second.game_id, f" {behind.upper()} ")
     assert (named.winner, named.totals) == (behind, (55, 0))
     table = events.event_standings(store, store.event(stored.id)).standings
     assert next(x for x in table if x.player == behind).net_points == -55
@@ -235,7 +235,7 @@ def test_ending_a_match_is_refused_naming_what_is_wrong(store):
     stored, _ = events.create_event(store, "Night", ROSTER[:4], "round_robin")
     first, second = events.pair_round(store, stored.id).matches
     with pytest.raises(InvalidInputError) as level:  # 0 to 0: the director must name one
-        events.end_match(store, stored.id, first.game_id)
+        event_ends.end_match(store, stored.id, first.game_id)
     assert (level.value.field, level.value.code, level.value.params) == (
         "winner",
         "level_totals",
@@ -243,23 +243,23 @@ def test_ending_a_match_is_refused_naming_what_is_wrong(store):
     )
     assert pad_labels.worded(level.value) == "The totals are level at 0: name the winner."
     with pytest.raises(InvalidInputError) as stranger:
-        events.end_match(store, stored.id, first.game_id, "Eva")
+        event_ends.end_match(store, stored.id, first.game_id, "Eva")
     assert (stranger.value.field, stranger.value.code) == ("winner", "not_in_this_game")
     assert store.event(stored.id).ended == {}  # nothing was written
     ordinary = games.create_game(store, ["Ana", "Bor"])[0].id
     with pytest.raises(NotFound) as elsewhere:
-        events.end_match(store, stored.id, ordinary)
+        event_ends.end_match(store, stored.id, ordinary)
     assert elsewhere.value.field == "game_id"
-    events.end_match(store, stored.id, first.game_id, first.players[0])
+    event_ends.end_match(store, stored.id, first.game_id, first.players[0])
     with pytest.raises(Conflict) as again:
-        events.end_match(store, stored.id, first.game_id, first.players[1])
+        event_ends.end_match(store, stored.id, first.game_id, first.players[1])
     assert again.value.code == "match_finished" and again.value.params["ended_by_director"]
     assert pad_labels.worded(again.value) == (
         "This match has already been ended: its result stands."
     )
     finish(store, second.game_id)
     with pytest.raises(Conflict) as over:
-        events.end_match(store, stored.id, second.game_id)
+        event_ends.end_match(store, stored.id, second.game_id)
     assert over.value.code == "match_finished" and not over.value.params["ended_by_director"]
     assert pad_labels.worded(over.value) == (
         "This match's game is already over: its result counts as played."
@@ -273,7 +273,7 @@ def test_migration_9_takes_a_schema_8_file_to_the_match_ends(tmp_path):
     assert store.schema_version() == sqlite.SCHEMA_VERSION
     stored, _ = events.create_event(store, "Night", ROSTER[:2], "round_robin")
     (match,) = events.pair_round(store, stored.id).matches
-    events.end_match(store, stored.id, match.game_id, "Bor")
+    event_ends.end_match(store, stored.id, match.game_id, "Bor")
     assert store.event(stored.id).ended[match.game_id].winner == "Bor"
     store.close()
 

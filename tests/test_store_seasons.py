@@ -8,7 +8,7 @@ from store_kit import ABC, THREE_PLAYERS, quick
 
 from scorekeeper.errors import InvalidInputError
 from scorekeeper.seasons import TableRule, season_table
-from scorekeeper.store import events, games, seasons
+from scorekeeper.store import event_ends, events, games, seasons
 from scorekeeper.store.base import KeyReused, NotFound
 
 
@@ -133,7 +133,7 @@ def test_a_match_the_director_ended_counts_as_ended(store):
     dated(store, "events", stored.id, "2026-03-05")
     (match,) = events.pair_round(store, stored.id).matches
     games.add_hand(store, match.game_id, quick(1, 2, 12))  # Bor knocks: 10 points
-    events.end_match(store, stored.id, match.game_id)  # time called: Bor leads
+    event_ends.end_match(store, stored.id, match.game_id)  # time called: Bor leads
     games.create_game(store, ["Ana", "Bor"])  # an unfinished casual game
     spring = seasons.create_season(store, "Spring", "2026-03-01", "2026-03-31", "wins", True)
     table = seasons.season_standings(store, spring).table

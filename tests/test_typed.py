@@ -22,14 +22,8 @@ from sheet_kit import scored_game
 from api import create_app
 from scorekeeper import replay, simulate, verify_knock
 from scorekeeper.actions import Phase, Verb
-from scorekeeper.analysis import (
-    BigGinDecision,
-    DealAnalysis,
-    DiscardDecision,
-    DrawDecision,
-    MatchAnalysis,
-    analyse,
-)
+from scorekeeper.analysis import DealAnalysis, MatchAnalysis, analyse
+from scorekeeper.analysis_decisions import BigGinDecision, DiscardDecision, DrawDecision
 from scorekeeper.bots import simulate_deal, simulate_match
 from scorekeeper.deal_result import DealResult
 from scorekeeper.engine import Deal

@@ -6,7 +6,7 @@ the best preselected) and the defender's layoffs (the cards that fit the
 chosen arrangement, the best reply preselected). :func:`play_choice` is
 that choice as the hand form shows it; :func:`hindsight` says, in players'
 words, what the best play would have changed
-(:func:`~scorekeeper.analysis.review_knock`: each player measured on their
+(:func:`~scorekeeper.knock_review.review_knock`: each player measured on their
 own choice), on the hand form, the hand's page and the sheet
 (:func:`missed_by_game`, :func:`missed_by_hand`).
 
@@ -31,11 +31,12 @@ from typing import Any
 
 from markupsafe import Markup
 
-from scorekeeper.analysis import KnockReview, layoff_remarks, review_knock
+from scorekeeper.analysis_remarks import layoff_remarks
 from scorekeeper.cards import parse_cards
 from scorekeeper.errors import RuleError, ScorekeeperError
 from scorekeeper.gamesheet import GameSheet, StoredHand
 from scorekeeper.knock import KnockResult, knock_arrangements
+from scorekeeper.knock_review import KnockReview, review_knock
 from scorekeeper.melds import hand_mask, mask_points, meld_kind
 from scorekeeper.results import Outcome
 from scorekeeper.rules import Rules
@@ -191,8 +192,8 @@ def hindsight(review: KnockReview, names: Sequence[str]) -> list[Markup]:
     with 3 less deadwood by melding 5♠ 6♠ 7♠: 3 points.``, ``Bor could have
     laid off 7♥: 8 points.`` The points are what each player's own choice
     cost them, the other's play taken as the best (see
-    :func:`~scorekeeper.analysis.review_knock`); a missed layoff's, what laying
-    off that card alone changes (:func:`~scorekeeper.analysis.layoff_remarks`).
+    :func:`~scorekeeper.knock_review.review_knock`); a missed layoff's, what laying
+    off that card alone changes (:func:`~scorekeeper.analysis_remarks.layoff_remarks`).
     """
     knocker, defender = (bdi(name) for name in names)
     said = []

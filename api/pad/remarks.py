@@ -1,4 +1,4 @@
-"""A deal analysis' remarks (:func:`scorekeeper.analysis.remarks`) in the players' words.
+"""A deal analysis' remarks (:func:`scorekeeper.analysis_remarks.remarks`) in the players' words.
 
 The core says what a remark is (its ``kind``, the seat and the values: numbers and
 card codes); here each kind is a translatable sentence for the scorepad (the
@@ -13,7 +13,7 @@ from typing import Any
 
 from markupsafe import Markup
 
-from scorekeeper.analysis import Remark
+from scorekeeper.analysis_remarks import Remark
 
 from ..i18n import _, ngettext
 from .labels import html, point_count

@@ -4,7 +4,7 @@ The record is played by :func:`scorekeeper.records.play_steps` (which
 checks every action and the showdown); this module only says what each
 step looks like and rewords the record's errors for players.
 :func:`analysis_view` shows the sentences of
-:func:`scorekeeper.analysis.remarks` in the viewer's "where it was won or
+:func:`scorekeeper.analysis_remarks.remarks` in the viewer's "where it was won or
 lost" panel. A pasted record travels in the viewer's
 links (:func:`pack_record`), so stepping is plain GET links and Back works.
 """
@@ -20,7 +20,8 @@ from typing import Any
 from markupsafe import Markup
 
 from scorekeeper.actions import Phase, Verb, parse_action
-from scorekeeper.analysis import DealAnalysis, analyse, remarks
+from scorekeeper.analysis import DealAnalysis, analyse
+from scorekeeper.analysis_remarks import remarks
 from scorekeeper.dealing import WALL
 from scorekeeper.engine import Deal
 from scorekeeper.errors import RecordError, ScorekeeperError
@@ -191,7 +192,7 @@ def analysis_view(
 
     ``{"summary": [sentence per player], "decisions": [(viewer step, sentence)],
     "showdown": [sentences]}``: the sentences of
-    :func:`scorekeeper.analysis.remarks`, as HTML (names in ``<bdi>``, cards as
+    :func:`scorekeeper.analysis_remarks.remarks`, as HTML (names in ``<bdi>``, cards as
     labels). A viewer step is the record's step + 1 (step 0 is the deal).
     Takes the record as :func:`replay_steps` does (it must replay).
     """

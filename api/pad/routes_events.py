@@ -44,7 +44,7 @@ from scorekeeper.errors import Conflict, ScorekeeperError
 from scorekeeper.events import MAX_PLAYERS, Format, swiss_rounds_most
 from scorekeeper.names import MAX_NAME_LENGTH, clean_name, repeated
 from scorekeeper.rules import PRESETS, Rules
-from scorekeeper.store import event_rounds, events
+from scorekeeper.store import event_ends, event_rounds, events
 from scorekeeper.store.base import KeyReused, NotFound, StoredEvent
 
 from .. import get_storage, limits
@@ -305,11 +305,11 @@ def withdraw(event_id: str, number: int) -> Response:
 def end_match(event_id: str, game_id: str) -> Response:
     """Time called: end a table's unfinished match, the chosen player (by default the
     leader) winning with the points as they stand
-    (:func:`scorekeeper.store.events.end_match`)."""
+    (:func:`scorekeeper.store.event_ends.end_match`)."""
     stored = _directed(event_id)
     winner = request.form.get("winner") or None
     try:
-        events.end_match(get_storage(), event_id, game_id, winner)
+        event_ends.end_match(get_storage(), event_id, game_id, winner)
     except NotFound:
         abort(404, _("There is no event at this address. Check the link."))
     except Conflict as error:

@@ -3,7 +3,7 @@ one), from now or from a time already past, and the pages and the API show the t
 left (:func:`round_clock`, :func:`seconds_left`).
 
 The clock decides nothing by itself: at zero the round goes on, and the director ends
-each unfinished match by "time called" (:func:`scorekeeper.store.events.end_match`)
+each unfinished match by "time called" (:func:`scorekeeper.store.event_ends.end_match`)
 or lets it play out. Setting the clock again replaces it (a restart, or a correction
 of its length); a withdrawn round takes its clock with it.
 """

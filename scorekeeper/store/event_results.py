@@ -19,8 +19,9 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
+from ..event_standings import Standing
 from ..event_tables import TIME_CALLED
-from ..events import Format, MatchResult, Standing
+from ..events import Format, MatchResult
 from ..results import Result
 from .exchange import ExportedGame
 

@@ -19,8 +19,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from ..errors import Conflict
+from ..event_pairing import next_round
 from ..event_roster import enter, rounds_in_all, swap, withdraw
-from ..events import next_round
 from ..results import Result
 from .base import ENTRY, WITHDRAWAL, NewMatch, RosterChange, Store, StoredEvent, StoredGame
 from .event_results import PairedMatch

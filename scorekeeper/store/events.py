@@ -10,45 +10,34 @@ each time, so a correction to a finished game changes the standings (in a
 knockout, not once a later round was paired on its winner: see
 :mod:`.event_rounds`, which also withdraws a round).
 
-The director may end an unfinished match (:func:`end_match`): time called,
-the leader (or the player the director names) wins, points as they stand,
-with no game bonus. That end is stored with the event
-(:class:`~scorekeeper.store.base.MatchEnd`) and is the match's result from
-then on; the game itself stays an ordinary game (hands may still be
-entered, undone or corrected there, but they no longer change the event).
+The director may end an unfinished match (:func:`~.event_ends.end_match`):
+that end is the match's result from then on. An event's exports are
+:mod:`.event_exports`.
 """
 
 from __future__ import annotations
 
 import hmac
-from collections.abc import Callable, Sequence
+from collections.abc import Callable
 from typing import Any
 
 from ..errors import Conflict, InvalidValueError
 from ..event_changes import stale_round
-from ..event_tables import RESULTS_COLUMNS, STANDINGS_COLUMNS, csv_text
-from ..events import Event, Format, MatchResult, PlayedRound, next_round, standings
-from ..gamesheet import GameStatus
-from ..names import MAX_NAME_LENGTH, name_key
-from ..rescore import EVENT_FORMAT, EVENT_VERSION
+from ..event_pairing import next_round
+from ..event_standings import standings
+from ..events import Event, Format, PlayedRound
+from ..names import MAX_NAME_LENGTH
 from ..results import field_values
-from .base import KeyReused, MatchEnd, NewMatch, Store, StoredEvent, StoredGame
+from .base import KeyReused, NewMatch, Store, StoredEvent
 from .event_clock import round_clock
 from .event_results import (
-    DirectorEnd,
-    EventExport,
-    EventExportSettings,
     EventMatch,
-    EventRecord,
-    EventRecordGame,
-    EventRecordRound,
     EventRound,
     EventSettings,
     EventStandings,
     EventView,
     PairedMatch,
     PairedRound,
-    result_rows,
     roster_lines,
     walkover_lines,
 )
@@ -57,7 +46,6 @@ from .games import (
     check_new_game,
     derive_token,
     empty_summary,
-    export_game,
     hash_request,
     hash_token,
     load_sheet,
@@ -156,7 +144,7 @@ def played_rounds(store: Store, stored: StoredEvent) -> list[PlayedRound]:
 
     A match counts once its game is over: its winner and the final totals
     (bonuses included); until then it has no winner. A match the director
-    ended (:func:`end_match`) counts as ended, whatever its game does after.
+    ended (:func:`~.event_ends.end_match`) counts as ended, whatever its game does after.
     """
 
     games = {game.id: game for game in store.event_games(stored.id)}
@@ -265,75 +253,6 @@ def pair_round(store: Store, event_id: str, *, secret: str | None = None) -> Pai
     return PairedRound(paired.number, tuple(matches), paired.bye, paired.byes, walkovers)
 
 
-def end_match(store: Store, event_id: str, game_id: str, winner: Any = None) -> EventMatch:
-    """The director ends the event's unfinished match ``game_id``; returns the match.
-
-    Time called, the leader wins, points as they stand: the match's result
-    is ``winner`` (one of its two players; letter case and spaces around the
-    name do not count) or, without one, the player ahead on the sheet's
-    current totals, and its totals are the sheet's as they stand, with no
-    game bonus. Level totals need a named ``winner`` (an
-    :class:`~scorekeeper.errors.InvalidValueError` naming it, as does a
-    winner who does not play the match). The game itself stays an ordinary
-    game: hands may still be entered, undone and corrected, but the event
-    keeps the director's result. Raises :class:`~scorekeeper.errors.Conflict`
-    (``match_finished``) when the game is already over or the match already
-    ended, :class:`~scorekeeper.store.base.NotFound` when the game is no
-    match of the event.
-    """
-    if winner is not None and not isinstance(winner, str):
-        raise InvalidValueError("winner: a player's name", option="winner")
-    stored = store.event(event_id)
-
-    def decide(game: StoredGame, earlier: MatchEnd | None) -> tuple[str, tuple[int, int]]:
-        if earlier is not None:
-            raise Conflict(
-                "the director already ended this match",
-                code="match_finished",
-                params={"game_id": game_id, "ended_by_director": True},
-            )
-        if game.status is GameStatus.OVER:
-            raise Conflict(
-                "this match's game is already over: its result counts as it is",
-                code="match_finished",
-                params={"game_id": game_id, "ended_by_director": False},
-            )
-        assert game.scored is not None  # a match's game is stored with its sheet's summary
-        first, second = game.scored.data["totals"]
-        totals = (int(first), int(second))
-        if winner is not None:
-            return _named_winner(game.players, winner), totals
-        if first == second:
-            raise InvalidValueError(
-                f"winner: the totals are level ({first} to {second}): name the winner",
-                code="level_totals",
-                params={"total": first},
-                option="winner",
-            )
-        return game.players[0 if first > second else 1], totals
-
-    end = store.end_match(event_id, game_id, decide)
-    table = next(t for r in stored.paired for t, g in r.matches if g == game_id)
-    game = store.game(game_id)
-    result = MatchResult((game.players[0], game.players[1]), end.totals, end.winner, True)
-    return EventMatch.of(table, game_id, result)
-
-
-def _named_winner(players: Sequence[str], winner: str) -> str:
-    """The one of a match's two ``players`` named ``winner`` (letter case and spaces around
-    the name do not count)."""
-    named = name_key(winner, field="winner")
-    for player in players:
-        if name_key(player) == named:
-            return player
-    raise InvalidValueError(
-        f"winner: {winner!r} does not play this match ({players[0]!r} v {players[1]!r})",
-        code="not_in_this_game",
-        params={"player": winner},
-        option="winner",
-    )
-
-
 def event_body(store: Store, stored: StoredEvent) -> EventView:
     """The whole event: settings, rounds (matches, tables, results) and standings."""
     event = event_of(stored)
@@ -387,50 +306,3 @@ def settings(stored: StoredEvent) -> EventSettings:
 def token_matches(stored: StoredEvent, token: str | None) -> bool:
     """True when ``token`` is the event's director token (constant-time comparison)."""
     return token is not None and hmac.compare_digest(hash_token(token), stored.token_hash)
-
-
-def event_export(store: Store, stored: StoredEvent) -> EventExport:
-    """The event's results: its settings (and whether it is over), its standings and one
-    row per match (:func:`~scorekeeper.store.event_results.result_rows`)."""
-    body = event_body(store, stored)
-    about = EventExportSettings(**field_values(settings(stored)), over=body.over)
-    return EventExport(about, body.standings, tuple(result_rows(body.rounds)))
-
-
-def event_csv(store: Store, stored: StoredEvent, what: str) -> str:
-    """The event's ``standings`` or ``results`` as CSV text
-    (:func:`scorekeeper.event_tables.csv_text`)."""
-    if what == "standings":
-        lines = event_standings(store, stored).standings
-        return csv_text(STANDINGS_COLUMNS, (line.to_dict() for line in lines))
-    if what == "results":
-        rows = event_export(store, stored).results
-        return csv_text(RESULTS_COLUMNS, (row.to_dict() for row in rows))
-    raise ValueError(f"what: standings or results, not {what!r}")
-
-
-def event_record(store: Store, stored: StoredEvent) -> EventRecord:
-    """The event as a record ``scorekeeper replay`` scores again (:mod:`scorekeeper.rescore`):
-    its settings, its rounds' byes and each match's exported game, labelled, with the
-    director's end of the match (``{"winner", "totals"}``, else ``None``)."""
-    body = event_body(store, stored)
-    games = tuple(
-        EventRecordGame(
-            round_.number,
-            match.table,
-            match.game_id,
-            export_game(store, match.game_id),
-            _director_end(match),
-        )
-        for round_ in body.rounds
-        for match in round_.matches
-    )
-    rounds = tuple(EventRecordRound(r.number, r.byes, r.walkovers) for r in body.rounds)
-    return EventRecord(EVENT_FORMAT, EVENT_VERSION, settings(stored), rounds, games)
-
-
-def _director_end(match: EventMatch) -> DirectorEnd | None:
-    """How the director ended the match (``None``: they did not)."""
-    if not match.ended_by_director or match.winner is None or match.totals is None:
-        return None
-    return DirectorEnd(match.winner, match.totals)
