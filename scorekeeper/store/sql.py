@@ -673,7 +673,9 @@ class SqlStore(
         """Write log ``entry`` and ``decision``'s scored state of ``game`` (its row, its sheet
         rows) in transaction ``conn``, announced (:data:`NOTIFY`); the game as left. The
         players' totals change by what it changed (:mod:`.totals`)."""
-        before = self._shares(conn, [game.id], decision.start)
+        # the rows kept (hands 1 to count): Summary.count's key, read here (no call in the walk)
+        kept = None if game.scored is None else game.scored.data["hands"]
+        before = self._before(conn, game, decision.start, kept)
         self._run(
             conn,
             INSERT_HAND,
@@ -702,19 +704,18 @@ class SqlStore(
                 game.id,
             ),
         )
-        # the rows kept (hands 1 to count): Summary.count's key, read here (no call in the walk)
-        kept = None if game.scored is None else game.scored.data["hands"]
         self._put_rows(conn, game.id, decision.start, decision.rows, kept)
-        self._count(conn, [game.id], before, decision.start)
-        if self.NOTIFY and self.notify_channel:
-            self._run(conn, self.NOTIFY, (self.notify_channel, f"{game.id} {entry.seq}"))
-        return replace(
+        changed = replace(
             game,
             status=status,
             updated=entry.created,
             version=entry.seq,
             scored=decision.scored,
         )
+        self._count_write(conn, before, changed)
+        if self.NOTIFY and self.notify_channel:
+            self._run(conn, self.NOTIFY, (self.notify_channel, f"{game.id} {entry.seq}"))
+        return changed
 
     # ------------------------------------------------------------------ scorepad edit rights
 

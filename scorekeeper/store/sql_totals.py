@@ -6,12 +6,13 @@ from __future__ import annotations
 from abc import ABC, abstractmethod
 from collections.abc import Mapping, Sequence
 from contextlib import AbstractContextManager
+from dataclasses import dataclass
 from functools import partial
 from typing import Any
 
 from . import totals
-from .base import Player
-from .totals import KeptRecord
+from .base import Player, StoredGame
+from .totals import KeptRecord, Share
 
 SELECT_TOTALS = f"SELECT {', '.join(totals.COUNTS)} FROM player_totals WHERE player_id = ?"
 LINE_COLUMNS = f"name, {', '.join(totals.RIVAL_COUNTS)}"
@@ -107,6 +108,15 @@ def _next_meeting(run: totals.Run, key: totals.Key, game: totals.Facts) -> tuple
         after = (last.created, last.id)
 
 
+@dataclass(frozen=True, slots=True)
+class Before:
+    """A game's share of its players' totals before a write, and its :class:`~.totals.Layout`
+    (what the write leaves as it was)."""
+
+    layout: totals.Layout
+    share: Share
+
+
 class PlayerTotals(ABC):
     """Reads of the running totals, and the hook every write of a game calls."""
 
@@ -154,3 +164,19 @@ class PlayerTotals(ABC):
             start = 1
         after = self._shares(conn, ids, start)
         apply(partial(self._run, conn), [(before.get(game_id), after[game_id]) for game_id in ids])
+
+    def _before(self, conn: Any, game: StoredGame, start: int, kept: int | None) -> Before:
+        """What a write of ``game`` replacing its hands from ``start`` on changes its players'
+        totals from, read in the write's ``conn`` before it writes (``kept``: the hands the
+        game has, if known; hands past them are not read, there are none)."""
+        facts = {game.id: totals.facts_of(game)}
+        run = partial(self._run, conn)
+        layout = totals.layout(run, facts, 1 if facts[game.id].legacy else start)
+        hands = kept is None or start <= kept
+        return Before(layout, totals.counted(run, facts, layout, hands)[game.id])
+
+    def _count_write(self, conn: Any, before: Before, game: StoredGame) -> None:
+        """Change the totals by what a write left of ``game`` less its share ``before``."""
+        run = partial(self._run, conn)
+        after = totals.counted(run, {game.id: totals.facts_of(game)}, before.layout)
+        apply(run, [(before.share, after[game.id])])
