@@ -24,7 +24,7 @@ from scorekeeper.gamesheet import GameSheet
 from scorekeeper.handinput import parse_hand
 from scorekeeper.store import access, answers, games
 
-from . import bodies, credentials, get_storage, limits
+from . import bodies, credentials, get_storage, lifecycle, limits
 from . import game_schemas as g
 from . import headers as h
 from . import responses as r
@@ -71,7 +71,7 @@ blp = Blueprint(
 )
 
 
-blp.before_request(bodies.refuse_unless_json)
+blp.before_request(lifecycle.refuse_unless_json)
 
 
 def etag(version: int) -> str:
