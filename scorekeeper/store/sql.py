@@ -703,6 +703,7 @@ class SqlStore(
             ),
         )
         status = decision.scored.status
+        over, won_by = status is GameStatus.OVER, tallies.won_by(decision.scored.data)
         self._run(
             conn,
             UPDATE_GAME,
@@ -711,24 +712,23 @@ class SqlStore(
                 entry.created,
                 entry.seq,
                 dumps_in_order(decision.scored.data),
-                status is GameStatus.OVER,
+                over,
                 entry.created,
-                tallies.won_by(decision.scored.data),
+                won_by,
                 game.id,
             ),
         )
         self._put_rows(conn, game.id, decision.start, decision.rows, kept)
-        changed = replace(
+        self._count_write(conn, before, over, won_by)
+        if self.NOTIFY and self.notify_channel:
+            self._run(conn, self.NOTIFY, (self.notify_channel, f"{game.id} {entry.seq}"))
+        return replace(
             game,
             status=status,
             updated=entry.created,
             version=entry.seq,
             scored=decision.scored,
         )
-        self._count_write(conn, before, changed)
-        if self.NOTIFY and self.notify_channel:
-            self._run(conn, self.NOTIFY, (self.notify_channel, f"{game.id} {entry.seq}"))
-        return changed
 
     # ------------------------------------------------------------------ scorepad edit rights
 

@@ -175,8 +175,10 @@ class PlayerTotals(ABC):
         hands = kept is None or start <= kept
         return Before(layout, totals.counted(run, facts, layout, hands)[game.id])
 
-    def _count_write(self, conn: Any, before: Before, game: StoredGame) -> None:
-        """Change the totals by what a write left of ``game`` less its share ``before``."""
+    def _count_write(self, conn: Any, before: Before, over: bool, won_by: int | None) -> None:
+        """Change the totals by what a write left of the game ``before`` holds (``over`` or
+        not, won by side ``won_by``) less its share ``before``."""
         run = partial(self._run, conn)
-        after = totals.counted(run, {game.id: totals.facts_of(game)}, before.layout)
+        game = before.share.game._replace(over=over, won_by=won_by, legacy=False)
+        after = totals.counted(run, {game.id: game}, before.layout)
         apply(run, [(before.share, after[game.id])])

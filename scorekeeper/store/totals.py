@@ -146,6 +146,8 @@ class Facts(NamedTuple):
     over: bool
     won_by: int | None
     legacy: bool
+    folded: tuple[str, ...]
+    """The players' names folded (:func:`~scorekeeper.names.fold`): their rival keys."""
 
 
 @dataclass(slots=True)
@@ -167,9 +169,11 @@ class Share:
     players: dict[int, Counts] = field(default_factory=dict)
     rivals: dict[tuple[int, str], Meeting] = field(default_factory=dict)
 
-    def meet(self, player_id: int, name: str, at: tuple[int, int]) -> Meeting:
-        """The player's meeting with ``name`` (made at ``at`` when it is the first)."""
-        return self.rivals.setdefault((player_id, fold(name)), Meeting(name, at))
+    def meet(self, player_id: int, seat: int, at: tuple[int, int]) -> Meeting:
+        """The player's meeting with the player in ``seat`` (made at ``at`` when it is the
+        first)."""
+        key, name = (player_id, self.game.folded[seat]), self.game.players[seat]
+        return self.rivals.setdefault(key, Meeting(name, at))
 
 
 def share(game: Facts, seats: Sequence[tuple[int, int]], groups: Sequence[Group]) -> Share:
@@ -192,14 +196,14 @@ def _count_game(
     found: Share, player_id: int, seat: int, groups: Sequence[Group], counts: Counts
 ) -> None:
     names = found.game.players
-    met = {1 - seat: found.meet(player_id, names[1 - seat], (0, 0))} if len(names) == 2 else {}
+    met = {1 - seat: found.meet(player_id, 1 - seat, (0, 0))} if len(names) == 2 else {}
     counts.games += 1
     for group in groups:
         if seat not in group.seats:
             continue
         other = group.seats[1 - group.seats.index(seat)]
         rival = met.get(other) or met.setdefault(
-            other, found.meet(player_id, names[other], (group.first, group.seats[0]))
+            other, found.meet(player_id, other, (group.first, group.seats[0]))
         )
         mine = group.sides[group.seats.index(seat)]
         counts.hands += group.played
@@ -297,9 +301,10 @@ def facts_of(game: StoredGame) -> Facts:
     """A stored game's :class:`Facts`, as its row holds them (``won_by`` from its scored
     state, as every write of the row sets it)."""
     scored = None if game.scored is None else game.scored.data
-    over = game.status is GameStatus.OVER
+    over, names = game.status is GameStatus.OVER, game.players
+    folded = tuple(map(fold, names))
     return Facts(
-        game.id, game.created, game.players, game.imported, over, won_by(scored), scored is None
+        game.id, game.created, names, game.imported, over, won_by(scored), scored is None, folded
     )
 
 
@@ -308,7 +313,8 @@ def _facts(row: Sequence[Any]) -> Facts:
     game_id, created, players, imported, status, won, legacy = row
     over = status == GameStatus.OVER.value
     names = tuple(json.loads(players))
-    return Facts(game_id, created, names, bool(imported), over, won, bool(legacy))
+    folded = tuple(map(fold, names))
+    return Facts(game_id, created, names, bool(imported), over, won, bool(legacy), folded)
 
 
 T = TypeVar("T", Counts, RivalCounts)
