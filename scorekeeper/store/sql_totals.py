@@ -4,7 +4,7 @@ of a game (mixed into :class:`~.sql.SqlStore`)."""
 from __future__ import annotations
 
 from abc import ABC, abstractmethod
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from contextlib import AbstractContextManager
 from dataclasses import dataclass
 from functools import partial
@@ -49,14 +49,21 @@ NEXT_GAMES = (
 """A player's games after one, oldest first, a batch at a time."""
 
 
-def apply(run: totals.Run, changes: Sequence[tuple[totals.Share | None, totals.Share]]) -> None:
+RunMany = Callable[[str, Sequence[Sequence[Any]]], None]
+"""Run one statement (``?`` placeholders) once per row of parameters."""
+
+
+def apply(
+    run: totals.Run,
+    many: RunMany,
+    changes: Sequence[tuple[totals.Share | None, totals.Share]],
+) -> None:
     """Change the totals by each game's share after a write less its share before it
-    (``None``: a new game), in the write's transaction (:func:`.totals.difference`)."""
+    (``None``: a new game), in the write's transaction (:func:`.totals.difference`):
+    the players' rows first, in the order of their ids, then their lines."""
     change = totals.difference(changes)
-    for player_id in sorted(change.players):
-        run(ADD_TO_PLAYER, [player_id, *change.players[player_id]])
-    for key, counts in sorted(change.counts):
-        run(ADD_TO_LINE, [*counts, *key])
+    many(ADD_TO_PLAYER, [[p, *change.players[p]] for p in sorted(change.players)])
+    many(ADD_TO_LINE, [[*counts, *key] for key, counts in sorted(change.counts)])
     for key, was_met, met, game in sorted(change.moved, key=lambda moved: moved[0]):
         _move(run, key, was_met, met, game)
 
@@ -127,6 +134,9 @@ class PlayerTotals(ABC):
     def _run(self, conn: Any, statement: str, params: Sequence[Any] = ()) -> Any: ...
 
     @abstractmethod
+    def _run_many(self, conn: Any, statement: str, rows: Sequence[Sequence[Any]]) -> None: ...
+
+    @abstractmethod
     def player(self, name: str) -> Player: ...
 
     def kept_record(self, name: str, rival: str | None = None) -> KeptRecord | None:
@@ -163,7 +173,8 @@ class PlayerTotals(ABC):
         if any(share.game.legacy for share in before.values()):
             start = 1
         after = self._shares(conn, ids, start)
-        apply(partial(self._run, conn), [(before.get(game_id), after[game_id]) for game_id in ids])
+        changes = [(before.get(game_id), after[game_id]) for game_id in ids]
+        apply(partial(self._run, conn), partial(self._run_many, conn), changes)
 
     def _before(self, conn: Any, game: StoredGame, start: int, kept: int | None) -> Before:
         """What a write of ``game`` replacing its hands from ``start`` on changes its players'
@@ -181,4 +192,4 @@ class PlayerTotals(ABC):
         run = partial(self._run, conn)
         game = before.share.game._replace(over=over, won_by=won_by, legacy=False)
         after = totals.counted(run, {game.id: game}, before.layout)
-        apply(run, [(before.share, after[game.id])])
+        apply(run, partial(self._run_many, conn), [(before.share, after[game.id])])
