@@ -509,7 +509,7 @@ class SqlStore(
                 keyed = self._keyed(conn, SELECT_KEYED_GAME, idempotency_key, request_hash)
                 return self._game(conn, keyed)
             self._add_game_parts(conn, stamp, game_id, seated, owner, entries, rows)
-            self._count(conn, [game_id], {})
+            self._count(conn, [game_id])
             return self._game(conn, game_id)
 
     def _keyed(
@@ -1060,7 +1060,7 @@ class SqlStore(
             INSERT_EVENT_MATCH,
             [(event_id, number, m.table, m.game_id) for m in matches],
         )
-        self._count(conn, [m.game_id for m in matches], {})
+        self._count(conn, [m.game_id for m in matches])
 
     def end_match(self, event_id: str, game_id: str, decide: Adjudicate) -> MatchEnd:
         """End the event's match ``game_id``: inside one write transaction the link is

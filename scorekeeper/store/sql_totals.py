@@ -4,7 +4,7 @@ of a game (mixed into :class:`~.sql.SqlStore`)."""
 from __future__ import annotations
 
 from abc import ABC, abstractmethod
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Sequence
 from contextlib import AbstractContextManager
 from dataclasses import dataclass
 from functools import partial
@@ -155,26 +155,12 @@ class PlayerTotals(ABC):
                 lines = self._run(conn, SELECT_ONE_LINE, (player.id, rival)).fetchall()
         return KeptRecord(player, counts, [tuple(line) for line in lines])
 
-    def _shares(self, conn: Any, ids: Sequence[str], start: int = 1) -> dict[str, totals.Share]:
-        """The games' shares of their players' totals, their hands from ``start`` on, as
-        stored now (in ``conn``: :func:`.totals.shares`)."""
-        return totals.shares(partial(self._run, conn), ids, start)
-
-    def _count(
-        self,
-        conn: Any,
-        ids: Sequence[str],
-        before: Mapping[str, totals.Share],
-        start: int = 1,
-    ) -> None:
-        """Change the totals by what a write of the games ``ids`` changed (their hands from
-        ``start`` on): their shares now less their shares ``before`` (none for a new game),
-        in the write's ``conn``. A game that was older than the totals counts whole."""
-        if any(share.game.legacy for share in before.values()):
-            start = 1
-        after = self._shares(conn, ids, start)
-        changes = [(before.get(game_id), after[game_id]) for game_id in ids]
-        apply(partial(self._run, conn), partial(self._run_many, conn), changes)
+    def _count(self, conn: Any, ids: Sequence[str]) -> None:
+        """Add the new games ``ids`` (created, or a round's matches) to their players' totals,
+        in the write's ``conn``: their shares as stored now (:func:`.totals.shares`)."""
+        run = partial(self._run, conn)
+        after = totals.shares(run, ids)
+        apply(run, partial(self._run_many, conn), [(None, after[game_id]) for game_id in ids])
 
     def _before(self, conn: Any, game: StoredGame, start: int, kept: int | None) -> Before:
         """What a write of ``game`` replacing its hands from ``start`` on changes its players'
