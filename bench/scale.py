@@ -60,7 +60,7 @@ import psycopg
 
 from api import STORAGE_KEY, create_app
 from scorekeeper.errors import ScorekeeperError
-from scorekeeper.store import Store, access, games, open_store, totals
+from scorekeeper.store import Store, access, games, open_store, totals_schema
 from scorekeeper.store.base import Summary
 from scorekeeper.store.scored import effective_hands, kept, scored_rows, start_state
 from scorekeeper.store.sqlite import ANALYSIS_LIMIT, Storage
@@ -352,11 +352,11 @@ def _repeated(cache: Path, source: str, times: int, count: int, players: int) ->
 
 def _refill_totals(conn: sqlite3.Connection) -> None:
     """The players' running totals of the games now stored, made again as the migration
-    makes them (:func:`~scorekeeper.store.totals.fill`), timed."""
+    makes them (:func:`~scorekeeper.store.totals_schema.fill`), timed."""
     started = time.monotonic(), time.process_time()
     conn.execute("DELETE FROM rival_totals")
     conn.execute("DELETE FROM player_totals")
-    totals.fill(conn, str)
+    totals_schema.fill(conn, str)
     conn.commit()
     took = time.monotonic() - started[0], time.process_time() - started[1]
     print(f"  players' totals filled in {took[0]:,.0f} s ({took[1]:,.0f} s CPU)", file=sys.stderr)

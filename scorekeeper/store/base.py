@@ -105,8 +105,9 @@ class Summary:
 
     @property
     def status(self) -> GameStatus:
-        """The stored status of a game with this summary."""
-        return GameStatus.of(self.over)
+        """The stored status of a game with this summary (:meth:`GameStatus.of` its
+        ``over``, read here: a write and its answer ask it)."""
+        return GameStatus.OVER if self.data["over"] else GameStatus.ACTIVE
 
     @property
     def next_dealer(self) -> int:
@@ -630,6 +631,7 @@ class Store(Protocol):
         *,
         idempotency_key: str | None = None,
         expected_version: int | None = None,
+        known: StoredGame | None = None,
     ) -> Appended:
         """Append one entry in one transaction that locks the game: ``(entry, created, game, log)``.
 
@@ -641,7 +643,9 @@ class Store(Protocol):
         answer is rebuilt from it), with another request raises
         :class:`KeyReused`; a new entry comes with ``log`` empty (the log is
         not read). An ``expected_version`` other than the game's
-        ``version`` raises :class:`~scorekeeper.errors.Stale`.
+        ``version`` raises :class:`~scorekeeper.errors.Stale`. ``known`` is the game as
+        read before the transaction (the request's token check): the write takes it, not
+        its row read again, while the locked row has its version and token.
         """
 
     def grant_edit(

@@ -101,7 +101,7 @@ import psycopg
 import psycopg_pool
 from psycopg import errors as pg_errors
 
-from . import tallies, totals
+from . import tallies, totals_schema
 from .base import StorageBusy, StorageError, StorageFull, StorageUnavailable
 from .finding import BACKFILL_WORD, GAMES_CREATED_INDEX, SELECT_ALL_PLAYERS, word_rows
 from .sql import ADD_CUT, EVENT_TABLES, MATCH_END_TABLE, SqlStore, pending_steps, pyformat
@@ -338,9 +338,9 @@ def _migrate_tallies(conn: psycopg.Connection) -> None:
 def _migrate_totals(conn: psycopg.Connection) -> None:
     """Each player's record as running totals: ``player_totals`` and ``rival_totals`` (see
     :mod:`~scorekeeper.store.totals`), filled from the games stored."""
-    for statement in totals.tables("bigint", ""):
+    for statement in totals_schema.tables("bigint", ""):
         conn.execute(statement)
-    totals.fill(conn, pyformat)
+    totals_schema.fill(conn, pyformat)
 
 
 MIGRATIONS: tuple[Callable[[psycopg.Connection], None], ...] = (

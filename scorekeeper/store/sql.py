@@ -93,6 +93,7 @@ from .sql_totals import PlayerTotals
 ADD_CUT = "ALTER TABLE games ADD COLUMN cut TEXT"
 """The cards cut for the first deal (SQLite's schema 10, PostgreSQL's 9): the same statement."""
 SELECT_GAME = f"SELECT {GAME_COLUMNS} FROM games WHERE id = ?"
+SELECT_VERSION = "SELECT version, token_hash FROM games WHERE id = ?"
 SELECT_LOG = f"SELECT {LOG_COLUMNS} FROM hands WHERE game_id = ? ORDER BY seq"
 SELECT_PLAYER = "SELECT id, name, created FROM players WHERE name_key = ?"
 _PREFIXED = ", ".join("g." + c.strip() for c in GAME_COLUMNS.split(","))
@@ -403,6 +404,16 @@ class SqlStore(
             raise NotFound(f"no game with id {game_id!r}", field="id")
         return game_from_row(row)
 
+    def _locked(self, conn: Any, game_id: str, known: StoredGame | None) -> StoredGame:
+        """The game's row read and locked in a write's ``conn``, or ``known`` (read before the
+        transaction) while the row still holds it: every change of a game but its token's
+        moves its version on, so the locked row's version and token say it is the same."""
+        if known is not None:
+            row = self._run(conn, SELECT_VERSION + self.LOCK_GAME, (game_id,)).fetchone()
+            if row is not None and tuple(row) == (known.version, known.token_hash):
+                return known
+        return self._game(conn, game_id, lock=True)
+
     def _log(self, conn: Any, game_id: str) -> list[LogEntry]:
         return log_entries(self._run(conn, SELECT_LOG, (game_id,)))
 
@@ -498,7 +509,7 @@ class SqlStore(
                 keyed = self._keyed(conn, SELECT_KEYED_GAME, idempotency_key, request_hash)
                 return self._game(conn, keyed)
             self._add_game_parts(conn, stamp, game_id, seated, owner, entries, rows)
-            self._count(conn, [game_id], {})
+            self._count(conn, [game_id])
             return self._game(conn, game_id)
 
     def _keyed(
@@ -608,6 +619,7 @@ class SqlStore(
         *,
         idempotency_key: str | None = None,
         expected_version: int | None = None,
+        known: StoredGame | None = None,
     ) -> Appended:
         """Append one entry to a game's log; returns ``(entry, created, game, log)``.
 
@@ -627,10 +639,11 @@ class SqlStore(
         on) that is not the game's ``version``, it raises
         :class:`~scorekeeper.errors.Stale`. Raises :class:`NotFound` for an
         unknown game. A write (not a repeat) is announced: :data:`NOTIFY` in its
-        transaction, :attr:`on_append` after its commit.
+        transaction, :attr:`on_append` after its commit. ``known``: as
+        :meth:`~.base.Store.append` says (:meth:`_locked`).
         """
         with self._write() as conn:
-            game = self._game(conn, game_id, lock=True)
+            game = self._locked(conn, game_id, known)
             if idempotency_key is not None:
                 seq = replayed_seq(
                     self._run(conn, SELECT_KEYED_HAND, (game_id, idempotency_key)).fetchone(),
@@ -673,7 +686,9 @@ class SqlStore(
         """Write log ``entry`` and ``decision``'s scored state of ``game`` (its row, its sheet
         rows) in transaction ``conn``, announced (:data:`NOTIFY`); the game as left. The
         players' totals change by what it changed (:mod:`.totals`)."""
-        before = self._shares(conn, [game.id], decision.start)
+        # the rows kept (hands 1 to count): Summary.count's key, read here (no call in the walk)
+        kept = None if game.scored is None else game.scored.data["hands"]
+        before = self._before(conn, game, decision.start, kept)
         self._run(
             conn,
             INSERT_HAND,
@@ -688,6 +703,7 @@ class SqlStore(
             ),
         )
         status = decision.scored.status
+        over, won_by = status is GameStatus.OVER, tallies.won_by(decision.scored.data)
         self._run(
             conn,
             UPDATE_GAME,
@@ -696,16 +712,14 @@ class SqlStore(
                 entry.created,
                 entry.seq,
                 dumps_in_order(decision.scored.data),
-                status is GameStatus.OVER,
+                over,
                 entry.created,
-                tallies.won_by(decision.scored.data),
+                won_by,
                 game.id,
             ),
         )
-        # the rows kept (hands 1 to count): Summary.count's key, read here (no call in the walk)
-        kept = None if game.scored is None else game.scored.data["hands"]
         self._put_rows(conn, game.id, decision.start, decision.rows, kept)
-        self._count(conn, [game.id], before, decision.start)
+        self._count_write(conn, before, over, won_by)
         if self.NOTIFY and self.notify_channel:
             self._run(conn, self.NOTIFY, (self.notify_channel, f"{game.id} {entry.seq}"))
         return replace(
@@ -1046,7 +1060,7 @@ class SqlStore(
             INSERT_EVENT_MATCH,
             [(event_id, number, m.table, m.game_id) for m in matches],
         )
-        self._count(conn, [m.game_id for m in matches], {})
+        self._count(conn, [m.game_id for m in matches])
 
     def end_match(self, event_id: str, game_id: str, decide: Adjudicate) -> MatchEnd:
         """End the event's match ``game_id``: inside one write transaction the link is

@@ -140,7 +140,7 @@ from contextlib import contextmanager
 import sqlite_utils
 
 from ..names import fold
-from . import tallies, totals
+from . import tallies, totals_schema
 from .base import StorageBusy, StorageError, StorageFull, StorageUnavailable
 from .finding import BACKFILL_WORD, GAMES_CREATED_INDEX, SELECT_ALL_PLAYERS, word_rows
 from .sql import ADD_CUT, EVENT_TABLES, MATCH_END_TABLE, SqlStore, pending_steps
@@ -526,9 +526,9 @@ def _migrate_tallies(db: sqlite_utils.Database) -> None:
 def _migrate_totals(db: sqlite_utils.Database) -> None:
     """Each player's record as running totals: ``player_totals`` and ``rival_totals`` (see
     :mod:`~scorekeeper.store.totals`), filled from the games stored."""
-    for statement in totals.tables("INTEGER", " WITHOUT ROWID"):
+    for statement in totals_schema.tables("INTEGER", " WITHOUT ROWID"):
         db.execute(statement)
-    totals.fill(db.conn, str)
+    totals_schema.fill(db.conn, str)
 
 
 MIGRATIONS: tuple[Callable[[sqlite_utils.Database], None], ...] = (
