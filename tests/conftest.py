@@ -425,6 +425,7 @@ RAM_ROOM = 1 << 30
 
 def pytest_configure(config: pytest.Config) -> None:
     """Note whether this run is the fast tier; if so, keep its temporary files in RAM.
+    Order the work longest first (:class:`LongestFirst`).
 
     The app's SQLite store syncs every commit to the disk (it is durable, as it is
     served), and the fast tier's apps make about 4,000 syncs of throwaway databases,
@@ -433,6 +434,7 @@ def pytest_configure(config: pytest.Config) -> None:
     durability tests write there as in production).
     """
     global _fast_tier, _soak_tier
+    config.pluginmanager.register(LongestFirst(), "longest_first")
     _fast_tier = config.getoption("markexpr").strip() == "fast"
     _soak_tier = _soak_asked(config)
     if _fast_tier and _has_room(RAM_FOLDER):
@@ -539,6 +541,54 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
         on_postgres = params is not None and params.params.get("backend") == "postgresql"
         if not (fixtures & SLOW_FIXTURES or on_postgres or item.get_closest_marker("slow")):
             item.add_marker(pytest.mark.fast)
+
+
+COSTS = {"browser": 15.0, "server": 5.0, "shared": 0.5, "fast": 0.05}
+"""A test's guessed cost (seconds) by kind, to order the work (:class:`LongestFirst`): one
+driving chromium; one starting servers of its own (a module's ``server``, or marked
+``slow``); one on PostgreSQL or a session's shared server, started once per process; a
+fast one. A test far off its kind's guess says its own: ``@pytest.mark.cost(seconds)``.
+Rough: only how they compare counts."""
+
+OWN_SERVERS = frozenset({"server", "served", "tls_server", "wheel", "generated"})
+"""The fixtures of :data:`SLOW_FIXTURES` that start something for one module."""
+
+
+def _cost(item: pytest.Item) -> float:
+    """The guessed cost of ``item``, in seconds (:data:`COSTS`)."""
+    said = item.get_closest_marker("cost")
+    if said is not None:
+        return float(said.args[0])
+    fixtures = set(getattr(item, "fixturenames", ()))
+    if "browser" in fixtures:
+        return COSTS["browser"]
+    if fixtures & OWN_SERVERS or item.get_closest_marker("slow"):
+        return COSTS["server"]
+    return COSTS["fast" if item.get_closest_marker("fast") else "shared"]
+
+
+def _scope(item: pytest.Item) -> str:
+    """The unit of work ``--dist loadscope`` gives one process at a time: the test's class,
+    or its module (pytest-xdist's own split of the test's id)."""
+    return item.nodeid.rsplit("::", 1)[0]
+
+
+class LongestFirst:
+    """Run the costliest units of work (:func:`_scope`) first, the many quick ones last.
+
+    pytest-xdist hands each free process the next unit in the collection's order
+    (``tests/run.sh`` turns its own reordering, by number of tests, off: that put
+    the one-test browser walks, two minutes each, at the very end, one process
+    finishing them alone). Longest first, the short units fill the gaps at the
+    end and the processes finish together. A unit's tests keep their order."""
+
+    @pytest.hookimpl(trylast=True)  # after the tiers are marked and pytest's own grouping
+    def pytest_collection_modifyitems(self, items: list[pytest.Item]) -> None:
+        cost: dict[str, float] = {}
+        for item in items:
+            cost[_scope(item)] = cost.get(_scope(item), 0.0) + _cost(item)
+        rank = {scope: place for place, scope in enumerate(cost)}
+        items.sort(key=lambda item: (-cost[_scope(item)], rank[_scope(item)]))
 
 
 _running_fast: pytest.Item | None = None

@@ -187,6 +187,7 @@ def walk_in(browser, served, lang: str, turning: bool = False) -> None:
 class TestEveryLanguageInTurn:
     """One walk, its language turning at each page it opens (the default run's)."""
 
+    @pytest.mark.cost(80)
     def test_every_page_state_at_360_px_each_in_one_language(self, browser, served):
         walk_in(browser, served, WALKED[0], turning=True)
 
@@ -212,6 +213,7 @@ class LanguageWalk:
 
     lang = ""
 
+    @pytest.mark.cost(80)
     def test_every_page_state_at_360_px(self, browser, served):
         walk_in(browser, served, self.lang)
 

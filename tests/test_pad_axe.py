@@ -496,6 +496,7 @@ def look(page, state: str) -> list[str]:
     return problems
 
 
+@pytest.mark.cost(110)
 def test_every_page_state_passes_axe_in_light_and_dark(browser, served):
     ARTIFACTS.mkdir(parents=True, exist_ok=True)
     context = browser.new_context(
