@@ -49,7 +49,7 @@ import pytest
 import requests
 from browser_kit import ARGS, CHROMIUM, PAGE_ERRORS
 from pg import USER, PostgresServer
-from serve_kit import spawn, stop
+from serve_kit import spawn, stop_soon, stopped
 
 from api import STORAGE_KEY, create_app, open_storage
 from api.limits import NO_LIMITS_ENV
@@ -270,12 +270,16 @@ class Backend:
 
 @pytest.fixture(scope="session")
 def postgres() -> Iterator[PostgresServer]:
-    """A PostgreSQL server for the whole session (started on first use)."""
+    """A PostgreSQL server for the whole session (started on first use). At the end it
+    waits for the servers stopping in the background (the session's :func:`live_postgres`
+    among them: ``serve_kit.stop_soon``) before it stops."""
     server = PostgresServer()
     try:
         yield server
     finally:
+        wrong = stopped()
         server.stop()
+    assert wrong == [], f"servers stopped in the background: {wrong}"
 
 
 def pytest_generate_tests(metafunc: pytest.Metafunc) -> None:
@@ -375,7 +379,7 @@ def _serving(db: str | Path) -> Iterator[Live]:
     try:
         yield Live(url, db)
     finally:
-        assert stop(process) == 0
+        stop_soon(process, f"the session's server over {db}")
 
 
 @pytest.fixture(scope="session")
@@ -396,6 +400,15 @@ def live_postgres(postgres):
 def live_server(request) -> Live:
     """:func:`live` and :func:`live_postgres` in turn."""
     return request.getfixturevalue("live" if request.param == "sqlite" else "live_postgres")
+
+
+@pytest.fixture(scope="session", autouse=True)
+def servers_stopped() -> Iterator[None]:
+    """At the end of the session (its last teardown), every server a module's fixture
+    stopped in the background (``serve_kit.stop_soon``) has ended, with the status asked."""
+    yield
+    wrong = stopped()
+    assert wrong == [], f"servers stopped in the background: {wrong}"
 
 
 @pytest.fixture(scope="session")

@@ -18,7 +18,7 @@ import pytest
 import test_pad_browser
 from browser_kit import CHROMIUM
 from playwright.sync_api import expect
-from serve_kit import spawn, stop
+from serve_kit import spawn, stop, stop_soon
 from test_pad_browser import PHONE, quick_hand, start_game
 
 from api.nginx import NCHAN_MODULE
@@ -49,7 +49,7 @@ def served(tmp_path_factory):
     """``scorekeeper serve``'s base URL."""
     process, url = spawn(tmp_path_factory.mktemp("live-browser") / "live.db")
     yield url
-    assert stop(process) == 0
+    stop_soon(process, f"{__name__}'s server")
 
 
 def totals(page):

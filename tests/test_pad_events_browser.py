@@ -23,7 +23,7 @@ import pytest
 import requests
 from browser_kit import AXE, CHROMIUM, WAIT, Words, axe_problems, overflow
 from playwright.sync_api import expect
-from serve_kit import spawn, stop
+from serve_kit import spawn, stop_soon
 from test_pad_browser import ARTIFACTS, quick_hand
 
 from scorekeeper.store.events import match_key
@@ -50,7 +50,7 @@ def server(tmp_path_factory):
         env.setenv("SCOREKEEPER_SECRET_KEY", SECRET)
         process, url = spawn(tmp_path_factory.mktemp("events") / "events.db", workers=2)
     yield url
-    assert stop(process) == 0
+    stop_soon(process, f"{__name__}'s server")
 
 
 def context_page(browser, viewport):

@@ -20,7 +20,7 @@ import urllib.request
 import pytest
 from browser_kit import ARGS, CHROMIUM, WAIT
 from playwright.sync_api import expect
-from serve_kit import spawn, stop
+from serve_kit import spawn, stop, stop_soon
 from test_pad_browser import ANA, ARTIFACTS, BOR, tap
 from test_serve_tls import make_certificate
 
@@ -37,7 +37,7 @@ def served(tmp_path_factory):
     db = tmp_path_factory.mktemp("offline") / "pad.db"
     process, url = spawn(db, workers=2)
     yield url, db
-    stop(process)
+    stop_soon(process, f"{__name__}'s server", status=None)
 
 
 def new_page(browser, dark: bool = False):
