@@ -18,7 +18,7 @@ import pytest
 import test_pad_browser
 from browser_kit import CHROMIUM
 from playwright.sync_api import expect
-from serve_kit import spawn, stop, stop_soon
+from serve_kit import spawn, stop_soon
 from test_pad_browser import PHONE, quick_hand, start_game
 
 from api.nginx import NCHAN_MODULE
@@ -116,7 +116,7 @@ def test_without_the_stream_the_sheet_polls(page, browser, tmp_path):
         assert viewer.evaluate("window.notReloaded") is True
         viewer_context.close()
     finally:
-        assert stop(process) == 0
+        stop_soon(process, "test_without_the_stream_the_sheet_polls")
 
 
 def test_the_sheet_follows_on_when_a_stream_ends(page, browser, tmp_path, monkeypatch):
@@ -159,4 +159,4 @@ def test_the_sheet_follows_on_when_a_stream_ends(page, browser, tmp_path, monkey
         assert viewer.evaluate("window.notReloaded") is True
         viewer_context.close()
     finally:
-        assert stop(process) == 0
+        stop_soon(process, "test_the_sheet_follows_on_when_a_stream_ends")
