@@ -212,8 +212,8 @@ def serving_together(
     db: str | os.PathLike, count: int = 2, workers: int = 2
 ) -> Iterator[list[str]]:
     """``count`` servers over one database ``db``, started at the same moment (so they
-    migrate it together), for the block: their base URLs. Each is stopped gracefully
-    at the end and must exit with status 0."""
+    migrate it together), for the block: their base URLs. They are stopped gracefully
+    at the end, together, and each must exit with status 0."""
     with ThreadPoolExecutor(count) as pool:
         starting = [pool.submit(spawn, db, workers=workers) for _ in range(count)]
     servers = [start.result() for start in starting if start.exception() is None]
@@ -222,7 +222,8 @@ def serving_together(
             raise RuntimeError(f"not every server started: {[s.exception() for s in starting]}")
         yield [url for _, url in servers]
     finally:
-        statuses = [stop(process) for process, _ in servers]
+        with ThreadPoolExecutor(count) as pool:
+            statuses = list(pool.map(stop, [process for process, _ in servers]))
         assert statuses == [0] * len(servers), statuses
 
 
