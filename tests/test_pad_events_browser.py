@@ -5,11 +5,12 @@ the players known here and two new names, and pairs each of its 7 rounds on the
 director page. In the first and the last round tables 1 and 2 are two more phones:
 they open their game from the link the table card prints under its QR code, take the
 scoring and enter quick hands until the game is over (in the last round each phone
-takes a table again, the rights to its first game kept); every other game finishes
-through the JSON API with its edit token (derived from the server's secret key, as the
-director page pairs them), to keep the test short: the rounds between add nothing the
-pages do differently. The wall screen (1280 x 720, its own context) shows each finished result
-within 2 seconds without a reload, and at the end the standings the API gives.
+takes a new table from its card, after six rounds away). Every other game finishes
+through the JSON API with its edit token (derived from the server's secret key, as
+the director page pairs them), to keep the test short: the rounds between add
+nothing the pages do differently. The wall screen (1280 x 720, its own context)
+shows each finished result within 2 seconds without a reload, and at the end the
+standings the API gives.
 Every page passes axe at its size and (but the wall) has nothing sideways at 360 px.
 Screenshots: tests/artifacts/event-*.png.
 """
