@@ -22,7 +22,7 @@ from urllib.parse import urlsplit
 import pytest
 import requests
 from load_kit import SLOW_BODY, Trickle
-from serve_kit import spawn, stop
+from serve_kit import spawn, stop, stop_soon
 
 from api import nginx
 from api.limits import NO_LIMITS_ENV
@@ -48,7 +48,7 @@ def server(tmp_path_factory):
         parts = urlsplit(url)
         yield parts.hostname, parts.port, url
     finally:
-        assert stop(process) == 0
+        stop_soon(process, f"{__name__}'s server")
 
 
 def connect(server, source: str = "127.0.0.1", timeout: float = 10.0) -> socket.socket:
