@@ -375,39 +375,44 @@ def _scored_set_choices(mask: int, ranks: int) -> list[tuple[int, int]]:
     return scored
 
 
-def first_arrangement(mask: int, limit: int) -> tuple[list[int], int, bool]:
-    """The first of :func:`mask_arrangements` (melds, deadwood mask), and whether it is sure
-    to be the only way to lay the cards down leaving at most ``limit`` deadwood (if not,
-    there may be others, or not even this one).
+NO_OTHER = 1 << 30
+"""What :func:`first_arrangement` gives as the deadwood of another arrangement when there is
+none (more than any hand's)."""
+
+
+def first_arrangement(mask: int) -> tuple[list[int], int, int]:
+    """The first of :func:`mask_arrangements` (melds, deadwood mask), and the least deadwood
+    any other way of laying the cards down leaves (:data:`NO_OTHER` when there is none): it
+    is the only way to leave at most ``limit`` exactly when its deadwood is at most
+    ``limit`` and the other's is over it.
 
     Any other way (disjoint melds, runs of one suit not touching) either chooses other sets,
     and so leaves at least the deadwood of that choice with its best runs, or the same sets
     with other runs, and so leaves out of runs at least one card of a run of the optimal
     one: a run of three whole (no run of one suit fits in three cards but that one), a
-    longer run at least its lowest card. When both are over the limit, the optimal
-    arrangement is alone; this is how most knockers' hands are settled without listing
-    their arrangements (issue 30).
+    longer run at least its lowest card; each of these ways is one. Most knockers' hands
+    are settled by it without listing their arrangements (issue 30).
     """
     ranks = _mask_set_ranks(mask)
     taken = 0
-    sole = True
+    beyond = NO_OTHER
     if ranks:
         scored = _scored_set_choices(mask, ranks)
         best, taken = min(scored)
         for value, other in scored:
-            if value == best and other != taken:  # more than one optimal arrangement
-                melds, dead = mask_arrangements(mask)[0]
-                return melds, dead, False
-            if value <= limit and other != taken:
-                sole = False
+            if value < beyond and other != taken:
+                beyond = value
+        if beyond == best:  # more than one optimal arrangement
+            melds, dead = mask_arrangements(mask)[0]
+            return melds, dead, best
     melds, dead = _split(mask, taken)
     left = mask_points(dead)
-    if sole and left <= limit:
-        for meld in melds:
-            if not meld & taken and left + _cheapest_change(meld) <= limit:
-                sole = False
-                break
-    return melds, dead, sole and left <= limit
+    for meld in melds:
+        if not meld & taken:
+            other_way = left + _CHEAPEST_CHANGE[meld]
+            if other_way < beyond:
+                beyond = other_way
+    return melds, dead, beyond
 
 
 def _cheapest_change(run: int) -> int:
@@ -416,6 +421,14 @@ def _cheapest_change(run: int) -> int:
     card, and what it leaves is a run), else the three cards."""
     low = (run & -run).bit_length() - 1
     return _VALUES[low % 13] if run.bit_count() > 3 else mask_points(run)
+
+
+_CHEAPEST_CHANGE = {
+    run << 13 * suit: _cheapest_change(run << 13 * suit)
+    for suit in range(4)
+    for run in _sub_runs(SUIT_MASK)
+}
+""":func:`_cheapest_change` of each of the deck's 264 runs."""
 
 
 def arrangements(cards: int | str | Iterable[str | Card]) -> tuple[Arrangement, ...]:

@@ -24,7 +24,14 @@ from test_properties import FAST, hands, knock_deal
 from scorekeeper import RuleError, verify_knock
 from scorekeeper.cards import cards_mask, parse_cards
 from scorekeeper.knock import _REACH, _layoff_reach, _packings
-from scorekeeper.melds import codes_of, first_arrangement, mask_all_melds, mask_arrangements
+from scorekeeper.melds import (
+    NO_OTHER,
+    codes_of,
+    first_arrangement,
+    mask_all_melds,
+    mask_arrangements,
+    mask_points,
+)
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "bench"))
 reference = pytest.importorskip("reference", reason="the reference core is read from git")
@@ -81,17 +88,18 @@ def test_layoff_reach_is_what_the_melds_reach(cards):
 
 
 @settings(FAST, max_examples=examples(400))
-@given(st.one_of(hands(10), hands(11)), st.sampled_from([0, 1, 5, 10, 10, 20, 60]))
-def test_the_first_arrangement_is_sole_when_the_only_packing(cards, limit):
-    """first_arrangement() (issue 30) is the first of mask_arrangements(), and it says it is
-    the only legal packing exactly when listing the packings finds it alone."""
+@given(st.one_of(hands(10), hands(11)))
+def test_the_first_arrangement_knows_the_next_best_packing(cards):
+    """first_arrangement() (issue 30) is the first of mask_arrangements(), and the deadwood it
+    gives for any other way is that of the best other packing (NO_OTHER when none): so it
+    is the only legal packing exactly when listing the packings finds it alone."""
     hand = mask(cards)
-    melds, dead, sole = first_arrangement(hand, limit)
+    melds, dead, beyond = first_arrangement(hand)
     assert (melds, dead) == previous_melds.mask_arrangements(hand)[0]
-    packings = previous_knock._packings(hand, limit, mask_all_melds(hand))
-    assert sole == (len(packings) == 1)
-    if sole:
-        assert sorted(packings[0][1]) == sorted(melds)
+    packings = _packings(hand, mask_points(hand), mask_all_melds(hand))
+    others = [left for left, packing in packings if sorted(packing) != sorted(melds)]
+    assert len(others) == len(packings) - 1
+    assert beyond == min(others, default=NO_OTHER)
 
 
 @settings(FAST, max_examples=examples(300))
