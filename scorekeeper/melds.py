@@ -98,20 +98,17 @@ _POINTS: tuple[int, ...] = tuple(
 """Point value of one suit's 13-bit pattern."""
 
 
-def _set_options() -> dict[tuple[int, int], tuple[int, ...]]:
-    """(rank, 4-bit suit pattern) -> the 52-bit masks a set of that rank may take."""
+def _set_options() -> dict[int, tuple[int, ...]]:
+    """The cards of a rank held three or four times (a 52-bit mask) -> the 52-bit masks its
+    set may take: none, all of them, and (held four times) each three."""
     options = {}
     for rank in range(13):
-        for pattern in range(16):
-            suits = [s for s in range(4) if pattern >> s & 1]
-            if len(suits) < 3:
-                continue
-            choices = [0, sum(1 << (s * 13 + rank) for s in suits)]
-            if len(suits) == 4:
-                choices += [
-                    sum(1 << (s * 13 + rank) for s in trio) for trio in combinations(suits, 3)
-                ]
-            options[rank, pattern] = tuple(choices)
+        column = [1 << (s * 13 + rank) for s in range(4)]
+        for held in [*combinations(column, 3), tuple(column)]:
+            choices = [0, sum(held)]
+            if len(held) == 4:
+                choices += [sum(trio) for trio in combinations(held, 3)]
+            options[sum(held)] = tuple(choices)
     return options
 
 
@@ -164,16 +161,14 @@ def _set_choices(mask: int, ranks: int) -> list[int]:
     choices = [0]
     while ranks:
         low = ranks & -ranks
-        rank = low.bit_length() - 1
         ranks ^= low
-        pattern = (
-            (mask >> rank & 1)
-            | (mask >> (rank + 12) & 2)
-            | (mask >> (rank + 24) & 4)
-            | (mask >> (rank + 36) & 8)
-        )
-        choices = [chosen | option for chosen in choices for option in _SET_OPTIONS[rank, pattern]]
+        options = _SET_OPTIONS[mask & low * _EACH_SUIT]  # the cards held of that rank
+        choices = [chosen | option for chosen in choices for option in options]
     return choices
+
+
+_EACH_SUIT = 1 | 1 << 13 | 1 << 26 | 1 << 39
+"""A rank's bit (13-bit) times this is that rank's four cards (52-bit)."""
 
 
 def _set_deadwood(a: int, b: int, c: int, d: int, ranks: int) -> int:
