@@ -54,6 +54,7 @@ from .melds import (
     meld_kind,
     meld_sort_key,
 )
+from .packings import Packing, packing_order, packings_in_order, packings_within
 from .results import Outcome, Side
 from .rules import Rules
 
@@ -198,15 +199,6 @@ def _net(knocker_deadwood: int, defender_deadwood: int, rules: Rules) -> int:
     return -(knocker_deadwood - defender_deadwood + rules.undercut_bonus)
 
 
-def _neighbours_of(meld: int) -> int:
-    """The cards of its suit next to a run (0 for a set): a run there would touch it."""
-    low = (meld & -meld).bit_length() - 1
-    if meld & ~_RANK_COLUMN[low % 13] == 0:
-        return 0
-    region = SUIT_MASK << (low - low % 13)
-    return ((meld << 1) | (meld >> 1)) & region & ~meld
-
-
 _ALL_MELDS = mask_all_melds(FULL_DECK_MASK)
 """Every meld of the deck (264 runs, 65 sets): the tables below are keyed by them."""
 _CHAINS = {meld: _chains_of(meld) for meld in _ALL_MELDS}
@@ -219,51 +211,6 @@ def _chains(meld: int) -> tuple[tuple[int, ...], ...]:
 
 
 _REACH = {meld: _reach_of(meld) for meld in _ALL_MELDS}
-_NEIGHBOURS = {meld: _neighbours_of(meld) for meld in _ALL_MELDS}
-_MELD_POINTS = {meld: mask_points(meld) for meld in _ALL_MELDS}
-
-
-def _packings(hand: int, limit: int, melds: list[int]) -> list[tuple[int, tuple[int, ...]]]:
-    """Every legal knocker arrangement (disjoint melds, deadwood within the limit).
-
-    Returns ``(deadwood, melds)`` pairs in depth-first order over ``melds``
-    (each arrangement as its melds in list order; an arrangement comes before
-    those that add later melds to it). Runs of one suit that touch are not
-    packed side by side: the merged run is the same arrangement. Which melds
-    may lie beside which is worked out once, pairwise, as a bitset of later
-    melds per meld; a branch is cut when even every later meld that fits
-    beside its newest one could not bring the deadwood within the limit.
-    """
-    count = len(melds)
-    points = [_MELD_POINTS[m] for m in melds]
-    neighbours = [_NEIGHBOURS[m] for m in melds]
-    fits = [0] * count
-    reach = [0] * count
-    for i in range(count):
-        meld, near = melds[i], neighbours[i]
-        bits = covered = 0
-        for j in range(i + 1, count):
-            later = melds[j]
-            if not (later & meld or (near and neighbours[j] and near & later)):
-                bits |= 1 << j
-                covered |= later
-        fits[i] = bits
-        reach[i] = mask_points(covered)
-    found: list[tuple[int, tuple[int, ...]]] = []
-
-    def walk(candidates: int, dead: int, chosen: tuple[int, ...]) -> None:
-        if dead <= limit:
-            found.append((dead, chosen))
-        while candidates:
-            low = candidates & -candidates
-            candidates ^= low
-            i = low.bit_length() - 1
-            left = dead - points[i]
-            if left - reach[i] <= limit:
-                walk(candidates & fits[i], left, (*chosen, melds[i]))
-
-    walk((1 << count) - 1, mask_points(hand), ())
-    return found
 
 
 def _parse_melds(spec: object, hand: int, *, field: str, owner: str) -> list[int]:
@@ -639,12 +586,13 @@ def _choose_knocker_melds(hand: int, other: int, limit: int, rules: Rules, big: 
     gin, big gin and hands over the limit, ``[]`` when nothing can be laid off), ``reply``
     the defender's best reply to them when worked out.
 
-    The optimal arrangement is weighed first: the defender may lay nothing, so another
-    arrangement's reply is at most the defender's own minimal deadwood, and only those
-    leaving little enough deadwood to beat the optimal one's result against its reply (or,
-    leaving as little, to tie it) are listed (:func:`_packings`, with that deadwood as the
-    limit) and weighed (:func:`_best_packing`): the winner is the one the full search in
-    depth-first order would keep.
+    The optimal arrangement is weighed first (a branch and bound): the defender may lay
+    nothing, so another arrangement's reply is at most the defender's own minimal
+    deadwood, and only those leaving little enough deadwood to beat the optimal one's
+    result against its reply (or, leaving as little, to tie it) are listed
+    (:func:`~scorekeeper.packings.packings_within`, that deadwood as the limit) and
+    weighed (:func:`_best_packing`); often none can, and then no packing is listed. The
+    winner is the one a full search in depth-first order would keep.
     """
     melds, dead, beyond = first_arrangement(hand)
     minimum = mask_points(dead)
@@ -663,7 +611,7 @@ def _choose_knocker_melds(hand: int, other: int, limit: int, rules: Rules, big: 
     most = _most_deadwood_beating(net, base, limit, rules)
     if most < beyond and minimum < beyond:  # none of the others could beat it, none ties
         return melds, minimum, options, reply
-    packings = _packings(hand, max(most, minimum), mask_all_melds(hand))
+    packings = packings_within(hand, max(most, minimum))
     chosen = sorted(melds)
     first = next(i for i, (d, p) in enumerate(packings) if d == minimum and sorted(p) == chosen)
     index = _best_packing(packings, other, rules, base, ((net, -minimum), first))
@@ -685,24 +633,23 @@ def _most_deadwood_beating(net: int, base: int, limit: int, rules: Rules) -> int
 
 
 def _best_packing(
-    packings: list[tuple[int, tuple[int, ...]]],
-    other: int,
-    rules: Rules,
-    base: int,
-    seed: tuple[tuple[int, int], int],
+    packings: list[Packing], other: int, rules: Rules, base: int, seed: tuple[tuple[int, int], int]
 ) -> int:
     """The index of the packing with the best key against the defender's best reply (the
-    first of equal ones), ``seed`` being one packing's key and index, trying the others
-    by their bound, best first (see :func:`_choose_knocker_melds`)."""
+    first of equal ones in depth-first order, :func:`~scorekeeper.packings.packing_order`),
+    ``seed`` being one packing's key and index, trying the others by their bound, best
+    first (see :func:`_choose_knocker_melds`)."""
     per_meld: dict[int, list[LayoffOption]] = {}
     bounds = [(_net(dead, base, rules), -dead) for dead, _ in packings]
     replies: dict[tuple[tuple[int, ...], ...], int] = {}
     best_key, best_index = seed
     for index in sorted(range(len(packings)), key=bounds.__getitem__, reverse=True):
         bound = bounds[index]
-        if bound < best_key or (bound == best_key and index >= best_index):
+        if bound < best_key:
             break
-        if index == best_index:
+        if index == best_index or (
+            bound == best_key and not _comes_first(packings, index, best_index)
+        ):
             continue
         dead, packing = packings[index]
         options = []
@@ -719,9 +666,14 @@ def _best_packing(
         else:
             reply = base
         key = (_net(dead, reply, rules), -dead)
-        if key > best_key or (key == best_key and index < best_index):
+        if key > best_key or (key == best_key and _comes_first(packings, index, best_index)):
             best_key, best_index = key, index
     return best_index
+
+
+def _comes_first(packings: list[Packing], index: int, other: int) -> bool:
+    """Whether the packing at ``index`` comes before the ``other`` in depth-first order."""
+    return packing_order(packings[index][1]) < packing_order(packings[other][1])
 
 
 def knocker_points(result: Score | KnockResult) -> int:
@@ -765,7 +717,7 @@ def knock_arrangements(
     hand = hand_mask(best.knocker.cards)
     limit = 0 if len(best.knocker.cards) == 11 else rules.knock_limit_for(up)
     found = [best]
-    for _, packing in _packings(hand, limit, mask_all_melds(hand)):
+    for _, packing in packings_in_order(hand, limit):
         shown = verify_knock(
             knocker,
             defender,

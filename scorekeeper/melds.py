@@ -263,14 +263,7 @@ its callers holding masks read best (one function, no extra call on the hot path
 def _split(mask: int, taken: int) -> tuple[list[int], int]:
     """Melds (as masks) and deadwood mask when ``taken`` holds the chosen sets: the sets
     by rank, then each suit's maximal runs of the rest (four table look-ups)."""
-    melds = []
-    rest = taken
-    while rest:
-        low = rest & -rest
-        rank = (low.bit_length() - 1) % 13
-        meld = taken & _RANK_COLUMNS[rank]
-        melds.append(meld)
-        rest ^= meld
+    melds = _sets(taken) if taken else []
     leftover = mask & ~taken
     a = leftover & SUIT_MASK
     b = leftover >> 13 & SUIT_MASK
@@ -287,6 +280,18 @@ def _split(mask: int, taken: int) -> tuple[list[int], int]:
         melds += [run << 39 for run in runs[d]]
     cover = _RUN_COVER
     return melds, leftover ^ (cover[a] | cover[b] << 13 | cover[c] << 26 | cover[d] << 39)
+
+
+def _sets(taken: int) -> list[int]:
+    """The sets a choice of set cards (``taken``) makes, one per rank (by its lowest card)."""
+    melds = []
+    rest = taken
+    while rest:
+        low = rest & -rest
+        meld = taken & _RANK_COLUMNS[(low.bit_length() - 1) % 13]
+        melds.append(meld)
+        rest ^= meld
+    return melds
 
 
 _RANK_COLUMNS = tuple(sum(1 << (s * 13 + rank) for s in range(4)) for rank in range(13))

@@ -23,7 +23,7 @@ from test_properties import FAST, hands, knock_deal
 
 from scorekeeper import RuleError, verify_knock
 from scorekeeper.cards import cards_mask, parse_cards
-from scorekeeper.knock import _REACH, _layoff_reach, _packings
+from scorekeeper.knock import _REACH, _layoff_reach
 from scorekeeper.melds import (
     NO_OTHER,
     codes_of,
@@ -32,6 +32,7 @@ from scorekeeper.melds import (
     mask_arrangements,
     mask_points,
 )
+from scorekeeper.packings import packings_in_order
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "bench"))
 reference = pytest.importorskip("reference", reason="the reference core is read from git")
@@ -72,9 +73,11 @@ def test_big_gin_gives_the_previous_result(deal):
 @settings(FAST, max_examples=examples(400))
 @given(st.one_of(hands(10), hands(11)), st.sampled_from([0, 1, 5, 10, 10, 20, 60]))
 def test_packings_come_in_the_previous_order(cards, limit):
+    """The packings found from the hand's structure (issue 30) are those the previous
+    depth-first search listed, and packing_order() gives that search's order."""
     hand = mask(cards)
-    melds = mask_all_melds(hand)
-    assert _packings(hand, limit, melds) == previous_knock._packings(hand, limit, melds)
+    previous = previous_knock._packings(hand, limit, mask_all_melds(hand))
+    assert packings_in_order(hand, limit) == [(dead, list(melds)) for dead, melds in previous]
 
 
 @settings(FAST, max_examples=examples(400))
@@ -96,7 +99,7 @@ def test_the_first_arrangement_knows_the_next_best_packing(cards):
     hand = mask(cards)
     melds, dead, beyond = first_arrangement(hand)
     assert (melds, dead) == previous_melds.mask_arrangements(hand)[0]
-    packings = _packings(hand, mask_points(hand), mask_all_melds(hand))
+    packings = packings_in_order(hand, mask_points(hand))
     others = [left for left, packing in packings if sorted(packing) != sorted(melds)]
     assert len(others) == len(packings) - 1
     assert beyond == min(others, default=NO_OTHER)
