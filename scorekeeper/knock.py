@@ -472,17 +472,17 @@ def _defender_reply(
     if options is None:
         options = layoff_options(melds, other)
     best, laid, combo = reply if reply is not None else _best_reply(options, other, mask_deadwood)
+    if fixed is None and layoffs is None:
+        return best, best, _layoff_list(options, combo), other & ~laid
     available = other & ~sum(fixed) if fixed is not None else other
     evaluate = mask_points if fixed is not None else mask_deadwood
     if layoffs is not None:
         pairs = _parse_layoffs(layoffs, melds, available)
         left = available & ~sum(bit for bit, _ in pairs)
         return best, evaluate(left), pairs, left
-    if fixed is not None:
-        options = layoff_options(melds, available)
-        best_fixed, laid, combo = _best_reply(options, available, evaluate)
-        return best, best_fixed, _layoff_list(options, combo), available & ~laid
-    return best, best, _layoff_list(options, combo), other & ~laid
+    options = layoff_options(melds, available)
+    best_fixed, laid, combo = _best_reply(options, available, evaluate)
+    return best, best_fixed, _layoff_list(options, combo), available & ~laid
 
 
 def _defender_hand(other: int, fixed: list[int] | None, reply: DefenderReply) -> DefenderHand:

@@ -151,11 +151,6 @@ def mask_points(mask: int) -> int:
     )
 
 
-def _set_ranks(a: int, b: int, c: int, d: int) -> int:
-    """13-bit pattern of the ranks held in three or four suits."""
-    return (a & b & (c | d)) | (c & d & (a | b))
-
-
 def _set_choices(mask: int, ranks: int) -> list[int]:
     """Every combination of set choices for the set-capable ``ranks`` of ``mask``."""
     choices = [0]
@@ -355,7 +350,11 @@ def mask_arrangements(mask: int) -> list[tuple[list[int], int]]:
 
 def _mask_set_ranks(mask: int) -> int:
     """13-bit pattern of the ranks a mask holds in three or four suits."""
-    return _set_ranks(mask & SUIT_MASK, mask >> 13 & SUIT_MASK, mask >> 26 & SUIT_MASK, mask >> 39)
+    a = mask & SUIT_MASK
+    b = mask >> 13 & SUIT_MASK
+    c = mask >> 26 & SUIT_MASK
+    d = mask >> 39
+    return (a & b & (c | d)) | (c & d & (a | b))
 
 
 def _scored_set_choices(mask: int, ranks: int) -> list[tuple[int, int]]:
@@ -486,17 +485,11 @@ def mask_all_melds(mask: int) -> list[int]:
         pattern = mask >> (13 * suit) & SUIT_MASK
         if pattern & pattern >> 1 & pattern >> 2:
             melds += _suit_runs(suit, pattern)
-    a = mask & SUIT_MASK
-    b = mask >> 13 & SUIT_MASK
-    c = mask >> 26 & SUIT_MASK
-    d = mask >> 39
-    ranks = _set_ranks(a, b, c, d)
+    ranks = _mask_set_ranks(mask)
     while ranks:
         low = ranks & -ranks
         ranks ^= low
-        melds += _SET_MELDS[low.bit_length() - 1][
-            (a & low and 1) | (b & low and 2) | (c & low and 4) | (d & low and 8)
-        ]
+        melds += _SET_MELDS[mask & low * _EACH_SUIT]
     return melds
 
 
@@ -506,16 +499,15 @@ def _suit_runs(suit: int, pattern: int) -> tuple[int, ...]:
     return tuple(run << (13 * suit) for run in _sub_runs(pattern))
 
 
-_SET_MELDS: tuple[tuple[tuple[int, ...], ...], ...] = tuple(
-    tuple(
-        (*(sum(trio) for trio in combinations(held, 3)), *((sum(held),) if len(held) == 4 else ()))
-        for held in (
-            [1 << (s * 13 + rank) for s in range(4) if pattern >> s & 1] for pattern in range(16)
-        )
+_SET_MELDS: dict[int, tuple[int, ...]] = {
+    held: (
+        *(sum(trio) for trio in combinations([1 << i for i in range(52) if held >> i & 1], 3)),
+        *((held,) if held.bit_count() == 4 else ()),
     )
-    for rank in range(13)
-)
-"""[rank][4-bit suit pattern]: the sets of that rank the held suits form (trios, then the four)."""
+    for held in _SET_OPTIONS
+}
+"""The cards of a rank held three or four times (52-bit) -> the sets they form (the threes,
+then the four)."""
 
 
 def all_melds(cards: int | str | Iterable[str | Card]) -> list[list[str]]:
