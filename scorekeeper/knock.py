@@ -55,7 +55,7 @@ from .melds import (
     meld_sort_key,
 )
 from .packings import Packing, packing_order, packings_in_order, packings_within
-from .results import Outcome, Side
+from .results import Outcome, Side, slot_builder
 from .rules import Rules
 
 _RANK_COLUMN = [sum(1 << (s * 13 + r) for s in range(4)) for r in range(13)]
@@ -383,14 +383,22 @@ def verify_knock(
     else:
         side = _defender_reply(other, fixed, melds, options, reply, layoffs)
     outcome, winner, difference, bonus = _scored(dead, side[1], rules, big)
-    return KnockResult(
+    # positional, in field order, slot by slot (see slot_builder)
+    return _new_knock_result(
         outcome,
         winner,
         (difference + bonus) * multiplier,
-        KnockerHand(codes_of(hand), _melds_shown(shown), codes_of(hand & ~sum(melds)), dead),
+        _new_knocker_hand(codes_of(hand), _melds_shown(shown), codes_of(hand & ~sum(melds)), dead),
         _defender_hand(other, fixed, side),
         _breakdown(difference, bonus, multiplier),
     )
+
+
+_new_knock_result = slot_builder(KnockResult)
+_new_knocker_hand = slot_builder(KnockerHand)
+_new_defender_hand = slot_builder(DefenderHand)
+"""The results of :func:`verify_knock`, built from their fields in order, slot by slot
+(:func:`~scorekeeper.results.slot_builder`)."""
 
 
 def _read_hands(knocker: Any, defender: Any) -> tuple[int, int]:
@@ -493,7 +501,7 @@ def _defender_hand(other: int, fixed: list[int] | None, reply: DefenderReply) ->
         melds, left = mask_arrangements(left)[0]
     else:
         melds = fixed
-    return DefenderHand(
+    return _new_defender_hand(
         codes_of(other),
         _melds_shown(sorted(melds, key=meld_sort_key)),
         tuple(starmap(_layoff, pairs)),
