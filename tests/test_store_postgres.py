@@ -99,6 +99,7 @@ def test_schema_version_table_constraints_and_the_append_only_log(address, conne
         "hand_pairs",
         "player_totals",
         "rival_totals",
+        "rating_changes",
     }
     with pytest.raises(psycopg.errors.ForeignKeyViolation):
         query(
@@ -291,8 +292,9 @@ def test_migration_4_counts_versions_and_the_next_write_scores_an_old_game(addre
         " player_words, director_rights, director_links, card_generations,"
         " event_match_ends, event_matches, event_rounds, events, sheet_hands,"
         " retired_tokens, key_games, api_keys, player_games, hand_pairs, player_totals,"
-        " rival_totals",
+        " rival_totals, rating_changes",
     )
+    query(address, "DROP FUNCTION count_rating_change CASCADE")  # and its triggers
     query(address, "DROP INDEX games_created, games_updated")
     query(address, "DROP TRIGGER games_result ON games")
     query(address, "DROP FUNCTION keep_game_result")

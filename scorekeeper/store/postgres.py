@@ -46,6 +46,9 @@ row saying which of them ran):
   ``games_updated`` (migration 18), as in SQLite's schema 19; then ``ANALYZE``.
 * ``player_totals`` and ``rival_totals`` (the migration after them), as in SQLite's
   schema (:mod:`scorekeeper.store.totals`).
+* ``rating_changes`` and ``rating_state.changes`` (the migration after them), kept
+  by the trigger function ``count_rating_change``, as in SQLite's schema
+  (:mod:`scorekeeper.store.sql_rating_changes`).
 
 The statements and the logic around them are the SQLite backend's
 (:class:`~scorekeeper.store.sql.SqlStore`, ``%s`` placeholders): this module
@@ -106,6 +109,7 @@ from .base import StorageBusy, StorageError, StorageFull, StorageUnavailable
 from .finding import BACKFILL_WORD, GAMES_CREATED_INDEX, SELECT_ALL_PLAYERS, word_rows
 from .sql import ADD_CUT, EVENT_TABLES, MATCH_END_TABLE, SqlStore, pending_steps, pyformat
 from .sql_clock import ADD_CLOCK
+from .sql_rating_changes import COUNTER, POSTGRES_TRIGGERS
 from .sql_ratings import ADD_BOT, RATING_TABLES
 from .sql_rights import rights_tables
 from .sql_roster import ADD_WALKOVERS, ROSTER_TABLE
@@ -343,6 +347,14 @@ def _migrate_totals(conn: psycopg.Connection) -> None:
     totals.fill(conn, pyformat)
 
 
+def _migrate_rating_changes(conn: psycopg.Connection) -> None:
+    """The count of changes to the rated games, kept by triggers, and the ratings cache's
+    copy of it, as in SQLite's migration of the same name
+    (:mod:`~scorekeeper.store.sql_rating_changes`)."""
+    for statement in (*COUNTER, *POSTGRES_TRIGGERS):
+        conn.execute(statement)
+
+
 MIGRATIONS: tuple[Callable[[psycopg.Connection], None], ...] = (
     _migrate_1,
     _migrate_2,
@@ -363,6 +375,7 @@ MIGRATIONS: tuple[Callable[[psycopg.Connection], None], ...] = (
     _migrate_game_results,
     _migrate_tallies,
     _migrate_totals,
+    _migrate_rating_changes,
 )
 """Schema migrations in order; migration ``i`` takes the database to version ``i + 1``."""
 
