@@ -18,12 +18,15 @@ compared or folded: equal, the cache is the fold of today's games (one row read,
 whatever the number of games); else :func:`~scorekeeper.store.ratings.refresh` compares
 the fingerprints as before, and saves the ``n`` it read with them. A change commits
 with its raise of ``n``, so a refresh never sees one without the other.
+
+On PostgreSQL two transactions raising ``n`` take turns on its row (as on SQLite, whose
+writes take turns anyway); a hand added to a game going on does not raise it.
 """
 
 from __future__ import annotations
 
 COUNTER = (
-    "CREATE TABLE rating_changes (id INTEGER PRIMARY KEY, n BIGINT NOT NULL)",
+    "CREATE TABLE rating_changes (id INTEGER PRIMARY KEY, n BIGINT NOT NULL, xact TEXT)",
     "INSERT INTO rating_changes (id, n) VALUES (1, 0)",
     # -1: no refresh has read the count yet (the next one compares the fingerprints)
     "ALTER TABLE rating_state ADD COLUMN changes BIGINT NOT NULL DEFAULT -1",
@@ -89,10 +92,14 @@ _PG_FUNCTION = """CREATE FUNCTION count_rating_change() RETURNS trigger LANGUAGE
                 RETURN NULL;
             END IF;
         END IF;
-        UPDATE rating_changes SET n = n + 1 WHERE id = 1;
+        UPDATE rating_changes SET n = n + 1, xact = pg_current_xact_id()::text
+            WHERE id = 1 AND xact IS DISTINCT FROM pg_current_xact_id()::text;
         RETURN NULL;
     END $$"""
-"""PostgreSQL's trigger function: the conditions a ``WHEN`` cannot hold (a subquery)."""
+"""PostgreSQL's trigger function: the conditions a ``WHEN`` cannot hold (a subquery), and
+once a transaction (``xact``): each update of a row is a new version of it, and a
+transaction that changes many games (a ``COPY``) would else pile up as many versions of
+the one row, each found after all those before."""
 
 _PG_WHEN = {
     "games_rated_new AFTER INSERT ON games": "NEW.status = 'over'",
