@@ -31,6 +31,10 @@ COLUMNS = ", ".join("g." + column.strip() for column in GAME_COLUMNS.split(","))
 FEW = 2000
 """Games of a narrow filter at most made into a page by sorting them (see the module docs)."""
 
+LISTED = 100
+"""Players found by a search at most named by id in the statements of a page (see
+:func:`_players`)."""
+
 Run = Callable[[str, Sequence[Any]], Any]
 """Run one statement (``?`` placeholders) with its parameters; returns its cursor."""
 
@@ -97,12 +101,12 @@ CHANGED_SINCE = " AND g.updated || '' >= ?"
 the games by their last change instead (``games_updated``) when there are many."""
 
 
-def _narrow(filters: GameFilter) -> list[Narrow]:
+def _narrow(run: Run, filters: GameFilter) -> list[Narrow]:
     """The narrow filters of ``filters`` (part of a name, ``since``)."""
     found: list[Narrow] = []
     words: Sequence[str] = filters.get("words") or ()
     if words:
-        players, params = matching(words)
+        players, params = _players(run, words)
         found.append(
             Narrow(
                 MATCHING_GAMES.format(players),
@@ -116,6 +120,17 @@ def _narrow(filters: GameFilter) -> list[Narrow]:
         changed = "SELECT id AS game_id FROM games WHERE updated >= ?"
         found.append(Narrow(changed, CHANGED_SINCE, [since]))
     return found
+
+
+def _players(run: Run, words: Sequence[str]) -> tuple[str, list[Any]]:
+    """The players of a search by part of a name (:func:`~.finding.matching`), for a
+    statement: their ids, found first, when at most :data:`LISTED` (so that the database
+    plans for as many players as there are), else the subquery that finds them."""
+    players, params = matching(words)
+    found = [row[0] for row in run(f"{players} LIMIT {LISTED + 1}", params).fetchall()]
+    if len(found) > LISTED:
+        return players, params
+    return ", ".join(["?"] * len(found)) or "NULL", found
 
 
 def page(
@@ -139,7 +154,7 @@ def page(
         statement = f"SELECT {COLUMNS} {source.where}" + ("" if key_id is None else OWNED)
         params = [player, *params]
     sorted_here = False
-    for narrow in _narrow(filters):
+    for narrow in _narrow(run, filters):
         if player is None and narrow.count(run, few, key_id) < few:
             statement += f" AND g.id IN ({narrow.ids})"
             sorted_here = True
