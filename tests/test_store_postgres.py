@@ -337,3 +337,15 @@ def test_the_busy_timeout_bounds_the_wait_for_a_pooled_connection(postgres):
         store.close()
     assert store.log(game_id) == []
     store.close()
+
+
+def test_the_stores_connections_plan_without_jit_or_parallel_workers(connect):
+    """The store's statements read a page or a few rows: its connections neither compile
+    plans (JIT) nor start parallel workers, whatever the server's defaults."""
+    store = connect()
+    with store._read() as conn:
+        settings = [
+            conn.execute(f"SHOW {name}").fetchone()[0]
+            for name in ("jit", "max_parallel_workers_per_gather")
+        ]
+    assert settings == ["off", "0"]
