@@ -349,3 +349,18 @@ def test_the_stores_connections_plan_without_jit_or_parallel_workers(connect):
             for name in ("jit", "max_parallel_workers_per_gather")
         ]
     assert settings == ["off", "0"]
+
+
+def test_a_searchs_walk_probes_a_players_words_and_a_games_key_by_index(connect, address):
+    """The indexes a search's walk reads for each game it meets: a player's words in the
+    search's range, and the key of a game, from the index alone."""
+    connect()
+    found = query(
+        address,
+        "SELECT indexname, indexdef FROM pg_indexes WHERE schemaname = current_schema()"
+        " AND indexname IN ('player_words_player', 'key_games_game_key') ORDER BY indexname",
+    )
+    assert [(name, definition.split(" USING ")[1]) for name, definition in found] == [
+        ("key_games_game_key", "btree (game_id, key_id)"),
+        ("player_words_player", "btree (player_id, word)"),
+    ]

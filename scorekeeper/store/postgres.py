@@ -49,6 +49,8 @@ row saying which of them ran):
 * ``rating_changes`` and ``rating_state.changes`` (the migration after them), kept
   by the trigger function ``count_rating_change``, as in SQLite's schema
   (:mod:`scorekeeper.store.sql_rating_changes`).
+* the indexes ``player_words_player`` and ``key_games_game_key`` (the migration after
+  it, PostgreSQL's alone: :mod:`scorekeeper.store.finding`).
 
 The statements and the logic around them are the SQLite backend's
 (:class:`~scorekeeper.store.sql.SqlStore`, ``%s`` placeholders): this module
@@ -106,7 +108,13 @@ from psycopg import errors as pg_errors
 
 from . import tallies, totals
 from .base import StorageBusy, StorageError, StorageFull, StorageUnavailable
-from .finding import BACKFILL_WORD, GAMES_CREATED_INDEX, SELECT_ALL_PLAYERS, word_rows
+from .finding import (
+    BACKFILL_WORD,
+    GAMES_CREATED_INDEX,
+    SEARCH_INDEXES,
+    SELECT_ALL_PLAYERS,
+    word_rows,
+)
 from .sql import ADD_CUT, EVENT_TABLES, MATCH_END_TABLE, SqlStore, pending_steps, pyformat
 from .sql_clock import ADD_CLOCK
 from .sql_rating_changes import COUNTER, POSTGRES_TRIGGERS
@@ -355,6 +363,14 @@ def _migrate_rating_changes(conn: psycopg.Connection) -> None:
         conn.execute(statement)
 
 
+def _migrate_search_indexes(conn: psycopg.Connection) -> None:
+    """A search's walk probes a player's words and a game's key by index (SQLite reads the
+    search's players once as a list, and its ``key_games`` is its key's index already:
+    nothing to add there; see :mod:`~scorekeeper.store.finding`)."""
+    for statement in SEARCH_INDEXES:
+        conn.execute(statement)
+
+
 MIGRATIONS: tuple[Callable[[psycopg.Connection], None], ...] = (
     _migrate_1,
     _migrate_2,
@@ -376,6 +392,7 @@ MIGRATIONS: tuple[Callable[[psycopg.Connection], None], ...] = (
     _migrate_tallies,
     _migrate_totals,
     _migrate_rating_changes,
+    _migrate_search_indexes,
 )
 """Schema migrations in order; migration ``i`` takes the database to version ``i + 1``."""
 
