@@ -8,12 +8,12 @@ player's games costs a sort of the store's games, nor a walk past other players'
 
 Two filters may keep few games of many: part of a name (``words``) and ``since``. A
 walk would then pass many games for each it keeps; so their games (an API key's: those
-it made) are counted first, up to :data:`FEW`: when there are fewer, the page is made
-from them (found by their own index, ``player_games`` or ``games_updated``, then put in
-order: at most :data:`FEW` of them); else the walk keeps at least one game in every
-``N / FEW`` it meets (``N`` the games walked), a bounded walk for a page. (Counting
-costs at most the filter's games; the other filters, ``status`` and the days, are
-taken to keep a fair share of the games they meet.)
+it made) are read first, up to :data:`FEW`: when there are fewer, the page is made
+from them (found by their own index, ``player_games`` or ``games_updated``, then named
+by id and put in order: at most :data:`FEW` of them, found once); else the walk keeps
+at least one game in every ``N / FEW`` it meets (``N`` the games walked), a bounded
+walk for a page. (Reading them costs at most the filter's games; the other filters,
+``status`` and the days, are taken to keep a fair share of the games they meet.)
 """
 
 from __future__ import annotations
@@ -82,18 +82,18 @@ class Narrow:
     condition: str
     params: list[Any]
 
-    def count(self, run: Run, most: int, key_id: int | None) -> int:
-        """Its games (those API key ``key_id`` made, when not ``None``), counted up to
-        ``most``."""
-        if key_id is None:
-            found = run(f"SELECT count(*) FROM ({self.ids} LIMIT {int(most)}) AS f", self.params)
-        else:
-            found = run(
-                f"SELECT count(*) FROM (SELECT 1 FROM ({self.ids}) AS n WHERE (SELECT o.key_id"
-                f" FROM key_games o WHERE o.game_id = n.game_id) = ? LIMIT {int(most)}) AS f",
-                [*self.params, key_id],
+    def few_games(self, run: Run, most: int, key_id: int | None) -> list[str] | None:
+        """The ids of its games (those API key ``key_id`` made, when not ``None``) when
+        there are fewer than ``most``; ``None`` when there are more."""
+        statement, params = f"{self.ids} LIMIT {int(most)}", self.params
+        if key_id is not None:
+            statement = (
+                f"SELECT n.game_id FROM ({self.ids}) AS n WHERE (SELECT o.key_id"
+                f" FROM key_games o WHERE o.game_id = n.game_id) = ? LIMIT {int(most)}"
             )
-        return int(found.fetchone()[0])
+            params = [*self.params, key_id]
+        found = [row[0] for row in run(statement, params).fetchall()]
+        return found if len(found) < most else None
 
 
 CHANGED_SINCE = " AND g.updated || '' >= ?"
@@ -130,7 +130,13 @@ def _players(run: Run, words: Sequence[str]) -> tuple[str, list[Any]]:
     found = [row[0] for row in run(f"{players} LIMIT {LISTED + 1}", params).fetchall()]
     if len(found) > LISTED:
         return players, params
-    return ", ".join(["?"] * len(found)) or "NULL", found
+    return _marks(found), found
+
+
+def _marks(values: Sequence[Any]) -> str:
+    """The placeholders of ``values`` in ``IN (...)`` (``NULL``, which nothing equals, for
+    none)."""
+    return ", ".join(["?"] * len(values)) or "NULL"
 
 
 def page(
@@ -155,12 +161,14 @@ def page(
         params = [player, *params]
     sorted_here = False
     for narrow in _narrow(run, filters):
-        if player is None and narrow.count(run, few, key_id) < few:
-            statement += f" AND g.id IN ({narrow.ids})"
-            sorted_here = True
-        else:
+        found = None if player is not None else narrow.few_games(run, few, key_id)
+        if found is None:
             statement += narrow.condition
-        params += narrow.params
+            params += narrow.params
+        else:  # the games found, named by id: no second search for them
+            statement += f" AND g.id IN ({_marks(found)})"
+            params += found
+            sorted_here = True
     for name, condition in CONDITIONS.items():
         value = filters.get(name)
         if value is not None:
