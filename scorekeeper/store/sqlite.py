@@ -75,6 +75,9 @@ Tables:
 * ``player_totals`` and ``rival_totals`` (the migration after them,
   :mod:`scorekeeper.store.totals`): each player's record and head-to-head lines as
   running totals, changed by every write in its transaction.
+* ``rating_changes`` and ``rating_state.changes`` (the migration after them,
+  :mod:`scorekeeper.store.sql_rating_changes`): the count of changes to the rated
+  games, kept by triggers, so that a ratings read checks one row.
 
 Every write is one ``BEGIN IMMEDIATE`` transaction, so concurrent writers
 (several gunicorn workers) are serialised by SQLite and a refused write
@@ -145,6 +148,7 @@ from .base import StorageBusy, StorageError, StorageFull, StorageUnavailable
 from .finding import BACKFILL_WORD, GAMES_CREATED_INDEX, SELECT_ALL_PLAYERS, word_rows
 from .sql import ADD_CUT, EVENT_TABLES, MATCH_END_TABLE, SqlStore, pending_steps
 from .sql_clock import ADD_CLOCK
+from .sql_rating_changes import COUNTER, SQLITE_TRIGGERS
 from .sql_ratings import ADD_BOT, RATING_TABLES
 from .sql_rights import rights_tables
 from .sql_roster import ADD_WALKOVERS, ROSTER_TABLE
@@ -531,6 +535,14 @@ def _migrate_totals(db: sqlite_utils.Database) -> None:
     totals_schema.fill(db.conn, str)
 
 
+def _migrate_rating_changes(db: sqlite_utils.Database) -> None:
+    """The count of changes to the rated games, kept by triggers, and the ratings cache's
+    copy of it: a read checks in one row that nothing changed
+    (:mod:`~scorekeeper.store.sql_rating_changes`)."""
+    for statement in (*COUNTER, *SQLITE_TRIGGERS):
+        db.execute(statement)
+
+
 MIGRATIONS: tuple[Callable[[sqlite_utils.Database], None], ...] = (
     _migrate_1,
     _migrate_2,
@@ -552,6 +564,7 @@ MIGRATIONS: tuple[Callable[[sqlite_utils.Database], None], ...] = (
     _migrate_game_results,
     _migrate_tallies,
     _migrate_totals,
+    _migrate_rating_changes,
 )
 """Schema migrations in order; migration ``i`` takes the file to version ``i + 1``."""
 
