@@ -38,21 +38,17 @@ runs). A port another program holds is one line, no traceback.
 
 from __future__ import annotations
 
-import contextlib
-import ctypes
 import errno
 import functools
 import logging
 import os
 import pwd
 import shutil
-import signal
 import socket
 import subprocess
 import sys
 import tempfile
 import threading
-import time
 from collections.abc import Callable, Mapping
 from typing import Any
 
@@ -63,6 +59,17 @@ from gunicorn.arbiter import Arbiter
 from scorekeeper.store.base import is_postgres
 
 from . import STORAGE_KEY, create_app, log_level, nginx
+from .processes import (
+    RUN_PREFIX,
+    die_with_parent,
+    find_nginx,
+    mark_run,
+    remove_dead_runs,
+    start_nginx,
+    stop_front,
+    stop_nginx,
+    stop_without,
+)
 
 BEHIND_NGINX = {
     "worker_class": "gthread",
@@ -183,7 +190,7 @@ def serve(
     remove_dead_runs()
     folder = tempfile.mkdtemp(prefix=RUN_PREFIX)  # mode 0700
     master = os.getpid()
-    _mark_run(folder)
+    mark_run(folder)
     proxy: subprocess.Popen[bytes] | None = None
     listener: subprocess.Popen[bytes] | None = None
     stopping = threading.Event()
@@ -212,8 +219,8 @@ def serve(
         root = pwd.getpwuid(os.geteuid()).pw_name if os.geteuid() == 0 else None
         with open(conf, "w", encoding="utf-8") as out:
             out.write(nginx.main_config(nginx.site(site), folder, user=root))
-        proxy = _start_nginx(binary, folder, conf, host, port)
-        threading.Thread(target=_stop_without, args=(proxy, stopping), daemon=True).start()
+        proxy = start_nginx(binary, folder, conf, host, port)
+        threading.Thread(target=stop_without, args=(proxy, stopping), daemon=True).start()
         if is_postgres(app.config["DB"]):  # one listener per server republishes every change
             listener = subprocess.Popen(
                 [
@@ -247,7 +254,7 @@ def serve(
                 "post_fork": _worker_dies_with_master,
             },
             settings,
-            before_stop=functools.partial(_stop_front, proxy, stopping),
+            before_stop=functools.partial(stop_front, proxy, stopping),
         ).run()
     finally:
         if os.getpid() == master:  # a gunicorn worker leaves through here too
@@ -256,25 +263,8 @@ def serve(
                 listener.terminate()
                 listener.wait(10)
             if proxy is not None:
-                _stop_nginx(proxy)
+                stop_nginx(proxy)
             shutil.rmtree(folder, ignore_errors=True)
-
-
-INSTALL = (
-    "scorekeeper serve needs nginx and its nchan module: apt-get install nginx libnginx-mod-nchan"
-)
-"""The one line ``serve`` exits with where nginx is missing."""
-
-
-def find_nginx() -> str:
-    """The nginx binary (Debian's ``/usr/sbin/nginx``, else on the ``PATH``), with nchan.
-
-    Exits with :data:`INSTALL` if either is missing.
-    """
-    found = shutil.which("nginx", path=os.pathsep.join(["/usr/sbin", os.environ.get("PATH", "")]))
-    if found is None or not os.path.exists(nginx.NCHAN_MODULE):
-        sys.exit(INSTALL)
-    return found
 
 
 def _free_port(host: str, port: int) -> int:
@@ -288,119 +278,6 @@ def _free_port(host: str, port: int) -> int:
         if error.errno == errno.EADDRINUSE:
             sys.exit(f"scorekeeper serve: port {port} on {host} is in use by another program")
         sys.exit(f"scorekeeper serve: cannot listen on {host}:{port}: {error.strerror}")
-
-
-RUN_PREFIX = "scorekeeper-"
-"""The private folders' names in the temporary directory begin so."""
-
-RUN_MARK = "serve.pid"
-"""The file in a run's folder naming its ``serve`` process: pid and start time."""
-
-
-def started_at(pid: int) -> str | None:
-    """Process ``pid``'s start time (clock ticks since boot, from ``/proc``), or ``None``
-    where no such process runs: with the pid, it names one process for good."""
-    try:
-        with open(f"/proc/{pid}/stat", encoding="ascii") as stat:
-            fields = stat.read().rpartition(")")[2].split()
-    except OSError:
-        return None
-    return None if fields[0] == "Z" else fields[19]
-
-
-def _mark_run(folder: str) -> None:
-    """Write :data:`RUN_MARK` into this run's folder."""
-    pid = os.getpid()
-    with open(os.path.join(folder, RUN_MARK), "w", encoding="ascii") as mark:
-        mark.write(f"{pid} {started_at(pid)}\n")
-
-
-def remove_dead_runs() -> None:
-    """Remove the private folders that ``serve`` runs which died left in the temporary
-    directory (their :data:`RUN_MARK` names a process that no longer runs)."""
-    top = tempfile.gettempdir()
-    for name in os.listdir(top):
-        folder = os.path.join(top, name)
-        if not name.startswith(RUN_PREFIX):
-            continue
-        try:
-            with open(os.path.join(folder, RUN_MARK), encoding="ascii") as mark:
-                pid, started = mark.read().split()
-        except (OSError, ValueError):  # not a run's folder, or one not yet marked
-            continue
-        if started_at(int(pid)) != started:
-            shutil.rmtree(folder, ignore_errors=True)
-
-
-PR_SET_PDEATHSIG = 1
-"""prctl(2)'s option: the signal a process gets when its parent (thread) ends."""
-
-_LIBC = ctypes.CDLL(None, use_errno=True)
-
-
-def die_with_parent(parent: int) -> None:
-    """Ask the kernel to send this process SIGTERM when its parent ``parent`` dies (and
-    stop at once if it already has)."""
-    if _LIBC.prctl(PR_SET_PDEATHSIG, signal.SIGTERM, 0, 0, 0) != 0:
-        raise OSError(ctypes.get_errno(), "prctl(PR_SET_PDEATHSIG) failed")
-    if os.getppid() != parent:  # the parent died before the request took hold
-        os.kill(os.getpid(), signal.SIGTERM)
-
-
-def _start_nginx(
-    binary: str, folder: str, conf: str, host: str, port: int
-) -> subprocess.Popen[bytes]:
-    """Run nginx in the foreground with ``conf``; return once it listens (or exit with why not)."""
-    process = subprocess.Popen(
-        [binary, "-p", folder + "/", "-c", conf, "-e", os.path.join(folder, "error.log")],
-        start_new_session=True,  # its workers in its group: ended together (_end_group)
-        preexec_fn=functools.partial(die_with_parent, os.getpid()),
-    )
-    target = "::1" if host == "::" else "127.0.0.1" if host == "0.0.0.0" else host
-    deadline = time.monotonic() + 10
-    while time.monotonic() < deadline:
-        if process.poll() is not None:
-            sys.exit(f"nginx exited with status {process.returncode} (its reason is above)")
-        with contextlib.suppress(OSError), socket.create_connection((target, port), 0.5):
-            return process
-        time.sleep(0.02)
-    _stop_nginx(process)
-    sys.exit(f"nginx did not listen on {host}:{port} within 10 s")
-
-
-def _stop_without(proxy: subprocess.Popen[bytes], stopping: threading.Event) -> None:
-    """Stop the server (SIGTERM to this process, gunicorn's master) if nginx exits first:
-    without it nothing answers, and a supervisor should see ``serve`` end."""
-    status = proxy.wait()
-    _end_group(proxy)
-    if not stopping.is_set():
-        logging.getLogger(__package__).error("nginx exited (status %s): stopping", status)
-        os.kill(os.getpid(), signal.SIGTERM)
-
-
-def _end_group(proxy: subprocess.Popen[bytes]) -> None:
-    """Kill what is left of nginx's process group: the workers of a master that was killed
-    (they would go on holding the port, answering 502)."""
-    with contextlib.suppress(ProcessLookupError, PermissionError):
-        os.killpg(proxy.pid, signal.SIGKILL)
-
-
-def _stop_front(proxy: subprocess.Popen[bytes], stopping: threading.Event) -> None:
-    """Stop nginx, as ``serve`` stops (not a crash to stop the server for: ``stopping``)."""
-    stopping.set()
-    _stop_nginx(proxy)
-
-
-def _stop_nginx(process: subprocess.Popen[bytes]) -> None:
-    """Stop nginx gracefully (SIGQUIT: requests under way finish, idle connections close)."""
-    if process.poll() is None:
-        process.send_signal(signal.SIGQUIT)
-    try:
-        process.wait(nginx.SHUTDOWN_TIMEOUT + 5)
-    except subprocess.TimeoutExpired:
-        process.kill()
-        process.wait()
-    _end_group(process)
 
 
 def _log_like_gunicorn() -> None:

@@ -29,7 +29,7 @@ from concurrent.futures import Future, ThreadPoolExecutor
 from contextlib import contextmanager
 from pathlib import Path
 
-from api.server import started_at
+from api.processes import started_at
 
 
 def spawn(

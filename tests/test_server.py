@@ -17,7 +17,7 @@ import pytest
 import requests
 from serve_kit import spawn, stop, stop_soon
 
-from api.server import INSTALL
+from api.processes import INSTALL
 
 pytestmark = pytest.mark.slow  # each test starts its own servers
 
