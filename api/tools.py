@@ -12,9 +12,9 @@ from flask import Response, jsonify
 from flask.views import MethodView
 
 from scorekeeper import analyse, replay
+from scorekeeper.arrangements import meld_report
 from scorekeeper.imports import import_text
 from scorekeeper.knock import verify_knock
-from scorekeeper.melds import meld_report
 
 from . import limits
 from . import responses as r

@@ -13,6 +13,7 @@ persistence is :mod:`scorekeeper.store`, the web layer ``api/``, and
 """
 
 from .analysis import analyse
+from .arrangements import arrangements
 from .bots import simulate
 from .cards import Card, parse_cards
 from .engine import Deal
@@ -25,7 +26,7 @@ from .errors import (
     ScorekeeperError,
 )
 from .knock import verify_knock
-from .melds import all_melds, arrangements, deadwood, discard_options
+from .melds import all_melds, deadwood, discard_options
 from .records import replay
 from .rules import Rules
 

@@ -66,12 +66,13 @@ from .handinput import (
     parse_hand,
 )
 from .handinput import HandKind as HandKind
-from .knock import Breakdown, KnockResult, score_hand, verify_knock
+from .knock import Breakdown, KnockResult, verify_knock
 from .match_scoring import deal_entry
 from .paper import DealEntry, Entry
 from .records import DEAL_FORMAT, DEFAULT_PLAYERS, ReplayedDeal, replay_deal
 from .results import Outcome, Result, Side
 from .rules import Rules
+from .showdown_scoring import score_hand
 
 
 @dataclass(frozen=True, slots=True)

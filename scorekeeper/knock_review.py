@@ -19,17 +19,12 @@ from itertools import pairwise
 from typing import Any
 
 from .cards import DECK, Card
-from .knock import (
-    KnockResult,
-    Layoff,
-    knocker_points,
-    layoff_options,
-    score_hand,
-    verify_knock,
-)
+from .knock import KnockResult, Layoff, verify_knock
+from .layoffs import layoff_options
 from .melds import hand_mask, mask_points
 from .results import Result
 from .rules import Rules
+from .showdown_scoring import knocker_points, score_hand
 
 
 @dataclass(frozen=True, slots=True)

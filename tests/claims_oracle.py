@@ -33,8 +33,9 @@ from scorekeeper.analysis_decisions import BigGinDecision, DiscardDecision, Draw
 from scorekeeper.analysis_remarks import remarks
 from scorekeeper.bots import GreedyPlayer, play, simulate
 from scorekeeper.cards import Card
+from scorekeeper.declarations import place_layoffs
 from scorekeeper.engine import Deal
-from scorekeeper.knock import place_layoffs, verify_knock
+from scorekeeper.knock import verify_knock
 from scorekeeper.knock_review import KnockReview, review_knock
 from scorekeeper.melds import mask_all_melds, mask_deadwood
 from scorekeeper.recording import deal_record

@@ -43,7 +43,15 @@ def test_a_compiled_module_defines_no_class(path):
 
 def test_the_compiled_build_is_off_by_default():
     assert HOOK["enable-by-default"] is False
-    assert set(COMPILED) == {"scorekeeper.melds", "scorekeeper.packings", "scorekeeper.knock"}
+    assert set(COMPILED) == {
+        "scorekeeper.melds",
+        "scorekeeper.arrangements",
+        "scorekeeper.packings",
+        "scorekeeper.layoffs",
+        "scorekeeper.knocker_choice",
+        "scorekeeper.showdown_scoring",
+        "scorekeeper.knock",
+    }
 
 
 @pytest.mark.soak

@@ -11,8 +11,10 @@ import pytest
 from conftest import examples
 
 from scorekeeper import RuleError, Rules, verify_knock
-from scorekeeper.knock import knock_arrangements, knocker_points, place_layoffs
+from scorekeeper.declarations import place_layoffs
+from scorekeeper.knock import knock_arrangements
 from scorekeeper.knock_review import review_knock
+from scorekeeper.showdown_scoring import knocker_points
 
 STANDARD = Rules.preset("standard")
 # Ana: A-2-3 of hearts or three threes, and three nines; Bor holds 4h 5h (fit the run) and

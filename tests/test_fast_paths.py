@@ -22,16 +22,10 @@ from hypothesis import strategies as st
 from test_properties import FAST, hands, knock_deal
 
 from scorekeeper import RuleError, verify_knock
+from scorekeeper.arrangements import NO_OTHER, first_arrangement, mask_arrangements
 from scorekeeper.cards import cards_mask, parse_cards
-from scorekeeper.knock import _REACH, _layoff_reach
-from scorekeeper.melds import (
-    NO_OTHER,
-    codes_of,
-    first_arrangement,
-    mask_all_melds,
-    mask_arrangements,
-    mask_points,
-)
+from scorekeeper.layoffs import _REACH, _layoff_reach
+from scorekeeper.melds import codes_of, mask_all_melds, mask_points
 from scorekeeper.packings import packings_in_order
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "bench"))

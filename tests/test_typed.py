@@ -24,12 +24,13 @@ from scorekeeper import replay, simulate, verify_knock
 from scorekeeper.actions import Phase, Verb
 from scorekeeper.analysis import DealAnalysis, MatchAnalysis, analyse
 from scorekeeper.analysis_decisions import BigGinDecision, DiscardDecision, DrawDecision
+from scorekeeper.arrangements import meld_report
 from scorekeeper.bots import simulate_deal, simulate_match
 from scorekeeper.deal_result import DealResult
 from scorekeeper.engine import Deal
 from scorekeeper.hands import DeadwoodResult, HandEvaluation, evaluate_hand, score_deadwood
 from scorekeeper.knock import KnockResult
-from scorekeeper.melds import DiscardReport, MeldReport, meld_report
+from scorekeeper.melds import DiscardReport, MeldReport
 from scorekeeper.records import ReplayedDeal, ReplayedMatch
 from scorekeeper.results import Outcome, Result, Side, from_plain
 from scorekeeper.sheet import (

@@ -17,7 +17,7 @@ the two games' choices cannot mix; the sheet's line of a deal leads each
 sentence with its game (``Game 2: Dan could have ...``).
 
 Choices: a card that fits two melds is one checkbox (the server places it,
-:func:`~scorekeeper.knock.place_layoffs`), shown with the first meld it
+:func:`~scorekeeper.declarations.place_layoffs`), shown with the first meld it
 fits. A declared arrangement is matched to the list by its melds, whatever
 their order, a run split where it touches another (declared through the
 API) taken as the one run the list has; one that matches none leaves the

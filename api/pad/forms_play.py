@@ -13,8 +13,9 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
+from scorekeeper.declarations import place_layoffs
 from scorekeeper.errors import RuleError, ScorekeeperError
-from scorekeeper.knock import KnockResult, place_layoffs, verify_knock
+from scorekeeper.knock import KnockResult, verify_knock
 from scorekeeper.rules import Rules
 from scorekeeper.seating import Seating
 
@@ -58,7 +59,7 @@ def declare_play(
     ``arrangement`` is the chosen :func:`arrangement_value` (empty: not
     chosen, the hand is scored as the best play); ``layoffs`` the cards the
     defender laid off (checkbox values, without their melds: each goes where
-    it fits, :func:`~scorekeeper.knock.place_layoffs`), or ``None`` for the
+    it fits, :func:`~scorekeeper.declarations.place_layoffs`), or ``None`` for the
     defender's best layoffs. Raises :class:`RuleError` naming
     ``<prefix>arrangement`` or ``<prefix>layoffs`` (``g1_layoffs``: a game of
     a partnership deal, as :func:`cards_form_input` names its fields), in

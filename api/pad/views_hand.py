@@ -14,12 +14,14 @@ from typing import Any
 
 from markupsafe import Markup
 
+from scorekeeper.arrangements import arrangements
 from scorekeeper.cards import mask_cards, parse_cards
 from scorekeeper.gamesheet import StoredHand
 from scorekeeper.handinput import HandInput
 from scorekeeper.hands import DeadwoodResult, HandEvaluation, evaluate_hand
-from scorekeeper.knock import KnockResult, layoff_options
-from scorekeeper.melds import arrangements, hand_mask
+from scorekeeper.knock import KnockResult
+from scorekeeper.layoffs import layoff_options
+from scorekeeper.melds import hand_mask
 from scorekeeper.records import ReplayedDeal
 from scorekeeper.results import Outcome, Side
 from scorekeeper.rules import Rules

@@ -7,10 +7,11 @@ from collections.abc import Sequence
 
 import click
 
+from ..arrangements import meld_report
 from ..cards import parse_card
 from ..errors import ScorekeeperError
 from ..knock import KnockResult, verify_knock
-from ..melds import DiscardReport, meld_report
+from ..melds import DiscardReport
 from ..rules import Rules
 from .options import fail
 
