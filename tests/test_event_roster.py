@@ -7,6 +7,7 @@ withdraw or enter, and checked against what each format promises.
 
 from __future__ import annotations
 
+import functools
 from collections import Counter
 from itertools import combinations
 
@@ -43,7 +44,9 @@ def play_with_changes(
             return event, rounds
         if draw.draw(st.booleans()) and len(event.playing(len(rounds) + 1)) > 1:
             name = draw.draw(st.sampled_from(event.playing(len(rounds) + 1)))
-            event = withdraw(event, len(rounds), name)
+            changed = withdraw(event, len(rounds), name)
+            if pairable(changed, played):
+                event = changed
         if entries_open(event, len(rounds)) and draw.draw(st.booleans()):
             event = enter(event, len(rounds), f"Late {len(event.players)}")
         paired = next_round(event, played)
@@ -57,6 +60,41 @@ def play_with_changes(
         assert set(seated) <= set(playing) and len(seated) == len(set(seated))
         results = [result(m.players, draw.draw(st.sampled_from(m.players))) for m in paired.matches]
         rounds.append((paired, paired.played(results)))
+
+
+def pairable(event: Event, played: list[PlayedRound]) -> bool:
+    """Whether ``event``'s next round can be paired. A Swiss may be left with none (two
+    players who met, both left, say): the pairer then refuses (``no_pairing``), and this
+    checks by search, apart from its matching, that every seating would be a rematch."""
+    try:
+        next_round(event, played)
+    except Conflict as refused:
+        assert refused.code == "no_pairing", refused
+        met = {frozenset(m.players) for r in played for m in r.matches}
+        had_bye = {name for r in played for name in r.byes}
+        assert not rematch_free(event.playing(len(played) + 1), met, had_bye)
+        return False
+    return True
+
+
+def rematch_free(players: tuple[str, ...], met: set[frozenset[str]], had_bye: set[str]) -> bool:
+    """Whether ``players`` can all be seated with nobody meeting again (one bye, to a player
+    who had none, when they are odd), by trying every seating."""
+
+    @functools.cache
+    def seated(left: frozenset[str]) -> bool:
+        if not left:
+            return True
+        first = min(left)
+        return any(
+            frozenset((first, other)) not in met and seated(left - {first, other})
+            for other in left - {first}
+        )
+
+    everyone = frozenset(players)
+    if len(everyone) % 2 == 0:
+        return seated(everyone)
+    return any(seated(everyone - {bye}) for bye in everyone - had_bye)
 
 
 @settings(max_examples=examples(60), deadline=None)
@@ -205,3 +243,17 @@ def test_a_swap_changes_two_tables_and_needs_a_confirmation_for_a_rematch():
     with pytest.raises(Conflict) as fixed:
         swap(Event(("Ana", "Bor", "Cy", "Dan"), Format.ROUND_ROBIN), [], tables, [], ["Ana", "Cy"])
     assert fixed.value.code == "swap_not_allowed"
+
+
+def test_a_swiss_left_with_only_rematches_is_refused_by_name():
+    """Four players, two rounds: P01 withdraws at once, P02 beats P03 (P04's bye), then P04
+    withdraws: the two left have met, so round 2 is refused (``no_pairing``), never a
+    rematch, and the test's own search agrees no seating is left."""
+    event = withdraw(Event(tuple(NAMES[:4]), Format.SWISS, 2), 0, NAMES[0])
+    first = next_round(event, [])
+    assert first is not None and first.byes == (NAMES[3],)
+    played = [first.played([result(first.matches[0].players, NAMES[1])])]
+    event = withdraw(event, 1, NAMES[3])
+    with pytest.raises(Conflict, match="round 2: no pairing without rematches") as refused:
+        next_round(event, played)
+    assert refused.value.code == "no_pairing" and not pairable(event, played)
