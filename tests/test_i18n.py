@@ -260,3 +260,24 @@ def test_the_switch_refuses_a_control_character_and_an_unknown_language(client):
 def test_the_switch_needs_the_form_token(client):
     response = client.post("/language", data={"lang": "pl", "next": "/"})
     assert response.status_code == 400 and "sk_lang" not in response.headers.get("Set-Cookie", "")
+
+
+SHOWN_ANOTHER_WAY = {
+    "rematch": "a swap's rematch: the swap page asks to confirm it",
+    "round_paired": "a double tap on Pair: the director's page shows the round",
+    "round_unfinished": "another phone's round: the director's page shows where things are",
+}
+"""The club night's refusals the scorepad answers with a page of its own, not in words."""
+
+
+def test_every_refusal_of_a_club_night_has_the_scorepads_words():
+    """The director's phone words every refusal of the events' core and store in its
+    language (api.pad.wordings), none in the core's English (``no_pairing``: a Swiss
+    left with only rematches; ``no_round``: a clock before any round)."""
+    from api.pad.wordings import WORDINGS
+
+    top = ROOT / "scorekeeper"
+    sources = [*top.glob("event*.py"), *(top / "store").glob("event*.py")]
+    raised = {code for path in sources for code in re.findall(r'code="(\w+)"', path.read_text())}
+    assert {"no_pairing", "no_round", "event_over"} <= raised
+    assert raised - set(WORDINGS) == set(SHOWN_ANOTHER_WAY)

@@ -27,6 +27,10 @@ ROSTER_WORDINGS: dict[str, LazyString] = {
         "Round %(round)s, table %(table)s has begun: players can be swapped only while"
         " their tables have no hand"
     ),
+    "no_pairing": lazy_gettext(
+        "Round %(round)s cannot be paired: every pairing left would be a rematch"
+    ),
+    "no_round": lazy_gettext("No round is paired yet: pair one, then set its clock"),
     "roster_changed": lazy_gettext(
         "The players changed while the round was being paired: pair it again"
     ),
