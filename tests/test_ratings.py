@@ -12,8 +12,8 @@ from scorekeeper import ratings
 from scorekeeper.errors import InvalidValueError
 from scorekeeper.ratings import NEW, RatedGame, Skill, fold, placing, shown
 from scorekeeper.store import access, event_ends, events, games
-from scorekeeper.store.base import NotFound
 from scorekeeper.store.ratings import ladder, player_rating, recompute, refresh
+from scorekeeper.store.refusals import NotFound
 
 
 def test_two_players_the_winner_goes_up_the_loser_down():
@@ -204,7 +204,7 @@ def test_a_skill_is_shown_on_the_documented_scale():
 def test_games_ended_before_the_migration_are_rated_in_the_order_they_changed(tmp_path):
     """A file from before the ratings: its finished games get their last change's time
     as their end, and are rated."""
-    from scorekeeper.store import sqlite
+    from scorekeeper.store import sqlite, sqlite_migrations
 
     path = tmp_path / "old.db"
     store = sqlite.Storage(path, durable=False)
@@ -212,7 +212,9 @@ def test_games_ended_before_the_migration_are_rated_in_the_order_they_changed(tm
     second = finished_game(store, ("Ben", "Cy"))
     new_game(store, players=["Ana", "Cy"])
     store.close()
-    before = next(i for i, m in enumerate(sqlite.MIGRATIONS) if "Ratings:" in (m.__doc__ or ""))
+    before = next(
+        i for i, m in enumerate(sqlite_migrations.MIGRATIONS) if "Ratings:" in (m.__doc__ or "")
+    )
     db = sqlite.sqlite_utils.Database(path)
     for statement in (
         "DROP TABLE rating_steps",
@@ -222,11 +224,13 @@ def test_games_ended_before_the_migration_are_rated_in_the_order_they_changed(tm
         "ALTER TABLE games DROP COLUMN finished",
     ):
         db.execute(statement)
-    sqlite.MIGRATIONS[before](db)  # the ratings' migration over that file (later ones kept)
+    sqlite_migrations.MIGRATIONS[before](
+        db
+    )  # the ratings' migration over that file (later ones kept)
     db.conn.commit()
     db.conn.close()
     store = sqlite.Storage(path, durable=False)
-    assert store.schema_version() == sqlite.SCHEMA_VERSION
+    assert store.schema_version() == sqlite_migrations.SCHEMA_VERSION
     ends = [(g.id, g.updated) for g in (store.game(first), store.game(second))]
     assert [(i, end) for i, end, _ in store.rating_inputs().games] == ends
     assert [p.game_id for p in player_rating(store, "Ben").history] == [first, second]

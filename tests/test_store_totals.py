@@ -17,8 +17,8 @@ import pytest
 from store_kit import PARTNERSHIP, THREE_PLAYERS, VOID, quick
 
 from scorekeeper.errors import ScorekeeperError
-from scorekeeper.store import games, open_store, sqlite
-from scorekeeper.store import postgres as pg_store
+from scorekeeper.store import games, open_store, sqlite, sqlite_migrations
+from scorekeeper.store import postgres_migrations as pg_migrations
 from scorekeeper.store.stats import head_to_head, player_stats, recount
 
 NAMES = ["Ana", "Ben", "Cy", "Dan", "Eva"]
@@ -133,11 +133,11 @@ def _forget_the_totals(store, backend, legacy_game):
         "DROP TABLE player_totals",
     ]
     if backend.name == "sqlite":
-        version = sqlite.MIGRATIONS.index(sqlite._migrate_totals)
+        version = sqlite_migrations.MIGRATIONS.index(sqlite_migrations._migrate_totals)
         for statement in [*statements, f"PRAGMA user_version = {version}"]:
             store.db.conn.execute(statement)
         return sqlite.Storage(backend.address, durable=False)
-    version = pg_store.MIGRATIONS.index(pg_store._migrate_totals)
+    version = pg_migrations.MIGRATIONS.index(pg_migrations._migrate_totals)
     with psycopg.connect(backend.address) as conn:
         for statement in [*statements, f"UPDATE schema_version SET version = {version}"]:
             conn.execute(statement)
