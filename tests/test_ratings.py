@@ -224,9 +224,8 @@ def test_games_ended_before_the_migration_are_rated_in_the_order_they_changed(tm
         "ALTER TABLE games DROP COLUMN finished",
     ):
         db.execute(statement)
-    sqlite_migrations.MIGRATIONS[before](
-        db
-    )  # the ratings' migration over that file (later ones kept)
+    # the ratings' migration over that file (later ones kept)
+    sqlite_migrations.MIGRATIONS[before](db)
     db.conn.commit()
     db.conn.close()
     store = sqlite.Storage(path, durable=False)
