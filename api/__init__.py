@@ -2,8 +2,9 @@
 
 :func:`create_app` builds the app (Flask tutorial style): it reads the
 settings once, opens the game store (running its migrations) and registers
-the ``/api/v1`` blueprint, the JSON error handlers and the security headers
-of every response (:mod:`api.security`). Other blueprints reach the store
+the ``/api/v1`` blueprint, the JSON error handlers and the steps of every
+request's lifecycle (:mod:`api.lifecycle`: the security headers of every
+response among them). Other blueprints reach the store
 through :func:`get_storage`.
 
 Settings, read by :func:`settings` for the app and the command line alike,
@@ -72,11 +73,8 @@ from collections.abc import Mapping
 from typing import Any
 from urllib.parse import urlsplit, urlunsplit
 
-from flask import Config, Flask, Request, Response, current_app, request
+from flask import Config, Flask, current_app
 from flask.json.provider import DefaultJSONProvider
-from flask.sessions import SessionInterface, SessionMixin
-from werkzeug.exceptions import RequestEntityTooLarge
-from werkzeug.middleware.proxy_fix import ProxyFix
 
 from scorekeeper.store import Store, open_store
 from scorekeeper.store.sqlite import DEFAULT_PATH
@@ -159,13 +157,13 @@ def create_app(
     from . import (
         cors,
         credentials,
-        drain,
         errors,
         event_clock,  # noqa: F401  (its route joins events.blp)
         event_roster,  # noqa: F401  (its routes join events.blp)
         events,
         explorer,
         i18n,
+        lifecycle,
         limits,
         live,
         openapi,
@@ -175,7 +173,6 @@ def create_app(
         records,  # noqa: F401  (its routes join v1.blp)
         responses,
         seasons,
-        security,
         streams,
         tools,  # noqa: F401  (its routes join v1.blp)
         v1,
@@ -183,7 +180,6 @@ def create_app(
 
     app = Flask(__name__, instance_path=instance_path, instance_relative_config=True)
     app.template_folder = TEMPLATES  # first: its swagger_ui.html overrides flask-smorest's
-    app.session_interface = _NoSession()
     app.json = DefaultJSONProvider(app)
     app.json.sort_keys = False
     app.config.from_mapping(settings(config, instance_path=app.instance_path))
@@ -192,12 +188,7 @@ def create_app(
     i18n.install(app)
     open_storage(app)
     check_server_name(app.config.get("SERVER_NAME"))
-    hops = int(app.config["PROXY_HOPS"])
-    if hops:
-        app.wsgi_app = ProxyFix(app.wsgi_app, x_for=hops, x_proto=hops)  # type: ignore[method-assign]
-    app.wsgi_app = drain.Drained(app.wsgi_app)  # type: ignore[method-assign]
-    app.before_request(_refuse_long_streams)
-    app.after_request(security.add_security_headers)
+    lifecycle.install(app, int(app.config["PROXY_HOPS"]))
     app.url_map.converters["game"] = paths.GameIdConverter
     app.url_map.converters["player"] = paths.PlayerNameConverter
     app.url_map.converters["source"] = paths.SourceConverter
@@ -343,37 +334,6 @@ def check_server_name(value: Any) -> None:
         f"SERVER_NAME: {value!r} is not a host name with an optional port"
         " (scores.example.org, 192.168.1.20:8443): no scheme, no path"
     )
-
-
-class _NoSession(SessionInterface):
-    """No Flask session: nothing here uses one (the scorepad signs its own few cookies,
-    :mod:`api.pad.web`), and Flask's default opened a signed cookie session on every
-    request, a twentieth of a small request's time. ``session`` is Flask's null
-    session: reading it finds it empty, writing to it fails loudly."""
-
-    def open_session(self, app: Flask, request: Request) -> None:
-        return None
-
-    def save_session(self, app: Flask, session: SessionMixin, response: Response) -> None:
-        return None
-
-
-def _refuse_long_streams() -> None:
-    """Refuse (413) a body sent without a length (chunked) that reaches ``MAX_CONTENT_LENGTH``.
-
-    Werkzeug refuses a declared ``Content-Length`` over the limit, but stops
-    reading a chunked body at the limit without an error: the view would
-    parse a truncated body (a bad-JSON 400, or worse, a valid prefix). Only
-    for the methods whose bodies the views read: a GET's is never parsed.
-    """
-    limit = request.max_content_length
-    if (
-        request.content_length is None
-        and limit is not None
-        and request.method not in ("GET", "HEAD", "OPTIONS")
-        and len(request.get_data(cache=True)) >= limit
-    ):
-        raise RequestEntityTooLarge()
 
 
 def _shown(address: str) -> str:

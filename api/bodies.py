@@ -30,11 +30,9 @@ import json
 import re
 from typing import Any
 
-from flask import Request, Response, request
+from flask import Request
 from webargs import core
 from webargs.flaskparser import FlaskParser, abort, is_json_request
-
-from .errors import error_response
 
 MAX_JSON_DEPTH = 32
 """Deepest nesting of arrays and objects accepted in any JSON input."""
@@ -141,21 +139,3 @@ class Parser(FlaskParser):
             for key in reversed(error.field.split(".")):
                 messages = {key: messages}
             abort(422, messages={"json": messages})
-
-
-def refuse_unless_json() -> Response | None:
-    """A request body that is not declared JSON is refused by name (400 ``not_json``): the
-    ``/api/v1`` blueprint's ``before_request``.
-
-    Without this, a JSON text sent as ``text/plain`` (or with no Content-Type)
-    would be read as no body at all and refused as "missing data".
-    """
-    has_body = request.content_length or request.headers.get("Transfer-Encoding")
-    if request.method in ("POST", "PUT") and has_body and not request.is_json:
-        return error_response(
-            400,
-            "send the request body as JSON, with the header Content-Type: application/json",
-            code="not_json",
-            field="Content-Type",
-        )
-    return None

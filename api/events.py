@@ -33,7 +33,7 @@ from scorekeeper.store import event_ends, event_exports, event_rounds, events
 from scorekeeper.store.event_results import NewEvent
 from scorekeeper.store.event_types import StoredEvent
 
-from . import bodies, credentials, get_storage, limits
+from . import credentials, get_storage, lifecycle, limits
 from . import event_schemas as s
 from . import headers as h
 from . import responses as r
@@ -47,7 +47,7 @@ TAG = "api_v1"
 
 blp = Blueprint("api_events", __name__, url_prefix="/api/v1")
 """The event endpoints (documented under :data:`TAG`: see :func:`register`, :func:`route`)."""
-blp.before_request(bodies.refuse_unless_json)
+blp.before_request(lifecycle.refuse_unless_json)
 
 
 def register(api: Api, app: Flask) -> None:

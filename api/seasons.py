@@ -23,7 +23,7 @@ from scorekeeper import event_tables
 from scorekeeper.store import seasons
 from scorekeeper.store.season_results import StoredSeason
 
-from . import bodies, get_storage, limits
+from . import get_storage, lifecycle, limits
 from . import headers as h
 from . import season_schemas as s
 from .events import CSV_RESPONSE, CSV_TYPE, TAG, EventIdConverter
@@ -32,7 +32,7 @@ from .v1 import CREATE_REFUSALS, refusals
 
 blp = Blueprint("api_seasons", __name__, url_prefix="/api/v1")
 """The season endpoints (documented under :data:`api.events.TAG`)."""
-blp.before_request(bodies.refuse_unless_json)
+blp.before_request(lifecycle.refuse_unless_json)
 
 
 class SeasonIdConverter(EventIdConverter):

@@ -1,7 +1,7 @@
 """Security headers on every response of the app: the JSON API, the scorepad, static files, errors.
 
-One ``after_request`` hook (installed by :func:`api.create_app`) sets them,
-so no blueprint can forget them:
+One ``after_request`` hook (:func:`api.lifecycle.add_security_headers`) sets
+them, so no blueprint can forget them:
 
 * ``Content-Security-Policy``: only this origin's scripts, styles, images
   and fetches; no inline script or style, no plugins, no framing, forms
@@ -14,8 +14,6 @@ so no blueprint can forget them:
 """
 
 from __future__ import annotations
-
-from flask import Response
 
 CSP = (
     "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:;"
@@ -30,9 +28,3 @@ HEADERS = {
     "X-Frame-Options": "DENY",
 }
 """The headers every response carries."""
-
-
-def add_security_headers(response: Response) -> Response:
-    """Set :data:`HEADERS` on ``response`` (an ``after_request`` hook)."""
-    response.headers.update(HEADERS)
-    return response

@@ -53,11 +53,12 @@ import sys
 import tempfile
 import threading
 import time
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from typing import Any
 
 from gunicorn import glogging
 from gunicorn.app.base import BaseApplication
+from gunicorn.arbiter import Arbiter
 
 from scorekeeper.store.base import is_postgres
 
@@ -77,13 +78,41 @@ BEHIND_NGINX = {
 request limits are looser than nginx's, so it never writes an error page of its own."""
 
 
-class Server(BaseApplication):
-    """gunicorn with the scorekeeper app and the given settings."""
+class FrontFirst(Arbiter):
+    """gunicorn's master, which runs ``before_stop`` before a graceful stop of its workers:
+    ``serve`` closes its front door (nginx) there, before the app behind it."""
 
-    def __init__(self, options: dict[str, Any], config: Mapping[str, Any] | None = None):
+    def __init__(self, app: BaseApplication, before_stop: Callable[[], None]) -> None:
+        super().__init__(app)
+        self.before_stop = before_stop
+
+    def stop(self, graceful: bool = True) -> None:
+        if graceful:
+            self.before_stop()
+        super().stop(graceful)
+
+
+class Server(BaseApplication):
+    """gunicorn with the scorekeeper app and the given settings; ``before_stop`` runs in the
+    master when it is asked to stop gracefully, before its workers stop."""
+
+    def __init__(
+        self,
+        options: dict[str, Any],
+        config: Mapping[str, Any] | None = None,
+        before_stop: Callable[[], None] = lambda: None,
+    ):
         self.options = options
         self.app_config = dict(config or {})
+        self.before_stop = before_stop
         super().__init__()
+
+    def run(self) -> None:
+        """gunicorn's own ``run``, with :class:`FrontFirst` as its master."""
+        try:
+            FrontFirst(self, self.before_stop).run()
+        except RuntimeError as error:
+            sys.exit(f"\nError: {error}\n")
 
     def load_config(self) -> None:
         """Apply the settings given (gunicorn's own names: bind, workers, ...)."""
@@ -119,8 +148,11 @@ def serve(
     (mode 0700) holds nginx's configuration (:func:`api.nginx.main_config`),
     its pid and temporary files, gunicorn's unix socket and the live sheets'
     publisher socket; it goes when the server stops. nginx runs as a child
-    process in the foreground and stops (gracefully) after gunicorn; if it
-    exits first, gunicorn is stopped too (``serve`` ends). The app is told
+    process in the foreground; asked to stop (SIGTERM), ``serve`` stops nginx
+    first (gracefully: it listens no more, closes idle kept-alive connections
+    at once and lets the requests under way finish through gunicorn), then
+    gunicorn; if nginx exits by itself, gunicorn is stopped too (``serve``
+    ends). The app is told
     it is behind one proxy (``PROXY_HOPS``) and where to publish live
     updates (``LIVE_PUBLISH_SOCKET``); with PostgreSQL one listener process
     (:func:`api.live.listen`) republishes every server's changes to this
@@ -215,6 +247,7 @@ def serve(
                 "post_fork": _worker_dies_with_master,
             },
             settings,
+            before_stop=functools.partial(_stop_front, proxy, stopping),
         ).run()
     finally:
         if os.getpid() == master:  # a gunicorn worker leaves through here too
@@ -350,6 +383,12 @@ def _end_group(proxy: subprocess.Popen[bytes]) -> None:
     (they would go on holding the port, answering 502)."""
     with contextlib.suppress(ProcessLookupError, PermissionError):
         os.killpg(proxy.pid, signal.SIGKILL)
+
+
+def _stop_front(proxy: subprocess.Popen[bytes], stopping: threading.Event) -> None:
+    """Stop nginx, as ``serve`` stops (not a crash to stop the server for: ``stopping``)."""
+    stopping.set()
+    _stop_nginx(proxy)
 
 
 def _stop_nginx(process: subprocess.Popen[bytes]) -> None:

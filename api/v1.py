@@ -24,7 +24,7 @@ from scorekeeper.gamesheet import GameSheet
 from scorekeeper.handinput import parse_hand
 from scorekeeper.store import access, answers, games
 
-from . import bodies, credentials, get_storage, limits
+from . import bodies, credentials, get_storage, lifecycle, limits
 from . import game_schemas as g
 from . import headers as h
 from . import responses as r
@@ -71,7 +71,7 @@ blp = Blueprint(
 )
 
 
-blp.before_request(bodies.refuse_unless_json)
+blp.before_request(lifecycle.refuse_unless_json)
 
 
 def etag(version: int) -> str:
@@ -156,8 +156,9 @@ def _change(headers: dict[str, Any], change: answers.Written, status: int = 200)
     return response
 
 
-def _write_options(headers: dict[str, Any]) -> dict[str, Any]:
-    """The storage options of a write from its headers (Idempotency-Key, If-Match, Prefer).
+def _write_options(headers: dict[str, Any], game_id: str) -> dict[str, Any]:
+    """The storage options of a write from its headers (Idempotency-Key, If-Match, Prefer),
+    and the game as its token check read it (the write takes it while its row holds it).
 
     With ``Prefer: return=minimal`` the write builds no sheet of hands: it then
     costs the same at hand 1,000 as at hand 10.
@@ -166,6 +167,7 @@ def _write_options(headers: dict[str, Any]) -> dict[str, Any]:
         "idempotency_key": headers.get("key"),
         "expected_version": headers.get("version"),
         "full": not headers.get("minimal", False),
+        "known": credentials.game(game_id),
     }
 
 
@@ -317,7 +319,9 @@ class Hands(MethodView):
         """
         return _change(
             headers,
-            games.write_hand(get_storage(), game_id, parse_hand(hand), **_write_options(headers)),
+            games.write_hand(
+                get_storage(), game_id, parse_hand(hand), **_write_options(headers, game_id)
+            ),
             status=201,
         )
 
@@ -335,7 +339,9 @@ class LastHand(MethodView):
     @blp.doc(operationId="undoLastHand")
     def delete(self, headers: dict[str, Any], game_id: str) -> Response:
         """Undo the last hand (a new log entry): the hand taken back and the updated sheet."""
-        return _change(headers, games.write_undo(get_storage(), game_id, **_write_options(headers)))
+        return _change(
+            headers, games.write_undo(get_storage(), game_id, **_write_options(headers, game_id))
+        )
 
 
 @blp.route("/games/<game:game_id>/hands/<int:n>")
@@ -355,6 +361,6 @@ class HandN(MethodView):
         return _change(
             headers,
             games.write_correction(
-                get_storage(), game_id, n, parse_hand(hand), **_write_options(headers)
+                get_storage(), game_id, n, parse_hand(hand), **_write_options(headers, game_id)
             ),
         )

@@ -24,7 +24,8 @@ files are filled without waiting for the disk (``durable=False``), kept in ``--c
 (default ``~/.cache/scorekeeper-bench``) and reused by the next run with the same sizes;
 ``--backend postgres`` copies the same file's rows (what the store wrote: both backends
 write the same text) with ``COPY`` into a throwaway server (``tests/pg.py``), then runs
-``ANALYZE``: one game at a time through the
+``VACUUM ANALYZE`` (what autovacuum does to a live server's tables: statistics, and the
+visibility map its index-only scans read): one game at a time through the
 store took 68 s per 1,000 games there (round trips on a loaded machine).
 
 A fill stores 60 to 100 games a second on a loaded machine (17 to 25 minutes per
@@ -60,7 +61,7 @@ import psycopg
 
 from api import STORAGE_KEY, create_app
 from scorekeeper.errors import ScorekeeperError
-from scorekeeper.store import Store, access, games, open_store, totals
+from scorekeeper.store import Store, access, games, open_store, totals_schema
 from scorekeeper.store.base import Summary
 from scorekeeper.store.scored import effective_hands, kept, scored_rows, start_state
 from scorekeeper.store.sqlite import ANALYSIS_LIMIT, Storage
@@ -352,11 +353,11 @@ def _repeated(cache: Path, source: str, times: int, count: int, players: int) ->
 
 def _refill_totals(conn: sqlite3.Connection) -> None:
     """The players' running totals of the games now stored, made again as the migration
-    makes them (:func:`~scorekeeper.store.totals.fill`), timed."""
+    makes them (:func:`~scorekeeper.store.totals_schema.fill`), timed."""
     started = time.monotonic(), time.process_time()
     conn.execute("DELETE FROM rival_totals")
     conn.execute("DELETE FROM player_totals")
-    totals.fill(conn, str)
+    totals_schema.fill(conn, str)
     conn.commit()
     took = time.monotonic() - started[0], time.process_time() - started[1]
     print(f"  players' totals filled in {took[0]:,.0f} s ({took[1]:,.0f} s CPU)", file=sys.stderr)
@@ -397,7 +398,7 @@ def _copied(source: str, address: str) -> str:
             )
         conn.commit()
         conn.autocommit = True
-        conn.execute("ANALYZE")
+        conn.execute("VACUUM ANALYZE")  # as autovacuum leaves a live server's tables
     print(f"copied into PostgreSQL in {time.monotonic() - started:,.0f} s", file=sys.stderr)
     return address
 

@@ -29,7 +29,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from functools import cache
-from itertools import pairwise, product
+from itertools import pairwise, product, starmap
 from typing import Any
 
 from .cards import DECK, FULL_DECK_MASK, SUIT_MASK, Card, cards_mask, parse_cards, parse_mask
@@ -54,7 +54,8 @@ from .melds import (
     meld_kind,
     meld_sort_key,
 )
-from .results import Outcome, Side
+from .packings import Packing, packing_order, packings_in_order, packings_within
+from .results import Outcome, Side, slot_builder
 from .rules import Rules
 
 _RANK_COLUMN = [sum(1 << (s * 13 + r) for s in range(4)) for r in range(13)]
@@ -129,7 +130,8 @@ def layoff_options(melds: Iterable[int], available: int) -> list[LayoffOption]:
     for meld in melds:
         if not _REACH.get(meld, available) & available:
             continue  # no chain of this meld starts with an available card
-        for chain in _chains(meld):
+        chains = _CHAINS.get(meld)
+        for chain in _chains_of(meld) if chains is None else chains:
             laid = 0
             prefixes = [0]
             for bit in chain:
@@ -142,10 +144,15 @@ def layoff_options(melds: Iterable[int], available: int) -> list[LayoffOption]:
     return options
 
 
+Reply = tuple[int, int, tuple[int, ...]]
+"""The defender's best layoffs (:func:`_best_reply`): (deadwood, laid mask, chosen prefix per
+option)."""
+
+
 def _best_reply(
     options: Sequence[LayoffOption], available: int, evaluate: Callable[[int], int]
-) -> tuple[int, int, tuple[int, ...]]:
-    """The defender's best layoffs: (deadwood, laid mask, chosen prefix per option).
+) -> Reply:
+    """The defender's best layoffs (a :data:`Reply`).
 
     ``evaluate(mask)`` prices the cards left after laying off (their minimal
     deadwood, or their points when the defender's melds are fixed).
@@ -192,15 +199,6 @@ def _net(knocker_deadwood: int, defender_deadwood: int, rules: Rules) -> int:
     return -(knocker_deadwood - defender_deadwood + rules.undercut_bonus)
 
 
-def _neighbours_of(meld: int) -> int:
-    """The cards of its suit next to a run (0 for a set): a run there would touch it."""
-    low = (meld & -meld).bit_length() - 1
-    if meld & ~_RANK_COLUMN[low % 13] == 0:
-        return 0
-    region = SUIT_MASK << (low - low % 13)
-    return ((meld << 1) | (meld >> 1)) & region & ~meld
-
-
 _ALL_MELDS = mask_all_melds(FULL_DECK_MASK)
 """Every meld of the deck (264 runs, 65 sets): the tables below are keyed by them."""
 _CHAINS = {meld: _chains_of(meld) for meld in _ALL_MELDS}
@@ -213,51 +211,6 @@ def _chains(meld: int) -> tuple[tuple[int, ...], ...]:
 
 
 _REACH = {meld: _reach_of(meld) for meld in _ALL_MELDS}
-_NEIGHBOURS = {meld: _neighbours_of(meld) for meld in _ALL_MELDS}
-_MELD_POINTS = {meld: mask_points(meld) for meld in _ALL_MELDS}
-
-
-def _packings(hand: int, limit: int, melds: list[int]) -> list[tuple[int, tuple[int, ...]]]:
-    """Every legal knocker arrangement (disjoint melds, deadwood within the limit).
-
-    Returns ``(deadwood, melds)`` pairs in depth-first order over ``melds``
-    (each arrangement as its melds in list order; an arrangement comes before
-    those that add later melds to it). Runs of one suit that touch are not
-    packed side by side: the merged run is the same arrangement. Which melds
-    may lie beside which is worked out once, pairwise, as a bitset of later
-    melds per meld; a branch is cut when even every later meld that fits
-    beside its newest one could not bring the deadwood within the limit.
-    """
-    count = len(melds)
-    points = [_MELD_POINTS[m] for m in melds]
-    neighbours = [_NEIGHBOURS[m] for m in melds]
-    fits = [0] * count
-    reach = [0] * count
-    for i in range(count):
-        meld, near = melds[i], neighbours[i]
-        bits = covered = 0
-        for j in range(i + 1, count):
-            later = melds[j]
-            if not (later & meld or (near and neighbours[j] and near & later)):
-                bits |= 1 << j
-                covered |= later
-        fits[i] = bits
-        reach[i] = mask_points(covered)
-    found: list[tuple[int, tuple[int, ...]]] = []
-
-    def walk(candidates: int, dead: int, chosen: tuple[int, ...]) -> None:
-        if dead <= limit:
-            found.append((dead, chosen))
-        while candidates:
-            low = candidates & -candidates
-            candidates ^= low
-            i = low.bit_length() - 1
-            left = dead - points[i]
-            if left - reach[i] <= limit:
-                walk(candidates & fits[i], left, (*chosen, melds[i]))
-
-    walk((1 << count) - 1, mask_points(hand), ())
-    return found
 
 
 def _parse_melds(spec: object, hand: int, *, field: str, owner: str) -> list[int]:
@@ -406,6 +359,50 @@ def verify_knock(
     :class:`RuleError` for an illegal knock, :class:`CardError` for bad cards.
     """
     rules = Rules.from_dict(rules)
+    hand, other = _read_hands(knocker, defender)
+    up = parse_cards([upcard], field="upcard")[0] if upcard is not None else None
+    limit = rules.knock_limit_for(up)
+    multiplier = rules.multiplier_for(up)
+    big = _is_big_gin(hand, rules)
+    fixed = None
+    if defender_melds is not None:
+        fixed = _parse_melds(defender_melds, other, field="defender_melds", owner="defender")
+    if knocker_melds is None:
+        melds, dead, options, reply = _choose_knocker_melds(hand, other, limit, rules, big)
+        shown = melds
+    else:
+        melds = _parse_melds(knocker_melds, hand, field="knocker_melds", owner="knocker")
+        dead, options, reply = mask_points(hand & ~sum(melds)), None, None
+        shown = sorted(melds, key=meld_sort_key)
+    # the fault lies with the declared melds when there are some, else with the hand
+    _check_knock(
+        dead, limit, rules, up, big, "knocker" if knocker_melds is None else "knocker_melds"
+    )
+    if dead == 0:  # gin
+        side = _gin_reply(other, fixed, layoffs)
+    else:
+        side = _defender_reply(other, fixed, melds, options, reply, layoffs)
+    outcome, winner, difference, bonus = _scored(dead, side[1], rules, big)
+    # positional, in field order, slot by slot (see slot_builder)
+    return _new_knock_result(
+        outcome,
+        winner,
+        (difference + bonus) * multiplier,
+        _new_knocker_hand(codes_of(hand), _melds_shown(shown), codes_of(hand & ~sum(melds)), dead),
+        _defender_hand(other, fixed, side),
+        _breakdown(difference, bonus, multiplier),
+    )
+
+
+_new_knock_result = slot_builder(KnockResult)
+_new_knocker_hand = slot_builder(KnockerHand)
+_new_defender_hand = slot_builder(DefenderHand)
+"""The results of :func:`verify_knock`, built from their fields in order, slot by slot
+(:func:`~scorekeeper.results.slot_builder`)."""
+
+
+def _read_hands(knocker: Any, defender: Any) -> tuple[int, int]:
+    """The knocker's and the defender's cards as masks (10 or 11, and 10), checked apart."""
     hand = parse_mask(knocker, count=(10, 11), field="knocker")
     other = parse_mask(defender, count=10, field="defender")
     if hand & other:
@@ -417,32 +414,27 @@ def verify_knock(
             token=card.code,
             field="defender",
         )
-    up = parse_cards([upcard], field="upcard")[0] if upcard is not None else None
-    limit = rules.knock_limit_for(up)
-    multiplier = rules.multiplier_for(up)
-    big = hand.bit_count() == 11
-    if big and rules.big_gin_bonus is None:
-        raise RuleViolation(
-            "big gin (11 cards) is not allowed under these rules"
-            " (big_gin_bonus is null): the knocker must hold 10 cards",
-            code="big_gin_not_allowed",
-            option="knocker",
-        )
+    return hand, other
 
-    fixed = None
-    if defender_melds is not None:
-        fixed = _parse_melds(defender_melds, other, field="defender_melds", owner="defender")
-    available = other & ~sum(fixed) if fixed is not None else other
-    evaluate = mask_points if fixed is not None else mask_deadwood
 
-    if knocker_melds is not None:
-        melds = _parse_melds(knocker_melds, hand, field="knocker_melds", owner="knocker")
-        dead = mask_points(hand & ~sum(melds))
-        options = None
-    else:
-        melds, dead, options = _choose_knocker_melds(hand, other, limit, rules, big)
-    # the fault lies with the declared melds when there are some, else with the hand
-    at_fault = "knocker_melds" if knocker_melds is not None else "knocker"
+def _is_big_gin(hand: int, rules: Rules) -> bool:
+    """Whether the knocker shows 11 cards (big gin), refused when the rules have no bonus."""
+    if hand.bit_count() == 11:
+        if rules.big_gin_bonus is None:
+            raise RuleViolation(
+                "big gin (11 cards) is not allowed under these rules"
+                " (big_gin_bonus is null): the knocker must hold 10 cards",
+                code="big_gin_not_allowed",
+                option="knocker",
+            )
+        return True
+    return False
+
+
+def _check_knock(
+    dead: int, limit: int, rules: Rules, upcard: Card | None, big: bool, at_fault: str
+) -> None:
+    """Refuse a big gin with deadwood, or a knock over the limit (``at_fault`` names why)."""
     if big and dead:
         raise RuleViolation(
             f"big gin needs all 11 cards melded; deadwood is {dead}",
@@ -451,72 +443,77 @@ def verify_knock(
             option=at_fault,
         )
     if dead > limit:
-        message, params = over_limit(dead, limit, rules, up)
+        message, params = over_limit(dead, limit, rules, upcard)
         raise RuleViolation(message, code="knock_over_limit", params=params, option=at_fault)
-    gin = dead == 0
 
-    if gin:
-        if layoffs:
-            raise RuleViolation("no layoffs against gin", code="layoff_on_gin", option="layoffs")
-        laid_pairs: list[tuple[int, int]] = []
-        laid = 0
-        best = mask_deadwood(other)
-        defender_dead = evaluate(available) if fixed is not None else best
+
+DefenderReply = tuple[int, int, list[tuple[int, int]], int]
+"""What the defender makes of a knock: (best deadwood, deadwood, layoffs as (card bit,
+knocker meld) pairs in laying order, the cards left unmelded and not laid off as a mask, or
+the cards not laid off when the defender's melds are declared)."""
+
+
+def _gin_reply(other: int, fixed: list[int] | None, layoffs: Iterable[Any] | None) -> DefenderReply:
+    """The defender's reply to gin: nothing laid off (declared layoffs are refused)."""
+    if layoffs:
+        raise RuleViolation("no layoffs against gin", code="layoff_on_gin", option="layoffs")
+    best = mask_deadwood(other)
+    if fixed is None:
+        return best, best, [], other
+    available = other & ~sum(fixed)
+    return best, mask_points(available), [], available
+
+
+def _defender_reply(
+    other: int,
+    fixed: list[int] | None,
+    melds: list[int],
+    options: list[LayoffOption] | None,
+    reply: Reply | None,
+    layoffs: Iterable[Any] | None,
+) -> DefenderReply:
+    """The defender's reply to a knock on ``melds``: the declared layoffs, else the best.
+
+    ``options`` and ``reply`` are the melds' :func:`layoff_options` against ``other`` and
+    the best reply to them, when the knocker's choice worked them out (else ``None``).
+    """
+    if options is None:
+        options = layoff_options(melds, other)
+    best, laid, combo = reply if reply is not None else _best_reply(options, other, mask_deadwood)
+    if fixed is None and layoffs is None:
+        return best, best, _layoff_list(options, combo), other & ~laid
+    available = other & ~sum(fixed) if fixed is not None else other
+    evaluate = mask_points if fixed is not None else mask_deadwood
+    if layoffs is not None:
+        pairs = _parse_layoffs(layoffs, melds, available)
+        left = available & ~sum(bit for bit, _ in pairs)
+        return best, evaluate(left), pairs, left
+    options = layoff_options(melds, available)
+    best_fixed, laid, combo = _best_reply(options, available, evaluate)
+    return best, best_fixed, _layoff_list(options, combo), available & ~laid
+
+
+def _defender_hand(other: int, fixed: list[int] | None, reply: DefenderReply) -> DefenderHand:
+    """The defender's hand as the result shows it: own melds (the declared ones, else the
+    first optimal arrangement of what is left after laying off), layoffs and deadwood."""
+    best, dead, pairs, left = reply
+    if fixed is None:
+        melds, left = mask_arrangements(left)[0]
     else:
-        if options is None:
-            options = layoff_options(melds, other)
-        best, laid, best_combo = _best_reply(options, other, mask_deadwood)
-        if layoffs is not None:
-            laid_pairs = _parse_layoffs(layoffs, melds, available)
-            laid = sum(bit for bit, _ in laid_pairs)
-            defender_dead = evaluate(available & ~laid)
-        elif fixed is None:
-            defender_dead, laid_pairs = best, _layoff_list(options, best_combo)
-        else:
-            options = layoff_options(melds, available)
-            defender_dead, laid, combo = _best_reply(options, available, evaluate)
-            laid_pairs = _layoff_list(options, combo)
-
-    left = available & ~laid
-    if fixed is not None:
-        defender_melds_out, defender_deadwood_cards = fixed, left
-    else:
-        defender_melds_out, defender_deadwood_cards = mask_arrangements(left)[0]
-
-    outcome, winner, difference, bonus = _scored(dead, defender_dead, rules, big)
-    knocker_melds_out, knocker_deadwood_cards, knocker_dead = _arrangement(
-        melds, hand & ~sum(melds)
-    )
-    shown_melds, shown_deadwood_cards, shown_dead = _arrangement(
-        defender_melds_out, defender_deadwood_cards
-    )
-    # positional, in field order: a frozen dataclass takes keywords at twice the cost
-    return KnockResult(
-        outcome,
-        winner,
-        (difference + bonus) * multiplier,
-        KnockerHand(codes_of(hand), knocker_melds_out, knocker_deadwood_cards, knocker_dead),
-        DefenderHand(
-            codes_of(other),
-            shown_melds,
-            tuple([_layoff(bit, meld) for bit, meld in laid_pairs]),
-            shown_deadwood_cards,
-            shown_dead,
-            best,
-        ),
-        _breakdown(difference, bonus, multiplier),
+        melds = fixed
+    return _new_defender_hand(
+        codes_of(other),
+        _melds_shown(sorted(melds, key=meld_sort_key)),
+        tuple(starmap(_layoff, pairs)),
+        codes_of(left),
+        dead,
+        best,
     )
 
 
-def _arrangement(
-    melds: Iterable[int], dead: int
-) -> tuple[tuple[tuple[str, ...], ...], tuple[str, ...], int]:
-    """An arrangement as a result holds it: (melds in display order, deadwood cards, count)."""
-    return (
-        tuple(map(meld_codes, sorted(melds, key=meld_sort_key))),
-        codes_of(dead),
-        mask_points(dead),
-    )
+def _melds_shown(melds: list[int]) -> tuple[tuple[str, ...], ...]:
+    """Melds (in display order, :func:`~scorekeeper.melds.meld_sort_key`) as a result holds them."""
+    return tuple(map(meld_codes, melds))
 
 
 _LAYOFFS: dict[tuple[int, int], Layoff] = {}
@@ -584,56 +581,84 @@ def _scored(k: int, d: int, rules: Rules, big_gin: bool) -> tuple[Outcome, Side 
     return Outcome.UNDERCUT, Side.DEFENDER, k - d, rules.undercut_bonus
 
 
-def _choose_knocker_melds(
-    hand: int, other: int, limit: int, rules: Rules, big: bool
-) -> tuple[list[int], int, list[tuple[int, list[int]]] | None]:
+Choice = tuple[list[int], int, list[LayoffOption] | None, Reply | None]
+"""The knocker's melds (in display order) and deadwood, with their layoff options against the
+defender's cards and the defender's best reply to them when the choice worked them out."""
+
+
+def _choose_knocker_melds(hand: int, other: int, limit: int, rules: Rules, big: bool) -> Choice:
     """The knocker's best legal arrangement against the defender's best reply.
 
-    Returns ``(melds, deadwood, options)``: ``options`` are the melds'
-    :func:`layoff_options` against ``other`` when the choice needed them
-    (``None`` for gin, big gin and hands over the limit).
+    Returns ``(melds, deadwood, options, reply)``: ``options`` are the melds'
+    :func:`layoff_options` against ``other`` when the choice needed them (``None`` for
+    gin, big gin and hands over the limit, ``[]`` when nothing can be laid off), ``reply``
+    the defender's best reply to them when worked out.
 
-    Only packings that could still win are given a reply: the defender may
-    lay nothing, so a packing's reply is at most the defender's own minimal
-    deadwood and its key at most ``(net against that, -deadwood)``. Packings
-    are tried by that bound, best first (in depth-first order among equal
-    bounds), and the search stops when no bound left can beat (or, found
-    earlier, tie) the best key so far: the winner is the one the full search
-    in depth-first order would keep.
+    The optimal arrangement is weighed first (a branch and bound): the defender may lay
+    nothing, so another arrangement's reply is at most the defender's own minimal
+    deadwood, and only those leaving little enough deadwood to beat the optimal one's
+    result against its reply (or, leaving as little, to tie it) are listed
+    (:func:`~scorekeeper.packings.packings_within`, that deadwood as the limit) and
+    weighed (:func:`_best_packing`); often none can, and then no packing is listed. The
+    winner is the one a full search in depth-first order would keep.
     """
-    melds, dead, sole = first_arrangement(hand, limit)
+    melds, dead, beyond = first_arrangement(hand)
     minimum = mask_points(dead)
+    melds.sort(key=meld_sort_key)
     if minimum == 0 or big or minimum > limit:
-        return melds, minimum, None
+        return melds, minimum, None, None
     if not _layoff_reach(hand) & other:
         # nothing can be laid off whatever the knocker lays: the least deadwood is best
-        return melds, minimum, []
-    if sole:
-        # the only legal arrangement: no reply to weigh
-        melds.sort(key=meld_sort_key)
-        return melds, minimum, layoff_options(melds, other)
-    all_melds = mask_all_melds(hand)
-    packings = _packings(hand, limit, all_melds)
-    dead, packing = packings[_best_packing(packings, other, rules)]
-    melds = sorted(packing, key=meld_sort_key)
-    return melds, dead, layoff_options(melds, other)
-
-
-def _best_packing(packings: list[tuple[int, tuple[int, ...]]], other: int, rules: Rules) -> int:
-    """The index of the packing with the best key against the defender's best reply (the
-    first of equal ones), trying them by their bound (see :func:`_choose_knocker_melds`)."""
-    per_meld: dict[int, list[LayoffOption]] = {}
+        return melds, minimum, [], None
+    options = layoff_options(melds, other)
+    reply = _best_reply(options, other, mask_deadwood)
+    if limit < beyond:  # the only legal arrangement: no reply to weigh
+        return melds, minimum, options, reply
     base = mask_deadwood(other)
+    net = _net(minimum, reply[0], rules)
+    most = _most_deadwood_beating(net, base, limit, rules)
+    if most < beyond and minimum < beyond:  # none of the others could beat it, none ties
+        return melds, minimum, options, reply
+    packings = packings_within(hand, max(most, minimum))
+    chosen = sorted(melds)
+    first = next(i for i, (d, p) in enumerate(packings) if d == minimum and sorted(p) == chosen)
+    index = _best_packing(packings, other, rules, base, ((net, -minimum), first))
+    if index == first:
+        return melds, minimum, options, reply
+    dead, packing = packings[index]
+    melds = sorted(packing, key=meld_sort_key)
+    return melds, dead, layoff_options(melds, other), None
+
+
+def _most_deadwood_beating(net: int, base: int, limit: int, rules: Rules) -> int:
+    """The most deadwood (at most ``limit``) a knock may leave and still score more than
+    ``net`` against a defender left with ``base`` (-1 if none): the knocker's result only
+    falls as its deadwood grows."""
+    dead = min(limit, base - net - 1) if net >= 0 else limit
+    while dead >= 0 and _net(dead, base, rules) <= net:
+        dead -= 1
+    return dead
+
+
+def _best_packing(
+    packings: list[Packing], other: int, rules: Rules, base: int, seed: tuple[tuple[int, int], int]
+) -> int:
+    """The index of the packing with the best key against the defender's best reply (the
+    first of equal ones in depth-first order, :func:`~scorekeeper.packings.packing_order`),
+    ``seed`` being one packing's key and index, trying the others by their bound, best
+    first (see :func:`_choose_knocker_melds`)."""
+    per_meld: dict[int, list[LayoffOption]] = {}
     bounds = [(_net(dead, base, rules), -dead) for dead, _ in packings]
     replies: dict[tuple[tuple[int, ...], ...], int] = {}
-    best_key: tuple[int, int] | None = None
-    best_index = 0
+    best_key, best_index = seed
     for index in sorted(range(len(packings)), key=bounds.__getitem__, reverse=True):
         bound = bounds[index]
-        if best_key is not None and (
-            bound < best_key or (bound == best_key and index > best_index)
-        ):
+        if bound < best_key:
             break
+        if index == best_index or (
+            bound == best_key and not _comes_first(packings, index, best_index)
+        ):
+            continue
         dead, packing = packings[index]
         options = []
         for meld in packing:
@@ -649,9 +674,14 @@ def _best_packing(packings: list[tuple[int, tuple[int, ...]]], other: int, rules
         else:
             reply = base
         key = (_net(dead, reply, rules), -dead)
-        if best_key is None or key > best_key or (key == best_key and index < best_index):
+        if key > best_key or (key == best_key and _comes_first(packings, index, best_index)):
             best_key, best_index = key, index
     return best_index
+
+
+def _comes_first(packings: list[Packing], index: int, other: int) -> bool:
+    """Whether the packing at ``index`` comes before the ``other`` in depth-first order."""
+    return packing_order(packings[index][1]) < packing_order(packings[other][1])
 
 
 def knocker_points(result: Score | KnockResult) -> int:
@@ -695,7 +725,7 @@ def knock_arrangements(
     hand = hand_mask(best.knocker.cards)
     limit = 0 if len(best.knocker.cards) == 11 else rules.knock_limit_for(up)
     found = [best]
-    for _, packing in _packings(hand, limit, mask_all_melds(hand)):
+    for _, packing in packings_in_order(hand, limit):
         shown = verify_knock(
             knocker,
             defender,

@@ -98,20 +98,17 @@ _POINTS: tuple[int, ...] = tuple(
 """Point value of one suit's 13-bit pattern."""
 
 
-def _set_options() -> dict[tuple[int, int], tuple[int, ...]]:
-    """(rank, 4-bit suit pattern) -> the 52-bit masks a set of that rank may take."""
+def _set_options() -> dict[int, tuple[int, ...]]:
+    """The cards of a rank held three or four times (a 52-bit mask) -> the 52-bit masks its
+    set may take: none, all of them, and (held four times) each three."""
     options = {}
     for rank in range(13):
-        for pattern in range(16):
-            suits = [s for s in range(4) if pattern >> s & 1]
-            if len(suits) < 3:
-                continue
-            choices = [0, sum(1 << (s * 13 + rank) for s in suits)]
-            if len(suits) == 4:
-                choices += [
-                    sum(1 << (s * 13 + rank) for s in trio) for trio in combinations(suits, 3)
-                ]
-            options[rank, pattern] = tuple(choices)
+        column = [1 << (s * 13 + rank) for s in range(4)]
+        for held in [*combinations(column, 3), tuple(column)]:
+            choices = [0, sum(held)]
+            if len(held) == 4:
+                choices += [sum(trio) for trio in combinations(held, 3)]
+            options[sum(held)] = tuple(choices)
     return options
 
 
@@ -154,26 +151,19 @@ def mask_points(mask: int) -> int:
     )
 
 
-def _set_ranks(a: int, b: int, c: int, d: int) -> int:
-    """13-bit pattern of the ranks held in three or four suits."""
-    return (a & b & (c | d)) | (c & d & (a | b))
-
-
 def _set_choices(mask: int, ranks: int) -> list[int]:
     """Every combination of set choices for the set-capable ``ranks`` of ``mask``."""
     choices = [0]
     while ranks:
         low = ranks & -ranks
-        rank = low.bit_length() - 1
         ranks ^= low
-        pattern = (
-            (mask >> rank & 1)
-            | (mask >> (rank + 12) & 2)
-            | (mask >> (rank + 24) & 4)
-            | (mask >> (rank + 36) & 8)
-        )
-        choices = [chosen | option for chosen in choices for option in _SET_OPTIONS[rank, pattern]]
+        options = _SET_OPTIONS[mask & low * _EACH_SUIT]  # the cards held of that rank
+        choices = [chosen | option for chosen in choices for option in options]
     return choices
+
+
+_EACH_SUIT = 1 | 1 << 13 | 1 << 26 | 1 << 39
+"""A rank's bit (13-bit) times this is that rank's four cards (52-bit)."""
 
 
 def _set_deadwood(a: int, b: int, c: int, d: int, ranks: int) -> int:
@@ -268,14 +258,7 @@ its callers holding masks read best (one function, no extra call on the hot path
 def _split(mask: int, taken: int) -> tuple[list[int], int]:
     """Melds (as masks) and deadwood mask when ``taken`` holds the chosen sets: the sets
     by rank, then each suit's maximal runs of the rest (four table look-ups)."""
-    melds = []
-    rest = taken
-    while rest:
-        low = rest & -rest
-        rank = (low.bit_length() - 1) % 13
-        meld = taken & _RANK_COLUMNS[rank]
-        melds.append(meld)
-        rest ^= meld
+    melds = _sets(taken) if taken else []
     leftover = mask & ~taken
     a = leftover & SUIT_MASK
     b = leftover >> 13 & SUIT_MASK
@@ -292,6 +275,18 @@ def _split(mask: int, taken: int) -> tuple[list[int], int]:
         melds += [run << 39 for run in runs[d]]
     cover = _RUN_COVER
     return melds, leftover ^ (cover[a] | cover[b] << 13 | cover[c] << 26 | cover[d] << 39)
+
+
+def _sets(taken: int) -> list[int]:
+    """The sets a choice of set cards (``taken``) makes, one per rank (by its lowest card)."""
+    melds = []
+    rest = taken
+    while rest:
+        low = rest & -rest
+        meld = taken & _RANK_COLUMNS[(low.bit_length() - 1) % 13]
+        melds.append(meld)
+        rest ^= meld
+    return melds
 
 
 _RANK_COLUMNS = tuple(sum(1 << (s * 13 + rank) for s in range(4)) for rank in range(13))
@@ -355,7 +350,11 @@ def mask_arrangements(mask: int) -> list[tuple[list[int], int]]:
 
 def _mask_set_ranks(mask: int) -> int:
     """13-bit pattern of the ranks a mask holds in three or four suits."""
-    return _set_ranks(mask & SUIT_MASK, mask >> 13 & SUIT_MASK, mask >> 26 & SUIT_MASK, mask >> 39)
+    a = mask & SUIT_MASK
+    b = mask >> 13 & SUIT_MASK
+    c = mask >> 26 & SUIT_MASK
+    d = mask >> 39
+    return (a & b & (c | d)) | (c & d & (a | b))
 
 
 def _scored_set_choices(mask: int, ranks: int) -> list[tuple[int, int]]:
@@ -375,39 +374,44 @@ def _scored_set_choices(mask: int, ranks: int) -> list[tuple[int, int]]:
     return scored
 
 
-def first_arrangement(mask: int, limit: int) -> tuple[list[int], int, bool]:
-    """The first of :func:`mask_arrangements` (melds, deadwood mask), and whether it is sure
-    to be the only way to lay the cards down leaving at most ``limit`` deadwood (if not,
-    there may be others, or not even this one).
+NO_OTHER = 1 << 30
+"""What :func:`first_arrangement` gives as the deadwood of another arrangement when there is
+none (more than any hand's)."""
+
+
+def first_arrangement(mask: int) -> tuple[list[int], int, int]:
+    """The first of :func:`mask_arrangements` (melds, deadwood mask), and the least deadwood
+    any other way of laying the cards down leaves (:data:`NO_OTHER` when there is none): it
+    is the only way to leave at most ``limit`` exactly when its deadwood is at most
+    ``limit`` and the other's is over it.
 
     Any other way (disjoint melds, runs of one suit not touching) either chooses other sets,
     and so leaves at least the deadwood of that choice with its best runs, or the same sets
     with other runs, and so leaves out of runs at least one card of a run of the optimal
     one: a run of three whole (no run of one suit fits in three cards but that one), a
-    longer run at least its lowest card. When both are over the limit, the optimal
-    arrangement is alone; this is how most knockers' hands are settled without listing
-    their arrangements (issue 30).
+    longer run at least its lowest card; each of these ways is one. Most knockers' hands
+    are settled by it without listing their arrangements (issue 30).
     """
     ranks = _mask_set_ranks(mask)
     taken = 0
-    sole = True
+    beyond = NO_OTHER
     if ranks:
         scored = _scored_set_choices(mask, ranks)
         best, taken = min(scored)
         for value, other in scored:
-            if value == best and other != taken:  # more than one optimal arrangement
-                melds, dead = mask_arrangements(mask)[0]
-                return melds, dead, False
-            if value <= limit and other != taken:
-                sole = False
+            if value < beyond and other != taken:
+                beyond = value
+        if beyond == best:  # more than one optimal arrangement
+            melds, dead = mask_arrangements(mask)[0]
+            return melds, dead, best
     melds, dead = _split(mask, taken)
     left = mask_points(dead)
-    if sole and left <= limit:
-        for meld in melds:
-            if not meld & taken and left + _cheapest_change(meld) <= limit:
-                sole = False
-                break
-    return melds, dead, sole and left <= limit
+    for meld in melds:
+        if not meld & taken:
+            other_way = left + _CHEAPEST_CHANGE[meld]
+            if other_way < beyond:
+                beyond = other_way
+    return melds, dead, beyond
 
 
 def _cheapest_change(run: int) -> int:
@@ -416,6 +420,14 @@ def _cheapest_change(run: int) -> int:
     card, and what it leaves is a run), else the three cards."""
     low = (run & -run).bit_length() - 1
     return _VALUES[low % 13] if run.bit_count() > 3 else mask_points(run)
+
+
+_CHEAPEST_CHANGE = {
+    run << 13 * suit: _cheapest_change(run << 13 * suit)
+    for suit in range(4)
+    for run in _sub_runs(SUIT_MASK)
+}
+""":func:`_cheapest_change` of each of the deck's 264 runs."""
 
 
 def arrangements(cards: int | str | Iterable[str | Card]) -> tuple[Arrangement, ...]:
@@ -473,17 +485,11 @@ def mask_all_melds(mask: int) -> list[int]:
         pattern = mask >> (13 * suit) & SUIT_MASK
         if pattern & pattern >> 1 & pattern >> 2:
             melds += _suit_runs(suit, pattern)
-    a = mask & SUIT_MASK
-    b = mask >> 13 & SUIT_MASK
-    c = mask >> 26 & SUIT_MASK
-    d = mask >> 39
-    ranks = _set_ranks(a, b, c, d)
+    ranks = _mask_set_ranks(mask)
     while ranks:
         low = ranks & -ranks
         ranks ^= low
-        melds += _SET_MELDS[low.bit_length() - 1][
-            (a & low and 1) | (b & low and 2) | (c & low and 4) | (d & low and 8)
-        ]
+        melds += _SET_MELDS[mask & low * _EACH_SUIT]
     return melds
 
 
@@ -493,16 +499,15 @@ def _suit_runs(suit: int, pattern: int) -> tuple[int, ...]:
     return tuple(run << (13 * suit) for run in _sub_runs(pattern))
 
 
-_SET_MELDS: tuple[tuple[tuple[int, ...], ...], ...] = tuple(
-    tuple(
-        (*(sum(trio) for trio in combinations(held, 3)), *((sum(held),) if len(held) == 4 else ()))
-        for held in (
-            [1 << (s * 13 + rank) for s in range(4) if pattern >> s & 1] for pattern in range(16)
-        )
+_SET_MELDS: dict[int, tuple[int, ...]] = {
+    held: (
+        *(sum(trio) for trio in combinations([1 << i for i in range(52) if held >> i & 1], 3)),
+        *((held,) if held.bit_count() == 4 else ()),
     )
-    for rank in range(13)
-)
-"""[rank][4-bit suit pattern]: the sets of that rank the held suits form (trios, then the four)."""
+    for held in _SET_OPTIONS
+}
+"""The cards of a rank held three or four times (52-bit) -> the sets they form (the threes,
+then the four)."""
 
 
 def all_melds(cards: int | str | Iterable[str | Card]) -> list[list[str]]:

@@ -25,7 +25,7 @@ import typing
 from collections.abc import Callable, Iterator, Mapping
 from dataclasses import MISSING, dataclass, fields
 from enum import StrEnum
-from typing import Any, Self
+from typing import Any, Self, TypeVar
 
 
 class Outcome(StrEnum):
@@ -73,6 +73,10 @@ class Result:
         return result
 
 
+R = TypeVar("R", bound=Result)
+"""A result class."""
+
+
 def from_plain(kind: Any, value: Any) -> Any:
     """``value`` (plain JSON, as :func:`plain` gives it) read back as type ``kind``.
 
@@ -87,6 +91,37 @@ def from_plain(kind: Any, value: Any) -> Any:
 def field_values(result: Result) -> dict[str, Any]:
     """A result's fields as keyword arguments, shallow (to build a wider result from it)."""
     return {f.name: getattr(result, f.name) for f in fields(result)}
+
+
+def slot_builder(cls: type[R]) -> Callable[..., R]:
+    """A function building a ``cls`` from all its fields, in order, as ``cls(*values)``
+    does, in less time: for the hot path of :func:`~scorekeeper.knock.verify_knock`.
+
+    A frozen dataclass's ``__init__`` sets each field by name through
+    ``object.__setattr__``; the function made here sets each slot through its
+    descriptor, and is written out for the class's fields (as :mod:`dataclasses` writes
+    ``__init__``): a loop over the fields cost more than it saved. Measured side by side
+    on bench/core.py's knocks, the verifier's three results built so: 1.044-1.047x.
+
+    >>> from scorekeeper.knock_results import Breakdown
+    >>> slot_builder(Breakdown)(9, 25, 2) == Breakdown(9, 25, 2)
+    True
+    """
+    names = [field.name for field in fields(cls)]
+    namespace: dict[str, Any] = {"new": object.__new__, "cls": cls}
+    for name in names:
+        namespace[f"set_{name}"] = getattr(cls, name).__set__
+    source = "\n".join(
+        [
+            f"def build({', '.join(names)}):",
+            "    result = new(cls)",
+            *(f"    set_{name}(result, {name})" for name in names),
+            "    return result",
+        ]
+    )
+    exec(source, namespace)
+    build: Callable[..., R] = namespace["build"]
+    return build
 
 
 _NAMES: dict[type, tuple[str, ...]] = {}

@@ -49,7 +49,7 @@ import pytest
 import requests
 from browser_kit import ARGS, CHROMIUM, PAGE_ERRORS
 from pg import USER, PostgresServer
-from serve_kit import spawn, stop
+from serve_kit import spawn, stop_soon, stopped
 
 from api import STORAGE_KEY, create_app, open_storage
 from api.limits import NO_LIMITS_ENV
@@ -270,12 +270,16 @@ class Backend:
 
 @pytest.fixture(scope="session")
 def postgres() -> Iterator[PostgresServer]:
-    """A PostgreSQL server for the whole session (started on first use)."""
+    """A PostgreSQL server for the whole session (started on first use). At the end it
+    waits for the servers stopping in the background (the session's :func:`live_postgres`
+    among them: ``serve_kit.stop_soon``) before it stops."""
     server = PostgresServer()
     try:
         yield server
     finally:
+        wrong = stopped()
         server.stop()
+    assert wrong == [], f"servers stopped in the background: {wrong}"
 
 
 def pytest_generate_tests(metafunc: pytest.Metafunc) -> None:
@@ -375,7 +379,7 @@ def _serving(db: str | Path) -> Iterator[Live]:
     try:
         yield Live(url, db)
     finally:
-        assert stop(process) == 0
+        stop_soon(process, f"the session's server over {db}")
 
 
 @pytest.fixture(scope="session")
@@ -396,6 +400,15 @@ def live_postgres(postgres):
 def live_server(request) -> Live:
     """:func:`live` and :func:`live_postgres` in turn."""
     return request.getfixturevalue("live" if request.param == "sqlite" else "live_postgres")
+
+
+@pytest.fixture(scope="session", autouse=True)
+def servers_stopped() -> Iterator[None]:
+    """At the end of the session (its last teardown), every server a module's fixture
+    stopped in the background (``serve_kit.stop_soon``) has ended, with the status asked."""
+    yield
+    wrong = stopped()
+    assert wrong == [], f"servers stopped in the background: {wrong}"
 
 
 @pytest.fixture(scope="session")
@@ -425,6 +438,7 @@ RAM_ROOM = 1 << 30
 
 def pytest_configure(config: pytest.Config) -> None:
     """Note whether this run is the fast tier; if so, keep its temporary files in RAM.
+    Order the work longest first (:class:`LongestFirst`).
 
     The app's SQLite store syncs every commit to the disk (it is durable, as it is
     served), and the fast tier's apps make about 4,000 syncs of throwaway databases,
@@ -433,6 +447,7 @@ def pytest_configure(config: pytest.Config) -> None:
     durability tests write there as in production).
     """
     global _fast_tier, _soak_tier
+    config.pluginmanager.register(LongestFirst(), "longest_first")
     _fast_tier = config.getoption("markexpr").strip() == "fast"
     _soak_tier = _soak_asked(config)
     if _fast_tier and _has_room(RAM_FOLDER):
@@ -539,6 +554,54 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
         on_postgres = params is not None and params.params.get("backend") == "postgresql"
         if not (fixtures & SLOW_FIXTURES or on_postgres or item.get_closest_marker("slow")):
             item.add_marker(pytest.mark.fast)
+
+
+COSTS = {"browser": 15.0, "server": 5.0, "shared": 0.5, "fast": 0.05}
+"""A test's guessed cost (seconds) by kind, to order the work (:class:`LongestFirst`): one
+driving chromium; one starting servers of its own (a module's ``server``, or marked
+``slow``); one on PostgreSQL or a session's shared server, started once per process; a
+fast one. A test far off its kind's guess says its own: ``@pytest.mark.cost(seconds)``.
+Rough: only how they compare counts."""
+
+OWN_SERVERS = frozenset({"server", "served", "tls_server", "wheel", "generated"})
+"""The fixtures of :data:`SLOW_FIXTURES` that start something for one module."""
+
+
+def _cost(item: pytest.Item) -> float:
+    """The guessed cost of ``item``, in seconds (:data:`COSTS`)."""
+    said = item.get_closest_marker("cost")
+    if said is not None:
+        return float(said.args[0])
+    fixtures = set(getattr(item, "fixturenames", ()))
+    if "browser" in fixtures:
+        return COSTS["browser"]
+    if fixtures & OWN_SERVERS or item.get_closest_marker("slow"):
+        return COSTS["server"]
+    return COSTS["fast" if item.get_closest_marker("fast") else "shared"]
+
+
+def _scope(item: pytest.Item) -> str:
+    """The unit of work ``--dist loadscope`` gives one process at a time: the test's class,
+    or its module (pytest-xdist's own split of the test's id)."""
+    return item.nodeid.rsplit("::", 1)[0]
+
+
+class LongestFirst:
+    """Run the costliest units of work (:func:`_scope`) first, the many quick ones last.
+
+    pytest-xdist hands each free process the next unit in the collection's order
+    (``tests/run.sh`` turns its own reordering, by number of tests, off: that put
+    the one-test browser walks, two minutes each, at the very end, one process
+    finishing them alone). Longest first, the short units fill the gaps at the
+    end and the processes finish together. A unit's tests keep their order."""
+
+    @pytest.hookimpl(trylast=True)  # after the tiers are marked and pytest's own grouping
+    def pytest_collection_modifyitems(self, items: list[pytest.Item]) -> None:
+        cost: dict[str, float] = {}
+        for item in items:
+            cost[_scope(item)] = cost.get(_scope(item), 0.0) + _cost(item)
+        rank = {scope: place for place, scope in enumerate(cost)}
+        items.sort(key=lambda item: (-cost[_scope(item)], rank[_scope(item)]))
 
 
 _running_fast: pytest.Item | None = None

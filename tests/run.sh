@@ -43,6 +43,8 @@ npm ci --prefix tests --no-audit --no-fund --loglevel=error
 # language walks of test_i18n_browser.py are one class each, so they spread). On a 2-core machine a
 # third process pays: the tests spend a third of their time waiting for
 # servers, browsers and PostgreSQL (measured on one loaded machine: 1.3 of
-# 2 cores busy with three, a fifth less time than with two). The README gives
-# the suite's time.
-exec .venv/bin/python -m pytest -n 3 --dist loadscope "$@"
+# 2 cores busy with three, a fifth less time than with two). The costliest files
+# go first, in tests/conftest.py's order (LongestFirst), not pytest-xdist's own
+# (most tests first, which left the one-test browser walks to the end). The README
+# gives the suite's time.
+exec .venv/bin/python -m pytest -n 3 --dist loadscope --no-loadscope-reorder "$@"

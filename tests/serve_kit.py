@@ -3,9 +3,10 @@ wsgi:app``) in a child process on a loopback port.
 
 :func:`spawn` starts one and waits until it answers; :func:`serving_together`
 starts several over one database at the same moment; :func:`stop` stops it
-gracefully and :func:`crash` kills it outright; :func:`make_certificate` makes a
-self-signed certificate for 127.0.0.1; :class:`Stream` reads a game's live
-event stream as a browser's EventSource does. bench/ scripts import this
+gracefully (:func:`stop_soon` in the background) and :func:`crash` kills it
+outright; :func:`make_certificate` makes a self-signed certificate for
+127.0.0.1; :class:`Stream` reads a game's live event stream as a browser's
+EventSource does. bench/ scripts import this
 module through ``sys.path`` (the wheel ships no test harness).
 """
 
@@ -24,7 +25,7 @@ import tempfile
 import time
 import urllib.request
 from collections.abc import Iterator, Sequence
-from concurrent.futures import ThreadPoolExecutor
+from concurrent.futures import Future, ThreadPoolExecutor
 from contextlib import contextmanager
 from pathlib import Path
 
@@ -179,13 +180,40 @@ def stop(process: subprocess.Popen, timeout: float = 30.0) -> int:
     return process.returncode
 
 
+_STOPPING: list[tuple[str, Future[int], int | None]] = []
+"""The servers :func:`stop_soon` is stopping: (what, its stop, the status it must end with)."""
+
+_STOPPER = ThreadPoolExecutor(4, thread_name_prefix="stop_soon")
+
+
+def stop_soon(process: subprocess.Popen, what: str, status: int | None = 0) -> None:
+    """:func:`stop` a server in the background, for a module's fixture whose tests are
+    done: the process goes on with its next tests while the server ends (a graceful stop
+    waits seconds: for gunicorn's kept-alive connections, nginx's open streams, the
+    workers' interpreters). :func:`stopped` waits for them all; ``status`` is the exit
+    status it must end with (``None``: any)."""
+    _STOPPING.append((what, _STOPPER.submit(stop, process), status))
+
+
+def stopped() -> list[str]:
+    """Wait for every server :func:`stop_soon` stopped: the ones that did not end with the
+    status asked (``what`` and the status), none if all did."""
+    wrong = []
+    while _STOPPING:
+        what, stopping, status = _STOPPING.pop()
+        ended = stopping.result()
+        if status is not None and ended != status:
+            wrong.append(f"{what}: exit status {ended}")
+    return wrong
+
+
 @contextmanager
 def serving_together(
     db: str | os.PathLike, count: int = 2, workers: int = 2
 ) -> Iterator[list[str]]:
     """``count`` servers over one database ``db``, started at the same moment (so they
-    migrate it together), for the block: their base URLs. Each is stopped gracefully
-    at the end and must exit with status 0."""
+    migrate it together), for the block: their base URLs. They are stopped gracefully
+    at the end, together, and each must exit with status 0."""
     with ThreadPoolExecutor(count) as pool:
         starting = [pool.submit(spawn, db, workers=workers) for _ in range(count)]
     servers = [start.result() for start in starting if start.exception() is None]
@@ -194,7 +222,8 @@ def serving_together(
             raise RuntimeError(f"not every server started: {[s.exception() for s in starting]}")
         yield [url for _, url in servers]
     finally:
-        statuses = [stop(process) for process, _ in servers]
+        with ThreadPoolExecutor(count) as pool:
+            statuses = list(pool.map(stop, [process for process, _ in servers]))
         assert statuses == [0] * len(servers), statuses
 
 

@@ -41,7 +41,7 @@ from browser_kit import CHROMIUM
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from load_kit import TARGET, hand_for
-from serve_kit import spawn, stop
+from serve_kit import spawn, stop_soon
 
 from api import create_app, limits
 from api.limits import NO_LIMITS_ENV
@@ -377,7 +377,7 @@ def test_the_default_rate_limits_bite_across_workers(tmp_path):
         assert right.status_code == 201
         assert os.path.exists(f"{db}-limits")  # the counters all workers share
     finally:
-        assert stop(process) == 0
+        stop_soon(process, "test_the_default_rate_limits_bite_across_workers")
 
 
 def test_the_limits_guard_the_views_that_declare_them():
@@ -487,7 +487,7 @@ def test_heavy_requests_run_one_at_a_time_and_the_others_are_told_to_retry(tmp_p
         paths = requests.get(f"{url}/api/openapi.json", timeout=10).json()["paths"]
         assert "503" in paths["/api/v1/games/import"]["post"]["responses"]
     finally:
-        assert stop(process) == 0
+        stop_soon(process, "test_heavy_requests_run_one_at_a_time_and_the_others_are_told_to_retry")
 
 
 def test_429_is_documented_where_limits_apply(live):

@@ -43,7 +43,7 @@ def test_a_compiled_module_defines_no_class(path):
 
 def test_the_compiled_build_is_off_by_default():
     assert HOOK["enable-by-default"] is False
-    assert set(COMPILED) == {"scorekeeper.melds", "scorekeeper.knock"}
+    assert set(COMPILED) == {"scorekeeper.melds", "scorekeeper.packings", "scorekeeper.knock"}
 
 
 @pytest.mark.soak

@@ -21,7 +21,7 @@ from concurrent.futures import ThreadPoolExecutor
 import pytest
 import requests
 from conftest import query
-from serve_kit import crash, spawn, stop
+from serve_kit import crash, spawn, stop_soon
 
 from scorekeeper.store import open_store
 
@@ -112,7 +112,7 @@ def test_kill_9_mid_burst_loses_no_acknowledged_hand(backend):
         )
         assert after.status_code == 201 and after.json()["hand"]["seq"] == len(rows) + 1
     finally:
-        assert stop(process) == 0
+        stop_soon(process, "test_kill_9_mid_burst_loses_no_acknowledged_hand")
 
 
 def test_the_postgresql_the_crash_test_counts_on_is_durable(postgres):

@@ -17,7 +17,7 @@ import pytest
 import requests
 from browser_kit import AXE, CHROMIUM, Words
 from playwright.sync_api import expect
-from serve_kit import spawn, stop
+from serve_kit import spawn, stop_soon
 from test_pad_events_browser import PHONE, WALL, checked, context_page, shot
 
 pytestmark = [
@@ -35,7 +35,7 @@ t = Words("en")
 def server(tmp_path_factory):
     process, url = spawn(tmp_path_factory.mktemp("roster") / "roster.db", workers=2)
     yield url
-    assert stop(process) == 0
+    stop_soon(process, f"{__name__}'s server")
 
 
 def finish(url: str, match: dict) -> None:

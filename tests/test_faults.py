@@ -18,7 +18,7 @@ from concurrent.futures import ThreadPoolExecutor
 
 import pytest
 import requests
-from serve_kit import spawn, stop
+from serve_kit import spawn, stop_soon
 
 from scorekeeper.store import games
 from scorekeeper.store.sqlite import Storage
@@ -99,7 +99,7 @@ def test_a_read_only_database_file_is_503_while_it_lasts_and_heals_after(game):
         assert [response.status_code for response, _ in after] == [201] * 8
         assert requests.get(sheet, timeout=10).json()["version"] == 8
     finally:
-        assert stop(process) == 0
+        stop_soon(process, "test_a_read_only_database_file_is_503_while_it_lasts_and_heals_after")
 
 
 def test_a_database_locked_by_another_process_keeps_reads_quick_and_writes_get_503(game):
@@ -136,4 +136,7 @@ def test_a_database_locked_by_another_process_keeps_reads_quick_and_writes_get_5
         written = requests.post(hands, json={"kind": "void"}, headers=auth, timeout=10)
         assert written.status_code == 201 and written.json()["sheet"]["version"] == 1
     finally:
-        assert stop(process) == 0
+        stop_soon(
+            process,
+            "test_a_database_locked_by_another_process_keeps_reads_quick_and_writes_get_503",
+        )

@@ -36,7 +36,7 @@ import pytest
 from babel.messages.pofile import read_po
 from browser_kit import AXE, CHROMIUM, WAIT, Words, axe_problems, overflow
 from playwright.sync_api import expect
-from serve_kit import spawn, stop
+from serve_kit import spawn, stop_soon
 from test_pad_axe import STATES, Walk
 from test_pad_browser import ARTIFACTS
 
@@ -82,7 +82,7 @@ def served(tmp_path_factory):
     """A real ``scorekeeper serve`` for this module: its URL."""
     process, url = spawn(tmp_path_factory.mktemp("i18n") / "i18n.db", workers=2)
     yield url
-    stop(process)
+    stop_soon(process, f"{__name__}'s server", status=None)
 
 
 WALKED = tuple(lang for lang in LANGUAGES if lang != "en")
@@ -187,6 +187,7 @@ def walk_in(browser, served, lang: str, turning: bool = False) -> None:
 class TestEveryLanguageInTurn:
     """One walk, its language turning at each page it opens (the default run's)."""
 
+    @pytest.mark.cost(80)
     def test_every_page_state_at_360_px_each_in_one_language(self, browser, served):
         walk_in(browser, served, WALKED[0], turning=True)
 
@@ -212,6 +213,7 @@ class LanguageWalk:
 
     lang = ""
 
+    @pytest.mark.cost(80)
     def test_every_page_state_at_360_px(self, browser, served):
         walk_in(browser, served, self.lang)
 

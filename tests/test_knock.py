@@ -1,9 +1,12 @@
 """Knock verification and hand scoring (RULES.md sections 5 and 6)."""
 
+import dataclasses
+
 import pytest
 
 from scorekeeper import CardError, RuleError, Rules, verify_knock
-from scorekeeper.knock import Breakdown, Layoff
+from scorekeeper.knock import Breakdown, KnockResult, Layoff
+from scorekeeper.results import slot_builder
 
 # Knocker: 2-3-4 of clubs, three sevens, T-J-Q of spades (+ one deadwood card)
 KNOCKER_BASE = "2c 3c 4c 7d 7h 7s Ts Js Qs"
@@ -21,6 +24,21 @@ def test_knock_k3_d12_scores_9():
     assert result.knocker.deadwood == 3 and result.defender.deadwood == 12
     assert (result.outcome, result.winner, result.points) == ("knock", "knocker", 9)
     assert result.breakdown == Breakdown(difference=9, bonus=0, multiplier=1)
+
+
+def test_a_result_built_slot_by_slot_is_the_one_its_class_builds():
+    """verify_knock() builds its results with slot_builder() (issue 30): the very object
+    the class's __init__ builds, as frozen; a missing field is refused."""
+    result = verify_knock("5c 5d 5h 9c 9d 9h Ts Js Qs 3d", "Kc Kd Kh Ks 6h 7h 8h 4c 6d 2c")
+    values = [getattr(result, field.name) for field in dataclasses.fields(result)]
+    built = slot_builder(KnockResult)(*values)
+    assert type(built) is KnockResult
+    assert built == KnockResult(*values) and hash(built) == hash(result)
+    assert built.to_dict() == result.to_dict()
+    with pytest.raises(dataclasses.FrozenInstanceError):
+        built.points = 0
+    with pytest.raises(TypeError):
+        slot_builder(Breakdown)(9, 25)
 
 
 def test_undercut_k9_d2_after_layoffs_scores_32():

@@ -18,8 +18,8 @@ import pytest
 import test_pad_browser
 from browser_kit import CHROMIUM
 from playwright.sync_api import expect
-from serve_kit import spawn, stop
-from test_pad_browser import PHONE, quick_hand, start_game
+from serve_kit import spawn, stop_soon
+from test_pad_browser import PHONE, ROOT, quick_hand, start_game
 
 from api.nginx import NCHAN_MODULE
 
@@ -31,6 +31,11 @@ pytestmark = pytest.mark.skipif(
 page = test_pad_browser.page
 """test_pad_browser's phone: a 390 x 844 touch context that fails on any browser error."""
 
+
+POLL = int(
+    re.search(r"^const POLL = (\d+);", (ROOT / "api/static/pad-live.js").read_text(), re.M)[1]
+)
+"""How often (ms) a sheet with no stream polls (pad-live.js)."""
 
 COUNT_OPEN_STREAMS = """
 window.openStreams = 0;
@@ -49,7 +54,7 @@ def served(tmp_path_factory):
     """``scorekeeper serve``'s base URL."""
     process, url = spawn(tmp_path_factory.mktemp("live-browser") / "live.db")
     yield url
-    assert stop(process) == 0
+    stop_soon(process, f"{__name__}'s server")
 
 
 def totals(page):
@@ -103,20 +108,24 @@ def game_and_viewer(page, browser, url: str):
 
 
 def test_without_the_stream_the_sheet_polls(page, browser, tmp_path):
-    # gunicorn alone: nothing published, no stream; the pages poll every 15 s
+    # gunicorn alone: nothing published, no stream; the pages poll every 15 s, on the
+    # viewer's own clock (Playwright's), run on by one poll's time once the hand is saved
     process, url = spawn(tmp_path / "polled.db", workers=1, wsgi=True)
     try:
         viewer_context, viewer = game_and_viewer(page, browser, url)
+        viewer.clock.install()
         viewer.goto(page.input_value("#share"))
         assert viewer.locator("[data-live-stream]").count() == 0
         viewer.evaluate("window.notReloaded = true")
         quick_hand(page, "Ana", "Knock", "5", "30")
         expect(page.locator("main")).to_contain_text("Hand 1 added")
+        expect(totals(viewer)).to_have_text(["0", "0"])  # nothing until the poll
+        viewer.clock.run_for(POLL)
         expect(totals(viewer)).to_have_text(["25", "0"])
         assert viewer.evaluate("window.notReloaded") is True
         viewer_context.close()
     finally:
-        assert stop(process) == 0
+        stop_soon(process, "test_without_the_stream_the_sheet_polls")
 
 
 def test_the_sheet_follows_on_when_a_stream_ends(page, browser, tmp_path, monkeypatch):
@@ -159,4 +168,4 @@ def test_the_sheet_follows_on_when_a_stream_ends(page, browser, tmp_path, monkey
         assert viewer.evaluate("window.notReloaded") is True
         viewer_context.close()
     finally:
-        assert stop(process) == 0
+        stop_soon(process, "test_the_sheet_follows_on_when_a_stream_ends")

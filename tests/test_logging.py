@@ -1,16 +1,19 @@
 """``scorekeeper serve``'s log switches, against real gunicorn servers on loopback.
 
 The first server runs with ``--no-access-log --log-level info``, the second
-on the same port with ``--access-log --log-level warning``: each switch is
-seen both ways, and the access log does not hang on the log level.
+with ``--access-log --log-level warning`` (on a port given, as no line names
+it at that level), both at once: each switch is seen both ways, and the
+access log does not hang on the log level.
 """
 
 from __future__ import annotations
 
 import re
+from concurrent.futures import ThreadPoolExecutor
 
 import pytest
 import requests
+from pg import free_port
 from serve_kit import spawn, stop
 
 from api import create_app
@@ -18,8 +21,8 @@ from api import create_app
 PATHS = ("/check", "/api/openapi.json")
 
 
-def _serve_and_read(tmp_path, name: str, args: list[str], port: int = 0) -> tuple[str, str]:
-    """Start a server with ``args``, fetch :data:`PATHS`, stop it: (its log, its URL)."""
+def _serve_and_read(tmp_path, name: str, args: list[str], port: int = 0) -> str:
+    """Start a server with ``args``, fetch :data:`PATHS`, stop it: its log."""
     log = tmp_path / f"{name}.log"
     process, url = spawn(tmp_path / f"{name}.db", workers=1, args=args, log=log, port=port)
     try:
@@ -27,7 +30,7 @@ def _serve_and_read(tmp_path, name: str, args: list[str], port: int = 0) -> tupl
             assert requests.get(url + path, timeout=10).status_code == 200
     finally:
         assert stop(process) == 0
-    return log.read_text(), url
+    return log.read_text()
 
 
 def _access_lines(text: str, path: str) -> list[str]:
@@ -42,9 +45,18 @@ def _access_lines(text: str, path: str) -> list[str]:
 
 @pytest.mark.slow
 def test_the_log_level_and_the_access_log_switch_on_and_off(tmp_path):
-    quiet_access, url = _serve_and_read(
-        tmp_path, "info", ["--no-access-log", "--log-level", "info"]
-    )
+    with ThreadPoolExecutor(2) as both:
+        quiet = both.submit(
+            _serve_and_read, tmp_path, "info", ["--no-access-log", "--log-level", "info"]
+        )
+        loud = both.submit(
+            _serve_and_read,
+            tmp_path,
+            "warning",
+            ["--access-log", "--log-level", "warning"],
+            port=free_port(),
+        )
+    quiet_access, loud_access = quiet.result(), loud.result()
     database = re.compile(
         r"^\[[^]]+\] \[\d+\] \[INFO\] database (\S+) \(schema version \d+\)$", re.MULTILINE
     )
@@ -54,10 +66,6 @@ def test_the_log_level_and_the_access_log_switch_on_and_off(tmp_path):
     assert "[INFO] Booting worker with pid" in quiet_access
     assert not any(_access_lines(quiet_access, path) for path in PATHS), quiet_access
 
-    port = int(url.rsplit(":", 1)[1])  # the first server's port: known, as no line names it
-    loud_access, _ = _serve_and_read(
-        tmp_path, "warning", ["--access-log", "--log-level", "warning"], port=port
-    )
     for path in PATHS:
         assert len(_access_lines(loud_access, path)) == 1, loud_access
     assert "[INFO]" not in loud_access and not database.search(loud_access), loud_access

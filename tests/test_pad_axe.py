@@ -36,7 +36,7 @@ from collections.abc import Callable
 import pytest
 from browser_kit import AXE, CHROMIUM, COLOUR_RULES, WAIT, Words, axe_problems
 from playwright.sync_api import expect
-from serve_kit import spawn, stop
+from serve_kit import spawn, stop_soon
 from test_pad_browser import ANA, ARTIFACTS, BOR, PHONE, tap
 from test_pad_offline import until, worker_ready
 
@@ -479,7 +479,7 @@ def served(tmp_path_factory):
     """A real ``scorekeeper serve`` for this module: its URL."""
     process, url = spawn(tmp_path_factory.mktemp("axe") / "axe.db", workers=2)
     yield url
-    stop(process)
+    stop_soon(process, f"{__name__}'s server", status=None)
 
 
 def look(page, state: str) -> list[str]:
@@ -496,6 +496,7 @@ def look(page, state: str) -> list[str]:
     return problems
 
 
+@pytest.mark.cost(110)
 def test_every_page_state_passes_axe_in_light_and_dark(browser, served):
     ARTIFACTS.mkdir(parents=True, exist_ok=True)
     context = browser.new_context(

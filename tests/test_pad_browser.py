@@ -22,6 +22,7 @@ from pathlib import Path
 import pytest
 from browser_kit import CHROMIUM, WAIT
 from playwright.sync_api import expect
+from serve_kit import stop_soon
 
 import scorekeeper as sk
 
@@ -82,8 +83,7 @@ def server(tmp_path_factory):
                 pytest.fail("gunicorn did not start")
             time.sleep(0.1)
     yield url
-    process.terminate()
-    process.wait(60)  # graceful: gunicorn waits for its workers, slow when busy
+    stop_soon(process, f"{__name__}'s gunicorn", status=None)  # graceful: seconds
 
 
 @pytest.fixture

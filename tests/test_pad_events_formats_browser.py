@@ -17,6 +17,7 @@ import itertools
 import re
 from collections import Counter
 
+import pytest
 import requests
 from event_kit import reference_standings, seats_to_win, served_lines
 from playwright.sync_api import expect
@@ -119,6 +120,7 @@ def wall_shows(wall, url: str, event_id: str, count: int) -> None:
     assert wall.evaluate("window.keptWithoutReload") is True
 
 
+@pytest.mark.cost(45)
 def test_a_sixteen_player_swiss_on_the_pages(server, browser):  # noqa: F811
     sixteen = [f"Igralec {seed:02}" for seed in range(1, 17)]
     director = context_page(browser, PHONE)

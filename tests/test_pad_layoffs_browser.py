@@ -15,7 +15,7 @@ import os
 import pytest
 from browser_kit import CHROMIUM, WAIT
 from playwright.sync_api import expect
-from serve_kit import spawn, stop
+from serve_kit import spawn, stop_soon
 from test_pad_browser import ARTIFACTS, expect_totals, start_game
 
 ANA = "Ah 2h 3h 3c 3d 9s 9d 9c As 2c"
@@ -32,7 +32,7 @@ def server(tmp_path_factory):
         env.setenv("SCOREKEEPER_SECRET_KEY", "pad-layoffs-browser-tests")
         process, url = spawn(tmp_path_factory.mktemp("layoffs") / "layoffs.db", workers=1)
     yield url
-    assert stop(process) == 0
+    stop_soon(process, f"{__name__}'s server")
 
 
 def shot(target, name: str) -> None:

@@ -18,7 +18,7 @@ import pytest
 import test_pad_browser
 from browser_kit import CHROMIUM
 from playwright.sync_api import expect
-from serve_kit import spawn, stop
+from serve_kit import spawn, stop_soon
 from test_pad_browser import expect_totals, shot, tap
 
 pytestmark = pytest.mark.skipif(
@@ -36,7 +36,7 @@ page = test_pad_browser.page
 def server(tmp_path_factory):
     process, url = spawn(tmp_path_factory.mktemp("multi") / "multi.db", workers=1)
     yield url
-    assert stop(process) == 0
+    stop_soon(process, f"{__name__}'s server")
 
 
 def start(page, server, names, name: str, stake="0.10") -> None:

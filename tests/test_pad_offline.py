@@ -20,7 +20,7 @@ import urllib.request
 import pytest
 from browser_kit import ARGS, CHROMIUM, WAIT
 from playwright.sync_api import expect
-from serve_kit import spawn, stop
+from serve_kit import spawn, stop, stop_soon
 from test_pad_browser import ANA, ARTIFACTS, BOR, tap
 from test_serve_tls import make_certificate
 
@@ -37,7 +37,7 @@ def served(tmp_path_factory):
     db = tmp_path_factory.mktemp("offline") / "pad.db"
     process, url = spawn(db, workers=2)
     yield url, db
-    stop(process)
+    stop_soon(process, f"{__name__}'s server", status=None)
 
 
 def new_page(browser, dark: bool = False):
@@ -294,7 +294,7 @@ def test_a_hand_sent_while_the_server_is_gone_waits_and_syncs(browser, tmp_path)
         assert not page.errors, page.errors
     finally:
         page.context.close()
-        stop(process)
+        stop_soon(process, "test_a_hand_sent_while_the_server_is_gone_waits_and_syncs", status=None)
 
 
 def test_refused_hand_is_kept_and_holds_back_the_later_ones(page, served):
@@ -476,7 +476,7 @@ def test_over_https_the_worker_keeps_the_sheet_for_offline(browser, tmp_path):
         finally:
             lenient.close()
     finally:
-        stop(process)
+        stop_soon(process, "test_over_https_the_worker_keeps_the_sheet_for_offline", status=None)
 
 
 def test_service_worker_and_manifest_are_served_from_the_root(served):

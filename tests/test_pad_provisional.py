@@ -19,6 +19,7 @@ import urllib.request
 import pytest
 from browser_kit import AXE, WAIT, axe_problems
 from playwright.sync_api import expect
+from test_pad_browser import ROOT
 from test_pad_offline import (  # the offline tests' harness, their skip and server
     SIZES,
     enter_deal,
@@ -32,6 +33,13 @@ from test_pad_offline import (  # the offline tests' harness, their skip and ser
 )
 
 LOCKED = "Undo, correct and void wait until the hands on this phone are sent."
+
+RETRY_MS = int(
+    re.search(r"^const RETRY_MS = (\d+);", (ROOT / "api/static/pad-offline.js").read_text(), re.M)[
+        1
+    ]
+)
+"""How often (ms) a page with hands sent asks the server again (pad-offline.js)."""
 
 
 @pytest.fixture
@@ -162,6 +170,7 @@ def test_a_sheet_reloaded_from_the_kept_copy_after_a_sync_reloads_again(phone, s
     update, failing too, does not put the kept copy back meanwhile."""
     url, _ = served
     page = phone
+    page.clock.install()  # its time runs, and is run on to its next retry below
     sheet, game_id = game_with_a_hand(page, url, "2", "10")
     offline_hands(page, sheet, [("Ana", "Gin", "", "80")])
     seen: list[str] = []  # "load", "check" (the live sheet's version, newer), "cut"
@@ -185,6 +194,7 @@ def test_a_sheet_reloaded_from_the_kept_copy_after_a_sync_reloads_again(phone, s
     until_seen(page, seen, ["cut", "load", "check", "cut"])
     expect(page.locator(".queue h2")).to_have_text("All hands synced")
     page.context.unroute(sheet, cut)
+    page.clock.run_for(RETRY_MS)  # the page asks again at its next retry
     expect(page.locator("#over-title")).to_contain_text("Ana")
     server = api_sheet(url, game_id)
     assert len(server["hands"]) == 2

@@ -17,7 +17,7 @@ import pytest
 import requests
 from browser_kit import CHROMIUM, WAIT
 from playwright.sync_api import expect
-from serve_kit import spawn, stop
+from serve_kit import spawn, stop, stop_soon
 from test_pad_browser import expect_totals, quick_hand, shot, start_game
 
 BIG = {"width": 390, "height": 844}
@@ -55,7 +55,7 @@ class Server:
 def server(tmp_path_factory):
     running = Server(tmp_path_factory.mktemp("rights") / "rights.db")
     yield running
-    assert stop(running.process) == 0
+    stop_soon(running.process, f"{__name__}'s server")
 
 
 @pytest.fixture

@@ -19,7 +19,7 @@ import pytest
 import requests
 from browser_kit import CHROMIUM, COLOUR_RULES, axe_problems, overflow, watch_errors
 from playwright.sync_api import expect
-from serve_kit import spawn, stop
+from serve_kit import spawn, stop_soon
 from store_kit import quick
 from test_pad_browser import ARTIFACTS
 from test_phone_layout_browser import NARROW, phone
@@ -74,7 +74,7 @@ def served(tmp_path_factory):
     ids = seed(str(db))
     process, url = spawn(db, workers=2)
     yield url, ids
-    stop(process)
+    stop_soon(process, f"{__name__}'s server", status=None)
 
 
 @pytest.mark.parametrize("lang", sorted(LANGUAGES))

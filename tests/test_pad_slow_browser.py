@@ -94,21 +94,27 @@ def messages(page) -> list[list[str]]:
 
 
 def test_saves_land_on_the_sheet_at_round_trips_of_1_2_and_4_s(browser, served):
-    page, cdp, sheet, game_id, db = slow_phone(browser, served)
-    took = {}
-    for n, seconds in enumerate((1, 2, 4), start=1):
+    """Three phones, each on a game of its own at one round trip, add a hand at once: the
+    three saves are under way together, and each lands."""
+    phones = {seconds: slow_phone(browser, served) for seconds in (1, 2, 4)}
+    began = {}
+    for seconds, (page, cdp, sheet, __, __) in phones.items():
         type_knock(page, sheet, 0, 2, "30")
         throttle(page, cdp, seconds)
-        began = time.monotonic()
+        began[seconds] = time.monotonic()
         page.get_by_role("button", name="Add to the sheet").click(no_wait_after=True)
-        lands(page, sheet, n, seconds)
-        took[seconds] = round(time.monotonic() - began, 1)
+    took = {}
+    for seconds, (page, cdp, sheet, game_id, db) in phones.items():
+        lands(page, sheet, 1, seconds)
+        took[seconds] = round(time.monotonic() - began[seconds], 1)
         throttle(page, cdp, 0)
-        assert [hand["knocker_deadwood"] for __, hand in stored_hands(db, game_id)] == [2] * n
-    seen = messages(page)
-    assert [KEPT] in seen  # 2 s and 4 s: two round trips before the answer, over 3 s
+        assert [hand["knocker_deadwood"] for __, hand in stored_hands(db, game_id)] == [2]
+        seen = messages(page)
+        if seconds > 1:  # two round trips before the answer, over 3 s
+            assert [KEPT] in seen, seconds
     print(f"from Add to the sheet's notice: {took}")
-    page.context.close()
+    for page, *__ in phones.values():
+        page.context.close()
 
 
 def test_a_save_at_a_round_trip_of_8_s_is_kept_then_lands(browser, served):

@@ -31,6 +31,7 @@ import random
 import re
 from collections import Counter
 
+import pytest
 import requests
 from browser_kit import watch_errors
 from event_kit import reference_standings, served_lines
@@ -166,6 +167,7 @@ def phones_play(director, tables, url: str, event_id: str, number: int, matches)
     director.goto(f"{url}/events/{event_id}/director")
 
 
+@pytest.mark.cost(50)
 def test_forty_players_two_withdrawals_and_a_late_entry_on_the_pages(server, browser):  # noqa: F811
     assert len(set(FORTY)) == 40 and set(GONE) <= set(FORTY)
     ARTIFACTS.mkdir(parents=True, exist_ok=True)

@@ -18,7 +18,7 @@ import requests
 from browser_kit import CHROMIUM, Words, overflow
 from phone_kit import seed
 from playwright.sync_api import expect
-from serve_kit import spawn, stop
+from serve_kit import spawn, stop_soon
 from test_pad_browser import ARTIFACTS
 
 from api.i18n import LANGUAGES
@@ -58,7 +58,7 @@ def served(tmp_path_factory):
     ids = seed(str(db))
     process, url = spawn(db, workers=2)
     yield url, ids
-    stop(process)
+    stop_soon(process, f"{__name__}'s server", status=None)
 
 
 def phone(browser, lang: str = "en"):

@@ -4,16 +4,20 @@
 from __future__ import annotations
 
 import random
+import sqlite3
+from contextlib import closing, contextmanager
 
+import psycopg
 import pytest
 from store_kit import ABC, ABCD, PARTNERSHIP, THREE_PLAYERS, new_game, quick
 
 from scorekeeper import ratings
 from scorekeeper.errors import InvalidValueError
 from scorekeeper.ratings import NEW, RatedGame, Skill, fold, placing, shown
-from scorekeeper.store import access, event_ends, events, games
-from scorekeeper.store.ratings import ladder, player_rating, recompute, refresh
-from scorekeeper.store.refusals import NotFound
+from scorekeeper.store import access, event_ends, events, games, open_store
+from scorekeeper.store.ratings import UNCHANGED, ladder, player_rating, recompute, refresh
+from scorekeeper.store.refusals import NotFound, StorageBusy
+from scorekeeper.store.sqlite import Storage
 
 
 def test_two_players_the_winner_goes_up_the_loser_down():
@@ -216,7 +220,12 @@ def test_games_ended_before_the_migration_are_rated_in_the_order_they_changed(tm
         i for i, m in enumerate(sqlite_migrations.MIGRATIONS) if "Ratings:" in (m.__doc__ or "")
     )
     db = sqlite.sqlite_utils.Database(path)
+    counted = [m for m in sqlite_migrations.MIGRATIONS if m.__name__ == "_migrate_rating_changes"]
+    triggers = "SELECT name FROM sqlite_master WHERE type = 'trigger' AND name LIKE '%rated%'"
+    for (trigger,) in db.execute(triggers).fetchall():
+        db.execute(f"DROP TRIGGER {trigger}")
     for statement in (
+        "DROP TABLE rating_changes",
         "DROP TABLE rating_steps",
         "DROP TABLE ratings",
         "DROP TABLE rating_state",
@@ -224,8 +233,9 @@ def test_games_ended_before_the_migration_are_rated_in_the_order_they_changed(tm
         "ALTER TABLE games DROP COLUMN finished",
     ):
         db.execute(statement)
-    # the ratings' migration over that file (later ones kept)
-    sqlite_migrations.MIGRATIONS[before](db)
+    # the ratings' migrations over that file (the others kept)
+    for migration in (sqlite_migrations.MIGRATIONS[before], *counted):
+        migration(db)
     db.conn.commit()
     db.conn.close()
     store = sqlite.Storage(path, durable=False)
@@ -234,3 +244,77 @@ def test_games_ended_before_the_migration_are_rated_in_the_order_they_changed(tm
     assert [(i, end) for i, end, _ in store.rating_inputs().games] == ends
     assert [p.game_id for p in player_rating(store, "Ben").history] == [first, second]
     store.close()
+
+
+@contextmanager
+def blind_store(backend):
+    """Another store on ``backend``'s database that may not read the table ``games`` (in
+    :func:`games_locked`, on PostgreSQL), and the error a read of it raises: SQLite's
+    authorizer refuses the table to the store's connection; on PostgreSQL the store's
+    connections wait for a lock at most a second."""
+    if backend.name == "sqlite":
+        blind = Storage(backend.address, durable=False)
+        refused = sqlite3.SQLITE_DENY
+        blind.db.conn.set_authorizer(
+            lambda action, table, *_: refused if table == "games" else sqlite3.SQLITE_OK
+        )
+        with closing(blind):
+            yield blind, sqlite3.DatabaseError
+        return
+    assert "?options=" in backend.address  # the test's schema: one more option
+    waiting = backend.address.replace("?options=", "?options=-c%20lock_timeout%3D1000%20")
+    with closing(open_store(waiting)) as blind:
+        yield blind, StorageBusy
+
+
+@contextmanager
+def games_locked(backend):
+    """On PostgreSQL, another connection holding the table ``games``'s lock (no read of it
+    ends); on SQLite, nothing (:func:`blind_store` never reads it)."""
+    if backend.name == "sqlite":
+        yield
+        return
+    with psycopg.connect(backend.address) as holder:
+        holder.execute("LOCK TABLE games IN ACCESS EXCLUSIVE MODE")
+        yield
+        holder.rollback()
+
+
+def test_a_rating_read_when_nothing_changed_reads_no_game(store, backend):
+    """The count of changes kept by the database: a read reads no game when no rated game
+    changed (at any number of games), and a correction after the end is still seen."""
+    first = finished_game(store)
+    for players in (("Ben", "Cy"), ("Cy", "Ana"), ("Ana", "Dan")):
+        finished_game(store, players)
+    new_game(store, players=["Ana", "Ben"])  # going on: not rated
+    rating, lines = player_rating(store, "Ana"), ladder(store)
+    assert rating.games == 3
+    with blind_store(backend) as (blind, refused):
+        with games_locked(backend):
+            assert (player_rating(blind, "Ana"), ladder(blind)) == (rating, lines)
+        games.correct_hand(store, first, 1, quick(1, 0, 40))  # Ben won it, not Ana
+        with games_locked(backend), pytest.raises(refused):  # the games must be read
+            player_rating(blind, "Ana")
+        corrected = player_rating(store, "Ana")
+        assert corrected.rating < rating.rating and corrected.games == 3
+        assert cached(store)[0] == cached(store)[1]
+        with games_locked(backend):  # read again from the cache alone
+            assert player_rating(blind, "Ana") == corrected
+
+
+def test_a_refresh_saves_the_count_of_changes_it_read_not_a_later_one(store):
+    """A refresh that read the games before another write ended a game saves the count it
+    read with them: the next read sees the count changed and folds the new game."""
+    finished_game(store)
+    refresh(store)
+    finished_game(store, ("Ben", "Cy"))  # not yet read: the count moved
+    read = store.rating_inputs()
+    finished_game(store, ("Cy", "Ana"))  # ended between the read and the save
+    saved, now = store.rating_changes()
+    assert saved < read.changes[1] < now
+    unchanged = (read.state, read.state, UNCHANGED)
+    assert store.save_ratings(*unchanged, scratch=False, changes=read.changes)
+    assert store.rating_changes() == (read.changes[1], now)
+    mine, fresh = cached(store)
+    assert mine == fresh and mine["Cy"][0][1] == 2
+    assert store.rating_changes()[0] == now

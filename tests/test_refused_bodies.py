@@ -18,7 +18,7 @@ from concurrent.futures import ThreadPoolExecutor
 
 import pytest
 import requests
-from serve_kit import make_certificate, spawn, stop
+from serve_kit import make_certificate, spawn, stop_soon
 
 from api import nginx
 
@@ -46,7 +46,7 @@ KINDS = {
 def url(tmp_path_factory):
     process, base = spawn(tmp_path_factory.mktemp("refused") / "refused.db")
     yield base
-    assert stop(process) == 0
+    stop_soon(process, f"{__name__}'s server")
 
 
 @pytest.mark.parametrize("kind", KINDS)
@@ -95,4 +95,4 @@ def test_nginxs_413_over_http2_is_the_services_own(tmp_path):
             assert "x-frame-options: deny" in head.lower()
             assert answer.startswith(start), answer
     finally:
-        stop(process)
+        stop_soon(process, "test_nginxs_413_over_http2_is_the_services_own", status=None)

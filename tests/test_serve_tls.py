@@ -27,7 +27,7 @@ import requests
 import segno
 from links_kit import links, qr_modules
 from playwright.sync_api import expect
-from serve_kit import make_certificate, spawn, stop
+from serve_kit import make_certificate, spawn, stop_soon
 from test_deploy import free_port
 from test_pad_browser import start_game
 from test_pad_rights_browser import make_handover_link, take_over
@@ -50,7 +50,7 @@ def tls_server(tmp_path_factory):
         args=["--certfile", str(cert), "--keyfile", str(key), "--server-name", f"127.0.0.1:{port}"],
     )
     yield url, cert
-    stop(process)
+    stop_soon(process, f"{__name__}'s server", status=None)
 
 
 FORGED = {
@@ -96,7 +96,7 @@ def test_a_client_cannot_make_plain_http_links_https(tmp_path):
         page = requests.get(url + "/", headers=TLS, timeout=10)
         assert all(not cookie.secure for cookie in page.cookies)
     finally:
-        stop(process)
+        stop_soon(process, "test_a_client_cannot_make_plain_http_links_https", status=None)
 
 
 def test_a_phone_joins_by_the_qr_code_over_https(tls_server, browser):

@@ -15,7 +15,7 @@ from pathlib import Path
 
 import pytest
 import requests
-from serve_kit import spawn, stop
+from serve_kit import spawn, stop, stop_soon
 
 from api.server import INSTALL
 
@@ -66,7 +66,7 @@ def test_hands_survive_a_restart(tmp_path):
         )
         assert refused.status_code == 401 and refused.json()["error"]["field"] == "Authorization"
     finally:
-        assert stop(process) == 0
+        stop_soon(process, "test_hands_survive_a_restart")
 
 
 @pytest.mark.skipif(

@@ -4,13 +4,14 @@ and day (issue 27, scorekeeper.store.finding and access), on each backend."""
 from __future__ import annotations
 
 from datetime import date
+from functools import partial
 
 import psycopg
 import pytest
 from store_kit import quick, schema_file
 
 from scorekeeper.errors import InvalidValueError
-from scorekeeper.store import access, finding, games, sqlite, sqlite_migrations
+from scorekeeper.store import access, finding, games, listing, sqlite, sqlite_migrations
 from scorekeeper.store import postgres as pg_store
 from scorekeeper.store import postgres_migrations as pg_migrations
 from scorekeeper.store.finding import find_players, near_names
@@ -155,3 +156,42 @@ def test_a_search_reads_the_word_index_not_every_player_or_game(store):
     words = [step for step in steps if "player_words" in step]
     assert len(words) == 2 and all(step.startswith("SEARCH") for step in words), steps
     assert not any(step.startswith("SCAN") and "player" in step for step in steps), steps
+
+
+def _has_player(game, typed):
+    """Whether a player of ``game`` has a word beginning with each word of ``typed``."""
+    wanted = finding.terms(typed)
+    return any(
+        all(any(word.startswith(w) for word in finding.terms(name)) for w in wanted)
+        for name in game.players
+    )
+
+
+def _every_page(read, **filters):
+    """Every game of every page of ``read(limit=7, cursor=..., **filters)``, in order."""
+    found, cursor = [], None
+    while True:
+        page, cursor = read(limit=7, cursor=cursor, **filters)
+        found += page
+        if cursor is None:
+            return found
+
+
+def test_a_search_finds_the_same_games_whether_its_players_are_named_by_id_or_not(store):
+    """A page names the players a search found by id when there are at most
+    ``listing.LISTED`` of them, else finds them again by the word index: the same games
+    either way, newest first, of every game and of an API key."""
+    mine = access.find_key(store, access.create_key(store, "mine")).id
+    many = listing.LISTED + 1
+    for n in range(many):
+        games.create_game(store, [f"Nov{n} Ana", "Bor"], owner=mine if n % 3 else None)
+    games.create_game(store, ["Ana Nov", "Cy"], owner=mine)
+    every, keys = partial(access.server_games, store), partial(access.list_games, store, mine)
+    newest = _every_page(every)
+    owned = {g.id for g in _every_page(keys)}
+    for typed, players in (("nov", many + 1), ("nov5 ana", 11), ("nov17", 1), ("cy", 1)):
+        assert len(find_players(store, typed, many + 1)) == players, typed
+        kept = [g.id for g in newest if _has_player(g, typed)]
+        assert [g.id for g in _every_page(every, q=typed)] == kept, typed
+        mine_kept = [i for i in kept if i in owned]
+        assert [g.id for g in _every_page(keys, q=typed)] == mine_kept, typed

@@ -100,6 +100,7 @@ def test_schema_version_table_constraints_and_the_append_only_log(address, conne
         "hand_pairs",
         "player_totals",
         "rival_totals",
+        "rating_changes",
     }
     with pytest.raises(psycopg.errors.ForeignKeyViolation):
         query(
@@ -292,8 +293,9 @@ def test_migration_4_counts_versions_and_the_next_write_scores_an_old_game(addre
         " player_words, director_rights, director_links, card_generations,"
         " event_match_ends, event_matches, event_rounds, events, sheet_hands,"
         " retired_tokens, key_games, api_keys, player_games, hand_pairs, player_totals,"
-        " rival_totals",
+        " rival_totals, rating_changes",
     )
+    query(address, "DROP FUNCTION count_rating_change CASCADE")  # and its triggers
     query(address, "DROP INDEX games_created, games_updated")
     query(address, "DROP TRIGGER games_result ON games")
     query(address, "DROP FUNCTION keep_game_result")
@@ -336,3 +338,30 @@ def test_the_busy_timeout_bounds_the_wait_for_a_pooled_connection(postgres):
         store.close()
     assert store.log(game_id) == []
     store.close()
+
+
+def test_the_stores_connections_plan_without_jit_or_parallel_workers(connect):
+    """The store's statements read a page or a few rows: its connections neither compile
+    plans (JIT) nor start parallel workers, whatever the server's defaults."""
+    store = connect()
+    with store._read() as conn:
+        settings = [
+            conn.execute(f"SHOW {name}").fetchone()[0]
+            for name in ("jit", "max_parallel_workers_per_gather")
+        ]
+    assert settings == ["off", "0"]
+
+
+def test_a_searchs_walk_probes_a_players_words_and_a_games_key_by_index(connect, address):
+    """The indexes a search's walk reads for each game it meets: a player's words in the
+    search's range, and the key of a game, from the index alone."""
+    connect()
+    found = query(
+        address,
+        "SELECT indexname, indexdef FROM pg_indexes WHERE schemaname = current_schema()"
+        " AND indexname IN ('player_words_player', 'key_games_game_key') ORDER BY indexname",
+    )
+    assert [(name, definition.split(" USING ")[1]) for name, definition in found] == [
+        ("key_games_game_key", "btree (game_id, key_id)"),
+        ("player_words_player", "btree (player_id, word)"),
+    ]

@@ -132,14 +132,22 @@ def _forget_the_totals(store, backend, legacy_game):
         "DROP TABLE rival_totals",
         "DROP TABLE player_totals",
     ]
-    if backend.name == "sqlite":
+    later = ["DROP TABLE rating_changes", "ALTER TABLE rating_state DROP COLUMN changes"]
+    if backend.name == "sqlite":  # and the migrations after it taken back
         version = sqlite_migrations.MIGRATIONS.index(sqlite_migrations._migrate_totals)
-        for statement in [*statements, f"PRAGMA user_version = {version}"]:
+        triggers = "SELECT name FROM sqlite_master WHERE type = 'trigger' AND name LIKE '%rated%'"
+        dropped = [f"DROP TRIGGER {name}" for (name,) in store.db.conn.execute(triggers)]
+        for statement in [*statements, *dropped, *later, f"PRAGMA user_version = {version}"]:
             store.db.conn.execute(statement)
         return sqlite.Storage(backend.address, durable=False)
     version = pg_migrations.MIGRATIONS.index(pg_migrations._migrate_totals)
+    later = [
+        "DROP FUNCTION count_rating_change CASCADE",  # and its triggers
+        *later,
+        "DROP INDEX player_words_player, key_games_game_key",
+    ]
     with psycopg.connect(backend.address) as conn:
-        for statement in [*statements, f"UPDATE schema_version SET version = {version}"]:
+        for statement in [*statements, *later, f"UPDATE schema_version SET version = {version}"]:
             conn.execute(statement)
     return open_store(backend.address)
 

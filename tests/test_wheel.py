@@ -26,7 +26,7 @@ from pathlib import Path
 
 import pytest
 import requests
-from serve_kit import spawn, stop
+from serve_kit import spawn, stop_soon
 
 from api.i18n import LANGUAGES
 
@@ -163,7 +163,7 @@ def test_the_installed_server_serves_every_page_from_another_folder(venv, tmp_pa
         explorer = _explorer_files(url)
         too_long = requests.get(f"{url}/api/{'x' * 9000}", timeout=10)  # nginx's page file
     finally:
-        assert stop(process) == 0
+        stop_soon(process, "test_the_installed_server_serves_every_page_from_another_folder")
     for path, response in pages.items():
         assert response.status_code == 200, (path, response.text[:300])
     for path, heading in (
@@ -214,7 +214,9 @@ def test_the_installed_server_speaks_each_language_from_the_wheels_catalogs(whee
             for lang in LANGUAGES
         }
     finally:
-        assert stop(process) == 0
+        stop_soon(
+            process, "test_the_installed_server_speaks_each_language_from_the_wheels_catalogs"
+        )
     for lang, response in pages.items():
         assert response.status_code == 200, (lang, response.text[:300])
         assert f'<html lang="{lang}" dir="ltr"' in response.text, lang
@@ -240,5 +242,5 @@ def test_an_installed_server_runs_as_gunicorn_api_wsgi_app(venv, tmp_path):
     try:
         assert requests.get(url + "/api/openapi.json", timeout=10).status_code == 200
     finally:
-        assert stop(process) == 0
+        stop_soon(process, "test_an_installed_server_runs_as_gunicorn_api_wsgi_app")
     assert (tmp_path / "wsgi.db").exists()

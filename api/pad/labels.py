@@ -20,7 +20,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from datetime import datetime
 from typing import Any
 
-from markupsafe import Markup
+from markupsafe import Markup, escape
 
 from scorekeeper.errors import ScorekeeperError
 from scorekeeper.sheet import TEAMS
@@ -32,7 +32,7 @@ from .wordings import WORDINGS, original
 
 def bdi(name: str) -> Markup:
     """A name for HTML: ``<bdi>name</bdi>``, the name escaped."""
-    return Markup("<bdi>{}</bdi>").format(name)
+    return Markup(f"<bdi>{escape(name)}</bdi>")
 
 
 def html(text: str, **params: Any) -> Markup:

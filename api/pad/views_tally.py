@@ -5,10 +5,12 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from typing import Any
+from urllib.parse import quote_plus
 
+from flask import url_for
 from markupsafe import Markup
 
-from scorekeeper.store.stats import PlayerStats, RematchTally
+from scorekeeper.store.stats import HeadToHead, PlayerStats, RematchTally
 
 from ..i18n import _, format_decimal, format_number, get_translations, ngettext
 from .labels import bdi, game_title, html, point_count
@@ -149,7 +151,37 @@ def record_view(stats: PlayerStats) -> dict[str, Any]:
             imported,
         )
     )
-    return {"name": stats.name, "rows": rows, "imported": note, "rivals": stats.head_to_head}
+    rivals = rival_lines(stats.name, stats.head_to_head)
+    return {"name": stats.name, "rows": rows, "imported": note, "rivals": rivals}
+
+
+URL_SAFE = "!$'()*,/:;?@"
+"""What a query value keeps unescaped in a link, as Werkzeug's ``url_for`` writes it."""
+
+
+def rival_lines(name: str, rivals: Sequence[HeadToHead]) -> list[dict[str, Any]]:
+    """The head-to-head lines of a record: each a link to the two players' page
+    (``href``), its words (``title``) and the games won and lost (``games``).
+
+    A player may have met thousands of opponents: the catalog and the page's address are
+    looked up once for all the lines, not once a line."""
+    translations = get_translations()
+    vs = translations.gettext("%(name)s vs %(other)s")
+    page = url_for("pad.head_to_head", name=name)
+    player = bdi(name)
+    return [
+        {
+            "href": f"{page}&other={quote_plus(r.opponent, safe=URL_SAFE)}",
+            "title": html(vs, name=player, other=bdi(r.opponent)),
+            "games": translations.ngettext(
+                "%(num)d game: %(won)s won, %(lost)s lost",
+                "%(num)d games: %(won)s won, %(lost)s lost",
+                r.games,
+            )
+            % {"num": r.games, "won": r.wins, "lost": r.losses},
+        }
+        for r in rivals
+    ]
 
 
 def average_points(average: float) -> str:

@@ -98,8 +98,9 @@ class Summary:
 
     @property
     def status(self) -> GameStatus:
-        """The stored status of a game with this summary."""
-        return GameStatus.of(self.over)
+        """The stored status of a game with this summary (:meth:`GameStatus.of` its
+        ``over``, read here: a write and its answer ask it)."""
+        return GameStatus.OVER if self.data["over"] else GameStatus.ACTIVE
 
     @property
     def next_dealer(self) -> int:

@@ -136,8 +136,18 @@ class ClubStore(Protocol):
         """The rated games and the ratings cache's state, with ``details`` the results of
         the games after ``after`` (see :meth:`~.sql_ratings.RatingRows.rating_inputs`)."""
 
+    def rating_changes(self) -> tuple[int, int]:
+        """The count of changes to the rated games as the ratings cache last read it, and
+        now (see :mod:`~.sql_rating_changes`)."""
+
     def save_ratings(
-        self, base: tuple[int, str], state: tuple[int, str], folded: Folded, *, scratch: bool
+        self,
+        base: tuple[int, str],
+        state: tuple[int, str],
+        folded: Folded,
+        *,
+        scratch: bool,
+        changes: tuple[int, int],
     ) -> bool:
         """Store a fold in the ratings cache if it still holds ``base`` (see
         :meth:`~.sql_ratings.RatingRows.save_ratings`)."""

@@ -36,6 +36,14 @@ BACKFILL_WORD = f"INSERT INTO player_words ({WORDS_COLUMNS}) VALUES (?, ?) ON CO
 SELECT_ALL_PLAYERS = "SELECT id, name FROM players"
 GAMES_CREATED_INDEX = "CREATE INDEX games_created ON games (created, id)"
 """The games by when they were made: the games page's order and its date range."""
+SEARCH_INDEXES = (
+    "CREATE INDEX player_words_player ON player_words (player_id, word)",
+    "CREATE INDEX key_games_game_key ON key_games (game_id, key_id)",
+)
+"""What a walk of a search asks of each game it meets (:mod:`~scorekeeper.store.listing`),
+on PostgreSQL: whether a player of the game has a word in the search's range (one probe
+of the player's words, not a read of the range: a surname one player in ten has 1,000
+words there), and whose API key made the game (read from the index alone)."""
 
 _HAS_WORD = "SELECT player_id FROM player_words WHERE word >= ? AND word < ?"
 SELECT_MATCHING = "SELECT name FROM players WHERE id IN ({}) ORDER BY name_key LIMIT ?"

@@ -139,6 +139,7 @@ def write_hand(
     idempotency_key: str | None = None,
     expected_version: int | None = None,
     full: bool = True,
+    known: StoredGame | None = None,
 ) -> Written:
     """Enter a new hand (:func:`add_hand` answers it typed: ``(hand record, sheet, created)``).
 
@@ -153,7 +154,8 @@ def write_hand(
     The write reads the game's row only: it costs the same at hand 1,000 as
     at hand 10. With ``full`` False the sheet comes without ``hands`` (its
     other keys as always), so the answer does not grow with the game either;
-    a repeated request always gets the whole sheet.
+    a repeated request always gets the whole sheet. ``known`` is the game as the request
+    read it before (its token checked): the write takes it when its row still holds it.
     """
     answer: list[Made] = []
     parsed = _parsed(hand)
@@ -171,6 +173,7 @@ def write_hand(
             decide,
             idempotency_key=idempotency_key,
             expected_version=expected_version,
+            known=known,
         ),
         answer,
     )
@@ -183,6 +186,7 @@ def write_undo(
     idempotency_key: str | None = None,
     expected_version: int | None = None,
     full: bool = True,
+    known: StoredGame | None = None,
 ) -> Written:
     """Take back the last hand on the sheet (:func:`undo_last` answers it typed: ``(the
     undone hand record, sheet, created)``).
@@ -216,6 +220,7 @@ def write_undo(
         decide,
         idempotency_key=idempotency_key,
         expected_version=expected_version,
+        known=known,
     )
     if created:
         return written(entry, created, game, log, answer)
@@ -233,6 +238,7 @@ def write_correction(
     idempotency_key: str | None = None,
     expected_version: int | None = None,
     full: bool = True,
+    known: StoredGame | None = None,
 ) -> Written:
     """Score hand ``n`` (1-based) as ``hand`` instead (:func:`correct_hand` answers it typed:
     ``(hand record, sheet, created)``).
@@ -274,6 +280,7 @@ def write_correction(
             decide,
             idempotency_key=idempotency_key,
             expected_version=expected_version,
+            known=known,
         ),
         answer,
     )

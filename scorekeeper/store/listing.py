@@ -8,12 +8,12 @@ player's games costs a sort of the store's games, nor a walk past other players'
 
 Two filters may keep few games of many: part of a name (``words``) and ``since``. A
 walk would then pass many games for each it keeps; so their games (an API key's: those
-it made) are counted first, up to :data:`FEW`: when there are fewer, the page is made
-from them (found by their own index, ``player_games`` or ``games_updated``, then put in
-order: at most :data:`FEW` of them); else the walk keeps at least one game in every
-``N / FEW`` it meets (``N`` the games walked), a bounded walk for a page. (Counting
-costs at most the filter's games; the other filters, ``status`` and the days, are
-taken to keep a fair share of the games they meet.)
+it made) are read first, up to :data:`FEW`: when there are fewer, the page is made
+from them (found by their own index, ``player_games`` or ``games_updated``, then named
+by id and put in order: at most :data:`FEW` of them, found once); else the walk keeps
+at least one game in every ``N / FEW`` it meets (``N`` the games walked), a bounded
+walk for a page. (Reading them costs at most the filter's games; the other filters,
+``status`` and the days, are taken to keep a fair share of the games they meet.)
 """
 
 from __future__ import annotations
@@ -30,6 +30,10 @@ COLUMNS = ", ".join("g." + column.strip() for column in GAME_COLUMNS.split(","))
 
 FEW = 2000
 """Games of a narrow filter at most made into a page by sorting them (see the module docs)."""
+
+LISTED = 100
+"""Players found by a search at most named by id in the statements of a page (see
+:func:`_players`)."""
 
 Run = Callable[[str, Sequence[Any]], Any]
 """Run one statement (``?`` placeholders) with its parameters; returns its cursor."""
@@ -78,18 +82,18 @@ class Narrow:
     condition: str
     params: list[Any]
 
-    def count(self, run: Run, most: int, key_id: int | None) -> int:
-        """Its games (those API key ``key_id`` made, when not ``None``), counted up to
-        ``most``."""
-        if key_id is None:
-            found = run(f"SELECT count(*) FROM ({self.ids} LIMIT {int(most)}) AS f", self.params)
-        else:
-            found = run(
-                f"SELECT count(*) FROM (SELECT 1 FROM ({self.ids}) AS n WHERE (SELECT o.key_id"
-                f" FROM key_games o WHERE o.game_id = n.game_id) = ? LIMIT {int(most)}) AS f",
-                [*self.params, key_id],
+    def few_games(self, run: Run, most: int, key_id: int | None) -> list[str] | None:
+        """The ids of its games (those API key ``key_id`` made, when not ``None``) when
+        there are fewer than ``most``; ``None`` when there are more."""
+        statement, params = f"{self.ids} LIMIT {int(most)}", self.params
+        if key_id is not None:
+            statement = (
+                f"SELECT n.game_id FROM ({self.ids}) AS n WHERE (SELECT o.key_id"
+                f" FROM key_games o WHERE o.game_id = n.game_id) = ? LIMIT {int(most)}"
             )
-        return int(found.fetchone()[0])
+            params = [*self.params, key_id]
+        found = [row[0] for row in run(statement, params).fetchall()]
+        return found if len(found) < most else None
 
 
 CHANGED_SINCE = " AND g.updated || '' >= ?"
@@ -97,12 +101,12 @@ CHANGED_SINCE = " AND g.updated || '' >= ?"
 the games by their last change instead (``games_updated``) when there are many."""
 
 
-def _narrow(filters: GameFilter) -> list[Narrow]:
+def _narrow(run: Run, filters: GameFilter) -> list[Narrow]:
     """The narrow filters of ``filters`` (part of a name, ``since``)."""
     found: list[Narrow] = []
     words: Sequence[str] = filters.get("words") or ()
     if words:
-        players, params = matching(words)
+        players, params = _players(run, words)
         found.append(
             Narrow(
                 MATCHING_GAMES.format(players),
@@ -116,6 +120,23 @@ def _narrow(filters: GameFilter) -> list[Narrow]:
         changed = "SELECT id AS game_id FROM games WHERE updated >= ?"
         found.append(Narrow(changed, CHANGED_SINCE, [since]))
     return found
+
+
+def _players(run: Run, words: Sequence[str]) -> tuple[str, list[Any]]:
+    """The players of a search by part of a name (:func:`~.finding.matching`), for a
+    statement: their ids, found first, when at most :data:`LISTED` (so that the database
+    plans for as many players as there are), else the subquery that finds them."""
+    players, params = matching(words)
+    found = [row[0] for row in run(f"{players} LIMIT {LISTED + 1}", params).fetchall()]
+    if len(found) > LISTED:
+        return players, params
+    return _marks(found), found
+
+
+def _marks(values: Sequence[Any]) -> str:
+    """The placeholders of ``values`` in ``IN (...)`` (``NULL``, which nothing equals, for
+    none)."""
+    return ", ".join(["?"] * len(values)) or "NULL"
 
 
 def page(
@@ -139,13 +160,15 @@ def page(
         statement = f"SELECT {COLUMNS} {source.where}" + ("" if key_id is None else OWNED)
         params = [player, *params]
     sorted_here = False
-    for narrow in _narrow(filters):
-        if player is None and narrow.count(run, few, key_id) < few:
-            statement += f" AND g.id IN ({narrow.ids})"
-            sorted_here = True
-        else:
+    for narrow in _narrow(run, filters):
+        found = None if player is not None else narrow.few_games(run, few, key_id)
+        if found is None:
             statement += narrow.condition
-        params += narrow.params
+            params += narrow.params
+        else:  # the games found, named by id: no second search for them
+            statement += f" AND g.id IN ({_marks(found)})"
+            params += found
+            sorted_here = True
     for name, condition in CONDITIONS.items():
         value = filters.get(name)
         if value is not None:

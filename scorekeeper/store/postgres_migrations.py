@@ -45,6 +45,11 @@ row saying which of them ran):
   ``games_updated`` (migration 18), as in SQLite's schema 19; then ``ANALYZE``.
 * ``player_totals`` and ``rival_totals`` (the migration after them), as in SQLite's
   schema (:mod:`scorekeeper.store.totals`).
+* ``rating_changes`` and ``rating_state.changes`` (the migration after them), kept
+  by the trigger function ``count_rating_change``, as in SQLite's schema
+  (:mod:`scorekeeper.store.sql_rating_changes`).
+* the indexes ``player_words_player`` and ``key_games_game_key`` (the migration after
+  it, PostgreSQL's alone: :mod:`scorekeeper.store.finding`).
 """
 
 from __future__ import annotations
@@ -53,12 +58,19 @@ from collections.abc import Callable
 
 import psycopg
 
-from . import tallies, totals
-from .finding import BACKFILL_WORD, GAMES_CREATED_INDEX, SELECT_ALL_PLAYERS, word_rows
+from . import tallies, totals_schema
+from .finding import (
+    BACKFILL_WORD,
+    GAMES_CREATED_INDEX,
+    SEARCH_INDEXES,
+    SELECT_ALL_PLAYERS,
+    word_rows,
+)
 from .sql import pyformat
 from .sql_clock import ADD_CLOCK
 from .sql_events import EVENT_TABLES, MATCH_END_TABLE
 from .sql_game_rows import ADD_CUT
+from .sql_rating_changes import COUNTER, POSTGRES_TRIGGERS
 from .sql_ratings import ADD_BOT, RATING_TABLES
 from .sql_rights import rights_tables
 from .sql_roster import ADD_WALKOVERS, ROSTER_TABLE
@@ -271,9 +283,25 @@ def _migrate_tallies(conn: psycopg.Connection) -> None:
 def _migrate_totals(conn: psycopg.Connection) -> None:
     """Each player's record as running totals: ``player_totals`` and ``rival_totals`` (see
     :mod:`~scorekeeper.store.totals`), filled from the games stored."""
-    for statement in totals.tables("bigint", ""):
+    for statement in totals_schema.tables("bigint", ""):
         conn.execute(statement)
-    totals.fill(conn, pyformat)
+    totals_schema.fill(conn, pyformat)
+
+
+def _migrate_rating_changes(conn: psycopg.Connection) -> None:
+    """The count of changes to the rated games, kept by triggers, and the ratings cache's
+    copy of it, as in SQLite's migration of the same name
+    (:mod:`~scorekeeper.store.sql_rating_changes`)."""
+    for statement in (*COUNTER, *POSTGRES_TRIGGERS):
+        conn.execute(statement)
+
+
+def _migrate_search_indexes(conn: psycopg.Connection) -> None:
+    """A search's walk probes a player's words and a game's key by index (SQLite reads the
+    search's players once as a list, and its ``key_games`` is its key's index already:
+    nothing to add there; see :mod:`~scorekeeper.store.finding`)."""
+    for statement in SEARCH_INDEXES:
+        conn.execute(statement)
 
 
 MIGRATIONS: tuple[Callable[[psycopg.Connection], None], ...] = (
@@ -296,6 +324,8 @@ MIGRATIONS: tuple[Callable[[psycopg.Connection], None], ...] = (
     _migrate_game_results,
     _migrate_tallies,
     _migrate_totals,
+    _migrate_rating_changes,
+    _migrate_search_indexes,
 )
 """Schema migrations in order; migration ``i`` takes the database to version ``i + 1``."""
 

@@ -108,6 +108,7 @@ class Store(ClubStore, Protocol):
         *,
         idempotency_key: str | None = None,
         expected_version: int | None = None,
+        known: StoredGame | None = None,
     ) -> Appended:
         """Append one entry in one transaction that locks the game: ``(entry, created, game, log)``.
 
@@ -119,7 +120,9 @@ class Store(ClubStore, Protocol):
         answer is rebuilt from it), with another request raises
         :class:`KeyReused`; a new entry comes with ``log`` empty (the log is
         not read). An ``expected_version`` other than the game's
-        ``version`` raises :class:`~scorekeeper.errors.Stale`.
+        ``version`` raises :class:`~scorekeeper.errors.Stale`. ``known`` is the game as
+        read before the transaction (the request's token check): the write takes it, not
+        its row read again, while the locked row has its version and token.
         """
 
     def grant_edit(

@@ -8,9 +8,14 @@ then by id.
 The ratings are exactly that fold (:func:`recompute`); to answer quickly the
 store keeps the fold's result (:mod:`scorekeeper.store.sql_ratings`) with the
 fingerprint of the games it folded: each game's id, end and version (the
-version counts its log, so a correction or an undo changes it). Before a read
-:func:`refresh` compares that fingerprint with the games' (one light query):
-equal, the cache is read as it is; the stored games a prefix of today's (games
+version counts its log, so a correction or an undo changes it), and the count of
+changes to the rated games the database keeps by triggers
+(:mod:`scorekeeper.store.sql_rating_changes`) as it read them. Before a read
+:func:`refresh` compares that count with today's (one row): equal, nothing changed
+and the cache is read as it is, at the same cost for any number of games. Else it
+compares the fingerprint with the games' (a read of every rated game's id, end and
+version): equal, the cache is read as it is (and the count saved); the stored games a
+prefix of today's (games
 ended since), only the new games are folded, from the cached skills; else
 (a correction, an undo, an import of an older game, a key made a bot) the
 whole fold is done again. The skills are stored as the floats they are, so
@@ -37,6 +42,9 @@ MAX_PAGE = 200
 
 ATTEMPTS = 3
 """How often :func:`refresh` reads again when games changed between its two reads."""
+
+UNCHANGED = Folded({}, ())
+"""The fold of no game, saved when only the count of changes is new."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -89,11 +97,17 @@ def recompute(store: Store) -> Folded:
 
 def refresh(store: Store) -> None:
     """Bring the store's cached ratings up to the games (see the module docs)."""
+    saved, now = store.rating_changes()
+    if saved == now:
+        return
     for _ in range(ATTEMPTS):
         inputs = store.rating_inputs()
         count = inputs.state[0]
         current, prefix = fingerprints(inputs.games, count)
-        if (len(inputs.games), current) == inputs.state:
+        if (len(inputs.games), current) == inputs.state:  # the same games: keep the count
+            store.save_ratings(
+                inputs.state, inputs.state, UNCHANGED, scratch=False, changes=inputs.changes
+            )
             return
         scratch = prefix != inputs.state[1]
         after = None if scratch or count == 0 else _end_of(inputs.games[count - 1])
@@ -103,7 +117,8 @@ def refresh(store: Store) -> None:
             continue  # changed between the reads: read again
         start = 0 if scratch else count
         folded = fold(_rated(store, found, start), None if scratch else found.skills)
-        store.save_ratings(inputs.state, (len(found.games), current), folded, scratch=scratch)
+        state = (len(found.games), current)
+        store.save_ratings(inputs.state, state, folded, scratch=scratch, changes=found.changes)
         return
 
 

@@ -84,6 +84,7 @@ from .sql_game_rows import (
     SELECT_LOG,
     SELECT_RECORDS,
     SELECT_ROWS,
+    SELECT_VERSION,
     UPDATE_GAME,
 )
 from .sql_listing import GameListing
@@ -215,6 +216,16 @@ class SqlStore(
             raise NotFound(f"no game with id {game_id!r}", field="id")
         return game_from_row(row)
 
+    def _locked(self, conn: Any, game_id: str, known: StoredGame | None) -> StoredGame:
+        """The game's row read and locked in a write's ``conn``, or ``known`` (read before the
+        transaction) while the row still holds it: every change of a game but its token's
+        moves its version on, so the locked row's version and token say it is the same."""
+        if known is not None:
+            row = self._run(conn, SELECT_VERSION + self.LOCK_GAME, (game_id,)).fetchone()
+            if row is not None and tuple(row) == (known.version, known.token_hash):
+                return known
+        return self._game(conn, game_id, lock=True)
+
     def _log(self, conn: Any, game_id: str) -> list[LogEntry]:
         return log_entries(self._run(conn, SELECT_LOG, (game_id,)))
 
@@ -261,6 +272,7 @@ class SqlStore(
         *,
         idempotency_key: str | None = None,
         expected_version: int | None = None,
+        known: StoredGame | None = None,
     ) -> Appended:
         """Append one entry to a game's log; returns ``(entry, created, game, log)``.
 
@@ -280,10 +292,11 @@ class SqlStore(
         on) that is not the game's ``version``, it raises
         :class:`~scorekeeper.errors.Stale`. Raises :class:`NotFound` for an
         unknown game. A write (not a repeat) is announced: :data:`NOTIFY` in its
-        transaction, :attr:`on_append` after its commit.
+        transaction, :attr:`on_append` after its commit. ``known``: as
+        :meth:`~.protocol.Store.append` says (:meth:`_locked`).
         """
         with self._write() as conn:
-            game = self._game(conn, game_id, lock=True)
+            game = self._locked(conn, game_id, known)
             if idempotency_key is not None:
                 seq = replayed_seq(
                     self._run(conn, SELECT_KEYED_HAND, (game_id, idempotency_key)).fetchone(),
@@ -326,7 +339,9 @@ class SqlStore(
         """Write log ``entry`` and ``decision``'s scored state of ``game`` (its row, its sheet
         rows) in transaction ``conn``, announced (:data:`NOTIFY`); the game as left. The
         players' totals change by what it changed (:mod:`.totals`)."""
-        before = self._shares(conn, [game.id], decision.start)
+        # the rows kept (hands 1 to count): Summary.count's key, read here (no call in the walk)
+        kept = None if game.scored is None else game.scored.data["hands"]
+        before = self._before(conn, game, decision.start, kept)
         self._run(
             conn,
             INSERT_HAND,
@@ -341,6 +356,7 @@ class SqlStore(
             ),
         )
         status = decision.scored.status
+        over, won_by = status is GameStatus.OVER, tallies.won_by(decision.scored.data)
         self._run(
             conn,
             UPDATE_GAME,
@@ -349,16 +365,14 @@ class SqlStore(
                 entry.created,
                 entry.seq,
                 dumps_in_order(decision.scored.data),
-                status is GameStatus.OVER,
+                over,
                 entry.created,
-                tallies.won_by(decision.scored.data),
+                won_by,
                 game.id,
             ),
         )
-        # the rows kept (hands 1 to count): Summary.count's key, read here (no call in the walk)
-        kept = None if game.scored is None else game.scored.data["hands"]
         self._put_rows(conn, game.id, decision.start, decision.rows, kept)
-        self._count(conn, [game.id], before, decision.start)
+        self._count_write(conn, before, over, won_by)
         if self.NOTIFY and self.notify_channel:
             self._run(conn, self.NOTIFY, (self.notify_channel, f"{game.id} {entry.seq}"))
         return replace(

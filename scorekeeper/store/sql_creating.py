@@ -93,7 +93,7 @@ class GameCreation(PlayerTotals, SqlPart):
                 keyed = self._keyed(conn, SELECT_KEYED_GAME, idempotency_key, request_hash)
                 return self._game(conn, keyed)
             self._add_game_parts(conn, stamp, game_id, seated, owner, entries, rows)
-            self._count(conn, [game_id], {})
+            self._count(conn, [game_id])
             return self._game(conn, game_id)
 
     def _keyed(

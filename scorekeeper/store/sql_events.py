@@ -257,7 +257,7 @@ class EventRows(GameCreation, EventRoster):
             INSERT_EVENT_MATCH,
             [(event_id, number, m.table, m.game_id) for m in matches],
         )
-        self._count(conn, [m.game_id for m in matches], {})
+        self._count(conn, [m.game_id for m in matches])
 
     def end_match(self, event_id: str, game_id: str, decide: Adjudicate) -> MatchEnd:
         """End the event's match ``game_id``: inside one write transaction the link is

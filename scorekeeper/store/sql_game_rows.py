@@ -9,6 +9,7 @@ from .sql_ratings import FINISHED
 ADD_CUT = "ALTER TABLE games ADD COLUMN cut TEXT"
 """The cards cut for the first deal (SQLite's schema 10, PostgreSQL's 9): the same statement."""
 SELECT_GAME = f"SELECT {GAME_COLUMNS} FROM games WHERE id = ?"
+SELECT_VERSION = "SELECT version, token_hash FROM games WHERE id = ?"
 SELECT_LOG = f"SELECT {LOG_COLUMNS} FROM hands WHERE game_id = ? ORDER BY seq"
 SELECT_ROWS = (
     "SELECT n, entry, record, summary FROM sheet_hands WHERE game_id = ? AND n >= ? ORDER BY n"

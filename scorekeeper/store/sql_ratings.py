@@ -30,6 +30,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from ..ratings import Folded, Skill, Step
+from .sql_rating_changes import SELECT_CHANGES
 
 ADD_BOT = "ALTER TABLE api_keys ADD COLUMN bot BOOLEAN NOT NULL DEFAULT FALSE"
 """The bot keys' mark: the same statement in both backends."""
@@ -72,8 +73,8 @@ SELECT_SEATS = (
     "SELECT s.game_id, s.seat, s.player_id FROM game_players s WHERE s.game_id IN"
     " (SELECT g.id" + _RATED
 )
-SELECT_STATE = "SELECT games, fingerprint FROM rating_state WHERE id = 1"
-UPDATE_STATE = "UPDATE rating_state SET games = ?, fingerprint = ? WHERE id = 1"
+SELECT_STATE = "SELECT games, fingerprint, changes FROM rating_state WHERE id = 1"
+UPDATE_STATE = "UPDATE rating_state SET games = ?, fingerprint = ?, changes = ? WHERE id = 1"
 SELECT_SKILLS = "SELECT player_id, mu, sigma, games, last FROM ratings"
 UPSERT_SKILL = (
     "INSERT INTO ratings (player_id, mu, sigma, rating, games, last) VALUES (?, ?, ?, ?, ?, ?)"
@@ -96,13 +97,15 @@ SELECT_RATING = "SELECT rating, games FROM ratings WHERE player_id = ?"
 @dataclass(frozen=True, slots=True)
 class RatingInputs:
     """What the ratings are a fold of, read in one snapshot: the rated games in order
-    ``(id, finished, version)``, the cache's ``state`` (games folded, fingerprint), and,
+    ``(id, finished, version)``, the cache's ``state`` (games folded, fingerprint), the
+    count of changes (:mod:`~.sql_rating_changes`) as the cache read it and now, and,
     when asked for, the results of the games after a point (``results``: id -> the
     scored summary's JSON or ``None``; ``seats``: id -> player ids by seat) with the
     cached ``skills``."""
 
     games: list[tuple[str, str, int]]
     state: tuple[int, str]
+    changes: tuple[int, int]
     results: dict[str, Any]
     seats: dict[str, list[int]]
     skills: dict[int, Skill]
@@ -145,10 +148,11 @@ class RatingRows(ABC):
         the games after ``(finished, id)`` (all of them for ``None``) and the cached skills."""
         with self._snapshot() as conn:
             games = [(i, end, version) for i, end, version in self._run(conn, SELECT_RATED)]
-            count, fingerprint = self._run(conn, SELECT_STATE).fetchone()
+            count, fingerprint, _ = self._run(conn, SELECT_STATE).fetchone()
             state = (count, fingerprint)
+            saved, now = self._run(conn, SELECT_CHANGES).fetchone()
             if not details:
-                return RatingInputs(games, state, {}, {}, {})
+                return RatingInputs(games, state, (saved, now), {}, {}, {})
             where, params = ("", []) if after is None else (_AFTER, [after[0], *after])
             results = {
                 game_id: None if scored is None else json.loads(scored)["result"]
@@ -161,18 +165,32 @@ class RatingRows(ABC):
                 player: Skill(mu, sigma, games_, last)
                 for player, mu, sigma, games_, last in self._run(conn, SELECT_SKILLS)
             }
-        return RatingInputs(games, state, results, seats, skills)
+        return RatingInputs(games, state, (saved, now), results, seats, skills)
+
+    def rating_changes(self) -> tuple[int, int]:
+        """The count of changes to the rated games as the cache last read it, and now."""
+        with self._read() as conn:
+            saved, now = self._run(conn, SELECT_CHANGES).fetchone()
+        return saved, now
 
     def save_ratings(
-        self, base: tuple[int, str], state: tuple[int, str], folded: Folded, *, scratch: bool
+        self,
+        base: tuple[int, str],
+        state: tuple[int, str],
+        folded: Folded,
+        *,
+        scratch: bool,
+        changes: tuple[int, int],
     ) -> bool:
-        """Store ``folded`` as the fold of the games ``state`` describes, if the cache still
-        holds ``base`` (else another process refreshed it first: False, nothing written).
+        """Store ``folded`` as the fold of the games ``state`` describes, read when the
+        count of changes was ``changes[1]``, if the cache still holds ``base`` read at
+        ``changes[0]`` (else another process refreshed it first: False, nothing written).
 
         With ``scratch`` ``folded`` is a fold from scratch: every cached rating is
         replaced; otherwise it holds the games after ``base``'s, added to the cache."""
         with self._write() as conn:
-            if tuple(self._run(conn, SELECT_STATE + self.LOCK_GAME).fetchone()) != base:
+            found = self._run(conn, SELECT_STATE + self.LOCK_GAME).fetchone()
+            if tuple(found) != (*base, changes[0]):
                 return False
             if scratch:
                 self._run(conn, "DELETE FROM rating_steps")
@@ -188,7 +206,7 @@ class RatingRows(ABC):
                 ],
             )
             self._run_many(conn, INSERT_STEP, [_step_row(step) for step in folded.steps])
-            self._run(conn, UPDATE_STATE, state)
+            self._run(conn, UPDATE_STATE, (*state, changes[1]))
             return True
 
     def ladder_rows(

@@ -4,14 +4,15 @@ of a game (mixed into :class:`~.sql.SqlStore`)."""
 from __future__ import annotations
 
 from abc import ABC, abstractmethod
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Sequence
 from contextlib import AbstractContextManager
+from dataclasses import dataclass
 from functools import partial
 from typing import Any
 
 from . import totals
-from .base import Player
-from .totals import KeptRecord
+from .base import Player, StoredGame
+from .totals import KeptRecord, Share
 
 SELECT_TOTALS = f"SELECT {', '.join(totals.COUNTS)} FROM player_totals WHERE player_id = ?"
 LINE_COLUMNS = f"name, {', '.join(totals.RIVAL_COUNTS)}"
@@ -48,14 +49,21 @@ NEXT_GAMES = (
 """A player's games after one, oldest first, a batch at a time."""
 
 
-def apply(run: totals.Run, changes: Sequence[tuple[totals.Share | None, totals.Share]]) -> None:
+RunMany = Callable[[str, Sequence[Sequence[Any]]], None]
+"""Run one statement (``?`` placeholders) once per row of parameters."""
+
+
+def apply(
+    run: totals.Run,
+    many: RunMany,
+    changes: Sequence[tuple[totals.Share | None, totals.Share]],
+) -> None:
     """Change the totals by each game's share after a write less its share before it
-    (``None``: a new game), in the write's transaction (:func:`.totals.difference`)."""
+    (``None``: a new game), in the write's transaction (:func:`.totals.difference`):
+    the players' rows first, in the order of their ids, then their lines."""
     change = totals.difference(changes)
-    for player_id in sorted(change.players):
-        run(ADD_TO_PLAYER, [player_id, *change.players[player_id]])
-    for key, counts in sorted(change.counts):
-        run(ADD_TO_LINE, [*counts, *key])
+    many(ADD_TO_PLAYER, [[p, *change.players[p]] for p in sorted(change.players)])
+    many(ADD_TO_LINE, [[*counts, *key] for key, counts in sorted(change.counts)])
     for key, was_met, met, game in sorted(change.moved, key=lambda moved: moved[0]):
         _move(run, key, was_met, met, game)
 
@@ -107,6 +115,15 @@ def _next_meeting(run: totals.Run, key: totals.Key, game: totals.Facts) -> tuple
         after = (last.created, last.id)
 
 
+@dataclass(frozen=True, slots=True)
+class Before:
+    """A game's share of its players' totals before a write, and its :class:`~.totals.Layout`
+    (what the write leaves as it was)."""
+
+    layout: totals.Layout
+    share: Share
+
+
 class PlayerTotals(ABC):
     """Reads of the running totals, and the hook every write of a game calls."""
 
@@ -115,6 +132,9 @@ class PlayerTotals(ABC):
 
     @abstractmethod
     def _run(self, conn: Any, statement: str, params: Sequence[Any] = ()) -> Any: ...
+
+    @abstractmethod
+    def _run_many(self, conn: Any, statement: str, rows: Sequence[Sequence[Any]]) -> None: ...
 
     @abstractmethod
     def player(self, name: str) -> Player: ...
@@ -135,22 +155,27 @@ class PlayerTotals(ABC):
                 lines = self._run(conn, SELECT_ONE_LINE, (player.id, rival)).fetchall()
         return KeptRecord(player, counts, [tuple(line) for line in lines])
 
-    def _shares(self, conn: Any, ids: Sequence[str], start: int = 1) -> dict[str, totals.Share]:
-        """The games' shares of their players' totals, their hands from ``start`` on, as
-        stored now (in ``conn``: :func:`.totals.shares`)."""
-        return totals.shares(partial(self._run, conn), ids, start)
+    def _count(self, conn: Any, ids: Sequence[str]) -> None:
+        """Add the new games ``ids`` (created, or a round's matches) to their players' totals,
+        in the write's ``conn``: their shares as stored now (:func:`.totals.shares`)."""
+        run = partial(self._run, conn)
+        after = totals.shares(run, ids)
+        apply(run, partial(self._run_many, conn), [(None, after[game_id]) for game_id in ids])
 
-    def _count(
-        self,
-        conn: Any,
-        ids: Sequence[str],
-        before: Mapping[str, totals.Share],
-        start: int = 1,
-    ) -> None:
-        """Change the totals by what a write of the games ``ids`` changed (their hands from
-        ``start`` on): their shares now less their shares ``before`` (none for a new game),
-        in the write's ``conn``. A game that was older than the totals counts whole."""
-        if any(share.game.legacy for share in before.values()):
-            start = 1
-        after = self._shares(conn, ids, start)
-        apply(partial(self._run, conn), [(before.get(game_id), after[game_id]) for game_id in ids])
+    def _before(self, conn: Any, game: StoredGame, start: int, kept: int | None) -> Before:
+        """What a write of ``game`` replacing its hands from ``start`` on changes its players'
+        totals from, read in the write's ``conn`` before it writes (``kept``: the hands the
+        game has, if known; hands past them are not read, there are none)."""
+        facts = {game.id: totals.facts_of(game)}
+        run = partial(self._run, conn)
+        layout = totals.layout(run, facts, 1 if facts[game.id].legacy else start)
+        hands = kept is None or start <= kept
+        return Before(layout, totals.counted(run, facts, layout, hands)[game.id])
+
+    def _count_write(self, conn: Any, before: Before, over: bool, won_by: int | None) -> None:
+        """Change the totals by what a write left of the game ``before`` holds (``over`` or
+        not, won by side ``won_by``) less its share ``before``."""
+        run = partial(self._run, conn)
+        game = before.share.game._replace(over=over, won_by=won_by, legacy=False)
+        after = totals.counted(run, {game.id: game}, before.layout)
+        apply(run, partial(self._run_many, conn), [(before.share, after[game.id])])

@@ -68,6 +68,9 @@ Tables:
 * ``player_totals`` and ``rival_totals`` (the migration after them,
   :mod:`scorekeeper.store.totals`): each player's record and head-to-head lines as
   running totals, changed by every write in its transaction.
+* ``rating_changes`` and ``rating_state.changes`` (the migration after them,
+  :mod:`scorekeeper.store.sql_rating_changes`): the count of changes to the rated
+  games, kept by triggers, so that a ratings read checks one row.
 """
 
 from __future__ import annotations
@@ -77,11 +80,12 @@ from collections.abc import Callable
 import sqlite_utils
 
 from ..names import fold
-from . import tallies, totals
+from . import tallies, totals_schema
 from .finding import BACKFILL_WORD, GAMES_CREATED_INDEX, SELECT_ALL_PLAYERS, word_rows
 from .sql_clock import ADD_CLOCK
 from .sql_events import EVENT_TABLES, MATCH_END_TABLE
 from .sql_game_rows import ADD_CUT
+from .sql_rating_changes import COUNTER, SQLITE_TRIGGERS
 from .sql_ratings import ADD_BOT, RATING_TABLES
 from .sql_rights import rights_tables
 from .sql_roster import ADD_WALKOVERS, ROSTER_TABLE
@@ -342,9 +346,17 @@ def _migrate_tallies(db: sqlite_utils.Database) -> None:
 def _migrate_totals(db: sqlite_utils.Database) -> None:
     """Each player's record as running totals: ``player_totals`` and ``rival_totals`` (see
     :mod:`~scorekeeper.store.totals`), filled from the games stored."""
-    for statement in totals.tables("INTEGER", " WITHOUT ROWID"):
+    for statement in totals_schema.tables("INTEGER", " WITHOUT ROWID"):
         db.execute(statement)
-    totals.fill(db.conn, str)
+    totals_schema.fill(db.conn, str)
+
+
+def _migrate_rating_changes(db: sqlite_utils.Database) -> None:
+    """The count of changes to the rated games, kept by triggers, and the ratings cache's
+    copy of it: a read checks in one row that nothing changed
+    (:mod:`~scorekeeper.store.sql_rating_changes`)."""
+    for statement in (*COUNTER, *SQLITE_TRIGGERS):
+        db.execute(statement)
 
 
 MIGRATIONS: tuple[Callable[[sqlite_utils.Database], None], ...] = (
@@ -368,6 +380,7 @@ MIGRATIONS: tuple[Callable[[sqlite_utils.Database], None], ...] = (
     _migrate_game_results,
     _migrate_tallies,
     _migrate_totals,
+    _migrate_rating_changes,
 )
 """Schema migrations in order; migration ``i`` takes the file to version ``i + 1``."""
 

@@ -24,7 +24,8 @@ game by game, as before, until those games are written again.
 from __future__ import annotations
 
 import json
-from collections.abc import Callable, Iterator, Sequence
+from collections import defaultdict
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field, fields
 from typing import Any, NamedTuple, TypeVar
 
@@ -32,7 +33,8 @@ from ..gamesheet import GameStatus
 from ..names import fold
 from ..results import Outcome
 from ..sheet import TEAMS
-from .base import Player
+from .base import Player, StoredGame
+from .tallies import won_by
 
 Run = Callable[[str, Sequence[Any]], Any]
 """Run one statement (``?`` placeholders) with its parameters; returns its cursor."""
@@ -75,22 +77,6 @@ COUNTS = tuple(f.name for f in fields(Counts))
 RIVAL_COUNTS = tuple(f.name for f in fields(RivalCounts))
 FIRST = ("first_created", "first_game", "first_n", "first_seat")
 """Where a player first met a rival: the order of the head-to-head lines."""
-
-
-def tables(player_id: str, rowid: str) -> tuple[str, ...]:
-    """The statements making the tables, ``player_id`` the backend's type of a player's id,
-    ``rowid`` what ends a table without its own row ids (SQLite's ``WITHOUT ROWID``)."""
-    counts = ", ".join(f"{name} INTEGER NOT NULL DEFAULT 0" for name in COUNTS)
-    rivals = ", ".join(f"{name} INTEGER NOT NULL" for name in RIVAL_COUNTS)
-    return (
-        f"CREATE TABLE player_totals (player_id {player_id} PRIMARY KEY"
-        f" REFERENCES players (id), {counts})",
-        f"CREATE TABLE rival_totals (player_id {player_id} NOT NULL REFERENCES players (id),"
-        " rival TEXT NOT NULL, name TEXT NOT NULL, first_created TEXT NOT NULL,"
-        " first_game TEXT NOT NULL, first_n INTEGER NOT NULL, first_seat INTEGER NOT NULL,"
-        f" {rivals}, PRIMARY KEY (player_id, rival)){rowid}",
-        f"CREATE INDEX rival_totals_first ON rival_totals (player_id, {', '.join(FIRST)})",
-    )
 
 
 def _side(seat: str) -> str:
@@ -160,6 +146,8 @@ class Facts(NamedTuple):
     over: bool
     won_by: int | None
     legacy: bool
+    folded: tuple[str, ...]
+    """The players' names folded (:func:`~scorekeeper.names.fold`): their rival keys."""
 
 
 @dataclass(slots=True)
@@ -181,9 +169,11 @@ class Share:
     players: dict[int, Counts] = field(default_factory=dict)
     rivals: dict[tuple[int, str], Meeting] = field(default_factory=dict)
 
-    def meet(self, player_id: int, name: str, at: tuple[int, int]) -> Meeting:
-        """The player's meeting with ``name`` (made at ``at`` when it is the first)."""
-        return self.rivals.setdefault((player_id, fold(name)), Meeting(name, at))
+    def meet(self, player_id: int, seat: int, at: tuple[int, int]) -> Meeting:
+        """The player's meeting with the player in ``seat`` (made at ``at`` when it is the
+        first)."""
+        key, name = (player_id, self.game.folded[seat]), self.game.players[seat]
+        return self.rivals.setdefault(key, Meeting(name, at))
 
 
 def share(game: Facts, seats: Sequence[tuple[int, int]], groups: Sequence[Group]) -> Share:
@@ -206,14 +196,14 @@ def _count_game(
     found: Share, player_id: int, seat: int, groups: Sequence[Group], counts: Counts
 ) -> None:
     names = found.game.players
-    met = {1 - seat: found.meet(player_id, names[1 - seat], (0, 0))} if len(names) == 2 else {}
+    met = {1 - seat: found.meet(player_id, 1 - seat, (0, 0))} if len(names) == 2 else {}
     counts.games += 1
     for group in groups:
         if seat not in group.seats:
             continue
         other = group.seats[1 - group.seats.index(seat)]
         rival = met.get(other) or met.setdefault(
-            other, found.meet(player_id, names[other], (group.first, group.seats[0]))
+            other, found.meet(player_id, other, (group.first, group.seats[0]))
         )
         mine = group.sides[group.seats.index(seat)]
         counts.hands += group.played
@@ -253,29 +243,78 @@ def shares(run: Run, ids: Sequence[str], start: int = 1) -> dict[str, Share]:
     those hands changes, the hands before adding the same before and after it."""
     if not ids:  # (a round of walkovers only): no game to read, and SQL has no ``IN ()``
         return {}
-    places = marks(len(ids))
-    facts = {row[0]: _facts(row) for row in run(SELECT_FACTS.format(places), ids)}
-    seats: dict[str, list[tuple[int, int]]] = {game_id: [] for game_id in ids}
-    for game_id, player_id, seat in run(SELECT_SEATS.format(places), ids):
+    facts = {row[0]: _facts(row) for row in run(SELECT_FACTS.format(marks(len(ids))), ids)}
+    return counted(run, facts, layout(run, facts, start))
+
+
+@dataclass(frozen=True, slots=True)
+class Layout:
+    """What a write of games replacing their hands from hand ``start`` on leaves as it was:
+    each game's ``seats`` (player id, first seat) and ``met``, where its seats first met in
+    the hands before (three or four players)."""
+
+    start: int
+    seats: dict[str, list[tuple[int, int]]]
+    met: dict[str, list[Group]]
+
+
+def layout(run: Run, facts: Mapping[str, Facts], start: int) -> Layout:
+    """The :class:`Layout` of the games ``facts`` names, read as stored now."""
+    seats: dict[str, list[tuple[int, int]]] = {game_id: [] for game_id in facts}
+    for game_id, player_id, seat in run(SELECT_SEATS.format(marks(len(facts))), list(facts)):
         seats[game_id].append((player_id, seat))
-    groups: dict[str, list[Group]] = {game_id: [] for game_id in ids}
-    counted = [i for i in ids if not (facts[i].imported or facts[i].legacy)]
-    met_before = [i for i in counted if len(facts[i].players) > 2] if start > 1 else []
-    for select, some in ((SELECT_GROUPS, counted), (SELECT_MET, met_before)):
-        if some:  # two players meet before their first hand: no need to look
-            for row in run(select.format(marks(len(some))), [*some, start]):
-                game_id, a, b, first, played, *sums = (row[0], *(int(v) for v in row[1:]))
-                sides = (Side(*sums[:5]), Side(*sums[5:]))
-                groups[game_id].append(Group((a, b), first, played, sides))
-    return {i: share(facts[i], seats[i], groups[i]) for i in ids}
+    # two players meet before their first hand: no need to look
+    more = [i for i in _counted(facts) if len(facts[i].players) > 2] if start > 1 else []
+    return Layout(start, seats, _groups(run, SELECT_MET, more, start))
+
+
+def counted(
+    run: Run, facts: Mapping[str, Facts], layout: Layout, hands: bool = True
+) -> dict[str, Share]:
+    """The shares of the games ``facts`` names in ``layout``, their hands from its start on
+    read as stored now (none: ``hands`` False, a write appending past its game's hands)."""
+    some = _counted(facts) if hands else []
+    groups = _groups(run, SELECT_GROUPS, some, layout.start)
+    return {
+        game_id: share(game, layout.seats[game_id], [*groups[game_id], *layout.met[game_id]])
+        for game_id, game in facts.items()
+    }
+
+
+def _counted(facts: Mapping[str, Facts]) -> list[str]:
+    """The games whose hands count (not imported, not stored before the scored state)."""
+    return [i for i, game in facts.items() if not (game.imported or game.legacy)]
+
+
+def _groups(run: Run, select: str, ids: Sequence[str], start: int) -> defaultdict[str, list[Group]]:
+    """Per game of ``ids``, the :class:`Group` rows of ``select`` (:data:`SELECT_GROUPS`,
+    :data:`SELECT_MET`) from hand ``start``."""
+    groups: defaultdict[str, list[Group]] = defaultdict(list)
+    for row in run(select.format(marks(len(ids))), [*ids, start]) if ids else ():
+        game_id, a, b, first, played, *sums = (row[0], *(int(v) for v in row[1:]))
+        sides = (Side(*sums[:5]), Side(*sums[5:]))
+        groups[game_id].append(Group((a, b), first, played, sides))
+    return groups
+
+
+def facts_of(game: StoredGame) -> Facts:
+    """A stored game's :class:`Facts`, as its row holds them (``won_by`` from its scored
+    state, as every write of the row sets it)."""
+    scored = None if game.scored is None else game.scored.data
+    over, names = game.status is GameStatus.OVER, game.players
+    folded = tuple(map(fold, names))
+    return Facts(
+        game.id, game.created, names, game.imported, over, won_by(scored), scored is None, folded
+    )
 
 
 def _facts(row: Sequence[Any]) -> Facts:
     """A game's :class:`Facts` from its row of :data:`SELECT_FACTS`."""
-    game_id, created, players, imported, status, won_by, legacy = row
+    game_id, created, players, imported, status, won, legacy = row
     over = status == GameStatus.OVER.value
     names = tuple(json.loads(players))
-    return Facts(game_id, created, names, bool(imported), over, won_by, bool(legacy))
+    folded = tuple(map(fold, names))
+    return Facts(game_id, created, names, bool(imported), over, won, bool(legacy), folded)
 
 
 T = TypeVar("T", Counts, RivalCounts)
@@ -341,54 +380,6 @@ INSERT_LINE = (
     f"INSERT INTO rival_totals ({', '.join(LINE)}, player_id, rival)"
     f" VALUES ({marks(len(LINE) + 2)})"
 )
-BATCH = 2000
-"""Games a migration reads at a time."""
-ADD_LINE = (
-    INSERT_LINE
-    + " ON CONFLICT (player_id, rival) DO UPDATE SET "
-    + ", ".join(f"{c} = rival_totals.{c} + excluded.{c}" for c in RIVAL_COUNTS)
-)
-"""A meeting added to its line (the first one met, oldest game first, stays first)."""
 INSERT_TOTALS = (
     f"INSERT INTO player_totals (player_id, {', '.join(COUNTS)}) VALUES ({marks(len(COUNTS) + 1)})"
 )
-ALL_GAMES = "SELECT created, id FROM games{} ORDER BY created, id LIMIT {}"
-
-
-def fill(conn: Any, sql: Callable[[str], str]) -> None:
-    """Fill ``player_totals`` and ``rival_totals`` from the games stored (the migration, on
-    ``conn``; ``sql`` puts a statement in the backend's placeholder style): every game's
-    share, oldest game first, :data:`BATCH` games at a time."""
-
-    def run(statement: str, params: Sequence[Any]) -> Any:
-        return conn.execute(sql(statement), params)
-
-    players: dict[int, list[int]] = {}
-    for ids in _game_batches(run):
-        lines = []
-        batch = shares(run, ids)
-        for game_id in ids:
-            found = batch[game_id]
-            for player_id, counts in found.players.items():
-                total = players.setdefault(player_id, [0] * len(COUNTS))
-                players[player_id] = [t + c for t, c in zip(total, numbers(counts), strict=True)]
-            for key, met in found.rivals.items():
-                first = (met.name, found.game.created, game_id, *met.at)
-                lines.append([*first, *numbers(met.counts), *key])
-        conn.cursor().executemany(sql(ADD_LINE), lines)
-    conn.cursor().executemany(
-        sql(INSERT_TOTALS), [[player_id, *counts] for player_id, counts in players.items()]
-    )
-
-
-def _game_batches(run: Run) -> Iterator[list[str]]:
-    """The ids of every game, oldest first, :data:`BATCH` at a time."""
-    after: Sequence[Any] = ()
-    while True:
-        where = " WHERE (created, id) > (?, ?)" if after else ""
-        rows = run(ALL_GAMES.format(where, BATCH), after).fetchall()
-        if rows:
-            yield [row[1] for row in rows]
-        if len(rows) < BATCH:
-            return
-        after = rows[-1]
