@@ -82,7 +82,7 @@ from scorekeeper.store.sqlite import DEFAULT_PATH
 from .folders import TEMPLATES
 
 STORAGE_KEY = "scorekeeper.store.sqlite"
-"""Where the app keeps its :class:`~scorekeeper.store.base.Store` in ``app.extensions``."""
+"""Where the app keeps its :class:`~scorekeeper.store.protocol.Store` in ``app.extensions``."""
 
 ENV_PREFIX = "SCOREKEEPER"
 """Environment variables ``SCOREKEEPER_<KEY>`` give the setting ``<KEY>``."""

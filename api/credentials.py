@@ -16,7 +16,9 @@ from typing import Any
 from flask import Response, abort, g, request
 
 from scorekeeper.store import access, games
-from scorekeeper.store.base import ApiKey, NotFound, StoredGame
+from scorekeeper.store.access_types import ApiKey
+from scorekeeper.store.base import StoredGame
+from scorekeeper.store.refusals import NotFound
 
 from . import errors, get_storage
 
@@ -64,7 +66,7 @@ def token_matches(stored: StoredGame, token: str) -> bool:
 def game(game_id: str) -> StoredGame:
     """Game ``game_id`` as this request's token checks see it, read once per request (the
     wrong-token limit's holder check, then the view's own check); raises
-    :class:`~scorekeeper.store.base.NotFound`. A write reads the game again in its transaction.
+    :class:`~scorekeeper.store.refusals.NotFound`. A write reads the game again in its transaction.
     """
     read: dict[str, StoredGame] = g.setdefault("games_read", {})
     if game_id not in read:

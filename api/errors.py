@@ -32,7 +32,7 @@ from flask import Flask, Response, current_app, has_request_context, jsonify
 from werkzeug.exceptions import HTTPException
 
 from scorekeeper.errors import CardError, Conflict, RecordError, RuleError, ScorekeeperError
-from scorekeeper.store.base import (
+from scorekeeper.store.refusals import (
     KeyReused,
     NotFound,
     StorageBusy,

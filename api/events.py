@@ -30,8 +30,8 @@ from flask_smorest import Api, Blueprint
 
 from scorekeeper import event_tables
 from scorekeeper.store import event_ends, event_exports, event_rounds, events
-from scorekeeper.store.base import StoredEvent
 from scorekeeper.store.event_results import NewEvent
+from scorekeeper.store.event_types import StoredEvent
 
 from . import credentials, get_storage, lifecycle, limits
 from . import event_schemas as s

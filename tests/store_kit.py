@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import sqlite_utils
 
-from scorekeeper.store import games, sqlite
+from scorekeeper.store import games, sqlite_migrations
 
 
 def quick(knocker, k, d, **extra):
@@ -26,7 +26,7 @@ def schema_file(path, version):
     """A closed SQLite file at ``path`` as schema ``version`` left it (the migrations up to
     it): a store that opens it migrates it on."""
     db = sqlite_utils.Database(path)
-    for migration in sqlite.MIGRATIONS[:version]:
+    for migration in sqlite_migrations.MIGRATIONS[:version]:
         migration(db)
     db.execute(f"PRAGMA user_version = {version}")
     db.conn.commit()

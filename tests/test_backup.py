@@ -27,7 +27,8 @@ from serve_kit import spawn, stop
 
 from scorekeeper.cli import main
 from scorekeeper.store import games
-from scorekeeper.store.sqlite import SCHEMA_VERSION, Storage
+from scorekeeper.store.sqlite import Storage
+from scorekeeper.store.sqlite_migrations import SCHEMA_VERSION
 
 
 def log_rows(db) -> list[tuple]:

@@ -37,7 +37,7 @@ from scorekeeper.errors import (
 from scorekeeper.hands import evaluate_hand
 from scorekeeper.rules import MAX_POINTS, Rules
 from scorekeeper.store import games
-from scorekeeper.store.base import NotFound, StorageError
+from scorekeeper.store.refusals import NotFound, StorageError
 from scorekeeper.store.sqlite import Storage
 
 KNOCKER = "As 2s 3s 4c 5c 6c 7d 8d 9d 5h"  # deadwood 5 (the 5h)

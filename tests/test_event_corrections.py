@@ -42,7 +42,7 @@ from test_pad_rights import fields, page
 from scorekeeper.cli import main
 from scorekeeper.rules import Rules
 from scorekeeper.store import Storage
-from scorekeeper.store.base import NewMatch
+from scorekeeper.store.event_types import NewMatch
 from scorekeeper.store.events import match_key
 from scorekeeper.store.games import (
     check_new_game,

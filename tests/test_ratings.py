@@ -15,8 +15,8 @@ from scorekeeper import ratings
 from scorekeeper.errors import InvalidValueError
 from scorekeeper.ratings import NEW, RatedGame, Skill, fold, placing, shown
 from scorekeeper.store import access, event_ends, events, games, open_store
-from scorekeeper.store.base import NotFound, StorageBusy
 from scorekeeper.store.ratings import UNCHANGED, ladder, player_rating, recompute, refresh
+from scorekeeper.store.refusals import NotFound, StorageBusy
 from scorekeeper.store.sqlite import Storage
 
 
@@ -208,7 +208,7 @@ def test_a_skill_is_shown_on_the_documented_scale():
 def test_games_ended_before_the_migration_are_rated_in_the_order_they_changed(tmp_path):
     """A file from before the ratings: its finished games get their last change's time
     as their end, and are rated."""
-    from scorekeeper.store import sqlite
+    from scorekeeper.store import sqlite, sqlite_migrations
 
     path = tmp_path / "old.db"
     store = sqlite.Storage(path, durable=False)
@@ -216,9 +216,11 @@ def test_games_ended_before_the_migration_are_rated_in_the_order_they_changed(tm
     second = finished_game(store, ("Ben", "Cy"))
     new_game(store, players=["Ana", "Cy"])
     store.close()
-    before = next(i for i, m in enumerate(sqlite.MIGRATIONS) if "Ratings:" in (m.__doc__ or ""))
+    before = next(
+        i for i, m in enumerate(sqlite_migrations.MIGRATIONS) if "Ratings:" in (m.__doc__ or "")
+    )
     db = sqlite.sqlite_utils.Database(path)
-    counted = [m for m in sqlite.MIGRATIONS if m.__name__ == "_migrate_rating_changes"]
+    counted = [m for m in sqlite_migrations.MIGRATIONS if m.__name__ == "_migrate_rating_changes"]
     triggers = "SELECT name FROM sqlite_master WHERE type = 'trigger' AND name LIKE '%rated%'"
     for (trigger,) in db.execute(triggers).fetchall():
         db.execute(f"DROP TRIGGER {trigger}")
@@ -231,12 +233,13 @@ def test_games_ended_before_the_migration_are_rated_in_the_order_they_changed(tm
         "ALTER TABLE games DROP COLUMN finished",
     ):
         db.execute(statement)
-    for migration in (sqlite.MIGRATIONS[before], *counted):  # over that file (the others kept)
+    # the ratings' migrations over that file (the others kept)
+    for migration in (sqlite_migrations.MIGRATIONS[before], *counted):
         migration(db)
     db.conn.commit()
     db.conn.close()
     store = sqlite.Storage(path, durable=False)
-    assert store.schema_version() == sqlite.SCHEMA_VERSION
+    assert store.schema_version() == sqlite_migrations.SCHEMA_VERSION
     ends = [(g.id, g.updated) for g in (store.game(first), store.game(second))]
     assert [(i, end) for i, end, _ in store.rating_inputs().games] == ends
     assert [p.game_id for p in player_rating(store, "Ben").history] == [first, second]

@@ -1,6 +1,6 @@
 """API keys, a key's games and edit token rotation (scorekeeper.store.access), on each backend.
 
-Written against the :class:`~scorekeeper.store.base.Store` methods and the
+Written against the :class:`~scorekeeper.store.protocol.Store` methods and the
 access service only, so every backend runs the same checks.
 """
 
@@ -13,8 +13,8 @@ import pytest
 from store_kit import quick, schema_file
 
 from scorekeeper.errors import InvalidValueError, RuleError
-from scorekeeper.store import access, games, sqlite
-from scorekeeper.store.base import KeyReused, NameTaken
+from scorekeeper.store import access, games, sqlite, sqlite_migrations
+from scorekeeper.store.refusals import KeyReused, NameTaken
 
 
 def test_a_key_is_shown_once_and_stored_only_hashed(store, backend):
@@ -175,7 +175,7 @@ def test_migration_7_takes_a_schema_6_file_to_the_key_tables(tmp_path):
     sheet, token = games.create_game(store, ["Ana", "Ben"])
     store.close()
     store = sqlite.Storage(path, durable=False)
-    assert store.schema_version() == sqlite.SCHEMA_VERSION
+    assert store.schema_version() == sqlite_migrations.SCHEMA_VERSION
     assert store.api_keys() == [] and games.token_matches(store.game(sheet.id), token)
     mine = access.find_key(store, access.create_key(store, "mine")).id
 

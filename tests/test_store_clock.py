@@ -12,7 +12,7 @@ import pytest
 from store_kit import schema_file
 
 from scorekeeper.errors import Conflict, InvalidInputError
-from scorekeeper.store import event_rounds, events, sqlite
+from scorekeeper.store import event_rounds, events, sqlite, sqlite_migrations
 from scorekeeper.store.event_clock import moment, round_clock, seconds_left, set_clock
 
 ROSTER = ["Ana", "Bor", "Cy", "Dan"]
@@ -54,7 +54,9 @@ def test_a_bad_length_is_refused_naming_minutes(store, minutes):
 @pytest.mark.one_backend
 def test_the_clock_migration_keeps_the_rounds_paired_before(tmp_path):
     before = next(
-        i for i, step in enumerate(sqlite.MIGRATIONS) if "round clock" in (step.__doc__ or "")
+        i
+        for i, step in enumerate(sqlite_migrations.MIGRATIONS)
+        if "round clock" in (step.__doc__ or "")
     )
     path = schema_file(tmp_path / "old.db", before)
     db = sqlite3.connect(path)
@@ -66,7 +68,7 @@ def test_the_clock_migration_keeps_the_rounds_paired_before(tmp_path):
     db.commit()
     db.close()
     store = sqlite.Storage(path, durable=False)
-    assert store.schema_version() == sqlite.SCHEMA_VERSION
+    assert store.schema_version() == sqlite_migrations.SCHEMA_VERSION
     (paired,) = store.event("e1").paired
     assert (paired.number, paired.clock) == (1, None)
     set_clock(store, "e1", 45)

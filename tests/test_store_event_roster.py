@@ -13,7 +13,7 @@ from store_kit import quick, schema_file
 
 from scorekeeper.errors import Conflict
 from scorekeeper.rules import Rules
-from scorekeeper.store import events, games, sqlite
+from scorekeeper.store import events, games, sqlite, sqlite_migrations
 from scorekeeper.store.event_roster import enter_player, swap_players, withdraw_player
 
 ROSTER = ["Ana", "Bor", "Cy", "Dan", "Eva"]
@@ -110,7 +110,7 @@ def test_a_pairing_made_before_a_roster_change_is_refused(store):
 def test_the_roster_migration_keeps_the_rounds_stored_before(tmp_path):
     """A file from before the roster migration, with an event and a paired round, opens with
     the round's walkovers empty and no roster change; then takes withdrawals."""
-    before = sqlite.MIGRATIONS.index(sqlite._migrate_roster)
+    before = sqlite_migrations.MIGRATIONS.index(sqlite_migrations._migrate_roster)
     path = schema_file(tmp_path / "before.db", before)
     with sqlite3.connect(path) as conn:
         conn.execute(
@@ -125,7 +125,7 @@ def test_the_roster_migration_keeps_the_rounds_stored_before(tmp_path):
         )
     conn.close()
     store = sqlite.Storage(path, durable=False)
-    assert store.schema_version() == sqlite.SCHEMA_VERSION
+    assert store.schema_version() == sqlite_migrations.SCHEMA_VERSION
     stored = store.event("e1")
     assert stored.paired[0].walkovers == () and stored.paired[0].byes == ("Cy",)
     assert (stored.entered, stored.withdrawn) == ((), ())

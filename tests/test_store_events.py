@@ -14,8 +14,8 @@ from api.pad import labels as pad_labels
 from scorekeeper.errors import Conflict, InvalidInputError
 from scorekeeper.events import Format
 from scorekeeper.rules import Rules
-from scorekeeper.store import event_ends, events, games, open_store, sqlite
-from scorekeeper.store.base import KeyReused, NotFound
+from scorekeeper.store import event_ends, events, games, open_store, sqlite, sqlite_migrations
+from scorekeeper.store.refusals import KeyReused, NotFound
 
 ROSTER = ["Ana", "Bor", "Cy", "Dan", "Eva"]
 
@@ -190,7 +190,7 @@ def test_two_directors_pairing_at_once_make_one_round_and_no_orphan_games(store,
 @pytest.mark.one_backend
 def test_migration_8_takes_a_schema_7_file_to_the_event_tables(tmp_path):
     store = sqlite.Storage(schema_file(tmp_path / "v7.db", 7), durable=False)
-    assert store.schema_version() == sqlite.SCHEMA_VERSION
+    assert store.schema_version() == sqlite_migrations.SCHEMA_VERSION
     stored, _ = events.create_event(store, "Night", ROSTER, "single_elimination")
     paired = events.pair_round(store, stored.id)
     assert paired.byes == ("Ana", "Bor", "Cy") and len(paired.matches) == 1
@@ -270,7 +270,7 @@ def test_ending_a_match_is_refused_naming_what_is_wrong(store):
 @pytest.mark.one_backend
 def test_migration_9_takes_a_schema_8_file_to_the_match_ends(tmp_path):
     store = sqlite.Storage(schema_file(tmp_path / "v8.db", 8), durable=False)
-    assert store.schema_version() == sqlite.SCHEMA_VERSION
+    assert store.schema_version() == sqlite_migrations.SCHEMA_VERSION
     stored, _ = events.create_event(store, "Night", ROSTER[:2], "round_robin")
     (match,) = events.pair_round(store, stored.id).matches
     event_ends.end_match(store, stored.id, match.game_id, "Bor")

@@ -11,8 +11,9 @@ import pytest
 from store_kit import quick, schema_file
 
 from scorekeeper.errors import InvalidValueError
-from scorekeeper.store import access, finding, games, listing, sqlite
+from scorekeeper.store import access, finding, games, listing, sqlite, sqlite_migrations
 from scorekeeper.store import postgres as pg_store
+from scorekeeper.store import postgres_migrations as pg_migrations
 from scorekeeper.store.finding import find_players, near_names
 
 NAMES = ["Zora Novak", "Žofia Łęcka", "Anastasia", "Jean-Luc Picard", "Ana", "Øystein Ås"]
@@ -119,7 +120,7 @@ def test_migration_12_finds_the_players_stored_before_it(tmp_path):
         _stored_before(conn.execute)
     store = sqlite.Storage(path, durable=False)
     try:
-        assert store.schema_version() == sqlite.SCHEMA_VERSION
+        assert store.schema_version() == sqlite_migrations.SCHEMA_VERSION
         _finds_them(store)
     finally:
         store.close()
@@ -129,13 +130,13 @@ def test_postgresql_migration_11_finds_the_players_stored_before_it(postgres):
     address = postgres.new_database()
     with psycopg.connect(address, autocommit=True) as conn:
         conn.execute("CREATE TABLE schema_version (version integer NOT NULL)")
-        for migration in pg_store.MIGRATIONS[:10]:
+        for migration in pg_migrations.MIGRATIONS[:10]:
             migration(conn)
         conn.execute("INSERT INTO schema_version VALUES (10)")
         _stored_before(conn.execute)
     store = pg_store.PostgresStore(address)
     try:
-        assert store.schema_version() == pg_store.SCHEMA_VERSION
+        assert store.schema_version() == pg_migrations.SCHEMA_VERSION
         _finds_them(store)
     finally:
         store.close()

@@ -16,7 +16,7 @@ from scorekeeper.results import Outcome
 from scorekeeper.rules import Rules
 from scorekeeper.sheet import GameRecord, GameSeat, Payment
 from scorekeeper.store import games
-from scorekeeper.store.base import KeyReused, NotFound
+from scorekeeper.store.refusals import KeyReused, NotFound
 
 
 def test_create_game_stores_the_rules_snapshot_and_only_a_token_hash(store):

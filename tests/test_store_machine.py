@@ -49,8 +49,8 @@ from scorekeeper.errors import Conflict, RuleError, Stale
 from scorekeeper.gamesheet import GameSheet
 from scorekeeper.rules import Rules
 from scorekeeper.sheet import Payment
-from scorekeeper.store.base import KeyReused, NotFound
 from scorekeeper.store.games import add_hand, correct_hand, create_game, load_sheet, undo_last
+from scorekeeper.store.refusals import KeyReused, NotFound
 from scorekeeper.store.sqlite import Storage
 
 CODES = [r + s for s in "cdhs" for r in "A23456789TJQK"]

@@ -24,8 +24,9 @@ from serve_kit import spawn, stop
 from scorekeeper.cli import main
 from scorekeeper.rules import Rules
 from scorekeeper.store import games, open_store
-from scorekeeper.store.base import NotFound, StorageError, StorageUnavailable
-from scorekeeper.store.postgres import SCHEMA_VERSION, PostgresStore
+from scorekeeper.store.postgres import PostgresStore
+from scorekeeper.store.postgres_migrations import SCHEMA_VERSION
+from scorekeeper.store.refusals import NotFound, StorageError, StorageUnavailable
 from scorekeeper.store.sqlite import Storage
 
 

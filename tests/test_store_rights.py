@@ -1,7 +1,7 @@
 """The store's scorepad edit rights (``edit_rights``, ``handovers``) and an event's rights
 (``director_rights``, ``director_links``, ``card_generations``) on each backend.
 
-Written against the :class:`~scorekeeper.store.base.Store` methods only, so
+Written against the :class:`~scorekeeper.store.protocol.Store` methods only, so
 that another backend can run the same checks.
 """
 

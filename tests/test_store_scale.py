@@ -15,8 +15,9 @@ import pytest
 from store_kit import PARTNERSHIP, THREE_PLAYERS, quick, schema_file
 
 from scorekeeper.errors import ScorekeeperError
-from scorekeeper.store import access, games, listing, sqlite
+from scorekeeper.store import access, games, listing, sqlite, sqlite_migrations
 from scorekeeper.store import postgres as pg_store
+from scorekeeper.store import postgres_migrations as pg_migrations
 from scorekeeper.store.stats import player_stats
 
 NEW_TABLES = {"player_games", "hand_pairs"}
@@ -136,12 +137,12 @@ def test_an_upgraded_sqlite_file_lists_and_counts_what_it_held(tmp_path):
     _play(current, random.Random(11))
     records, lists = _records(current), _lists(current)
     current.close()
-    version = _previous(sqlite.MIGRATIONS, sqlite._migrate_13)
+    version = _previous(sqlite_migrations.MIGRATIONS, sqlite_migrations._migrate_13)
     old = schema_file(tmp_path / "old.db", version)
     _copy_sqlite(tmp_path / "now.db", old)
     upgraded = sqlite.Storage(old, durable=False)
     try:
-        assert upgraded.schema_version() == sqlite.SCHEMA_VERSION
+        assert upgraded.schema_version() == sqlite_migrations.SCHEMA_VERSION
         assert _records(upgraded) == records
         assert _lists(upgraded) == lists
         stats = upgraded.db.conn.execute("SELECT count(*) FROM sqlite_stat1").fetchone()[0]
@@ -161,10 +162,10 @@ def test_an_upgraded_postgresql_database_lists_and_counts_what_it_held(postgres)
     records, lists = _records(current), _lists(current)
     current.close()
     old_address = postgres.new_database()
-    version = _previous(pg_store.MIGRATIONS, pg_store._migrate_12)
+    version = _previous(pg_migrations.MIGRATIONS, pg_migrations._migrate_12)
     with psycopg.connect(old_address, autocommit=True) as conn:
         conn.execute("CREATE TABLE schema_version (version integer NOT NULL)")
-        for migration in pg_store.MIGRATIONS[:version]:
+        for migration in pg_migrations.MIGRATIONS[:version]:
             migration(conn)
         conn.execute("INSERT INTO schema_version VALUES (%s)", (version,))
         old_schema = conn.execute("SELECT current_schema()").fetchone()[0]
@@ -192,7 +193,7 @@ def test_an_upgraded_postgresql_database_lists_and_counts_what_it_held(postgres)
             )
     upgraded = pg_store.PostgresStore(old_address)
     try:
-        assert upgraded.schema_version() == pg_store.SCHEMA_VERSION
+        assert upgraded.schema_version() == pg_migrations.SCHEMA_VERSION
         assert _records(upgraded) == records
         assert _lists(upgraded) == lists
     finally:

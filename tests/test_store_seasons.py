@@ -9,7 +9,7 @@ from store_kit import ABC, THREE_PLAYERS, quick
 from scorekeeper.errors import InvalidInputError
 from scorekeeper.seasons import TableRule, season_table
 from scorekeeper.store import event_ends, events, games, seasons
-from scorekeeper.store.base import KeyReused, NotFound
+from scorekeeper.store.refusals import KeyReused, NotFound
 
 
 def finish(store, game_id, knocker=0, deadwood=30):
@@ -163,7 +163,8 @@ def test_a_correction_or_an_undo_changes_the_table_at_once(store):
 
 
 def test_an_older_file_gets_the_results_of_its_finished_games(tmp_path):
-    from scorekeeper.store.sqlite import MIGRATIONS, SCHEMA_VERSION, Storage, sqlite_utils
+    from scorekeeper.store.sqlite import Storage, sqlite_utils
+    from scorekeeper.store.sqlite_migrations import MIGRATIONS, SCHEMA_VERSION
 
     path = tmp_path / "older.db"
     store = Storage(path, durable=False)

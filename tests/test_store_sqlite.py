@@ -21,8 +21,9 @@ from store_kit import new_game, quick
 from scorekeeper.hands import evaluate_hand
 from scorekeeper.rules import Rules
 from scorekeeper.store import games, open_store
-from scorekeeper.store.base import StorageBusy, StorageError, StorageFull, StorageUnavailable
-from scorekeeper.store.sqlite import MIGRATIONS, SCHEMA_VERSION, Storage
+from scorekeeper.store.refusals import StorageBusy, StorageError, StorageFull, StorageUnavailable
+from scorekeeper.store.sqlite import Storage
+from scorekeeper.store.sqlite_migrations import MIGRATIONS, SCHEMA_VERSION
 from scorekeeper.store.stats import player_stats
 
 

@@ -7,7 +7,7 @@ from store_kit import ABC, ABCD, PARTNERSHIP, THREE_PLAYERS, new_game, quick
 
 from scorekeeper.errors import RuleError
 from scorekeeper.store import games
-from scorekeeper.store.base import NotFound
+from scorekeeper.store.refusals import NotFound
 from scorekeeper.store.stats import player_stats, rematch_tally
 
 

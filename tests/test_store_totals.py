@@ -17,8 +17,8 @@ import pytest
 from store_kit import PARTNERSHIP, THREE_PLAYERS, VOID, quick
 
 from scorekeeper.errors import ScorekeeperError
-from scorekeeper.store import games, open_store, sqlite
-from scorekeeper.store import postgres as pg_store
+from scorekeeper.store import games, open_store, sqlite, sqlite_migrations
+from scorekeeper.store import postgres_migrations as pg_migrations
 from scorekeeper.store.stats import head_to_head, player_stats, recount
 
 NAMES = ["Ana", "Ben", "Cy", "Dan", "Eva"]
@@ -134,13 +134,13 @@ def _forget_the_totals(store, backend, legacy_game):
     ]
     later = ["DROP TABLE rating_changes", "ALTER TABLE rating_state DROP COLUMN changes"]
     if backend.name == "sqlite":  # and the migrations after it taken back
-        version = sqlite.MIGRATIONS.index(sqlite._migrate_totals)
+        version = sqlite_migrations.MIGRATIONS.index(sqlite_migrations._migrate_totals)
         triggers = "SELECT name FROM sqlite_master WHERE type = 'trigger' AND name LIKE '%rated%'"
         dropped = [f"DROP TRIGGER {name}" for (name,) in store.db.conn.execute(triggers)]
         for statement in [*statements, *dropped, *later, f"PRAGMA user_version = {version}"]:
             store.db.conn.execute(statement)
         return sqlite.Storage(backend.address, durable=False)
-    version = pg_store.MIGRATIONS.index(pg_store._migrate_totals)
+    version = pg_migrations.MIGRATIONS.index(pg_migrations._migrate_totals)
     later = [
         "DROP FUNCTION count_rating_change CASCADE",  # and its triggers
         *later,

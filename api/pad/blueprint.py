@@ -23,13 +23,13 @@ from werkzeug.wrappers import Response
 
 from scorekeeper.gamesheet import GameSheet
 from scorekeeper.store import games
-from scorekeeper.store.base import (
+from scorekeeper.store.base import StoredGame
+from scorekeeper.store.refusals import (
     NotFound,
     StorageBusy,
     StorageError,
     StorageFull,
     StorageUnavailable,
-    StoredGame,
 )
 
 from .. import get_storage, limits

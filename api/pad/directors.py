@@ -35,7 +35,8 @@ from typing import Any
 from flask import request, url_for
 
 from scorekeeper.store import events
-from scorekeeper.store.base import Handover, StoredEvent
+from scorekeeper.store.access_types import Handover
+from scorekeeper.store.event_types import StoredEvent
 from scorekeeper.store.games import hash_token, new_token
 from scorekeeper.store.sql_rights import HANDOVER, RECOVERY
 

@@ -22,7 +22,7 @@ whose secret is derived, not random (:func:`card_handover`): HMAC-SHA256 under
 the app's ``SECRET_KEY`` of the game id and the card's generation, so the
 director can print the card again at any time while the store still keeps
 only the secret's hash. The generation is how many times a phone's right to
-the game was revoked (:meth:`~scorekeeper.store.base.Store.card_generation`):
+the game was revoked (:meth:`~scorekeeper.store.protocol.Store.card_generation`):
 after a revoke a card printed before never works again, not even when the
 director opens the card's page again (that prints a new card, which a phone
 must scan anew). The director's own right is :mod:`api.pad.directors`'.
@@ -43,7 +43,8 @@ from flask import current_app, request, url_for
 from markupsafe import Markup
 
 from scorekeeper.names import clean_name
-from scorekeeper.store.base import DeviceEvent, EditRight, Handover, StoredGame
+from scorekeeper.store.access_types import DeviceEvent, EditRight, Handover
+from scorekeeper.store.base import StoredGame
 from scorekeeper.store.games import hash_token, new_token
 
 from .. import get_storage

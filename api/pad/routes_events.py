@@ -45,7 +45,8 @@ from scorekeeper.events import MAX_PLAYERS, Format, swiss_rounds_most
 from scorekeeper.names import MAX_NAME_LENGTH, clean_name, repeated
 from scorekeeper.rules import PRESETS, Rules
 from scorekeeper.store import event_ends, event_rounds, events
-from scorekeeper.store.base import KeyReused, NotFound, StoredEvent
+from scorekeeper.store.event_types import StoredEvent
+from scorekeeper.store.refusals import KeyReused, NotFound
 
 from .. import get_storage, limits
 from ..i18n import _, ngettext

@@ -23,7 +23,7 @@ from scorekeeper.names import MAX_NAME_LENGTH
 from scorekeeper.rules import PRESETS
 from scorekeeper.sheet import Entry
 from scorekeeper.store import games
-from scorekeeper.store.base import KeyReused
+from scorekeeper.store.refusals import KeyReused
 
 from .. import get_storage, limits
 from ..i18n import _

@@ -35,7 +35,7 @@ from scorekeeper.hands import evaluate_hand
 from scorekeeper.rules import Rules
 from scorekeeper.seating import Seating
 from scorekeeper.store import games
-from scorekeeper.store.base import KeyReused, NotFound
+from scorekeeper.store.refusals import KeyReused, NotFound
 
 from .. import get_storage, limits
 from ..i18n import _

@@ -19,7 +19,7 @@ from werkzeug.wrappers import Response
 
 from scorekeeper.errors import Conflict, ScorekeeperError
 from scorekeeper.store import event_roster
-from scorekeeper.store.base import NotFound
+from scorekeeper.store.refusals import NotFound
 
 from .. import get_storage, limits
 from . import rights

@@ -23,7 +23,7 @@ from werkzeug.wrappers import Response
 
 from scorekeeper.errors import Conflict
 from scorekeeper.store import event_clock
-from scorekeeper.store.base import StoredEvent
+from scorekeeper.store.event_types import StoredEvent
 
 from .. import get_storage, limits
 from ..i18n import _

@@ -25,7 +25,7 @@ from scorekeeper.errors import ScorekeeperError
 from scorekeeper.names import MAX_NAME_LENGTH
 from scorekeeper.seasons import DEFAULT_PLACEMENT, TableRule
 from scorekeeper.store import seasons
-from scorekeeper.store.base import KeyReused, NotFound
+from scorekeeper.store.refusals import KeyReused, NotFound
 
 from .. import get_storage, limits
 from ..i18n import _, lazy_gettext

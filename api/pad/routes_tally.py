@@ -11,7 +11,7 @@ from werkzeug.wrappers import Response
 from scorekeeper.errors import ScorekeeperError
 from scorekeeper.gamesheet import GameSheet
 from scorekeeper.store import stats
-from scorekeeper.store.base import NotFound
+from scorekeeper.store.refusals import NotFound
 
 from .. import get_storage
 from ..i18n import _

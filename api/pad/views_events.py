@@ -9,8 +9,9 @@ from typing import Any
 
 from scorekeeper.events import Format
 from scorekeeper.store import events
-from scorekeeper.store.base import Store, StoredEvent
 from scorekeeper.store.event_clock import round_clock
+from scorekeeper.store.event_types import StoredEvent
+from scorekeeper.store.protocol import Store
 
 from ..i18n import _, get_locale, lazy_gettext, ngettext
 from . import views_roster

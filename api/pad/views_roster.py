@@ -9,8 +9,8 @@ from typing import Any
 
 from scorekeeper.event_roster import entries_open, rounds_in_all
 from scorekeeper.events import Event, Format
-from scorekeeper.store.base import StoredEvent
 from scorekeeper.store.event_rounds import event_of
+from scorekeeper.store.event_types import StoredEvent
 
 from ..i18n import _
 from .roster_words import ROSTER_WORDINGS

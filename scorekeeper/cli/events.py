@@ -7,8 +7,8 @@ from typing import IO
 
 import click
 
-from ..store.base import NotFound
 from ..store.event_exports import event_csv, event_record
+from ..store.refusals import NotFound
 from .options import DB_OPTION, BadInput, output_option, stored_at
 
 

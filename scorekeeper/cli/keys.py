@@ -6,7 +6,7 @@ import click
 
 from ..errors import ScorekeeperError
 from ..store import access
-from ..store.base import NameTaken
+from ..store.refusals import NameTaken
 from .options import DB_OPTION, BadInput, stored_at
 
 

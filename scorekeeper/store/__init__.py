@@ -1,6 +1,6 @@
 """Persistence and the services over it: stored games, hands as entered, stats, backups.
 
-Every service is written against :class:`~scorekeeper.store.base.Store`
+Every service is written against :class:`~scorekeeper.store.protocol.Store`
 (a protocol); :func:`open_store` opens the backend a database address names.
 The pure rules core (``scorekeeper.*``) never imports this package.
 """
@@ -9,7 +9,8 @@ from __future__ import annotations
 
 import os
 
-from .base import Store, is_postgres
+from .base import is_postgres
+from .protocol import Store
 from .sqlite import BUSY_TIMEOUT, Storage
 
 

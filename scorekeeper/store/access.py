@@ -29,9 +29,11 @@ from typing import Any, TypedDict, Unpack
 from ..errors import InvalidValueError
 from ..gamesheet import GameStatus
 from ..names import name_key
-from .base import ApiKey, GameFilter, Store, StoredGame
+from .access_types import ApiKey
+from .base import GameFilter, StoredGame
 from .finding import terms
 from .games import hash_token, new_token
+from .protocol import Store
 
 KEY_PREFIX = "sk_"
 """How every API key begins (an edit token never does), so that a log or a config file
@@ -63,7 +65,7 @@ def create_key(store: Store, name: str, *, bot: bool = False) -> str:
     """A new API key called ``name``; returns its text (only its hash is stored). A ``bot``
     key's games are left out of the club's ratings (:mod:`~scorekeeper.store.ratings`).
 
-    Raises :class:`~scorekeeper.store.base.NameTaken` when a key not revoked has the name.
+    Raises :class:`~scorekeeper.store.refusals.NameTaken` when a key not revoked has the name.
     """
     key = KEY_PREFIX + secrets.token_urlsafe(32)
     store.add_api_key(check_key_name(name), hash_token(key), bot=bot)

@@ -15,7 +15,8 @@ from typing import Any
 from ..gamesheet import CUT_KEY, GameSheet, StoredHand
 from ..results import from_plain
 from ..sheet import AnyHandRecord, AnySheet
-from .base import LogEntry, Store, StoredGame, Summary
+from .base import LogEntry, StoredGame, Summary
+from .protocol import Store
 from .scored import effective_hands, score_hands, stored
 
 
@@ -62,7 +63,7 @@ def sheet_of(
 
 
 def load_sheet(store: Store, game_id: str) -> GameSheet:
-    """The sheet of game ``game_id``; raises :class:`~scorekeeper.store.base.NotFound`."""
+    """The sheet of game ``game_id``; raises :class:`~scorekeeper.store.refusals.NotFound`."""
     game, log = store.game_and_log(game_id)
     return game_sheet(game, log)
 

@@ -42,7 +42,8 @@ import tempfile
 from pathlib import Path
 
 from .base import is_postgres
-from .sqlite import BUSY_TIMEOUT, SCHEMA_VERSION, Storage
+from .sqlite import BUSY_TIMEOUT, Storage
+from .sqlite_migrations import SCHEMA_VERSION
 
 TABLES = ("players", "games", "game_players", "hands")
 """The tables every scorekeeper database has."""

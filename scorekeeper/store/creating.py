@@ -9,7 +9,9 @@ from typing import Any
 from ..gamesheet import GameSheet, GameStatus
 from ..newgame import GameSettings
 from .answers import game_sheet
-from .base import KeyReused, SheetRow, Store, Summary
+from .base import SheetRow, Summary
+from .protocol import Store
+from .refusals import KeyReused
 from .tokens import derive_token, hash_request, hash_token, new_game_id, new_token, token_matches
 
 

@@ -13,8 +13,11 @@ from __future__ import annotations
 from datetime import UTC, datetime, timedelta
 
 from ..errors import Conflict, InvalidValueError
-from .base import NotFound, Store, StoredClock, StoredEvent, now
+from .base import now
 from .event_results import RoundClock
+from .event_types import StoredClock, StoredEvent
+from .protocol import Store
+from .refusals import NotFound
 
 MAX_MINUTES = 600
 """The longest round a clock takes (ten hours)."""

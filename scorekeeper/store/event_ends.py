@@ -2,7 +2,7 @@
 
 The leader (or the player the director names) wins, points as they stand,
 with no game bonus. That end is stored with the event
-(:class:`~scorekeeper.store.base.MatchEnd`) and is the match's result from
+(:class:`~scorekeeper.store.event_types.MatchEnd`) and is the match's result from
 then on; the game itself stays an ordinary game (hands may still be
 entered, undone or corrected there, but they no longer change the event).
 """
@@ -16,8 +16,10 @@ from ..errors import Conflict, InvalidValueError
 from ..events import MatchResult
 from ..gamesheet import GameStatus
 from ..names import name_key
-from .base import MatchEnd, Store, StoredGame
+from .base import StoredGame
 from .event_results import EventMatch
+from .event_types import MatchEnd
+from .protocol import Store
 
 
 def end_match(store: Store, event_id: str, game_id: str, winner: Any = None) -> EventMatch:
@@ -33,7 +35,7 @@ def end_match(store: Store, event_id: str, game_id: str, winner: Any = None) -> 
     game: hands may still be entered, undone and corrected, but the event
     keeps the director's result. Raises :class:`~scorekeeper.errors.Conflict`
     (``match_finished``) when the game is already over or the match already
-    ended, :class:`~scorekeeper.store.base.NotFound` when the game is no
+    ended, :class:`~scorekeeper.store.refusals.NotFound` when the game is no
     match of the event.
     """
     if winner is not None and not isinstance(winner, str):

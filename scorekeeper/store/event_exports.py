@@ -6,7 +6,6 @@ from __future__ import annotations
 from ..event_tables import RESULTS_COLUMNS, STANDINGS_COLUMNS, csv_text
 from ..rescore import EVENT_FORMAT, EVENT_VERSION
 from ..results import field_values
-from .base import Store, StoredEvent
 from .event_results import (
     DirectorEnd,
     EventExport,
@@ -17,8 +16,10 @@ from .event_results import (
     EventRecordRound,
     result_rows,
 )
+from .event_types import StoredEvent
 from .events import event_body, event_standings, settings
 from .games import export_game
+from .protocol import Store
 
 
 def event_export(store: Store, stored: StoredEvent) -> EventExport:

@@ -22,10 +22,12 @@ from ..errors import Conflict
 from ..event_pairing import next_round
 from ..event_roster import enter, rounds_in_all, swap, withdraw
 from ..results import Result
-from .base import ENTRY, WITHDRAWAL, NewMatch, RosterChange, Store, StoredEvent, StoredGame
+from .base import StoredGame
 from .event_results import PairedMatch
 from .event_rounds import event_of
+from .event_types import ENTRY, WITHDRAWAL, NewMatch, RosterChange, StoredEvent
 from .events import new_match, played_rounds
+from .protocol import Store
 
 
 def _decided(store: Store, stored: StoredEvent) -> bool:

@@ -22,7 +22,9 @@ from typing import Any
 from ..errors import Conflict
 from ..event_changes import KNOCKOUTS, unmade_round
 from ..events import Event, MatchResult, PlayedRound
-from .base import MatchEvent, Store, StoredEvent, StoredGame, Summary
+from .base import StoredGame, Summary
+from .event_types import MatchEvent, StoredEvent
+from .protocol import Store
 
 GameData = tuple[tuple[str, str], Mapping[str, Any]]
 """A match's game as its result needs it: its two players and its sheet's JSON (``over``
@@ -115,7 +117,7 @@ def withdraw_round(store: Store, event_id: str, number: int) -> None:
     Allowed while none of its games has a hand on its sheet and the director ended
     none of its matches; else :class:`~scorekeeper.errors.Conflict` ``round_started``
     naming the table. A round before the last: ``round_not_last``; no such round:
-    :class:`~scorekeeper.store.base.NotFound`.
+    :class:`~scorekeeper.store.refusals.NotFound`.
     """
 
     def check(stored: StoredEvent, games: Sequence[StoredGame]) -> None:

@@ -28,7 +28,6 @@ from ..event_standings import standings
 from ..events import Event, Format, PlayedRound
 from ..names import MAX_NAME_LENGTH
 from ..results import field_values
-from .base import KeyReused, NewMatch, Store, StoredEvent
 from .event_clock import round_clock
 from .event_results import (
     EventMatch,
@@ -42,6 +41,7 @@ from .event_results import (
     walkover_lines,
 )
 from .event_rounds import GameData, event_of, rounds_of
+from .event_types import NewMatch, StoredEvent
 from .games import (
     check_new_game,
     derive_token,
@@ -52,6 +52,8 @@ from .games import (
     new_game_id,
     new_token,
 )
+from .protocol import Store
+from .refusals import KeyReused
 
 
 def create_event(
@@ -205,7 +207,7 @@ def pair_round(store: Store, event_id: str, *, secret: str | None = None) -> Pai
     """Pair the event's next round: each match a new stored game under the event's rules.
 
     The round, its games and their links to the event are written in one
-    transaction (:meth:`~scorekeeper.store.base.Store.add_round`): a request
+    transaction (:meth:`~scorekeeper.store.protocol.Store.add_round`): a request
     that loses a race to pair the same round writes nothing. With the app's
     ``secret``, each game's edit token is derived from it and
     :func:`match_key` (as a game created with that idempotency key has its

@@ -20,8 +20,9 @@ from ..records import DEFAULT_PLAYERS, MATCH_FORMAT
 from ..rescore import GAME_FORMAT, GAME_VERSION
 from ..results import Result, plain
 from ..rules import Rules
-from .base import SheetRow, Store, Summary
+from .base import SheetRow, Summary
 from .creating import NewGame, store_game
+from .protocol import Store
 from .scored import effective_hands, fresh, kept, scored_rows, start_state
 
 EXPORT_FORMAT = GAME_FORMAT

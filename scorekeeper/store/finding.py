@@ -21,7 +21,7 @@ from difflib import SequenceMatcher
 from statistics import fmean
 
 from ..names import MAX_NAME_LENGTH, fold, search_words
-from .base import Store
+from .protocol import Store
 
 LAST = "\U0010ffff"
 """The last code point: every word that begins with ``w`` lies in ``[w, w + LAST)``."""

@@ -59,11 +59,13 @@ from ..tally import GameState
 from .answers import Answer, Made, Written, as_answered, game_sheet, written
 from .answers import load_sheet as load_sheet
 from .answers import minimal_sheet as minimal_sheet
-from .base import Decision, GameView, NotFound, SheetRow, Store, StoredGame, Summary
+from .base import Decision, GameView, SheetRow, StoredGame, Summary
 from .creating import NewGame, store_game
 from .event_rounds import check_change
 from .exchange import export_game as export_game
 from .exchange import import_game as import_game
+from .protocol import Store
+from .refusals import NotFound
 from .scored import (
     EffectiveHand,
     Scored,
@@ -241,7 +243,7 @@ def write_correction(
     """Score hand ``n`` (1-based) as ``hand`` instead (:func:`correct_hand` answers it typed:
     ``(hand record, sheet, created)``).
 
-    Raises :class:`~scorekeeper.store.base.NotFound` for a hand not on the
+    Raises :class:`~scorekeeper.store.refusals.NotFound` for a hand not on the
     sheet and :class:`~scorekeeper.errors.Conflict` (``game_over``) when the
     corrected totals would end the game before its last hand. Hands ``n``
     and later are scored again from the summary kept with hand ``n - 1``.

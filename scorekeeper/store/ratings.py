@@ -32,8 +32,8 @@ from datetime import datetime
 from ..ratings import NEW, Folded, RatedGame, fold, placing
 from ..results import Result
 from .access import check_limit, decode_value, encode_value, stored_time
-from .base import Store
 from .games import load_sheet
+from .protocol import Store
 from .sql_ratings import LadderRow, RatingInputs
 
 DEFAULT_PAGE = 50

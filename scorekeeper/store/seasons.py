@@ -26,8 +26,8 @@ from ..seasons import (
     TableRule,
     season_table,
 )
-from .base import Store
 from .games import hash_request, new_game_id
+from .protocol import Store
 from .season_results import SeasonNight, SeasonTable, SeasonView, StoredSeason
 
 SEASON_COLUMNS = (
@@ -61,7 +61,7 @@ def create_season(
     """Store a new season; errors name the field (``last_day`` before ``first_day``, an
     unknown ``table`` rule, a ``placement`` list that is not whole points falling). With
     an ``idempotency_key``, a repeat of the same request returns the same season
-    (another request with that key: :class:`~scorekeeper.store.base.KeyReused`)."""
+    (another request with that key: :class:`~scorekeeper.store.refusals.KeyReused`)."""
     if not isinstance(name, str):
         raise InvalidValueError("name: a season's name", option="name")
     try:

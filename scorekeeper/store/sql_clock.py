@@ -15,7 +15,7 @@ from collections.abc import Sequence
 from contextlib import AbstractContextManager
 from typing import Any
 
-from .base import StoredClock
+from .event_types import StoredClock
 
 ADD_CLOCK = (
     "ALTER TABLE event_rounds ADD COLUMN clock_started TEXT",

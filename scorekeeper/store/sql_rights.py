@@ -24,7 +24,8 @@ from collections.abc import Sequence
 from contextlib import AbstractContextManager
 from typing import Any
 
-from .base import DeviceEvent, EditRight, Handover, now
+from .access_types import DeviceEvent, EditRight, Handover
+from .base import now
 
 HANDOVER = "handover"
 """The kind of the director's hand-over link: one the director makes, ended by a revoke."""

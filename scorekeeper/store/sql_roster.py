@@ -24,18 +24,9 @@ from contextlib import AbstractContextManager
 from typing import Any
 
 from ..rules import Rules
-from .base import (
-    ENTRY,
-    WITHDRAWAL,
-    ChangeRoster,
-    NewMatch,
-    NotFound,
-    StoredEvent,
-    StoredGame,
-    SwapMatches,
-    dumps,
-    now,
-)
+from .base import StoredGame, dumps, now
+from .event_types import ENTRY, WITHDRAWAL, ChangeRoster, NewMatch, StoredEvent, SwapMatches
+from .refusals import NotFound
 
 ROSTER_TABLE = (
     "CREATE TABLE event_roster (event_id TEXT NOT NULL REFERENCES events (id),"

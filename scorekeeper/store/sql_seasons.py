@@ -35,7 +35,8 @@ from typing import Any
 
 from ..events import Event, Format, MatchResult, PlayedRound
 from ..seasons import CasualGames, Night, Season, TableRule
-from .base import KeyReused, NotFound, dumps, now
+from .base import dumps, now
+from .refusals import KeyReused, NotFound
 from .season_results import StoredSeason
 
 SEASON_TABLES = (
@@ -215,7 +216,7 @@ class SeasonRecords(ABC):
 
         With an ``idempotency_key`` already used by the same request (``request_hash``),
         nothing is written and that season is returned; used by another request, it
-        raises :class:`~scorekeeper.store.base.KeyReused`.
+        raises :class:`~scorekeeper.store.refusals.KeyReused`.
         """
         row = (
             season_id,
@@ -240,7 +241,7 @@ class SeasonRecords(ABC):
         return _season(found[:-1])
 
     def season(self, season_id: str) -> StoredSeason:
-        """The season ``season_id``; raises :class:`~scorekeeper.store.base.NotFound`."""
+        """The season ``season_id``; raises :class:`~scorekeeper.store.refusals.NotFound`."""
         with self._read() as conn:
             row = self._run(conn, SELECT_SEASON, (season_id,)).fetchone()
         if row is None:

@@ -46,8 +46,9 @@ from ..sheet import (
     Payment,
     ThreePlayerHandRecord,
 )
-from .base import Store, StoredGame
+from .base import StoredGame
 from .games import load_sheet, score_log
+from .protocol import Store
 from .tallies import Pair, RecordGame
 from .totals import COUNTS, RIVAL_COUNTS, Counts, KeptRecord, RivalCounts
 
