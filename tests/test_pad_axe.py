@@ -200,10 +200,15 @@ class Walk:
         self.hand_form("quick")
         self.page.context.set_offline(True)
         self.quick("Ana", "Knock", "14", "30")
+        # the worker kept it and answered with the form again: typed on that new page, not
+        # on the one it replaces (a tap there would be lost with it: a hand with nobody out)
+        expect(self.page.locator(".queue li")).to_have_count(1)
+        expect(self.page.locator("[data-quick-pad]")).to_be_visible()
         self.quick("Bor", "Knock", "1", "3")
         expect(self.page.locator(".queue h2")).to_have_text(
             self.t("Waiting to sync: %(num)d hand", "Waiting to sync: %(num)d hands", 2)
         )
+        expect(self.page.locator(".queue li").nth(1)).to_contain_text("Bor")
 
     def back_online(self) -> None:
         """The connection returns: the first hand is refused, the second waits behind it."""
