@@ -206,7 +206,10 @@ def test_serve_comes_back_at_once_after_a_crash(tmp_path: Path):
     parent-death signal), the port is free within 2 s and serve starts again on it at
     once; the dead run's private folder goes at that start."""
     db = tmp_path / "club.db"
-    process, url = spawn(db, log=tmp_path / "first.log")
+    runs = tmp_path / "runs"  # its run folders apart: another test's serve removes dead ones
+    runs.mkdir()
+    private = ("env", f"TMPDIR={runs}")
+    process, url = spawn(db, log=tmp_path / "first.log", wrapper=private)
     port = int(url.rsplit(":", 1)[1])
     folder = _run_folder(tmp_path / "first.log")
     family = [pid for pid, _ in children(process.pid)]
@@ -215,8 +218,8 @@ def test_serve_comes_back_at_once_after_a_crash(tmp_path: Path):
     process.wait()
     _until(lambda: _port_free(port), 2, "free port")
     assert all(wait_gone(pid, 15) for pid in family)  # SIGTERM each, on a busy machine
-    assert folder.is_dir()  # nobody removed it: the process was killed
-    again, url = spawn(db, port=port, timeout=10, log=tmp_path / "again.log")
+    assert folder.parent == runs and folder.is_dir()  # nobody removed it: it was killed
+    again, url = spawn(db, port=port, timeout=10, log=tmp_path / "again.log", wrapper=private)
     try:
         assert not folder.exists()
         assert requests.get(f"{url}/api/openapi.json", timeout=10).status_code == 200
