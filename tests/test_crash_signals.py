@@ -27,9 +27,10 @@ import socket
 import sqlite3
 import subprocess
 import sys
+import tempfile
 import threading
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from pathlib import Path
 
 import pytest
@@ -201,13 +202,21 @@ def _run_folder(log: Path) -> Path:
     return Path(found.group(1))
 
 
-def test_serve_comes_back_at_once_after_a_crash(tmp_path: Path):
+@pytest.fixture
+def short_runs() -> Iterator[Path]:
+    """A folder for serve's run folders, apart (another test's serve removes dead ones) and
+    in a short path: a unix socket's path has at most 107 bytes, and tmp_path can be long."""
+    runs = Path(tempfile.mkdtemp(prefix="sk-runs-", dir="/tmp"))
+    yield runs
+    shutil.rmtree(runs)
+
+
+def test_serve_comes_back_at_once_after_a_crash(tmp_path: Path, short_runs: Path):
     """Issue 26, item 2: SIGKILL to serve's own process ends its nginx and workers (the
     parent-death signal), the port is free within 2 s and serve starts again on it at
     once; the dead run's private folder goes at that start."""
     db = tmp_path / "club.db"
-    runs = tmp_path / "runs"  # its run folders apart: another test's serve removes dead ones
-    runs.mkdir()
+    runs = short_runs
     private = ("env", f"TMPDIR={runs}")
     process, url = spawn(db, log=tmp_path / "first.log", wrapper=private)
     port = int(url.rsplit(":", 1)[1])
