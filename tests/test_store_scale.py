@@ -292,3 +292,29 @@ def test_a_narrow_filters_few_games_are_searched_for_once(store):
     searched = [s for s in traced if "FROM player_games s" in s]
     assert len(searched) == 2, searched  # one a page
     assert sum("FROM key_games o WHERE o.game_id" in s for s in traced) == 1
+
+
+def _analyzed(address: str) -> dict[str, bool]:
+    """Each table of the address's schema: whether it has statistics (``reltuples`` is -1
+    on a table never analyzed)."""
+    with psycopg.connect(address) as conn:
+        rows = conn.execute(
+            "SELECT relname, reltuples >= 0 FROM pg_class"
+            " WHERE relnamespace = current_schema()::regnamespace AND relkind = 'r'"
+        )
+        return dict(rows.fetchall())
+
+
+def test_a_migration_analyzes_its_own_schema_and_no_other(postgres):
+    """A bare ANALYZE in the migration read every schema of the database (one store's
+    tables each, in the suite) and held a lock on each table until it committed: a
+    database of many schemas ran out of shared memory."""
+    bystander = postgres.new_database()
+    with psycopg.connect(bystander, autocommit=True) as conn:
+        conn.execute("CREATE TABLE neighbour (n integer)")
+        conn.execute("INSERT INTO neighbour SELECT generate_series(1, 10)")  # no autoanalyze
+    address = postgres.new_database()
+    pg_store.PostgresStore(address).close()
+    assert _analyzed(bystander) == {"neighbour": False}
+    own = _analyzed(address)
+    assert "games" in own and all(own.values()), own

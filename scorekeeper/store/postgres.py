@@ -60,7 +60,7 @@ import psycopg
 import psycopg_pool
 from psycopg import errors as pg_errors
 
-from .postgres_migrations import MIGRATIONS, SCHEMA_VERSION
+from .postgres_migrations import MIGRATIONS, SCHEMA_VERSION, analyze_own_tables
 from .refusals import StorageBusy, StorageError, StorageFull, StorageUnavailable
 from .sql import SqlStore, pending_steps, pyformat
 
@@ -240,7 +240,7 @@ class PostgresStore(SqlStore):
             for step in steps:
                 MIGRATIONS[step](conn)
             if steps:  # new tables and indexes: the planner's statistics at once
-                conn.execute("ANALYZE")
+                analyze_own_tables(conn)
             if row is None:
                 conn.execute("INSERT INTO schema_version VALUES (%s)", (SCHEMA_VERSION,))
             else:

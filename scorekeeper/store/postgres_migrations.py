@@ -42,7 +42,8 @@ row saying which of them ran):
 * ``game_results`` (migration 17): each finished game's winner and final totals,
   kept by the trigger ``games_result``, as in SQLite's schema 18.
 * ``player_games``, ``hand_pairs``, ``key_games.created``, ``games.won_by`` and
-  ``games_updated`` (migration 18), as in SQLite's schema 19; then ``ANALYZE``.
+  ``games_updated`` (migration 18), as in SQLite's schema 19; then ``ANALYZE`` of the schema's own
+  tables (:func:`analyze_own_tables`).
 * ``player_totals`` and ``rival_totals`` (the migration after them), as in SQLite's
   schema (:mod:`scorekeeper.store.totals`).
 * ``rating_changes`` and ``rating_state.changes`` (the migration after them), kept
@@ -57,6 +58,7 @@ from __future__ import annotations
 from collections.abc import Callable
 
 import psycopg
+import psycopg.sql
 
 from . import tallies, totals_schema
 from .finding import (
@@ -331,3 +333,18 @@ MIGRATIONS: tuple[Callable[[psycopg.Connection], None], ...] = (
 
 SCHEMA_VERSION = len(MIGRATIONS)
 """The schema version this code writes."""
+
+
+def analyze_own_tables(conn: psycopg.Connection) -> None:
+    """``ANALYZE`` the tables of the connection's schema (``current_schema()``), and no other.
+
+    A bare ``ANALYZE`` reads every table of the database, other schemas' included (another
+    application's, or, in a database shared schema by schema, every other store's), and in
+    the migration's transaction holds a lock on each of them until it commits.
+    """
+    rows = conn.execute(
+        "SELECT schemaname, tablename FROM pg_tables WHERE schemaname = current_schema()"
+    ).fetchall()
+    if rows:
+        names = psycopg.sql.SQL(", ").join(psycopg.sql.Identifier(*row) for row in rows)
+        conn.execute(psycopg.sql.SQL("ANALYZE {}").format(names))
