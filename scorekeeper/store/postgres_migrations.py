@@ -304,6 +304,13 @@ def _migrate_search_indexes(conn: psycopg.Connection) -> None:
         conn.execute(statement)
 
 
+def _migrate_game_keys(conn: psycopg.Connection) -> None:
+    """The API key of each player's game in ``player_games``, as in SQLite's migration of
+    the same name (:data:`~.tallies.GAME_KEYS`)."""
+    for statement in tallies.GAME_KEYS:
+        conn.execute(statement)
+
+
 MIGRATIONS: tuple[Callable[[psycopg.Connection], None], ...] = (
     _migrate_1,
     _migrate_2,
@@ -326,6 +333,7 @@ MIGRATIONS: tuple[Callable[[psycopg.Connection], None], ...] = (
     _migrate_totals,
     _migrate_rating_changes,
     _migrate_search_indexes,
+    _migrate_game_keys,
 )
 """Schema migrations in order; migration ``i`` takes the database to version ``i + 1``."""
 

@@ -359,6 +359,12 @@ def _migrate_rating_changes(db: sqlite_utils.Database) -> None:
         db.execute(statement)
 
 
+def _migrate_game_keys(db: sqlite_utils.Database) -> None:
+    """The API key of each player's game in ``player_games`` (:data:`~.tallies.GAME_KEYS`)."""
+    for statement in tallies.GAME_KEYS:
+        db.execute(statement)
+
+
 MIGRATIONS: tuple[Callable[[sqlite_utils.Database], None], ...] = (
     _migrate_1,
     _migrate_2,
@@ -381,6 +387,7 @@ MIGRATIONS: tuple[Callable[[sqlite_utils.Database], None], ...] = (
     _migrate_tallies,
     _migrate_totals,
     _migrate_rating_changes,
+    _migrate_game_keys,
 )
 """Schema migrations in order; migration ``i`` takes the file to version ``i + 1``."""
 
