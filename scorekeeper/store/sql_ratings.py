@@ -31,6 +31,7 @@ from typing import Any
 
 from ..ratings import Folded, Skill, Step
 from .sql_rating_changes import SELECT_CHANGES
+from .tallies import Executes
 
 ADD_BOT = "ALTER TABLE api_keys ADD COLUMN bot BOOLEAN NOT NULL DEFAULT FALSE"
 """The bot keys' mark: the same statement in both backends."""
@@ -96,6 +97,16 @@ SELECT_ENDS = (
     "SELECT n, game_id, finished, rating FROM rating_steps WHERE player_id = ? AND n IN (1, ?)"
     " ORDER BY n"
 )
+
+LINE_INDEX = "CREATE INDEX rating_steps_line ON rating_steps (player_id, n, rating)"
+"""A player's steps with their ratings in order, read from the index alone: what
+:data:`SELECT_COLUMNS` reads (the primary key's rows are wider: each step's game and end)."""
+
+
+def migrate_rating_line(db: Executes) -> None:
+    """:data:`LINE_INDEX`: the same step in both backends' migrations."""
+    db.execute(LINE_INDEX)
+
 
 SHIFT, MIDDLE = 1 << 24, 1 << 23
 """How a step's game number and rating are packed into one integer (``n * SHIFT + rating +

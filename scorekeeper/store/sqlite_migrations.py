@@ -86,7 +86,7 @@ from .sql_clock import ADD_CLOCK
 from .sql_events import EVENT_TABLES, MATCH_END_TABLE
 from .sql_game_rows import ADD_CUT
 from .sql_rating_changes import COUNTER, SQLITE_TRIGGERS
-from .sql_ratings import ADD_BOT, RATING_TABLES
+from .sql_ratings import ADD_BOT, RATING_TABLES, migrate_rating_line
 from .sql_rights import rights_tables
 from .sql_roster import ADD_WALKOVERS, ROSTER_TABLE
 from .sql_seasons import SEASON_TABLES, sqlite_result_triggers
@@ -359,12 +359,6 @@ def _migrate_rating_changes(db: sqlite_utils.Database) -> None:
         db.execute(statement)
 
 
-def _migrate_game_keys(db: sqlite_utils.Database) -> None:
-    """The API key of each player's game in ``player_games`` (:data:`~.tallies.GAME_KEYS`)."""
-    for statement in tallies.GAME_KEYS:
-        db.execute(statement)
-
-
 MIGRATIONS: tuple[Callable[[sqlite_utils.Database], None], ...] = (
     _migrate_1,
     _migrate_2,
@@ -387,7 +381,8 @@ MIGRATIONS: tuple[Callable[[sqlite_utils.Database], None], ...] = (
     _migrate_tallies,
     _migrate_totals,
     _migrate_rating_changes,
-    _migrate_game_keys,
+    tallies.migrate_game_keys,
+    migrate_rating_line,
 )
 """Schema migrations in order; migration ``i`` takes the file to version ``i + 1``."""
 

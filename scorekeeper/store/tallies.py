@@ -29,7 +29,7 @@ from __future__ import annotations
 import json
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any, NamedTuple
+from typing import Any, NamedTuple, Protocol
 
 from ..gamesheet import GameStatus
 from .base import Player
@@ -85,6 +85,20 @@ GAME_KEYS = (
 in the same transaction; NULL for none), so that an API key's games of a player, newest
 first, are one range of the index ``player_games_key``: a search on a key's list reads
 the key's games of the players it finds, not each of their games."""
+
+
+class Executes(Protocol):
+    """A connection of either backend, as a migration runs a statement on it."""
+
+    def execute(self, statement: str, /) -> Any: ...
+
+
+def migrate_game_keys(db: Executes) -> None:
+    """The API key of each player's game in ``player_games`` (:data:`GAME_KEYS`): the
+    same step in both backends' migrations."""
+    for statement in GAME_KEYS:
+        db.execute(statement)
+
 
 SELECT_RECORD_GAMES = (
     "SELECT g.id, g.players, pg.seat, g.imported, g.status, g.won_by, g.scored IS NULL"
