@@ -132,7 +132,13 @@ def _forget_the_totals(store, backend, legacy_game):
         "DROP TABLE rival_totals",
         "DROP TABLE player_totals",
     ]
-    later = ["DROP TABLE rating_changes", "ALTER TABLE rating_state DROP COLUMN changes"]
+    later = [
+        "DROP TABLE rating_changes",
+        "ALTER TABLE rating_state DROP COLUMN changes",
+        "DROP INDEX player_games_key",
+        "ALTER TABLE player_games DROP COLUMN key_id",
+        "DROP INDEX rating_steps_line",
+    ]
     if backend.name == "sqlite":  # and the migrations after it taken back
         version = sqlite_migrations.MIGRATIONS.index(sqlite_migrations._migrate_totals)
         triggers = "SELECT name FROM sqlite_master WHERE type = 'trigger' AND name LIKE '%rated%'"

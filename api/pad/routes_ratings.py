@@ -15,12 +15,13 @@ from flask import abort, request
 from werkzeug.wrappers import Response
 
 from scorekeeper.errors import ScorekeeperError
+from scorekeeper.ratings import NEW
 from scorekeeper.store import ratings
 
 from .. import get_storage
 from ..i18n import _, format_number, ngettext
 from .blueprint import bp, render
-from .chart import chart
+from .chart import COLUMNS, chart
 
 DAYS = ("7", "30", "90", "365")
 """The spans of recent activity the ladder's form offers, in days."""
@@ -93,12 +94,13 @@ def _line(place: int, line: ratings.Rated) -> dict[str, Any]:
 def rating_panel(name: str) -> dict[str, Any]:
     """What a player's record page shows of the rating: the number, the games behind it
     and the chart of its history (``None`` before the first rated game)."""
-    found = ratings.player_rating(get_storage(), name)
+    line = ratings.player_line(get_storage(), name, COLUMNS)
+    rating, games = (line.rating, line.games) if line else (NEW.rating, 0)
     return {
-        "rating": str(found.rating),
-        "games": ngettext("from %(num)d game", "from %(num)d games", found.games),
-        "chart": chart(found.history),
-        "first": found.history[0].rating if found.history else None,
-        "last": found.rating,
-        "count": found.games,
+        "rating": str(rating),
+        "games": ngettext("from %(num)d game", "from %(num)d games", games),
+        "chart": chart(line),
+        "first": line.first.rating if line else None,
+        "last": rating,
+        "count": games,
     }

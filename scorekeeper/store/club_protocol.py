@@ -26,7 +26,7 @@ from .event_types import (
     SwapMatches,
 )
 from .season_results import StoredSeason
-from .sql_ratings import LadderRow, RatingInputs
+from .sql_ratings import LadderRow, RatingInputs, RatingLine
 
 
 class ClubStore(Protocol):
@@ -165,6 +165,10 @@ class ClubStore(Protocol):
     def rating_steps(self, player_id: int) -> tuple[tuple[int, int] | None, list[Step]]:
         """A player's cached rating and history (see
         :meth:`~.sql_ratings.RatingRows.rating_steps`)."""
+
+    def rating_line(self, player_id: int, columns: int) -> RatingLine | None:
+        """A player's cached rating and history as a chart of ``columns`` columns draws it
+        (see :meth:`~.sql_ratings.RatingRows.rating_line`)."""
 
     def set_round_clock(self, event_id: str, number: int, clock: StoredClock) -> bool:
         """Set the clock of the event's round ``number`` (replacing any); False (nothing

@@ -8,7 +8,8 @@ player's games costs a sort of the store's games, nor a walk past other players'
 
 Two filters may keep few games of many: part of a name (``words``) and ``since``. A
 walk would then pass many games for each it keeps; so their games (an API key's: those
-it made) are read first, up to :data:`FEW`: when there are fewer, the page is made
+it made, for a name the key's range of each player's games, ``player_games_key``) are
+read first, up to :data:`FEW`: when there are fewer, the page is made
 from them (found by their own index, ``player_games`` or ``games_updated``, then named
 by id and put in order: at most :data:`FEW` of them, found once); else the walk keeps
 at least one game in every ``N / FEW`` it meets (``N`` the games walked), a bounded
@@ -59,8 +60,9 @@ PLAYER_GAMES = Source(
     "pg.created",
     "pg.game_id",
 )
-OWNED = " AND EXISTS (SELECT 1 FROM key_games o WHERE o.game_id = g.id AND o.key_id = ?)"
-"""A player's games that an API key made (the key's games met on the player's walk)."""
+OWNED = " AND pg.key_id = ?"
+"""A player's games that an API key made: the range of that key in the player's games
+(the index ``player_games_key``, :data:`~.tallies.GAME_KEYS`)."""
 
 NEWEST_FIRST = " ORDER BY g.created DESC, g.id DESC"
 """The order of a page's games (those of a sorted page, once found by id)."""
@@ -76,17 +78,22 @@ CONDITIONS = {
 @dataclass(frozen=True, slots=True)
 class Narrow:
     """A filter that may keep few games of many: the ids of its games (a subquery), and
-    the same filter as a condition on a game met on a walk."""
+    the same filter as a condition on a game met on a walk; ``owned``: the ids of those
+    of its games an API key made, by index (the key its last parameter), or ``""``: each
+    game's key is probed."""
 
     ids: str
     condition: str
     params: list[Any]
+    owned: str = ""
 
     def few_games(self, run: Run, most: int, key_id: int | None) -> list[str] | None:
         """The ids of its games (those API key ``key_id`` made, when not ``None``) when
         there are fewer than ``most``; ``None`` when there are more."""
         statement, params = f"{self.ids} LIMIT {int(most)}", self.params
-        if key_id is not None:
+        if key_id is not None and self.owned:
+            statement, params = f"{self.owned} LIMIT {int(most)}", [*self.params, key_id]
+        elif key_id is not None:
             statement = (
                 f"SELECT n.game_id FROM ({self.ids}) AS n WHERE (SELECT o.key_id"
                 f" FROM key_games o WHERE o.game_id = n.game_id) = ? LIMIT {int(most)}"
@@ -107,12 +114,14 @@ def _narrow(run: Run, filters: GameFilter) -> list[Narrow]:
     words: Sequence[str] = filters.get("words") or ()
     if words:
         players, params = _players(run, words)
+        games = MATCHING_GAMES.format(players)
         found.append(
             Narrow(
-                MATCHING_GAMES.format(players),
+                games,
                 " AND EXISTS (SELECT 1 FROM game_players s WHERE s.game_id = g.id"
                 f" AND s.player_id IN ({players}))",
                 params,
+                f"{games} AND s.key_id = ?",
             )
         )
     since = filters.get("since")

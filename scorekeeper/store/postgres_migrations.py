@@ -73,7 +73,7 @@ from .sql_clock import ADD_CLOCK
 from .sql_events import EVENT_TABLES, MATCH_END_TABLE
 from .sql_game_rows import ADD_CUT
 from .sql_rating_changes import COUNTER, POSTGRES_TRIGGERS
-from .sql_ratings import ADD_BOT, RATING_TABLES
+from .sql_ratings import ADD_BOT, RATING_TABLES, migrate_rating_line
 from .sql_rights import rights_tables
 from .sql_roster import ADD_WALKOVERS, ROSTER_TABLE
 from .sql_seasons import POSTGRES_RESULT_TRIGGER, SEASON_TABLES
@@ -328,6 +328,8 @@ MIGRATIONS: tuple[Callable[[psycopg.Connection], None], ...] = (
     _migrate_totals,
     _migrate_rating_changes,
     _migrate_search_indexes,
+    tallies.migrate_game_keys,
+    migrate_rating_line,
 )
 """Schema migrations in order; migration ``i`` takes the database to version ``i + 1``."""
 

@@ -34,7 +34,7 @@ from ..results import Result
 from .access import check_limit, decode_value, encode_value, stored_time
 from .games import load_sheet
 from .protocol import Store
-from .sql_ratings import LadderRow, RatingInputs
+from .sql_ratings import LadderRow, RatingInputs, RatingLine
 
 DEFAULT_PAGE = 50
 MAX_PAGE = 200
@@ -177,6 +177,17 @@ def player_rating(store: Store, name: str) -> PlayerRating:
     rating, games = found or (NEW.rating, 0)
     history = tuple(Point(s.game_id, s.finished, s.rating) for s in steps)
     return PlayerRating(player.name, rating, games, history)
+
+
+def player_line(store: Store, name: str, columns: int) -> RatingLine | None:
+    """The rating of player ``name`` (matched by name key; raises ``NotFound``) and its
+    history as a chart of ``columns`` columns draws it (``None`` before the first rated
+    game): the first and last game and, in each column of the games, the first, last,
+    lowest and highest rating, picked by the database (at most four per column, whatever
+    the number of games)."""
+    player = store.player(name)
+    refresh(store)
+    return store.rating_line(player.id, columns)
 
 
 def _encode(row: LadderRow) -> str:

@@ -125,7 +125,7 @@ class GameCreation(PlayerTotals, SqlPart):
         name key and name; new players are inserted in seat order, or in ``name_key`` order
         with :data:`PLAYERS_BY_KEY`), the API key that ``owner``s it, its log ``entries``
         and its sheet ``rows``."""
-        self._seat(conn, stamp, {game_id: seated})
+        self._seat(conn, stamp, {game_id: seated}, owner)
         if owner is not None:
             self._run(conn, INSERT_KEY_GAME, (game_id, owner, stamp))
         self._run_many(
@@ -181,10 +181,16 @@ class GameCreation(PlayerTotals, SqlPart):
             self._run(conn, SET_FINISHED, (stamp, game_id))
         return created
 
-    def _seat(self, conn: Any, stamp: str, games: Mapping[str, Sequence[tuple[str, str]]]) -> None:
+    def _seat(
+        self,
+        conn: Any,
+        stamp: str,
+        games: Mapping[str, Sequence[tuple[str, str]]],
+        owner: int | None = None,
+    ) -> None:
         """Seat each new game's players, ``(name_key, name)`` in seat order, adding first
         the players not known yet (all of them in ``name_key`` order with
-        :data:`PLAYERS_BY_KEY`, else in seat order)."""
+        :data:`PLAYERS_BY_KEY`, else in seat order); the games made by API key ``owner``."""
         named = [player for seated in games.values() for player in seated]
         for key, name in sorted(named) if self.PLAYERS_BY_KEY else named:
             if self._run(conn, INSERT_PLAYER, (name, key, stamp)).rowcount == 1:
@@ -192,4 +198,4 @@ class GameCreation(PlayerTotals, SqlPart):
         for game_id, seated in games.items():
             for seat, (key, _) in enumerate(seated):
                 self._run(conn, INSERT_SEAT, (game_id, seat, key))
-                self._run(conn, tallies.INSERT_PLAYER_GAME, (stamp, game_id, seat, key))
+                self._run(conn, tallies.INSERT_PLAYER_GAME, (stamp, game_id, seat, owner, key))

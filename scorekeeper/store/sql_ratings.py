@@ -31,6 +31,7 @@ from typing import Any
 
 from ..ratings import Folded, Skill, Step
 from .sql_rating_changes import SELECT_CHANGES
+from .tallies import Executes
 
 ADD_BOT = "ALTER TABLE api_keys ADD COLUMN bot BOOLEAN NOT NULL DEFAULT FALSE"
 """The bot keys' mark: the same statement in both backends."""
@@ -92,6 +93,33 @@ LADDER_AFTER = " AND (r.rating < ? OR (r.rating = ? AND r.player_id > ?))"
 LADDER_ORDER = " ORDER BY r.rating DESC, r.player_id LIMIT ?"
 SELECT_STEPS = "SELECT game_id, finished, rating FROM rating_steps WHERE player_id = ? ORDER BY n"
 SELECT_RATING = "SELECT rating, games FROM ratings WHERE player_id = ?"
+SELECT_ENDS = (
+    "SELECT n, game_id, finished, rating FROM rating_steps WHERE player_id = ? AND n IN (1, ?)"
+    " ORDER BY n"
+)
+
+LINE_INDEX = "CREATE INDEX rating_steps_line ON rating_steps (player_id, n, rating)"
+"""A player's steps with their ratings in order, read from the index alone: what
+:data:`SELECT_COLUMNS` reads (the primary key's rows are wider: each step's game and end)."""
+
+
+def migrate_rating_line(db: Executes) -> None:
+    """:data:`LINE_INDEX`: the same step in both backends' migrations."""
+    db.execute(LINE_INDEX)
+
+
+SHIFT, MIDDLE = 1 << 24, 1 << 23
+"""How a step's game number and rating are packed into one integer (``n * SHIFT + rating +
+MIDDLE``, or the other way round), so that one ``min`` or ``max`` of a column of the
+history gives both: a game number below 16,777,216, a rating within 8,388,608 of 0."""
+_BY_GAME = f"CAST(n AS BIGINT) * {SHIFT} + rating + {MIDDLE}"
+_BY_RATING = f"CAST(rating + {MIDDLE} AS BIGINT) * {SHIFT} + n"
+SELECT_COLUMNS = (
+    f"SELECT min({_BY_GAME}), max({_BY_GAME}), min({_BY_RATING}), max({_BY_RATING})"
+    " FROM rating_steps WHERE player_id = ? GROUP BY (CAST(n AS BIGINT) - 1) * {} / {}"
+)
+"""Each column's first, last, lowest and highest step (packed) of a player's history drawn
+in ``{}`` columns over its games (the second ``{}``: the games less one, at least 1)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -109,6 +137,19 @@ class RatingInputs:
     results: dict[str, Any]
     seats: dict[str, list[int]]
     skills: dict[int, Skill]
+
+
+@dataclass(frozen=True, slots=True)
+class RatingLine:
+    """A player's cached rating, rated games and history as a chart draws it: the
+    ``(game number, rating)`` steps kept (the game number from 1, in order) and the first
+    and last step."""
+
+    rating: int
+    games: int
+    points: tuple[tuple[int, int], ...]
+    first: Step
+    last: Step
 
 
 @dataclass(frozen=True, slots=True)
@@ -238,6 +279,31 @@ class RatingRows(ABC):
                 )
             ]
         return None if row is None else (row[0], row[1]), steps
+
+    def rating_line(self, player_id: int, columns: int) -> RatingLine | None:
+        """The player's history as a chart of ``columns`` columns draws it (``None``: never
+        rated): the database reads the player's steps and gives each column's first,
+        last, lowest and highest, so that at most four a column are read here."""
+        with self._snapshot() as conn:
+            row = self._run(conn, SELECT_RATING, (player_id,)).fetchone()
+            if row is None:
+                return None
+            rating, games = row
+            statement = SELECT_COLUMNS.format(int(columns), max(games - 1, 1))
+            points: set[tuple[int, int]] = set()
+            for packed in self._run(conn, statement, (player_id,)):
+                points |= _column(packed)
+            ends = self._run(conn, SELECT_ENDS, (player_id, games)).fetchall()
+        first, last = (Step(player_id, *step) for step in (ends[0], ends[-1]))
+        return RatingLine(rating, games, tuple(sorted(points)), first, last)
+
+
+def _column(packed: Sequence[int]) -> set[tuple[int, int]]:
+    """The ``(game number, rating)`` steps of a column of :data:`SELECT_COLUMNS`: its first,
+    last, lowest and highest (fewer when they coincide)."""
+    first, last, low, high = packed
+    by_game = {(p // SHIFT, p % SHIFT - MIDDLE) for p in (first, last)}
+    return by_game | {(p % SHIFT, p // SHIFT - MIDDLE) for p in (low, high)}
 
 
 def _step_row(step: Step) -> tuple[int, int, str, str, int]:

@@ -86,7 +86,7 @@ from .sql_clock import ADD_CLOCK
 from .sql_events import EVENT_TABLES, MATCH_END_TABLE
 from .sql_game_rows import ADD_CUT
 from .sql_rating_changes import COUNTER, SQLITE_TRIGGERS
-from .sql_ratings import ADD_BOT, RATING_TABLES
+from .sql_ratings import ADD_BOT, RATING_TABLES, migrate_rating_line
 from .sql_rights import rights_tables
 from .sql_roster import ADD_WALKOVERS, ROSTER_TABLE
 from .sql_seasons import SEASON_TABLES, sqlite_result_triggers
@@ -381,6 +381,8 @@ MIGRATIONS: tuple[Callable[[sqlite_utils.Database], None], ...] = (
     _migrate_tallies,
     _migrate_totals,
     _migrate_rating_changes,
+    tallies.migrate_game_keys,
+    migrate_rating_line,
 )
 """Schema migrations in order; migration ``i`` takes the file to version ``i + 1``."""
 

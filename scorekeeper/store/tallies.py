@@ -16,6 +16,8 @@ player's own games, however many games the store holds.
   (:func:`~scorekeeper.store.stats.player_stats`) adds these up instead of scoring each
   game's log again: its cost is the player's hands, not the store's.
 * ``games_updated``: games by when they last changed (``?since=``).
+* ``player_games.key_id`` and its index ``player_games_key`` (a later migration,
+  :data:`GAME_KEYS`): the API key that made each player's game.
 
 The migration fills them from what is stored (the sheet rows' records, the scored
 summaries); a game stored before the scored state was kept (``games.scored`` NULL, no
@@ -27,7 +29,7 @@ from __future__ import annotations
 import json
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any, NamedTuple
+from typing import Any, NamedTuple, Protocol
 
 from ..gamesheet import GameStatus
 from .base import Player
@@ -68,10 +70,35 @@ INSERT_PAIR = (
 )
 DELETE_PAIRS = "DELETE FROM hand_pairs WHERE game_id = ? AND n >= ?"
 INSERT_PLAYER_GAME = (
-    "INSERT INTO player_games (player_id, created, game_id, seat) SELECT id, ?, ?, ?"
+    "INSERT INTO player_games (player_id, created, game_id, seat, key_id) SELECT id, ?, ?, ?, ?"
     " FROM players WHERE name_key = ? ON CONFLICT DO NOTHING"
 )
-"""A player's seat in a new game (a second seat of the same player is not another game)."""
+"""A player's seat in a new game, with the API key that made it (a second seat of the same
+player is not another game)."""
+GAME_KEYS = (
+    "ALTER TABLE player_games ADD COLUMN key_id BIGINT",
+    "UPDATE player_games SET key_id = (SELECT k.key_id FROM key_games k"
+    " WHERE k.game_id = player_games.game_id) WHERE game_id IN (SELECT game_id FROM key_games)",
+    "CREATE INDEX player_games_key ON player_games (player_id, key_id, created, game_id)",
+)
+"""``player_games.key_id``: the API key that made the game (its ``key_games`` row, written
+in the same transaction; NULL for none), so that an API key's games of a player, newest
+first, are one range of the index ``player_games_key``: a search on a key's list reads
+the key's games of the players it finds, not each of their games."""
+
+
+class Executes(Protocol):
+    """A connection of either backend, as a migration runs a statement on it."""
+
+    def execute(self, statement: str, /) -> Any: ...
+
+
+def migrate_game_keys(db: Executes) -> None:
+    """The API key of each player's game in ``player_games`` (:data:`GAME_KEYS`): the
+    same step in both backends' migrations."""
+    for statement in GAME_KEYS:
+        db.execute(statement)
+
 
 SELECT_RECORD_GAMES = (
     "SELECT g.id, g.players, pg.seat, g.imported, g.status, g.won_by, g.scored IS NULL"
