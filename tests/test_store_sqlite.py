@@ -450,8 +450,9 @@ def test_a_child_refuses_a_connection_caught_in_a_transaction_by_the_fork(tmp_pa
 @pytest.mark.one_backend
 def test_an_append_runs_only_the_statements_it_needs(store):
     """An appended hand takes the write lock with the store's own busy timeout (not read
-    back first) and has no sheet rows to delete past the last hand; an undo still deletes
-    its hand's rows, so an append after it leaves one row per hand."""
+    back first), has no sheet rows to delete past the last hand and adds up the hand pairs
+    it puts for the totals (not read back); an undo still deletes its hand's rows, so an
+    append after it leaves one row per hand."""
     game_id, _ = new_game(store)
     games.write_hand(store, game_id, quick(0, 5, 20))
     traced: list[str] = []
@@ -461,6 +462,7 @@ def test_an_append_runs_only_the_statements_it_needs(store):
     assert traced.count("PRAGMA busy_timeout = 0") == 1
     assert "PRAGMA busy_timeout" not in traced
     assert not [statement for statement in traced if statement.startswith("DELETE")]
+    assert not [statement for statement in traced if "FROM hand_pairs" in statement]  # added up
     games.write_undo(store, game_id)
     games.write_hand(store, game_id, quick(1, 3, 30))
     for table in ("sheet_hands", "hand_pairs"):

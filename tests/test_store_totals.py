@@ -17,7 +17,7 @@ import pytest
 from store_kit import PARTNERSHIP, THREE_PLAYERS, VOID, quick
 
 from scorekeeper.errors import ScorekeeperError
-from scorekeeper.store import games, open_store, sqlite, sqlite_migrations
+from scorekeeper.store import games, open_store, sqlite, sqlite_migrations, tallies, totals
 from scorekeeper.store import postgres_migrations as pg_migrations
 from scorekeeper.store.stats import head_to_head, player_stats, recount
 
@@ -106,6 +106,27 @@ def test_a_first_meeting_taken_back_moves_the_line_to_the_next_meeting(store):
     _same_as_counted(store, ["Ana", "Ben", "Cy", "Dan"])
     assert lines("Ben") == met((first, ("Cy", 2)), (second, ("Dan", 1)))
     assert player_stats(store, "Ben").hands == 0
+
+
+PAIRS = "SELECT game_id, n, seat_a, seat_b, void, winner, outcome, points FROM hand_pairs"
+
+
+def test_a_write_adds_up_its_hand_pairs_as_sql_adds_up_the_stored_ones(store):
+    """A write adds up the hand pairs it puts (``tallies.pair_sums``) instead of reading them
+    back: the sums SQL makes of the same stored pairs (``totals.SELECT_GROUPS``), for two,
+    three and four players, void hands, gins and undercuts, from any hand on."""
+    two = [quick(0, 5, 25), quick(1, 0, 10), VOID, quick(0, 9, 4), quick(1, 3, 40)]
+    for players, hands in ((NAMES[:2], two), (NAMES[:3], THREE_PLAYERS), (NAMES[:4], PARTNERSHIP)):
+        game_id = games.create_game(store, players, {"target": 1000})[0].id
+        for hand in hands:
+            games.write_hand(store, game_id, hand)
+        for start in (1, 3):
+            with store._read() as conn:
+                pairs = store._run(conn, f"{PAIRS} WHERE game_id = ? AND n >= ?", [game_id, start])
+                summed = store._run(conn, totals.SELECT_GROUPS.format("?"), [game_id, start])
+                put, read = pairs.fetchall(), summed.fetchall()
+            assert len(put) >= len(hands) - start  # a deal is two pairs, a void deal none
+            assert sorted(tallies.pair_sums(put)) == sorted([r[0], *map(int, r[1:])] for r in read)
 
 
 @pytest.mark.one_backend

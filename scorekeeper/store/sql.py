@@ -234,18 +234,15 @@ class SqlStore(
 
     def _put_rows(
         self, conn: Any, game_id: str, start: int, rows: Sequence[SheetRow], kept: int | None
-    ) -> None:
+    ) -> list[tuple[Any, ...]]:
         """Replace the game's sheet rows from hand ``start`` on by ``rows`` (and their
-        :data:`~.tallies.INSERT_PAIR` rows). ``kept`` is the number of rows the game has
-        (hands 1 to ``kept``), if known: an append past them has none to delete."""
+        :data:`~.tallies.INSERT_PAIR` rows, returned). ``kept`` is the number of rows the game
+        has (hands 1 to ``kept``), if known: an append past them has none to delete."""
         if kept is None or start <= kept:
             self._run(conn, DELETE_ROWS, (game_id, start))
             self._run(conn, tallies.DELETE_PAIRS, (game_id, start))
-        self._run_many(
-            conn,
-            tallies.INSERT_PAIR,
-            [pair for row in rows for pair in tallies.pair_rows(game_id, row.n, row.record)],
-        )
+        pairs = [pair for row in rows for pair in tallies.pair_rows(game_id, row.n, row.record)]
+        self._run_many(conn, tallies.INSERT_PAIR, pairs)
         self._run_many(
             conn,
             INSERT_ROW,
@@ -260,6 +257,7 @@ class SqlStore(
                 for row in rows
             ],
         )
+        return pairs
 
     # ------------------------------------------------------------------ writes
 
@@ -371,8 +369,8 @@ class SqlStore(
                 game.id,
             ),
         )
-        self._put_rows(conn, game.id, decision.start, decision.rows, kept)
-        self._count_write(conn, before, over, won_by)
+        pairs = self._put_rows(conn, game.id, decision.start, decision.rows, kept)
+        self._count_write(conn, before, over, won_by, pairs)
         if self.NOTIFY and self.notify_channel:
             self._run(conn, self.NOTIFY, (self.notify_channel, f"{game.id} {entry.seq}"))
         return replace(

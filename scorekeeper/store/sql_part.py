@@ -49,5 +49,6 @@ class SqlPart(ABC):
     @abstractmethod
     def _put_rows(
         self, conn: Any, game_id: str, start: int, rows: Sequence[SheetRow], kept: int | None
-    ) -> None:
-        """Replace the game's sheet rows from hand ``start`` on by ``rows``."""
+    ) -> list[tuple[Any, ...]]:
+        """Replace the game's sheet rows from hand ``start`` on by ``rows``; returns the hand
+        pairs put."""

@@ -172,10 +172,18 @@ class PlayerTotals(ABC):
         hands = kept is None or start <= kept
         return Before(layout, totals.counted(run, facts, layout, hands)[game.id])
 
-    def _count_write(self, conn: Any, before: Before, over: bool, won_by: int | None) -> None:
+    def _count_write(
+        self,
+        conn: Any,
+        before: Before,
+        over: bool,
+        won_by: int | None,
+        put: Sequence[Sequence[Any]],
+    ) -> None:
         """Change the totals by what a write left of the game ``before`` holds (``over`` or
-        not, won by side ``won_by``) less its share ``before``."""
+        not, won by side ``won_by``, its hands from the layout's start on the hand pairs
+        ``put``: added up, not read back) less its share ``before``."""
         run = partial(self._run, conn)
         game = before.share.game._replace(over=over, won_by=won_by, legacy=False)
-        after = totals.counted(run, {game.id: game}, before.layout)
+        after = totals.counted(run, {game.id: game}, before.layout, put=put)
         apply(run, partial(self._run_many, conn), [(before.share, after[game.id])])

@@ -32,6 +32,7 @@ from dataclasses import dataclass
 from typing import Any, NamedTuple, Protocol
 
 from ..gamesheet import GameStatus
+from ..results import Outcome
 from .base import Player
 
 
@@ -177,6 +178,33 @@ def pair_rows(game_id: str, n: int, stored: Mapping[str, Any]) -> list[tuple[Any
         (game_id, n, a, b, int(hand["void"]), hand["winner"], hand["outcome"], hand["points"])
         for (a, b), hand in _played(stored)
     ]
+
+
+_GINS = (Outcome.GIN.value, Outcome.BIG_GIN.value)
+
+
+def pair_sums(pairs: Iterable[Sequence[Any]]) -> list[list[Any]]:
+    """The rows :data:`~.totals.SELECT_GROUPS` reads of the hand pairs ``pairs`` (rows of
+    :data:`INSERT_PAIR`), added up here as it adds them: per game and pair of seats, the
+    first hand and the hands not void, then per seat (``seat_a``'s, then ``seat_b``'s) the
+    hands won and lost, the points, gins and undercuts won (void hands left out; a hand
+    without a winner, a tie, is neither won nor lost)."""
+    sums: dict[tuple[str, int, int], list[Any]] = {}
+    for game_id, n, a, b, void, winner, outcome, points in pairs:
+        row = sums.setdefault((game_id, a, b), [game_id, a, b, n, *[0] * 11])
+        row[3] = min(row[3], n)
+        row[4] += 1 - void
+        if void or winner is None:
+            continue
+        for at, seat in ((5, a), (10, b)):
+            if winner != seat:
+                row[at + 1] += 1
+                continue
+            row[at] += 1
+            row[at + 2] += points
+            row[at + 3] += outcome in _GINS
+            row[at + 4] += outcome == Outcome.UNDERCUT.value
+    return list(sums.values())
 
 
 def _played(record: Mapping[str, Any]) -> Iterator[tuple[Sequence[int], Mapping[str, Any]]]:

@@ -25,7 +25,7 @@ from __future__ import annotations
 
 import json
 from collections import defaultdict
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field, fields
 from typing import Any, NamedTuple, TypeVar
 
@@ -34,7 +34,7 @@ from ..names import fold
 from ..results import Outcome
 from ..sheet import TEAMS
 from .base import Player, StoredGame
-from .tallies import won_by
+from .tallies import pair_sums, won_by
 
 Run = Callable[[str, Sequence[Any]], Any]
 """Run one statement (``?`` placeholders) with its parameters; returns its cursor."""
@@ -269,12 +269,20 @@ def layout(run: Run, facts: Mapping[str, Facts], start: int) -> Layout:
 
 
 def counted(
-    run: Run, facts: Mapping[str, Facts], layout: Layout, hands: bool = True
+    run: Run,
+    facts: Mapping[str, Facts],
+    layout: Layout,
+    hands: bool = True,
+    put: Sequence[Sequence[Any]] | None = None,
 ) -> dict[str, Share]:
     """The shares of the games ``facts`` names in ``layout``, their hands from its start on
-    read as stored now (none: ``hands`` False, a write appending past its game's hands)."""
+    read as stored now (none: ``hands`` False, a write appending past its game's hands), or
+    added up from ``put``, the hand pairs a write put from there on (not read back)."""
     some = _counted(facts) if hands else []
-    groups = _groups(run, SELECT_GROUPS, some, layout.start)
+    if put is None:
+        groups = _groups(run, SELECT_GROUPS, some, layout.start)
+    else:
+        groups = _grouped(row for row in pair_sums(put) if row[0] in some)
     return {
         game_id: share(game, layout.seats[game_id], [*groups[game_id], *layout.met[game_id]])
         for game_id, game in facts.items()
@@ -289,8 +297,13 @@ def _counted(facts: Mapping[str, Facts]) -> list[str]:
 def _groups(run: Run, select: str, ids: Sequence[str], start: int) -> defaultdict[str, list[Group]]:
     """Per game of ``ids``, the :class:`Group` rows of ``select`` (:data:`SELECT_GROUPS`,
     :data:`SELECT_MET`) from hand ``start``."""
+    return _grouped(run(select.format(marks(len(ids))), [*ids, start]) if ids else ())
+
+
+def _grouped(rows: Iterable[Sequence[Any]]) -> defaultdict[str, list[Group]]:
+    """Per game, the :class:`Group` of each row of :data:`SELECT_GROUPS` (or :data:`SELECT_MET`)."""
     groups: defaultdict[str, list[Group]] = defaultdict(list)
-    for row in run(select.format(marks(len(ids))), [*ids, start]) if ids else ():
+    for row in rows:
         game_id, a, b, first, played, *sums = (row[0], *(int(v) for v in row[1:]))
         sides = (Side(*sums[:5]), Side(*sums[5:]))
         groups[game_id].append(Group((a, b), first, played, sides))
