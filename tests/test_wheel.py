@@ -53,6 +53,7 @@ def wheel(tmp_path_factory) -> Path:
             )
         else:
             shutil.copy2(ROOT / name, source / name)
+    (source / LEFT_BY_A_COMPILED_BUILD).write_bytes(b"\x7fELF")
     done = subprocess.run(
         [sys.executable, "-m", "pip", "wheel", "--no-deps", "-w", str(dist), str(source)],
         capture_output=True,
@@ -102,8 +103,13 @@ def _clean_env() -> dict[str, str]:
     return {k: v for k, v in os.environ.items() if k != "PYTHONPATH"}
 
 
-SOURCES_ONLY = ("*.po", "*.pot", "api/translations/README", "api/translations/babel.cfg")
-"""Files of the checkout the wheel leaves out: the catalogs' sources (it ships the .mo)."""
+SOURCES_ONLY = ("*.po", "*.pot", "api/translations/README", "api/translations/babel.cfg", "*.so")
+"""Files of the checkout the wheel leaves out: the catalogs' sources (it ships the .mo), and
+compiled modules a compiled build left beside the sources (docs/contributors/compiled.md)."""
+
+LEFT_BY_A_COMPILED_BUILD = "scorekeeper/melds.cpython-311-x86_64-linux-gnu.so"
+"""A compiled module a build with mypyc leaves in the checkout it ran in: without its shared
+``*__mypyc`` module (which the pure wheel does not carry) it cannot be imported."""
 
 
 def test_the_wheel_carries_code_templates_static_files_and_metadata(wheel):
@@ -129,6 +135,7 @@ def test_the_wheel_carries_code_templates_static_files_and_metadata(wheel):
         "api/py.typed",
         "api/wsgi.py",
     } <= names
+    assert LEFT_BY_A_COMPILED_BUILD not in names  # the pure wheel, from a compiled checkout
     # no top-level module: the checkout's wsgi.py is `api.wsgi` under a shorter name
     assert not any(name.startswith(("templates/", "tests/", "bench/", "wsgi")) for name in names)
     info = zipfile.ZipFile(wheel)
