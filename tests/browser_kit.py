@@ -7,6 +7,7 @@ import functools
 import json
 import re
 import shutil
+import weakref
 from pathlib import Path
 from typing import Any
 
@@ -62,6 +63,17 @@ def _axe_source() -> str:
     return AXE.read_text(encoding="utf-8")
 
 
+_AXE_CONTEXTS: weakref.WeakSet[Any] = weakref.WeakSet()
+"""The browser contexts given axe as an init script."""
+
+
+def _axe_everywhere(context: Any) -> None:
+    """Give axe to every document ``context`` opens from now on (once a context)."""
+    if context not in _AXE_CONTEXTS:
+        context.add_init_script(_axe_source())
+        _AXE_CONTEXTS.add(context)
+
+
 def axe_problems(page, state: str, rules: tuple[str, ...] = ()) -> list[str]:
     """axe's serious and critical violations on ``page`` as it is now, one line per element:
     ``state: rule (impact): help: selector: why``. The rules of :data:`AXE_TAGS`, or only
@@ -69,11 +81,16 @@ def axe_problems(page, state: str, rules: tuple[str, ...] = ()) -> list[str]:
 
     axe is evaluated through the DevTools protocol rather than added as a
     ``<script>`` tag: the pages' Content-Security-Policy forbids inline
-    scripts, and the check must see the pages with their real policy. It is
-    evaluated once per document (a colour-scheme switch keeps it).
+    scripts, and the check must see the pages with their real policy. The
+    first check in a browser context evaluates it in its page and makes it an
+    init script of the context (:func:`_axe_everywhere`), so every document
+    the context opens after has it from its start: the walks check some
+    seventy pages each, and sending and compiling axe's half megabyte again
+    for each cost about 0.1 s a page (a colour-scheme switch keeps it).
     """
     if not page.evaluate("() => typeof window.axe === 'object'"):
         page.evaluate(_axe_source())
+        _axe_everywhere(page.context)
     violations = page.evaluate(_RUN, ["rule", list(rules)] if rules else ["tag", list(AXE_TAGS)])
     return [
         f"{state}: {v['id']} ({v['impact']}): {v['help']}: {node['target']}: {node['why']}"

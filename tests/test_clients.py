@@ -28,6 +28,7 @@ from __future__ import annotations
 
 import importlib
 import json
+import os
 import shutil
 import subprocess
 import sys
@@ -68,8 +69,16 @@ def test_the_document_validates(document):
     assert spec["servers"]
 
 
+JAVA = "-XX:TieredStopAtLevel=1 -XX:+UseSerialGC"
+"""The JVM's options for openapi-generator (``JAVA_TOOL_OPTIONS``): a run of a few
+seconds, which the JVM's optimizing compiler and parallel collector only slow (threads
+of their own on a busy machine): half the CPU time with its first compiler alone and
+the serial collector (measured: 5.7 s -> 3.0 s, 2026-12-06)."""
+
+
 def _generate(argv: list[str], folder: Path) -> None:
-    done = subprocess.run(argv, capture_output=True, text=True, timeout=600, cwd=folder)
+    env = {**os.environ, "JAVA_TOOL_OPTIONS": JAVA}
+    done = subprocess.run(argv, capture_output=True, text=True, timeout=600, cwd=folder, env=env)
     assert done.returncode == 0, done.stdout[-3000:] + done.stderr[-3000:]
 
 

@@ -18,7 +18,15 @@ import requests
 from browser_kit import AXE, CHROMIUM, Words
 from playwright.sync_api import expect
 from serve_kit import spawn, stop_soon
-from test_pad_events_browser import PHONE, WALL, checked, context_page, shot
+from test_pad_events_browser import (
+    PHONE,
+    WALL,
+    checked,
+    context_page,
+    next_check,
+    open_wall,
+    shot,
+)
 
 pytestmark = [
     pytest.mark.skipif(
@@ -58,7 +66,7 @@ def test_roster_changes_on_the_directors_phone_show_on_the_wall(server, browser)
         finish(server, match)
 
     wall = context_page(browser, WALL)
-    wall.goto(f"{server}/events/{event_id}/wall")
+    open_wall(wall, f"{server}/events/{event_id}/wall")
     wall.evaluate("window.keptWithoutReload = true")
     phone = context_page(browser, PHONE)
     phone.goto(f"{server}/events/{event_id}/restore")
@@ -71,11 +79,13 @@ def test_roster_changes_on_the_directors_phone_show_on_the_wall(server, browser)
     phone.get_by_role("button", name=t("Withdraw the player")).click()
     expect(phone.locator("#roster-part .notice")).to_contain_text("Filip is withdrawn")
     mark = t("withdrawn from round %(number)s", number=2)
+    next_check(wall)
     expect(wall.locator("table.standings")).to_contain_text(mark)
 
     phone.get_by_role("form", name=t("Late entry")).get_by_label(t("Player")).fill("Gal")
     phone.get_by_role("button", name=t("Add the player")).click()
     expect(phone.locator("#roster-part .notice")).to_contain_text("Gal is entered")
+    next_check(wall)
     expect(wall.locator("table.standings tbody tr")).to_have_count(7)
 
     phone.get_by_role("button", name=t("Pair the next round")).click()
@@ -101,6 +111,7 @@ def test_roster_changes_on_the_directors_phone_show_on_the_wall(server, browser)
     swapped = requests.get(f"{server}/api/v1/events/{event_id}", timeout=10).json()["rounds"][1]
     table_one = swapped["matches"][0]["players"]
     assert c in table_one and a not in table_one
+    next_check(wall)
     expect(wall.locator("ul.tables li").first).to_contain_text(re.compile(re.escape(c)))
     shot(wall, "roster-wall")
     assert wall.evaluate("window.keptWithoutReload") is True

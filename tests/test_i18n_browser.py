@@ -37,7 +37,7 @@ from babel.messages.pofile import read_po
 from browser_kit import AXE, CHROMIUM, WAIT, Words, axe_problems, overflow
 from playwright.sync_api import expect
 from serve_kit import spawn, stop_soon
-from test_pad_axe import STATES, Walk
+from test_pad_axe import STATES, Walk, picture
 from test_pad_browser import ARTIFACTS
 
 from api.i18n import LANG_COOKIE, LANGUAGES, TRANSLATIONS
@@ -175,9 +175,7 @@ def walk_in(browser, served, lang: str, turning: bool = False) -> None:
             problems += [f"{state}: English left: {m!r}" for m in english_left(lang) if m in text]
             problems += axe_problems(page, f"{state} ({lang})")
             if state in PICTURED:
-                page.evaluate("window.scrollTo(0, 0)")
-                path = ARTIFACTS / f"i18n-{lang}-{state}.png"
-                page.screenshot(path=str(path), full_page=True)
+                picture(page, f"i18n-{lang}-{state}")
     finally:
         context.close()
     assert not errors, f"browser errors: {errors}"

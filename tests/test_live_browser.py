@@ -82,6 +82,7 @@ def test_a_saved_hand_reaches_the_other_phones_within_2_s(page, served, browser)
         other.evaluate("window.notReloaded = true")
         other.wait_for_function("window.openStreams > 0")  # its stream is open
 
+    page.bring_to_front()  # the tab in use (a tab behind draws no frames: slow taps)
     quick_hand(page, "Ana", "Knock", "5", "30")
     expect(page.locator("main")).to_contain_text("Hand 1 added")
     for other in (viewer, second_tab):

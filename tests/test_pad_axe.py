@@ -8,8 +8,9 @@ one before left the page. In each state axe-core (npm's, see
 and AA under ``prefers-color-scheme: light``, then its colour rules again
 under ``dark`` (switched with ``emulate_media``: the same document, so a
 state is reached once; dark mode changes only colours, so the other rules
-cannot find anything new there), and a screenshot of each goes to
-``tests/artifacts/axe-<state>.png`` and ``axe-<state>-dark.png``. Every
+cannot find anything new there), and a screenshot of each scheme with
+findings goes to ``tests/artifacts/axe-<state>.png`` and
+``axe-<state>-dark.png`` (of every state with ``SK_AXE_PICTURES=all``). Every
 serious or critical violation of every state is listed when the test
 fails, not only the first; a state whose selector does not show fails the
 walk there (the step did not reach it).
@@ -487,18 +488,31 @@ def served(tmp_path_factory):
     stop_soon(process, f"{__name__}'s server", status=None)
 
 
+PICTURES = os.environ.get("SK_AXE_PICTURES") == "all"
+"""Whether the walk photographs every state (``SK_AXE_PICTURES=all``), not only those with
+findings: two full-page pictures a state cost about 15 s of the walk's 85 (2026-12-06)."""
+
+
 def look(page, state: str) -> list[str]:
     """axe's serious and critical findings in ``state``: every rule in the light scheme,
-    the colour rules again in the dark one (all that it changes), with a screenshot of each;
-    the page is left light."""
-    problems = axe_problems(page, f"{state} (light)")
-    page.evaluate("window.scrollTo(0, 0)")  # sticky parts where they are at the top
-    page.screenshot(path=str(ARTIFACTS / f"axe-{state}.png"), full_page=True)
+    the colour rules again in the dark one (all that it changes), with a screenshot of each
+    scheme when it has findings (or :data:`PICTURES`); the page is left light."""
+    light = axe_problems(page, f"{state} (light)")
     page.emulate_media(color_scheme="dark")
-    problems += axe_problems(page, f"{state} (dark)", COLOUR_RULES)
-    page.screenshot(path=str(ARTIFACTS / f"axe-{state}-dark.png"), full_page=True)
+    dark = axe_problems(page, f"{state} (dark)", COLOUR_RULES)
+    if dark or PICTURES:
+        picture(page, f"axe-{state}-dark")
     page.emulate_media(color_scheme="light")
-    return problems
+    if light or PICTURES:
+        picture(page, f"axe-{state}")
+    return light + dark
+
+
+def picture(page, name: str) -> None:
+    """A full-page screenshot of ``page`` scrolled to its top (sticky parts where they are
+    there) in ``tests/artifacts/<name>.png``."""
+    page.evaluate("window.scrollTo(0, 0)")
+    page.screenshot(path=str(ARTIFACTS / f"{name}.png"), full_page=True)
 
 
 @pytest.mark.cost(110)

@@ -24,6 +24,7 @@ from playwright.sync_api import expect
 from test_api_event_play import better_seed_wins
 from test_api_events import quick
 from test_pad_events_browser import (  # noqa: F401  (server is a fixture)
+    PAGE_EVERY,
     PHONE,
     SECRET,
     WALL,
@@ -31,6 +32,7 @@ from test_pad_events_browser import (  # noqa: F401  (server is a fixture)
     context_page,
     event_json,
     finish_on_phone,
+    next_check,
     pytestmark,
     server,
     shot,
@@ -124,6 +126,7 @@ def wall_shows(wall, url: str, event_id: str, count: int) -> None:
 def test_a_sixteen_player_swiss_on_the_pages(server, browser):  # noqa: F811
     sixteen = [f"Igralec {seed:02}" for seed in range(1, 17)]
     director = context_page(browser, PHONE)
+    director.clock.install()  # its time runs, and is run on to its next check below
     tables = [context_page(browser, PHONE), context_page(browser, PHONE)]
     wall = context_page(browser, WALL)
     event_id = create_on_page(director, server, "Swiss night", "Swiss", sixteen, rounds=4)
@@ -173,12 +176,14 @@ def test_a_sixteen_player_swiss_on_the_pages(server, browser):  # noqa: F811
                 lambda r: r.url.endswith("/director") and r.status == 200
             ):
                 play_by_api(server, event_id, number, matches[1], 0)
+                next_check(director, PAGE_EVERY)
             director.wait_for_function(f"() => !document.querySelector('{standings}').dataset.old")
             assert director.evaluate(f"document.querySelector('{standings}').scrollLeft") == 30
             director.evaluate(f"document.querySelector('{standings}').scrollLeft = 0")  # shots
             expect(table.locator("details")).to_have_attribute("open", "")
             expect(director.locator("ul.tables li").nth(1)).to_have_class("playing")
             table.get_by_text(t("Time called: end this match")).click()
+            next_check(director, PAGE_EVERY)
             expect(director.locator("ul.tables li").nth(1)).to_have_class("finished")
             # the replaced part keeps the focus where it was: on table 1's summary
             expect(table.locator("summary")).to_be_focused()
@@ -196,6 +201,7 @@ def test_a_sixteen_player_swiss_on_the_pages(server, browser):  # noqa: F811
             )
         if number == 2:  # the director's page, left open, turns the pair button on by itself
             director.evaluate("window.keptWithoutReload = true")
+            next_check(director, PAGE_EVERY)
             pair_button = director.get_by_role("button", name=t("Pair the next round"))
             expect(pair_button).to_be_enabled()
             assert director.evaluate("window.keptWithoutReload") is True

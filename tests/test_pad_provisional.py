@@ -257,6 +257,13 @@ def test_a_hand_the_server_will_refuse_stops_the_scoring_and_fixes_wait(phone, s
     assert edit and edit.endswith("/hands/1/edit")
 
 
+STYLED = """async () => ({
+  applied: Array.from(document.styleSheets).some((s) => (s.href || "").endsWith("/pad.css")),
+  kept: Boolean(await caches.match("/static/pad.css")),
+})"""
+"""Whether the page's style sheet applies, and whether the service worker keeps it."""
+
+
 def shown_sheet(page) -> tuple[str, list[str | None], str]:
     """The board as read (its text and each card's accessible name) and the next line."""
     cards = page.locator(".board .player")
@@ -291,6 +298,10 @@ def test_every_table_shows_what_the_server_then_shows(phone, served, table):  # 
     expect(page.locator(".queue li")).to_have_count(1)
     page.goto(sheet)
     expect(page.locator("#provisional-note .badge")).to_have_text("provisional")
+    # styled: the page's scripts (the badge) run once pad.css has loaded or failed to, and
+    # a failure here names which (seen once at a load of 10-14: the board read unstyled)
+    styled = page.evaluate(STYLED)
+    assert styled == {"applied": True, "kept": True}, f"pad.css offline: {styled}"
     before = shown_sheet(page)
     assert page.evaluate("document.documentElement.scrollWidth") <= 360
 

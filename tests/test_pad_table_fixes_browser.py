@@ -64,7 +64,8 @@ def both_type(sheet: str, *phones) -> None:
     for page, __ in phones:
         page.goto(sheet + "/hand?mode=quick")
     for i, (page, hand) in enumerate(phones):
-        type_quick(page, *hand)
+        page.bring_to_front()  # the tab in use: a tab behind draws no frames (no rAF) ...
+        type_quick(page, *hand)  # ... and Playwright's taps wait seconds for it to be stable
         page.get_by_role("button", name="Add to the sheet").click()
         if i == 0:
             expect(page).to_have_url(re.compile(r"done=added"))

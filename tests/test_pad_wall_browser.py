@@ -23,7 +23,7 @@ import requests
 from browser_kit import AXE, CHROMIUM, Words, axe_problems, overflow, watch_errors
 from playwright.sync_api import expect
 from test_pad_browser import ARTIFACTS
-from test_pad_events_browser import server  # noqa: F401  (a served scorepad)
+from test_pad_events_browser import PAGE_EVERY, next_check, server  # noqa: F401  (server: a fixture)
 
 pytestmark = [
     pytest.mark.skipif(
@@ -271,6 +271,7 @@ def test_at_zero_the_director_calls_time_at_each_table_still_playing(
 ):
     event, token, _, second = one_table_playing(server)
     director = context_page(browser, PHONE)
+    director.clock.install()  # its time runs, and is run on to its next check at zero
     direct(director, server, event["id"], token)
     assert director.locator(".round-clock").count() == 0
     director.get_by_label(t("Round clock: minutes")).fill("45")
@@ -291,9 +292,11 @@ def test_at_zero_the_director_calls_time_at_each_table_still_playing(
     assert director.locator(".end-match.called").count() == 0
     assert director.locator("details.end-match").count() == 1  # folded before zero
     # zero: the page follows the event, "time called" unfolded at the table still playing
+    # (its next check for the event made once its own clock says so, not up to 5 s after)
+    expect(director.locator(".round-clock .clock-up")).to_have_text(t("Time is up"))
+    next_check(director, PAGE_EVERY)
     called = director.locator(".end-match.called")
     expect(called).to_have_count(1)
-    expect(director.locator(".round-clock .clock-up")).to_have_text(t("Time is up"))
     alert = "Time is up: %(num)d table is still playing. End it below (time called), or let it"
     alert += " finish."
     plural = "Time is up: %(num)d tables are still playing. End each below (time called), or let"

@@ -42,6 +42,7 @@ from test_pad_events_browser import (  # noqa: F401  (server is a fixture)
     checked,
     context_page,
     event_json,
+    next_check,
     pytestmark,
     server,
     t,
@@ -185,6 +186,7 @@ def test_forty_players_two_withdrawals_and_a_late_entry_on_the_pages(server, bro
     for number in range(1, 6):
         if number == 3:
             roster_changes_on_the_page(director)
+            next_check(wall)
             expect(wall.locator("table.standings tbody tr")).to_have_count(41)
         pair_on_page(director, number)
         round_ = event_json(server, event_id)["rounds"][-1]
@@ -193,6 +195,7 @@ def test_forty_players_two_withdrawals_and_a_late_entry_on_the_pages(server, bro
         playing = FORTY if number < 3 else [name for name in everyone if name not in GONE]
         assert sorted(seated) == sorted(playing)  # everyone playing once, nobody else
         if number == 3:
+            next_check(wall)
             expect(wall.locator("h1")).to_contain_text(t("Round %(number)s", number=3))
             checked(director, "director, round 3 paired")
             director.screenshot(path=str(ARTIFACTS / "night-director-round-3.png"), full_page=True)
@@ -217,6 +220,7 @@ def test_forty_players_two_withdrawals_and_a_late_entry_on_the_pages(server, bro
     marks = {line["player"]: line["withdrawn"] for line in event["standings"]}
     assert marks == {name: 3 if name in GONE else None for name in everyone}
 
+    next_check(wall)
     expect(wall.locator("#standings-title")).to_have_text(t("Final standings"))
     expect_the_whole_night(wall, everyone, event["rounds"][-1], "final")
     rows = wall.locator("table.standings tbody tr th")
