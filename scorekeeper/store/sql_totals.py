@@ -162,6 +162,15 @@ class PlayerTotals(ABC):
         after = totals.shares(run, ids)
         apply(run, partial(self._run_many, conn), [(None, after[game_id]) for game_id in ids])
 
+    def _count_new(self, conn: Any, game: StoredGame, hands: bool) -> None:
+        """Add the game ``game``, just created (as its row reads in the write's ``conn``), to
+        its players' totals: its facts taken from that row, not read again, and its hands read
+        only when it was stored with some (``hands``)."""
+        run = partial(self._run, conn)
+        facts = {game.id: totals.facts_of(game)}
+        after = totals.counted(run, facts, totals.layout(run, facts, 1), hands)
+        apply(run, partial(self._run_many, conn), [(None, after[game.id])])
+
     def _before(self, conn: Any, game: StoredGame, start: int, kept: int | None) -> Before:
         """What a write of ``game`` replacing its hands from ``start`` on changes its players'
         totals from, read in the write's ``conn`` before it writes (``kept``: the hands the
