@@ -72,11 +72,11 @@ from .scored import (
     Scored,
     as_hand,
     empty_sheet,
-    empty_summary,
     fresh,
     scored_rows,
 )
 from .scored import effective_hands as effective_hands
+from .scored import empty_summary as empty_summary
 from .scored import score_log as score_log
 from .tokens import derive_token as derive_token
 from .tokens import hash_request as hash_request
