@@ -231,16 +231,22 @@ class Games(MethodView):
         """
         options = _create_options(headers)
         # the players, rules and stake are refused first, then a cut that is none
-        games.check_new_game(body["players"], body.get("rules"), 0, body.get("stake"))
+        # the rules are parsed here, once: the store takes the settings as checked
+        checked = games.check_new_game(body["players"], body.get("rules"), 0, body.get("stake"))
         first = first_dealer(
-            body.get("rules"),
+            checked.rules,
             len(body["players"]),
             games.lot(options["secret"], options["idempotency_key"]),
             dealer=body.pop("dealer", None),
             cut=body.pop("cut", None),
         )
         sheet, token = games.create_game(
-            get_storage(), **body, dealer=first.dealer, cut=first.cut_codes, **options
+            get_storage(),
+            **body,
+            dealer=first.dealer,
+            cut=first.cut_codes,
+            checked=checked.dealt_by(first.dealer),
+            **options,
         )
         return _new_game(sheet, token)
 

@@ -9,13 +9,13 @@ match names by it); the rules are parsed here, at the edge.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 from .errors import InvalidValueError, RuleError
 from .names import clean_name, name_key
 from .rules import Rules
-from .sheet import score_sheet
+from .sheet import check_dealer, check_start
 
 
 @dataclass(frozen=True, slots=True)
@@ -26,6 +26,12 @@ class GameSettings:
     rules: Rules
     dealer: int
     stake: float | None
+
+    def dealt_by(self, dealer: Any) -> GameSettings:
+        """These settings with first dealer ``dealer`` instead (refused unless a player's
+        index, as :func:`check_new_game` refuses it)."""
+        check_dealer(dealer, len(self.players))
+        return replace(self, dealer=dealer)
 
 
 def check_new_game(
@@ -60,5 +66,5 @@ def check_new_game(
             option="players",
         )
     parsed = Rules.from_dict(rules)
-    score_sheet([], players=names, rules=parsed, dealer=dealer, stake=stake)
+    check_start(names, parsed, dealer, stake)
     return GameSettings(tuple(names), parsed, dealer, stake)

@@ -218,7 +218,9 @@ __all__ = [
     "Sheet",
     "SheetHead",
     "ThreePlayerHandRecord",
+    "check_dealer",
     "check_seat",
+    "check_start",
     "next_dealer",
     "score_sheet",
     "summary",
@@ -257,25 +259,13 @@ def score_sheet(
     """
     rules = Rules.from_dict(rules)
     names = check_players(players)
-    count = len(names)
-    if not is_whole_number(dealer) or not 0 <= dealer < count:
-        raise InvalidValueError(
-            f"dealer must be a player index 0..{count - 1}, not {dealer!r}",
-            code="bad_value",
-            params={"value": dealer},
-            option="dealer",
-        )
+    check_dealer(dealer, len(names))
     stake = check_stake(stake)
     if isinstance(hands, (str, bytes, Mapping)) or not isinstance(hands, Sequence):
         raise InvalidValueError(
             "hands must be a list of hand entries", code="bad_value", option="hands"
         )
-    if rules.scoring == "hollywood" and count != 2:
-        raise RuleViolation(
-            "Hollywood scoring is for two players only",
-            code="hollywood_two_players",
-            option="scoring",
-        )
+    _check_scoring(rules, len(names))
     if after is None:
         state = GameState.start(rules, names, dealer, stake)
     else:
@@ -285,6 +275,34 @@ def score_sheet(
         record, state = advance(rules, state, entry)
         records.append(record)
     return state.sheet(rules, records)
+
+
+def check_start(players: Sequence[str], rules: Rules, dealer: Any, stake: Any) -> None:
+    """Refuse a new game's settings as :func:`score_sheet` would (same errors, same order)
+    without scoring its empty sheet."""
+    check_dealer(dealer, len(check_players(players)))
+    check_stake(stake)
+    _check_scoring(rules, len(players))
+
+
+def check_dealer(dealer: Any, count: int) -> None:
+    """Refuse a first ``dealer`` that is not a player index of a game of ``count``."""
+    if not is_whole_number(dealer) or not 0 <= dealer < count:
+        raise InvalidValueError(
+            f"dealer must be a player index 0..{count - 1}, not {dealer!r}",
+            code="bad_value",
+            params={"value": dealer},
+            option="dealer",
+        )
+
+
+def _check_scoring(rules: Rules, count: int) -> None:
+    if rules.scoring == "hollywood" and count != 2:
+        raise RuleViolation(
+            "Hollywood scoring is for two players only",
+            code="hollywood_two_players",
+            option="scoring",
+        )
 
 
 def summary(sheet: AnySheet, count: int) -> dict[str, Any]:

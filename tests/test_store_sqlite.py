@@ -24,7 +24,7 @@ from scorekeeper.store import games, open_store
 from scorekeeper.store.refusals import StorageBusy, StorageError, StorageFull, StorageUnavailable
 from scorekeeper.store.sqlite import Storage
 from scorekeeper.store.sqlite_migrations import MIGRATIONS, SCHEMA_VERSION
-from scorekeeper.store.stats import player_stats
+from scorekeeper.store.stats import player_stats, recount
 
 
 def test_schema_wal_and_foreign_keys(tmp_path):
@@ -470,3 +470,29 @@ def test_an_append_runs_only_the_statements_it_needs(store):
         assert sorted(n for (n,) in kept) == [1, 2], table
     sheet = games.load_sheet(store, game_id)
     assert [hand.winner for hand in sheet.hands] == [0, 1] and sheet.totals == (15, 27)
+
+
+@pytest.mark.one_backend
+def test_a_create_runs_only_the_statements_it_needs(store):
+    """A new game's row is not read back (the game is what was inserted, as it reads back:
+    the answer is the sheet read later), its totals take their facts from it, read no hand
+    pairs (a new game has none) and read its two head-to-head lines in one SELECT; its
+    players' totals and head-to-head lines are counted all the same."""
+    first, _ = new_game(store, players=["Ana", "Ben", "Cid"], dealer=2)
+    games.write_hand(store, first, quick(0, 5, 20))
+    traced: list[str] = []
+    store.db.conn.set_trace_callback(traced.append)
+    sheet, _ = games.create_game(store, ["Ben", "Dee"], "modern", 1, 3, cut=["4c", "9d"])
+    store.db.conn.set_trace_callback(None)
+    selects = [statement for statement in traced if statement.startswith("SELECT")]
+    assert not [statement for statement in selects if " FROM games " in statement]
+    assert not [statement for statement in selects if "FROM hand_pairs" in statement]
+    assert len([statement for statement in selects if "FROM rival_totals" in statement]) == 1
+    answer = json.dumps(sheet.to_dict())  # as the API sends it: a stake of 3 is 3.0, read back
+    assert answer == json.dumps(games.load_sheet(store, sheet.id).to_dict())
+    assert '"stake": 3.0' in answer and '"cut": ["4c", "9d"]' in answer
+    game_id = sheet.id
+    games.write_hand(store, game_id, quick(1, 3, 30))
+    for name in ("Ana", "Ben", "Cid", "Dee"):
+        assert player_stats(store, name) == recount(store, name), name
+    assert player_stats(store, "Ben").games == 2 and player_stats(store, "Dee").games == 1

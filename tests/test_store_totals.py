@@ -17,7 +17,15 @@ import pytest
 from store_kit import PARTNERSHIP, THREE_PLAYERS, VOID, quick
 
 from scorekeeper.errors import ScorekeeperError
-from scorekeeper.store import games, open_store, sqlite, sqlite_migrations, tallies, totals
+from scorekeeper.store import (
+    games,
+    open_store,
+    sql_totals,
+    sqlite,
+    sqlite_migrations,
+    tallies,
+    totals,
+)
 from scorekeeper.store import postgres_migrations as pg_migrations
 from scorekeeper.store.stats import head_to_head, player_stats, recount
 
@@ -127,6 +135,25 @@ def test_a_write_adds_up_its_hand_pairs_as_sql_adds_up_the_stored_ones(store):
                 put, read = pairs.fetchall(), summed.fetchall()
             assert len(put) >= len(hands) - start  # a deal is two pairs, a void deal none
             assert sorted(tallies.pair_sums(put)) == sorted([r[0], *map(int, r[1:])] for r in read)
+
+
+@pytest.mark.one_backend
+def test_the_lines_a_write_moves_are_read_a_batch_at_a_time(store):
+    """The head-to-head lines a write moves are read in statements of at most
+    ``MOVED_AT_ONCE`` lines: each stored line found as read alone, a key without one absent."""
+    for players in (["Ana", "Ben"], ["Ana", "Cy"]):
+        games.create_game(store, players)
+    conn = store.db.conn
+    stored = {tuple(row[:2]): tuple(row[2:]) for row in conn.execute(sql_totals.SELECT_MOVED + "1")}
+    assert len(stored) == 4
+    absent = [(999, f"nobody {n}") for n in range(2 * sql_totals.MOVED_AT_ONCE + 1)]
+    keys = [*absent[:250], *stored, *absent[250:]]
+    traced: list[str] = []
+    conn.set_trace_callback(traced.append)
+    found = sql_totals._lines(conn.execute, keys)
+    conn.set_trace_callback(None)
+    assert {key: tuple(row) for key, row in found.items()} == stored
+    assert len(traced) == 3  # 405 keys, 200 at a time
 
 
 @pytest.mark.one_backend

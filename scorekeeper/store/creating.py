@@ -8,6 +8,7 @@ from typing import Any
 
 from ..gamesheet import GameSheet, GameStatus
 from ..newgame import GameSettings
+from ..sheet import AnySheet
 from .answers import game_sheet
 from .base import SheetRow, Summary
 from .protocol import Store
@@ -25,6 +26,8 @@ class NewGame:
     rows: Sequence[SheetRow] = ()
     follows: str | None = None
     cut: Sequence[str] | None = None
+    sheet: AnySheet | None = None
+    """The sheet as created, when the caller has scored it (not scored again)."""
 
 
 def store_game(
@@ -82,4 +85,5 @@ def store_game(
                 field="Idempotency-Key",
             )
     log = store.log(stored.id)[: len(entries)] if entries else []
-    return game_sheet(replace(stored, updated=stored.created), log), token
+    scored = new.sheet if stored.id == game_id else None
+    return game_sheet(replace(stored, updated=stored.created), log, scored), token

@@ -53,6 +53,7 @@ from ..errors import Conflict, RuleError
 from ..game import evaluate
 from ..gamesheet import GameSheet
 from ..handinput import HandInput, parse_hand
+from ..newgame import GameSettings
 from ..newgame import check_new_game as check_new_game
 from ..rules import Rules
 from ..tally import GameState
@@ -70,6 +71,7 @@ from .scored import (
     EffectiveHand,
     Scored,
     as_hand,
+    empty_sheet,
     fresh,
     scored_rows,
 )
@@ -97,6 +99,7 @@ def create_game(
     follows: str | None = None,
     owner: int | None = None,
     cut: Sequence[str] | None = None,
+    checked: GameSettings | None = None,
 ) -> tuple[GameSheet, str]:
     """Store a new game; returns ``(sheet, edit token)``. The token is not kept, only its hash.
 
@@ -110,8 +113,10 @@ def create_game(
     with the same players"; it must exist, else ``NotFound``). ``owner`` is the id of
     the API key creating it (:mod:`scorekeeper.store.access`). ``cut`` is the cards cut
     for the first dealer (codes, one per player), recorded and shown with the game.
+    ``checked`` is what :func:`check_new_game` gives for these settings when the caller
+    has it (they are not checked again).
     """
-    game = check_new_game(players, rules, dealer, stake)
+    game = check_new_game(players, rules, dealer, stake) if checked is None else checked
     given = rules.to_dict() if isinstance(rules, Rules) else rules  # as the request sent them
     create: dict[str, Any] = {"players": players, "rules": given, "dealer": dealer, "stake": stake}
     if follows is not None:
@@ -119,10 +124,11 @@ def create_game(
         create["follows"] = follows
     if cut is not None:
         create["cut"] = list(cut)
+    sheet = empty_sheet(game)
     return store_game(
         store,
         game,
-        NewGame(scored=empty_summary(game), follows=follows, cut=cut),
+        NewGame(scored=empty_summary(game, sheet), follows=follows, cut=cut, sheet=sheet),
         [],
         {"create": create},
         idempotency_key,

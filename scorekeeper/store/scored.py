@@ -24,7 +24,7 @@ from ..handinput import HandInput, HandKind
 from ..hands import HandEvaluation
 from ..newgame import GameSettings
 from ..paper import DealEntry, Entry
-from ..sheet import AnyHandRecord, AnySheet, score_sheet
+from ..sheet import AnyHandRecord, AnySheet, score_sheet, summary
 from ..tally import GameState, advance
 from .base import Decision, GameView, LogEntry, SheetRow, StoredGame, Summary
 
@@ -127,9 +127,17 @@ def start_state(game: Seated) -> GameState:
     return GameState.start(game.rules, game.players, game.dealer, game.stake)
 
 
-def empty_summary(game: Seated) -> Summary:
-    """The summary of the new game ``game``'s sheet, before its first hand."""
-    return Summary(start_state(game).summary(game.rules))
+def empty_sheet(game: Seated) -> AnySheet:
+    """The new game ``game``'s sheet, before its first hand, as its stored row scores it (the
+    row keeps a stake as a float)."""
+    stake = None if game.stake is None else float(game.stake)
+    return GameState.start(game.rules, game.players, game.dealer, stake).sheet(game.rules)
+
+
+def empty_summary(game: Seated, sheet: AnySheet | None = None) -> Summary:
+    """The summary of the new game ``game``'s sheet, before its first hand (``sheet``: that
+    sheet, :func:`empty_sheet`, when the caller has it)."""
+    return Summary(summary(empty_sheet(game) if sheet is None else sheet, 0))
 
 
 def scored_rows(

@@ -15,7 +15,7 @@ from ..gamesheet import GameStatus
 from ..names import name_key, search_words
 from ..rules import Rules
 from . import tallies
-from .base import SheetRow, StoredGame, Summary, dumps, dumps_in_order, now
+from .base import SheetRow, StoredGame, Summary, dumps, dumps_in_order, game_from_row, now
 from .finding import INSERT_WORDS
 from .refusals import KeyReused
 from .sql_api_keys import INSERT_KEY_GAME
@@ -89,12 +89,12 @@ class GameCreation(PlayerTotals, SqlPart):
                 idempotency_key=idempotency_key,
                 request_hash=request_hash,
             )
-            if not created:  # the key's game exists
+            if created is None:  # the key's game exists
                 keyed = self._keyed(conn, SELECT_KEYED_GAME, idempotency_key, request_hash)
                 return self._game(conn, keyed)
             self._add_game_parts(conn, stamp, game_id, seated, owner, entries, rows)
-            self._count(conn, [game_id])
-            return self._game(conn, game_id)
+            self._count_new(conn, created, hands=bool(rows))
+            return created
 
     def _keyed(
         self, conn: Any, select: str, idempotency_key: str | None, request_hash: str | None
@@ -152,10 +152,11 @@ class GameCreation(PlayerTotals, SqlPart):
         cut: Sequence[str] | None = None,
         idempotency_key: str | None = None,
         request_hash: str | None = None,
-    ) -> bool:
+    ) -> StoredGame | None:
         """Insert a game's row, created at ``stamp``: ``settings`` are its id, players,
-        rules, first dealer, stake and edit token hash. False (nothing written) when a
-        game already has its ``idempotency_key``."""
+        rules, first dealer, stake and edit token hash. Returns the game as reading the row
+        back would (it is not read back); None (nothing written) when a game already has
+        its ``idempotency_key``."""
         game_id, players, rules, dealer, stake, token_hash = settings
         row = (
             game_id,
@@ -176,10 +177,12 @@ class GameCreation(PlayerTotals, SqlPart):
             request_hash,
             tallies.won_by(None if scored is None else scored.data),
         )
-        created = bool(self._run(conn, INSERT_GAME, row).fetchall())  # all: SQLite finishes it
-        if created and status is GameStatus.OVER:  # an import of a finished game: it ends now
+        if not self._run(conn, INSERT_GAME, row).fetchall():  # all: SQLite finishes it
+            return None
+        if status is GameStatus.OVER:  # an import of a finished game: it ends now
             self._run(conn, SET_FINISHED, (stamp, game_id))
-        return created
+        # the row as it reads back: GAME_COLUMNS come first, its stake column holds a float
+        return game_from_row((*row[:4], None if stake is None else float(stake), *row[5:14]))
 
     def _seat(
         self,

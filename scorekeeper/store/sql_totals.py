@@ -36,7 +36,11 @@ ADD_TO_LINE = (
     " WHERE player_id = ? AND rival = ?"
 )
 """Add to a head-to-head line's counts (where they first met unchanged)."""
-SELECT_LINE = f"SELECT {', '.join(totals.LINE)} FROM rival_totals WHERE player_id = ? AND rival = ?"
+SELECT_MOVED = f"SELECT player_id, rival, {', '.join(totals.LINE)} FROM rival_totals WHERE "
+"""The head-to-head lines of some keys: followed by one ``(player_id = ? AND rival = ?)`` per
+key, joined by ``OR``."""
+MOVED_AT_ONCE = 200
+"""The most lines :func:`_lines` reads in one statement (two parameters each)."""
 UPDATE_LINE = (
     f"UPDATE rival_totals SET {', '.join(f'{c} = ?' for c in totals.LINE)}"
     " WHERE player_id = ? AND rival = ?"
@@ -64,19 +68,36 @@ def apply(
     change = totals.difference(changes)
     many(ADD_TO_PLAYER, [[p, *change.players[p]] for p in sorted(change.players)])
     many(ADD_TO_LINE, [[*counts, *key] for key, counts in sorted(change.counts)])
-    for key, was_met, met, game in sorted(change.moved, key=lambda moved: moved[0]):
-        _move(run, key, was_met, met, game)
+    moved = sorted(change.moved, key=lambda moved: moved[0])
+    lines, done = _lines(run, [key for key, *_ in moved]), set()
+    for key, was_met, met, game in moved:  # a line moved twice is read again the second time
+        row = _lines(run, [key]).get(key) if key in done else lines.get(key)
+        _move(run, key, row, (was_met, met), game)
+        done.add(key)
+
+
+def _lines(run: totals.Run, keys: Sequence[totals.Key]) -> dict[totals.Key, Sequence[Any]]:
+    """The stored head-to-head lines of ``keys`` (their :data:`~.totals.LINE` columns; a key
+    without one is absent), read :data:`MOVED_AT_ONCE` at a time, not one by one."""
+    found: dict[totals.Key, Sequence[Any]] = {}
+    for at in range(0, len(keys), MOVED_AT_ONCE):
+        some = keys[at : at + MOVED_AT_ONCE]
+        where = " OR ".join(["(player_id = ? AND rival = ?)"] * len(some))
+        for row in run(SELECT_MOVED + where, [value for key in some for value in key]):
+            found[row[0], row[1]] = row[2:]
+    return found
 
 
 def _move(
     run: totals.Run,
     key: totals.Key,
-    was: totals.Meeting | None,
-    now: totals.Meeting | None,
+    row: Sequence[Any] | None,
+    meetings: tuple[totals.Meeting | None, totals.Meeting | None],
     game: totals.Facts,
 ) -> None:
-    """Change a head-to-head line by one game's meeting ``now`` less the one it ``was``."""
-    row = run(SELECT_LINE, key).fetchone()
+    """Change a head-to-head line (``row``, as stored; None: none yet) by one game's meeting
+    ``now`` less the one it ``was`` (``meetings``: was, now)."""
+    was, now = meetings
     stored = list(row[5:]) if row is not None else [0] * len(totals.RIVAL_COUNTS)
     counts = [
         s + n - w
@@ -161,6 +182,15 @@ class PlayerTotals(ABC):
         run = partial(self._run, conn)
         after = totals.shares(run, ids)
         apply(run, partial(self._run_many, conn), [(None, after[game_id]) for game_id in ids])
+
+    def _count_new(self, conn: Any, game: StoredGame, hands: bool) -> None:
+        """Add the game ``game``, just created (as its row reads in the write's ``conn``), to
+        its players' totals: its facts taken from that row, not read again, and its hands read
+        only when it was stored with some (``hands``)."""
+        run = partial(self._run, conn)
+        facts = {game.id: totals.facts_of(game)}
+        after = totals.counted(run, facts, totals.layout(run, facts, 1), hands)
+        apply(run, partial(self._run_many, conn), [(None, after[game.id])])
 
     def _before(self, conn: Any, game: StoredGame, start: int, kept: int | None) -> Before:
         """What a write of ``game`` replacing its hands from ``start`` on changes its players'
