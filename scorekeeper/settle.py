@@ -53,6 +53,18 @@ def next_dealer(
     return deal_after(read, dealer, winner, void, players)
 
 
+def check_index(value: Any, count: int, option: str, what: str = "an index") -> None:
+    """Refuse ``value`` of the option ``option`` unless it is a whole number 0..``count`` - 1
+    (``what``: the words for such a number in the message)."""
+    if not is_whole_number(value) or not 0 <= value < count:
+        raise InvalidValueError(
+            f"{option} must be {what} 0..{count - 1}, not {value!r}",
+            code="bad_value",
+            params={"value": value},
+            option=option,
+        )
+
+
 def _check_deal(dealer: int, winner: int | None, void: bool, players: int) -> None:
     """Refuse what :func:`next_dealer` cannot take: a count of players, a dealer or (a hand
     won) a winner out of range, or a three-player dealer who won (the dealer sits out)."""
@@ -64,22 +76,10 @@ def _check_deal(dealer: int, winner: int | None, void: bool, players: int) -> No
             params={"value": players},
             option="players",
         )
-    if not is_whole_number(dealer) or not 0 <= dealer < sides:
-        raise InvalidValueError(
-            f"dealer must be an index 0..{sides - 1}, not {dealer!r}",
-            code="bad_value",
-            params={"value": dealer},
-            option="dealer",
-        )
+    check_index(dealer, sides, "dealer")
     if players == 4 or void or winner is None:
         return
-    if not is_whole_number(winner) or not 0 <= winner < sides:
-        raise InvalidValueError(
-            f"winner must be an index 0..{sides - 1}, not {winner!r}",
-            code="bad_value",
-            params={"value": winner},
-            option="winner",
-        )
+    check_index(winner, sides, "winner")
     if players == 3 and winner == dealer:
         raise RuleViolation(
             "with three players the dealer sits out and cannot win",

@@ -192,8 +192,8 @@ from .paper import (
     SheetHead,
     ThreePlayerHandRecord,
 )
-from .rules import Rules, is_whole_number
-from .settle import next_dealer
+from .rules import Rules
+from .settle import check_index, next_dealer
 from .tally import GameState, advance
 
 __all__ = [
@@ -287,13 +287,7 @@ def check_start(players: Sequence[str], rules: Rules, dealer: Any, stake: Any) -
 
 def check_dealer(dealer: Any, count: int) -> None:
     """Refuse a first ``dealer`` that is not a player index of a game of ``count``."""
-    if not is_whole_number(dealer) or not 0 <= dealer < count:
-        raise InvalidValueError(
-            f"dealer must be a player index 0..{count - 1}, not {dealer!r}",
-            code="bad_value",
-            params={"value": dealer},
-            option="dealer",
-        )
+    check_index(dealer, count, "dealer", "a player index")
 
 
 def _check_scoring(rules: Rules, count: int) -> None:
