@@ -43,9 +43,8 @@ a :class:`sqlite3.Connection` and a :class:`psycopg.Connection` both are.
 
 from __future__ import annotations
 
-from abc import ABC, abstractmethod
+from abc import ABC
 from collections.abc import Callable, Sequence
-from contextlib import AbstractContextManager
 from dataclasses import replace
 from functools import cache
 from typing import Any
@@ -167,18 +166,6 @@ class SqlStore(
     def sql(statement: str) -> str:
         """``statement`` (``?`` placeholders) in this backend's placeholder style."""
         return statement
-
-    @abstractmethod
-    def _read(self) -> AbstractContextManager[Any]:
-        """A connection for one read."""
-
-    @abstractmethod
-    def _snapshot(self) -> AbstractContextManager[Any]:
-        """A connection in a read transaction: all its reads see one moment."""
-
-    @abstractmethod
-    def _write(self) -> AbstractContextManager[Any]:
-        """A connection in one write transaction, committed if the body returns."""
 
     def _run(self, conn: Any, statement: str, params: Sequence[Any] = ()) -> Any:
         """Execute ``statement`` (``?`` placeholders) on ``conn``; returns its cursor."""

@@ -10,12 +10,8 @@ writes them; :meth:`~scorekeeper.store.sql.SqlStore.event` reads them with the r
 
 from __future__ import annotations
 
-from abc import ABC, abstractmethod
-from collections.abc import Sequence
-from contextlib import AbstractContextManager
-from typing import Any
-
 from .event_types import StoredClock
+from .sql_part import SqlPart
 
 ADD_CLOCK = (
     "ALTER TABLE event_rounds ADD COLUMN clock_started TEXT",
@@ -34,16 +30,8 @@ def clock_of(started: str | None, minutes: int | None) -> StoredClock | None:
     return None if started is None or minutes is None else StoredClock(started, minutes)
 
 
-class RoundClocks(ABC):
+class RoundClocks(SqlPart):
     """The store method setting a round's clock (see the module docs)."""
-
-    @abstractmethod
-    def _write(self) -> AbstractContextManager[Any]:
-        """A connection in one write transaction, committed if the body returns."""
-
-    @abstractmethod
-    def _run(self, conn: Any, statement: str, params: Sequence[Any] = ()) -> Any:
-        """Execute ``statement`` (``?`` placeholders) on ``conn``; returns its cursor."""
 
     def set_round_clock(self, event_id: str, number: int, clock: StoredClock) -> bool:
         """Set the clock of the event's round ``number`` (replacing any); False (nothing

@@ -26,12 +26,11 @@ from .sql_game_rows import (
     INSERT_SEAT,
     SELECT_KEYED_GAME,
 )
-from .sql_part import SqlPart
 from .sql_ratings import SET_FINISHED
 from .sql_totals import PlayerTotals
 
 
-class GameCreation(PlayerTotals, SqlPart):
+class GameCreation(PlayerTotals):
     """The store methods writing a new game (see the module docs); a new game counts in its
     players' totals (:class:`~.sql_totals.PlayerTotals`)."""
 

@@ -23,13 +23,12 @@ and writes them.
 from __future__ import annotations
 
 import json
-from abc import ABC, abstractmethod
 from collections.abc import Sequence
-from contextlib import AbstractContextManager
 from dataclasses import dataclass
 from typing import Any
 
 from ..ratings import Folded, Skill, Step
+from .sql_part import SqlPart
 from .sql_rating_changes import SELECT_CHANGES
 from .tallies import Executes
 
@@ -162,25 +161,8 @@ class LadderRow:
     games: int
 
 
-class RatingRows(ABC):
+class RatingRows(SqlPart):
     """Reads and writes of the ratings' cache (mixed into :class:`~.sql.SqlStore`)."""
-
-    LOCK_GAME = ""
-
-    @abstractmethod
-    def _read(self) -> AbstractContextManager[Any]: ...
-
-    @abstractmethod
-    def _snapshot(self) -> AbstractContextManager[Any]: ...
-
-    @abstractmethod
-    def _write(self) -> AbstractContextManager[Any]: ...
-
-    @abstractmethod
-    def _run(self, conn: Any, statement: str, params: Sequence[Any] = ()) -> Any: ...
-
-    @abstractmethod
-    def _run_many(self, conn: Any, statement: str, rows: Sequence[Sequence[Any]]) -> None: ...
 
     def rating_inputs(
         self, after: tuple[str, str] | None = None, *, details: bool = False

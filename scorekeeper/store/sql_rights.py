@@ -19,13 +19,11 @@ that reads and writes them, and finds the events a device directs or plays in.
 
 from __future__ import annotations
 
-from abc import ABC, abstractmethod
-from collections.abc import Sequence
-from contextlib import AbstractContextManager
 from typing import Any
 
 from .access_types import DeviceEvent, EditRight, Handover
 from .base import now
+from .sql_part import SqlPart
 
 HANDOVER = "handover"
 """The kind of the director's hand-over link: one the director makes, ended by a revoke."""
@@ -93,22 +91,8 @@ SELECT_DEVICE_EVENTS = (
 )
 
 
-class DirectorRights(ABC):
+class DirectorRights(SqlPart):
     """The store methods of the event rights (see the module docs)."""
-
-    LOCK_GAME = ""
-
-    @abstractmethod
-    def _read(self) -> AbstractContextManager[Any]:
-        """A connection for one read."""
-
-    @abstractmethod
-    def _write(self) -> AbstractContextManager[Any]:
-        """A connection in one write transaction, committed if the body returns."""
-
-    @abstractmethod
-    def _run(self, conn: Any, statement: str, params: Sequence[Any] = ()) -> Any:
-        """Execute ``statement`` (``?`` placeholders) on ``conn``; returns its cursor."""
 
     def grant_director(
         self,

@@ -18,15 +18,15 @@ roster change and a pairing never interleave.
 from __future__ import annotations
 
 import json
-from abc import ABC, abstractmethod
+from abc import abstractmethod
 from collections.abc import Sequence
-from contextlib import AbstractContextManager
 from typing import Any
 
 from ..rules import Rules
 from .base import StoredGame, dumps, now
 from .event_types import ENTRY, WITHDRAWAL, ChangeRoster, NewMatch, StoredEvent, SwapMatches
 from .refusals import NotFound
+from .sql_part import SqlPart
 
 ROSTER_TABLE = (
     "CREATE TABLE event_roster (event_id TEXT NOT NULL REFERENCES events (id),"
@@ -64,26 +64,12 @@ def walkovers_of(text: str | None) -> tuple[tuple[str, str], ...]:
     return tuple((winner, gone) for winner, gone in json.loads(text or "[]"))
 
 
-class EventRoster(ABC):
+class EventRoster(SqlPart):
     """The store methods of roster changes and swaps (see the module docs)."""
-
-    LOCK_GAME = ""
-
-    @abstractmethod
-    def _write(self) -> AbstractContextManager[Any]:
-        """A connection in one write transaction, committed if the body returns."""
-
-    @abstractmethod
-    def _run(self, conn: Any, statement: str, params: Sequence[Any] = ()) -> Any:
-        """Execute ``statement`` (``?`` placeholders) on ``conn``; returns its cursor."""
 
     @abstractmethod
     def _event(self, conn: Any, event_id: str) -> StoredEvent:
         """The event as read on ``conn``; raises :class:`NotFound`."""
-
-    @abstractmethod
-    def _game(self, conn: Any, game_id: str, *, lock: bool = False) -> StoredGame:
-        """The game's row (locked when ``lock``); raises :class:`NotFound`."""
 
     @abstractmethod
     def _add_matches(

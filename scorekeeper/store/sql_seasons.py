@@ -26,9 +26,7 @@ event).
 from __future__ import annotations
 
 import json
-from abc import ABC, abstractmethod
 from collections.abc import Sequence
-from contextlib import AbstractContextManager
 from datetime import date, timedelta
 from functools import lru_cache
 from typing import Any
@@ -38,6 +36,7 @@ from ..seasons import CasualGames, Night, Season, TableRule
 from .base import dumps, now
 from .refusals import KeyReused, NotFound
 from .season_results import StoredSeason
+from .sql_part import SqlPart
 
 SEASON_TABLES = (
     "CREATE TABLE seasons (id TEXT PRIMARY KEY, name TEXT NOT NULL, first_day TEXT NOT NULL,"
@@ -185,24 +184,8 @@ def _result(players: tuple[str, str], fields: Sequence[Any]) -> MatchResult:
     return MatchResult(players, (first, second), players[winner])
 
 
-class SeasonRecords(ABC):
+class SeasonRecords(SqlPart):
     """The store methods of seasons (see the module docs)."""
-
-    @abstractmethod
-    def _read(self) -> AbstractContextManager[Any]:
-        """A connection for one read."""
-
-    @abstractmethod
-    def _snapshot(self) -> AbstractContextManager[Any]:
-        """A connection for several reads that see one moment."""
-
-    @abstractmethod
-    def _write(self) -> AbstractContextManager[Any]:
-        """A connection in one write transaction, committed if the body returns."""
-
-    @abstractmethod
-    def _run(self, conn: Any, statement: str, params: Sequence[Any] = ()) -> Any:
-        """Execute ``statement`` (``?`` placeholders) on ``conn``; returns its cursor."""
 
     def create_season(
         self,

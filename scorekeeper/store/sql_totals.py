@@ -3,15 +3,15 @@ of a game (mixed into :class:`~.sql.SqlStore`)."""
 
 from __future__ import annotations
 
-from abc import ABC, abstractmethod
+from abc import abstractmethod
 from collections.abc import Callable, Sequence
-from contextlib import AbstractContextManager
 from dataclasses import dataclass
 from functools import partial
 from typing import Any
 
 from . import totals
 from .base import Player, StoredGame
+from .sql_part import SqlPart
 from .totals import KeptRecord, Share
 
 SELECT_TOTALS = f"SELECT {', '.join(totals.COUNTS)} FROM player_totals WHERE player_id = ?"
@@ -145,17 +145,8 @@ class Before:
     share: Share
 
 
-class PlayerTotals(ABC):
+class PlayerTotals(SqlPart):
     """Reads of the running totals, and the hook every write of a game calls."""
-
-    @abstractmethod
-    def _snapshot(self) -> AbstractContextManager[Any]: ...
-
-    @abstractmethod
-    def _run(self, conn: Any, statement: str, params: Sequence[Any] = ()) -> Any: ...
-
-    @abstractmethod
-    def _run_many(self, conn: Any, statement: str, rows: Sequence[Sequence[Any]]) -> None: ...
 
     @abstractmethod
     def player(self, name: str) -> Player: ...
