@@ -87,7 +87,11 @@ def axe_problems(page, state: str, rules: tuple[str, ...] = ()) -> list[str]:
     the context opens after has it from its start: the walks check some
     seventy pages each, and sending and compiling axe's half megabyte again
     for each cost about 0.1 s a page (a colour-scheme switch keeps it).
+    A page is checked once it has loaded: a page just navigated to can be laid out
+    (its awaited element visible) before its style sheets apply, and axe would judge the
+    browser's own styles (seen once: the dark scheme's default link colour on white).
     """
+    page.wait_for_load_state("load")
     if not page.evaluate("() => typeof window.axe === 'object'"):
         page.evaluate(_axe_source())
         _axe_everywhere(page.context)
