@@ -71,6 +71,14 @@ def board(page) -> list[str]:
     return page.locator(".board .player .total").all_inner_texts()
 
 
+def expect_reloaded(page, hands: int) -> None:
+    """Wait until the sheet has reloaded after its hands synced, showing ``hands`` hands.
+
+    It says "All hands synced" before it reloads: read meanwhile, the page may go from
+    under the read ("Execution context was destroyed")."""
+    expect(page.locator("section.queue[data-reload]")).to_have_attribute("data-hands", str(hands))
+
+
 def offline_hands(page, sheet: str, typed: list[tuple[str, str, str, str]]) -> None:
     """With the service worker keeping the sheet, type ``typed`` without a connection,
     then open the sheet (the worker's copy)."""
@@ -123,6 +131,7 @@ def test_waiting_hands_show_provisional_totals_until_the_server_answers(phone, s
 
     page.context.set_offline(False)
     expect(page.locator(".queue h2")).to_have_text("All hands synced", timeout=30000)
+    expect_reloaded(page, 3)
     expect(page.locator("#provisional-note")).to_be_hidden()
     server = api_sheet(url, game_id)
     assert len(server["hands"]) == 3
@@ -247,6 +256,7 @@ def test_a_hand_the_server_will_refuse_stops_the_scoring_and_fixes_wait(phone, s
     page.goto(sheet)
     page.locator(".queue li").first.get_by_role("button", name="Discard hand 3").click()
     expect(page.locator(".queue h2")).to_have_text("All hands synced", timeout=30000)
+    expect_reloaded(page, 3)
     expect(note).to_be_hidden()
     expect(page.get_by_role("button", name="Undo the last hand (3)")).to_be_enabled()
     assert (
