@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Runs the whole test suite on a fresh machine: installs what the tests need
-# (Debian's chromium for the browser tests, postgresql for the PostgreSQL
+# (Debian's chromium, its headless shell, for the browser tests, postgresql for the PostgreSQL
 # backend's tests, which start their own server from its binaries, nginx and its
 # nchan module for ``scorekeeper serve``, which runs them before gunicorn, and a Java
 # runtime for openapi-generator in the generated-client tests; the project
@@ -16,7 +16,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 
 MISSING=""
-command -v chromium >/dev/null 2>&1 || MISSING="$MISSING chromium"
+command -v chromium-headless-shell >/dev/null 2>&1 || MISSING="$MISSING chromium-headless-shell"
 ls /usr/lib/postgresql/*/bin/initdb >/dev/null 2>&1 || MISSING="$MISSING postgresql"
 command -v java >/dev/null 2>&1 || MISSING="$MISSING default-jre-headless"
 command -v npm >/dev/null 2>&1 || MISSING="$MISSING nodejs npm"

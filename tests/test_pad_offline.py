@@ -425,6 +425,9 @@ def test_dark_mode(browser, served):
 
 def test_the_screen_stays_awake_while_a_sheet_is_open(page, served):
     url, _ = served
+    # A phone's chromium grants a visible page its screen lock without asking; the
+    # headless shell asks, and nobody is there to answer: the test answers yes.
+    page.context.grant_permissions(["screen-wake-lock"])
     # Watch the page's requests for a screen wake lock (the browser's own lock is kept).
     page.add_init_script("""
         window.wakeLocks = [];
