@@ -20,11 +20,16 @@ when the condition is met early. A test about a time (a live sheet's 2 s) says i
 
 expect.set_options(timeout=WAIT)
 
-CHROMIUM = shutil.which("chromium-headless-shell") or "/usr/bin/chromium-headless-shell"
+CHROMIUM = (
+    shutil.which("chromium-headless-shell")
+    or shutil.which("chromium")
+    or "/usr/bin/chromium-headless-shell"
+)
 """Debian's chromium in its headless shell (package ``chromium-headless-shell``, which
 tests/run.sh installs): the same chromium build, its Blink and V8, without a browser
-window's machinery around the pages (the headless mode Playwright itself runs). The
-browser tests skip without it. Measured on 2026-12-06: test_pad_browser.py spent 46.9 s
+window's machinery around the pages (the headless mode Playwright itself runs); where
+only Debian's full ``chromium`` is installed, that one (the same pages, more CPU). The
+browser tests skip without either. Measured on 2026-12-06: test_pad_browser.py spent 46.9 s
 of CPU in all with the full ``chromium --headless`` and 35.5 s with the shell (chromium's
 own share 34.5 -> 22.6 s), and the pages render the same."""
 
