@@ -31,7 +31,7 @@ from scorekeeper.store import event_roster
 from . import get_storage, limits
 from . import responses as r
 from .events import DIRECTOR, blp, director, event_answer, route
-from .request_fields import PlayerName
+from .request_fields import Flag, PlayerName
 from .schemas import Strict
 from .v1 import refusals
 
@@ -64,7 +64,7 @@ class SwapRequest(Strict):
         validate=validate.Length(2, 2),
         metadata={"description": "The two players (of the round) who change places."},
     )
-    confirm = fields.Boolean(
+    confirm = Flag(
         load_default=False,
         metadata={
             "description": "True to swap even when a pair would meet again (without it, such"

@@ -1,4 +1,4 @@
-"""The fields of the API's request schemas: cards, records, rules, player names and days.
+"""The fields of the API's request schemas: cards, records, rules, player names, days, flags.
 
 Each field bounds what it reads (lengths, counts, nesting: the bounds of
 :mod:`api.request_docs`, whose documents the fields show) and passes it on
@@ -214,3 +214,17 @@ class Day(fields.Date):
         kwargs["metadata"] = {"maxLength": 10, **kwargs.get("metadata", {})}
         kwargs["metadata"]["description"] += " this day (ISO 8601, 2025-05-03; UTC)."
         super().__init__(format="iso", **kwargs)
+
+
+class Flag(fields.Boolean):
+    """JSON's ``true`` or ``false``, nothing else (the document's ``boolean``).
+
+    marshmallow's Boolean reads ``0``, ``1``, ``"yes"``, ``"on"`` and the like as one of
+    the two, and a ``truthy``/``falsy`` of ``{True}``/``{False}`` does not stop it: ``0``
+    and ``1`` equal ``False`` and ``True`` in a Python set.
+    """
+
+    def _deserialize(self, value: Any, attr: str | None, data: Any, **kwargs: Any) -> bool:
+        if not isinstance(value, bool):
+            raise self.make_error("invalid", input=value)
+        return value

@@ -36,7 +36,7 @@ from .request_docs import (
     SHOWDOWN,
     one_of,
 )
-from .request_fields import Cards, Record, card_field, melds_field, upcard_field
+from .request_fields import Cards, Flag, Record, card_field, melds_field, upcard_field
 
 
 class Strict(ma.Schema):
@@ -125,7 +125,7 @@ class GameHand(Strict):
         validate=validate.Range(0, MAX_DEADWOOD),
         metadata={"description": "After layoffs."},
     )
-    big_gin = fields.Boolean()
+    big_gin = Flag()
     upcard = upcard_field()
     knocker_cards = Cards(metadata={"description": "10 cards (11 for big gin)."})
     defender_cards = Cards(metadata={"description": "10 cards."})

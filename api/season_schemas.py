@@ -15,6 +15,7 @@ from scorekeeper.names import MAX_NAME_LENGTH
 from scorekeeper.seasons import DEFAULT_PLACEMENT, MAX_PLACE_POINTS, MAX_PLACES, TableRule
 from scorekeeper.store import season_results
 
+from .request_fields import Flag
 from .schemas import Strict
 from .shapes import Shapes
 
@@ -50,10 +51,8 @@ class SeasonRequest(Strict):
             " to head."
         },
     )
-    casual_games = fields.Boolean(
+    casual_games = Flag(
         load_default=False,
-        truthy={True},
-        falsy={False},
         metadata={
             "description": "Whether the finished two-player games of no event on the"
             " season's days count (wins: as matches; placement: counted beside, ranking"

@@ -479,6 +479,8 @@ def test_writes_need_the_edit_token(call, game):
         (quick(0, 11, 22), "rule", "knocker_deadwood"),
         (quick(0, 7, 99), "invalid", "defender_deadwood"),
         (quick(0, 7, 22, big_gin=True), "rule", "big_gin"),
+        (quick(0, 0, 22, big_gin=0), "invalid", "big_gin"),  # JSON's false only
+        (quick(0, 0, 22, big_gin="no"), "invalid", "big_gin"),
         (
             {
                 "kind": "cards",

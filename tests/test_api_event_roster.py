@@ -190,6 +190,8 @@ def test_swaps_warn_of_a_rematch_and_stop_once_a_table_began(call):
     )
     refused = swap(call, event, 2, [a, b], 409)["error"]
     assert refused["code"] == "rematch" and refused["params"]["pairs"]
+    for not_a_flag in (1, "yes"):  # JSON's true only: nothing swapped
+        assert swap(call, event, 2, [a, b], 422, confirm=not_a_flag)["error"]["field"] == "confirm"
     assert call("GET", event["url"]).json["rounds"][1]["matches"][0]["players"] == tables[0]
     done = swap(call, event, 2, [a, b], confirm=True)
     assert done["rematches"] and len(done["matches"]) == 2

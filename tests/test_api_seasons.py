@@ -99,6 +99,8 @@ def test_the_table_as_csv_is_the_json_table(call):
         ({"placement": [-1]}, "placement.0"),
         ({"name": ""}, "name"),
         ({"casual_games": "yes"}, "casual_games"),
+        ({"casual_games": 0}, "casual_games"),  # 0 == False in Python, not in JSON
+        ({"casual_games": 1}, "casual_games"),
     ],
 )
 def test_bad_seasons_are_refused_naming_the_field(call, body, field):
