@@ -12,7 +12,7 @@ from scorekeeper.events import MAX_PLAYERS as MAX_EVENT_PLAYERS
 from scorekeeper.events import Format
 from scorekeeper.names import MAX_NAME_LENGTH
 
-from .request_fields import PlayerName, RulesOption
+from .request_fields import PlayerName, RulesOption, stake_field
 from .schemas import Strict
 
 
@@ -43,13 +43,7 @@ class EventRequest(Strict):
         metadata={"description": "The number of rounds: Swiss only (required there)."},
     )
     rules = RulesOption(load_default=None, allow_none=True)
-    stake = fields.Float(
-        load_default=None,
-        allow_none=True,
-        allow_nan=False,
-        validate=validate.Range(0, 1_000_000),
-        metadata={"description": "Money per point of each match (null: no settlement)."},
-    )
+    stake = stake_field("Money per point of each match (null: no settlement).")
 
 
 class EndMatchRequest(Strict):

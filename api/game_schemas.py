@@ -25,6 +25,7 @@ from .request_fields import (
     RulesOption,
     card_field,
     check_json_size,
+    stake_field,
 )
 from .schemas import MAX_PLAYERS, HandRequest, Strict
 
@@ -64,13 +65,7 @@ class GameRequest(Strict):
             " as the game's cut. Left out with the dealer too: the service cuts."
         },
     )
-    stake = fields.Float(
-        load_default=None,
-        allow_none=True,
-        allow_nan=False,
-        validate=validate.Range(0, 1_000_000),
-        metadata={"description": "Money per point (null: no settlement)."},
-    )
+    stake = stake_field("Money per point (null: no settlement).")
 
 
 class ImportRequest(GameRequest):

@@ -228,3 +228,24 @@ class Flag(fields.Boolean):
         if not isinstance(value, bool):
             raise self.make_error("invalid", input=value)
         return value
+
+
+class Number(fields.Float):
+    """A JSON number, nothing else (the document's ``number``): marshmallow's Float reads
+    the string ``"0.05"`` as 0.05."""
+
+    def _deserialize(self, value: Any, attr: str | None, data: Any, **kwargs: Any) -> float:
+        if isinstance(value, bool) or not isinstance(value, int | float):
+            raise self.make_error("invalid", input=value)
+        return float(super()._deserialize(value, attr, data, **kwargs))
+
+
+def stake_field(description: str) -> Number:
+    """Money per point, or null (no settlement)."""
+    return Number(
+        load_default=None,
+        allow_none=True,
+        allow_nan=False,
+        validate=validate.Range(0, 1_000_000),
+        metadata={"description": description},
+    )

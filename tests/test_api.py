@@ -258,6 +258,8 @@ def test_create_and_read_a_game(call):
         ),
         ({"players": ["Ana", "Ben"], "stake": -1}, "stake"),
         ({"players": ["Ana", "Ben"], "stake": "a lot"}, "stake"),
+        ({"players": ["Ana", "Ben"], "stake": "0.05"}, "stake"),  # a number, not a string
+        ({"players": ["Ana", "Ben"], "stake": True}, "stake"),
         ({"players": ["Ana", "Ben"], "rules": {"knock_limit": 11}}, "knock_limit"),
     ],
 )

@@ -143,6 +143,7 @@ def test_an_idempotency_key_creates_one_event(call):
         ({"rounds": 3}, "rounds"),
         ({"name": ""}, "name"),
         ({"rules": {"target": "high"}}, "target"),  # as POST /games names it
+        ({"stake": "0.05"}, "stake"),  # a number, not a string
     ],
 )
 def test_bad_events_are_refused_naming_the_field(call, body, field):
