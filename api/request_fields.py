@@ -12,7 +12,6 @@ nesting at most :data:`~api.request_docs.MAX_DEPTH` deep.
 
 from __future__ import annotations
 
-import math
 from typing import Any
 
 import marshmallow as ma
@@ -238,13 +237,7 @@ class Number(fields.Float):
     def _deserialize(self, value: Any, attr: str | None, data: Any, **kwargs: Any) -> float:
         if isinstance(value, bool) or not isinstance(value, int | float):
             raise self.make_error("invalid", input=value)
-        try:
-            number = float(value)
-        except OverflowError:
-            raise self.make_error("too_large", input=value) from None
-        if not math.isfinite(number):
-            raise self.make_error("special")
-        return number
+        return float(super()._deserialize(value, attr, data, **kwargs))  # its range, NaN
 
 
 def stake_field(description: str) -> Number:
