@@ -32,7 +32,7 @@ import os
 import shutil
 import subprocess
 import sys
-from datetime import UTC, datetime
+from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import Any
 
@@ -439,8 +439,9 @@ def test_a_season_and_its_table(client, request):
     while not sheet["over"]:
         body = ("HandRequest", quick(0, 0, 40))
         sheet = client.call("add_hand", new["edit_token"], body=body, game_id=new["id"])[2]["sheet"]
-    today = datetime.now(UTC).date().isoformat()
-    settings = {"name": "Spring", "first_day": today, "last_day": today, "table": "placement"}
+    today = datetime.now(UTC).date()  # read after the game: yesterday too, past midnight
+    first, last = str(today - timedelta(days=1)), str(today)
+    settings = {"name": "Spring", "first_day": first, "last_day": last, "table": "placement"}
     status, headers, made = client.call(
         "create_season", body=("SeasonRequest", {**settings, "casual_games": True})
     )

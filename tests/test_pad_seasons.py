@@ -17,15 +17,18 @@ from scorekeeper.store.games import derive_token
 
 pytestmark = pytest.mark.fast
 
-TODAY = datetime.now(UTC).date()
+
+def today():
+    """Today in UTC, read when asked: a run that crosses midnight keeps its nights in season."""
+    return datetime.now(UTC).date()
 
 
 def send(client, headers=None, **form):
     hidden = fields(page(client, "/seasons/new"), "/seasons")
     data = {
         "name": "Spring league",
-        "first_day": str(TODAY - timedelta(days=7)),
-        "last_day": str(TODAY),
+        "first_day": str(today() - timedelta(days=7)),
+        "last_day": str(today() + timedelta(days=1)),
         "table": "wins",
         **hidden,
         **form,
@@ -64,7 +67,7 @@ def test_a_season_from_the_form_and_its_table(client):
 
 
 def test_the_form_names_what_is_wrong_in_the_players_language(client):
-    response = send(client, first_day=str(TODAY), last_day=str(TODAY - timedelta(days=1)))
+    response = send(client, first_day=str(today()), last_day=str(today() - timedelta(days=1)))
     assert response.status_code == 422
     shown = html.unescape(response.get_data(as_text=True))
     assert "The last day" in shown and 'id="err-last_day"' in shown

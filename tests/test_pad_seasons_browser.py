@@ -13,7 +13,7 @@ in view, the rows are the API's table. Screenshots:
 from __future__ import annotations
 
 import os
-from datetime import UTC, datetime
+from datetime import UTC, datetime, timedelta
 
 import pytest
 import requests
@@ -59,9 +59,10 @@ def seed(path: str) -> dict[str, str]:
                 _finish(store, match.game_id, (match.table + number) % 2)
         casual, _ = games.create_game(store, ["Ana", "Gal"])
         _finish(store, casual.id, 1)
-        today = datetime.now(UTC).date().isoformat()
+        today = datetime.now(UTC).date()  # read after the games: yesterday too, past midnight
+        first, last = str(today - timedelta(days=1)), str(today)
         season = seasons.create_season(
-            store, "Winter league", today, today, "placement", casual_games=True
+            store, "Winter league", first, last, "placement", casual_games=True
         )
         return {"night": night.id, "season": season.id}
     finally:
