@@ -40,6 +40,7 @@ import sys
 import tempfile
 from collections.abc import Iterable, Iterator
 from contextlib import contextmanager
+from datetime import UTC, date, datetime
 from pathlib import Path
 
 import flask
@@ -502,6 +503,13 @@ def fast_first(values: Iterable[object]) -> list[object]:
     tier: the others are marked ``slow``, so the whole suite tries them all."""
     first, *others = values
     return [first, *(pytest.param(value, marks=pytest.mark.slow) for value in others)]
+
+
+def today() -> date:
+    """Today in UTC, read when asked, not when a module is imported: a test that compares it
+    with a day the server wrote reads it after the server wrote and allows the day next to
+    it (a run that crosses midnight)."""
+    return datetime.now(UTC).date()
 
 
 SOAK_SHARE = 20

@@ -32,11 +32,12 @@ import os
 import shutil
 import subprocess
 import sys
-from datetime import UTC, datetime, timedelta
+from datetime import timedelta
 from pathlib import Path
 from typing import Any
 
 import pytest
+from conftest import today
 from engine_kit import void_deal
 from openapi_spec_validator import validate
 
@@ -439,8 +440,8 @@ def test_a_season_and_its_table(client, request):
     while not sheet["over"]:
         body = ("HandRequest", quick(0, 0, 40))
         sheet = client.call("add_hand", new["edit_token"], body=body, game_id=new["id"])[2]["sheet"]
-    today = datetime.now(UTC).date()  # read after the game: yesterday too, past midnight
-    first, last = str(today - timedelta(days=1)), str(today)
+    day = today()  # read after the game: yesterday too, past midnight
+    first, last = str(day - timedelta(days=1)), str(day)
     settings = {"name": "Spring", "first_day": first, "last_day": last, "table": "placement"}
     status, headers, made = client.call(
         "create_season", body=("SeasonRequest", {**settings, "casual_games": True})

@@ -6,9 +6,10 @@ from __future__ import annotations
 
 import html
 import re
-from datetime import UTC, datetime, timedelta
+from datetime import timedelta
 
 import pytest
+from conftest import today
 from test_pad_events import create, finish, pair
 from test_pad_rights import fields, page
 
@@ -16,11 +17,6 @@ from scorekeeper.store.events import match_key
 from scorekeeper.store.games import derive_token
 
 pytestmark = pytest.mark.fast
-
-
-def today():
-    """Today in UTC, read when asked: a run that crosses midnight keeps its nights in season."""
-    return datetime.now(UTC).date()
 
 
 def send(client, headers=None, **form):

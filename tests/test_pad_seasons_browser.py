@@ -13,11 +13,12 @@ in view, the rows are the API's table. Screenshots:
 from __future__ import annotations
 
 import os
-from datetime import UTC, datetime, timedelta
+from datetime import timedelta
 
 import pytest
 import requests
 from browser_kit import CHROMIUM, COLOUR_RULES, axe_problems, overflow, watch_errors
+from conftest import today
 from playwright.sync_api import expect
 from serve_kit import spawn, stop_soon
 from store_kit import quick
@@ -59,8 +60,8 @@ def seed(path: str) -> dict[str, str]:
                 _finish(store, match.game_id, (match.table + number) % 2)
         casual, _ = games.create_game(store, ["Ana", "Gal"])
         _finish(store, casual.id, 1)
-        today = datetime.now(UTC).date()  # read after the games: yesterday too, past midnight
-        first, last = str(today - timedelta(days=1)), str(today)
+        day = today()  # read after the games: yesterday too, past midnight
+        first, last = str(day - timedelta(days=1)), str(day)
         season = seasons.create_season(
             store, "Winter league", first, last, "placement", casual_games=True
         )
